@@ -1,0 +1,60 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Each third-party package is imported by exactly one edge target, so the core compiles
+// fast and the dependency graph stays readable (see ../shared/docs/design.md).
+let package = Package(
+    name: "Pushline",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pushline", targets: ["pushline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Tag expressions and the NH template language. No third-party imports.
+        .target(name: "HubExpressions"),
+        // Connection strings, SAS tokens, platform rules. Only swift-crypto.
+        .target(name: "HubWire", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Step protocol, registry, engine, diagnostics, reports. Only swift-log.
+        .target(name: "PipelineCore", dependencies: [
+            "HubExpressions", "HubWire",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // YAML → PipelineDocument with source marks. Only Yams.
+        .target(name: "PipelineConfig", dependencies: [
+            "PipelineCore",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .target(name: "SignStep", dependencies: ["PipelineCore", "HubWire"],
+                path: "Sources/Steps/SignStep"),
+        .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
+                path: "Sources/Steps/RenderStep"),
+        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep"]),
+        // Commands, diagnostic printer, reporters. Only swift-argument-parser.
+        .target(name: "PushlineCLI", dependencies: [
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
+
+        .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
+        .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
+        .testTarget(name: "PipelineCoreTests", dependencies: ["PipelineCore"]),
+        .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
+        .testTarget(name: "SignStepTests", dependencies: ["SignStep", "PipelineCore"]),
+        .testTarget(name: "RenderStepTests", dependencies: ["RenderStep", "PipelineCore"]),
+        // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
+        .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI"],
+                    exclude: ["Golden", "Inputs"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

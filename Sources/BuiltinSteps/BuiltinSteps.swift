@@ -1,0 +1,23 @@
+import PipelineCore
+import RenderStep
+import SignStep
+
+/// The step types that ship with Pushline. The CLI builds its `StepRegistry` from this list;
+/// a new step module is added here and nowhere else.
+public enum BuiltinSteps {
+    /// Every built-in step type, in the order docs list them.
+    public static let all: [any Step.Type] = [
+        SignStep.self,
+        RenderStep.self,
+    ]
+
+    /// A registry of the built-in steps.
+    public static func registry() -> StepRegistry {
+        do {
+            return try StepRegistry(all)
+        } catch {
+            // The list above is fixed at compile time; a duplicate is a programming error caught by tests.
+            preconditionFailure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import HubWire
+import PipelineCore
+
+extension DocumentDecoder {
+    static let hubKeys: [OptionSpec] = [
+        OptionSpec("connection", .string, required: true,
+                   "NH connection string, normally ${env:NAME} or ${file:PATH}; never written inline in git"),
+        OptionSpec("hub", .string, "hub name; defaults to the connection string's EntityPath"),
+        OptionSpec("endpoint", .string, "base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator"),
+    ]
+
+    func decodeHubs(_ node: ConfigNode?) -> [HubDeclaration] {
+        guard let entries = sectionEntries(node, section: "hubs", example: "sports: { connection: ${env:NH_CONNECTION}, hub: sports-hub }")
+        else { return [] }
+        return entries.map { decodeHub($0) }
+    }
+
+    private func decodeHub(_ entry: ConfigEntry) -> HubDeclaration {
+        let reader = OptionReader(entry.value, specs: Self.hubKeys, step: nil, what: "hub '\(entry.key)'", diagnostics: diagnostics)
+        var connection: ConnectionString?
+        if let (text, node) = reader.string("connection"), let scalar = node.scalar, !scalar.isUnresolved {
+            do {
+                connection = try ConnectionString(parsing: text)
+            } catch {
+                // The message never echoes the value: it may hold the key.
+                reader.error("hub '\(entry.key)': invalid connection string: \(error.message)", at: node, hint: error.hint)
+            }
+            if !scalar.hasReferences, connection != nil {
+                diagnostics.warning("hub '\(entry.key)': the connection string is written in the pipeline file",
+                                    at: node.location, hint: "keep secrets out of git: use ${env:NAME} or ${file:PATH}")
+            }
+        }
+        var hubName: String?
+        if let (text, node) = reader.string("hub"), node.scalar?.isUnresolved == false {
+            if text.isEmpty || text.count > 260 {
+                reader.error("hub name must be 1 to 260 characters", at: node)
+            } else {
+                hubName = text
+            }
+        } else if !reader.contains("hub") {
+            hubName = connection?.entityPath
+            if connection != nil, hubName == nil {
+                diagnostics.error("hub '\(entry.key)' needs `hub:` (the connection string has no EntityPath)",
+                                  at: entry.keyLocation, hint: "add `hub: <hub name>`")
+            }
+        }
+        var endpoint: String?
+        if let (text, node) = reader.string("endpoint"), node.scalar?.isUnresolved == false {
+            let lowered = text.lowercased()
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), text.count > 8 {
+                endpoint = text.hasSuffix("/") ? text : text + "/"
+            } else {
+                reader.error("'endpoint' must be an http:// or https:// URL, found \(node.scalar?.quoted ?? "")", at: node,
+                             hint: "e.g. http://127.0.0.1:8080/ for the local emulator")
+            }
+        }
+        return HubDeclaration(name: entry.key, location: entry.keyLocation, connection: connection, hubName: hubName,
+                              endpoint: endpoint)
+    }
+}

@@ -1,0 +1,113 @@
+import HubExpressions
+import HubWire
+import PipelineCore
+
+extension DocumentDecoder {
+    static let templateKeys: [OptionSpec] = [
+        OptionSpec("platform", .oneOf(PushPlatform.allCases.map(\.rawValue)), required: true, "device platform the template is for"),
+        OptionSpec("body", .string, required: true,
+                   "the template: inline JSON/XML, or a path to a template file relative to the pipeline file"),
+        OptionSpec("headers", .stringMap, "headers registered with the template, e.g. apns-push-type, X-WNS-Type"),
+        OptionSpec("tags", .stringList, "tags registered with the template"),
+    ]
+
+    /// Largest template file read; NH payloads are a few KB, so anything bigger is a wrong path.
+    static let maxTemplateFileBytes = 256 * 1024
+
+    func decodeTemplates(_ node: ConfigNode?) -> [TemplateDeclaration] {
+        guard let entries = sectionEntries(node, section: "templates", example: "alert: { platform: apns, body: ../templates/alert.apns.json }")
+        else { return [] }
+        return entries.compactMap { decodeTemplate($0) }
+    }
+
+    private func decodeTemplate(_ entry: ConfigEntry) -> TemplateDeclaration? {
+        let what = "template '\(entry.key)'"
+        let reader = OptionReader(entry.value, specs: Self.templateKeys, step: nil, what: what, diagnostics: diagnostics)
+        if entry.key.count > NHLimits.maxTemplateNameLength {
+            diagnostics.error("\(what): name is longer than \(NHLimits.maxTemplateNameLength) characters", at: entry.keyLocation)
+        }
+        var platform: PushPlatform?
+        if let (text, node) = reader.string("platform") {
+            platform = PushPlatform(caseInsensitive: text)
+            if platform == nil {
+                let names = PushPlatform.allCases.map(\.rawValue)
+                reader.error("\(what): unknown platform \(node.scalar?.quoted ?? "")\(Suggestion.didYouMean(text, in: names))", at: node,
+                             hint: "platforms: \(names.joined(separator: ", "))")
+            }
+        }
+        let headers = Dictionary(reader.stringMap("headers") ?? [], uniquingKeysWith: { _, last in last })
+        var tags: [String] = []
+        for (tag, node) in reader.stringList("tags") ?? [] {
+            if let problem = TagSyntax.problem(with: tag) {
+                reader.error("\(what): invalid tag: \(problem)", at: node)
+            } else {
+                tags.append(tag)
+            }
+        }
+        if platform == .wns, !headers.keys.contains(where: { $0.lowercased() == "x-wns-type" }) {
+            diagnostics.error("\(what): WNS templates need an X-WNS-Type header", at: entry.keyLocation,
+                              hint: "add `headers: { X-WNS-Type: wns/toast }` (or wns/tile, wns/badge, wns/raw)")
+        }
+        let (body, bodyFile) = reader.node("body").map { compileBody($0, what: what) } ?? (nil, nil)
+        guard let platform else { return nil }
+        if let body, body.format == .xml, !platform.usesXML {
+            diagnostics.error("\(what): \(platform.displayName) templates are JSON, but the body is XML", at: entry.keyLocation)
+        } else if let body, body.format == .json, platform.usesXML {
+            diagnostics.error("\(what): \(platform.displayName) templates are XML, but the body is JSON", at: entry.keyLocation)
+        }
+        return TemplateDeclaration(name: entry.key, location: entry.keyLocation, platform: platform, body: body,
+                                   bodyFile: bodyFile, headers: headers, tags: tags)
+    }
+
+    /// Compiles an inline body or the file it names; errors point into the YAML or into the file.
+    private func compileBody(_ node: ConfigNode, what: String) -> (CompiledTemplate?, String?) {
+        guard let scalar = node.scalar else {
+            diagnostics.error("\(what): 'body' must be a string (inline template or file path), found \(node.kindName)",
+                              at: node.location, hint: "quote inline JSON: body: '{\"aps\":{\"alert\":\"$(message)\"}}'")
+            return (nil, nil)
+        }
+        guard !scalar.isUnresolved else { return (nil, nil) }
+        let trimmed = scalar.text.drop { $0.isWhitespace }
+        if let first = trimmed.first, first == "{" || first == "[" || first == "<" {
+            do {
+                return (try CompiledTemplate(compiling: scalar.text), nil)
+            } catch {
+                diagnostics.error("\(what): \(error.message)", at: inlineLocation(of: error, in: node), hint: error.hint)
+                return (nil, nil)
+            }
+        }
+        let path = FilePath.resolve(scalar.text, against: directory)
+        guard let text = SourceText.read(path, limit: Self.maxTemplateFileBytes, what: "template file", at: node.location,
+                                         diagnostics: diagnostics)
+        else { return (nil, path) }
+        diagnostics.register(source: text, for: path)
+        do {
+            return (try CompiledTemplate(compiling: text), path)
+        } catch {
+            diagnostics.error("\(what): \(error.message)", at: SourceLocation(file: path, line: error.line, column: error.column),
+                              hint: error.hint)
+            return (nil, path)
+        }
+    }
+
+    /// Maps a position inside an inline template to the YAML file: same line for flow scalars,
+    /// following lines (at the block's indentation) for block scalars.
+    private func inlineLocation(of error: TemplateError, in node: ConfigNode) -> SourceLocation {
+        guard let scalar = node.scalar, !scalar.hasReferences else { return node.location }
+        guard scalar.text.contains("\n") else {
+            return error.line == 1 ? location(ofColumn: error.column, in: node) : node.location
+        }
+        // A block scalar's content starts on the line after its `|` or `>` indicator, indented
+        // as its first line is.
+        var location = node.location
+        location.line += error.line
+        location.column = indentation(ofLine: node.location.line + 1) + error.column
+        return location
+    }
+
+    /// Leading spaces of a 1-based line of the pipeline file (a block scalar's content indentation).
+    private func indentation(ofLine line: Int) -> Int {
+        guard line >= 1, line <= sourceLines.count else { return 0 }
+        return sourceLines[line - 1].prefix { $0 == " " }.count
+    }
+}

@@ -1,0 +1,95 @@
+import PipelineCore
+
+/// Decodes the top level of a pipeline file; each section has its own extension.
+struct DocumentDecoder {
+    static let supportedVersion = 1
+
+    static let topLevelKeys: [OptionSpec] = [
+        OptionSpec("version", .integer, required: true, "pipeline file format version; must be 1"),
+        OptionSpec("description", .string, "what the pipeline is for"),
+        OptionSpec("hubs", .stringMap, "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
+        OptionSpec("audiences", .stringMap, "named tag expressions"),
+        OptionSpec("templates", .stringMap, "named device templates: platform, body, headers, tags"),
+        OptionSpec("steps", .stringList, required: true, "the steps to run, in order"),
+    ]
+
+    let file: String
+    let directory: String
+    let options: LoaderOptions
+    let diagnostics: DiagnosticCollector
+    /// The file's lines, for positions inside block scalars.
+    let sourceLines: [Substring]
+
+    mutating func decode(_ root: ConfigNode) -> PipelineDocument? {
+        guard root.entries != nil else {
+            diagnostics.error("a pipeline file must be a mapping with `version:` and `steps:`, found \(root.kindName)",
+                              at: root.location, hint: "start the file with `version: 1`")
+            return nil
+        }
+        let reader = OptionReader(root, specs: Self.topLevelKeys, step: nil, what: "a pipeline file", diagnostics: diagnostics)
+        checkVersion(reader)
+        var document = PipelineDocument(file: file, directory: directory)
+        if let node = reader.node("description") {
+            if let scalar = node.scalar { document.description = scalar.text } else {
+                reader.error("'description' must be text, found \(node.kindName)", at: node)
+            }
+        }
+        document.hubs = decodeHubs(reader.node("hubs"))
+        document.audiences = decodeAudiences(reader.node("audiences"))
+        document.templates = decodeTemplates(reader.node("templates"))
+        document.steps = decodeSteps(reader.node("steps"))
+        return document
+    }
+
+    private func checkVersion(_ reader: OptionReader) {
+        guard let node = reader.node("version") else {
+            if reader.contains("version") {
+                diagnostics.error("'version' has no value", at: reader.node.location, hint: "write `version: 1`")
+            }
+            return
+        }
+        guard let text = node.scalar?.text, let version = Int(text) else {
+            reader.error("'version' must be a number, found \(node.scalar?.quoted ?? node.kindName)", at: node,
+                         hint: "write `version: 1`")
+            return
+        }
+        if version != Self.supportedVersion {
+            reader.error("unsupported pipeline version \(version); this Pushline reads version \(Self.supportedVersion)",
+                         at: node, hint: "write `version: 1`")
+        }
+    }
+
+    /// The entries of a section that must be a mapping of names, or nil after reporting.
+    func sectionEntries(_ node: ConfigNode?, section: String, example: String) -> [ConfigEntry]? {
+        guard let node else { return nil }
+        guard let entries = node.entries else {
+            diagnostics.error("'\(section)' must be a mapping of names, found \(node.kindName)", at: node.location,
+                              hint: "write it as:\n  \(section):\n    \(example)")
+            return nil
+        }
+        return entries
+    }
+
+    private func decodeSteps(_ node: ConfigNode?) -> [StepInvocation] {
+        guard let node else { return [] }
+        guard let items = node.items else {
+            diagnostics.error("'steps' must be a list, found \(node.kindName)", at: node.location,
+                              hint: "write each step as `- kind: { options }`")
+            return []
+        }
+        if items.isEmpty {
+            diagnostics.warning("'steps' is empty; the pipeline does nothing", at: node.location)
+        }
+        var steps: [StepInvocation] = []
+        for (offset, item) in items.enumerated() {
+            guard let entries = item.entries, entries.count == 1, let entry = entries.first else {
+                let found = item.entries.map { "a mapping with \($0.count) keys" } ?? item.kindName
+                diagnostics.error("each step must be a mapping with one key naming its kind, found \(found)",
+                                  at: item.location, hint: "write `- sign: { hub: sports }`; put options under the kind")
+                continue
+            }
+            steps.append(StepInvocation(index: offset + 1, kind: entry.key, location: entry.keyLocation, options: entry.value))
+        }
+        return steps
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PipelineCore
+
+/// Loads pipeline files into `PipelineDocument`s, reporting every problem with `file:line:column`.
+///
+/// The loader checks everything that does not depend on step types: YAML syntax and hostile input,
+/// `version`, the top-level keys, hubs (connection strings), audiences (tag expressions and NH's
+/// limits) and templates (files, syntax, platform rules). Steps are decoded later by the registry.
+public struct PipelineLoader: Sendable {
+    /// How strict to be and where references come from.
+    public var options: LoaderOptions
+
+    /// Creates a loader.
+    public init(options: LoaderOptions) {
+        self.options = options
+    }
+
+    /// Loads the file at `path`. Returns nil when the file could not be turned into a document at all;
+    /// a document may still come back with errors reported (so step checks can run too).
+    public func load(path: String, diagnostics: DiagnosticCollector) -> PipelineDocument? {
+        guard let text = SourceText.read(path, limit: options.maxFileBytes, what: "pipeline file", at: nil,
+                                         diagnostics: diagnostics)
+        else { return nil }
+        return load(text: text, file: path, diagnostics: diagnostics)
+    }
+
+    /// Loads pipeline text that claims to come from `file` (used for relative paths and locations).
+    public func load(text: String, file: String, diagnostics: DiagnosticCollector) -> PipelineDocument? {
+        diagnostics.register(source: text, for: file)
+        let directory = FilePath.directory(of: file)
+        guard text.utf8.count <= options.maxFileBytes else {
+            diagnostics.error("pipeline file is \(text.utf8.count) bytes; the limit is \(options.maxFileBytes) bytes",
+                              at: SourceLocation(file: file, line: 1, column: 1))
+            return nil
+        }
+        let references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
+        let composer = YAMLComposer(file: file, options: options, diagnostics: diagnostics, references: references)
+        guard let root = composer.compose(text) else { return nil }
+        var decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: diagnostics,
+                                      sourceLines: text.split(separator: "\n", omittingEmptySubsequences: false))
+        return decoder.decode(root)
+    }
+}
+
+extension PipelineLoader {
+    /// Reads a JSON or YAML data file (JSON is parsed as YAML, which accepts it) into nodes with marks.
+    /// References are not resolved inside data files: they hold data, not configuration.
+    public func loadDataFile(path: String, reference: SourceLocation, diagnostics: DiagnosticCollector) -> ConfigNode? {
+        guard let text = SourceText.read(path, limit: options.maxFileBytes, what: "data file", at: reference,
+                                         diagnostics: diagnostics)
+        else { return nil }
+        diagnostics.register(source: text, for: path)
+        var literal = options
+        literal.environment = [:]
+        let references = ReferenceResolver(options: literal, directory: FilePath.directory(of: path), diagnostics: diagnostics, resolves: false)
+        return YAMLComposer(file: path, options: options, diagnostics: diagnostics, references: references).compose(text)
+    }
+}

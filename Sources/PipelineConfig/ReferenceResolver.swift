@@ -1,0 +1,85 @@
+import Foundation
+import PipelineCore
+
+/// Resolves `${env:NAME}` and `${file:PATH}` references inside scalar values.
+///
+/// The resolved text replaces the reference; the text as written is kept beside it so diagnostics
+/// and reports quote the reference, never a secret. `$${` writes a literal `${`.
+struct ReferenceResolver {
+    let options: LoaderOptions
+    let directory: String
+    let diagnostics: DiagnosticCollector
+    /// False for data files, whose text is taken literally.
+    var resolves = true
+
+    func resolve(_ text: String, at location: SourceLocation, isPlain: Bool) -> ConfigScalar {
+        guard resolves, text.contains("${") else { return ConfigScalar(text: text, isPlain: isPlain) }
+        var output = ""
+        var unresolved = false
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                output += rest[..<rest.index(before: start.lowerBound)] + "${"
+                rest = rest[start.upperBound...]
+                continue
+            }
+            output += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                report("unterminated reference '\(rest[start.lowerBound...])'", at: location, severity: .error,
+                       hint: "write ${env:NAME} or ${file:PATH}")
+                return ConfigScalar(text: text, isPlain: isPlain, isUnresolved: true)
+            }
+            let reference = rest[start.upperBound..<end]
+            if let value = value(of: reference, at: location) {
+                output += value
+            } else {
+                unresolved = true
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        output += rest
+        return ConfigScalar(text: output, sourceText: text, isPlain: false, isUnresolved: unresolved)
+    }
+
+    private func value(of reference: Substring, at location: SourceLocation) -> String? {
+        let written = "${\(reference)}"
+        guard let colon = reference.firstIndex(of: ":") else {
+            report("reference '\(written)' has no kind", at: location, severity: .error,
+                   hint: "write ${env:NAME} or ${file:PATH}")
+            return nil
+        }
+        let kind = reference[..<colon], argument = String(reference[reference.index(after: colon)...])
+        guard !argument.isEmpty else {
+            report("reference '\(written)' names nothing", at: location, severity: .error, hint: "write ${\(kind):…}")
+            return nil
+        }
+        switch kind {
+        case "env":
+            if let value = options.environment[argument] { return value }
+            report("environment variable '\(argument)' is not set (referenced as \(written))", at: location,
+                   severity: severityForMissing, hint: "export \(argument)=… before running")
+            return nil
+        case "file":
+            let path = FilePath.resolve(argument, against: directory)
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                report("file '\(path)' cannot be read (referenced as \(written))", at: location,
+                       severity: severityForMissing, hint: "paths are relative to the pipeline file")
+                return nil
+            }
+            // Secret files usually end with a newline that is not part of the secret.
+            return String(text.trimmingCharacters(in: .newlines))
+        default:
+            report("unknown reference kind '\(kind)' in '\(written)'\(Suggestion.didYouMean(String(kind), in: ["env", "file"]))",
+                   at: location, severity: .error, hint: "write ${env:NAME} or ${file:PATH}")
+            return nil
+        }
+    }
+
+    private var severityForMissing: Diagnostic.Severity {
+        options.purpose == .run ? .error : .warning
+    }
+
+    private func report(_ message: String, at location: SourceLocation, severity: Diagnostic.Severity, hint: String) {
+        diagnostics.report(Diagnostic(severity, message, at: location, hint: hint))
+    }
+}

@@ -1,0 +1,50 @@
+/// Reads a JSON or YAML data file (e.g. `properties-file:`) into nodes with locations, or reports why not.
+///
+/// Injected because only `PipelineConfig` may parse YAML; steps stay free of the YAML library.
+public typealias DataFileLoader = @Sendable (_ path: String, _ reference: SourceLocation, _ diagnostics: DiagnosticCollector) -> ConfigNode?
+
+/// What a step sees while it is being built: the document's declarations, to resolve names.
+public struct BuildContext: Sendable {
+    /// The loaded pipeline.
+    public let document: PipelineDocument
+    /// Reads data files named by options.
+    public let loadDataFile: DataFileLoader
+
+    /// Creates a context.
+    public init(document: PipelineDocument, loadDataFile: @escaping DataFileLoader) {
+        self.document = document
+        self.loadDataFile = loadDataFile
+    }
+
+    /// Resolves a hub reference, reporting an unknown name with "did you mean".
+    public func hub(_ key: String, in options: OptionReader) -> HubDeclaration? {
+        resolve(key, in: options, kind: "hub", names: document.hubs.map(\.name), lookup: document.hub)
+    }
+
+    /// Resolves an audience reference, reporting an unknown name with "did you mean".
+    public func audience(_ key: String, in options: OptionReader) -> AudienceDeclaration? {
+        resolve(key, in: options, kind: "audience", names: document.audiences.map(\.name), lookup: document.audience)
+    }
+
+    /// Resolves a template reference, reporting an unknown name with "did you mean".
+    public func template(_ key: String, in options: OptionReader) -> TemplateDeclaration? {
+        resolve(key, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
+    }
+
+    /// Resolves a path written in the pipeline against the pipeline's directory.
+    public func path(_ relative: String) -> String {
+        FilePath.resolve(relative, against: document.directory)
+    }
+
+    private func resolve<T>(
+        _ key: String, in options: OptionReader, kind: String, names: [String], lookup: (String) -> T?
+    ) -> T? {
+        guard let (name, node) = options.string(key) else { return nil }
+        if let found = lookup(name) { return found }
+        let declared = names.isEmpty ? "no \(kind)s are declared" : "declared: \(names.joined(separator: ", "))"
+        options.error(
+            "unknown \(kind) '\(node.scalar?.sourceText ?? name)'\(Suggestion.didYouMean(name, in: names))", at: node,
+            hint: "\(declared); declare it under `\(kind)s:`")
+        return nil
+    }
+}

@@ -1,0 +1,44 @@
+/// Collects diagnostics during loading and building, so one pass reports every problem.
+///
+/// A class so that nested readers (a step's options inside a pipeline) append to one list.
+/// It lives only for the synchronous build phase and is never shared across tasks.
+public final class DiagnosticCollector {
+    /// Everything reported so far, in order.
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// Source text of each file seen, by path, so snippets can be attached.
+    private var sources: [String: [Substring]] = [:]
+
+    /// Creates an empty collector.
+    public init() {}
+
+    /// Registers a file's text so diagnostics pointing into it get a snippet line.
+    public func register(source: String, for file: String) {
+        sources[file] = source.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// Appends a diagnostic, attaching the source line when the location points into a known file.
+    public func report(_ diagnostic: Diagnostic) {
+        var diagnostic = diagnostic
+        if diagnostic.sourceLine == nil, let location = diagnostic.location,
+            let lines = sources[location.file], location.line >= 1, location.line <= lines.count
+        {
+            var line = String(lines[location.line - 1])
+            if line.hasSuffix("\r") { line.removeLast() }
+            diagnostic.sourceLine = line
+        }
+        diagnostics.append(diagnostic)
+    }
+
+    /// Reports an error.
+    public func error(_ message: String, at location: SourceLocation?, step: String? = nil, hint: String? = nil) {
+        report(Diagnostic(.error, message, at: location, step: step, hint: hint))
+    }
+
+    /// Reports a warning.
+    public func warning(_ message: String, at location: SourceLocation?, step: String? = nil, hint: String? = nil) {
+        report(Diagnostic(.warning, message, at: location, step: step, hint: hint))
+    }
+
+    /// True when an error has been reported.
+    public var hasErrors: Bool { diagnostics.hasErrors }
+}

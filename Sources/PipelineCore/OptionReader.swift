@@ -1,0 +1,155 @@
+/// Reads a mapping of documented keys, reporting every problem to a `DiagnosticCollector`.
+///
+/// Creating a reader checks the shape and rejects unknown keys (with "did you mean"); the typed
+/// accessors then report wrong types and missing required keys at the value's location. Accessors
+/// return nil after reporting, so callers just skip the value and carry on collecting diagnostics.
+public struct OptionReader {
+    /// The mapping being read (nil when the node was not a mapping).
+    public let entries: [ConfigEntry]
+    /// The node being read.
+    public let node: ConfigNode
+    /// Step kind to tag diagnostics with (`[send]`), if any.
+    public let step: String?
+    /// Where problems go.
+    public let diagnostics: DiagnosticCollector
+    /// The keys this mapping accepts.
+    public let specs: [OptionSpec]
+
+    /// Validates that `node` is a mapping whose keys are all in `specs`.
+    /// - Parameter what: how to name the mapping in messages, e.g. "sign options" or "hub 'sports'".
+    public init(_ node: ConfigNode, specs: [OptionSpec], step: String?, what: String, diagnostics: DiagnosticCollector) {
+        self.node = node
+        self.step = step
+        self.specs = specs
+        self.diagnostics = diagnostics
+        if let entries = node.entries {
+            self.entries = entries
+        } else {
+            self.entries = []
+            if !node.isNull || specs.contains(where: \.isRequired) {
+                diagnostics.error(
+                    "\(what) must be a mapping of keys, found \(node.kindName)", at: node.location, step: step,
+                    hint: "write it as `key: value` lines or `{ key: value }`")
+            }
+        }
+        let known = specs.map(\.key)
+        for entry in entries where !known.contains(entry.key) {
+            diagnostics.error(
+                "unknown key '\(entry.key)'\(Suggestion.didYouMean(entry.key, in: known))", at: entry.keyLocation,
+                step: step, hint: "known keys: \(known.joined(separator: ", "))")
+        }
+        if node.entries != nil {
+            for spec in specs where spec.isRequired && !entries.contains(where: { $0.key == spec.key }) {
+                diagnostics.error("missing required key '\(spec.key)'", at: node.location, step: step,
+                                  hint: "add `\(spec.key):` (\(spec.type.documentation)): \(spec.summary)")
+            }
+        }
+    }
+
+    /// The node for a key, if present and not null.
+    public func node(_ key: String) -> ConfigNode? {
+        guard let value = entries.first(where: { $0.key == key })?.value, !value.isNull else { return nil }
+        return value
+    }
+
+    /// True when the key is present (even if null).
+    public func contains(_ key: String) -> Bool { entries.contains { $0.key == key } }
+
+    /// Reports an error at a node, tagged with this reader's step.
+    public func error(_ message: String, at node: ConfigNode, hint: String? = nil) {
+        diagnostics.error(message, at: node.location, step: step, hint: hint)
+    }
+
+    /// A string value. Plain scalars like `12345` or `true` are accepted as their text.
+    public func string(_ key: String) -> (value: String, node: ConfigNode)? {
+        guard let node = node(key) else { return nil }
+        guard let scalar = node.scalar else {
+            error("'\(key)' must be a string, found \(node.kindName)", at: node)
+            return nil
+        }
+        return (scalar.text, node)
+    }
+
+    /// A boolean (`true`/`false`).
+    public func bool(_ key: String) -> Bool? {
+        guard let node = node(key) else { return nil }
+        switch node.scalar.map({ $0.isPlain ? $0.text.lowercased() : "" }) {
+        case "true": return true
+        case "false": return false
+        default:
+            error("'\(key)' must be true or false, found \(node.scalar?.quoted ?? node.kindName)", at: node)
+            return nil
+        }
+    }
+
+    /// A whole number within `range`.
+    public func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
+        guard let node = node(key) else { return nil }
+        guard let text = node.scalar?.text, let value = Int(text), range.contains(value) else {
+            error("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(node.scalar?.quoted ?? node.kindName)", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// A duration in seconds, within `range`.
+    public func duration(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
+        guard let node = node(key) else { return nil }
+        guard let text = node.scalar?.text, let seconds = ConfigDuration.seconds(text) else {
+            error("'\(key)' must be a duration such as 90s, 20m, 1h or 1h30m, found \(node.scalar?.quoted ?? node.kindName)", at: node)
+            return nil
+        }
+        guard range.contains(seconds) else {
+            error("'\(key)' must be between \(ConfigDuration.format(range.lowerBound)) and \(ConfigDuration.format(range.upperBound)), found \(node.scalar?.quoted ?? "")", at: node)
+            return nil
+        }
+        return seconds
+    }
+
+    /// A mapping of string keys to scalar values, in source order.
+    public func stringMap(_ key: String) -> [(key: String, value: String)]? {
+        guard let node = node(key) else { return nil }
+        guard let entries = node.entries else {
+            error("'\(key)' must be a mapping, found \(node.kindName)", at: node, hint: "write it as `\(key): { name: value }`")
+            return nil
+        }
+        var result: [(key: String, value: String)] = []
+        for entry in entries {
+            guard let scalar = entry.value.scalar, !entry.value.isNull else {
+                error("'\(key).\(entry.key)' must be a string, found \(entry.value.kindName)", at: entry.value)
+                continue
+            }
+            result.append((entry.key, scalar.text))
+        }
+        return result
+    }
+
+    /// A list of strings; a single string is accepted as a one-item list.
+    public func stringList(_ key: String) -> [(value: String, node: ConfigNode)]? {
+        guard let node = node(key) else { return nil }
+        if let scalar = node.scalar { return [(scalar.text, node)] }
+        guard let items = node.items else {
+            error("'\(key)' must be a list of strings, found \(node.kindName)", at: node)
+            return nil
+        }
+        var result: [(value: String, node: ConfigNode)] = []
+        for item in items {
+            guard let scalar = item.scalar, !item.isNull else {
+                error("items of '\(key)' must be strings, found \(item.kindName)", at: item)
+                continue
+            }
+            result.append((scalar.text, item))
+        }
+        return result
+    }
+
+    /// One word out of a fixed set.
+    public func oneOf(_ key: String, _ words: [String]) -> String? {
+        guard let (text, node) = string(key) else { return nil }
+        guard words.contains(text) else {
+            error("'\(key)' must be one of \(words.joined(separator: ", ")), found \(node.scalar?.quoted ?? "")\(Suggestion.didYouMean(text, in: words))", at: node)
+            return nil
+        }
+        return text
+    }
+}

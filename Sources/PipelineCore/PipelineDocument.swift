@@ -1,0 +1,135 @@
+import HubExpressions
+import HubWire
+
+/// A loaded pipeline file: its declarations, already checked, and its steps, not yet decoded.
+///
+/// Produced by `PipelineConfig`; turned into a runnable `Pipeline` by `StepRegistry.build`.
+public struct PipelineDocument: Sendable {
+    /// The pipeline file path as given by the user.
+    public var file: String
+    /// The directory relative paths in the file are resolved against.
+    public var directory: String
+    /// The `description:` text.
+    public var description: String?
+    /// Declared hubs, in file order.
+    public var hubs: [HubDeclaration]
+    /// Declared audiences, in file order.
+    public var audiences: [AudienceDeclaration]
+    /// Declared templates, in file order.
+    public var templates: [TemplateDeclaration]
+    /// The steps, in order.
+    public var steps: [StepInvocation]
+
+    /// Creates a document.
+    public init(
+        file: String, directory: String, description: String? = nil, hubs: [HubDeclaration] = [],
+        audiences: [AudienceDeclaration] = [], templates: [TemplateDeclaration] = [], steps: [StepInvocation] = []
+    ) {
+        self.file = file
+        self.directory = directory
+        self.description = description
+        self.hubs = hubs
+        self.audiences = audiences
+        self.templates = templates
+        self.steps = steps
+    }
+
+    /// The hub declared under `name`.
+    public func hub(_ name: String) -> HubDeclaration? { hubs.first { $0.name == name } }
+    /// The audience declared under `name`.
+    public func audience(_ name: String) -> AudienceDeclaration? { audiences.first { $0.name == name } }
+    /// The template declared under `name`.
+    public func template(_ name: String) -> TemplateDeclaration? { templates.first { $0.name == name } }
+}
+
+/// A `hubs:` entry.
+public struct HubDeclaration: Sendable {
+    /// The name steps refer to.
+    public var name: String
+    /// Where the name is declared.
+    public var location: SourceLocation
+    /// The parsed connection string; nil when it was unresolved or invalid (already reported).
+    public var connection: ConnectionString?
+    /// The NH hub name (`hub:`); nil when unresolved.
+    public var hubName: String?
+    /// Optional base-URL override (`endpoint:`), e.g. the local emulator.
+    public var endpoint: String?
+
+    /// Creates a declaration.
+    public init(name: String, location: SourceLocation, connection: ConnectionString?, hubName: String?, endpoint: String?) {
+        self.name = name
+        self.location = location
+        self.connection = connection
+        self.hubName = hubName
+        self.endpoint = endpoint
+    }
+}
+
+/// An `audiences:` entry: a named tag expression, parsed and within NH's limits.
+public struct AudienceDeclaration: Sendable {
+    /// The name steps refer to.
+    public var name: String
+    /// Where the name is declared.
+    public var location: SourceLocation
+    /// The parsed expression; nil when it did not parse (already reported).
+    public var expression: TagExpression?
+
+    /// Creates a declaration.
+    public init(name: String, location: SourceLocation, expression: TagExpression?) {
+        self.name = name
+        self.location = location
+        self.expression = expression
+    }
+}
+
+/// A `templates:` entry: a device template for one platform.
+public struct TemplateDeclaration: Sendable {
+    /// The name steps refer to (also the NH template name when registered).
+    public var name: String
+    /// Where the name is declared.
+    public var location: SourceLocation
+    /// The device platform the template is for.
+    public var platform: PushPlatform
+    /// The compiled body; nil when it was missing or did not compile (already reported).
+    public var body: CompiledTemplate?
+    /// Where the body came from: the template file path, or nil for an inline body.
+    public var bodyFile: String?
+    /// Headers registered with the template (`apns-push-type`, `X-WNS-Type`, …).
+    public var headers: [String: String]
+    /// Tags registered with the template.
+    public var tags: [String]
+
+    /// Creates a declaration.
+    public init(
+        name: String, location: SourceLocation, platform: PushPlatform, body: CompiledTemplate?,
+        bodyFile: String? = nil, headers: [String: String] = [:], tags: [String] = []
+    ) {
+        self.name = name
+        self.location = location
+        self.platform = platform
+        self.body = body
+        self.bodyFile = bodyFile
+        self.headers = headers
+        self.tags = tags
+    }
+}
+
+/// One `- kind: { options }` item of `steps:`, before the step type decodes it.
+public struct StepInvocation: Sendable {
+    /// 1-based position in `steps:`.
+    public var index: Int
+    /// The step kind (`sign`, `render`, …).
+    public var kind: String
+    /// Where the kind is written.
+    public var location: SourceLocation
+    /// The options node (a mapping, or null for a step without options).
+    public var options: ConfigNode
+
+    /// Creates an invocation.
+    public init(index: Int, kind: String, location: SourceLocation, options: ConfigNode) {
+        self.index = index
+        self.kind = kind
+        self.location = location
+        self.options = options
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+
+/// Runs a built pipeline's steps in order and reports what happened.
+///
+/// This is the one place runtime errors are enriched: steps throw small `StepFailure`s, and the
+/// engine records them against the step's id and YAML location.
+public struct PipelineEngine: Sendable {
+    /// The base logger; each step gets a copy with its id in the metadata.
+    public var logger: Logger
+    /// The time source.
+    public var clock: WallClock
+
+    /// Creates an engine.
+    public init(logger: Logger, clock: WallClock = .system) {
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Runs every step; after a failure the remaining steps are recorded as skipped.
+    public func run(_ pipeline: Pipeline, dryRun: Bool) async -> RunReport {
+        let started = clock.now()
+        let state = RunState()
+        var records: [StepRecord] = []
+        var failed = false
+        for built in pipeline.steps {
+            let location = built.location.description
+            if failed {
+                records.append(StepRecord(index: built.index, step: built.id, location: location, status: .skipped,
+                                          summary: "skipped: an earlier step failed"))
+                continue
+            }
+            var stepLogger = logger
+            stepLogger[metadataKey: "step"] = "\(built.index):\(built.id)"
+            let context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
+                                      isDryRun: dryRun)
+            let stepStart = ContinuousClock.now
+            let record: StepRecord
+            do {
+                let result = try await built.step.run(in: context)
+                record = StepRecord(index: built.index, step: built.id, location: location, status: .succeeded,
+                                    summary: result.summary, lines: result.lines, data: result.data,
+                                    durationMs: Self.milliseconds(since: stepStart))
+            } catch let failure as StepFailure {
+                record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                    summary: failure.message, lines: failure.lines, data: failure.data,
+                                    durationMs: Self.milliseconds(since: stepStart), hint: failure.hint)
+            } catch {
+                record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                    summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
+            }
+            if record.status == .failed {
+                failed = true
+                stepLogger.error("step failed", metadata: ["location": "\(location)", "reason": "\(record.summary)"])
+            }
+            records.append(record)
+        }
+        return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+                         status: failed ? .failed : .succeeded, steps: records)
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,21 @@
+import Logging
+
+/// Logging setup, kept here so swift-log is imported by this target only.
+public enum PushlineLogging {
+    /// The level names accepted by `--log-level`.
+    public static let levelNames = Logger.Level.allCases.map(\.rawValue)
+
+    /// Installs the process-wide handler: plain lines on standard error, so stdout stays for output.
+    /// Call once, from the executable.
+    public static func bootstrapStandardError() {
+        LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+    }
+
+    /// A logger for `label` at the named level, or nil for an unknown level name.
+    public static func logger(label: String, level: String) -> Logger? {
+        guard let level = Logger.Level(rawValue: level) else { return nil }
+        var logger = Logger(label: label)
+        logger.logLevel = level
+        return logger
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The outcome of running a pipeline, printed as text or JSON by the CLI.
+public struct RunReport: Sendable, Equatable, Encodable {
+    /// How the run ended.
+    public enum Status: String, Sendable, Equatable, Encodable {
+        /// Every step succeeded.
+        case succeeded
+        /// A step failed; later steps were skipped.
+        case failed
+    }
+
+    /// The pipeline file.
+    public var pipeline: String
+    /// True for a dry run.
+    public var dryRun: Bool
+    /// When the run started (ISO 8601, UTC).
+    public var startedAt: String
+    /// When the run finished (ISO 8601, UTC).
+    public var finishedAt: String
+    /// How the run ended.
+    public var status: Status
+    /// One record per step, in order.
+    public var steps: [StepRecord]
+
+    /// Creates a report.
+    public init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {
+        self.pipeline = pipeline
+        self.dryRun = dryRun
+        self.startedAt = RunReport.timestamp(startedAt)
+        self.finishedAt = RunReport.timestamp(finishedAt)
+        self.status = status
+        self.steps = steps
+    }
+
+    /// ISO 8601 with second precision in UTC, as cron logs and JSON consumers expect.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
+    }
+}
+
+/// What happened to one step.
+public struct StepRecord: Sendable, Equatable, Encodable {
+    /// How the step ended.
+    public enum Status: String, Sendable, Equatable, Encodable {
+        /// It did its work.
+        case succeeded
+        /// It threw.
+        case failed
+        /// An earlier step failed, so it did not run.
+        case skipped
+    }
+
+    /// 1-based position in `steps:`.
+    public var index: Int
+    /// The step kind.
+    public var step: String
+    /// Where the step is written, `file:line:column`.
+    public var location: String
+    /// How it ended.
+    public var status: Status
+    /// One line for people.
+    public var summary: String
+    /// Further lines for the text report.
+    public var lines: [String]
+    /// Structured detail.
+    public var data: ReportValue
+    /// Wall time in milliseconds.
+    public var durationMs: Int
+    /// The failure's hint, when it failed and had one.
+    public var hint: String?
+
+    /// Creates a record.
+    public init(
+        index: Int, step: String, location: String, status: Status, summary: String, lines: [String] = [],
+        data: ReportValue = .object([]), durationMs: Int = 0, hint: String? = nil
+    ) {
+        self.index = index
+        self.step = step
+        self.location = location
+        self.status = status
+        self.summary = summary
+        self.lines = lines
+        self.data = data
+        self.durationMs = durationMs
+        self.hint = hint
+    }
+}

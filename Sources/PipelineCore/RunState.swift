@@ -1,0 +1,37 @@
+import HubWire
+import Synchronization
+
+/// Outputs that steps leave for later steps during one run: token providers, rendered payloads.
+///
+/// Shared by reference across the run; a mutex keeps it safe when steps use concurrency inside.
+public final class RunState: Sendable {
+    private struct Storage {
+        var tokenProviders: [String: SASTokenProvider] = [:]
+        var renderedPayloads: [String: String] = [:]
+    }
+
+    private let storage = Mutex(Storage())
+
+    /// Creates an empty state.
+    public init() {}
+
+    /// Registers the token provider for a declared hub (by its pipeline name).
+    public func setTokenProvider(_ provider: SASTokenProvider, forHub hub: String) {
+        storage.withLock { $0.tokenProviders[hub] = provider }
+    }
+
+    /// The token provider a `sign` step registered for a hub.
+    public func tokenProvider(forHub hub: String) -> SASTokenProvider? {
+        storage.withLock { $0.tokenProviders[hub] }
+    }
+
+    /// Records the payload a `render` step produced for a template.
+    public func setRenderedPayload(_ payload: String, forTemplate template: String) {
+        storage.withLock { $0.renderedPayloads[template] = payload }
+    }
+
+    /// The last payload rendered for a template.
+    public func renderedPayload(forTemplate template: String) -> String? {
+        storage.withLock { $0.renderedPayloads[template] }
+    }
+}

@@ -1,0 +1,59 @@
+/// A kind of pipeline step (`sign`, `render`, …). Each lives in its own module.
+///
+/// A step type documents its YAML keys, decodes and validates its options in `build` without any
+/// I/O beyond reading local files, and does its work in `run`. Steps throw `StepFailure`; the engine
+/// stamps the step id and YAML location, so steps never format locations themselves.
+public protocol Step: Sendable, SendableMetatype {
+    /// The YAML key that selects this step, e.g. `sign`.
+    static var id: String { get }
+    /// One line saying what the step does.
+    static var summary: String { get }
+    /// Every key the step accepts, with type, default and meaning.
+    static var options: [OptionSpec] { get }
+    /// YAML examples of the step, as they appear under `steps:`.
+    static var examples: [String] { get }
+
+    /// Decodes and validates options, reporting every problem through `options.diagnostics`.
+    /// Returns nil when the step cannot be built.
+    static func build(_ options: OptionReader, in context: BuildContext) -> Self?
+
+    /// Does the step's work.
+    func run(in context: StepContext) async throws -> StepResult
+}
+
+/// What a step reports when it finishes.
+public struct StepResult: Sendable, Equatable {
+    /// One line for the text report.
+    public var summary: String
+    /// Further lines for the text report (e.g. a rendered payload), printed indented.
+    public var lines: [String]
+    /// Structured detail for the JSON report.
+    public var data: ReportValue
+
+    /// Creates a result.
+    public init(summary: String, lines: [String] = [], data: ReportValue = .object([])) {
+        self.summary = summary
+        self.lines = lines
+        self.data = data
+    }
+}
+
+/// A failure a step reports: a small domain message; the engine adds where it happened.
+public struct StepFailure: Error, Sendable, Equatable {
+    /// What went wrong.
+    public var message: String
+    /// How to fix it, if known.
+    public var hint: String?
+    /// Lines to show with the failure (e.g. the payload that failed a lint check).
+    public var lines: [String]
+    /// Structured detail for the JSON report.
+    public var data: ReportValue
+
+    /// Creates a failure.
+    public init(_ message: String, hint: String? = nil, lines: [String] = [], data: ReportValue = .object([])) {
+        self.message = message
+        self.hint = hint
+        self.lines = lines
+        self.data = data
+    }
+}

@@ -1,0 +1,27 @@
+import Logging
+
+/// What a running step gets: logger, clock, the hubs, the run's shared state and its mode.
+///
+/// Steps never build their own logger or client; everything comes through here so tests and the
+/// engine control it.
+public struct StepContext: Sendable {
+    /// Logger carrying the step id in its metadata. Never log secrets.
+    public var logger: Logger
+    /// The time source.
+    public var clock: WallClock
+    /// The loaded document (declarations, directory for relative paths).
+    public var document: PipelineDocument
+    /// Outputs left by earlier steps.
+    public var state: RunState
+    /// True for `--dry-run`: do everything offline, send nothing.
+    public var isDryRun: Bool
+
+    /// Creates a context.
+    public init(logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool) {
+        self.logger = logger
+        self.clock = clock
+        self.document = document
+        self.state = state
+        self.isDryRun = isDryRun
+    }
+}

@@ -1,0 +1,81 @@
+/// The step types a pipeline may use, keyed by id. A value, built once by the CLI and passed down.
+public struct StepRegistry: Sendable {
+    /// The registered types, in registration order.
+    public let types: [any Step.Type]
+
+    /// Creates a registry, rejecting two types that claim the same id.
+    public init(_ types: [any Step.Type]) throws(StepRegistryError) {
+        var seen: Set<String> = []
+        for type in types where !seen.insert(type.id).inserted {
+            throw StepRegistryError(duplicateID: type.id)
+        }
+        self.types = types
+    }
+
+    /// The ids of every registered step.
+    public var ids: [String] { types.map { $0.id } }
+
+    /// The type registered under `id`.
+    public func type(for id: String) -> (any Step.Type)? {
+        types.first { $0.id == id }
+    }
+
+    /// Decodes and validates every step of `document`, reporting all problems before anything runs.
+    /// Returns nil when any error was reported (including errors reported earlier by the loader).
+    public func build(
+        _ document: PipelineDocument, diagnostics: DiagnosticCollector, loadDataFile: @escaping DataFileLoader
+    ) -> Pipeline? {
+        let context = BuildContext(document: document, loadDataFile: loadDataFile)
+        var built: [BuiltStep] = []
+        for invocation in document.steps {
+            guard let type = type(for: invocation.kind) else {
+                diagnostics.error(
+                    "unknown step '\(invocation.kind)'\(Suggestion.didYouMean(invocation.kind, in: ids))",
+                    at: invocation.location, hint: "available steps: \(ids.joined(separator: ", "))")
+                continue
+            }
+            if let step = Self.build(type, invocation, context, diagnostics) { built.append(step) }
+        }
+        guard !diagnostics.hasErrors else { return nil }
+        return Pipeline(document: document, steps: built)
+    }
+
+    // Opens the existential so the step type's own `build` is called.
+    private static func build<S: Step>(
+        _ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, _ diagnostics: DiagnosticCollector
+    ) -> BuiltStep? {
+        let reader = OptionReader(
+            invocation.options, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: diagnostics)
+        guard let step = S.build(reader, in: context) else { return nil }
+        return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: step)
+    }
+}
+
+/// Two step types registered under one id.
+public struct StepRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The id claimed twice.
+    public let duplicateID: String
+
+    /// A sentence for the developer who wired the registry.
+    public var description: String { "step id '\(duplicateID)' is registered twice" }
+}
+
+/// A validated pipeline, ready to run.
+public struct Pipeline: Sendable {
+    /// The document it came from.
+    public let document: PipelineDocument
+    /// The built steps, in order.
+    public let steps: [BuiltStep]
+}
+
+/// One decoded step with where it came from.
+public struct BuiltStep: Sendable {
+    /// 1-based position in `steps:`.
+    public let index: Int
+    /// The step kind.
+    public let id: String
+    /// Where the step is written.
+    public let location: SourceLocation
+    /// The step value.
+    public let step: any Step
+}

@@ -1,0 +1,40 @@
+import Foundation
+import PipelineCore
+
+/// Where commands write, what environment they read and what time it is.
+///
+/// A task-local value so tests run commands in-process and compare exact output, while the
+/// executable uses the real streams. Commands never call `print` directly.
+public struct Console: Sendable {
+    /// Writes text to standard output.
+    public var out: @Sendable (String) -> Void
+    /// Writes text to standard error.
+    public var err: @Sendable (String) -> Void
+    /// The environment for `${env:NAME}` and option defaults.
+    public var environment: [String: String]
+    /// The time source.
+    public var clock: WallClock
+
+    /// Creates a console.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                environment: [String: String], clock: WallClock) {
+        self.out = out
+        self.err = err
+        self.environment = environment
+        self.clock = clock
+    }
+
+    /// The process's own streams, environment and clock.
+    public static let standard = Console(
+        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        err: { FileHandle.standardError.write(Data($0.utf8)) },
+        environment: ProcessInfo.processInfo.environment, clock: .system)
+
+    /// The console commands use.
+    @TaskLocal public static var current = Console.standard
+
+    /// Writes a line to standard output.
+    func line(_ text: String = "") { out(text + "\n") }
+    /// Writes a line to standard error.
+    func errorLine(_ text: String) { err(text + "\n") }
+}

@@ -1,0 +1,27 @@
+import BuiltinSteps
+import PipelineConfig
+import PipelineCore
+
+/// Loads and builds one pipeline file the same way for every command.
+struct PipelineSession {
+    /// The document, when the file could be read at all.
+    let document: PipelineDocument?
+    /// The runnable pipeline, when there was no error.
+    let pipeline: Pipeline?
+    /// Everything reported, in order.
+    let diagnostics: [Diagnostic]
+
+    /// Loads `path` for `purpose`, then decodes every step; nothing is contacted.
+    static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console) -> PipelineSession {
+        let collector = DiagnosticCollector()
+        let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: console.environment))
+        let document = loader.load(path: path, diagnostics: collector)
+        // Steps are checked even when declarations had errors, so one pass reports everything.
+        let pipeline = document.flatMap {
+            BuiltinSteps.registry().build($0, diagnostics: collector) { path, reference, diagnostics in
+                loader.loadDataFile(path: path, reference: reference, diagnostics: diagnostics)
+            }
+        }
+        return PipelineSession(document: document, pipeline: pipeline, diagnostics: collector.diagnostics)
+    }
+}

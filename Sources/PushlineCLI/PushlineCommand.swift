@@ -1,0 +1,59 @@
+import ArgumentParser
+import PipelineCore
+
+/// The root command: `pushline <subcommand>`.
+public struct PushlineCommand: AsyncParsableCommand {
+    /// Command configuration.
+    public static let configuration = CommandConfiguration(
+        commandName: "pushline",
+        abstract: "Send Azure Notification Hubs pushes from YAML pipelines.",
+        discussion: """
+            Pipelines declare hubs, audiences (tag expressions), templates and steps. Validate them \
+            before anything is sent, preview what devices receive, then run them.
+
+            EXAMPLES:
+              pushline validate pipelines/
+              pushline run pipelines/seed-tutorial.yaml --dry-run
+              pushline explain "(follows_RedSox || follows_Cardinals) && location_Boston"
+
+            \(ExitStatus.helpText)
+            """,
+        subcommands: [ValidateCommand.self, RunCommand.self, RenderCommand.self, ExplainCommand.self, SASCommand.self])
+
+    /// Creates the command (ArgumentParser needs this).
+    public init() {}
+}
+
+/// Runs the command line and returns the process exit code. The executable is a one-line wrapper.
+public enum PushlineMain {
+    /// Installs the process-wide log handler (standard error). Call once, from the executable.
+    public static func bootstrapLogging() {
+        PushlineLogging.bootstrapStandardError()
+    }
+
+    /// Parses `arguments` (without the program name), runs the command, and returns its exit code.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        let console = Console.current
+        do {
+            var command = try PushlineCommand.parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return ExitStatus.success
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            let code = PushlineCommand.exitCode(for: error)
+            let message = PushlineCommand.fullMessage(for: error)
+            if code == .success {
+                console.line(message)
+                return ExitStatus.success
+            }
+            console.errorLine(message)
+            // Usage mistakes are invalid input like any other: exit 2, as documented.
+            return code == .validationFailure ? ExitStatus.invalidInput : code.rawValue
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import HubExpressions
+import HubWire
+import PipelineCore
+
+/// `pushline render`: renders a template offline, exactly as NH would for a device.
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a template offline with properties; print the payload a device would receive.",
+        discussion: """
+            Renders a template file (--file) or a template declared in a pipeline (PIPELINE --template NAME). \
+            The payload alone goes to standard output; findings (invalid JSON/XML, over the platform's size \
+            limit, properties the template uses but were not given) go to standard error.
+
+            EXAMPLES:
+              pushline render --file templates/alert.apns.json --properties '{"message":"Red Sox win!"}'
+              pushline render --file templates/toast.wns.xml --properties @props.json
+              pushline render pipelines/seed-tutorial.yaml --template genericTemplate --properties '{"message":"Hi"}'
+
+            \(ExitStatus.helpText)
+            """)
+
+    @Argument(help: "A pipeline file declaring the template (use with --template).")
+    var pipeline: String?
+
+    @Option(help: "A template file (JSON or XML).")
+    var file: String?
+
+    @Option(help: "The name of a template declared in PIPELINE.")
+    var template: String?
+
+    @Option(help: "Properties as a JSON object, or @path to a JSON file.")
+    var properties: String?
+
+    @Option(help: "Platform whose size limit applies to --file (apns, fcmv1, gcm, wns, …); inferred from names like alert.apns.json.")
+    var platform: String?
+
+    func validate() throws {
+        switch (pipeline, file, template) {
+        case (nil, .some, nil), (.some, nil, .some): break
+        case (.some, .some, _): throw ValidationError("give either --file or a PIPELINE with --template, not both")
+        case (.some, nil, nil): throw ValidationError("with a PIPELINE, name the template with --template NAME")
+        case (nil, nil, .some): throw ValidationError("--template needs the PIPELINE that declares it")
+        default: throw ValidationError("give --file TEMPLATE, or PIPELINE --template NAME")
+        }
+        if let platform, PushPlatform(caseInsensitive: platform) == nil {
+            throw ValidationError("unknown platform '\(platform)'; use one of \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        let values = try PropertiesArgument.parse(properties)
+        let (compiled, platform, name) = try loadTemplate(console)
+        let props = TemplateProperties(values)
+        guard props.caseConflicts.isEmpty else {
+            throw ValidationError("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
+        }
+        for property in compiled.propertyNames where props[property] == nil {
+            console.errorLine("warning: \(name) uses property '\(property)', which is not given; it renders as an empty string")
+        }
+        let payload = compiled.render(props)
+        console.line(payload)
+        let findings = TemplateLint.check(payload, format: compiled.format, byteLimit: platform?.payloadLimit)
+        for finding in findings { console.errorLine("\(finding.severity.rawValue): rendered payload: \(finding)") }
+        if findings.contains(where: { $0.severity == .error }) { throw ExitStatus.exit(ExitStatus.invalidInput) }
+    }
+
+    /// The compiled template, the platform whose limit applies, and a name for messages.
+    private func loadTemplate(_ console: Console) throws -> (CompiledTemplate, PushPlatform?, String) {
+        if let file {
+            let collector = DiagnosticCollector()
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                throw ValidationError("cannot read template file '\(file)'")
+            }
+            collector.register(source: text, for: file)
+            do {
+                let compiled = try CompiledTemplate(compiling: text)
+                return (compiled, platform.flatMap(PushPlatform.init(caseInsensitive:)) ?? Self.inferPlatform(file), "template '\(file)'")
+            } catch {
+                collector.error(error.message, at: SourceLocation(file: file, line: error.line, column: error.column), hint: error.hint)
+                collector.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+                throw ExitStatus.exit(ExitStatus.invalidInput)
+            }
+        }
+        let session = PipelineSession.load(pipeline ?? "", purpose: .validate, console: console)
+        let errors = session.diagnostics.filter { $0.severity == .error }
+        errors.forEach { console.err(DiagnosticPrinter.format($0)) }
+        guard let document = session.document, errors.isEmpty else { throw ExitStatus.exit(ExitStatus.invalidInput) }
+        guard let declared = document.template(template ?? ""), let body = declared.body else {
+            let names = document.templates.map(\.name)
+            throw ValidationError("'\(pipeline ?? "")' declares no template '\(template ?? "")'\(Suggestion.didYouMean(template ?? "", in: names)); declared: \(names.joined(separator: ", "))")
+        }
+        return (body, declared.platform, "template '\(declared.name)'")
+    }
+
+    /// `alert.apns.json` → apns: the naming convention of the bundled templates.
+    static func inferPlatform(_ path: String) -> PushPlatform? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.split(separator: ".").dropFirst().lazy.compactMap { PushPlatform(caseInsensitive: String($0)) }.first
+    }
+}

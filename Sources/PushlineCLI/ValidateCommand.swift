@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+
+/// `pushline validate PATH…`: checks pipeline files without contacting anything.
+struct ValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check pipeline files and print compiler-style diagnostics. Contacts nothing.",
+        discussion: """
+            Accepts files and directories (every *.yaml and *.yml below them). Diagnostics go to standard \
+            error; one status line per file goes to standard output. Unset ${env:…}/${file:…} references \
+            are warnings here and errors for `pushline run`.
+
+            EXAMPLES:
+              pushline validate pipelines/
+              pushline validate pipelines/daily-digest.yaml --format json
+
+            \(ExitStatus.helpText)
+            """)
+
+    @Argument(help: "Pipeline files or directories.")
+    var paths: [String]
+
+    @Option(help: "Output format: text (diagnostics to stderr) or json (to stdout).")
+    var format: OutputFormat = .text
+
+    func run() async throws {
+        let console = Console.current
+        let files = try PipelineFiles.expand(paths)
+        var results: [FileDiagnostics] = []
+        for file in files {
+            let session = PipelineSession.load(file, purpose: .validate, console: console)
+            results.append(FileDiagnostics(file: file, diagnostics: session.diagnostics))
+        }
+        let all = results.flatMap(\.diagnostics)
+        switch format {
+        case .text:
+            for result in results {
+                for diagnostic in result.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+                console.line("\(result.file): \(DiagnosticPrinter.summary(result.diagnostics))")
+            }
+        case .json:
+            console.line(JSONOutput.encode(ValidationOutput(
+                files: results, errors: all.filter { $0.severity == .error }.count,
+                warnings: all.filter { $0.severity == .warning }.count)))
+        }
+        if all.hasErrors { throw ExitStatus.exit(ExitStatus.invalidInput) }
+    }
+}
+
+/// Diagnostics of one file, for JSON output.
+struct FileDiagnostics: Encodable {
+    let file: String
+    let diagnostics: [Diagnostic]
+}
+
+/// The whole `validate --format json` document.
+struct ValidationOutput: Encodable {
+    let files: [FileDiagnostics]
+    let errors: Int
+    let warnings: Int
+}
+
+/// Expands command-line paths into pipeline files.
+enum PipelineFiles {
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ValidationError("'\(path)' does not exist")
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let found = ((try? manager.subpathsOfDirectory(atPath: path)) ?? [])
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .sorted()
+                .map { FilePath.resolve($0, against: path) }
+            guard !found.isEmpty else { throw ValidationError("no *.yaml or *.yml files in '\(path)'") }
+            files += found
+        }
+        return files
+    }
+}

@@ -1,0 +1,47 @@
+import PipelineCore
+
+/// Reads `properties:` or `properties-file:` into name → text, reporting non-text values.
+struct PropertiesDecoder {
+    let options: OptionReader
+    let context: BuildContext
+
+    /// The properties, or nil after reporting a problem.
+    func decode() -> [String: String]? {
+        let inline = options.node("properties")
+        let file = options.node("properties-file")
+        if inline != nil, let file {
+            options.error("give either 'properties' or 'properties-file', not both", at: file)
+            return nil
+        }
+        if let inline { return values(of: inline, what: "'properties'") }
+        guard let file else { return [:] }
+        guard let path = file.scalar?.text, !path.isEmpty else {
+            options.error("'properties-file' must be a path, found \(file.kindName)", at: file)
+            return nil
+        }
+        let resolved = context.path(path)
+        guard let node = context.loadDataFile(resolved, file.location, options.diagnostics) else { return nil }
+        return values(of: node, what: "properties file '\(resolved)'")
+    }
+
+    /// NH template properties are strings; YAML numbers and booleans are taken as their text.
+    private func values(of node: ConfigNode, what: String) -> [String: String]? {
+        guard let entries = node.entries else {
+            options.error("\(what) must be a mapping of property names to text, found \(node.kindName)", at: node,
+                          hint: "e.g. { message: \"Hello\", badge: \"3\" }")
+            return nil
+        }
+        var result: [String: String] = [:]
+        var valid = true
+        for entry in entries {
+            guard let scalar = entry.value.scalar else {
+                options.error("property '\(entry.key)' must be text, found \(entry.value.kindName)", at: entry.value,
+                              hint: "NH template properties are strings; serialise structured values yourself")
+                valid = false
+                continue
+            }
+            result[entry.key] = entry.value.isNull ? "" : scalar.text
+        }
+        return valid ? result : nil
+    }
+}

@@ -1,0 +1,86 @@
+import HubExpressions
+import HubWire
+import PipelineCore
+
+/// `render`: renders a declared template offline with given properties, exactly as NH would for a
+/// device, and lints the result (well-formed JSON/XML, within the platform's size limit).
+public struct RenderStep: Step {
+    /// The YAML key of this step.
+    public static let id = "render"
+    /// One line for docs.
+    public static let summary = "Renders a template offline with properties and lints the payload a device would receive."
+
+    /// The keys `render` accepts.
+    public static let options: [OptionSpec] = [
+        OptionSpec("template", .reference("template"), required: true, "the declared template to render"),
+        OptionSpec("properties", .stringMap, "template properties, e.g. { message: \"Red Sox win!\" }"),
+        OptionSpec("properties-file", .path, "a JSON or YAML file holding a mapping of properties (instead of `properties`)"),
+    ]
+    /// Examples as they appear under `steps:`.
+    public static let examples = [
+        "- render: { template: alert, properties: { message: \"Red Sox win!\" } }",
+        "- render: { template: alert, properties-file: ../data/alert-properties.json }",
+    ]
+
+    /// The declared template.
+    public let template: TemplateDeclaration
+    /// The compiled body.
+    public let body: CompiledTemplate
+    /// The properties to render with.
+    public let properties: TemplateProperties
+
+    /// Creates the step directly (tests, programmatic use).
+    public init(template: TemplateDeclaration, body: CompiledTemplate, properties: TemplateProperties) {
+        self.template = template
+        self.body = body
+        self.properties = properties
+    }
+
+    /// Decodes the template reference and the properties, and warns about properties the template
+    /// uses but nobody gives (NH renders those as empty strings, usually a mistake).
+    public static func build(_ options: OptionReader, in context: BuildContext) -> RenderStep? {
+        let template = context.template("template", in: options)
+        let values = PropertiesDecoder(options: options, context: context).decode()
+        guard let template, let body = template.body, let values else { return nil }
+        let properties = TemplateProperties(values)
+        if !properties.caseConflicts.isEmpty {
+            let names = properties.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")
+            options.error("properties \(names) differ only in letter case", at: options.node,
+                          hint: "NH matches property names case-insensitively; keep one spelling")
+        }
+        for name in body.propertyNames where properties[name] == nil {
+            options.diagnostics.warning(
+                "template '\(template.name)' uses property '\(name)', which is not given; it renders as an empty string",
+                at: options.node.location, step: id, hint: "add `\(name):` under properties")
+        }
+        guard properties.caseConflicts.isEmpty else { return nil }
+        return RenderStep(template: template, body: body, properties: properties)
+    }
+
+    /// Renders and lints; an error finding fails the step, with the payload shown.
+    public func run(in context: StepContext) async throws -> StepResult {
+        let payload = body.render(properties)
+        let platform = template.platform
+        let findings = TemplateLint.check(payload, format: body.format, byteLimit: platform.payloadLimit)
+        context.state.setRenderedPayload(payload, forTemplate: template.name)
+        let size = payload.utf8.count
+        let limitText = platform.payloadLimit.map { " of \($0)" } ?? ""
+        // Template files end with a newline; it is part of the payload but not worth a blank report line.
+        var payloadLines = payload.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if payloadLines.count > 1, payloadLines.last?.isEmpty == true { payloadLines.removeLast() }
+        let lines = payloadLines
+            + findings.map { "\($0.severity.rawValue): \($0)" }
+        let data = ReportValue.object([
+            ReportField("template", .string(template.name)), ReportField("platform", .string(platform.rawValue)),
+            ReportField("bytes", .int(size)), ReportField("payload", .string(payload)),
+            ReportField("findings", .array(findings.map { .string("\($0.severity.rawValue): \($0)") })),
+        ])
+        if findings.contains(where: { $0.severity == .error }) {
+            throw StepFailure("template '\(template.name)' renders an invalid \(platform.displayName) payload",
+                              hint: "fix the template or the properties; the payload is shown below", lines: lines, data: data)
+        }
+        return StepResult(
+            summary: "rendered template '\(template.name)' for \(platform.displayName): \(size) bytes\(limitText)",
+            lines: lines, data: data)
+    }
+}

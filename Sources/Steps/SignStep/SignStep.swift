@@ -1,0 +1,74 @@
+import Foundation
+import HubWire
+import PipelineCore
+
+/// `sign`: creates a SAS token provider for a hub and leaves it for the steps that talk to the hub.
+///
+/// The provider signs offline (no network) and renews its token before expiry, so one `sign` serves
+/// a long batch. Reports show only the redacted token; the signature never leaves the process.
+public struct SignStep: Step {
+    /// The YAML key of this step.
+    public static let id = "sign"
+    /// One line for docs.
+    public static let summary = "Signs a SAS token for a hub (offline) and keeps it, renewed before expiry, for later steps."
+    /// Shortest and longest token lifetimes accepted.
+    public static let lifetimeRange: ClosedRange<Int64> = 60...(365 * 86400)
+    /// The default token lifetime in seconds (1 hour).
+    public static let defaultLifetime: Int64 = 3600
+
+    /// The keys `sign` accepts.
+    public static let options: [OptionSpec] = [
+        OptionSpec("hub", .reference("hub"), required: true, "the declared hub to sign for"),
+        OptionSpec("lifetime", .duration, default: "1h",
+                   "how long each token is valid (1m to 365d); tokens are renewed 2 minutes before they expire"),
+    ]
+    /// Examples as they appear under `steps:`.
+    public static let examples = [
+        "- sign: { hub: sports }",
+        "- sign: { hub: sports, lifetime: 20m }",
+    ]
+
+    /// The declared hub.
+    public let hub: HubDeclaration
+    /// Token lifetime in seconds.
+    public let lifetime: Int64
+
+    /// Creates the step directly (tests, programmatic use).
+    public init(hub: HubDeclaration, lifetime: Int64 = SignStep.defaultLifetime) {
+        self.hub = hub
+        self.lifetime = lifetime
+    }
+
+    /// Decodes `hub` and `lifetime`.
+    public static func build(_ options: OptionReader, in context: BuildContext) -> SignStep? {
+        let hub = context.hub("hub", in: options)
+        let lifetime = options.contains("lifetime") ? options.duration("lifetime", in: lifetimeRange) : defaultLifetime
+        guard let hub, let lifetime else { return nil }
+        return SignStep(hub: hub, lifetime: lifetime)
+    }
+
+    /// Signs the first token and registers the provider under the hub's name.
+    public func run(in context: StepContext) async throws -> StepResult {
+        guard let connection = hub.connection, let hubName = hub.hubName else {
+            throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
+                              hint: "set the environment variables its `connection:` and `hub:` reference")
+        }
+        let resource = HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: hub.endpoint)
+        let clock = context.clock
+        let provider = SASTokenProvider(
+            signer: SASSigner(keyName: connection.keyName, key: connection.key), resource: resource,
+            lifetime: lifetime, now: { clock.epochSeconds })
+        let token = provider.token()
+        context.state.setTokenProvider(provider, forHub: hub.name)
+        let expires = RunReport.timestamp(Date(timeIntervalSince1970: TimeInterval(token.expiry)))
+        context.logger.info("signed token", metadata: ["hub": "\(hub.name)", "policy": "\(connection.keyName)", "expires": "\(expires)"])
+        return StepResult(
+            summary: "signed a token for hub '\(hub.name)' (\(hubName)) with policy '\(connection.keyName)', valid \(ConfigDuration.format(lifetime)) until \(expires)",
+            lines: ["resource: \(resource)", "authorization: \(token.redacted)"],
+            data: .object([
+                ReportField("hub", .string(hub.name)), ReportField("hubName", .string(hubName)),
+                ReportField("resource", .string(resource)), ReportField("policy", .string(connection.keyName)),
+                ReportField("expiresAt", .string(expires)), ReportField("lifetimeSeconds", .int(Int(lifetime))),
+            ]))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PipelineConfig
+import PipelineCore
+import Testing
+@testable import BuiltinSteps
+
+/// Loads a pipeline through the loader and the real step registry, as `pushline validate` does.
+func validate(_ path: String, environment: [String: String]) -> [Diagnostic] {
+    let collector = DiagnosticCollector()
+    let loader = PipelineLoader(options: LoaderOptions(purpose: .validate, environment: environment))
+    if let document = loader.load(path: path, diagnostics: collector) {
+        _ = BuiltinSteps.registry().build(document, diagnostics: collector) { path, reference, diagnostics in
+            loader.loadDataFile(path: path, reference: reference, diagnostics: diagnostics)
+        }
+    }
+    return collector.diagnostics
+}
+
+let sampleEnvironment = [
+    "NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=",
+    "NH_HUB": "myhub",
+]
+
+@Suite struct DiagnosticFixtureTests {
+    static let fixtures = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures)) ?? [])
+        .filter { $0.hasSuffix(".yaml") }.sorted()
+
+    @Test func fixturesExist() {
+        #expect(Self.fixtures.count >= 3)
+    }
+
+    @Test(arguments: fixtures)
+    func diagnosticsLandOnTheirMarkers(name: String) throws {
+        let path = Repository.fixtures + "/" + name
+        let fixture = MarkerFixture(text: try String(contentsOfFile: path, encoding: .utf8))
+        #expect(!fixture.expected.isEmpty, "a fixture without markers proves nothing")
+        let actual = MarkerFixture.actual(validate(path, environment: sampleEnvironment), in: path)
+        #expect(actual == fixture.expected)
+    }
+}
+
+@Suite struct ExamplePipelineTests {
+    static let examples = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.root + "/pipelines")) ?? [])
+        .filter { $0.hasSuffix(".yaml") }.sorted()
+
+    @Test func thereAreAtLeastTwoExamples() {
+        #expect(Self.examples.contains("seed-tutorial.yaml"))
+        #expect(Self.examples.count >= 2)
+    }
+
+    @Test(arguments: examples)
+    func exampleValidatesClean(name: String) {
+        let diagnostics = validate(Repository.root + "/pipelines/" + name, environment: sampleEnvironment)
+        #expect(diagnostics.map(\.description) == [])
+    }
+}
+
+@Suite struct RegistryContentsTests {
+    @Test func registersEveryBuiltinStepOnce() {
+        let registry = BuiltinSteps.registry()
+        #expect(registry.ids == ["sign", "render"])
+    }
+
+    @Test func everyStepDocumentsItsOptions() {
+        for type in BuiltinSteps.all {
+            #expect(!type.summary.isEmpty)
+            #expect(!type.examples.isEmpty)
+            for spec in type.options { #expect(!spec.summary.isEmpty, "\(type.id).\(spec.key) has no summary") }
+        }
+    }
+}

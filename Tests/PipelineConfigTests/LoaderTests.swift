@@ -1,0 +1,77 @@
+import Testing
+import PipelineCore
+@testable import PipelineConfig
+
+@Suite struct LoaderTests {
+    let harness = LoaderHarness()
+
+    @Test func loadsDeclarationsAndSteps() throws {
+        harness.write("p.yaml", validPipeline)
+        let (document, diagnostics) = harness.load("p.yaml", environment: ["NH_CONNECTION": sampleConnection])
+        #expect(diagnostics.isEmpty)
+        let loaded = try #require(document)
+        #expect(loaded.description == "test")
+        #expect(loaded.hubs.map(\.name) == ["sports"])
+        #expect(loaded.hubs.first?.hubName == "sports-hub")
+        #expect(loaded.hubs.first?.connection?.keyName == "DefaultFullSharedAccessSignature")
+        #expect(loaded.audiences.first?.expression?.tags == ["a", "b", "c"])
+        #expect(loaded.templates.first?.platform == .apns)
+        #expect(loaded.templates.first?.body?.propertyNames == ["message"])
+        #expect(loaded.steps.map(\.kind) == ["sign"])
+        #expect(loaded.steps.first?.location.line == 14)
+        #expect(loaded.steps.first?.location.column == 5)
+    }
+
+    @Test func unknownTopLevelKeyAndBadVersion() {
+        harness.write("p.yaml", """
+            version: 2
+            step:
+              - sign: { hub: x }
+            """)
+        #expect(harness.headlines("p.yaml") == [
+            "p.yaml:2:1: error: unknown key 'step'; did you mean 'steps'?",
+            "p.yaml:1:1: error: missing required key 'steps'",
+            "p.yaml:1:10: error: unsupported pipeline version 2; this Pushline reads version 1",
+        ])
+    }
+
+    @Test func versionMustBeANumberAndPresent() {
+        harness.write("a.yaml", "version: one\nsteps: []\n")
+        harness.write("b.yaml", "steps: []\n")
+        #expect(harness.headlines("a.yaml").first == "a.yaml:1:10: error: 'version' must be a number, found 'one'")
+        #expect(harness.headlines("b.yaml").first == "b.yaml:1:1: error: missing required key 'version'")
+    }
+
+    @Test func stepsMustBeOneKeyMappings() {
+        harness.write("p.yaml", """
+            version: 1
+            steps:
+              - sign: { hub: x }
+                render: { template: y }
+              - just-a-string
+            """)
+        #expect(harness.headlines("p.yaml") == [
+            "p.yaml:3:5: error: each step must be a mapping with one key naming its kind, found a mapping with 2 keys",
+            "p.yaml:5:5: error: each step must be a mapping with one key naming its kind, found a scalar",
+        ])
+    }
+
+    @Test func emptyFileAndNonMappingRoot() {
+        harness.write("empty.yaml", "")
+        harness.write("list.yaml", "- a\n- b\n")
+        #expect(harness.headlines("empty.yaml") == ["empty.yaml:1:1: error: pipeline file is empty"])
+        #expect(harness.headlines("list.yaml") == [
+            "list.yaml:1:1: error: a pipeline file must be a mapping with `version:` and `steps:`, found a list",
+        ])
+    }
+
+    @Test func missingFile() {
+        #expect(harness.headlines("nope.yaml").first?.contains("does not exist") == true)
+    }
+
+    @Test func snippetIsAttached() {
+        harness.write("p.yaml", "version: 1\nstesp: []\n")
+        let (_, diagnostics) = harness.load("p.yaml")
+        #expect(diagnostics.first?.sourceLine == "stesp: []")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+import Testing
+@testable import PipelineCore
+
+/// A step that records its runs and succeeds or fails as told.
+private struct ProbeStep: Step {
+    static let id = "probe"
+    static let summary = "records runs"
+    static let options = [
+        OptionSpec("name", .string, required: true, "a name"),
+        OptionSpec("fail", .boolean, default: "false", "fail when run"),
+    ]
+    static let examples = ["- probe: { name: a }"]
+
+    let name: String
+    let fail: Bool
+
+    static func build(_ options: OptionReader, in context: BuildContext) -> ProbeStep? {
+        let name = options.string("name")?.value
+        let fail = options.bool("fail") ?? false
+        guard let name else { return nil }
+        return ProbeStep(name: name, fail: fail)
+    }
+
+    func run(in context: StepContext) async throws -> StepResult {
+        context.state.setRenderedPayload(context.isDryRun ? "dry" : "live", forTemplate: name)
+        if fail { throw StepFailure("probe \(name) failed", hint: "do not fail", lines: ["detail"]) }
+        return StepResult(summary: "ran \(name)", data: .object([ReportField("name", .string(name))]))
+    }
+}
+
+private struct OtherProbe: Step {
+    static let id = "probe"
+    static let summary = ""
+    static let options: [OptionSpec] = []
+    static let examples: [String] = []
+    static func build(_ options: OptionReader, in context: BuildContext) -> OtherProbe? { OtherProbe() }
+    func run(in context: StepContext) async throws -> StepResult { StepResult(summary: "") }
+}
+
+private func invocation(_ index: Int, _ kind: String, _ options: [(String, ConfigNode)]) -> StepInvocation {
+    StepInvocation(index: index, kind: kind, location: Build.at(10 + index, 5), options: Build.mapping(options, 10 + index, 12))
+}
+
+private let noFiles: DataFileLoader = { _, _, _ in nil }
+
+@Suite struct RegistryTests {
+    @Test func rejectsDuplicateIDs() {
+        #expect(throws: StepRegistryError(duplicateID: "probe")) { try StepRegistry([ProbeStep.self, OtherProbe.self]) }
+    }
+
+    @Test func unknownStepKindSuggestsAndCollectsEveryProblem() throws {
+        let registry = try StepRegistry([ProbeStep.self])
+        let document = PipelineDocument(file: Build.file, directory: ".", steps: [
+            invocation(1, "prob", []),
+            invocation(2, "probe", [("nmae", Build.scalar("x", 12, 20))]),
+        ])
+        let collector = DiagnosticCollector()
+        #expect(registry.build(document, diagnostics: collector, loadDataFile: noFiles) == nil)
+        #expect(collector.diagnostics.map(\.description) == [
+            "test.yaml:11:5: error: unknown step 'prob'; did you mean 'probe'?",
+            "test.yaml:12:20: error: [probe] unknown key 'nmae'; did you mean 'name'?",
+            "test.yaml:12:12: error: [probe] missing required key 'name'",
+        ])
+    }
+}
+
+@Suite struct EngineTests {
+    let clock = WallClock.fixed(Date(timeIntervalSince1970: 1_700_000_000))
+
+    func pipeline(_ steps: [StepInvocation]) throws -> Pipeline {
+        let registry = try StepRegistry([ProbeStep.self])
+        let collector = DiagnosticCollector()
+        let document = PipelineDocument(file: Build.file, directory: ".", steps: steps)
+        return try #require(registry.build(document, diagnostics: collector, loadDataFile: noFiles))
+    }
+
+    @Test func runsStepsInOrder() async throws {
+        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))]), invocation(2, "probe", [("name", Build.scalar("b"))])])
+        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, dryRun: true)
+        #expect(report.status == .succeeded)
+        #expect(report.dryRun)
+        #expect(report.steps.map(\.summary) == ["ran a", "ran b"])
+        #expect(report.steps.map(\.status) == [.succeeded, .succeeded])
+        #expect(report.startedAt == "2023-11-14T22:13:20Z")
+    }
+
+    @Test func stampsFailureWithStepAndLocationThenSkipsTheRest() async throws {
+        let built = try pipeline([
+            invocation(1, "probe", [("name", Build.scalar("a")), ("fail", Build.scalar("true"))]),
+            invocation(2, "probe", [("name", Build.scalar("b"))]),
+        ])
+        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, dryRun: false)
+        #expect(report.status == .failed)
+        #expect(report.steps == [
+            StepRecord(index: 1, step: "probe", location: "test.yaml:11:5", status: .failed, summary: "probe a failed",
+                       lines: ["detail"], durationMs: report.steps[0].durationMs, hint: "do not fail"),
+            StepRecord(index: 2, step: "probe", location: "test.yaml:12:5", status: .skipped,
+                       summary: "skipped: an earlier step failed"),
+        ])
+    }
+
+    @Test func reportEncodesAsJSON() async throws {
+        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))])])
+        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, dryRun: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(report), as: UTF8.self)
+        #expect(json.contains("\"data\":{\"name\":\"a\"}"))
+        #expect(json.contains("\"status\":\"succeeded\""))
+        #expect(json.contains("\"location\":\"test.yaml:11:5\""))
+    }
+}
+
+private let testLogger = PushlineLogging.logger(label: "test", level: "critical")!

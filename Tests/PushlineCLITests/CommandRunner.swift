@@ -1,0 +1,48 @@
+import Foundation
+import PipelineCore
+import Synchronization
+@testable import PushlineCLI
+
+/// What a command printed and how it exited.
+struct CommandOutput: Equatable {
+    var out: String
+    var err: String
+    var status: Int32
+}
+
+/// Runs `pushline` commands in-process with a captured console, a fixed clock and a given environment.
+enum CommandRunner {
+    /// The repository root (the directory holding Package.swift).
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath
+    }()
+
+    /// 2023-11-14T22:13:20Z, the fixtures' expiry minus nothing: tokens signed "now + 1h" are stable.
+    static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> CommandOutput {
+        let out = Mutex(""), err = Mutex("")
+        let console = Console(
+            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
+            environment: environment, clock: .fixed(fixedNow))
+        // Arguments say `pipelines/x.yaml` as a user in a clone would; they are made absolute (tests run in
+        // parallel, so no chdir) and the prefix is removed from the output again.
+        let absolute = arguments.map { argument in
+            ["pipelines/", "templates/", "Tests/"].contains { argument.hasPrefix($0) } ? root + "/" + argument : argument
+        }
+        let status = await Console.$current.withValue(console) { await PushlineMain.run(absolute) }
+        let strip = { (text: String) in text.replacingOccurrences(of: root + "/", with: "") }
+        return CommandOutput(out: strip(out.withLock { $0 }), err: strip(err.withLock { $0 }), status: status)
+    }
+
+    /// The text of a golden file under Tests/PushlineCLITests/Golden.
+    static func golden(_ name: String) throws -> String {
+        let path = root + "/Tests/PushlineCLITests/Golden/" + name
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+}
