@@ -62,7 +62,8 @@ struct RenderCommand: AsyncParsableCommand {
             console.errorLine("warning: \(name) uses property '\(property)', which is not given; it renders as an empty string")
         }
         let payload = compiled.render(props)
-        console.line(payload)
+        // The payload exactly as rendered; a newline is added only so the shell prompt starts on its own line.
+        console.out(payload.hasSuffix("\n") ? payload : payload + "\n")
         let findings = TemplateLint.check(payload, format: compiled.format, byteLimit: platform?.payloadLimit)
         for finding in findings { console.errorLine("\(finding.severity.rawValue): rendered payload: \(finding)") }
         if findings.contains(where: { $0.severity == .error }) { throw ExitStatus.exit(ExitStatus.invalidInput) }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import PipelineCore
 import Synchronization
 @testable import PushlineCLI
@@ -44,5 +45,16 @@ enum CommandRunner {
     static func golden(_ name: String) throws -> String {
         let path = root + "/Tests/PushlineCLITests/Golden/" + name
         return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// Compares output with a golden file. `PUSHLINE_UPDATE_GOLDEN=1 swift test` rewrites the file
+    /// instead; review the diff before committing it.
+    static func expectGolden(_ actual: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let path = root + "/Tests/PushlineCLITests/Golden/" + name
+        if ProcessInfo.processInfo.environment["PUSHLINE_UPDATE_GOLDEN"] == "1" {
+            try actual.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(actual == (try golden(name)), sourceLocation: sourceLocation)
     }
 }

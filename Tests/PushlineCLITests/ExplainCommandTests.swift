@@ -5,7 +5,7 @@ import Testing
         let output = await CommandRunner.run(["explain", "(follows_RedSox || follows_Cardinals) && location_Boston"])
         #expect(output.status == 0)
         #expect(output.err == "")
-        #expect(output.out == (try CommandRunner.golden("explain-boston.txt")))
+        try CommandRunner.expectGolden(output.out, "explain-boston.txt")
     }
 
     @Test(arguments: [

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@Suite struct RunCommandTests {
+    let key = "k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="
+    var environment: [String: String] {
+        ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=\(key)", "NH_HUB": "myhub"]
+    }
+
+    @Test func dryRunOfTheSeedTutorial() async throws {
+        let output = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--dry-run"], environment: environment)
+        #expect(output.status == 0)
+        #expect(output.err == "")
+        try CommandRunner.expectGolden(output.out, "run-seed-tutorial.txt")
+    }
+
+    @Test func breakingNewsDryRunPrintsNoSecret() async throws {
+        let output = await CommandRunner.run(["run", "pipelines/breaking-news.yaml", "--dry-run"])
+        #expect(output.status == 0)
+        try CommandRunner.expectGolden(output.out, "run-breaking-news.txt")
+        let sampleKey = try String(contentsOfFile: CommandRunner.root + "/pipelines/local-emulator.connection", encoding: .utf8)
+            .split(separator: "SharedAccessKey=").last.map { String($0.prefix(20)) } ?? "?"
+        #expect(!output.out.contains(sampleKey))
+        #expect(!output.out.contains("&sig=") || output.out.components(separatedBy: "&sig=").dropFirst().allSatisfy { $0.hasPrefix("<redacted>") })
+    }
+
+    @Test func unsetVariablesStopTheRunBeforeAnything() async {
+        let output = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml"])
+        #expect(output.status == 2)
+        #expect(output.out == "")
+        #expect(output.err.contains("error: environment variable 'NH_CONNECTION' is not set"))
+        #expect(output.err.hasSuffix("pipelines/seed-tutorial.yaml: not run: 2 errors\n"))
+    }
+
+    @Test func jsonReportFileAndFailingStepExitOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pipeline = directory.appendingPathComponent("big.yaml").path
+        try """
+            version: 1
+            templates:
+              t: { platform: apns, body: '{"aps":{"alert":"$(m)"}}' }
+            steps:
+              - render: { template: t, properties: { m: "\(String(repeating: "y", count: 4100))" } }
+              - render: { template: t, properties: { m: ok } }
+            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let reportPath = directory.appendingPathComponent("report.json").path
+        let output = await CommandRunner.run(["run", pipeline, "--report", reportPath])
+        #expect(output.status == 1)
+        #expect(output.out.contains("[1/2] render FAILED template 't' renders an invalid APNs payload"))
+        #expect(output.out.contains("[2/2] render skip   skipped: an earlier step failed"))
+        #expect(output.out.hasSuffix("result: failed (0 succeeded, 1 failed, 1 skipped)\n"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any]
+        #expect(report?["status"] as? String == "failed")
+        #expect((report?["steps"] as? [[String: Any]])?.map { $0["status"] as? String } == ["failed", "skipped"])
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+
+@Suite struct ValidateCommandTests {
+    let environment = ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "NH_HUB": "myhub"]
+
+    @Test func bundledPipelinesAreClean() async {
+        let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
+        #expect(output == CommandOutput(
+            out: "pipelines/breaking-news.yaml: ok\npipelines/seed-tutorial.yaml: ok\n", err: "", status: 0))
+    }
+
+    @Test func unsetVariablesAreWarningsNotErrors() async throws {
+        let output = await CommandRunner.run(["validate", "pipelines/seed-tutorial.yaml"])
+        #expect(output.status == 0)
+        #expect(output.out == "pipelines/seed-tutorial.yaml: 2 warnings\n")
+        try CommandRunner.expectGolden(output.err, "validate-seed-unset.err.txt")
+    }
+
+    @Test func brokenPipelineGetsEveryDiagnosticInOnePass() async throws {
+        let output = await CommandRunner.run(["validate", "Tests/PushlineCLITests/Inputs/broken.yaml"], environment: environment)
+        #expect(output.status == 2)
+        #expect(output.out == "Tests/PushlineCLITests/Inputs/broken.yaml: 3 errors, 1 warning\n")
+        try CommandRunner.expectGolden(output.err, "validate-broken.err.txt")
+    }
+
+    @Test func jsonFormatGoesToStdout() async throws {
+        let output = await CommandRunner.run(["validate", "--format", "json", "Tests/PushlineCLITests/Inputs/broken.yaml"], environment: environment)
+        #expect(output.status == 2)
+        #expect(output.err == "")
+        try CommandRunner.expectGolden(output.out, "validate-broken.json")
+    }
+
+    @Test func missingPathIsAUsageError() async {
+        let output = await CommandRunner.run(["validate", "no/such/dir"])
+        #expect(output.status == 2)
+        #expect(output.err.contains("'no/such/dir' does not exist"))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HubExpressions
+import HubWire
+import PipelineCore
+import Testing
+@testable import RenderStep
+
+private let at = SourceLocation(file: "p.yaml", line: 1, column: 1)
+
+private func declaration(_ name: String, _ platform: PushPlatform, _ body: String) -> TemplateDeclaration {
+    TemplateDeclaration(name: name, location: at, platform: platform, body: try! CompiledTemplate(compiling: body))
+}
+
+private let generic = declaration("genericTemplate", .apns, #"{"aps":{"alert":"$(message)"}}"#)
+private let toast = declaration("toast", .wns, #"<toast><visual><binding template="ToastText01"><text id="1">$(message)</text></binding></visual></toast>"#)
+private let document = PipelineDocument(file: "p.yaml", directory: ".", templates: [generic, toast])
+
+private func context() -> StepContext {
+    StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system, document: document,
+                state: RunState(), isDryRun: true)
+}
+
+private func scalar(_ text: String, _ line: Int, _ column: Int) -> ConfigNode {
+    ConfigNode(.scalar(ConfigScalar(text: text)), at: SourceLocation(file: "p.yaml", line: line, column: column))
+}
+
+private func mapping(_ pairs: [(String, ConfigNode)]) -> ConfigNode {
+    ConfigNode(.mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }), at: at)
+}
+
+private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _, _ in nil }) -> (RenderStep?, [Diagnostic]) {
+    let collector = DiagnosticCollector()
+    let reader = OptionReader(node, specs: RenderStep.options, step: RenderStep.id, what: "render options", diagnostics: collector)
+    return (RenderStep.build(reader, in: BuildContext(document: document, loadDataFile: files)), collector.diagnostics)
+}
+
+@Suite struct RenderStepTests {
+    @Test func rendersTheSeedTutorialPayload() async throws {
+        let (step, diagnostics) = build(mapping([
+            ("template", scalar("genericTemplate", 2, 13)),
+            ("properties", mapping([("message", scalar("Hello from Postman!", 3, 20))])),
+        ]))
+        #expect(diagnostics.isEmpty)
+        let context = context()
+        let result = try await #require(step).run(in: context)
+        #expect(result.lines == [#"{"aps":{"alert":"Hello from Postman!"}}"#])
+        #expect(result.summary == "rendered template 'genericTemplate' for APNs: 39 bytes of 4096")
+        #expect(context.state.renderedPayload(forTemplate: "genericTemplate") == #"{"aps":{"alert":"Hello from Postman!"}}"#)
+    }
+
+    @Test func rendersXMLWithEntities() async throws {
+        let step = RenderStep(template: toast, body: toast.body!, properties: TemplateProperties(["message": "Fish & <Chips>"]))
+        let result = try await step.run(in: context())
+        #expect(result.lines.first?.contains(#"<text id="1">Fish &amp; &lt;Chips&gt;</text>"#) == true)
+    }
+
+    @Test func oversizedPayloadFailsTheStepAndShowsIt() async throws {
+        let step = RenderStep(template: generic, body: generic.body!, properties: TemplateProperties(["message": String(repeating: "x", count: 5000)]))
+        do {
+            _ = try await step.run(in: context())
+            Issue.record("an APNs payload over 4096 bytes must fail")
+        } catch let failure as StepFailure {
+            #expect(failure.message == "template 'genericTemplate' renders an invalid APNs payload")
+            #expect(failure.lines.last?.hasPrefix("error: ") == true)
+            #expect(failure.lines.last?.contains("4096") == true)
+            #expect(failure.lines.first?.count == 5020)
+        }
+    }
+
+    @Test func readsPropertiesFromADataFile() async throws {
+        let loader: DataFileLoader = { path, _, _ in
+            path == "props.json" ? mapping([("message", scalar("from a file", 1, 13))]) : nil
+        }
+        let (step, diagnostics) = build(mapping([
+            ("template", scalar("genericTemplate", 2, 13)), ("properties-file", scalar("props.json", 3, 22)),
+        ]), files: loader)
+        #expect(diagnostics.isEmpty)
+        let result = try await #require(step).run(in: context())
+        #expect(result.lines == [#"{"aps":{"alert":"from a file"}}"#])
+    }
+
+    @Test func missingPropertyIsAWarningAndRendersEmpty() async throws {
+        let (step, diagnostics) = build(mapping([("template", scalar("genericTemplate", 2, 13))]))
+        #expect(diagnostics.map(\.severity) == [.warning])
+        let result = try await #require(step).run(in: context())
+        #expect(result.lines == [#"{"aps":{"alert":""}}"#])
+    }
+}
