@@ -21,6 +21,7 @@ public struct ConnectionString: Sendable, Equatable {
         let values = try Self.keyValues(in: text)
         guard let endpoint = values[.endpoint] else { throw .missing(.endpoint) }
         guard let keyName = values[.sharedAccessKeyName] else { throw .missing(.sharedAccessKeyName) }
+        guard NHNames.isPolicyName(keyName) else { throw ConnectionStringError.invalidKeyName }
         guard let key = values[.sharedAccessKey] else { throw .missing(.sharedAccessKey) }
         self.endpoint = endpoint
         self.baseURL = try Self.baseURL(forEndpoint: endpoint)

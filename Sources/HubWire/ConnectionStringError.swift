@@ -60,6 +60,10 @@ extension ConnectionStringError {
         ConnectionStringError(message: "\(key.name) has an empty value.", hint: key.example)
     }
 
+    static let invalidKeyName = ConnectionStringError(
+        message: "SharedAccessKeyName holds characters a policy name cannot have.",
+        hint: "policy names use letters, digits, '.', '-' and '_', e.g. DefaultFullSharedAccessSignature; is the key in the wrong place?")
+
     static func missing(_ key: ConnectionString.Key) -> ConnectionStringError {
         ConnectionStringError(
             message: "The connection string has no \(key.name).",
@@ -67,15 +71,17 @@ extension ConnectionStringError {
     }
 
     static func unsupportedScheme(endpoint: String, scheme: String?) -> ConnectionStringError {
-        let message = scheme.map { "Endpoint scheme '\($0)' is not supported." }
-            ?? "Endpoint '\(endpoint)' has no scheme."
+        // The endpoint text is never quoted: a key pasted into the wrong place would be echoed.
+        let supported = ["amqp", "amqps", "ftp", "ws", "wss"]
+        let message = scheme.flatMap { supported.contains($0.lowercased()) ? "Endpoint scheme '\($0)' is not supported." : nil }
+            ?? (scheme == nil ? "Endpoint has no scheme." : "Endpoint scheme is not supported.")
         return ConnectionStringError(
             message: message, hint: "use sb://, https:// or http://, e.g. Endpoint=sb://<namespace>.servicebus.windows.net/")
     }
 
     static func missingHost(endpoint: String) -> ConnectionStringError {
         ConnectionStringError(
-            message: "Endpoint '\(endpoint)' has no host.",
+            message: "Endpoint has no host.",
             hint: "e.g. Endpoint=sb://<namespace>.servicebus.windows.net/ or http://127.0.0.1:8080/")
     }
 }

@@ -33,6 +33,13 @@ extension DocumentDecoder {
     }
 
     private func report(_ error: TagExpressionError, in node: ConfigNode, what: String, step: String?) {
+        if let scalar = node.scalar, scalar.hasReferences {
+            // The parser's message quotes the offending tag, which came from the environment: say where
+            // it is, not what it is.
+            diagnostics.error("\(what): \(scalar.quoted) is not a valid tag expression (problem at character \(error.column))",
+                              at: node.location, step: step, hint: error.hint)
+            return
+        }
         diagnostics.error("\(what): \(error.message)", at: location(ofColumn: error.column, in: node), step: step, hint: error.hint)
     }
 
@@ -42,9 +49,11 @@ extension DocumentDecoder {
         guard let scalar = node.scalar, !scalar.hasReferences, !scalar.text.contains("\n"),
             node.location.line >= 1, node.location.line <= sourceLines.count
         else { return node.location }
-        var location = node.location
-        location.column = ScalarColumns.sourceColumn(
+        guard let mapped = ScalarColumns.sourceColumn(
             forTextColumn: column, line: sourceLines[node.location.line - 1], startColumn: node.location.column)
+        else { return node.location }
+        var location = node.location
+        location.column = mapped
         return location
     }
 }

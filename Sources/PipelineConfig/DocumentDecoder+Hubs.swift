@@ -32,14 +32,18 @@ extension DocumentDecoder {
         }
         var hubName: String?
         if let (text, node) = reader.string("hub"), node.scalar?.isUnresolved == false {
-            if text.isEmpty || text.count > 260 {
-                reader.error("hub name must be 1 to 260 characters", at: node)
+            if let problem = NHNames.hubNameProblem(text) {
+                reader.error("hub '\(entry.key)': \(problem)", at: node, hint: "use the hub's name as the Azure portal shows it")
             } else {
                 hubName = text
             }
         } else if !reader.contains("hub") {
             hubName = connection?.entityPath
-            if connection != nil, hubName == nil {
+            if let name = hubName, let problem = NHNames.hubNameProblem(name) {
+                diagnostics.error("hub '\(entry.key)': the connection string's EntityPath is not a hub name: \(problem)",
+                                  at: entry.keyLocation, hint: "add `hub: <hub name>`")
+                hubName = nil
+            } else if connection != nil, hubName == nil {
                 diagnostics.error("hub '\(entry.key)' needs `hub:` (the connection string has no EntityPath)",
                                   at: entry.keyLocation, hint: "add `hub: <hub name>`")
             }
@@ -47,7 +51,8 @@ extension DocumentDecoder {
         var endpoint: String?
         if let (text, node) = reader.string("endpoint"), node.scalar?.isUnresolved == false {
             let lowered = text.lowercased()
-            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), text.count > 8 {
+            let host = lowered.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !host.isEmpty {
                 endpoint = text.hasSuffix("/") ? text : text + "/"
             } else {
                 reader.error("'endpoint' must be an http:// or https:// URL, found \(node.scalar?.quoted ?? "")", at: node,

@@ -39,7 +39,9 @@ extension DocumentDecoder {
         var tags: [String] = []
         for (tag, node) in reader.stringList("tags") ?? [] {
             if let problem = TagSyntax.problem(with: tag) {
-                reader.error("\(what): invalid tag: \(problem)", at: node)
+                let message = node.scalar?.hasReferences == true
+                    ? "\(what): \(node.scalar?.quoted ?? "") is not a valid tag" : "\(what): invalid tag: \(problem)"
+                reader.error(message, at: node, hint: "tags may contain only letters, digits and _ @ # . : -")
             } else {
                 tags.append(tag)
             }
@@ -68,6 +70,11 @@ extension DocumentDecoder {
         }
         guard !scalar.isUnresolved else { return (nil, nil) }
         let trimmed = scalar.text.drop { $0.isWhitespace }
+        guard !trimmed.isEmpty else {
+            diagnostics.error("\(what): 'body' is empty", at: node.location,
+                              hint: "write the template inline, or give the path of a template file")
+            return (nil, nil)
+        }
         if let first = trimmed.first, first == "{" || first == "[" || first == "<" {
             do {
                 return (try CompiledTemplate(compiling: scalar.text), nil)
@@ -77,8 +84,9 @@ extension DocumentDecoder {
             }
         }
         let path = FilePath.resolve(scalar.text, against: directory)
-        guard let text = SourceText.read(path, limit: Self.maxTemplateFileBytes, what: "template file", at: node.location,
-                                         diagnostics: diagnostics)
+        let shown = scalar.hasReferences ? scalar.sourceText : path
+        guard let text = SourceText.read(path, name: shown, limit: Self.maxTemplateFileBytes, what: "template file",
+                                         at: node.location, diagnostics: diagnostics)
         else { return (nil, path) }
         diagnostics.register(source: text, for: path)
         do {
@@ -97,12 +105,22 @@ extension DocumentDecoder {
         guard scalar.text.contains("\n") else {
             return error.line == 1 ? location(ofColumn: error.column, in: node) : node.location
         }
-        // A block scalar's content starts on the line after its `|` or `>` indicator, indented
-        // as its first line is.
+        // A literal block scalar's content starts on the line after its `|` indicator, indented as
+        // its first line is. Folded (`>`) and explicitly indented (`|2`) blocks do not map line for
+        // line, so those point at the scalar itself.
+        guard isPlainLiteralBlock(at: node.location) else { return node.location }
         var location = node.location
         location.line += error.line
         location.column = indentation(ofLine: node.location.line + 1) + error.column
         return location
+    }
+
+    /// True when the scalar at `location` is introduced by `|`, `|-` or `|+` (no indentation digit).
+    private func isPlainLiteralBlock(at location: SourceLocation) -> Bool {
+        guard location.line >= 1, location.line <= sourceLines.count else { return false }
+        let rest = sourceLines[location.line - 1].unicodeScalars.dropFirst(location.column - 1)
+        guard rest.first == "|" else { return false }
+        return !rest.dropFirst().prefix(2).contains { $0.properties.numericType != nil }
     }
 
     /// Leading spaces of a 1-based line of the pipeline file (a block scalar's content indentation).

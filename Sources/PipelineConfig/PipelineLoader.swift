@@ -26,6 +26,7 @@ public struct PipelineLoader: Sendable {
 
     /// Loads pipeline text that claims to come from `file` (used for relative paths and locations).
     public func load(text: String, file: String, diagnostics: DiagnosticCollector) -> PipelineDocument? {
+        let text = text.contains("\r\n") ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
         diagnostics.register(source: text, for: file)
         let directory = FilePath.directory(of: file)
         guard text.utf8.count <= options.maxFileBytes else {
@@ -37,7 +38,7 @@ public struct PipelineLoader: Sendable {
         let composer = YAMLComposer(file: file, options: options, diagnostics: diagnostics, references: references)
         guard let root = composer.compose(text) else { return nil }
         var decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: diagnostics,
-                                      sourceLines: text.split(separator: "\n", omittingEmptySubsequences: false))
+                                      sourceLines: text.lines)
         return decoder.decode(root)
     }
 }
@@ -45,8 +46,10 @@ public struct PipelineLoader: Sendable {
 extension PipelineLoader {
     /// Reads a JSON or YAML data file (JSON is parsed as YAML, which accepts it) into nodes with marks.
     /// References are not resolved inside data files: they hold data, not configuration.
-    public func loadDataFile(path: String, reference: SourceLocation, diagnostics: DiagnosticCollector) -> ConfigNode? {
-        guard let text = SourceText.read(path, limit: options.maxFileBytes, what: "data file", at: reference,
+    public func loadDataFile(
+        path: String, name: String? = nil, reference: SourceLocation, diagnostics: DiagnosticCollector
+    ) -> ConfigNode? {
+        guard let text = SourceText.read(path, name: name, limit: options.maxFileBytes, what: "data file", at: reference,
                                          diagnostics: diagnostics)
         else { return nil }
         diagnostics.register(source: text, for: path)
@@ -54,5 +57,17 @@ extension PipelineLoader {
         literal.environment = [:]
         let references = ReferenceResolver(options: literal, directory: FilePath.directory(of: path), diagnostics: diagnostics, resolves: false)
         return YAMLComposer(file: path, options: options, diagnostics: diagnostics, references: references).compose(text)
+    }
+}
+
+extension PipelineLoader {
+    /// Parses JSON or YAML data given as text (e.g. a `--properties` argument) into nodes; `name`
+    /// stands in for the file name in diagnostics.
+    public func loadData(text: String, name: String, diagnostics: DiagnosticCollector) -> ConfigNode? {
+        diagnostics.register(source: text, for: name)
+        var literal = options
+        literal.environment = [:]
+        let references = ReferenceResolver(options: literal, directory: ".", diagnostics: diagnostics, resolves: false)
+        return YAMLComposer(file: name, options: options, diagnostics: diagnostics, references: references).compose(text)
     }
 }

@@ -61,19 +61,24 @@ struct ReferenceResolver {
             return nil
         case "file":
             let path = FilePath.resolve(argument, against: directory)
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                report("file '\(path)' cannot be read (referenced as \(written))", at: location,
-                       severity: severityForMissing, hint: "paths are relative to the pipeline file")
+            do {
+                // Secret files usually end with a newline that is not part of the secret.
+                return String(try TextFile.read(path, limit: Self.maxFileBytes).trimmingCharacters(in: .newlines))
+            } catch {
+                let severity: Diagnostic.Severity = error == .missing ? severityForMissing : .error
+                report(error.message(what: "file", name: path) + " (referenced as \(written))", at: location,
+                       severity: severity, hint: "paths are relative to the pipeline file")
                 return nil
             }
-            // Secret files usually end with a newline that is not part of the secret.
-            return String(text.trimmingCharacters(in: .newlines))
         default:
             report("unknown reference kind '\(kind)' in '\(written)'\(Suggestion.didYouMean(String(kind), in: ["env", "file"]))",
                    at: location, severity: .error, hint: "write ${env:NAME} or ${file:PATH}")
             return nil
         }
     }
+
+    /// A referenced value is a secret or a name, never a document; a big file is a wrong path.
+    static let maxFileBytes = 64 * 1024
 
     private var severityForMissing: Diagnostic.Severity {
         options.purpose == .run ? .error : .warning

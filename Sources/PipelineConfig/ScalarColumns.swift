@@ -2,21 +2,35 @@
 ///
 /// Quoted scalars spell some characters with more than one source character (`''` in single
 /// quotes, `\"` or `\u00e9` in double quotes), so a caret placed by text position alone drifts.
+/// Text columns count Characters (as the expression parsers do); source columns count Unicode
+/// scalars (as libyaml and the caret printer do).
 enum ScalarColumns {
     /// The source column of the `textColumn`-th character of a flow scalar that starts at
-    /// `startColumn` on `line` (at its opening quote, if quoted).
-    static func sourceColumn(forTextColumn textColumn: Int, line: Substring, startColumn: Int) -> Int {
+    /// `startColumn` on `line`, or nil when that character is not on this line (multi-line scalars).
+    static func sourceColumn(forTextColumn textColumn: Int, line: Substring, startColumn: Int) -> Int? {
         let characters = Array(line)
-        var index = startColumn - 1
-        guard index >= 0, index < characters.count else { return startColumn + textColumn - 1 }
-        let quote: Character? = characters[index] == "'" || characters[index] == "\"" ? characters[index] : nil
-        if quote != nil { index += 1 }
-        var remaining = textColumn - 1
-        while remaining > 0, index < characters.count {
-            index += sourceLength(at: index, in: characters, quote: quote)
-            remaining -= 1
+        var scalarColumn = 1
+        var index = 0
+        while index < characters.count, scalarColumn < startColumn {
+            scalarColumn += characters[index].unicodeScalars.count
+            index += 1
         }
-        return index + 1 + remaining
+        guard index < characters.count, scalarColumn == startColumn else { return nil }
+        let quote: Character? = characters[index] == "'" || characters[index] == "\"" ? characters[index] : nil
+        if quote != nil {
+            scalarColumn += 1
+            index += 1
+        }
+        for _ in 1..<max(1, textColumn) {
+            guard index < characters.count else { return nil }
+            let length = sourceLength(at: index, in: characters, quote: quote)
+            for offset in 0..<length where index + offset < characters.count {
+                scalarColumn += characters[index + offset].unicodeScalars.count
+            }
+            index += length
+        }
+        // One past the last character is a fair place for "missing ')'" at the end of a plain scalar.
+        return index <= characters.count ? scalarColumn : nil
     }
 
     /// How many source characters spell the next text character.

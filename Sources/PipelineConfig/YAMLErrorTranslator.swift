@@ -13,6 +13,10 @@ enum YAMLErrorTranslator {
                 return Diagnostic(.error, "tab character used for indentation", at: location,
                                   hint: "YAML indents with spaces only; replace the tab with spaces")
             }
+            if problem.contains("found another document") {
+                return Diagnostic(.error, "a pipeline file holds one YAML document, but a second one starts here", at: location,
+                                  hint: "remove the second '---' and what follows it, or move it to its own file")
+            }
             let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             return Diagnostic(.error, "invalid YAML: \(problem)\(contextText)", at: location, hint: hint(for: problem))
         case .duplicatedKeysInMapping(let duplicates, let context):

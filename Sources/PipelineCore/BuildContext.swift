@@ -1,7 +1,10 @@
 /// Reads a JSON or YAML data file (e.g. `properties-file:`) into nodes with locations, or reports why not.
 ///
 /// Injected because only `PipelineConfig` may parse YAML; steps stay free of the YAML library.
-public typealias DataFileLoader = @Sendable (_ path: String, _ reference: SourceLocation, _ diagnostics: DiagnosticCollector) -> ConfigNode?
+/// `name` is how messages show the path (the text as written when it came from a reference).
+public typealias DataFileLoader = @Sendable (
+    _ path: String, _ name: String, _ reference: SourceLocation, _ diagnostics: DiagnosticCollector
+) -> ConfigNode?
 
 /// What a step sees while it is being built: the document's declarations, to resolve names.
 public struct BuildContext: Sendable {
@@ -41,6 +44,12 @@ public struct BuildContext: Sendable {
     ) -> T? {
         guard let (name, node) = options.string(key) else { return nil }
         if let found = lookup(name) { return found }
+        if node.scalar?.hasReferences == true {
+            // Quote the reference, never the value it resolved to.
+            options.error("\(kind) \(node.scalar?.quoted ?? "") names no declared \(kind)", at: node,
+                          hint: names.isEmpty ? "no \(kind)s are declared" : "declared: \(names.joined(separator: ", "))")
+            return nil
+        }
         let declared = names.isEmpty ? "no \(kind)s are declared" : "declared: \(names.joined(separator: ", "))"
         options.error(
             "unknown \(kind) '\(node.scalar?.sourceText ?? name)'\(Suggestion.didYouMean(name, in: names))", at: node,

@@ -50,6 +50,15 @@ public struct ConfigNode: Sendable, Equatable {
         entries?.first { $0.key == key }?.value
     }
 
+    /// True when this node or any node inside it holds an unresolved reference.
+    public var containsUnresolved: Bool {
+        switch value {
+        case .scalar(let scalar): return scalar.isUnresolved
+        case .mapping(let entries): return entries.contains { $0.value.containsUnresolved }
+        case .sequence(let items): return items.contains { $0.containsUnresolved }
+        }
+    }
+
     /// A short name for the node's kind, for "expected X, found Y" messages.
     public var kindName: String {
         switch value {

@@ -13,7 +13,8 @@ public final class DiagnosticCollector {
 
     /// Registers a file's text so diagnostics pointing into it get a snippet line.
     public func register(source: String, for file: String) {
-        sources[file] = source.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on scalars: Swift treats "\r\n" as one Character, so a Character split misses CRLF lines.
+        sources[file] = source.lines
     }
 
     /// Appends a diagnostic, attaching the source line when the location points into a known file.
@@ -22,9 +23,7 @@ public final class DiagnosticCollector {
         if diagnostic.sourceLine == nil, let location = diagnostic.location,
             let lines = sources[location.file], location.line >= 1, location.line <= lines.count
         {
-            var line = String(lines[location.line - 1])
-            if line.hasSuffix("\r") { line.removeLast() }
-            diagnostic.sourceLine = line
+            diagnostic.sourceLine = SecretRedaction.redact(String(lines[location.line - 1]))
         }
         diagnostics.append(diagnostic)
     }

@@ -34,21 +34,38 @@ public struct OptionReader {
         }
         let known = specs.map(\.key)
         for entry in entries where !known.contains(entry.key) {
+            if entry.key == "<<" {
+                diagnostics.error("YAML merge keys ('<<') are not supported", at: entry.keyLocation, step: step,
+                                  hint: "write the keys out, or anchor the whole value and reuse it with *name")
+                continue
+            }
             diagnostics.error(
                 "unknown key '\(entry.key)'\(Suggestion.didYouMean(entry.key, in: known))", at: entry.keyLocation,
                 step: step, hint: "known keys: \(known.joined(separator: ", "))")
         }
         if node.entries != nil {
-            for spec in specs where spec.isRequired && !entries.contains(where: { $0.key == spec.key }) {
-                diagnostics.error("missing required key '\(spec.key)'", at: node.location, step: step,
-                                  hint: "add `\(spec.key):` (\(spec.type.documentation)): \(spec.summary)")
+            for spec in specs where spec.isRequired {
+                if let entry = entries.first(where: { $0.key == spec.key }) {
+                    if entry.value.isNull {
+                        diagnostics.error("'\(spec.key)' has no value", at: entry.keyLocation, step: step,
+                                          hint: "give `\(spec.key):` a \(spec.type.documentation): \(spec.summary)")
+                    }
+                } else {
+                    diagnostics.error("missing required key '\(spec.key)'", at: node.location, step: step,
+                                      hint: "add `\(spec.key):` (\(spec.type.documentation)): \(spec.summary)")
+                }
             }
         }
     }
 
-    /// The node for a key, if present and not null.
+    /// The node for a key, if present, not null and not an unresolved reference.
+    ///
+    /// An unresolved `${env:}`/`${file:}` was already reported (a warning for `validate`, an error for
+    /// `run`), so accessors treat it as absent instead of reporting its placeholder text as wrong.
     public func node(_ key: String) -> ConfigNode? {
-        guard let value = entries.first(where: { $0.key == key })?.value, !value.isNull else { return nil }
+        guard let value = entries.first(where: { $0.key == key })?.value, !value.isNull,
+            value.scalar?.isUnresolved != true
+        else { return nil }
         return value
     }
 

@@ -44,9 +44,20 @@ public struct StepRegistry: Sendable {
     private static func build<S: Step>(
         _ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, _ diagnostics: DiagnosticCollector
     ) -> BuiltStep? {
+        let errorsBefore = diagnostics.diagnostics.filter { $0.severity == .error }.count
         let reader = OptionReader(
             invocation.options, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: diagnostics)
-        guard let step = S.build(reader, in: context) else { return nil }
+        guard let step = S.build(reader, in: context) else {
+            // A step that declines to build must never vanish silently. Steps report their own problems;
+            // this catches the case where the cause lies elsewhere (an unresolved reference is the one
+            // legitimate silent cause: it was already reported, as a warning for `validate`).
+            let errorsAfter = diagnostics.diagnostics.filter { $0.severity == .error }.count
+            if errorsAfter == errorsBefore, !invocation.options.containsUnresolved {
+                diagnostics.error("step '\(S.id)' cannot be built from these options", at: invocation.location,
+                                  step: S.id, hint: "check the declarations it refers to; they have errors or are incomplete")
+            }
+            return nil
+        }
         return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: step)
     }
 }

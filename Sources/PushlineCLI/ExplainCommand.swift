@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HubExpressions
 
 /// `pushline explain EXPRESSION`: a tag expression in plain words, with NH's limits checked.
@@ -31,7 +32,7 @@ struct ExplainCommand: AsyncParsableCommand {
         } catch {
             console.errorLine("error: column \(error.column): \(error.message)")
             console.errorLine("  \(expression)")
-            console.errorLine("  " + String(repeating: " ", count: max(0, error.column - 1)) + "^")
+            console.errorLine("  " + DiagnosticPrinter.caretLine(under: expression, column: error.column))
             if let hint = error.hint { console.errorLine("  hint: \(hint)") }
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
@@ -48,9 +49,9 @@ struct ExplainCommand: AsyncParsableCommand {
             console.line("within NH limits: yes")
         }
         if let match {
-            let tags = Set(match.split(separator: ",").map { String($0.trimmingPrefix(" ")) }.filter { !$0.isEmpty })
+            let tags = Set(match.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty })
             for tag in tags.sorted() {
-                if let problem = TagSyntax.problem(with: tag) { throw ValidationError("--match: \(problem)") }
+                if let problem = TagSyntax.problem(with: tag) { throw CommandFailure("--match: \(problem)") }
             }
             console.line(parsed.matches(tags) ? "match" : "no match")
         }

@@ -18,8 +18,8 @@ struct PipelineSession {
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
         let pipeline = document.flatMap {
-            BuiltinSteps.registry().build($0, diagnostics: collector) { path, reference, diagnostics in
-                loader.loadDataFile(path: path, reference: reference, diagnostics: diagnostics)
+            BuiltinSteps.registry().build($0, diagnostics: collector) { path, name, reference, diagnostics in
+                loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
             }
         }
         return PipelineSession(document: document, pipeline: pipeline, diagnostics: collector.diagnostics)

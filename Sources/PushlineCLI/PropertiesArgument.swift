@@ -1,56 +1,44 @@
-import ArgumentParser
 import Foundation
+import PipelineConfig
+import PipelineCore
 
-/// Parses `--properties` given as a JSON object string or `@path` to a JSON file.
+/// Parses `--properties` given as a JSON object string or `@path` to a JSON (or YAML) file.
 ///
-/// NH template properties are strings; numbers and booleans are accepted as their JSON text,
-/// nested values are rejected because NH would reject them too.
+/// Parsed with the same loader as pipeline data files, so number text is kept as written (`1.0`
+/// stays `1.0`), duplicate keys are errors, and problems come with a line and column.
 enum PropertiesArgument {
-    static func parse(_ argument: String?) throws -> [String: String] {
+    /// Largest properties file read.
+    static let maxFileBytes = 1 << 20
+
+    static func parse(_ argument: String?, console: Console) throws -> [String: String] {
         guard let argument else { return [:] }
         let text: String
-        let source: String
+        let name: String
         if argument.hasPrefix("@") {
-            let path = String(argument.dropFirst())
-            guard let data = FileManager.default.contents(atPath: path), let contents = String(data: data, encoding: .utf8) else {
-                throw ValidationError("cannot read properties file '\(path)'")
+            name = String(argument.dropFirst())
+            do {
+                text = try TextFile.read(name, limit: maxFileBytes)
+            } catch {
+                throw CommandFailure(error.message(what: "properties file", name: name))
             }
-            (text, source) = (contents, "properties file '\(path)'")
         } else {
-            (text, source) = (argument, "--properties")
+            (text, name) = (argument, "--properties")
         }
-        let values: [String: PropertyValue]
-        do {
-            values = try JSONDecoder().decode([String: PropertyValue].self, from: Data(text.utf8))
-        } catch DecodingError.dataCorrupted {
-            throw ValidationError("\(source) is not valid JSON; expected an object like '{\"message\":\"Hello\"}'")
-        } catch DecodingError.typeMismatch(let type, let context) where type != [String: PropertyValue].self && !context.codingPath.isEmpty {
-            let name = context.codingPath.first?.stringValue ?? "?"
-            throw ValidationError("property '\(name)' in \(source) must be a string, number or boolean; NH template properties are text")
-        } catch {
-            throw ValidationError("\(source) must be a JSON object like '{\"message\":\"Hello\"}'")
+        let collector = DiagnosticCollector()
+        let loader = PipelineLoader(options: LoaderOptions(purpose: .validate, environment: [:]))
+        let node = loader.loadData(text: text, name: name, diagnostics: collector)
+        for diagnostic in collector.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        guard let node, !collector.hasErrors else { throw CommandFailure("\(name) is not a valid JSON object") }
+        guard let entries = node.entries else {
+            throw CommandFailure("\(name) must be a JSON object like '{\"message\":\"Hello\"}', found \(node.kindName)")
         }
-        return values.mapValues(\.text)
-    }
-}
-
-/// One JSON property value, kept as the text NH would receive.
-private struct PropertyValue: Decodable {
-    let text: String
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
-            text = string
-        } else if let bool = try? container.decode(Bool.self) {
-            text = bool ? "true" : "false"
-        } else if let integer = try? container.decode(Int.self) {
-            text = String(integer)
-        } else if let number = try? container.decode(Double.self) {
-            text = String(number)
-        } else {
-            throw DecodingError.typeMismatch(
-                String.self, .init(codingPath: decoder.codingPath, debugDescription: "not a string, number or boolean"))
+        var properties: [String: String] = [:]
+        for entry in entries {
+            guard let scalar = entry.value.scalar else {
+                throw CommandFailure("property '\(entry.key)' in \(name) must be a string, number or boolean, found \(entry.value.kindName); NH template properties are text")
+            }
+            properties[entry.key] = entry.value.isNull ? "" : scalar.text
         }
+        return properties
     }
 }

@@ -44,6 +44,9 @@ public enum PushlineMain {
             return ExitStatus.success
         } catch let exit as ExitCode {
             return exit.rawValue
+        } catch let failure as CommandFailure {
+            console.errorLine("error: \(failure.message)")
+            return ExitStatus.invalidInput
         } catch {
             let code = PushlineCommand.exitCode(for: error)
             let message = PushlineCommand.fullMessage(for: error)

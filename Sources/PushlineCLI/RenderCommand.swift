@@ -52,11 +52,11 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let values = try PropertiesArgument.parse(properties)
+        let values = try PropertiesArgument.parse(properties, console: console)
         let (compiled, platform, name) = try loadTemplate(console)
         let props = TemplateProperties(values)
         guard props.caseConflicts.isEmpty else {
-            throw ValidationError("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
+            throw CommandFailure("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
         }
         for property in compiled.propertyNames where props[property] == nil {
             console.errorLine("warning: \(name) uses property '\(property)', which is not given; it renders as an empty string")
@@ -73,8 +73,11 @@ struct RenderCommand: AsyncParsableCommand {
     private func loadTemplate(_ console: Console) throws -> (CompiledTemplate, PushPlatform?, String) {
         if let file {
             let collector = DiagnosticCollector()
-            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                throw ValidationError("cannot read template file '\(file)'")
+            let text: String
+            do {
+                text = try TextFile.read(file, limit: Self.maxTemplateBytes)
+            } catch {
+                throw CommandFailure(error.message(what: "template file", name: file))
             }
             collector.register(source: text, for: file)
             do {
@@ -86,16 +89,27 @@ struct RenderCommand: AsyncParsableCommand {
                 throw ExitStatus.exit(ExitStatus.invalidInput)
             }
         }
+        // Only the declarations matter here; a problem in an unrelated step must not stop a preview.
         let session = PipelineSession.load(pipeline ?? "", purpose: .validate, console: console)
-        let errors = session.diagnostics.filter { $0.severity == .error }
-        errors.forEach { console.err(DiagnosticPrinter.format($0)) }
-        guard let document = session.document, errors.isEmpty else { throw ExitStatus.exit(ExitStatus.invalidInput) }
-        guard let declared = document.template(template ?? ""), let body = declared.body else {
+        guard let document = session.document else {
+            session.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+            throw ExitStatus.exit(ExitStatus.invalidInput)
+        }
+        let name = template ?? ""
+        guard let declared = document.template(name) else {
             let names = document.templates.map(\.name)
-            throw ValidationError("'\(pipeline ?? "")' declares no template '\(template ?? "")'\(Suggestion.didYouMean(template ?? "", in: names)); declared: \(names.joined(separator: ", "))")
+            throw CommandFailure("'\(pipeline ?? "")' declares no template '\(name)'\(Suggestion.didYouMean(name, in: names))\(names.isEmpty ? "" : "; declared: \(names.joined(separator: ", "))")")
+        }
+        guard let body = declared.body else {
+            // Show what stopped the template from loading (an error in it, or an unset reference).
+            session.diagnostics.filter { $0.location?.line != nil }.forEach { console.err(DiagnosticPrinter.format($0)) }
+            throw CommandFailure("template '\(name)' could not be loaded; see the diagnostics above")
         }
         return (body, declared.platform, "template '\(declared.name)'")
     }
+
+    /// Largest template file read.
+    static let maxTemplateBytes = 256 * 1024
 
     /// `alert.apns.json` → apns: the naming convention of the bundled templates.
     static func inferPlatform(_ path: String) -> PushPlatform? {

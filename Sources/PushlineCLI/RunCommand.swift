@@ -41,10 +41,16 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
+        // A report that cannot be written is found out before anything runs, not after.
+        if let report { try ReportFile.checkWritable(report) }
         let session = PipelineSession.load(pipeline, purpose: .run, console: console)
         for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = session.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(session.diagnostics))")
+            // Cron and CI read the JSON: an invalid pipeline is a report too.
+            let invalid = JSONOutput.encode(InvalidRun(pipeline: pipeline, diagnostics: session.diagnostics))
+            if format == .json { console.line(invalid) }
+            if let report { try ReportFile.write(invalid, to: report, console: console) }
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
         guard let logger = PushlineLogging.logger(label: "pushline", level: logLevel) else {
@@ -56,14 +62,39 @@ struct RunCommand: AsyncParsableCommand {
         case .text: console.out(TextReporter.format(result))
         case .json: console.line(JSONOutput.encode(result))
         }
-        if let report {
-            do {
-                try Data((JSONOutput.encode(result) + "\n").utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
-            } catch {
-                console.errorLine("error: cannot write the report to '\(report)': \(error.localizedDescription)")
-                throw ExitStatus.exit(ExitStatus.failure)
-            }
-        }
+        if let report { try ReportFile.write(JSONOutput.encode(result), to: report, console: console) }
         if result.status == .failed { throw ExitStatus.exit(ExitStatus.failure) }
+    }
+}
+
+/// The JSON printed for a pipeline that did not run because it is invalid.
+struct InvalidRun: Encodable {
+    let pipeline: String
+    let status = "invalid"
+    let diagnostics: [Diagnostic]
+}
+
+/// Writing `--report` files.
+enum ReportFile {
+    /// Fails with a usage error when the report path's directory is missing or the path is a directory.
+    static func checkWritable(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure("--report '\(path)' is a directory; give a file path")
+        }
+        let directory = FilePath.directory(of: path)
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw CommandFailure("--report '\(path)': directory '\(directory)' does not exist or is not writable")
+        }
+    }
+
+    /// Writes the report atomically; a failure here is reported but the run's outcome stands.
+    static func write(_ json: String, to path: String, console: Console) throws {
+        do {
+            try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            console.errorLine("error: cannot write the report to '\(path)': \(error.localizedDescription)")
+            throw ExitStatus.exit(ExitStatus.failure)
+        }
     }
 }

@@ -70,7 +70,7 @@ enum PipelineFiles {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ValidationError("'\(path)' does not exist")
+                throw CommandFailure("'\(path)' does not exist")
             }
             guard isDirectory.boolValue else {
                 files.append(path)
@@ -80,7 +80,7 @@ enum PipelineFiles {
                 .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
                 .sorted()
                 .map { FilePath.resolve($0, against: path) }
-            guard !found.isEmpty else { throw ValidationError("no *.yaml or *.yml files in '\(path)'") }
+            guard !found.isEmpty else { throw CommandFailure("no *.yaml or *.yml files in '\(path)'") }
             files += found
         }
         return files

@@ -9,8 +9,8 @@ func validate(_ path: String, environment: [String: String]) -> [Diagnostic] {
     let collector = DiagnosticCollector()
     let loader = PipelineLoader(options: LoaderOptions(purpose: .validate, environment: environment))
     if let document = loader.load(path: path, diagnostics: collector) {
-        _ = BuiltinSteps.registry().build(document, diagnostics: collector) { path, reference, diagnostics in
-            loader.loadDataFile(path: path, reference: reference, diagnostics: diagnostics)
+        _ = BuiltinSteps.registry().build(document, diagnostics: collector) { path, name, reference, diagnostics in
+            loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
         }
     }
     return collector.diagnostics
@@ -67,5 +67,26 @@ let sampleEnvironment = [
             #expect(!type.examples.isEmpty)
             for spec in type.options { #expect(!spec.summary.isEmpty, "\(type.id).\(spec.key) has no summary") }
         }
+    }
+}
+
+@Suite struct NoSilentSkipTests {
+    func write(_ text: String) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-\(UUID().uuidString).yaml").path
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    @Test func aStepWhoseTemplateIsBrokenIsReportedNotDropped() {
+        let path = write("version: 1\ntemplates:\n  t:\n    platform: apns\n    body:\nsteps:\n  - render: { template: t }\n")
+        let messages = validate(path, environment: [:]).filter { $0.severity == .error }.map(\.description)
+        #expect(messages.count == 2)
+        #expect(messages.last?.hasSuffix(":7:5: error: [render] step 'render' cannot be built from these options") == true)
+    }
+
+    @Test func unresolvedReferencesInStepOptionsAreOnlyWarningsForValidate() {
+        let path = write("version: 1\nhubs:\n  h: { connection: \"${env:C}\", hub: x }\nsteps:\n  - sign: { hub: \"${env:WHICH}\", lifetime: \"${env:LIFE}\" }\n")
+        let diagnostics = validate(path, environment: [:])
+        #expect(diagnostics.map(\.severity) == [.warning, .warning, .warning])
     }
 }

@@ -36,9 +36,9 @@ struct ConnectionStringErrorTests {
         ("\(endpoint);\(keyName);k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "Part 3 of the connection string has an unknown key.", known),
         ("Endpoint=ftp://contoso/;\(keyName);\(key)", "Endpoint scheme 'ftp' is not supported.",
          "use sb://, https:// or http://, e.g. Endpoint=sb://<namespace>.servicebus.windows.net/"),
-        ("Endpoint=contoso-nh.servicebus.windows.net;\(keyName);\(key)", "Endpoint 'contoso-nh.servicebus.windows.net' has no scheme.",
+        ("Endpoint=contoso-nh.servicebus.windows.net;\(keyName);\(key)", "Endpoint has no scheme.",
          "use sb://, https:// or http://, e.g. Endpoint=sb://<namespace>.servicebus.windows.net/"),
-        ("Endpoint=sb:///;\(keyName);\(key)", "Endpoint 'sb:///' has no host.",
+        ("Endpoint=sb:///;\(keyName);\(key)", "Endpoint has no host.",
          "e.g. Endpoint=sb://<namespace>.servicebus.windows.net/ or http://127.0.0.1:8080/"),
     ]
 

@@ -43,7 +43,7 @@ private func invocation(_ index: Int, _ kind: String, _ options: [(String, Confi
     StepInvocation(index: index, kind: kind, location: Build.at(10 + index, 5), options: Build.mapping(options, 10 + index, 12))
 }
 
-private let noFiles: DataFileLoader = { _, _, _ in nil }
+private let noFiles: DataFileLoader = { _, _, _, _ in nil }
 
 @Suite struct RegistryTests {
     @Test func rejectsDuplicateIDs() {

@@ -26,11 +26,11 @@ enum CommandRunner {
     /// 2023-11-14T22:13:20Z, the fixtures' expiry minus nothing: tokens signed "now + 1h" are stable.
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> CommandOutput {
+    static func run(_ arguments: [String], environment: [String: String] = [:], now: Date = fixedNow) async -> CommandOutput {
         let out = Mutex(""), err = Mutex("")
         let console = Console(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            environment: environment, clock: .fixed(fixedNow))
+            environment: environment, clock: .fixed(now))
         // Arguments say `pipelines/x.yaml` as a user in a clone would; they are made absolute (tests run in
         // parallel, so no chdir) and the prefix is removed from the output again.
         let absolute = arguments.map { argument in

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct SASCommandTests {
@@ -5,7 +6,8 @@ import Testing
 
     @Test func printsTheSeedTutorialTokenAndNothingElse() async {
         // The fixture's seed-tutorial vector: same key, resource and expiry.
-        let output = await CommandRunner.run(["sas", "--connection-string", connection, "--hub", "myhub", "--expiry", "1700000000"])
+        let output = await CommandRunner.run(["sas", "--connection-string", connection, "--hub", "myhub", "--expiry", "1700000000"],
+                                              now: Date(timeIntervalSince1970: 1_699_996_400))
         #expect(output == CommandOutput(
             out: "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d&se=1700000000&skn=DefaultFullSharedAccessSignature\n",
             err: "", status: 0))
@@ -19,7 +21,8 @@ import Testing
     }
 
     @Test func endpointOverrideChangesTheResource() async {
-        let output = await CommandRunner.run(["sas", "--connection-string", connection, "--hub", "myhub", "--endpoint", "http://127.0.0.1:8080", "--expiry", "1700000000"])
+        let output = await CommandRunner.run(["sas", "--connection-string", connection, "--hub", "myhub", "--endpoint", "http://127.0.0.1:8080", "--expiry", "1700000000"],
+                                              now: Date(timeIntervalSince1970: 1_699_996_400))
         #expect(output.out.hasPrefix("SharedAccessSignature sr=http%3a%2f%2f127.0.0.1%3a8080%2fmyhub&sig="))
     }
 

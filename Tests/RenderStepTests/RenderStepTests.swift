@@ -28,7 +28,7 @@ private func mapping(_ pairs: [(String, ConfigNode)]) -> ConfigNode {
     ConfigNode(.mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }), at: at)
 }
 
-private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _, _ in nil }) -> (RenderStep?, [Diagnostic]) {
+private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _, _, _ in nil }) -> (RenderStep?, [Diagnostic]) {
     let collector = DiagnosticCollector()
     let reader = OptionReader(node, specs: RenderStep.options, step: RenderStep.id, what: "render options", diagnostics: collector)
     return (RenderStep.build(reader, in: BuildContext(document: document, loadDataFile: files)), collector.diagnostics)
@@ -68,7 +68,7 @@ private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _,
     }
 
     @Test func readsPropertiesFromADataFile() async throws {
-        let loader: DataFileLoader = { path, _, _ in
+        let loader: DataFileLoader = { path, _, _, _ in
             path == "props.json" ? mapping([("message", scalar("from a file", 1, 13))]) : nil
         }
         let (step, diagnostics) = build(mapping([

@@ -22,7 +22,7 @@ private func build(_ pairs: [(String, String)]) -> (SignStep?, [Diagnostic]) {
     }), at: at)
     let reader = OptionReader(node, specs: SignStep.options, step: SignStep.id, what: "sign options", diagnostics: collector)
     let document = PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub])
-    return (SignStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _ in nil })), collector.diagnostics)
+    return (SignStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })), collector.diagnostics)
 }
 
 @Suite struct SignStepTests {

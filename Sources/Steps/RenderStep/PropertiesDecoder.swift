@@ -20,8 +20,9 @@ struct PropertiesDecoder {
             return nil
         }
         let resolved = context.path(path)
-        guard let node = context.loadDataFile(resolved, file.location, options.diagnostics) else { return nil }
-        return values(of: node, what: "properties file '\(resolved)'")
+        let shown = file.scalar?.hasReferences == true ? file.scalar?.sourceText ?? resolved : resolved
+        guard let node = context.loadDataFile(resolved, shown, file.location, options.diagnostics) else { return nil }
+        return values(of: node, what: "properties file '\(shown)'")
     }
 
     /// NH template properties are strings; YAML numbers and booleans are taken as their text.

@@ -1,0 +1,23 @@
+/// Removes credentials from text that is about to be shown, such as a source line under a diagnostic.
+///
+/// A pipeline line may hold a connection string written inline, and a file named by mistake as a
+/// template may be a key file; the snippet must not print either.
+public enum SecretRedaction {
+    /// Markers after which everything up to the next separator is a secret.
+    static let markers = ["SharedAccessKey=", "sig="]
+
+    /// `text` with the value after each marker replaced by `<redacted>`.
+    public static func redact(_ text: String) -> String {
+        guard markers.contains(where: { text.range(of: $0, options: .caseInsensitive) != nil }) else { return text }
+        var result = text
+        for marker in markers {
+            var searchStart = result.startIndex
+            while let range = result.range(of: marker, options: .caseInsensitive, range: searchStart..<result.endIndex) {
+                let valueEnd = result[range.upperBound...].firstIndex { ";&\"' \t,}".contains($0) } ?? result.endIndex
+                result.replaceSubrange(range.upperBound..<valueEnd, with: "<redacted>")
+                searchStart = result.index(range.upperBound, offsetBy: "<redacted>".count)
+            }
+        }
+        return result
+    }
+}
