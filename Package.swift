@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -37,9 +39,16 @@ let package = Package(
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
         .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep"]),
+        // The local NH-compatible server. Only Hummingbird; shares wire formats and the expression
+        // language with the client, never the pipeline engine.
+        .target(name: "HubEmulator", dependencies: [
+            "HubWire", "HubExpressions",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps",
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubEmulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -53,6 +62,10 @@ let package = Package(
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "HubEmulatorTests", dependencies: [
+            "HubEmulator",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI"],
                     exclude: ["Golden", "Inputs"]),
     ],

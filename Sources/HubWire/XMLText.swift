@@ -1,7 +1,18 @@
-/// Just enough XML text handling for error bodies; the Atom models will bring a real parser later.
+/// XML text helpers: escaping for writers, entity decoding for `XMLTree`, and a forgiving single-element
+/// lookup that error bodies use (they may be truncated or not XML at all, so they never go through the parser).
 enum XMLText {
-    /// Escapes the five predefined entities.
+    /// Escapes the five predefined entities (for attribute values and bodies that must escape quotes).
     static func escape(_ text: String) -> String {
+        escape(text, quotes: true)
+    }
+
+    /// Escapes character data the way the DataContract serializer does: `&`, `<` and `>` only, so JSON in
+    /// `PushVariables` keeps its quotes readable. Escaping every `>` also keeps `]]>` out of text.
+    static func escapeText(_ text: String) -> String {
+        escape(text, quotes: false)
+    }
+
+    private static func escape(_ text: String, quotes: Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {
@@ -9,12 +20,24 @@ enum XMLText {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
+            case "\"" where quotes: out += "&quot;"
+            case "'" where quotes: out += "&apos;"
             default: out.append(character)
             }
         }
         return out
+    }
+
+    /// `<name>text</name>` with the text escaped.
+    static func leaf(_ name: String, _ text: String) -> String {
+        "<\(name)>\(escapeText(text))</\(name)>"
+    }
+
+    /// `text` verbatim inside CDATA. A `]]>` in the text would end the section early, so it is split across two
+    /// sections (`]]]]><![CDATA[>`), which every parser joins back together.
+    static func cdata(_ text: String) -> String {
+        let sections = text.split(separator: "]]>", omittingEmptySubsequences: false)
+        return "<![CDATA[" + sections.joined(separator: "]]]]><![CDATA[>") + "]]>"
     }
 
     /// Unescapes predefined and numeric entities; unknown ones are kept verbatim rather than failing.

@@ -45,17 +45,18 @@ public struct PipelineLoader: Sendable {
 
 extension PipelineLoader {
     /// Reads a JSON or YAML data file (JSON is parsed as YAML, which accepts it) into nodes with marks.
-    /// References are not resolved inside data files: they hold data, not configuration.
+    /// References are resolved only when asked: data files hold data, configuration files may hold
+    /// `${env:}`/`${file:}` like pipelines.
     public func loadDataFile(
-        path: String, name: String? = nil, reference: SourceLocation, diagnostics: DiagnosticCollector
+        path: String, name: String? = nil, reference: SourceLocation?, what: String = "data file",
+        resolvingReferences: Bool = false, diagnostics: DiagnosticCollector
     ) -> ConfigNode? {
-        guard let text = SourceText.read(path, name: name, limit: options.maxFileBytes, what: "data file", at: reference,
+        guard let text = SourceText.read(path, name: name, limit: options.maxFileBytes, what: what, at: reference,
                                          diagnostics: diagnostics)
         else { return nil }
         diagnostics.register(source: text, for: path)
-        var literal = options
-        literal.environment = [:]
-        let references = ReferenceResolver(options: literal, directory: FilePath.directory(of: path), diagnostics: diagnostics, resolves: false)
+        let references = ReferenceResolver(options: options, directory: FilePath.directory(of: path), diagnostics: diagnostics,
+                                           resolves: resolvingReferences)
         return YAMLComposer(file: path, options: options, diagnostics: diagnostics, references: references).compose(text)
     }
 }

@@ -18,7 +18,7 @@ public struct PushlineCommand: AsyncParsableCommand {
 
             \(ExitStatus.helpText)
             """,
-        subcommands: [ValidateCommand.self, RunCommand.self, RenderCommand.self, ExplainCommand.self, SASCommand.self])
+        subcommands: [ValidateCommand.self, RunCommand.self, RenderCommand.self, ExplainCommand.self, SASCommand.self, EmulatorCommand.self])
 
     /// Creates the command (ArgumentParser needs this).
     public init() {}

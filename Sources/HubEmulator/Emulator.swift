@@ -1,0 +1,102 @@
+import Foundation
+import HubWire
+import Hummingbird
+
+/// The local Notification Hubs emulator: NH's data-plane REST API over HTTP, backed by memory
+/// (and optionally a state file), with a side channel that shows what each device received.
+///
+/// Build it, then either `run` it (the `pushline emulator` command) or take `application` and run
+/// it under a test harness.
+public final class Emulator: Sendable {
+    /// What it serves.
+    public let configuration: EmulatorConfiguration
+    let store: EmulatorStore
+    let stateFile: StateFile?
+
+    /// Creates an emulator; with `statePath`, state saved by an earlier run is loaded.
+    /// - Parameters:
+    ///   - deliveryLimit: most deliveries the side channel keeps (oldest dropped first).
+    ///   - now: the clock scheduled sends and timestamps use.
+    public init(
+        configuration: EmulatorConfiguration, statePath: String? = nil, deliveryLimit: Int = 100_000,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
+        self.configuration = configuration
+        store = EmulatorStore(configuration: configuration, deliveryLimit: deliveryLimit, now: now)
+        stateFile = statePath.map(StateFile.init(path:))
+        if let snapshot = try stateFile?.load() {
+            do {
+                try await store.restore(snapshot)
+            } catch {
+                throw EmulatorStateError(message: "state file '\(statePath ?? "")' holds an invalid device: \(error.detail)")
+            }
+        }
+    }
+
+    /// The Hummingbird application serving the emulator on `host:port` (port 0 picks a free one;
+    /// `onRunning` receives the actual port).
+    public func application(
+        host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let responder = EmulatorResponder(store: store, configuration: configuration)
+        return Application(
+            responder: CallbackResponder { request, context in try await responder.respond(to: request, context: context) },
+            configuration: .init(address: .hostname(host, port: port), serverName: "Pushline-Emulator"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+    }
+
+    /// Serves until SIGINT or SIGTERM, then lets in-flight requests finish and saves the state.
+    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let background = Task { await backgroundWork() }
+        defer { background.cancel() }
+        try await application(host: host, port: port, onRunning: onRunning).runService()
+        background.cancel()
+        try await saveState()
+    }
+
+    /// Sends scheduled notifications that are due; returns how many. `run` calls it every 100 ms.
+    @discardableResult
+    public func sendDueNotifications() async -> Int {
+        await store.sendDueNotifications()
+    }
+
+    /// Writes the state file now (no-op without one).
+    public func saveState() async throws {
+        guard let stateFile else { return }
+        try stateFile.save(await store.takeSnapshot())
+    }
+
+    /// The deliveries recorded so far (what the side channel returns).
+    public func deliveries(since: Int? = nil) async -> [Delivery] {
+        await store.deliveries(since: since)
+    }
+
+    /// One connection string per hub and policy, for clients pointed at `baseURL` (e.g. `http://127.0.0.1:8080/`).
+    public func connectionStrings(baseURL: String) -> [(hub: String, policy: String, connectionString: String)] {
+        let endpoint = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        return configuration.hubs.flatMap { hub in
+            hub.policies.map { policy in
+                (hub.name, policy.name, "Endpoint=\(endpoint);SharedAccessKeyName=\(policy.name);SharedAccessKey=\(policy.key)")
+            }
+        }
+    }
+
+    /// Due scheduled sends every 100 ms; changed state saved about once a second.
+    private func backgroundWork() async {
+        var ticks = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            await store.sendDueNotifications()
+            ticks += 1
+            if ticks % 10 == 0, await store.isDirty { try? await saveState() }
+        }
+    }
+}
+
+/// A state file that cannot be used.
+public struct EmulatorStateError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+}

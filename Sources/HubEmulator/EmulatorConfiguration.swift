@@ -1,0 +1,79 @@
+import Foundation
+import HubWire
+
+/// What the emulator serves: a namespace, its tier, hubs with access policies, and injected faults.
+public struct EmulatorConfiguration: Sendable, Equatable {
+    /// NH pricing tiers; some features exist on Standard only.
+    public enum Tier: String, Sendable, CaseIterable {
+        /// Free: no per-message telemetry, no scheduled sends, no direct batch.
+        case free
+        /// Basic: no per-message telemetry, no scheduled sends.
+        case basic
+        /// Standard: everything.
+        case standard
+    }
+
+    /// One hub and its policies.
+    public struct Hub: Sendable, Equatable {
+        /// The hub name (the first path segment(s) of every request).
+        public var name: String
+        /// Access policies (name, key text, rights).
+        public var policies: [AccessPolicy]
+
+        /// Creates a hub.
+        public init(name: String, policies: [AccessPolicy]) {
+            self.name = name
+            self.policies = policies
+        }
+    }
+
+    /// The namespace: tokens signed for `https://<namespace>.servicebus.windows.net/…` are accepted.
+    public var namespace: String
+    /// The tier.
+    public var tier: Tier
+    /// The hubs.
+    public var hubs: [Hub]
+    /// Faults injected into matching requests.
+    public var faults: [FaultRule]
+    /// Seconds of clock skew allowed when checking token expiry (NH behaviour unconfirmed; default 0).
+    public var clockSkew: Int64
+
+    /// Creates a configuration.
+    public init(namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0) {
+        self.namespace = namespace
+        self.tier = tier
+        self.hubs = hubs
+        self.faults = faults
+        self.clockSkew = clockSkew
+    }
+
+    /// One hub `myhub` in namespace `local` with freshly generated Full and Listen keys, as the portal creates.
+    public static func standardLocal() -> EmulatorConfiguration {
+        EmulatorConfiguration(namespace: "local", hubs: [
+            Hub(name: "myhub", policies: [
+                AccessPolicy(name: "DefaultFullSharedAccessSignature", key: generateKey(), rights: [.listen, .manage, .send]),
+                AccessPolicy(name: "DefaultListenSharedAccessSignature", key: generateKey(), rights: [.listen]),
+            ]),
+        ])
+    }
+
+    /// A 44-character key like the portal's: base64 of 32 random bytes.
+    public static func generateKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+    }
+
+    /// The hub whose name prefixes `path` (`/myhub/messages` → myhub), compared case-insensitively.
+    func hub(forPath path: Substring) -> (hub: Hub, rest: Substring)? {
+        let trimmed = path.drop { $0 == "/" }
+        for hub in hubs.sorted(by: { $0.name.count > $1.name.count }) {
+            guard trimmed.count >= hub.name.count else { continue }
+            let prefix = trimmed.prefix(hub.name.count)
+            let rest = trimmed.dropFirst(hub.name.count)
+            if prefix.lowercased() == hub.name.lowercased(), rest.isEmpty || rest.first == "/" {
+                return (hub, rest.drop { $0 == "/" })
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,49 @@
+import HTTPTypes
+import Hummingbird
+
+extension EmulatorResponder {
+    func dispatch(_ call: Call, request: Request) async throws -> Response {
+        let method = request.method
+        switch (call.route, method) {
+        case (.installation(let id), .put): return try await putInstallation(call, id: id)
+        case (.installation(let id), .patch): return try await patchInstallation(call, id: id)
+        case (.installation(let id), .get): return try await getInstallation(call, id: id)
+        case (.installation(let id), .delete): return await deleteInstallation(call, id: id)
+        case (.registrationIDs, .post): return await createRegistrationID(call)
+        case (.registrations, .post): return try await createRegistration(call)
+        case (.registrations, .get): return try await listRegistrations(call, tag: nil)
+        case (.registration(let id), .put): return try await upsertRegistration(call, id: id)
+        case (.registration(let id), .get): return try await getRegistration(call, id: id)
+        case (.registration(let id), .delete): return try await deleteRegistration(call, id: id)
+        case (.registrationsByTag(let tag), .get): return try await listRegistrations(call, tag: tag)
+        case (.messages, .post): return try await send(call)
+        case (.batch, .post): return try await batchSend(call)
+        case (.notification(let id), .get): return try await telemetry(call, id: id)
+        case (.scheduled, .post): return try await scheduleSend(call)
+        case (.scheduledNotification(let id), .delete): return try await cancelScheduled(call, id: id)
+        default: throw EmulatorError(405, "The method \(method.rawValue) is not allowed on this resource.")
+        }
+    }
+
+    /// The request body as text; a body over `limit` bytes is 413 (NH: the whole send ≤ 64 KB).
+    func body(_ call: Call, limit: Int = EmulatorResponder.maxBodyBytes) async throws -> String {
+        var request = call.request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: max(limit, 1) + 1)
+        } catch {
+            throw EmulatorError(413, "The request is larger than \(limit) bytes.")
+        }
+        guard buffer.readableBytes <= limit else {
+            throw EmulatorError(413, "The request is \(buffer.readableBytes) bytes; the limit is \(limit) bytes.")
+        }
+        return String(buffer: buffer)
+    }
+
+    /// A response with a text body.
+    func response(_ status: HTTPResponse.Status, contentType: String? = nil, body: String = "", headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        if let contentType { headers[.contentType] = contentType }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

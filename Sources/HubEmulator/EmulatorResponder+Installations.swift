@@ -1,0 +1,52 @@
+import Foundation
+import HubWire
+import HTTPTypes
+import Hummingbird
+
+extension EmulatorResponder {
+    func putInstallation(_ call: Call, id: String) async throws -> Response {
+        let installation: Installation = try decodeJSON(try await body(call), what: "installation")
+        guard installation.installationId == id else {
+            throw EmulatorError.badRequest("The installationId in the body ('\(installation.installationId)') does not match the URL ('\(id)').")
+        }
+        try await store.putInstallation(installation, hub: call.hub)
+        return Response(status: .ok)
+    }
+
+    func patchInstallation(_ call: Call, id: String) async throws -> Response {
+        let operations: [InstallationPatchOperation] = try decodeJSON(try await body(call), what: "JSON-Patch array")
+        try await store.patchInstallation(id: id, operations: operations, hub: call.hub)
+        return Response(status: .ok)
+    }
+
+    func getInstallation(_ call: Call, id: String) async throws -> Response {
+        guard let installation = await store.installation(id: id, hub: call.hub) else {
+            throw EmulatorError.notFound("Installation not found.")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(installation), as: UTF8.self)
+        var headers = HTTPFields()
+        headers[.contentLocation] = call.url("installations/\(id)")
+        return response(.ok, contentType: "application/json", body: json, headers: headers)
+    }
+
+    func deleteInstallation(_ call: Call, id: String) async -> Response {
+        await store.deleteInstallation(id: id, hub: call.hub)
+        return Response(status: .noContent)
+    }
+
+    /// Decodes a JSON body, turning decoding errors into a 400 whose detail says what was wrong.
+    func decodeJSON<T: Decodable>(_ text: String, what: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw EmulatorError.badRequest("The \(what) is missing '\(key.stringValue)'.")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw EmulatorError.badRequest("The \(what) has a value of the wrong type at '\(path)'.")
+        } catch {
+            throw EmulatorError.badRequest("The body is not a valid \(what) (JSON).")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HubWire
+import HTTPTypes
+import Hummingbird
+
+extension EmulatorResponder {
+    /// `POST messages`: tag/broadcast send, `?direct` single-device send, `?test` debug send.
+    func send(_ call: Call) async throws -> Response {
+        let notification = try await outgoing(call)
+        if call.query.has("direct") {
+            guard case .native(let platform) = notification.format else {
+                throw EmulatorError.badRequest("Direct sends need a native format; template notifications need a registration.")
+            }
+            guard let handle = call.request.headers[.deviceHandle], !handle.isEmpty else {
+                throw EmulatorError.badRequest("A direct send needs the ServiceBusNotification-DeviceHandle header.")
+            }
+            let id = await store.directSend(notification, platform: platform, handles: [handle], hub: call.hub)
+            return created(call, location: "messages/\(id)", extraQuery: "&direct")
+        }
+        let prepared = try PreparedSend(notification)
+        if call.query.has("test") {
+            let result = await store.send(prepared, hub: call.hub, limit: NHLimits.maxTestSendDevices)
+            return created(call, location: "messages/\(result.notificationId)", outcome: result.outcome.xml())
+        }
+        let result = await store.send(prepared, hub: call.hub)
+        return created(call, location: "messages/\(result.notificationId)")
+    }
+
+    /// `POST messages/$batch?direct`: one native payload to up to 1000 handles (multipart/mixed).
+    func batchSend(_ call: Call) async throws -> Response {
+        guard call.query.has("direct") else { throw EmulatorError.badRequest("Batch sends must be direct: add &direct.") }
+        guard configuration.tier != .free else { throw EmulatorError(403, "Direct batch sends need the Basic or Standard tier.") }
+        guard case .native(let platform)? = try format(call) else {
+            throw EmulatorError.badRequest("Direct batch sends need a native ServiceBusNotification-Format.")
+        }
+        let text = try await body(call, limit: NHLimits.maxRequestBytes)
+        let batch: DirectBatchRequest
+        do {
+            batch = try DirectBatchRequest(parsing: Array(text.utf8), contentType: call.request.headers[.contentType] ?? "")
+        } catch {
+            throw EmulatorError.badRequest("The batch body is invalid: \(error.message)")
+        }
+        guard batch.devices.count <= NHLimits.maxDirectBatchHandles else {
+            throw EmulatorError.badRequest("A direct batch may hold at most \(NHLimits.maxDirectBatchHandles) device handles; this one has \(batch.devices.count).")
+        }
+        let notification = OutgoingNotification(format: .native(platform), tags: nil, body: String(decoding: batch.notification, as: UTF8.self),
+                                                headers: platformHeaders(call.request))
+        let id = await store.directSend(notification, platform: platform, handles: batch.devices, hub: call.hub)
+        return created(call, location: "messages/$batch/\(id)", extraQuery: "&direct")
+    }
+
+    /// `POST schedulednotifications`: kept until `ServiceBusNotification-ScheduleTime` (≤ 7 days ahead).
+    func scheduleSend(_ call: Call) async throws -> Response {
+        guard configuration.tier == .standard else { throw EmulatorError(403, "Scheduled notifications need the Standard tier.") }
+        guard let header = call.request.headers[.scheduleTime] else {
+            throw EmulatorError.badRequest("A scheduled send needs the ServiceBusNotification-ScheduleTime header.")
+        }
+        guard let due = ScheduleTime.parse(header) else {
+            throw EmulatorError.badRequest("ServiceBusNotification-ScheduleTime '\(header)' is not a time like 2026-11-22T10:00:00 (UTC).")
+        }
+        let now = await store.currentDate.timeIntervalSince1970
+        guard due > now else { throw EmulatorError.badRequest("The schedule time is in the past.") }
+        guard due - now <= Double(NHLimits.maxScheduleAheadSeconds) else {
+            throw EmulatorError.badRequest("Notifications can be scheduled at most 7 days ahead.")
+        }
+        let notification = try await outgoing(call)
+        _ = try PreparedSend(notification)
+        let id = await store.schedule(notification, due: due, hub: call.hub)
+        return created(call, location: "schedulednotifications/\(id)")
+    }
+
+    func cancelScheduled(_ call: Call, id: String) async throws -> Response {
+        try await store.cancelScheduled(id: id, hub: call.hub)
+        return Response(status: .ok, headers: [.contentLength: "0"])
+    }
+
+    /// `GET messages/{id}`: per-message telemetry (Standard tier).
+    func telemetry(_ call: Call, id: String) async throws -> Response {
+        guard configuration.tier == .standard else { throw EmulatorError(403, "Per-message telemetry needs the Standard tier.") }
+        guard let record = await store.notificationRecord(id: id) else { throw EmulatorError.notFound("The notification was not found.") }
+        var details = NotificationDetails(notificationId: record.id, state: record.state)
+        details.location = call.url("messages/\(record.id)")
+        details.enqueueTime = record.enqueueTime
+        details.startTime = record.enqueueTime
+        details.endTime = record.endTime
+        details.notificationBody = record.body
+        details.tags = record.tags
+        details.targetPlatforms = record.outcomes.keys.map(\.notificationFormat).sorted().joined(separator: ",")
+        for (platform, counts) in record.outcomes {
+            details.outcomeCounts[Self.outcomeElementPrefix(platform), default: []] += counts.sorted { $0.key < $1.key }
+                .map { NotificationDetails.OutcomeCount(name: $0.key, count: $0.value) }
+        }
+        return response(.ok, contentType: "application/xml; charset=utf-8", body: details.xml())
+    }
+
+    /// Reads format, tags, body and platform headers of a send, checking the 64 KB limit.
+    private func outgoing(_ call: Call) async throws -> OutgoingNotification {
+        guard let format = try format(call) else {
+            throw EmulatorError.badRequest("The ServiceBusNotification-Format header is required.")
+        }
+        let tags = call.request.headers[.notificationTags]
+        if let tags, tags.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw EmulatorError.badRequest("ServiceBusNotification-Tags is empty; leave the header out to broadcast.")
+        }
+        let text = try await body(call, limit: NHLimits.maxRequestBytes)
+        return OutgoingNotification(format: format, tags: tags, body: text, headers: platformHeaders(call.request))
+    }
+
+    private func format(_ call: Call) throws -> OutgoingNotification.Format? {
+        guard let name = call.request.headers[.notificationFormat] else { return nil }
+        guard let format = OutgoingNotification.Format(name: name) else {
+            throw EmulatorError.badRequest("Unknown ServiceBusNotification-Format '\(name)'.")
+        }
+        return format
+    }
+
+    /// The platform headers passed on to the PNS: `apns-*`, `X-WNS-*`, MPNS and browser ones.
+    private func platformHeaders(_ request: Request) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            if name.hasPrefix("apns-") || name.hasPrefix("x-wns-") || name == "x-windowsphone-target"
+                || name == "x-notificationclass" || name == "servicebusnotification-apns-expiry"
+            {
+                headers[field.name.rawName] = field.value
+            }
+        }
+        return headers
+    }
+
+    /// 201 with the notification's Location (Standard tier only, §5.1) and an optional outcome body.
+    private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil) -> Response {
+        var headers = HTTPFields()
+        if configuration.tier == .standard { headers[.location] = call.url(location, extraQuery: extraQuery) }
+        guard let outcome else {
+            headers[.contentLength] = "0"
+            return Response(status: .created, headers: headers)
+        }
+        return response(.created, contentType: "application/xml; charset=utf-8", body: outcome, headers: headers)
+    }
+
+    static func outcomeElementPrefix(_ platform: PushPlatform) -> String {
+        switch platform {
+        case .apns: return "Apns"
+        case .fcmv1: return "FcmV1"
+        case .gcm: return "Gcm"
+        case .wns: return "Wns"
+        case .mpns: return "Mpns"
+        case .adm: return "Adm"
+        case .baidu: return "Baidu"
+        case .browser: return "Browser"
+        case .xiaomi: return "Xiaomi"
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+
+extension EmulatorResponder {
+    /// `/_emulator/…`: health and the deliveries log, for tests and operators. No auth, loopback only.
+    func sideChannel(_ request: Request, path: Substring, context: EmulatorContext) async throws -> Response {
+        guard context.isLoopbackPeer else { throw EmulatorError(403, "The emulator side channel answers loopback clients only.") }
+        switch (path, request.method) {
+        case ("health", .get):
+            return response(.ok, contentType: "application/json", body: #"{"status":"ok"}"#)
+        case ("deliveries", .get):
+            let since = try QueryString(request.uri.query)["since"].map { text in
+                guard let value = Int(text) else { throw EmulatorError.badRequest("since must be a delivery id (a number).") }
+                return value
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let json = String(decoding: try encoder.encode(await store.deliveries(since: since)), as: UTF8.self)
+            return response(.ok, contentType: "application/json", body: json)
+        case ("deliveries", .delete):
+            await store.clearDeliveries()
+            return Response(status: .noContent)
+        default:
+            throw EmulatorError.notFound("The side channel has /_emulator/health and /_emulator/deliveries.")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HubExpressions
+import HubWire
+
+/// All emulator state: installations, registrations, scheduled sends, telemetry and deliveries.
+///
+/// An actor, so concurrent requests never interleave inside an operation. Targets are indexed by
+/// tag per hub, so fan-out never scans devices it cannot match.
+actor EmulatorStore {
+    let configuration: EmulatorConfiguration
+    /// Most deliveries kept for the side channel; older ones are dropped first.
+    let deliveryLimit: Int
+    private let now: @Sendable () -> Date
+
+    var hubs: [String: HubState] = [:]
+    var indexes: [String: TargetIndex] = [:]
+    var deliveries: [Delivery] = []
+    var telemetry: [String: NotificationRecord] = [:]
+    /// Monotonic counter behind ids (registrations, notifications, deliveries).
+    var sequence = 0
+    /// True when `hubs` changed since the last snapshot was taken.
+    private(set) var isDirty = false
+
+    init(configuration: EmulatorConfiguration, deliveryLimit: Int, now: @escaping @Sendable () -> Date) {
+        self.configuration = configuration
+        self.deliveryLimit = deliveryLimit
+        self.now = now
+        for hub in configuration.hubs {
+            hubs[hub.name] = HubState()
+            indexes[hub.name] = TargetIndex()
+        }
+    }
+
+    /// The current time.
+    var currentDate: Date { now() }
+
+    /// Marks the persistent state as changed.
+    func markDirty() { isDirty = true }
+
+    /// The next value of the id counter.
+    func nextSequence() -> Int {
+        sequence += 1
+        return sequence
+    }
+
+    /// The persistent state, clearing the dirty mark.
+    func takeSnapshot() -> EmulatorSnapshot {
+        isDirty = false
+        return EmulatorSnapshot(hubs: hubs, sequence: sequence)
+    }
+
+    /// Restores state saved by `takeSnapshot`, rebuilding the tag indexes. Hubs no longer configured are dropped.
+    func restore(_ snapshot: EmulatorSnapshot) throws(TargetError) {
+        sequence = max(sequence, snapshot.sequence)
+        for (name, state) in snapshot.hubs where hubs[name] != nil {
+            hubs[name] = state
+            var index = TargetIndex()
+            for installation in state.installations.values {
+                index.replace(owner: .installation(installation.installationId), with: try Target.targets(of: installation))
+            }
+            for stored in state.registrations.values {
+                guard let description = try? RegistrationDescription(parsing: stored.descriptionXML) else { continue }
+                index.replace(owner: .registration(stored.id), with: [try Target.target(of: description, id: stored.id)])
+            }
+            indexes[name] = index
+        }
+    }
+
+    /// The recorded deliveries with an id above `since`, oldest first.
+    func deliveries(since: Int?) -> [Delivery] {
+        guard let since else { return deliveries }
+        return deliveries.filter { $0.id > since }
+    }
+
+    /// Forgets all recorded deliveries (ids keep increasing).
+    func clearDeliveries() { deliveries.removeAll() }
+
+    /// Appends deliveries, dropping the oldest beyond the limit.
+    func record(_ new: [Delivery]) {
+        deliveries.append(contentsOf: new)
+        if deliveries.count > deliveryLimit { deliveries.removeFirst(deliveries.count - deliveryLimit) }
+    }
+
+    /// ISO 8601 with milliseconds in UTC.
+    func timestamp(_ date: Date? = nil) -> String {
+        (date ?? now()).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,39 @@
+/// A fault to inject: answer a fraction of matching requests with an error, or drop the connection.
+public struct FaultRule: Sendable, Equatable {
+    /// Which requests a rule applies to.
+    public enum Operation: String, Sendable, CaseIterable {
+        /// `messages`, `messages/$batch`, `schedulednotifications`.
+        case send
+        /// `installations/…`.
+        case installation
+        /// `registrations`, `registrationIDs`, `tags/…/registrations`.
+        case registration
+    }
+
+    /// What happens to a request the rule hits.
+    public enum Effect: Sendable, Equatable {
+        /// Answer with this HTTP status (and `Retry-After` when set).
+        case status(Int, retryAfter: Int?)
+        /// Close the connection without answering, after the request was received.
+        case dropConnection
+    }
+
+    /// What happens.
+    public var effect: Effect
+    /// Fraction of matching requests hit, 0...1.
+    public var rate: Double
+    /// The operations it applies to (all when empty).
+    public var operations: Set<Operation>
+
+    /// Creates a rule.
+    public init(effect: Effect, rate: Double, operations: Set<Operation> = []) {
+        self.effect = effect
+        self.rate = rate
+        self.operations = operations
+    }
+
+    /// True when the rule applies to `operation`.
+    func matches(_ operation: Operation) -> Bool {
+        operations.isEmpty || operations.contains(operation)
+    }
+}

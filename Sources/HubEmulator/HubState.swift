@@ -1,0 +1,35 @@
+import HubWire
+
+/// A stored registration: its description plus what the service adds.
+struct StoredRegistration: Sendable, Codable, Equatable {
+    var id: String
+    var etag: Int
+    /// The description as XML (DataContract order), so snapshots survive model changes.
+    var descriptionXML: String
+    var published: String
+    var updated: String
+}
+
+/// A send waiting for its time.
+struct ScheduledSend: Sendable, Codable, Equatable {
+    var id: String
+    /// Epoch seconds when it is due.
+    var due: Double
+    var notification: OutgoingNotification
+}
+
+/// The persistent state of one hub: what `--state FILE` keeps across restarts.
+struct HubState: Sendable, Codable, Equatable {
+    var installations: [String: Installation] = [:]
+    var registrations: [String: StoredRegistration] = [:]
+    var issuedRegistrationIDs: Set<String> = []
+    var retiredRegistrationIDs: Set<String> = []
+    var scheduled: [String: ScheduledSend] = [:]
+}
+
+/// Everything `--state FILE` holds.
+struct EmulatorSnapshot: Sendable, Codable, Equatable {
+    var format = 1
+    var hubs: [String: HubState]
+    var sequence: Int
+}

@@ -1,0 +1,35 @@
+import HubExpressions
+import HubWire
+
+/// Something a send can reach: an installation's native channel, one of its templates, or a registration.
+struct Target: Sendable {
+    /// Identifies a target within a hub.
+    struct Key: Hashable, Sendable {
+        /// The installation or registration the target belongs to.
+        enum Owner: Hashable, Sendable {
+            case installation(String)
+            case registration(String)
+        }
+
+        let owner: Owner
+        /// The template name for an installation template; nil for native targets and registrations.
+        let template: String?
+    }
+
+    let key: Key
+    let platform: PushPlatform
+    /// The PNS handle (device token, FCM token, channel URI, browser endpoint).
+    let pushChannel: String
+    /// Tags the target matches on: owner tags, plus template tags and name, plus the special
+    /// `$InstallationId:{…}` / `$UserId:{…}` forms for installations.
+    let tags: Set<String>
+    /// The compiled template for template targets; nil for native ones.
+    let template: CompiledTemplate?
+    /// The template's name as NH reports it (installation template name or registration TemplateName).
+    let templateName: String?
+    /// Headers registered with the template (APNs/WNS headers).
+    let headers: [String: String]
+
+    /// True for targets that receive template sends.
+    var isTemplate: Bool { template != nil }
+}

@@ -1,0 +1,121 @@
+import HubEmulator
+import HubWire
+import PipelineConfig
+import PipelineCore
+
+/// Reads an emulator config file (YAML) into an `EmulatorConfiguration`, with the same
+/// `file:line:column` diagnostics as pipelines.
+struct EmulatorConfigDecoder {
+    static let topLevel: [OptionSpec] = [
+        OptionSpec("namespace", .string, default: "local", "audiences signed for https://<namespace>.servicebus.windows.net/ are valid"),
+        OptionSpec("tier", .oneOf(EmulatorConfiguration.Tier.allCases.map(\.rawValue)), default: "standard",
+                   "free | basic | standard (Location ids, scheduled sends and telemetry need standard)"),
+        OptionSpec("hubs", .stringMap, required: true, "hub name → { policies: { name: { key, rights } } }"),
+        OptionSpec("faults", .stringList, "faults to inject: { status, rate, retry-after, operations } or { drop-connection: true, rate }"),
+        OptionSpec("clock-skew", .duration, default: "0s", "how far past expiry a token is still accepted"),
+    ]
+    static let hubKeys = [OptionSpec("policies", .stringMap, required: true, "policy name → { key, rights }")]
+    static let policyKeys = [
+        OptionSpec("key", .string, required: true, "the key text (44 characters of base64 from the portal, or any text up to 256)"),
+        OptionSpec("rights", .stringList, required: true, "Listen, Send, Manage (Manage implies the others)"),
+    ]
+    static let faultKeys = [
+        OptionSpec("status", .integer, "HTTP status to answer with (400-599)"),
+        OptionSpec("drop-connection", .boolean, "close the connection without answering (instead of status)"),
+        OptionSpec("rate", .string, required: true, "fraction of matching requests, 0 to 1"),
+        OptionSpec("retry-after", .integer, "Retry-After seconds sent with the status"),
+        OptionSpec("operations", .stringList, "send, installation, registration (default: all)"),
+    ]
+
+    let diagnostics: DiagnosticCollector
+
+    /// The configuration in `path`, or nil after reporting every problem.
+    static func load(_ path: String, environment: [String: String], diagnostics: DiagnosticCollector) -> EmulatorConfiguration? {
+        let loader = PipelineLoader(options: LoaderOptions(purpose: .run, environment: environment))
+        guard let root = loader.loadDataFile(path: path, reference: nil, what: "emulator config", resolvingReferences: true,
+                                             diagnostics: diagnostics)
+        else { return nil }
+        let configuration = EmulatorConfigDecoder(diagnostics: diagnostics).decode(root)
+        return diagnostics.hasErrors ? nil : configuration
+    }
+
+    func decode(_ root: ConfigNode) -> EmulatorConfiguration? {
+        let reader = OptionReader(root, specs: Self.topLevel, step: nil, what: "an emulator config", diagnostics: diagnostics)
+        let namespace = reader.string("namespace")?.value ?? "local"
+        let tier = reader.oneOf("tier", EmulatorConfiguration.Tier.allCases.map(\.rawValue)).flatMap(EmulatorConfiguration.Tier.init) ?? .standard
+        let skew = reader.contains("clock-skew") ? reader.duration("clock-skew", in: 0...3600) ?? 0 : 0
+        var hubs: [EmulatorConfiguration.Hub] = []
+        for entry in reader.node("hubs")?.entries ?? [] {
+            if let problem = NHNames.hubNameProblem(entry.key) {
+                diagnostics.error("hub '\(entry.key)': \(problem)", at: entry.keyLocation)
+            }
+            let hub = OptionReader(entry.value, specs: Self.hubKeys, step: nil, what: "hub '\(entry.key)'", diagnostics: diagnostics)
+            let policies = (hub.node("policies")?.entries ?? []).compactMap(policy)
+            if hub.node("policies") != nil, policies.isEmpty {
+                diagnostics.error("hub '\(entry.key)' has no policies", at: entry.keyLocation,
+                                  hint: "add DefaultFullSharedAccessSignature: { key: …, rights: [Listen, Manage, Send] }")
+            }
+            hubs.append(EmulatorConfiguration.Hub(name: entry.key, policies: policies))
+        }
+        if let node = reader.node("hubs"), node.entries == nil {
+            reader.error("'hubs' must be a mapping of hub names, found \(node.kindName)", at: node)
+        }
+        let faults = (reader.node("faults")?.items ?? []).compactMap(fault)
+        if let node = reader.node("faults"), node.items == nil {
+            reader.error("'faults' must be a list, found \(node.kindName)", at: node)
+        }
+        return EmulatorConfiguration(namespace: namespace, tier: tier, hubs: hubs, faults: faults, clockSkew: skew)
+    }
+
+    private func policy(_ entry: ConfigEntry) -> AccessPolicy? {
+        let what = "policy '\(entry.key)'"
+        if !NHNames.isPolicyName(entry.key) {
+            diagnostics.error("\(what): policy names use letters, digits, '.', '-' and '_'", at: entry.keyLocation)
+        }
+        let reader = OptionReader(entry.value, specs: Self.policyKeys, step: nil, what: what, diagnostics: diagnostics)
+        let key = reader.string("key")
+        if let (text, node) = key, text.isEmpty || text.count > NHNames.maxPolicyNameLength {
+            reader.error("\(what): 'key' must be 1 to 256 characters", at: node)
+        }
+        var rights: Set<AccessRight> = []
+        for (name, node) in reader.stringList("rights") ?? [] {
+            guard let right = AccessRight.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                let names = AccessRight.allCases.map(\.rawValue)
+                reader.error("\(what): unknown right '\(name)'\(Suggestion.didYouMean(name, in: names))", at: node, hint: "rights: Listen, Send, Manage")
+                continue
+            }
+            rights.insert(right)
+        }
+        guard let key, !rights.isEmpty else { return nil }
+        return AccessPolicy(name: entry.key, key: key.value, rights: rights)
+    }
+
+    private func fault(_ node: ConfigNode) -> FaultRule? {
+        let reader = OptionReader(node, specs: Self.faultKeys, step: nil, what: "a fault", diagnostics: diagnostics)
+        let status = reader.integer("status", in: 400...599)
+        let drop = reader.bool("drop-connection") ?? false
+        let retryAfter = reader.integer("retry-after", in: 0...3600)
+        var rate: Double?
+        if let (text, rateNode) = reader.string("rate") {
+            rate = Double(text).flatMap { (0...1).contains($0) ? $0 : nil }
+            if rate == nil { reader.error("'rate' must be a number from 0 to 1, found '\(text)'", at: rateNode) }
+        }
+        var operations: Set<FaultRule.Operation> = []
+        for (name, opNode) in reader.stringList("operations") ?? [] {
+            guard let operation = FaultRule.Operation(rawValue: name) else {
+                reader.error("unknown operation '\(name)'\(Suggestion.didYouMean(name, in: FaultRule.Operation.allCases.map(\.rawValue)))",
+                             at: opNode, hint: "operations: send, installation, registration")
+                continue
+            }
+            operations.insert(operation)
+        }
+        if drop == (status != nil) || (drop && retryAfter != nil) {
+            reader.error("a fault needs either 'status' or 'drop-connection: true'", at: node,
+                         hint: "e.g. { status: 429, rate: 0.1, retry-after: 1 } or { drop-connection: true, rate: 0.01 }")
+            return nil
+        }
+        guard let rate else { return nil }
+        let effect: FaultRule.Effect = drop ? .dropConnection : .status(status ?? 500, retryAfter: retryAfter)
+        return FaultRule(effect: effect, rate: rate, operations: operations)
+    }
+}
