@@ -44,7 +44,7 @@ extension EmulatorResponder {
         let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
         let (page, next) = await store.registrations(hub: call.hub, handle: handle, tag: tag, skip: skip, top: top)
         let entries = page.map { entryXML($0, call: call) }
-        let path = tag.map { "tags/\(SASSigner.percentEncode($0, hexCase: .upper))/registrations" } ?? "registrations"
+        let path = tag.map { "tags/\(PercentCoding.encode($0, hexCase: .upper))/registrations" } ?? "registrations"
         var headers = HTTPFields()
         var nextURL: String?
         if let next {
@@ -89,7 +89,7 @@ extension EmulatorResponder {
 
     /// Continuation tokens are opaque to clients: base64 of the offset, percent-encoded like the service's.
     static func encodeContinuation(_ offset: Int) -> String {
-        SASSigner.percentEncode(Data("offset:\(offset)".utf8).base64EncodedString(), hexCase: .upper)
+        PercentCoding.encode(Data("offset:\(offset)".utf8).base64EncodedString(), hexCase: .upper)
     }
 
     static func decodeContinuation(_ token: String) throws -> Int {

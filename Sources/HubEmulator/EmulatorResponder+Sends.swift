@@ -43,8 +43,10 @@ extension EmulatorResponder {
         guard batch.devices.count <= NHLimits.maxDirectBatchHandles else {
             throw EmulatorError.badRequest("A direct batch may hold at most \(NHLimits.maxDirectBatchHandles) device handles; this one has \(batch.devices.count).")
         }
+        let headers = platformHeaders(call.request)
+        try Self.checkRoutingHeaders(.native(platform), headers)
         let notification = OutgoingNotification(format: .native(platform), tags: nil, body: String(decoding: batch.notification, as: UTF8.self),
-                                                headers: platformHeaders(call.request))
+                                                headers: headers)
         let id = await store.directSend(notification, platform: platform, handles: batch.devices, hub: call.hub)
         return created(call, location: "messages/$batch/\(id)", extraQuery: "&direct")
     }
@@ -103,7 +105,16 @@ extension EmulatorResponder {
             throw EmulatorError.badRequest("ServiceBusNotification-Tags is empty; leave the header out to broadcast.")
         }
         let text = try await body(call, limit: NHLimits.maxRequestBytes)
-        return OutgoingNotification(format: format, tags: tags, body: text, headers: platformHeaders(call.request))
+        let headers = platformHeaders(call.request)
+        try Self.checkRoutingHeaders(format, headers)
+        return OutgoingNotification(format: format, tags: tags, body: text, headers: headers)
+    }
+
+    /// Headers a platform cannot do without (§5.1): WNS needs `X-WNS-Type`.
+    static func checkRoutingHeaders(_ format: OutgoingNotification.Format, _ headers: [String: String]) throws {
+        if case .native(.wns) = format, !headers.keys.contains(where: { $0.lowercased() == "x-wns-type" }) {
+            throw EmulatorError.badRequest("Windows notifications need the X-WNS-Type header (wns/toast, wns/tile, wns/badge or wns/raw).")
+        }
     }
 
     private func format(_ call: Call) throws -> OutgoingNotification.Format? {

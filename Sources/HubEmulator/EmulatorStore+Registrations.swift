@@ -33,6 +33,11 @@ extension EmulatorStore {
             throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
         }
         try Self.validateTags(description.tags)
+        if description.kind == .windows, description.isTemplate,
+            !description.headers.contains(where: { $0.name.lowercased() == "x-wns-type" })
+        {
+            throw .badRequest("A Windows template registration needs WnsHeaders with an X-WNS-Type header.")
+        }
         var stored = description
         stored.registrationId = id
         let etag = (existing?.etag ?? 0) + 1

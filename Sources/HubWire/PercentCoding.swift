@@ -1,5 +1,5 @@
-/// Percent-encoding and form-style decoding shared by the signer, verifier and addresses.
-enum PercentCoding {
+/// Percent-encoding and form-style decoding shared by the signer, verifier, addresses and the emulator.
+public enum PercentCoding {
     private static let lowerDigits = Array("0123456789abcdef".utf8)
     private static let upperDigits = Array("0123456789ABCDEF".utf8)
 
@@ -16,7 +16,7 @@ enum PercentCoding {
     }
 
     /// Escapes every UTF-8 byte that is not unreserved as `%XX`.
-    static func encode(_ text: String, hexCase: HexCase) -> String {
+    public static func encode(_ text: String, hexCase: HexCase) -> String {
         let digits = hexCase == .lower ? lowerDigits : upperDigits
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3)
@@ -33,7 +33,7 @@ enum PercentCoding {
     }
 
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`); nil for a broken escape or invalid UTF-8.
-    static func decode(_ text: String, plusAsSpace: Bool) -> String? {
+    public static func decode(_ text: String, plusAsSpace: Bool) -> String? {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

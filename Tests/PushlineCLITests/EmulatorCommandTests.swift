@@ -1,0 +1,49 @@
+import Foundation
+import HubEmulator
+import PipelineCore
+import Testing
+@testable import PushlineCLI
+
+@Suite struct EmulatorCommandTests {
+    @Test func decodesEveryConfigKey() throws {
+        let diagnostics = DiagnosticCollector()
+        let configuration = try #require(EmulatorConfigDecoder.load(
+            CommandRunner.root + "/Tests/PushlineCLITests/Inputs/emulator.yaml", environment: [:], diagnostics: diagnostics))
+        #expect(diagnostics.diagnostics.isEmpty)
+        #expect(configuration.namespace == "contoso-nh")
+        #expect(configuration.tier == .basic)
+        #expect(configuration.hubs.map(\.name) == ["myhub"])
+        #expect(configuration.hubs[0].policies.map(\.name) == ["DefaultFullSharedAccessSignature", "DefaultListenSharedAccessSignature"])
+        #expect(configuration.hubs[0].policies[1].rights == [.listen])
+        #expect(configuration.faults == [
+            FaultRule(effect: .status(429, retryAfter: 1), rate: 0.1),
+            FaultRule(effect: .status(503, retryAfter: nil), rate: 0.02, operations: [.send]),
+            FaultRule(effect: .dropConnection, rate: 0.01, operations: [.installation, .registration]),
+        ])
+    }
+
+    @Test func badConfigIsReportedWithLocationsAndNothingStarts() async throws {
+        let output = await CommandRunner.run(["emulator", "--port", "0", "--config", "Tests/PushlineCLITests/Inputs/emulator-bad.yaml"])
+        #expect(output.status == 2)
+        #expect(output.out == "")
+        try CommandRunner.expectGolden(output.err, "emulator-bad.err.txt")
+    }
+
+    @Test func bannerNamesEveryHubPolicyAndTheSideChannel() async throws {
+        let configuration = EmulatorConfiguration(namespace: "local", hubs: [
+            .init(name: "myhub", policies: [.init(name: "Full", key: "k1", rights: [.manage]), .init(name: "Listen", key: "k2", rights: [.listen])]),
+        ])
+        let emulator = try await Emulator(configuration: configuration)
+        #expect(EmulatorCommand.banner(emulator, host: "127.0.0.1", port: 8080, state: "s.json") == """
+            Pushline NH emulator listening on http://127.0.0.1:8080/ (namespace 'local', standard tier)
+              hub myhub, policy Full:
+                Endpoint=http://127.0.0.1:8080/;SharedAccessKeyName=Full;SharedAccessKey=k1
+              hub myhub, policy Listen:
+                Endpoint=http://127.0.0.1:8080/;SharedAccessKeyName=Listen;SharedAccessKey=k2
+            deliveries: http://127.0.0.1:8080/_emulator/deliveries
+            state file: s.json
+            stop with Ctrl-C (in-flight requests finish, state is saved)
+
+            """)
+    }
+}
