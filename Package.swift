@@ -66,7 +66,8 @@ let package = Package(
             "HubEmulator",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI"],
+        // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
+        .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI", "pushline"],
                     exclude: ["Golden", "Inputs"]),
     ],
     swiftLanguageModes: [.v6]

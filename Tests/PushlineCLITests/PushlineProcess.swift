@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real `pushline` executable, run as a child process for end-to-end tests.
+final class PushlineProcess: @unchecked Sendable {
+    let process = Process()
+    private let output = Pipe()
+    private let lock = NSLock()
+    private var captured = ""
+
+    /// The built executable next to the test bundle.
+    static let executable: URL = {
+        var directory = Bundle(for: PushlineProcess.self).bundleURL
+        while directory.pathExtension == "xctest" || directory.lastPathComponent.hasSuffix(".xctest") {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("pushline")
+    }()
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.captured += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Everything written to standard output so far.
+    var stdout: String { lock.withLock { captured } }
+
+    /// Waits (up to `timeout` seconds) until standard output contains `text`.
+    func waitForOutput(containing text: String, timeout: Double = 20) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stdout.contains(text) { return stdout }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ProcessTimeout(waitingFor: text, output: stdout)
+    }
+
+    /// Sends a signal and waits (up to `timeout` seconds) for the exit status.
+    func stop(signal: Int32 = SIGTERM, timeout: Double = 20) async throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            throw ProcessTimeout(waitingFor: "exit", output: stdout)
+        }
+        output.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+struct ProcessTimeout: Error, CustomStringConvertible {
+    let waitingFor: String
+    let output: String
+    var description: String { "timed out waiting for \(waitingFor); output so far:\n\(output)" }
+}
+
+/// One HTTP exchange with Foundation's client: a third implementation, neither Pushline's nor the emulator's.
+func http(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, String) {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    request.httpBody = body.map { Data($0.utf8) }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+}
