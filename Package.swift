@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -39,6 +40,11 @@ let package = Package(
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
         .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep"]),
+        // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
+        .target(name: "HubHTTP", dependencies: [
+            "PipelineCore", "HubWire",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         // The local NH-compatible server. Only Hummingbird; shares wire formats and the expression
         // language with the client, never the pipeline engine.
         .target(name: "HubEmulator", dependencies: [
@@ -48,7 +54,7 @@ let package = Package(
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubEmulator",
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubEmulator", "HubHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -62,6 +68,7 @@ let package = Package(
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -17,8 +17,23 @@ public struct PipelineEngine: Sendable {
         self.clock = clock
     }
 
+    /// How a run reaches hubs. There is no default: a live run must be given a real transport, so
+    /// a run can never quietly "succeed" without sending.
+    public enum Mode: Sendable {
+        /// Sign and render, record requests, send nothing.
+        case dryRun
+        /// Send through this transport.
+        case live(any HubTransport)
+    }
+
     /// Runs every step; after a failure the remaining steps are recorded as skipped.
-    public func run(_ pipeline: Pipeline, dryRun: Bool) async -> RunReport {
+    public func run(_ pipeline: Pipeline, mode: Mode) async -> RunReport {
+        let dryRun: Bool
+        let transport: any HubTransport
+        switch mode {
+        case .dryRun: (dryRun, transport) = (true, DryRunTransport())
+        case .live(let live): (dryRun, transport) = (false, live)
+        }
         let started = clock.now()
         let state = RunState()
         var records: [StepRecord] = []
@@ -33,7 +48,7 @@ public struct PipelineEngine: Sendable {
             var stepLogger = logger
             stepLogger[metadataKey: "step"] = "\(built.index):\(built.id)"
             let context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
-                                      isDryRun: dryRun)
+                                      isDryRun: dryRun, transport: transport)
             let stepStart = ContinuousClock.now
             let record: StepRecord
             do {

@@ -15,13 +15,22 @@ public struct StepContext: Sendable {
     public var state: RunState
     /// True for `--dry-run`: do everything offline, send nothing.
     public var isDryRun: Bool
+    /// How requests reach hubs (a recorder in dry runs).
+    public var transport: any HubTransport
+    /// Retry rules for requests.
+    public var retryPolicy: RetryPolicy
 
     /// Creates a context.
-    public init(logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool) {
+    public init(
+        logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool,
+        transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy()
+    ) {
         self.logger = logger
         self.clock = clock
         self.document = document
         self.state = state
         self.isDryRun = isDryRun
+        self.transport = transport
+        self.retryPolicy = retryPolicy
     }
 }

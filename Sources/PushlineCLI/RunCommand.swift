@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HubHTTP
 import PipelineCore
 
 /// `pushline run PIPELINE`: builds every step, then runs them in order.
@@ -57,7 +58,11 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
         let engine = PipelineEngine(logger: logger, clock: console.clock)
-        let result = await engine.run(built, dryRun: dryRun)
+        // One HTTP client per run (keep-alive across steps), closed when the run ends.
+        let executor = dryRun ? nil : AsyncHTTPExecutor()
+        let mode: PipelineEngine.Mode = executor.map { .live(RetryingTransport(executor: $0)) } ?? .dryRun
+        let result = await engine.run(built, mode: mode)
+        await executor?.shutdown()
         switch format {
         case .text: console.out(TextReporter.format(result))
         case .json: console.line(JSONOutput.encode(result))

@@ -78,7 +78,7 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
 
     @Test func runsStepsInOrder() async throws {
         let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))]), invocation(2, "probe", [("name", Build.scalar("b"))])])
-        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, dryRun: true)
+        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .dryRun)
         #expect(report.status == .succeeded)
         #expect(report.dryRun)
         #expect(report.steps.map(\.summary) == ["ran a", "ran b"])
@@ -91,7 +91,7 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
             invocation(1, "probe", [("name", Build.scalar("a")), ("fail", Build.scalar("true"))]),
             invocation(2, "probe", [("name", Build.scalar("b"))]),
         ])
-        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, dryRun: false)
+        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .live(DryRunTransport()))
         #expect(report.status == .failed)
         #expect(report.steps == [
             StepRecord(index: 1, step: "probe", location: "test.yaml:11:5", status: .failed, summary: "probe a failed",
@@ -103,7 +103,7 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
 
     @Test func reportEncodesAsJSON() async throws {
         let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))])])
-        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, dryRun: true)
+        let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .dryRun)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(report), as: UTF8.self)

@@ -17,7 +17,7 @@ private let document = PipelineDocument(file: "p.yaml", directory: ".", template
 
 private func context() -> StepContext {
     StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system, document: document,
-                state: RunState(), isDryRun: true)
+                state: RunState(), isDryRun: true, transport: DryRunTransport())
 }
 
 private func scalar(_ text: String, _ line: Int, _ column: Int) -> ConfigNode {

@@ -11,7 +11,7 @@ private let hub = HubDeclaration(name: "tutorial", location: at, connection: con
 
 private func context(now: TimeInterval, dryRun: Bool = true) -> StepContext {
     StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .fixed(Date(timeIntervalSince1970: now)),
-                document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(), isDryRun: dryRun)
+                document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(), isDryRun: dryRun, transport: DryRunTransport())
 }
 
 private func build(_ pairs: [(String, String)]) -> (SignStep?, [Diagnostic]) {

@@ -1,0 +1,64 @@
+import AsyncHTTPClient
+import HubWire
+
+/// One attempt over AsyncHTTPClient: keep-alive connections, connect and request timeouts.
+public final class AsyncHTTPExecutor: HTTPExecutor {
+    let client: HTTPClient
+    let requestTimeout: Int64
+    /// Largest response body read (NH responses are small; a list page is the biggest).
+    static let maxResponseBytes = 8 << 20
+
+    /// Creates an executor with its own client; call `shutdown()` when done.
+    /// - Parameters:
+    ///   - connectTimeout: seconds to establish a connection.
+    ///   - requestTimeout: seconds for a whole request and response.
+    public init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30) {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(connectTimeout), read: .seconds(requestTimeout))
+        configuration.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.requestTimeout = requestTimeout
+    }
+
+    public func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome {
+        var http = HTTPClientRequest(url: request.url)
+        http.method = .init(rawValue: request.method.rawValue)
+        for header in request.headers + extraHeaders { http.headers.add(name: header.name, value: header.value) }
+        if !request.body.isEmpty { http.body = .bytes(request.body) }
+        do {
+            let response = try await client.execute(http, timeout: .seconds(requestTimeout))
+            var body: [UInt8] = []
+            for try await chunk in response.body {
+                body.append(contentsOf: chunk.readableBytesView)
+                if body.count > Self.maxResponseBytes { break }
+            }
+            let headers = response.headers.map { HubHeader($0.name, $0.value) }
+            return .response(HubResponse(status: Int(response.status.code), headers: headers, body: body))
+        } catch {
+            return Self.classify(error)
+        }
+    }
+
+    /// Whether the request could have reached the server. Connection set-up failures cannot have;
+    /// everything after (read timeouts, resets, closed connections) might have.
+    static func classify(_ error: any Error) -> AttemptOutcome {
+        if let clientError = error as? HTTPClientError, clientError == .connectTimeout {
+            return .notSent("connect timed out")
+        }
+        // NIO's connection errors are not imported here (AsyncHTTPClient is this target's one
+        // dependency); their descriptions are stable and say what happened.
+        let text = String(describing: error)
+        let typeName = String(describing: type(of: error))
+        if typeName.contains("NIOConnectionError") || text.contains("Connection refused") || text.contains("connectionRefused")
+            || text.contains("No address") || text.contains("lookup")
+        {
+            return .notSent(text.contains("refused") ? "connection refused" : text)
+        }
+        return .noResponse(text)
+    }
+
+    /// Closes connections; call once at the end of a run.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HubWire
+import PipelineCore
+
+/// `HubTransport` with NH's retry rules over any `HTTPExecutor`.
+///
+/// Retried: 429, 403 with Retry-After, 408, 503, and 500/504 when the request is idempotent;
+/// connection failures before the request was written. Not retried blindly: a send (POST) whose
+/// outcome is unknown (no response after writing, 500, 504) fails as `ambiguous`, unless the policy
+/// allows resending. Waits honour Retry-After (seconds or HTTP date), else exponential backoff with
+/// jitter, capped by the policy.
+public struct RetryingTransport: HubTransport {
+    let executor: any HTTPExecutor
+    let limit: ConcurrencyLimit
+    let userAgent: String
+    let sleep: @Sendable (Double) async -> Void
+    let jitter: @Sendable () -> Double
+    let now: @Sendable () -> Double
+
+    /// Creates a transport.
+    /// - Parameters:
+    ///   - maxConcurrent: requests in flight at once, across all callers.
+    ///   - sleep: waits the given seconds (tests pass a recorder).
+    ///   - jitter: a factor in 0.5...1 applied to backoff delays.
+    ///   - now: epoch seconds, for HTTP-date Retry-After values.
+    public init(
+        executor: any HTTPExecutor, maxConcurrent: Int = 16, userAgent: String = "Pushline/1.0",
+        sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(for: .seconds(seconds)) },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1) },
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.executor = executor
+        self.limit = ConcurrencyLimit(maxConcurrent)
+        self.userAgent = userAgent
+        self.sleep = sleep
+        self.jitter = jitter
+        self.now = now
+    }
+
+    public func execute(
+        _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
+    ) async throws(TransportError) -> TransportResult {
+        let trackingId = UUID().uuidString
+        let started = ContinuousClock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            let headers = [HubHeader("Authorization", authorization()), HubHeader("TrackingId", trackingId),
+                           HubHeader("User-Agent", userAgent)]
+            await limit.acquire()
+            let outcome = await executor.perform(request, extraHeaders: headers)
+            await limit.release()
+            let canRetry = attempt <= policy.maxRetries
+            switch outcome {
+            case .response(let response):
+                let decision = Self.decide(response, request: request, policy: policy)
+                if decision == .ambiguous {
+                    throw TransportError(kind: .ambiguous,
+                                         message: "\(request.summary): the hub answered \(response.status); the send may or may not have been accepted",
+                                         attempts: attempt, trackingId: trackingId)
+                }
+                guard decision == .retry, canRetry else {
+                    return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId)
+                }
+                let advised = RetryAfter.seconds(response.header("Retry-After"), now: now())
+                await sleep(min(policy.maxDelay, advised ?? backoff(attempt, policy)))
+            case .notSent(let reason):
+                guard canRetry else {
+                    throw TransportError(kind: .unreachable, message: "\(request.summary): cannot reach the hub: \(reason)",
+                                         attempts: attempt, trackingId: trackingId)
+                }
+                await sleep(backoff(attempt, policy))
+            case .noResponse(let reason):
+                guard request.isIdempotent || policy.retryAmbiguous else {
+                    throw TransportError(kind: .ambiguous,
+                                         message: "\(request.summary): no response after the request was sent (\(reason)); it may or may not have been accepted",
+                                         attempts: attempt, trackingId: trackingId)
+                }
+                guard canRetry else {
+                    throw TransportError(kind: request.isIdempotent ? .unreachable : .ambiguous,
+                                         message: "\(request.summary): no response after \(attempt) attempts (\(reason))",
+                                         attempts: attempt, trackingId: trackingId)
+                }
+                await sleep(backoff(attempt, policy))
+            }
+        }
+    }
+
+    enum Decision: Equatable { case done, retry, ambiguous }
+
+    /// What to do with a response.
+    static func decide(_ response: HubResponse, request: HubRequest, policy: RetryPolicy) -> Decision {
+        switch response.status {
+        case 429, 408, 503:
+            return .retry
+        case 403 where response.header("Retry-After") != nil:
+            return .retry
+        case 500, 504:
+            // The server may have acted on the request before failing.
+            if request.isIdempotent || policy.retryAmbiguous { return .retry }
+            return .ambiguous
+        default:
+            return .done
+        }
+    }
+
+    private func backoff(_ attempt: Int, _ policy: RetryPolicy) -> Double {
+        min(policy.maxDelay, policy.baseDelay * pow(2, Double(attempt - 1)) * jitter())
+    }
+
+    private static func ms(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

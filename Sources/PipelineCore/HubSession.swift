@@ -1,0 +1,72 @@
+import Foundation
+import HubWire
+
+/// A declared hub ready to talk to: where requests go, the token provider and the transport.
+///
+/// Steps send through `perform`, which turns every failure into a `StepFailure` naming the hub
+/// and saying what to do; the engine then adds the step and its YAML location.
+public struct HubSession: Sendable {
+    /// The declared hub.
+    public let hub: HubDeclaration
+    /// Where requests go.
+    public let endpoint: HubEndpoint
+    /// The SAS token source (the `sign` step's, or one made on first use).
+    public let tokens: SASTokenProvider
+    /// The transport (a recorder in dry runs).
+    public let transport: any HubTransport
+    /// Retry rules.
+    public let policy: RetryPolicy
+
+    /// Sends `request`; a non-2xx answer or no answer becomes a `StepFailure` with NH's reason.
+    public func perform(_ request: HubRequest, accepting extra: Set<Int> = []) async throws(StepFailure) -> TransportResult {
+        let provider = tokens
+        let result: TransportResult
+        do {
+            result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
+        } catch {
+            throw StepFailure("hub '\(hub.name)': \(error.message)",
+                              hint: error.kind == .ambiguous
+                                  ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
+                                  : "check the hub's endpoint and the network",
+                              data: .object([ReportField("trackingId", .string(error.trackingId)),
+                                             ReportField("attempts", .int(error.attempts)),
+                                             ReportField("outcome", .string(error.kind == .ambiguous ? "unknown" : "unreachable"))]))
+        }
+        let status = result.response.status
+        guard (200..<300).contains(status) || extra.contains(status) else {
+            let failure = HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970)
+            throw StepFailure("hub '\(hub.name)': \(request.summary): \(failure.message)", hint: failure.hint,
+                              data: .object([ReportField("status", .int(status)),
+                                             ReportField("trackingId", .string(failure.trackingId ?? result.trackingId)),
+                                             ReportField("attempts", .int(result.attempts))]))
+        }
+        return result
+    }
+
+    /// The Authorization value as a dry run shows it: signature replaced by `<redacted>`.
+    public var redactedAuthorization: String { tokens.token().redacted }
+}
+
+extension StepContext {
+    /// A session for a declared hub: the `sign` step's token provider, or a new one with the default
+    /// lifetime (1 h) when the pipeline has no `sign` step for this hub.
+    public func session(for hub: HubDeclaration) throws(StepFailure) -> HubSession {
+        guard let connection = hub.connection, let hubName = hub.hubName else {
+            throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
+                              hint: "set the environment variables its `connection:` and `hub:` reference")
+        }
+        let provider: SASTokenProvider
+        if let signed = state.tokenProvider(forHub: hub.name) {
+            provider = signed
+        } else {
+            let clock = self.clock
+            provider = SASTokenProvider(
+                signer: connection.signer,
+                resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
+                lifetime: 3600, now: { clock.epochSeconds })
+            state.setTokenProvider(provider, forHub: hub.name)
+        }
+        return HubSession(hub: hub, endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
+                          tokens: provider, transport: transport, policy: retryPolicy)
+    }
+}

@@ -1,0 +1,87 @@
+import HubWire
+
+/// Sends NH requests for steps and commands. `HubHTTP` implements it over AsyncHTTPClient; tests
+/// and dry runs use their own. Steps get it through `StepContext` and never build an HTTP client.
+public protocol HubTransport: Sendable {
+    /// Sends `request`, retrying as `policy` allows, with the Authorization value from
+    /// `authorization` (asked anew for every attempt, so a renewed token is used).
+    ///
+    /// Returns the final response whatever its status (classify it with `HubFailure.classify`),
+    /// or throws when no usable response came back.
+    func execute(
+        _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
+    ) async throws(TransportError) -> TransportResult
+}
+
+/// How hard to try (defaults like the .NET SDK: 3 retries, 1 s base delay, 1 min cap).
+public struct RetryPolicy: Sendable, Equatable {
+    /// Retries after the first attempt.
+    public var maxRetries: Int
+    /// The first backoff delay, in seconds; doubled per retry, with jitter.
+    public var baseDelay: Double
+    /// The longest wait between attempts, in seconds (a longer Retry-After is still honoured up to this).
+    public var maxDelay: Double
+    /// Resend a send whose outcome is unknown (timeout or reset after writing, 500, 504). Off by
+    /// default: NH has no idempotency key, so a resend may deliver twice.
+    public var retryAmbiguous: Bool
+
+    /// Creates a policy.
+    public init(maxRetries: Int = 3, baseDelay: Double = 1, maxDelay: Double = 60, retryAmbiguous: Bool = false) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.retryAmbiguous = retryAmbiguous
+    }
+}
+
+/// The final response and what it took to get it.
+public struct TransportResult: Sendable, Equatable {
+    /// The last response received.
+    public var response: HubResponse
+    /// Attempts made (1 when the first one answered for good).
+    public var attempts: Int
+    /// Wall time from the first attempt to the last response, in milliseconds.
+    public var elapsedMs: Int
+    /// The TrackingId sent with the request (the same on every attempt).
+    public var trackingId: String
+
+    /// Creates a result.
+    public init(response: HubResponse, attempts: Int, elapsedMs: Int, trackingId: String) {
+        self.response = response
+        self.attempts = attempts
+        self.elapsedMs = elapsedMs
+        self.trackingId = trackingId
+    }
+}
+
+/// No usable response: the hub could not be reached, or a send's fate is unknown.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing was sent: connection refused, DNS, connect timeout (after the allowed retries).
+        case unreachable
+        /// The request may have been accepted: timeout or reset after writing, or 500/504 on a send.
+        /// Not retried unless the policy says so; reported as `unknown`.
+        case ambiguous
+    }
+
+    /// Why.
+    public let kind: Kind
+    /// What happened, for people (never holds the Authorization value).
+    public let message: String
+    /// Attempts made.
+    public let attempts: Int
+    /// The TrackingId sent.
+    public let trackingId: String
+
+    /// Creates an error.
+    public init(kind: Kind, message: String, attempts: Int, trackingId: String) {
+        self.kind = kind
+        self.message = message
+        self.attempts = attempts
+        self.trackingId = trackingId
+    }
+
+    /// The message.
+    public var description: String { message }
+}

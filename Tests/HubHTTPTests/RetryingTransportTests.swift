@@ -1,0 +1,146 @@
+import HubWire
+import PipelineCore
+import Synchronization
+import Testing
+@testable import HubHTTP
+
+@Suite struct RetryingTransportTests {
+    let token: @Sendable () -> String = { "SharedAccessSignature sr=x&sig=y&se=1&skn=p" }
+
+    @Test func successOnFirstAttempt() async throws {
+        let executor = ScriptedExecutor([response(201)])
+        let sleeps = SleepRecorder()
+        let result = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy())
+        #expect(result.response.status == 201)
+        #expect(result.attempts == 1)
+        #expect(sleeps.sleeps == [])
+        let headers = executor.attempts[0].map(\.name)
+        #expect(headers == ["Authorization", "TrackingId", "User-Agent"])
+    }
+
+    @Test func throttlingHonoursRetryAfterThenSucceeds() async throws {
+        let executor = ScriptedExecutor([response(429, [HubHeader("Retry-After", "2")]), response(403, [HubHeader("retry-after", "3")]), response(201)])
+        let sleeps = SleepRecorder()
+        let result = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy())
+        #expect(result.response.status == 201)
+        #expect(result.attempts == 3)
+        #expect(sleeps.sleeps == [2, 3])
+        // One TrackingId for the whole operation.
+        #expect(Set(executor.attempts.map { $0[1].value }).count == 1)
+        #expect(result.trackingId == executor.attempts[0][1].value)
+    }
+
+    @Test func busyServerIsRetriedWithExponentialBackoffThenGivenUp() async throws {
+        let executor = ScriptedExecutor(Array(repeating: response(503), count: 5))
+        let sleeps = SleepRecorder()
+        let result = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy())
+        #expect(result.response.status == 503)
+        #expect(result.attempts == 4)
+        #expect(sleeps.sleeps == [1, 2, 4])
+    }
+
+    @Test func retryAfterIsCappedByThePolicy() async throws {
+        let executor = ScriptedExecutor([response(429, [HubHeader("Retry-After", "3600")]), response(201)])
+        let sleeps = SleepRecorder()
+        _ = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy(maxDelay: 60))
+        #expect(sleeps.sleeps == [60])
+    }
+
+    @Test func ambiguousSendIsNotResent() async {
+        for outcome in [response(500), response(504), AttemptOutcome.noResponse("read timed out")] {
+            let executor = ScriptedExecutor([outcome, response(201)])
+            let sleeps = SleepRecorder()
+            do {
+                _ = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy())
+                Issue.record("an ambiguous send must not succeed by resending")
+            } catch {
+                #expect(error.kind == .ambiguous)
+                #expect(error.attempts == 1)
+            }
+            #expect(executor.attempts.count == 1)
+        }
+    }
+
+    @Test func ambiguousSendIsResentWhenAllowed() async throws {
+        let executor = ScriptedExecutor([response(500), .noResponse("reset"), response(201)])
+        let result = try await transport(executor, SleepRecorder()).execute(send, authorization: token, policy: RetryPolicy(retryAmbiguous: true))
+        #expect(result.attempts == 3)
+        #expect(result.response.status == 201)
+    }
+
+    @Test func idempotentRequestsAreRetriedAfterNoResponseAnd500() async throws {
+        let executor = ScriptedExecutor([.noResponse("reset"), response(500), response(200)])
+        let result = try await transport(executor, SleepRecorder()).execute(put, authorization: token, policy: RetryPolicy())
+        #expect(result.attempts == 3)
+        #expect(result.response.status == 200)
+    }
+
+    @Test func unreachableAfterTheAllowedRetries() async {
+        let executor = ScriptedExecutor(Array(repeating: .notSent("connection refused"), count: 10))
+        do {
+            _ = try await transport(executor, SleepRecorder()).execute(send, authorization: token, policy: RetryPolicy(maxRetries: 2))
+            Issue.record("expected unreachable")
+        } catch {
+            #expect(error.kind == .unreachable)
+            #expect(error.attempts == 3)
+            #expect(error.message.hasSuffix("cannot reach the hub: connection refused"))
+        }
+    }
+
+    @Test func nonRetriableStatusesComeBackAtOnce() async throws {
+        for status in [400, 401, 403, 404, 410, 413] {
+            let executor = ScriptedExecutor([response(status), response(201)])
+            let result = try await transport(executor, SleepRecorder()).execute(send, authorization: token, policy: RetryPolicy())
+            #expect(result.response.status == status)
+            #expect(result.attempts == 1)
+        }
+    }
+
+    @Test func everyAttemptAsksForTheCurrentToken() async throws {
+        let counter = Mutex(0)
+        let renewing: @Sendable () -> String = { "token-\(counter.withLock { $0 += 1; return $0 })" }
+        let executor = ScriptedExecutor([response(503), response(201)])
+        _ = try await transport(executor, SleepRecorder()).execute(send, authorization: renewing, policy: RetryPolicy())
+        #expect(executor.attempts.map { $0[0].value } == ["token-1", "token-2"])
+    }
+
+    @Test func concurrencyIsBounded() async throws {
+        let gauge = InFlightGauge()
+        let transport = RetryingTransport(executor: gauge, maxConcurrent: 3)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask { _ = try await transport.execute(send, authorization: { "t" }, policy: RetryPolicy()) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(gauge.peak <= 3)
+        #expect(gauge.peak >= 2)
+        #expect(gauge.total == 20)
+    }
+}
+
+/// Counts requests in flight; each takes a few milliseconds.
+final class InFlightGauge: HTTPExecutor {
+    private let state = Mutex((current: 0, peak: 0, total: 0))
+    var peak: Int { state.withLock { $0.peak } }
+    var total: Int { state.withLock { $0.total } }
+
+    func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome {
+        state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current); $0.total += 1 }
+        try? await Task.sleep(for: .milliseconds(5))
+        state.withLock { $0.current -= 1 }
+        return .response(HubResponse(status: 201))
+    }
+}
+
+@Suite struct AsyncHTTPExecutorTests {
+    @Test func aClosedPortIsNotSent() async {
+        let executor = AsyncHTTPExecutor(connectTimeout: 2, requestTimeout: 5)
+        let outcome = await executor.perform(send, extraHeaders: [])
+        await executor.shutdown()
+        guard case .notSent = outcome else {
+            Issue.record("expected notSent for a refused connection, got \(outcome)")
+            return
+        }
+    }
+}
