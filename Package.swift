@@ -39,7 +39,11 @@ let package = Package(
                 path: "Sources/Steps/SignStep"),
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
-        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep"]),
+        .target(name: "RegisterStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
+                path: "Sources/Steps/RegisterStep"),
+        .target(name: "SendStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
+                path: "Sources/Steps/SendStep"),
+        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep"]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
         .target(name: "HubHTTP", dependencies: [
             "PipelineCore", "HubWire",
@@ -66,6 +70,8 @@ let package = Package(
         .testTarget(name: "SignStepTests", dependencies: ["SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
+        .testTarget(name: "RegisterStepTests", dependencies: ["RegisterStep", "PipelineCore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["SendStep", "PipelineCore"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),

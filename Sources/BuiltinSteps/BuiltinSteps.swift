@@ -1,5 +1,7 @@
 import PipelineCore
+import RegisterStep
 import RenderStep
+import SendStep
 import SignStep
 
 /// The step types that ship with Pushline. The CLI builds its `StepRegistry` from this list;
@@ -8,7 +10,9 @@ public enum BuiltinSteps {
     /// Every built-in step type, in the order docs list them.
     public static let all: [any Step.Type] = [
         SignStep.self,
+        RegisterStep.self,
         RenderStep.self,
+        SendStep.self,
     ]
 
     /// A registry of the built-in steps.

@@ -38,6 +38,9 @@ public final class DiagnosticCollector {
         report(Diagnostic(.warning, message, at: location, step: step, hint: hint))
     }
 
+    /// How many errors have been reported (a step compares counts to see whether it reported one).
+    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+
     /// True when an error has been reported.
     public var hasErrors: Bool { diagnostics.hasErrors }
 }

@@ -43,6 +43,11 @@ public struct HubSession: Sendable {
         return result
     }
 
+    /// The same session with other retry rules (a step's own `retries` and `retry-ambiguous`).
+    public func with(policy: RetryPolicy) -> HubSession {
+        HubSession(hub: hub, endpoint: endpoint, tokens: tokens, transport: transport, policy: policy)
+    }
+
     /// The Authorization value as a dry run shows it: signature replaced by `<redacted>`.
     public var redactedAuthorization: String { tokens.token().redacted }
 }

@@ -58,7 +58,7 @@ let sampleEnvironment = [
 @Suite struct RegistryContentsTests {
     @Test func registersEveryBuiltinStepOnce() {
         let registry = BuiltinSteps.registry()
-        #expect(registry.ids == ["sign", "render"])
+        #expect(registry.ids == ["sign", "register", "render", "send"])
     }
 
     @Test func everyStepDocumentsItsOptions() {

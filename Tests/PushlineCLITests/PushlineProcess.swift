@@ -24,7 +24,7 @@ final class PushlineProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
@@ -44,6 +44,20 @@ final class PushlineProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw ProcessTimeout(waitingFor: text, output: stdout)
+    }
+
+    /// Waits (up to `timeout` seconds) for the process to exit by itself; returns its status.
+    func waitForExit(timeout: Double = 60) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            throw ProcessTimeout(waitingFor: "exit", output: stdout)
+        }
+        // Let the last output arrive.
+        try await Task.sleep(for: .milliseconds(50))
+        output.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
     }
 
     /// Sends a signal and waits (up to `timeout` seconds) for the exit status.

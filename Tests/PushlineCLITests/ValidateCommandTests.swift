@@ -6,7 +6,7 @@ import Testing
     @Test func bundledPipelinesAreClean() async {
         let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
         #expect(output == CommandOutput(
-            out: "pipelines/breaking-news.yaml: ok\npipelines/seed-tutorial.yaml: ok\n", err: "", status: 0))
+            out: "pipelines/breaking-news.yaml: ok\npipelines/notify-user.yaml: ok\npipelines/seed-tutorial.yaml: ok\n", err: "", status: 0))
     }
 
     @Test func unsetVariablesAreWarningsNotErrors() async throws {

@@ -13,9 +13,7 @@ public struct RenderStep: Step {
     /// The keys `render` accepts.
     public static let options: [OptionSpec] = [
         OptionSpec("template", .reference("template"), required: true, "the declared template to render"),
-        OptionSpec("properties", .stringMap, "template properties, e.g. { message: \"Red Sox win!\" }"),
-        OptionSpec("properties-file", .path, "a JSON or YAML file holding a mapping of properties (instead of `properties`)"),
-    ]
+    ] + OptionSpec.templateProperties
     /// Examples as they appear under `steps:`.
     public static let examples = [
         "- render: { template: alert, properties: { message: \"Red Sox win!\" } }",
@@ -40,7 +38,7 @@ public struct RenderStep: Step {
     /// uses but nobody gives (NH renders those as empty strings, usually a mistake).
     public static func build(_ options: OptionReader, in context: BuildContext) -> RenderStep? {
         let template = context.template("template", in: options)
-        let values = PropertiesDecoder(options: options, context: context).decode()
+        let values = options.templateProperties(in: context)
         guard let template, let body = template.body, let values else { return nil }
         let properties = TemplateProperties(values)
         if !properties.caseConflicts.isEmpty {

@@ -1,4 +1,19 @@
-import PipelineCore
+/// The option keys for template properties, shared by every step that renders templates.
+extension OptionSpec {
+    /// `properties` and `properties-file`.
+    public static let templateProperties: [OptionSpec] = [
+        OptionSpec("properties", .stringMap, "template properties, e.g. { message: \"Red Sox win!\" }"),
+        OptionSpec("properties-file", .path, "a JSON or YAML file holding a mapping of properties (instead of `properties`)"),
+    ]
+}
+
+extension OptionReader {
+    /// Reads `properties:` or `properties-file:` into name → text (nil after reporting a problem;
+    /// empty when neither is given). YAML numbers and booleans are taken as their text.
+    public func templateProperties(in context: BuildContext) -> [String: String]? {
+        PropertiesDecoder(options: self, context: context).decode()
+    }
+}
 
 /// Reads `properties:` or `properties-file:` into name → text, reporting non-text values.
 struct PropertiesDecoder {

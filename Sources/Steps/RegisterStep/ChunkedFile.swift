@@ -1,0 +1,35 @@
+import Foundation
+import PipelineCore
+
+/// A regular file read in fixed-size chunks, so a device file of any size streams in bounded memory.
+final class ChunkedFile {
+    /// Bytes read per call.
+    static let chunkSize = 64 * 1024
+
+    private let handle: FileHandle
+
+    /// Opens `path` for reading; anything but a readable regular file is refused (a FIFO would hang).
+    init(path: String) throws(TextFile.Failure) {
+        let attributes: [FileAttributeKey: Any]
+        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
+            throw FileManager.default.fileExists(atPath: path) ? .unreadable : .missing
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeDirectory?: throw .directory
+        case .typeRegular?: break
+        default: throw .notRegular
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    /// The next chunk, or nil at the end of the file.
+    func next() throws(TextFile.Failure) -> [UInt8]? {
+        let data: Data?
+        do { data = try handle.read(upToCount: Self.chunkSize) } catch { throw .unreadable }
+        guard let data, !data.isEmpty else { return nil }
+        return [UInt8](data)
+    }
+}

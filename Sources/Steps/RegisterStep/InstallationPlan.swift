@@ -1,0 +1,114 @@
+import Foundation
+import HubWire
+import PipelineCore
+
+/// Turns device records into jobs for one mode, checking each record offline first.
+///
+/// Shared by YAML devices (problems become diagnostics at the field) and file rows (problems become the
+/// row's failure reason), so both are held to the same rules.
+struct InstallationPlan: Sendable {
+    /// A template to attach: its pipeline name, platform and the installation template built from it.
+    struct Attachment: Sendable {
+        let name: String
+        let platform: PushPlatform
+        let template: InstallationTemplate
+    }
+
+    /// Which field a problem is about, so a YAML diagnostic can point at it.
+    enum Field: Equatable {
+        case device, installationId, platform, pushChannel, tags, tag(Int), userId, templates
+    }
+
+    let mode: RegisterMode
+    let attachments: [Attachment]
+    let addTags: [String]
+    let removeTags: [String]
+
+    /// The job for `record`, or every problem found (then the job is nil).
+    func plan(_ record: DeviceRecord) -> (job: DeviceJob?, problems: [(field: Field, message: String)]) {
+        var problems: [(field: Field, message: String)] = []
+        let id = record.installationId ?? ""
+        if id.isEmpty { problems.append((.installationId, record.installationId == nil ? "installationId is missing" : "installationId is empty")) }
+        if mode == .delete {
+            return problems.isEmpty ? (.delete(id: id), []) : (nil, problems)
+        }
+
+        var platform: PushPlatform?
+        if let text = record.platform {
+            switch DeviceRules.platform(text) {
+            case .success(let value): platform = value
+            case .failure(let problem): problems.append((.platform, problem.message))
+            }
+        } else if mode == .put || record.pushChannel != nil || !attachments.isEmpty {
+            let why = mode == .put ? "" : record.pushChannel != nil ? " (needed to check pushChannel)" : " (needed to check the templates match)"
+            problems.append((.platform, "platform is missing\(why)"))
+        }
+        if let channel = record.pushChannel {
+            if let platform, let problem = DeviceRules.handleProblem(channel, platform: platform, what: "pushChannel") {
+                problems.append((.pushChannel, problem))
+            }
+        } else if mode == .put {
+            problems.append((.pushChannel, "pushChannel is missing"))
+        }
+        let tags = mode == .patch ? Self.union(record.tags, addTags) : record.tags
+        for (position, message) in DeviceRules.tagProblems(tags) {
+            let field: Field = position.map { $0 < record.tags.count ? .tag($0) : .device } ?? .tags
+            problems.append((field, message))
+        }
+        if let userId = record.userId, let problem = DeviceRules.userIdProblem(userId) {
+            problems.append((.userId, problem))
+        }
+        if let platform {
+            for attachment in attachments where attachment.platform != platform {
+                problems.append((.platform, "template '\(attachment.name)' is for \(attachment.platform.rawValue), but the device's platform is \(platform.rawValue)"))
+            }
+        }
+        guard problems.isEmpty else { return (nil, problems) }
+
+        if mode == .put, let platform, let channel = record.pushChannel {
+            let templates = Dictionary(attachments.map { ($0.name, $0.template) }, uniquingKeysWith: { _, last in last })
+            return (.put(Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel),
+                                      userId: record.userId, tags: tags.isEmpty ? nil : tags,
+                                      templates: templates.isEmpty ? nil : templates)), [])
+        }
+        let operations = patchOperations(record, tags: tags)
+        guard !operations.isEmpty else {
+            return (nil, [(.device, "nothing to patch: give pushChannel, userId or tags, or the step's add-tags, remove-tags or templates")])
+        }
+        return (.patch(id: id, operations: operations), [])
+    }
+
+    /// JSON-Patch operations (nh-rest-api.md §3.1): set channel and user, add tags, remove tags, add templates.
+    private func patchOperations(_ record: DeviceRecord, tags: [String]) -> [InstallationPatchOperation] {
+        var operations: [InstallationPatchOperation] = []
+        if let channel = record.pushChannel { operations.append(.init(op: .add, path: "/pushChannel", value: channel)) }
+        if let userId = record.userId { operations.append(.init(op: .add, path: "/userId", value: userId)) }
+        // The SDKs only send a single tag as the value, so one operation per tag.
+        operations += tags.map { .init(op: .add, path: "/tags", value: $0) }
+        operations += removeTags.map { .init(op: .remove, path: "/tags/" + Self.pointer($0)) }
+        operations += attachments.map {
+            .init(op: .add, path: "/templates/" + Self.pointer($0.name), value: Self.stringified($0.template))
+        }
+        return operations
+    }
+
+    /// `a` followed by the items of `b` it lacks.
+    static func union(_ a: [String], _ b: [String]) -> [String] {
+        var result = a
+        for item in b where !result.contains(item) { result.append(item) }
+        return result
+    }
+
+    /// A JSON-pointer segment (RFC 6901): `~` → `~0`, `/` → `~1`.
+    static func pointer(_ segment: String) -> String {
+        segment.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// A template as the stringified JSON a patch value carries: compact, keys sorted, `/` unescaped.
+    static func stringified(_ template: InstallationTemplate) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings and string maps always encode.
+        return (try? encoder.encode(template)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,123 @@
+import HubExpressions
+import HubWire
+import PipelineCore
+
+/// Decodes `register`'s options, reporting every problem with its YAML location before anything runs.
+struct RegisterOptionsDecoder {
+    let options: OptionReader
+    let context: BuildContext
+
+    func decode() -> RegisterStep? {
+        let hub = context.hub("hub", in: options)
+        let mode: RegisterMode? = options.contains("mode")
+            ? options.oneOf("mode", RegisterMode.allCases.map(\.rawValue)).flatMap(RegisterMode.init(rawValue:)) : .put
+        let concurrency = options.contains("concurrency")
+            ? options.integer("concurrency", in: RegisterStep.concurrencyRange) : RegisterStep.defaultConcurrency
+        let attachments = templates()
+        let addTags = tagList("add-tags")
+        let removeTags = tagList("remove-tags")
+        // The mode decides which other keys are allowed; without it their checks would only add noise.
+        guard let mode else { return nil }
+        var valid = attachments != nil && addTags != nil && removeTags != nil
+        let installations = options.node("installations")
+        let registrations = options.node("registrations")
+        let source: RegisterStep.Source?
+        switch (installations, registrations) {
+        case (nil, nil):
+            let given = options.entries.filter { $0.key == "installations" || $0.key == "registrations" }
+            if given.isEmpty {
+                options.error("give 'installations' or 'registrations'", at: options.node,
+                              hint: "`installations:` takes a list of devices or a .jsonl, .json or .csv file; `registrations:` a list")
+            }
+            // An unresolved reference was reported already; a bare key was not.
+            for entry in given where entry.value.isNull {
+                options.diagnostics.error("'\(entry.key)' has no value", at: entry.keyLocation, step: options.step,
+                                          hint: "give a list of devices or a file path")
+            }
+            source = nil
+        case (.some, .some(let node)):
+            options.error("give either 'installations' or 'registrations', not both", at: node)
+            source = nil
+        case (.some(let node), nil):
+            valid = checkKeys(for: mode) && valid
+            let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
+            source = decodeInstallations(node, plan: plan)
+        case (nil, .some(let node)):
+            for key in ["templates", "mode", "add-tags", "remove-tags"] where options.node(key) != nil {
+                options.error("'\(key)' applies to installations, not registrations", at: options.node(key)!,
+                              hint: key == "templates" ? "give each registration its own `template:`" : "remove `\(key)`")
+                valid = false
+            }
+            source = decodeRegistrations(node)
+        }
+        guard let hub, let concurrency, let source, valid else { return nil }
+        return RegisterStep(hub: hub, mode: mode, concurrency: concurrency, source: source)
+    }
+
+    /// Keys that only some modes take.
+    private func checkKeys(for mode: RegisterMode) -> Bool {
+        var valid = true
+        if mode != .patch {
+            for key in ["add-tags", "remove-tags"] {
+                guard let node = options.node(key) else { continue }
+                options.error("'\(key)' applies only with mode: patch", at: node,
+                              hint: mode == .put ? "give tags on each installation, or set `mode: patch`" : "remove `\(key)`")
+                valid = false
+            }
+        }
+        if mode == .delete, let node = options.node("templates") {
+            options.error("'templates' cannot be used with mode: delete", at: node, hint: "remove `templates`")
+            valid = false
+        }
+        return valid
+    }
+
+    /// `templates:`: declared templates with a compiled body, each once, as installation templates.
+    private func templates() -> [InstallationPlan.Attachment]? {
+        guard let names = options.stringList("templates") else { return options.node("templates") == nil ? [] : nil }
+        var attachments: [InstallationPlan.Attachment] = []
+        var valid = true
+        for (name, node) in names {
+            guard let template = declaredTemplate(name, at: node) else { valid = false; continue }
+            if attachments.contains(where: { $0.name == name }) {
+                options.error("template '\(name)' is listed twice", at: node)
+                valid = false
+                continue
+            }
+            // A body that did not compile was reported where the template is declared.
+            guard let body = template.body else { valid = false; continue }
+            attachments.append(InstallationPlan.Attachment(
+                name: name, platform: template.platform,
+                template: InstallationTemplate(body: body.source, headers: template.headers.isEmpty ? nil : template.headers,
+                                               tags: template.tags.isEmpty ? nil : template.tags)))
+        }
+        return valid ? attachments : nil
+    }
+
+    /// A declared template, or an "unknown template" error with "did you mean".
+    func declaredTemplate(_ name: String, at node: ConfigNode) -> TemplateDeclaration? {
+        if let template = context.document.template(name) { return template }
+        let names = context.document.templates.map(\.name)
+        let declared = names.isEmpty ? "no templates are declared" : "declared: \(names.joined(separator: ", "))"
+        options.error("unknown template '\(node.scalar?.sourceText ?? name)'\(Suggestion.didYouMean(name, in: names))", at: node,
+                      hint: "\(declared); declare it under `templates:`")
+        return nil
+    }
+
+    /// `add-tags:` / `remove-tags:`, each tag valid.
+    private func tagList(_ key: String) -> [String]? {
+        guard let items = options.stringList(key) else { return options.node(key) == nil ? [] : nil }
+        var valid = true
+        for (tag, node) in items {
+            if let problem = TagSyntax.problem(with: tag) {
+                options.error("invalid tag: \(problem)", at: node, hint: "tags may contain only letters, digits and _ @ # . : -")
+                valid = false
+            }
+        }
+        if items.count > NHLimits.maxTagsPerInstallation, let node = options.node(key) {
+            options.error("'\(key)' has \(items.count) tags; NH allows at most \(NHLimits.maxTagsPerInstallation) per device", at: node)
+            valid = false
+        }
+        return valid ? items.map(\.value) : nil
+    }
+}

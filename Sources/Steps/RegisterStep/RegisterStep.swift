@@ -1,0 +1,138 @@
+import HubWire
+import PipelineCore
+
+/// `register`: creates, patches or deletes installations — or creates and updates registrations — on a hub.
+///
+/// Devices come from the YAML or from a `.jsonl`, `.json` or `.csv` file that is streamed, never loaded
+/// whole. Every device is checked offline first (platform, push-channel shape, tags): a bad YAML device is a
+/// build diagnostic, a bad file row a failed device naming `file:line`. Devices run with bounded
+/// concurrency; each one's outcome lands in the report, and any failure fails the step at the end.
+public struct RegisterStep: Step {
+    /// The YAML key of this step.
+    public static let id = "register"
+    /// One line for docs.
+    public static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
+    /// Default and accepted range of `concurrency`.
+    public static let defaultConcurrency = 16
+    /// Accepted range of `concurrency`.
+    public static let concurrencyRange = 1...256
+
+    /// The keys `register` accepts.
+    public static let options: [OptionSpec] = [
+        OptionSpec("hub", .reference("hub"), required: true, "the declared hub to register with"),
+        // OptionSpec has no "list of mappings" type; the path form is the one a type can describe.
+        OptionSpec("installations", .path,
+                   "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
+                       + "or a .jsonl, .json (array) or .csv file of them, streamed; give this or `registrations`"),
+        OptionSpec("registrations", .string,
+                   "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
+                       + "(without id, a new id is requested first); give this or `installations`"),
+        OptionSpec("templates", .stringList,
+                   "declared templates to attach to every installation; each must be for the installation's platform"),
+        OptionSpec("mode", .oneOf(RegisterMode.allCases.map(\.rawValue)), default: "put",
+                   "put creates or overwrites each installation, patch changes only what is given, delete removes it"),
+        OptionSpec("add-tags", .stringList, "patch mode: tags to add to every installation"),
+        OptionSpec("remove-tags", .stringList, "patch mode: tags to remove from every installation"),
+        OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)",
+                   "most requests in flight at once (\(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound))"),
+    ]
+
+    /// The keys of one installation (YAML mapping, JSON object or CSV column).
+    public static let installationKeys: [OptionSpec] = [
+        OptionSpec("installationId", .string, "the installation's id (required)"),
+        OptionSpec("platform", .oneOf(DeviceRules.platforms.map(\.rawValue)), "the device platform (required for put)"),
+        OptionSpec("pushChannel", .string,
+                   "the PNS handle: APNs token (hex), FCM token, or WNS channel URI (https); required for put"),
+        OptionSpec("tags", .stringList, "tags (at most 60); in CSV one cell separated by `|`"),
+        OptionSpec("userId", .string, "the user id, targetable as $UserId:{id}"),
+    ]
+
+    /// The keys of one registration.
+    public static let registrationKeys: [OptionSpec] = [
+        OptionSpec("platform", .oneOf(DeviceRules.platforms.map(\.rawValue)), required: true, "the device platform"),
+        OptionSpec("handle", .string, required: true, "the PNS handle, as for an installation's pushChannel"),
+        OptionSpec("tags", .stringList, "tags (at most 60, the template's tags included)"),
+        OptionSpec("template", .reference("template"), "a declared template: makes this a template registration"),
+        OptionSpec("id", .string, "an existing registration id to update; without it a new id is requested"),
+    ]
+
+    /// Examples as they appear under `steps:`.
+    public static let examples = [
+        "- register: { hub: sports, installations: ../data/devices.jsonl, templates: [alert] }",
+        """
+        - register:
+            hub: sports
+            installations:
+              - { installationId: ipad-1, platform: apns, pushChannel: 62BCD3484834B7E2, tags: [follows_RedSox] }
+        """,
+        "- register: { hub: sports, mode: patch, installations: ../data/devices.csv, add-tags: [location_Boston] }",
+        "- register: { hub: sports, mode: delete, installations: ../data/retired.csv, concurrency: 4 }",
+        """
+        - register:
+            hub: sports
+            registrations:
+              - { platform: fcmv1, handle: dGVzdC10b2tlbg, tags: ["$UserId:{alice}"], template: alert-fcm }
+        """,
+    ]
+
+    /// Where the devices come from.
+    enum Source: Sendable {
+        /// Installations from the YAML, checked and prepared.
+        case installations([DeviceWork])
+        /// Installations streamed from a file, checked row by row with `plan`.
+        case installationFile(DeviceFile, plan: InstallationPlan)
+        /// Registrations from the YAML, checked and prepared.
+        case registrations([DeviceWork])
+    }
+
+    /// The declared hub.
+    public let hub: HubDeclaration
+    /// What happens to each installation.
+    public let mode: RegisterMode
+    /// Most requests in flight.
+    public let concurrency: Int
+    /// The devices.
+    let source: Source
+
+    /// Creates the step directly (tests).
+    init(hub: HubDeclaration, mode: RegisterMode = .put, concurrency: Int = RegisterStep.defaultConcurrency, source: Source) {
+        self.hub = hub
+        self.mode = mode
+        self.concurrency = concurrency
+        self.source = source
+    }
+
+    /// Decodes and checks every option and every YAML device, and prechecks a device file.
+    public static func build(_ options: OptionReader, in context: BuildContext) -> RegisterStep? {
+        RegisterOptionsDecoder(options: options, context: context).decode()
+    }
+
+    /// Sends every device, then reports each one's outcome; fails after all were tried if any failed.
+    public func run(in context: StepContext) async throws -> StepResult {
+        let session = try context.session(for: hub)
+        let log = context.isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization) : nil
+        let runner = RegisterRunner(session: session, concurrency: concurrency, log: log, clock: context.clock)
+        let outcome: RegisterRunner.Outcome
+        switch source {
+        case .installations(let devices), .registrations(let devices):
+            var iterator = devices.makeIterator()
+            outcome = await runner.run { iterator.next().map(DeviceItem.work) }
+        case .installationFile(let file, let plan):
+            let reader: DeviceFileReader
+            do { reader = try DeviceFileReader(file, plan: plan) } catch {
+                throw StepFailure(error.message(what: "device file", name: file.shown))
+            }
+            outcome = await runner.run { () throws(StepFailure) in try reader.next() }
+        }
+        let isRegistrations = if case .registrations = source { true } else { false }
+        let report = RegisterReport(
+            hub: hub.name, noun: isRegistrations ? "registration" : "installation",
+            pastTense: isRegistrations ? "registered" : mode.pastTense, infinitive: isRegistrations ? "register" : mode.infinitive,
+            outcome: outcome, requestLines: log?.lines ?? [])
+        let failed = outcome.results.filter { $0.outcome == .failed }.count
+        context.logger.info("register finished", metadata: [
+            "hub": "\(hub.name)", "devices": "\(outcome.results.count)", "failed": "\(failed)",
+        ])
+        return try report.finish()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HubExpressions
+import HubWire
+import PipelineCore
+
+/// `send`: sends one notification through a hub: a template send with properties, or a native
+/// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
+/// straight to device handles. Can schedule, and can use NH's test send.
+public struct SendStep: Step {
+    /// The YAML key of this step.
+    public static let id = "send"
+    /// One line for docs.
+    public static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
+    /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
+    static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
+
+    /// The keys `send` accepts.
+    public static let options: [OptionSpec] = [
+        OptionSpec("hub", .reference("hub"), required: true, "the declared hub to send through"),
+        OptionSpec("format", .oneOf(["template"] + nativeFormats), default: "template",
+                   "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)"),
+        OptionSpec("audience", .string, "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\""),
+        OptionSpec("broadcast", .boolean, "send to every device; must be written out, never implied by a missing audience"),
+        OptionSpec("direct", .stringList, "device handle(s) to send to directly (native formats); lists go out in batches of 1000"),
+        OptionSpec("template", .reference("template"), "native formats: the pipeline template rendered locally into the payload"),
+        OptionSpec("headers", .stringMap, "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }"),
+        OptionSpec("test", .boolean, default: "false", "NH test send: at most 10 devices, per-device outcome in the report"),
+        OptionSpec("schedule", .string, "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"),
+        OptionSpec("retries", .integer, default: "3", "retries for throttling and busy answers (0 to 10)"),
+        OptionSpec("retry-ambiguous", .boolean, default: "false",
+                   "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice"),
+    ] + OptionSpec.templateProperties
+
+    /// Examples as they appear under `steps:`.
+    public static let examples = [
+        "- send: { hub: sports, audience: boston-fans, properties: { message: \"Red Sox win!\" } }",
+        "- send: { hub: sports, format: apple, template: alert, audience: \"username:alice\", properties: { message: \"Hi\" } }",
+        "- send: { hub: sports, broadcast: true, schedule: in 2h, properties: { message: \"Good morning\" } }",
+    ]
+
+    /// Where a send goes.
+    public enum Target: Sendable, Equatable {
+        /// Devices whose tags match.
+        case audience(name: String?, expression: TagExpression)
+        /// Everyone.
+        case broadcast
+        /// These device handles.
+        case direct([String])
+    }
+
+    /// When a send goes out.
+    public enum Schedule: Sendable, Equatable {
+        /// At this time (epoch seconds).
+        case at(Double)
+        /// This many seconds after the step runs.
+        case after(Int64)
+    }
+
+    let hub: HubDeclaration
+    let format: String
+    let target: Target
+    let template: TemplateDeclaration?
+    let properties: [String: String]
+    let headers: [HubHeader]
+    let test: Bool
+    let schedule: Schedule?
+    let policy: RetryPolicy
+}

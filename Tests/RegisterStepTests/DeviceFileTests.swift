@@ -1,0 +1,165 @@
+import Foundation
+import HubWire
+import PipelineCore
+import Testing
+@testable import RegisterStep
+
+/// The same three devices in each file format.
+private let sameDevices: [(name: String, text: String)] = [
+    ("devices.jsonl", """
+        {"installationId":"ipad-1","platform":"apns","pushChannel":"\(apnsToken)","tags":["follows_RedSox","location_Boston"],"userId":"alice"}
+
+        {"installationId":"pixel-1","platform":"fcmv1","pushChannel":"\(fcmToken)","pushChannelExpired":false}
+        {"installationId":"surface-1","platform":"wns","pushChannel":"https://db5.notify.windows.com/?token=AwYAAAB%2b","tags":[]}
+
+        """),
+    ("devices.json", """
+        [
+          {"installationId":"ipad-1","platform":"apns","pushChannel":"\(apnsToken)",
+           "tags":["follows_RedSox","location_Boston"],"userId":"alice"},
+          {"installationId":"pixel-1","platform":"fcmv1","pushChannel":"\(fcmToken)","pushChannelExpired":false},
+          {"installationId":"surface-1","platform":"wns","pushChannel":"https://db5.notify.windows.com/?token=AwYAAAB%2b","tags":[]}
+        ]
+        """),
+    ("devices.csv", """
+        installationId,platform,pushChannel,tags,userId\r
+        ipad-1,apns,\(apnsToken),follows_RedSox|location_Boston,alice\r
+        pixel-1 , fcmv1 ,"\(fcmToken)",,\r
+        surface-1,wns,https://db5.notify.windows.com/?token=AwYAAAB%2b,,\r
+
+        """),
+]
+
+private func installations(in requests: [HubRequest]) throws -> [String: Installation] {
+    var result: [String: Installation] = [:]
+    for request in requests {
+        let installation = try JSONDecoder().decode(Installation.self, from: Data(request.body))
+        result[installation.installationId] = installation
+    }
+    return result
+}
+
+@Suite struct DeviceFileTests {
+    @Test(arguments: sameDevices.map(\.name))
+    func everyFormatRegistersTheSameDevices(_ name: String) async throws {
+        let dir = try directory(with: [name: try #require(sameDevices.first { $0.name == name }).text])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar(name))], directory: dir)
+        let transport = ScriptedTransport()
+        let result = try await step.run(in: context(transport, directory: dir))
+        #expect(result.summary == "registered 3 installations on hub 'tutorial' (3 ok, 0 failed)")
+        #expect(try installations(in: transport.requests) == [
+            "ipad-1": Installation(installationId: "ipad-1", platform: "apns", pushChannel: .handle(apnsToken), userId: "alice",
+                                   tags: ["follows_RedSox", "location_Boston"]),
+            "pixel-1": Installation(installationId: "pixel-1", platform: "fcmv1", pushChannel: .handle(fcmToken)),
+            "surface-1": Installation(installationId: "surface-1", platform: "wns",
+                                      pushChannel: .handle("https://db5.notify.windows.com/?token=AwYAAAB%2b")),
+        ])
+    }
+
+    @Test func csvQuotedFieldsHoldCommasBarsAndQuotes() async throws {
+        let dir = try directory(with: ["devices.csv": """
+            userId,tags,installationId,pushChannel,platform
+            bob,"follows_RedSox|location_Boston","desk ""1"", left",https://db5.notify.windows.com/?token=a%2Cb,wns
+            ,"a|b","multi
+            line",\(apnsToken),apns
+            ,,"x,y","https://db5.notify.windows.com/?q=a,b|c",wns
+            """])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.csv")), ("concurrency", scalar("1"))],
+                             directory: dir)
+        let transport = ScriptedTransport()
+        _ = try await step.run(in: context(transport, directory: dir))
+        #expect(try installations(in: transport.requests) == [
+            "desk \"1\", left": Installation(installationId: "desk \"1\", left", platform: "wns",
+                                             pushChannel: .handle("https://db5.notify.windows.com/?token=a%2Cb"), userId: "bob",
+                                             tags: ["follows_RedSox", "location_Boston"]),
+            "multi\nline": Installation(installationId: "multi\nline", platform: "apns", pushChannel: .handle(apnsToken), tags: ["a", "b"]),
+            "x,y": Installation(installationId: "x,y", platform: "wns", pushChannel: .handle("https://db5.notify.windows.com/?q=a,b|c")),
+        ])
+        #expect(transport.requests.first?.url == base + "installations/desk%20%221%22%2C%20left?api-version=2020-06")
+    }
+
+    @Test func badRowsFailWithFileAndLineWhileTheOthersRegister() async throws {
+        let dir = try directory(with: ["devices.jsonl": """
+            {"installationId":"ok-1","platform":"apns","pushChannel":"\(apnsToken)"}
+            {"installationId":"odd","platform":"apns","pushChannel":"ABC"}
+
+            not json
+            {"installationId":"ok-2","platform":"gcm","pushChannel":"\(fcmToken)","tags":["bad tag"]}
+            {"installationId":"ok-3","platform":"fcmv1","pushChannel":"\(fcmToken)","tgas":["x"]}
+            {"installationId":"ok-1","platform":"apns","pushChannel":"\(apnsToken)"}
+            {"installationId":"ok-4","platform":"ios","pushChannel":"\(apnsToken)"}
+            {"installationId":"ok-5","platform":"gcm","pushChannel":"\(fcmToken)"}
+            """])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.jsonl"))], directory: dir)
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: context(transport, directory: dir))
+        let file = "\(dir)/devices.jsonl"
+        #expect(failure.message == "could not register 6 of 8 installations on hub 'tutorial' (2 ok, 6 failed)")
+        #expect(failure.lines == [
+            "odd: \(file):2: pushChannel 'ABC' is not an APNs device token: it has an odd number of hex digits (3)",
+            "\(file):4: not valid JSON",
+            "ok-2: \(file):5: invalid tag: tag 'bad tag' contains a space, which is not allowed",
+            "\(file):6: unknown key 'tgas'; did you mean 'tags'? (known keys: installationId, platform, pushChannel, tags, userId)",
+            "ok-1: \(file):7: installation 'ok-1' already appears at \(file):1; give each device once",
+            "… and 1 more failed (see the report data)",
+        ])
+        guard case .array(let entries) = failure.data else { Issue.record("data must be an array"); return }
+        #expect(entries.last == .object([
+            ReportField("device", .string("ok-5")), ReportField("outcome", .string("created")),
+        ]))
+        #expect(entries[6] == .object([
+            ReportField("device", .string("ok-4")), ReportField("outcome", .string("failed")),
+            ReportField("reason", .string("\(file):8: platform 'ios' is not supported; use apns, fcmv1, gcm or wns")),
+        ]))
+        #expect(transport.requests.map(\.summary) == ["PUT installation 'ok-1'", "PUT installation 'ok-5'"])
+    }
+
+    @Test func badCSVRowsNameTheirLine() async throws {
+        let dir = try directory(with: ["devices.csv": """
+            installationId,platform,pushChannel
+            a,wns,http://not-https.example.com/
+            b,apns
+            c,apns,"\(apnsToken)"x
+            d,fcmv1,to"ken
+            e,apns,"unclosed
+            """])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.csv"))], directory: dir)
+        let failure = try await failure(of: step, in: context(ScriptedTransport(), directory: dir))
+        let file = "\(dir)/devices.csv"
+        #expect(failure.lines == [
+            "a: \(file):2: pushChannel 'http://not-https.exa…' is not a WNS channel URI: it must be an https:// URL",
+            "\(file):3: the row has 2 fields; the header has 3",
+            "\(file):4: field 3 has text after its closing quote",
+            "\(file):5: field 3 has a '\"' inside; quote the whole field and double the quote (\"\")",
+            "\(file):6: a quoted field is not closed before the end of the file",
+        ])
+    }
+
+    @Test func anOverlongLineIsSkippedAndReadingGoesOn() async throws {
+        let long = #"{"installationId":"big","platform":"fcmv1","pushChannel":""# + String(repeating: "x", count: 1_100_000) + #""}"#
+        let dir = try directory(with: ["devices.jsonl": long + "\n" + #"{"installationId":"small","platform":"fcmv1","pushChannel":"t"}"#])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.jsonl"))], directory: dir)
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: context(transport, directory: dir))
+        #expect(failure.lines == ["\(dir)/devices.jsonl:1: the line is longer than 1048576 bytes"])
+        #expect(transport.requests.map(\.summary) == ["PUT installation 'small'"])
+    }
+
+    @Test func jsonArrayProblemsNameTheirLine() async throws {
+        let dir = try directory(with: ["devices.json": """
+            [ {"installationId":"a","platform":"fcmv1","pushChannel":"t1"},
+              42,
+              {"installationId":"b","platform":"fcmv1","pushChannel":"t2"},
+            ]
+            """])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.json"))], directory: dir)
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: context(transport, directory: dir))
+        let file = "\(dir)/devices.json"
+        #expect(failure.lines == [
+            "\(file):2: each device must be a JSON object",
+            "\(file):4: a ',' is followed by ']' (trailing comma)",
+        ])
+        #expect(transport.requests.count == 2)
+    }
+}

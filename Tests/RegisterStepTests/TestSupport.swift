@@ -1,0 +1,160 @@
+import Foundation
+import HubExpressions
+import HubWire
+import PipelineCore
+import Synchronization
+import Testing
+@testable import RegisterStep
+
+let connection = try! ConnectionString(parsing:
+    "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=")
+let here = SourceLocation(file: "p.yaml", line: 1, column: 1)
+let hub = HubDeclaration(name: "tutorial", location: here, connection: connection, hubName: "myhub", endpoint: nil)
+let base = "https://contoso-nh.servicebus.windows.net/myhub/"
+let apnsToken = "62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA"
+let fcmToken = "dGVzdC10b2tlbi1mb3ItZmNt:APA91bH"
+
+func declaration(_ name: String, _ platform: PushPlatform, _ body: String, headers: [String: String] = [:],
+                 tags: [String] = []) -> TemplateDeclaration {
+    TemplateDeclaration(name: name, location: here, platform: platform, body: try! CompiledTemplate(compiling: body),
+                        headers: headers, tags: tags)
+}
+
+let alert = declaration("alert", .apns, #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"])
+let fcmAlert = declaration("fcm-alert", .fcmv1, #"{"message":{"notification":{"body":"$(message)"}}}"#)
+
+func document(directory: String = ".") -> PipelineDocument {
+    PipelineDocument(file: "p.yaml", directory: directory, hubs: [hub], templates: [alert, fcmAlert])
+}
+
+// MARK: - Config trees
+
+func scalar(_ text: String, _ line: Int = 1, _ column: Int = 1) -> ConfigNode {
+    ConfigNode(.scalar(ConfigScalar(text: text)), at: SourceLocation(file: "p.yaml", line: line, column: column))
+}
+
+func list(_ items: [ConfigNode], _ line: Int = 1, _ column: Int = 1) -> ConfigNode {
+    ConfigNode(.sequence(items), at: SourceLocation(file: "p.yaml", line: line, column: column))
+}
+
+func words(_ items: String...) -> ConfigNode { list(items.map { scalar($0) }) }
+
+func mapping(_ pairs: [(String, ConfigNode)], _ line: Int = 1, _ column: Int = 1) -> ConfigNode {
+    ConfigNode(.mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }),
+               at: SourceLocation(file: "p.yaml", line: line, column: column))
+}
+
+func build(_ pairs: [(String, ConfigNode)], directory: String = ".") -> (RegisterStep?, [Diagnostic]) {
+    let collector = DiagnosticCollector()
+    let reader = OptionReader(mapping(pairs), specs: RegisterStep.options, step: RegisterStep.id, what: "register options",
+                              diagnostics: collector)
+    let context = BuildContext(document: document(directory: directory), loadDataFile: { _, _, _, _ in nil })
+    return (RegisterStep.build(reader, in: context), collector.diagnostics)
+}
+
+/// Builds and asserts there were no diagnostics.
+func built(_ pairs: [(String, ConfigNode)], directory: String = ".") throws -> RegisterStep {
+    let (step, diagnostics) = build(pairs, directory: directory)
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+    return try #require(step)
+}
+
+func context(_ transport: any HubTransport, dryRun: Bool = false, directory: String = ".") -> StepContext {
+    StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!,
+                clock: .fixed(Date(timeIntervalSince1970: 1_699_996_400)), document: document(directory: directory),
+                state: RunState(), isDryRun: dryRun, transport: transport)
+}
+
+/// Runs the step, expecting it to fail, and returns the failure.
+func failure(of step: RegisterStep, in context: StepContext) async throws -> StepFailure {
+    do {
+        let result = try await step.run(in: context)
+        Issue.record("expected a failure, got: \(result.summary)")
+        throw CancellationError()
+    } catch let failure as StepFailure {
+        return failure
+    }
+}
+
+/// A scratch directory holding the given files.
+func directory(with files: [String: String]) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("register-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    for (name, text) in files {
+        try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    return url.path
+}
+
+extension HubRequest {
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+extension ReportValue {
+    /// The `outcome` of each entry of an array of device results, by device.
+    var outcomes: [String: String] {
+        guard case .array(let items) = self else { return [:] }
+        var result: [String: String] = [:]
+        for case .object(let fields) in items {
+            guard case .string(let device)? = fields.first(where: { $0.key == "device" })?.value,
+                case .string(let outcome)? = fields.first(where: { $0.key == "outcome" })?.value
+            else { continue }
+            result[device] = outcome
+        }
+        return result
+    }
+}
+
+// MARK: - Transport double
+
+/// Records every request and answers from a script; tracks how many requests were in flight at once.
+final class ScriptedTransport: HubTransport {
+    /// The answer to the n-th request (1-based), or a transport error; nil for the usual success.
+    typealias Script = @Sendable (HubRequest, Int) -> Result<HubResponse, TransportError>?
+
+    private struct State {
+        var requests: [HubRequest] = []
+        var inFlight = 0
+        var maxInFlight = 0
+        var registrationIDs = 0
+    }
+
+    private let state = Mutex(State())
+    private let delay: Duration?
+    private let script: Script?
+
+    init(delay: Duration? = nil, script: Script? = nil) {
+        self.delay = delay
+        self.script = script
+    }
+
+    var requests: [HubRequest] { state.withLock { $0.requests } }
+    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+
+    func execute(
+        _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
+    ) async throws(TransportError) -> TransportResult {
+        let number = state.withLock { state in
+            state.requests.append(request)
+            state.inFlight += 1
+            state.maxInFlight = max(state.maxInFlight, state.inFlight)
+            return state.requests.count
+        }
+        if let delay { try? await Task.sleep(for: delay) }
+        state.withLock { $0.inFlight -= 1 }
+        let answer = script?(request, number) ?? .success(success(for: request))
+        return TransportResult(response: try answer.get(), attempts: 1, elapsedMs: 0, trackingId: "t-\(number)")
+    }
+
+    /// What NH answers on success: 201 + Location for registration ids (reg-1, reg-2, …), 204 for deletes,
+    /// otherwise 200.
+    func success(for request: HubRequest) -> HubResponse {
+        switch request.method {
+        case .post:
+            let id = state.withLock { $0.registrationIDs += 1; return $0.registrationIDs }
+            return HubResponse(status: 201, headers: [HubHeader("Location", base + "registrationids/reg-\(id)?api-version=2020-06")])
+        case .delete: return HubResponse(status: 204)
+        default: return HubResponse(status: 200)
+        }
+    }
+}
