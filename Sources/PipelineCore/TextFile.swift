@@ -37,6 +37,19 @@ public enum TextFile {
 
     /// The file's text with a UTF-8 byte-order mark removed and CRLF line ends turned into LF.
     public static func read(_ path: String, limit: Int) throws(Failure) -> String {
+        let (handle, size) = try open(path)
+        defer { try? handle.close() }
+        // Read one byte past the limit: sizes reported by /proc and similar files are not to be trusted.
+        guard let data = try? handle.read(upToCount: limit + 1) ?? Data() else { throw .unreadable }
+        if data.count > limit {
+            throw .tooLarge(max(size, data.count), limit)
+        }
+        return try decode(data)
+    }
+
+    /// Opens a regular file for reading (with its reported size); anything else is refused, since a
+    /// FIFO or device would hang or never end. Streaming readers use this too.
+    public static func open(_ path: String) throws(Failure) -> (FileHandle, Int) {
         let attributes: [FileAttributeKey: Any]
         do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
             throw FileManager.default.fileExists(atPath: path) ? .unreadable : .missing
@@ -47,13 +60,7 @@ public enum TextFile {
         default: throw .notRegular
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable }
-        defer { try? handle.close() }
-        // Read one byte past the limit: sizes reported by /proc and similar files are not to be trusted.
-        guard let data = try? handle.read(upToCount: limit + 1) ?? Data() else { throw .unreadable }
-        if data.count > limit {
-            throw .tooLarge((attributes[.size] as? Int).map { max($0, data.count) } ?? data.count, limit)
-        }
-        return try decode(data)
+        return (handle, attributes[.size] as? Int ?? 0)
     }
 
     /// Strict UTF-8 decoding of `data`, BOM dropped, CRLF normalised.

@@ -10,17 +10,7 @@ final class ChunkedFile {
 
     /// Opens `path` for reading; anything but a readable regular file is refused (a FIFO would hang).
     init(path: String) throws(TextFile.Failure) {
-        let attributes: [FileAttributeKey: Any]
-        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
-            throw FileManager.default.fileExists(atPath: path) ? .unreadable : .missing
-        }
-        switch attributes[.type] as? FileAttributeType {
-        case .typeDirectory?: throw .directory
-        case .typeRegular?: break
-        default: throw .notRegular
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable }
-        self.handle = handle
+        handle = try TextFile.open(path).0
     }
 
     deinit { try? handle.close() }
