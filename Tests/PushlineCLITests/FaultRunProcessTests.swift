@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// The real `pushline run` against a real emulator that injects faults.
+@Suite(.serialized) struct FaultRunProcessTests {
+    let inputs = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/"
+
+    func emulator(config: String) async throws -> (PushlineProcess, String, String) {
+        let process = try PushlineProcess(["emulator", "--port", "0", "--config", inputs + config])
+        let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
+        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let connection = try #require(banner.split(separator: "\n").first { $0.contains("Endpoint=") })
+        return (process, base, connection.trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test func throttledAndBusySendsAreRetriedAndDeliveredExactlyOnce() async throws {
+        let (emulator, base, connection) = try await emulator(config: "emulator-faults.yaml")
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-report-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try PushlineProcess(["run", inputs + "many-sends.yaml", "--report", report], environment: ["NH_CONNECTION": connection])
+        let status = try await run.waitForExit(timeout: 120)
+        #expect(status == 0, "\(run.stdout)")
+        let deliveries = try JSONSerialization.jsonObject(with: Data(try await http("GET", "\(base)_emulator/deliveries").1.utf8)) as? [[String: Any]] ?? []
+        let payloads = deliveries.compactMap { $0["payload"] as? String }.sorted()
+        #expect(payloads == (1...10).map { #"{"aps":{"alert":"\#($0)"}}"# }.sorted())
+        // The faults did bite: at least one send needed more than one attempt.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let attempts = ((json?["steps"] as? [[String: Any]]) ?? []).compactMap { step -> Int? in
+            ((step["data"] as? [String: Any])?["requests"] as? [[String: Any]])?.first?["attempts"] as? Int
+        }
+        #expect(attempts.count == 10)
+        #expect(attempts.contains { $0 > 1 })
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test func anAmbiguousSendIsReportedUnknownAndNotResent() async throws {
+        let (emulator, base, connection) = try await emulator(config: "emulator-ambiguous.yaml")
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-report-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let run = try PushlineProcess(["run", CommandRunner.root + "/pipelines/seed-tutorial.yaml", "--report", report],
+                                      environment: ["NH_CONNECTION": connection, "NH_HUB": "myhub"])
+        #expect(try await run.waitForExit() == 1)
+        #expect(run.stdout.contains("may or may not have been accepted"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let send = ((json?["steps"] as? [[String: Any]]) ?? []).first { $0["step"] as? String == "send" }
+        let data = send?["data"] as? [String: Any]
+        #expect(data?["outcome"] as? String == "unknown")
+        #expect(data?["attempts"] as? Int == 1)
+        #expect(try await http("GET", "\(base)_emulator/deliveries").1 == "[]")
+        #expect(try await emulator.stop() == 0)
+    }
+}
