@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import HubHTTP
+import HubWire
+import PipelineCore
+
+/// The options every hub command shares: which hub, with which key.
+struct HubOptions: ParsableArguments {
+    @Option(help: "NH connection string (default: $NH_CONNECTION). Prefer the variable: command lines are visible to other users.")
+    var connectionString: String?
+
+    @Option(help: "The hub name (default: $NH_HUB, then the connection string's EntityPath).")
+    var hub: String?
+
+    @Option(help: "Base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator.")
+    var endpoint: String?
+
+    /// A client for the hub these options name.
+    func client(_ console: Console) throws -> HubClient {
+        guard let text = connectionString ?? console.environment["NH_CONNECTION"] else {
+            throw CommandFailure("give --connection-string or set NH_CONNECTION")
+        }
+        let connection: ConnectionString
+        do {
+            connection = try ConnectionString(parsing: text)
+        } catch {
+            throw CommandFailure("invalid connection string: \(error.message)")
+        }
+        guard let hubName = hub ?? console.environment["NH_HUB"] ?? connection.entityPath else {
+            throw CommandFailure("give --hub or set NH_HUB")
+        }
+        if let problem = NHNames.hubNameProblem(hubName) { throw CommandFailure("hub name: \(problem)") }
+        let override = endpoint.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let clock = console.clock
+        let tokens = SASTokenProvider(
+            signer: connection.signer,
+            resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: override),
+            lifetime: 3600, now: { clock.epochSeconds })
+        return HubClient(endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: override), tokens: tokens,
+                         console: console)
+    }
+}
+
+/// Sends one request for a command and turns failures into exit code 1 with NH's reason.
+struct HubClient {
+    let endpoint: HubEndpoint
+    let tokens: SASTokenProvider
+    let console: Console
+
+    /// The response to `request` (2xx, or a status in `accepting`); any other outcome prints
+    /// `error: …` with a hint and exits 1.
+    func perform(_ request: HubRequest, accepting: Set<Int> = []) async throws -> HubResponse {
+        let executor = AsyncHTTPExecutor()
+        let transport = RetryingTransport(executor: executor)
+        let provider = tokens
+        let outcome: Result<TransportResult, TransportError>
+        do {
+            outcome = .success(try await transport.execute(request, authorization: { provider.token().headerValue }, policy: RetryPolicy()))
+        } catch {
+            outcome = .failure(error)
+        }
+        await executor.shutdown()
+        switch outcome {
+        case .failure(let error):
+            console.errorLine("error: \(error.message)")
+            throw ExitStatus.exit(ExitStatus.failure)
+        case .success(let result):
+            let response = result.response
+            guard (200..<300).contains(response.status) || accepting.contains(response.status) else {
+                let failure = HubFailure.classify(response, for: request, now: Date().timeIntervalSince1970)
+                console.errorLine("error: \(request.summary): \(failure.message)")
+                if let hint = failure.hint { console.errorLine("  hint: \(hint)") }
+                throw ExitStatus.exit(ExitStatus.failure)
+            }
+            return response
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import HubWire
+import PipelineCore
+
+/// `pushline installation put|get|delete|patch`: manage one installation, as the REST tutorials do by hand.
+struct InstallationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "installation",
+        abstract: "Create, read, patch or delete an installation on a hub.",
+        discussion: """
+            EXAMPLES:
+              pushline installation put --file device.json
+              pushline installation get seed-1
+              pushline installation patch seed-1 --add-tag breaking --remove-tag sports
+              pushline installation delete seed-1
+
+            \(ExitStatus.helpText)
+            """,
+        subcommands: [Put.self, Get.self, Patch.self, Delete.self])
+
+    struct Put: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create or overwrite an installation from a JSON file.")
+        @OptionGroup var hub: HubOptions
+        @Option(help: "The installation as JSON (installationId, platform, pushChannel, tags, templates…).")
+        var file: String
+
+        func run() async throws {
+            let console = Console.current
+            let text: String
+            do { text = try TextFile.read(file, limit: 1 << 20) } catch { throw CommandFailure(error.message(what: "installation file", name: file)) }
+            let installation: Installation
+            do {
+                installation = try JSONDecoder().decode(Installation.self, from: Data(text.utf8))
+            } catch {
+                throw CommandFailure("'\(file)' is not an installation: \(Self.reason(error))")
+            }
+            let client = try hub.client(console)
+            _ = try await client.perform(HubRequests.putInstallation(installation, at: client.endpoint))
+            console.line("installation '\(installation.installationId)' saved on hub '\(client.endpoint.hub)'")
+        }
+
+        static func reason(_ error: any Error) -> String {
+            switch error {
+            case DecodingError.keyNotFound(let key, _): return "missing '\(key.stringValue)'"
+            case DecodingError.typeMismatch(_, let context): return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+            default: return "not valid JSON"
+            }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print an installation as JSON.")
+        @OptionGroup var hub: HubOptions
+        @Argument(help: "The installation id.") var id: String
+
+        func run() async throws {
+            let console = Console.current
+            let client = try hub.client(console)
+            console.line(try await client.perform(HubRequests.getInstallation(id: id, at: client.endpoint)).bodyText)
+        }
+    }
+
+    struct Patch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add or remove tags of an installation (JSON-Patch).")
+        @OptionGroup var hub: HubOptions
+        @Argument(help: "The installation id.") var id: String
+        @Option(name: .customLong("add-tag"), help: "A tag to add (repeatable).") var addTags: [String] = []
+        @Option(name: .customLong("remove-tag"), help: "A tag to remove (repeatable).") var removeTags: [String] = []
+
+        func validate() throws {
+            guard !addTags.isEmpty || !removeTags.isEmpty else { throw ValidationError("give --add-tag or --remove-tag") }
+        }
+
+        func run() async throws {
+            let console = Console.current
+            let client = try hub.client(console)
+            let operations = addTags.map { InstallationPatchOperation(op: .add, path: "/tags", value: $0) }
+                + removeTags.map { InstallationPatchOperation(op: .remove, path: "/tags/\($0)") }
+            _ = try await client.perform(HubRequests.patchInstallation(id: id, operations: operations, at: client.endpoint))
+            console.line("installation '\(id)' patched on hub '\(client.endpoint.hub)'")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an installation.")
+        @OptionGroup var hub: HubOptions
+        @Argument(help: "The installation id.") var id: String
+
+        func run() async throws {
+            let console = Console.current
+            let client = try hub.client(console)
+            _ = try await client.perform(HubRequests.deleteInstallation(id: id, at: client.endpoint))
+            console.line("installation '\(id)' deleted on hub '\(client.endpoint.hub)'")
+        }
+    }
+}
