@@ -15,8 +15,19 @@ struct HubOptions: ParsableArguments {
     @Option(help: "Base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator.")
     var endpoint: String?
 
-    /// A client for the hub these options name.
-    func client(_ console: Console) throws -> HubClient {
+    func validate() throws {
+        if let endpoint {
+            let lowered = endpoint.lowercased()
+            let host = lowered.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+            guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !host.isEmpty else {
+                throw ValidationError("--endpoint must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080/")
+            }
+        }
+        if let hub, let problem = NHNames.hubNameProblem(hub) { throw ValidationError("--hub: \(problem)") }
+    }
+
+    /// The connection string, hub name and endpoint override, from the options or the environment.
+    func resolve(_ console: Console) throws -> (connection: ConnectionString, hub: String, endpoint: String?) {
         guard let text = connectionString ?? console.environment["NH_CONNECTION"] else {
             throw CommandFailure("give --connection-string or set NH_CONNECTION")
         }
@@ -24,13 +35,18 @@ struct HubOptions: ParsableArguments {
         do {
             connection = try ConnectionString(parsing: text)
         } catch {
-            throw CommandFailure("invalid connection string: \(error.message)")
+            throw CommandFailure("invalid connection string: \(error.message)\(error.hint.map { " (\($0))" } ?? "")")
         }
         guard let hubName = hub ?? console.environment["NH_HUB"] ?? connection.entityPath else {
             throw CommandFailure("give --hub or set NH_HUB")
         }
         if let problem = NHNames.hubNameProblem(hubName) { throw CommandFailure("hub name: \(problem)") }
-        let override = endpoint.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        return (connection, hubName, endpoint.map { $0.hasSuffix("/") ? $0 : $0 + "/" })
+    }
+
+    /// A client for the hub these options name.
+    func client(_ console: Console) throws -> HubClient {
+        let (connection, hubName, override) = try resolve(console)
         let clock = console.clock
         let tokens = SASTokenProvider(
             signer: connection.signer,
