@@ -44,16 +44,25 @@ struct HubOptions: ParsableArguments {
         return (connection, hubName, endpoint.map { $0.hasSuffix("/") ? $0 : $0 + "/" })
     }
 
-    /// A client for the hub these options name.
-    func client(_ console: Console) throws -> HubClient {
+    /// Runs `body` with a client for the hub these options name: one HTTP client (and one cached
+    /// token) for all of the command's requests, shut down however `body` ends.
+    func withClient(_ console: Console, _ body: (HubClient) async throws -> Void) async throws {
         let (connection, hubName, override) = try resolve(console)
         let clock = console.clock
         let tokens = SASTokenProvider(
             signer: connection.signer,
             resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: override),
             lifetime: 3600, now: { clock.epochSeconds })
-        return HubClient(endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: override), tokens: tokens,
-                         console: console)
+        let executor = AsyncHTTPExecutor()
+        let client = HubClient(endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: override),
+                               tokens: tokens, transport: RetryingTransport(executor: executor), console: console)
+        do {
+            try await body(client)
+        } catch {
+            await executor.shutdown()
+            throw error
+        }
+        await executor.shutdown()
     }
 }
 
@@ -61,34 +70,27 @@ struct HubOptions: ParsableArguments {
 struct HubClient {
     let endpoint: HubEndpoint
     let tokens: SASTokenProvider
+    let transport: RetryingTransport
     let console: Console
 
     /// The response to `request` (2xx, or a status in `accepting`); any other outcome prints
     /// `error: …` with a hint and exits 1.
     func perform(_ request: HubRequest, accepting: Set<Int> = []) async throws -> HubResponse {
-        let executor = AsyncHTTPExecutor()
-        let transport = RetryingTransport(executor: executor)
         let provider = tokens
-        let outcome: Result<TransportResult, TransportError>
+        let result: TransportResult
         do {
-            outcome = .success(try await transport.execute(request, authorization: { provider.token().headerValue }, policy: RetryPolicy()))
+            result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: RetryPolicy())
         } catch {
-            outcome = .failure(error)
-        }
-        await executor.shutdown()
-        switch outcome {
-        case .failure(let error):
             console.errorLine("error: \(error.message)")
             throw ExitStatus.exit(ExitStatus.failure)
-        case .success(let result):
-            let response = result.response
-            guard (200..<300).contains(response.status) || accepting.contains(response.status) else {
-                let failure = HubFailure.classify(response, for: request, now: Date().timeIntervalSince1970)
-                console.errorLine("error: \(request.summary): \(failure.message)")
-                if let hint = failure.hint { console.errorLine("  hint: \(hint)") }
-                throw ExitStatus.exit(ExitStatus.failure)
-            }
-            return response
         }
+        let response = result.response
+        guard (200..<300).contains(response.status) || accepting.contains(response.status) else {
+            let failure = HubFailure.classify(response, for: request, now: Date().timeIntervalSince1970)
+            console.errorLine("error: \(request.summary): \(failure.message)")
+            if let hint = failure.hint { console.errorLine("  hint: \(hint)") }
+            throw ExitStatus.exit(ExitStatus.failure)
+        }
+        return response
     }
 }

@@ -35,9 +35,10 @@ struct InstallationCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("'\(file)' is not an installation: \(Self.reason(error))")
             }
-            let client = try hub.client(console)
-            _ = try await client.perform(HubRequests.putInstallation(installation, at: client.endpoint))
-            console.line("installation '\(installation.installationId)' saved on hub '\(client.endpoint.hub)'")
+            try await hub.withClient(console) { client in
+                _ = try await client.perform(HubRequests.putInstallation(installation, at: client.endpoint))
+                console.line("installation '\(installation.installationId)' saved on hub '\(client.endpoint.hub)'")
+            }
         }
 
         static func reason(_ error: any Error) -> String {
@@ -56,8 +57,9 @@ struct InstallationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let client = try hub.client(console)
-            console.line(try await client.perform(HubRequests.getInstallation(id: id, at: client.endpoint)).bodyText)
+            try await hub.withClient(console) { client in
+                console.line(try await client.perform(HubRequests.getInstallation(id: id, at: client.endpoint)).bodyText)
+            }
         }
     }
 
@@ -74,11 +76,12 @@ struct InstallationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let client = try hub.client(console)
-            let operations = addTags.map { InstallationPatchOperation(op: .add, path: "/tags", value: $0) }
-                + removeTags.map { InstallationPatchOperation(op: .remove, path: "/tags/\($0)") }
-            _ = try await client.perform(HubRequests.patchInstallation(id: id, operations: operations, at: client.endpoint))
-            console.line("installation '\(id)' patched on hub '\(client.endpoint.hub)'")
+            try await hub.withClient(console) { client in
+                let operations = addTags.map { InstallationPatchOperation(op: .add, path: "/tags", value: $0) }
+                    + removeTags.map { InstallationPatchOperation(op: .remove, path: "/tags/\($0)") }
+                _ = try await client.perform(HubRequests.patchInstallation(id: id, operations: operations, at: client.endpoint))
+                console.line("installation '\(id)' patched on hub '\(client.endpoint.hub)'")
+            }
         }
     }
 
@@ -89,9 +92,10 @@ struct InstallationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let client = try hub.client(console)
-            _ = try await client.perform(HubRequests.deleteInstallation(id: id, at: client.endpoint))
-            console.line("installation '\(id)' deleted on hub '\(client.endpoint.hub)'")
+            try await hub.withClient(console) { client in
+                _ = try await client.perform(HubRequests.deleteInstallation(id: id, at: client.endpoint))
+                console.line("installation '\(id)' deleted on hub '\(client.endpoint.hub)'")
+            }
         }
     }
 }

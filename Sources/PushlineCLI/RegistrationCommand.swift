@@ -42,16 +42,17 @@ struct RegistrationCommand: AsyncParsableCommand {
             }
             let description = RegistrationDescription(kind: kind, isTemplate: body != nil, handle: handle, tags: tagList,
                                                       bodyTemplate: body, templateName: body == nil ? nil : "template")
-            let client = try hub.client(console)
-            var registrationID: String
-            if let id { registrationID = id } else { registrationID = try await newID(client) }
-            let upsert = { (id: String) in HubRequests.upsertRegistration(description, id: id, at: client.endpoint) }
-            if try await client.perform(upsert(registrationID), accepting: [410]).status == 410 {
-                // The id expired or was deleted: the documented recovery is a fresh id and one retry.
-                registrationID = try await newID(client)
-                _ = try await client.perform(upsert(registrationID))
+            try await hub.withClient(console) { client in
+                var registrationID: String
+                if let id { registrationID = id } else { registrationID = try await newID(client) }
+                let upsert = { (id: String) in HubRequests.upsertRegistration(description, id: id, at: client.endpoint) }
+                if try await client.perform(upsert(registrationID), accepting: [410]).status == 410 {
+                    // The id expired or was deleted: the documented recovery is a fresh id and one retry.
+                    registrationID = try await newID(client)
+                    _ = try await client.perform(upsert(registrationID))
+                }
+                console.line(registrationID)
             }
-            console.line(registrationID)
         }
 
         private func newID(_ client: HubClient) async throws -> String {
@@ -70,8 +71,9 @@ struct RegistrationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let client = try hub.client(console)
-            console.line(try await client.perform(HubRequests.getRegistration(id: id, at: client.endpoint)).bodyText)
+            try await hub.withClient(console) { client in
+                console.line(try await client.perform(HubRequests.getRegistration(id: id, at: client.endpoint)).bodyText)
+            }
         }
     }
 
@@ -82,9 +84,10 @@ struct RegistrationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let client = try hub.client(console)
-            _ = try await client.perform(HubRequests.deleteRegistration(id: id, at: client.endpoint))
-            console.line("registration '\(id)' deleted on hub '\(client.endpoint.hub)'")
+            try await hub.withClient(console) { client in
+                _ = try await client.perform(HubRequests.deleteRegistration(id: id, at: client.endpoint))
+                console.line("registration '\(id)' deleted on hub '\(client.endpoint.hub)'")
+            }
         }
     }
 }

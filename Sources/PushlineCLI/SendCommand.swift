@@ -80,15 +80,16 @@ struct SendCommand: AsyncParsableCommand {
         }
         let notification = NotificationRequest(format: format, body: Array(payload.utf8), target: target, headers: headers,
                                                test: test, scheduleTime: scheduleTime)
-        let client = try hub.client(console)
-        let response = try await client.perform(HubRequests.send(notification, at: client.endpoint))
-        if test, let outcome = try? NotificationOutcome(parsing: response.bodyText) {
-            console.line("test send: \(outcome.success) succeeded, \(outcome.failure) failed")
-            for result in outcome.results { console.line("  \(result.platform) \(result.pnsHandle): \(result.outcome)") }
-        } else if let id = response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:)) {
-            console.line(id)
-        } else {
-            console.line("accepted (the hub's tier returns no notification id)")
+        try await hub.withClient(console) { client in
+            let response = try await client.perform(HubRequests.send(notification, at: client.endpoint))
+            if test, let outcome = try? NotificationOutcome(parsing: response.bodyText) {
+                console.line("test send: \(outcome.success) succeeded, \(outcome.failure) failed")
+                for result in outcome.results { console.line("  \(result.platform) \(result.pnsHandle): \(result.outcome)") }
+            } else if let id = response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:)) {
+                console.line(id)
+            } else {
+                console.line("accepted (the hub's tier returns no notification id)")
+            }
         }
     }
 }
@@ -105,9 +106,10 @@ struct ScheduleCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let client = try hub.client(console)
-            _ = try await client.perform(HubRequests.cancelScheduled(id: id, at: client.endpoint))
-            console.line("scheduled notification '\(id)' cancelled on hub '\(client.endpoint.hub)'")
+            try await hub.withClient(console) { client in
+                _ = try await client.perform(HubRequests.cancelScheduled(id: id, at: client.endpoint))
+                console.line("scheduled notification '\(id)' cancelled on hub '\(client.endpoint.hub)'")
+            }
         }
     }
 }
