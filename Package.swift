@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Already in the graph through Hummingbird; named for the emulator's response-dating handler.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -49,12 +52,14 @@ let package = Package(
             "PipelineCore", "HubWire",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        // The local NH-compatible server. Only Hummingbird; shares wire formats and the expression
-        // language with the client, never the pipeline engine.
+        // The local NH-compatible server. Only Hummingbird and the NIO/HTTP types beneath it; shares
+        // wire formats and the expression language with the client, never the pipeline engine.
         .target(name: "HubEmulator", dependencies: [
             "HubWire", "HubExpressions",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [

@@ -12,17 +12,23 @@ public final class Emulator: Sendable {
     public let configuration: EmulatorConfiguration
     let store: EmulatorStore
     let stateFile: StateFile?
+    /// The emulator's clock: `now` moved by the configured offset.
+    let clock: @Sendable () -> Date
 
     /// Creates an emulator; with `statePath`, state saved by an earlier run is loaded.
     /// - Parameters:
     ///   - deliveryLimit: most deliveries the side channel keeps (oldest dropped first).
-    ///   - now: the clock scheduled sends and timestamps use.
+    ///   - now: this machine's clock; the emulator's own runs `configuration.clockOffset` seconds from it
+    ///     and dates token checks, the `Date` header, scheduled sends and timestamps.
     public init(
         configuration: EmulatorConfiguration, statePath: String? = nil, deliveryLimit: Int = 100_000,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         self.configuration = configuration
-        store = EmulatorStore(configuration: configuration, deliveryLimit: deliveryLimit, now: now)
+        let offset = TimeInterval(configuration.clockOffset)
+        let clock: @Sendable () -> Date = { now().addingTimeInterval(offset) }
+        self.clock = clock
+        store = EmulatorStore(configuration: configuration, deliveryLimit: deliveryLimit, now: clock)
         stateFile = statePath.map(StateFile.init(path:))
         if let snapshot = try stateFile?.load() {
             do {
@@ -38,9 +44,12 @@ public final class Emulator: Sendable {
     public func application(
         host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let responder = EmulatorResponder(store: store, configuration: configuration)
+        let responder = EmulatorResponder(store: store, configuration: configuration, now: clock)
+        // Only an offset clock needs its own `Date`; the usual path keeps Hummingbird's cached one.
+        let clock = self.clock
         return Application(
             responder: CallbackResponder { request, context in try await responder.respond(to: request, context: context) },
+            server: configuration.clockOffset == 0 ? .http1() : .http1(additionalChannelHandlers: [ResponseDating(now: clock)]),
             configuration: .init(address: .hostname(host, port: port), serverName: "Pushline-Emulator"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }

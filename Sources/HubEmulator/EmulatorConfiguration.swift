@@ -37,14 +37,21 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var faults: [FaultRule]
     /// Seconds of clock skew allowed when checking token expiry (NH behaviour unconfirmed; default 0).
     public var clockSkew: Int64
+    /// Seconds the emulator's clock runs ahead of this machine's (negative: behind). It dates tokens'
+    /// expiry checks, the `Date` header and scheduled sends, so operators can rehearse a skewed clock.
+    public var clockOffset: Int64
 
     /// Creates a configuration.
-    public init(namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0) {
+    public init(
+        namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0,
+        clockOffset: Int64 = 0
+    ) {
         self.namespace = namespace
         self.tier = tier
         self.hubs = hubs
         self.faults = faults
         self.clockSkew = clockSkew
+        self.clockOffset = clockOffset
     }
 
     /// One hub `myhub` in namespace `local` with freshly generated Full and Listen keys, as the portal creates.

@@ -14,10 +14,13 @@ struct EmulatorResponder: HTTPResponder {
     let configuration: EmulatorConfiguration
     /// `<namespace>.servicebus.windows.net`: tokens signed for the real service's host are accepted.
     let namespaceHost: String
+    /// The emulator's clock (possibly offset from this machine's).
+    let now: @Sendable () -> Date
 
-    init(store: EmulatorStore, configuration: EmulatorConfiguration) {
+    init(store: EmulatorStore, configuration: EmulatorConfiguration, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.configuration = configuration
+        self.now = now
         namespaceHost = "\(configuration.namespace).servicebus.windows.net".lowercased()
     }
 
@@ -61,7 +64,7 @@ struct EmulatorResponder: HTTPResponder {
         let verifier = SASVerifier(policies: hub.policies, acceptedHosts: [namespaceHost, host], clockSkew: configuration.clockSkew)
         do {
             _ = try verifier.verify(authorization: request.headers[.authorization], path: request.uri.path, right: right,
-                                    now: Int64(Date().timeIntervalSince1970))
+                                    now: Int64(now().timeIntervalSince1970))
         } catch {
             if case .missingRight = error.kind { throw EmulatorError(403, "") }
             throw EmulatorError(error.status, error.detail)
@@ -96,7 +99,7 @@ struct EmulatorResponder: HTTPResponder {
         }
         headers[.contentType] = "application/xml; charset=utf-8"
         let body = NHErrorBody.render(status: error.status, detail: error.detail, trackingId: trackingId,
-                                      timestamp: Self.errorTimestamp(Date()))
+                                      timestamp: Self.errorTimestamp(now()))
         return Response(status: .init(code: error.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 

@@ -5,9 +5,9 @@ extension HubFailure {
         case .invalidSignature:
             return "the token's signature is invalid: the key does not match the hub's policy"
         case .expiredToken(let skew?) where skew > 0:
-            return "the token expired; the server's clock is \(skew) s ahead of this machine's"
+            return "the token expired; the server's clock is \(Self.span(skew)) ahead of this machine's"
         case .expiredToken(let skew?):
-            return "the token expired; the server's clock is \(-skew) s behind this machine's"
+            return "the token expired; the server's clock is \(Self.span(-skew)) behind this machine's"
         case .expiredToken(nil):
             return "the token expired"
         case .unauthorized:
@@ -92,6 +92,14 @@ extension HubFailure {
         case .listen: "a Send-only key cannot manage installations or registrations"
         case .manage: "listing registrations by tag or all, and reading notification details, need a Manage key"
         }
+    }
+
+    /// `300 s`, or past two minutes also roughly in hours and minutes: `7199 s (about 2h)`.
+    static func span(_ seconds: Int) -> String {
+        guard seconds >= 120 else { return "\(seconds) s" }
+        let minutes = (seconds + 30) / 60
+        let rough = minutes >= 60 ? "\(minutes / 60)h" + (minutes % 60 == 0 ? "" : "\(minutes % 60)m") : "\(minutes)m"
+        return "\(seconds) s (about \(rough))"
     }
 
     /// Whole seconds without a fraction, otherwise one decimal.

@@ -72,6 +72,12 @@ public struct OptionReader {
     /// True when the key is present (even if null).
     public func contains(_ key: String) -> Bool { entries.contains { $0.key == key } }
 
+    /// True when the key's value is, or holds, an unresolved `${env:}`/`${file:}` reference; it was
+    /// already reported, so a step skips checks that depend on it instead of reporting it missing.
+    public func isUnresolved(_ key: String) -> Bool {
+        entries.first { $0.key == key }?.value.containsUnresolved == true
+    }
+
     /// Reports an error at a node, tagged with this reader's step.
     public func error(_ message: String, at node: ConfigNode, hint: String? = nil) {
         diagnostics.error(message, at: node.location, step: step, hint: hint)

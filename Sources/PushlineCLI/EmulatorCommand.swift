@@ -1,5 +1,6 @@
 import ArgumentParser
 import HubEmulator
+import HubWire
 import PipelineCore
 
 /// `pushline emulator`: a local Notification Hubs-compatible server for rehearsals and tests.
@@ -31,13 +32,22 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Keep installations, registrations and scheduled sends in this file across restarts.")
     var state: String?
 
+    @Option(help: ArgumentHelp("Run the emulator's clock this far ahead of this machine's (e.g. 2h; -2h is behind), to rehearse clock skew.",
+                               valueName: "duration"))
+    var clockOffset: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        if let clockOffset {
+            guard let seconds = EmulatorConfigDecoder.signedDuration(clockOffset), abs(seconds) <= NHLimits.maxScheduleAheadSeconds else {
+                throw ValidationError("--clock-offset must be a duration within 7 days either way, such as 2h or -90s")
+            }
+        }
     }
 
     func run() async throws {
         let console = Console.current
-        let configuration: EmulatorConfiguration
+        var configuration: EmulatorConfiguration
         if let config {
             let diagnostics = DiagnosticCollector()
             guard let loaded = EmulatorConfigDecoder.load(config, environment: console.environment, diagnostics: diagnostics) else {
@@ -48,6 +58,10 @@ struct EmulatorCommand: AsyncParsableCommand {
             configuration = loaded
         } else {
             configuration = .standardLocal()
+        }
+        // The flag wins over the file's `clock-offset`, as flags do.
+        if let clockOffset, let seconds = EmulatorConfigDecoder.signedDuration(clockOffset) {
+            configuration.clockOffset = seconds
         }
         let emulator: Emulator
         do {
@@ -77,6 +91,10 @@ struct EmulatorCommand: AsyncParsableCommand {
             text += "  hub \(hub), policy \(policy):\n    \(connectionString)\n"
         }
         text += "deliveries: \(base)_emulator/deliveries\n"
+        if configuration.clockOffset != 0 {
+            let offset = configuration.clockOffset
+            text += "clock: \(ConfigDuration.format(abs(offset))) \(offset > 0 ? "ahead of" : "behind") this machine's (--clock-offset)\n"
+        }
         if let state { text += "state file: \(state)\n" }
         text += "stop with Ctrl-C (in-flight requests finish, state is saved)\n"
         return text

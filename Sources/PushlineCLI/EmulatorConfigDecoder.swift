@@ -13,6 +13,8 @@ struct EmulatorConfigDecoder {
         OptionSpec("hubs", .stringMap, required: true, "hub name → { policies: { name: { key, rights } } }"),
         OptionSpec("faults", .stringList, "faults to inject: { status, rate, retry-after, operations } or { drop-connection: true, rate }"),
         OptionSpec("clock-skew", .duration, default: "0s", "how far past expiry a token is still accepted"),
+        OptionSpec("clock-offset", .string, default: "0s",
+                   "how far the emulator's clock runs ahead of this machine's (-2h: behind), to rehearse clock skew"),
     ]
     static let hubKeys = [OptionSpec("policies", .stringMap, required: true, "policy name → { key, rights }")]
     static let policyKeys = [
@@ -44,6 +46,7 @@ struct EmulatorConfigDecoder {
         let namespace = reader.string("namespace")?.value ?? "local"
         let tier = reader.oneOf("tier", EmulatorConfiguration.Tier.allCases.map(\.rawValue)).flatMap(EmulatorConfiguration.Tier.init) ?? .standard
         let skew = reader.contains("clock-skew") ? reader.duration("clock-skew", in: 0...3600) ?? 0 : 0
+        let offset = clockOffset(reader)
         var hubs: [EmulatorConfiguration.Hub] = []
         for entry in reader.node("hubs")?.entries ?? [] {
             if let problem = NHNames.hubNameProblem(entry.key) {
@@ -64,7 +67,26 @@ struct EmulatorConfigDecoder {
         if let node = reader.node("faults"), node.items == nil {
             reader.error("'faults' must be a list, found \(node.kindName)", at: node)
         }
-        return EmulatorConfiguration(namespace: namespace, tier: tier, hubs: hubs, faults: faults, clockSkew: skew)
+        return EmulatorConfiguration(namespace: namespace, tier: tier, hubs: hubs, faults: faults, clockSkew: skew,
+                                     clockOffset: offset)
+    }
+
+    /// `clock-offset`: a duration, negative when written with a leading `-`, at most 7 days either way.
+    private func clockOffset(_ reader: OptionReader) -> Int64 {
+        guard let (text, node) = reader.string("clock-offset") else { return 0 }
+        guard let seconds = Self.signedDuration(text), abs(seconds) <= NHLimits.maxScheduleAheadSeconds else {
+            reader.error("'clock-offset' must be a duration within 7 days either way, such as 2h or -90s, found \"\(text)\"", at: node)
+            return 0
+        }
+        return seconds
+    }
+
+    /// `2h` → 7200, `-90s` → -90, `0` → 0; nil when not a duration.
+    static func signedDuration(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed == "0" { return 0 }
+        if trimmed.hasPrefix("-") { return ConfigDuration.seconds(String(trimmed.dropFirst())).map { -$0 } }
+        return ConfigDuration.seconds(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed)
     }
 
     private func policy(_ entry: ConfigEntry) -> AccessPolicy? {

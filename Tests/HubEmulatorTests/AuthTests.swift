@@ -348,4 +348,51 @@ struct AuthTests {
             #expect(response.header("TrackingId")?.isEmpty == false, "\(response)")
         }
     }
+
+    // MARK: clock offset (rehearsing a skewed clock)
+
+    /// RFC 7231 IMF-fixdate, parsed here rather than with the client's own parser.
+    static func httpDate(_ text: String?) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return text.flatMap(formatter.date(from:))
+    }
+
+    @Test("a clock 2 h ahead rejects a 1 h token as expired, accepts a 3 h one, and dates answers 2 h ahead")
+    func clockAhead() async throws {
+        try await withEmulator(NH.configuration(clockOffset: 7200)) { client, _ async throws in
+            let now = Int64(Date().timeIntervalSince1970)
+            let short = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3600),
+                                                 headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            Self.expectError(short, 401, detailPrefix: "ExpiredToken")
+            let served = try #require(Self.httpDate(short.header("Date")), "\(short)")
+            #expect(abs(served.timeIntervalSince1970 - Double(now + 7200)) < 5, "Date: \(short.header("Date") ?? "")")
+            let long = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3 * 3600),
+                                                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            #expect(long.status == 201, "\(long)")
+            let dated = try #require(Self.httpDate(long.header("Date")), "\(long)")
+            #expect(abs(dated.timeIntervalSince1970 - Double(now + 7200)) < 5)
+        }
+    }
+
+    @Test("a clock 2 h behind accepts a token that expired an hour ago")
+    func clockBehind() async throws {
+        try await withEmulator(NH.configuration(clockOffset: -7200)) { client, _ async throws in
+            let now = Int64(Date().timeIntervalSince1970)
+            let response = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now - 3600),
+                                                    headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            #expect(response.status == 201, "\(response)")
+        }
+    }
+
+    @Test("without an offset, answers are dated by this machine's clock")
+    func clockDefault() async throws {
+        try await withEmulator { client, _ async throws in
+            let response = try await client.request(.get, "/_emulator/health")
+            let served = try #require(Self.httpDate(response.header("Date")), "\(response)")
+            #expect(abs(served.timeIntervalSinceNow) < 5)
+        }
+    }
 }

@@ -33,7 +33,7 @@ enum NH {
     static let otherKey = "Ot1He2Rh3Ub4Ke5Yt6Ex7Tf8Or9Th0Ei1Rp2Ol3Ic4Y="
 
     static func configuration(
-        tier: EmulatorConfiguration.Tier = .standard, faults: [FaultRule] = [], clockSkew: Int64 = 0
+        tier: EmulatorConfiguration.Tier = .standard, faults: [FaultRule] = [], clockSkew: Int64 = 0, clockOffset: Int64 = 0
     ) -> EmulatorConfiguration {
         EmulatorConfiguration(namespace: namespace, tier: tier, hubs: [
             .init(name: hub, policies: [
@@ -44,7 +44,7 @@ enum NH {
             .init(name: otherHub, policies: [
                 AccessPolicy(name: otherName, key: otherKey, rights: [.listen, .manage, .send]),
             ]),
-        ], faults: faults, clockSkew: clockSkew)
+        ], faults: faults, clockSkew: clockSkew, clockOffset: clockOffset)
     }
 }
 

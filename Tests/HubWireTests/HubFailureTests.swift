@@ -47,7 +47,7 @@ struct HubFailureTests {
         #expect(failure.kind == .expiredToken(clockSkewSeconds: 300))
         #expect(failure.detail == "ExpiredToken:")
         #expect(failure.trackingId == "b1f0c8a2-3d4e-4f5a-8b9c-0d1e2f3a4b5c_G4")
-        #expect(failure.message == "the token expired; the server's clock is 300 s ahead of this machine's")
+        #expect(failure.message == "the token expired; the server's clock is 300 s (about 5m) ahead of this machine's")
         #expect(failure.hint
             == "set this machine's clock right (turn on network time sync); tokens are dated by the local clock")
         #expect(!failure.isRetriable)
@@ -69,12 +69,21 @@ struct HubFailureTests {
     func expiredMessages() {
         let behind = HubFailure(kind: .expiredToken(clockSkewSeconds: -600), status: 401, detail: nil, trackingId: nil,
                                 operation: "")
-        #expect(behind.message == "the token expired; the server's clock is 600 s behind this machine's")
+        #expect(behind.message == "the token expired; the server's clock is 600 s (about 10m) behind this machine's")
         let plain = HubFailure(kind: .expiredToken(clockSkewSeconds: nil), status: 401, detail: "ExpiredToken:",
                                trackingId: nil, operation: "")
         #expect(plain.message == "the token expired")
         #expect(plain.hint == "sign a new token; if this keeps happening, check this machine's clock")
         #expect(plain.description == "the token expired (hub said: ExpiredToken:)")
+    }
+
+    @Test("skew spans: seconds under two minutes, then also rounded hours and minutes", arguments: [
+        (61, "61 s"), (119, "119 s"), (120, "120 s (about 2m)"), (7199, "7199 s (about 2h)"), (5430, "5430 s (about 1h31m)"),
+    ])
+    func spans(seconds: Int, text: String) {
+        let failure = HubFailure(kind: .expiredToken(clockSkewSeconds: seconds), status: 401, detail: nil, trackingId: nil,
+                                 operation: "")
+        #expect(failure.message == "the token expired; the server's clock is \(text) ahead of this machine's")
     }
 
     @Test("401 InvalidAudience (space before TrackingId) is unauthorized, with an audience hint")

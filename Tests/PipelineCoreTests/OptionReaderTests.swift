@@ -95,3 +95,31 @@ import Testing
         #expect(collector.diagnostics[0].message.contains("${env:SECRET}"))
     }
 }
+
+@Suite struct RetryPolicyOptionTests {
+    func read(_ pairs: [(String, ConfigNode)]) -> (RetryPolicy?, [String]) {
+        let collector = DiagnosticCollector()
+        let specs = OptionSpec.retryPolicy + [OptionSpec("retry-ambiguous", .boolean, "resend unknown outcomes")]
+        let reader = OptionReader(Build.mapping(pairs), specs: specs, step: "send", what: "send options", diagnostics: collector)
+        return (reader.retryPolicy(), collector.diagnostics.map(\.message))
+    }
+
+    @Test func defaultsAreTheDotNetSDKs() {
+        #expect(read([]).0 == RetryPolicy(maxRetries: 3, baseDelay: 1, maxDelay: 60, retryAmbiguous: false))
+        #expect(OptionSpec.retryPolicy.map { "\($0.key)=\($0.defaultValue ?? "-")" } == ["retries=3", "retry-delay=1s", "retry-max-delay=1m"])
+    }
+
+    @Test func givenValuesAreRead() {
+        let (policy, problems) = read([("retries", Build.scalar("0")), ("retry-delay", Build.scalar("5s")),
+                                       ("retry-max-delay", Build.scalar("1h")), ("retry-ambiguous", Build.scalar("true"))])
+        #expect(problems.isEmpty)
+        #expect(policy == RetryPolicy(maxRetries: 0, baseDelay: 5, maxDelay: 3600, retryAmbiguous: true))
+    }
+
+    @Test func outOfRangeAndInvertedDelaysAreErrors() {
+        #expect(read([("retries", Build.scalar("-1"))]) == (nil, ["'retries' must be a whole number from 0 to 10, found '-1'"]))
+        #expect(read([("retry-max-delay", Build.scalar("2h"))]).1 == ["'retry-max-delay' must be between 1s and 1h, found '2h'"])
+        #expect(read([("retry-delay", Build.scalar("1m")), ("retry-max-delay", Build.scalar("30s"))])
+            == (nil, ["'retry-max-delay' (30s) is shorter than 'retry-delay' (1m)"]))
+    }
+}

@@ -12,6 +12,7 @@ import Testing
         #expect(diagnostics.diagnostics.isEmpty)
         #expect(configuration.namespace == "contoso-nh")
         #expect(configuration.tier == .basic)
+        #expect(configuration.clockOffset == -5400)
         #expect(configuration.hubs.map(\.name) == ["myhub"])
         #expect(configuration.hubs[0].policies.map(\.name) == ["DefaultFullSharedAccessSignature", "DefaultListenSharedAccessSignature"])
         #expect(configuration.hubs[0].policies[1].rights == [.listen])
@@ -27,6 +28,21 @@ import Testing
         #expect(output.status == 2)
         #expect(output.out == "")
         try CommandRunner.expectGolden(output.err, "emulator-bad.err.txt")
+    }
+
+    @Test func clockOffsetFlagIsCheckedAndShownInTheBanner() async throws {
+        let bad = await CommandRunner.run(["emulator", "--port", "0", "--clock-offset", "soon"])
+        #expect(bad.status == 2)
+        #expect(bad.err.contains("--clock-offset must be a duration within 7 days either way, such as 2h or -90s"))
+        #expect(EmulatorConfigDecoder.signedDuration("+2h") == 7200)
+        #expect(EmulatorConfigDecoder.signedDuration("-1h30m") == -5400)
+        #expect(EmulatorConfigDecoder.signedDuration("0") == 0)
+        #expect(EmulatorConfigDecoder.signedDuration("--2h") == nil)
+
+        let behind = EmulatorConfiguration(namespace: "local", hubs: [.init(name: "h", policies: [.init(name: "F", key: "k", rights: [.manage])])],
+                                           clockOffset: -5400)
+        let banner = EmulatorCommand.banner(try await Emulator(configuration: behind), host: "127.0.0.1", port: 1, state: nil)
+        #expect(banner.contains("clock: 1h30m behind this machine's (--clock-offset)\n"))
     }
 
     @Test func bannerNamesEveryHubPolicyAndTheSideChannel() async throws {

@@ -7,8 +7,8 @@ import Testing
     let seed = CommandRunner.root + "/pipelines/seed-tutorial.yaml"
 
     /// A running emulator; returns its base URL and connection strings by policy.
-    func emulator() async throws -> (PushlineProcess, String, [String: String]) {
-        let process = try PushlineProcess(["emulator", "--port", "0"])
+    func emulator(_ extra: [String] = []) async throws -> (PushlineProcess, String, [String: String]) {
+        let process = try PushlineProcess(["emulator", "--port", "0"] + extra)
         let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
         let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
         var strings: [String: String] = [:]
@@ -19,8 +19,8 @@ import Testing
         return (process, base, strings)
     }
 
-    func run(_ arguments: [String], connection: String) async throws -> (Int32, String) {
-        let process = try PushlineProcess(arguments, environment: ["NH_CONNECTION": connection, "NH_HUB": "myhub"])
+    func run(_ arguments: [String], connection: String, environment: [String: String] = [:]) async throws -> (Int32, String) {
+        let process = try PushlineProcess(arguments, environment: environment.merging(["NH_CONNECTION": connection, "NH_HUB": "myhub"]) { a, _ in a })
         let status = try await process.waitForExit()
         return (status, process.stdout)
     }
@@ -72,6 +72,57 @@ import Testing
         #expect(wrongStatus == 1)
         #expect(wrongOutput.lowercased().contains("signature"))
         #expect(!wrongOutput.contains(String(wrong.split(separator: "=").last ?? "")))
+        #expect(try await emulator.stop() == 0)
+    }
+
+    /// The emulator's clock runs 2 h ahead, so the seed's 20-minute token has expired by the hub's clock:
+    /// the run fails before sending, says the token expired and by how much the clocks disagree.
+    @Test func expiredTokenNamesTheClockSkew() async throws {
+        let (emulator, base, strings) = try await emulator(["--clock-offset", "2h"])
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let (status, output) = try await run(["run", seed], connection: full)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("the token expired; the server's clock is"), "\(output)")
+        #expect(output.contains("(about 2h) ahead of this machine's"), "\(output)")
+        #expect(output.contains("turn on network time sync"), "\(output)")
+        #expect(!output.contains(String(full.split(separator: "=").last ?? "")))
+        #expect(try await http("GET", "\(base)_emulator/deliveries").1 == "[]")
+        #expect(try await emulator.stop() == 0)
+    }
+
+    /// `direct-file:` streams the tokens file (comments and blank lines skipped) into one direct batch.
+    @Test func directFileDeliversToEveryTokenInTheFile() async throws {
+        let (emulator, base, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let (status, output) = try await run(["run", CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/direct-file.yaml"], connection: full)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("sent an apple notification to the devices in"), "\(output)")
+        let deliveries = try await http("GET", "\(base)_emulator/deliveries").1
+        for digit in ["1", "2", "3"] {
+            #expect(deliveries.contains(String(repeating: digit, count: 64)), "\(deliveries)")
+        }
+        #expect(deliveries.components(separatedBy: #""payload":"{\"aps\":{\"alert\":\"Maintenance at noon\"}}""#).count == 4)
+        #expect(try await emulator.stop() == 0)
+    }
+
+    /// A scheduled send reports its id; a second pipeline cancels it by that id; cancelling again fails clearly.
+    @Test func aScheduledSendIsCancelledByTheIdItReported() async throws {
+        let (emulator, _, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let inputs = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/"
+        let (status, output) = try await run(["run", inputs + "schedule.yaml", "--format", "json"], connection: full)
+        #expect(status == 0, "\(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        let data = try #require(steps.first?["data"] as? [String: Any])
+        let id = try #require((data["notificationIds"] as? [String])?.first, "\(output)")
+
+        let (cancelStatus, cancelOutput) = try await run(["run", inputs + "cancel.yaml"], connection: full, environment: ["NOTIFICATION_ID": id])
+        #expect(cancelStatus == 0, "\(cancelOutput)")
+        #expect(cancelOutput.contains("cancelled scheduled notification '\(id)' on hub 'backend'"))
+        let (againStatus, againOutput) = try await run(["run", inputs + "cancel.yaml"], connection: full, environment: ["NOTIFICATION_ID": id])
+        #expect(againStatus == 1)
+        #expect(againOutput.contains("has no scheduled notification '\(id)': it was sent or cancelled already"), "\(againOutput)")
         #expect(try await emulator.stop() == 0)
     }
 }

@@ -18,7 +18,17 @@ private func located(_ diagnostics: [Diagnostic]) -> [String] {
         #expect(RegisterStep.options.first { $0.key == "concurrency" }?.defaultValue == "16")
         #expect(RegisterStep.options.map(\.key) == [
             "hub", "installations", "registrations", "templates", "mode", "add-tags", "remove-tags", "concurrency",
+            "retries", "retry-delay", "retry-max-delay",
         ])
+        #expect(step.policy == RetryPolicy())
+    }
+
+    @Test func retryOptionsReachThePolicy() throws {
+        let step = try built([("hub", scalar("tutorial")), ("retries", scalar("5")), ("retry-delay", scalar("2s")),
+                              ("retry-max-delay", scalar("30s")), ("installations", list([
+            mapping([("installationId", scalar("a")), ("platform", scalar("gcm")), ("pushChannel", scalar("t"))]),
+        ]))])
+        #expect(step.policy == RetryPolicy(maxRetries: 5, baseDelay: 2, maxDelay: 30))
     }
 
     @Test func unknownNamesGetDidYouMean() {

@@ -23,16 +23,16 @@ final class RecordingTransport: HubTransport {
     }
 }
 
-private let at = SourceLocation(file: "p.yaml", line: 1, column: 1)
-private let connection = try! ConnectionString(parsing: "Endpoint=http://127.0.0.1:8080/;SharedAccessKeyName=Full;SharedAccessKey=secret-key-value")
-private let hub = HubDeclaration(name: "sports", location: at, connection: connection, hubName: "myhub", endpoint: nil)
-private let alert = TemplateDeclaration(name: "alert", location: at, platform: .apns,
+let at = SourceLocation(file: "p.yaml", line: 1, column: 1)
+let connection = try! ConnectionString(parsing: "Endpoint=http://127.0.0.1:8080/;SharedAccessKeyName=Full;SharedAccessKey=secret-key-value")
+let hub = HubDeclaration(name: "sports", location: at, connection: connection, hubName: "myhub", endpoint: nil)
+let alert = TemplateDeclaration(name: "alert", location: at, platform: .apns,
                                         body: try! CompiledTemplate(compiling: #"{"aps":{"alert":"$(message)"}}"#), headers: ["apns-push-type": "alert"])
-private let document = PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub],
+let document = PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub],
                                         audiences: [AudienceDeclaration(name: "fans", location: at, expression: try! TagExpression(parsing: "a || b"))],
                                         templates: [alert])
 
-private func node(_ value: Any, _ column: Int = 10) -> ConfigNode {
+func node(_ value: Any, _ column: Int = 10) -> ConfigNode {
     let location = SourceLocation(file: "p.yaml", line: 2, column: column)
     switch value {
     case let text as String: return ConfigNode(.scalar(ConfigScalar(text: text)), at: location)
@@ -42,14 +42,14 @@ private func node(_ value: Any, _ column: Int = 10) -> ConfigNode {
     }
 }
 
-private func build(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
+func build(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
     let collector = DiagnosticCollector()
     let reader = OptionReader(node(pairs), specs: SendStep.options, step: SendStep.id, what: "send options", diagnostics: collector)
     let step = SendStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
     return (step, collector.diagnostics.filter { $0.severity == .error }.map(\.message))
 }
 
-private func run(_ step: SendStep, transport: RecordingTransport, dryRun: Bool = false) async throws -> StepResult {
+func run(_ step: SendStep, transport: RecordingTransport, dryRun: Bool = false) async throws -> StepResult {
     let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)),
                               document: document, state: RunState(), isDryRun: dryRun, transport: transport)
     return try await step.run(in: context)
@@ -59,7 +59,7 @@ private func run(_ step: SendStep, transport: RecordingTransport, dryRun: Bool =
     @Test func targetIsRequiredAndExclusive() {
         #expect(build([("hub", "sports")]).1 == ["a send needs a target"])
         #expect(build([("hub", "sports"), ("audience", "fans"), ("broadcast", "true")]).1
-            == ["give only one of 'audience', 'broadcast: true' and 'direct'"])
+            == ["give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'"])
         #expect(build([("hub", "sports"), ("broadcast", "false")]).1 == ["a send needs a target"])
     }
 
@@ -121,8 +121,7 @@ private func run(_ step: SendStep, transport: RecordingTransport, dryRun: Bool =
 
     @Test func directListsGoOutInBatchesOfAThousand() async throws {
         let handles = (0..<2500).map { String(format: "%064X", $0) }
-        let step = SendStep(hub: hub, format: "apple", target: .direct(handles), template: alert, properties: ["message": "x"],
-                            headers: [], test: false, schedule: nil, policy: RetryPolicy())
+        let step = SendStep(hub: hub, format: "apple", target: .direct(handles), template: alert, properties: ["message": "x"])
         let transport = RecordingTransport()
         let result = try await run(step, transport: transport)
         #expect(transport.requests.map(\.url) == Array(repeating: "http://127.0.0.1:8080/myhub/messages/$batch?api-version=2020-06&direct", count: 3))

@@ -22,34 +22,7 @@ enum DeviceRules {
 
     /// Why `handle` cannot be a `platform` handle; `what` names the field (`pushChannel`, `handle`).
     static func handleProblem(_ handle: String, platform: PushPlatform, what: String) -> String? {
-        guard !handle.isEmpty else { return "\(what) is empty" }
-        let shown = "\(what) '\(abbreviated(handle))'"
-        switch platform {
-        case .apns:
-            if let bad = handle.first(where: { !$0.isHexDigit || !$0.isASCII }) {
-                return "\(shown) is not an APNs device token: \(describe(bad)) is not a hex digit"
-            }
-            if handle.count % 2 != 0 {
-                return "\(shown) is not an APNs device token: it has an odd number of hex digits (\(handle.count))"
-            }
-            return nil
-        case .fcmv1, .gcm:
-            if let bad = handle.first(where: { $0.isWhitespace }) {
-                return "\(shown) is not an FCM registration token: it contains \(describe(bad))"
-            }
-            return nil
-        case .wns:
-            let lower = handle.lowercased()
-            guard lower.hasPrefix("https://"), lower.count > "https://".count, lower.dropFirst(8).first != "/" else {
-                return "\(shown) is not a WNS channel URI: it must be an https:// URL"
-            }
-            if let bad = handle.first(where: { $0.isWhitespace }) {
-                return "\(shown) is not a WNS channel URI: it contains \(describe(bad))"
-            }
-            return nil
-        default:
-            return nil
-        }
+        platform.handleProblem(handle, what: what)
     }
 
     /// Why `tags` cannot be an installation's or registration's tags: too many, or a tag NH rejects.
@@ -72,24 +45,9 @@ enum DeviceRules {
     static func userIdProblem(_ userId: String) -> String? {
         guard !userId.isEmpty else { return "userId is empty" }
         if let bad = userId.first(where: { !(($0.isLetter || $0.isNumber) && $0.isASCII) && !userIdPunctuation.contains($0) }) {
-            return "userId '\(abbreviated(userId))' contains \(describe(bad)), which is not allowed (letters, digits and - _ @ # . : = only)"
+            return "userId '\(ShownText.abbreviated(userId))' contains \(ShownText.character(bad)), which is not allowed (letters, digits and - _ @ # . : = only)"
         }
         return nil
-    }
-
-    /// Names a character so invisible ones (space, tab) stay readable in messages.
-    static func describe(_ c: Character) -> String {
-        switch c {
-        case " ": "a space"
-        case "\t": "a tab"
-        case "\n", "\r", "\r\n": "a line break"
-        default: "'\(c)'"
-        }
-    }
-
-    /// Long handles (WNS URLs, FCM tokens) shortened for messages.
-    static func abbreviated(_ text: String) -> String {
-        text.count > 24 ? text.prefix(20) + "…" : text
     }
 }
 

@@ -13,6 +13,7 @@ struct RegisterOptionsDecoder {
             ? options.oneOf("mode", RegisterMode.allCases.map(\.rawValue)).flatMap(RegisterMode.init(rawValue:)) : .put
         let concurrency = options.contains("concurrency")
             ? options.integer("concurrency", in: RegisterStep.concurrencyRange) : RegisterStep.defaultConcurrency
+        let policy = options.retryPolicy()
         let attachments = templates()
         let addTags = tagList("add-tags")
         let removeTags = tagList("remove-tags")
@@ -50,8 +51,8 @@ struct RegisterOptionsDecoder {
             }
             source = decodeRegistrations(node)
         }
-        guard let hub, let concurrency, let source, valid else { return nil }
-        return RegisterStep(hub: hub, mode: mode, concurrency: concurrency, source: source)
+        guard let hub, let concurrency, let source, let policy, valid else { return nil }
+        return RegisterStep(hub: hub, mode: mode, concurrency: concurrency, policy: policy, source: source)
     }
 
     /// Keys that only some modes take.

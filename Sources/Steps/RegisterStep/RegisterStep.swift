@@ -35,7 +35,7 @@ public struct RegisterStep: Step {
         OptionSpec("remove-tags", .stringList, "patch mode: tags to remove from every installation"),
         OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)",
                    "most requests in flight at once (\(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound))"),
-    ]
+    ] + OptionSpec.retryPolicy
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
     public static let installationKeys: [OptionSpec] = [
@@ -91,14 +91,20 @@ public struct RegisterStep: Step {
     public let mode: RegisterMode
     /// Most requests in flight.
     public let concurrency: Int
+    /// Retries and backoff for each request.
+    public let policy: RetryPolicy
     /// The devices.
     let source: Source
 
     /// Creates the step directly (tests).
-    init(hub: HubDeclaration, mode: RegisterMode = .put, concurrency: Int = RegisterStep.defaultConcurrency, source: Source) {
+    init(
+        hub: HubDeclaration, mode: RegisterMode = .put, concurrency: Int = RegisterStep.defaultConcurrency,
+        policy: RetryPolicy = RetryPolicy(), source: Source
+    ) {
         self.hub = hub
         self.mode = mode
         self.concurrency = concurrency
+        self.policy = policy
         self.source = source
     }
 
@@ -109,7 +115,7 @@ public struct RegisterStep: Step {
 
     /// Sends every device, then reports each one's outcome; fails after all were tried if any failed.
     public func run(in context: StepContext) async throws -> StepResult {
-        let session = try context.session(for: hub)
+        let session = try context.session(for: hub).with(policy: policy)
         let log = context.isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization) : nil
         let runner = RegisterRunner(session: session, concurrency: concurrency, log: log, clock: context.clock)
         let outcome: RegisterRunner.Outcome

@@ -4,69 +4,163 @@ import HubWire
 import PipelineCore
 
 extension SendStep {
+    /// The keys that choose where a send goes; exactly one is given.
+    static let targetKeys = ["audience", "broadcast", "direct", "direct-file"]
+    /// The keys that shape a send, so make no sense next to `cancel`.
+    static let sendKeys = ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "properties", "properties-file"]
+
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
-    /// the format against the template's platform, conflicting options.
+    /// the format against the template's platform, every direct handle, conflicting options.
     public static func build(_ options: OptionReader, in context: BuildContext) -> SendStep? {
+        if options.contains("cancel") { return buildCancel(options, in: context) }
         let errorsBefore = options.diagnostics.errorCount
         let hub = context.hub("hub", in: options)
         let format = options.contains("format") ? options.oneOf("format", ["template"] + nativeFormats) : "template"
         let properties = options.templateProperties(in: context)
         let template = options.contains("template") ? context.template("template", in: options) : nil
-        let target = decodeTarget(options, in: context)
+        let target = format.flatMap { decodeTarget(options, format: $0, in: context) }
         let headers = (options.stringMap("headers") ?? []).map { HubHeader($0.key, $0.value) }
         let test = options.bool("test") ?? false
         let schedule = decodeSchedule(options)
-        let retries = options.contains("retries") ? options.integer("retries", in: 0...10) : 3
-        let policy = RetryPolicy(maxRetries: retries ?? 3, retryAmbiguous: options.bool("retry-ambiguous") ?? false)
+        let policy = options.retryPolicy()
         guard let format else { return nil }
-
-        if format == "template" {
-            if let node = options.node("template") {
-                options.error("'template' is for native formats; a template send uses the templates devices registered", at: node,
-                              hint: "remove `template:`, or set `format:` to the template's native format")
-            }
-            if case .direct = target, let node = options.node("direct") {
-                options.error("direct sends need a native format; NH renders templates only for registered devices", at: node,
-                              hint: "set `format:` (apple, fcmv1, …) and `template:` to render the payload locally")
-            }
-        } else if options.node("template") == nil {
-            options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
-                          hint: "add `template: <name>` (a template whose platform sends as '\(format)')")
-        } else if let template, template.platform.notificationFormat != format {
-            options.error("template '\(template.name)' is for \(template.platform.displayName), which sends as '\(template.platform.notificationFormat)', not '\(format)'",
-                          at: options.node("template") ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
+        checkFormat(format, template: template, target: target, options: options)
+        let isDirect = switch target {
+        case .direct, .directFile: true
+        default: false
         }
-        if test, let node = options.node("test"), case .direct = target {
+        if test, let node = options.node("test"), isDirect {
             options.error("a test send goes to an audience or to everyone, not to direct handles", at: node)
         }
         if test, schedule != nil, let node = options.node("test") {
             options.error("a test send cannot be scheduled", at: node)
         }
-        if schedule != nil, case .direct = target, let node = options.node("schedule") {
+        if schedule != nil, isDirect, let node = options.node("schedule") {
             options.error("direct sends cannot be scheduled", at: node)
         }
-        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties,
+        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy,
             template != nil || format == "template"
         else { return nil }
         return SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
                         headers: headers, test: test, schedule: schedule, policy: policy)
     }
 
-    /// Exactly one of `audience`, `broadcast: true` and `direct`.
-    private static func decodeTarget(_ options: OptionReader, in context: BuildContext) -> Target? {
+    /// `cancel: ID` with the hub and retry options only.
+    private static func buildCancel(_ options: OptionReader, in context: BuildContext) -> SendStep? {
+        let errorsBefore = options.diagnostics.errorCount
+        let hub = context.hub("hub", in: options)
+        let policy = options.retryPolicy()
+        for key in targetKeys + sendKeys where options.contains(key) {
+            let node = options.node.entries?.first { $0.key == key }
+            options.diagnostics.error("'\(key)' has no meaning next to 'cancel', which only cancels a scheduled send",
+                                      at: node?.keyLocation ?? options.node.location, step: id,
+                                      hint: "use one step to schedule and another to cancel")
+        }
+        guard let (notificationId, node) = options.string("cancel") else { return nil }
+        if notificationId.isEmpty || notificationId.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "?" || $0 == "#" }) {
+            options.error("'cancel' must be the notification id a scheduled send reported, found \(node.scalar?.quoted ?? "")", at: node,
+                          hint: "ids look like 7138412281836466052-3339543437946614470-1 (the report's notificationIds)")
+        }
+        guard options.diagnostics.errorCount == errorsBefore, let hub, let policy else { return nil }
+        return SendStep(hub: hub, cancelling: notificationId, policy: policy)
+    }
+
+    /// A template send takes no `template:` and no handles; a native one needs a template of its format.
+    private static func checkFormat(_ format: String, template: TemplateDeclaration?, target: Target?, options: OptionReader) {
+        guard format == "template" else {
+            if options.node("template") == nil, !options.isUnresolved("template") {
+                options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
+                              hint: "add `template: <name>` (a template whose platform sends as '\(format)')")
+            } else if let template, template.platform.notificationFormat != format {
+                options.error("template '\(template.name)' is for \(template.platform.displayName), which sends as '\(template.platform.notificationFormat)', not '\(format)'",
+                              at: options.node("template") ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
+            }
+            return
+        }
+        if let node = options.node("template") {
+            options.error("'template' is for native formats; a template send uses the templates devices registered", at: node,
+                          hint: "remove `template:`, or set `format:` to the template's native format")
+        }
+        if let key = ["direct", "direct-file"].first(where: { options.contains($0) }) {
+            options.error("direct sends need a native format; NH renders templates only for registered devices",
+                          at: options.node(key) ?? options.node,
+                          hint: "set `format:` (apple, fcmv1, …) and `template:` to render the payload locally")
+        }
+    }
+
+    /// Exactly one of `audience`, `broadcast: true`, `direct` and `direct-file`.
+    private static func decodeTarget(_ options: OptionReader, format: String, in context: BuildContext) -> Target? {
         let broadcast = options.bool("broadcast") ?? false
-        let given = [options.node("audience"), broadcast ? options.node("broadcast") : nil, options.node("direct")].compactMap { $0 }
+        let given = targetKeys.filter { key in
+            guard options.contains(key), options.node.entries?.first(where: { $0.key == key })?.value.isNull == false else { return false }
+            return key != "broadcast" || broadcast
+        }
         guard given.count == 1 else {
-            options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true' and 'direct'",
-                          at: given.dropFirst().first ?? options.node,
-                          hint: "write `audience: <name or tag expression>`, `broadcast: true` (every device) or `direct: <handle>`")
+            let extra = given.dropFirst().first.flatMap { key in options.node.entries?.first { $0.key == key }?.value }
+            options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'",
+                          at: extra ?? options.node,
+                          hint: "write `audience: <name or tag expression>`, `broadcast: true` (every device), `direct: <handle>` or `direct-file: <path>`")
             return nil
         }
-        if broadcast { return .broadcast }
-        if options.node("direct") != nil {
-            let handles = (options.stringList("direct") ?? []).map(\.value)
-            return handles.isEmpty ? nil : .direct(handles)
+        // An unresolved reference was reported already; what it would have named cannot be checked.
+        if options.isUnresolved(given[0]) { return nil }
+        let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
+        switch given[0] {
+        case "broadcast": return .broadcast
+        case "direct": return decodeDirect(options, platform: platform)
+        case "direct-file": return decodeDirectFile(options, platform: platform, in: context)
+        default: return decodeAudience(options, in: context)
         }
+    }
+
+    /// Inline handles, each checked against the format's platform.
+    private static func decodeDirect(_ options: OptionReader, platform: PushPlatform?) -> Target? {
+        guard let handles = options.stringList("direct") else { return nil }
+        guard !handles.isEmpty else {
+            options.error("'direct' lists no handles", at: options.node("direct") ?? options.node)
+            return nil
+        }
+        var valid = true
+        for (handle, node) in handles {
+            if let platform, let problem = platform.handleProblem(handle) {
+                options.error(problem, at: node)
+                valid = false
+            }
+        }
+        return valid ? .direct(handles.map(\.value)) : nil
+    }
+
+    /// A handle file: opened and every line checked now, so a bad line stops the send before it starts.
+    private static func decodeDirectFile(_ options: OptionReader, platform: PushPlatform?, in context: BuildContext) -> Target? {
+        guard let (path, node) = options.string("direct-file"), let platform else { return nil }
+        guard !path.isEmpty else {
+            options.error("'direct-file' is an empty path", at: node)
+            return nil
+        }
+        let resolved = context.path(path)
+        // Show the reference as written, never what it resolved to.
+        let shown = node.scalar?.hasReferences == true ? node.scalar?.sourceText ?? resolved : resolved
+        let file = HandleFile(path: resolved, shown: shown, platform: platform)
+        let scan: HandleFile.Scan
+        do { scan = try file.scan() } catch {
+            options.error(error.message(what: "handle file", name: shown), at: node)
+            return nil
+        }
+        for problem in scan.problems {
+            options.diagnostics.error("\(problem.message)", at: SourceLocation(file: shown, line: problem.line, column: 1), step: id,
+                                      hint: "one \(platform.displayName) handle per line; fix or remove the line (direct-file at \(node.location))")
+        }
+        if scan.unlisted > 0 {
+            options.error("handle file '\(shown)' has \(scan.unlisted) more bad line\(scan.unlisted == 1 ? "" : "s") not listed", at: node)
+        }
+        if scan.count == 0, scan.problems.isEmpty {
+            options.error("handle file '\(shown)' holds no handles", at: node, hint: "one handle per line; # starts a comment")
+        }
+        return scan.problems.isEmpty && scan.count > 0 ? .directFile(file) : nil
+    }
+
+    /// A declared audience, or an inline tag expression checked against NH's limits.
+    private static func decodeAudience(_ options: OptionReader, in context: BuildContext) -> Target? {
         guard let (text, node) = options.string("audience") else { return nil }
         if let declared = context.document.audience(text) {
             return declared.expression.map { .audience(name: declared.name, expression: $0) }

@@ -4,15 +4,27 @@ import HubWire
 import PipelineCore
 
 extension SendStep {
-    /// Builds the request(s), sends them through the hub session, and reports the notification id(s).
+    /// Sends the notification (one request, or one per batch of direct handles) or cancels a scheduled
+    /// one, and reports the notification id(s).
     public func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
+        switch action {
+        case .cancel(let notificationId):
+            return try await cancel(notificationId, session: session, context: context)
+        case .send(let target):
+            return try await send(to: target, session: session, context: context)
+        }
+    }
+
+    private func send(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
         let body = try payload()
-        let requests = try requests(body: body, now: context.clock.now().timeIntervalSince1970, endpoint: session.endpoint)
+        let next = try requests(to: target, body: body, now: context.clock.now().timeIntervalSince1970, endpoint: session.endpoint)
         var lines: [String] = []
         var sent: [ReportValue] = []
         var ids: [String] = []
-        for request in requests {
+        var count = 0
+        while let request = try next() {
+            count += 1
             let result = try await session.perform(request)
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
             if let id { ids.append(id) }
@@ -28,13 +40,31 @@ extension SendStep {
             }
             sent.append(.object(fields))
         }
-        let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describeTarget())"
+        let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         let summary = context.isDryRun
-            ? "would send \(what) on hub '\(hub.name)' (\(requests.count) request\(requests.count == 1 ? "" : "s"), nothing sent)"
+            ? "would send \(what) on hub '\(hub.name)' (\(count) request\(count == 1 ? "" : "s"), nothing sent)"
             : "sent \(what) on hub '\(hub.name)'" + (ids.isEmpty ? "" : ": notification \(ids.joined(separator: ", "))")
         return StepResult(summary: summary, lines: lines, data: .object([
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("notificationIds", .array(ids.map(ReportValue.string))), ReportField("requests", .array(sent)),
+        ]))
+    }
+
+    /// DELETE the scheduled notification; a 404 means it already went out, was cancelled, or never existed.
+    private func cancel(_ notificationId: String, session: HubSession, context: StepContext) async throws -> StepResult {
+        let request = HubRequests.cancelScheduled(id: notificationId, at: session.endpoint)
+        let result = try await session.perform(request, accepting: [404])
+        if result.response.status == 404 {
+            throw StepFailure("hub '\(hub.name)' has no scheduled notification '\(notificationId)': it was sent or cancelled already, or the id is wrong",
+                              hint: "the id is one of the notificationIds a scheduled send reported")
+        }
+        let lines = context.isDryRun ? request.dryRunLines(redactedAuthorization: session.redactedAuthorization) : []
+        let summary = context.isDryRun
+            ? "would cancel scheduled notification '\(notificationId)' on hub '\(hub.name)' (nothing sent)"
+            : "cancelled scheduled notification '\(notificationId)' on hub '\(hub.name)'"
+        return StepResult(summary: summary, lines: lines, data: .object([
+            ReportField("hub", .string(hub.name)), ReportField("cancelled", .string(notificationId)),
+            ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
         ]))
     }
 
@@ -55,50 +85,69 @@ extension SendStep {
         return Array(rendered.utf8)
     }
 
-    /// One request, or one per 1000 handles for direct lists.
-    func requests(body: [UInt8], now: Double, endpoint: HubEndpoint) throws(StepFailure) -> [HubRequest] {
+    /// The requests, one at a time: one for an audience or broadcast, one per 1000 handles for direct
+    /// lists and files (a file is streamed, never read whole).
+    func requests(
+        to target: Target, body: [UInt8], now: Double, endpoint: HubEndpoint
+    ) throws(StepFailure) -> () throws(StepFailure) -> HubRequest? {
         // Template headers (e.g. apns-push-type) apply to native payloads; the step's own win.
         let stepNames = Set(headers.map { $0.name.lowercased() })
         let merged = (template?.headers ?? [:]).sorted { $0.key < $1.key }
             .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
-        let scheduleTime: Double? = switch schedule {
+        let scheduleTime = try scheduleTime(now: now)
+        let format = format
+        let direct = { (handles: [String]) -> HubRequest in
+            handles.count == 1
+                ? HubRequests.send(NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: merged), at: endpoint)
+                : HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: handles, headers: merged, at: endpoint)
+        }
+        switch target {
+        case .direct(let handles):
+            var chunks = stride(from: 0, to: handles.count, by: NHLimits.maxDirectBatchHandles).map {
+                Array(handles[$0..<min($0 + NHLimits.maxDirectBatchHandles, handles.count)])
+            }.makeIterator()
+            return { chunks.next().map(direct) }
+        case .directFile(let file):
+            let batches: () throws(StepFailure) -> [String]?
+            do { batches = try file.batches(size: NHLimits.maxDirectBatchHandles) } catch {
+                throw StepFailure(error.message(what: "handle file", name: file.shown))
+            }
+            return { () throws(StepFailure) -> HubRequest? in try batches().map(direct) }
+        case .broadcast, .audience:
+            let tags: NotificationRequest.Target = if case .audience(_, let expression) = target { .tags(expression.source) } else { .broadcast }
+            var single: HubRequest? = HubRequests.send(
+                NotificationRequest(format: format, body: body, target: tags, headers: merged, test: test, scheduleTime: scheduleTime),
+                at: endpoint)
+            return {
+                defer { single = nil }
+                return single
+            }
+        }
+    }
+
+    /// Epoch seconds to schedule for, checked against NH's 7-day window; nil to send now.
+    private func scheduleTime(now: Double) throws(StepFailure) -> Double? {
+        let time: Double? = switch schedule {
         case .at(let time): time
         case .after(let seconds): now + Double(seconds)
         case nil: nil
         }
-        if let scheduleTime {
-            guard scheduleTime > now, scheduleTime - now <= Double(NHLimits.maxScheduleAheadSeconds) else {
-                throw StepFailure("the schedule time \(ScheduleTime.format(scheduleTime)) UTC is not within the next 7 days",
+        if let time {
+            guard time > now, time - now <= Double(NHLimits.maxScheduleAheadSeconds) else {
+                throw StepFailure("the schedule time \(ScheduleTime.format(time)) UTC is not within the next 7 days",
                                   hint: "NH schedules at most 7 days ahead; use `schedule: in 2h` for a delay")
             }
         }
-        switch target {
-        case .direct(let handles) where handles.count > 1:
-            return stride(from: 0, to: handles.count, by: NHLimits.maxDirectBatchHandles).map { start in
-                let chunk = Array(handles[start..<min(start + NHLimits.maxDirectBatchHandles, handles.count)])
-                return HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: chunk,
-                                               headers: merged, at: endpoint)
-            }
-        case .direct(let handles):
-            let notification = NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: merged)
-            return [HubRequests.send(notification, at: endpoint)]
-        case .broadcast:
-            let notification = NotificationRequest(format: format, body: body, target: .broadcast, headers: merged, test: test,
-                                                   scheduleTime: scheduleTime)
-            return [HubRequests.send(notification, at: endpoint)]
-        case .audience(_, let expression):
-            let notification = NotificationRequest(format: format, body: body, target: .tags(expression.source), headers: merged,
-                                                   test: test, scheduleTime: scheduleTime)
-            return [HubRequests.send(notification, at: endpoint)]
-        }
+        return time
     }
 
-    private func describeTarget() -> String {
+    private func describe(_ target: Target) -> String {
         switch target {
         case .audience(let name?, _): return "to audience '\(name)'"
         case .audience(nil, let expression): return "to '\(expression.source)'"
         case .broadcast: return "to every device"
         case .direct(let handles): return handles.count == 1 ? "to one device" : "to \(handles.count) devices"
+        case .directFile(let file): return "to the devices in '\(file.shown)'"
         }
     }
 

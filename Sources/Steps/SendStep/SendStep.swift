@@ -5,7 +5,8 @@ import PipelineCore
 
 /// `send`: sends one notification through a hub: a template send with properties, or a native
 /// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
-/// straight to device handles. Can schedule, and can use NH's test send.
+/// straight to device handles (inline or streamed from a file). Can schedule, use NH's test send,
+/// or cancel a scheduled send.
 public struct SendStep: Step {
     /// The YAML key of this step.
     public static let id = "send"
@@ -22,11 +23,14 @@ public struct SendStep: Step {
         OptionSpec("audience", .string, "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\""),
         OptionSpec("broadcast", .boolean, "send to every device; must be written out, never implied by a missing audience"),
         OptionSpec("direct", .stringList, "device handle(s) to send to directly (native formats); lists go out in batches of 1000"),
+        OptionSpec("direct-file", .path,
+                   "a file of device handles, one per line (blank lines and # comments skipped), checked first, then streamed in batches of 1000"),
         OptionSpec("template", .reference("template"), "native formats: the pipeline template rendered locally into the payload"),
         OptionSpec("headers", .stringMap, "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }"),
         OptionSpec("test", .boolean, default: "false", "NH test send: at most 10 devices, per-device outcome in the report"),
         OptionSpec("schedule", .string, "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"),
-        OptionSpec("retries", .integer, default: "3", "retries for throttling and busy answers (0 to 10)"),
+        OptionSpec("cancel", .string, "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)"),
+    ] + OptionSpec.retryPolicy + [
         OptionSpec("retry-ambiguous", .boolean, default: "false",
                    "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice"),
     ] + OptionSpec.templateProperties
@@ -36,20 +40,32 @@ public struct SendStep: Step {
         "- send: { hub: sports, audience: boston-fans, properties: { message: \"Red Sox win!\" } }",
         "- send: { hub: sports, format: apple, template: alert, audience: \"username:alice\", properties: { message: \"Hi\" } }",
         "- send: { hub: sports, broadcast: true, schedule: in 2h, properties: { message: \"Good morning\" } }",
+        "- send: { hub: sports, format: apple, template: alert, direct-file: ../data/tokens.txt, properties: { message: \"Hi\" } }",
+        "- send: { hub: sports, cancel: \"7138412281836466052-3339543437946614470-1\" }",
     ]
 
+    /// What the step does.
+    enum Action: Sendable, Equatable {
+        /// Sends a notification.
+        case send(Target)
+        /// Cancels the scheduled send with this notification id.
+        case cancel(notificationId: String)
+    }
+
     /// Where a send goes.
-    public enum Target: Sendable, Equatable {
+    enum Target: Sendable, Equatable {
         /// Devices whose tags match.
         case audience(name: String?, expression: TagExpression)
         /// Everyone.
         case broadcast
         /// These device handles.
         case direct([String])
+        /// The handles in this file, checked at build time, streamed at run time.
+        case directFile(HandleFile)
     }
 
     /// When a send goes out.
-    public enum Schedule: Sendable, Equatable {
+    enum Schedule: Sendable, Equatable {
         /// At this time (epoch seconds).
         case at(Double)
         /// This many seconds after the step runs.
@@ -57,12 +73,41 @@ public struct SendStep: Step {
     }
 
     let hub: HubDeclaration
+    let action: Action
     let format: String
-    let target: Target
     let template: TemplateDeclaration?
     let properties: [String: String]
     let headers: [HubHeader]
     let test: Bool
     let schedule: Schedule?
     let policy: RetryPolicy
+
+    /// Creates a send (tests and `build`).
+    init(
+        hub: HubDeclaration, format: String, target: Target, template: TemplateDeclaration?, properties: [String: String],
+        headers: [HubHeader] = [], test: Bool = false, schedule: Schedule? = nil, policy: RetryPolicy = RetryPolicy()
+    ) {
+        self.hub = hub
+        action = .send(target)
+        self.format = format
+        self.template = template
+        self.properties = properties
+        self.headers = headers
+        self.test = test
+        self.schedule = schedule
+        self.policy = policy
+    }
+
+    /// Creates a cancellation.
+    init(hub: HubDeclaration, cancelling notificationId: String, policy: RetryPolicy) {
+        self.hub = hub
+        action = .cancel(notificationId: notificationId)
+        format = "template"
+        template = nil
+        properties = [:]
+        headers = []
+        test = false
+        schedule = nil
+        self.policy = policy
+    }
 }

@@ -1,10 +1,8 @@
-import PipelineCore
-
 /// Reads a file line by line with a bounded buffer: a line longer than the limit is reported and skipped,
 /// never held whole. A UTF-8 byte-order mark is dropped and CRLF is read as LF.
-final class LineReader {
+public final class LineReader {
     /// One physical line.
-    enum Line: Equatable {
+    public enum Line: Equatable {
         /// The text, without its line end.
         case text(String, number: Int)
         /// Longer than the limit; skipped.
@@ -22,13 +20,13 @@ final class LineReader {
     private var lineNumber = 0
 
     /// Reads `file`; lines over `maxBytes` bytes are reported as `tooLong`.
-    init(file: ChunkedFile, maxBytes: Int) {
+    public init(file: ChunkedFile, maxBytes: Int) {
         self.file = file
         self.maxBytes = maxBytes
     }
 
     /// The next line, or nil at the end of the file.
-    func next() throws(TextFile.Failure) -> Line? {
+    public func next() throws(TextFile.Failure) -> Line? {
         while true {
             if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
                 let bytes = buffer[start..<newline]

@@ -1,0 +1,153 @@
+import Foundation
+import HubWire
+import PipelineCore
+import Testing
+@testable import SendStep
+
+/// A temporary file holding `text`.
+private func file(_ text: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("handles-\(UUID().uuidString).txt").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// Every diagnostic as `file:line:column severity: message`.
+private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
+    let collector = DiagnosticCollector()
+    let reader = OptionReader(node(pairs), specs: SendStep.options, step: SendStep.id, what: "send options", diagnostics: collector)
+    let step = SendStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
+    return (step, collector.diagnostics.map { "\($0.location.map(\.description) ?? "-") \($0.severity.rawValue): \($0.message)" })
+}
+
+private func token(_ n: Int) -> String { String(format: "%064X", n) }
+
+@Suite struct DirectFileTests {
+    @Test func handlesStreamInBatchesOfAThousandSkippingBlanksAndComments() async throws {
+        let lines = ["# exported 2026-11-22", ""] + (0..<2500).map { "  \(token($0))  " }
+        let path = try file(lines.joined(separator: "\n") + "\n")
+        let (built, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path),
+                                          ("properties", [("message", "x")])])
+        #expect(problems.isEmpty)
+        let step = try #require(built)
+        let transport = RecordingTransport()
+        let result = try await run(step, transport: transport)
+        #expect(transport.requests.map(\.url) == Array(repeating: "http://127.0.0.1:8080/myhub/messages/$batch?api-version=2020-06&direct", count: 3))
+        let bodies = transport.requests.map { String(decoding: $0.body, as: UTF8.self) }
+        #expect(bodies[0].contains(token(0)) && bodies[0].contains(token(999)) && !bodies[0].contains(token(1000)))
+        #expect(bodies[2].contains(token(2499)) && !bodies[2].contains(token(1999)))
+        #expect(result.summary == "sent an apple notification to the devices in '\(path)' on hub 'sports': notification n1, n2, n3")
+    }
+
+    @Test func aSingleHandleIsADirectSendNotABatch() async throws {
+        let path = try file(token(7))
+        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path)]).0)
+        let transport = RecordingTransport()
+        _ = try await run(step, transport: transport)
+        #expect(transport.requests.map(\.url) == ["http://127.0.0.1:8080/myhub/messages?api-version=2020-06&direct"])
+        #expect(transport.requests.first?.header("ServiceBusNotification-DeviceHandle") == token(7))
+    }
+
+    @Test func badLinesAreBuildErrorsAtTheirLineAndNothingIsBuilt() throws {
+        let path = try file([token(1), "not hex!", token(2), "ABC"].joined(separator: "\n"))
+        let (step, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path)])
+        #expect(step == nil)
+        #expect(problems == [
+            "\(path):2:1 error: handle 'not hex!' is not an APNs device token: 'n' is not a hex digit",
+            "\(path):4:1 error: handle 'ABC' is not an APNs device token: it has an odd number of hex digits (3)",
+        ])
+    }
+
+    @Test func manyBadLinesAreListedUpToTwentyThenCounted() throws {
+        let path = try file((0..<25).map { "bad token \($0)" }.joined(separator: "\n"))
+        let (step, problems) = diagnose([("hub", "sports"), ("format", "fcmv1"), ("template", "alert"), ("direct-file", path)])
+        #expect(step == nil)
+        #expect(problems.filter { $0.hasPrefix(path) }.count == 20)
+        #expect(problems.contains("p.yaml:2:10 error: handle file '\(path)' has 5 more bad lines not listed"))
+    }
+
+    @Test func missingEmptyAndTemplateFormatFilesAreRefused() throws {
+        let apple: [(String, Any)] = [("hub", "sports"), ("format", "apple"), ("template", "alert")]
+        #expect(diagnose(apple + [("direct-file", "/no/such/handles.txt")]).1 == ["p.yaml:2:10 error: handle file '/no/such/handles.txt' does not exist"])
+        let empty = try file("# nothing yet\n\n")
+        #expect(diagnose(apple + [("direct-file", empty)]).1 == ["p.yaml:2:10 error: handle file '\(empty)' holds no handles"])
+        #expect(diagnose([("hub", "sports"), ("direct-file", empty)]).1
+            == ["p.yaml:2:10 error: direct sends need a native format; NH renders templates only for registered devices"])
+        #expect(diagnose(apple + [("direct-file", empty), ("audience", "fans")]).1
+            == ["p.yaml:2:10 error: give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'"])
+    }
+
+    @Test func inlineHandlesAreCheckedToo() {
+        let (step, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct", [token(1), "xyz"])])
+        #expect(step == nil)
+        #expect(problems == ["p.yaml:2:10 error: handle 'xyz' is not an APNs device token: 'x' is not a hex digit"])
+    }
+
+    @Test func aFileChangedAfterTheCheckStopsAtTheBadLineAfterSendingTheBatchesBefore() async throws {
+        let path = try file((0..<1500).map(token).joined(separator: "\n"))
+        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path)]).0)
+        try ((0..<1200).map(token) + ["oops"]).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let transport = RecordingTransport()
+        await #expect(throws: StepFailure.self) { _ = try await run(step, transport: transport) }
+        do { _ = try await run(step, transport: RecordingTransport()) } catch let failure as StepFailure {
+            #expect(failure.message == "handle file '\(path)' changed after it was checked: line 1201: handle 'oops' is not an APNs device token: 'o' is not a hex digit")
+        }
+        #expect(transport.requests.count == 1)
+    }
+}
+
+@Suite struct CancelTests {
+    @Test func cancelDeletesTheScheduledNotification() async throws {
+        let step = try #require(diagnose([("hub", "sports"), ("cancel", "7138412281836466052-3339543437946614470-1")]).0)
+        let transport = RecordingTransport([HubResponse(status: 200)])
+        let result = try await run(step, transport: transport)
+        let request = try #require(transport.requests.first)
+        #expect(request.method == .delete)
+        #expect(request.url == "http://127.0.0.1:8080/myhub/schedulednotifications/7138412281836466052-3339543437946614470-1?api-version=2020-06")
+        #expect(result.summary == "cancelled scheduled notification '7138412281836466052-3339543437946614470-1' on hub 'sports'")
+    }
+
+    @Test func anUnknownIdSaysItWasSentOrCancelledAlready() async throws {
+        let step = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
+        do {
+            _ = try await run(step, transport: RecordingTransport([HubResponse(status: 404)]))
+            Issue.record("a 404 must fail the step")
+        } catch let failure as StepFailure {
+            #expect(failure.message == "hub 'sports' has no scheduled notification 'n-1': it was sent or cancelled already, or the id is wrong")
+        }
+    }
+
+    @Test func cancelTakesNoSendOptionsAndAnId() {
+        #expect(diagnose([("hub", "sports"), ("cancel", "n-1"), ("audience", "fans"), ("properties", [("m", "x")])]).1 == [
+            "p.yaml:2:10 error: 'audience' has no meaning next to 'cancel', which only cancels a scheduled send",
+            "p.yaml:2:10 error: 'properties' has no meaning next to 'cancel', which only cancels a scheduled send",
+        ])
+        #expect(diagnose([("hub", "sports"), ("cancel", "a b")]).1
+            == ["p.yaml:2:10 error: 'cancel' must be the notification id a scheduled send reported, found 'a b'"])
+        #expect(diagnose([("hub", "sports"), ("cancel", "n-1"), ("retries", "1")]).0?.policy.maxRetries == 1)
+    }
+
+    @Test func dryRunShowsTheDeleteAndSendsNothing() async throws {
+        let step = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
+        let result = try await run(step, transport: RecordingTransport(), dryRun: true)
+        #expect(result.summary == "would cancel scheduled notification 'n-1' on hub 'sports' (nothing sent)")
+        #expect(result.lines.first?.hasPrefix("DELETE http://127.0.0.1:8080/myhub/schedulednotifications/n-1?api-version=2020-06") == true)
+    }
+}
+
+@Suite struct RetryOptionTests {
+    @Test func retryOptionsBecomeThePolicy() throws {
+        let step = try #require(diagnose([("hub", "sports"), ("broadcast", "true"), ("retries", "5"), ("retry-delay", "2s"),
+                                          ("retry-max-delay", "2m"), ("retry-ambiguous", "true")]).0)
+        #expect(step.policy == RetryPolicy(maxRetries: 5, baseDelay: 2, maxDelay: 120, retryAmbiguous: true))
+        #expect(try #require(diagnose([("hub", "sports"), ("broadcast", "true")]).0).policy == RetryPolicy())
+    }
+
+    @Test func retryOptionsAreChecked() {
+        #expect(diagnose([("hub", "sports"), ("broadcast", "true"), ("retries", "11")]).1
+            == ["p.yaml:2:10 error: 'retries' must be a whole number from 0 to 10, found '11'"])
+        #expect(diagnose([("hub", "sports"), ("broadcast", "true"), ("retry-delay", "2m")]).1
+            == ["p.yaml:2:10 error: 'retry-delay' must be between 1s and 1m, found '2m'"])
+        #expect(diagnose([("hub", "sports"), ("broadcast", "true"), ("retry-delay", "30s"), ("retry-max-delay", "10s")]).1
+            == ["p.yaml:2:10 error: 'retry-max-delay' (10s) is shorter than 'retry-delay' (30s)"])
+    }
+}
