@@ -6,6 +6,8 @@ enum OutputContext: Sendable, Equatable {
     case xmlText
     /// An XML attribute value, whichever quote delimits it.
     case xmlAttribute
+    /// Plain text (a `for-each` field): nothing is escaped; the caller decides where it lands.
+    case plain
 
     /// `text` escaped for this context, for literals escaped once at compile time.
     func escaped(_ text: String) -> String {

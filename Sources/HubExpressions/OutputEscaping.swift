@@ -7,6 +7,7 @@ enum OutputEscaping {
         case .jsonString: appendJSON(text, to: &out)
         case .xmlText: appendXML(text, attribute: false, to: &out)
         case .xmlAttribute: appendXML(text, attribute: true, to: &out)
+        case .plain: out.append(contentsOf: text)
         }
     }
 

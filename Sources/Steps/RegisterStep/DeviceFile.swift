@@ -55,7 +55,7 @@ struct DeviceFile: Sendable, Equatable {
             case .jsonl:
                 return nil
             case .json:
-                if case .problem(let message, let line)? = try JSONArraySplitter(file: file, maxBytes: Self.maxRecordBytes).next() {
+                if case .problem(let message, let line)? = try JSONArraySplitter(file: file, maxBytes: Self.maxRecordBytes, elements: "devices").next() {
                     return "\(shown):\(line): \(message)"
                 }
                 return nil

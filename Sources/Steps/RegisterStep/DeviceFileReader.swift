@@ -26,7 +26,7 @@ final class DeviceFileReader {
         let limit = DeviceFile.maxRecordBytes
         switch file.format {
         case .jsonl: source = .lines(LineReader(file: chunks, maxBytes: limit))
-        case .json: source = .array(JSONArraySplitter(file: chunks, maxBytes: limit))
+        case .json: source = .array(JSONArraySplitter(file: chunks, maxBytes: limit, elements: "devices"))
         case .csv: source = .csv(CSVRecordReader(lines: LineReader(file: chunks, maxBytes: limit), maxBytes: limit), columns: nil)
         }
     }

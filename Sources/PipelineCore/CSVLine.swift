@@ -3,7 +3,7 @@
 /// Quoted fields may hold commas, `|` and line breaks; a record that ends inside quotes asks for the next
 /// line. Spaces around unquoted fields and around quotes are dropped. A quote inside an unquoted field is
 /// an error rather than a guess.
-enum CSVLine: Equatable {
+public enum CSVLine: Equatable {
     /// The fields of a complete record.
     case fields([String])
     /// The record ends inside a quoted field: append a line break and the next line, then parse again.
@@ -14,7 +14,7 @@ enum CSVLine: Equatable {
     private enum State { case fieldStart, unquoted, quoted, afterQuote }
 
     /// Parses `text`, which holds one record (possibly several physical lines joined with LF).
-    static func parse(_ text: String) -> CSVLine {
+    public static func parse(_ text: String) -> CSVLine {
         var fields: [String] = []
         var field = ""
         var state = State.fieldStart

@@ -1,14 +1,12 @@
-import PipelineCore
-
-/// Splits a top-level JSON array into its elements as the file streams by, so a `.json` device list of
+/// Splits a top-level JSON array into its elements as the file streams by, so a `.json` list of
 /// any length is decoded one element at a time.
 ///
 /// It only tracks strings, escapes and nesting depth to find the commas and the `]` that end elements;
 /// each element's own syntax is left to `JSONDecoder`. An element over the byte limit is reported and
 /// skipped, never held whole.
-final class JSONArraySplitter {
+public final class JSONArraySplitter {
     /// One element (its bytes), or a problem; `line` is where the element or problem starts.
-    enum Element: Equatable {
+    public enum Element: Equatable {
         case bytes([UInt8], line: Int)
         case problem(String, line: Int)
     }
@@ -17,6 +15,8 @@ final class JSONArraySplitter {
 
     private let file: ChunkedFile
     private let maxBytes: Int
+    /// What the elements are, for messages (`devices`, `rows`).
+    private let elements: String
     private var phase = Phase.beforeArray
     private var line = 1
     private var ready: [Element] = []
@@ -30,13 +30,14 @@ final class JSONArraySplitter {
     private var inString = false
     private var escaped = false
 
-    init(file: ChunkedFile, maxBytes: Int) {
+    public init(file: ChunkedFile, maxBytes: Int, elements: String = "objects") {
         self.file = file
         self.maxBytes = maxBytes
+        self.elements = elements
     }
 
     /// The next element or problem, or nil when the array (and the file) is done.
-    func next() throws(TextFile.Failure) -> Element? {
+    public func next() throws(TextFile.Failure) -> Element? {
         while readyIndex == ready.count {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
@@ -63,7 +64,7 @@ final class JSONArraySplitter {
         case .beforeArray:
             if isSpace { return }
             if byte == UInt8(ascii: "[") { phase = .beforeElement(first: true); return }
-            fail("the file must hold a JSON array of devices, starting with '['")
+            fail("the file must hold a JSON array of \(elements), starting with '['")
         case .beforeElement(let first):
             if isSpace { return }
             if byte == UInt8(ascii: "]") {
@@ -123,7 +124,7 @@ final class JSONArraySplitter {
 
     private func finishAtEndOfFile() {
         switch phase {
-        case .beforeArray: ready.append(.problem("the file is empty; it must hold a JSON array of devices", line: line))
+        case .beforeArray: ready.append(.problem("the file is empty; it must hold a JSON array of \(elements)", line: line))
         case .beforeElement: ready.append(.problem("the JSON array is not closed (missing ']')", line: line))
         case .inElement: ready.append(.problem("the file ends inside this element (missing '}' or ']')", line: elementLine))
         case .afterArray, .finished: break

@@ -1,10 +1,8 @@
-import PipelineCore
-
 /// Reads CSV records from a line reader, joining the lines of quoted fields that span several, within the
 /// same byte limit as a line.
-final class CSVRecordReader {
+public final class CSVRecordReader {
     /// One record, or why a record could not be read; `line` is where the record starts.
-    enum Record: Equatable {
+    public enum Record: Equatable {
         case fields([String], line: Int)
         case problem(String, line: Int)
     }
@@ -12,13 +10,13 @@ final class CSVRecordReader {
     private let lines: LineReader
     private let maxBytes: Int
 
-    init(lines: LineReader, maxBytes: Int) {
+    public init(lines: LineReader, maxBytes: Int) {
         self.lines = lines
         self.maxBytes = maxBytes
     }
 
     /// The next record, skipping blank lines; nil at the end of the file.
-    func next() throws(TextFile.Failure) -> Record? {
+    public func next() throws(TextFile.Failure) -> Record? {
         while let line = try lines.next() {
             switch line {
             case .tooLong(let number):
