@@ -43,6 +43,7 @@ public struct RetryingTransport: HubTransport {
         let trackingId = UUID().uuidString
         let started = ContinuousClock.now
         var attempt = 0
+        var throttles = 0
         while true {
             attempt += 1
             let headers = [HubHeader("Authorization", authorization()), HubHeader("TrackingId", trackingId),
@@ -53,6 +54,7 @@ public struct RetryingTransport: HubTransport {
             let canRetry = attempt <= policy.maxRetries
             switch outcome {
             case .response(let response):
+                if response.status == 429 || (response.status == 403 && response.header("Retry-After") != nil) { throttles += 1 }
                 let decision = Self.decide(response, request: request, policy: policy)
                 if decision == .ambiguous {
                     throw TransportError(kind: .ambiguous,
@@ -60,7 +62,8 @@ public struct RetryingTransport: HubTransport {
                                          attempts: attempt, trackingId: trackingId)
                 }
                 guard decision == .retry, canRetry else {
-                    return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId)
+                    return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId,
+                                           throttles: throttles)
                 }
                 let advised = RetryAfter.seconds(response.header("Retry-After"), now: now())
                 await sleep(min(policy.maxDelay, advised ?? backoff(attempt, policy)))

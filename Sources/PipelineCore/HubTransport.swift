@@ -44,13 +44,16 @@ public struct TransportResult: Sendable, Equatable {
     public var elapsedMs: Int
     /// The TrackingId sent with the request (the same on every attempt).
     public var trackingId: String
+    /// Throttling answers (429, 403 with Retry-After) met on the way, so a batch can slow down.
+    public var throttles: Int
 
     /// Creates a result.
-    public init(response: HubResponse, attempts: Int, elapsedMs: Int, trackingId: String) {
+    public init(response: HubResponse, attempts: Int, elapsedMs: Int, trackingId: String, throttles: Int = 0) {
         self.response = response
         self.attempts = attempts
         self.elapsedMs = elapsedMs
         self.trackingId = trackingId
+        self.throttles = throttles
     }
 }
 

@@ -26,8 +26,9 @@ public struct PipelineEngine: Sendable {
         case live(any HubTransport)
     }
 
-    /// Runs every step; after a failure the remaining steps are recorded as skipped.
-    public func run(_ pipeline: Pipeline, mode: Mode) async -> RunReport {
+    /// Runs every step; after a failure the remaining steps are recorded as skipped, and after a stop
+    /// signal as interrupted.
+    public func run(_ pipeline: Pipeline, mode: Mode, batch: BatchControl = BatchControl()) async -> RunReport {
         let dryRun: Bool
         let transport: any HubTransport
         switch mode {
@@ -38,24 +39,31 @@ public struct PipelineEngine: Sendable {
         let state = RunState()
         var records: [StepRecord] = []
         var failed = false
+        var interrupted = false
+        var partial = false
         for built in pipeline.steps {
             let location = built.location.description
-            if failed {
-                records.append(StepRecord(index: built.index, step: built.id, location: location, status: .skipped,
-                                          summary: "skipped: an earlier step failed"))
+            if failed || interrupted || batch.stop.isRequested {
+                interrupted = interrupted || (!failed && batch.stop.isRequested)
+                records.append(StepRecord(index: built.index, step: built.id, location: location,
+                                          status: failed ? .skipped : .interrupted,
+                                          summary: failed ? "skipped: an earlier step failed" : "not started: the run was stopped"))
                 continue
             }
             var stepLogger = logger
             stepLogger[metadataKey: "step"] = "\(built.index):\(built.id)"
             let context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
-                                      isDryRun: dryRun, transport: transport)
+                                      isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
             let stepStart = ContinuousClock.now
             let record: StepRecord
             do {
                 let result = try await built.step.run(in: context)
-                record = StepRecord(index: built.index, step: built.id, location: location, status: .succeeded,
+                let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
+                record = StepRecord(index: built.index, step: built.id, location: location, status: status,
                                     summary: result.summary, lines: result.lines, data: result.data,
-                                    durationMs: Self.milliseconds(since: stepStart))
+                                    durationMs: Self.milliseconds(since: stepStart), items: result.items)
+                interrupted = interrupted || result.interrupted
+                partial = partial || status == .partial
             } catch let failure as StepFailure {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: failure.message, lines: failure.lines, data: failure.data,
@@ -70,8 +78,9 @@ public struct PipelineEngine: Sendable {
             }
             records.append(record)
         }
+        let status: RunReport.Status = failed ? .failed : interrupted ? .interrupted : partial ? .partial : .succeeded
         return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
-                         status: failed ? .failed : .succeeded, steps: records)
+                         status: status, steps: records)
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

@@ -4,10 +4,14 @@ import Foundation
 public struct RunReport: Sendable, Equatable, Encodable {
     /// How the run ended.
     public enum Status: String, Sendable, Equatable, Encodable {
-        /// Every step succeeded.
+        /// Every step succeeded and every item was accepted.
         case succeeded
+        /// Every step ran, but some items failed or their fate is unknown.
+        case partial
         /// A step failed; later steps were skipped.
         case failed
+        /// A stop signal ended the run; running it again resumes it.
+        case interrupted
     }
 
     /// The pipeline file.
@@ -45,10 +49,14 @@ public struct StepRecord: Sendable, Equatable, Encodable {
     public enum Status: String, Sendable, Equatable, Encodable {
         /// It did its work.
         case succeeded
+        /// It ran every item, but some failed or their fate is unknown.
+        case partial
         /// It threw.
         case failed
         /// An earlier step failed, so it did not run.
         case skipped
+        /// A stop signal ended it (or the run stopped before it).
+        case interrupted
     }
 
     /// 1-based position in `steps:`.
@@ -69,11 +77,13 @@ public struct StepRecord: Sendable, Equatable, Encodable {
     public var durationMs: Int
     /// The failure's hint, when it failed and had one.
     public var hint: String?
+    /// A batch step's items by outcome.
+    public var items: ItemCounts?
 
     /// Creates a record.
     public init(
         index: Int, step: String, location: String, status: Status, summary: String, lines: [String] = [],
-        data: ReportValue = .object([]), durationMs: Int = 0, hint: String? = nil
+        data: ReportValue = .object([]), durationMs: Int = 0, hint: String? = nil, items: ItemCounts? = nil
     ) {
         self.index = index
         self.step = step
@@ -84,5 +94,6 @@ public struct StepRecord: Sendable, Equatable, Encodable {
         self.data = data
         self.durationMs = durationMs
         self.hint = hint
+        self.items = items
     }
 }

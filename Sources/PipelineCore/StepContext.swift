@@ -19,11 +19,16 @@ public struct StepContext: Sendable {
     public var transport: any HubTransport
     /// Retry rules for requests.
     public var retryPolicy: RetryPolicy
+    /// The step's 1-based position in the pipeline (journal keys use it).
+    public var stepIndex: Int
+    /// The journal, stop signal and progress sink for batch steps.
+    public var batch: BatchControl
 
     /// Creates a context.
     public init(
         logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool,
-        transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy()
+        transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy(), stepIndex: Int = 1,
+        batch: BatchControl = BatchControl()
     ) {
         self.logger = logger
         self.clock = clock
@@ -32,5 +37,7 @@ public struct StepContext: Sendable {
         self.isDryRun = isDryRun
         self.transport = transport
         self.retryPolicy = retryPolicy
+        self.stepIndex = stepIndex
+        self.batch = batch
     }
 }

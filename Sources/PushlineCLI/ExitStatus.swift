@@ -8,13 +8,22 @@ public enum ExitStatus {
     public static let failure: Int32 = 1
     /// Invalid input: a pipeline, template, expression or command line that is wrong. Nothing was sent.
     public static let invalidInput: Int32 = 2
+    /// Partial: every step ran, but some items failed or their fate is unknown.
+    public static let partial: Int32 = 3
+    /// Another run of the same pipeline holds its lock (EX_TEMPFAIL: try again later).
+    public static let locked: Int32 = 75
+    /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15); running again resumes.
+    public static func interrupted(signal: Int32) -> Int32 { 128 + signal }
 
     /// The help text section that lists them.
     static let helpText = """
         EXIT CODES:
-          0  success
-          1  a step failed while running
-          2  invalid input (pipeline, template, expression, arguments); nothing was sent
+          0    success: every step ran and every item was accepted (or a completed run was not repeated)
+          1    a step failed while running
+          2    invalid input (pipeline, template, expression, arguments); nothing was sent
+          3    partial: some items failed or their fate is unknown (see the report; run again to retry)
+          75   another run of this pipeline holds its lock
+          130  stopped by SIGINT, 143 by SIGTERM; run the same command again to resume
         """
 
     /// Throws the given exit code out of a command.

@@ -13,8 +13,10 @@ enum TextReporter {
             let status: String
             switch record.status {
             case .succeeded: status = "ok    "
+            case .partial: status = "PARTIAL"
             case .failed: status = "FAILED"
             case .skipped: status = "skip  "
+            case .interrupted: status = "STOPPED"
             }
             text += "[\(record.index)/\(total)] \(name) \(status) \(record.summary)\n"
             if record.status == .failed { text += "        at \(record.location)\n" }
@@ -23,8 +25,10 @@ enum TextReporter {
         }
         let counts = Dictionary(grouping: report.steps, by: \.status).mapValues(\.count)
         var parts = ["\(counts[.succeeded] ?? 0) succeeded"]
+        if let partial = counts[.partial] { parts.append("\(partial) partial") }
         if let failed = counts[.failed] { parts.append("\(failed) failed") }
         if let skipped = counts[.skipped] { parts.append("\(skipped) skipped") }
+        if let stopped = counts[.interrupted] { parts.append("\(stopped) stopped") }
         text += "result: \(report.status.rawValue) (\(parts.joined(separator: ", ")))\n"
         return text
     }

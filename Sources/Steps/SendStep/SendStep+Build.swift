@@ -7,12 +7,14 @@ extension SendStep {
     /// The keys that choose where a send goes; exactly one is given.
     static let targetKeys = ["audience", "broadcast", "direct", "direct-file"]
     /// The keys that shape a send, so make no sense next to `cancel`.
-    static let sendKeys = ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "properties", "properties-file"]
+    static let sendKeys = ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "properties", "properties-file",
+                           "for-each", "concurrency", "rate"]
 
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
     public static func build(_ options: OptionReader, in context: BuildContext) -> SendStep? {
         if options.contains("cancel") { return buildCancel(options, in: context) }
+        if options.contains("for-each") { return buildForEach(options, in: context) }
         let errorsBefore = options.diagnostics.errorCount
         let hub = context.hub("hub", in: options)
         let format = options.contains("format") ? options.oneOf("format", ["template"] + nativeFormats) : "template"
@@ -23,6 +25,10 @@ extension SendStep {
         let test = options.bool("test") ?? false
         let schedule = decodeSchedule(options)
         let policy = options.retryPolicy()
+        for key in ["concurrency", "rate"] where options.node(key) != nil {
+            options.error("'\(key)' applies to for-each sends, which make one request per row", at: options.node(key)!,
+                          hint: "add `for-each: <rows file>` or remove `\(key)`")
+        }
         guard let format else { return nil }
         checkFormat(format, template: template, target: target, options: options)
         let isDirect = switch target {
@@ -66,7 +72,7 @@ extension SendStep {
     }
 
     /// A template send takes no `template:` and no handles; a native one needs a template of its format.
-    private static func checkFormat(_ format: String, template: TemplateDeclaration?, target: Target?, options: OptionReader) {
+    static func checkFormat(_ format: String, template: TemplateDeclaration?, target: Target?, options: OptionReader) {
         guard format == "template" else {
             if options.node("template") == nil, !options.isUnresolved("template") {
                 options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
@@ -160,7 +166,7 @@ extension SendStep {
     }
 
     /// A declared audience, or an inline tag expression checked against NH's limits.
-    private static func decodeAudience(_ options: OptionReader, in context: BuildContext) -> Target? {
+    static func decodeAudience(_ options: OptionReader, in context: BuildContext) -> Target? {
         guard let (text, node) = options.string("audience") else { return nil }
         if let declared = context.document.audience(text) {
             return declared.expression.map { .audience(name: declared.name, expression: $0) }
@@ -186,7 +192,7 @@ extension SendStep {
     }
 
     /// `2026-11-23T08:00:00Z` (or without zone: UTC) or `in 2h`.
-    private static func decodeSchedule(_ options: OptionReader) -> Schedule? {
+    static func decodeSchedule(_ options: OptionReader) -> Schedule? {
         guard let (text, node) = options.string("schedule") else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased().hasPrefix("in ") {

@@ -11,8 +11,12 @@ extension SendStep {
         switch action {
         case .cancel(let notificationId):
             return try await cancel(notificationId, session: session, context: context)
-        case .send(let target):
+        case .send(let target) where test:
             return try await send(to: target, session: session, context: context)
+        case .send(let target):
+            return try await sendJournalled(to: target, session: session, context: context)
+        case .sendEach(let plan):
+            return try await sendEach(plan, session: session, context: context)
         }
     }
 
@@ -70,6 +74,11 @@ extension SendStep {
 
     /// The request body: template properties as a JSON object, or the locally rendered native payload.
     func payload() throws(StepFailure) -> [UInt8] {
+        try payload(properties: properties)
+    }
+
+    /// The body for `properties`.
+    func payload(properties: [String: String]) throws(StepFailure) -> [UInt8] {
         guard let template, let body = template.body else {
             // Sorted keys keep the body stable (reports, tests); NH reads it as a flat string map.
             let encoder = JSONEncoder()
@@ -126,7 +135,7 @@ extension SendStep {
     }
 
     /// Epoch seconds to schedule for, checked against NH's 7-day window; nil to send now.
-    private func scheduleTime(now: Double) throws(StepFailure) -> Double? {
+    func scheduleTime(now: Double) throws(StepFailure) -> Double? {
         let time: Double? = switch schedule {
         case .at(let time): time
         case .after(let seconds): now + Double(seconds)
@@ -141,7 +150,7 @@ extension SendStep {
         return time
     }
 
-    private func describe(_ target: Target) -> String {
+    func describe(_ target: Target) -> String {
         switch target {
         case .audience(let name?, _): return "to audience '\(name)'"
         case .audience(nil, let expression): return "to '\(expression.source)'"

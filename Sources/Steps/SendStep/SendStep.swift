@@ -12,6 +12,8 @@ public struct SendStep: Step {
     public static let id = "send"
     /// One line for docs.
     public static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
+    /// Requests in flight at once for `for-each`, by default.
+    static let defaultConcurrency = 16
     /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
     static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
 
@@ -30,6 +32,10 @@ public struct SendStep: Step {
         OptionSpec("test", .boolean, default: "false", "NH test send: at most 10 devices, per-device outcome in the report"),
         OptionSpec("schedule", .string, "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"),
         OptionSpec("cancel", .string, "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)"),
+        OptionSpec("for-each", .path,
+                   "one send per row of a .csv (header row), .jsonl or .json file, streamed; $(column) in audience, direct and properties takes the row's value"),
+        OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)", "for-each: most requests in flight at once (1 to 256)"),
+        OptionSpec("rate", .string, "for-each: most requests per second (e.g. 200); slows down by itself when the hub throttles"),
     ] + OptionSpec.retryPolicy + [
         OptionSpec("retry-ambiguous", .boolean, default: "false",
                    "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice"),
@@ -42,6 +48,7 @@ public struct SendStep: Step {
         "- send: { hub: sports, broadcast: true, schedule: in 2h, properties: { message: \"Good morning\" } }",
         "- send: { hub: sports, format: apple, template: alert, direct-file: ../data/tokens.txt, properties: { message: \"Hi\" } }",
         "- send: { hub: sports, cancel: \"7138412281836466052-3339543437946614470-1\" }",
+        "- send: { hub: digest, for-each: ../data/rows.csv, audience: \"$UserId:{$(userId)}\", properties: { message: \"$(headline)\" } }",
     ]
 
     /// What the step does.
@@ -50,6 +57,8 @@ public struct SendStep: Step {
         case send(Target)
         /// Cancels the scheduled send with this notification id.
         case cancel(notificationId: String)
+        /// Sends one notification per row.
+        case sendEach(RowPlan)
     }
 
     /// Where a send goes.
@@ -94,6 +103,20 @@ public struct SendStep: Step {
         self.properties = properties
         self.headers = headers
         self.test = test
+        self.schedule = schedule
+        self.policy = policy
+    }
+
+    /// Creates a `for-each` send.
+    init(hub: HubDeclaration, format: String, plan: RowPlan, template: TemplateDeclaration?, headers: [HubHeader],
+         schedule: Schedule?, policy: RetryPolicy) {
+        self.hub = hub
+        action = .sendEach(plan)
+        self.format = format
+        self.template = template
+        properties = [:]
+        self.headers = headers
+        test = false
         self.schedule = schedule
         self.policy = policy
     }

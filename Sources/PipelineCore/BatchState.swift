@@ -1,0 +1,175 @@
+import HubWire
+
+/// The dispatcher's bookkeeping for one `BatchRunner.run`: what to send, what came back, what is
+/// waiting to be journalled.
+struct BatchState {
+    let runner: BatchRunner
+    var outcome = BatchOutcome()
+    /// Outcomes not yet journalled; an item counts as done only once its outcome is.
+    private var pending: [LedgerOutcome] = []
+    private var groupOrder: [String] = []
+    private var groups: [String: BatchOutcome.FailureGroup] = [:]
+    var stopFailure: StepFailure?
+    private let started = ContinuousClock.now
+    private var lastReport = ContinuousClock.now
+    private var lastFlush = ContinuousClock.now
+
+    init(runner: BatchRunner) {
+        self.runner = runner
+    }
+
+    func ledgerItem(_ item: BatchItem) -> LedgerItem {
+        LedgerItem(key: LedgerKey(step: runner.stepIndex, row: item.row), stepId: runner.stepId, origin: item.origin, digest: item.digest)
+    }
+
+    /// The request to send for `item`, or nil when it is not sent: malformed, or settled by an earlier
+    /// attempt of this run (accepted, failed for good, or of unknown fate).
+    mutating func admit(_ item: BatchItem, ledger: (any ItemLedger)?) throws(StepFailure) -> HubRequest? {
+        let request: HubRequest
+        switch item.work {
+        case .invalid(let reason):
+            settle(item, .failed, error: reason)
+            return nil
+        case .request(let built):
+            request = built
+        }
+        guard runner.control.isResume, let ledger else { return request }
+        let entry: LedgerEntry?
+        do { entry = try ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch { throw journalFailure(error) }
+        guard let entry else { return request }
+        if entry.digest != item.digest {
+            // The run's identity covers its inputs, so this means the journal and the file disagree: never guess.
+            settle(item, .failed, error: "\(item.origin): the row differs from the one an earlier attempt journalled; not sent")
+            return nil
+        }
+        switch entry.state {
+        case .accepted:
+            outcome.counts.skipped += 1
+            if let id = entry.notificationId, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+            return nil
+        case .sending, .unknown:
+            if runner.control.resendUnknown { return request }
+            let reason = entry.error ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
+            settle(item, .unknown, error: reason)
+            return nil
+        case .failed where !entry.retriable:
+            settle(item, .failed, error: entry.error ?? "failed in an earlier attempt")
+            return nil
+        case .failed, .pending:
+            return request
+        }
+    }
+
+    /// Records the outcome of a request that came back (or did not).
+    mutating func finish(_ item: BatchItem, _ attempt: HubAttempt, governor: RateGovernor) async {
+        let summary = if case .request(let request) = item.work { request.summary } else { item.origin }
+        switch attempt {
+        case .accepted(let result):
+            await governor.finished(throttled: result.throttles > 0)
+            outcome.retries += result.attempts - 1
+            let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
+            if let id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+            pending.append(LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id))
+            keepReport(summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
+                       elapsedMs: result.elapsedMs, notificationId: id, outcome: "accepted", reason: nil)
+        case .failed(let reason, let hint, let retriable, let stopsRun, let status, let trackingId, let attempts):
+            await governor.finished(throttled: status == 429)
+            outcome.retries += attempts - 1
+            settle(item, .failed, error: reason, retriable: retriable, example: "\(item.origin) [TrackingId: \(trackingId)]", hint: hint)
+            keepReport(summary, status: status, trackingId: trackingId, attempts: attempts, elapsedMs: nil, notificationId: nil,
+                       outcome: "failed", reason: reason)
+            if stopsRun, stopFailure == nil {
+                let more = runner.total == 1 ? "" : "; stopped starting new items"
+                stopFailure = StepFailure("hub '\(runner.session.hub.name)': \(summary): \(reason)\(more)",
+                                          hint: runner.total == 1 ? hint : hint.map { $0 + "; then run again to resume" } ?? "run again to resume",
+                                          data: outcome.requestReports.last ?? .object([]))
+            }
+        case .unknown(let reason, let trackingId, let attempts):
+            await governor.finished(throttled: false)
+            outcome.retries += attempts - 1
+            settle(item, .unknown, error: reason, example: "\(item.origin) [TrackingId: \(trackingId)]")
+            keepReport(summary, status: nil, trackingId: trackingId, attempts: attempts, elapsedMs: nil, notificationId: nil,
+                       outcome: "unknown", reason: reason)
+        }
+    }
+
+    private mutating func keepReport(_ summary: String, status: Int?, trackingId: String, attempts: Int, elapsedMs: Int?,
+                                     notificationId: String?, outcome state: String, reason: String?) {
+        guard outcome.requestReports.count < BatchRunner.keptIds else { return }
+        outcome.requestReports.append(.object([
+            ReportField("request", .string(summary)), ReportField("status", status.map(ReportValue.int) ?? .null),
+            ReportField("trackingId", .string(trackingId)), ReportField("attempts", .int(attempts)),
+            ReportField("elapsedMs", elapsedMs.map(ReportValue.int) ?? .null),
+            ReportField("notificationId", notificationId.map(ReportValue.string) ?? .null),
+            ReportField("outcome", .string(state)), ReportField("reason", reason.map(ReportValue.string) ?? .null),
+        ]))
+    }
+
+    /// A failed or unknown item: grouped by reason for the report, queued for the journal.
+    private mutating func settle(_ item: BatchItem, _ state: ItemState, error: String, retriable: Bool = false, example: String? = nil,
+                                 hint: String? = nil) {
+        pending.append(LedgerOutcome(item: ledgerItem(item), state: state, error: error, retriable: retriable))
+        // Malformed-row reasons start with `file:line: `; group by what follows.
+        let reason = error.hasPrefix(item.origin + ": ") ? String(error.dropFirst(item.origin.count + 2)) : error
+        let key = "\(state.rawValue)\u{0}\(reason)"
+        if groups[key] == nil {
+            groupOrder.append(key)
+            groups[key] = BatchOutcome.FailureGroup(state: state, reason: reason, count: 0, examples: [], hint: hint)
+        }
+        groups[key]?.count += 1
+        if let count = groups[key]?.examples.count, count < 3 { groups[key]?.examples.append(example ?? item.origin) }
+        // A run of wildly varied reasons must not grow the report without bound.
+        if groupOrder.count > 200, let last = groupOrder.last {
+            groupOrder.removeLast()
+            groups[last] = nil
+        }
+    }
+
+    mutating func show(_ request: HubRequest) {
+        guard outcome.requests < BatchRunner.shownRequests else { return }
+        outcome.dryRunLines += request.dryRunLines(redactedAuthorization: runner.session.redactedAuthorization)
+    }
+
+    mutating func flushIfDue(_ ledger: (any ItemLedger)?) throws(StepFailure) {
+        let now = ContinuousClock.now
+        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { try flush(ledger) }
+        if now - lastReport >= .milliseconds(500) {
+            lastReport = now
+            runner.control.progress?.report(progress(), final: false)
+        }
+    }
+
+    /// Journals pending outcomes, then counts them.
+    mutating func flush(_ ledger: (any ItemLedger)?) throws(StepFailure) {
+        lastFlush = ContinuousClock.now
+        guard !pending.isEmpty else { return }
+        if let ledger {
+            do { try ledger.record(pending) } catch { throw journalFailure(error) }
+        }
+        for recorded in pending {
+            switch recorded.state {
+            case .accepted: outcome.counts.accepted += 1
+            case .unknown, .sending: outcome.counts.unknown += 1
+            case .failed, .pending: outcome.counts.failed += 1
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    func journalFailure(_ error: LedgerError) -> StepFailure {
+        StepFailure("the run journal cannot be written: \(error.message); stopped so that nothing is sent without a record",
+                    hint: "check the journal's disk and permissions (--journal PATH or PUSHLINE_JOURNAL), then run again to resume")
+    }
+
+    func progress() -> StepProgress {
+        let elapsed = ContinuousClock.now - started
+        return StepProgress(stepIndex: runner.stepIndex, stepId: runner.stepId, counts: outcome.counts, total: runner.total,
+                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    func finishedOutcome() -> BatchOutcome {
+        var result = outcome
+        result.failures = groupOrder.compactMap { groups[$0] }.sorted { $0.count > $1.count }
+        return result
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import HubWire
+
+/// What one request came to, classified for a batch: accepted, failed (and whether trying again may
+/// help), or unknown (it may have been accepted).
+public enum HubAttempt: Sendable {
+    /// 2xx.
+    case accepted(TransportResult)
+    /// A definite failure; `stopsRun` is true when every later request would fail the same way (the
+    /// key, the token, the hub), so a batch stops starting items.
+    case failed(reason: String, hint: String?, retriable: Bool, stopsRun: Bool, status: Int?, trackingId: String, attempts: Int)
+    /// No usable answer after the request was written, or 500/504 on a send.
+    case unknown(reason: String, trackingId: String, attempts: Int)
+}
+
+extension HubSession {
+    /// Sends `request` and classifies what came back, without throwing: batches count outcomes
+    /// instead of stopping at the first failure.
+    public func attempt(_ request: HubRequest) async -> HubAttempt {
+        let provider = tokens
+        let result: TransportResult
+        do {
+            result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
+        } catch {
+            if error.kind == .ambiguous { return .unknown(reason: error.message, trackingId: error.trackingId, attempts: error.attempts) }
+            return .failed(reason: "cannot reach hub '\(hub.name)': \(error.message)", hint: "check the hub's endpoint and the network",
+                           retriable: true, stopsRun: false, status: nil, trackingId: error.trackingId, attempts: error.attempts)
+        }
+        let status = result.response.status
+        if (200..<300).contains(status) { return .accepted(result) }
+        let failure = HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970)
+        let detail = failure.detail.flatMap { failure.message.contains($0) ? nil : " (hub said: \($0))" } ?? ""
+        return .failed(reason: failure.message + detail, hint: failure.hint, retriable: failure.isRetriable,
+                       stopsRun: Self.stopsRun(failure), status: status, trackingId: failure.trackingId ?? result.trackingId,
+                       attempts: result.attempts)
+    }
+
+    /// Failures about the key, the token or the hub itself: the next request would meet them too.
+    static func stopsRun(_ failure: HubFailure) -> Bool {
+        switch failure.kind {
+        case .invalidSignature, .expiredToken, .unauthorized, .missingRight: return true
+        case .notFound: return failure.detail?.contains("No service is hosted") == true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import HubExpressions
+
+/// Streams a `RowSource` as rows of column → text, or problems located at `file:line`.
+///
+/// A malformed row (bad CSV, wrong field count, not a JSON object, a non-text value) is reported
+/// and reading goes on with the next one; only a file that cannot be read at all, or a bad CSV
+/// header, stops it.
+public final class RowReader {
+    /// One row, or why it cannot be used; `number` counts rows (1-based, the CSV header excluded),
+    /// `line` is where the row starts in the file.
+    public enum Item: Sendable {
+        /// A row.
+        case row(number: Int, line: Int, values: TemplateProperties, digest: String)
+        /// A malformed row.
+        case problem(number: Int, line: Int, message: String)
+    }
+
+    private enum Reader {
+        case lines(LineReader)
+        case array(JSONArraySplitter)
+        case csv(CSVRecordReader)
+    }
+
+    /// The CSV header (nil for JSON formats).
+    public let columns: [String]?
+    private let reader: Reader
+    private var number = 0
+
+    init(_ source: RowSource) throws {
+        let file = try ChunkedFile(path: source.path)
+        let limit = RowSource.maxRowBytes
+        switch source.format {
+        case .jsonl:
+            reader = .lines(LineReader(file: file, maxBytes: limit))
+            columns = nil
+        case .json:
+            reader = .array(JSONArraySplitter(file: file, maxBytes: limit, elements: "rows"))
+            columns = nil
+        case .csv:
+            let records = CSVRecordReader(lines: LineReader(file: file, maxBytes: limit), maxBytes: limit)
+            switch try records.next() {
+            case nil:
+                throw RowSourceError("for-each file '\(source.shown)' is empty; a CSV file starts with a header row naming the columns")
+            case .problem(let message, let line)?:
+                throw RowSourceError("\(source.shown):\(line): the header row is malformed: \(message)")
+            case .fields(let names, let line)?:
+                if let problem = Self.headerProblem(names) { throw RowSourceError("\(source.shown):\(line): \(problem)") }
+                columns = names
+            }
+            reader = .csv(records)
+        }
+    }
+
+    /// Duplicate or empty column names make rows ambiguous.
+    static func headerProblem(_ names: [String]) -> String? {
+        var seen: Set<String> = []
+        for (position, name) in names.enumerated() {
+            if name.isEmpty { return "column \(position + 1) of the header has no name" }
+            guard seen.insert(name.lowercased()).inserted else { return "the header names column '\(name)' twice" }
+        }
+        return nil
+    }
+
+    /// The next row or problem; nil at the end of the file.
+    public func next() throws(TextFile.Failure) -> Item? {
+        switch reader {
+        case .csv(let records):
+            guard let record = try records.next() else { return nil }
+            number += 1
+            switch record {
+            case .problem(let message, let line): return .problem(number: number, line: line, message: message)
+            case .fields(let fields, let line):
+                let columns = columns ?? []
+                guard fields.count == columns.count else {
+                    return .problem(number: number, line: line, message: "the row has \(fields.count) fields; the header has \(columns.count)")
+                }
+                var values: [String: String] = [:]
+                for (name, value) in zip(columns, fields) { values[name] = value }
+                return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(fields))
+            }
+        case .lines(let lines):
+            while let line = try lines.next() {
+                switch line {
+                case .tooLong(let at):
+                    number += 1
+                    return .problem(number: number, line: at, message: "the line is longer than \(RowSource.maxRowBytes) bytes")
+                case .invalidUTF8(let at):
+                    number += 1
+                    return .problem(number: number, line: at, message: "the line is not valid UTF-8")
+                case .text(let text, let at):
+                    if text.allSatisfy(\.isWhitespace) { continue }
+                    number += 1
+                    return Self.object(Array(text.utf8), number: number, line: at)
+                }
+            }
+            return nil
+        case .array(let splitter):
+            guard let element = try splitter.next() else { return nil }
+            number += 1
+            switch element {
+            case .problem(let message, let line): return .problem(number: number, line: line, message: message)
+            case .bytes(let bytes, let line): return Self.object(bytes, number: number, line: line)
+            }
+        }
+    }
+
+    /// A JSON object whose values are text, numbers, booleans or null (taken as their text).
+    static func object(_ bytes: [UInt8], number: Int, line: Int) -> Item {
+        let object: [String: RowValue]
+        do {
+            object = try JSONDecoder().decode([String: RowValue].self, from: Data(bytes))
+        } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
+            let key = context.codingPath[0].stringValue
+            return .problem(number: number, line: line, message: "'\(key)' holds a list or an object; for-each values are text, numbers or booleans")
+        } catch DecodingError.typeMismatch {
+            return .problem(number: number, line: line, message: "the row is not a JSON object")
+        } catch {
+            return .problem(number: number, line: line, message: "the row is not valid JSON")
+        }
+        var values: [String: String] = [:]
+        var parts: [String] = []
+        for key in object.keys.sorted() {
+            let text = object[key]?.text ?? ""
+            values[key] = text
+            parts += [key, text]
+        }
+        return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(parts))
+    }
+}
+
+/// One JSON value of a row, as text: numbers keep their digits, booleans read `true`/`false`, null is empty.
+struct RowValue: Decodable {
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { text = ""; return }
+        if let string = try? container.decode(String.self) { text = string; return }
+        if let bool = try? container.decode(Bool.self) { text = bool ? "true" : "false"; return }
+        if let integer = try? container.decode(Int64.self) { text = String(integer); return }
+        text = String(try container.decode(Double.self))
+    }
+}
+
+/// A short, stable digest of a row's content (FNV-1a, 64 bits): enough to tell that a resumed run
+/// reads the same row it journalled, cheap enough for a million rows.
+public enum RowDigest {
+    /// The digest of `fields` (each field's length is mixed in, so `["ab","c"]` ≠ `["a","bc"]`).
+    public static func of(_ fields: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for field in fields {
+            for byte in field.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01b3
+            }
+            hash ^= UInt64(field.utf8.count) | 0x8000_0000_0000_0000
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

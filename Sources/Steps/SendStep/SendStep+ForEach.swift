@@ -1,0 +1,271 @@
+import Foundation
+import HubExpressions
+import HubWire
+import PipelineCore
+
+extension SendStep {
+    /// `for-each:`: the rows file opens (and a CSV header names every column the step reads), and the
+    /// audience, handles and properties compile as `$(column)` text.
+    static func buildForEach(_ options: OptionReader, in context: BuildContext) -> SendStep? {
+        let errorsBefore = options.diagnostics.errorCount
+        let hub = context.hub("hub", in: options)
+        let format = options.contains("format") ? options.oneOf("format", ["template"] + nativeFormats) : "template"
+        let properties = options.templateProperties(in: context)
+        let template = options.contains("template") ? context.template("template", in: options) : nil
+        let headers = (options.stringMap("headers") ?? []).map { HubHeader($0.key, $0.value) }
+        let schedule = decodeSchedule(options)
+        let policy = options.retryPolicy()
+        let concurrency = options.node("concurrency") != nil ? options.integer("concurrency", in: 1...256) : defaultConcurrency
+        let rate = decodeRate(options)
+        for key in ["direct-file", "test", "cancel"] where options.node(key) != nil {
+            options.error("'\(key)' cannot be combined with 'for-each'", at: options.node(key)!,
+                          hint: key == "direct-file" ? "put the handles in a column and write `direct: $(column)`" : "remove `\(key)`")
+        }
+        guard let format else { return nil }
+        let target = decodeRowTarget(options, format: format, in: context)
+        checkFormat(format, template: template, target: nil, options: options)
+        let compiled = compileProperties(properties ?? [:], options: options)
+        guard let source = decodeRowSource(options, in: context) else { return nil }
+        guard let hub, let target, let compiled, let policy, let concurrency, options.diagnostics.errorCount == errorsBefore,
+            template != nil || format == "template"
+        else { return nil }
+        let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: concurrency, rate: rate)
+        checkColumns(plan, options: options)
+        guard options.diagnostics.errorCount == errorsBefore else { return nil }
+        return SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
+    }
+
+    private static func decodeRate(_ options: OptionReader) -> Double? {
+        guard let (text, node) = options.string("rate") else { return nil }
+        guard let rate = Double(text), rate > 0, rate <= 100_000 else {
+            options.error("'rate' must be requests per second, a number above 0 (e.g. 200), found \(node.scalar?.quoted ?? "")", at: node)
+            return nil
+        }
+        return rate
+    }
+
+    private static func decodeRowSource(_ options: OptionReader, in context: BuildContext) -> RowSource? {
+        guard let (path, node) = options.string("for-each") else { return nil }
+        guard let format = RowSource.format(of: path) else {
+            options.error("for-each file \(node.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: node,
+                          hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")
+            return nil
+        }
+        let resolved = context.path(path)
+        let shown = node.scalar?.hasReferences == true ? node.scalar?.sourceText ?? resolved : resolved
+        let source = RowSource(path: resolved, shown: shown, format: format)
+        do { _ = try source.columns() } catch {
+            options.error(error.message, at: node)
+            return nil
+        }
+        return source
+    }
+
+    /// Exactly one of `audience`, `broadcast: true` and `direct`, each as `$(column)` text.
+    private static func decodeRowTarget(_ options: OptionReader, format: String, in context: BuildContext) -> RowPlan.Target? {
+        let broadcast = options.bool("broadcast") ?? false
+        let given = ["audience", "broadcast", "direct"].filter { key in
+            options.node(key) != nil && (key != "broadcast" || broadcast)
+        }
+        guard given.count == 1 else {
+            if given.isEmpty, ["audience", "direct"].contains(where: options.isUnresolved) { return nil }
+            options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true' and 'direct'",
+                          at: given.dropFirst().first.flatMap(options.node) ?? options.node,
+                          hint: "write `audience: \"$UserId:{$(userId)}\"` (a tag expression per row), `broadcast: true` or `direct: $(handle)`")
+            return nil
+        }
+        switch given[0] {
+        case "broadcast":
+            return .broadcast
+        case "direct":
+            guard format != "template", let handles = options.stringList("direct") else { return nil }
+            var templates: [TextTemplate] = []
+            for (text, node) in handles {
+                do { templates.append(try TextTemplate(compiling: text)) } catch {
+                    options.error("'direct' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+                }
+            }
+            return templates.count == handles.count ? .direct(templates) : nil
+        default:
+            guard let (text, node) = options.string("audience") else { return nil }
+            let template: TextTemplate
+            do { template = try TextTemplate(compiling: text) } catch {
+                options.error("'audience' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+                return nil
+            }
+            if template.isConstant {
+                // No row references: a declared audience or a fixed expression, checked as usual.
+                guard case .audience(_, let expression)? = decodeAudience(options, in: context) else { return nil }
+                return (try? TextTemplate(compiling: expression.source)).map(RowPlan.Target.audience)
+            }
+            // With sample values in, the expression must parse; otherwise every row would fail.
+            let sample = TemplateProperties(Dictionary(uniqueKeysWithValues: template.propertyNames.map { ($0, "sample") }))
+            let rendered = template.render(sample)
+            do {
+                _ = try TagExpression(parsing: rendered)
+            } catch {
+                options.error("'audience' is not a valid tag expression even with sample values (\(rendered)): \(error.message)", at: node,
+                              hint: error.hint)
+                return nil
+            }
+            return .audience(template)
+        }
+    }
+
+    private static func compileProperties(_ properties: [String: String], options: OptionReader) -> [String: TextTemplate]? {
+        var compiled: [String: TextTemplate] = [:]
+        for (name, text) in properties {
+            do { compiled[name] = try TextTemplate(compiling: text) } catch {
+                options.error("property '\(name)' has a malformed reference: \(error.message) (character \(error.column))",
+                              at: options.node("properties") ?? options.node("properties-file") ?? options.node, hint: error.hint)
+            }
+        }
+        return compiled.count == properties.count ? compiled : nil
+    }
+
+    /// A CSV header must name every column the step reads (JSON rows are checked row by row).
+    private static func checkColumns(_ plan: RowPlan, options: OptionReader) {
+        guard let header = try? plan.source.columns() else { return }
+        let known = Set(header.map { $0.lowercased() })
+        for column in plan.columns where !known.contains(column.lowercased()) {
+            options.error("the step reads column '\(column)', which the header of '\(plan.source.shown)' does not have\(Suggestion.didYouMean(column, in: header))",
+                          at: options.node("for-each") ?? options.node, hint: "columns: \(header.joined(separator: ", "))")
+        }
+    }
+}
+
+extension SendStep {
+    /// A send that is not per row: its request(s) (one, or one per 1000 direct handles) go through the
+    /// batch runner so they are journalled; a single request that fails fails the step.
+    func sendJournalled(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
+        let body = try payload()
+        let next = try requests(to: target, body: body, now: context.clock.now().timeIntervalSince1970, endpoint: session.endpoint)
+        let single: Bool = switch target {
+        case .audience, .broadcast: true
+        case .direct(let handles): handles.count <= NHLimits.maxDirectBatchHandles
+        case .directFile: false
+        }
+        var row = 0
+        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: 1, rate: nil,
+                                 control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil)
+        let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
+            guard let request = try next() else { return nil }
+            row += 1
+            return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request))
+        }
+        if single, let failure = outcome.failures.first, outcome.counts.skipped == 0 {
+            let report = outcome.requestReports.first ?? .object([])
+            throw StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.state == .unknown
+                                ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
+                                : failure.hint, data: report)
+        }
+        let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
+        return finish(outcome, what: what, context: context)
+    }
+
+    /// One request per row; malformed rows are counted failed with their `file:line`.
+    func sendEach(_ plan: RowPlan, session: HubSession, context: StepContext) async throws -> StepResult {
+        let reader: RowReader
+        do { reader = try plan.source.open() } catch { throw StepFailure(error.message) }
+        let stepNames = Set(headers.map { $0.name.lowercased() })
+        let merged = (template?.headers ?? [:]).sorted { $0.key < $1.key }
+            .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
+        let scheduleTime = try self.scheduleTime(now: context.clock.now().timeIntervalSince1970)
+        let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
+        let shown = plan.source.shown
+        let endpoint = session.endpoint
+        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: plan.concurrency,
+                                 rate: plan.rate, control: context.batch, isDryRun: context.isDryRun)
+        let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
+            let item: RowReader.Item?
+            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
+            switch item {
+            case nil:
+                return nil
+            case .problem(let number, let line, let message):
+                let origin = "\(shown):\(line)"
+                return BatchItem(row: number, origin: origin, digest: "", work: .invalid("\(origin): \(message)"))
+            case .row(let number, let line, let values, let digest):
+                let origin = "\(shown):\(line)"
+                let work: BatchItem.Work
+                switch rowRequest(plan, values: values, platform: platform, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint) {
+                case .success(let request): work = .request(request)
+                case .failure(let problem): work = .invalid("\(origin): \(problem.message)")
+                }
+                return BatchItem(row: number, origin: origin, digest: digest, work: work)
+            }
+        }
+        let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
+        return finish(outcome, what: what, context: context)
+    }
+
+    private func rowRequest(
+        _ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?, headers: [HubHeader], scheduleTime: Double?,
+        endpoint: HubEndpoint
+    ) -> Result<HubRequest, RowProblem> {
+        let missing = plan.columns.filter { values[$0] == nil }
+        if !missing.isEmpty {
+            return .failure(RowProblem("the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))"))
+        }
+        let target: NotificationTargets
+        switch plan.target(for: values, platform: platform) {
+        case .success(let found): target = found
+        case .failure(let problem): return .failure(problem)
+        }
+        let body: [UInt8]
+        do { body = try payload(properties: plan.properties(for: values)) } catch { return .failure(RowProblem(error.message)) }
+        switch target {
+        case .broadcast, .tags:
+            let tags: NotificationRequest.Target = if case .tags(let expression) = target { .tags(expression) } else { .broadcast }
+            return .success(HubRequests.send(NotificationRequest(format: format, body: body, target: tags, headers: headers,
+                                                                 scheduleTime: scheduleTime), at: endpoint))
+        case .direct(let handles) where handles.count == 1:
+            return .success(HubRequests.send(NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: headers),
+                                             at: endpoint))
+        case .direct(let handles):
+            return .success(HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: handles,
+                                                    headers: headers, at: endpoint))
+        }
+    }
+
+    /// The step's result: counts, ids, failures by reason, and in a dry run the first requests.
+    private func finish(_ outcome: BatchOutcome, what: String, context: StepContext) -> StepResult {
+        let counts = outcome.counts
+        var summary: String
+        if context.isDryRun {
+            summary = "would send \(what) on hub '\(hub.name)' (\(outcome.requests) request\(outcome.requests == 1 ? "" : "s"), nothing sent)"
+        } else if counts.total <= 3, counts.accepted == counts.total {
+            let ids = outcome.notificationIds.joined(separator: ", ")
+            summary = "sent \(what) on hub '\(hub.name)'" + (ids.isEmpty ? "" : ": notification \(ids)")
+        } else {
+            summary = "sent \(what) on hub '\(hub.name)': \(counts.accepted) accepted, \(counts.failed) failed, \(counts.unknown) unknown"
+            if counts.skipped > 0 { summary += ", \(counts.skipped) already accepted earlier" }
+            if counts.total == counts.skipped, counts.skipped == 1 {
+                summary = "already sent by an earlier attempt of this run" + (outcome.notificationIds.first.map { ": notification \($0)" } ?? "")
+            }
+        }
+        if outcome.interrupted { summary += "; stopped by a signal before the last row" }
+        var lines = outcome.dryRunLines
+        if context.isDryRun, outcome.requests > BatchRunner.shownRequests {
+            lines.append("… and \(outcome.requests - BatchRunner.shownRequests) more requests like these")
+        }
+        for group in outcome.failures.prefix(10) {
+            lines.append("\(group.state.rawValue) ×\(group.count): \(group.reason)")
+            lines += group.examples.map { "  e.g. \($0)" }
+        }
+        if outcome.failures.contains(where: { $0.state == .unknown }), !context.isDryRun {
+            lines.append("unknown items are not resent; check the devices, then run again with --resend-unknown to send them anyway")
+        }
+        return StepResult(summary: summary, lines: lines, data: .object([
+            ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
+            ReportField("requests", .array(outcome.requestReports)),
+        ] + outcome.reportFields.filter { $0.key != "requests" } + [ReportField("requestCount", .int(outcome.requests))]),
+        items: counts.total == 1 && counts.accepted + counts.skipped == 1 ? nil : counts, interrupted: outcome.interrupted)
+    }
+
+    /// What identifies a request's content across attempts: method, URL and body (not the headers,
+    /// whose schedule time moves with the clock).
+    static func digest(_ request: HubRequest) -> String {
+        RowDigest.of([request.method.rawValue, request.url, String(decoding: request.body, as: UTF8.self)])
+    }
+}
