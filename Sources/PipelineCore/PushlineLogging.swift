@@ -5,10 +5,14 @@ public enum PushlineLogging {
     /// The level names accepted by `--log-level`.
     public static let levelNames = Logger.Level.allCases.map(\.rawValue)
 
-    /// Installs the process-wide handler: plain lines on standard error, so stdout stays for output.
-    /// Call once, from the executable.
-    public static func bootstrapStandardError() {
-        LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+    /// Installs the process-wide handler on standard error, so stdout stays for output: plain lines
+    /// on a terminal, one JSON object per line otherwise (cron, systemd). Call once, from the executable.
+    public static func bootstrapStandardError(json: Bool) {
+        if json {
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        } else {
+            LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+        }
     }
 
     /// A logger for `label` at the named level, or nil for an unknown level name.

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import PipelineCore
 
@@ -27,9 +28,10 @@ public struct PushlineCommand: AsyncParsableCommand {
 
 /// Runs the command line and returns the process exit code. The executable is a one-line wrapper.
 public enum PushlineMain {
-    /// Installs the process-wide log handler (standard error). Call once, from the executable.
+    /// Installs the process-wide log handler (standard error): plain on a terminal, JSON lines off one.
+    /// Call once, from the executable.
     public static func bootstrapLogging() {
-        PushlineLogging.bootstrapStandardError()
+        PushlineLogging.bootstrapStandardError(json: isatty(STDERR_FILENO) == 0)
     }
 
     /// Parses `arguments` (without the program name), runs the command, and returns its exit code.

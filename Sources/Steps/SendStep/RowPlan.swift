@@ -48,10 +48,8 @@ struct RowPlan: Sendable, Equatable {
                     return .failure(RowProblem("audience '\(text)' breaks NH's limits: \(violation.message)"))
                 }
                 return .success(.tags(expression.source))
-            } catch let error as TagExpressionError {
-                return .failure(RowProblem("audience '\(text)' is not a valid tag expression: \(error.message) (character \(error.column))"))
             } catch {
-                return .failure(RowProblem("audience '\(text)' is not a valid tag expression"))
+                return .failure(RowProblem("audience '\(text)' is not a valid tag expression: \(error.message) (character \(error.column))"))
             }
         case .direct(let templates):
             let handles = templates.map { $0.render(row) }

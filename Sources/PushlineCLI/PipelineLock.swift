@@ -1,0 +1,61 @@
+import Foundation
+import PipelineCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of a pipeline at a time: an exclusive `flock` on a lock file beside the journal.
+///
+/// The kernel drops the lock when its holder exits, however it exits, so a lock left by a killed
+/// run never blocks the next one. The file holds the holder's pid and start time for the message a
+/// second run prints.
+final class PipelineLock {
+    private let descriptor: Int32
+    /// The lock file.
+    let path: String
+
+    /// Another run holds the lock.
+    struct Held: Error {
+        /// What the holder wrote: `pid 123, started 2026-11-22T04:12:00Z`.
+        let holder: String
+    }
+
+    /// Takes the lock for `pipeline` (an absolute path) in `directory`, or throws `Held` at once.
+    init(pipeline: String, directory: String, now: Date) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let name = URL(fileURLWithPath: pipeline).deletingPathExtension().lastPathComponent
+            .filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        path = "\(directory)/\(name.isEmpty ? "pipeline" : name)-\(ContentDigestPrefix.of(pipeline)).lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CommandFailure("cannot open the lock file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            close(descriptor)
+            if code == EWOULDBLOCK { throw Held(holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "another process") }
+            throw CommandFailure("cannot lock '\(path)': \(String(cString: strerror(code)))")
+        }
+        let text = "pid \(getpid()), started \(ISO8601DateFormatter().string(from: now))\n"
+        _ = ftruncate(descriptor, 0)
+        _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    /// Releases the lock (also released when the process ends).
+    func release() {
+        _ = ftruncate(descriptor, 0)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
+
+/// A short digest of a path, so pipelines with the same file name in different directories lock apart.
+enum ContentDigestPrefix {
+    static func of(_ text: String) -> String {
+        String(RowDigest.of([text]).prefix(10))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import PipelineCore
+
+/// Shows batch progress: a one-line bar on a terminal (standard error); off one (cron, systemd) it
+/// hands reports to `fallback`, the structured log lines.
+struct ProgressReporter: ProgressSink {
+    let console: Console
+    let terminal: Bool
+    let fallback: (any ProgressSink)?
+
+    func report(_ progress: StepProgress, final: Bool) {
+        let counts = progress.counts
+        if terminal {
+            var line = "[\(progress.stepIndex) \(progress.stepId)] \(counts.total)"
+            if let total = progress.total, total > 0 {
+                line += "/\(total) \(Self.bar(Double(counts.total) / Double(total)))"
+            }
+            line += " · \(counts.accepted) accepted"
+            if counts.failed > 0 { line += " · \(counts.failed) failed" }
+            if counts.unknown > 0 { line += " · \(counts.unknown) unknown" }
+            if counts.skipped > 0 { line += " · \(counts.skipped) done earlier" }
+            line += String(format: " · %.0f/s", progress.rate)
+            if let total = progress.total, progress.rate > 0, !final {
+                line += " · ETA \(Self.clock(Double(total - counts.total) / progress.rate))"
+            }
+            // \r and erase-to-end redraw the line in place; the last report leaves it standing.
+            console.err("\r\u{1B}[K" + line + (final ? "\n" : ""))
+            return
+        }
+        fallback?.report(progress, final: final)
+    }
+
+    private static func bar(_ fraction: Double) -> String {
+        let width = 20
+        let filled = max(0, min(width, Int((fraction * Double(width)).rounded(.down))))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
+    }
+
+    private static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+            : String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HubWire
+import PipelineCore
+
+/// What makes two runs "the same run": the pipeline file, the values its references resolved to,
+/// and the content of every file its steps read. Starting the same run again resumes it (or, when
+/// it completed, does nothing); change any of these and it is a new run.
+enum RunIdentity {
+    /// A hex digest over the document and the input files its steps name in `.path` options.
+    static func digest(of pipeline: Pipeline, registry: StepRegistry) -> String {
+        let document = pipeline.document
+        var text = "pushline-run-v1\n"
+        text += "file \(FilePath.normalize(absolute(document.file)))\n"
+        text += "content \(ContentDigest.hex(fileAt: document.file) ?? "-")\n"
+        for hub in document.hubs {
+            // The connection string itself goes in only as a digest; the identity is stored in the journal.
+            let connection = hub.connection.map { "\($0.endpoint);\($0.keyName);\($0.key)" } ?? "-"
+            text += "hub \(hub.name) \(hub.hubName ?? "-") \(hub.endpoint ?? "-") \(ContentDigest.hex(connection))\n"
+        }
+        for step in document.steps {
+            text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
+            let specs = registry.type(for: step.kind)?.options ?? []
+            for entry in step.options.entries ?? [] {
+                guard specs.contains(where: { $0.key == entry.key && $0.type == .path }), let path = entry.value.scalar?.text else { continue }
+                let resolved = FilePath.resolve(path, against: document.directory)
+                text += "input \(entry.key) \(ContentDigest.hex(fileAt: resolved) ?? "-")\n"
+            }
+        }
+        return ContentDigest.hex(text)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The node as resolved text, structure included, so `a: [b]` and `a: b` differ.
+    private static func canonical(_ node: ConfigNode) -> String {
+        if let entries = node.entries { return "{" + entries.map { "\($0.key.debugDescription):\(canonical($0.value))" }.joined(separator: ",") + "}" }
+        if let items = node.items { return "[" + items.map(canonical).joined(separator: ",") + "]" }
+        return node.scalar.map { $0.text.debugDescription } ?? "~"
+    }
+}
