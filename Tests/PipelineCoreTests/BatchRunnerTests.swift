@@ -1,0 +1,168 @@
+import Foundation
+import HubWire
+import Synchronization
+import Testing
+@testable import PipelineCore
+
+/// A journal in memory, with the same rules as the SQLite one.
+final class MemoryLedger: ItemLedger {
+    let entries = Mutex<[LedgerKey: LedgerEntry]>([:])
+    let failWrites = Atomic<Bool>(false)
+    let sendingMarks = Atomic<Int>(0)
+
+    func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? { entries.withLock { $0[key] } }
+
+    func markSending(_ items: [LedgerItem]) throws(LedgerError) {
+        if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
+        sendingMarks.add(items.count, ordering: .relaxed)
+        entries.withLock { entries in
+            for item in items {
+                let attempts = (entries[item.key]?.attempts ?? 0) + 1
+                entries[item.key] = LedgerEntry(key: item.key, digest: item.digest, state: .sending, attempts: attempts)
+            }
+        }
+    }
+
+    func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
+        if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
+        entries.withLock { entries in
+            for outcome in outcomes {
+                let attempts = entries[outcome.item.key]?.attempts ?? 0
+                entries[outcome.item.key] = LedgerEntry(key: outcome.item.key, digest: outcome.item.digest, state: outcome.state,
+                                                        attempts: attempts, notificationId: outcome.notificationId,
+                                                        error: outcome.error, retriable: outcome.retriable)
+            }
+        }
+    }
+
+    func state(_ row: Int, step: Int = 1) -> ItemState? { entries.withLock { $0[LedgerKey(step: step, row: row)]?.state } }
+}
+
+/// Answers by the row number in the URL's `row` query: statuses scripted per row, 201 otherwise.
+final class RowTransport: HubTransport {
+    let script: [Int: Int]
+    let ambiguous: Set<Int>
+    let sent = Mutex<[Int]>([])
+    let inFlight = Atomic<Int>(0)
+    let maxInFlight = Atomic<Int>(0)
+    let onSend: (@Sendable (Int) -> Void)?
+
+    init(script: [Int: Int] = [:], ambiguous: Set<Int> = [], onSend: (@Sendable (Int) -> Void)? = nil) {
+        self.script = script
+        self.ambiguous = ambiguous
+        self.onSend = onSend
+    }
+
+    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy) async throws(TransportError) -> TransportResult {
+        let row = Int(request.url.split(separator: "=").last ?? "") ?? 0
+        let now = inFlight.add(1, ordering: .relaxed).newValue
+        _ = maxInFlight.max(now, ordering: .relaxed)
+        sent.withLock { $0.append(row) }
+        onSend?(row)
+        try? await Task.sleep(for: .milliseconds(2))
+        inFlight.subtract(1, ordering: .relaxed)
+        if ambiguous.contains(row) {
+            throw TransportError(kind: .ambiguous, message: "no response after the request was sent", attempts: 1, trackingId: "t\(row)")
+        }
+        let status = script[row] ?? 201
+        return TransportResult(response: HubResponse(status: status, headers: status == 201 ? [HubHeader("Location", "http://h/myhub/messages/n\(row)?api-version=2020-06")] : []),
+                               attempts: 1, elapsedMs: 1, trackingId: "t\(row)")
+    }
+}
+
+private let hub = HubDeclaration(name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
+                                 connection: try! ConnectionString(parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=k3y"),
+                                 hubName: "myhub", endpoint: nil)
+
+private func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4,
+                      invalid: Set<Int> = []) async throws -> BatchOutcome {
+    let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
+                              document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
+                              isDryRun: false, transport: transport)
+    let session = try context.session(for: hub)
+    let runner = BatchRunner(session: session, stepIndex: 1, stepId: "send", concurrency: concurrency, rate: nil, control: control,
+                             isDryRun: false)
+    var row = 0
+    return try await runner.run { () throws(StepFailure) -> BatchItem? in
+        guard row < rows else { return nil }
+        row += 1
+        if invalid.contains(row) { return BatchItem(row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)", work: .invalid("rows.csv:\(row + 1): the row has no 'userId'")) }
+        let request = HubRequest(method: .post, url: "http://h/myhub/messages?row=\(row)", headers: [], body: [], isIdempotent: false, summary: "send row \(row)", right: .send)
+        return BatchItem(row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)", work: .request(request))
+    }
+}
+
+@Suite struct BatchRunnerTests {
+    @Test func everyRowIsJournalledAndCountedWithBoundedConcurrency() async throws {
+        let ledger = MemoryLedger()
+        let transport = RowTransport(script: [7: 400])
+        let outcome = try await runBatch(rows: 50, transport: transport, control: BatchControl(ledger: ledger), invalid: [3])
+        #expect(outcome.counts == ItemCounts(accepted: 48, failed: 2, unknown: 0, skipped: 0))
+        #expect(transport.maxInFlight.load(ordering: .relaxed) <= 4)
+        #expect(ledger.state(1) == .accepted && ledger.state(3) == .failed && ledger.state(7) == .failed)
+        #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 3)]?.attempts } == 0)
+        #expect(outcome.failures.map(\.reason).contains("the row has no 'userId'"))
+        #expect(outcome.notificationIds.count == 48)
+    }
+
+    @Test func aResumeSkipsAcceptedRetriesRetriableAndReportsUnknownWithoutResending() async throws {
+        let ledger = MemoryLedger()
+        try ledger.markSending((1...4).map { LedgerItem(key: LedgerKey(step: 1, row: $0), stepId: "send", origin: "o", digest: "d\($0)") })
+        try ledger.record([
+            LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 1), stepId: "send", origin: "o", digest: "d1"), state: .accepted, notificationId: "n1"),
+            LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 2), stepId: "send", origin: "o", digest: "d2"), state: .failed, error: "429", retriable: true),
+            LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "o", digest: "d3"), state: .failed, error: "400", retriable: false),
+        ])  // row 4 stays `sending`: the earlier attempt was killed with its request in flight
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 6, transport: transport, control: BatchControl(ledger: ledger, isResume: true))
+        #expect(transport.sent.withLock { $0.sorted() } == [2, 5, 6])
+        #expect(outcome.counts == ItemCounts(accepted: 3, failed: 1, unknown: 1, skipped: 1))
+        #expect(ledger.state(4) == .unknown)
+
+        let again = RowTransport()
+        _ = try await runBatch(rows: 6, transport: again, control: BatchControl(ledger: ledger, isResume: true, resendUnknown: true))
+        #expect(again.sent.withLock { $0 } == [4])
+    }
+
+    @Test func anAmbiguousAnswerIsUnknownAndNotRetried() async throws {
+        let ledger = MemoryLedger()
+        let transport = RowTransport(ambiguous: [2])
+        let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger))
+        #expect(outcome.counts == ItemCounts(accepted: 2, failed: 0, unknown: 1, skipped: 0))
+        #expect(ledger.state(2) == .unknown)
+        #expect(outcome.failures.first?.examples == ["rows.csv:3 [TrackingId: t2]"])
+    }
+
+    @Test func aStopSignalEndsAdmissionAndInFlightItemsAreRecorded() async throws {
+        let ledger = MemoryLedger()
+        let stop = StopSignal()
+        let transport = RowTransport(onSend: { row in if row == 10 { stop.request() } })
+        let outcome = try await runBatch(rows: 1000, transport: transport, control: BatchControl(ledger: ledger, stop: stop))
+        #expect(outcome.interrupted)
+        let sent = transport.sent.withLock { $0.count }
+        #expect(sent < 1000)
+        #expect(outcome.counts.accepted == sent)
+        #expect(ledger.entries.withLock { $0.values.filter { $0.state == .sending }.count } == 0)
+    }
+
+    @Test func aRefusedKeyStopsTheBatchAndSaysWhy() async throws {
+        let transport = RowTransport(script: Dictionary(uniqueKeysWithValues: (1...100).map { ($0, 403) }))
+        await #expect(throws: StepFailure.self) {
+            _ = try await runBatch(rows: 100, transport: transport, control: BatchControl(ledger: MemoryLedger()), concurrency: 1)
+        }
+        #expect(transport.sent.withLock { $0.count } < 5)
+    }
+
+    @Test func aJournalThatCannotBeWrittenStopsBeforeSending() async throws {
+        let ledger = MemoryLedger()
+        ledger.failWrites.store(true, ordering: .relaxed)
+        let transport = RowTransport()
+        do {
+            _ = try await runBatch(rows: 10, transport: transport, control: BatchControl(ledger: ledger))
+            Issue.record("a journal failure must stop the batch")
+        } catch let failure as StepFailure {
+            #expect(failure.message.hasPrefix("the run journal cannot be written: disk full"))
+        }
+        #expect(transport.sent.withLock { $0 }.isEmpty)
+    }
+}
