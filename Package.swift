@@ -47,6 +47,10 @@ let package = Package(
         .target(name: "SendStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/SendStep"),
         .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep"]),
+        // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "RunJournal", dependencies: ["PipelineCore", "CSQLite"]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
         .target(name: "HubHTTP", dependencies: [
             "PipelineCore", "HubWire",
@@ -63,7 +67,7 @@ let package = Package(
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubEmulator", "HubHTTP",
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunJournal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -80,6 +84,7 @@ let package = Package(
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
+        .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "PipelineCore"]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

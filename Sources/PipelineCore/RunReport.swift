@@ -26,6 +26,10 @@ public struct RunReport: Sendable, Equatable, Encodable {
     public var status: Status
     /// One record per step, in order.
     public var steps: [StepRecord]
+    /// The journal's id for this run (live runs), shown by `pushline runs`.
+    public var runId: String?
+    /// True when this run resumed an earlier attempt that was cut off.
+    public var resumed: Bool?
 
     /// Creates a report.
     public init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {

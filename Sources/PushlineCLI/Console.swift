@@ -14,21 +14,24 @@ public struct Console: Sendable {
     public var environment: [String: String]
     /// The time source.
     public var clock: WallClock
+    /// True when standard error is a terminal: progress is drawn as a bar there, logged as JSON lines otherwise.
+    public var isTerminal: Bool
 
     /// Creates a console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                environment: [String: String], clock: WallClock) {
+                environment: [String: String], clock: WallClock, isTerminal: Bool = false) {
         self.out = out
         self.err = err
         self.environment = environment
         self.clock = clock
+        self.isTerminal = isTerminal
     }
 
     /// The process's own streams, environment and clock.
     public static let standard = Console(
         out: { FileHandle.standardOutput.write(Data($0.utf8)) },
         err: { FileHandle.standardError.write(Data($0.utf8)) },
-        environment: ProcessInfo.processInfo.environment, clock: .system)
+        environment: ProcessInfo.processInfo.environment, clock: .system, isTerminal: isatty(STDERR_FILENO) == 1)
 
     /// The console commands use.
     @TaskLocal public static var current = Console.standard

@@ -10,6 +10,8 @@ struct PipelineSession {
     let pipeline: Pipeline?
     /// Everything reported, in order.
     let diagnostics: [Diagnostic]
+    /// The step registry the pipeline was built with.
+    let registry: StepRegistry
 
     /// Loads `path` for `purpose`, then decodes every step; nothing is contacted.
     static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console) -> PipelineSession {
@@ -17,11 +19,12 @@ struct PipelineSession {
         let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: console.environment))
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
+        let registry = BuiltinSteps.registry()
         let pipeline = document.flatMap {
-            BuiltinSteps.registry().build($0, diagnostics: collector) { path, name, reference, diagnostics in
+            registry.build($0, diagnostics: collector) { path, name, reference, diagnostics in
                 loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
             }
         }
-        return PipelineSession(document: document, pipeline: pipeline, diagnostics: collector.diagnostics)
+        return PipelineSession(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)
     }
 }

@@ -11,6 +11,8 @@ struct ProgressReporter: ProgressSink {
     func report(_ progress: StepProgress, final: Bool) {
         let counts = progress.counts
         if terminal {
+            // A one-item step (a single send) needs no bar.
+            if final, counts.total <= 1 { return }
             var line = "[\(progress.stepIndex) \(progress.stepId)] \(counts.total)"
             if let total = progress.total, total > 0 {
                 line += "/\(total) \(Self.bar(Double(counts.total) / Double(total)))"

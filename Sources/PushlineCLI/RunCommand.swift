@@ -2,8 +2,12 @@ import ArgumentParser
 import Foundation
 import HubHTTP
 import PipelineCore
+import RunJournal
 
-/// `pushline run PIPELINE`: builds every step, then runs them in order.
+/// `pushline run PIPELINE`: builds every step, then runs them in order and prints a report.
+///
+/// A live run is journalled and locked: one run of a pipeline at a time; the same run started again
+/// resumes where it was cut off, or does nothing when it completed.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -12,9 +16,16 @@ struct RunCommand: AsyncParsableCommand {
             Every step is decoded and checked before the first one runs; an invalid pipeline runs nothing. \
             With --dry-run everything is signed and rendered offline and nothing is sent.
 
+            A live run records every item it sends in a journal (SQLite; --journal PATH, $PUSHLINE_JOURNAL, or \
+            ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite) and holds a lock on the pipeline. \
+            Started again with the same pipeline, options and input files, a run that was cut off resumes: \
+            accepted items are skipped, retriable failures are retried, and items whose fate is unknown are \
+            reported but not resent (--resend-unknown resends them). A run that completed is not repeated \
+            (--again starts a fresh one).
+
             EXAMPLES:
               pushline run pipelines/seed-tutorial.yaml --dry-run
-              pushline run pipelines/seed-tutorial.yaml --report run.json
+              pushline run pipelines/daily-digest.yaml --report run.json --metrics /var/lib/node_exporter/pushline.prom
 
             \(ExitStatus.helpText)
             """)
@@ -28,11 +39,26 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Also write the JSON run report to this file.")
     var report: String?
 
+    @Option(help: "Write a Prometheus textfile (node exporter) with item counts, duration and retries.")
+    var metrics: String?
+
     @Option(help: "Report format on standard output: text or json.")
     var format: OutputFormat = .text
 
     @Option(help: "Log level for standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "warning"
+
+    @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
+    var journal: String?
+
+    @Flag(help: "Start a fresh run even if the same run completed or was cut off.")
+    var again = false
+
+    @Flag(help: "On resume, resend items an earlier attempt left unknown (the hub may have accepted them: may deliver twice).")
+    var resendUnknown = false
+
+    @Flag(name: [.short, .long], help: "No progress bar or progress log lines.")
+    var quiet = false
 
     func validate() throws {
         guard PushlineLogging.levelNames.contains(logLevel) else {
@@ -42,8 +68,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        // A report that cannot be written is found out before anything runs, not after.
-        if let report { try ReportFile.checkWritable(report) }
+        // Files that cannot be written are found out before anything runs, not after.
+        if let report { try ReportFile.checkWritable(report, option: "--report") }
+        if let metrics { try ReportFile.checkWritable(metrics, option: "--metrics") }
         let session = PipelineSession.load(pipeline, purpose: .run, console: console)
         for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = session.pipeline else {
@@ -57,18 +84,61 @@ struct RunCommand: AsyncParsableCommand {
         guard let logger = PushlineLogging.logger(label: "pushline", level: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
+        let progress: (any ProgressSink)? = quiet ? nil
+            : ProgressReporter(console: console, terminal: console.isTerminal, fallback: LoggedProgress(level: "info"))
         let engine = PipelineEngine(logger: logger, clock: console.clock)
+        if dryRun {
+            let result = await engine.run(built, mode: .dryRun, batch: BatchControl(progress: progress))
+            try finish(result, console: console, started: Date())
+            return
+        }
+        let runs = try JournalledRun.begin(built, registry: session.registry, journalPath: journal, again: again, console: console)
+        guard let runs else { return }  // completed earlier: nothing to do
+        defer { runs.lock.release() }
+        let stop = StopSignal()
+        let signals = SignalWatch(stop: stop, console: console)
+        defer { signals.cancel() }
+        let started = Date()
         // One HTTP client per run (keep-alive across steps), closed when the run ends.
-        let executor = dryRun ? nil : AsyncHTTPExecutor()
-        let mode: PipelineEngine.Mode = executor.map { .live(RetryingTransport(executor: $0)) } ?? .dryRun
-        let result = await engine.run(built, mode: mode)
-        await executor?.shutdown()
+        let executor = AsyncHTTPExecutor()
+        let control = BatchControl(ledger: runs.journal.ledger(run: runs.record.id), isResume: runs.isResume,
+                                   resendUnknown: resendUnknown, stop: stop, progress: progress)
+        var result = await engine.run(built, mode: .live(RetryingTransport(executor: executor)), batch: control)
+        await executor.shutdown()
+        result.runId = runs.record.id
+        result.resumed = runs.isResume
+        let code = Self.exitCode(result.status, signal: signals.signal)
+        runs.finish(result, exitCode: code, console: console)
+        try finish(result, console: console, started: started)
+        if result.status == .interrupted {
+            console.errorLine("pushline: stopped; run the same command again to resume run \(runs.record.id)")
+        }
+        if code != ExitStatus.success { throw ExitStatus.exit(code) }
+    }
+
+    /// Prints the report and writes the report and metrics files.
+    private func finish(_ result: RunReport, console: Console, started: Date) throws {
         switch format {
         case .text: console.out(TextReporter.format(result))
         case .json: console.line(JSONOutput.encode(result))
         }
         if let report { try ReportFile.write(JSONOutput.encode(result), to: report, console: console) }
-        if result.status == .failed { throw ExitStatus.exit(ExitStatus.failure) }
+        if let metrics {
+            let code = Self.exitCode(result.status, signal: nil)
+            try ReportFile.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
+                                 console: console, newline: false)
+        }
+        if dryRun, result.status == .failed { throw ExitStatus.exit(ExitStatus.failure) }
+        if dryRun, result.status == .partial { throw ExitStatus.exit(ExitStatus.partial) }
+    }
+
+    static func exitCode(_ status: RunReport.Status, signal: Int32?) -> Int32 {
+        switch status {
+        case .succeeded: ExitStatus.success
+        case .partial: ExitStatus.partial
+        case .failed: ExitStatus.failure
+        case .interrupted: ExitStatus.interrupted(signal: signal ?? SIGTERM)
+        }
     }
 }
 
@@ -79,26 +149,27 @@ struct InvalidRun: Encodable {
     let diagnostics: [Diagnostic]
 }
 
-/// Writing `--report` files.
+/// Writing `--report` and `--metrics` files.
 enum ReportFile {
-    /// Fails with a usage error when the report path's directory is missing or the path is a directory.
-    static func checkWritable(_ path: String) throws {
+    /// Fails with a usage error when the path's directory is missing or the path is a directory.
+    static func checkWritable(_ path: String, option: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandFailure("--report '\(path)' is a directory; give a file path")
+            throw CommandFailure("\(option) '\(path)' is a directory; give a file path")
         }
         let directory = FilePath.directory(of: path)
         guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw CommandFailure("--report '\(path)': directory '\(directory)' does not exist or is not writable")
+            throw CommandFailure("\(option) '\(path)': directory '\(directory)' does not exist or is not writable")
         }
     }
 
-    /// Writes the report atomically; a failure here is reported but the run's outcome stands.
-    static func write(_ json: String, to path: String, console: Console) throws {
+    /// Writes the file atomically (the node exporter never reads half a file); a failure here is
+    /// reported but the run's outcome stands.
+    static func write(_ text: String, to path: String, console: Console, newline: Bool = true) throws {
         do {
-            try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data((newline ? text + "\n" : text).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            console.errorLine("error: cannot write the report to '\(path)': \(error.localizedDescription)")
+            console.errorLine("error: cannot write '\(path)': \(error.localizedDescription)")
             throw ExitStatus.exit(ExitStatus.failure)
         }
     }

@@ -30,7 +30,10 @@ enum CommandRunner {
         let out = Mutex(""), err = Mutex("")
         let console = Console(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            environment: environment, clock: .fixed(now))
+            environment: ["PUSHLINE_JOURNAL": FileManager.default.temporaryDirectory
+                            .appendingPathComponent("pushline-journal-\(UUID().uuidString)/journal.sqlite").path]
+                .merging(environment) { _, given in given },
+            clock: .fixed(now))
         // Arguments say `pipelines/x.yaml` as a user in a clone would; they are made absolute (tests run in
         // parallel, so no chdir) and the prefix is removed from the output again.
         let absolute = arguments.map { argument in

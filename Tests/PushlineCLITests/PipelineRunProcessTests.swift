@@ -110,7 +110,7 @@ import Testing
         let (emulator, _, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
         let inputs = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/"
-        let (status, output) = try await run(["run", inputs + "schedule.yaml", "--format", "json"], connection: full)
+        let (status, output) = try await run(["run", inputs + "schedule.yaml", "--format", "json", "--quiet"], connection: full)
         #expect(status == 0, "\(output)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         let steps = try #require(report["steps"] as? [[String: Any]])

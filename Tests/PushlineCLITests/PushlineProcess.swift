@@ -22,7 +22,10 @@ final class PushlineProcess: @unchecked Sendable {
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        // Each process journals to its own file unless a test shares one on purpose (resume tests).
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)/journal.sqlite").path
+        process.environment = ProcessInfo.processInfo.environment.merging(["PUSHLINE_JOURNAL": journal]) { _, new in new }
+            .merging(environment) { _, new in new }
         process.standardOutput = output
         process.standardError = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in

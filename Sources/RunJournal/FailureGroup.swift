@@ -1,0 +1,28 @@
+import PipelineCore
+
+/// Failed or unknown items of one step that share an error, so a report can say
+/// "412 rows: 403 Forbidden (rows.csv:2, rows.csv:9, …)" instead of listing every row.
+public struct FailureGroup: Sendable, Equatable {
+    /// The step's index in the pipeline (0-based).
+    public var step: Int
+    /// The step's id (`send`, `register`).
+    public var stepId: String
+    /// `failed` or `unknown`.
+    public var state: ItemState
+    /// The shared error text; nil when the items recorded none.
+    public var error: String?
+    /// How many items share it.
+    public var count: Int
+    /// The origins of the first few of them, in row order.
+    public var examples: [String]
+
+    /// Creates a group.
+    public init(step: Int, stepId: String, state: ItemState, error: String?, count: Int, examples: [String]) {
+        self.step = step
+        self.stepId = stepId
+        self.state = state
+        self.error = error
+        self.count = count
+        self.examples = examples
+    }
+}

@@ -1,0 +1,95 @@
+import PipelineCore
+
+/// Reading a run's items back for reports: counts, listings and grouped failures.
+extension Journal {
+    /// Item counts per step and state for a run, ordered by step and then by state in lifecycle order
+    /// (pending, sending, accepted, failed, unknown).
+    public func counts(run: String) throws(JournalError) -> [StepCount] {
+        try withConnection { (connection) throws(JournalError) -> [StepCount] in
+            var counts: [StepCount] = []
+            try connection.query("""
+                SELECT step, min(step_id), state, count(*) FROM items
+                WHERE run = (SELECT seq FROM runs WHERE id = ?1)
+                GROUP BY step, state ORDER BY step, \(Self.lifecycleOrder)
+                """, bind: { (statement) throws(JournalError) in try statement.bind(1, run) }) { (row) throws(JournalError) in
+                counts.append(StepCount(step: row.int(0), stepId: row.text(1) ?? "",
+                                        state: try Self.itemState(row, 2, connection), count: row.int(3)))
+            }
+            return counts
+        }
+    }
+
+    /// Items of a run in the given states (all states when `states` is empty), ordered by (step, row), at
+    /// most `limit` (none when `limit` is not positive).
+    public func items(run: String, states: [ItemState], limit: Int) throws(JournalError) -> [JournalItem] {
+        guard limit > 0 else { return [] }
+        // Sorted and deduplicated, so each set of states maps to one cached statement.
+        let wanted = ItemState.allCases.filter(states.contains)
+        let filter = wanted.isEmpty ? "" : " AND state IN (" + wanted.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+        return try withConnection { (connection) throws(JournalError) -> [JournalItem] in
+            var items: [JournalItem] = []
+            try connection.query("""
+                SELECT step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at
+                FROM items WHERE run = (SELECT seq FROM runs WHERE id = ?1)\(filter) ORDER BY step, row LIMIT ?2
+                """, bind: { (statement) throws(JournalError) in
+                try statement.bind(1, run)
+                try statement.bind(2, Int64(limit))
+            }) { (row) throws(JournalError) in
+                items.append(JournalItem(
+                    key: LedgerKey(step: row.int(0), row: row.int(1)), stepId: row.text(2) ?? "",
+                    origin: row.text(3) ?? "", digest: row.text(4) ?? "", state: try Self.itemState(row, 5, connection),
+                    attempts: row.int(6), notificationId: row.text(7), error: row.text(8), retriable: row.int64(9) != 0,
+                    updatedAt: row.double(10)))
+            }
+            return items
+        }
+    }
+
+    /// Failed and unknown items grouped by step, state and error text, biggest group first, each with the
+    /// origins of up to `examples` of its items (in row order).
+    public func failureGroups(run: String, examples: Int) throws(JournalError) -> [FailureGroup] {
+        try withConnection { (connection) throws(JournalError) -> [FailureGroup] in
+            var groups: [FailureGroup] = []
+            try connection.query("""
+                SELECT step, min(step_id), state, error, count(*) FROM items
+                WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND state IN ('failed', 'unknown')
+                GROUP BY step, state, error ORDER BY count(*) DESC, step, state, error
+                """, bind: { (statement) throws(JournalError) in try statement.bind(1, run) }) { (row) throws(JournalError) in
+                groups.append(FailureGroup(step: row.int(0), stepId: row.text(1) ?? "",
+                                           state: try Self.itemState(row, 2, connection), error: row.text(3),
+                                           count: row.int(4), examples: []))
+            }
+            guard examples > 0 else { return groups }
+            for index in groups.indices {
+                // `error IS ?4` so the group of items without an error text (NULL) matches too.
+                try connection.query("""
+                    SELECT origin FROM items
+                    WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND step = ?2 AND state = ?3 AND error IS ?4
+                    ORDER BY row LIMIT ?5
+                    """, bind: { (statement) throws(JournalError) in
+                    try statement.bind(1, run)
+                    try statement.bind(2, Int64(groups[index].step))
+                    try statement.bind(3, groups[index].state.rawValue)
+                    try statement.bind(4, groups[index].error)
+                    try statement.bind(5, Int64(examples))
+                }) { (row) throws(JournalError) in
+                    groups[index].examples.append(row.text(0) ?? "")
+                }
+            }
+            return groups
+        }
+    }
+
+    /// An ORDER BY term that sorts states as an item lives through them rather than alphabetically.
+    private static let lifecycleOrder = "CASE state "
+        + ItemState.allCases.enumerated().map { "WHEN '\($1.rawValue)' THEN \($0) " }.joined() + "END"
+
+    /// Reads an item state, failing clearly (never trapping) on text this build does not know.
+    static func itemState(_ row: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(JournalError) -> ItemState {
+        let text = row.text(column) ?? ""
+        guard let state = ItemState(rawValue: text) else {
+            throw JournalError("an item has an unknown state '\(text)' in the run journal at \(connection.path)")
+        }
+        return state
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PipelineCore
+import Synchronization
+
+/// The run journal: a SQLite file recording every batch run and every item it sent, so a run that is
+/// killed (even with SIGKILL) can resume without sending an item twice.
+///
+/// One `Journal` holds one connection, guarded by a mutex, so it can be shared across tasks and threads.
+/// Several processes may open the same file at once: the journal uses WAL, and a writer waits up to 5 s
+/// for another process's transaction to finish.
+///
+/// Durability: every write is committed before its method returns, with `synchronous=NORMAL`. A
+/// committed write survives the process being killed; a power loss or OS crash may lose the last
+/// transactions before the WAL reached the disk.
+public final class Journal: Sendable {
+    /// The journal file's path.
+    public let path: String
+    private let connection: Mutex<SQLiteConnection>
+
+    /// Opens (creating if needed, with parent directories mode 0700, file mode 0600) the journal at `path`.
+    ///
+    /// Sets WAL mode, `synchronous=NORMAL` (durable against a killed process; a power loss may lose the
+    /// last transactions), a 5000 ms busy timeout and foreign keys, and creates or migrates the schema
+    /// (`PRAGMA user_version` = 1). A file that is not a SQLite database, or one written with a newer
+    /// schema version, throws a `JournalError` whose message names the path.
+    public init(path: String) throws(JournalError) {
+        self.path = path
+        try JournalFiles.prepare(path)
+        let opened = try SQLiteConnection(path: path)
+        try JournalSchema.prepare(opened)
+        connection = Mutex(opened)
+    }
+
+    /// The default path: `$PUSHLINE_JOURNAL` if set and non-empty, else
+    /// `${XDG_STATE_HOME:-$HOME/.local/state}/pushline/journal.sqlite`.
+    ///
+    /// The environment is passed in rather than read from the process, so it is testable. As the XDG
+    /// spec asks, a relative `XDG_STATE_HOME` is ignored. Without `HOME`, the user's home directory from
+    /// the system is used.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let explicit = environment["PUSHLINE_JOURNAL"], !explicit.isEmpty { return explicit }
+        let stateHome: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            stateHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            stateHome = joined(home, ".local/state")
+        }
+        return joined(stateHome, "pushline/journal.sqlite")
+    }
+
+    /// An `ItemLedger` that records items under one run id.
+    ///
+    /// The ledger shares this journal's connection; writes for a run id the journal does not have fail
+    /// (the items table refers to the runs table).
+    public func ledger(run: String) -> JournalLedger {
+        JournalLedger(journal: self, run: run)
+    }
+
+    /// Runs `body` with the connection, holding the mutex.
+    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {
+        try connection.withLock { (opened) throws(JournalError) -> T in try body(opened) }
+    }
+
+    /// `base/relative` without doubling the slash when `base` ends with one.
+    private static func joined(_ base: String, _ relative: String) -> String {
+        var trimmed = Substring(base)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed == "/" ? "/" + relative : trimmed + "/" + relative
+    }
+}

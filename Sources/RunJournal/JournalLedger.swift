@@ -1,0 +1,130 @@
+import Foundation
+import PipelineCore
+import Synchronization
+
+/// The journal's `ItemLedger` for one run: what a batch send consults and writes for every item.
+///
+/// Each method is one transaction on the journal's connection and is durable against a killed process
+/// when it returns. Errors become `LedgerError`s with the journal's message, so the run stops rather
+/// than send without a record.
+public final class JournalLedger: ItemLedger {
+    /// The journal it writes to.
+    public let journal: Journal
+    /// The run id items are recorded under.
+    public let run: String
+    /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
+    private let runKey = Mutex<Int64?>(nil)
+
+    init(journal: Journal, run: String) {
+        self.journal = journal
+        self.run = run
+    }
+
+    /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
+    ///
+    /// A point lookup on the primary key through a cached statement: a resume calls it once per row.
+    /// Throws if the journal has no run with this ledger's id.
+    public func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? {
+        try ledgerCall { () throws(JournalError) -> LedgerEntry? in
+            try journal.withConnection { (connection) throws(JournalError) -> LedgerEntry? in
+                let seq = try runSeq(connection)
+                var found: LedgerEntry?
+                try connection.query(LedgerSQL.entry, bind: { (statement) throws(JournalError) in
+                    try statement.bind(1, seq)
+                    try statement.bind(2, Int64(key.step))
+                    try statement.bind(3, Int64(key.row))
+                }) { (row) throws(JournalError) in
+                    found = LedgerEntry(key: key, digest: row.text(0) ?? "", state: try Journal.itemState(row, 1, connection),
+                                        attempts: row.int(2), notificationId: row.text(3), error: row.text(4),
+                                        retriable: row.int64(5) != 0)
+                }
+                return found
+            }
+        }
+    }
+
+    /// Marks items `sending` and counts an attempt (1 for a new item), in one transaction.
+    ///
+    /// The previous attempt's notification id and error are cleared: while an item is `sending`, its
+    /// fate is unknown, and its outcome will be recorded afresh.
+    public func markSending(_ items: [LedgerItem]) throws(LedgerError) {
+        try write(items, sql: LedgerSQL.markSending, perRow: LedgerSQL.markSendingParametersPerRow) {
+            (item, statement, first) throws(JournalError) in
+            try bindItem(item, to: statement, at: first)
+        }
+    }
+
+    /// Records outcomes in one transaction; an item never marked `sending` is inserted with 0 attempts.
+    ///
+    /// The state is stored as given (normally `accepted`, `failed` or `unknown`).
+    public func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
+        try write(outcomes, sql: LedgerSQL.record, perRow: LedgerSQL.recordParametersPerRow) {
+            (outcome, statement, first) throws(JournalError) in
+            try bindItem(outcome.item, to: statement, at: first)
+            try statement.bind(first + 5, outcome.state.rawValue)
+            try statement.bind(first + 6, outcome.notificationId)
+            try statement.bind(first + 7, outcome.error)
+            try statement.bind(first + 8, Int64(outcome.retriable ? 1 : 0))
+        }
+    }
+
+    /// Writes `rows` in one transaction, up to `LedgerSQL.rowsPerStatement` per statement.
+    ///
+    /// `sql[n]` is the statement for n rows; `bindRow` binds one row's parameters from its first index.
+    private func write<Row>(_ rows: [Row], sql: [String], perRow: Int32,
+                            bindRow: (Row, SQLiteStatement, Int32) throws(JournalError) -> Void) throws(LedgerError) {
+        guard !rows.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try ledgerCall { () throws(JournalError) in
+            try journal.withConnection { (connection) throws(JournalError) in
+                let seq = try runSeq(connection)
+                try connection.transaction { () throws(JournalError) in
+                    var start = rows.startIndex
+                    while start < rows.endIndex {
+                        let end = min(start + LedgerSQL.rowsPerStatement, rows.endIndex)
+                        try connection.execute(sql[end - start]) { (statement) throws(JournalError) in
+                            try statement.bind(1, seq)
+                            try statement.bind(2, now)
+                            var first: Int32 = 3
+                            for row in rows[start..<end] {
+                                try bindRow(row, statement, first)
+                                first += perRow
+                            }
+                        }
+                        start = end
+                    }
+                }
+            }
+        }
+    }
+
+    /// Binds step, row, step id, origin and digest from parameter `first`.
+    private func bindItem(_ item: LedgerItem, to statement: SQLiteStatement, at first: Int32) throws(JournalError) {
+        try statement.bind(first, Int64(item.key.step))
+        try statement.bind(first + 1, Int64(item.key.row))
+        try statement.bind(first + 2, item.stepId)
+        try statement.bind(first + 3, item.origin)
+        try statement.bind(first + 4, item.digest)
+    }
+
+    /// The run's integer key; called with the connection held, so two threads cannot both look it up.
+    private func runSeq(_ connection: SQLiteConnection) throws(JournalError) -> Int64 {
+        if let known = runKey.withLock({ $0 }) { return known }
+        var found: Int64?
+        try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(JournalError) in
+            try statement.bind(1, run)
+        }) { (row) throws(JournalError) in found = row.int64(0) }
+        guard let found else { throw JournalError("there is no run \(run) in the run journal at \(journal.path)") }
+        runKey.withLock { $0 = found }
+        return found
+    }
+
+    /// Turns the journal's error into the ledger's, keeping the message.
+    private func ledgerCall<T>(_ body: () throws(JournalError) -> T) throws(LedgerError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw LedgerError(error.message)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// The journal's tables and how an older file is brought up to date.
+///
+/// The version lives in `PRAGMA user_version`, so a newer pushline can tell what an older one wrote
+/// and an older pushline refuses a file it does not understand instead of corrupting it.
+enum JournalSchema {
+    /// The version this build writes and reads.
+    static let version = 1
+
+    /// Version 1.
+    ///
+    /// A run has a text id for people and an integer `seq` for the items table: a million item rows then
+    /// carry a small integer instead of a 22-character string, and every insert's foreign-key check is a
+    /// rowid lookup. `items` is keyed by (run, step, row) WITHOUT ROWID, so the per-row lookup on resume is
+    /// one B-tree descent and items are stored in the order reports read them. There are no CHECK
+    /// constraints on the state columns: an `IN (...)` check roughly doubled the cost of each insert, and
+    /// only this module writes them, from enum raw values (reads still reject unknown text).
+    static let version1 = """
+        CREATE TABLE runs (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            identity TEXT NOT NULL,
+            pipeline TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            resumed_at REAL,
+            status TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            exit_code INTEGER,
+            resumes INTEGER NOT NULL DEFAULT 0,
+            summary TEXT
+        );
+        CREATE INDEX runs_by_identity ON runs (identity, started_at);
+        CREATE INDEX runs_by_start ON runs (started_at);
+        CREATE TABLE items (
+            run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            row INTEGER NOT NULL,
+            step_id TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            state TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            notification_id TEXT,
+            error TEXT,
+            retriable INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (run, step, row)
+        ) WITHOUT ROWID;
+        PRAGMA user_version = 1;
+        """
+
+    /// Sets the connection's pragmas and creates or migrates the schema.
+    static func prepare(_ connection: SQLiteConnection) throws(JournalError) {
+        // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
+        // rewrite of pages. With synchronous=NORMAL a commit survives the process being killed (the WAL is
+        // in the OS's page cache), but a power loss or kernel crash may lose the last few transactions;
+        // FULL would fsync every batch and cost far more than the sends it protects.
+        // This is also the first read of the file, which is where SQLite finds out that a file is not a
+        // database (SQLITE_NOTADB); opening alone succeeds on any file.
+        try connection.query("PRAGMA journal_mode = WAL") { _ throws(JournalError) in }
+        try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        guard try currentVersion(connection) != version else { return }
+        try connection.transaction { () throws(JournalError) in
+            // Read again under the write lock: another process may have created the schema meanwhile.
+            let found = try currentVersion(connection)
+            if found == version { return }
+            if found > version {
+                throw JournalError("the run journal at \(connection.path) has schema version \(found), "
+                    + "newer than this pushline understands (\(version)); use a newer pushline or another journal")
+            }
+            if found < 0 {
+                throw JournalError("the run journal at \(connection.path) has an invalid schema version \(found)")
+            }
+            // found == 0: a new, empty file (the only older version there is).
+            try connection.executeScript(version1)
+        }
+    }
+
+    private static func currentVersion(_ connection: SQLiteConnection) throws(JournalError) -> Int {
+        var found = 0
+        try connection.query("PRAGMA user_version") { row throws(JournalError) in found = row.int(0) }
+        return found
+    }
+}

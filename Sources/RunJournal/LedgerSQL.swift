@@ -1,0 +1,56 @@
+/// The ledger's statements, built once for each number of rows per statement.
+///
+/// A batch is written with multi-row `INSERT ... VALUES (...), (...) ON CONFLICT DO UPDATE` statements:
+/// SQLite's fixed cost per executed statement (reset, bind, open cursors) is a large part of a one-row
+/// upsert, and sharing it across rows makes a batch markedly cheaper. Rows in one statement are applied
+/// in order, so a key repeated within a batch behaves as if written twice.
+enum LedgerSQL {
+    /// The most rows one statement carries; larger batches use several.
+    static let rowsPerStatement = 16
+
+    /// Parameters: ?1 run seq, ?2 updated_at, then per row `step, row, step_id, origin, digest`.
+    static let markSendingParametersPerRow: Int32 = 5
+    /// Parameters: ?1 run seq, ?2 updated_at, then per row
+    /// `step, row, step_id, origin, digest, state, notification_id, error, retriable`.
+    static let recordParametersPerRow: Int32 = 9
+
+    /// `markSending[n]` writes n rows (index 0 is unused).
+    static let markSending: [String] = (0...rowsPerStatement).map { rows in
+        insert + values(rows: rows, perRow: markSendingParametersPerRow) { p in
+            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), 'sending', 1, NULL, NULL, 0, ?2)"
+        } + """
+             ON CONFLICT (run, step, row) DO UPDATE SET
+                step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
+                state = 'sending', attempts = items.attempts + 1,
+                notification_id = NULL, error = NULL, retriable = 0, updated_at = excluded.updated_at
+            """
+    }
+
+    /// `record[n]` writes n rows (index 0 is unused). A new row gets 0 attempts; an existing one keeps its count.
+    static let record: [String] = (0...rowsPerStatement).map { rows in
+        insert + values(rows: rows, perRow: recordParametersPerRow) { p in
+            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), 0, ?\(p + 6), ?\(p + 7), ?\(p + 8), ?2)"
+        } + """
+             ON CONFLICT (run, step, row) DO UPDATE SET
+                step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
+                state = excluded.state, notification_id = excluded.notification_id,
+                error = excluded.error, retriable = excluded.retriable, updated_at = excluded.updated_at
+            """
+    }
+
+    /// The point lookup a resume makes for every row.
+    static let entry = """
+        SELECT digest, state, attempts, notification_id, error, retriable FROM items
+        WHERE run = ?1 AND step = ?2 AND row = ?3
+        """
+
+    private static let insert = """
+        INSERT INTO items (run, step, row, step_id, origin, digest, state, attempts,
+                           notification_id, error, retriable, updated_at)
+        VALUES\u{20}
+        """
+
+    private static func values(rows: Int, perRow: Int32, _ tuple: (Int32) -> String) -> String {
+        (0..<Int32(rows)).map { tuple(3 + $0 * perRow) }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,42 @@
+/// One run as the journal records it.
+public struct RunRecord: Sendable, Equatable {
+    /// The run's id: its UTC start time and six random hex digits (`20261122-041200-3f9c2a`).
+    public var id: String
+    /// The hex digest the caller computed over what makes two runs "the same run".
+    public var identity: String
+    /// The pipeline's name or file, for people.
+    public var pipeline: String
+    /// When it started (seconds since the Unix epoch).
+    public var startedAt: Double
+    /// When it last finished; nil while it is running.
+    public var endedAt: Double?
+    /// When it was last resumed; nil if it never was.
+    public var resumedAt: Double?
+    /// Where it stands.
+    public var status: RunStatus
+    /// The process that last started or resumed it.
+    public var pid: Int32
+    /// The exit code it finished with; nil while it is running.
+    public var exitCode: Int32?
+    /// How many times it was resumed.
+    public var resumes: Int
+    /// The JSON summary it finished with, if any.
+    public var summary: String?
+
+    /// Creates a record.
+    public init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
+                resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
+                summary: String? = nil) {
+        self.id = id
+        self.identity = identity
+        self.pipeline = pipeline
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.resumedAt = resumedAt
+        self.status = status
+        self.pid = pid
+        self.exitCode = exitCode
+        self.resumes = resumes
+        self.summary = summary
+    }
+}

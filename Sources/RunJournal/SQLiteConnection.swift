@@ -1,0 +1,115 @@
+import CSQLite
+
+/// One open SQLite connection and its cache of prepared statements.
+///
+/// Not thread-safe by itself: `Journal` keeps it inside a `Mutex`, and it is opened with
+/// `SQLITE_OPEN_NOMUTEX` because that mutex already serialises every use.
+final class SQLiteConnection {
+    /// The journal's path, for messages.
+    let path: String
+    private let db: OpaquePointer
+    /// Statements by SQL text. Preparing costs far more than a lookup, and `entry` runs once per row.
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// How long a writer waits for another process's write transaction before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    init(path: String) throws(JournalError) {
+        self.path = path
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let detail = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+            // A failed open can still allocate a handle, which must be closed.
+            sqlite3_close_v2(handle)
+            throw JournalError("cannot open the run journal at \(path): \(detail)")
+        }
+        self.db = handle
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
+
+    /// The cached statement for `sql`, prepared on first use.
+    func statement(_ sql: String) throws(JournalError) -> SQLiteStatement {
+        if let cached = statements[sql] { return SQLiteStatement(handle: cached, connection: self) }
+        var handle: OpaquePointer?
+        let result = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard result == SQLITE_OK, let handle else { throw error(result, doing: "preparing a statement") }
+        statements[sql] = handle
+        return SQLiteStatement(handle: handle, connection: self)
+    }
+
+    /// Runs `sql` with `bind`, calling `row` for each result row, and always resets the statement.
+    func query(_ sql: String, bind: (SQLiteStatement) throws(JournalError) -> Void = { _ in },
+               row: (SQLiteStatement) throws(JournalError) -> Void) throws(JournalError) {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        try bind(statement)
+        while try statement.step() { try row(statement) }
+    }
+
+    /// Runs a statement that returns no rows; returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, bind: (SQLiteStatement) throws(JournalError) -> Void = { _ in }) throws(JournalError) -> Int {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        try bind(statement)
+        try statement.run()
+        return Int(sqlite3_changes(db))
+    }
+
+    /// Runs several statements with no parameters (the schema); not cached, since it runs once.
+    func executeScript(_ sql: String) throws(JournalError) {
+        let result = sqlite3_exec(db, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, doing: "updating the schema") }
+    }
+
+    /// Runs `body` in a write transaction, rolling back if it throws.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock up front, so a second process waits (up to the busy timeout)
+    /// at the start instead of failing halfway with a deadlock when it tries to upgrade a read.
+    func transaction<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    private func rollback() {
+        // SQLite may already have rolled back on its own (a full disk, an I/O error).
+        guard sqlite3_get_autocommit(db) == 0 else { return }
+        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+    }
+
+    /// A `JournalError` for a failed SQLite call, worded for the person running the cron job.
+    func error(_ result: Int32, doing action: String) -> JournalError {
+        let primary = result & 0xff
+        let detail = String(cString: sqlite3_errmsg(db))
+        switch primary {
+        case SQLITE_NOTADB:
+            return JournalError("\(path) is not a SQLite database, so it cannot be the run journal (\(detail))")
+        case SQLITE_BUSY:
+            return JournalError("the run journal at \(path) stayed locked by another process for "
+                + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))")
+        case SQLITE_FULL:
+            return JournalError("the disk holding the run journal at \(path) is full (\(detail))")
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN:
+            return JournalError("cannot write the run journal at \(path): \(detail)")
+        case SQLITE_CORRUPT:
+            return JournalError("the run journal at \(path) is corrupt: \(detail)")
+        default:
+            return JournalError("\(action) in the run journal at \(path) failed: \(detail) (SQLite code \(result))")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import CSQLite
+
+/// Tells SQLite to copy bound text before the call returns, since Swift may free the bytes right after.
+/// (The C macro `SQLITE_TRANSIENT` is a cast Swift cannot import.)
+private var sqliteTransient: sqlite3_destructor_type {
+    unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A prepared statement owned by a `SQLiteConnection`'s cache.
+///
+/// It does not finalize itself: the connection finalizes every cached statement before closing, so a
+/// copy of this handle can never outlive or double-free its statement.
+struct SQLiteStatement {
+    let handle: OpaquePointer
+    /// The connection's error reporting, so failures say which journal and what SQLite said.
+    let connection: SQLiteConnection
+
+    func bind(_ index: Int32, _ value: String?) throws(JournalError) {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        // Binding with an explicit byte count keeps text with embedded NULs whole.
+        var text = value
+        let result = text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress, bytes.count > 0 else {
+                // A nil pointer would bind NULL, but an empty string must stay an empty string.
+                return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                sqlite3_bind_text64(handle, index, chars, sqlite3_uint64(bytes.count), sqliteTransient,
+                                    UInt8(SQLITE_UTF8))
+            }
+        }
+        try check(result)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) throws(JournalError) {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) throws(JournalError) {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        try bind(index, value)
+    }
+
+    func bind(_ index: Int32, _ value: Double) throws(JournalError) {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Advances to the next row; false when there are no more.
+    func step() throws(JournalError) -> Bool {
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(result, doing: "running a statement")
+        }
+    }
+
+    /// Steps a statement that returns no rows.
+    func run() throws(JournalError) {
+        _ = try step()
+    }
+
+    /// Makes the statement reusable and releases its read snapshot.
+    ///
+    /// Always called after use: a SELECT left mid-result keeps a WAL read transaction open, which
+    /// would hide other processes' writes from this connection and stop checkpoints.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+        // The byte count is read after the text pointer, as SQLite's documentation requires.
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    func int(_ column: Int32) -> Int {
+        Int(truncatingIfNeeded: sqlite3_column_int64(handle, column))
+    }
+
+    func int32(_ column: Int32) -> Int32 {
+        Int32(clamping: sqlite3_column_int64(handle, column))
+    }
+
+    func optionalInt32(_ column: Int32) -> Int32? {
+        isNull(column) ? nil : int32(column)
+    }
+
+    func double(_ column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    func optionalDouble(_ column: Int32) -> Double? {
+        isNull(column) ? nil : double(column)
+    }
+
+    private func check(_ result: Int32) throws(JournalError) {
+        guard result == SQLITE_OK else { throw connection.error(result, doing: "binding a value") }
+    }
+}

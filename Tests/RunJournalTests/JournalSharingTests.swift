@@ -1,0 +1,96 @@
+import Foundation
+import PipelineCore
+import RunJournal
+import Synchronization
+import Testing
+
+@Suite("Journal: durability and sharing")
+struct JournalSharingTests {
+    @Test("what was recorded survives closing the journal and is read back by a new one")
+    func survivesReopen() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            let runID: String
+            do {
+                let (journal, run) = try journalWithRun(in: directory)
+                runID = run.id
+                let ledger = journal.ledger(run: run.id)
+                try ledger.markSending([item(0, 1), item(0, 2)])
+                try ledger.record([LedgerOutcome(item: item(0, 1), state: .accepted, notificationId: "n1")])
+                // Row 2 stays `sending`: the process "dies" here.
+            }
+            let reopened = try Journal(path: path)
+            let ledger = reopened.ledger(run: runID)
+            #expect(try ledger.entry(LedgerKey(step: 0, row: 1))?.notificationId == "n1")
+            #expect(try ledger.entry(LedgerKey(step: 0, row: 2))?.state == .sending)
+            #expect(try reopened.latestRun(identity: "abc123")?.id == runID)
+        }
+    }
+
+    @Test("a second journal on the same file sees each commit at once, even one opened before it")
+    func secondConnectionSeesCommits() throws {
+        try withTemporaryDirectory { directory in
+            let (writer, run) = try journalWithRun(in: directory)
+            let reader = try Journal(path: writer.path)
+            let key = LedgerKey(step: 0, row: 1)
+            #expect(try reader.ledger(run: run.id).entry(key) == nil)
+
+            try writer.ledger(run: run.id).markSending([item(0, 1)])
+            #expect(try reader.ledger(run: run.id).entry(key)?.state == .sending)
+            try writer.ledger(run: run.id).record([LedgerOutcome(item: item(0, 1), state: .accepted)])
+            #expect(try reader.ledger(run: run.id).entry(key)?.state == .accepted)
+        }
+    }
+
+    @Test("two journals on the same file can both write at the same time (WAL, busy timeout)")
+    func twoWritersOnOneFile() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            let journals = [try Journal(path: path), try Journal(path: path)]
+            let runs = try journals.enumerated().map { index, journal in
+                try journal.startRun(identity: "writer\(index)", pipeline: "p", pid: Int32(index), now: novemberMorning)
+            }
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let ledger = journals[index].ledger(run: runs[index].id)
+                do {
+                    for batch in 0..<100 {
+                        let items = (1...20).map { item(0, batch * 20 + $0) }
+                        try ledger.markSending(items)
+                        try ledger.record(items.map { LedgerOutcome(item: $0, state: .accepted) })
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            let check = try Journal(path: path)
+            for run in runs {
+                #expect(try check.counts(run: run.id) == [StepCount(step: 0, stepId: "send", state: .accepted, count: 2000)])
+            }
+        }
+    }
+
+    @Test("one journal can be shared by concurrent tasks")
+    func sharedAcrossTasks() async throws {
+        let directory = FileManager.default.temporaryDirectory.path + "/RunJournalTests-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (journal, run) = try journalWithRun(in: directory)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for step in 0..<8 {
+                group.addTask {
+                    let ledger = journal.ledger(run: run.id)
+                    for row in 1...50 {
+                        try ledger.markSending([item(step, row)])
+                        try ledger.record([LedgerOutcome(item: item(step, row), state: .accepted)])
+                        _ = try journal.counts(run: run.id)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let counts = try journal.counts(run: run.id)
+        #expect(counts.count == 8)
+        #expect(counts.allSatisfy { $0.state == .accepted && $0.count == 50 })
+    }
+}
