@@ -1,3 +1,4 @@
+import Foundation
 /// Reads a JSON or YAML data file (e.g. `properties-file:`) into nodes with locations, or reports why not.
 ///
 /// Injected because only `PipelineConfig` may parse YAML; steps stay free of the YAML library.
@@ -37,6 +38,17 @@ public struct BuildContext: Sendable {
     /// Resolves a path written in the pipeline against the pipeline's directory.
     public func path(_ relative: String) -> String {
         FilePath.resolve(relative, against: document.directory)
+    }
+
+    /// The path a scalar names: written in the pipeline, it is relative to the pipeline's directory;
+    /// given whole by a reference (`${env:ROWS}`), it is relative to the current directory, as any
+    /// path an operator passes to a command.
+    public func path(of scalar: ConfigScalar) -> String {
+        if scalar.hasReferences, scalar.sourceText.hasPrefix("${"), scalar.sourceText.hasSuffix("}"),
+            scalar.sourceText.dropFirst(2).firstIndex(of: "$") == nil {
+            return FilePath.resolve(scalar.text, against: FileManager.default.currentDirectoryPath)
+        }
+        return path(scalar.text)
     }
 
     private func resolve<T>(

@@ -22,9 +22,12 @@ extension HubSession {
         do {
             result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
         } catch {
-            if error.kind == .ambiguous { return .unknown(reason: error.message, trackingId: error.trackingId, attempts: error.attempts) }
-            return .failed(reason: "cannot reach hub '\(hub.name)': \(error.message)", hint: "check the hub's endpoint and the network",
-                           retriable: true, stopsRun: false, status: nil, trackingId: error.trackingId, attempts: error.attempts)
+            // The item names the request already; the bare reason lets equal failures group in reports.
+            let reason = error.message.hasPrefix(request.summary + ": ") ? String(error.message.dropFirst(request.summary.count + 2)) : error.message
+            if error.kind == .ambiguous { return .unknown(reason: reason, trackingId: error.trackingId, attempts: error.attempts) }
+            // After the transport's own retries the hub is still out of reach: the next request would not fare better.
+            return .failed(reason: reason, hint: "check the hub's endpoint and the network",
+                           retriable: true, stopsRun: true, status: nil, trackingId: error.trackingId, attempts: error.attempts)
         }
         let status = result.response.status
         if (200..<300).contains(status) { return .accepted(result) }

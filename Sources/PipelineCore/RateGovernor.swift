@@ -1,6 +1,7 @@
 /// Paces requests: at most `ceiling` a second when the step sets `rate:`, and adaptively slower
-/// when the hub throttles (429): the pace halves, then recovers by a quarter each second without
-/// throttling, back to the ceiling (or to no pacing at all when there is none).
+/// when the hub throttles (429): the pace drops by 30 % (at most once every 2 s, however many
+/// requests in flight met the throttling), then recovers by a quarter each calm second, back to the
+/// ceiling (or to no pacing at all when there is none).
 public actor RateGovernor {
     /// The configured cap, requests per second; nil when the step set none.
     public let ceiling: Double?
@@ -39,10 +40,10 @@ public actor RateGovernor {
         guard throttled else { return }
         let now = clock.now
         // Many requests in flight meet the same throttling; cut once per second, not once per request.
-        if let lastCut, now - lastCut < .seconds(1) { return }
+        if let lastCut, now - lastCut < .seconds(2) { return }
         let elapsed = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
         let observed = elapsed > 0 ? Double(finished) / elapsed : 1
-        current = max(1, (current ?? observed) / 2)
+        current = max(1, (current ?? observed) * 0.7)
         lastCut = now
         lastRaise = now
     }

@@ -9,6 +9,8 @@ enum RunIdentity {
     /// A hex digest over the document and the input files its steps name in `.path` options.
     static func digest(of pipeline: Pipeline, registry: StepRegistry) -> String {
         let document = pipeline.document
+        // Paths resolve exactly as the steps resolved them when they were built.
+        let paths = BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })
         var text = "pushline-run-v1\n"
         text += "file \(FilePath.normalize(absolute(document.file)))\n"
         text += "content \(ContentDigest.hex(fileAt: document.file) ?? "-")\n"
@@ -21,8 +23,8 @@ enum RunIdentity {
             text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
             let specs = registry.type(for: step.kind)?.options ?? []
             for entry in step.options.entries ?? [] {
-                guard specs.contains(where: { $0.key == entry.key && $0.type == .path }), let path = entry.value.scalar?.text else { continue }
-                let resolved = FilePath.resolve(path, against: document.directory)
+                guard specs.contains(where: { $0.key == entry.key && $0.type == .path }), let scalar = entry.value.scalar else { continue }
+                let resolved = paths.path(of: scalar)
                 text += "input \(entry.key) \(ContentDigest.hex(fileAt: resolved) ?? "-")\n"
             }
         }

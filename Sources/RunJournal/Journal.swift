@@ -51,8 +51,8 @@ public final class Journal: Sendable {
 
     /// An `ItemLedger` that records items under one run id.
     ///
-    /// The ledger shares this journal's connection; writes for a run id the journal does not have fail
-    /// (the items table refers to the runs table).
+    /// The ledger shares this journal's connection. Its methods throw if the journal has no run with
+    /// this id (items refer to their run).
     public func ledger(run: String) -> JournalLedger {
         JournalLedger(journal: self, run: run)
     }

@@ -56,7 +56,8 @@ enum JournalSchema {
         // in the OS's page cache), but a power loss or kernel crash may lose the last few transactions;
         // FULL would fsync every batch and cost far more than the sends it protects.
         // This is also the first read of the file, which is where SQLite finds out that a file is not a
-        // database (SQLITE_NOTADB); opening alone succeeds on any file.
+        // database (SQLITE_NOTADB); opening alone succeeds on any file. Where WAL is unavailable (some
+        // network filesystems) SQLite keeps a rollback journal: still correct, only less concurrent.
         try connection.query("PRAGMA journal_mode = WAL") { _ throws(JournalError) in }
         try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         guard try currentVersion(connection) != version else { return }
@@ -71,7 +72,14 @@ enum JournalSchema {
             if found < 0 {
                 throw JournalError("the run journal at \(connection.path) has an invalid schema version \(found)")
             }
-            // found == 0: a new, empty file (the only older version there is).
+            // found == 0: a new file (there is no older version yet), unless it is some other program's
+            // database, which must not gain our tables.
+            var objects = 0
+            try connection.query("SELECT count(*) FROM sqlite_schema") { row throws(JournalError) in objects = row.int(0) }
+            guard objects == 0 else {
+                throw JournalError("\(connection.path) is a SQLite database but not a pushline run journal "
+                    + "(it has tables and no journal schema version)")
+            }
             try connection.executeScript(version1)
         }
     }

@@ -36,11 +36,6 @@ struct SQLiteStatement {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
-    func bind(_ index: Int32, _ value: Int64?) throws(JournalError) {
-        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
-        try bind(index, value)
-    }
-
     func bind(_ index: Int32, _ value: Double) throws(JournalError) {
         try check(sqlite3_bind_double(handle, index, value))
     }

@@ -19,6 +19,7 @@ func validate(_ path: String, environment: [String: String]) -> [Diagnostic] {
 let sampleEnvironment = [
     "NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=",
     "NH_HUB": "myhub",
+    "DIGEST_ROWS": Repository.root + "/pipelines/data/digest-sample.csv",
 ]
 
 @Suite struct DiagnosticFixtureTests {

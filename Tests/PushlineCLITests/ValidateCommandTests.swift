@@ -1,12 +1,14 @@
 import Testing
 
 @Suite struct ValidateCommandTests {
-    let environment = ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "NH_HUB": "myhub"]
+    let environment = ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "NH_HUB": "myhub",
+                       "DIGEST_ROWS": CommandRunner.root + "/pipelines/data/digest-sample.csv"]
 
     @Test func bundledPipelinesAreClean() async {
         let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
         #expect(output == CommandOutput(
-            out: "pipelines/breaking-news.yaml: ok\npipelines/notify-user.yaml: ok\npipelines/seed-tutorial.yaml: ok\n", err: "", status: 0))
+            out: "pipelines/breaking-news.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/notify-user.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
+            err: "", status: 0))
     }
 
     @Test func unsetVariablesAreWarningsNotErrors() async throws {

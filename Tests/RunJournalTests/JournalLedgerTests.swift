@@ -67,6 +67,23 @@ struct JournalLedgerTests {
         }
     }
 
+    @Test("a batch larger than one statement, with a key repeated, is written in order")
+    func largeBatchWithRepeat() throws {
+        try withTemporaryDirectory { directory in
+            let (journal, run) = try journalWithRun(in: directory)
+            let ledger = journal.ledger(run: run.id)
+            // 40 rows span several multi-row statements; row 5 appears twice, as two attempts would.
+            let batch = (1...39).map { item(2, $0) } + [item(2, 5)]
+            try ledger.markSending(batch)
+            #expect(try ledger.entry(LedgerKey(step: 2, row: 5))?.attempts == 2)
+            #expect(try ledger.entry(LedgerKey(step: 2, row: 39))?.attempts == 1)
+
+            try ledger.record(batch.map { LedgerOutcome(item: $0, state: .accepted, notificationId: "n\($0.key.row)") })
+            #expect(try journal.counts(run: run.id) == [StepCount(step: 2, stepId: "send", state: .accepted, count: 39)])
+            #expect(try ledger.entry(LedgerKey(step: 2, row: 17))?.notificationId == "n17")
+        }
+    }
+
     @Test("items belong to their run: another run's ledger does not see them")
     func scopedToRun() throws {
         try withTemporaryDirectory { directory in

@@ -143,7 +143,7 @@ extension SendStep {
             options.error("'direct-file' is an empty path", at: node)
             return nil
         }
-        let resolved = context.path(path)
+        let resolved = node.scalar.map(context.path(of:)) ?? context.path(path)
         // Show the reference as written, never what it resolved to.
         let shown = node.scalar?.hasReferences == true ? node.scalar?.sourceText ?? resolved : resolved
         let file = HandleFile(path: resolved, shown: shown, platform: platform)

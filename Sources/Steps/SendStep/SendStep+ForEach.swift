@@ -51,8 +51,9 @@ extension SendStep {
                           hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")
             return nil
         }
-        let resolved = context.path(path)
-        let shown = node.scalar?.hasReferences == true ? node.scalar?.sourceText ?? resolved : resolved
+        let resolved = node.scalar.map(context.path(of:)) ?? context.path(path)
+        // Rows are reported as `file:line`, so the file is named as it can be opened, not as the reference.
+        let shown = resolved
         let source = RowSource(path: resolved, shown: shown, format: format)
         do { _ = try source.columns() } catch {
             options.error(error.message, at: node)
