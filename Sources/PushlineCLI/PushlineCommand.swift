@@ -19,7 +19,7 @@ public struct PushlineCommand: AsyncParsableCommand {
 
             \(ExitStatus.helpText)
             """,
-        subcommands: [ValidateCommand.self, RunCommand.self, RenderCommand.self, ExplainCommand.self, SASCommand.self, EmulatorCommand.self,
+        subcommands: [ValidateCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self, SASCommand.self, EmulatorCommand.self,
                       InstallationCommand.self, RegistrationCommand.self, SendCommand.self, ScheduleCommand.self])
 
     /// Creates the command (ArgumentParser needs this).

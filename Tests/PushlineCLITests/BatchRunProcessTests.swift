@@ -158,6 +158,20 @@ import Testing
         #expect(first.stdout.contains("audience '$UserId:{bad user}' is not a valid tag expression"), "\(first.stdout)")
         #expect(try await deliveries(base).values.reduce(0, +) == 18)
 
+        // The journal tells what happened, by run id.
+        let list = try PushlineProcess(["runs", "list"], environment: environment(scratch, connection))
+        #expect(try await list.waitForExit() == 0)
+        let runId = try #require(list.stdout.split(separator: " ").first.map(String.init))
+        #expect(list.stdout.contains("partial") && list.stdout.contains("exit 3") && list.stdout.contains("daily-digest.yaml"), "\(list.stdout)")
+        let show = try PushlineProcess(["runs", "show", String(runId.prefix(17))], environment: environment(scratch, connection))
+        #expect(try await show.waitForExit() == 0)
+        #expect(show.stdout.contains("run \(runId): partial (exit 3)"), "\(show.stdout)")
+        #expect(show.stdout.contains("step 1 send: 18 accepted, 2 failed"), "\(show.stdout)")
+        #expect(show.stdout.contains("e.g. \(scratch.rows):10"), "\(show.stdout)")
+        let missing = try PushlineProcess(["runs", "show", "nope"], environment: environment(scratch, connection))
+        #expect(try await missing.waitForExit() == 2)
+        #expect(missing.stdout.contains("no run 'nope'"))
+
         // A partial run is resumed: the two bad rows fail again, nothing is resent.
         let again = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
         #expect(try await again.waitForExit() == 3)
