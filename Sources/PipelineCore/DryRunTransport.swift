@@ -1,21 +1,33 @@
 import HubWire
 import Synchronization
 
-/// The transport of a dry run: records each request instead of sending it and answers as the
+/// The transport of a dry run: counts each request instead of sending it and answers as the
 /// service would on success, so steps run their normal path and show what they would send.
+///
+/// Only the first `kept` requests are held, so a dry run over a million rows stays in constant memory.
 public final class DryRunTransport: HubTransport {
-    private let recorded = Mutex<[HubRequest]>([])
+    private let recorded = Mutex<(requests: [HubRequest], count: Int)>(([], 0))
+    private let kept: Int
 
-    /// Creates an empty recorder.
-    public init() {}
+    /// Creates an empty recorder that keeps the first `kept` requests.
+    public init(kept: Int = 1000) {
+        self.kept = kept
+    }
 
-    /// Every request a step asked to send, in order.
-    public var requests: [HubRequest] { recorded.withLock { $0 } }
+    /// The first requests a step asked to send, in order (at most `kept`).
+    public var requests: [HubRequest] { recorded.withLock { $0.requests } }
+
+    /// How many requests were asked for.
+    public var count: Int { recorded.withLock { $0.count } }
 
     public func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
-        let count = recorded.withLock { $0.append(request); return $0.count }
+        let count = recorded.withLock { state -> Int in
+            state.count += 1
+            if state.requests.count < kept { state.requests.append(request) }
+            return state.count
+        }
         var headers: [HubHeader] = []
         var status = 200
         if request.method == .post {
