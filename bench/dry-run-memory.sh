@@ -4,6 +4,7 @@
 # small and a large N side by side so that is visible.
 #
 #   bench/dry-run-memory.sh [ROWS]        (builds a release binary first; needs /usr/bin/time)
+#   PUSHLINE_BIN=path/to/pushline bench/dry-run-memory.sh [ROWS]   (measures that binary instead)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows="${1:-1000000}"
@@ -11,8 +12,11 @@ small=$(( rows / 100 > 0 ? rows / 100 : 1 ))
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-swift build -c release --product pushline >/dev/null
-bin="$(swift build -c release --show-bin-path)/pushline"
+bin="${PUSHLINE_BIN:-}"
+if [ -z "$bin" ]; then
+  swift build -c release --product pushline >/dev/null
+  bin="$(swift build -c release --show-bin-path)/pushline"
+fi
 
 make_rows() {  # make_rows N FILE
   python3 - "$1" "$2" <<'PY'
