@@ -52,11 +52,13 @@ enum NH {
 
 /// A settable clock for the emulator's `now:`; starts at the real time so tokens signed against
 /// either clock stay valid.
+/// Real time plus whatever the test advanced it by: token expiry stays real (tokens are signed with
+/// the real clock), while scheduled sends can be made due without sleeping.
 final class TestClock: Sendable {
-    private let date: Mutex<Date>
-    init(_ start: Date = Date()) { date = Mutex(start) }
-    var now: Date { date.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    private let offset = Mutex<TimeInterval>(0)
+    init() {}
+    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
     var provider: @Sendable () -> Date { { [self] in self.now } }
 }
 
