@@ -168,9 +168,7 @@ extension SendStep {
     func sendEach(_ plan: RowPlan, session: HubSession, context: StepContext) async throws -> StepResult {
         let reader: RowReader
         do { reader = try plan.source.open() } catch { throw StepFailure(error.message) }
-        let stepNames = Set(headers.map { $0.name.lowercased() })
-        let merged = (template?.headers ?? [:]).sorted { $0.key < $1.key }
-            .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
+        let merged = mergedHeaders
         let scheduleTime = try self.scheduleTime(now: context.clock.now().timeIntervalSince1970)
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         let shown = plan.source.shown

@@ -99,10 +99,7 @@ extension SendStep {
     func requests(
         to target: Target, body: [UInt8], now: Double, endpoint: HubEndpoint
     ) throws(StepFailure) -> () throws(StepFailure) -> HubRequest? {
-        // Template headers (e.g. apns-push-type) apply to native payloads; the step's own win.
-        let stepNames = Set(headers.map { $0.name.lowercased() })
-        let merged = (template?.headers ?? [:]).sorted { $0.key < $1.key }
-            .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
+        let merged = mergedHeaders
         let scheduleTime = try scheduleTime(now: now)
         let format = format
         let direct = { (handles: [String]) -> HubRequest in
@@ -132,6 +129,13 @@ extension SendStep {
                 return single
             }
         }
+    }
+
+    /// Template headers (e.g. apns-push-type) apply to native payloads; the step's own win.
+    var mergedHeaders: [HubHeader] {
+        let stepNames = Set(headers.map { $0.name.lowercased() })
+        return (template?.headers ?? [:]).sorted { $0.key < $1.key }
+            .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
     }
 
     /// Epoch seconds to schedule for, checked against NH's 7-day window; nil to send now.
