@@ -360,6 +360,8 @@ struct AuthTests {
         return text.flatMap(formatter.date(from:))
     }
 
+    // Tolerances are minutes, not seconds: the whole suite runs in parallel on two cores, and only the
+    // 2 h offset is under test.
     @Test("a clock 2 h ahead rejects a 1 h token as expired, accepts a 3 h one, and dates answers 2 h ahead")
     func clockAhead() async throws {
         try await withEmulator(NH.configuration(clockOffset: 7200)) { client, _ async throws in
@@ -368,12 +370,12 @@ struct AuthTests {
                                                  headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             Self.expectError(short, 401, detailPrefix: "ExpiredToken")
             let served = try #require(Self.httpDate(short.header("Date")), "\(short)")
-            #expect(abs(served.timeIntervalSince1970 - Double(now + 7200)) < 5, "Date: \(short.header("Date") ?? "")")
+            #expect(abs(served.timeIntervalSince1970 - Double(now + 7200)) < 120, "Date: \(short.header("Date") ?? "")")
             let long = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3 * 3600),
                                                 headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             #expect(long.status == 201, "\(long)")
             let dated = try #require(Self.httpDate(long.header("Date")), "\(long)")
-            #expect(abs(dated.timeIntervalSince1970 - Double(now + 7200)) < 5)
+            #expect(abs(dated.timeIntervalSince1970 - Double(now + 7200)) < 120)
         }
     }
 
@@ -392,7 +394,7 @@ struct AuthTests {
         try await withEmulator { client, _ async throws in
             let response = try await client.request(.get, "/_emulator/health")
             let served = try #require(Self.httpDate(response.header("Date")), "\(response)")
-            #expect(abs(served.timeIntervalSinceNow) < 5)
+            #expect(abs(served.timeIntervalSinceNow) < 120)
         }
     }
 }
