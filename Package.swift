@@ -50,7 +50,7 @@ let package = Package(
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "RunJournal", dependencies: ["PipelineCore", "CSQLite"]),
+        .target(name: "RunJournal", dependencies: ["PipelineCore", "HubWire", "CSQLite"]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
         .target(name: "HubHTTP", dependencies: [
             "PipelineCore", "HubWire",

@@ -77,11 +77,15 @@ extension HubFailure {
         }
     }
 
-    /// `operation: message`, then the detail when the message does not already show it, then the TrackingId
-    /// (what Azure support asks for).
+    /// The message, then NH's own Detail when the message does not already show it.
+    public var messageWithDetail: String {
+        guard let detail, !message.contains(detail) else { return message }
+        return "\(message) (hub said: \(detail))"
+    }
+
+    /// `operation: message (hub said: detail)`, then the TrackingId (what Azure support asks for).
     public var description: String {
-        var text = operation.isEmpty ? message : "\(operation): \(message)"
-        if let detail, !message.contains(detail) { text += " (hub said: \(detail))" }
+        var text = operation.isEmpty ? messageWithDetail : "\(operation): \(messageWithDetail)"
         if let trackingId { text += " [TrackingId: \(trackingId)]" }
         return text
     }

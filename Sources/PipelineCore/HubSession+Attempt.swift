@@ -32,8 +32,7 @@ extension HubSession {
         let status = result.response.status
         if (200..<300).contains(status) { return .accepted(result) }
         let failure = HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970)
-        let detail = failure.detail.flatMap { failure.message.contains($0) ? nil : " (hub said: \($0))" } ?? ""
-        return .failed(reason: failure.message + detail, hint: failure.hint, retriable: failure.isRetriable,
+        return .failed(reason: failure.messageWithDetail, hint: failure.hint, retriable: failure.isRetriable,
                        stopsRun: Self.stopsRun(failure), status: status, trackingId: failure.trackingId ?? result.trackingId,
                        attempts: result.attempts)
     }

@@ -36,8 +36,7 @@ public struct HubSession: Sendable {
         guard (200..<300).contains(status) || extra.contains(status) else {
             let failure = HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970)
             // NH's own words (e.g. which resource a 404 is about) follow when the message does not already show them.
-            let detail = failure.detail.flatMap { failure.message.contains($0) ? nil : " (hub said: \($0))" } ?? ""
-            throw StepFailure("hub '\(hub.name)': \(request.summary): \(failure.message)\(detail)", hint: failure.hint,
+            throw StepFailure("hub '\(hub.name)': \(request.summary): \(failure.messageWithDetail)", hint: failure.hint,
                               data: .object([ReportField("status", .int(status)),
                                              ReportField("trackingId", .string(failure.trackingId ?? result.trackingId)),
                                              ReportField("attempts", .int(result.attempts))]))
