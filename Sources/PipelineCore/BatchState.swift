@@ -156,10 +156,7 @@ struct BatchState {
         pending.removeAll(keepingCapacity: true)
     }
 
-    func journalFailure(_ error: LedgerError) -> StepFailure {
-        StepFailure("the run journal cannot be written: \(error.message); stopped so that nothing is sent without a record",
-                    hint: "check the journal's disk and permissions (--journal PATH or PUSHLINE_JOURNAL), then run again to resume")
-    }
+    func journalFailure(_ error: LedgerError) -> StepFailure { error.stepFailure }
 
     func progress() -> StepProgress {
         let elapsed = ContinuousClock.now - started

@@ -11,6 +11,9 @@ public protocol ItemLedger: AnyObject, Sendable {
     /// Records final outcomes (`accepted`, `failed`, `unknown`) in one transaction; an item never marked
     /// `sending` (a malformed row) is inserted with no attempt.
     func record(_ outcomes: [LedgerOutcome]) throws(LedgerError)
+    /// Records the id of what a `sending` item is creating (a registration id the hub handed out), so a
+    /// resumed run upserts that same resource instead of creating a second one. Durable when it returns.
+    func assignId(_ id: String, to key: LedgerKey) throws(LedgerError)
 }
 
 /// Which item: the step's position in the pipeline and the row's number in its input (1-based).
@@ -128,4 +131,10 @@ public struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+
+    /// The step failure a journal error becomes: the run stops rather than send without a record.
+    public var stepFailure: StepFailure {
+        StepFailure("the run journal cannot be written: \(message); stopped so that nothing is sent without a record",
+                    hint: "check the journal's disk and permissions (--journal PATH or PUSHLINE_JOURNAL), then run again to resume")
+    }
 }

@@ -68,6 +68,26 @@ public final class JournalLedger: ItemLedger {
         }
     }
 
+    /// Records the id of what a `sending` item is creating, in its own transaction.
+    ///
+    /// Throws when the item was never marked `sending`: an id with no item could not be found by a resume.
+    public func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
+        let now = Date().timeIntervalSince1970
+        let changed = try ledgerCall { () throws(JournalError) -> Int in
+            try journal.withConnection { (connection) throws(JournalError) -> Int in
+                let seq = try runSeq(connection)
+                return try connection.execute(LedgerSQL.assignId) { (statement) throws(JournalError) in
+                    try statement.bind(1, seq)
+                    try statement.bind(2, now)
+                    try statement.bind(3, Int64(key.step))
+                    try statement.bind(4, Int64(key.row))
+                    try statement.bind(5, id)
+                }
+            }
+        }
+        guard changed == 1 else { throw LedgerError("item \(key.step):\(key.row) is not in the run journal, so its id cannot be recorded") }
+    }
+
     /// Writes `rows` in one transaction, up to `LedgerSQL.rowsPerStatement` per statement.
     ///
     /// `sql[n]` is the statement for n rows; `bindRow` binds one row's parameters from its first index.

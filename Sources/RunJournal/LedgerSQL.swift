@@ -38,6 +38,11 @@ enum LedgerSQL {
             """
     }
 
+    /// Sets the id of what a `sending` item creates. Parameters: ?1 run seq, ?2 updated_at, ?3 step, ?4 row, ?5 id.
+    static let assignId = """
+        UPDATE items SET notification_id = ?5, updated_at = ?2 WHERE run = ?1 AND step = ?3 AND row = ?4
+        """
+
     /// The point lookup a resume makes for every row.
     static let entry = """
         SELECT digest, state, attempts, notification_id, error, retriable FROM items

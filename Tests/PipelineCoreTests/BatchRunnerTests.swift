@@ -35,6 +35,14 @@ final class MemoryLedger: ItemLedger {
         }
     }
 
+    func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
+        if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
+        try entries.withLock { (entries) throws(LedgerError) in
+            guard entries[key] != nil else { throw LedgerError("no item \(key.row)") }
+            entries[key]?.notificationId = id
+        }
+    }
+
     func state(_ row: Int, step: Int = 1) -> ItemState? { entries.withLock { $0[LedgerKey(step: step, row: row)]?.state } }
 }
 

@@ -189,4 +189,39 @@ import Testing
         #expect(try await deliveries(base).values.reduce(0, +) == 38)
         #expect(try await emulator.stop() == 0)
     }
+
+    @Test func aRegisterRunKilledHalfWayResumesWithoutCreatingARegistrationTwice() async throws {
+        let scratch = try Scratch(users: 1)
+        let users = scratch.directory + "/users.csv"
+        let count = 2000
+        try ("userId,token\n" + (1...count).map { "u-\($0),fcm-token-\($0):APA91b" }.joined(separator: "\n") + "\n")
+            .write(toFile: users, atomically: true, encoding: .utf8)
+        let (emulator, base, connection) = try await emulator()
+        let pipeline = inputs + "e2e/register-users.yaml"
+        let env = environment(scratch, connection).merging(["USERS": users]) { $1 }
+        // About 150 devices a second (two requests each at 300/s): killed a few hundred in.
+        let first = try PushlineProcess(["run", pipeline, "--quiet"], environment: env)
+        try await Task.sleep(for: .seconds(4))
+        _ = try await first.stop(signal: SIGKILL)
+
+        let report = scratch.directory + "/register-report.json"
+        let second = try PushlineProcess(["run", pipeline, "--report", report, "--quiet"], environment: env)
+        #expect(try await second.waitForExit(timeout: 120) == 0, "\(second.stdout.suffix(2000))")
+        #expect(second.stdout.contains("resuming run"), "\(second.stdout)")
+        let counts = try items(report)
+        #expect(counts["skipped", default: 0] > 0)
+        #expect(counts["skipped", default: 0] + counts["accepted", default: 0] == count)
+
+        // One broadcast reaches every registration once: a registration created twice would get it twice.
+        let broadcast = try PushlineProcess(["run", inputs + "e2e/broadcast.yaml", "--quiet"], environment: env)
+        #expect(try await broadcast.waitForExit(timeout: 60) == 0, "\(broadcast.stdout)")
+        try await waitForDeliveries(base, atLeast: count)
+        let text = try await http("GET", "\(base)_emulator/deliveries").1
+        let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []
+        var perHandle: [String: Int] = [:]
+        for delivery in list { perHandle[delivery["pushChannel"] as? String ?? "?", default: 0] += 1 }
+        #expect(perHandle.count == count)
+        #expect(perHandle.values.allSatisfy { $0 == 1 }, "a handle was registered more than once")
+        #expect(try await emulator.stop() == 0)
+    }
 }

@@ -94,8 +94,8 @@ private let expectedDescription = RegistrationDescription(
         ]))])
         #expect(step == nil)
         #expect(diagnostics.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)" } == [
-            "4:35 handle 'has space' is not an FCM registration token: it contains a space",
             "4:56 unknown template 'alret'; did you mean 'alert'?",
+            "4:35 handle 'has space' is not an FCM registration token: it contains a space",
             "5:80 template 'alert' is for apns, but the registration's platform is wns",
             "5:99 invalid tag: tag 'no!' contains '!', which is not allowed",
             "6:30 unknown key 'handel'; did you mean 'handle'?",

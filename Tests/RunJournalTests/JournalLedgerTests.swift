@@ -36,6 +36,22 @@ struct JournalLedgerTests {
         }
     }
 
+    @Test("assignId keeps a sending item's id across a reopen, and refuses an item never marked sending")
+    func assignIdIsDurable() throws {
+        try withTemporaryDirectory { directory in
+            let (journal, run) = try journalWithRun(in: directory)
+            let key = LedgerKey(step: 2, row: 5)
+            try journal.ledger(run: run.id).markSending([item(2, 5)])
+            try journal.ledger(run: run.id).assignId("reg-42", to: key)
+
+            let reopened = try Journal(path: journal.path)
+            let entry = try #require(try reopened.ledger(run: run.id).entry(key))
+            #expect(entry.state == .sending)
+            #expect(entry.notificationId == "reg-42")
+            #expect(throws: LedgerError.self) { try reopened.ledger(run: run.id).assignId("reg-43", to: LedgerKey(step: 2, row: 6)) }
+        }
+    }
+
     @Test("record of an item never marked sending inserts it with no attempt")
     func recordWithoutSending() throws {
         try withTemporaryDirectory { directory in

@@ -1,4 +1,6 @@
+import Foundation
 import HubWire
+import PipelineCore
 
 /// The requests for one device, prepared offline; the hub's endpoint is added when the step runs.
 enum DeviceJob: Sendable, Equatable {
@@ -28,6 +30,9 @@ struct RegistrationJob: Sendable, Equatable {
     let description: RegistrationDescription
     /// An existing registration id; nil to ask the hub for a new one first.
     let id: String?
+    /// The id an earlier attempt of this run obtained for it (journalled before use): upserted again
+    /// rather than asking for another, so a resumed run does not create a second registration.
+    var journalledId: String?
 }
 
 /// One item a device source yields: a device to send, or a row that failed the offline checks.
@@ -36,4 +41,23 @@ enum DeviceItem: Sendable, Equatable {
     case work(DeviceWork)
     /// A row that cannot be sent; its reason already names `file:line`.
     case invalid(device: String, reason: String)
+}
+
+extension DeviceWork {
+    /// What identifies the device's content across attempts: the operation and what it writes.
+    var digest: String {
+        switch job {
+        case .put(let installation): RowDigest.of(["put", Self.json(installation)])
+        case .patch(let id, let operations): RowDigest.of(["patch", id, Self.json(operations)])
+        case .delete(let id): RowDigest.of(["delete", id])
+        case .register(let job): RowDigest.of(["register", job.id ?? "", job.description.requestEntryXML()])
+        }
+    }
+
+    private static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        // Sorted keys: an installation's templates are a dictionary, whose order changes between processes.
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 }

@@ -13,6 +13,8 @@ struct DeviceResult: Sendable, Equatable {
         case deleted
         /// Not done; `reason` says why.
         case failed
+        /// Done by an earlier attempt of this run (the journal says so); not sent again.
+        case skipped
     }
 
     /// The installation id, registration id or handle; `file:line` for a row without an id.
@@ -25,6 +27,8 @@ struct DeviceResult: Sendable, Equatable {
     var registrationId: String?
     /// Set when the failure is the hub's rather than the device's, so no further device is started.
     var stop: RunStop?
+    /// True when trying again may succeed (no answer, throttled, a server error), so a resumed run does.
+    var retriable = false
 
     /// The report entry: `{device, outcome, registrationId?, reason?}`.
     var reportValue: ReportValue {
@@ -35,8 +39,8 @@ struct DeviceResult: Sendable, Equatable {
     }
 
     /// A failure.
-    static func failed(_ device: String, _ reason: String, stop: RunStop? = nil) -> DeviceResult {
-        DeviceResult(device: device, outcome: .failed, reason: reason, stop: stop)
+    static func failed(_ device: String, _ reason: String, stop: RunStop? = nil, retriable: Bool = false) -> DeviceResult {
+        DeviceResult(device: device, outcome: .failed, reason: reason, stop: stop, retriable: retriable)
     }
 }
 

@@ -38,40 +38,32 @@ extension RegisterOptionsDecoder {
 
     /// One registration; every problem is reported at its field.
     private func registration(_ reader: OptionReader) -> DeviceWork? {
-        var platform: PushPlatform?
-        if let (text, node) = reader.string("platform") {
-            switch DeviceRules.platform(text) {
-            case .success(let value): platform = value
-            case .failure(let problem): reader.error(problem.message, at: node)
-            }
-        }
+        let platform = reader.string("platform")
         let handle = reader.string("handle")
-        if let platform, let (text, node) = handle, let problem = DeviceRules.handleProblem(text, platform: platform, what: "handle") {
-            reader.error(problem, at: node)
-        }
         let template = reader.node("template") == nil ? nil : context.template("template", in: reader)
-        if let template, let platform, template.platform != platform, let node = reader.node("template") {
-            reader.error("template '\(template.name)' is for \(template.platform.rawValue), but the registration's platform is \(platform.rawValue)",
-                         at: node, hint: "use a template declared with `platform: \(platform.rawValue)`")
-        }
         let tags = reader.stringList("tags") ?? []
-        // A registration has one tag list; the template's tags go on it.
-        let allTags = InstallationPlan.union(tags.map(\.value), template?.tags ?? [])
-        for (position, message) in DeviceRules.tagProblems(allTags) {
-            let node = position.flatMap { $0 < tags.count ? tags[$0].node : nil } ?? reader.node("tags") ?? reader.node
-            reader.error(message, at: node)
+        let id = reader.string("id")
+        let (work, problems) = RegistrationPlan(template: template).plan(platform: platform?.value, handle: handle?.value,
+                                                                        tags: tags.map(\.value), id: id?.value)
+        for problem in problems {
+            // A missing platform or handle was reported by the reader (both are required).
+            if (problem.field == .platform && platform == nil) || (problem.field == .handle && handle == nil) { continue }
+            reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tags.map(\.node)), hint: problem.hint)
         }
-        var id: String?
-        if let (text, node) = reader.string("id") {
-            if text.isEmpty { reader.error("'id' is empty", at: node, hint: "leave `id` out to get a new registration id") }
-            id = text
+        // An unknown template was reported where it is named.
+        return reader.node("template") != nil && template == nil ? nil : work
+    }
+
+    /// The node a problem about `field` points at: the value when given, else the registration's mapping.
+    static func node(for field: RegistrationPlan.Field, in reader: OptionReader, tags: [ConfigNode]) -> ConfigNode {
+        switch field {
+        case .registration: reader.node
+        case .platform: reader.node("platform") ?? reader.node
+        case .handle: reader.node("handle") ?? reader.node
+        case .tags: reader.node("tags") ?? reader.node
+        case .tag(let position): position < tags.count ? tags[position] : reader.node("tags") ?? reader.node
+        case .template: reader.node("template") ?? reader.node
+        case .id: reader.node("id") ?? reader.node
         }
-        guard let platform, let kind = RegistrationDescription.Kind(platform: platform), let (handleText, _) = handle else { return nil }
-        if reader.node("template") != nil, template?.body == nil { return nil }
-        let headers = (template?.headers ?? [:]).sorted { $0.key < $1.key }.map { RegistrationHeader(name: $0.key, value: $0.value) }
-        let description = RegistrationDescription(
-            kind: kind, isTemplate: template != nil, handle: handleText, tags: allTags, bodyTemplate: template?.body?.source,
-            templateName: template?.name, headers: headers)
-        return DeviceWork(device: id ?? handleText, origin: nil, job: .register(RegistrationJob(description: description, id: id)))
     }
 }

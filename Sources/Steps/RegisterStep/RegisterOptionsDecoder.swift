@@ -14,6 +14,7 @@ struct RegisterOptionsDecoder {
         let concurrency = options.contains("concurrency")
             ? options.integer("concurrency", in: RegisterStep.concurrencyRange) : RegisterStep.defaultConcurrency
         let policy = options.retryPolicy()
+        let rate = options.rate()
         let attachments = templates()
         let addTags = tagList("add-tags")
         let removeTags = tagList("remove-tags")
@@ -42,17 +43,17 @@ struct RegisterOptionsDecoder {
         case (.some(let node), nil):
             valid = checkKeys(for: mode) && valid
             let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
-            source = decodeInstallations(node, plan: plan)
+            source = options.node("for-each") != nil ? decodeRows(node, kind: "installations", plan: plan) : decodeInstallations(node, plan: plan)
         case (nil, .some(let node)):
             for key in ["templates", "mode", "add-tags", "remove-tags"] where options.node(key) != nil {
                 options.error("'\(key)' applies to installations, not registrations", at: options.node(key)!,
                               hint: key == "templates" ? "give each registration its own `template:`" : "remove `\(key)`")
                 valid = false
             }
-            source = decodeRegistrations(node)
+            source = options.node("for-each") != nil ? decodeRows(node, kind: "registrations", plan: nil) : decodeRegistrations(node)
         }
-        guard let hub, let concurrency, let source, let policy, valid else { return nil }
-        return RegisterStep(hub: hub, mode: mode, concurrency: concurrency, policy: policy, source: source)
+        guard let hub, let concurrency, let source, let policy, valid, options.node("rate") == nil || rate != nil else { return nil }
+        return RegisterStep(hub: hub, mode: mode, concurrency: concurrency, policy: policy, rate: rate, source: source)
     }
 
     /// Keys that only some modes take.

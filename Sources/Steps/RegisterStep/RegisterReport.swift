@@ -19,32 +19,39 @@ struct RegisterReport {
 
     /// The result when every device succeeded; otherwise throws a failure listing up to five failed devices.
     func finish() throws(StepFailure) -> StepResult {
-        let results = outcome.results
-        let failures = results.filter { $0.outcome == .failed }
-        let counts = "(\(results.count - failures.count) ok, \(failures.count) failed)"
-        let data = ReportValue.array(results.map(\.reportValue))
-        if failures.isEmpty, outcome.stop == nil {
-            return StepResult(summary: "\(pastTense) \(Self.count(results.count, noun)) on hub '\(hub)' \(counts)",
-                              lines: requestLines, data: data)
+        let counts = outcome.counts
+        let devices = counts.total
+        var tally = "\(counts.accepted) ok, \(counts.failed) failed"
+        if counts.skipped > 0 { tally += ", \(counts.skipped) done by an earlier attempt" }
+        let data = ReportValue.array(outcome.results.map(\.reportValue))
+        var notes: [String] = []
+        if devices > outcome.results.count {
+            notes.append("the report data lists the first \(outcome.results.count) devices; `pushline runs show ID` lists every one")
         }
-        var lines = failures.prefix(Self.listedFailures).map { failure in
+        let items = devices == 1 && counts.failed == 0 ? nil : counts
+        if counts.failed == 0, outcome.stop == nil {
+            var summary = "\(pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
+            if outcome.interrupted { summary += "; stopped by a signal before the last device" }
+            return StepResult(summary: summary, lines: requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
+        }
+        var lines = outcome.failures.map { failure in
             // A row without an id is named by its `file:line`, which its reason already starts with.
             let reason = failure.reason ?? "failed"
             return reason.hasPrefix(failure.device) ? reason : "\(failure.device): \(reason)"
         }
-        if failures.count > Self.listedFailures {
-            lines.append("… and \(failures.count - Self.listedFailures) more failed (see the report data)")
+        if counts.failed > outcome.failures.count {
+            lines.append("… and \(counts.failed - outcome.failures.count) more failed (see the report data)")
         }
         if let stop = outcome.stop {
             throw StepFailure(
-                "stopped after \(Self.count(results.count, noun)) on hub '\(hub)' \(counts): \(stop.message)",
+                "stopped after \(Self.count(devices, noun)) on hub '\(hub)' (\(tally)): \(stop.message)",
                 hint: stop.hint ?? "fix the problem and run the step again; the devices not reached were not attempted",
-                lines: lines + requestLines, data: data)
+                lines: lines + requestLines + notes, data: data)
         }
         throw StepFailure(
-            "could not \(infinitive) \(failures.count) of \(Self.count(results.count, noun)) on hub '\(hub)' \(counts)",
-            hint: "the report lists every device's outcome; fix the failed ones and run the step again (it is safe to repeat)",
-            lines: lines + requestLines, data: data)
+            "could not \(infinitive) \(counts.failed) of \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))",
+            hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
+            lines: lines + requestLines + notes, data: data)
     }
 
     /// "1 installation", "3 installations".

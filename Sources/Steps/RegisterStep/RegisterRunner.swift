@@ -6,12 +6,25 @@ import PipelineCore
 ///
 /// Devices are pulled from the source only as slots free up, so a streamed file is never read ahead.
 /// A device failure never stops the others; a failure of the hub itself (the key is refused, the hub is
-/// unreachable) stops new devices from starting, because each would fail the same way.
+/// unreachable) stops new devices from starting, because each would fail the same way. So does a stop
+/// signal; devices in flight finish. With a journal, each device is marked `sending` before its first
+/// request and its outcome is recorded before it counts, and a resumed run skips what was done.
 struct RegisterRunner: Sendable {
-    /// Every device's result in source order, and why the run stopped early, if it did.
+    /// Device results kept for the report; the journal has every device.
+    static let keptResults = 1000
+
+    /// What the devices came to.
     struct Outcome {
-        var results: [DeviceResult]
+        /// The first `keptResults` devices' results, in source order.
+        var results: [DeviceResult] = []
+        /// The first failures (at most `RegisterReport.listedFailures`), in source order.
+        var failures: [DeviceResult] = []
+        /// Devices by outcome: created, updated and deleted are accepted.
+        var counts = ItemCounts()
+        /// Why the step stopped starting devices, if it did.
         var stop: RunStop?
+        /// True when a stop signal ended the step before its last device.
+        var interrupted = false
     }
 
     let session: HubSession
@@ -19,45 +32,66 @@ struct RegisterRunner: Sendable {
     /// The dry-run request log; nil when sending for real.
     let log: RequestLog?
     let clock: WallClock
+    /// The run journal's view; nil for dry runs and runs without a journal.
+    var journal: DeviceLedger?
+    /// Paces requests (`rate:`) and slows down on 429.
+    var governor = RateGovernor(ceiling: nil)
+    /// Stop signal and progress.
+    var control = BatchControl()
+    /// The step's index, for progress.
+    var stepIndex = 0
+    /// The number of devices, when known before they are read.
+    var total: Int?
 
     /// Runs every device `next` yields (nil ends the source; a throw stops the run with that reason).
     func run(_ next: () throws(StepFailure) -> DeviceItem?) async -> Outcome {
-        var results: [DeviceResult?] = []
-        var stop: RunStop?
+        var tally = DeviceTally(runner: self)
         await withTaskGroup(of: (Int, DeviceResult).self) { group in
             var inFlight = 0
-            func collect(_ finished: (Int, DeviceResult)) {
-                results[finished.0] = finished.1
-                if stop == nil { stop = finished.1.stop }
-                inFlight -= 1
-            }
-            reading: while stop == nil {
+            reading: while tally.stop == nil {
                 if Task.isCancelled {
-                    stop = RunStop(message: "the run was cancelled", hint: nil)
+                    tally.stop = RunStop(message: "the run was cancelled", hint: nil)
+                    break reading
+                }
+                if control.stop.isRequested {
+                    tally.interrupted = true
                     break reading
                 }
                 let item: DeviceItem?
                 do throws(StepFailure) { item = try next() } catch {
-                    stop = RunStop(message: error.message, hint: error.hint)
+                    tally.stop = RunStop(message: error.message, hint: error.hint)
                     break reading
                 }
+                guard let item else { break reading }
+                let index = tally.begin()
+                let work: DeviceWork
+                let reusedId: String?
                 switch item {
-                case nil:
-                    break reading
-                case .invalid(let device, let reason)?:
-                    results.append(.failed(device, reason))
-                case .work(let work)?:
-                    while inFlight >= concurrency, let finished = await group.next() { collect(finished) }
-                    guard stop == nil else { break reading }
-                    let index = results.count
-                    results.append(nil)
-                    inFlight += 1
-                    group.addTask { (index, await execute(work, index: index)) }
+                case .invalid(let device, let reason):
+                    tally.invalid(index, device: device, reason: reason)
+                    continue reading
+                case .work(let given):
+                    guard let resumed = tally.resume(given, index: index) else { continue reading }
+                    (work, reusedId) = resumed
                 }
+                while inFlight >= concurrency, let finished = await group.next() {
+                    inFlight -= 1
+                    tally.finish(finished)
+                }
+                guard tally.stop == nil else { break reading }
+                if control.stop.isRequested {
+                    tally.interrupted = true
+                    break reading
+                }
+                guard tally.markSending(work, index: index, reusedId: reusedId) else { break reading }
+                inFlight += 1
+                group.addTask { (index, await execute(work, index: index)) }
             }
-            while let finished = await group.next() { collect(finished) }
+            // Requests already written finish and are recorded, whatever stopped admission.
+            while let finished = await group.next() { tally.finish(finished) }
+            tally.flush()
         }
-        return Outcome(results: results.compactMap { $0 }, stop: stop)
+        return tally.outcome()
     }
 
     /// Sends one device's requests and says how it went.

@@ -3,10 +3,11 @@ import PipelineCore
 
 /// `register`: creates, patches or deletes installations — or creates and updates registrations — on a hub.
 ///
-/// Devices come from the YAML or from a `.jsonl`, `.json` or `.csv` file that is streamed, never loaded
-/// whole. Every device is checked offline first (platform, push-channel shape, tags): a bad YAML device is a
-/// build diagnostic, a bad file row a failed device naming `file:line`. Devices run with bounded
-/// concurrency; each one's outcome lands in the report, and any failure fails the step at the end.
+/// Devices come from the YAML, from a `.jsonl`, `.json` or `.csv` file, or from `for-each` rows that fill
+/// `$(column)` in the YAML entries; files are streamed, never loaded whole. Every device is checked offline
+/// first (platform, push-channel shape, tags): a bad YAML device is a build diagnostic, a bad row a failed
+/// device naming `file:line`. Devices run with bounded concurrency and pace, each journalled so a resumed
+/// run creates nothing twice; any failure fails the step at the end.
 public struct RegisterStep: Step {
     /// The YAML key of this step.
     public static let id = "register"
@@ -35,6 +36,10 @@ public struct RegisterStep: Step {
         OptionSpec("remove-tags", .stringList, "patch mode: tags to remove from every installation"),
         OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)",
                    "most requests in flight at once (\(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound))"),
+        OptionSpec("rate", .string, "most requests per second (e.g. 200); slows down by itself when the hub throttles"),
+        OptionSpec("for-each", .path,
+                   "a .csv (header row), .jsonl or .json (array) file of rows, streamed: each row registers every device listed, "
+                       + "with `$(column)` in their values taking the row's"),
     ] + OptionSpec.retryPolicy
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
@@ -69,6 +74,13 @@ public struct RegisterStep: Step {
         "- register: { hub: sports, mode: delete, installations: ../data/retired.csv, concurrency: 4 }",
         """
         - register:
+            hub: digest
+            for-each: ${env:USERS}
+            registrations:
+              - { platform: fcmv1, handle: "$(token)", template: digest, tags: ["$UserId:{$(userId)}"] }
+        """,
+        """
+        - register:
             hub: sports
             registrations:
               - { platform: fcmv1, handle: dGVzdC10b2tlbg, tags: ["$UserId:{alice}"], template: alert-fcm }
@@ -83,6 +95,8 @@ public struct RegisterStep: Step {
         case installationFile(DeviceFile, plan: InstallationPlan)
         /// Registrations from the YAML, checked and prepared.
         case registrations([DeviceWork])
+        /// `for-each`: every row of a rows file makes one device of each entry.
+        case rows(RowSource, entries: [DeviceTemplate])
     }
 
     /// The declared hub.
@@ -93,18 +107,21 @@ public struct RegisterStep: Step {
     public let concurrency: Int
     /// Retries and backoff for each request.
     public let policy: RetryPolicy
+    /// Requests per second at most; nil for no cap.
+    public let rate: Double?
     /// The devices.
     let source: Source
 
     /// Creates the step directly (tests).
     init(
         hub: HubDeclaration, mode: RegisterMode = .put, concurrency: Int = RegisterStep.defaultConcurrency,
-        policy: RetryPolicy = RetryPolicy(), source: Source
+        policy: RetryPolicy = RetryPolicy(), rate: Double? = nil, source: Source
     ) {
         self.hub = hub
         self.mode = mode
         self.concurrency = concurrency
         self.policy = policy
+        self.rate = rate
         self.source = source
     }
 
@@ -117,10 +134,17 @@ public struct RegisterStep: Step {
     public func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
         let log = context.isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization) : nil
-        let runner = RegisterRunner(session: session, concurrency: concurrency, log: log, clock: context.clock)
+        var runner = RegisterRunner(session: session, concurrency: concurrency, log: log, clock: context.clock)
+        runner.governor = RateGovernor(ceiling: rate)
+        runner.control = context.batch
+        runner.stepIndex = context.stepIndex
+        if !context.isDryRun, let ledger = context.batch.ledger {
+            runner.journal = DeviceLedger(ledger: ledger, stepIndex: context.stepIndex, isResume: context.batch.isResume)
+        }
         let outcome: RegisterRunner.Outcome
         switch source {
         case .installations(let devices), .registrations(let devices):
+            runner.total = devices.count
             var iterator = devices.makeIterator()
             outcome = await runner.run { iterator.next().map(DeviceItem.work) }
         case .installationFile(let file, let plan):
@@ -129,15 +153,21 @@ public struct RegisterStep: Step {
                 throw StepFailure(error.message(what: "device file", name: file.shown))
             }
             outcome = await runner.run { () throws(StepFailure) in try reader.next() }
+        case .rows(let rows, let entries):
+            let reader = try RowDeviceReader(rows, entries: entries)
+            outcome = await runner.run { () throws(StepFailure) in try reader.next() }
         }
-        let isRegistrations = if case .registrations = source { true } else { false }
+        let isRegistrations = switch source {
+        case .registrations: true
+        case .rows(_, let entries): entries.contains { if case .registration = $0.kind { true } else { false } }
+        case .installations, .installationFile: false
+        }
         let report = RegisterReport(
             hub: hub.name, noun: isRegistrations ? "registration" : "installation",
             pastTense: isRegistrations ? "registered" : mode.pastTense, infinitive: isRegistrations ? "register" : mode.infinitive,
             outcome: outcome, requestLines: log?.lines ?? [])
-        let failed = outcome.results.filter { $0.outcome == .failed }.count
         context.logger.info("register finished", metadata: [
-            "hub": "\(hub.name)", "devices": "\(outcome.results.count)", "failed": "\(failed)",
+            "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
         ])
         return try report.finish()
     }

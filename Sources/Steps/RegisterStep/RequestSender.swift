@@ -7,6 +7,8 @@ struct RequestSender {
     struct Failure: Error {
         let reason: String
         let stop: RunStop?
+        /// True when trying again may succeed: no answer, throttling, a server error.
+        var retriable = false
     }
 
     /// Every status comes back as a response, so this code, not `perform`, decides what a failure is
@@ -29,7 +31,7 @@ struct RequestSender {
     mutating func simple(_ request: HubRequest, _ work: DeviceWork, _ outcome: DeviceResult.Outcome) async -> DeviceResult {
         switch await send(request) {
         case .success: return DeviceResult(device: work.device, outcome: outcome)
-        case .failure(let failure): return .failed(work.device, failure.reason, stop: failure.stop)
+        case .failure(let failure): return .failed(work.device, failure.reason, stop: failure.stop, retriable: failure.retriable)
         }
     }
 
@@ -40,12 +42,14 @@ struct RequestSender {
         var id: String
         var isNew = false
         var goneBefore = false
-        if let given = job.id {
-            id = given
+        if let given = job.id ?? job.journalledId {
+            // A journalled id was handed out for this device by an earlier attempt: upserting it again
+            // cannot create a second registration.
+            (id, isNew) = (given, job.id == nil)
         } else {
             switch await newRegistrationID() {
             case .success(let fresh): (id, isNew) = (fresh, true)
-            case .failure(let failure): return .failed(work.device, failure.reason, stop: failure.stop)
+            case .failure(let failure): return .failed(work.device, failure.reason, stop: failure.stop, retriable: failure.retriable)
             }
         }
         while true {
@@ -54,7 +58,7 @@ struct RequestSender {
             switch await send(request, allowing: [410]) {
             case .success(let answer): response = answer
             case .failure(let failure):
-                var result = DeviceResult.failed(work.device, failure.reason, stop: failure.stop)
+                var result = DeviceResult.failed(work.device, failure.reason, stop: failure.stop, retriable: failure.retriable)
                 result.registrationId = id
                 return result
             }
@@ -70,7 +74,7 @@ struct RequestSender {
             goneBefore = true
             switch await newRegistrationID() {
             case .success(let fresh): (id, isNew) = (fresh, true)
-            case .failure(let failure): return .failed(work.device, failure.reason, stop: failure.stop)
+            case .failure(let failure): return .failed(work.device, failure.reason, stop: failure.stop, retriable: failure.retriable)
             }
         }
     }
@@ -87,6 +91,13 @@ struct RequestSender {
             else {
                 return .failure(Failure(reason: "\(request.summary): the hub answered without a registration id in the Location header", stop: nil))
             }
+            // Journalled before it is used, so a resume upserts this registration rather than making another.
+            if let journal = runner.journal {
+                do throws(LedgerError) { try journal.assign(id, row: device + 1) } catch {
+                    let failure = error.stepFailure
+                    return .failure(Failure(reason: failure.message, stop: RunStop(message: failure.message, hint: failure.hint)))
+                }
+            }
             return .success(id)
         }
     }
@@ -97,21 +108,25 @@ struct RequestSender {
         runner.log?.record(request, key: RequestLog.Key(device: device, request: sent))
         let hub = runner.session.hub.name
         let result: TransportResult
+        await runner.governor.acquire()
         do {
             result = try await runner.session.perform(request, accepting: Self.everyStatus)
         } catch {
+            await runner.governor.finished(throttled: false)
             // No answer at all. `perform` names the hub; the device's reason need not repeat it.
             let prefix = "hub '\(hub)': "
             let message = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
             let unreachable = Self.field("outcome", in: error.data) == .string("unreachable")
             return .failure(Failure(reason: "\(request.summary): \(message)",
-                                    stop: unreachable ? RunStop(message: error.message, hint: error.hint) : nil))
+                                    stop: unreachable ? RunStop(message: error.message, hint: error.hint) : nil, retriable: true))
         }
         let response = result.response
+        await runner.governor.finished(throttled: result.throttles > 0 || response.status == 429)
         if response.isSuccess || allowed.contains(response.status) { return .success(response) }
         let failure = HubFailure.classify(response, for: request, now: runner.clock.now().timeIntervalSince1970)
         let stop = Self.isHubWide(failure) ? RunStop(message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil
-        return .failure(Failure(reason: "\(request.summary): \(failure.message)", stop: stop))
+        return .failure(Failure(reason: "\(request.summary): \(failure.message)", stop: stop,
+                                retriable: response.status == 429 || response.status >= 500))
     }
 
     /// Failures every further request would share: the token or key is refused, or the hub does not exist.

@@ -16,7 +16,7 @@ extension SendStep {
         let schedule = decodeSchedule(options)
         let policy = options.retryPolicy()
         let concurrency = options.node("concurrency") != nil ? options.integer("concurrency", in: 1...256) : defaultConcurrency
-        let rate = decodeRate(options)
+        let rate = options.rate()
         for key in ["direct-file", "test", "cancel"] where options.node(key) != nil {
             options.error("'\(key)' cannot be combined with 'for-each'", at: options.node(key)!,
                           hint: key == "direct-file" ? "put the handles in a column and write `direct: $(column)`" : "remove `\(key)`")
@@ -25,41 +25,14 @@ extension SendStep {
         let target = decodeRowTarget(options, format: format, in: context)
         checkFormat(format, template: template, target: nil, options: options)
         let compiled = compileProperties(properties ?? [:], options: options)
-        guard let source = decodeRowSource(options, in: context) else { return nil }
+        guard let source = options.rowSource(in: context) else { return nil }
         guard let hub, let target, let compiled, let policy, let concurrency, options.diagnostics.errorCount == errorsBefore,
             template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: concurrency, rate: rate)
-        checkColumns(plan, options: options)
+        options.checkColumns(plan.columns, of: source)
         guard options.diagnostics.errorCount == errorsBefore else { return nil }
         return SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
-    }
-
-    private static func decodeRate(_ options: OptionReader) -> Double? {
-        guard let (text, node) = options.string("rate") else { return nil }
-        guard let rate = Double(text), rate > 0, rate <= 100_000 else {
-            options.error("'rate' must be requests per second, a number above 0 (e.g. 200), found \(node.scalar?.quoted ?? "")", at: node)
-            return nil
-        }
-        return rate
-    }
-
-    private static func decodeRowSource(_ options: OptionReader, in context: BuildContext) -> RowSource? {
-        guard let (path, node) = options.string("for-each") else { return nil }
-        guard let format = RowSource.format(of: path) else {
-            options.error("for-each file \(node.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: node,
-                          hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")
-            return nil
-        }
-        let resolved = node.scalar.map(context.path(of:)) ?? context.path(path)
-        // Rows are reported as `file:line`, so the file is named as it can be opened, not as the reference.
-        let shown = resolved
-        let source = RowSource(path: resolved, shown: shown, format: format)
-        do { _ = try source.columns() } catch {
-            options.error(error.message, at: node)
-            return nil
-        }
-        return source
     }
 
     /// Exactly one of `audience`, `broadcast: true` and `direct`, each as `$(column)` text.
@@ -122,16 +95,6 @@ extension SendStep {
             }
         }
         return compiled.count == properties.count ? compiled : nil
-    }
-
-    /// A CSV header must name every column the step reads (JSON rows are checked row by row).
-    private static func checkColumns(_ plan: RowPlan, options: OptionReader) {
-        guard let header = try? plan.source.columns() else { return }
-        let known = Set(header.map { $0.lowercased() })
-        for column in plan.columns where !known.contains(column.lowercased()) {
-            options.error("the step reads column '\(column)', which the header of '\(plan.source.shown)' does not have\(Suggestion.didYouMean(column, in: header))",
-                          at: options.node("for-each") ?? options.node, hint: "columns: \(header.joined(separator: ", "))")
-        }
     }
 }
 

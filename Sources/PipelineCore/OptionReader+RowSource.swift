@@ -1,0 +1,33 @@
+extension OptionReader {
+    /// Reads `for-each:`: a `.csv`, `.jsonl` or `.json` rows file that opens (and, for CSV, has a header);
+    /// nil when not given or after reporting a problem.
+    ///
+    /// A path given whole by a reference (`${env:ROWS}`) is relative to the current directory, one written
+    /// in the pipeline to the pipeline; rows are reported as `file:line` under the path as it can be opened.
+    public func rowSource(in context: BuildContext) -> RowSource? {
+        guard let (path, node) = string("for-each") else { return nil }
+        guard let format = RowSource.format(of: path) else {
+            error("for-each file \(node.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: node,
+                  hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")
+            return nil
+        }
+        let resolved = node.scalar.map(context.path(of:)) ?? context.path(path)
+        let source = RowSource(path: resolved, shown: resolved, format: format)
+        do { _ = try source.columns() } catch {
+            self.error(error.message, at: node)
+            return nil
+        }
+        return source
+    }
+
+    /// Reports every column in `columns` that the CSV header of `source` lacks, with "did you mean"
+    /// (JSON rows have no header; they are checked row by row).
+    public func checkColumns(_ columns: [String], of source: RowSource) {
+        guard let header = try? source.columns() else { return }
+        let known = Set(header.map { $0.lowercased() })
+        for column in columns where !known.contains(column.lowercased()) {
+            error("the step reads column '\(column)', which the header of '\(source.shown)' does not have\(Suggestion.didYouMean(column, in: header))",
+                  at: node("for-each") ?? node, hint: "columns: \(header.joined(separator: ", "))")
+        }
+    }
+}

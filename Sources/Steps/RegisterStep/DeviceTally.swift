@@ -1,0 +1,173 @@
+import PipelineCore
+
+/// `RegisterRunner`'s bookkeeping for one run: the journal's say on each device, outcomes waiting to be
+/// journalled, counts, and the results the report keeps.
+///
+/// Memory stays bounded whatever the number of devices: the first `RegisterRunner.keptResults` results
+/// and the first few failures are kept; everything else is counted (and is in the journal).
+struct DeviceTally {
+    private let runner: RegisterRunner
+    private var result = RegisterRunner.Outcome()
+    private var begun = 0
+    private var slots: [DeviceResult?] = []
+    private var firstFailures: [(index: Int, result: DeviceResult)] = []
+    /// Ledger items of devices in flight, by index, so their outcome is recorded under the same key.
+    private var inFlight: [Int: LedgerItem] = [:]
+    /// Finished devices whose outcome is not journalled yet; a device counts only once it is.
+    private var pending: [(index: Int, record: LedgerOutcome?, result: DeviceResult)] = []
+    private let started = ContinuousClock.now
+    private var lastFlush = ContinuousClock.now
+    private var lastReport = ContinuousClock.now
+
+    init(runner: RegisterRunner) {
+        self.runner = runner
+    }
+
+    /// Why the step stopped starting devices.
+    var stop: RunStop? {
+        get { result.stop }
+        set { result.stop = newValue }
+    }
+
+    /// True when a stop signal ended admission.
+    var interrupted: Bool {
+        get { result.interrupted }
+        set { result.interrupted = newValue }
+    }
+
+    /// Numbers the next device from the source (0-based; the journal's row is this plus one).
+    mutating func begin() -> Int {
+        defer { begun += 1 }
+        return begun
+    }
+
+    /// The work to send for a device, after the journal's say: nil when an earlier attempt settled it
+    /// (then it is counted here) or when the journal cannot be read (then `stop` is set).
+    mutating func resume(_ work: DeviceWork, index: Int) -> (work: DeviceWork, reusedId: String?)? {
+        guard let journal = runner.journal else { return (work, nil) }
+        let origin = work.origin ?? work.device
+        let prior: DeviceLedger.Prior
+        do throws(LedgerError) { prior = try journal.prior(row: index + 1, digest: work.digest) } catch {
+            journalFailed(error)
+            return nil
+        }
+        switch prior {
+        case .send:
+            return (work, nil)
+        case .resend(let registrationId):
+            guard case .register(var job) = work.job, job.id == nil else { return (work, nil) }
+            job.journalledId = registrationId
+            return (DeviceWork(device: work.device, origin: work.origin, job: .register(job)), registrationId)
+        case .done(let registrationId):
+            settle(index, DeviceResult(device: work.device, outcome: .skipped, registrationId: registrationId), record: nil)
+        case .failed(let reason):
+            settle(index, .failed(work.device, reason), record: nil)
+        case .differs:
+            // The run's identity covers its inputs, so the journal and the input disagree: never guess.
+            let reason = "\(origin): the device differs from the one an earlier attempt journalled; not sent"
+            settle(index, .failed(work.device, reason), record: LedgerOutcome(item: journal.item(row: index + 1, origin: origin, digest: ""),
+                                                                                state: .failed, error: reason))
+        }
+        return nil
+    }
+
+    /// Marks the device `sending` before its first request; false (with `stop` set) when the journal fails.
+    mutating func markSending(_ work: DeviceWork, index: Int, reusedId: String?) -> Bool {
+        guard let journal = runner.journal else { return true }
+        let item = journal.item(row: index + 1, origin: work.origin ?? work.device, digest: work.digest)
+        do throws(LedgerError) { try journal.markSending(item, registrationId: reusedId) } catch {
+            journalFailed(error)
+            return false
+        }
+        inFlight[index] = item
+        return true
+    }
+
+    /// A row that failed the offline checks: journalled failed, never sent.
+    mutating func invalid(_ index: Int, device: String, reason: String) {
+        let record = runner.journal.map {
+            LedgerOutcome(item: $0.item(row: index + 1, origin: device, digest: ""), state: .failed, error: reason)
+        }
+        settle(index, .failed(device, reason), record: record)
+    }
+
+    /// A device whose requests came back.
+    mutating func finish(_ finished: (index: Int, result: DeviceResult)) {
+        let (index, device) = finished
+        if stop == nil, let deviceStop = device.stop { stop = deviceStop }
+        let record = inFlight.removeValue(forKey: index).map { item in
+            device.outcome == .failed
+                ? LedgerOutcome(item: item, state: .failed, notificationId: device.registrationId, error: device.reason,
+                                retriable: device.retriable)
+                : LedgerOutcome(item: item, state: .accepted, notificationId: device.registrationId)
+        }
+        settle(index, device, record: record)
+    }
+
+    private mutating func settle(_ index: Int, _ device: DeviceResult, record: LedgerOutcome?) {
+        pending.append((index, record, device))
+        flushIfDue()
+    }
+
+    /// Journals and counts finished devices every 64 or every 100 ms; reports progress every 500 ms.
+    mutating func flushIfDue() {
+        let now = ContinuousClock.now
+        if pending.count >= 64 || now - lastFlush >= .milliseconds(100) { flush() }
+        if now - lastReport >= .milliseconds(500) {
+            lastReport = now
+            runner.control.progress?.report(progress(), final: false)
+        }
+    }
+
+    /// Journals pending outcomes in one transaction, then counts them.
+    mutating func flush() {
+        lastFlush = ContinuousClock.now
+        guard !pending.isEmpty else { return }
+        let records = pending.compactMap(\.record)
+        if let journal = runner.journal, !records.isEmpty {
+            // Counted all the same: the devices were done; the journal shows them `sending`, and a resume
+            // repeats them, which is safe (see DeviceLedger).
+            do throws(LedgerError) { try journal.ledger.record(records) } catch { journalFailed(error) }
+        }
+        for (index, _, device) in pending { count(index, device) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func count(_ index: Int, _ device: DeviceResult) {
+        switch device.outcome {
+        case .created, .updated, .deleted: result.counts.accepted += 1
+        case .skipped: result.counts.skipped += 1
+        case .failed:
+            result.counts.failed += 1
+            // The first failures in source order, whatever order they finished in.
+            if firstFailures.count < RegisterReport.listedFailures || index < firstFailures[firstFailures.count - 1].index {
+                firstFailures.append((index, device))
+                firstFailures.sort { $0.index < $1.index }
+                if firstFailures.count > RegisterReport.listedFailures { firstFailures.removeLast() }
+            }
+        }
+        guard index < RegisterRunner.keptResults else { return }
+        if slots.count <= index { slots += Array(repeating: nil, count: index + 1 - slots.count) }
+        slots[index] = device
+    }
+
+    private mutating func journalFailed(_ error: LedgerError) {
+        let failure = error.stepFailure
+        if stop == nil { stop = RunStop(message: failure.message, hint: failure.hint) }
+    }
+
+    func progress() -> StepProgress {
+        let elapsed = ContinuousClock.now - started
+        return StepProgress(stepIndex: runner.stepIndex, stepId: RegisterStep.id, counts: result.counts, total: runner.total,
+                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// The outcome once every device has finished and been flushed.
+    func outcome() -> RegisterRunner.Outcome {
+        runner.control.progress?.report(progress(), final: true)
+        var final = result
+        final.results = slots.compactMap { $0 }
+        final.failures = firstFailures.map(\.result)
+        return final
+    }
+}

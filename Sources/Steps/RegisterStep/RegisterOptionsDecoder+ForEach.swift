@@ -1,0 +1,130 @@
+import HubExpressions
+import PipelineCore
+
+extension RegisterOptionsDecoder {
+    /// `for-each:` with `installations:` or `registrations:` as a list of entries whose values are
+    /// `$(column)` text. Every value must compile, fixed values are checked as for any device, and a CSV
+    /// header must name every column the entries read.
+    func decodeRows(_ node: ConfigNode, kind key: String, plan: InstallationPlan?) -> RegisterStep.Source? {
+        guard let items = node.items, !items.isEmpty else {
+            options.error("with 'for-each', '\(key)' must be a list of entries whose values use $(column)", at: node,
+                          hint: key == "installations"
+                              ? "e.g. installations: [{ installationId: \"$(id)\", platform: apns, pushChannel: \"$(token)\", tags: [\"$(team)\"] }]"
+                              : "e.g. registrations: [{ platform: fcmv1, handle: \"$(token)\", tags: [\"$UserId:{$(user)}\"] }]")
+            return nil
+        }
+        var entries: [DeviceTemplate] = []
+        var columns: [String] = []
+        var valid = true
+        for (offset, item) in items.enumerated() {
+            let errorsBefore = errorCount
+            let reader = OptionReader(item, specs: key == "installations" ? RegisterStep.installationKeys : RegisterStep.registrationKeys,
+                                      step: options.step, what: "\(key.dropLast()) \(offset + 1)", diagnostics: options.diagnostics)
+            guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
+            let built = key == "installations" ? installationEntry(reader, plan: plan) : registrationEntry(reader)
+            // Columns of an entry with other problems are checked too, so every problem shows at once.
+            columns += built?.entry.columns ?? []
+            guard let built, built.usable, errorCount == errorsBefore else { valid = false; continue }
+            entries.append(built.entry)
+        }
+        guard let source = options.rowSource(in: context) else { return nil }
+        options.checkColumns(columns, of: source)
+        return valid ? .rows(source, entries: entries) : nil
+    }
+
+    /// An installation entry, and whether every value compiled; nil when the step's plan is invalid.
+    private func installationEntry(_ reader: OptionReader, plan: InstallationPlan?) -> (entry: DeviceTemplate, usable: Bool)? {
+        let (fields, broken) = compiledFields(["installationId", "platform", "pushChannel", "userId"], in: reader)
+        let (tags, tagNodes) = compiledTags(in: reader)
+        guard let plan else { return nil }
+        let entry = DeviceTemplate(kind: .installation(plan), fields: fields, tags: tags ?? [])
+        // With sample values in, only problems with fixed values hold for every row. A value that did not
+        // compile is not fixed: its problem was reported already.
+        for problem in plan.plan(entry.record(for: entry.sampleRow)).problems
+        where isFixed(problem.field, in: entry) && !broken.contains(where: { Self.concerns(problem.field, $0) }) && (tags != nil || !Self.isTag(problem.field)) {
+            reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tagNodes))
+        }
+        return (entry, broken.isEmpty && tags != nil)
+    }
+
+    private static func concerns(_ field: InstallationPlan.Field, _ key: String) -> Bool {
+        switch field {
+        case .installationId: key == "installationId"
+        case .platform: key == "platform"
+        case .pushChannel: key == "pushChannel" || key == "platform"
+        case .userId: key == "userId"
+        case .device, .tags, .tag, .templates: false
+        }
+    }
+
+    private static func isTag(_ field: InstallationPlan.Field) -> Bool {
+        switch field {
+        case .tag, .tags: true
+        default: false
+        }
+    }
+
+    /// A registration entry, and whether every value compiled and its template exists.
+    private func registrationEntry(_ reader: OptionReader) -> (entry: DeviceTemplate, usable: Bool)? {
+        let (fields, broken) = compiledFields(["platform", "handle", "id"], in: reader)
+        let (tags, tagNodes) = compiledTags(in: reader)
+        let template = reader.node("template") == nil ? nil : context.template("template", in: reader)
+        let plan = RegistrationPlan(template: template)
+        let entry = DeviceTemplate(kind: .registration(plan), fields: fields, tags: tags ?? [])
+        guard broken.isEmpty, let tags, reader.node("template") == nil || template != nil,
+            reader.node("platform") != nil, reader.node("handle") != nil
+        else { return (entry, false) }
+        let sample = entry.sampleRow
+        let problems = plan.plan(platform: entry.value("platform", sample), handle: entry.value("handle", sample),
+                                 tags: tags.map { $0.render(sample) }, id: entry.value("id", sample)).problems
+        for problem in problems {
+            let fixed = switch problem.field {
+            case .platform: entry.isFixed("platform")
+            case .handle: entry.isFixed("handle") && entry.isFixed("platform")
+            case .template: entry.isFixed("platform")
+            case .id: entry.isFixed("id")
+            case .tag(let position): entry.isFixedTag(position)
+            case .tags, .registration: true
+            }
+            if fixed { reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tagNodes), hint: problem.hint) }
+        }
+        return (entry, true)
+    }
+
+    /// Whether an installation problem concerns only fixed values.
+    private func isFixed(_ field: InstallationPlan.Field, in entry: DeviceTemplate) -> Bool {
+        switch field {
+        case .installationId: entry.isFixed("installationId")
+        case .platform: entry.isFixed("platform")
+        case .pushChannel: entry.isFixed("pushChannel") && entry.isFixed("platform")
+        case .userId: entry.isFixed("userId")
+        case .tag(let position): entry.isFixedTag(position)
+        case .device, .tags, .templates: true
+        }
+    }
+
+    /// The given string fields compiled as `$(column)` text, and the keys whose malformed reference was reported.
+    private func compiledFields(_ keys: [String], in reader: OptionReader) -> (fields: [String: TextTemplate], broken: Set<String>) {
+        var fields: [String: TextTemplate] = [:]
+        var broken = Set<String>()
+        for key in keys {
+            guard let (text, node) = reader.string(key) else { continue }
+            do { fields[key] = try TextTemplate(compiling: text) } catch {
+                reader.error("'\(key)' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+                broken.insert(key)
+            }
+        }
+        return (fields, broken)
+    }
+
+    private func compiledTags(in reader: OptionReader) -> ([TextTemplate]?, [ConfigNode]) {
+        let items = reader.stringList("tags") ?? []
+        var tags: [TextTemplate] = []
+        for (text, node) in items {
+            do { tags.append(try TextTemplate(compiling: text)) } catch {
+                reader.error("tag '\(text)' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+            }
+        }
+        return (tags.count == items.count ? tags : nil, items.map(\.node))
+    }
+}

@@ -1,0 +1,40 @@
+import PipelineCore
+
+/// Streams a `for-each` rows file as devices: each row makes one device of every entry, in order.
+///
+/// A malformed row (bad CSV, a field count that does not match the header) is one failed item naming
+/// `file:line`; reading goes on with the next row. Only a file that cannot be read at all throws.
+final class RowDeviceReader {
+    private let reader: RowReader
+    private let entries: [DeviceTemplate]
+    private let shown: String
+    /// Devices of the current row not yet handed out.
+    private var queued: [DeviceItem] = []
+
+    /// Opens `source`; its rows become devices through `entries`.
+    init(_ source: RowSource, entries: [DeviceTemplate]) throws(StepFailure) {
+        do { reader = try source.open() } catch { throw StepFailure(error.message) }
+        self.entries = entries
+        shown = source.shown
+    }
+
+    /// The next device or failed row; nil at the end of the file.
+    func next() throws(StepFailure) -> DeviceItem? {
+        if !queued.isEmpty { return queued.removeFirst() }
+        let item: RowReader.Item?
+        do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
+        switch item {
+        case nil:
+            return nil
+        case .problem(_, let line, let message):
+            let origin = "\(shown):\(line)"
+            return .invalid(device: origin, reason: "\(origin): \(message)")
+        case .row(_, let line, let values, _):
+            let origin = "\(shown):\(line)"
+            queued = entries.enumerated().map { position, entry in
+                entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))")
+            }
+            return queued.isEmpty ? nil : queued.removeFirst()
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import HubWire
+import PipelineCore
+import Synchronization
+import Testing
+@testable import RegisterStep
+
+/// A journal in memory with the SQLite journal's rules: marking `sending` clears an earlier id.
+final class MemoryLedger: ItemLedger {
+    let entries = Mutex<[LedgerKey: LedgerEntry]>([:])
+
+    func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? { entries.withLock { $0[key] } }
+
+    func markSending(_ items: [LedgerItem]) throws(LedgerError) {
+        entries.withLock { entries in
+            for item in items {
+                entries[item.key] = LedgerEntry(key: item.key, digest: item.digest, state: .sending,
+                                                attempts: (entries[item.key]?.attempts ?? 0) + 1)
+            }
+        }
+    }
+
+    func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
+        entries.withLock { entries in
+            for outcome in outcomes {
+                entries[outcome.item.key] = LedgerEntry(key: outcome.item.key, digest: outcome.item.digest, state: outcome.state,
+                                                        attempts: entries[outcome.item.key]?.attempts ?? 0,
+                                                        notificationId: outcome.notificationId, error: outcome.error,
+                                                        retriable: outcome.retriable)
+            }
+        }
+    }
+
+    func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
+        try entries.withLock { (entries) throws(LedgerError) in
+            guard entries[key]?.state == .sending else { throw LedgerError("item \(key.row) is not sending") }
+            entries[key]?.notificationId = id
+        }
+    }
+
+    subscript(row: Int) -> LedgerEntry? { entries.withLock { $0[LedgerKey(step: 1, row: row)] } }
+}
+
+private func journalled(_ transport: any HubTransport, ledger: MemoryLedger, resume: Bool = false,
+                        stop: StopSignal = StopSignal()) -> StepContext {
+    var context = context(transport)
+    context.batch = BatchControl(ledger: ledger, isResume: resume, stop: stop)
+    return context
+}
+
+private let fcmHandles = (1...4).map { "\(fcmToken)\($0)" }
+
+/// Four native FCM registrations without ids (each asks the hub for one).
+private func fourRegistrations() throws -> RegisterStep {
+    try built([("hub", scalar("tutorial")), ("registrations", list(fcmHandles.map { handle in
+        mapping([("platform", scalar("fcmv1")), ("handle", scalar(handle))])
+    }))])
+}
+
+@Suite struct JournalledRegisterTests {
+    @Test func eachDeviceIsJournalledWithTheRegistrationIdItGot() async throws {
+        let ledger = MemoryLedger()
+        let transport = ScriptedTransport()
+        let result = try await fourRegistrations().run(in: journalled(transport, ledger: ledger))
+        #expect(result.items == ItemCounts(accepted: 4))
+        let ids = Set((1...4).compactMap { ledger[$0]?.notificationId })
+        #expect(ids == ["reg-1", "reg-2", "reg-3", "reg-4"])
+        #expect((1...4).allSatisfy { ledger[$0]?.state == .accepted && ledger[$0]?.attempts == 1 })
+    }
+
+    @Test func theRegistrationIdIsJournalledBeforeTheRegistrationIsWritten() async throws {
+        let ledger = MemoryLedger()
+        let seenAtPut = Mutex<[String: String?]>([:])
+        let transport = ScriptedTransport { request, _ in
+            guard request.method == .put, let id = request.url.split(separator: "?")[0].split(separator: "/").last.map(String.init) else { return nil }
+            let journalled = (1...4).compactMap { ledger[$0] }.first { $0.notificationId == id }
+            seenAtPut.withLock { $0[id] = journalled?.state.rawValue }
+            return nil
+        }
+        _ = try await fourRegistrations().run(in: journalled(transport, ledger: ledger))
+        #expect(seenAtPut.withLock { $0 } == ["reg-1": "sending", "reg-2": "sending", "reg-3": "sending", "reg-4": "sending"])
+    }
+
+    @Test func aResumeSkipsDoneDevicesAndUpsertsJournalledIdsInsteadOfCreatingNewOnes() async throws {
+        let step = try fourRegistrations()
+        // A first attempt: every device done, to learn the digests the journal holds.
+        let first = MemoryLedger()
+        _ = try await step.run(in: journalled(ScriptedTransport(), ledger: first))
+        let ledger = MemoryLedger()
+        ledger.entries.withLock { entries in
+            func put(_ row: Int, _ state: ItemState, id: String? = nil, error: String? = nil, retriable: Bool = false) {
+                let key = LedgerKey(step: 1, row: row)
+                entries[key] = LedgerEntry(key: key, digest: first[row]!.digest, state: state, attempts: 1, notificationId: id,
+                                           error: error, retriable: retriable)
+            }
+            put(1, .accepted, id: "reg-old-1")
+            put(2, .sending, id: "reg-old-2") // cut off after the id was journalled: the PUT may have landed
+            put(3, .failed, error: "PUT registration: 400 Bad Request")
+            put(4, .failed, id: "reg-old-4", error: "503", retriable: true)
+        }
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: journalled(transport, ledger: ledger, resume: true))
+        #expect(transport.requests.map(\.summary).sorted() == ["PUT registration 'reg-old-2'", "PUT registration 'reg-old-4'"])
+        #expect(failure.message.contains("2 ok, 1 failed, 1 done by an earlier attempt"))
+        #expect(failure.lines.first == "\(fcmHandles[2]): PUT registration: 400 Bad Request")
+        #expect(ledger[2]?.state == .accepted && ledger[2]?.notificationId == "reg-old-2")
+        #expect(ledger[4]?.state == .accepted && ledger[4]?.attempts == 2)
+        #expect(failure.data.outcomes == [fcmHandles[0]: "skipped", fcmHandles[1]: "created", fcmHandles[2]: "failed",
+                                          fcmHandles[3]: "created"])
+    }
+
+    @Test func aDeviceWhoseContentChangedIsNotSentOnResume() async throws {
+        let ledger = MemoryLedger()
+        let key = LedgerKey(step: 1, row: 1)
+        ledger.entries.withLock { $0[key] = LedgerEntry(key: key, digest: "other", state: .sending, attempts: 1) }
+        let step = try built([("hub", scalar("tutorial")), ("installations", list([
+            mapping([("installationId", scalar("a")), ("platform", scalar("fcmv1")), ("pushChannel", scalar(fcmToken))]),
+        ]))])
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: journalled(transport, ledger: ledger, resume: true))
+        #expect(transport.requests.isEmpty)
+        #expect(failure.lines == ["a: the device differs from the one an earlier attempt journalled; not sent"])
+    }
+
+    @Test func retriableFailuresAreJournalledSoAResumeRetriesThem() async throws {
+        let ledger = MemoryLedger()
+        let transport = ScriptedTransport { request, _ in
+            request.method == .put ? .success(HubResponse(status: 503)) : nil
+        }
+        _ = try await failure(of: fourRegistrations(), in: journalled(transport, ledger: ledger))
+        #expect((1...4).allSatisfy { ledger[$0]?.state == .failed && ledger[$0]?.retriable == true && ledger[$0]?.notificationId != nil })
+    }
+
+    @Test func aStopSignalEndsAdmissionAndTheStepSaysItWasInterrupted() async throws {
+        let ledger = MemoryLedger()
+        let stop = StopSignal()
+        let transport = ScriptedTransport { _, number in
+            if number == 2 { stop.request() }
+            return nil
+        }
+        let step = try built([("hub", scalar("tutorial")), ("concurrency", scalar("1")), ("installations", list((1...5).map { n in
+            mapping([("installationId", scalar("d\(n)")), ("platform", scalar("fcmv1")), ("pushChannel", scalar(fcmToken))])
+        }))])
+        let result = try await step.run(in: journalled(transport, ledger: ledger, stop: stop))
+        #expect(result.interrupted)
+        #expect(transport.requests.count == 2)
+        #expect(result.items == ItemCounts(accepted: 2))
+        #expect(result.summary.hasSuffix("stopped by a signal before the last device"))
+        #expect(ledger[3] == nil)
+    }
+
+    @Test func aThousandResultsAreKeptAndEveryDeviceIsCounted() async throws {
+        let rows = (1...1500).map { "d\($0),fcmv1,\(fcmToken)" }.joined(separator: "\n")
+        let folder = try directory(with: ["devices.csv": "installationId,platform,pushChannel\n" + rows + "\n"])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar(folder + "/devices.csv"))])
+        let result = try await step.run(in: journalled(ScriptedTransport(), ledger: MemoryLedger()))
+        #expect(result.items == ItemCounts(accepted: 1500))
+        guard case .array(let kept) = result.data else { Issue.record("no device list"); return }
+        #expect(kept.count == RegisterRunner.keptResults)
+        #expect(result.lines.contains { $0.contains("lists the first 1000 devices") })
+    }
+}
