@@ -11,6 +11,9 @@ public protocol ItemLedger: AnyObject, Sendable {
     /// Records final outcomes (`accepted`, `failed`, `unknown`) in one transaction; an item never marked
     /// `sending` (a malformed row) is inserted with no attempt.
     func record(_ outcomes: [LedgerOutcome]) throws(LedgerError)
+    /// Marks one item `sending` and records the id of what it is creating, in one transaction, so the id
+    /// an earlier attempt obtained is never missing from the journal while the item is `sending` again.
+    func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError)
     /// Records the id of what a `sending` item is creating (a registration id the hub handed out), so a
     /// resumed run upserts that same resource instead of creating a second one. Durable when it returns.
     func assignId(_ id: String, to key: LedgerKey) throws(LedgerError)

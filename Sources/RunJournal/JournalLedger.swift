@@ -68,9 +68,34 @@ public final class JournalLedger: ItemLedger {
         }
     }
 
+    /// Marks one item `sending` and records the id of what it is creating, in one transaction.
+    public func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
+        let now = Date().timeIntervalSince1970
+        try ledgerCall { () throws(JournalError) in
+            try journal.withConnection { (connection) throws(JournalError) in
+                let seq = try runSeq(connection)
+                try connection.transaction { () throws(JournalError) in
+                    try connection.execute(LedgerSQL.markSending[1]) { (statement) throws(JournalError) in
+                        try statement.bind(1, seq)
+                        try statement.bind(2, now)
+                        try bindItem(item, to: statement, at: 3)
+                    }
+                    try connection.execute(LedgerSQL.assignId) { (statement) throws(JournalError) in
+                        try statement.bind(1, seq)
+                        try statement.bind(2, now)
+                        try statement.bind(3, Int64(item.key.step))
+                        try statement.bind(4, Int64(item.key.row))
+                        try statement.bind(5, id)
+                    }
+                }
+            }
+        }
+    }
+
     /// Records the id of what a `sending` item is creating, in its own transaction.
     ///
-    /// Throws when the item was never marked `sending`: an id with no item could not be found by a resume.
+    /// Throws when the item is not `sending`: an id with no item could not be found by a resume, and a
+    /// settled item's id is history.
     public func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
         let now = Date().timeIntervalSince1970
         let changed = try ledgerCall { () throws(JournalError) -> Int in
@@ -85,7 +110,7 @@ public final class JournalLedger: ItemLedger {
                 }
             }
         }
-        guard changed == 1 else { throw LedgerError("item \(key.step):\(key.row) is not in the run journal, so its id cannot be recorded") }
+        guard changed == 1 else { throw LedgerError("item \(key.step):\(key.row) is not being sent in the run journal, so its id cannot be recorded") }
     }
 
     /// Writes `rows` in one transaction, up to `LedgerSQL.rowsPerStatement` per statement.

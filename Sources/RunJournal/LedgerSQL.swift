@@ -40,7 +40,7 @@ enum LedgerSQL {
 
     /// Sets the id of what a `sending` item creates. Parameters: ?1 run seq, ?2 updated_at, ?3 step, ?4 row, ?5 id.
     static let assignId = """
-        UPDATE items SET notification_id = ?5, updated_at = ?2 WHERE run = ?1 AND step = ?3 AND row = ?4
+        UPDATE items SET notification_id = ?5, updated_at = ?2 WHERE run = ?1 AND step = ?3 AND row = ?4 AND state = 'sending'
         """
 
     /// The point lookup a resume makes for every row.

@@ -35,6 +35,11 @@ final class MemoryLedger: ItemLedger {
         }
     }
 
+    func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
+        try markSending([item])
+        try assignId(id, to: item.key)
+    }
+
     func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
         if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
         try entries.withLock { (entries) throws(LedgerError) in

@@ -110,4 +110,15 @@ private func diagnosticLines(_ diagnostics: [Diagnostic]) -> [String] {
         #expect(failure.lines.count == 1)
         #expect(failure.lines[0].hasPrefix("\(file):2: "))
     }
+
+    @Test func anInstallationIdThatAppearsTwiceFailsTheSecondRow() async throws {
+        let file = try rowsFile("id\na\nb\na\n")
+        let step = try built([("hub", scalar("tutorial")), ("mode", scalar("delete")), ("for-each", scalar(file)), ("installations", list([
+            mapping([("installationId", scalar("$(id)"))]),
+        ]))])
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: context(transport))
+        #expect(transport.requests.map(\.summary).sorted() == ["DELETE installation 'a'", "DELETE installation 'b'"])
+        #expect(failure.lines == ["a: \(file):4: installation 'a' already appears at \(file):2; give each device once"])
+    }
 }

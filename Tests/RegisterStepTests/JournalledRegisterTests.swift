@@ -31,6 +31,11 @@ final class MemoryLedger: ItemLedger {
         }
     }
 
+    func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
+        try markSending([item])
+        try assignId(id, to: item.key)
+    }
+
     func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
         try entries.withLock { (entries) throws(LedgerError) in
             guard entries[key]?.state == .sending else { throw LedgerError("item \(key.row) is not sending") }
@@ -158,5 +163,20 @@ private func fourRegistrations() throws -> RegisterStep {
         guard case .array(let kept) = result.data else { Issue.record("no device list"); return }
         #expect(kept.count == RegisterRunner.keptResults)
         #expect(result.lines.contains { $0.contains("lists the first 1000 devices") })
+    }
+
+    @Test func aRunStoppedBySignalAfterAFailureIsInterruptedNotFailed() async throws {
+        let stop = StopSignal()
+        let transport = ScriptedTransport { _, number in
+            if number == 2 { stop.request() }
+            return number == 1 ? .success(HubResponse(status: 400)) : nil
+        }
+        let step = try built([("hub", scalar("tutorial")), ("concurrency", scalar("1")), ("installations", list((1...5).map { n in
+            mapping([("installationId", scalar("d\(n)")), ("platform", scalar("fcmv1")), ("pushChannel", scalar(fcmToken))])
+        }))])
+        let result = try await step.run(in: journalled(transport, ledger: MemoryLedger(), stop: stop))
+        #expect(result.interrupted)
+        #expect(result.items == ItemCounts(accepted: 1, failed: 1))
+        #expect(result.lines.first?.hasPrefix("d1: PUT installation 'd1'") == true)
     }
 }

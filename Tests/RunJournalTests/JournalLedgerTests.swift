@@ -49,6 +49,26 @@ struct JournalLedgerTests {
             #expect(entry.state == .sending)
             #expect(entry.notificationId == "reg-42")
             #expect(throws: LedgerError.self) { try reopened.ledger(run: run.id).assignId("reg-43", to: LedgerKey(step: 2, row: 6)) }
+            // A settled item's id is history.
+            try reopened.ledger(run: run.id).record([LedgerOutcome(item: item(2, 5), state: .accepted, notificationId: "reg-42")])
+            #expect(throws: LedgerError.self) { try reopened.ledger(run: run.id).assignId("reg-44", to: key) }
+            #expect(try reopened.ledger(run: run.id).entry(key)?.notificationId == "reg-42")
+        }
+    }
+
+    @Test("markSending(creating:) marks a new attempt and keeps the earlier id in the same transaction")
+    func markSendingCreatingKeepsTheId() throws {
+        try withTemporaryDirectory { directory in
+            let (journal, run) = try journalWithRun(in: directory)
+            let ledger = journal.ledger(run: run.id)
+            let key = LedgerKey(step: 1, row: 1)
+            try ledger.markSending([item(1, 1)])
+            try ledger.assignId("reg-7", to: key)
+            try ledger.markSending(item(1, 1), creating: "reg-7")
+            let entry = try #require(try ledger.entry(key))
+            #expect(entry.state == .sending)
+            #expect(entry.attempts == 2)
+            #expect(entry.notificationId == "reg-7")
         }
     }
 

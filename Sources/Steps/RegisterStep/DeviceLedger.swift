@@ -49,11 +49,14 @@ struct DeviceLedger: Sendable {
         }
     }
 
-    /// Marks the device `sending`; a registration id from an earlier attempt is journalled again at once,
-    /// since marking clears it and it must survive this attempt being cut off too.
+    /// Marks the device `sending`; a registration id from an earlier attempt is journalled in the same
+    /// transaction, since it must survive this attempt being cut off too.
     func markSending(_ item: LedgerItem, registrationId: String?) throws(LedgerError) {
-        try ledger.markSending([item])
-        if let registrationId { try ledger.assignId(registrationId, to: item.key) }
+        if let registrationId {
+            try ledger.markSending(item, creating: registrationId)
+        } else {
+            try ledger.markSending([item])
+        }
     }
 
     /// Journals the registration id the hub handed out for the device at `row`, before it is used.

@@ -65,8 +65,8 @@ struct DeviceTally {
         case .differs:
             // The run's identity covers its inputs, so the journal and the input disagree: never guess.
             let reason = "\(origin): the device differs from the one an earlier attempt journalled; not sent"
-            settle(index, .failed(work.device, reason), record: LedgerOutcome(item: journal.item(row: index + 1, origin: origin, digest: ""),
-                                                                                state: .failed, error: reason))
+            // Nothing is written: the earlier record (and any registration id in it) stays as it was.
+            settle(index, .failed(work.device, reason), record: nil)
         }
         return nil
     }
@@ -151,9 +151,12 @@ struct DeviceTally {
         slots[index] = device
     }
 
+    /// The journal's failure is the stop reason, ahead of any other: outcomes may be missing from it.
     private mutating func journalFailed(_ error: LedgerError) {
         let failure = error.stepFailure
-        if stop == nil { stop = RunStop(message: failure.message, hint: failure.hint) }
+        if stop?.message.hasPrefix(failure.message) == true { return }
+        let earlier = stop.map { "; before that: \($0.message)" } ?? ""
+        stop = RunStop(message: failure.message + earlier, hint: failure.hint)
     }
 
     func progress() -> StepProgress {

@@ -16,6 +16,8 @@ struct RegisterReport {
     let outcome: RegisterRunner.Outcome
     /// Dry-run request lines (empty when sending for real).
     let requestLines: [String]
+    /// True when every device is in the run journal.
+    var journalled = false
 
     /// The result when every device succeeded; otherwise throws a failure listing up to five failed devices.
     func finish() throws(StepFailure) -> StepResult {
@@ -26,14 +28,10 @@ struct RegisterReport {
         let data = ReportValue.array(outcome.results.map(\.reportValue))
         var notes: [String] = []
         if devices > outcome.results.count {
-            notes.append("the report data lists the first \(outcome.results.count) devices; `pushline runs show ID` lists every one")
+            notes.append("the report data lists the first \(outcome.results.count) devices"
+                         + (journalled ? "; the run journal has every one (`pushline runs show ID`)" : ""))
         }
         let items = devices == 1 && counts.failed == 0 ? nil : counts
-        if counts.failed == 0, outcome.stop == nil {
-            var summary = "\(pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
-            if outcome.interrupted { summary += "; stopped by a signal before the last device" }
-            return StepResult(summary: summary, lines: requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
-        }
         var lines = outcome.failures.map { failure in
             // A row without an id is named by its `file:line`, which its reason already starts with.
             let reason = failure.reason ?? "failed"
@@ -41,6 +39,12 @@ struct RegisterReport {
         }
         if counts.failed > outcome.failures.count {
             lines.append("… and \(counts.failed - outcome.failures.count) more failed (see the report data)")
+        }
+        // A run stopped by a signal is resumable, whatever failed before the stop: the run says how to resume.
+        if (counts.failed == 0 || outcome.interrupted), outcome.stop == nil {
+            var summary = "\(pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
+            if outcome.interrupted { summary += "; stopped by a signal before the last device" }
+            return StepResult(summary: summary, lines: lines + requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
         }
         if let stop = outcome.stop {
             throw StepFailure(

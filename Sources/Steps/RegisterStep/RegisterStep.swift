@@ -162,10 +162,11 @@ public struct RegisterStep: Step {
         case .rows(_, let entries): entries.contains { if case .registration = $0.kind { true } else { false } }
         case .installations, .installationFile: false
         }
-        let report = RegisterReport(
+        var report = RegisterReport(
             hub: hub.name, noun: isRegistrations ? "registration" : "installation",
             pastTense: isRegistrations ? "registered" : mode.pastTense, infinitive: isRegistrations ? "register" : mode.infinitive,
             outcome: outcome, requestLines: log?.lines ?? [])
+        report.journalled = runner.journal != nil
         context.logger.info("register finished", metadata: [
             "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
         ])

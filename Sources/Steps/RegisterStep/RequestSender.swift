@@ -95,7 +95,8 @@ struct RequestSender {
             if let journal = runner.journal {
                 do throws(LedgerError) { try journal.assign(id, row: device + 1) } catch {
                     let failure = error.stepFailure
-                    return .failure(Failure(reason: failure.message, stop: RunStop(message: failure.message, hint: failure.hint)))
+                    return .failure(Failure(reason: failure.message, stop: RunStop(message: failure.message, hint: failure.hint),
+                                            retriable: true))
                 }
             }
             return .success(id)
@@ -125,8 +126,7 @@ struct RequestSender {
         if response.isSuccess || allowed.contains(response.status) { return .success(response) }
         let failure = HubFailure.classify(response, for: request, now: runner.clock.now().timeIntervalSince1970)
         let stop = Self.isHubWide(failure) ? RunStop(message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil
-        return .failure(Failure(reason: "\(request.summary): \(failure.message)", stop: stop,
-                                retriable: response.status == 429 || response.status >= 500))
+        return .failure(Failure(reason: "\(request.summary): \(failure.message)", stop: stop, retriable: failure.isRetriable))
     }
 
     /// Failures every further request would share: the token or key is refused, or the hub does not exist.

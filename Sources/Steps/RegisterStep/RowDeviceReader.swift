@@ -10,6 +10,8 @@ final class RowDeviceReader {
     private let shown: String
     /// Devices of the current row not yet handed out.
     private var queued: [DeviceItem] = []
+    /// Installation id → where it was first made; a second request for the same device would race the first.
+    private var seen: [String: String] = [:]
 
     /// Opens `source`; its rows become devices through `entries`.
     init(_ source: RowSource, entries: [DeviceTemplate]) throws(StepFailure) {
@@ -32,9 +34,24 @@ final class RowDeviceReader {
         case .row(_, let line, let values, _):
             let origin = "\(shown):\(line)"
             queued = entries.enumerated().map { position, entry in
-                entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))")
+                once(entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))"))
             }
             return queued.isEmpty ? nil : queued.removeFirst()
         }
+    }
+
+    /// The item, or a failure when it is an installation an earlier row already made.
+    private func once(_ item: DeviceItem) -> DeviceItem {
+        guard case .work(let work) = item, let origin = work.origin else { return item }
+        switch work.job {
+        case .put, .patch, .delete:
+            if let first = seen[work.device] {
+                return .invalid(device: work.device, reason: "\(origin): installation '\(work.device)' already appears at \(first); give each device once")
+            }
+            seen[work.device] = origin
+        case .register:
+            break
+        }
+        return item
     }
 }
