@@ -6,17 +6,13 @@ import Testing
 
 /// A temporary file holding `text`.
 private func file(_ text: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("handles-\(UUID().uuidString).txt").path
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
+    try temporaryFile(text, prefix: "handles", ext: "txt")
 }
 
 /// Every diagnostic as `file:line:column severity: message`.
 private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
-    let collector = DiagnosticCollector()
-    let reader = OptionReader(node(pairs), specs: SendStep.options, step: SendStep.id, what: "send options", diagnostics: collector)
-    let step = SendStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
-    return (step, collector.diagnostics.map { "\($0.location.map(\.description) ?? "-") \($0.severity.rawValue): \($0.message)" })
+    let (step, found) = diagnostics(pairs)
+    return (step, found.map { "\($0.location.map(\.description) ?? "-") \($0.severity.rawValue): \($0.message)" })
 }
 
 private func token(_ n: Int) -> String { String(format: "%064X", n) }

@@ -5,22 +5,13 @@ import Testing
 @testable import SendStep
 
 private func rows(_ text: String, _ ext: String = "csv") throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).\(ext)").path
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-}
-
-private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
-    let collector = DiagnosticCollector()
-    let reader = OptionReader(node(pairs), specs: SendStep.options, step: SendStep.id, what: "send options", diagnostics: collector)
-    let step = SendStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
-    return (step, collector.diagnostics.filter { $0.severity == .error }.map(\.message))
+    try temporaryFile(text, prefix: "rows", ext: ext)
 }
 
 @Suite struct ForEachTests {
     @Test func oneTemplateSendPerRowWithTheRowsValues() async throws {
         let path = try rows("userId,headline\nalice,Rain later\nbob,\"Sun, all day\"\n")
-        let step = try #require(diagnose([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
+        let step = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                                           ("properties", [("message", "$(headline)")])]).0)
         let transport = RecordingTransport()
         let result = try await run(step, transport: transport)
@@ -31,7 +22,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
 
     @Test func malformedRowsAndBadTagsFailWithTheirLineAndTheRestAreSent() async throws {
         let path = try rows("userId,headline\nalice,Hi\nx\"y,Hi\nbo b,Hi\ncarol,Hi\n")
-        let step = try #require(diagnose([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
+        let step = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                                           ("properties", [("message", "$(headline)")])]).0)
         let transport = RecordingTransport()
         let result = try await run(step, transport: transport)
@@ -45,26 +36,26 @@ private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
 
     @Test func theHeaderMustNameEveryColumnTheStepReads() throws {
         let path = try rows("userId,headlne\nalice,Hi\n")
-        #expect(diagnose([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
+        #expect(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                           ("properties", [("message", "$(headline)")])]).1
             == ["the step reads column 'headline', which the header of '\(path)' does not have; did you mean 'headlne'?"])
     }
 
     @Test func forEachOptionsAreChecked() throws {
         let path = try rows("h\nx\n")
-        #expect(diagnose([("hub", "sports"), ("for-each", "rows.txt"), ("broadcast", "true")]).1
+        #expect(build([("hub", "sports"), ("for-each", "rows.txt"), ("broadcast", "true")]).1
             == ["for-each file 'rows.txt' must end in .csv, .jsonl or .json"])
-        #expect(diagnose([("hub", "sports"), ("for-each", path), ("audience", "a && $(h"), ("properties", [("m", "x")])]).1
+        #expect(build([("hub", "sports"), ("for-each", path), ("audience", "a && $(h"), ("properties", [("m", "x")])]).1
             == ["'audience' has a malformed reference: missing ')' to close '$(' (character 9)"])
-        #expect(diagnose([("hub", "sports"), ("for-each", path), ("audience", "$(h) &&"), ("properties", [("m", "x")])]).1.first?
+        #expect(build([("hub", "sports"), ("for-each", path), ("audience", "$(h) &&"), ("properties", [("m", "x")])]).1.first?
             .hasPrefix("'audience' is not a valid tag expression even with sample values (sample &&)") == true)
-        #expect(diagnose([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("test", "true")]).1
+        #expect(build([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("test", "true")]).1
             == ["'test' cannot be combined with 'for-each'"])
-        #expect(diagnose([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("rate", "fast")]).1
+        #expect(build([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("rate", "fast")]).1
             == ["'rate' must be requests per second, a number above 0 (e.g. 200), found 'fast'"])
-        #expect(diagnose([("hub", "sports"), ("broadcast", "true"), ("concurrency", "4")]).1
+        #expect(build([("hub", "sports"), ("broadcast", "true"), ("concurrency", "4")]).1
             == ["'concurrency' applies to for-each sends, which make one request per row"])
-        let step = try #require(diagnose([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("concurrency", "4"), ("rate", "50")]).0)
+        let step = try #require(build([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("concurrency", "4"), ("rate", "50")]).0)
         guard case .sendEach(let plan) = step.action else { Issue.record("expected a for-each send"); return }
         #expect(plan.concurrency == 4 && plan.rate == 50)
     }
@@ -72,7 +63,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
     @Test func nativeDirectSendsPerRowCheckEachHandle() async throws {
         let token = String(repeating: "AB", count: 32)
         let path = try rows("{\"token\":\"\(token)\",\"name\":\"Ann\"}\n{\"token\":\"zz\",\"name\":\"Bo\"}\n", "jsonl")
-        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("for-each", path),
+        let step = try #require(build([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("for-each", path),
                                           ("direct", "$(token)"), ("properties", [("message", "Hi $(name)")])]).0)
         let transport = RecordingTransport()
         let result = try await run(step, transport: transport)
@@ -83,7 +74,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
 
     @Test func aDryRunShowsTheFirstRequestsAndCountsTheRest() async throws {
         let path = try rows("userId\n" + (1...10).map { "u\($0)" }.joined(separator: "\n") + "\n")
-        let step = try #require(diagnose([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
+        let step = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                                           ("properties", [("m", "x")])]).0)
         let result = try await run(step, transport: RecordingTransport(), dryRun: true)
         #expect(result.summary.hasPrefix("would send template notifications, one per row of '\(path)', on hub 'sports' (10 requests, nothing sent)"))

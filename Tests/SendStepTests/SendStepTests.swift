@@ -42,11 +42,25 @@ func node(_ value: Any, _ column: Int = 10) -> ConfigNode {
     }
 }
 
-func build(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
+/// Builds the step and returns every diagnostic.
+func diagnostics(_ pairs: [(String, Any)]) -> (SendStep?, [Diagnostic]) {
     let collector = DiagnosticCollector()
     let reader = OptionReader(node(pairs), specs: SendStep.options, step: SendStep.id, what: "send options", diagnostics: collector)
     let step = SendStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
-    return (step, collector.diagnostics.filter { $0.severity == .error }.map(\.message))
+    return (step, collector.diagnostics)
+}
+
+/// Builds the step and returns the errors' messages.
+func build(_ pairs: [(String, Any)]) -> (SendStep?, [String]) {
+    let (step, found) = diagnostics(pairs)
+    return (step, found.filter { $0.severity == .error }.map(\.message))
+}
+
+/// A new temporary file holding `text`, named `<prefix>-<uuid>.<ext>`.
+func temporaryFile(_ text: String, prefix: String, ext: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString).\(ext)").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
 }
 
 func run(_ step: SendStep, transport: RecordingTransport, dryRun: Bool = false) async throws -> StepResult {
