@@ -71,6 +71,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
+        // Renders per second on one core, for bench/run.sh; not part of the product.
+        .executableTarget(name: "RenderBenchmark", dependencies: ["HubExpressions"], path: "Benchmarks/RenderBenchmark"),
 
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
@@ -92,6 +94,7 @@ let package = Package(
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
         .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI", "pushline"],
                     exclude: ["Golden", "Inputs"]),
+        .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
     ],
     swiftLanguageModes: [.v6]
 )

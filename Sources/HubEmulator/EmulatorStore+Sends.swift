@@ -13,11 +13,13 @@ extension EmulatorStore {
     /// `limit` caps the devices reached (test sends reach at most 10).
     func send(_ prepared: PreparedSend, hub: String, limit: Int = .max, notificationId: String? = nil) -> SendResult {
         let id = notificationId ?? newNotificationID()
+        // One clock reading for the whole fan-out: formatting a date per device dominated large sends.
         let enqueued = timestamp()
         let notification = prepared.notification
         let platform: PushPlatform? = if case .native(let native) = notification.format { native } else { nil }
         let targets = (indexes[hub] ?? TargetIndex()).matching(prepared.expression, platform: platform).prefix(limit)
-        var outcome = OutcomeTally()
+        // Per-device results are only reported by test sends (at most 10 devices).
+        var outcome = OutcomeTally(keepsResults: limit <= NHLimits.maxTestSendDevices)
         var delivered: [Delivery] = []
         for target in targets {
             let payload: String
@@ -25,9 +27,11 @@ extension EmulatorStore {
             if let template = target.template, let properties = prepared.properties {
                 payload = template.render(properties)
                 headers = target.headers
-                let findings = TemplateLint.check(payload, format: template.format, byteLimit: target.platform.payloadLimit)
-                if let failure = findings.first(where: { $0.severity == .error }) {
-                    outcome.add(target, failure.message.contains("bytes") ? "PayloadTooLarge" : "InvalidPayload")
+                // Only the size can be wrong: compiling checked the template is well-formed, and values
+                // are escaped where they land, so every render is. (Linting each payload was most of a
+                // large fan-out's time.)
+                if let limit = target.platform.payloadLimit, payload.utf8.count > limit {
+                    outcome.add(target, "PayloadTooLarge")
                     continue
                 }
             } else {
@@ -39,7 +43,7 @@ extension EmulatorStore {
                 }
             }
             outcome.add(target, "Success")
-            delivered.append(delivery(to: target, notificationId: id, hub: hub, payload: payload, headers: headers))
+            delivered.append(delivery(to: target, notificationId: id, hub: hub, payload: payload, headers: headers, time: enqueued))
         }
         record(delivered)
         telemetry[id] = NotificationRecord(
@@ -63,7 +67,7 @@ extension EmulatorStore {
             delivered.append(Delivery(
                 id: nextSequence(), notificationId: id, hub: hub, platform: platform.rawValue, pushChannel: handle,
                 installationId: nil, registrationId: nil, template: nil, payload: notification.body,
-                headers: notification.headers, time: timestamp()))
+                headers: notification.headers, time: enqueued))
         }
         record(delivered)
         telemetry[id] = NotificationRecord(
@@ -81,7 +85,8 @@ extension EmulatorStore {
         return "\(hex)-\(nextSequence())"
     }
 
-    private func delivery(to target: Target, notificationId: String, hub: String, payload: String, headers: [String: String]) -> Delivery {
+    private func delivery(to target: Target, notificationId: String, hub: String, payload: String, headers: [String: String],
+                          time: String) -> Delivery {
         var installationId: String?
         var registrationId: String?
         switch target.key.owner {
@@ -91,20 +96,27 @@ extension EmulatorStore {
         return Delivery(
             id: nextSequence(), notificationId: notificationId, hub: hub, platform: target.platform.rawValue,
             pushChannel: target.pushChannel, installationId: installationId, registrationId: registrationId,
-            template: target.templateName, payload: payload, headers: headers, time: timestamp())
+            template: target.templateName, payload: payload, headers: headers, time: time)
     }
 }
 
 /// Counts outcomes per platform and collects per-device results for test sends.
 struct OutcomeTally {
+    /// Whether per-device results are collected (test sends); counts always are.
+    let keepsResults: Bool
     private(set) var counts: [PushPlatform: [String: Int]] = [:]
     private var results: [NotificationOutcome.Result] = []
     private var success = 0
     private var failure = 0
 
+    init(keepsResults: Bool = true) {
+        self.keepsResults = keepsResults
+    }
+
     mutating func add(_ target: Target, _ outcome: String) {
         counts[target.platform, default: [:]][outcome, default: 0] += 1
         if outcome == "Success" { success += 1 } else { failure += 1 }
+        guard keepsResults else { return }
         let registration: String
         switch target.key.owner {
         case .installation(let id): registration = id

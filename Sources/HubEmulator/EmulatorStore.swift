@@ -1,6 +1,7 @@
 import Foundation
 import HubExpressions
 import HubWire
+import NIOCore
 
 /// All emulator state: installations, registrations, scheduled sends, telemetry and deliveries.
 ///
@@ -14,7 +15,9 @@ actor EmulatorStore {
 
     var hubs: [String: HubState] = [:]
     var indexes: [String: TargetIndex] = [:]
-    var deliveries: [Delivery] = []
+    /// A ring, so dropping the oldest once the limit is reached costs O(1) per delivery, not a shift of
+    /// the whole log (which made every send at the limit copy 100,000 deliveries).
+    var deliveries = CircularBuffer<Delivery>()
     var telemetry: [String: NotificationRecord] = [:]
     /// Monotonic counter behind ids (registrations, notifications, deliveries).
     var sequence = 0
@@ -68,12 +71,12 @@ actor EmulatorStore {
 
     /// The recorded deliveries with an id above `since`, oldest first.
     func deliveries(since: Int?) -> [Delivery] {
-        guard let since else { return deliveries }
+        guard let since else { return Array(deliveries) }
         return deliveries.filter { $0.id > since }
     }
 
     /// Forgets all recorded deliveries (ids keep increasing).
-    func clearDeliveries() { deliveries.removeAll() }
+    func clearDeliveries() { deliveries.removeAll(keepingCapacity: false) }
 
     /// Appends deliveries, dropping the oldest beyond the limit.
     func record(_ new: [Delivery]) {

@@ -57,7 +57,8 @@ struct TargetIndex: Sendable {
             if let expression, !expression.matches(target.tags) { continue }
             result.append(target)
         }
-        return result.sorted { $0.sortKey < $1.sortKey }
+        // Compared field by field: building a sort string per target cost more than the match itself.
+        return result.sorted { $0.key.precedes($1.key) }
     }
 
     /// Targets that can possibly match `node`, or nil when the node cannot be narrowed (a negation).
@@ -83,12 +84,15 @@ struct TargetIndex: Sendable {
     }
 }
 
-extension Target {
-    /// Deterministic delivery order: by owner, then template name.
-    var sortKey: String {
-        switch key.owner {
-        case .installation(let id): return "i:\(id):\(key.template ?? "")"
-        case .registration(let id): return "r:\(id)"
+extension Target.Key {
+    /// Deterministic delivery order: installations before registrations, then by id, then template name.
+    func precedes(_ other: Target.Key) -> Bool {
+        switch (owner, other.owner) {
+        case (.installation, .registration): return true
+        case (.registration, .installation): return false
+        case (.installation(let a), .installation(let b)), (.registration(let a), .registration(let b)):
+            if a != b { return a < b }
+            return (template ?? "") < (other.template ?? "")
         }
     }
 }

@@ -10,8 +10,8 @@ public struct CompiledTemplate: Sendable {
     /// Referenced property names as first written, de-duplicated case-insensitively, in order of first use.
     public let propertyNames: [String]
     let segments: [TemplateSegment]
-    /// Literal bytes plus a small allowance per value, so most renders allocate once.
-    let capacityHint: Int
+    /// The bytes of all literal segments: the fixed part of every render's size.
+    let literalBytes: Int
 
     /// Compiles `source`: `<` starts XML, `{` or `[` starts JSON; anything else is an error.
     public init(compiling source: String) throws(TemplateError) {
@@ -35,11 +35,7 @@ public struct CompiledTemplate: Sendable {
         self.source = source
         self.segments = output.segments
         self.propertyNames = Self.uniqueNames(output.references)
-        var capacity = 0
-        for segment in segments {
-            if case .literal(let text) = segment { capacity += text.utf8.count } else { capacity += 32 }
-        }
-        self.capacityHint = capacity
+        self.literalBytes = TemplateSegment.literalBytes(of: segments)
     }
 
     private static func uniqueNames(_ references: [PropertyReference]) -> [String] {

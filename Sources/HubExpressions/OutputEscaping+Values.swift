@@ -1,8 +1,26 @@
 extension OutputEscaping {
+    /// The most bytes a `value` of this reference can become in `context` (see ``expansion(in:)``).
+    @inline(__always)
+    static func bound(_ value: String, shaped transform: ValueTransform, in context: OutputContext) -> Int {
+        switch transform {
+        case .whole, .prefix: value.utf8.count * expansion(in: context)
+        case .ellipsis: value.utf8.count * expansion(in: context) + 3
+        case .percentEncoded: value.utf8.count * 3
+        }
+    }
+
+    /// Shapes a property value per its form and appends it escaped for `context` to a String.
+    static func append(_ value: String, shaped transform: ValueTransform, in context: OutputContext,
+                       to out: inout String) {
+        out += RenderBuffer.string(bound: bound(value, shaped: transform, in: context)) {
+            append(value, shaped: transform, in: context, to: &$0)
+        }
+    }
+
     /// Shapes a property value per its form and appends it escaped for `context`.
     @inline(__always)
     static func append(_ value: String, shaped transform: ValueTransform, in context: OutputContext,
-                       to out: inout String) {
+                       to out: inout RenderBuffer) {
         switch transform {
         case .whole:
             append(value[...], in: context, to: &out)
@@ -25,7 +43,7 @@ extension OutputEscaping {
     }
 
     private static func appendEllipsized(_ value: String, _ length: Int, in context: OutputContext,
-                                         to out: inout String) {
+                                         to out: inout RenderBuffer) {
         if value.utf8.count <= length {
             append(value[...], in: context, to: &out)
             return
@@ -37,7 +55,7 @@ extension OutputEscaping {
         }
         // Fewer than three characters cannot hold text plus "...": keep the total within `length`.
         guard length >= 3 else {
-            out.append(String(repeating: ".", count: length))
+            for _ in 0..<length { out.append(ASCII.dot) }
             return
         }
         append(value.prefix(length - 3), in: context, to: &out)
@@ -45,20 +63,17 @@ extension OutputEscaping {
     }
 
     /// RFC 3986 percent-encoding of the UTF-8 bytes; only `A-Z a-z 0-9 - . _ ~` are kept.
-    static func appendPercentEncoded(_ value: String, to out: inout String) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count * 3)
+    static func appendPercentEncoded(_ value: String, to out: inout RenderBuffer) {
         for b in value.utf8 {
             if ASCII.isLetter(b) || ASCII.isDigit(b) || b == ASCII.minus || b == ASCII.dot
                 || b == ASCII.underscore || b == 0x7E {
-                bytes.append(b)
+                out.append(b)
             } else {
-                bytes.append(ASCII.percent)
-                bytes.append(hexDigit(b >> 4).asciiValue!)
-                bytes.append(hexDigit(b & 0xF).asciiValue!)
+                out.append(ASCII.percent)
+                out.append(upperHexDigit(b >> 4))
+                out.append(upperHexDigit(b & 0xF))
             }
         }
-        out.append(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether `value` matches the number pattern NH uses for `#(…)` (docs §7.2):

@@ -1,83 +1,72 @@
-/// Escaping of substituted text. This is the render hot path: a value is scanned once and, in the
-/// common case of nothing to escape, appended whole; otherwise unescaped runs are appended in bulk.
+/// Escaping of substituted text. This is the render hot path: a value is scanned once as bytes and
+/// unescaped runs are copied in bulk into the render's storage.
 enum OutputEscaping {
+    /// The most bytes one input byte can become in `context`: `\u001f` in JSON, `&quot;` in XML.
     @inline(__always)
+    static func expansion(in context: OutputContext) -> Int {
+        context == .plain ? 1 : 6
+    }
+
+    /// Appends `text` escaped for `context` to a String (literals at compile time, one-off text).
     static func append(_ text: Substring, in context: OutputContext, to out: inout String) {
-        switch context {
-        case .jsonString: appendJSON(text, to: &out)
-        case .xmlText: appendXML(text, attribute: false, to: &out)
-        case .xmlAttribute: appendXML(text, attribute: true, to: &out)
-        case .plain: out.append(contentsOf: text)
+        out += RenderBuffer.string(bound: text.utf8.count * expansion(in: context)) { append(text, in: context, to: &$0) }
+    }
+
+    @inline(__always)
+    static func append(_ text: Substring, in context: OutputContext, to out: inout RenderBuffer) {
+        var text = text
+        text.withUTF8 { bytes in
+            switch context {
+            case .jsonString: appendJSON(bytes, to: &out)
+            case .xmlText: appendXML(bytes, attribute: false, to: &out)
+            case .xmlAttribute: appendXML(bytes, attribute: true, to: &out)
+            case .plain: out.append(bytes)
+            }
         }
     }
 
     /// JSON string escaping: `"` `\` and C0 controls; everything else (incl. non-ASCII) stays UTF-8.
-    static func appendJSON(_ text: Substring, to out: inout String) {
-        // Fast path: most values need no escaping and are appended in one go.
-        let clean = text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == ASCII.quote || $0 == ASCII.backslash }
-        }
-        if clean == true {
-            out.append(contentsOf: text)
-            return
-        }
-        let utf8 = text.utf8
-        var runStart = utf8.startIndex
-        var i = runStart
-        while i != utf8.endIndex {
-            let b = utf8[i]
-            if b < 0x20 || b == ASCII.quote || b == ASCII.backslash {
-                out.append(contentsOf: text[runStart..<i])
-                out.append(jsonEscape(b))
-                runStart = utf8.index(after: i)
+    static func appendJSON(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout RenderBuffer) {
+        var runStart = 0
+        for i in bytes.indices {
+            let b = bytes[i]
+            guard b < 0x20 || b == ASCII.quote || b == ASCII.backslash else { continue }
+            out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            switch b {
+            case ASCII.quote: out.append("\\\"")
+            case ASCII.backslash: out.append("\\\\")
+            case ASCII.lineFeed: out.append("\\n")
+            case ASCII.carriageReturn: out.append("\\r")
+            case ASCII.tab: out.append("\\t")
+            case 0x08: out.append("\\b")
+            case 0x0C: out.append("\\f")
+            default:
+                out.append("\\u00")
+                out.append(lowerHexDigit(b >> 4))
+                out.append(lowerHexDigit(b & 0xF))
             }
-            i = utf8.index(after: i)
+            runStart = i + 1
         }
-        out.append(contentsOf: text[runStart..<utf8.endIndex])
-    }
-
-    private static func jsonEscape(_ b: UInt8) -> String {
-        switch b {
-        case ASCII.quote: return "\\\""
-        case ASCII.backslash: return "\\\\"
-        case ASCII.lineFeed: return "\\n"
-        case ASCII.carriageReturn: return "\\r"
-        case ASCII.tab: return "\\t"
-        case 0x08: return "\\b"
-        case 0x0C: return "\\f"
-        default: return ("\\u00" + String(hexDigit(b >> 4)) + String(hexDigit(b & 0xF))).lowercased()
-        }
+        out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// XML escaping. Line breaks and tabs in attributes become references because parsers would
     /// otherwise normalise them to spaces; other C0 controls cannot be written in XML 1.0 at all,
     /// not even as references, so they become U+FFFD.
-    static func appendXML(_ text: Substring, attribute: Bool, to out: inout String) {
-        let clean = text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { xmlEscape($0, attribute: attribute) != nil }
+    static func appendXML(_ bytes: UnsafeBufferPointer<UInt8>, attribute: Bool, to out: inout RenderBuffer) {
+        var runStart = 0
+        for i in bytes.indices {
+            let b = bytes[i]
+            guard b <= ASCII.greaterThan, let replacement = xmlEscape(b, attribute: attribute) else { continue }
+            out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            out.append(replacement)
+            runStart = i + 1
         }
-        if clean == true {
-            out.append(contentsOf: text)
-            return
-        }
-        let utf8 = text.utf8
-        var runStart = utf8.startIndex
-        var i = runStart
-        while i != utf8.endIndex {
-            let b = utf8[i]
-            if let replacement = xmlEscape(b, attribute: attribute) {
-                out.append(contentsOf: text[runStart..<i])
-                out.append(replacement)
-                runStart = utf8.index(after: i)
-            }
-            i = utf8.index(after: i)
-        }
-        out.append(contentsOf: text[runStart..<utf8.endIndex])
+        out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     @inline(__always)
-    private static func xmlEscape(_ b: UInt8, attribute: Bool) -> String? {
-        if b > ASCII.greaterThan { return nil }
+    private static func xmlEscape(_ b: UInt8, attribute: Bool) -> StaticString? {
         switch b {
         case ASCII.ampersand: return "&amp;"
         case ASCII.lessThan: return "&lt;"
@@ -92,7 +81,15 @@ enum OutputEscaping {
         }
     }
 
-    static func hexDigit(_ nibble: UInt8) -> Character {
-        Character(Unicode.Scalar(nibble < 10 ? nibble + ASCII.zero : nibble - 10 + 0x41))
+    /// `0`–`9`, `A`–`F`.
+    @inline(__always)
+    static func upperHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? nibble + ASCII.zero : nibble - 10 + 0x41
+    }
+
+    /// `0`–`9`, `a`–`f`.
+    @inline(__always)
+    static func lowerHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? nibble + ASCII.zero : nibble - 10 + 0x61
     }
 }

@@ -11,6 +11,8 @@ public struct TextTemplate: Sendable, Equatable {
     /// Referenced names as first written, de-duplicated case-insensitively, in order of first use.
     public let propertyNames: [String]
     let segments: [TemplateSegment]
+    /// The bytes of all literal segments.
+    let literalBytes: Int
 
     /// Compiles `source`; a malformed reference is an error located in it.
     public init(compiling source: String) throws(TemplateError) {
@@ -43,6 +45,7 @@ public struct TextTemplate: Sendable, Equatable {
         }
         self.source = source
         self.segments = segments
+        self.literalBytes = TemplateSegment.literalBytes(of: segments)
         var seen = Set<String>()
         propertyNames = references.compactMap { seen.insert($0.key).inserted ? $0.name : nil }
     }
@@ -53,16 +56,6 @@ public struct TextTemplate: Sendable, Equatable {
     /// The text with each reference replaced by its value; a missing value renders as empty text.
     public func render(_ properties: TemplateProperties) -> String {
         if case .literal(let text)? = segments.first, segments.count == 1 { return text }
-        var out = String()
-        for segment in segments {
-            switch segment {
-            case .literal(let text): out.append(text)
-            case .value(let reference, let context):
-                OutputEscaping.append(properties.value(forFoldedKey: reference.key) ?? "", shaped: reference.transform, in: context, to: &out)
-            case .jsonNumber(let reference):
-                out.append(properties.value(forFoldedKey: reference.key) ?? "")
-            }
-        }
-        return out
+        return TemplateSegment.render(segments, literalBytes: literalBytes, properties: properties, numbers: .plain)
     }
 }

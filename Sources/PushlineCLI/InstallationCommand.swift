@@ -20,7 +20,7 @@ struct InstallationCommand: AsyncParsableCommand {
         subcommands: [Put.self, Get.self, Patch.self, Delete.self])
 
     struct Put: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create or overwrite an installation from a JSON file.")
+        static let configuration = CommandConfiguration(commandName: "put", abstract: "Create or overwrite an installation from a JSON file.")
         @OptionGroup var hub: HubOptions
         @Option(help: "The installation as JSON (installationId, platform, pushChannel, tags, templates…).")
         var file: String
@@ -51,7 +51,7 @@ struct InstallationCommand: AsyncParsableCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print an installation as JSON.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print an installation as JSON.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The installation id.") var id: String
 
@@ -64,7 +64,7 @@ struct InstallationCommand: AsyncParsableCommand {
     }
 
     struct Patch: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add or remove tags of an installation (JSON-Patch).")
+        static let configuration = CommandConfiguration(commandName: "patch", abstract: "Add or remove tags of an installation (JSON-Patch).")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The installation id.") var id: String
         @Option(name: .customLong("add-tag"), help: "A tag to add (repeatable).") var addTags: [String] = []
@@ -86,7 +86,7 @@ struct InstallationCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an installation.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an installation.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The installation id.") var id: String
 

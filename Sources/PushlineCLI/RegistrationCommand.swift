@@ -20,6 +20,7 @@ struct RegistrationCommand: AsyncParsableCommand {
 
     struct Upsert: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "upsert",
             abstract: "Create or update a registration and print its id (a new id when none is given; 410 Gone gets a fresh id once).")
         @OptionGroup var hub: HubOptions
         @Option(help: "Platform: apns, fcmv1, gcm or wns.") var platform: String
@@ -65,7 +66,7 @@ struct RegistrationCommand: AsyncParsableCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a registration (Atom XML).")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a registration (Atom XML).")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The registration id.") var id: String
 
@@ -78,7 +79,7 @@ struct RegistrationCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a registration.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a registration.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The registration id.") var id: String
 

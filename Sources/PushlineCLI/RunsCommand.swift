@@ -24,7 +24,7 @@ struct RunsCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List runs, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List runs, newest first.")
 
         @OptionGroup var options: JournalOption
 
@@ -47,7 +47,7 @@ struct RunsCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one run: counts per step, failures by reason, unknown items.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one run: counts per step, failures by reason, unknown items.")
 
         @OptionGroup var options: JournalOption
 

@@ -100,7 +100,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         commandName: "schedule", abstract: "Manage scheduled notifications.", subcommands: [Cancel.self])
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel a scheduled notification by its id.")
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a scheduled notification by its id.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The scheduled notification id (printed by `pushline send --schedule`).") var id: String
 

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Pushline's benchmarks (issue #6), side by side in one run on one machine:
+#   1. batch sends: a for-each template send of N rows (journal on) by `pushline run`, against the same rows
+#      sent to the same emulator by a Python client written like Microsoft's documented REST sample, by a
+#      concurrent httpx client at the same concurrency, and by wrk (the loopback ceiling)
+#   2. template renders per second on one core (Benchmarks/RenderBenchmark)
+#   3. emulator fan-out: template sends per second over 100,000 installations, 5 tags each, 1 % matched
+#   4. cold start: `pushline validate pipelines/` and `pushline --help` (hyperfine)
+#   5. memory: peak RSS of a 1,000,000-row for-each dry run (and of 1 % of it, to show it is flat)
+# Each figure is the median of BENCH_RUNS runs. Prints a table; writes JSON to bench/results/DATE.json.
+#
+#   bench/run.sh            builds release binaries (--static-swift-stdlib), then measures (about 10 minutes)
+#   bench/run.sh --quick    tiny sizes on the debug build, to check the script works (CI runs this)
+#
+# Needs: python3 with httpx, wrk, hyperfine, GNU time (Debian: apt-get install wrk hyperfine time;
+# pip install httpx). Sizes: BENCH_ROWS (20000), BENCH_RUNS (3), BENCH_CONCURRENCY (16, Pushline's
+# default), BENCH_FANOUT_DEVICES (100000), BENCH_FANOUT_SENDS (1000), BENCH_DRY_ROWS (1000000),
+# BENCH_WRK_SECONDS (10). PUSHLINE_BIN and RENDER_BENCH_BIN measure given binaries instead of building.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+case "${1:-}" in
+  --quick) quick=1 ;;
+  "") ;;
+  *) echo "usage: bench/run.sh [--quick]" >&2; exit 2 ;;
+esac
+if [ "$quick" = 1 ]; then
+  rows=${BENCH_ROWS:-300}; runs=${BENCH_RUNS:-1}; fan_devices=${BENCH_FANOUT_DEVICES:-2000}
+  fan_sends=${BENCH_FANOUT_SENDS:-20}; dry_rows=${BENCH_DRY_ROWS:-2000}; wrk_seconds=${BENCH_WRK_SECONDS:-1}
+  hyperfine_runs=3; render_rounds=1; render_seconds=0.2
+else
+  rows=${BENCH_ROWS:-20000}; runs=${BENCH_RUNS:-3}; fan_devices=${BENCH_FANOUT_DEVICES:-100000}
+  fan_sends=${BENCH_FANOUT_SENDS:-1000}; dry_rows=${BENCH_DRY_ROWS:-1000000}; wrk_seconds=${BENCH_WRK_SECONDS:-10}
+  hyperfine_runs=30; render_rounds=5; render_seconds=1
+fi
+concurrency=${BENCH_CONCURRENCY:-16}
+
+missing=()
+python3 -c 'import httpx' 2>/dev/null || missing+=("httpx (pip install httpx)")
+command -v wrk >/dev/null || missing+=("wrk (apt-get install wrk)")
+command -v hyperfine >/dev/null || missing+=("hyperfine (apt-get install hyperfine)")
+[ -x /usr/bin/time ] || missing+=("GNU time (apt-get install time)")
+if [ "${#missing[@]}" -gt 0 ]; then
+  printf 'bench: missing %s\n' "${missing[@]}" >&2
+  exit 2
+fi
+
+echo "== build"
+bin="${PUSHLINE_BIN:-}"
+render_bin="${RENDER_BENCH_BIN:-}"
+if [ "$quick" = 1 ]; then build=(swift build); else build=(swift build -c release --static-swift-stdlib); fi
+if [ -z "$bin" ]; then
+  "${build[@]}" --product pushline >/dev/null
+  bin="$("${build[@]}" --show-bin-path)/pushline"
+fi
+if [ -z "$render_bin" ]; then
+  "${build[@]}" --product RenderBenchmark >/dev/null
+  render_bin="$("${build[@]}" --show-bin-path)/RenderBenchmark"
+fi
+echo "pushline: $bin"
+
+work="$(mktemp -d)"
+emulator_pid=""
+cleanup() {
+  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null || true; wait "$emulator_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+hub=bench
+results="$work/results.txt"   # "name value" lines, assembled into JSON at the end
+: > "$results"
+record() { echo "$1 $2" >> "$results"; }
+median() { python3 bench/tools/hub.py median "$@"; }
+
+echo "== emulator"
+key="$(python3 -c 'import base64, secrets; print(base64.b64encode(secrets.token_bytes(32)).decode())')"
+cat > "$work/emulator.yaml" <<EOF
+namespace: bench
+tier: standard
+hubs:
+  $hub:
+    policies:
+      DefaultFullSharedAccessSignature: { key: "$key", rights: [Listen, Manage, Send] }
+EOF
+"$bin" emulator --port 0 --config "$work/emulator.yaml" > "$work/emulator.log" 2>&1 &
+emulator_pid=$!
+port=""
+for _ in $(seq 100); do
+  port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/emulator.log")"
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { echo "bench: the emulator did not start:" >&2; cat "$work/emulator.log" >&2; exit 1; }
+connection="Endpoint=http://127.0.0.1:$port/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=$key"
+echo "listening on port $port (pid $emulator_pid)"
+
+deliveries() { curl -s "http://127.0.0.1:$port/_emulator/deliveries" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'; }
+clear_deliveries() { python3 bench/tools/hub.py clear "$connection"; }
+# timed LABEL COMMAND...: runs it under GNU time; leaves "seconds peak_kb" in $work/time.
+timed() {
+  local label=$1; shift
+  if ! /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/$label.out" 2>&1; then
+    echo "bench: $label failed:" >&2; tail -20 "$work/$label.out" >&2; exit 1
+  fi
+}
+
+echo "== 1. batch sends: $rows rows, concurrency $concurrency, $runs runs each"
+python3 bench/tools/hub.py users "$connection" "$hub" "$rows"
+python3 bench/tools/hub.py rows "$work/rows.csv" "$rows"
+for client in pushline sample httpx; do
+  rates=(); rss=()
+  for run in $(seq "$runs"); do
+    clear_deliveries
+    case $client in
+      pushline)
+        NH_CONNECTION="$connection" NH_HUB="$hub" DIGEST_ROWS="$work/rows.csv" \
+          timed "$client" "$bin" run pipelines/daily-digest.yaml --journal "$work/journal-$run.sqlite" --quiet --format json
+        accepted="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps"][0]["data"]["items"]["accepted"])' "$work/$client.out")"
+        [ "$accepted" = "$rows" ] || { echo "bench: pushline accepted $accepted of $rows" >&2; exit 1; } ;;
+      sample) timed "$client" python3 bench/peers/nh_sample_client.py "$connection" "$hub" "$work/rows.csv" ;;
+      httpx) timed "$client" python3 bench/peers/httpx_client.py "$connection" "$hub" "$work/rows.csv" "$concurrency" ;;
+    esac
+    delivered="$(deliveries)"
+    [ "$delivered" = "$rows" ] || { echo "bench: $client delivered $delivered of $rows" >&2; exit 1; }
+    read -r seconds kb < "$work/time"
+    rates+=("$(python3 -c "print(round($rows / max($seconds, 0.01), 1))")")
+    rss+=("$(python3 -c "print(round($kb / 1024, 1))")")
+    echo "  $client run $run: ${seconds}s, ${rates[-1]} requests/s, peak RSS ${rss[-1]} MiB"
+  done
+  record "batch.$client.requests_per_s" "$(median "${rates[@]}")"
+  record "batch.$client.peak_rss_mib" "$(median "${rss[@]}")"
+done
+clear_deliveries
+token="$(python3 bench/tools/hub.py token "$connection" "$hub")"
+wrk_rates=()
+for run in $(seq "$runs"); do
+  BENCH_PATH="/$hub/messages?api-version=2020-06" BENCH_AUTH="$token" BENCH_TAGS='$UserId:{user-1}' \
+  BENCH_BODY='{"message":"Your digest for today, item 1"}' \
+    wrk -t2 -c"$concurrency" -d"${wrk_seconds}s" -s bench/peers/wrk_send.lua "http://127.0.0.1:$port" > "$work/wrk.out"
+  if grep -q "Non-2xx" "$work/wrk.out"; then echo "bench: wrk got errors:" >&2; cat "$work/wrk.out" >&2; exit 1; fi
+  wrk_rates+=("$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.out")")
+  echo "  wrk run $run: ${wrk_rates[-1]} requests/s"
+  clear_deliveries
+done
+record "batch.wrk.requests_per_s" "$(median "${wrk_rates[@]}")"
+
+echo "== 2. template rendering (one core)"
+"$render_bin" --rounds "$render_rounds" --seconds "$render_seconds" | tee "$work/render.out"
+tail -1 "$work/render.out" > "$work/render.json"
+
+echo "== 3. emulator fan-out: $fan_devices installations, 5 tags each, 1 % matched"
+python3 bench/tools/hub.py fanout-devices "$connection" "$hub" "$fan_devices"
+fan_rates=()
+for run in $(seq "$runs"); do
+  python3 bench/tools/hub.py fanout "$connection" "$hub" "segment-7 && plan-pro" "$fan_sends" 4 > "$work/fanout.json"
+  fan_rates+=("$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["sends_per_s"])' "$work/fanout.json")")
+  echo "  run $run: $(cat "$work/fanout.json")"
+done
+record "fanout.sends_per_s" "$(median "${fan_rates[@]}")"
+record "fanout.devices_per_send" "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["devices_per_send"])' "$work/fanout.json")"
+kill "$emulator_pid"; wait "$emulator_pid" 2>/dev/null || true; emulator_pid=""
+
+echo "== 4. cold start"
+export NH_CONNECTION='Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=ci-sample-key-not-a-secret'
+export NH_HUB=myhub DIGEST_ROWS=pipelines/data/digest-sample.csv
+hyperfine -N --warmup 3 --runs "$hyperfine_runs" --export-json "$work/hyperfine.json" \
+  "$bin validate pipelines/" "$bin --help" | grep -E "Benchmark|Time"
+python3 - "$work/hyperfine.json" >> "$results" <<'PY'
+import json, sys
+for result, name in zip(json.load(open(sys.argv[1]))["results"], ["validate", "help"]):
+    print(f"cold_start.{name}_ms {result['median'] * 1000:.1f}")
+PY
+
+echo "== 5. memory: for-each dry run of $dry_rows rows (and of 1 % of them)"
+small=$(( dry_rows / 100 > 0 ? dry_rows / 100 : 1 ))
+for n in "$small" "$dry_rows"; do
+  python3 bench/tools/hub.py rows "$work/dry-$n.csv" "$n"
+  DIGEST_ROWS="$work/dry-$n.csv" timed dry "$bin" run pipelines/daily-digest.yaml --dry-run --quiet
+  read -r seconds kb < "$work/time"
+  echo "  $n rows: ${seconds}s, peak RSS $(python3 -c "print(round($kb / 1024, 1))") MiB"
+  record "dry_run.rows_$n.peak_rss_mib" "$(python3 -c "print(round($kb / 1024, 1))")"
+  record "dry_run.rows_$n.seconds" "$seconds"
+done
+
+echo "== results"
+if [ "$quick" = 1 ]; then out="$work/results.json"; else mkdir -p bench/results; out="bench/results/$(date -u +%F).json"; fi
+python3 bench/tools/report.py "$results" "$work/render.json" --quick "$quick" --rows "$rows" --runs "$runs" \
+  --concurrency "$concurrency" --fanout-devices "$fan_devices" --dry-rows "$dry_rows" --out "$out"
+[ "$quick" = 1 ] || echo "written to $out"
