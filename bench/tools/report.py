@@ -25,6 +25,13 @@ def machine():
             "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30)}
 
 
+def commit():
+    """HEAD's short id, marked when the working tree has changes (the binaries may include them)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    return head + (" with uncommitted changes" if dirty else "")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
@@ -80,7 +87,7 @@ def main():
     document = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "command": "bench/run.sh" + (" --quick" if args.quick else ""),
-        "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip(),
+        "commit": commit(),
         "machine": machine(),
         "sizes": {"rows": args.rows, "runs": args.runs, "concurrency": args.concurrency,
                   "fanout_devices": args.fanout_devices, "dry_rows": args.dry_rows},
