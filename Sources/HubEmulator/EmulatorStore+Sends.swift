@@ -20,32 +20,23 @@ extension EmulatorStore {
         let targets = (indexes[hub] ?? TargetIndex()).matching(prepared.expression, platform: platform).prefix(limit)
         // Per-device results are only reported by test sends (at most 10 devices).
         var outcome = OutcomeTally(keepsResults: limit <= NHLimits.maxTestSendDevices)
-        var delivered: [Delivery] = []
+        let send = LoggedDelivery.Send(notificationId: id, hub: hub, time: enqueued, headers: notification.headers)
+        // Straight into the log: a thousand-device send copied every delivery once more through an array.
+        deliveries.reserveCapacity(deliveries.count + targets.count)
         for target in targets {
-            let payload: String
-            let headers: [String: String]
-            if let template = target.template, let properties = prepared.properties {
-                payload = template.render(properties)
-                headers = target.headers
-                // Only the size can be wrong: compiling checked the template is well-formed, and values
-                // are escaped where they land, so every render is. (Linting each payload was most of a
-                // large fan-out's time.)
-                if let limit = target.platform.payloadLimit, payload.utf8.count > limit {
-                    outcome.add(target, "PayloadTooLarge")
-                    continue
-                }
-            } else {
-                payload = notification.body
-                headers = notification.headers
-                if let limit = target.platform.payloadLimit, payload.utf8.count > limit {
-                    outcome.add(target, "PayloadTooLarge")
-                    continue
-                }
+            // Optional chaining borrows the compiled template; binding it with `if let` copied it per device.
+            let payload = prepared.properties.flatMap { target.template?.render($0) } ?? notification.body
+            // Only the size can be wrong: compiling checked the template is well-formed, and values are
+            // escaped where they land, so every render is. (Linting each payload was most of a large
+            // fan-out's time.)
+            if let limit = target.platform.payloadLimit, payload.utf8.count > limit {
+                outcome.failed(target, "PayloadTooLarge")
+                continue
             }
-            outcome.add(target, "Success")
-            delivered.append(delivery(to: target, notificationId: id, hub: hub, payload: payload, headers: headers, time: enqueued))
+            outcome.succeeded(target)
+            deliveries.append(LoggedDelivery(id: nextSequence(), send: send, recipient: .target(target), payload: payload))
         }
-        record(delivered)
+        dropOldDeliveries()
         telemetry[id] = NotificationRecord(
             id: id, state: targets.isEmpty ? .noTargetFound : .completed, enqueueTime: enqueued, endTime: timestamp(),
             body: notification.body, tags: notification.tags, outcomes: outcome.counts)
@@ -57,19 +48,17 @@ extension EmulatorStore {
         let id = newNotificationID()
         let enqueued = timestamp()
         var counts: [String: Int] = [:]
-        var delivered: [Delivery] = []
+        let send = LoggedDelivery.Send(notificationId: id, hub: hub, time: enqueued, headers: notification.headers)
         for handle in handles {
             if let limit = platform.payloadLimit, notification.body.utf8.count > limit {
                 counts["PayloadTooLarge", default: 0] += 1
                 continue
             }
             counts["Success", default: 0] += 1
-            delivered.append(Delivery(
-                id: nextSequence(), notificationId: id, hub: hub, platform: platform.rawValue, pushChannel: handle,
-                installationId: nil, registrationId: nil, template: nil, payload: notification.body,
-                headers: notification.headers, time: enqueued))
+            deliveries.append(LoggedDelivery(
+                id: nextSequence(), send: send, recipient: .handle(platform, handle), payload: notification.body))
         }
-        record(delivered)
+        dropOldDeliveries()
         telemetry[id] = NotificationRecord(
             id: id, state: handles.isEmpty ? .noTargetFound : .completed, enqueueTime: enqueued, endTime: timestamp(),
             body: notification.body, tags: nil, outcomes: [platform: counts])
@@ -84,27 +73,15 @@ extension EmulatorStore {
         let hex = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         return "\(hex)-\(nextSequence())"
     }
-
-    private func delivery(to target: Target, notificationId: String, hub: String, payload: String, headers: [String: String],
-                          time: String) -> Delivery {
-        var installationId: String?
-        var registrationId: String?
-        switch target.key.owner {
-        case .installation(let id): installationId = id
-        case .registration(let id): registrationId = id
-        }
-        return Delivery(
-            id: nextSequence(), notificationId: notificationId, hub: hub, platform: target.platform.rawValue,
-            pushChannel: target.pushChannel, installationId: installationId, registrationId: registrationId,
-            template: target.templateName, payload: payload, headers: headers, time: time)
-    }
 }
 
 /// Counts outcomes per platform and collects per-device results for test sends.
 struct OutcomeTally {
     /// Whether per-device results are collected (test sends); counts always are.
     let keepsResults: Bool
-    private(set) var counts: [PushPlatform: [String: Int]] = [:]
+    // Successes apart: counting them under a "Success" string key hashed a string per device.
+    private var successes: [PushPlatform: Int] = [:]
+    private var failures: [PushPlatform: [String: Int]] = [:]
     private var results: [NotificationOutcome.Result] = []
     private var success = 0
     private var failure = 0
@@ -113,18 +90,35 @@ struct OutcomeTally {
         self.keepsResults = keepsResults
     }
 
-    mutating func add(_ target: Target, _ outcome: String) {
-        counts[target.platform, default: [:]][outcome, default: 0] += 1
-        if outcome == "Success" { success += 1 } else { failure += 1 }
-        guard keepsResults else { return }
+    /// Outcome name → count, per platform, as telemetry reports them.
+    var counts: [PushPlatform: [String: Int]] {
+        var counts = failures
+        for (platform, count) in successes { counts[platform, default: [:]]["Success"] = count }
+        return counts
+    }
+
+    /// A device reached.
+    mutating func succeeded(_ target: Target) {
+        successes[target.platform, default: 0] += 1
+        success += 1
+        if keepsResults { keep(target, "The Notification was successfully sent to the Push Notification System") }
+    }
+
+    /// A device not reached, and why (`PayloadTooLarge`).
+    mutating func failed(_ target: Target, _ reason: String) {
+        failures[target.platform, default: [:]][reason, default: 0] += 1
+        failure += 1
+        if keepsResults { keep(target, reason) }
+    }
+
+    private mutating func keep(_ target: Target, _ outcome: String) {
         let registration: String
         switch target.key.owner {
         case .installation(let id): registration = id
         case .registration(let id): registration = id
         }
         results.append(NotificationOutcome.Result(
-            platform: target.platform.notificationFormat, pnsHandle: target.pushChannel, registrationId: registration,
-            outcome: outcome == "Success" ? "The Notification was successfully sent to the Push Notification System" : outcome))
+            platform: target.platform.notificationFormat, pnsHandle: target.pushChannel, registrationId: registration, outcome: outcome))
     }
 
     var notificationOutcome: NotificationOutcome {

@@ -17,7 +17,7 @@ actor EmulatorStore {
     var indexes: [String: TargetIndex] = [:]
     /// A ring, so dropping the oldest once the limit is reached costs O(1) per delivery, not a shift of
     /// the whole log (which made every send at the limit copy 100,000 deliveries).
-    var deliveries = CircularBuffer<Delivery>()
+    var deliveries = CircularBuffer<LoggedDelivery>()
     var telemetry: [String: NotificationRecord] = [:]
     /// Monotonic counter behind ids (registrations, notifications, deliveries).
     var sequence = 0
@@ -71,16 +71,15 @@ actor EmulatorStore {
 
     /// The recorded deliveries with an id above `since`, oldest first.
     func deliveries(since: Int?) -> [Delivery] {
-        guard let since else { return Array(deliveries) }
-        return deliveries.filter { $0.id > since }
+        guard let since else { return deliveries.map(\.delivery) }
+        return deliveries.lazy.filter { $0.id > since }.map(\.delivery)
     }
 
     /// Forgets all recorded deliveries (ids keep increasing).
     func clearDeliveries() { deliveries.removeAll(keepingCapacity: false) }
 
-    /// Appends deliveries, dropping the oldest beyond the limit.
-    func record(_ new: [Delivery]) {
-        deliveries.append(contentsOf: new)
+    /// Drops the oldest deliveries beyond the limit (senders append to `deliveries` directly).
+    func dropOldDeliveries() {
         if deliveries.count > deliveryLimit { deliveries.removeFirst(deliveries.count - deliveryLimit) }
     }
 

@@ -2,7 +2,10 @@ import HubExpressions
 import HubWire
 
 /// Something a send can reach: an installation's native channel, one of its templates, or a registration.
-struct Target: Sendable {
+///
+/// A class, immutable once built: a large fan-out copies, sorts and logs a thousand targets per send, and
+/// a reference costs one retain where the struct's seven fields each cost their own.
+final class Target: Sendable {
     /// Identifies a target within a hub.
     struct Key: Hashable, Sendable {
         /// The installation or registration the target belongs to.
@@ -29,6 +32,17 @@ struct Target: Sendable {
     let templateName: String?
     /// Headers registered with the template (APNs/WNS headers).
     let headers: [String: String]
+
+    init(key: Key, platform: PushPlatform, pushChannel: String, tags: Set<String>, template: CompiledTemplate?,
+         templateName: String?, headers: [String: String]) {
+        self.key = key
+        self.platform = platform
+        self.pushChannel = pushChannel
+        self.tags = tags
+        self.template = template
+        self.templateName = templateName
+        self.headers = headers
+    }
 
     /// True for targets that receive template sends.
     var isTemplate: Bool { template != nil }

@@ -7,69 +7,85 @@ import HubWire
 /// intersection of the indexable parts); only `!` on its own needs every target of the kind.
 /// Each candidate is then checked against the whole expression, so the index only prunes.
 struct TargetIndex: Sendable {
-    private(set) var targets: [Target.Key: Target] = [:]
-    private var byTag: [String: Set<Target.Key>] = [:]
-    private var templateKeys: Set<Target.Key> = []
-    private var nativeKeys: [PushPlatform: Set<Target.Key>] = [:]
-    private var byOwner: [Target.Key.Owner: [Target.Key]] = [:]
+    /// Targets by slot; a removed target leaves nil until its slot is reused. The sets below hold slots,
+    /// not keys: intersecting and hashing integers is several times cheaper than hashing id strings.
+    private var slots: [Target?] = []
+    private var freeSlots: [Int] = []
+    private var byTag: [String: Set<Int>] = [:]
+    private var templateSlots: Set<Int> = []
+    private var nativeSlots: [PushPlatform: Set<Int>] = [:]
+    private var byOwner: [Target.Key.Owner: [Int]] = [:]
 
     /// Replaces every target of `owner` with `newTargets`.
     mutating func replace(owner: Target.Key.Owner, with newTargets: [Target]) {
         remove(owner: owner)
+        var owned: [Int] = []
         for target in newTargets {
-            targets[target.key] = target
-            for tag in target.tags { byTag[tag, default: []].insert(target.key) }
-            if target.isTemplate {
-                templateKeys.insert(target.key)
+            let slot: Int
+            if let free = freeSlots.popLast() {
+                slot = free
+                slots[slot] = target
             } else {
-                nativeKeys[target.platform, default: []].insert(target.key)
+                slot = slots.count
+                slots.append(target)
+            }
+            owned.append(slot)
+            for tag in target.tags { byTag[tag, default: []].insert(slot) }
+            if target.isTemplate {
+                templateSlots.insert(slot)
+            } else {
+                nativeSlots[target.platform, default: []].insert(slot)
             }
         }
-        byOwner[owner] = newTargets.map(\.key)
+        byOwner[owner] = owned
     }
 
     /// Removes every target of `owner`.
     mutating func remove(owner: Target.Key.Owner) {
-        for key in byOwner.removeValue(forKey: owner) ?? [] {
-            guard let target = targets.removeValue(forKey: key) else { continue }
+        for slot in byOwner.removeValue(forKey: owner) ?? [] {
+            guard let target = slots[slot] else { continue }
             for tag in target.tags {
-                byTag[tag]?.remove(key)
+                byTag[tag]?.remove(slot)
                 if byTag[tag]?.isEmpty == true { byTag[tag] = nil }
             }
-            templateKeys.remove(key)
-            nativeKeys[target.platform]?.remove(key)
+            templateSlots.remove(slot)
+            nativeSlots[target.platform]?.remove(slot)
+            slots[slot] = nil
+            freeSlots.append(slot)
         }
     }
 
     /// Template targets (when `platform` is nil) or native targets of `platform` matching `expression`
     /// (every one of the kind when nil), in a stable order.
     func matching(_ expression: TagExpression?, platform: PushPlatform?) -> [Target] {
-        let kind = platform.map { nativeKeys[$0] ?? [] } ?? templateKeys
-        let pool: Set<Target.Key>
+        let kind = platform.map { nativeSlots[$0] ?? [] } ?? templateSlots
+        let pool: Set<Int>
         if let expression, let candidates = candidates(expression.root) {
             pool = candidates.count < kind.count ? candidates.filter(kind.contains) : kind.filter(candidates.contains)
         } else {
             pool = kind
         }
         var result: [Target] = []
-        for key in pool {
-            guard let target = targets[key] else { continue }
+        result.reserveCapacity(pool.count)
+        for slot in pool {
+            guard let target = slots[slot] else { continue }
             if let expression, !expression.matches(target.tags) { continue }
             result.append(target)
         }
         // Compared field by field: building a sort string per target cost more than the match itself.
-        return result.sorted { $0.key.precedes($1.key) }
+        result.sort { $0.key.precedes($1.key) }
+        return result
     }
 
     /// Targets that can possibly match `node`, or nil when the node cannot be narrowed (a negation).
-    private func candidates(_ node: TagExpression.Node) -> Set<Target.Key>? {
+    private func candidates(_ node: TagExpression.Node) -> Set<Int>? {
         switch node {
         case .tag(let tag):
             return byTag[tag] ?? []
         case .not:
             return nil
         case .or(let children):
-            var union: Set<Target.Key> = []
+            var union: Set<Int> = []
             for child in children {
                 guard let set = candidates(child) else { return nil }
                 union.formUnion(set)
