@@ -19,6 +19,9 @@ let package = Package(
         // Already in the graph through Hummingbird; named for the emulator's response-dating handler.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // Beneath Hummingbird too; named so the emulator can be shut down gracefully from inside the process
+        // (`pushline demo`), not only by a signal.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
@@ -56,7 +59,7 @@ let package = Package(
             "PipelineCore", "HubWire",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        // The local NH-compatible server. Only Hummingbird and the NIO/HTTP types beneath it; shares
+        // The local NH-compatible server. Only Hummingbird and the NIO/HTTP/lifecycle types beneath it; shares
         // wire formats and the expression language with the client, never the pipeline engine.
         .target(name: "HubEmulator", dependencies: [
             "HubWire", "HubExpressions",
@@ -64,6 +67,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [

@@ -4,7 +4,7 @@ import PipelineCore
 
 extension DocumentDecoder {
     static let templateKeys: [OptionSpec] = [
-        OptionSpec("platform", .oneOf(PushPlatform.allCases.map(\.rawValue)), required: true, "device platform the template is for"),
+        OptionSpec("platform", .anyCaseOf(PushPlatform.allCases.map(\.rawValue)), required: true, "device platform the template is for"),
         OptionSpec("body", .string, required: true,
                    "the template: inline JSON/XML, or a path to a template file relative to the pipeline file"),
         OptionSpec("headers", .stringMap, "headers registered with the template, e.g. apns-push-type, X-WNS-Type"),

@@ -7,10 +7,11 @@ struct DocumentDecoder {
     static let topLevelKeys: [OptionSpec] = [
         OptionSpec("version", .integer, required: true, "pipeline file format version; must be 1"),
         OptionSpec("description", .string, "what the pipeline is for"),
-        OptionSpec("hubs", .stringMap, "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
-        OptionSpec("audiences", .stringMap, "named tag expressions"),
-        OptionSpec("templates", .stringMap, "named device templates: platform, body, headers, tags"),
-        OptionSpec("steps", .stringList, required: true, "the steps to run, in order"),
+        OptionSpec("hubs", .namedMappings(hubKeys), "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
+        OptionSpec("audiences", .stringMap, examples: ["{ boston-fans: \"(follows_RedSox || follows_Cardinals) && location_Boston\" }"],
+                   "named tag expressions"),
+        OptionSpec("templates", .namedMappings(templateKeys), "named device templates: platform, body, headers, tags"),
+        OptionSpec("steps", .steps, required: true, "the steps to run, in order"),
     ]
 
     let file: String

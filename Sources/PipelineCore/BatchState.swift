@@ -66,7 +66,8 @@ struct BatchState {
         switch attempt {
         case .accepted(let result):
             await governor.finished(throttled: result.throttles > 0)
-            outcome.retries += result.attempts - 1
+            // A dry run makes no attempt (0): no retries, not minus one.
+            outcome.retries += max(0, result.attempts - 1)
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
             if let id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
             pending.append(LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id))
@@ -74,7 +75,7 @@ struct BatchState {
                        elapsedMs: result.elapsedMs, notificationId: id, outcome: "accepted", reason: nil)
         case .failed(let reason, let hint, let retriable, let stopsRun, let status, let trackingId, let attempts):
             await governor.finished(throttled: status == 429)
-            outcome.retries += attempts - 1
+            outcome.retries += max(0, attempts - 1)
             settle(item, .failed, error: reason, retriable: retriable, example: "\(item.origin) [TrackingId: \(trackingId)]", hint: hint)
             keepReport(summary, status: status, trackingId: trackingId, attempts: attempts, elapsedMs: nil, notificationId: nil,
                        outcome: "failed", reason: reason)
@@ -86,7 +87,7 @@ struct BatchState {
             }
         case .unknown(let reason, let trackingId, let attempts):
             await governor.finished(throttled: false)
-            outcome.retries += attempts - 1
+            outcome.retries += max(0, attempts - 1)
             settle(item, .unknown, error: reason, example: "\(item.origin) [TrackingId: \(trackingId)]")
             keepReport(summary, status: nil, trackingId: trackingId, attempts: attempts, elapsedMs: nil, notificationId: nil,
                        outcome: "unknown", reason: reason)

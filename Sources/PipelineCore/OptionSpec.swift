@@ -1,10 +1,10 @@
 /// Documentation of one YAML key a step (or a pipeline section) accepts.
 ///
 /// Steps own their keys: each step module lists its `OptionSpec`s, and the same list drives
-/// unknown-key detection, `--help`-style docs and (later) the JSON Schema.
+/// unknown-key detection, the hints of diagnostics and the JSON Schema (`pushline schema`).
 public struct OptionSpec: Sendable, Equatable {
     /// The value types a key can take, as documented to users.
-    public enum ValueType: Sendable, Equatable {
+    public indirect enum ValueType: Sendable, Equatable {
         /// Free text.
         case string
         /// A name declared elsewhere in the pipeline (a hub, audience or template).
@@ -23,6 +23,18 @@ public struct OptionSpec: Sendable, Equatable {
         case path
         /// One of a fixed set of words.
         case oneOf([String])
+        /// One of a fixed set of words, in any case (platform names).
+        case anyCaseOf([String])
+        /// A mapping with exactly these keys (unknown keys are errors).
+        case mapping([OptionSpec])
+        /// A mapping of names the author chooses to mappings with these keys (`hubs:`, `templates:`).
+        case namedMappings([OptionSpec])
+        /// A list whose items all have this type.
+        case list(ValueType)
+        /// Any one of these types, e.g. a file path or an inline list.
+        case anyOf([ValueType])
+        /// The pipeline's `steps:` list: one-key mappings naming a registered step.
+        case steps
 
         /// How the type reads in documentation.
         public var documentation: String {
@@ -36,6 +48,21 @@ public struct OptionSpec: Sendable, Equatable {
             case .stringList: return "list of strings"
             case .path: return "path (relative to the pipeline file)"
             case .oneOf(let words): return words.joined(separator: " | ")
+            case .anyCaseOf(let words): return words.joined(separator: " | ") + " (any case)"
+            case .mapping(let keys): return "mapping of \(keys.map(\.key).joined(separator: ", "))"
+            case .namedMappings(let keys): return "mapping of names to { \(keys.map(\.key).joined(separator: ", ")) }"
+            case .list(let item): return "list of \(item.documentation)"
+            case .anyOf(let types): return types.map(\.documentation).joined(separator: ", or ")
+            case .steps: return "list of steps"
+            }
+        }
+
+        /// True when a value of this type may be a path to a file (whose content is then an input).
+        public var acceptsPath: Bool {
+            switch self {
+            case .path: return true
+            case .anyOf(let types): return types.contains(where: \.acceptsPath)
+            default: return false
             }
         }
     }
@@ -50,13 +77,17 @@ public struct OptionSpec: Sendable, Equatable {
     public let defaultValue: String?
     /// One line saying what the key does.
     public let summary: String
+    /// Example values as written in YAML (editors offer them; the schema lists them).
+    public let examples: [String]
 
     /// Creates a key description.
-    public init(_ key: String, _ type: ValueType, required: Bool = false, default defaultValue: String? = nil, _ summary: String) {
+    public init(_ key: String, _ type: ValueType, required: Bool = false, default defaultValue: String? = nil,
+                examples: [String] = [], _ summary: String) {
         self.key = key
         self.type = type
         self.isRequired = required
         self.defaultValue = defaultValue
+        self.examples = examples
         self.summary = summary
     }
 }

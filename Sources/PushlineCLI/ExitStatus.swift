@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PipelineCore
 
 /// Exit codes, documented in the README and in `pushline --help`.
 public enum ExitStatus {
@@ -28,4 +30,14 @@ public enum ExitStatus {
 
     /// Throws the given exit code out of a command.
     static func exit(_ code: Int32) -> ExitCode { ExitCode(code) }
+
+    /// The code a run ends with: its status, or for an interrupted run the signal that stopped it.
+    static func of(_ status: RunReport.Status, signal: Int32?) -> Int32 {
+        switch status {
+        case .succeeded: success
+        case .partial: partial
+        case .failed: failure
+        case .interrupted: interrupted(signal: signal ?? SIGTERM)
+        }
+    }
 }

@@ -13,10 +13,12 @@ struct PipelineSession {
     /// The step registry the pipeline was built with.
     let registry: StepRegistry
 
-    /// Loads `path` for `purpose`, then decodes every step; nothing is contacted.
-    static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console) -> PipelineSession {
+    /// Loads `path` for `purpose`, then decodes every step; nothing is contacted. `${env:}` reads
+    /// `environment` (the process's when nil).
+    static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
+                     environment: [String: String]? = nil) -> PipelineSession {
         let collector = DiagnosticCollector()
-        let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: console.environment))
+        let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment ?? console.environment))
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
         let registry = BuiltinSteps.registry()

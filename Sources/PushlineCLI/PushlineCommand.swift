@@ -15,14 +15,17 @@ public struct PushlineCommand: AsyncParsableCommand {
             before anything is sent, preview what devices receive, then run them.
 
             EXAMPLES:
+              pushline demo
               pushline validate pipelines/
               pushline run pipelines/seed-tutorial.yaml --dry-run
               pushline explain "(follows_RedSox || follows_Cardinals) && location_Boston"
 
             \(ExitStatus.helpText)
             """,
-        subcommands: [ValidateCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self, SASCommand.self, EmulatorCommand.self,
-                      InstallationCommand.self, RegistrationCommand.self, SendCommand.self, ScheduleCommand.self])
+        version: PushlineVersion.current,
+        subcommands: [DemoCommand.self, ValidateCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
+                      SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self,
+                      ScheduleCommand.self, SchemaCommand.self])
 
     /// Creates the command (ArgumentParser needs this).
     public init() {}

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HubHTTP
 import PipelineCore
 import RunJournal
 
@@ -60,6 +59,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "No progress bar or progress log lines.")
     var quiet = false
 
+    @Flag(help: "Print every request sent (Authorization redacted) and its answer to standard error.")
+    var trace = false
+
     func validate() throws {
         guard PushlineLogging.levelNames.contains(logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'; use \(PushlineLogging.levelNames.joined(separator: ", "))")
@@ -92,28 +94,19 @@ struct RunCommand: AsyncParsableCommand {
             try finish(result, console: console, started: Date())
             return
         }
-        let runs = try JournalledRun.begin(built, registry: session.registry, journalPath: journal, again: again, console: console)
-        guard let runs else { return }  // completed earlier: nothing to do
-        defer { runs.lock.release() }
-        let stop = StopSignal()
-        let signals = SignalWatch(stop: stop, console: console)
-        defer { signals.cancel() }
         let started = Date()
-        // One HTTP client per run (keep-alive across steps), closed when the run ends.
-        let executor = AsyncHTTPExecutor()
-        let control = BatchControl(ledger: runs.journal.ledger(run: runs.record.id), isResume: runs.isResume,
-                                   resendUnknown: resendUnknown, stop: stop, progress: progress)
-        var result = await engine.run(built, mode: .live(RetryingTransport(executor: executor)), batch: control)
-        await executor.shutdown()
-        result.runId = runs.record.id
-        result.resumed = runs.isResume
-        let code = Self.exitCode(result.status, signal: signals.signal)
-        runs.finish(result, exitCode: code, console: console)
-        try finish(result, console: console, started: started)
-        if result.status == .interrupted {
-            console.errorLine("pushline: stopped; run the same command again to resume run \(runs.record.id)")
+        var live = LiveRun(journalPath: journal, again: again, resendUnknown: resendUnknown, progress: progress)
+        if trace {
+            live.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
         }
-        if code != ExitStatus.success { throw ExitStatus.exit(code) }
+        let code = try await live.execute(built, registry: session.registry, engine: engine, console: console) { result, _ in
+            try finish(result, console: console, started: started)
+            if result.status == .interrupted {
+                console.errorLine("pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
+            }
+        }
+        // nil: the same run completed earlier, nothing to do.
+        if let code, code != ExitStatus.success { throw ExitStatus.exit(code) }
     }
 
     /// Prints the report and writes the report and metrics files.
@@ -124,21 +117,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let report { try ReportFile.write(JSONOutput.encode(result), to: report, console: console) }
         if let metrics {
-            let code = Self.exitCode(result.status, signal: nil)
+            let code = ExitStatus.of(result.status, signal: nil)
             try ReportFile.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
                                  console: console, newline: false)
         }
         if dryRun, result.status == .failed { throw ExitStatus.exit(ExitStatus.failure) }
         if dryRun, result.status == .partial { throw ExitStatus.exit(ExitStatus.partial) }
-    }
-
-    static func exitCode(_ status: RunReport.Status, signal: Int32?) -> Int32 {
-        switch status {
-        case .succeeded: ExitStatus.success
-        case .partial: ExitStatus.partial
-        case .failed: ExitStatus.failure
-        case .interrupted: ExitStatus.interrupted(signal: signal ?? SIGTERM)
-        }
     }
 }
 

@@ -23,7 +23,7 @@ enum RunIdentity {
             text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
             let specs = registry.type(for: step.kind)?.options ?? []
             for entry in step.options.entries ?? [] {
-                guard specs.contains(where: { $0.key == entry.key && $0.type == .path }), let scalar = entry.value.scalar else { continue }
+                guard specs.contains(where: { $0.key == entry.key && $0.type.acceptsPath }), let scalar = entry.value.scalar else { continue }
                 let resolved = paths.path(of: scalar)
                 text += "input \(entry.key) \(ContentDigest.hex(fileAt: resolved) ?? "-")\n"
             }

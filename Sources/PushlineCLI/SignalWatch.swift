@@ -10,6 +10,9 @@ final class SignalWatch: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pushline.signals")
     private let lock = NSLock()
     private var received: Int32?
+    /// The dispositions before this watch, put back by `cancel`: a command that serves after a run
+    /// (`demo --keep-running`) has its own watcher, which must keep working.
+    private var previous: [(Int32, (@convention(c) (Int32) -> Void)?)] = []
 
     /// The signal that stopped the run, if any.
     var signal: Int32? { lock.withLock { received } }
@@ -17,7 +20,7 @@ final class SignalWatch: @unchecked Sendable {
     /// Starts watching; `stop` fires on the first signal.
     init(stop: StopSignal, console: Console, grace: Double = 30) {
         for number in [SIGINT, SIGTERM] {
-            Foundation.signal(number, SIG_IGN)
+            previous.append((number, Foundation.signal(number, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [weak self] in
                 guard let self else { return }
@@ -36,9 +39,9 @@ final class SignalWatch: @unchecked Sendable {
         }
     }
 
-    /// Stops watching and restores the default handlers.
+    /// Stops watching and restores the handlers there were before.
     func cancel() {
         for source in sources { source.cancel() }
-        for number in [SIGINT, SIGTERM] { Foundation.signal(number, SIG_DFL) }
+        for (number, handler) in previous { Foundation.signal(number, handler) }
     }
 }

@@ -19,9 +19,10 @@ final class PushlineProcess: @unchecked Sendable {
         return directory.appendingPathComponent("pushline")
     }()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Each process journals to its own file unless a test shares one on purpose (resume tests).
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)/journal.sqlite").path
         process.environment = ProcessInfo.processInfo.environment.merging(["PUSHLINE_JOURNAL": journal]) { _, new in new }

@@ -14,6 +14,18 @@ import Testing
         try CommandRunner.expectGolden(output.out, "run-seed-tutorial.txt")
     }
 
+    @Test("a dry run's JSON report counts the requests it would send and no retries (it makes no attempts)")
+    func dryRunReportCountsNoRetries() async throws {
+        let output = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--dry-run", "--format", "json"], environment: environment)
+        #expect(output.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        let send = try #require(steps.last?["data"] as? [String: Any])
+        let requests = send["requestCount"] as? Int, retries = send["retries"] as? Int
+        #expect(requests == 1)
+        #expect(retries == 0)  // was -1: attempts (0) minus one
+    }
+
     @Test func breakingNewsDryRunPrintsNoSecret() async throws {
         let output = await CommandRunner.run(["run", "pipelines/breaking-news.yaml", "--dry-run"])
         #expect(output.status == 0)

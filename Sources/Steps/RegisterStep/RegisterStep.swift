@@ -21,11 +21,10 @@ public struct RegisterStep: Step {
     /// The keys `register` accepts.
     public static let options: [OptionSpec] = [
         OptionSpec("hub", .reference("hub"), required: true, "the declared hub to register with"),
-        // OptionSpec has no "list of mappings" type; the path form is the one a type can describe.
-        OptionSpec("installations", .path,
+        OptionSpec("installations", .anyOf([.path, .list(.mapping(installationKeys))]),
                    "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
                        + "or a .jsonl, .json (array) or .csv file of them, streamed; give this or `registrations`"),
-        OptionSpec("registrations", .string,
+        OptionSpec("registrations", .list(.mapping(registrationKeys)),
                    "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
                        + "(without id, a new id is requested first); give this or `installations`"),
         OptionSpec("templates", .stringList,
@@ -45,7 +44,7 @@ public struct RegisterStep: Step {
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
     public static let installationKeys: [OptionSpec] = [
         OptionSpec("installationId", .string, "the installation's id (required)"),
-        OptionSpec("platform", .oneOf(DeviceRules.platforms.map(\.rawValue)), "the device platform (required for put)"),
+        OptionSpec("platform", .anyCaseOf(DeviceRules.platforms.map(\.rawValue)), "the device platform (required for put)"),
         OptionSpec("pushChannel", .string,
                    "the PNS handle: APNs token (hex), FCM token, or WNS channel URI (https); required for put"),
         OptionSpec("tags", .stringList, "tags (at most 60); in CSV one cell separated by `|`"),
@@ -54,7 +53,7 @@ public struct RegisterStep: Step {
 
     /// The keys of one registration.
     public static let registrationKeys: [OptionSpec] = [
-        OptionSpec("platform", .oneOf(DeviceRules.platforms.map(\.rawValue)), required: true, "the device platform"),
+        OptionSpec("platform", .anyCaseOf(DeviceRules.platforms.map(\.rawValue)), required: true, "the device platform"),
         OptionSpec("handle", .string, required: true, "the PNS handle, as for an installation's pushChannel"),
         OptionSpec("tags", .stringList, "tags (at most 60, the template's tags included)"),
         OptionSpec("template", .reference("template"), "a declared template: makes this a template registration"),

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import HubEmulator
+import PipelineCore
+import Synchronization
+
+/// `pushline demo`: the seed tutorial, run for real against an emulator started in this process.
+///
+/// Nothing here is demo-only: the pipeline is loaded, built and run by the same session, engine, journal
+/// and HTTP transport as `pushline run`, with the hub's connection string pointing at the embedded
+/// emulator. What the demo adds is the telling: the deliveries, the requests, what to try next.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the seed tutorial against a local emulator and show what the device received.",
+        discussion: """
+            Starts the NH emulator in this process on a free loopback port (hub 'myhub', fresh keys), runs \
+            pipelines/seed-tutorial.yaml against it as `pushline run` would (sign, register installation \
+            seed-1 with tag 12345 and genericTemplate, render, send "Hello from Postman!" to 12345), then \
+            prints what the device received and every request made (Authorization redacted). Run it from a \
+            Pushline checkout, or give --pipeline. The pipeline reads NH_CONNECTION and NH_HUB, which the \
+            demo sets to the emulator's. The run journal is a temporary one, removed afterwards.
+
+            With --keep-running the emulator stays up and its connection string is printed, for the \
+            walkthrough in README.md; stop it with Ctrl-C.
+
+            EXAMPLES:
+              pushline demo
+              pushline demo --keep-running --port 8080
+              pushline demo --pipeline pipelines/notify-user.yaml
+
+            \(ExitStatus.helpText)
+            """)
+
+    /// The pipeline the demo runs unless told otherwise.
+    static let seedTutorial = "pipelines/seed-tutorial.yaml"
+
+    @Option(help: "The pipeline to run against the emulator (it should read the hub from NH_CONNECTION and NH_HUB).")
+    var pipeline = DemoCommand.seedTutorial
+
+    @Flag(help: "Leave the emulator running after the demo and print its connection string.")
+    var keepRunning = false
+
+    @Option(help: "Port for the emulator (0 picks a free one).")
+    var port = 0
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        guard FileManager.default.fileExists(atPath: pipeline) else {
+            let hint = pipeline == Self.seedTutorial
+                ? "run `pushline demo` in the root of a Pushline checkout, where \(Self.seedTutorial) is, or pass --pipeline FILE"
+                : "check the path"
+            throw CommandFailure("cannot find the pipeline '\(pipeline)'; \(hint)")
+        }
+        let emulator = try await Emulator(configuration: .standardLocal())
+        let server = try await EmbeddedEmulator.start(emulator, port: port)
+        let base = "http://127.0.0.1:\(server.port)/"
+        guard let hub = emulator.configuration.hubs.first,
+              let full = emulator.connectionStrings(baseURL: base).first(where: { $0.policy == "DefaultFullSharedAccessSignature" })
+        else {
+            await server.stop()
+            throw CommandFailure("the emulator has no hub with a Full policy")
+        }
+        console.line("Pushline demo: \(pipeline) against a local NH emulator (hub '\(hub.name)' at \(base))")
+        console.line()
+        let code: Int32
+        do {
+            code = try await runPipeline(connectionString: full.connectionString, hub: hub.name, emulator: emulator, console: console)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        // A run that failed or was interrupted (Ctrl-C also stops the emulator) leaves nothing to keep running.
+        guard keepRunning, code == ExitStatus.success else {
+            await server.stop()
+            console.line("emulator stopped")
+            if code != ExitStatus.success { throw ExitStatus.exit(code) }
+            return
+        }
+        console.line()
+        console.line("The emulator keeps running. In another terminal, paste:")
+        // The emulator's own key, printed on purpose (as `pushline emulator` does): it guards nothing else.
+        console.line("  export NH_CONNECTION='\(full.connectionString)'")
+        console.line("  export NH_HUB=\(hub.name)")
+        console.line("  export NH_EMULATOR=\(base.dropLast())")
+        console.line("then follow the walkthrough in README.md. Stop the emulator with Ctrl-C.")
+        await server.waitUntilStopped()
+        console.line("emulator stopped")
+        if code != ExitStatus.success { throw ExitStatus.exit(code) }
+    }
+
+    /// Runs the pipeline as `run` does, then shows the deliveries, the requests and the next commands.
+    private func runPipeline(connectionString: String, hub: String, emulator: Emulator, console: Console) async throws -> Int32 {
+        var environment = console.environment
+        environment["NH_CONNECTION"] = connectionString
+        environment["NH_HUB"] = hub
+        let session = PipelineSession.load(pipeline, purpose: .run, console: console, environment: environment)
+        for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        guard let built = session.pipeline else {
+            console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(session.diagnostics))")
+            return ExitStatus.invalidInput
+        }
+        guard let logger = PushlineLogging.logger(label: "pushline", level: "warning") else {
+            throw CommandFailure("cannot create the logger")
+        }
+        // A journal of its own: the emulator's keys are new every time, so its runs would only clutter
+        // the operator's journal.
+        let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-demo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: journalDirectory) }
+        let traces = Mutex<[HubTrace]>([])
+        var live = LiveRun(journalPath: journalDirectory + "/journal.sqlite")
+        live.trace = { trace in traces.withLock { $0.append(trace) } }
+        try FileManager.default.createDirectory(atPath: journalDirectory, withIntermediateDirectories: true)
+        let engine = PipelineEngine(logger: logger, clock: console.clock)
+        let code = try await live.execute(built, registry: session.registry, engine: engine, console: console) { report, _ in
+            console.out(TextReporter.format(report))
+            console.line()
+            console.line("What the devices received (from the emulator):")
+            let deliveries = await emulator.deliveries()
+            if deliveries.isEmpty { console.line("  nothing") }
+            for delivery in deliveries {
+                let device = delivery.installationId.map { "installation \($0)" }
+                    ?? delivery.registrationId.map { "registration \($0)" } ?? delivery.pushChannel
+                let template = delivery.template.map { ", template \($0)" } ?? ""
+                console.line("  \(device) (\(delivery.platform)\(template)): \(delivery.payload)")
+            }
+            console.line()
+            console.line("The requests Pushline made (Authorization redacted):")
+            for trace in traces.withLock({ $0 }) {
+                for line in trace.requestLines { console.line("  \(line)") }
+                console.line("  \(trace.outcomeLine)")
+                console.line()
+            }
+        }
+        // The journal is a fresh one, so a completed earlier run (nil) cannot happen; treat it as success.
+        guard let code else { return ExitStatus.success }
+        console.line("Next:")
+        console.line("  pushline demo --keep-running          keep the emulator up and follow README.md's walkthrough")
+        console.line("  pushline run \(pipeline) --dry-run   the same requests, signed and rendered, nothing sent")
+        console.line("  pushline validate pipelines/          check every example pipeline")
+        console.line("  pushline emulator                     run the emulator on its own (port 8080)")
+        return code
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import BuiltinSteps
+import PipelineCore
+import Testing
+@testable import PushlineCLI
+
+/// What editors and shells get: the committed JSON Schema, the modelines, completions, `--version`.
+@Suite("Editor and shell support")
+struct EditorSupportTests {
+    static let pipelines = CommandRunner.root + "/pipelines"
+    static let modeline = "# yaml-language-server: $schema=./pipeline.schema.json"
+
+    static func examplePipelines() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: pipelines).filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    @Test("`pushline schema` prints exactly the committed pipelines/pipeline.schema.json")
+    func committedSchemaIsCurrent() async throws {
+        let output = await CommandRunner.run(["schema"])
+        #expect(output.status == 0)
+        let committed = try String(contentsOfFile: Self.pipelines + "/pipeline.schema.json", encoding: .utf8)
+        #expect(output.out == committed, "regenerate it: swift run pushline schema > pipelines/pipeline.schema.json")
+        let parsed = try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any]
+        let steps = try #require((parsed?["$defs"] as? [String: Any])?["step"] as? [String: Any])
+        #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys) == ["sign", "render", "register", "send"])
+    }
+
+    @Test("every example pipeline starts with the schema modeline")
+    func modelines() throws {
+        let files = try Self.examplePipelines()
+        #expect(files.count >= 4)
+        for file in files {
+            let text = try String(contentsOfFile: Self.pipelines + "/" + file, encoding: .utf8)
+            #expect(text.hasPrefix(Self.modeline + "\n"), "\(file)")
+        }
+    }
+
+    @Test("register's inline installations and registrations reject unknown keys in the schema")
+    func registerDevices() async throws {
+        let output = await CommandRunner.run(["schema"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
+        let register = try #require(((parsed["$defs"] as? [String: Any])?["register-step"] as? [String: Any])?["properties"] as? [String: Any])
+        let installations = try #require((register["installations"] as? [String: Any])?["anyOf"] as? [[String: Any]])
+        let device = try #require(installations.first { $0["type"] as? String == "array" }?["items"] as? [String: Any])
+        #expect(device["additionalProperties"] as? Bool == false)
+        #expect(Set(((device["properties"] as? [String: Any]) ?? [:]).keys) == ["installationId", "platform", "pushChannel", "tags", "userId"])
+        let registrations = try #require((register["registrations"] as? [String: Any])?["anyOf"] as? [[String: Any]])
+        let registration = try #require(registrations.first { $0["type"] as? String == "array" }?["items"] as? [String: Any])
+        #expect(registration["additionalProperties"] as? Bool == false)
+        #expect(registration["required"] as? [String] == ["platform", "handle"])
+    }
+
+    @Test("every misspelled key the schema rejects (CI checks that with Python jsonschema), validate rejects at that key",
+          arguments: ["top-level", "hub", "template", "step-option", "step-kind", "installation"])
+    func misspelledKeys(fixture: String) async throws {
+        let path = "Tests/PushlineCLITests/Inputs/misspelled/\(fixture).yaml"
+        let text = try String(contentsOfFile: CommandRunner.root + "/" + path, encoding: .utf8)
+        let key = try #require(text.split(separator: "\n").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces))
+        let output = await CommandRunner.run(["validate", path], environment: ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"])
+        #expect(output.status == 2)
+        let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(key + ":") }) + 1
+        #expect(output.err.contains("\(path):\(line):"), "\(output.err)")
+        #expect(output.err.contains("unknown key '\(key)'") || output.err.contains("unknown step '\(key)'"), "\(output.err)")
+    }
+
+    @Test("values validate accepts in unexpected forms (CI checks the schema accepts them too) validate accepts")
+    func lenientValues() async throws {
+        let output = await CommandRunner.run(["validate", "Tests/PushlineCLITests/Inputs/schema-valid/lenient.yaml"],
+                                             environment: ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"])
+        #expect(output.status == 0, "\(output.err)")
+        #expect(output.err == "")
+    }
+
+    @Test("every built-in step's examples appear in the schema (none dropped as unparsable)")
+    func stepExamples() async throws {
+        let output = await CommandRunner.run(["schema"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
+        let definitions = try #require(parsed["$defs"] as? [String: Any])
+        for type in BuiltinSteps.all {
+            let examples = (definitions["\(type.id)-step"] as? [String: Any])?["examples"] as? [Any]
+            #expect(examples?.count == type.examples.count, "\(type.id)")
+        }
+    }
+
+    @Test("`pushline --version` prints the version alone")
+    func version() async throws {
+        let process = try PushlineProcess(["--version"])
+        #expect(try await process.waitForExit() == 0)
+        #expect(process.stdout == PushlineVersion.current + "\n")
+    }
+
+    @Test("completion scripts for bash, zsh and fish name every subcommand", arguments: ["bash", "zsh", "fish"])
+    func completions(shell: String) async throws {
+        let process = try PushlineProcess(["--generate-completion-script", shell])
+        #expect(try await process.waitForExit() == 0)
+        let script = process.stdout
+        #expect(script.count > 1000)
+        for command in ["demo", "validate", "run", "schema", "emulator", "send"] {
+            #expect(script.contains(command), "\(shell) script lacks \(command)")
+        }
+        let marker = ["bash": "complete -o filenames -F", "zsh": "#compdef pushline", "fish": "complete -c 'pushline'"][shell]!
+        #expect(script.contains(marker), "\(shell) script lacks \(marker)")
+        guard shell == "bash" else { return }  // zsh and fish are not on the build machines
+        // The bash script parses, and completing `pushline ` offers the subcommands.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-completion-\(UUID().uuidString).bash").path
+        try script.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-c", "source \"$1\"; COMP_WORDS=(pushline ''); COMP_CWORD=1; COMP_LINE='pushline '; COMP_POINT=9; _pushline; printf '%s\\n' \"${COMPREPLY[@]}\"", "_", file]
+        let pipe = Pipe()
+        bash.standardOutput = pipe
+        try bash.run()
+        let offered = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        bash.waitUntilExit()
+        #expect(bash.terminationStatus == 0)
+        #expect(Set(["demo", "schema", "run", "validate"]).isSubset(of: Set(offered)), "\(offered)")
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+@testable import PushlineCLI
+
+/// Every command README.md shows is run by a test, so the README cannot drift from the tool.
+///
+/// Each fenced shell block in the README is preceded by a marker comment saying how it is exercised:
+/// - `<!-- readme-test: output -->`: `$ command` lines with the output they print; each command is run and its
+///   output compared (a line `…` stands for any lines, `…` within a line for any text).
+/// - `<!-- readme-test: walkthrough-server -->` then `<!-- readme-test: walkthrough -->` blocks: the server command
+///   is started, the `export` lines it prints are pasted, then every walkthrough block runs in one shell, in order.
+/// - `<!-- readme-test: server -->`: long-running commands; each must start, print its banner and stop on SIGINT.
+/// - `<!-- readme-test: sandbox -->`: run in a scratch directory with HOME there (install lines, file writes).
+/// - `<!-- readme-test: ci -->`: commands `.ci/run` runs itself; each must appear in it verbatim.
+/// - `<!-- readme-test: manual: REASON -->`: not run by any test, with the reason written in the README source.
+///
+/// - `<!-- readme-test: parse -->`: lines that run pushline (a crontab entry, a systemd unit) are parsed as the
+///   command line they hold, so every subcommand and option they name exists.
+///
+/// `swift run pushline …` and `pushline …` run the built executable; servers listen on a free port, not 8080.
+@Suite(.serialized) struct ReadmeTests {
+    static let readme = (try? String(contentsOfFile: CommandRunner.root + "/README.md", encoding: .utf8)) ?? ""
+
+    /// A fenced block and the marker before it.
+    struct Block {
+        let marker: String?
+        let language: String
+        let lines: [String]
+        let line: Int
+    }
+
+    static var blocks: [Block] {
+        var blocks: [Block] = []
+        var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+        var number = 0
+        var marker: String?
+        while let line = lines.popFirst() {
+            number += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("<!-- readme-test:"), trimmed.hasSuffix("-->") {
+                marker = String(trimmed.dropFirst("<!-- readme-test:".count).dropLast(3)).trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            guard trimmed.hasPrefix("```") else {
+                if !trimmed.isEmpty { marker = nil }
+                continue
+            }
+            let start = number
+            var body: [String] = []
+            while let inner = lines.popFirst() {
+                number += 1
+                if inner.trimmingCharacters(in: .whitespaces) == "```" { break }
+                body.append(inner)
+            }
+            blocks.append(Block(marker: marker, language: String(trimmed.dropFirst(3)), lines: body, line: start))
+            marker = nil
+        }
+        return blocks
+    }
+
+    static func blocks(marked marker: String) -> [Block] { blocks.filter { $0.marker == marker } }
+
+    /// Shell command lines of a block: continuations joined, heredoc bodies kept with their command, comments and
+    /// blank lines dropped.
+    static func commands(_ block: Block) -> [String] {
+        var commands: [String] = []
+        var lines = block.lines[...]
+        while var line = lines.popFirst() {
+            while line.hasSuffix("\\"), let next = lines.popFirst() { line = String(line.dropLast()) + "\n" + next }
+            if let range = line.range(of: #"<<'?([A-Z]+)'?"#, options: .regularExpression) {
+                let word = line[range].trimmingCharacters(in: CharacterSet(charactersIn: "<'"))
+                while let next = lines.popFirst() {
+                    line += "\n" + next
+                    if next == word { break }
+                }
+            }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            commands.append(trimmed)
+        }
+        return commands
+    }
+
+    /// A scratch directory with copies of the files README commands read, and a HOME of its own.
+    static func sandbox() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-readme-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
+        for folder in ["pipelines", "templates"] {
+            try FileManager.default.copyItem(atPath: CommandRunner.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        return directory
+    }
+
+    /// Runs `script` in bash where `swift run pushline` and `pushline` are the built executable.
+    static func shell(_ script: String, in directory: String) throws -> (status: Int32, output: String) {
+        let prelude = """
+            set -euo pipefail
+            pushline() { "$PUSHLINE_BIN" "$@"; }
+            swift() {
+              if [ "$1" = run ] && [ "$2" = pushline ]; then shift 2; "$PUSHLINE_BIN" "$@"
+              else echo "readme test: unexpected command: swift $*" >&2; return 97; fi
+            }
+
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", prelude + script]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        // The developer's own hub settings must not leak into what the README's commands see.
+        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("NH_") && $0.key != "PUSHLINE_JOURNAL" }
+        process.environment = inherited.merging([
+            "PUSHLINE_BIN": PushlineProcess.executable.path, "HOME": directory + "/home",
+            "PUSHLINE_JOURNAL": directory + "/journal.sqlite",
+        ]) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The README's `pushline …` arguments as an executable would receive them (for server commands), listening
+    /// on a free port (0) instead of the one written (or the default 8080), which may be taken.
+    static func arguments(_ command: String) -> [String] {
+        let port = 0
+        var words = command.split(separator: " ").map(String.init)
+        if words.starts(with: ["swift", "run", "pushline"]) { words.removeFirst(3) } else if words.first == "pushline" { words.removeFirst() }
+        if let index = words.firstIndex(of: "--port"), index + 1 < words.count {
+            words[index + 1] = "\(port)"
+        } else {
+            words += ["--port", "\(port)"]
+        }
+        return words
+    }
+
+    /// `expected` with `…` matching any lines (alone on a line) or any text (within a line).
+    static func matches(_ output: String, _ expected: [String]) -> Bool {
+        let pattern = expected.map { line -> String in
+            line == "…" ? "(?:[^\\n]*\\n)*?" : line.components(separatedBy: "…").map(NSRegularExpression.escapedPattern(for:)).joined(separator: "[^\\n]*") + "\\n"
+        }.joined()
+        return output.range(of: "^" + pattern + "$", options: .regularExpression) != nil
+    }
+
+    @Test("every shell block in the README says how a test exercises it")
+    func everyBlockIsMarked() throws {
+        let known = ["output", "walkthrough-server", "walkthrough", "server", "sandbox", "ci", "parse"]
+        let shell = Self.blocks.filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }
+        #expect(shell.count >= 8)
+        for block in shell {
+            let marker = try #require(block.marker, "README.md:\(block.line): a shell block without a readme-test marker")
+            #expect(known.contains(marker) || marker.hasPrefix("manual: "), "README.md:\(block.line): unknown marker '\(marker)'")
+        }
+        #expect(Self.blocks(marked: "walkthrough-server").count == 1)
+        #expect(Self.blocks(marked: "walkthrough").count >= 1)
+    }
+
+    @Test("the first screen gives exactly two commands, the demo and the tests, and CI runs both")
+    func firstScreen() throws {
+        let first = try #require(Self.blocks.first { ["sh", "console"].contains($0.language) })
+        #expect(first.marker == "ci")
+        #expect(Self.commands(first).map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
+                == ["swift run pushline demo", "swift test"])
+    }
+
+    @Test("commands CI runs are in .ci/run verbatim")
+    func ciCommands() throws {
+        let script = try String(contentsOfFile: CommandRunner.root + "/.ci/run", encoding: .utf8)
+        for block in Self.blocks(marked: "ci") {
+            for command in Self.commands(block) {
+                let bare = command.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)
+                #expect(script.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == bare },
+                        "README.md:\(block.line): .ci/run does not run `\(bare)`")
+            }
+        }
+    }
+
+    @Test("`$ command` blocks print what the README shows")
+    func outputs() throws {
+        let directory = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let blocks = Self.blocks(marked: "output")
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            var lines = block.lines[...]
+            while let line = lines.popFirst() {
+                guard line.hasPrefix("$ ") else { continue }
+                var expected: [String] = []
+                while let next = lines.first, !next.hasPrefix("$ ") {
+                    expected.append(next)
+                    lines.removeFirst()
+                }
+                while expected.last == "" { expected.removeLast() }
+                let (status, output) = try Self.shell(String(line.dropFirst(2)), in: directory)
+                #expect(status == 0, "README.md:\(block.line): `\(line.dropFirst(2))` exited \(status)")
+                #expect(Self.matches(output, expected), "README.md:\(block.line): `\(line.dropFirst(2))` printed:\n\(output)")
+            }
+        }
+    }
+
+    @Test("the five-minute walkthrough runs as written against `pushline demo --keep-running`")
+    func walkthrough() async throws {
+        let directory = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let serverCommand = try #require(Self.blocks(marked: "walkthrough-server").first.flatMap { Self.commands($0).first })
+        let server = try PushlineProcess(Self.arguments(serverCommand), directory: directory)
+        let banner = try await server.waitForOutput(containing: "Stop the emulator with Ctrl-C.", timeout: 60)
+        // What an operator pastes: the export lines the demo printed.
+        let exports = banner.split(separator: "\n").filter { $0.hasPrefix("  export ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(exports.count == 3)
+        #expect(exports.contains { $0.hasPrefix("export NH_EMULATOR=http://127.0.0.1:") })
+        let script = (exports + Self.blocks(marked: "walkthrough").flatMap { $0.lines }).joined(separator: "\n")
+        let (status, output) = try Self.shell(script, in: directory)
+        #expect(status == 0, "\(output)")
+        // 1. The token is accepted: an unknown installation is 404, not 401.
+        #expect(output.contains("\n404\n") || output.hasPrefix("404\n"), "\(output)")
+        // 2. The installation is stored and read back with the template's name among its tags.
+        #expect(output.contains("installation 'seed-1' saved on hub 'myhub'"))
+        #expect(output.contains(#""installationId":"seed-1""#) && output.contains("genericTemplate"))
+        // 3. The test send reaches the device, and the side channel shows the payload.
+        #expect(output.contains("test send: 1 succeeded, 0 failed"))
+        #expect(output.contains(#""payload":"{\"aps\":{\"alert\":\"Hello from Postman!\"}}""#))
+        #expect(try await server.stop(signal: SIGINT) == 0)
+    }
+
+    @Test("long-running commands start, print their banner and stop on SIGINT")
+    func servers() async throws {
+        let directory = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let blocks = Self.blocks(marked: "server")
+        #expect(!blocks.isEmpty)
+        // Config files the README shows are written where its commands expect them.
+        for config in Self.blocks.filter({ $0.language == "yaml" && $0.marker?.hasPrefix("file: ") == true }) {
+            let name = String(config.marker!.dropFirst("file: ".count))
+            try config.lines.joined(separator: "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+        for command in blocks.flatMap(Self.commands) {
+            let bare = command.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)
+            let process = try PushlineProcess(Self.arguments(bare), directory: directory)
+            _ = try await process.waitForOutput(containing: "stop with Ctrl-C", timeout: 60)
+            #expect(try await process.stop(signal: SIGINT) == 0, "\(bare)")
+        }
+    }
+
+    @Test("pushline command lines in crontab entries and units parse: their subcommands and options exist")
+    func parsedCommands() throws {
+        let blocks = Self.blocks(marked: "parse")
+        #expect(!blocks.isEmpty)
+        var parsed = 0
+        for block in blocks {
+            for line in block.lines {
+                guard let range = line.range(of: #"(^|[ /])pushline [a-z]"#, options: .regularExpression) else { continue }
+                // Shell substitutions are one word to the command; spaces inside them are not separators.
+                let rest = line[range].hasPrefix("pushline") ? line[range.lowerBound...] : line[line.index(after: range.lowerBound)...]
+                let words = rest.replacingOccurrences(of: #"\$\([^)]*\)"#, with: "X", options: .regularExpression)
+                    .split(separator: " ").dropFirst().map(String.init)
+                do {
+                    _ = try PushlineCommand.parseAsRoot(words)
+                    parsed += 1
+                } catch {
+                    let message = PushlineCommand.fullMessage(for: error)
+                    Issue.record(Comment(rawValue: "README.md:\(block.line): `pushline \(words.joined(separator: " "))` does not parse: \(message)"))
+                }
+            }
+        }
+        #expect(parsed >= 2)
+    }
+
+    @Test("sandbox blocks run in a scratch directory and home")
+    func sandboxes() throws {
+        let directory = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let blocks = Self.blocks(marked: "sandbox")
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            let (status, output) = try Self.shell(Self.commands(block).joined(separator: "\n"), in: directory)
+            #expect(status == 0, "README.md:\(block.line):\n\(output)")
+        }
+        // The completion install lines wrote a script for each shell.
+        for path in ["home/.local/share/bash-completion/completions/pushline", "home/.zfunc/_pushline", "home/.config/fish/completions/pushline.fish"] {
+            let text = try String(contentsOfFile: directory + "/" + path, encoding: .utf8)
+            #expect(text.contains("demo"), "\(path)")
+        }
+        // The schema written by the README's command is the committed one.
+        #expect(try String(contentsOfFile: directory + "/pipelines/pipeline.schema.json", encoding: .utf8)
+                == String(contentsOfFile: CommandRunner.root + "/pipelines/pipeline.schema.json", encoding: .utf8))
+    }
+}
