@@ -9,7 +9,7 @@
 #   5. memory: peak RSS of a 1,000,000-row for-each dry run (and of 1 % of it, to show it is flat)
 # Each figure is the median of BENCH_RUNS runs. Prints a table; writes JSON to bench/results/DATE.json.
 #
-#   bench/run.sh            builds release binaries (--static-swift-stdlib), then measures (about 12 minutes, as the README says)
+#   bench/run.sh            builds release binaries (--static-swift-stdlib), then measures (about 15 minutes, as the README says)
 #   bench/run.sh --quick    tiny sizes on the debug build, to check the script works (CI runs this)
 #
 # Needs: python3 with httpx, wrk, hyperfine, GNU time (Debian: apt-get install wrk hyperfine time;

@@ -2,7 +2,7 @@
 extension OptionSpec {
     /// `properties` and `properties-file`.
     public static let templateProperties: [OptionSpec] = [
-        OptionSpec("properties", .stringMap, "template properties, e.g. { message: \"Red Sox win!\" }"),
+        OptionSpec("properties", .stringMap, examples: ["{ message: \"Red Sox win!\" }"], "template properties, e.g. { message: \"Red Sox win!\" }"),
         OptionSpec("properties-file", .path, "a JSON or YAML file holding a mapping of properties (instead of `properties`)"),
     ]
 }

@@ -71,15 +71,24 @@ struct EditorSupportTests {
         #expect(output.err == "")
     }
 
-    @Test("every built-in step's examples appear in the schema (none dropped as unparsable)")
+    @Test("every built-in step's examples, and its options', appear in the schema (none dropped as unparsable)")
     func stepExamples() async throws {
         let output = await CommandRunner.run(["schema"])
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
         let definitions = try #require(parsed["$defs"] as? [String: Any])
+        var optionExamples = 0
         for type in BuiltinSteps.all {
-            let examples = (definitions["\(type.id)-step"] as? [String: Any])?["examples"] as? [Any]
+            let step = definitions["\(type.id)-step"] as? [String: Any]
+            let examples = step?["examples"] as? [Any]
             #expect(examples?.count == type.examples.count, "\(type.id)")
+            let properties = step?["properties"] as? [String: Any] ?? [:]
+            for option in type.options where !option.examples.isEmpty {
+                let shown = (properties[option.key] as? [String: Any])?["examples"] as? [Any]
+                #expect(shown?.count == option.examples.count, "\(type.id).\(option.key)")
+                optionExamples += option.examples.count
+            }
         }
+        #expect(optionExamples >= 10)
     }
 
     @Test("`pushline --version` prints the version alone")

@@ -19,7 +19,7 @@ public struct SignStep: Step {
     /// The keys `sign` accepts.
     public static let options: [OptionSpec] = [
         OptionSpec("hub", .reference("hub"), required: true, "the declared hub to sign for"),
-        OptionSpec("lifetime", .duration, default: "1h",
+        OptionSpec("lifetime", .duration, default: "1h", examples: ["20m", "1h30m", "7d"],
                    "how long each token is valid (1m to 365d); tokens are renewed 2 minutes before they expire"),
     ]
     /// Examples as they appear under `steps:`.
