@@ -17,6 +17,9 @@ import Testing
 /// - `<!-- readme-test: parse -->`: lines that run pushline (a crontab entry, a systemd unit) are parsed as the
 ///   command line they hold, so every subcommand and option they name exists.
 ///
+/// Every `pushline …` written inline (the command table's synopses, commands named in prose) is parsed with its
+/// placeholders filled in, so each subcommand and option it names exists.
+///
 /// `swift run pushline …` and `pushline …` run the built executable; servers listen on a free port, not 8080.
 @Suite(.serialized) struct ReadmeTests {
     static let readme = (try? String(contentsOfFile: CommandRunner.root + "/README.md", encoding: .utf8)) ?? ""
@@ -265,6 +268,53 @@ import Testing
             }
         }
         #expect(parsed >= 2)
+    }
+
+    /// Values for the placeholders of synopses (`pushline run PIPELINE [--report FILE]`).
+    static let placeholders = [
+        "PATH": "pipelines/", "PIPELINE": "pipelines/seed-tutorial.yaml", "FILE": "x.json", "TEMPLATE": "templates/alert.apns.json",
+        "ID": "seed-1", "N": "5", "LEVEL": "warning", "EPOCH": "1700000000", "URL": "http://127.0.0.1:8080/", "CS": "x",
+        "NAME": "alert", "TOKEN": "62BC", "EXPR": "12345", "HANDLE": "62BC", "JSON": "{}", "TIME": "in 2h", "P": "apns",
+        "EXPRESSION": "a && b", "…": "x",
+    ]
+
+    /// A synopsis as one concrete command line: optional parts included, the first of each `a | b`, placeholders
+    /// given values.
+    static func concrete(_ synopsis: String) -> [String] {
+        var text = synopsis.replacingOccurrences(of: "\\|", with: "|")
+        // `(a | b | c)` and `x|y` alternatives: keep the first.
+        while let range = text.range(of: #"\(([^()|]*)\|[^()]*\)"#, options: .regularExpression) {
+            let inner = text[range].dropFirst().prefix { $0 != "|" }
+            text.replaceSubrange(range, with: inner.trimmingCharacters(in: .whitespaces))
+        }
+        text = text.replacingOccurrences(of: #"\[([^\[\]]*?) \| [^\[\]]*\]"#, with: "$1", options: .regularExpression)
+        text = text.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "").replacingOccurrences(of: "\"", with: "")
+        return text.split(separator: " ").dropFirst().map { word -> String in
+            let first = String(word.split(separator: "|").first ?? word[...])
+            let bare = first.replacingOccurrences(of: "…", with: "")
+            return placeholders[bare.isEmpty ? "…" : bare] ?? first
+        }
+    }
+
+    @Test("every `pushline …` written inline (synopses in the command table, commands in prose) names real subcommands and options")
+    func inlineCommands() throws {
+        let spans = Self.readme.matches(of: /`((?:swift run )?pushline [^`]+)`/).map { String($0.output.1) }
+        #expect(spans.count >= 20)
+        for span in Set(spans) {
+            var arguments = Self.concrete(span.replacingOccurrences(of: "swift run ", with: ""))
+            // `pushline run` in prose names the command, not a command line: its help must exist.
+            if arguments.count == 1, !arguments[0].hasPrefix("-") { arguments.append("--help") }
+            do {
+                _ = try PushlineCommand.parseAsRoot(arguments)
+            } catch {
+                let message = PushlineCommand.fullMessage(for: error)
+                // A value the command's own checks refuse (a combination, a file that is missing) still proves the
+                // options exist; an unknown option, subcommand or argument does not.
+                let unknown = ["Unknown option", "Unexpected argument", "Missing expected argument", "Unknown subcommand"]
+                    .contains { message.contains($0) }
+                #expect(!unknown, "README: `\(span)` → \(arguments): \(message)")
+            }
+        }
     }
 
     @Test("sandbox blocks run in a scratch directory and home")
