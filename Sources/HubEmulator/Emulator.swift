@@ -22,7 +22,8 @@ public final class Emulator: Sendable {
 
     /// Creates an emulator; with `statePath`, state saved by an earlier run is loaded.
     /// - Parameters:
-    ///   - deliveryLimit: most deliveries the side channel keeps (oldest dropped first).
+    ///   - deliveryLimit: most deliveries the side channel keeps, and most notifications whose telemetry
+    ///     `GET messages/{id}` answers (oldest dropped first).
     ///   - now: this machine's clock; the emulator's own runs `configuration.clockOffset` seconds from it
     ///     and dates token checks, the `Date` header, scheduled sends and timestamps.
     public init(

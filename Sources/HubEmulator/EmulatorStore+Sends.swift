@@ -37,9 +37,9 @@ extension EmulatorStore {
             deliveries.append(LoggedDelivery(id: nextSequence(), send: send, recipient: .target(target), payload: payload))
         }
         dropOldDeliveries()
-        telemetry[id] = NotificationRecord(
+        keepTelemetry(NotificationRecord(
             id: id, state: targets.isEmpty ? .noTargetFound : .completed, enqueueTime: enqueued, endTime: timestamp(),
-            body: notification.body, tags: notification.tags, outcomes: outcome.counts)
+            body: notification.body, tags: notification.tags, outcomes: outcome.counts))
         return SendResult(notificationId: id, outcome: outcome.notificationOutcome)
     }
 
@@ -59,9 +59,9 @@ extension EmulatorStore {
                 id: nextSequence(), send: send, recipient: .handle(platform, handle), payload: notification.body))
         }
         dropOldDeliveries()
-        telemetry[id] = NotificationRecord(
+        keepTelemetry(NotificationRecord(
             id: id, state: handles.isEmpty ? .noTargetFound : .completed, enqueueTime: enqueued, endTime: timestamp(),
-            body: notification.body, tags: nil, outcomes: [platform: counts])
+            body: notification.body, tags: nil, outcomes: [platform: counts]))
         return id
     }
 

@@ -19,6 +19,9 @@ actor EmulatorStore {
     /// the whole log (which made every send at the limit copy 100,000 deliveries).
     var deliveries = CircularBuffer<LoggedDelivery>()
     var telemetry: [String: NotificationRecord] = [:]
+    /// Telemetry ids, oldest first: the newest `deliveryLimit` records are kept, so an emulator left up for a
+    /// long rehearsal (or a benchmark) does not grow without bound.
+    var telemetryOrder = CircularBuffer<String>()
     /// Monotonic counter behind ids (registrations, notifications, deliveries).
     var sequence = 0
     /// True when `hubs` changed since the last snapshot was taken.
@@ -77,6 +80,12 @@ actor EmulatorStore {
 
     /// Forgets all recorded deliveries (ids keep increasing).
     func clearDeliveries() { deliveries.removeAll(keepingCapacity: false) }
+
+    /// Keeps a send's telemetry, dropping the oldest beyond the limit.
+    func keepTelemetry(_ record: NotificationRecord) {
+        if telemetry.updateValue(record, forKey: record.id) == nil { telemetryOrder.append(record.id) }
+        while telemetryOrder.count > deliveryLimit { telemetry[telemetryOrder.removeFirst()] = nil }
+    }
 
     /// Drops the oldest deliveries beyond the limit (senders append to `deliveries` directly).
     func dropOldDeliveries() {

@@ -526,4 +526,20 @@ struct SendTests {
             #expect(unknown.status == 404, "\(unknown)")
         }
     }
+
+    @Test("telemetry is kept for the newest `deliveryLimit` notifications; older ids are 404")
+    func telemetryLimit() async throws {
+        try await withEmulator(deliveryLimit: 2) { client, _ async throws in
+            #expect(try await client.putInstallation("m-1", seedInstallation(id: "m-1")).status == 200)
+            var ids: [String] = []
+            for index in 1...3 {
+                ids.append(try #require(try await client.sendTemplate(#"{"message":"m\#(index)"}"#, tags: "12345").locationLastSegment))
+            }
+            var statuses: [Int] = []
+            for id in ids {
+                statuses.append(Int(try await client.request(.get, "/myhub/messages/\(id)?\(NH.api)", auth: Token.full()).status))
+            }
+            #expect(statuses == [404, 200, 200])
+        }
+    }
 }
