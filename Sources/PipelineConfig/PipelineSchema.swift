@@ -125,7 +125,9 @@ public struct PipelineSchema: Sendable {
             return .object([ReportField("$ref", .string("#/$defs/text")), ReportField("title", .string("\(what) name"))])
         case .duration:
             return anyOf([
-                .object([ReportField("type", .string("string")), ReportField("pattern", .string(#"^\s*([0-9]+[smhd])+\s*$"#))]),
+                .object([ReportField("type", .string("string")), ReportField("pattern", .string(#"^\s*(0|([0-9]+[smhd])+)\s*$"#))]),
+                // `dedupe-window: 0` turns the window off; YAML reads a bare 0 as a number.
+                .object([ReportField("type", .string("integer")), ReportField("const", .int(0))]),
                 reference("reference"),
             ])
         case .boolean:

@@ -18,13 +18,19 @@ public struct BatchItem: Sendable {
     public var digest: String
     /// The request or the problem.
     public var work: Work
+    /// The idempotency key (the same key is the same notification, across runs); nil for none.
+    public var key: String?
+    /// Whom it is for (audience, handles), for `pushline runs find`.
+    public var target: String?
 
     /// Creates an item.
-    public init(row: Int, origin: String, digest: String, work: Work) {
+    public init(row: Int, origin: String, digest: String, work: Work, key: String? = nil, target: String? = nil) {
         self.row = row
         self.origin = origin
         self.digest = digest
         self.work = work
+        self.key = key
+        self.target = target
     }
 }
 
@@ -45,6 +51,8 @@ public struct BatchOutcome: Sendable {
     public var requests = 0
     /// Retries made.
     public var retries = 0
+    /// `--again`: items sent although an earlier run had sent the same notification within the window.
+    public var resent = 0
     /// True when a stop signal ended the batch before its last item.
     public var interrupted = false
 
@@ -53,7 +61,7 @@ public struct BatchOutcome: Sendable {
 
     /// One reason and the items that met it.
     public struct FailureGroup: Sendable, Equatable {
-        /// `failed` or `unknown`.
+        /// `failed`, `unknown`, `duplicate` or `bad`.
         public var state: ItemState
         /// The reason.
         public var reason: String
@@ -69,15 +77,17 @@ public struct BatchOutcome: Sendable {
     public var reportFields: [ReportField] {
         [
             ReportField("items", .object([
-                ReportField("accepted", .int(counts.accepted)), ReportField("failed", .int(counts.failed)),
-                ReportField("unknown", .int(counts.unknown)), ReportField("skipped", .int(counts.skipped)),
+                ReportField("accepted", .int(counts.accepted)), ReportField("planned", .int(counts.planned)),
+                ReportField("failed", .int(counts.failed)), ReportField("unknown", .int(counts.unknown)),
+                ReportField("skipped", .int(counts.skipped)), ReportField("duplicates", .int(counts.duplicates)),
+                ReportField("bad", .int(counts.bad)),
             ])),
             ReportField("notificationIds", .array(notificationIds.map(ReportValue.string))),
             ReportField("failures", .array(failures.map { group in
                 .object([ReportField("state", .string(group.state.rawValue)), ReportField("reason", .string(group.reason)),
                          ReportField("count", .int(group.count)), ReportField("examples", .array(group.examples.map(ReportValue.string)))])
             })),
-            ReportField("requests", .int(requests)), ReportField("retries", .int(retries)),
+            ReportField("requests", .int(requests)), ReportField("retries", .int(retries)), ReportField("resent", .int(resent)),
         ]
     }
 }

@@ -6,8 +6,10 @@ import HubWire
 /// An item is marked `sending` in the journal before its request is written and its outcome is
 /// recorded before it counts as done. On a resumed run, items the journal shows accepted are
 /// skipped, retriable failures are sent again, and items whose fate is unknown are reported, not
-/// resent (unless the run says `--resend-unknown`). A stop signal ends admission; requests in flight
-/// finish and are recorded.
+/// resent (unless the run says `--resend-unknown`). Across runs, an item whose idempotency key another
+/// run of the pipeline had accepted within the dedupe window is not sent (unless the run says
+/// `--again`). A stop signal ends admission; requests in flight finish and are recorded. A dry run
+/// sends nothing, records nothing and is not paced.
 public struct BatchRunner: Sendable {
     /// Notification ids kept for the report (the journal keeps them all).
     public static let keptIds = 100
@@ -24,18 +26,24 @@ public struct BatchRunner: Sendable {
     let control: BatchControl
     let isDryRun: Bool
     let total: Int?
+    /// Seconds an accepted idempotency key keeps the same notification from being sent again; 0 for off.
+    let dedupeWindow: Double
+    let clock: WallClock
 
     /// Creates a runner for the step at `stepIndex` (1-based).
     public init(session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
-                isDryRun: Bool, total: Int? = nil) {
+                isDryRun: Bool, total: Int? = nil, dedupeWindow: Double = 0, clock: WallClock = .system) {
         self.session = session
         self.stepIndex = stepIndex
         self.stepId = stepId
         self.concurrency = max(1, concurrency)
-        governor = RateGovernor(ceiling: rate)
+        // A dry run sends nothing, so there is nothing to pace: it runs as fast as the machine allows.
+        governor = RateGovernor(ceiling: isDryRun ? nil : rate)
         self.control = control
         self.isDryRun = isDryRun
         self.total = total
+        self.dedupeWindow = max(0, dedupeWindow)
+        self.clock = clock
     }
 
     /// Runs every item `next` yields. Throws when the journal fails or the hub refuses the key, token
@@ -43,7 +51,7 @@ public struct BatchRunner: Sendable {
     public func run(_ next: () throws(StepFailure) -> BatchItem?) async throws(StepFailure) -> BatchOutcome {
         var state = BatchState(runner: self)
         let session = session
-        let ledger = isDryRun ? nil : control.ledger
+        let ledger = isDryRun ? nil : control.ledger.flatMap { $0.isWritable ? $0 : nil }
         let stopping: StepFailure? = await withTaskGroup(of: (BatchItem, HubAttempt).self) { group -> StepFailure? in
             var inFlight = 0
             do throws(StepFailure) {
@@ -54,7 +62,7 @@ public struct BatchRunner: Sendable {
                     }
                     guard let item = try next() else { break }
                     guard let request = try state.admit(item, ledger: ledger) else { continue }
-                    await governor.acquire()
+                    if !isDryRun { await governor.acquire() }
                     if let ledger {
                         do throws(LedgerError) { try ledger.markSending([state.ledgerItem(item)]) } catch { throw state.journalFailure(error) }
                     }

@@ -1,3 +1,4 @@
+import Foundation
 import HubWire
 
 /// The dispatcher's bookkeeping for one `BatchRunner.run`: what to send, what came back, what is
@@ -5,8 +6,14 @@ import HubWire
 struct BatchState {
     let runner: BatchRunner
     var outcome = BatchOutcome()
+    /// An outcome waiting to be journalled (or, for one the journal has already, only to be counted).
+    private struct Pending {
+        var outcome: LedgerOutcome
+        var journal = true
+    }
+
     /// Outcomes not yet journalled; an item counts as done only once its outcome is.
-    private var pending: [LedgerOutcome] = []
+    private var pending: [Pending] = []
     private var groupOrder: [String] = []
     private var groups: [String: BatchOutcome.FailureGroup] = [:]
     var stopFailure: StepFailure?
@@ -19,44 +26,87 @@ struct BatchState {
     }
 
     func ledgerItem(_ item: BatchItem) -> LedgerItem {
-        LedgerItem(key: LedgerKey(step: runner.stepIndex, row: item.row), stepId: runner.stepId, origin: item.origin, digest: item.digest)
+        LedgerItem(key: LedgerKey(step: runner.stepIndex, row: item.row), stepId: runner.stepId, origin: item.origin, digest: item.digest,
+                   idempotencyKey: item.key, target: item.target)
     }
 
-    /// The request to send for `item`, or nil when it is not sent: malformed, or settled by an earlier
-    /// attempt of this run (accepted, failed for good, or of unknown fate).
+    /// The request to send for `item`, or nil when it is not sent: malformed, settled by an earlier
+    /// attempt of this run (accepted, failed for good, or of unknown fate), or already sent (its
+    /// idempotency key accepted by another run within the window, or by an earlier row of this run).
     mutating func admit(_ item: BatchItem, ledger: (any ItemLedger)?) throws(StepFailure) -> HubRequest? {
         let request: HubRequest
         switch item.work {
         case .invalid(let reason):
-            settle(item, .failed, error: reason)
+            settle(item, .bad, error: reason)
             return nil
         case .request(let built):
             request = built
         }
-        guard runner.control.isResume, let ledger else { return request }
-        let entry: LedgerEntry?
-        do { entry = try ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch { throw journalFailure(error) }
-        guard let entry else { return request }
-        if entry.digest != item.digest {
-            // The run's identity covers its inputs, so this means the journal and the file disagree: never guess.
-            settle(item, .failed, error: "\(item.origin): the row differs from the one an earlier attempt journalled; not sent")
+        if runner.control.isResume, let ledger {
+            let entry: LedgerEntry?
+            do { entry = try ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch { throw journalFailure(error) }
+            if let entry {
+                if entry.digest != item.digest {
+                    // The run's identity covers its inputs, so this means the journal and the file disagree: never guess.
+                    settle(item, .failed, error: "\(item.origin): the row differs from the one an earlier attempt journalled; not sent")
+                    return nil
+                }
+                switch entry.state {
+                case .accepted:
+                    outcome.counts.skipped += 1
+                    if let id = entry.notificationId, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+                    return nil
+                case .duplicate:
+                    settle(item, .duplicate, error: entry.error ?? "already sent", journal: false)
+                    return nil
+                case .bad:
+                    settle(item, .bad, error: entry.error ?? "malformed", journal: false)
+                    return nil
+                case .sending, .unknown:
+                    if runner.control.resendUnknown { return request }
+                    let reason = entry.error ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
+                    settle(item, .unknown, error: reason)
+                    return nil
+                case .failed where !entry.retriable:
+                    settle(item, .failed, error: entry.error ?? "failed in an earlier attempt")
+                    return nil
+                case .failed, .pending:
+                    break
+                }
+            }
+        }
+        return try deduplicated(item, request)
+    }
+
+    /// `request`, unless the same notification (idempotency key) was sent already within the window.
+    private mutating func deduplicated(_ item: BatchItem, _ request: HubRequest) throws(StepFailure) -> HubRequest? {
+        guard runner.dedupeWindow > 0, let key = item.key, let lookup = runner.control.ledger else { return request }
+        let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
+        let prior: PriorSend?
+        do { prior = try lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
+            throw journalFailure(error)
+        }
+        guard let prior else { return request }
+        if prior.sameRun {
+            // Two rows of one run that make the same notification: the first one sends it.
+            settle(item, .duplicate, error: "already sent by this run (the same notification as \(prior.origin))",
+                   notificationId: prior.notificationId)
             return nil
         }
-        switch entry.state {
-        case .accepted:
-            outcome.counts.skipped += 1
-            if let id = entry.notificationId, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
-            return nil
-        case .sending, .unknown:
-            if runner.control.resendUnknown { return request }
-            let reason = entry.error ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
-            settle(item, .unknown, error: reason)
-            return nil
-        case .failed where !entry.retriable:
-            settle(item, .failed, error: entry.error ?? "failed in an earlier attempt")
-            return nil
-        case .failed, .pending:
+        if runner.control.again {
+            outcome.resent += 1
             return request
+        }
+        let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.at))
+        switch prior.state {
+        case .accepted:
+            settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
+            return nil
+        default:
+            if runner.control.resendUnknown { return request }
+            settle(item, .unknown, error: "left of unknown fate by run \(prior.runId) (\(prior.origin) at \(when)); "
+                   + "`pushline runs resolve \(prior.runId)` settles it")
+            return nil
         }
     }
 
@@ -70,7 +120,7 @@ struct BatchState {
             outcome.retries += max(0, result.attempts - 1)
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
             if let id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
-            pending.append(LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id))
+            pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id)))
             keepReport(summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
                        elapsedMs: result.elapsedMs, notificationId: id, outcome: "accepted", reason: nil)
         case .failed(let reason, let hint, let retriable, let stopsRun, let status, let trackingId, let attempts):
@@ -106,24 +156,34 @@ struct BatchState {
         ]))
     }
 
-    /// A failed or unknown item: grouped by reason for the report, queued for the journal.
+    /// An item not accepted: grouped by reason for the report, queued for the journal (unless it is
+    /// there already, as a resumed duplicate or bad row is).
     private mutating func settle(_ item: BatchItem, _ state: ItemState, error: String, retriable: Bool = false, example: String? = nil,
-                                 hint: String? = nil) {
-        pending.append(LedgerOutcome(item: ledgerItem(item), state: state, error: error, retriable: retriable))
-        // Malformed-row reasons start with `file:line: `; group by what follows.
+                                 hint: String? = nil, notificationId: String? = nil, journal: Bool = true) {
+        // Reasons about a row start with its `file:line: `; the journal keeps the origin apart, so that
+        // `pushline runs show` groups rows by what went wrong rather than one group per row.
         let reason = error.hasPrefix(item.origin + ": ") ? String(error.dropFirst(item.origin.count + 2)) : error
-        let key = "\(state.rawValue)\u{0}\(reason)"
+        pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: state, notificationId: notificationId, error: reason,
+                                                      retriable: retriable), journal: journal))
+        let key = "\(state.rawValue)\u{0}\(Self.groupable(reason))"
         if groups[key] == nil {
             groupOrder.append(key)
-            groups[key] = BatchOutcome.FailureGroup(state: state, reason: reason, count: 0, examples: [], hint: hint)
+            groups[key] = BatchOutcome.FailureGroup(state: state, reason: Self.groupable(reason), count: 0, examples: [], hint: hint)
         }
         groups[key]?.count += 1
-        if let count = groups[key]?.examples.count, count < 3 { groups[key]?.examples.append(example ?? item.origin) }
+        if let count = groups[key]?.examples.count, count < 3 {
+            groups[key]?.examples.append(example ?? (Self.groupable(reason) == reason ? item.origin : "\(item.origin): \(reason)"))
+        }
         // A run of wildly varied reasons must not grow the report without bound.
         if groupOrder.count > 200, let last = groupOrder.last {
             groupOrder.removeLast()
             groups[last] = nil
         }
+    }
+
+    /// The reason as the report groups it: duplicates group by the run that sent them, not by row.
+    static func groupable(_ reason: String) -> String {
+        FailureReason.group(reason)
     }
 
     mutating func show(_ request: HubRequest) {
@@ -145,13 +205,19 @@ struct BatchState {
         lastFlush = ContinuousClock.now
         guard !pending.isEmpty else { return }
         if let ledger {
-            do { try ledger.record(pending) } catch { throw journalFailure(error) }
+            let records = pending.filter(\.journal).map(\.outcome)
+            if !records.isEmpty {
+                do { try ledger.record(records) } catch { throw journalFailure(error) }
+            }
         }
         for recorded in pending {
-            switch recorded.state {
+            switch recorded.outcome.state {
+            case .accepted where runner.isDryRun: outcome.counts.planned += 1
             case .accepted: outcome.counts.accepted += 1
             case .unknown, .sending: outcome.counts.unknown += 1
             case .failed, .pending: outcome.counts.failed += 1
+            case .duplicate: outcome.counts.duplicates += 1
+            case .bad: outcome.counts.bad += 1
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -162,7 +228,8 @@ struct BatchState {
     func progress() -> StepProgress {
         let elapsed = ContinuousClock.now - started
         return StepProgress(stepIndex: runner.stepIndex, stepId: runner.stepId, counts: outcome.counts, total: runner.total,
-                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                            dryRun: runner.isDryRun)
     }
 
     func finishedOutcome() -> BatchOutcome {

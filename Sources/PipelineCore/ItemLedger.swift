@@ -17,6 +17,39 @@ public protocol ItemLedger: AnyObject, Sendable {
     /// Records the id of what a `sending` item is creating (a registration id the hub handed out), so a
     /// resumed run upserts that same resource instead of creating a second one. Durable when it returns.
     func assignId(_ id: String, to key: LedgerKey) throws(LedgerError)
+    /// The newest item of any run of the same pipeline (this run's other items included) with this
+    /// idempotency key that was accepted, is being sent, or was left of unknown fate, recorded at or after
+    /// `since` (epoch seconds); nil when there is none. The item at `excluding` (the one asking) is never
+    /// its own prior.
+    func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend?
+    /// False for a ledger that can only be read (a dry run's view of the journal): nothing is written.
+    var isWritable: Bool { get }
+}
+
+/// An earlier send of the same notification (same idempotency key), as the journal remembers it.
+public struct PriorSend: Sendable, Equatable {
+    /// The run that sent it.
+    public var runId: String
+    /// When it was last recorded (epoch seconds): accepted, or marked sending.
+    public var at: Double
+    /// `accepted`, `sending` or `unknown`.
+    public var state: ItemState
+    /// Where that item came from (`rows.csv:42`).
+    public var origin: String
+    /// True when it is an item of the asking run.
+    public var sameRun: Bool
+    /// Its notification id, when the hub gave one.
+    public var notificationId: String?
+
+    /// Creates a prior send.
+    public init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil) {
+        self.runId = runId
+        self.at = at
+        self.state = state
+        self.origin = origin
+        self.sameRun = sameRun
+        self.notificationId = notificationId
+    }
 }
 
 /// Which item: the step's position in the pipeline and the row's number in its input (1-based).
@@ -35,7 +68,8 @@ public struct LedgerKey: Sendable, Hashable, Comparable {
     public static func < (lhs: LedgerKey, rhs: LedgerKey) -> Bool { (lhs.step, lhs.row) < (rhs.step, rhs.row) }
 }
 
-/// An item's life: `pending` → `sending` → `accepted` | `failed` | `unknown`.
+/// An item's life: `pending` → `sending` → `accepted` | `failed` | `unknown`; or, never sent, `duplicate`
+/// (the same notification was sent already) or `bad` (a malformed record of the input).
 public enum ItemState: String, Sendable, CaseIterable, Codable {
     /// Known, not started.
     case pending
@@ -47,6 +81,11 @@ public enum ItemState: String, Sendable, CaseIterable, Codable {
     case failed
     /// The request may or may not have been accepted (no answer after writing, 500, 504).
     case unknown
+    /// Not sent: its idempotency key was accepted already (another run within the dedupe window, or an
+    /// earlier row of this run).
+    case duplicate
+    /// Not sent: the input record is malformed.
+    case bad
 }
 
 /// An item as it is first recorded.
@@ -59,13 +98,19 @@ public struct LedgerItem: Sendable, Equatable {
     public var origin: String
     /// A digest of the row's content, so a resumed run can tell the row is the same one.
     public var digest: String
+    /// The idempotency key: the same key means the same notification, across runs.
+    public var idempotencyKey: String?
+    /// Whom it is for, for `pushline runs find`: the audience, handle(s) or installation id.
+    public var target: String?
 
     /// Creates an item.
-    public init(key: LedgerKey, stepId: String, origin: String, digest: String) {
+    public init(key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) {
         self.key = key
         self.stepId = stepId
         self.origin = origin
         self.digest = digest
+        self.idempotencyKey = idempotencyKey
+        self.target = target
     }
 }
 

@@ -24,10 +24,15 @@ public final class LoggedProgress: ProgressSink, @unchecked Sendable {
         }
         guard due else { return }
         let counts = progress.counts
-        logger.info(final ? "step finished" : "progress", metadata: [
-            "step": "\(progress.stepIndex):\(progress.stepId)", "accepted": "\(counts.accepted)", "failed": "\(counts.failed)",
-            "unknown": "\(counts.unknown)", "skipped": "\(counts.skipped)", "rate": .string(String(format: "%.1f", progress.rate)),
-            "elapsed": .string(String(format: "%.1f", progress.elapsed)),
-        ])
+        var metadata: Logger.Metadata = [
+            "step": "\(progress.stepIndex):\(progress.stepId)", "failed": "\(counts.failed)", "unknown": "\(counts.unknown)",
+            "skipped": "\(counts.skipped)", "duplicates": "\(counts.duplicates)", "bad": "\(counts.bad)",
+            "rate": .string(String(format: "%.1f", progress.rate)), "elapsed": .string(String(format: "%.1f", progress.elapsed)),
+        ]
+        // A dry run sends nothing: it logs what it would send ("planned"), never "accepted".
+        if progress.dryRun { metadata["planned"] = "\(counts.planned)" } else { metadata["accepted"] = "\(counts.accepted)" }
+        if let total = progress.total { metadata["total"] = "\(total)" }
+        logger.info(final ? (progress.dryRun ? "dry run step finished" : "step finished") : (progress.dryRun ? "dry run progress" : "progress"),
+                    metadata: metadata)
     }
 }

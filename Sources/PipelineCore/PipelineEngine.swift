@@ -26,8 +26,10 @@ public struct PipelineEngine: Sendable {
         case live(any HubTransport)
     }
 
-    /// Runs every step; after a failure the remaining steps are recorded as skipped, and after a stop
-    /// signal as interrupted.
+    /// Checks every step's input, then runs every step; after a failure the remaining steps are recorded
+    /// as skipped, and after a stop signal as interrupted. An input check that finds malformed records
+    /// under `bad-rows: stop` (or cannot read an input) ends the run before anything is sent: the report
+    /// is `rejected`.
     public func run(_ pipeline: Pipeline, mode: Mode, batch: BatchControl = BatchControl()) async -> RunReport {
         let dryRun: Bool
         let transport: any HubTransport
@@ -37,6 +39,23 @@ public struct PipelineEngine: Sendable {
         }
         let started = clock.now()
         let state = RunState()
+        func context(for built: BuiltStep, check: InputCheck? = nil) -> StepContext {
+            var stepLogger = logger
+            stepLogger[metadataKey: "step"] = "\(built.index):\(built.id)"
+            var context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
+                                      isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
+            context.inputCheck = check
+            return context
+        }
+        let (checks, rejections) = await checkInputs(pipeline, context: { context(for: $0) })
+        if !rejections.isEmpty {
+            let records = pipeline.steps.map { built in
+                rejections[built.index] ?? StepRecord(index: built.index, step: built.id, location: built.location.description, status: .skipped,
+                                                      summary: "not started: the input check failed, so nothing was sent")
+            }
+            return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+                             status: .rejected, steps: records)
+        }
         var records: [StepRecord] = []
         var failed = false
         var interrupted = false
@@ -50,12 +69,10 @@ public struct PipelineEngine: Sendable {
                                           summary: failed ? "skipped: an earlier step failed" : "not started: the run was stopped"))
                 continue
             }
-            var stepLogger = logger
-            stepLogger[metadataKey: "step"] = "\(built.index):\(built.id)"
-            let context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
-                                      isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
+            let context = context(for: built, check: checks[built.index])
+            let stepLogger = context.logger
             let stepStart = ContinuousClock.now
-            let record: StepRecord
+            var record: StepRecord
             do {
                 let result = try await built.step.run(in: context)
                 let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
@@ -72,6 +89,7 @@ public struct PipelineEngine: Sendable {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
             }
+            record.input = checks[built.index].map(InputSummary.init)
             if record.status == .failed {
                 failed = true
                 stepLogger.error("step failed", metadata: ["location": "\(location)", "reason": "\(record.summary)"])
@@ -81,6 +99,43 @@ public struct PipelineEngine: Sendable {
         let status: RunReport.Status = failed ? .failed : interrupted ? .interrupted : partial ? .partial : .succeeded
         return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                          status: status, steps: records)
+    }
+
+    /// Reads every step's input before anything is sent. Returns the checks by step index, and a failed
+    /// record for every step whose input stops the run (malformed records under `bad-rows: stop`, or a
+    /// file that cannot be read).
+    private func checkInputs(_ pipeline: Pipeline, context: (BuiltStep) -> StepContext) async
+        -> (checks: [Int: InputCheck], rejections: [Int: StepRecord]) {
+        var checks: [Int: InputCheck] = [:]
+        var rejections: [Int: StepRecord] = [:]
+        for built in pipeline.steps {
+            let location = built.location.description
+            let stepContext = context(built)
+            do {
+                guard let check = try await built.step.checkInput(in: stepContext) else { continue }
+                checks[built.index] = check
+                stepContext.logger.info("input checked", metadata: [
+                    "input": "\(check.input)", "records": "\(check.records)", "bad": "\(check.bad)", "policy": "\(check.policy.rawValue)",
+                ])
+                guard check.stopsRun else { continue }
+                var record = StepRecord(
+                    index: built.index, step: built.id, location: location, status: .failed,
+                    summary: "\(ItemCounts.grouped(check.bad)) of \(ItemCounts.grouped(check.records)) records in '\(check.input)' "
+                        + "\(check.bad == 1 ? "is" : "are") malformed; nothing was sent",
+                    lines: check.lines,
+                    hint: "fix \(check.bad == 1 ? "it" : "them") and run the same command again (what an earlier run sent is not sent twice), "
+                        + "or set `bad-rows: skip` on the step to send the rest and report these")
+                record.input = InputSummary(check)
+                rejections[built.index] = record
+            } catch let failure as StepFailure {
+                rejections[built.index] = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                                     summary: failure.message, lines: failure.lines, data: failure.data, hint: failure.hint)
+            } catch {
+                rejections[built.index] = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                                     summary: String(describing: error))
+            }
+        }
+        return (checks, rejections)
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

@@ -4,7 +4,7 @@
 /// ceiling (or to no pacing at all when there is none).
 public actor RateGovernor {
     /// The configured cap, requests per second; nil when the step set none.
-    public let ceiling: Double?
+    public nonisolated let ceiling: Double?
     /// The current pace, or nil for none.
     public private(set) var current: Double?
     private var nextSlot: ContinuousClock.Instant

@@ -10,8 +10,8 @@ public final class RowReader {
     /// One row, or why it cannot be used; `number` counts rows (1-based, the CSV header excluded),
     /// `line` is where the row starts in the file.
     public enum Item: Sendable {
-        /// A row.
-        case row(number: Int, line: Int, values: TemplateProperties, digest: String)
+        /// A row, on lines `line` through `through` (the same line unless a quoted CSV field spans lines).
+        case row(number: Int, line: Int, values: TemplateProperties, digest: String, through: Int)
         /// A malformed row.
         case problem(number: Int, line: Int, message: String)
     }
@@ -44,12 +44,18 @@ public final class RowReader {
                 throw RowSourceError("for-each file '\(source.shown)' is empty; a CSV file starts with a header row naming the columns")
             case .problem(let message, let line)?:
                 throw RowSourceError("\(source.shown):\(line): the header row is malformed: \(message)")
-            case .fields(let names, let line)?:
+            case .fields(let names, let line, _)?:
                 if let problem = Self.headerProblem(names) { throw RowSourceError("\(source.shown):\(line): \(problem)") }
                 columns = names
+                records.expectedFields = names.count
             }
             reader = .csv(records)
         }
+    }
+
+    /// How reports name a row: `rows.csv:42`, or `rows.csv:42-44` for a record whose quoted field spans lines.
+    public static func origin(_ shown: String, line: Int, through: Int) -> String {
+        through > line ? "\(shown):\(line)-\(through)" : "\(shown):\(line)"
     }
 
     /// Duplicate or empty column names make rows ambiguous.
@@ -70,14 +76,14 @@ public final class RowReader {
             number += 1
             switch record {
             case .problem(let message, let line): return .problem(number: number, line: line, message: message)
-            case .fields(let fields, let line):
+            case .fields(let fields, let line, let through):
                 let columns = columns ?? []
                 guard fields.count == columns.count else {
                     return .problem(number: number, line: line, message: "the row has \(fields.count) fields; the header has \(columns.count)")
                 }
                 var values: [String: String] = [:]
                 for (name, value) in zip(columns, fields) { values[name] = value }
-                return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(fields))
+                return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(fields), through: through)
             }
         case .lines(let lines):
             while let line = try lines.next() {
@@ -125,7 +131,7 @@ public final class RowReader {
             values[key] = text
             parts += [key, text]
         }
-        return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(parts))
+        return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(parts), through: line)
     }
 }
 

@@ -12,6 +12,8 @@ public struct RunReport: Sendable, Equatable, Encodable {
         case failed
         /// A stop signal ended the run; running it again resumes it.
         case interrupted
+        /// The input check found malformed records (or could not read an input); nothing was sent.
+        case rejected
     }
 
     /// The pipeline file.
@@ -83,6 +85,8 @@ public struct StepRecord: Sendable, Equatable, Encodable {
     public var hint: String?
     /// A batch step's items by outcome.
     public var items: ItemCounts?
+    /// What the input check found in the step's input, when it has one.
+    public var input: InputSummary?
 
     /// Creates a record.
     public init(
@@ -99,5 +103,28 @@ public struct StepRecord: Sendable, Equatable, Encodable {
         self.durationMs = durationMs
         self.hint = hint
         self.items = items
+    }
+}
+
+/// The input check of one step as the report shows it.
+public struct InputSummary: Sendable, Equatable, Encodable {
+    /// The input file as reports name it.
+    public var file: String
+    /// Records read.
+    public var records: Int
+    /// Malformed records among them.
+    public var bad: Int
+    /// Records whose quoted CSV field spans several lines.
+    public var multiLine: Int
+    /// `stop` or `skip`.
+    public var badRows: String
+
+    /// The summary of `check`.
+    public init(_ check: InputCheck) {
+        file = check.input
+        records = check.records
+        bad = check.bad
+        multiLine = check.multiLine
+        badRows = check.policy.rawValue
     }
 }

@@ -17,8 +17,18 @@ public protocol Step: Sendable, SendableMetatype {
     /// Returns nil when the step cannot be built.
     static func build(_ options: OptionReader, in context: BuildContext) -> Self?
 
+    /// Reads the step's whole input (a `for-each` file, a device file) before the run sends anything:
+    /// counts its records and finds the malformed ones. The engine checks every step first, so a bad row
+    /// in a later step's file stops the run before an earlier step sends. Nil for a step without such input.
+    func checkInput(in context: StepContext) async throws -> InputCheck?
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
+}
+
+extension Step {
+    /// Most steps read no input file.
+    public func checkInput(in context: StepContext) async throws -> InputCheck? { nil }
 }
 
 /// What a step reports when it finishes.

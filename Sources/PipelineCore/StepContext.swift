@@ -23,6 +23,9 @@ public struct StepContext: Sendable {
     public var stepIndex: Int
     /// The journal, stop signal and progress sink for batch steps.
     public var batch: BatchControl
+    /// What the input check found in the step's input, when it has one (its record count is the
+    /// progress total).
+    public var inputCheck: InputCheck?
 
     /// Creates a context.
     public init(

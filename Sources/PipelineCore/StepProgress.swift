@@ -17,14 +17,17 @@ public struct StepProgress: Sendable, Equatable {
     public var total: Int?
     /// Seconds since the step started.
     public var elapsed: Double
+    /// True in a dry run: items are planned, never accepted.
+    public var dryRun: Bool
 
     /// Creates a report.
-    public init(stepIndex: Int, stepId: String, counts: ItemCounts, total: Int?, elapsed: Double) {
+    public init(stepIndex: Int, stepId: String, counts: ItemCounts, total: Int?, elapsed: Double, dryRun: Bool = false) {
         self.stepIndex = stepIndex
         self.stepId = stepId
         self.counts = counts
         self.total = total
         self.elapsed = elapsed
+        self.dryRun = dryRun
     }
 
     /// Items finished per second so far.
@@ -34,7 +37,7 @@ public struct StepProgress: Sendable, Equatable {
 /// What a run gives its batch steps besides the transport: the journal, the stop signal, where
 /// progress goes, and whether to resend items whose fate is unknown.
 public struct BatchControl: Sendable {
-    /// The run's journal; nil for dry runs (nothing is sent, nothing recorded).
+    /// The run's journal; for a dry run a read-only view of it (to show what is already sent), or nil.
     public var ledger: (any ItemLedger)?
     /// True when this run resumes an earlier attempt, so the journal may know items already.
     public var isResume: Bool
@@ -44,14 +47,18 @@ public struct BatchControl: Sendable {
     public var stop: StopSignal
     /// Where progress goes; nil for none.
     public var progress: (any ProgressSink)?
+    /// `--again`: send items even when another run sent the same notification within the dedupe window
+    /// (they are counted as resent).
+    public var again: Bool
 
     /// Creates a control; the default journals nothing and never stops.
     public init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
-                progress: (any ProgressSink)? = nil) {
+                progress: (any ProgressSink)? = nil, again: Bool = false) {
         self.ledger = ledger
         self.isResume = isResume
         self.resendUnknown = resendUnknown
         self.stop = stop
         self.progress = progress
+        self.again = again
     }
 }

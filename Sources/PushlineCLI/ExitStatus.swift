@@ -8,7 +8,8 @@ public enum ExitStatus {
     public static let success: Int32 = 0
     /// A step failed at run time.
     public static let failure: Int32 = 1
-    /// Invalid input: a pipeline, template, expression or command line that is wrong. Nothing was sent.
+    /// Invalid input: a pipeline, template, expression or command line that is wrong, or an input file
+    /// whose check found malformed rows (under `bad-rows: stop`). Nothing was sent.
     public static let invalidInput: Int32 = 2
     /// Partial: every step ran, but some items failed or their fate is unknown.
     public static let partial: Int32 = 3
@@ -22,7 +23,7 @@ public enum ExitStatus {
         EXIT CODES:
           0    success: every step ran and every item was accepted (or a completed run was not repeated)
           1    a step failed while running
-          2    invalid input (pipeline, template, expression, arguments); nothing was sent
+          2    invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent
           3    partial: some items failed or their fate is unknown (see the report; run again to retry)
           75   another run of this pipeline holds its lock
           130  stopped by SIGINT, 143 by SIGTERM; run the same command again to resume
@@ -38,6 +39,7 @@ public enum ExitStatus {
         case .partial: partial
         case .failed: failure
         case .interrupted: interrupted(signal: signal ?? SIGTERM)
+        case .rejected: invalidInput
         }
     }
 }

@@ -13,7 +13,7 @@ struct JournalledRun {
     /// so) when the same run already completed and `again` is off: nothing is sent.
     static func begin(_ pipeline: Pipeline, registry: StepRegistry, journalPath: String?, again: Bool, console: Console) throws -> JournalledRun? {
         let path = journalPath ?? Journal.defaultPath(environment: console.environment)
-        let absolutePipeline = URL(fileURLWithPath: pipeline.document.file).standardizedFileURL.path
+        let absolutePipeline = RunPaths.absolute(pipeline.document.file)
         let lock: PipelineLock
         do {
             lock = try PipelineLock(pipeline: absolutePipeline, directory: FilePath.directory(of: path) + "/locks", now: console.clock.now())
@@ -39,7 +39,9 @@ struct JournalledRun {
             do {
                 if let latest {
                     record = try journal.resumeRun(id: latest.id, pid: pid, now: now)
-                    console.errorLine("pushline: resuming run \(latest.id) (started \(Self.time(latest.startedAt)), \(latest.status.rawValue))")
+                    // A run still marked running while this process holds its lock was killed: abandoned.
+                    let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
+                    console.errorLine("pushline: resuming run \(latest.id) (started \(Self.time(latest.startedAt)), \(was))")
                 } else {
                     record = try journal.startRun(identity: identity, pipeline: absolutePipeline, pid: pid, now: now)
                 }
@@ -59,10 +61,13 @@ struct JournalledRun {
         case .partial: .partial
         case .failed: .failed
         case .interrupted: .interrupted
+        case .rejected: .failed
         }
-        let counts = report.steps.compactMap { step in step.items.map { "\"\(step.index):\(step.step)\":{\"accepted\":\($0.accepted),\"failed\":\($0.failed),\"unknown\":\($0.unknown),\"skipped\":\($0.skipped)}" } }
+        // Items per step, as `runs show` and monitoring read them back: `{"1:send": {"accepted": 4995, …}}`.
+        var counts: [String: ItemCounts] = [:]
+        for step in report.steps { if let items = step.items { counts["\(step.index):\(step.step)"] = items } }
         do {
-            try journal.finishRun(id: record.id, state: status, exitCode: exitCode, summary: "{" + counts.joined(separator: ",") + "}",
+            try journal.finishRun(id: record.id, state: status, exitCode: exitCode, summary: JSONOutput.encode(counts),
                                   now: console.clock.now().timeIntervalSince1970)
         } catch {
             console.errorLine("pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")

@@ -30,7 +30,11 @@ struct LiveRun {
         // One HTTP client per run (keep-alive across steps), closed when the run ends.
         let executor = AsyncHTTPExecutor()
         let control = BatchControl(ledger: runs.journal.ledger(run: runs.record.id), isResume: runs.isResume,
-                                   resendUnknown: resendUnknown, stop: stop, progress: progress)
+                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again)
+        if again {
+            console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
+                              + "the report counts them")
+        }
         var transport: any HubTransport = RetryingTransport(executor: executor)
         if let trace { transport = TracingTransport(transport, sink: trace) }
         var result = await engine.run(pipeline, mode: .live(transport), batch: control)

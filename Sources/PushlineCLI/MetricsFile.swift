@@ -13,7 +13,9 @@ enum MetricsFile {
             """
         for step in report.steps {
             guard let items = step.items else { continue }
-            for (state, count) in [("accepted", items.accepted), ("failed", items.failed), ("unknown", items.unknown), ("skipped", items.skipped)] {
+            let states = [("accepted", items.accepted), ("planned", items.planned), ("failed", items.failed), ("unknown", items.unknown),
+                          ("skipped", items.skipped), ("duplicate", items.duplicates), ("bad", items.bad)]
+            for (state, count) in states {
                 text += "pushline_items{pipeline=\"\(pipeline)\",step=\"\(step.index):\(step.step)\",state=\"\(state)\"} \(count)\n"
             }
         }
@@ -30,7 +32,7 @@ enum MetricsFile {
             # HELP pushline_run_retries Retries (throttling, busy answers, connection failures) in the last run.
             # TYPE pushline_run_retries gauge
             pushline_run_retries{pipeline="\(pipeline)"} \(retries)
-            # HELP pushline_run_exit_code Exit code of the last run (0 ok, 1 failed, 3 partial, 130/143 stopped).
+            # HELP pushline_run_exit_code Exit code of the last run (0 ok, 1 failed, 2 invalid input, 3 partial, 130/143 stopped).
             # TYPE pushline_run_exit_code gauge
             pushline_run_exit_code{pipeline="\(pipeline)"} \(exitCode)
             # HELP pushline_run_last_end_timestamp_seconds When the last run ended.

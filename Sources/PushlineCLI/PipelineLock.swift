@@ -22,13 +22,30 @@ final class PipelineLock {
         let holder: String
     }
 
+    /// The lock file of `pipeline` (an absolute path) in `directory`.
+    static func path(pipeline: String, directory: String) -> String {
+        let name = URL(fileURLWithPath: pipeline).deletingPathExtension().lastPathComponent
+            .filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        return "\(directory)/\(name.isEmpty ? "pipeline" : name)-\(ContentDigestPrefix.of(pipeline)).lock"
+    }
+
+    /// Whether a live process holds the lock of `pipeline`: a run the journal shows `running` whose lock
+    /// is free was killed (its holder is gone), so it is abandoned and resumable. The probe only reads,
+    /// taking (and at once dropping) a shared lock; it never writes the holder's line.
+    static func isHeld(pipeline: String, directory: String) -> Bool {
+        let descriptor = open(path(pipeline: pipeline, directory: directory), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(descriptor, LOCK_UN)
+        return false
+    }
+
     /// Takes the lock for `pipeline` (an absolute path) in `directory`, or throws `Held` at once.
     init(pipeline: String, directory: String, now: Date) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let name = URL(fileURLWithPath: pipeline).deletingPathExtension().lastPathComponent
-            .filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-        path = "\(directory)/\(name.isEmpty ? "pipeline" : name)-\(ContentDigestPrefix.of(pipeline)).lock"
+        path = Self.path(pipeline: pipeline, directory: directory)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw CommandFailure("cannot open the lock file '\(path)': \(String(cString: strerror(errno)))")

@@ -17,10 +17,13 @@ struct ProgressReporter: ProgressSink {
             if let total = progress.total, total > 0 {
                 line += "/\(total) \(Self.bar(Double(counts.total) / Double(total)))"
             }
-            line += " · \(counts.accepted) accepted"
+            // A dry run sends nothing: its items are planned ("would send"), never accepted.
+            line += progress.dryRun ? " · \(counts.planned) would send" : " · \(counts.accepted) accepted"
             if counts.failed > 0 { line += " · \(counts.failed) failed" }
             if counts.unknown > 0 { line += " · \(counts.unknown) unknown" }
             if counts.skipped > 0 { line += " · \(counts.skipped) done earlier" }
+            if counts.duplicates > 0 { line += " · \(counts.duplicates) already sent" }
+            if counts.bad > 0 { line += " · \(counts.bad) bad" }
             line += String(format: " · %.0f/s", progress.rate)
             if let total = progress.total, progress.rate > 0, !final {
                 line += " · ETA \(Self.clock(Double(total - counts.total) / progress.rate))"

@@ -22,6 +22,12 @@ struct RunCommand: AsyncParsableCommand {
             reported but not resent (--resend-unknown resends them). A run that completed is not repeated \
             (--again starts a fresh one).
 
+            Every item has an idempotency key (a digest of its request, or the step's idempotency-key). An item \
+            whose key any run of the same pipeline had accepted within the step's dedupe-window (default 12h) \
+            is not sent again but reported as already sent, so fixing a bad row and running again sends just \
+            that row. --again sends them anyway and says how many. Every for-each input is read whole before \
+            the first send; a malformed row stops the run (exit 2) unless the step says bad-rows: skip.
+
             EXAMPLES:
               pushline run pipelines/seed-tutorial.yaml --dry-run
               pushline run pipelines/daily-digest.yaml --report run.json --metrics /var/lib/node_exporter/pushline.prom
@@ -50,7 +56,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
     var journal: String?
 
-    @Flag(help: "Start a fresh run even if the same run completed or was cut off.")
+    @Flag(help: "Start a fresh run even if the same run completed or was cut off, and send items even when a run sent the same notification within the dedupe window (the report counts them).")
     var again = false
 
     @Flag(help: "On resume, resend items an earlier attempt left unknown (the hub may have accepted them: may deliver twice).")
@@ -90,7 +96,10 @@ struct RunCommand: AsyncParsableCommand {
             : ProgressReporter(console: console, terminal: console.isTerminal, fallback: LoggedProgress(level: "info"))
         let engine = PipelineEngine(logger: logger, clock: console.clock)
         if dryRun {
-            let result = await engine.run(built, mode: .dryRun, batch: BatchControl(progress: progress))
+            // A dry run reads the journal, never writes it: what an earlier run sent shows as already sent.
+            let control = BatchControl(ledger: DryRunJournal.ledger(for: built, journalPath: journal, console: console), progress: progress,
+                                       again: again)
+            let result = await engine.run(built, mode: .dryRun, batch: control)
             try finish(result, console: console, started: Date())
             return
         }

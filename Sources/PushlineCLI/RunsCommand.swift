@@ -3,28 +3,42 @@ import Foundation
 import PipelineCore
 import RunJournal
 
-/// `pushline runs list|show`: what the run journal knows.
+/// `pushline runs list|show|resolve|find`: what the run journal knows, and settling what it cannot know.
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "runs", abstract: "Show journalled runs: their state, item counts, failures and unknown items.",
-        subcommands: [List.self, Show.self])
+        commandName: "runs", abstract: "Show journalled runs and their items, settle unknown items, find an item again.",
+        subcommands: [List.self, Show.self, Resolve.self, Find.self])
 
     /// Where the journal is.
     struct JournalOption: ParsableArguments {
         @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
         var journal: String?
 
+        func path(console: Console) -> String {
+            journal ?? Journal.defaultPath(environment: console.environment)
+        }
+
         func open(console: Console) throws -> Journal {
-            let path = journal ?? Journal.defaultPath(environment: console.environment)
+            let path = path(console: console)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CommandFailure("no run journal at '\(path)' yet; live runs create it")
             }
             do { return try Journal(path: path) } catch { throw CommandFailure("the run journal: \(error.message)") }
         }
+
+        /// The status as people should read it: a run the journal shows `running` whose pipeline lock is
+        /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
+        func shownStatus(_ run: RunRecord, console: Console) -> String {
+            guard run.status == .running else { return run.status.rawValue }
+            let locks = FilePath.directory(of: path(console: console)) + "/locks"
+            return PipelineLock.isHeld(pipeline: run.pipeline, directory: locks) ? "running" : "abandoned"
+        }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List runs, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List runs, newest first.",
+            discussion: "A run shown `abandoned` was killed while running (its lock is free); run the same command again to resume it.")
 
         @OptionGroup var options: JournalOption
 
@@ -41,52 +55,317 @@ struct RunsCommand: AsyncParsableCommand {
                 let ended = run.endedAt.map { " → \(JournalledRun.time($0))" } ?? ""
                 let exit = run.exitCode.map { ", exit \($0)" } ?? ""
                 let resumes = run.resumes > 0 ? ", resumed \(run.resumes)×" : ""
-                console.line("\(run.id)  \(run.status.rawValue.padding(to: 11)) \(JournalledRun.time(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)")
+                let status = options.shownStatus(run, console: console)
+                console.line("\(run.id)  \(status.padding(to: 11)) \(JournalledRun.time(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)")
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one run: counts per step, failures by reason, unknown items.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one run: counts per step, items not accepted grouped by reason; with --items, its items.",
+            discussion: """
+                EXAMPLES:
+                  pushline runs show 20261123-030000-3f9c2a
+                  pushline runs show 20261123-030000 --items --state failed --format json
+                """)
 
         @OptionGroup var options: JournalOption
 
         @Argument(help: "The run id (a unique prefix will do).")
         var id: String
 
-        @Option(help: "Unknown and failed items listed at most.")
+        @Flag(help: "List the run's items: row, origin, idempotency key, state, attempts, notification id, error.")
+        var items = false
+
+        @Option(help: "With --items: only items in this state (pending, sending, accepted, failed, unknown, duplicate, bad); repeatable.")
+        var state: [ItemState] = []
+
+        @Option(help: "Items listed at most (with --items), or unknown items listed at most.")
         var limit = 20
+
+        @Option(help: "Output format: text or json.")
+        var format: OutputFormat = .text
 
         func run() async throws {
             let console = Console.current
             let journal = try options.open(console: console)
             do {
                 guard let run = try journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.path)") }
-                console.line("run \(run.id): \(run.status.rawValue)\(run.exitCode.map { " (exit \($0))" } ?? "")")
+                if items {
+                    let listed = try journal.items(run: run.id, states: state, limit: max(1, limit))
+                    switch format {
+                    case .json: console.line(JSONOutput.encode(listed.map(ItemView.init)))
+                    case .text:
+                        for item in listed { console.line(ItemView(item).line) }
+                        if listed.isEmpty { console.line("no items\(state.isEmpty ? "" : " in state \(state.map(\.rawValue).joined(separator: ", "))")") }
+                    }
+                    return
+                }
+                let status = options.shownStatus(run, console: console)
+                let counts = try journal.counts(run: run.id)
+                let groups = try journal.failureGroups(run: run.id, examples: 3)
+                let unknown = try journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
+                if format == .json {
+                    console.line(JSONOutput.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown)))
+                    return
+                }
+                console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")")
+                if status == "abandoned" {
+                    console.line("  its process (pid \(run.pid)) is gone; run the same command again to resume it")
+                }
                 console.line("pipeline: \(run.pipeline)")
                 console.line("started: \(JournalledRun.time(run.startedAt))" + (run.endedAt.map { ", ended: \(JournalledRun.time($0))" } ?? "")
                              + (run.resumes > 0 ? ", resumed \(run.resumes)×" : ""))
                 var byStep: [Int: (String, [ItemState: Int])] = [:]
-                for count in try journal.counts(run: run.id) {
+                for count in counts {
                     byStep[count.step, default: (count.stepId, [:])].1[count.state] = count.count
                 }
                 for step in byStep.keys.sorted() {
                     let (stepId, states) = byStep[step]!
-                    let parts = ItemState.allCases.compactMap { state in states[state].map { "\($0) \(state.rawValue)" } }
+                    let parts = ItemState.allCases.compactMap { state in states[state].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
                     console.line("step \(step) \(stepId): \(parts.joined(separator: ", "))")
                 }
-                for group in try journal.failureGroups(run: run.id, examples: 3) {
-                    console.line("\(group.state.rawValue) ×\(group.count) (step \(group.step) \(group.stepId)): \(group.error ?? "no reason recorded")")
+                for group in groups {
+                    console.line("\(group.state.rawValue) ×\(ItemCounts.grouped(group.count)) (step \(group.step) \(group.stepId)): \(group.error ?? "no reason recorded")")
                     for example in group.examples { console.line("  e.g. \(example)") }
                 }
-                let unknown = try journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
                 if !unknown.isEmpty {
-                    console.line("unknown (not resent; `pushline run … --resend-unknown` sends them again):")
+                    console.line("unknown (not resent; check the devices, then `pushline runs resolve \(run.id) --delivered` or `--resend`):")
                     for item in unknown { console.line("  \(item.origin) (step \(item.key.step), row \(item.key.row), \(item.attempts) attempt\(item.attempts == 1 ? "" : "s"))") }
+                }
+                console.line("every item: pushline runs show \(run.id) --items [--state failed|unknown|accepted|duplicate|bad] [--format json]")
+            } catch let error as JournalError {
+                throw CommandFailure("the run journal: \(error.message)")
+            }
+        }
+    }
+
+    struct Resolve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "resolve", abstract: "Settle a run's unknown items by hand: as delivered, or to be sent again on the next start.",
+            discussion: """
+                An item is unknown when its request may or may not have reached the hub (no answer after writing, \
+                500, 504, a run killed in flight). Pushline never guesses: check (the emulator's side channel, NH \
+                telemetry, the device), then settle. --delivered counts the items accepted (and their idempotency \
+                keys as sent); --resend makes the next `pushline run` of the same command send them again. Each \
+                item records who settled it and when. A partial run left with nothing unsettled becomes completed.
+
+                EXAMPLES:
+                  pushline runs resolve 20261123-030000-3f9c2a --delivered --by alice --note "checked NH telemetry"
+                  pushline runs resolve 20261123-030000 --resend --step 1 --rows 204,210-215
+                """)
+
+        @OptionGroup var options: JournalOption
+
+        @Argument(help: "The run id (a unique prefix will do).")
+        var id: String
+
+        @Flag(help: "The items were delivered: count them accepted.")
+        var delivered = false
+
+        @Flag(help: "The items were not delivered: the next start of the run sends them again.")
+        var resend = false
+
+        @Option(help: "Only items of this step (as `runs show` numbers them).")
+        var step: Int?
+
+        @Option(help: "Only these rows of the step: 12,15-20.")
+        var rows: String?
+
+        @Option(help: "Who settles them (default: $USER).")
+        var by: String?
+
+        @Option(help: "Why, for the audit trail.")
+        var note: String?
+
+        func validate() throws {
+            guard delivered != resend else { throw ValidationError("give exactly one of --delivered and --resend") }
+            if let rows { _ = try Self.ranges(rows) }
+        }
+
+        static func ranges(_ text: String) throws -> [ClosedRange<Int>] {
+            try text.split(separator: ",").map { part in
+                let bounds = part.split(separator: "-", maxSplits: 1).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard let low = bounds.first ?? nil, low > 0, let high = bounds.count == 2 ? bounds[1] : low, high >= low else {
+                    throw ValidationError("--rows takes row numbers and ranges such as 12,15-20, found '\(part)'")
+                }
+                return low...high
+            }
+        }
+
+        func run() async throws {
+            let console = Console.current
+            let journal = try options.open(console: console)
+            do {
+                guard let run = try journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.path)") }
+                if options.shownStatus(run, console: console) == "running" {
+                    throw CommandFailure("run \(run.id) is running (pid \(run.pid)); settle its items after it ends")
+                }
+                let who = by ?? console.environment["USER"] ?? console.environment["LOGNAME"] ?? "unknown"
+                let result = try journal.resolve(run: run.id, as: delivered ? .delivered : .resend, step: step, rows: try rows.map(Self.ranges) ?? [],
+                                                 by: who, note: note, now: console.clock.now().timeIntervalSince1970)
+                guard result.settled > 0 else {
+                    console.line("run \(run.id) has no unknown items\(step.map { " in step \($0)" } ?? "")\(rows.map { " in rows \($0)" } ?? ""); nothing settled")
+                    return
+                }
+                let noun = result.settled == 1 ? "item" : "items"
+                console.line("run \(run.id): \(ItemCounts.grouped(result.settled)) unknown \(noun) settled as \(delivered ? "delivered" : "to be sent again") by \(who)")
+                if result.completed {
+                    console.line("run \(run.id) has nothing left unsettled: it is now completed")
+                } else if resend {
+                    console.line("run the same command again: it resumes run \(run.id) and sends them")
+                } else if result.remaining > 0 {
+                    console.line("\(ItemCounts.grouped(result.remaining)) item\(result.remaining == 1 ? "" : "s") of the run are still failed, unknown or bad (`pushline runs show \(run.id)`)")
                 }
             } catch let error as JournalError {
                 throw CommandFailure("the run journal: \(error.message)")
             }
         }
+    }
+
+    struct Find: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "find", abstract: "Find items by idempotency key, origin (rows.csv:42) or a word of their target (a user id, a handle).",
+            discussion: """
+                Answers "did user u0203 get last night's digest?": items whose idempotency key or origin is TEXT, \
+                or whose audience, handles or installation id hold TEXT as a whole word ($UserId:{u0203}), newest first.
+
+                EXAMPLES:
+                  pushline runs find u0203 --pipeline pipelines/daily-digest.yaml --since 24h
+                  pushline runs find digest-2026-11-23-u0203 --format json
+                """)
+
+        @OptionGroup var options: JournalOption
+
+        @Argument(help: "An idempotency key, an origin, or a word of the target.")
+        var text: String
+
+        @Option(help: "Only runs of this pipeline file.")
+        var pipeline: String?
+
+        @Option(help: "Only items written this recently (e.g. 24h, 7d).")
+        var since: String?
+
+        @Option(help: "Items listed at most.")
+        var limit = 20
+
+        @Option(help: "Output format: text or json.")
+        var format: OutputFormat = .text
+
+        func validate() throws {
+            if let since, ConfigDuration.seconds(since) == nil {
+                throw ValidationError("--since takes a duration such as 90m, 24h or 7d, found '\(since)'")
+            }
+        }
+
+        func run() async throws {
+            let console = Console.current
+            let journal = try options.open(console: console)
+            let cutoff = since.flatMap(ConfigDuration.seconds).map { console.clock.now().timeIntervalSince1970 - Double($0) }
+            let found: [Journal.FoundItem]
+            do {
+                found = try journal.find(text, pipeline: pipeline.map(RunPaths.absolute), since: cutoff, limit: max(1, limit))
+            } catch { throw CommandFailure("the run journal: \(error.message)") }
+            switch format {
+            case .json:
+                console.line(JSONOutput.encode(found.map { FoundView(runId: $0.runId, pipeline: $0.pipeline, item: ItemView($0.item)) }))
+            case .text:
+                if found.isEmpty {
+                    console.line("no item matches '\(text)'\(since.map { " in the last \($0)" } ?? "")")
+                    throw ExitStatus.exit(ExitStatus.failure)
+                }
+                for match in found { console.line("run \(match.runId) \(ItemView(match.item).line)") }
+            }
+        }
+    }
+}
+
+extension ItemState: ExpressibleByArgument {}
+
+/// An item as `runs show --items` and `runs find` print it.
+struct ItemView: Encodable {
+    let step: Int
+    let row: Int
+    let stepId: String
+    let origin: String
+    let key: String?
+    let target: String?
+    let state: ItemState
+    let attempts: Int
+    let notificationId: String?
+    let error: String?
+    let resolution: String?
+    let updatedAt: String
+
+    init(_ item: JournalItem) {
+        step = item.key.step
+        row = item.key.row
+        stepId = item.stepId
+        origin = item.origin
+        key = item.idempotencyKey
+        target = item.target
+        state = item.state
+        attempts = item.attempts
+        notificationId = item.notificationId
+        error = item.error
+        resolution = item.resolution
+        updatedAt = JournalledRun.time(item.updatedAt)
+    }
+
+    /// One line: `step 1 row 204  rows.csv:205  accepted  1 attempt  notification 123  key digest-u0203  → $UserId:{u0203}`.
+    var line: String {
+        var text = "step \(step) row \(row)  \(origin)  \(state.rawValue)  \(attempts) attempt\(attempts == 1 ? "" : "s")  \(updatedAt)"
+        if let notificationId { text += "  notification \(notificationId)" }
+        if let key { text += "  key \(key)" }
+        if let target { text += "  → \(target)" }
+        if let error { text += "  (\(error))" }
+        if let resolution { text += "  [\(resolution)]" }
+        return text
+    }
+}
+
+/// A found item with its run, for `runs find --format json`.
+struct FoundView: Encodable {
+    let runId: String
+    let pipeline: String
+    let item: ItemView
+}
+
+/// `runs show --format json`.
+struct RunView: Encodable {
+    struct Group: Encodable {
+        let step: Int
+        let stepId: String
+        let state: ItemState
+        let reason: String?
+        let count: Int
+        let examples: [String]
+    }
+
+    let id: String
+    let status: String
+    let exitCode: Int32?
+    let pipeline: String
+    let startedAt: String
+    let endedAt: String?
+    let resumes: Int
+    let items: [String: [String: Int]]
+    let groups: [Group]
+    let unknown: [ItemView]
+
+    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem]) {
+        id = run.id
+        self.status = status
+        exitCode = run.exitCode
+        pipeline = run.pipeline
+        startedAt = JournalledRun.time(run.startedAt)
+        endedAt = run.endedAt.map(JournalledRun.time)
+        resumes = run.resumes
+        var items: [String: [String: Int]] = [:]
+        for count in counts { items["\(count.step):\(count.stepId)", default: [:]][count.state.rawValue] = count.count }
+        self.items = items
+        self.groups = groups.map { Group(step: $0.step, stepId: $0.stepId, state: $0.state, reason: $0.error, count: $0.count, examples: $0.examples) }
+        self.unknown = unknown.map(ItemView.init)
     }
 }

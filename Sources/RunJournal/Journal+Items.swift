@@ -29,31 +29,29 @@ extension Journal {
         return try withConnection { (connection) throws(JournalError) -> [JournalItem] in
             var items: [JournalItem] = []
             try connection.query("""
-                SELECT step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at
-                FROM items WHERE run = (SELECT seq FROM runs WHERE id = ?1)\(filter) ORDER BY step, row LIMIT ?2
+                SELECT \(Self.itemColumns) FROM items WHERE run = (SELECT seq FROM runs WHERE id = ?1)\(filter) ORDER BY step, row LIMIT ?2
                 """, bind: { (statement) throws(JournalError) in
                 try statement.bind(1, run)
                 try statement.bind(2, Int64(limit))
             }) { (row) throws(JournalError) in
-                items.append(JournalItem(
-                    key: LedgerKey(step: row.int(0), row: row.int(1)), stepId: row.text(2) ?? "",
-                    origin: row.text(3) ?? "", digest: row.text(4) ?? "", state: try Self.itemState(row, 5, connection),
-                    attempts: row.int(6), notificationId: row.text(7), error: row.text(8), retriable: row.int64(9) != 0,
-                    updatedAt: row.double(10)))
+                items.append(try Self.item(row, connection))
             }
             return items
         }
     }
 
-    /// Failed and unknown items grouped by step, state and error text, biggest group first, each with the
-    /// origins of up to `examples` of its items (in row order).
+    /// Items that were not accepted (failed, unknown, duplicate, bad) grouped by step, state and reason,
+    /// biggest group first, each with the origins of up to `examples` of its items (in row order).
+    ///
+    /// The reason is the error text, except that an "already sent by run X (rows.csv:41 at …)" groups
+    /// by its run (`FailureReason`), so a thousand duplicates of one run are one group.
     public func failureGroups(run: String, examples: Int) throws(JournalError) -> [FailureGroup] {
         try withConnection { (connection) throws(JournalError) -> [FailureGroup] in
             var groups: [FailureGroup] = []
             try connection.query("""
-                SELECT step, min(step_id), state, error, count(*) FROM items
-                WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND state IN ('failed', 'unknown')
-                GROUP BY step, state, error ORDER BY count(*) DESC, step, state, error
+                SELECT step, min(step_id), state, \(Self.reason) AS reason, count(*) FROM items
+                WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND state IN ('failed', 'unknown', 'duplicate', 'bad')
+                GROUP BY step, state, reason ORDER BY count(*) DESC, step, state, reason
                 """, bind: { (statement) throws(JournalError) in try statement.bind(1, run) }) { (row) throws(JournalError) in
                 groups.append(FailureGroup(step: row.int(0), stepId: row.text(1) ?? "",
                                            state: try Self.itemState(row, 2, connection), error: row.text(3),
@@ -64,7 +62,7 @@ extension Journal {
                 // `error IS ?4` so the group of items without an error text (NULL) matches too.
                 try connection.query("""
                     SELECT origin FROM items
-                    WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND step = ?2 AND state = ?3 AND error IS ?4
+                    WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND step = ?2 AND state = ?3 AND \(Self.reason) IS ?4
                     ORDER BY row LIMIT ?5
                     """, bind: { (statement) throws(JournalError) in
                     try statement.bind(1, run)
@@ -78,6 +76,25 @@ extension Journal {
             }
             return groups
         }
+    }
+
+    /// The reason items group by.
+    private static let reason = FailureReason.sqlExpression("error")
+
+    /// The columns `item(_:_:)` reads, in its order.
+    static let itemColumns = """
+        step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at, \
+        idempotency_key, target, resolution
+        """
+
+    /// An item from a row of `itemColumns`.
+    static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0) throws(JournalError) -> JournalItem {
+        JournalItem(
+            key: LedgerKey(step: row.int(first), row: row.int(first + 1)), stepId: row.text(first + 2) ?? "",
+            origin: row.text(first + 3) ?? "", digest: row.text(first + 4) ?? "", state: try itemState(row, first + 5, connection),
+            attempts: row.int(first + 6), notificationId: row.text(first + 7), error: row.text(first + 8),
+            retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10), idempotencyKey: row.text(first + 11),
+            target: row.text(first + 12), resolution: row.text(first + 13))
     }
 
     /// An ORDER BY term that sorts states as an item lives through them rather than alphabetically.

@@ -54,7 +54,14 @@ public final class Journal: Sendable {
     /// The ledger shares this journal's connection. Its methods throw if the journal has no run with
     /// this id (items refer to their run).
     public func ledger(run: String) -> JournalLedger {
-        JournalLedger(journal: self, run: run)
+        let pipeline = (try? self.run(matching: run))?.pipeline ?? ""
+        return JournalLedger(journal: self, run: run, pipeline: pipeline)
+    }
+
+    /// A read-only `ItemLedger` over the runs of `pipeline` (its absolute path, as runs record it): what a
+    /// dry run consults to show which items an earlier run already sent. Every write throws.
+    public func readOnlyLedger(pipeline: String) -> JournalLedger {
+        JournalLedger(journal: self, run: nil, pipeline: pipeline)
     }
 
     /// Runs `body` with the connection, holding the mutex.

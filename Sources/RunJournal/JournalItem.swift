@@ -22,10 +22,20 @@ public struct JournalItem: Sendable, Equatable {
     public var retriable: Bool
     /// When it was last written (seconds since the Unix epoch).
     public var updatedAt: Double
+    /// Its idempotency key, when it has one.
+    public var idempotencyKey: String?
+    /// Whom it was for: the audience, handle(s) or installation id.
+    public var target: String?
+    /// Who settled it by hand (`pushline runs resolve`), when, and how.
+    public var resolution: String?
 
     /// Creates an item.
     public init(key: LedgerKey, stepId: String, origin: String, digest: String, state: ItemState, attempts: Int,
-                notificationId: String? = nil, error: String? = nil, retriable: Bool = false, updatedAt: Double) {
+                notificationId: String? = nil, error: String? = nil, retriable: Bool = false, updatedAt: Double,
+                idempotencyKey: String? = nil, target: String? = nil, resolution: String? = nil) {
+        self.idempotencyKey = idempotencyKey
+        self.target = target
+        self.resolution = resolution
         self.key = key
         self.stepId = stepId
         self.origin = origin

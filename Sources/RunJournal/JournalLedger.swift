@@ -10,14 +10,43 @@ import Synchronization
 public final class JournalLedger: ItemLedger {
     /// The journal it writes to.
     public let journal: Journal
-    /// The run id items are recorded under.
-    public let run: String
+    /// The run id items are recorded under; nil for a read-only view (a dry run's).
+    public let run: String?
+    /// The pipeline whose runs' idempotency keys count as earlier sends.
+    public let pipeline: String
     /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
     private let runKey = Mutex<Int64?>(nil)
 
-    init(journal: Journal, run: String) {
+    init(journal: Journal, run: String?, pipeline: String) {
         self.journal = journal
         self.run = run
+        self.pipeline = pipeline
+    }
+
+    /// False for a read-only view: every write throws.
+    public var isWritable: Bool { run != nil }
+
+    /// The newest item of a run of this pipeline with `key` that was accepted, is being sent or is of
+    /// unknown fate, recorded at or after `since`; the item at `excluding` of this run is not counted.
+    public func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
+        try ledgerCall { () throws(JournalError) -> PriorSend? in
+            try journal.withConnection { (connection) throws(JournalError) -> PriorSend? in
+                let seq = run == nil ? -1 : try runSeq(connection)
+                var found: PriorSend?
+                try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(JournalError) in
+                    try statement.bind(1, key)
+                    try statement.bind(2, seq)
+                    try statement.bind(3, pipeline)
+                    try statement.bind(4, since)
+                    try statement.bind(5, Int64(excluding.step))
+                    try statement.bind(6, Int64(excluding.row))
+                }) { (row) throws(JournalError) in
+                    found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
+                                      origin: row.text(3) ?? "", sameRun: row.int64(4) != 0, notificationId: row.text(5))
+                }
+                return found
+            }
+        }
     }
 
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
@@ -61,10 +90,10 @@ public final class JournalLedger: ItemLedger {
         try write(outcomes, sql: LedgerSQL.record, perRow: LedgerSQL.recordParametersPerRow) {
             (outcome, statement, first) throws(JournalError) in
             try bindItem(outcome.item, to: statement, at: first)
-            try statement.bind(first + 5, outcome.state.rawValue)
-            try statement.bind(first + 6, outcome.notificationId)
-            try statement.bind(first + 7, outcome.error)
-            try statement.bind(first + 8, Int64(outcome.retriable ? 1 : 0))
+            try statement.bind(first + 7, outcome.state.rawValue)
+            try statement.bind(first + 8, outcome.notificationId)
+            try statement.bind(first + 9, outcome.error)
+            try statement.bind(first + 10, Int64(outcome.retriable ? 1 : 0))
         }
     }
 
@@ -143,18 +172,21 @@ public final class JournalLedger: ItemLedger {
         }
     }
 
-    /// Binds step, row, step id, origin and digest from parameter `first`.
+    /// Binds step, row, step id, origin, digest, idempotency key and target from parameter `first`.
     private func bindItem(_ item: LedgerItem, to statement: SQLiteStatement, at first: Int32) throws(JournalError) {
         try statement.bind(first, Int64(item.key.step))
         try statement.bind(first + 1, Int64(item.key.row))
         try statement.bind(first + 2, item.stepId)
         try statement.bind(first + 3, item.origin)
         try statement.bind(first + 4, item.digest)
+        try statement.bind(first + 5, item.idempotencyKey)
+        try statement.bind(first + 6, item.target)
     }
 
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.
     private func runSeq(_ connection: SQLiteConnection) throws(JournalError) -> Int64 {
         if let known = runKey.withLock({ $0 }) { return known }
+        guard let run else { throw JournalError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
         var found: Int64?
         try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(JournalError) in
             try statement.bind(1, run)

@@ -4,7 +4,7 @@
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 1
+    static let version = 2
 
     /// Version 1.
     ///
@@ -49,6 +49,24 @@ enum JournalSchema {
         PRAGMA user_version = 1;
         """
 
+    /// Version 2: idempotency keys, targets and resolutions.
+    ///
+    /// `idempotency_key` makes duplicate protection work across runs: an item whose key a run of the same
+    /// pipeline had accepted within the step's window is not sent again. The index is partial (items
+    /// without a key cost nothing) and ends with `updated_at`, so the lookup is one range scan of the key.
+    /// `target` (audience, handles, installation id) is what `pushline runs find` searches; `resolution`
+    /// records who settled an unknown item by hand, and when. Errors no longer start with the item's
+    /// origin (kept in its own column), so equal reasons group; v1 rows are rewritten the same way.
+    static let version2 = """
+        ALTER TABLE items ADD COLUMN idempotency_key TEXT;
+        ALTER TABLE items ADD COLUMN target TEXT;
+        ALTER TABLE items ADD COLUMN resolution TEXT;
+        CREATE INDEX items_by_key ON items (idempotency_key, updated_at) WHERE idempotency_key IS NOT NULL;
+        UPDATE items SET error = substr(error, length(origin) + 3)
+            WHERE error IS NOT NULL AND substr(error, 1, length(origin) + 2) = origin || ': ';
+        PRAGMA user_version = 2;
+        """
+
     /// Sets the connection's pragmas and creates or migrates the schema.
     static func prepare(_ connection: SQLiteConnection) throws(JournalError) {
         // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
@@ -72,6 +90,10 @@ enum JournalSchema {
             if found < 0 {
                 throw JournalError("the run journal at \(connection.path) has an invalid schema version \(found)")
             }
+            if found == 1 {
+                try connection.executeScript(version2)
+                return
+            }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
             // database, which must not gain our tables.
             var objects = 0
@@ -81,6 +103,7 @@ enum JournalSchema {
                     + "(it has tables and no journal schema version)")
             }
             try connection.executeScript(version1)
+            try connection.executeScript(version2)
         }
     }
 

@@ -8,19 +8,20 @@ enum LedgerSQL {
     /// The most rows one statement carries; larger batches use several.
     static let rowsPerStatement = 16
 
-    /// Parameters: ?1 run seq, ?2 updated_at, then per row `step, row, step_id, origin, digest`.
-    static let markSendingParametersPerRow: Int32 = 5
+    /// Parameters: ?1 run seq, ?2 updated_at, then per row `step, row, step_id, origin, digest, idempotency_key, target`.
+    static let markSendingParametersPerRow: Int32 = 7
     /// Parameters: ?1 run seq, ?2 updated_at, then per row
-    /// `step, row, step_id, origin, digest, state, notification_id, error, retriable`.
-    static let recordParametersPerRow: Int32 = 9
+    /// `step, row, step_id, origin, digest, idempotency_key, target, state, notification_id, error, retriable`.
+    static let recordParametersPerRow: Int32 = 11
 
     /// `markSending[n]` writes n rows (index 0 is unused).
     static let markSending: [String] = (0...rowsPerStatement).map { rows in
         insert + values(rows: rows, perRow: markSendingParametersPerRow) { p in
-            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), 'sending', 1, NULL, NULL, 0, ?2)"
+            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?\(p + 6), 'sending', 1, NULL, NULL, 0, ?2)"
         } + """
              ON CONFLICT (run, step, row) DO UPDATE SET
                 step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
+                idempotency_key = excluded.idempotency_key, target = excluded.target,
                 state = 'sending', attempts = items.attempts + 1,
                 notification_id = NULL, error = NULL, retriable = 0, updated_at = excluded.updated_at
             """
@@ -30,10 +31,11 @@ enum LedgerSQL {
     /// count, step id, origin and digest (those were recorded when it was marked sending).
     static let record: [String] = (0...rowsPerStatement).map { rows in
         insert + values(rows: rows, perRow: recordParametersPerRow) { p in
-            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), 0, ?\(p + 6), ?\(p + 7), ?\(p + 8), ?2)"
+            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?\(p + 6), ?\(p + 7), 0, ?\(p + 8), ?\(p + 9), ?\(p + 10), ?2)"
         } + """
              ON CONFLICT (run, step, row) DO UPDATE SET
-                state = excluded.state, notification_id = excluded.notification_id,
+                idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
+                target = coalesce(items.target, excluded.target), state = excluded.state, notification_id = excluded.notification_id,
                 error = excluded.error, retriable = excluded.retriable, updated_at = excluded.updated_at
             """
     }
@@ -49,8 +51,18 @@ enum LedgerSQL {
         WHERE run = ?1 AND step = ?2 AND row = ?3
         """
 
+    /// The newest item of the pipeline's runs with an idempotency key, sent or being sent, recent enough.
+    /// Parameters: ?1 key, ?2 asking run seq (-1 for none), ?3 pipeline, ?4 since, ?5 asking step, ?6 asking row.
+    static let priorSend = """
+        SELECT r.id, i.updated_at, i.state, i.origin, i.run = ?2, i.notification_id
+        FROM items AS i JOIN runs AS r ON r.seq = i.run
+        WHERE i.idempotency_key = ?1 AND i.updated_at >= ?4 AND i.state IN ('accepted', 'sending', 'unknown')
+            AND r.pipeline = ?3 AND NOT (i.run = ?2 AND i.step = ?5 AND i.row = ?6)
+        ORDER BY i.state = 'accepted' DESC, i.updated_at DESC LIMIT 1
+        """
+
     private static let insert = """
-        INSERT INTO items (run, step, row, step_id, origin, digest, state, attempts,
+        INSERT INTO items (run, step, row, step_id, origin, digest, idempotency_key, target, state, attempts,
                            notification_id, error, retriable, updated_at)
         VALUES\u{20}
         """

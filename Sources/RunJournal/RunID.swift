@@ -10,6 +10,11 @@ enum RunID {
         return timestamp(now) + "-" + String(repeating: "0", count: 6 - digits.count) + digits
     }
 
+    /// `2026-11-23T03:00:12Z`: how messages and resolutions name a moment.
+    static func iso(_ now: Double) -> String {
+        ScheduleTime.format(now.isNaN ? 0 : max(now, 0)) + "Z"
+    }
+
     /// `yyyyMMdd-HHmmss` in UTC: NH's schedule-time form (`2026-11-22T04:12:00`, locale-free, clamped
     /// to years 0001–9999) without its separators. Times before 1970 are taken as 1970.
     static func timestamp(_ now: Double) -> String {

@@ -10,17 +10,31 @@ private struct ProbeStep: Step {
     static let options = [
         OptionSpec("name", .string, required: true, "a name"),
         OptionSpec("fail", .boolean, default: "false", "fail when run"),
+        OptionSpec("bad", .integer, "malformed records its input check finds (no check when absent)"),
+        BadRowPolicy.option,
     ]
     static let examples = ["- probe: { name: a }"]
 
     let name: String
     let fail: Bool
+    var bad: Int?
+    var policy = BadRowPolicy.stop
 
     static func build(_ options: OptionReader, in context: BuildContext) -> ProbeStep? {
         let name = options.string("name")?.value
         let fail = options.bool("fail") ?? false
         guard let name else { return nil }
-        return ProbeStep(name: name, fail: fail)
+        var step = ProbeStep(name: name, fail: fail)
+        step.bad = options.integer("bad", in: 0...100)
+        step.policy = options.badRowPolicy()
+        return step
+    }
+
+    func checkInput(in context: StepContext) async throws -> InputCheck? {
+        guard let bad else { return nil }
+        var check = InputCheck(input: "\(name).csv", policy: policy)
+        for row in 0..<10 { if row < bad { check.malformed("\(name).csv:\(row + 2): bad") } else { check.good() } }
+        return check
     }
 
     func run(in context: StepContext) async throws -> StepResult {
@@ -76,6 +90,29 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
         return try #require(registry.build(document, diagnostics: collector, loadDataFile: noFiles))
     }
 
+    @Test func malformedInputStopsTheRunBeforeAnyStepRuns() async throws {
+        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))]),
+                                  invocation(2, "probe", [("name", Build.scalar("b")), ("bad", Build.scalar("2"))])])
+        let report = await PipelineEngine(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: clock)
+            .run(built, mode: .dryRun)
+        #expect(report.status == .rejected)
+        #expect(report.steps.map(\.status) == [.skipped, .failed])
+        #expect(report.steps[0].summary == "not started: the input check failed, so nothing was sent")
+        #expect(report.steps[1].summary == "2 of 10 records in 'b.csv' are malformed; nothing was sent")
+        #expect(report.steps[1].lines == ["b.csv:2: bad", "b.csv:3: bad"])
+        #expect(report.steps[1].hint?.contains("bad-rows: skip") == true)
+        #expect(report.steps[1].input?.records == 10)
+    }
+
+    @Test func withSkipTheRunGoesOnAndTheStepCarriesItsCheck() async throws {
+        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a")), ("bad", Build.scalar("1")),
+                                                          ("bad-rows", Build.scalar("skip"))])])
+        let report = await PipelineEngine(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: clock)
+            .run(built, mode: .dryRun)
+        #expect(report.status == .succeeded)
+        #expect(report.steps[0].input == InputSummary(InputCheck(input: "a.csv", policy: .skip)).with(records: 10, bad: 1))
+    }
+
     @Test func runsStepsInOrder() async throws {
         let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))]), invocation(2, "probe", [("name", Build.scalar("b"))])])
         let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .dryRun)
@@ -114,3 +151,12 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
 }
 
 private let testLogger = PushlineLogging.logger(label: "test", level: "critical")!
+
+private extension InputSummary {
+    func with(records: Int, bad: Int) -> InputSummary {
+        var copy = self
+        copy.records = records
+        copy.bad = bad
+        return copy
+    }
+}

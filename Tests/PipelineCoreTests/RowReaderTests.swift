@@ -15,7 +15,7 @@ private func read(_ source: RowSource) throws -> [String] {
     var out: [String] = []
     while let item = try reader.next() {
         switch item {
-        case .row(let number, let line, let values, _):
+        case .row(let number, let line, let values, _, _):
             out.append("\(number)@\(line): " + values.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
         case .problem(let number, let line, let message):
             out.append("\(number)@\(line) ! \(message)")

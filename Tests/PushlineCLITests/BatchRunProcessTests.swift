@@ -108,14 +108,21 @@ import Testing
         _ = try await first.stop(signal: SIGKILL)
         let before = try await deliveries(base).values.reduce(0, +)
         #expect(before < 5000)
+        // Its holder is gone and its lock free: the journal's `running` is shown as abandoned.
+        let list = try PushlineProcess(["runs", "list"], environment: environment(scratch, connection))
+        #expect(try await list.waitForExit() == 0)
+        #expect(list.stdout.contains("abandoned"), "\(list.stdout)")
 
         let report = scratch.directory + "/report.json"
         let second = try PushlineProcess(["run", paced, "--report", report, "--quiet"], environment: environment(scratch, connection))
         let status = try await second.waitForExit(timeout: 120)
         #expect(second.stdout.contains("resuming run"), "\(second.stdout)")
+        #expect(second.stdout.contains("abandoned: its process \(first.process.processIdentifier) is gone"), "\(second.stdout)")
         let counts = try items(report)
         #expect(status == (counts["unknown"] == 0 ? 0 : 3))
-        #expect(counts["skipped", default: 0] >= 1500 - 8)
+        // Outcomes are journalled in groups (64 items or 100 ms), so those in flight and those not yet
+        // flushed when the kill came are `sending`, reported unknown: never resent.
+        #expect(counts["skipped", default: 0] >= 1500 - 8 - 64)
         #expect(counts["skipped", default: 0] + counts["accepted", default: 0] + counts["unknown", default: 0] == 5000)
         let delivered = try await deliveries(base)
         #expect(delivered.values.allSatisfy { $0 == 1 }, "a device received the digest twice")
@@ -148,34 +155,32 @@ import Testing
         #expect(try await emulator.stop() == 0)
     }
 
-    @Test func aCompletedRunIsNotRepeatedAndMalformedRowsAreReportedWithTheirLine() async throws {
+    @Test func malformedRowsStopTheRunWithTheirLineAndAFixedRunCompletesOnce() async throws {
         let scratch = try Scratch(users: 20, badRows: [4: "u-4,\"unclosed\"x", 9: "bad user,Hi"])
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
-        #expect(try await first.waitForExit() == 3)
+        #expect(try await first.waitForExit() == 2)
         #expect(first.stdout.contains("\(scratch.rows):5"), "\(first.stdout)")
         #expect(first.stdout.contains("audience '$UserId:{bad user}' is not a valid tag expression"), "\(first.stdout)")
-        #expect(try await deliveries(base).values.reduce(0, +) == 18)
+        #expect(try await deliveries(base).isEmpty, "the input check stops the run before its first send")
 
         // The journal tells what happened, by run id.
         let list = try PushlineProcess(["runs", "list"], environment: environment(scratch, connection))
         #expect(try await list.waitForExit() == 0)
         let runId = try #require(list.stdout.split(separator: " ").first.map(String.init))
-        #expect(list.stdout.contains("partial") && list.stdout.contains("exit 3") && list.stdout.contains("daily-digest.yaml"), "\(list.stdout)")
+        #expect(list.stdout.contains("failed") && list.stdout.contains("exit 2") && list.stdout.contains("daily-digest.yaml"), "\(list.stdout)")
         let show = try PushlineProcess(["runs", "show", String(runId.prefix(17))], environment: environment(scratch, connection))
         #expect(try await show.waitForExit() == 0)
-        #expect(show.stdout.contains("run \(runId): partial (exit 3)"), "\(show.stdout)")
-        #expect(show.stdout.contains("step 1 send: 18 accepted, 2 failed"), "\(show.stdout)")
-        #expect(show.stdout.contains("e.g. \(scratch.rows):10"), "\(show.stdout)")
+        #expect(show.stdout.contains("run \(runId): failed (exit 2)"), "\(show.stdout)")
         let missing = try PushlineProcess(["runs", "show", "nope"], environment: environment(scratch, connection))
         #expect(try await missing.waitForExit() == 2)
         #expect(missing.stdout.contains("no run 'nope'"))
 
-        // A partial run is resumed: the two bad rows fail again, nothing is resent.
+        // Started again unchanged, it stops again; nothing is sent.
         let again = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
-        #expect(try await again.waitForExit() == 3)
-        #expect(try await deliveries(base).values.reduce(0, +) == 18)
+        #expect(try await again.waitForExit() == 2)
+        #expect(try await deliveries(base).isEmpty)
 
         let fixed = try Scratch(users: 20)
         try FileManager.default.removeItem(atPath: scratch.rows)
@@ -186,7 +191,8 @@ import Testing
         #expect(try await repeated.waitForExit() == 0)
         #expect(repeated.stdout.contains("already completed"), "\(repeated.stdout)")
         #expect(repeated.stdout.contains("nothing sent"))
-        #expect(try await deliveries(base).values.reduce(0, +) == 38)
+        let delivered = try await deliveries(base)
+        #expect(delivered.count == 20 && delivered.values.allSatisfy { $0 == 1 })
         #expect(try await emulator.stop() == 0)
     }
 

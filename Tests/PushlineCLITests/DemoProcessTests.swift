@@ -13,7 +13,7 @@ import Testing
         #expect(output.contains("Pushline demo: pipelines/seed-tutorial.yaml against a local NH emulator (hub 'myhub' at http://127.0.0.1:"))
         // The run's own report, as `pushline run` prints it.
         #expect(output.contains("[4/4] send"))
-        #expect(output.contains("result: succeeded (4 succeeded)"))
+        #expect(output.contains("result: succeeded (steps: 4 succeeded)"))
         #expect(output.contains(#"installation seed-1 (apns, template genericTemplate): {"aps":{"alert":"Hello from Postman!"}}"#))
         // The requests as sent: the installation PUT and the template send, each with its answer.
         #expect(output.contains("PUT http://127.0.0.1:"))

@@ -61,7 +61,7 @@ import Testing
         #expect(output.status == 1)
         #expect(output.out.contains("[1/2] render FAILED template 't' renders an invalid APNs payload"))
         #expect(output.out.contains("[2/2] render skip   skipped: an earlier step failed"))
-        #expect(output.out.hasSuffix("result: failed (0 succeeded, 1 failed, 1 skipped)\n"))
+        #expect(output.out.hasSuffix("result: failed (steps: 0 succeeded, 1 failed, 1 skipped)\n"))
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any]
         #expect(report?["status"] as? String == "failed")
         #expect((report?["steps"] as? [[String: Any]])?.map { $0["status"] as? String } == ["failed", "skipped"])

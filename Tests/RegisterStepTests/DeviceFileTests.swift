@@ -94,21 +94,21 @@ private func installations(in requests: [HubRequest]) throws -> [String: Install
         let transport = ScriptedTransport()
         let failure = try await failure(of: step, in: context(transport, directory: dir))
         let file = "\(dir)/devices.jsonl"
-        #expect(failure.message == "could not register 6 of 8 installations on hub 'tutorial' (2 ok, 6 failed)")
+        #expect(failure.message == "registered 8 installations on hub 'tutorial' (2 ok, 0 failed, 6 bad)")
         #expect(failure.lines == [
             "odd: \(file):2: pushChannel 'ABC' is not an APNs device token: it has an odd number of hex digits (3)",
             "\(file):4: not valid JSON",
             "ok-2: \(file):5: invalid tag: tag 'bad tag' contains a space, which is not allowed",
             "\(file):6: unknown key 'tgas'; did you mean 'tags'? (known keys: installationId, platform, pushChannel, tags, userId)",
             "ok-1: \(file):7: installation 'ok-1' already appears at \(file):1; give each device once",
-            "… and 1 more failed (see the report data)",
+            "… and 1 more failed or bad (see the report data)",
         ])
         guard case .array(let entries) = failure.data else { Issue.record("data must be an array"); return }
         #expect(entries.last == .object([
             ReportField("device", .string("ok-5")), ReportField("outcome", .string("created")),
         ]))
         #expect(entries[6] == .object([
-            ReportField("device", .string("ok-4")), ReportField("outcome", .string("failed")),
+            ReportField("device", .string("ok-4")), ReportField("outcome", .string("bad")),
             ReportField("reason", .string("\(file):8: platform 'ios' is not supported; use apns, fcmv1, gcm or wns")),
         ]))
         #expect(transport.requests.map(\.summary) == ["PUT installation 'ok-1'", "PUT installation 'ok-5'"])
@@ -131,7 +131,7 @@ private func installations(in requests: [HubRequest]) throws -> [String: Install
             "\(file):3: the row has 2 fields; the header has 3",
             "\(file):4: field 3 has text after its closing quote",
             "\(file):5: field 3 has a '\"' inside; quote the whole field and double the quote (\"\")",
-            "\(file):6: a quoted field is not closed before the end of the file",
+            "\(file):6: a quoted field opens here and is not closed before the end of the file; close the quote, or double a quote inside the field (\"\")",
         ])
     }
 

@@ -8,6 +8,13 @@ import Testing
 /// A journal in memory with the SQLite journal's rules: marking `sending` clears an earlier id.
 final class MemoryLedger: ItemLedger {
     let entries = Mutex<[LedgerKey: LedgerEntry]>([:])
+    /// What other runs of the pipeline did, by idempotency key.
+    let otherRuns = Mutex<[String: PriorSend]>([:])
+    let isWritable = true
+
+    func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
+        otherRuns.withLock { $0[key] }.flatMap { $0.at >= since ? $0 : nil }
+    }
 
     func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? { entries.withLock { $0[key] } }
 

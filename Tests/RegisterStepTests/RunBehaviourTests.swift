@@ -42,7 +42,9 @@ private func devices(_ count: Int) -> ConfigNode {
             #"{"installationId":"d\#(n)","platform":"gcm","pushChannel":"token-\#(n)"}"#,
         ] } + ["… 2 more requests"])
         #expect(transport.requests.count == 5)
-        #expect(result.summary == "registered 5 installations on hub 'tutorial' (5 ok, 0 failed)")
+        // A dry run sends nothing: its devices are planned, and the summary says what would be done.
+        #expect(result.summary == "would register 5 installations on hub 'tutorial' (5 planned, 0 failed); nothing sent")
+        #expect(result.items == ItemCounts(planned: 5))
         let everything = ([result.summary] + result.lines).joined(separator: "\n") + "\(result.data)"
         #expect(!everything.contains(connection.key))
         #expect(!everything.contains("nDOo5CZj0P"))

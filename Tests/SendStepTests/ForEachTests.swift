@@ -27,7 +27,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         let transport = RecordingTransport()
         let result = try await run(step, transport: transport)
         #expect(transport.requests.count == 2)
-        #expect(result.items == ItemCounts(accepted: 2, failed: 2))
+        #expect(result.items == ItemCounts(accepted: 2, bad: 2))
         let text = result.lines.joined(separator: "\n")
         #expect(text.contains("field 1 has a '\"' inside"))
         #expect(text.contains("audience '$UserId:{bo b}' is not a valid tag expression"))
@@ -69,7 +69,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         let result = try await run(step, transport: transport)
         #expect(transport.requests.map { $0.header("ServiceBusNotification-DeviceHandle") } == [token])
         #expect(String(decoding: transport.requests[0].body, as: UTF8.self) == #"{"aps":{"alert":"Hi Ann"}}"#)
-        #expect(result.items == ItemCounts(accepted: 1, failed: 1))
+        #expect(result.items == ItemCounts(accepted: 1, bad: 1))
     }
 
     @Test func aDryRunShowsTheFirstRequestsAndCountsTheRest() async throws {

@@ -64,7 +64,7 @@ struct DeviceFile: Sendable, Equatable {
                 switch try records.next() {
                 case nil: return "device file '\(shown)' is empty; a CSV file starts with a header row"
                 case .problem(let message, let line)?: return "\(shown):\(line): \(message)"
-                case .fields(let fields, let line)?:
+                case .fields(let fields, let line, _)?:
                     if case .failure(let problem) = Self.columns(fromHeader: fields) { return "\(shown):\(line): \(problem.message)" }
                     return nil
                 }

@@ -73,10 +73,11 @@ final class DeviceFileReader {
         case .problem(let message, let line)?:
             if columns == nil { throw headerFailure(line, message) }
             return invalid(line, message)
-        case .fields(let fields, let line)?:
+        case .fields(let fields, let line, _)?:
             guard let columns else {
                 switch DeviceFile.columns(fromHeader: fields) {
                 case .success(let names):
+                    reader.expectedFields = names.count
                     source = .csv(reader, columns: names)
                     return try nextRow(reader, columns: names)
                 case .failure(let problem):

@@ -45,12 +45,15 @@ enum DeviceItem: Sendable, Equatable {
 
 extension DeviceWork {
     /// What identifies the device's content across attempts: the operation and what it writes.
-    var digest: String {
+    var digest: String { RowDigest.of(contentParts) }
+
+    /// The operation and what it writes, as the digest and the idempotency key read it.
+    var contentParts: [String] {
         switch job {
-        case .put(let installation): RowDigest.of(["put", Self.json(installation)])
-        case .patch(let id, let operations): RowDigest.of(["patch", id, Self.json(operations)])
-        case .delete(let id): RowDigest.of(["delete", id])
-        case .register(let job): RowDigest.of(["register", job.id ?? "", job.description.requestEntryXML()])
+        case .put(let installation): ["put", Self.json(installation)]
+        case .patch(let id, let operations): ["patch", id, Self.json(operations)]
+        case .delete(let id): ["delete", id]
+        case .register(let job): ["register", job.id ?? "", job.description.requestEntryXML()]
         }
     }
 

@@ -21,6 +21,8 @@ struct DeviceLedger: Sendable {
         case failed(String)
         /// The journal holds a different device at this position.
         case differs
+        /// Settled earlier as already done by another run (or row), or as a malformed row: the same again.
+        case settled(ItemState, String)
     }
 
     let ledger: any ItemLedger
@@ -31,8 +33,8 @@ struct DeviceLedger: Sendable {
 
     func key(_ row: Int) -> LedgerKey { LedgerKey(step: stepIndex, row: row) }
 
-    func item(row: Int, origin: String, digest: String) -> LedgerItem {
-        LedgerItem(key: key(row), stepId: RegisterStep.id, origin: origin, digest: digest)
+    func item(row: Int, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) -> LedgerItem {
+        LedgerItem(key: key(row), stepId: RegisterStep.id, origin: origin, digest: digest, idempotencyKey: idempotencyKey, target: target)
     }
 
     /// What an earlier attempt did with the device at `row`.
@@ -44,6 +46,8 @@ struct DeviceLedger: Sendable {
             return .done(registrationId: entry.notificationId)
         case .failed where !entry.retriable:
             return .failed(entry.error ?? "failed in an earlier attempt")
+        case .duplicate, .bad:
+            return .settled(entry.state, entry.error ?? entry.state.rawValue)
         case .sending, .unknown, .failed, .pending:
             return entry.notificationId.map { .resend(registrationId: $0) } ?? .send
         }

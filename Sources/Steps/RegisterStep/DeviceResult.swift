@@ -15,6 +15,10 @@ struct DeviceResult: Sendable, Equatable {
         case failed
         /// Done by an earlier attempt of this run (the journal says so); not sent again.
         case skipped
+        /// The same device was already done by another run within the dedupe window, or by an earlier row.
+        case duplicate
+        /// A malformed row: never sent.
+        case bad
     }
 
     /// The installation id, registration id or handle; `file:line` for a row without an id.

@@ -1,3 +1,4 @@
+import Foundation
 import PipelineCore
 
 /// `RegisterRunner`'s bookkeeping for one run: the journal's say on each device, outcomes waiting to be
@@ -41,40 +42,78 @@ struct DeviceTally {
         return begun
     }
 
-    /// The work to send for a device, after the journal's say: nil when an earlier attempt settled it
-    /// (then it is counted here) or when the journal cannot be read (then `stop` is set).
+    /// The work to send for a device, after the journal's say: nil when an earlier attempt settled it,
+    /// when another run (or an earlier row) did the same device within the dedupe window (then it is
+    /// counted here), or when the journal cannot be read (then `stop` is set).
     mutating func resume(_ work: DeviceWork, index: Int) -> (work: DeviceWork, reusedId: String?)? {
-        guard let journal = runner.journal else { return (work, nil) }
-        let origin = work.origin ?? work.device
-        let prior: DeviceLedger.Prior
-        do throws(LedgerError) { prior = try journal.prior(row: index + 1, digest: work.digest) } catch {
+        if let journal = runner.journal {
+            let origin = work.origin ?? work.device
+            let prior: DeviceLedger.Prior
+            do throws(LedgerError) { prior = try journal.prior(row: index + 1, digest: work.digest) } catch {
+                journalFailed(error)
+                return nil
+            }
+            switch prior {
+            case .send:
+                break
+            case .resend(let registrationId):
+                guard case .register(var job) = work.job, job.id == nil else { return (work, nil) }
+                job.journalledId = registrationId
+                return (DeviceWork(device: work.device, origin: work.origin, job: .register(job)), registrationId)
+            case .done(let registrationId):
+                settle(index, DeviceResult(device: work.device, outcome: .skipped, registrationId: registrationId), record: nil)
+                return nil
+            case .failed(let reason):
+                settle(index, .failed(work.device, reason), record: nil)
+                return nil
+            case .settled(let state, let reason):
+                settle(index, DeviceResult(device: work.device, outcome: state == .bad ? .bad : .duplicate, reason: reason), record: nil)
+                return nil
+            case .differs:
+                // The run's identity covers its inputs, so the journal and the input disagree: never guess.
+                let reason = "\(origin): the device differs from the one an earlier attempt journalled; not sent"
+                // Nothing is written: the earlier record (and any registration id in it) stays as it was.
+                settle(index, .failed(work.device, reason), record: nil)
+                return nil
+            }
+        }
+        return deduplicated(work, index: index)
+    }
+
+    /// `work`, unless the same device operation was accepted by another run of the pipeline within the
+    /// dedupe window, or is an earlier row's of this run. Register's requests are upserts, so an earlier
+    /// attempt of unknown fate does not hold a device back.
+    private mutating func deduplicated(_ work: DeviceWork, index: Int) -> (work: DeviceWork, reusedId: String?)? {
+        guard runner.dedupeWindow > 0, let lookup = runner.control.ledger else { return (work, nil) }
+        let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
+        let prior: PriorSend?
+        do throws(LedgerError) {
+            prior = try lookup.priorSend(key: runner.key(work), since: since, excluding: LedgerKey(step: runner.stepIndex, row: index + 1))
+        } catch {
             journalFailed(error)
             return nil
         }
-        switch prior {
-        case .send:
+        guard let prior, prior.sameRun || prior.state == .accepted else { return (work, nil) }
+        if !prior.sameRun, runner.control.again {
+            result.resent += 1
             return (work, nil)
-        case .resend(let registrationId):
-            guard case .register(var job) = work.job, job.id == nil else { return (work, nil) }
-            job.journalledId = registrationId
-            return (DeviceWork(device: work.device, origin: work.origin, job: .register(job)), registrationId)
-        case .done(let registrationId):
-            settle(index, DeviceResult(device: work.device, outcome: .skipped, registrationId: registrationId), record: nil)
-        case .failed(let reason):
-            settle(index, .failed(work.device, reason), record: nil)
-        case .differs:
-            // The run's identity covers its inputs, so the journal and the input disagree: never guess.
-            let reason = "\(origin): the device differs from the one an earlier attempt journalled; not sent"
-            // Nothing is written: the earlier record (and any registration id in it) stays as it was.
-            settle(index, .failed(work.device, reason), record: nil)
         }
+        let reason = prior.sameRun ? "already sent by this run (the same device as \(prior.origin))"
+            : "already sent by run \(prior.runId) (\(prior.origin) at \(RunReport.timestamp(Date(timeIntervalSince1970: prior.at))))"
+        let record = runner.journal.map {
+            LedgerOutcome(item: $0.item(row: index + 1, origin: work.origin ?? work.device, digest: work.digest,
+                                        idempotencyKey: runner.key(work), target: work.device),
+                          state: .duplicate, notificationId: prior.notificationId, error: reason)
+        }
+        settle(index, DeviceResult(device: work.device, outcome: .duplicate, reason: reason), record: record)
         return nil
     }
 
     /// Marks the device `sending` before its first request; false (with `stop` set) when the journal fails.
     mutating func markSending(_ work: DeviceWork, index: Int, reusedId: String?) -> Bool {
         guard let journal = runner.journal else { return true }
-        let item = journal.item(row: index + 1, origin: work.origin ?? work.device, digest: work.digest)
+        let item = journal.item(row: index + 1, origin: work.origin ?? work.device, digest: work.digest, idempotencyKey: runner.key(work),
+                                target: work.device)
         do throws(LedgerError) { try journal.markSending(item, registrationId: reusedId) } catch {
             journalFailed(error)
             return false
@@ -83,12 +122,13 @@ struct DeviceTally {
         return true
     }
 
-    /// A row that failed the offline checks: journalled failed, never sent.
+    /// A row that failed the offline checks: journalled bad, never sent.
     mutating func invalid(_ index: Int, device: String, reason: String) {
+        let stripped = reason.hasPrefix(device + ": ") ? String(reason.dropFirst(device.count + 2)) : reason
         let record = runner.journal.map {
-            LedgerOutcome(item: $0.item(row: index + 1, origin: device, digest: ""), state: .failed, error: reason)
+            LedgerOutcome(item: $0.item(row: index + 1, origin: device, digest: ""), state: .bad, error: stripped)
         }
-        settle(index, .failed(device, reason), record: record)
+        settle(index, DeviceResult(device: device, outcome: .bad, reason: reason), record: record)
     }
 
     /// A device whose requests came back.
@@ -135,10 +175,13 @@ struct DeviceTally {
 
     private mutating func count(_ index: Int, _ device: DeviceResult) {
         switch device.outcome {
-        case .created, .updated, .deleted: result.counts.accepted += 1
+        case .created, .updated, .deleted:
+            // A dry run sends nothing: its devices are planned, never accepted.
+            if runner.log != nil { result.counts.planned += 1 } else { result.counts.accepted += 1 }
         case .skipped: result.counts.skipped += 1
-        case .failed:
-            result.counts.failed += 1
+        case .duplicate: result.counts.duplicates += 1
+        case .failed, .bad:
+            if device.outcome == .bad { result.counts.bad += 1 } else { result.counts.failed += 1 }
             // The first failures in source order, whatever order they finished in.
             if firstFailures.count < RegisterReport.listedFailures || index < firstFailures[firstFailures.count - 1].index {
                 firstFailures.append((index, device))
@@ -162,7 +205,8 @@ struct DeviceTally {
     func progress() -> StepProgress {
         let elapsed = ContinuousClock.now - started
         return StepProgress(stepIndex: runner.stepIndex, stepId: RegisterStep.id, counts: result.counts, total: runner.total,
-                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                            dryRun: runner.log != nil)
     }
 
     /// The outcome once every device has finished and been flushed.

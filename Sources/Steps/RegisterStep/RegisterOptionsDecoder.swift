@@ -52,8 +52,18 @@ struct RegisterOptionsDecoder {
             }
             source = options.node("for-each") != nil ? decodeRows(node, kind: "registrations", plan: nil) : decodeRegistrations(node)
         }
-        guard let hub, let concurrency, let source, let policy, valid, options.node("rate") == nil || rate != nil else { return nil }
-        return RegisterStep(hub: hub, mode: mode, concurrency: concurrency, policy: policy, rate: rate, source: source)
+        let badRows = options.badRowPolicy()
+        let window = options.dedupeWindow()
+        if let node = options.node("bad-rows"), options.node("for-each") == nil, !(installations?.scalar != nil) {
+            options.error("'bad-rows' applies to a device or rows file", at: node,
+                          hint: "devices written in the YAML are checked when the pipeline is validated; remove `bad-rows`")
+            valid = false
+        }
+        guard let hub, let concurrency, let source, let policy, let window, valid, options.node("rate") == nil || rate != nil else { return nil }
+        var step = RegisterStep(hub: hub, mode: mode, concurrency: concurrency, policy: policy, rate: rate, source: source)
+        step.badRows = badRows
+        step.dedupeWindow = window
+        return step
     }
 
     /// Keys that only some modes take.

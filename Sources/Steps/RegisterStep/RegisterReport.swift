@@ -18,13 +18,19 @@ struct RegisterReport {
     let requestLines: [String]
     /// True when every device is in the run journal.
     var journalled = false
+    /// True in a dry run: nothing was sent, so the summary says what would be.
+    var dryRun = false
 
     /// The result when every device succeeded; otherwise throws a failure listing up to five failed devices.
     func finish() throws(StepFailure) -> StepResult {
         let counts = outcome.counts
         let devices = counts.total
-        var tally = "\(counts.accepted) ok, \(counts.failed) failed"
+        var tally = counts.planned > 0 ? "\(counts.planned) planned" : "\(counts.accepted) ok"
+        tally += ", \(counts.failed) failed"
+        if counts.bad > 0 { tally += ", \(counts.bad) bad" }
         if counts.skipped > 0 { tally += ", \(counts.skipped) done by an earlier attempt" }
+        if counts.duplicates > 0 { tally += ", \(counts.duplicates) already done" }
+        if outcome.resent > 0 { tally += ", \(outcome.resent) done again as --again asked" }
         let data = ReportValue.array(outcome.results.map(\.reportValue))
         var notes: [String] = []
         if devices > outcome.results.count {
@@ -37,12 +43,13 @@ struct RegisterReport {
             let reason = failure.reason ?? "failed"
             return reason.hasPrefix(failure.device) ? reason : "\(failure.device): \(reason)"
         }
-        if counts.failed > outcome.failures.count {
-            lines.append("… and \(counts.failed - outcome.failures.count) more failed (see the report data)")
+        if counts.failed + counts.bad > outcome.failures.count {
+            lines.append("… and \(counts.failed + counts.bad - outcome.failures.count) more failed or bad (see the report data)")
         }
         // A run stopped by a signal is resumable, whatever failed before the stop: the run says how to resume.
         if (counts.failed == 0 || outcome.interrupted), outcome.stop == nil {
-            var summary = "\(pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
+            var summary = "\(dryRun ? "would \(infinitive)" : pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
+            if dryRun { summary += "; nothing sent" }
             if outcome.interrupted { summary += "; stopped by a signal before the last device" }
             return StepResult(summary: summary, lines: lines + requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
         }

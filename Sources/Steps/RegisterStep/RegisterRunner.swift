@@ -25,6 +25,8 @@ struct RegisterRunner: Sendable {
         var stop: RunStop?
         /// True when a stop signal ended the step before its last device.
         var interrupted = false
+        /// `--again`: devices done again although another run did them within the dedupe window.
+        var resent = 0
     }
 
     let session: HubSession
@@ -42,6 +44,13 @@ struct RegisterRunner: Sendable {
     var stepIndex = 0
     /// The number of devices, when known before they are read.
     var total: Int?
+    /// Seconds a device done by a run of the pipeline keeps it from being done again; 0 for off.
+    var dedupeWindow: Double = 0
+
+    /// The device's idempotency key: its operation and content on this hub.
+    func key(_ work: DeviceWork) -> String {
+        IdempotencyKey.of("device", work.contentParts, hub: session)
+    }
 
     /// Runs every device `next` yields (nil ends the source; a throw stops the run with that reason).
     func run(_ next: () throws(StepFailure) -> DeviceItem?) async -> Outcome {

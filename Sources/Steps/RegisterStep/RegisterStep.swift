@@ -39,6 +39,10 @@ public struct RegisterStep: Step {
         OptionSpec("for-each", .path,
                    "a .csv (header row), .jsonl or .json (array) file of rows, streamed: each row registers every device listed, "
                        + "with `$(column)` in their values taking the row's"),
+        BadRowPolicy.option,
+        OptionSpec("dedupe-window", .duration, default: ConfigDuration.format(OptionSpec.defaultDedupeWindow), examples: ["12h", "0"],
+                   "a device whose same operation (same content, same hub) a run of this pipeline did this recently is not sent "
+                       + "again (reported as already sent); 0 turns it off; `pushline run --again` overrides it"),
     ] + OptionSpec.retryPolicy
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
@@ -108,6 +112,10 @@ public struct RegisterStep: Step {
     public let policy: RetryPolicy
     /// Requests per second at most; nil for no cap.
     public let rate: Double?
+    /// What the input check does with malformed rows of a device or rows file.
+    public var badRows: BadRowPolicy = .stop
+    /// Seconds a device done by a run of the pipeline keeps it from being done again; 0 for off.
+    public var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
     /// The devices.
     let source: Source
 
@@ -129,6 +137,34 @@ public struct RegisterStep: Step {
         RegisterOptionsDecoder(options: options, context: context).decode()
     }
 
+    /// Reads a device or rows file whole before anything is sent: counts its devices and finds the
+    /// malformed rows (bad CSV or JSON, a missing field, a handle or tag that fails the offline checks).
+    public func checkInput(in context: StepContext) async throws -> InputCheck? {
+        let next: () throws(StepFailure) -> DeviceItem?
+        let shown: String
+        switch source {
+        case .installations, .registrations:
+            return nil
+        case .installationFile(let file, let plan):
+            let reader: DeviceFileReader
+            do { reader = try DeviceFileReader(file, plan: plan) } catch {
+                throw StepFailure(error.message(what: "device file", name: file.shown))
+            }
+            (next, shown) = (reader.next, file.shown)
+        case .rows(let rows, let entries):
+            let reader = try RowDeviceReader(rows, entries: entries)
+            (next, shown) = (reader.next, rows.shown)
+        }
+        var check = InputCheck(input: shown, policy: badRows)
+        while let item = try next() {
+            switch item {
+            case .invalid(_, let reason): check.malformed(reason)
+            case .work(let work): check.good(multiLine: work.origin.map { $0.split(separator: ":").last?.contains("-") == true } ?? false)
+            }
+        }
+        return check
+    }
+
     /// Sends every device, then reports each one's outcome; fails after all were tried if any failed.
     public func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
@@ -137,7 +173,9 @@ public struct RegisterStep: Step {
         runner.governor = RateGovernor(ceiling: rate)
         runner.control = context.batch
         runner.stepIndex = context.stepIndex
-        if !context.isDryRun, let ledger = context.batch.ledger {
+        runner.dedupeWindow = Double(dedupeWindow)
+        runner.total = context.inputCheck?.records
+        if !context.isDryRun, let ledger = context.batch.ledger, ledger.isWritable {
             runner.journal = DeviceLedger(ledger: ledger, stepIndex: context.stepIndex, isResume: context.batch.isResume)
         }
         let outcome: RegisterRunner.Outcome
@@ -166,6 +204,7 @@ public struct RegisterStep: Step {
             pastTense: isRegistrations ? "registered" : mode.pastTense, infinitive: isRegistrations ? "register" : mode.infinitive,
             outcome: outcome, requestLines: log?.lines ?? [])
         report.journalled = runner.journal != nil
+        report.dryRun = context.isDryRun
         context.logger.info("register finished", metadata: [
             "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
         ])

@@ -31,8 +31,8 @@ final class RowDeviceReader {
         case .problem(_, let line, let message):
             let origin = "\(shown):\(line)"
             return .invalid(device: origin, reason: "\(origin): \(message)")
-        case .row(_, let line, let values, _):
-            let origin = "\(shown):\(line)"
+        case .row(_, let line, let values, _, let through):
+            let origin = RowReader.origin(shown, line: line, through: through)
             queued = entries.enumerated().map { position, entry in
                 once(entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))"))
             }

@@ -69,10 +69,19 @@ struct RowPlan: Sendable, Equatable {
 }
 
 /// Where one request goes.
-enum NotificationTargets: Sendable, Equatable {
+enum NotificationTargets: Sendable, Equatable, CustomStringConvertible {
     case tags(String)
     case broadcast
     case direct([String])
+
+    /// As the journal keeps it for `pushline runs find`: the tag expression, `broadcast`, or the handles.
+    var description: String {
+        switch self {
+        case .tags(let expression): expression
+        case .broadcast: "broadcast"
+        case .direct(let handles): handles.joined(separator: " ")
+        }
+    }
 }
 
 /// Why a row cannot be sent.

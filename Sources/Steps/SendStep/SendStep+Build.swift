@@ -8,7 +8,7 @@ extension SendStep {
     static let targetKeys = ["audience", "broadcast", "direct", "direct-file"]
     /// The keys that shape a send, so make no sense next to `cancel`.
     static let sendKeys = ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "properties", "properties-file",
-                           "for-each", "concurrency", "rate"]
+                           "for-each", "concurrency", "rate", "bad-rows", "idempotency-key", "dedupe-window"]
 
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
@@ -25,10 +25,16 @@ extension SendStep {
         let test = options.bool("test") ?? false
         let schedule = decodeSchedule(options)
         let policy = options.retryPolicy()
-        for key in ["concurrency", "rate"] where options.node(key) != nil {
+        for key in ["concurrency", "rate", "bad-rows"] where options.node(key) != nil {
             options.error("'\(key)' applies to for-each sends, which make one request per row", at: options.node(key)!,
                           hint: "add `for-each: <rows file>` or remove `\(key)`")
         }
+        let (key, keyFailed) = options.idempotencyKey()
+        if let key, !key.isConstant, let node = options.node("idempotency-key") {
+            options.error("'idempotency-key' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
+                          at: node, hint: "write a fixed key, e.g. \"weekly-2026-48\", or add `for-each: <rows file>`")
+        }
+        let window = options.dedupeWindow()
         guard let format else { return nil }
         checkFormat(format, template: template, target: target, options: options)
         let isDirect = switch target {
@@ -44,11 +50,14 @@ extension SendStep {
         if schedule != nil, isDirect, let node = options.node("schedule") {
             options.error("direct sends cannot be scheduled", at: node)
         }
-        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy,
+        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy, let window, !keyFailed,
             template != nil || format == "template"
         else { return nil }
-        return SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
-                        headers: headers, test: test, schedule: schedule, policy: policy)
+        var step = SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
+                            headers: headers, test: test, schedule: schedule, policy: policy)
+        step.idempotencyKey = key
+        step.dedupeWindow = window
+        return step
     }
 
     /// `cancel: ID` with the hub and retry options only.

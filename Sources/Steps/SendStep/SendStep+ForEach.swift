@@ -17,6 +17,9 @@ extension SendStep {
         let policy = options.retryPolicy()
         let concurrency = options.node("concurrency") != nil ? options.integer("concurrency", in: 1...256) : defaultConcurrency
         let rate = options.rate()
+        let badRows = options.badRowPolicy()
+        let (key, keyFailed) = options.idempotencyKey()
+        let window = options.dedupeWindow()
         for key in ["direct-file", "test", "cancel"] where options.node(key) != nil {
             options.error("'\(key)' cannot be combined with 'for-each'", at: options.node(key)!,
                           hint: key == "direct-file" ? "put the handles in a column and write `direct: $(column)`" : "remove `\(key)`")
@@ -26,13 +29,17 @@ extension SendStep {
         checkFormat(format, template: template, target: nil, options: options)
         let compiled = compileProperties(properties ?? [:], options: options)
         guard let source = options.rowSource(in: context) else { return nil }
-        guard let hub, let target, let compiled, let policy, let concurrency, options.diagnostics.errorCount == errorsBefore,
-            template != nil || format == "template"
+        guard let hub, let target, let compiled, let policy, let concurrency, let window, !keyFailed,
+            options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: concurrency, rate: rate)
-        options.checkColumns(plan.columns, of: source)
+        options.checkColumns(plan.columns + (key?.propertyNames ?? []), of: source)
         guard options.diagnostics.errorCount == errorsBefore else { return nil }
-        return SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
+        var step = SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
+        step.idempotencyKey = key
+        step.dedupeWindow = window
+        step.badRows = badRows
+        return step
     }
 
     /// Exactly one of `audience`, `broadcast: true` and `direct`, each as `$(column)` text.
@@ -111,13 +118,20 @@ extension SendStep {
         }
         var row = 0
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: 1, rate: nil,
-                                 control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil)
+                                 control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
+                                 dedupeWindow: Double(dedupeWindow), clock: context.clock)
+        let declared = idempotencyKey?.render(TemplateProperties([:]))
+        let whom = describe(target)
         let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
             guard let request = try next() else { return nil }
             row += 1
-            return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request))
+            // A declared key names the notification; a list of handles sent in batches is one notification
+            // in several requests, so each batch's key says which.
+            let key = declared.map { row == 1 && single ? $0 : "\($0)#\(row)" } ?? IdempotencyKey.of(request, hub: session)
+            return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request),
+                             key: key, target: whom)
         }
-        if single, let failure = outcome.failures.first, outcome.counts.skipped == 0 {
+        if single, let failure = outcome.failures.first, failure.state != .duplicate, outcome.counts.skipped == 0 {
             let report = outcome.requestReports.first ?? .object([])
             throw StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.state == .unknown
                                 ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
@@ -127,7 +141,32 @@ extension SendStep {
         return finish(outcome, what: what, context: context)
     }
 
-    /// One request per row; malformed rows are counted failed with their `file:line`.
+    /// Reads the rows file whole before the run sends anything: every row's audience or handles and
+    /// payload are built as the send would build them, and every one that cannot be is a malformed row.
+    func checkRows(_ plan: RowPlan) throws(StepFailure) -> InputCheck {
+        let reader: RowReader
+        do { reader = try plan.source.open() } catch { throw StepFailure(error.message) }
+        let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
+        let shown = plan.source.shown
+        var check = InputCheck(input: shown, policy: badRows)
+        while true {
+            let item: RowReader.Item?
+            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
+            switch item {
+            case nil:
+                return check
+            case .problem(_, let line, let message):
+                check.malformed("\(shown):\(line): \(message)")
+            case .row(_, let line, let values, _, let through):
+                switch rowParts(plan, values: values, platform: platform) {
+                case .success: check.good(multiLine: through > line)
+                case .failure(let problem): check.malformed("\(RowReader.origin(shown, line: line, through: through)): \(problem.message)")
+                }
+            }
+        }
+    }
+
+    /// One request per row; malformed rows are counted bad with their `file:line`.
     func sendEach(_ plan: RowPlan, session: HubSession, context: StepContext) async throws -> StepResult {
         let reader: RowReader
         do { reader = try plan.source.open() } catch { throw StepFailure(error.message) }
@@ -136,8 +175,10 @@ extension SendStep {
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         let shown = plan.source.shown
         let endpoint = session.endpoint
+        let declared = idempotencyKey
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: plan.concurrency,
-                                 rate: plan.rate, control: context.batch, isDryRun: context.isDryRun)
+                                 rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
+                                 dedupeWindow: Double(dedupeWindow), clock: context.clock)
         let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
             let item: RowReader.Item?
             do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
@@ -147,25 +188,27 @@ extension SendStep {
             case .problem(let number, let line, let message):
                 let origin = "\(shown):\(line)"
                 return BatchItem(row: number, origin: origin, digest: "", work: .invalid("\(origin): \(message)"))
-            case .row(let number, let line, let values, let digest):
-                let origin = "\(shown):\(line)"
-                let work: BatchItem.Work
-                switch rowRequest(plan, values: values, platform: platform, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint) {
-                case .success(let request): work = .request(request)
-                case .failure(let problem): work = .invalid("\(origin): \(problem.message)")
+            case .row(let number, let line, let values, let digest, let through):
+                let origin = RowReader.origin(shown, line: line, through: through)
+                switch rowParts(plan, values: values, platform: platform) {
+                case .failure(let problem):
+                    return BatchItem(row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)"))
+                case .success(let (target, body)):
+                    let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
+                    let key = declared.map { $0.render(values) } ?? IdempotencyKey.of(request, hub: session)
+                    return BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
                 }
-                return BatchItem(row: number, origin: origin, digest: digest, work: work)
             }
         }
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
         return finish(outcome, what: what, context: context)
     }
 
-    private func rowRequest(
-        _ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?, headers: [HubHeader], scheduleTime: Double?,
-        endpoint: HubEndpoint
-    ) -> Result<HubRequest, RowProblem> {
-        let missing = plan.columns.filter { values[$0] == nil }
+    /// The row's target and payload, or why the row cannot be sent: a column it lacks, an audience or
+    /// handle that is invalid once the row's values are in, a payload the template cannot render.
+    private func rowParts(_ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?)
+        -> Result<(NotificationTargets, [UInt8]), RowProblem> {
+        let missing = plan.columns.filter { values[$0] == nil } + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
         if !missing.isEmpty {
             return .failure(RowProblem("the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))"))
         }
@@ -174,19 +217,21 @@ extension SendStep {
         case .success(let found): target = found
         case .failure(let problem): return .failure(problem)
         }
-        let body: [UInt8]
-        do { body = try payload(properties: plan.properties(for: values)) } catch { return .failure(RowProblem(error.message)) }
+        do { return .success((target, try payload(properties: plan.properties(for: values)))) } catch { return .failure(RowProblem(error.message)) }
+    }
+
+    private func rowRequest(target: NotificationTargets, body: [UInt8], headers: [HubHeader], scheduleTime: Double?,
+                            endpoint: HubEndpoint) -> HubRequest {
         switch target {
         case .broadcast, .tags:
             let tags: NotificationRequest.Target = if case .tags(let expression) = target { .tags(expression) } else { .broadcast }
-            return .success(HubRequests.send(NotificationRequest(format: format, body: body, target: tags, headers: headers,
-                                                                 scheduleTime: scheduleTime), at: endpoint))
+            return HubRequests.send(NotificationRequest(format: format, body: body, target: tags, headers: headers, scheduleTime: scheduleTime),
+                                    at: endpoint)
         case .direct(let handles) where handles.count == 1:
-            return .success(HubRequests.send(NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: headers),
-                                             at: endpoint))
+            return HubRequests.send(NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: headers), at: endpoint)
         case .direct(let handles):
-            return .success(HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: handles,
-                                                    headers: headers, at: endpoint))
+            return HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: handles, headers: headers,
+                                           at: endpoint)
         }
     }
 
@@ -196,15 +241,20 @@ extension SendStep {
         var summary: String
         if context.isDryRun {
             summary = "would send \(what) on hub '\(hub.name)' (\(outcome.requests) request\(outcome.requests == 1 ? "" : "s"), nothing sent)"
+            if counts.planned != counts.total { summary += ": \(counts.phrase)" }
         } else if counts.total <= 3, counts.accepted == counts.total {
             let ids = outcome.notificationIds.joined(separator: ", ")
             summary = "sent \(what) on hub '\(hub.name)'" + (ids.isEmpty ? "" : ": notification \(ids)")
+        } else if counts.total == 1, counts.duplicates == 1, let reason = outcome.failures.first?.examples.first {
+            summary = "not sent: \(reason.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? reason)"
         } else {
-            summary = "sent \(what) on hub '\(hub.name)': \(counts.accepted) accepted, \(counts.failed) failed, \(counts.unknown) unknown"
-            if counts.skipped > 0 { summary += ", \(counts.skipped) already accepted earlier" }
+            summary = "sent \(what) on hub '\(hub.name)': \(counts.phrase)"
             if counts.total == counts.skipped, counts.skipped == 1 {
                 summary = "already sent by an earlier attempt of this run" + (outcome.notificationIds.first.map { ": notification \($0)" } ?? "")
             }
+        }
+        if outcome.resent > 0 {
+            summary += "; --again: \(ItemCounts.grouped(outcome.resent)) of these had been sent by an earlier run within the dedupe window and were sent again"
         }
         if outcome.interrupted { summary += "; stopped by a signal before the last row" }
         var lines = outcome.dryRunLines
@@ -222,7 +272,8 @@ extension SendStep {
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("requests", .array(outcome.requestReports)),
         ] + outcome.reportFields.filter { $0.key != "requests" } + [ReportField("requestCount", .int(outcome.requests))]),
-        items: counts.total == 1 && counts.accepted + counts.skipped == 1 ? nil : counts, interrupted: outcome.interrupted)
+        // A single send that went out (or would, in a dry run) has no items to count; anything else does.
+        items: counts.total == 1 && counts.accepted + counts.skipped + counts.planned == 1 ? nil : counts, interrupted: outcome.interrupted)
     }
 
     /// What identifies a request's content across attempts: method, URL and body (not the headers,

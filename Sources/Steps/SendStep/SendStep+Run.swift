@@ -4,6 +4,13 @@ import HubWire
 import PipelineCore
 
 extension SendStep {
+    /// A `for-each` send reads its rows file whole first: the run stops before anything is sent when a
+    /// row is malformed (unless `bad-rows: skip`).
+    public func checkInput(in context: StepContext) async throws -> InputCheck? {
+        guard case .sendEach(let plan) = action else { return nil }
+        return try checkRows(plan)
+    }
+
     /// Sends the notification (one request, or one per batch of direct handles) or cancels a scheduled
     /// one, and reports the notification id(s).
     public func run(in context: StepContext) async throws -> StepResult {

@@ -38,7 +38,8 @@ public struct SendStep: Step {
                    "one send per row of a .csv (header row), .jsonl or .json file, streamed; $(column) in audience, direct and properties takes the row's value"),
         OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)", "for-each: most requests in flight at once (1 to 256)"),
         OptionSpec("rate", .string, examples: ["200"], "for-each: most requests per second (e.g. 200); slows down by itself when the hub throttles"),
-    ] + OptionSpec.retryPolicy + [
+        BadRowPolicy.option,
+    ] + OptionSpec.idempotency + OptionSpec.retryPolicy + [
         OptionSpec("retry-ambiguous", .boolean, default: "false",
                    "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice"),
     ] + OptionSpec.templateProperties
@@ -51,6 +52,16 @@ public struct SendStep: Step {
         "- send: { hub: sports, format: apple, template: alert, direct-file: ../data/tokens.txt, properties: { message: \"Hi\" } }",
         "- send: { hub: sports, cancel: \"7138412281836466052-3339543437946614470-1\" }",
         "- send: { hub: digest, for-each: ../data/rows.csv, audience: \"$UserId:{$(userId)}\", properties: { message: \"$(headline)\" } }",
+        """
+        - send:
+            hub: digest
+            for-each: ../data/rows.csv
+            audience: "$UserId:{$(userId)}"
+            properties: { message: "$(headline)" }
+            idempotency-key: "digest-2026-11-23-$(userId)"
+            dedupe-window: 24h
+            bad-rows: skip
+        """,
     ]
 
     /// What the step does.
@@ -92,6 +103,12 @@ public struct SendStep: Step {
     let test: Bool
     let schedule: Schedule?
     let policy: RetryPolicy
+    /// The declared idempotency key (`$(column)` text); nil: the request's digest is the key.
+    var idempotencyKey: TextTemplate?
+    /// Seconds an accepted key keeps the same notification from being sent again; 0 for off.
+    var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
+    /// What the input check does with malformed rows of a `for-each` file.
+    var badRows: BadRowPolicy = .stop
 
     /// Creates a send (tests and `build`).
     init(

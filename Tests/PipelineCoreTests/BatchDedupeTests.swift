@@ -1,0 +1,122 @@
+import Foundation
+import HubWire
+import Testing
+@testable import PipelineCore
+
+/// Duplicate protection across runs: an item whose idempotency key another run accepted within the
+/// window is not sent; `--again` sends it and counts it; two rows of one run with one key send once.
+@Suite struct BatchDedupeTests {
+    private func sentBefore(_ ledger: MemoryLedger, _ key: String, state: ItemState = .accepted, ago: Double = 60) {
+        ledger.otherRuns.withLock {
+            $0[key] = PriorSend(runId: "20261123-030000-aaaaaa", at: Date().timeIntervalSince1970 - ago, state: state,
+                                origin: "rows.csv:9", sameRun: false, notificationId: "n-\(key)")
+        }
+    }
+
+    @Test func anItemAnotherRunAcceptedWithinTheWindowIsNotSentAndSaysWhichRun() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k2")
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" },
+                                         window: 3600)
+        #expect(transport.sent.withLock { $0.sorted() } == [1, 3])
+        #expect(outcome.counts == ItemCounts(accepted: 2, duplicates: 1))
+        #expect(ledger.state(2) == .duplicate)
+        #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 2)]?.error }?.hasPrefix("already sent by run 20261123-030000-aaaaaa (rows.csv:9 at ") == true)
+        // One run's duplicates are one group in the report, whatever rows they were.
+        #expect(outcome.failures.map(\.reason) == ["already sent by run 20261123-030000-aaaaaa"])
+    }
+
+    @Test func outsideTheWindowOrWithTheWindowOffTheItemIsSent() async throws {
+        let old = MemoryLedger()
+        sentBefore(old, "k1", ago: 7200)
+        let late = RowTransport()
+        _ = try await runBatch(rows: 1, transport: late, control: BatchControl(ledger: old), keys: { "k\($0)" }, window: 3600)
+        #expect(late.sent.withLock { $0 } == [1])
+
+        let recent = MemoryLedger()
+        sentBefore(recent, "k1")
+        let off = RowTransport()
+        _ = try await runBatch(rows: 1, transport: off, control: BatchControl(ledger: recent), keys: { "k\($0)" }, window: 0)
+        #expect(off.sent.withLock { $0 } == [1])
+    }
+
+    @Test func againSendsWhatAnotherRunSentAndCountsIt() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k1")
+        sentBefore(ledger, "k3")
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger, again: true),
+                                         keys: { "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 3])
+        #expect(outcome.counts == ItemCounts(accepted: 3))
+        #expect(outcome.resent == 2)
+    }
+
+    @Test func twoRowsOfOneRunWithOneKeySendOnce() async throws {
+        let ledger = MemoryLedger()
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 4, transport: transport, control: BatchControl(ledger: ledger), concurrency: 1,
+                                         keys: { $0 == 3 ? "k1" : "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 4])
+        #expect(outcome.counts == ItemCounts(accepted: 3, duplicates: 1))
+        #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 3)]?.error } == "already sent by this run (the same notification as row 1)")
+    }
+
+    @Test func anItemAnotherRunLeftUnknownIsReportedUnknownNotSent() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k1", state: .unknown)
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 1, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0 }.isEmpty)
+        #expect(outcome.counts == ItemCounts(unknown: 1))
+        #expect(outcome.failures.first?.reason == "left of unknown fate by run 20261123-030000-aaaaaa")
+
+        let resend = RowTransport()
+        _ = try await runBatch(rows: 1, transport: resend, control: BatchControl(ledger: MemoryLedger(), resendUnknown: true),
+                               keys: { "k\($0)" }, window: 3600)
+        #expect(resend.sent.withLock { $0 } == [1])
+    }
+
+    @Test func aResumedRunCountsItsDuplicatesAndBadRowsAgainWithoutSending() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k2")
+        _ = try await runBatch(rows: 3, transport: RowTransport(), control: BatchControl(ledger: ledger), invalid: [3],
+                               keys: { "k\($0)" }, window: 3600)
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger, isResume: true), invalid: [3],
+                                         keys: { "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0 }.isEmpty)
+        #expect(outcome.counts == ItemCounts(skipped: 1, duplicates: 1, bad: 1))
+    }
+
+    @Test func aDryRunPlansWithoutPacingAndShowsWhatWasAlreadySent() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k1")
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" },
+                                         window: 3600, dryRun: true)
+        #expect(outcome.counts == ItemCounts(planned: 2, duplicates: 1))
+        // Nothing is written in a dry run, even to a writable journal.
+        #expect(ledger.entries.withLock { $0 }.isEmpty)
+        // No pacing in a dry run, whatever the step's rate.
+        let hub = HubDeclaration(name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
+                                 connection: try ConnectionString(parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=F;SharedAccessKey=k"),
+                                 hubName: "myhub", endpoint: nil)
+        let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .system,
+                                  document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
+                                  isDryRun: true, transport: DryRunTransport())
+        let dry = BatchRunner(session: try context.session(for: hub), stepIndex: 1, stepId: "send", concurrency: 1, rate: 25,
+                              control: BatchControl(), isDryRun: true)
+        #expect(dry.governor.ceiling == nil)
+        let live = BatchRunner(session: try context.session(for: hub), stepIndex: 1, stepId: "send", concurrency: 1, rate: 25,
+                               control: BatchControl(), isDryRun: false)
+        #expect(live.governor.ceiling == 25)
+    }
+
+    @Test func reasonsGroupByTheRunTheyDuplicate() {
+        #expect(FailureReason.group("already sent by run R1 (rows.csv:2 at 2026-11-23T03:00:00Z)") == "already sent by run R1")
+        #expect(FailureReason.group("already sent by this run (the same notification as rows.csv:2)") == "already sent by this run")
+        #expect(FailureReason.group("bad request (400): Invalid tag (x)") == "bad request (400): Invalid tag (x)")
+    }
+}
