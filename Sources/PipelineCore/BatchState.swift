@@ -62,6 +62,10 @@ struct BatchState {
                 case .bad:
                     settle(item, .bad, error: entry.error ?? "malformed", journal: false)
                     return nil
+                case .unknown where entry.attempts == 0:
+                    // Never sent by this run: it was held back because another run left the same notification
+                    // of unknown fate. Ask again, since that run's item may have been settled meanwhile.
+                    break
                 case .sending, .unknown:
                     if runner.control.resendUnknown { return request }
                     let reason = entry.error ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
@@ -93,12 +97,12 @@ struct BatchState {
                    notificationId: prior.notificationId)
             return nil
         }
-        if runner.control.again {
-            outcome.resent += 1
-            return request
-        }
         let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.at))
         switch prior.state {
+        case .accepted where runner.control.again:
+            // `--again` overrides what was sent, not what is of unknown fate (that takes --resend-unknown).
+            outcome.resent += 1
+            return request
         case .accepted:
             settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
             return nil
@@ -122,7 +126,7 @@ struct BatchState {
             if let id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
             pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id)))
             keepReport(summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
-                       elapsedMs: result.elapsedMs, notificationId: id, outcome: "accepted", reason: nil)
+                       elapsedMs: result.elapsedMs, notificationId: id, outcome: runner.isDryRun ? "planned" : "accepted", reason: nil)
         case .failed(let reason, let hint, let retriable, let stopsRun, let status, let trackingId, let attempts):
             await governor.finished(throttled: status == 429)
             outcome.retries += max(0, attempts - 1)

@@ -4,19 +4,20 @@ import HubWire
 ///
 /// A key is a SHA-256 over what the hub would act on, never over a secret: the hub's namespace and name
 /// (not the endpoint override, so a rehearsal port or a proxy does not change it), the method, the path
-/// and query, the headers that shape the notification, and the body. The schedule-time header is left
-/// out: a scheduled send re-run minutes later is still the same notification.
+/// and query, the headers that shape the notification, and the body. The schedule-time header counts only
+/// when the step schedules for a fixed time: a delay (`in 2h`) re-run minutes later is still the same
+/// notification, but the same content at 09:00 and at 18:00 is two.
 public enum IdempotencyKey {
     /// Headers that do not make a different notification.
     static let ignoredHeaders: Set<String> = ["servicebusnotification-scheduletime"]
 
     /// The key of `request` sent to `hub`: `request:` and 32 hex digits.
-    public static func of(_ request: HubRequest, hub: HubSession) -> String {
+    public static func of(_ request: HubRequest, hub: HubSession, includingSchedule: Bool = false) -> String {
         var text = "pushline-key-v1\n\(identity(of: hub))\n\(request.method.rawValue) "
         text += request.url.hasPrefix(hub.endpoint.hubBaseURL) ? String(request.url.dropFirst(hub.endpoint.hubBaseURL.count)) : request.url
         text += "\n"
         for header in request.headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() })
-        where !ignoredHeaders.contains(header.name.lowercased()) {
+        where includingSchedule || !ignoredHeaders.contains(header.name.lowercased()) {
             text += "\(header.name.lowercased()): \(header.value)\n"
         }
         text += "\n" + String(decoding: request.body, as: UTF8.self)

@@ -29,7 +29,7 @@ struct LiveRun {
         defer { signals.cancel() }
         // One HTTP client per run (keep-alive across steps), closed when the run ends.
         let executor = AsyncHTTPExecutor()
-        let control = BatchControl(ledger: runs.journal.ledger(run: runs.record.id), isResume: runs.isResume,
+        let control = BatchControl(ledger: runs.journal.ledger(for: runs.record), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again)
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "

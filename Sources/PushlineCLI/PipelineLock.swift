@@ -50,8 +50,15 @@ final class PipelineLock {
         guard descriptor >= 0 else {
             throw CommandFailure("cannot open the lock file '\(path)': \(String(cString: strerror(errno)))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        // `isHeld` (runs list/show) takes a shared lock for an instant; a few short retries keep that
+        // probe from turning a run away. A real holder keeps the lock far longer than this.
+        var failure = Self.tryLock(descriptor)
+        for _ in 0..<5 where failure == EWOULDBLOCK {
+            usleep(20_000)
+            failure = Self.tryLock(descriptor)
+        }
+        guard failure == 0 else {
+            let code = failure
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
             if code == EWOULDBLOCK { throw Held(holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "another process") }
@@ -60,6 +67,11 @@ final class PipelineLock {
         let text = "pid \(getpid()), started \(ISO8601DateFormatter().string(from: now))\n"
         _ = ftruncate(descriptor, 0)
         _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    /// Tries the exclusive lock once: 0 when taken, else the errno.
+    private static func tryLock(_ descriptor: Int32) -> Int32 {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
     }
 
     /// Releases the lock (also released when the process ends).

@@ -111,7 +111,10 @@ struct RunCommand: AsyncParsableCommand {
         let code = try await live.execute(built, registry: session.registry, engine: engine, console: console) { result, _ in
             try finish(result, console: console, started: started)
             if result.status == .interrupted {
-                console.errorLine("pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
+                // With --again the same command would start yet another run and send everything again.
+                console.errorLine(again
+                    ? "pushline: stopped; run the same command without --again to resume run \(result.runId ?? "")"
+                    : "pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
             }
         }
         // nil: the same run completed earlier, nothing to do.

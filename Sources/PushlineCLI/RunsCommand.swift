@@ -214,7 +214,7 @@ struct RunsCommand: AsyncParsableCommand {
                 if result.completed {
                     console.line("run \(run.id) has nothing left unsettled: it is now completed")
                 } else if resend {
-                    console.line("run the same command again: it resumes run \(run.id) and sends them")
+                    console.line("the next run that reaches them sends them: the same command resumes run \(run.id)")
                 } else if result.remaining > 0 {
                     console.line("\(ItemCounts.grouped(result.remaining)) item\(result.remaining == 1 ? "" : "s") of the run are still failed, unknown or bad (`pushline runs show \(run.id)`)")
                 }

@@ -90,7 +90,7 @@ extension Journal {
         public var item: JournalItem
     }
 
-    /// Items whose idempotency key or origin is `text`, or whose target (audience, handle, installation id)
+    /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target (audience, handle, installation id)
     /// holds `text` as a whole word (`u0203` finds `$UserId:{u0203}`, not `u02031`), newest first, at most
     /// `limit`; only of `pipeline`'s runs when given, and only those written at or after `since`.
     public func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(JournalError) -> [FoundItem] {
@@ -100,7 +100,8 @@ extension Journal {
             try connection.query("""
                 SELECT r.id, r.pipeline, \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
-                WHERE (i.idempotency_key = ?1 OR i.origin = ?1 OR instr(i.target, ?1) > 0)
+                WHERE (i.idempotency_key = ?1 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
+                       OR i.origin = ?1 OR instr(i.target, ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
                 """, bind: { (statement) throws(JournalError) in
@@ -110,7 +111,9 @@ extension Journal {
             }) { (row) throws(JournalError) in
                 guard found.count < limit else { return }
                 let item = try Self.item(row, connection, from: 2)
-                guard item.idempotencyKey == text || item.origin == text || Self.holdsWord(item.target ?? "", text) else { return }
+                // A declared key is kept scoped to its step (`step2:digest-u0203`); either spelling finds it.
+                let key = item.idempotencyKey ?? ""
+                guard key == text || key.hasSuffix(":" + text) || item.origin == text || Self.holdsWord(item.target ?? "", text) else { return }
                 found.append(FoundItem(runId: row.text(0) ?? "", pipeline: row.text(1) ?? "", item: item))
             }
             return found

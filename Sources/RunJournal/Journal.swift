@@ -54,8 +54,13 @@ public final class Journal: Sendable {
     /// The ledger shares this journal's connection. Its methods throw if the journal has no run with
     /// this id (items refer to their run).
     public func ledger(run: String) -> JournalLedger {
-        let pipeline = (try? self.run(matching: run))?.pipeline ?? ""
-        return JournalLedger(journal: self, run: run, pipeline: pipeline)
+        JournalLedger(journal: self, run: run, pipeline: nil)
+    }
+
+    /// An `ItemLedger` that records items under `run`, whose idempotency keys count across the runs of its
+    /// pipeline.
+    public func ledger(for run: RunRecord) -> JournalLedger {
+        JournalLedger(journal: self, run: run.id, pipeline: run.pipeline)
     }
 
     /// A read-only `ItemLedger` over the runs of `pipeline` (its absolute path, as runs record it): what a

@@ -12,15 +12,15 @@ public final class JournalLedger: ItemLedger {
     public let journal: Journal
     /// The run id items are recorded under; nil for a read-only view (a dry run's).
     public let run: String?
-    /// The pipeline whose runs' idempotency keys count as earlier sends.
-    public let pipeline: String
-    /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
+    /// The run's integer key in the items table and its pipeline (whose runs' idempotency keys count as
+    /// earlier sends), looked up on first use when not given (runs are never renumbered).
     private let runKey = Mutex<Int64?>(nil)
+    private let knownPipeline: Mutex<String?>
 
-    init(journal: Journal, run: String?, pipeline: String) {
+    init(journal: Journal, run: String?, pipeline: String?) {
         self.journal = journal
         self.run = run
-        self.pipeline = pipeline
+        knownPipeline = Mutex(pipeline)
     }
 
     /// False for a read-only view: every write throws.
@@ -32,6 +32,9 @@ public final class JournalLedger: ItemLedger {
         try ledgerCall { () throws(JournalError) -> PriorSend? in
             try journal.withConnection { (connection) throws(JournalError) -> PriorSend? in
                 let seq = run == nil ? -1 : try runSeq(connection)
+                guard let pipeline = knownPipeline.withLock({ $0 }) else {
+                    throw JournalError("the run journal at \(journal.path) does not say which pipeline run \(run ?? "-") belongs to")
+                }
                 var found: PriorSend?
                 try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(JournalError) in
                     try statement.bind(1, key)
@@ -188,11 +191,16 @@ public final class JournalLedger: ItemLedger {
         if let known = runKey.withLock({ $0 }) { return known }
         guard let run else { throw JournalError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
         var found: Int64?
-        try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(JournalError) in
+        var pipeline: String?
+        try connection.query("SELECT seq, pipeline FROM runs WHERE id = ?1", bind: { (statement) throws(JournalError) in
             try statement.bind(1, run)
-        }) { (row) throws(JournalError) in found = row.int64(0) }
+        }) { (row) throws(JournalError) in
+            found = row.int64(0)
+            pipeline = row.text(1)
+        }
         guard let found else { throw JournalError("there is no run \(run) in the run journal at \(journal.path)") }
         runKey.withLock { $0 = found }
+        knownPipeline.withLock { $0 = $0 ?? pipeline }
         return found
     }
 

@@ -63,6 +63,42 @@ import Testing
         #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 3)]?.error } == "already sent by this run (the same notification as row 1)")
     }
 
+    @Test func againDoesNotOverrideUnknownFateAndStillSendsTwoRowsOfOneRunOnce() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k1", state: .unknown)
+        sentBefore(ledger, "k2")
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger, again: true), concurrency: 1,
+                                         keys: { $0 == 3 ? "k2" : "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0 } == [2], "row 1 is of unknown fate elsewhere; row 3 repeats row 2 of this run")
+        #expect(outcome.counts == ItemCounts(accepted: 1, unknown: 1, duplicates: 1))
+        #expect(outcome.resent == 1)
+    }
+
+    @Test func anItemHeldBackByAnotherRunsUnknownIsAskedAgainOnResume() async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k1", state: .unknown)
+        _ = try await runBatch(rows: 1, transport: RowTransport(), control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
+        #expect(ledger.state(1) == .unknown)
+        #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 1)]?.attempts } == 0)
+        // The other run's item was settled as delivered: the resumed run takes it as sent.
+        sentBefore(ledger, "k1", state: .accepted)
+        let settled = RowTransport()
+        let outcome = try await runBatch(rows: 1, transport: settled, control: BatchControl(ledger: ledger, isResume: true),
+                                         keys: { "k\($0)" }, window: 3600)
+        #expect(settled.sent.withLock { $0 }.isEmpty)
+        #expect(outcome.counts == ItemCounts(duplicates: 1))
+        // Settled as not delivered instead (it is no longer an earlier send): the resumed run sends it.
+        let other = MemoryLedger()
+        sentBefore(other, "k1", state: .unknown)
+        _ = try await runBatch(rows: 1, transport: RowTransport(), control: BatchControl(ledger: other), keys: { "k\($0)" }, window: 3600)
+        other.otherRuns.withLock { $0 = [:] }
+        let resend = RowTransport()
+        _ = try await runBatch(rows: 1, transport: resend, control: BatchControl(ledger: other, isResume: true), keys: { "k\($0)" }, window: 3600)
+        #expect(resend.sent.withLock { $0 } == [1])
+        #expect(other.state(1) == .accepted)
+    }
+
     @Test func anItemAnotherRunLeftUnknownIsReportedUnknownNotSent() async throws {
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1", state: .unknown)
@@ -118,5 +154,42 @@ import Testing
         #expect(FailureReason.group("already sent by run R1 (rows.csv:2 at 2026-11-23T03:00:00Z)") == "already sent by run R1")
         #expect(FailureReason.group("already sent by this run (the same notification as rows.csv:2)") == "already sent by this run")
         #expect(FailureReason.group("bad request (400): Invalid tag (x)") == "bad request (400): Invalid tag (x)")
+    }
+}
+
+/// Default keys: what the hub acts on, nothing else.
+@Suite struct IdempotencyKeyTests {
+    private func session(endpoint: String?) throws -> HubSession {
+        let hub = HubDeclaration(name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
+                                 connection: try ConnectionString(parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=F;SharedAccessKey=k"),
+                                 hubName: "myhub", endpoint: endpoint)
+        let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .system,
+                                  document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
+                                  isDryRun: true, transport: DryRunTransport())
+        return try context.session(for: hub)
+    }
+
+    private func request(_ session: HubSession, body: String, schedule: String? = nil) -> HubRequest {
+        var headers = [HubHeader("ServiceBusNotification-Format", "template"), HubHeader("ServiceBusNotification-Tags", "a")]
+        if let schedule { headers.append(HubHeader("ServiceBusNotification-ScheduleTime", schedule)) }
+        return HubRequest(method: .post, url: session.endpoint.hubBaseURL + "messages?api-version=2020-06", headers: headers,
+                          body: Array(body.utf8), isIdempotent: false, summary: "send", right: .send)
+    }
+
+    @Test func theSameRequestOnTheSameHubIsTheSameKeyWhereverItIsSent() throws {
+        let azure = try session(endpoint: nil)
+        let emulator = try session(endpoint: "http://127.0.0.1:8080/")
+        let key = IdempotencyKey.of(request(azure, body: "{}"), hub: azure)
+        #expect(key.hasPrefix("request:") && key.count == 8 + 32)
+        #expect(IdempotencyKey.of(request(emulator, body: "{}"), hub: emulator) == key, "an endpoint override is not another hub")
+        #expect(IdempotencyKey.of(request(azure, body: "{\"m\":1}"), hub: azure) != key)
+    }
+
+    @Test func aScheduleTimeCountsOnlyWhenTheStepFixesIt() throws {
+        let hub = try session(endpoint: nil)
+        let morning = request(hub, body: "{}", schedule: "2026-11-24T09:00:00")
+        let evening = request(hub, body: "{}", schedule: "2026-11-24T18:00:00")
+        #expect(IdempotencyKey.of(morning, hub: hub) == IdempotencyKey.of(evening, hub: hub))
+        #expect(IdempotencyKey.of(morning, hub: hub, includingSchedule: true) != IdempotencyKey.of(evening, hub: hub, includingSchedule: true))
     }
 }

@@ -107,7 +107,8 @@ extension BatchRunProcessTests {
     @Test func aDryRunOfFiveThousandPacedRowsIsNotPacedAndNeverSaysAccepted() async throws {
         let scratch = try Scratch(users: 5000)
         let connection = "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=not-a-secret"
-        let dry = try PushlineProcess(["run", inputs + "e2e/digest-rate25.yaml", "--dry-run", "--log-level", "info"],
+        let reportPath = scratch.directory + "/dry.json"
+        let dry = try PushlineProcess(["run", inputs + "e2e/digest-rate25.yaml", "--dry-run", "--log-level", "info", "--report", reportPath],
                                       environment: environment(scratch, connection))
         // At 25 requests a second, 5,000 rows would take 200 s; a dry run sends nothing and waits for nothing.
         #expect(try await dry.waitForExit(timeout: 60) == 0, "\(dry.stdout.suffix(2000))")
@@ -115,6 +116,11 @@ extension BatchRunProcessTests {
         #expect(dry.stdout.contains("5,000 records in '\(scratch.rows)' = 5,000 would be sent"), "\(dry.stdout.suffix(2000))")
         #expect(dry.stdout.contains("\"planned\":\"5000\""), "the log line counts planned sends: \(dry.stdout.suffix(2000))")
         #expect(!dry.stdout.contains("accepted"), "\(dry.stdout.suffix(2000))")
+        let step = try #require((try report(reportPath)["steps"] as? [[String: Any]])?.first)
+        let requests = (step["data"] as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+        #expect(requests.count == 100 && requests.allSatisfy { $0["outcome"] as? String == "planned" })
+        let items = stepItems(try report(reportPath), 0)
+        #expect(items["planned"] == 5000 && items["accepted"] == 0)
     }
 
     @Test func runsResolveSettlesUnknownItemsAndEndsThePartialRun() async throws {
@@ -143,6 +149,32 @@ extension BatchRunProcessTests {
         let closed = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
         #expect(try await closed.waitForExit() == 0, "\(closed.stdout)")
         #expect(closed.stdout.contains("already completed"), "\(closed.stdout)")
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test func declaredKeysBelongToTheirStepAndHoldAcrossRuns() async throws {
+        let scratch = try Scratch(users: 5)
+        let (emulator, base, connection) = try await emulator()
+        try await register(scratch, connection)
+        let pipeline = inputs + "e2e/two-steps-one-key.yaml"
+        let first = try PushlineProcess(["run", pipeline, "--quiet"], environment: environment(scratch, connection))
+        #expect(try await first.waitForExit() == 0, "\(first.stdout)")
+        #expect(try await deliveries(base).values.reduce(0, +) == 10, "both steps send: the same key in two steps is two notifications")
+
+        // A changed file is a new run; the declared keys still say every row was sent.
+        try rewriteRows(scratch, users: 5)
+        try (String(contentsOfFile: scratch.rows, encoding: .utf8) + "\n").write(toFile: scratch.rows, atomically: true, encoding: .utf8)
+        let second = try PushlineProcess(["run", pipeline, "--quiet"], environment: environment(scratch, connection))
+        #expect(try await second.waitForExit() == 0, "\(second.stdout)")
+        #expect(second.stdout.contains("5 records in '\(scratch.rows)' = 5 already sent"), "\(second.stdout)")
+        #expect(try await deliveries(base).values.reduce(0, +) == 10)
+
+        let find = try PushlineProcess(["runs", "find", "digest-u-3", "--format", "json"], environment: environment(scratch, connection))
+        #expect(try await find.waitForExit() == 0)
+        let found = try JSONSerialization.jsonObject(with: Data(find.stdout.utf8)) as? [[String: Any]] ?? []
+        let keys = found.compactMap { ($0["item"] as? [String: Any])?["key"] as? String }
+        #expect(Set(keys) == ["step1:digest-u-3", "step2:digest-u-3"], "\(find.stdout)")
+        #expect(found.count == 4, "two steps, two runs: \(find.stdout)")
         #expect(try await emulator.stop() == 0)
     }
 }

@@ -10,6 +10,8 @@ final class MemoryLedger: ItemLedger {
     let entries = Mutex<[LedgerKey: LedgerEntry]>([:])
     /// What other runs of the pipeline did, by idempotency key.
     let otherRuns = Mutex<[String: PriorSend]>([:])
+    /// The idempotency keys this run's items were marked with, by row.
+    let keys = Mutex<[Int: String]>([:])
     let isWritable = true
 
     func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
@@ -21,6 +23,7 @@ final class MemoryLedger: ItemLedger {
     func markSending(_ items: [LedgerItem]) throws(LedgerError) {
         entries.withLock { entries in
             for item in items {
+                if let key = item.idempotencyKey { keys.withLock { $0[item.key.row] = key } }
                 entries[item.key] = LedgerEntry(key: item.key, digest: item.digest, state: .sending,
                                                 attempts: (entries[item.key]?.attempts ?? 0) + 1)
             }
@@ -70,6 +73,51 @@ private func fourRegistrations() throws -> RegisterStep {
 }
 
 @Suite struct JournalledRegisterTests {
+    /// A ledger whose other runs did what `first` did, in state `state`, with registration ids `ids`.
+    private func sentElsewhere(like first: MemoryLedger, state: ItemState, ids: [String?]? = nil) -> MemoryLedger {
+        let ledger = MemoryLedger()
+        for (row, key) in first.keys.withLock({ $0 }) {
+            ledger.otherRuns.withLock {
+                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: state, origin: "row \(row)", sameRun: false,
+                                    notificationId: ids?[row - 1] ?? first[row]?.notificationId)
+            }
+        }
+        return ledger
+    }
+
+    @Test func aRegistrationAnotherRunMadeWithinTheWindowIsNotMadeAgain() async throws {
+        let first = MemoryLedger()
+        _ = try await fourRegistrations().run(in: journalled(ScriptedTransport(), ledger: first))
+        let transport = ScriptedTransport()
+        let result = try await fourRegistrations().run(in: journalled(transport, ledger: sentElsewhere(like: first, state: .accepted)))
+        #expect(transport.requests.isEmpty)
+        #expect(result.items == ItemCounts(duplicates: 4))
+    }
+
+    @Test func aRegistrationAnotherRunLeftUnknownIsUpsertedUnderItsJournalledId() async throws {
+        let first = MemoryLedger()
+        _ = try await fourRegistrations().run(in: journalled(ScriptedTransport(), ledger: first))
+        let transport = ScriptedTransport()
+        let ledger = sentElsewhere(like: first, state: .sending, ids: ["old-1", "old-2", "old-3", "old-4"])
+        let result = try await fourRegistrations().run(in: journalled(transport, ledger: ledger))
+        #expect(result.items == ItemCounts(accepted: 4))
+        // No new registration id is asked for: the ids the other run obtained are upserted again.
+        #expect(Set(transport.requests.map(\.summary)) == Set((1...4).map { "PUT registration 'old-\($0)'" }))
+        #expect(Set((1...4).compactMap { ledger[$0]?.notificationId }) == ["old-1", "old-2", "old-3", "old-4"])
+    }
+
+    @Test func installationsAreWrittenWhateverAnotherRunWrote() async throws {
+        let step = try built([("hub", scalar("tutorial")), ("installations", list([
+            mapping([("installationId", scalar("d1")), ("platform", scalar("fcmv1")), ("pushChannel", scalar("token-1"))]),
+        ]))])
+        let first = MemoryLedger()
+        _ = try await step.run(in: journalled(ScriptedTransport(), ledger: first))
+        #expect(first.keys.withLock { $0.count } == 1)
+        let transport = ScriptedTransport()
+        _ = try await step.run(in: journalled(transport, ledger: sentElsewhere(like: first, state: .accepted)))
+        #expect(transport.requests.map(\.summary) == ["PUT installation 'd1'"])
+    }
+
     @Test func eachDeviceIsJournalledWithTheRegistrationIdItGot() async throws {
         let ledger = MemoryLedger()
         let transport = ScriptedTransport()

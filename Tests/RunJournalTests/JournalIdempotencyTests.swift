@@ -36,6 +36,9 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             #expect(try ledger.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 1)) == nil)
             // The same run's other row with the key is its own prior.
             #expect(try ledger.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 9))?.sameRun == true)
+            // …even while only `sending` and another run has the key accepted: this run's own row comes first.
+            try asking.markSending([keyed(1, 1, key: "k1")])
+            #expect(try asking.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 2))?.sameRun == true)
             // A dry run's read-only view sees the same, and cannot write.
             let view = journal.readOnlyLedger(pipeline: "/p/digest.yaml")
             #expect(!view.isWritable)

@@ -80,11 +80,18 @@ struct DeviceTally {
         return deduplicated(work, index: index)
     }
 
-    /// `work`, unless the same device operation was accepted by another run of the pipeline within the
-    /// dedupe window, or is an earlier row's of this run. Register's requests are upserts, so an earlier
-    /// attempt of unknown fate does not hold a device back.
+    /// `work`, unless it creates a registration that a run of the pipeline (or an earlier row of this run)
+    /// created within the dedupe window.
+    ///
+    /// Only a registration without an id is held back: each one creates a new registration, so making it
+    /// twice would deliver every notification twice. Installation PUT, PATCH and DELETE and registration
+    /// upserts by id set the state of one resource; repeating them is harmless, and skipping one because an
+    /// earlier run wrote the same content could leave a later change in place. When another run left the
+    /// same registration of unknown fate with its id journalled, that id is upserted again rather than a
+    /// second registration made.
     private mutating func deduplicated(_ work: DeviceWork, index: Int) -> (work: DeviceWork, reusedId: String?)? {
-        guard runner.dedupeWindow > 0, let lookup = runner.control.ledger else { return (work, nil) }
+        guard runner.dedupeWindow > 0, let lookup = runner.control.ledger, case .register(var job) = work.job, job.id == nil
+        else { return (work, nil) }
         let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
         let prior: PriorSend?
         do throws(LedgerError) {
@@ -93,12 +100,17 @@ struct DeviceTally {
             journalFailed(error)
             return nil
         }
-        guard let prior, prior.sameRun || prior.state == .accepted else { return (work, nil) }
+        guard let prior else { return (work, nil) }
+        if !prior.sameRun, prior.state != .accepted {
+            guard let registrationId = prior.notificationId else { return (work, nil) }
+            job.journalledId = registrationId
+            return (DeviceWork(device: work.device, origin: work.origin, job: .register(job)), registrationId)
+        }
         if !prior.sameRun, runner.control.again {
             result.resent += 1
             return (work, nil)
         }
-        let reason = prior.sameRun ? "already sent by this run (the same device as \(prior.origin))"
+        let reason = prior.sameRun ? "already sent by this run (the same registration as \(prior.origin))"
             : "already sent by run \(prior.runId) (\(prior.origin) at \(RunReport.timestamp(Date(timeIntervalSince1970: prior.at))))"
         let record = runner.journal.map {
             LedgerOutcome(item: $0.item(row: index + 1, origin: work.origin ?? work.device, digest: work.digest,

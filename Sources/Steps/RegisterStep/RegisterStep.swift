@@ -41,8 +41,9 @@ public struct RegisterStep: Step {
                        + "with `$(column)` in their values taking the row's"),
         BadRowPolicy.option,
         OptionSpec("dedupe-window", .duration, default: ConfigDuration.format(OptionSpec.defaultDedupeWindow), examples: ["12h", "0"],
-                   "a device whose same operation (same content, same hub) a run of this pipeline did this recently is not sent "
-                       + "again (reported as already sent); 0 turns it off; `pushline run --again` overrides it"),
+                   "a registration without an id (each makes a new one) that a run of this pipeline made this recently with the "
+                       + "same handle, tags and template is not made again (reported as already sent); 0 turns it off; "
+                       + "installations and registrations by id are always written"),
     ] + OptionSpec.retryPolicy
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).

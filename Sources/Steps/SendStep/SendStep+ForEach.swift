@@ -120,14 +120,15 @@ extension SendStep {
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: 1, rate: nil,
                                  control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
-        let declared = idempotencyKey?.render(TemplateProperties([:]))
+        let declared = idempotencyKey.map { Self.scoped($0.render(TemplateProperties([:])), step: context.stepIndex) }
         let whom = describe(target)
         let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
             guard let request = try next() else { return nil }
             row += 1
             // A declared key names the notification; a list of handles sent in batches is one notification
             // in several requests, so each batch's key says which.
-            let key = declared.map { row == 1 && single ? $0 : "\($0)#\(row)" } ?? IdempotencyKey.of(request, hub: session)
+            let key = declared.map { row == 1 && single ? $0 : "\($0)#\(row)" }
+                ?? IdempotencyKey.of(request, hub: session, includingSchedule: isScheduledAt)
             return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request),
                              key: key, target: whom)
         }
@@ -176,6 +177,8 @@ extension SendStep {
         let shown = plan.source.shown
         let endpoint = session.endpoint
         let declared = idempotencyKey
+        let stepIndex = context.stepIndex
+        let scheduledAt = isScheduledAt
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: plan.concurrency,
                                  rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
@@ -195,13 +198,27 @@ extension SendStep {
                     return BatchItem(row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)"))
                 case .success(let (target, body)):
                     let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
-                    let key = declared.map { $0.render(values) } ?? IdempotencyKey.of(request, hub: session)
+                    let key = declared.map { Self.scoped($0.render(values), step: stepIndex) }
+                        ?? IdempotencyKey.of(request, hub: session, includingSchedule: scheduledAt)
                     return BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
                 }
             }
         }
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
         return finish(outcome, what: what, context: context)
+    }
+
+    /// A declared key as the journal keeps it: `step2:digest-u0203`. A key names a notification within its
+    /// step, so two steps that declare the same key (an iOS and an Android send over the same rows) are not
+    /// taken for each other; `pushline runs find digest-u0203` finds it without the prefix.
+    static func scoped(_ key: String, step: Int) -> String {
+        "step\(step):\(key)"
+    }
+
+    /// True when the send is scheduled for a fixed time: two sends of the same content at different fixed
+    /// times are different notifications. A delay (`in 2h`) moves with the clock, so it stays out of the key.
+    var isScheduledAt: Bool {
+        if case .at = schedule { true } else { false }
     }
 
     /// The row's target and payload, or why the row cannot be sent: a column it lacks, an audience or
