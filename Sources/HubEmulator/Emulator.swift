@@ -55,7 +55,8 @@ public final class Emulator: Sendable {
         let clock = self.clock
         var application = Application(
             responder: CallbackResponder { request, context in try await responder.respond(to: request, context: context) },
-            server: configuration.clockOffset == 0 ? .http1() : .http1(additionalChannelHandlers: [ResponseDating(now: clock)]),
+            server: configuration.clockOffset == 0
+                ? .http1() : .http1(configuration: .init(additionalChannelHandlers: [ResponseDating(now: clock)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "Pushline-Emulator"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
         if quiet { application.logger.logLevel = .warning }
@@ -73,7 +74,10 @@ public final class Emulator: Sendable {
         serving.withLock { $0 = group }
         defer { serving.withLock { $0 = nil } }
         try await group.run()
+        // The periodic save may be writing right now: let it finish before the last one, so the state file
+        // ends with the newest snapshot and the two never race.
         background.cancel()
+        await background.value
         try await saveState()
     }
 

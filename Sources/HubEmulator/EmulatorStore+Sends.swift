@@ -34,7 +34,7 @@ extension EmulatorStore {
                 continue
             }
             outcome.succeeded(target)
-            deliveries.append(LoggedDelivery(id: nextSequence(), send: send, recipient: .target(target), payload: payload))
+            deliveries.append(LoggedDelivery(id: nextDeliveryId(), send: send, recipient: .target(target), payload: payload))
         }
         dropOldDeliveries()
         keepTelemetry(NotificationRecord(
@@ -56,7 +56,7 @@ extension EmulatorStore {
             }
             counts["Success", default: 0] += 1
             deliveries.append(LoggedDelivery(
-                id: nextSequence(), send: send, recipient: .handle(platform, handle), payload: notification.body))
+                id: nextDeliveryId(), send: send, recipient: .handle(platform, handle), payload: notification.body))
         }
         dropOldDeliveries()
         keepTelemetry(NotificationRecord(

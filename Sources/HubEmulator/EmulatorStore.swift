@@ -22,8 +22,10 @@ actor EmulatorStore {
     /// Telemetry ids, oldest first: the newest `deliveryLimit` records are kept, so an emulator left up for a
     /// long rehearsal (or a benchmark) does not grow without bound.
     var telemetryOrder = CircularBuffer<String>()
-    /// Monotonic counter behind ids (registrations, notifications, deliveries).
+    /// Monotonic counter behind ids (registrations, notifications, scheduled sends).
     var sequence = 0
+    /// Deliveries numbered so far (not saved: the delivery log lives in memory only).
+    var deliverySequence = 0
     /// True when `hubs` changed since the last snapshot was taken.
     private(set) var isDirty = false
 
@@ -47,6 +49,13 @@ actor EmulatorStore {
     func nextSequence() -> Int {
         sequence += 1
         return sequence
+    }
+
+    /// The next delivery id: 1, 2, 3… with no gaps, apart from the sequence that numbers notification and
+    /// registration ids, so `/_emulator/deliveries` reads as a count and `?since=ID` pages through it.
+    func nextDeliveryId() -> Int {
+        deliverySequence += 1
+        return deliverySequence
     }
 
     /// The persistent state, clearing the dirty mark.

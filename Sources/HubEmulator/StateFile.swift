@@ -18,7 +18,9 @@ struct StateFile: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(snapshot)
-        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        // A name of its own per save: two saves at once (the periodic one and the one at shutdown) must not
+        // write the same temporary file, or one's rename finds it gone and the emulator exits 1.
+        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
         }

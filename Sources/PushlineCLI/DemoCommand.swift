@@ -29,7 +29,10 @@ struct DemoCommand: AsyncParsableCommand {
               pushline demo --keep-running --port 8080
               pushline demo --pipeline pipelines/notify-user.yaml
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([
+                .ok, .init("1", "a step of the demo's run failed (the report says which)"),
+                .init("2", "no pipeline to run (run it in a checkout's root, or give --pipeline), or a bad option"),
+            ]))
             """)
 
     /// The pipeline the demo runs unless told otherwise.
@@ -137,11 +140,18 @@ struct DemoCommand: AsyncParsableCommand {
         }
         // The journal is a fresh one, so a completed earlier run (nil) cannot happen; treat it as success.
         guard let code else { return ExitStatus.success }
+        // Suggestions to paste as they are: the way this process was started, and a port that is free now.
+        let command = Invocation.current(environment: console.environment)
+        let port = Invocation.freePort()
+        let suggestions = [
+            ("\(command) demo --keep-running", "keep the emulator up and follow README.md's walkthrough"),
+            ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
+            ("\(command) validate pipelines/", "check every example pipeline"),
+            ("\(command) emulator" + (port > 0 ? " --port \(port)" : " --port 0"), "run the emulator on its own"),
+        ]
+        let width = suggestions.map(\.0.count).max() ?? 0
         console.line("Next:")
-        console.line("  pushline demo --keep-running          keep the emulator up and follow README.md's walkthrough")
-        console.line("  pushline run \(pipeline) --dry-run   the same requests, signed and rendered, nothing sent")
-        console.line("  pushline validate pipelines/          check every example pipeline")
-        console.line("  pushline emulator                     run the emulator on its own (port 8080)")
+        for (line, why) in suggestions { console.line("  \(line.padding(to: width))   \(why)") }
         return code
     }
 }

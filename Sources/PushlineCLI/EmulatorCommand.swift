@@ -17,7 +17,11 @@ struct EmulatorCommand: AsyncParsableCommand {
               pushline emulator
               pushline emulator --port 9090 --config emulator.yaml --state emulator-state.json
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([
+                .init("0", "stopped by Ctrl-C or SIGTERM; in-flight requests finished and the state was saved"),
+                .init("1", "the emulator could not start (the port is taken) or stopped on an error"),
+                .init("2", "an invalid configuration file, state file or option"),
+            ]))
             """)
 
     @Option(help: "Address to listen on.")

@@ -18,16 +18,53 @@ public enum ExitStatus {
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15); running again resumes.
     public static func interrupted(signal: Int32) -> Int32 { 128 + signal }
 
-    /// The help text section that lists them.
-    static let helpText = """
-        EXIT CODES:
-          0    success: every step ran and every item was accepted (or a completed run was not repeated)
-          1    a step failed while running
-          2    invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent
-          3    partial: some items failed or their fate is unknown (see the report; run again to retry)
-          75   another run of this pipeline holds its lock
-          130  stopped by SIGINT, 143 by SIGTERM; run the same command again to resume
-        """
+    /// One exit code of a command and what it means there.
+    struct Meaning {
+        let code: String
+        let text: String
+
+        init(_ code: String, _ text: String) {
+            self.code = code
+            self.text = text
+        }
+
+        static let ok = Meaning("0", "success")
+        static let usage = Meaning("2", "invalid input (arguments, files); nothing was sent")
+        static let hubFailed = Meaning("1", "the hub refused or could not be reached; NH's reason and a hint are printed")
+    }
+
+    /// Every code, as the root command lists them.
+    static let all: [Meaning] = [
+        Meaning("0", "success: every step ran and every item was accepted (or a completed run was not repeated)"),
+        Meaning("1", "a step failed while running, or the hub refused a request"),
+        Meaning("2", "invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent"),
+        Meaning("3", "partial: some items failed, are bad or their fate is unknown (see the report)"),
+        Meaning("75", "another run of this pipeline holds its lock"),
+        Meaning("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
+    ]
+
+    /// The EXIT CODES section of a command's help: only the codes it can return, each meaning wrapped to
+    /// fit 80 columns with its continuation lines indented under it (ArgumentParser would wrap a long line
+    /// back to the first column).
+    static func help(_ meanings: [Meaning]) -> String {
+        var lines = ["EXIT CODES:"]
+        for meaning in meanings {
+            let indent = String(repeating: " ", count: 7)
+            var line = "  " + meaning.code.padding(to: 5)
+            var fresh = true
+            for word in meaning.text.split(separator: " ") {
+                if !fresh, line.count + 1 + word.count > 78 {
+                    lines.append(line)
+                    line = indent
+                    fresh = true
+                }
+                line += (fresh ? "" : " ") + word
+                fresh = false
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
 
     /// Throws the given exit code out of a command.
     static func exit(_ code: Int32) -> ExitCode { ExitCode(code) }

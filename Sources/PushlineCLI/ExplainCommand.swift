@@ -15,7 +15,10 @@ struct ExplainCommand: AsyncParsableCommand {
               pushline explain "(follows_RedSox || follows_Cardinals) && location_Boston"
               pushline explain "follows_RedSox && !muted" --match follows_RedSox,location_Boston
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([
+                .init("0", "the expression is valid and within NH's limits (with --match, the last line says match or no match)"),
+                .init("2", "the expression is invalid or breaks NH's limits"),
+            ]))
             """)
 
     @Argument(help: "The tag expression (quote it for the shell).")

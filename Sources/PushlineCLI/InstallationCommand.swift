@@ -15,7 +15,7 @@ struct InstallationCommand: AsyncParsableCommand {
               pushline installation patch seed-1 --add-tag breaking --remove-tag sports
               pushline installation delete seed-1
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([.ok, .hubFailed, .usage]))
             """,
         subcommands: [Put.self, Get.self, Patch.self, Delete.self])
 

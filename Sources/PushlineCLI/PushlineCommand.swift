@@ -20,7 +20,7 @@ public struct PushlineCommand: AsyncParsableCommand {
               pushline run pipelines/seed-tutorial.yaml --dry-run
               pushline explain "(follows_RedSox || follows_Cardinals) && location_Boston"
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help(ExitStatus.all))
             """,
         version: PushlineVersion.current,
         subcommands: [DemoCommand.self, ValidateCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,

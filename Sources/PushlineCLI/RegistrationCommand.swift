@@ -14,7 +14,7 @@ struct RegistrationCommand: AsyncParsableCommand {
               pushline registration get 7260336227650468927-4200236381151834034-1
               pushline registration delete 7260336227650468927-4200236381151834034-1
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([.ok, .hubFailed, .usage]))
             """,
         subcommands: [Upsert.self, Get.self, Delete.self])
 

@@ -19,7 +19,11 @@ struct RenderCommand: AsyncParsableCommand {
               pushline render --file templates/toast.wns.xml --properties @props.json
               pushline render pipelines/seed-tutorial.yaml --template genericTemplate --properties '{"message":"Hi"}'
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([
+                .init("0", "rendered with no error finding (warnings go to standard error)"),
+                .init("2", "an invalid template, properties or option, or a payload with an error finding "
+                    + "(invalid JSON or XML, over the platform's size limit)"),
+            ]))
             """)
 
     @Argument(help: "A pipeline file declaring the template (use with --template).")

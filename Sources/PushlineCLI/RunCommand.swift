@@ -32,7 +32,14 @@ struct RunCommand: AsyncParsableCommand {
               pushline run pipelines/seed-tutorial.yaml --dry-run
               pushline run pipelines/daily-digest.yaml --report run.json --metrics /var/lib/node_exporter/pushline.prom
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([
+                .init("0", "every step ran and every item was accepted, or the same run had completed (nothing sent)"),
+                .init("1", "a step failed while running, or the hub refused the key, token or hub part-way"),
+                .init("2", "invalid input: the pipeline, or malformed rows in an input file (bad-rows: stop); nothing was sent"),
+                .init("3", "partial: some items failed, are bad or their fate is unknown (see the report; run again to retry)"),
+                .init("75", "another run of this pipeline holds its lock; nothing was sent"),
+                .init("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
+            ]))
             """)
 
     @Argument(help: "The pipeline file.")
@@ -76,7 +83,34 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        // Files that cannot be written are found out before anything runs, not after.
+        let started = Date()
+        do {
+            try await execute(console: console, started: started)
+        } catch {
+            // A run that ends before its report (invalid pipeline, lock held, journal unusable) still leaves
+            // its outcome for monitoring: a metrics file keeping the last run's success would lie.
+            if let metrics, !MetricsFile.written(metrics, since: started) {
+                let code = Self.exitCode(of: error)
+                let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
+                try? ReportFile.write(MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
+                                      console: console, newline: false)
+            }
+            throw error
+        }
+    }
+
+    /// The exit code `error` ends the command with.
+    static func exitCode(of error: any Error) -> Int32 {
+        switch error {
+        case let exit as ExitCode: exit.rawValue
+        case is CommandFailure, is ValidationError: ExitStatus.invalidInput
+        default: ExitStatus.failure
+        }
+    }
+
+    private func execute(console: Console, started: Date) async throws {
+        // Files that cannot be written are found out before anything runs, not after; a missing directory
+        // is made (cron lines name dated paths under directories nobody made by hand).
         if let report { try ReportFile.checkWritable(report, option: "--report") }
         if let metrics { try ReportFile.checkWritable(metrics, option: "--metrics") }
         let session = PipelineSession.load(pipeline, purpose: .run, console: console)
@@ -100,10 +134,9 @@ struct RunCommand: AsyncParsableCommand {
             let control = BatchControl(ledger: DryRunJournal.ledger(for: built, journalPath: journal, console: console), progress: progress,
                                        again: again)
             let result = await engine.run(built, mode: .dryRun, batch: control)
-            try finish(result, console: console, started: Date())
+            try finish(result, console: console, started: started)
             return
         }
-        let started = Date()
         var live = LiveRun(journalPath: journal, again: again, resendUnknown: resendUnknown, progress: progress)
         if trace {
             live.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
@@ -133,8 +166,8 @@ struct RunCommand: AsyncParsableCommand {
             try ReportFile.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
                                  console: console, newline: false)
         }
-        if dryRun, result.status == .failed { throw ExitStatus.exit(ExitStatus.failure) }
-        if dryRun, result.status == .partial { throw ExitStatus.exit(ExitStatus.partial) }
+        // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
+        if dryRun, case let code = ExitStatus.of(result.status, signal: nil), code != ExitStatus.success { throw ExitStatus.exit(code) }
     }
 }
 
@@ -147,15 +180,21 @@ struct InvalidRun: Encodable {
 
 /// Writing `--report` and `--metrics` files.
 enum ReportFile {
-    /// Fails with a usage error when the path's directory is missing or the path is a directory.
+    /// Makes the path's directory when it is missing; fails with a usage error when it cannot be made or
+    /// written, or the path is a directory.
     static func checkWritable(_ path: String, option: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("\(option) '\(path)' is a directory; give a file path")
         }
         let directory = FilePath.directory(of: path)
+        if !FileManager.default.fileExists(atPath: directory) {
+            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+                throw CommandFailure("\(option) '\(path)': cannot create directory '\(directory)': \(error.localizedDescription)")
+            }
+        }
         guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw CommandFailure("\(option) '\(path)': directory '\(directory)' does not exist or is not writable")
+            throw CommandFailure("\(option) '\(path)': directory '\(directory)' is not writable")
         }
     }
 

@@ -7,6 +7,10 @@ import RunJournal
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs", abstract: "Show journalled runs and their items, settle unknown items, find an item again.",
+        discussion: ExitStatus.help([
+            .ok, .init("1", "`runs find`: no item matches"),
+            .init("2", "no run journal yet, no such run, a run still running (`resolve`), or a bad option"),
+        ]),
         subcommands: [List.self, Show.self, Resolve.self, Find.self])
 
     /// Where the journal is.

@@ -16,7 +16,7 @@ struct SASCommand: AsyncParsableCommand {
               NH_CONNECTION='Endpoint=sb://…' pushline sas --hub myhub --lifetime 20m
               curl -H "Authorization: $(pushline sas --hub myhub)" …
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([.ok, .init("2", "an invalid connection string, hub name, lifetime or expiry")]))
             """)
 
     @OptionGroup var hubOptions: HubOptions

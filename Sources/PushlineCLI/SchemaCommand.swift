@@ -18,7 +18,7 @@ struct SchemaCommand: AsyncParsableCommand {
               pushline schema > pipelines/pipeline.schema.json
               pushline schema | diff - pipelines/pipeline.schema.json
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([.ok]))
             """)
 
     func run() async throws {

@@ -16,7 +16,7 @@ struct SendCommand: AsyncParsableCommand {
               pushline send --format template --broadcast --body @props.json --schedule 'in 2h'
               pushline send --format template --tags 12345 --body '{"message":"Hi"}' --test
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([.ok, .hubFailed, .usage]))
             """)
 
     @OptionGroup var hub: HubOptions
@@ -100,7 +100,10 @@ struct ScheduleCommand: AsyncParsableCommand {
         commandName: "schedule", abstract: "Manage scheduled notifications.", subcommands: [Cancel.self])
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a scheduled notification by its id.")
+        static let configuration = CommandConfiguration(
+            commandName: "cancel", abstract: "Cancel a scheduled notification by its id.",
+            discussion: ExitStatus.help([.ok, .init("1", "the hub has no such scheduled notification (sent or cancelled already), "
+                + "or refused the request"), .usage]))
         @OptionGroup var hub: HubOptions
         @Argument(help: "The scheduled notification id (printed by `pushline send --schedule`).") var id: String
 

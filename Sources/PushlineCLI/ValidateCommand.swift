@@ -16,7 +16,10 @@ struct ValidateCommand: AsyncParsableCommand {
               pushline validate pipelines/
               pushline validate pipelines/daily-digest.yaml --format json
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.help([
+                .init("0", "no errors (warnings are allowed: unset references, for instance)"),
+                .init("2", "at least one error, or a path that does not exist"),
+            ]))
             """)
 
     @Argument(help: "Pipeline files or directories.")
@@ -27,8 +30,16 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let files = try PipelineFiles.expand(paths)
         var results: [FileDiagnostics] = []
+        var files: [String] = []
+        for path in paths {
+            do {
+                files += try PipelineFiles.expand([path])
+            } catch let failure as CommandFailure where format == .json {
+                // JSON mode writes JSON only: a path that is not there is one more error in the document.
+                results.append(FileDiagnostics(file: path, diagnostics: [Diagnostic(.error, failure.message)]))
+            }
+        }
         for file in files {
             let session = PipelineSession.load(file, purpose: .validate, console: console)
             results.append(FileDiagnostics(file: file, diagnostics: session.diagnostics))

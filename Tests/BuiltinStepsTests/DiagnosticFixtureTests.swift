@@ -74,7 +74,7 @@ let sampleEnvironment = [
 @Suite struct NoSilentSkipTests {
     func write(_ text: String) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-\(UUID().uuidString).yaml").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         return path
     }
 

@@ -198,11 +198,10 @@ struct SASFixture: Decodable, Sendable {
     let vectors: [SASVector]
     let negative: Negative
 
-    /// `<package root>/../shared/fixtures/sas-vectors.json`.
+    /// `Tests/Fixtures/sas-vectors.json`, inside the repository (a plain clone has it).
     static func load(filePath: String = #filePath) throws -> SASFixture {
-        let root = URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/sas-vectors.json")
+        let tests = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let url = tests.appendingPathComponent("Fixtures/sas-vectors.json")
         return try JSONDecoder().decode(SASFixture.self, from: Data(contentsOf: url))
     }
 

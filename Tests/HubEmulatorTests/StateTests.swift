@@ -58,6 +58,27 @@ struct StateTests {
         }
     }
 
+    @Test("saves at the same moment (the periodic one and the one at shutdown) all succeed and leave no temporary file")
+    func concurrentSavesDoNotRace() async throws {
+        let path = Self.temporaryPath()
+        let directory = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withEmulator(statePath: path) { client, emulator async throws in
+            #expect(try await client.putInstallation("seed-1", seedInstallation(id: "seed-1")).status == 200)
+            // Before each save had a temporary file of its own, two at once wrote the same one and the second
+            // rename failed: the flaky exit 1 of `pushline emulator` stopped right after a change.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<16 { group.addTask { try await emulator.saveState() } }
+                try await group.waitForAll()
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") }.isEmpty)
+        }
+        try await withEmulator(statePath: path) { client, _ async throws in
+            #expect(try await client.getInstallation("seed-1").status == 200)
+        }
+    }
+
     @Test("a deleted installation stays deleted after a restart")
     func deletionPersists() async throws {
         let path = Self.temporaryPath()

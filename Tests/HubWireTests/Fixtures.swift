@@ -31,11 +31,11 @@ struct SASFixture: Decodable, Sendable {
     let vectors: [SASVector]
     let negative: SASNegativeVector
 
-    /// Read at run time from `<package root>/../shared/fixtures`, so /work/main and the sandbox share one file.
+    /// Read at run time from `Tests/Fixtures/sas-vectors.json`, inside the repository, so a plain clone has it
+    /// (`.ci/run` checks the copy against the team's shared fixtures when they are beside the clone).
     static func load(filePath: String = #filePath) throws -> SASFixture {
         let data = try Data(contentsOf: packageRoot(from: filePath)
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared/fixtures/sas-vectors.json"))
+            .appendingPathComponent("Tests/Fixtures/sas-vectors.json"))
         return try JSONDecoder().decode(SASFixture.self, from: data)
     }
 

@@ -26,6 +26,18 @@ import Testing
         #expect(retries == 0)  // was -1: attempts (0) minus one
     }
 
+    @Test("a dry run whose input has a malformed row ends as the live run would: rejected, exit 2, the row named")
+    func dryRunOfMalformedRowsExitsTwo() async throws {
+        let rows = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).csv").path
+        try "userId,headline\nu1,Hi\nu2,\"open\nu3,Hi\n".write(toFile: rows, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: rows) }
+        let output = await CommandRunner.run(["run", "pipelines/daily-digest.yaml", "--dry-run"],
+                                             environment: environment.merging(["DIGEST_ROWS": rows]) { $1 })
+        #expect(output.status == 2, "\(output.out)\(output.err)")
+        #expect(output.out.contains("\(rows):3: a quoted field opens on this line"), "\(output.out)")
+        #expect(output.out.contains("result: rejected"), "\(output.out)")
+    }
+
     @Test func breakingNewsDryRunPrintsNoSecret() async throws {
         let output = await CommandRunner.run(["run", "pipelines/breaking-news.yaml", "--dry-run"])
         #expect(output.status == 0)
@@ -42,6 +54,22 @@ import Testing
         #expect(output.out == "")
         #expect(output.err.contains("error: environment variable 'NH_CONNECTION' is not set"))
         #expect(output.err.hasSuffix("pipelines/seed-tutorial.yaml: not run: 2 errors\n"))
+    }
+
+    @Test("a run that ends early still writes its metrics, and missing directories of --report and --metrics are made")
+    func earlyEndsWriteMetricsIntoMadeDirectories() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-metrics-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let metrics = directory + "/textfile/pushline.prom"
+        let report = directory + "/logs/2026-11-23/report.json"
+        // Stale: the last run's success, which an early end must not leave in place.
+        try FileManager.default.createDirectory(atPath: directory + "/textfile", withIntermediateDirectories: true)
+        try "pushline_run_exit_code{pipeline=\"seed-tutorial\"} 0\n".write(toFile: metrics, atomically: true, encoding: .utf8)
+        let output = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--metrics", metrics, "--report", report])
+        #expect(output.status == 2)
+        let written = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(written.contains("pushline_run_exit_code{pipeline=\"seed-tutorial\"} 2"), "\(written)")
+        #expect(FileManager.default.fileExists(atPath: report), "the invalid run's JSON report, in a directory made for it")
     }
 
     @Test func jsonReportFileAndFailingStepExitOne() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct ValidateCommandTests {
@@ -36,5 +37,16 @@ import Testing
         let output = await CommandRunner.run(["validate", "no/such/dir"])
         #expect(output.status == 2)
         #expect(output.err.contains("'no/such/dir' does not exist"))
+    }
+
+    @Test func jsonFormatWritesJSONOnlyEvenForAMissingPath() async throws {
+        let output = await CommandRunner.run(["validate", "--format", "json", "no/such/dir", "pipelines/seed-tutorial.yaml"],
+                                             environment: environment)
+        #expect(output.status == 2)
+        #expect(output.err == "")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
+        #expect(document["errors"] as? Int == 1)
+        let files = document["files"] as? [[String: Any]] ?? []
+        #expect(files.map { $0["file"] as? String } == ["no/such/dir", "pipelines/seed-tutorial.yaml"])
     }
 }
