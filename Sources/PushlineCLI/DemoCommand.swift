@@ -38,6 +38,8 @@ struct DemoCommand: AsyncParsableCommand {
     /// The pipeline the demo runs unless told otherwise.
     static let seedTutorial = "pipelines/seed-tutorial.yaml"
 
+    @OptionGroup var settings: EnvironmentFileOption
+
     @Option(help: "The pipeline to run against the emulator (it should read the hub from NH_CONNECTION and NH_HUB).")
     var pipeline = DemoCommand.seedTutorial
 

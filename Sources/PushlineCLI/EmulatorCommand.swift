@@ -24,6 +24,8 @@ struct EmulatorCommand: AsyncParsableCommand {
             ]))
             """)
 
+    @OptionGroup var settings: EnvironmentFileOption
+
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 

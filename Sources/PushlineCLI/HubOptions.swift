@@ -15,6 +15,8 @@ struct HubOptions: ParsableArguments {
     @Option(help: "Base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator.")
     var endpoint: String?
 
+    @OptionGroup var settings: EnvironmentFileOption
+
     func validate() throws {
         if let endpoint {
             let lowered = endpoint.lowercased()

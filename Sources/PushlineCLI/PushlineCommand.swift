@@ -44,10 +44,17 @@ public enum PushlineMain {
         let console = Console.current
         do {
             var command = try PushlineCommand.parseAsRoot(arguments)
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            // `--env-file` settings are the environment the command reads, for its whole run.
+            var runConsole = console
+            if let path = (command as? EnvironmentFileCommand)?.environmentFile {
+                runConsole.environment = try EnvironmentFileOption.apply(path, to: console.environment, console: console)
+            }
+            try await Console.$current.withValue(runConsole) {
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
             }
             return ExitStatus.success
         } catch let exit as ExitCode {

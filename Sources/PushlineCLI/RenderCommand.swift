@@ -29,6 +29,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: "A pipeline file declaring the template (use with --template).")
     var pipeline: String?
 
+    @OptionGroup var settings: EnvironmentFileOption
+
     @Option(help: "A template file (JSON or XML).")
     var file: String?
 

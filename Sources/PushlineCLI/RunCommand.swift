@@ -45,6 +45,8 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The pipeline file.")
     var pipeline: String
 
+    @OptionGroup var settings: EnvironmentFileOption
+
     @Flag(help: "Sign and render offline, print what would be sent, send nothing.")
     var dryRun = false
 

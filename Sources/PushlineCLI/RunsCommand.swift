@@ -18,6 +18,8 @@ struct RunsCommand: AsyncParsableCommand {
         @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
         var journal: String?
 
+        @OptionGroup var settings: EnvironmentFileOption
+
         func path(console: Console) -> String {
             journal ?? Journal.defaultPath(environment: console.environment)
         }

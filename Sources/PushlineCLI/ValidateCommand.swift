@@ -25,6 +25,8 @@ struct ValidateCommand: AsyncParsableCommand {
     @Argument(help: "Pipeline files or directories.")
     var paths: [String]
 
+    @OptionGroup var settings: EnvironmentFileOption
+
     @Option(help: "Output format: text (diagnostics to stderr) or json (to stdout).")
     var format: OutputFormat = .text
 

@@ -95,3 +95,40 @@ import Testing
         #expect((report?["steps"] as? [[String: Any]])?.map { $0["status"] as? String } == ["failed", "skipped"])
     }
 }
+
+/// `--env-file`: one argument switches environments; problems in the file stop everything, secret-free.
+@Suite struct EnvironmentFileCommandTests {
+    func file(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-\(UUID().uuidString).env").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aRunReadsItsSettingsFromTheFileOverTheInheritedEnvironment() async throws {
+        let staging = try file("""
+            NH_CONNECTION="Endpoint=sb://staging-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=c3RhZ2luZy1rZXk="
+            NH_HUB=staging-hub
+            """)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let output = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--dry-run", "--env-file", staging],
+                                             environment: ["NH_HUB": "production-hub"])
+        #expect(output.status == 0, "\(output.err)")
+        #expect(output.out.contains("https://staging-nh.servicebus.windows.net/staging-hub/"), "\(output.out)")
+        #expect(!output.out.contains("production-hub"))
+        #expect(!output.out.contains("c3RhZ2luZy1rZXk="))
+    }
+
+    @Test func aBadFileStopsTheCommandWithFileLineColumnAndNoSecret() async throws {
+        let broken = try file("NH_CONNECTION=\"Endpoint=sb://x/;SharedAccessKeyName=Full;SharedAccessKey=dG9wLXNlY3JldA==\n")
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        let output = await CommandRunner.run(["validate", "pipelines/seed-tutorial.yaml", "--env-file", broken])
+        #expect(output.status == 2)
+        #expect(output.err.contains("\(broken):1:15: error: the double quote that opens the value of NH_CONNECTION is not closed on this line"),
+                "\(output.err)")
+        #expect(!output.err.contains("dG9wLXNlY3JldA=="))
+        #expect(output.out == "")
+        let missing = await CommandRunner.run(["runs", "list", "--env-file", "/no/such.env"])
+        #expect(missing.status == 2)
+        #expect(missing.err.contains("--env-file '/no/such.env' cannot be read: no such file"))
+    }
+}

@@ -1,0 +1,126 @@
+import PipelineCore
+
+/// A dotenv file: the settings of one environment (staging, production) as `NAME=value` lines, the same
+/// file a systemd unit's `EnvironmentFile=` reads.
+///
+/// Accepted: blank lines and lines starting with `#`; an optional `export ` before the name; a name of
+/// letters, digits and `_` not starting with a digit; a value that is unquoted (surrounding spaces
+/// dropped), single-quoted (taken literally) or double-quoted (`\"`, `\\`, `\n`, `\t` and `\$` escaped).
+/// Nothing is expanded: `$OTHER` stays as written, as systemd leaves it. A quoted value must close on
+/// its line. Every problem is a diagnostic with `file:line:column`, the line and a hint; no value ever
+/// appears in a message or a snippet (the snippet stops after the value's opening quote, `…` for the
+/// rest), since these files hold connection strings and passwords.
+public enum EnvironmentFile {
+    /// The variables of `text`, read from `file`, and every problem in it (the values are only to be used
+    /// when there is none).
+    public static func parse(_ text: String, file: String) -> (values: [String: String], problems: [Diagnostic]) {
+        var values: [String: String] = [:]
+        var problems: [Diagnostic] = []
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if offset == 0, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            switch entry(trimmed) {
+            case .success(let (name, value)):
+                values[name] = value
+            case .failure(let problem):
+                let column = line.distance(from: line.startIndex, to: problem.at(in: trimmed)) + 1
+                let indent = line.count - trimmed.count
+                let snippet = problem.shown.map { String(line.prefix(indent + $0)) + "…" }
+                problems.append(Diagnostic(.error, problem.message, at: SourceLocation(file: file, line: offset + 1, column: column),
+                                           hint: problem.hint, sourceLine: snippet))
+            }
+        }
+        return (values, problems)
+    }
+
+    /// What is wrong with a line, and where in it.
+    struct Problem: Error {
+        let message: String
+        let hint: String
+        /// Characters into the trimmed line.
+        let offset: Int
+        /// How much of the trimmed line a snippet may show (the name and `=`, up to a value's opening quote);
+        /// nil for none (a line without `=` may be a pasted secret).
+        var shown: Int?
+
+        func at(in line: Substring) -> Substring.Index {
+            line.index(line.startIndex, offsetBy: min(offset, line.count))
+        }
+    }
+
+    private static func entry(_ line: Substring) -> Result<(String, String), Problem> {
+        var rest = line
+        if rest.hasPrefix("export "), rest.dropFirst(7).contains("=") { rest = rest.dropFirst(7).drop { $0 == " " } }
+        let consumed = line.count - rest.count
+        guard let equals = rest.firstIndex(of: "=") else {
+            return .failure(Problem(message: "this line is not NAME=value", hint: "write NAME=value, or start a comment with #",
+                                    offset: consumed, shown: nil))
+        }
+        let name = rest[..<equals].trimmingSuffix()
+        guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
+              name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        else {
+            return .failure(Problem(message: "'\(name)' is not a variable name", hint: "names are letters, digits and _, not starting with a digit",
+                                    offset: consumed, shown: consumed + rest.distance(from: rest.startIndex, to: equals) + 1))
+        }
+        let valueStart = rest.index(after: equals)
+        let raw = rest[valueStart...].drop { $0 == " " || $0 == "\t" }
+        let valueOffset = consumed + rest.distance(from: rest.startIndex, to: raw.startIndex)
+        switch raw.first {
+        case "'":
+            guard let close = raw.dropFirst().firstIndex(of: "'") else {
+                return .failure(Problem(message: "the single quote that opens the value of \(name) is not closed on this line",
+                                        hint: "close it with ' on the same line", offset: valueOffset, shown: valueOffset + 1))
+            }
+            guard raw[raw.index(after: close)...].allSatisfy({ $0 == " " || $0 == "\t" }) else {
+                return .failure(Problem(message: "there is text after the closing quote of \(name)'s value",
+                                        hint: "quote the whole value", offset: valueOffset, shown: valueOffset + 1))
+            }
+            return .success((String(name), String(raw[raw.index(after: raw.startIndex)..<close])))
+        case "\"":
+            return doubleQuoted(raw.dropFirst(), name: String(name), offset: valueOffset)
+        default:
+            return .success((String(name), String(raw.trimmingSuffix())))
+        }
+    }
+
+    private static func doubleQuoted(_ text: Substring, name: String, offset: Int) -> Result<(String, String), Problem> {
+        var value = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "\"" {
+                guard text[text.index(after: index)...].allSatisfy({ $0 == " " || $0 == "\t" }) else {
+                    return .failure(Problem(message: "there is text after the closing quote of \(name)'s value",
+                                            hint: "quote the whole value", offset: offset, shown: offset + 1))
+                }
+                return .success((name, value))
+            }
+            if character == "\\", text.index(after: index) < text.endIndex {
+                index = text.index(after: index)
+                switch text[index] {
+                case "n": value.append("\n")
+                case "t": value.append("\t")
+                case "\"", "\\", "$": value.append(text[index])
+                default: value.append("\\"); value.append(text[index])
+                }
+            } else {
+                value.append(character)
+            }
+            index = text.index(after: index)
+        }
+        return .failure(Problem(message: "the double quote that opens the value of \(name) is not closed on this line",
+                                hint: "close it with \" on the same line (write \\n for a line break)", offset: offset, shown: offset + 1))
+    }
+}
+
+private extension Substring {
+    func trimmingSuffix() -> Substring {
+        var text = self
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}

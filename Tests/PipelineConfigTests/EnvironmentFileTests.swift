@@ -1,0 +1,50 @@
+import PipelineConfig
+import PipelineCore
+import Testing
+
+/// `--env-file`: dotenv as systemd's EnvironmentFile= reads it, every problem at file:line:column, no value
+/// ever in a message.
+@Suite struct EnvironmentFileTests {
+    @Test func namesValuesQuotesCommentsAndExport() {
+        let text = """
+            \u{FEFF}# staging
+            NH_CONNECTION="Endpoint=sb://staging.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=s3cr=t"
+            export NH_HUB = staging-hub
+            DIGEST_ROWS='/var/lib/digest/$DAY.csv'
+            GREETING="line one\\nsays \\"hi\\" for \\$5"
+            EMPTY=
+
+              INDENTED=yes\r
+            """
+        let (values, problems) = EnvironmentFile.parse(text, file: "staging.env")
+        #expect(problems.isEmpty)
+        #expect(values == [
+            "NH_CONNECTION": "Endpoint=sb://staging.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=s3cr=t",
+            "NH_HUB": "staging-hub", "DIGEST_ROWS": "/var/lib/digest/$DAY.csv", "GREETING": "line one\nsays \"hi\" for $5",
+            "EMPTY": "", "INDENTED": "yes",
+        ])
+    }
+
+    @Test func everyProblemHasItsLineAndColumnAndNoValue() {
+        let text = """
+            OK=1
+            NH_CONNECTION="Endpoint=sb://x/;SharedAccessKey=supersecret
+            9LIVES=cat
+            just words
+              KEY='open
+            QUOTED="a"b
+            """
+        let (_, problems) = EnvironmentFile.parse(text, file: "prod.env")
+        #expect(problems.map(\.description) == [
+            "prod.env:2:15: error: the double quote that opens the value of NH_CONNECTION is not closed on this line",
+            "prod.env:3:1: error: '9LIVES' is not a variable name",
+            "prod.env:4:1: error: this line is not NAME=value",
+            "prod.env:5:7: error: the single quote that opens the value of KEY is not closed on this line",
+            "prod.env:6:8: error: there is text after the closing quote of QUOTED's value",
+        ])
+        #expect(problems.allSatisfy { $0.hint != nil })
+        // Neither a message nor a snippet holds a value: the snippet stops after the value's opening quote.
+        #expect(!problems.map { $0.message + ($0.sourceLine ?? "") }.joined().contains("supersecret"))
+        #expect(problems.map(\.sourceLine) == ["NH_CONNECTION=\"…", "9LIVES=…", nil, "  KEY='…", "QUOTED=\"…"])
+    }
+}
