@@ -1,0 +1,64 @@
+import ArgumentParser
+import BuiltinSteps
+import Foundation
+import PipelineConfig
+
+/// `pushline init [DIR]`: a starter project that validates clean and dry-runs at once.
+struct InitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write a starter project: a pipeline, a template, sample rows, an .env.example and the JSON Schema.",
+        discussion: """
+            Writes into DIR (default: the current directory) a pipeline with the schema modeline, the APNs template \
+            it previews, sample rows it sends one notification per row of, an .env.example naming every variable \
+            the pipeline reads, and the JSON Schema your editor completes keys from. It validates clean and \
+            dry-runs at once with --env-file .env.example. Nothing is overwritten: when any of the files exists, \
+            nothing is written.
+
+            EXAMPLES:
+              pushline init my-notifications
+              pushline init .
+
+            \(ExitStatus.help([.ok, .init("2", "a file it would write exists already, or DIR cannot be written; nothing was written")]))
+            """)
+
+    @Argument(help: "The directory to write into (made when missing).")
+    var directory: String = "."
+
+    func run() async throws {
+        let console = Console.current
+        let files = StarterProject.files(schema: PipelineSchema(registry: BuiltinSteps.registry()).json)
+        let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: FilePathJoin.join(directory, $0)) }
+        guard existing.isEmpty else {
+            throw CommandFailure("\(existing.map { "'\(FilePathJoin.join(directory, $0))'" }.joined(separator: ", ")) "
+                + "exist\(existing.count == 1 ? "s" : "") already; nothing was written (init never overwrites: choose another directory)")
+        }
+        do {
+            for file in files {
+                let path = FilePathJoin.join(directory, file.path)
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(file.content.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+            }
+        } catch {
+            throw CommandFailure("cannot write the starter project into '\(directory)': \(error.localizedDescription)")
+        }
+        let command = Invocation.current(environment: console.environment)
+        let width = files.map(\.path.count).max() ?? 0
+        console.line("Wrote a Pushline project in \(directory):")
+        for file in files { console.line("  \(file.path.padding(to: width))  \(file.purpose)") }
+        console.line()
+        console.line("Next:")
+        if directory != "." { console.line("  cd \(directory)") }
+        console.line("  \(command) validate pipelines/ --env-file .env.example")
+        console.line("  \(command) run pipelines/digest.yaml --dry-run --env-file .env.example")
+        console.line("  cp .env.example .env     # put your hub's connection string in .env; keep .env out of git")
+        console.line("  \(command) run pipelines/digest.yaml --env-file .env")
+    }
+}
+
+/// `directory/relative`, without `./` noise for the current directory.
+enum FilePathJoin {
+    static func join(_ directory: String, _ relative: String) -> String {
+        directory == "." ? relative : (directory.hasSuffix("/") ? directory + relative : directory + "/" + relative)
+    }
+}
