@@ -1,3 +1,4 @@
+import HubWire
 /// A kind of pipeline step (`sign`, `render`, …). Each lives in its own module.
 ///
 /// A step type documents its YAML keys, decodes and validates its options in `build` without any
@@ -22,6 +23,10 @@ public protocol Step: Sendable, SendableMetatype {
     /// in a later step's file stops the run before an earlier step sends. Nil for a step without such input.
     func checkInput(in context: StepContext) async throws -> InputCheck?
 
+    /// The hubs the step talks to and the right each request needs, so `pushline check` can prove them
+    /// before a run. Empty for a step that sends nothing.
+    var access: [HubAccess] { get }
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
 }
@@ -29,6 +34,26 @@ public protocol Step: Sendable, SendableMetatype {
 extension Step {
     /// Most steps read no input file.
     public func checkInput(in context: StepContext) async throws -> InputCheck? { nil }
+
+    /// Most steps talk to no hub.
+    public var access: [HubAccess] { [] }
+}
+
+/// A right a step needs on a hub.
+public struct HubAccess: Sendable {
+    /// The declared hub.
+    public var hub: HubDeclaration
+    /// The right its requests need.
+    public var right: AccessRight
+    /// What for, in a few words: "register installations", "send".
+    public var purpose: String
+
+    /// Creates an access.
+    public init(hub: HubDeclaration, right: AccessRight, purpose: String) {
+        self.hub = hub
+        self.right = right
+        self.purpose = purpose
+    }
 }
 
 /// What a step reports when it finishes.

@@ -29,9 +29,21 @@ public struct Console: Sendable {
 
     /// The process's own streams, environment and clock.
     public static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        err: { FileHandle.standardError.write(Data($0.utf8)) },
+        out: { write($0, to: .standardOutput) },
+        err: { write($0, to: .standardError) },
         environment: ProcessInfo.processInfo.environment, clock: .system, isTerminal: isatty(STDERR_FILENO) == 1)
+
+    /// Writes `text`; when the reader has gone (`pushline … | head`), ends the process as Unix tools do, by
+    /// SIGPIPE, rather than with a crash and a backtrace (Foundation's `write(_:)` traps on EPIPE).
+    private static func write(_ text: String, to handle: FileHandle) {
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            exit(128 + SIGPIPE)
+        }
+    }
 
     /// The console commands use.
     @TaskLocal public static var current = Console.standard

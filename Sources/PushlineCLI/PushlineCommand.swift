@@ -23,7 +23,7 @@ public struct PushlineCommand: AsyncParsableCommand {
             \(ExitStatus.help(ExitStatus.all))
             """,
         version: PushlineVersion.current,
-        subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
+        subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
                       SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self,
                       ScheduleCommand.self, SchemaCommand.self])
 

@@ -27,6 +27,7 @@ import Testing
         #expect(try await exitCodes(["explain"]) == ["0", "2"])
         #expect(try await exitCodes(["schema"]) == ["0"])
         #expect(try await exitCodes(["init"]) == ["0", "2"])
+        #expect(try await exitCodes(["check"]) == ["0", "1", "2", "75"])
         #expect(try await exitCodes(["sas"]) == ["0", "2"])
         #expect(try await exitCodes(["render"]) == ["0", "2"])
         #expect(try await exitCodes(["demo"]) == ["0", "1", "2"])

@@ -138,6 +138,11 @@ public struct RegisterStep: Step {
         RegisterOptionsDecoder(options: options, context: context).decode()
     }
 
+    /// Installations and registrations need the Listen right (what a client app's key holds).
+    public var access: [HubAccess] {
+        [HubAccess(hub: hub, right: .listen, purpose: "register devices")]
+    }
+
     /// Reads a device or rows file whole before anything is sent: counts its devices and finds the
     /// malformed rows (bad CSV or JSON, a missing field, a handle or tag that fails the offline checks).
     public func checkInput(in context: StepContext) async throws -> InputCheck? {

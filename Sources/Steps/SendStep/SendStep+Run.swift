@@ -4,6 +4,16 @@ import HubWire
 import PipelineCore
 
 extension SendStep {
+    /// Every send, test send and cancellation needs the Send right.
+    public var access: [HubAccess] {
+        let purpose = switch action {
+        case .cancel: "cancel a scheduled send"
+        case .send where test: "test send"
+        case .send, .sendEach: "send"
+        }
+        return [HubAccess(hub: hub, right: .send, purpose: purpose)]
+    }
+
     /// A `for-each` send reads its rows file whole first: the run stops before anything is sent when a
     /// row is malformed (unless `bad-rows: skip`).
     public func checkInput(in context: StepContext) async throws -> InputCheck? {

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import HubHTTP
+import HubWire
+import PipelineCore
+import RunJournal
+
+/// `pushline check PIPELINE`: the pre-flight. Everything `validate` does, then each hub proven with
+/// harmless requests, every input read whole, the plan of a live run, and whether one would start now.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Pre-flight a pipeline: validate it, prove each hub's key and rights, count the rows, show the plan. Sends nothing.",
+        discussion: """
+            What `terraform plan` is to infrastructure: the pipeline is loaded and checked as `run` would (unset \
+            references are errors), then for each hub a steps uses, two harmless requests about an id that \
+            cannot exist prove that the hub is reachable and exists, that the key is accepted, and that it \
+            holds the rights the steps need: Listen for `register`, Send for `send` (a DELETE of a scheduled \
+            notification that does not exist: nothing is sent or cancelled). Where a right cannot be proven \
+            without sending, it says so. Then every input file is read whole (records, malformed rows), the \
+            steps are planned as a dry run would (requests of each kind, what an earlier run already sent), \
+            and the run journal and lock say whether a live run would start, resume, or find the run done.
+
+            EXAMPLES:
+              pushline check pipelines/daily-digest.yaml --env-file /etc/pushline/production.env
+
+            \(ExitStatus.help([
+                .init("0", "a live run would start (or resume), and every right it needs is proven or cannot be proven without sending"),
+                .init("1", "a hub is unreachable, missing, refuses the key or lacks a right; or a step would fail"),
+                .init("2", "invalid input: the pipeline, or malformed rows under bad-rows: stop"),
+                .init("75", "another run of this pipeline holds its lock now"),
+            ]))
+            """)
+
+    @Argument(help: "The pipeline file.")
+    var pipeline: String
+
+    @OptionGroup var settings: EnvironmentFileOption
+
+    @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
+    var journal: String?
+
+    func run() async throws {
+        let console = Console.current
+        let session = PipelineSession.load(pipeline, purpose: .run, console: console)
+        for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        guard let built = session.pipeline else {
+            console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(session.diagnostics))")
+            throw ExitStatus.exit(ExitStatus.invalidInput)
+        }
+        console.line("pipeline: \(pipeline): valid (\(DiagnosticPrinter.summary(session.diagnostics)))")
+        var code = ExitStatus.success
+
+        // Hubs: each once, with every right its steps need.
+        var needs: [(hub: HubDeclaration, rights: [AccessRight: [String]])] = []
+        for step in built.steps {
+            for access in step.step.access {
+                if let index = needs.firstIndex(where: { $0.hub.name == access.hub.name }) {
+                    if !(needs[index].rights[access.right]?.contains(access.purpose) ?? false) { needs[index].rights[access.right, default: []].append(access.purpose) }
+                } else {
+                    needs.append((access.hub, [access.right: [access.purpose]]))
+                }
+            }
+        }
+        if needs.isEmpty { console.line("hubs: no step talks to a hub") }
+        let executor = AsyncHTTPExecutor()
+        let context = StepContext(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock,
+                                  document: built.document, state: RunState(), isDryRun: false,
+                                  transport: RetryingTransport(executor: executor))
+        for (hub, rights) in needs {
+            let hubSession: HubSession
+            do { hubSession = try context.session(for: hub) } catch {
+                console.line("hub '\(hub.name)':\n  ✗ \(error.message)")
+                code = ExitStatus.failure
+                continue
+            }
+            console.line("hub '\(hub.name)' (\(hubSession.endpoint.hub) at \(hubSession.endpoint.hubBaseURL)):")
+            for finding in await HubProbe.check(hubSession, rights: rights) {
+                let mark = switch finding.verdict {
+                case .proven: "✓"
+                case .failed: "✗"
+                case .unproven: "?"
+                }
+                console.line("  \(mark) \(finding.text)")
+                if finding.verdict == .failed { code = ExitStatus.failure }
+            }
+        }
+        await executor.shutdown()
+
+        // Inputs and plan: a dry run, which reads every input first and counts what it would send.
+        let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
+        let plan = await engine.run(built, mode: .dryRun,
+                                    batch: BatchControl(ledger: DryRunJournal.ledger(for: built, journalPath: journal, console: console)))
+        console.line("plan (as a dry run finds it; nothing was sent):")
+        for record in plan.steps {
+            console.line("  [\(record.index)/\(plan.steps.count)] \(record.step): \(record.summary)")
+            if let input = record.input, let line = TextReporter.reconciliation(input, record.items) { console.line("        \(line)") }
+            if record.status == .failed { for line in record.lines.prefix(InputCheck.listed + 1) { console.line("        \(line)") } }
+            if let hint = record.hint, record.status == .failed { console.line("        hint: \(hint)") }
+        }
+        switch plan.status {
+        case .rejected: code = ExitStatus.invalidInput
+        case .failed where code == ExitStatus.success: code = ExitStatus.failure
+        default: break
+        }
+
+        // Would a live run start now?
+        code = max(code, state(of: built, registry: session.registry, console: console))
+        console.line(code == ExitStatus.success ? "ready: a live run would start" : "not ready (exit \(code))")
+        if code != ExitStatus.success { throw ExitStatus.exit(code) }
+    }
+
+    /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held.
+    private func state(of built: Pipeline, registry: StepRegistry, console: Console) -> Int32 {
+        let path = journal ?? Journal.defaultPath(environment: console.environment)
+        let absolute = RunPaths.absolute(built.document.file)
+        if PipelineLock.isHeld(pipeline: absolute, directory: FilePath.directory(of: path) + "/locks") {
+            console.line("run: another run of this pipeline holds its lock now; a live run would exit 75")
+            return ExitStatus.locked
+        }
+        guard FileManager.default.fileExists(atPath: path), let opened = try? Journal(path: path),
+              let latest = try? opened.latestRun(identity: RunIdentity.digest(of: built, registry: registry))
+        else {
+            console.line("run: a live run would start a new run")
+            return ExitStatus.success
+        }
+        switch latest.status {
+        case .completed:
+            console.line("run: the same run (\(latest.id)) completed at \(JournalledRun.time(latest.endedAt ?? latest.startedAt)); "
+                         + "a live run would send nothing (--again starts a fresh one)")
+        default:
+            console.line("run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue))")
+        }
+        return ExitStatus.success
+    }
+}
+
+extension CheckCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `pushline check` against the real emulator: each hub proven with harmless requests, the plan, and an exit
+/// code that is 0 only when a live run would start.
+extension BatchRunProcessTests {
+    @Test func checkProvesTheKeyTheHubAndTheRightsAndSendsNothing() async throws {
+        let scratch = try Scratch(users: 3)
+        let (emulator, base, connection) = try await emulator()
+        let ready = try PushlineProcess(["check", digest], environment: environment(scratch, connection))
+        #expect(try await ready.waitForExit() == 0, "\(ready.stdout)")
+        #expect(ready.stdout.contains("✓ the key is accepted and the hub exists"), "\(ready.stdout)")
+        #expect(ready.stdout.contains("✓ Send (send): proven without sending"), "\(ready.stdout)")
+        #expect(ready.stdout.contains("3 records in '\(scratch.rows)' = 3 would be sent"), "\(ready.stdout)")
+        #expect(ready.stdout.contains("run: a live run would start a new run"))
+        #expect(ready.stdout.hasSuffix("ready: a live run would start\n"))
+        let key = try #require(connection.split(separator: "SharedAccessKey=").last.map(String.init))
+        #expect(!ready.stdout.contains(key) && !ready.stdout.contains("sig="))
+        #expect(try await deliveries(base).isEmpty, "check sends nothing")
+
+        // A Listen-only key cannot send: said plainly, exit 1.
+        let banner = emulator.stdout
+        let listen = try #require(banner.split(separator: "\n").first { $0.contains("Endpoint=") && $0.contains("Listen") })
+            .trimmingCharacters(in: .whitespaces)
+        let refused = try PushlineProcess(["check", digest], environment: environment(scratch, listen))
+        #expect(try await refused.waitForExit() == 1, "\(refused.stdout)")
+        #expect(refused.stdout.contains("✗ Send (send): the key's policy does not grant it"), "\(refused.stdout)")
+
+        // A hub that does not exist.
+        let missing = try PushlineProcess(["check", digest], environment: environment(scratch, connection).merging(["NH_HUB": "nohub"]) { $1 })
+        #expect(try await missing.waitForExit() == 1)
+        #expect(missing.stdout.contains("✗ the hub 'nohub' does not exist"), "\(missing.stdout)")
+
+        // Malformed rows: a live run would be rejected.
+        try rewriteRows(scratch, users: 3, badRows: [2: "u-2,\"open"])
+        let rejected = try PushlineProcess(["check", digest], environment: environment(scratch, connection))
+        #expect(try await rejected.waitForExit() == 2, "\(rejected.stdout)")
+        #expect(rejected.stdout.contains("\(scratch.rows):3: a quoted field opens on this line"), "\(rejected.stdout)")
+
+        // After the run completed, a live run would send nothing.
+        try rewriteRows(scratch, users: 3)
+        try await register(scratch, connection)
+        let run = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
+        #expect(try await run.waitForExit() == 0)
+        let done = try PushlineProcess(["check", digest], environment: environment(scratch, connection))
+        #expect(try await done.waitForExit() == 0)
+        #expect(done.stdout.contains("completed at") && done.stdout.contains("a live run would send nothing"), "\(done.stdout)")
+        #expect(done.stdout.contains("3 already sent"), "the plan knows what was sent: \(done.stdout)")
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test func aReaderThatGoesAwayEndsTheProcessQuietlyBySIGPIPE() async throws {
+        let process = Process()
+        process.executableURL = PushlineProcess.executable
+        process.arguments = ["schema"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.closeFile()
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE, "\(process.terminationStatus)")
+        #expect(!stderr.contains("Fatal error") && !stderr.contains("crashed"), "\(stderr)")
+    }
+}
