@@ -62,11 +62,37 @@ let sampleEnvironment = [
         #expect(registry.ids == ["sign", "register", "render", "send"])
     }
 
+    /// (That every example uses only documented keys is proven by building them: `StepExampleTests`.)
     @Test func everyStepDocumentsItsOptions() {
         for type in BuiltinSteps.all {
-            #expect(!type.summary.isEmpty)
+            #expect(type.summary.count >= 20 && type.summary.hasSuffix("."), "\(type.id): '\(type.summary)' is not a one-line sentence")
             #expect(!type.examples.isEmpty)
-            for spec in type.options { #expect(!spec.summary.isEmpty, "\(type.id).\(spec.key) has no summary") }
+            #expect(Set(type.options.map(\.key)).count == type.options.count, "\(type.id) documents a key twice")
+            for spec in type.options {
+                let name = "\(type.id).\(spec.key)"
+                #expect(spec.summary.count >= 10 && !spec.summary.hasSuffix("."), "\(name): '\(spec.summary)'")
+                #expect(!(spec.isRequired && spec.defaultValue != nil), "\(name) is required and has a default")
+                // Every documented default and example is a value `build` accepts for the key's type.
+                for value in (spec.defaultValue.map { [$0] } ?? []) + spec.examples {
+                    #expect(Self.fits(value, spec.type), "\(name): '\(value)' is not a \(spec.type.documentation)")
+                }
+            }
+        }
+    }
+
+    /// Whether `value`, as written in YAML, is of `type` (references and quoted forms pass as text).
+    static func fits(_ value: String, _ type: OptionSpec.ValueType) -> Bool {
+        let bare = value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        if bare.hasPrefix("${") { return true }
+        switch type {
+        case .duration: return bare == "0" || ConfigDuration.seconds(bare) != nil
+        case .integer: return Int(bare) != nil
+        case .boolean: return bare == "true" || bare == "false"
+        case .oneOf(let words): return words.contains(bare)
+        case .anyCaseOf(let words): return words.contains { $0.lowercased() == bare.lowercased() }
+        case .stringMap: return bare.hasPrefix("{") && bare.hasSuffix("}")
+        case .anyOf(let types): return types.contains { fits(value, $0) }
+        default: return !bare.isEmpty
         }
     }
 }
