@@ -36,6 +36,8 @@ let package = Package(
             "HubExpressions", "HubWire",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Streamed `for-each`, device and handle files: lines, RFC 4180 CSV, JSON arrays, rows. No third-party imports.
+        .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions"]),
         // YAML → PipelineDocument with source marks. Only Yams.
         .target(name: "PipelineConfig", dependencies: [
             "PipelineCore",
@@ -45,9 +47,9 @@ let package = Package(
                 path: "Sources/Steps/SignStep"),
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
-        .target(name: "RegisterStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
+        .target(name: "RegisterStep", dependencies: ["PipelineCore", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RegisterStep"),
-        .target(name: "SendStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
+        .target(name: "SendStep", dependencies: ["PipelineCore", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/SendStep"),
         .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep"]),
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
@@ -71,7 +73,7 @@ let package = Package(
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunJournal",
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunJournal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "PipelineCoreTests", dependencies: ["PipelineCore"]),
+        .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["RenderStep", "PipelineCore"]),

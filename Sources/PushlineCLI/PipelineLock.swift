@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RowReading
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

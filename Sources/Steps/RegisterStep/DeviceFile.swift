@@ -1,4 +1,5 @@
 import PipelineCore
+import RowReading
 
 /// A device file named by `installations:`: where it is, how to show it, and its format.
 struct DeviceFile: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RowReading
 
 /// Streams a device file as prepared devices and failed rows, one at a time.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import RowReading
 
 /// The requests for one device, prepared offline; the hub's endpoint is added when the step runs.
 enum DeviceJob: Sendable, Equatable {

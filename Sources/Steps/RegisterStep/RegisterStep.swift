@@ -1,5 +1,6 @@
 import HubWire
 import PipelineCore
+import RowReading
 
 /// `register`: creates, patches or deletes installations — or creates and updates registrations — on a hub.
 ///

@@ -1,4 +1,5 @@
 import PipelineCore
+import RowReading
 
 /// Streams a `for-each` rows file as devices: each row makes one device of every entry, in order.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import RowReading
 
 /// A `direct-file:` of device handles: one per line; blank lines and lines starting with `#` are
 /// skipped, surrounding spaces ignored.

@@ -1,6 +1,7 @@
 import HubExpressions
 import HubWire
 import PipelineCore
+import RowReading
 
 /// A `for-each:` send: one request per row, with `$(column)` references in the audience, the direct
 /// handles and the template properties taking the row's values.

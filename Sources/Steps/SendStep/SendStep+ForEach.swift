@@ -2,6 +2,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import RowReading
 
 extension SendStep {
     /// `for-each:`: the rows file opens (and a CSV header names every column the step reads), and the

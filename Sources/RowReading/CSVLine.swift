@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Parses one CSV record (RFC 4180): comma-separated fields, `"…"` quoting with `""` for a quote.
 ///
 /// Quoted fields may hold commas, `|` and line breaks; a record that ends inside quotes asks for the next

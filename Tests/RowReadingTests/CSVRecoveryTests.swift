@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PipelineCore
+import PipelineCore
+@testable import RowReading
 
 private func records(_ text: String, expected: Int? = 2) throws -> [CSVRecordReader.Record] {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("csv-\(UUID().uuidString).csv").path

@@ -1,7 +1,8 @@
 import Foundation
 import HubExpressions
 import Testing
-@testable import PipelineCore
+import PipelineCore
+@testable import RowReading
 
 private func source(_ text: String, _ ext: String) throws -> RowSource {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).\(ext)").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PipelineCore
+import PipelineCore
+@testable import RowReading
 
 /// `LineReader` over `ChunkedFile`: the streaming line source under device and handle files.
 @Suite struct LineReaderTests {

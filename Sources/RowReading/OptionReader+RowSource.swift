@@ -1,3 +1,5 @@
+import PipelineCore
+
 extension OptionReader {
     /// Reads `for-each:`: a `.csv`, `.jsonl` or `.json` rows file that opens (and, for CSV, has a header);
     /// nil when not given or after reporting a problem.

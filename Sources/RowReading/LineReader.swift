@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Reads a file line by line with a bounded buffer: a line longer than the limit is reported and skipped,
 /// never held whole. A UTF-8 byte-order mark is dropped and CRLF is read as LF.
 public final class LineReader {

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Reads CSV records from a line reader, joining the lines of quoted fields that span several, within the
 /// same byte limit as a line.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A regular file read in fixed-size chunks, so a device file of any size streams in bounded memory.
 public final class ChunkedFile {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PipelineCore
+import PipelineCore
+@testable import RowReading
 
 private func elements(of text: String) throws -> [JSONArraySplitter.Element] {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("array-\(UUID().uuidString).json").path

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Splits a top-level JSON array into its elements as the file streams by, so a `.json` list of
 /// any length is decoded one element at a time.
 ///

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// A `for-each:` input: CSV (RFC 4180, a header row naming the columns), JSON Lines, or a JSON array
 /// of objects, chosen by extension. Rows are streamed, never loaded whole.
 public struct RowSource: Sendable, Equatable {
