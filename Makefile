@@ -2,7 +2,7 @@
 #
 #   make install                       # release build (static Swift standard library) into /usr/local
 #   make install PREFIX=$HOME/.local   # somewhere else
-#   make uninstall PREFIX=…            # remove exactly what install put there
+#   make uninstall PREFIX=…            # remove the files install put there (directories stay: they may be shared)
 #   make man                           # regenerate man/pushline.1 from the commands (committed; CI checks it)
 #
 # DESTDIR stages an install for packaging (make install DESTDIR=/tmp/stage PREFIX=/usr).
@@ -28,9 +28,13 @@ install: build
 		"$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
 	install -m 0755 "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/pushline" "$(DESTDIR)$(BINDIR)/pushline"
 	install -m 0644 man/pushline.1 "$(DESTDIR)$(MANDIR)/pushline.1"
-	"$(DESTDIR)$(BINDIR)/pushline" --generate-completion-script bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/pushline"
-	"$(DESTDIR)$(BINDIR)/pushline" --generate-completion-script zsh > "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_pushline"
-	"$(DESTDIR)$(BINDIR)/pushline" --generate-completion-script fish > "$(DESTDIR)$(FISH_COMPLETION_DIR)/pushline.fish"
+	# Each completion is written aside and moved in, so a failing binary leaves no empty file behind.
+	"$(DESTDIR)$(BINDIR)/pushline" --generate-completion-script bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/pushline.tmp"
+	mv "$(DESTDIR)$(BASH_COMPLETION_DIR)/pushline.tmp" "$(DESTDIR)$(BASH_COMPLETION_DIR)/pushline"
+	"$(DESTDIR)$(BINDIR)/pushline" --generate-completion-script zsh > "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_pushline.tmp"
+	mv "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_pushline.tmp" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_pushline"
+	"$(DESTDIR)$(BINDIR)/pushline" --generate-completion-script fish > "$(DESTDIR)$(FISH_COMPLETION_DIR)/pushline.fish.tmp"
+	mv "$(DESTDIR)$(FISH_COMPLETION_DIR)/pushline.fish.tmp" "$(DESTDIR)$(FISH_COMPLETION_DIR)/pushline.fish"
 	@echo "installed $(DESTDIR)$(BINDIR)/pushline; check it with: $(BINDIR)/pushline --version"
 
 uninstall:

@@ -16,7 +16,8 @@ public enum EnvironmentFile {
     public static func parse(_ text: String, file: String) -> (values: [String: String], problems: [Diagnostic]) {
         var values: [String: String] = [:]
         var problems: [Diagnostic] = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on it as well as on "\n", or a file saved on Windows is one line.
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             if offset == 0, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
@@ -53,7 +54,9 @@ public enum EnvironmentFile {
 
     private static func entry(_ line: Substring) -> Result<(String, String), Problem> {
         var rest = line
-        if rest.hasPrefix("export "), rest.dropFirst(7).contains("=") { rest = rest.dropFirst(7).drop { $0 == " " } }
+        if rest.hasPrefix("export"), let after = rest.dropFirst(6).first, after == " " || after == "\t", rest.contains("=") {
+            rest = rest.dropFirst(6).drop { $0 == " " || $0 == "\t" }
+        }
         let consumed = line.count - rest.count
         guard let equals = rest.firstIndex(of: "=") else {
             return .failure(Problem(message: "this line is not NAME=value", hint: "write NAME=value, or start a comment with #",
@@ -63,8 +66,9 @@ public enum EnvironmentFile {
         guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
               name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
         else {
-            return .failure(Problem(message: "'\(name)' is not a variable name", hint: "names are letters, digits and _, not starting with a digit",
-                                    offset: consumed, shown: consumed + rest.distance(from: rest.startIndex, to: equals) + 1))
+            // The text before `=` is not shown: a pasted key (base64 ends in `=`) would otherwise be printed whole.
+            return .failure(Problem(message: "the text before '=' is not a variable name",
+                                    hint: "names are letters, digits and _, not starting with a digit", offset: consumed, shown: nil))
         }
         let valueStart = rest.index(after: equals)
         let raw = rest[valueStart...].drop { $0 == " " || $0 == "\t" }

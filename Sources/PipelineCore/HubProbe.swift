@@ -64,6 +64,9 @@ public enum HubProbe {
             let result = try await session.perform(cancel, accepting: Set(100..<600))
             let code = result.response.status
             switch code {
+            case 404 where result.response.bodyText.contains("No service is hosted"):
+                findings.append(Finding(verdict: .failed, text: "the hub '\(session.endpoint.hub)' does not exist at this endpoint "
+                    + "(DELETE scheduled notification: 404 No service is hosted at the specified address.)"))
             case 200..<300, 404:
                 findings.append(Finding(verdict: .proven, text: "\(needed): proven without sending "
                     + "(DELETE of a scheduled notification that cannot exist: \(code); nothing sent or cancelled)"))

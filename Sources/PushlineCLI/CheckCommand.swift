@@ -25,7 +25,8 @@ struct CheckCommand: AsyncParsableCommand {
               pushline check pipelines/daily-digest.yaml --env-file /etc/pushline/production.env
 
             \(ExitStatus.help([
-                .init("0", "a live run would start (or resume), and every right it needs is proven or cannot be proven without sending"),
+                .init("0", "a live run would start (or resume, or find the same run done and send nothing), and every right it "
+                    + "needs is proven or cannot be proven without sending"),
                 .init("1", "a hub is unreachable, missing, refuses the key or lacks a right; or a step would fail"),
                 .init("2", "invalid input: the pipeline, or malformed rows under bad-rows: stop"),
                 .init("75", "another run of this pipeline holds its lock now"),
@@ -105,33 +106,37 @@ struct CheckCommand: AsyncParsableCommand {
         }
 
         // Would a live run start now?
-        code = max(code, state(of: built, registry: session.registry, console: console))
-        console.line(code == ExitStatus.success ? "ready: a live run would start" : "not ready (exit \(code))")
+        let (stateCode, done) = state(of: built, registry: session.registry, console: console)
+        code = max(code, stateCode)
+        console.line(code != ExitStatus.success ? "not ready (exit \(code))"
+                     : done ? "done: the same run completed; a live run would send nothing" : "ready: a live run would start")
         if code != ExitStatus.success { throw ExitStatus.exit(code) }
     }
 
-    /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held.
-    private func state(of built: Pipeline, registry: StepRegistry, console: Console) -> Int32 {
+    /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held; `done`
+    /// when the same run completed (a live run would send nothing).
+    private func state(of built: Pipeline, registry: StepRegistry, console: Console) -> (code: Int32, done: Bool) {
         let path = journal ?? Journal.defaultPath(environment: console.environment)
         let absolute = RunPaths.absolute(built.document.file)
         if PipelineLock.isHeld(pipeline: absolute, directory: FilePath.directory(of: path) + "/locks") {
             console.line("run: another run of this pipeline holds its lock now; a live run would exit 75")
-            return ExitStatus.locked
+            return (ExitStatus.locked, false)
         }
         guard FileManager.default.fileExists(atPath: path), let opened = try? Journal(path: path),
               let latest = try? opened.latestRun(identity: RunIdentity.digest(of: built, registry: registry))
         else {
             console.line("run: a live run would start a new run")
-            return ExitStatus.success
+            return (ExitStatus.success, false)
         }
         switch latest.status {
         case .completed:
             console.line("run: the same run (\(latest.id)) completed at \(JournalledRun.time(latest.endedAt ?? latest.startedAt)); "
                          + "a live run would send nothing (--again starts a fresh one)")
+            return (ExitStatus.success, true)
         default:
             console.line("run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue))")
+            return (ExitStatus.success, false)
         }
-        return ExitStatus.success
     }
 }
 

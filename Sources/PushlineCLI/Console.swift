@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import Synchronization
 
 /// Where commands write, what environment they read and what time it is.
 ///
@@ -29,21 +30,40 @@ public struct Console: Sendable {
 
     /// The process's own streams, environment and clock.
     public static let standard = Console(
-        out: { write($0, to: .standardOutput) },
-        err: { write($0, to: .standardError) },
+        out: { write($0, to: STDOUT_FILENO) },
+        err: { write($0, to: STDERR_FILENO) },
         environment: ProcessInfo.processInfo.environment, clock: .system, isTerminal: isatty(STDERR_FILENO) == 1)
 
-    /// Writes `text`; when the reader has gone (`pushline … | head`), ends the process as Unix tools do, by
-    /// SIGPIPE, rather than with a crash and a backtrace (Foundation's `write(_:)` traps on EPIPE).
-    private static func write(_ text: String, to handle: FileHandle) {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            signal(SIGPIPE, SIG_DFL)
-            raise(SIGPIPE)
-            exit(128 + SIGPIPE)
+    /// Writes all of `text` to `descriptor`. When the reader has gone (`pushline … | head`), the process
+    /// ends as Unix tools do, by SIGPIPE, rather than with a crash and a backtrace (Foundation's
+    /// `FileHandle.write` traps on any error). Any other failure (a full disk under a redirected log)
+    /// loses this output and says so once on standard error; the run itself goes on, so its journal,
+    /// report and metrics are still written.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 { bytes = bytes.dropFirst(written); continue }
+            let code = errno
+            if written < 0, code == EINTR { continue }
+            if written < 0, code == EAGAIN || code == EWOULDBLOCK {
+                usleep(1000)
+                continue
+            }
+            if code == EPIPE {
+                signal(SIGPIPE, SIG_DFL)
+                raise(SIGPIPE)
+                exit(128 + SIGPIPE)
+            }
+            if descriptor != STDERR_FILENO, !warnedOfLostOutput.exchange(true, ordering: .relaxed) {
+                write("pushline: warning: output to descriptor \(descriptor) is lost: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
+            }
+            return
         }
     }
+
+    /// Whether the lost-output warning was given.
+    private static let warnedOfLostOutput = Atomic<Bool>(false)
 
     /// The console commands use.
     @TaskLocal public static var current = Console.standard

@@ -15,6 +15,13 @@ struct EnvironmentFileOption: ParsableArguments {
 protocol EnvironmentFileCommand {
     /// The file given with `--env-file`, if any.
     var environmentFile: String? { get }
+    /// Called when the file cannot be used, before the command ends with `code`: a command that promises
+    /// monitoring an outcome for every end (`run --metrics`) keeps that promise here.
+    func environmentFileFailed(exitCode code: Int32, console: Console)
+}
+
+extension EnvironmentFileCommand {
+    func environmentFileFailed(exitCode code: Int32, console: Console) {}
 }
 
 extension EnvironmentFileOption {
@@ -37,7 +44,9 @@ extension EnvironmentFileOption {
 }
 
 // The commands that read the environment (pipelines' ${env:}, $NH_CONNECTION, $PUSHLINE_JOURNAL) take `--env-file`.
-extension RunCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
+extension RunCommand: EnvironmentFileCommand {
+    var environmentFile: String? { settings.path }
+}
 extension ValidateCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
 extension RenderCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
 extension EmulatorCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }

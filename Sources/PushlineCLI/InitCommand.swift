@@ -25,6 +25,11 @@ struct InitCommand: AsyncParsableCommand {
     @Argument(help: "The directory to write into (made when missing).")
     var directory: String = "."
 
+    func validate() throws {
+        // An unset variable (`pushline init "$DIR"`) must not become the root directory.
+        guard !directory.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("DIR is empty; give a directory, or . for this one") }
+    }
+
     func run() async throws {
         let console = Console.current
         let files = StarterProject.files(schema: PipelineSchema(registry: BuiltinSteps.registry()).json)
@@ -33,14 +38,18 @@ struct InitCommand: AsyncParsableCommand {
             throw CommandFailure("\(existing.map { "'\(FilePathJoin.join(directory, $0))'" }.joined(separator: ", ")) "
                 + "exist\(existing.count == 1 ? "s" : "") already; nothing was written (init never overwrites: choose another directory)")
         }
+        var written: [String] = []
         do {
             for file in files {
                 let path = FilePathJoin.join(directory, file.path)
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try Data(file.content.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+                written.append(path)
             }
         } catch {
-            throw CommandFailure("cannot write the starter project into '\(directory)': \(error.localizedDescription)")
+            // All or nothing: what this run wrote before the failure goes again (never a file it did not write).
+            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            throw CommandFailure("cannot write the starter project into '\(directory)': \(error.localizedDescription); nothing was written")
         }
         let command = Invocation.current(environment: console.environment)
         let width = files.map(\.path.count).max() ?? 0

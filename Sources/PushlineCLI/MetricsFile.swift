@@ -43,12 +43,6 @@ enum MetricsFile {
         return text
     }
 
-    /// True when the file at `path` was written at or after `date` (this run wrote it already).
-    static func written(_ path: String, since date: Date) -> Bool {
-        guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return false }
-        return modified >= date
-    }
-
     /// A label value with `\`, `"` and line breaks escaped, as the exposition format asks.
     private static func label(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")

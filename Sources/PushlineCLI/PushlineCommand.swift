@@ -46,8 +46,13 @@ public enum PushlineMain {
             var command = try PushlineCommand.parseAsRoot(arguments)
             // `--env-file` settings are the environment the command reads, for its whole run.
             var runConsole = console
-            if let path = (command as? EnvironmentFileCommand)?.environmentFile {
-                runConsole.environment = try EnvironmentFileOption.apply(path, to: console.environment, console: console)
+            if let settings = command as? EnvironmentFileCommand, let path = settings.environmentFile {
+                do {
+                    runConsole.environment = try EnvironmentFileOption.apply(path, to: console.environment, console: console)
+                } catch {
+                    settings.environmentFileFailed(exitCode: ExitStatus.invalidInput, console: console)
+                    throw error
+                }
             }
             try await Console.$current.withValue(runConsole) {
                 if var asyncCommand = command as? AsyncParsableCommand {

@@ -64,15 +64,14 @@ struct RenderCommand: AsyncParsableCommand {
         guard props.caseConflicts.isEmpty else {
             throw CommandFailure("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
         }
-        for property in compiled.propertyNames where props[property] == nil {
-            console.errorLine("warning: \(name) uses property '\(property)', which is not given; it renders as an empty string")
-        }
-        let payload = compiled.render(props)
+        let rendering = TemplateRendering(compiled, properties: props, byteLimit: platform?.payloadLimit)
         // The payload exactly as rendered; a newline is added only so the shell prompt starts on its own line.
-        console.out(payload.hasSuffix("\n") ? payload : payload + "\n")
-        let findings = TemplateLint.check(payload, format: compiled.format, byteLimit: platform?.payloadLimit)
-        for finding in findings { console.errorLine("\(finding.severity.rawValue): rendered payload: \(finding)") }
-        if findings.contains(where: { $0.severity == .error }) { throw ExitStatus.exit(ExitStatus.invalidInput) }
+        console.out(rendering.payload.hasSuffix("\n") ? rendering.payload : rendering.payload + "\n")
+        for finding in rendering.findings {
+            let position = finding.line.map { "rendered payload \($0):\(finding.column ?? 1): " } ?? ""
+            console.errorLine("\(finding.severity.rawValue): \(name): \(position)\(finding.message)")
+        }
+        if rendering.error != nil { throw ExitStatus.exit(ExitStatus.invalidInput) }
     }
 
     /// The compiled template, the platform whose limit applies, and a name for messages.

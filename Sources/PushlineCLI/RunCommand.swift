@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineCore
 import RunJournal
+import Synchronization
 
 /// `pushline run PIPELINE`: builds every step, then runs them in order and prints a report.
 ///
@@ -86,19 +87,29 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.current
         let started = Date()
+        let metricsWritten = WrittenFlag()
         do {
-            try await execute(console: console, started: started)
+            try await execute(console: console, started: started, metricsWritten: metricsWritten)
         } catch {
             // A run that ends before its report (invalid pipeline, lock held, journal unusable) still leaves
             // its outcome for monitoring: a metrics file keeping the last run's success would lie.
-            if let metrics, !MetricsFile.written(metrics, since: started) {
-                let code = Self.exitCode(of: error)
-                let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
-                try? ReportFile.write(MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
-                                      console: console, newline: false)
-            }
+            if !metricsWritten.isSet { writeEarlyMetrics(exitCode: Self.exitCode(of: error), started: started, console: console) }
             throw error
         }
+    }
+
+    /// The metrics of a run that ended before it had a report: its exit code, no items.
+    func writeEarlyMetrics(exitCode code: Int32, started: Date, console: Console) {
+        guard let metrics else { return }
+        let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
+        try? ReportFile.checkWritable(metrics, option: "--metrics")
+        try? ReportFile.write(MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
+                              console: console, newline: false)
+    }
+
+    /// An `--env-file` that cannot be used ends the run before it starts: monitoring hears of it too.
+    func environmentFileFailed(exitCode code: Int32, console: Console) {
+        writeEarlyMetrics(exitCode: code, started: Date(), console: console)
     }
 
     /// The exit code `error` ends the command with.
@@ -110,7 +121,7 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func execute(console: Console, started: Date) async throws {
+    private func execute(console: Console, started: Date, metricsWritten: WrittenFlag) async throws {
         // Files that cannot be written are found out before anything runs, not after; a missing directory
         // is made (cron lines name dated paths under directories nobody made by hand).
         if let report { try ReportFile.checkWritable(report, option: "--report") }
@@ -136,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
             let control = BatchControl(ledger: DryRunJournal.ledger(for: built, journalPath: journal, console: console), progress: progress,
                                        again: again)
             let result = await engine.run(built, mode: .dryRun, batch: control)
-            try finish(result, console: console, started: started)
+            try finish(result, console: console, started: started, metricsWritten: metricsWritten)
             return
         }
         var live = LiveRun(journalPath: journal, again: again, resendUnknown: resendUnknown, progress: progress)
@@ -144,7 +155,7 @@ struct RunCommand: AsyncParsableCommand {
             live.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
         }
         let code = try await live.execute(built, registry: session.registry, engine: engine, console: console) { result, _ in
-            try finish(result, console: console, started: started)
+            try finish(result, console: console, started: started, metricsWritten: metricsWritten)
             if result.status == .interrupted {
                 // With --again the same command would start yet another run and send everything again.
                 console.errorLine(again
@@ -157,7 +168,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Prints the report and writes the report and metrics files.
-    private func finish(_ result: RunReport, console: Console, started: Date) throws {
+    private func finish(_ result: RunReport, console: Console, started: Date, metricsWritten: WrittenFlag) throws {
         switch format {
         case .text: console.out(TextReporter.format(result))
         case .json: console.line(JSONOutput.encode(result))
@@ -165,6 +176,7 @@ struct RunCommand: AsyncParsableCommand {
         if let report { try ReportFile.write(JSONOutput.encode(result), to: report, console: console) }
         if let metrics {
             let code = ExitStatus.of(result.status, signal: nil)
+            metricsWritten.set()
             try ReportFile.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
                                  console: console, newline: false)
         }
@@ -210,4 +222,14 @@ enum ReportFile {
             throw ExitStatus.exit(ExitStatus.failure)
         }
     }
+}
+
+/// Set once something was done (the metrics written), read after: shared between a command and the
+/// closures it hands down.
+final class WrittenFlag: Sendable {
+    private let value = Mutex(false)
+
+    func set() { value.withLock { $0 = true } }
+
+    var isSet: Bool { value.withLock { $0 } }
 }

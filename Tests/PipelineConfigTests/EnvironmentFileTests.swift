@@ -37,7 +37,7 @@ import Testing
         let (_, problems) = EnvironmentFile.parse(text, file: "prod.env")
         #expect(problems.map(\.description) == [
             "prod.env:2:15: error: the double quote that opens the value of NH_CONNECTION is not closed on this line",
-            "prod.env:3:1: error: '9LIVES' is not a variable name",
+            "prod.env:3:1: error: the text before '=' is not a variable name",
             "prod.env:4:1: error: this line is not NAME=value",
             "prod.env:5:7: error: the single quote that opens the value of KEY is not closed on this line",
             "prod.env:6:8: error: there is text after the closing quote of QUOTED's value",
@@ -45,6 +45,20 @@ import Testing
         #expect(problems.allSatisfy { $0.hint != nil })
         // Neither a message nor a snippet holds a value: the snippet stops after the value's opening quote.
         #expect(!problems.map { $0.message + ($0.sourceLine ?? "") }.joined().contains("supersecret"))
-        #expect(problems.map(\.sourceLine) == ["NH_CONNECTION=\"…", "9LIVES=…", nil, "  KEY='…", "QUOTED=\"…"])
+        #expect(problems.map(\.sourceLine) == ["NH_CONNECTION=\"…", nil, nil, "  KEY='…", "QUOTED=\"…"])
+    }
+
+    @Test func windowsLineEndsAndTabsAfterExport() {
+        let (values, problems) = EnvironmentFile.parse("# production\r\nNH_HUB=prod-hub\r\nexport\tDIGEST_ROWS=/rows.csv\r\n", file: "win.env")
+        #expect(problems.isEmpty)
+        #expect(values == ["NH_HUB": "prod-hub", "DIGEST_ROWS": "/rows.csv"])
+    }
+
+    @Test func aPastedKeyIsNeverEchoed() {
+        let key = "Tbfo8WlVo5p/rmsci4SoeY8xIhtQEm03JHytxQrVjAs="
+        let (_, problems) = EnvironmentFile.parse(key + "\n", file: "leak.env")
+        #expect(problems.count == 1)
+        let shown = problems.map { $0.description + ($0.sourceLine ?? "") + ($0.hint ?? "") }.joined()
+        #expect(!shown.contains("Tbfo8WlVo5p"))
     }
 }

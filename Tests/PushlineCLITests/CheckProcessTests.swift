@@ -45,6 +45,7 @@ extension BatchRunProcessTests {
         let done = try PushlineProcess(["check", digest], environment: environment(scratch, connection))
         #expect(try await done.waitForExit() == 0)
         #expect(done.stdout.contains("completed at") && done.stdout.contains("a live run would send nothing"), "\(done.stdout)")
+        #expect(done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
         #expect(done.stdout.contains("3 already sent"), "the plan knows what was sent: \(done.stdout)")
         #expect(try await emulator.stop() == 0)
     }

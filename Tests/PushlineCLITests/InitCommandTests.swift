@@ -51,4 +51,11 @@ import Testing
         #expect(try String(contentsOfFile: directory + "/data/rows.csv", encoding: .utf8) == "mine\n")
         #expect(!FileManager.default.fileExists(atPath: directory + "/pipelines/digest.yaml"))
     }
+
+    @Test func anEmptyDirectoryIsRefusedRatherThanTakenAsTheRoot() async {
+        let output = await CommandRunner.run(["init", ""])
+        #expect(output.status == 2)
+        #expect(output.err.contains("DIR is empty"))
+        #expect(!FileManager.default.fileExists(atPath: "/pipelines/digest.yaml"))
+    }
 }

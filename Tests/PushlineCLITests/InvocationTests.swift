@@ -6,14 +6,18 @@ import Testing
 @Suite struct InvocationTests {
     @Test func theSuggestedPrefixFollowsHowPushlineWasStarted() throws {
         #expect(Invocation.prefix(argument0: "pushline", environment: [:]) == "pushline")
-        #expect(Invocation.prefix(argument0: "/src/pushline/.build/debug/pushline", environment: ["PATH": "/usr/bin"]) == "swift run pushline")
+        // PATH names only directories this test made, so a pushline installed on the machine changes nothing.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(Invocation.prefix(argument0: "/src/pushline/.build/debug/pushline", environment: ["PATH": empty]) == "swift run pushline")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bin-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let binary = directory + "/pushline"
         #expect(FileManager.default.createFile(atPath: binary, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
-        #expect(Invocation.prefix(argument0: binary, environment: ["PATH": "/usr/bin:\(directory)"]) == "pushline")
-        #expect(Invocation.prefix(argument0: binary, environment: ["PATH": "/usr/bin"]) == binary)
+        #expect(Invocation.prefix(argument0: binary, environment: ["PATH": "\(empty):\(directory)"]) == "pushline")
+        #expect(Invocation.prefix(argument0: binary, environment: ["PATH": empty]) == binary)
     }
 
     @Test func aFreePortIsOneNothingListensOn() {

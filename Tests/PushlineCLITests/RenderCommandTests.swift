@@ -16,8 +16,8 @@ import Testing
         #expect(output.status == 0)
         try CommandRunner.expectGolden(output.out, "render-toast.wns.xml")
         #expect(output.err == """
-            warning: template 'templates/toast.wns.xml' uses property 'articleId', which is not given; it renders as an empty string
-            warning: template 'templates/toast.wns.xml' uses property 'message', which is not given; it renders as an empty string
+            warning: template 'templates/toast.wns.xml': property 'articleId' is used but not given; it renders as an empty string
+            warning: template 'templates/toast.wns.xml': property 'message' is used but not given; it renders as an empty string
 
             """)
     }
@@ -41,7 +41,7 @@ import Testing
                                               "--properties", "{\"message\":\"\(long)\"}"])
         #expect(output.status == 2)
         #expect(output.out.hasPrefix("{\"aps\":{\"alert\":\"xxx"))
-        #expect(output.err.contains("error: rendered payload: "))
+        #expect(output.err.contains("error: template 'genericTemplate': "))
         #expect(output.err.contains("4096"))
     }
 

@@ -127,6 +127,11 @@ import Testing
                 "\(output.err)")
         #expect(!output.err.contains("dG9wLXNlY3JldA=="))
         #expect(output.out == "")
+        // A run that cannot use its env file still tells monitoring.
+        let metrics = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-\(UUID().uuidString)/run.prom").path
+        let run = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--env-file", broken, "--metrics", metrics])
+        #expect(run.status == 2)
+        #expect((try? String(contentsOfFile: metrics, encoding: .utf8))?.contains("pushline_run_exit_code{pipeline=\"seed-tutorial\"} 2") == true)
         let missing = await CommandRunner.run(["runs", "list", "--env-file", "/no/such.env"])
         #expect(missing.status == 2)
         #expect(missing.err.contains("--env-file '/no/such.env' cannot be read: no such file"))

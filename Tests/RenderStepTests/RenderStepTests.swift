@@ -83,6 +83,7 @@ private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _,
         let (step, diagnostics) = build(mapping([("template", scalar("genericTemplate", 2, 13))]))
         #expect(diagnostics.map(\.severity) == [.warning])
         let result = try await #require(step).run(in: context())
-        #expect(result.lines == [#"{"aps":{"alert":""}}"#])
+        // The run shows the same finding `send` and `pushline render` would (one render-and-lint path).
+        #expect(result.lines == [#"{"aps":{"alert":""}}"#, "warning: property 'message' is used but not given; it renders as an empty string"])
     }
 }

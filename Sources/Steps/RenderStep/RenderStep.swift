@@ -57,9 +57,10 @@ public struct RenderStep: Step {
 
     /// Renders and lints; an error finding fails the step, with the payload shown.
     public func run(in context: StepContext) async throws -> StepResult {
-        let payload = body.render(properties)
         let platform = template.platform
-        let findings = TemplateLint.check(payload, format: body.format, byteLimit: platform.payloadLimit)
+        let rendering = TemplateRendering(body, properties: properties, byteLimit: platform.payloadLimit)
+        let payload = rendering.payload
+        let findings = rendering.findings
         context.state.setRenderedPayload(payload, forTemplate: template.name)
         let size = payload.utf8.count
         let limitText = platform.payloadLimit.map { " of \($0)" } ?? ""
@@ -67,11 +68,11 @@ public struct RenderStep: Step {
         var payloadLines = payload.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if payloadLines.count > 1, payloadLines.last?.isEmpty == true { payloadLines.removeLast() }
         let lines = payloadLines
-            + findings.map { "\($0.severity.rawValue): \($0)" }
+            + findings.map(\.description)
         let data = ReportValue.object([
             ReportField("template", .string(template.name)), ReportField("platform", .string(platform.rawValue)),
             ReportField("bytes", .int(size)), ReportField("payload", .string(payload)),
-            ReportField("findings", .array(findings.map { .string("\($0.severity.rawValue): \($0)") })),
+            ReportField("findings", .array(findings.map { .string($0.description) })),
         ])
         if findings.contains(where: { $0.severity == .error }) {
             throw StepFailure("template '\(template.name)' renders an invalid \(platform.displayName) payload",

@@ -140,7 +140,9 @@ extension SendStep {
                                 : failure.hint, data: report)
         }
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
-        return finish(outcome, what: what, context: context)
+        var result = finish(outcome, what: what, context: context)
+        result.lines = payloadWarnings + result.lines
+        return result
     }
 
     /// Reads the rows file whole before the run sends anything: every row's audience or handles and

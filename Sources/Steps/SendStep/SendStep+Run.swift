@@ -61,6 +61,7 @@ extension SendStep {
             }
             sent.append(.object(fields))
         }
+        lines = payloadWarnings + lines
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         let summary = context.isDryRun
             ? "would send \(what) on hub '\(hub.name)' (\(count) request\(count == 1 ? "" : "s"), nothing sent)"
@@ -102,13 +103,20 @@ extension SendStep {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return Array((try? encoder.encode(properties)) ?? Data("{}".utf8))
         }
-        let rendered = body.render(TemplateProperties(properties))
-        let findings = TemplateLint.check(rendered, format: body.format, byteLimit: template.platform.payloadLimit)
-        if let error = findings.first(where: { $0.severity == .error }) {
+        let rendering = TemplateRendering(body, properties: TemplateProperties(properties), byteLimit: template.platform.payloadLimit)
+        if let error = rendering.error {
             throw StepFailure("template '\(template.name)' renders an invalid \(template.platform.displayName) payload: \(error.message)",
                               hint: "fix the template or the properties; nothing was sent")
         }
-        return Array(rendered.utf8)
+        return Array(rendering.payload.utf8)
+    }
+
+    /// The warnings the step's own payload draws (a property the template uses but the step does not
+    /// give), as the `render` step and `pushline render` word them; none for template sends and rows.
+    var payloadWarnings: [String] {
+        guard case .send = action, let template, let body = template.body else { return [] }
+        return TemplateRendering(body, properties: TemplateProperties(properties), byteLimit: template.platform.payloadLimit)
+            .warnings.map { "warning: template '\(template.name)': \($0.message)" }
     }
 
     /// The requests, one at a time: one for an audience or broadcast, one per 1000 handles for direct
