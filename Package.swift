@@ -36,6 +36,9 @@ let package = Package(
             "HubExpressions", "HubWire",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The batch engine: items sent with bounded concurrency and pacing, journalled before and after, resumed
+        // without sending twice, held back by idempotency keys across runs. No third-party imports.
+        .target(name: "BatchEngine", dependencies: ["PipelineCore", "HubWire"]),
         // Streamed `for-each`, device and handle files: lines, RFC 4180 CSV, JSON arrays, rows. No third-party imports.
         .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions"]),
         // YAML → PipelineDocument with source marks. Only Yams.
@@ -47,9 +50,9 @@ let package = Package(
                 path: "Sources/Steps/SignStep"),
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
-        .target(name: "RegisterStep", dependencies: ["PipelineCore", "RowReading", "HubWire", "HubExpressions"],
+        .target(name: "RegisterStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RegisterStep"),
-        .target(name: "SendStep", dependencies: ["PipelineCore", "RowReading", "HubWire", "HubExpressions"],
+        .target(name: "SendStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/SendStep"),
         .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep"]),
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "PipelineCoreTests", dependencies: ["PipelineCore"]),
+        .testTarget(name: "BatchEngineTests", dependencies: ["BatchEngine", "PipelineCore"]),
         .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["SignStep", "PipelineCore"]),

@@ -64,10 +64,3 @@ struct InitCommand: AsyncParsableCommand {
         console.line("  \(command) run pipelines/digest.yaml --env-file .env")
     }
 }
-
-/// `directory/relative`, without `./` noise for the current directory.
-enum FilePathJoin {
-    static func join(_ directory: String, _ relative: String) -> String {
-        directory == "." ? relative : (directory.hasSuffix("/") ? directory + relative : directory + "/" + relative)
-    }
-}

@@ -93,26 +93,3 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// `pushline schedule cancel ID`.
-struct ScheduleCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "schedule", abstract: "Manage scheduled notifications.", subcommands: [Cancel.self])
-
-    struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "cancel", abstract: "Cancel a scheduled notification by its id.",
-            discussion: ExitStatus.help([.ok, .init("1", "the hub has no such scheduled notification (sent or cancelled already), "
-                + "or refused the request"), .usage]))
-        @OptionGroup var hub: HubOptions
-        @Argument(help: "The scheduled notification id (printed by `pushline send --schedule`).") var id: String
-
-        func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                _ = try await client.perform(HubRequests.cancelScheduled(id: id, at: client.endpoint))
-                console.line("scheduled notification '\(id)' cancelled on hub '\(client.endpoint.hub)'")
-            }
-        }
-    }
-}

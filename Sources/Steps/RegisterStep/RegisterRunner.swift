@@ -1,3 +1,4 @@
+import BatchEngine
 import HubWire
 import PipelineCore
 

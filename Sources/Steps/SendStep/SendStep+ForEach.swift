@@ -1,3 +1,4 @@
+import BatchEngine
 import Foundation
 import HubExpressions
 import HubWire

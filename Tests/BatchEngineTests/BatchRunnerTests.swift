@@ -2,7 +2,8 @@ import Foundation
 import HubWire
 import Synchronization
 import Testing
-@testable import PipelineCore
+import PipelineCore
+@testable import BatchEngine
 
 /// A journal in memory, with the same rules as the SQLite one.
 final class MemoryLedger: ItemLedger {

@@ -1,4 +1,5 @@
 import HubWire
+import PipelineCore
 
 /// Default idempotency keys: the same key is the same notification (or registration) on the same hub.
 ///

@@ -61,32 +61,3 @@ public struct StepRegistry: Sendable {
         return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: step)
     }
 }
-
-/// Two step types registered under one id.
-public struct StepRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The id claimed twice.
-    public let duplicateID: String
-
-    /// A sentence for the developer who wired the registry.
-    public var description: String { "step id '\(duplicateID)' is registered twice" }
-}
-
-/// A validated pipeline, ready to run.
-public struct Pipeline: Sendable {
-    /// The document it came from.
-    public let document: PipelineDocument
-    /// The built steps, in order.
-    public let steps: [BuiltStep]
-}
-
-/// One decoded step with where it came from.
-public struct BuiltStep: Sendable {
-    /// 1-based position in `steps:`.
-    public let index: Int
-    /// The step kind.
-    public let id: String
-    /// Where the step is written.
-    public let location: SourceLocation
-    /// The step value.
-    public let step: any Step
-}

@@ -60,24 +60,3 @@ public struct InputCheck: Sendable, Equatable {
         problems + (bad > problems.count ? ["… and \(ItemCounts.grouped(bad - problems.count)) more malformed records"] : [])
     }
 }
-
-/// What a `for-each` step does with malformed records its input check finds.
-public enum BadRowPolicy: String, Sendable, CaseIterable {
-    /// Send nothing at all (the run stops before its first send); the default.
-    case stop
-    /// Send the good records; the malformed ones are counted `bad` and reported.
-    case skip
-
-    /// The option every step with an input file declares.
-    public static let option = OptionSpec(
-        "bad-rows", .oneOf(allCases.map(\.rawValue)), default: BadRowPolicy.stop.rawValue,
-        "what to do when the input check finds malformed rows: stop (send nothing, the default) or skip (send the rest, report them)")
-}
-
-extension OptionReader {
-    /// Reads `bad-rows:`; the default is `stop`.
-    public func badRowPolicy() -> BadRowPolicy {
-        guard contains("bad-rows"), let value = oneOf("bad-rows", BadRowPolicy.allCases.map(\.rawValue)) else { return .stop }
-        return BadRowPolicy(rawValue: value) ?? .stop
-    }
-}

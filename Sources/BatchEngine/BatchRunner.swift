@@ -1,4 +1,5 @@
 import HubWire
+import PipelineCore
 
 /// Sends a batch step's items with bounded concurrency and pacing, journalling each one so a run
 /// that is cut off resumes without sending anything twice.

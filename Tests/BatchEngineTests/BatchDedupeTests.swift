@@ -1,7 +1,8 @@
 import Foundation
 import HubWire
 import Testing
-@testable import PipelineCore
+import PipelineCore
+@testable import BatchEngine
 
 /// Duplicate protection across runs: an item whose idempotency key another run accepted within the
 /// window is not sent; `--again` sends it and counts it; two rows of one run with one key send once.

@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// The dispatcher's bookkeeping for one `BatchRunner.run`: what to send, what came back, what is
 /// waiting to be journalled.

@@ -13,27 +13,6 @@ public protocol HubTransport: Sendable {
     ) async throws(TransportError) -> TransportResult
 }
 
-/// How hard to try (defaults like the .NET SDK: 3 retries, 1 s base delay, 1 min cap).
-public struct RetryPolicy: Sendable, Equatable {
-    /// Retries after the first attempt.
-    public var maxRetries: Int
-    /// The first backoff delay, in seconds; doubled per retry, with jitter.
-    public var baseDelay: Double
-    /// The longest wait between attempts, in seconds (a longer Retry-After is still honoured up to this).
-    public var maxDelay: Double
-    /// Resend a send whose outcome is unknown (timeout or reset after writing, 500, 504). Off by
-    /// default: NH has no idempotency key, so a resend may deliver twice.
-    public var retryAmbiguous: Bool
-
-    /// Creates a policy.
-    public init(maxRetries: Int = 3, baseDelay: Double = 1, maxDelay: Double = 60, retryAmbiguous: Bool = false) {
-        self.maxRetries = maxRetries
-        self.baseDelay = baseDelay
-        self.maxDelay = maxDelay
-        self.retryAmbiguous = retryAmbiguous
-    }
-}
-
 /// The final response and what it took to get it.
 public struct TransportResult: Sendable, Equatable {
     /// The last response received.

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Paces requests: at most `ceiling` a second when the step sets `rate:`, and adaptively slower
 /// when the hub throttles (429): the pace drops by 30 % (at most once every 2 s, however many
 /// requests in flight met the throttling), then recovers by a quarter each calm second, back to the

@@ -1,0 +1,25 @@
+/// An item as it is first recorded.
+public struct LedgerItem: Sendable, Equatable {
+    /// Which item.
+    public var key: LedgerKey
+    /// The step's id (`send`, `register`).
+    public var stepId: String
+    /// Where it came from, for people: `rows.csv:42`.
+    public var origin: String
+    /// A digest of the row's content, so a resumed run can tell the row is the same one.
+    public var digest: String
+    /// The idempotency key: the same key means the same notification, across runs.
+    public var idempotencyKey: String?
+    /// Whom it is for, for `pushline runs find`: the audience, handle(s) or installation id.
+    public var target: String?
+
+    /// Creates an item.
+    public init(key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) {
+        self.key = key
+        self.stepId = stepId
+        self.origin = origin
+        self.digest = digest
+        self.idempotencyKey = idempotencyKey
+        self.target = target
+    }
+}

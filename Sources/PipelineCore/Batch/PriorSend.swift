@@ -1,0 +1,25 @@
+/// An earlier send of the same notification (same idempotency key), as the journal remembers it.
+public struct PriorSend: Sendable, Equatable {
+    /// The run that sent it.
+    public var runId: String
+    /// When it was last recorded (epoch seconds): accepted, or marked sending.
+    public var at: Double
+    /// `accepted`, `sending` or `unknown`.
+    public var state: ItemState
+    /// Where that item came from (`rows.csv:42`).
+    public var origin: String
+    /// True when it is an item of the asking run.
+    public var sameRun: Bool
+    /// Its notification id, when the hub gave one.
+    public var notificationId: String?
+
+    /// Creates a prior send.
+    public init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil) {
+        self.runId = runId
+        self.at = at
+        self.state = state
+        self.origin = origin
+        self.sameRun = sameRun
+        self.notificationId = notificationId
+    }
+}

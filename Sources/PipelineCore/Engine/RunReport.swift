@@ -1,0 +1,50 @@
+import Foundation
+
+/// The outcome of running a pipeline, printed as text or JSON by the CLI.
+public struct RunReport: Sendable, Equatable, Encodable {
+    /// How the run ended.
+    public enum Status: String, Sendable, Equatable, Encodable {
+        /// Every step succeeded and every item was accepted.
+        case succeeded
+        /// Every step ran, but some items failed or their fate is unknown.
+        case partial
+        /// A step failed; later steps were skipped.
+        case failed
+        /// A stop signal ended the run; running it again resumes it.
+        case interrupted
+        /// The input check found malformed records (or could not read an input); nothing was sent.
+        case rejected
+    }
+
+    /// The pipeline file.
+    public var pipeline: String
+    /// True for a dry run.
+    public var dryRun: Bool
+    /// When the run started (ISO 8601, UTC).
+    public var startedAt: String
+    /// When the run finished (ISO 8601, UTC).
+    public var finishedAt: String
+    /// How the run ended.
+    public var status: Status
+    /// One record per step, in order.
+    public var steps: [StepRecord]
+    /// The journal's id for this run (live runs), shown by `pushline runs`.
+    public var runId: String?
+    /// True when this run resumed an earlier attempt that was cut off.
+    public var resumed: Bool?
+
+    /// Creates a report.
+    public init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {
+        self.pipeline = pipeline
+        self.dryRun = dryRun
+        self.startedAt = RunReport.timestamp(startedAt)
+        self.finishedAt = RunReport.timestamp(finishedAt)
+        self.status = status
+        self.steps = steps
+    }
+
+    /// ISO 8601 with second precision in UTC, as cron logs and JSON consumers expect.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
+    }
+}

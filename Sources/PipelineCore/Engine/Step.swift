@@ -1,0 +1,40 @@
+import HubWire
+/// A kind of pipeline step (`sign`, `render`, …). Each lives in its own module.
+///
+/// A step type documents its YAML keys, decodes and validates its options in `build` without any
+/// I/O beyond reading local files, and does its work in `run`. Steps throw `StepFailure`; the engine
+/// stamps the step id and YAML location, so steps never format locations themselves.
+public protocol Step: Sendable, SendableMetatype {
+    /// The YAML key that selects this step, e.g. `sign`.
+    static var id: String { get }
+    /// One line saying what the step does.
+    static var summary: String { get }
+    /// Every key the step accepts, with type, default and meaning.
+    static var options: [OptionSpec] { get }
+    /// YAML examples of the step, as they appear under `steps:`.
+    static var examples: [String] { get }
+
+    /// Decodes and validates options, reporting every problem through `options.diagnostics`.
+    /// Returns nil when the step cannot be built.
+    static func build(_ options: OptionReader, in context: BuildContext) -> Self?
+
+    /// Reads the step's whole input (a `for-each` file, a device file) before the run sends anything:
+    /// counts its records and finds the malformed ones. The engine checks every step first, so a bad row
+    /// in a later step's file stops the run before an earlier step sends. Nil for a step without such input.
+    func checkInput(in context: StepContext) async throws -> InputCheck?
+
+    /// The hubs the step talks to and the right each request needs, so `pushline check` can prove them
+    /// before a run. Empty for a step that sends nothing.
+    var access: [HubAccess] { get }
+
+    /// Does the step's work.
+    func run(in context: StepContext) async throws -> StepResult
+}
+
+extension Step {
+    /// Most steps read no input file.
+    public func checkInput(in context: StepContext) async throws -> InputCheck? { nil }
+
+    /// Most steps talk to no hub.
+    public var access: [HubAccess] { [] }
+}

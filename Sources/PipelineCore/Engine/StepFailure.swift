@@ -1,0 +1,21 @@
+import HubWire
+
+/// A failure a step reports: a small domain message; the engine adds where it happened.
+public struct StepFailure: Error, Sendable, Equatable {
+    /// What went wrong.
+    public var message: String
+    /// How to fix it, if known.
+    public var hint: String?
+    /// Lines to show with the failure (e.g. the payload that failed a lint check).
+    public var lines: [String]
+    /// Structured detail for the JSON report.
+    public var data: ReportValue
+
+    /// Creates a failure.
+    public init(_ message: String, hint: String? = nil, lines: [String] = [], data: ReportValue = .object([])) {
+        self.message = message
+        self.hint = hint
+        self.lines = lines
+        self.data = data
+    }
+}

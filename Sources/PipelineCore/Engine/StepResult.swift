@@ -1,0 +1,25 @@
+import HubWire
+
+/// What a step reports when it finishes.
+public struct StepResult: Sendable, Equatable {
+    /// One line for the text report.
+    public var summary: String
+    /// Further lines for the text report (e.g. a rendered payload), printed indented.
+    public var lines: [String]
+    /// Structured detail for the JSON report.
+    public var data: ReportValue
+    /// A batch step's items by outcome; nil for steps that send nothing item by item.
+    public var items: ItemCounts?
+    /// True when a stop signal ended the step before its last item.
+    public var interrupted: Bool
+
+    /// Creates a result.
+    public init(summary: String, lines: [String] = [], data: ReportValue = .object([]), items: ItemCounts? = nil,
+                interrupted: Bool = false) {
+        self.summary = summary
+        self.lines = lines
+        self.data = data
+        self.items = items
+        self.interrupted = interrupted
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+import RunJournal
+
+/// A found item with its run, for `runs find --format json`.
+struct FoundView: Encodable {
+    let runId: String
+    let pipeline: String
+    let item: ItemView
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import PipelineCore
+import RunJournal
+
+/// `runs show --format json`.
+struct RunView: Encodable {
+    struct Group: Encodable {
+        let step: Int
+        let stepId: String
+        let state: ItemState
+        let reason: String?
+        let count: Int
+        let examples: [String]
+    }
+
+    let id: String
+    let status: String
+    let exitCode: Int32?
+    let pipeline: String
+    let startedAt: String
+    let endedAt: String?
+    let resumes: Int
+    let items: [String: [String: Int]]
+    let groups: [Group]
+    let unknown: [ItemView]
+
+    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem]) {
+        id = run.id
+        self.status = status
+        exitCode = run.exitCode
+        pipeline = run.pipeline
+        startedAt = JournalledRun.time(run.startedAt)
+        endedAt = run.endedAt.map(JournalledRun.time)
+        resumes = run.resumes
+        var items: [String: [String: Int]] = [:]
+        for count in counts { items["\(count.step):\(count.stepId)", default: [:]][count.state.rawValue] = count.count }
+        self.items = items
+        self.groups = groups.map { Group(step: $0.step, stepId: $0.stepId, state: $0.state, reason: $0.error, count: $0.count, examples: $0.examples) }
+        self.unknown = unknown.map(ItemView.init)
+    }
+}
