@@ -1,4 +1,5 @@
 import Foundation
+import HubWire
 import PipelineCore
 
 /// Loads pipeline files into `PipelineDocument`s, reporting every problem with `file:line:column`.
@@ -39,7 +40,11 @@ public struct PipelineLoader: Sendable {
         guard let root = composer.compose(text) else { return nil }
         var decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: diagnostics,
                                       sourceLines: text.lines)
-        return decoder.decode(root)
+        guard var document = decoder.decode(root) else { return nil }
+        // Stamped here, once: the run's identity and lock use what the loader read, not a second read.
+        document.absolutePath = URL(fileURLWithPath: file).standardizedFileURL.path
+        document.contentDigest = ContentDigest.hex(text)
+        return document
     }
 }
 

@@ -117,7 +117,7 @@ struct CheckCommand: AsyncParsableCommand {
     /// when the same run completed (a live run would send nothing).
     private func state(of built: Pipeline, registry: StepRegistry, console: Console) -> (code: Int32, done: Bool) {
         let path = journal ?? Journal.defaultPath(environment: console.environment)
-        let absolute = RunPaths.absolute(built.document.file)
+        let absolute = RunPaths.absolute(built.document)
         if PipelineLock.isHeld(pipeline: absolute, directory: FilePath.directory(of: path) + "/locks") {
             console.line("run: another run of this pipeline holds its lock now; a live run would exit 75")
             return (ExitStatus.locked, false)

@@ -120,7 +120,7 @@ struct DemoCommand: AsyncParsableCommand {
         live.trace = { trace in traces.withLock { $0.append(trace) } }
         try FileManager.default.createDirectory(atPath: journalDirectory, withIntermediateDirectories: true)
         let engine = PipelineEngine(logger: logger, clock: console.clock)
-        let code = try await live.execute(built, registry: session.registry, engine: engine, console: console) { report, _ in
+        let outcome = try await live.execute(built, registry: session.registry, engine: engine, console: console) { report, _ in
             console.out(TextReporter.format(report))
             console.line()
             console.line("What the devices received (from the emulator):")
@@ -140,8 +140,8 @@ struct DemoCommand: AsyncParsableCommand {
                 console.line()
             }
         }
-        // The journal is a fresh one, so a completed earlier run (nil) cannot happen; treat it as success.
-        guard let code else { return ExitStatus.success }
+        // The journal is a fresh one, so a completed earlier run cannot happen; it would be a success.
+        let code = outcome.exitCode
         // Suggestions to paste as they are: the way this process was started, and a port that is free now.
         let command = Invocation.current(environment: console.environment)
         let port = Invocation.freePort()

@@ -10,7 +10,7 @@ enum DryRunJournal {
         let path = journalPath ?? Journal.defaultPath(environment: console.environment)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            return try Journal(path: path).readOnlyLedger(pipeline: RunPaths.absolute(pipeline.document.file))
+            return try Journal(path: path).readOnlyLedger(pipeline: RunPaths.absolute(pipeline.document))
         } catch {
             console.errorLine("pushline: warning: the run journal cannot be read (\(error.message)); "
                               + "the dry run cannot tell which items an earlier run already sent")

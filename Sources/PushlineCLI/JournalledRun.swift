@@ -13,7 +13,7 @@ struct JournalledRun {
     /// so) when the same run already completed and `again` is off: nothing is sent.
     static func begin(_ pipeline: Pipeline, registry: StepRegistry, journalPath: String?, again: Bool, console: Console) throws -> JournalledRun? {
         let path = journalPath ?? Journal.defaultPath(environment: console.environment)
-        let absolutePipeline = RunPaths.absolute(pipeline.document.file)
+        let absolutePipeline = RunPaths.absolute(pipeline.document)
         let lock: PipelineLock
         do {
             lock = try PipelineLock(pipeline: absolutePipeline, directory: FilePath.directory(of: path) + "/locks", now: console.clock.now())

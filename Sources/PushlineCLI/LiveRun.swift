@@ -15,14 +15,29 @@ struct LiveRun {
     /// Receives every request and its answer, signature redacted; nil traces nothing.
     var trace: (@Sendable (HubTrace) -> Void)?
 
+    /// How a live run ended.
+    enum Outcome: Equatable {
+        /// It ran (or resumed) and ended with this exit code.
+        case finished(exitCode: Int32)
+        /// The same run had completed: nothing was sent (`begin` said so).
+        case alreadyCompleted
+
+        /// The process's exit code: 0 for a run already completed.
+        var exitCode: Int32 {
+            switch self {
+            case .finished(let code): code
+            case .alreadyCompleted: ExitStatus.success
+            }
+        }
+    }
+
     /// Runs `pipeline`, then hands the report and exit code to `finish` while the pipeline's lock and the
     /// signal handling still hold (so reports and metrics are written by this run alone, and a signal
-    /// during the writing is a second signal, not death). Returns the exit code, or nil when the same run
-    /// already completed (nothing was sent; `begin` said so).
+    /// during the writing is a second signal, not death).
     func execute(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, console: Console,
-                 finish: (RunReport, Int32) async throws -> Void) async throws -> Int32? {
+                 finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
         guard let runs = try JournalledRun.begin(pipeline, registry: registry, journalPath: journalPath, again: again, console: console)
-        else { return nil }
+        else { return .alreadyCompleted }
         defer { runs.lock.release() }
         let stop = StopSignal()
         let signals = SignalWatch(stop: stop, console: console)
@@ -44,6 +59,6 @@ struct LiveRun {
         let code = ExitStatus.of(result.status, signal: signals.signal)
         runs.finish(result, exitCode: code, console: console)
         try await finish(result, code)
-        return code
+        return .finished(exitCode: code)
     }
 }

@@ -154,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         if trace {
             live.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
         }
-        let code = try await live.execute(built, registry: session.registry, engine: engine, console: console) { result, _ in
+        let outcome = try await live.execute(built, registry: session.registry, engine: engine, console: console) { result, _ in
             try finish(result, console: console, started: started, metricsWritten: metricsWritten)
             if result.status == .interrupted {
                 // With --again the same command would start yet another run and send everything again.
@@ -163,8 +163,7 @@ struct RunCommand: AsyncParsableCommand {
                     : "pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
             }
         }
-        // nil: the same run completed earlier, nothing to do.
-        if let code, code != ExitStatus.success { throw ExitStatus.exit(code) }
+        if outcome.exitCode != ExitStatus.success { throw ExitStatus.exit(outcome.exitCode) }
     }
 
     /// Prints the report and writes the report and metrics files.

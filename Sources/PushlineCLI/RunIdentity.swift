@@ -12,8 +12,9 @@ enum RunIdentity {
         // Paths resolve exactly as the steps resolved them when they were built.
         let paths = BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })
         var text = "pushline-run-v1\n"
-        text += "file \(FilePath.normalize(absolute(document.file)))\n"
-        text += "content \(ContentDigest.hex(fileAt: document.file) ?? "-")\n"
+        text += "file \(FilePath.normalize(document.absolutePath ?? absolute(document.file)))\n"
+        // The text the loader read (a file changed since then is not this run).
+        text += "content \(document.contentDigest ?? ContentDigest.hex(fileAt: document.file) ?? "-")\n"
         for hub in document.hubs {
             // The connection string itself goes in only as a digest; the identity is stored in the journal.
             let connection = hub.connection.map { "\($0.endpoint);\($0.keyName);\($0.key)" } ?? "-"

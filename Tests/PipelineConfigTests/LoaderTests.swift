@@ -1,3 +1,5 @@
+import Foundation
+import HubWire
 import Testing
 import PipelineCore
 @testable import PipelineConfig
@@ -73,5 +75,23 @@ import PipelineCore
         harness.write("p.yaml", "version: 1\nstesp: []\n")
         let (_, diagnostics) = harness.load("p.yaml")
         #expect(diagnostics.first?.sourceLine == "stesp: []")
+    }
+}
+
+/// The loader stamps what it read, so a run's identity and lock never read the file a second time.
+@Suite struct LoaderStampTests {
+    @Test func theDocumentCarriesItsAbsolutePathAndTheDigestOfTheTextRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stamp-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = "version: 1\nsteps: []\n"
+        try text.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
+        let loader = PipelineLoader(options: LoaderOptions(purpose: .validate, environment: [:]))
+        let document = try #require(loader.load(path: directory + "/sub/../p.yaml", diagnostics: DiagnosticCollector()))
+        #expect(document.absolutePath == URL(fileURLWithPath: directory + "/p.yaml").standardizedFileURL.path)
+        #expect(document.contentDigest == ContentDigest.hex(text))
+        // Changed after loading: the document still names what was read.
+        try "version: 1\nsteps: []\n# edited\n".write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
+        #expect(document.contentDigest == ContentDigest.hex(text))
     }
 }

@@ -19,6 +19,11 @@ public struct PipelineDocument: Sendable {
     public var templates: [TemplateDeclaration]
     /// The steps, in order.
     public var steps: [StepInvocation]
+    /// The file's absolute, standardized path, as the loader resolved it (runs and locks are named by it).
+    public var absolutePath: String?
+    /// A SHA-256 of the exact text the loader read, so a run's identity covers what was run, not what the
+    /// file holds a moment later.
+    public var contentDigest: String?
 
     /// Creates a document.
     public init(
