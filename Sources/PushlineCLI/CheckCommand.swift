@@ -43,13 +43,13 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let session = PipelineSession.load(pipeline, purpose: .run, console: console)
-        for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
-        guard let built = session.pipeline else {
-            console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(session.diagnostics))")
+        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console)
+        for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        guard let built = loaded.pipeline else {
+            console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(loaded.diagnostics))")
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
-        console.line("pipeline: \(pipeline): valid (\(DiagnosticPrinter.summary(session.diagnostics)))")
+        console.line("pipeline: \(pipeline): valid (\(DiagnosticPrinter.summary(loaded.diagnostics)))")
         var code = ExitStatus.success
 
         // Hubs: each once, with every right its steps need.
@@ -106,7 +106,7 @@ struct CheckCommand: AsyncParsableCommand {
         }
 
         // Would a live run start now?
-        let (stateCode, done) = state(of: built, registry: session.registry, console: console)
+        let (stateCode, done) = state(of: built, registry: loaded.registry, console: console)
         code = max(code, stateCode)
         console.line(code != ExitStatus.success ? "not ready (exit \(code))"
                      : done ? "done: the same run completed; a live run would send nothing" : "ready: a live run would start")

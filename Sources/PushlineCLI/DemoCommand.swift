@@ -6,7 +6,7 @@ import Synchronization
 
 /// `pushline demo`: the seed tutorial, run for real against an emulator started in this process.
 ///
-/// Nothing here is demo-only: the pipeline is loaded, built and run by the same session, engine, journal
+/// Nothing here is demo-only: the pipeline is loaded, built and run by the same loader, engine, journal
 /// and HTTP transport as `pushline run`, with the hub's connection string pointing at the embedded
 /// emulator. What the demo adds is the telling: the deliveries, the requests, what to try next.
 struct DemoCommand: AsyncParsableCommand {
@@ -102,10 +102,10 @@ struct DemoCommand: AsyncParsableCommand {
         var environment = console.environment
         environment["NH_CONNECTION"] = connectionString
         environment["NH_HUB"] = hub
-        let session = PipelineSession.load(pipeline, purpose: .run, console: console, environment: environment)
-        for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
-        guard let built = session.pipeline else {
-            console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(session.diagnostics))")
+        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, environment: environment)
+        for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        guard let built = loaded.pipeline else {
+            console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")
             return ExitStatus.invalidInput
         }
         guard let logger = PushlineLogging.logger(label: "pushline", level: "warning") else {
@@ -120,7 +120,7 @@ struct DemoCommand: AsyncParsableCommand {
         live.trace = { trace in traces.withLock { $0.append(trace) } }
         try FileManager.default.createDirectory(atPath: journalDirectory, withIntermediateDirectories: true)
         let engine = PipelineEngine(logger: logger, clock: console.clock)
-        let outcome = try await live.execute(built, registry: session.registry, engine: engine, console: console) { report, _ in
+        let outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) { report, _ in
             console.out(TextReporter.format(report))
             console.line()
             console.line("What the devices received (from the emulator):")

@@ -95,9 +95,9 @@ struct RenderCommand: AsyncParsableCommand {
             }
         }
         // Only the declarations matter here; a problem in an unrelated step must not stop a preview.
-        let session = PipelineSession.load(pipeline ?? "", purpose: .validate, console: console)
-        guard let document = session.document else {
-            session.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+        let loaded = LoadedPipeline.load(pipeline ?? "", purpose: .validate, console: console)
+        guard let document = loaded.document else {
+            loaded.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
         let name = template ?? ""
@@ -107,7 +107,7 @@ struct RenderCommand: AsyncParsableCommand {
         }
         guard let body = declared.body else {
             // Show what stopped the template from loading (an error in it, or an unset reference).
-            session.diagnostics.filter { $0.location?.line != nil }.forEach { console.err(DiagnosticPrinter.format($0)) }
+            loaded.diagnostics.filter { $0.location?.line != nil }.forEach { console.err(DiagnosticPrinter.format($0)) }
             throw CommandFailure("template '\(name)' could not be loaded; see the diagnostics above")
         }
         return (body, declared.platform, "template '\(declared.name)'")

@@ -126,12 +126,12 @@ struct RunCommand: AsyncParsableCommand {
         // is made (cron lines name dated paths under directories nobody made by hand).
         if let report { try ReportFile.checkWritable(report, option: "--report") }
         if let metrics { try ReportFile.checkWritable(metrics, option: "--metrics") }
-        let session = PipelineSession.load(pipeline, purpose: .run, console: console)
-        for diagnostic in session.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
-        guard let built = session.pipeline else {
-            console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(session.diagnostics))")
+        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console)
+        for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        guard let built = loaded.pipeline else {
+            console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")
             // Cron and CI read the JSON: an invalid pipeline is a report too.
-            let invalid = JSONOutput.encode(InvalidRun(pipeline: pipeline, diagnostics: session.diagnostics))
+            let invalid = JSONOutput.encode(InvalidRun(pipeline: pipeline, diagnostics: loaded.diagnostics))
             if format == .json { console.line(invalid) }
             if let report { try ReportFile.write(invalid, to: report, console: console) }
             throw ExitStatus.exit(ExitStatus.invalidInput)
@@ -154,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         if trace {
             live.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
         }
-        let outcome = try await live.execute(built, registry: session.registry, engine: engine, console: console) { result, _ in
+        let outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) { result, _ in
             try finish(result, console: console, started: started, metricsWritten: metricsWritten)
             if result.status == .interrupted {
                 // With --again the same command would start yet another run and send everything again.

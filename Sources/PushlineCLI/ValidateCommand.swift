@@ -43,8 +43,8 @@ struct ValidateCommand: AsyncParsableCommand {
             }
         }
         for file in files {
-            let session = PipelineSession.load(file, purpose: .validate, console: console)
-            results.append(FileDiagnostics(file: file, diagnostics: session.diagnostics))
+            let loaded = LoadedPipeline.load(file, purpose: .validate, console: console)
+            results.append(FileDiagnostics(file: file, diagnostics: loaded.diagnostics))
         }
         let all = results.flatMap(\.diagnostics)
         switch format {

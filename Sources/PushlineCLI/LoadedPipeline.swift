@@ -3,7 +3,7 @@ import PipelineConfig
 import PipelineCore
 
 /// Loads and builds one pipeline file the same way for every command.
-struct PipelineSession {
+struct LoadedPipeline {
     /// The document, when the file could be read at all.
     let document: PipelineDocument?
     /// The runnable pipeline, when there was no error.
@@ -16,7 +16,7 @@ struct PipelineSession {
     /// Loads `path` for `purpose`, then decodes every step; nothing is contacted. `${env:}` reads
     /// `environment` (the process's when nil).
     static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
-                     environment: [String: String]? = nil) -> PipelineSession {
+                     environment: [String: String]? = nil) -> LoadedPipeline {
         let collector = DiagnosticCollector()
         let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment ?? console.environment))
         let document = loader.load(path: path, diagnostics: collector)
@@ -27,6 +27,6 @@ struct PipelineSession {
                 loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
             }
         }
-        return PipelineSession(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)
+        return LoadedPipeline(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)
     }
 }
