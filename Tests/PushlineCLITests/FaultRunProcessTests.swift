@@ -14,23 +14,29 @@ import Testing
     }
 
     @Test func throttledAndBusySendsAreRetriedAndDeliveredExactlyOnce() async throws {
-        let (emulator, base, connection) = try await emulator(config: "emulator-faults.yaml")
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-report-\(UUID().uuidString).json").path
-        defer { try? FileManager.default.removeItem(atPath: report) }
-        let run = try PushlineProcess(["run", inputs + "many-sends.yaml", "--report", report], environment: ["NH_CONNECTION": connection])
-        let status = try await run.waitForExit(timeout: 120)
-        #expect(status == 0, "\(run.stdout)")
-        let deliveries = try JSONSerialization.jsonObject(with: Data(try await http("GET", "\(base)_emulator/deliveries").1.utf8)) as? [[String: Any]] ?? []
-        let payloads = deliveries.compactMap { $0["payload"] as? String }.sorted()
-        #expect(payloads == (1...10).map { #"{"aps":{"alert":"\#($0)"}}"# }.sorted())
-        // The faults did bite: at least one send needed more than one attempt.
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
-        let attempts = ((json?["steps"] as? [[String: Any]]) ?? []).compactMap { step -> Int? in
-            ((step["data"] as? [String: Any])?["requests"] as? [[String: Any]])?.first?["attempts"] as? Int
+        // The faults are random (a first attempt escapes both with probability 0.54, all ten with 0.002), so
+        // a run in which none bit proves nothing about retries: such a run is done again, with a new emulator.
+        var faultsBit = false
+        for _ in 1...3 where !faultsBit {
+            let (emulator, base, connection) = try await emulator(config: "emulator-faults.yaml")
+            let report = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-report-\(UUID().uuidString).json").path
+            defer { try? FileManager.default.removeItem(atPath: report) }
+            let run = try PushlineProcess(["run", inputs + "many-sends.yaml", "--report", report], environment: ["NH_CONNECTION": connection])
+            let status = try await run.waitForExit(timeout: 120)
+            #expect(status == 0, "\(run.stdout)")
+            let deliveries = try JSONSerialization.jsonObject(with: Data(try await http("GET", "\(base)_emulator/deliveries").1.utf8)) as? [[String: Any]] ?? []
+            let payloads = deliveries.compactMap { $0["payload"] as? String }.sorted()
+            #expect(payloads == (1...10).map { #"{"aps":{"alert":"\#($0)"}}"# }.sorted())
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            let attempts = ((json?["steps"] as? [[String: Any]]) ?? []).compactMap { step -> Int? in
+                ((step["data"] as? [String: Any])?["requests"] as? [[String: Any]])?.first?["attempts"] as? Int
+            }
+            #expect(attempts.count == 10)
+            faultsBit = attempts.contains { $0 > 1 }
+            #expect(try await emulator.stop() == 0)
         }
-        #expect(attempts.count == 10)
-        #expect(attempts.contains { $0 > 1 })
-        #expect(try await emulator.stop() == 0)
+        // The faults did bite: at least one send needed more than one attempt, and was still delivered once.
+        #expect(faultsBit)
     }
 
     @Test func anAmbiguousSendIsReportedUnknownAndNotResent() async throws {
