@@ -170,25 +170,22 @@ struct BatchState {
         let reason = error.hasPrefix(item.origin + ": ") ? String(error.dropFirst(item.origin.count + 2)) : error
         pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: state, notificationId: notificationId, error: reason,
                                                       retriable: retriable), journal: journal))
-        let key = "\(state.rawValue)\u{0}\(Self.groupable(reason))"
+        let group = FailureReason.group(reason)
+        let key = "\(state.rawValue)\u{0}\(group)"
         if groups[key] == nil {
             groupOrder.append(key)
-            groups[key] = BatchOutcome.FailureGroup(state: state, reason: Self.groupable(reason), count: 0, examples: [], hint: hint)
+            groups[key] = BatchOutcome.FailureGroup(state: state, reason: group, count: 0, examples: [], hint: hint)
         }
         groups[key]?.count += 1
         if let count = groups[key]?.examples.count, count < 3 {
-            groups[key]?.examples.append(example ?? (Self.groupable(reason) == reason ? item.origin : "\(item.origin): \(reason)"))
+            // A grouped reason drops the row's detail; the example keeps it.
+            groups[key]?.examples.append(example ?? (group == reason ? item.origin : "\(item.origin): \(reason)"))
         }
         // A run of wildly varied reasons must not grow the report without bound.
         if groupOrder.count > 200, let last = groupOrder.last {
             groupOrder.removeLast()
             groups[last] = nil
         }
-    }
-
-    /// The reason as the report groups it: duplicates group by the run that sent them, not by row.
-    static func groupable(_ reason: String) -> String {
-        FailureReason.group(reason)
     }
 
     mutating func show(_ request: HubRequest) {

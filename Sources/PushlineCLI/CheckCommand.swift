@@ -54,14 +54,12 @@ struct CheckCommand: AsyncParsableCommand {
 
         // Hubs: each once, with every right its steps need.
         var needs: [(hub: HubDeclaration, rights: [AccessRight: [String]])] = []
-        for step in built.steps {
-            for access in step.step.access {
-                if let index = needs.firstIndex(where: { $0.hub.name == access.hub.name }) {
-                    if !(needs[index].rights[access.right]?.contains(access.purpose) ?? false) { needs[index].rights[access.right, default: []].append(access.purpose) }
-                } else {
-                    needs.append((access.hub, [access.right: [access.purpose]]))
-                }
-            }
+        for access in built.steps.flatMap(\.step.access) {
+            let index = needs.firstIndex { $0.hub.name == access.hub.name } ?? {
+                needs.append((access.hub, [:]))
+                return needs.count - 1
+            }()
+            if needs[index].rights[access.right]?.contains(access.purpose) != true { needs[index].rights[access.right, default: []].append(access.purpose) }
         }
         if needs.isEmpty { console.line("hubs: no step talks to a hub") }
         let executor = AsyncHTTPExecutor()

@@ -59,6 +59,12 @@ public final class RowReader {
         through > line ? "\(shown):\(line)-\(through)" : "\(shown):\(line)"
     }
 
+    /// True when `origin` (as `origin(_:line:through:)` wrote it, perhaps followed by ` (device 2)`) names a
+    /// record that spans several lines.
+    public static func spansLines(_ origin: String) -> Bool {
+        origin.range(of: #":[0-9]+-[0-9]+( \(device [0-9]+\))?$"#, options: .regularExpression) != nil
+    }
+
     /// Duplicate or empty column names make rows ambiguous.
     static func headerProblem(_ names: [String]) -> String? {
         var seen: Set<String> = []

@@ -73,3 +73,12 @@ private func records(_ text: String, expected: Int? = 2) throws -> [CSVRecordRea
         #expect(!check.stopsRun)
     }
 }
+
+@Suite struct RowOriginTests {
+    @Test func anOriginSaysWhetherItsRecordSpansLines() {
+        #expect(RowReader.spansLines(RowReader.origin("data/rows-2026-11-23.csv", line: 4, through: 6)))
+        #expect(RowReader.spansLines("rows.csv:4-6 (device 2)"))
+        #expect(!RowReader.spansLines(RowReader.origin("data/rows-2026-11-23.csv", line: 4, through: 4)))
+        #expect(!RowReader.spansLines("rows.csv:4 (device 2)"))
+    }
+}

@@ -167,7 +167,7 @@ public struct RegisterStep: Step {
         while let item = try next() {
             switch item {
             case .invalid(_, let reason): check.malformed(reason)
-            case .work(let work): check.good(multiLine: work.origin.map { $0.split(separator: ":").last?.contains("-") == true } ?? false)
+            case .work(let work): check.good(multiLine: work.origin.map(RowReader.spansLines) ?? false)
             }
         }
         return check
