@@ -58,7 +58,14 @@ let package = Package(
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "RunJournal", dependencies: ["PipelineCore", "HubWire", "CSQLite"]),
+        // The run-store protocol (runs, items, the per-pipeline lock) and its value types. No third-party imports.
+        .target(name: "RunStore", dependencies: ["PipelineCore", "HubWire"]),
+        .target(name: "RunJournal", dependencies: ["RunStore", "PipelineCore", "HubWire", "CSQLite"]),
+        // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
+        // No third-party imports.
+        .target(name: "RunFlow", dependencies: [
+            "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubWire", "HubHTTP", "RunStore", "RunJournal",
+        ]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
         .target(name: "HubHTTP", dependencies: [
             "PipelineCore", "HubWire",
@@ -76,7 +83,7 @@ let package = Package(
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunJournal",
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -97,13 +104,16 @@ let package = Package(
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
-        .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "PipelineCore"]),
+        .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
+        .testTarget(name: "RunFlowTests", dependencies: ["RunFlow", "RunStore", "PipelineCore"]),
+        // The run-store contract: every implementation passes the same suite.
+        .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PipelineCore"]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
-        .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI", "pushline"],
+        .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI", "RunFlow", "pushline"],
                     exclude: ["Golden", "Inputs"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
     ],

@@ -62,10 +62,10 @@ public struct BatchRunner: Sendable {
                         break
                     }
                     guard let item = try next() else { break }
-                    guard let request = try state.admit(item, ledger: ledger) else { continue }
+                    guard let request = try await state.admit(item, ledger: ledger) else { continue }
                     if !isDryRun { await governor.acquire() }
                     if let ledger {
-                        do throws(LedgerError) { try ledger.markSending([state.ledgerItem(item)]) } catch { throw state.journalFailure(error) }
+                        do throws(LedgerError) { try await ledger.markSending([state.ledgerItem(item)]) } catch { throw state.journalFailure(error) }
                     }
                     if isDryRun { state.show(request) }
                     state.outcome.requests += 1
@@ -74,7 +74,7 @@ public struct BatchRunner: Sendable {
                     while inFlight >= concurrency, let (done, attempt) = await group.next() {
                         inFlight -= 1
                         await state.finish(done, attempt, governor: governor)
-                        try state.flushIfDue(ledger)
+                        try await state.flushIfDue(ledger)
                     }
                 }
             } catch {
@@ -84,7 +84,7 @@ public struct BatchRunner: Sendable {
             for await (done, attempt) in group {
                 await state.finish(done, attempt, governor: governor)
             }
-            do throws(StepFailure) { try state.flush(ledger) } catch { state.stopFailure = state.stopFailure ?? error }
+            do throws(StepFailure) { try await state.flush(ledger) } catch { state.stopFailure = state.stopFailure ?? error }
             return state.stopFailure
         }
         control.progress?.report(state.progress(), final: true)

@@ -34,7 +34,7 @@ struct BatchState {
     /// The request to send for `item`, or nil when it is not sent: malformed, settled by an earlier
     /// attempt of this run (accepted, failed for good, or of unknown fate), or already sent (its
     /// idempotency key accepted by another run within the window, or by an earlier row of this run).
-    mutating func admit(_ item: BatchItem, ledger: (any ItemLedger)?) throws(StepFailure) -> HubRequest? {
+    mutating func admit(_ item: BatchItem, ledger: (any ItemLedger)?) async throws(StepFailure) -> HubRequest? {
         let request: HubRequest
         switch item.work {
         case .invalid(let reason):
@@ -45,7 +45,7 @@ struct BatchState {
         }
         if runner.control.isResume, let ledger {
             let entry: LedgerEntry?
-            do { entry = try ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch { throw journalFailure(error) }
+            do { entry = try await ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch { throw journalFailure(error) }
             if let entry {
                 if entry.digest != item.digest {
                     // The run's identity covers its inputs, so this means the journal and the file disagree: never guess.
@@ -80,15 +80,15 @@ struct BatchState {
                 }
             }
         }
-        return try deduplicated(item, request)
+        return try await deduplicated(item, request)
     }
 
     /// `request`, unless the same notification (idempotency key) was sent already within the window.
-    private mutating func deduplicated(_ item: BatchItem, _ request: HubRequest) throws(StepFailure) -> HubRequest? {
+    private mutating func deduplicated(_ item: BatchItem, _ request: HubRequest) async throws(StepFailure) -> HubRequest? {
         guard runner.dedupeWindow > 0, let key = item.key, let lookup = runner.control.ledger else { return request }
         let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
         let prior: PriorSend?
-        do { prior = try lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
+        do { prior = try await lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
             throw journalFailure(error)
         }
         guard let prior else { return request }
@@ -193,9 +193,9 @@ struct BatchState {
         outcome.dryRunLines += request.dryRunLines(redactedAuthorization: runner.session.redactedAuthorization)
     }
 
-    mutating func flushIfDue(_ ledger: (any ItemLedger)?) throws(StepFailure) {
+    mutating func flushIfDue(_ ledger: (any ItemLedger)?) async throws(StepFailure) {
         let now = ContinuousClock.now
-        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { try flush(ledger) }
+        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { try await flush(ledger) }
         if now - lastReport >= .milliseconds(500) {
             lastReport = now
             runner.control.progress?.report(progress(), final: false)
@@ -203,13 +203,13 @@ struct BatchState {
     }
 
     /// Journals pending outcomes, then counts them.
-    mutating func flush(_ ledger: (any ItemLedger)?) throws(StepFailure) {
+    mutating func flush(_ ledger: (any ItemLedger)?) async throws(StepFailure) {
         lastFlush = ContinuousClock.now
         guard !pending.isEmpty else { return }
         if let ledger {
             let records = pending.filter(\.journal).map(\.outcome)
             if !records.isEmpty {
-                do { try ledger.record(records) } catch { throw journalFailure(error) }
+                do { try await ledger.record(records) } catch { throw journalFailure(error) }
             }
         }
         for recorded in pending {

@@ -3,7 +3,8 @@ import Foundation
 import HubHTTP
 import HubWire
 import PipelineCore
-import RunJournal
+import RunFlow
+import RunStore
 
 /// `pushline check PIPELINE`: the pre-flight. Everything `validate` does, then each hub proven with
 /// harmless requests, every input read whole, the plan of a live run, and whether one would start now.
@@ -88,8 +89,10 @@ struct CheckCommand: AsyncParsableCommand {
 
         // Inputs and plan: a dry run, which reads every input first and counts what it would send.
         let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
-        let plan = await engine.run(built, mode: .dryRun,
-                                    batch: BatchControl(ledger: DryRunJournal.ledger(for: built, journalPath: journal, console: console)))
+        let ledger = RunStores.dryRunLedger(for: built, location: RunStores.location(journal, environment: console.environment)) {
+            console.errorLine("pushline: warning: \($0)")
+        }
+        let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger))
         console.line("plan (as a dry run finds it; nothing was sent):")
         for record in plan.steps {
             console.line("  [\(record.index)/\(plan.steps.count)] \(record.step): \(record.summary)")
@@ -104,7 +107,7 @@ struct CheckCommand: AsyncParsableCommand {
         }
 
         // Would a live run start now?
-        let (stateCode, done) = state(of: built, registry: loaded.registry, console: console)
+        let (stateCode, done) = await state(of: built, registry: loaded.registry, console: console)
         code = max(code, stateCode)
         console.line(code != ExitStatus.success ? "not ready (exit \(code))"
                      : done ? "done: the same run completed; a live run would send nothing" : "ready: a live run would start")
@@ -113,25 +116,19 @@ struct CheckCommand: AsyncParsableCommand {
 
     /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held; `done`
     /// when the same run completed (a live run would send nothing).
-    private func state(of built: Pipeline, registry: StepRegistry, console: Console) -> (code: Int32, done: Bool) {
-        let path = journal ?? Journal.defaultPath(environment: console.environment)
-        let absolute = RunPaths.absolute(built.document)
-        if PipelineLock.isHeld(pipeline: absolute, directory: FilePath.directory(of: path) + "/locks") {
+    private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool) {
+        switch await PipelineRun.preview(built, registry: registry, store: journal, console: console) {
+        case .locked:
             console.line("run: another run of this pipeline holds its lock now; a live run would exit 75")
             return (ExitStatus.locked, false)
-        }
-        guard FileManager.default.fileExists(atPath: path), let opened = try? Journal(path: path),
-              let latest = try? opened.latestRun(identity: RunIdentity.digest(of: built, registry: registry))
-        else {
+        case .start:
             console.line("run: a live run would start a new run")
             return (ExitStatus.success, false)
-        }
-        switch latest.status {
-        case .completed:
-            console.line("run: the same run (\(latest.id)) completed at \(JournalledRun.time(latest.endedAt ?? latest.startedAt)); "
+        case .completed(let latest):
+            console.line("run: the same run (\(latest.id)) completed at \(RunID.iso(latest.endedAt ?? latest.startedAt)); "
                          + "a live run would send nothing (--again starts a fresh one)")
             return (ExitStatus.success, true)
-        default:
+        case .resume(let latest):
             console.line("run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue))")
             return (ExitStatus.success, false)
         }

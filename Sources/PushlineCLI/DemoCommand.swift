@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HubEmulator
 import PipelineCore
+import RunFlow
 import Synchronization
 
 /// `pushline demo`: the seed tutorial, run for real against an emulator started in this process.
@@ -116,29 +117,34 @@ struct DemoCommand: AsyncParsableCommand {
         let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: journalDirectory) }
         let traces = Mutex<[HubTrace]>([])
-        var live = LiveRun(journalPath: journalDirectory + "/journal.sqlite")
+        var live = PipelineRun(store: journalDirectory + "/journal.sqlite")
         live.trace = { trace in traces.withLock { $0.append(trace) } }
         try FileManager.default.createDirectory(atPath: journalDirectory, withIntermediateDirectories: true)
         let engine = PipelineEngine(logger: logger, clock: console.clock)
-        let outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) { report, _ in
-            console.out(TextReporter.format(report))
-            console.line()
-            console.line("What the devices received (from the emulator):")
-            let deliveries = await emulator.deliveries()
-            if deliveries.isEmpty { console.line("  nothing") }
-            for delivery in deliveries {
-                let device = delivery.installationId.map { "installation \($0)" }
-                    ?? delivery.registrationId.map { "registration \($0)" } ?? delivery.pushChannel
-                let template = delivery.template.map { ", template \($0)" } ?? ""
-                console.line("  \(device) (\(delivery.platform)\(template)): \(delivery.payload)")
-            }
-            console.line()
-            console.line("The requests Pushline made (Authorization redacted):")
-            for trace in traces.withLock({ $0 }) {
-                for line in trace.requestLines { console.line("  \(line)") }
-                console.line("  \(trace.outcomeLine)")
+        let outcome: PipelineRun.Outcome
+        do {
+            outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) { report, _ in
+                console.out(TextReporter.format(report))
                 console.line()
+                console.line("What the devices received (from the emulator):")
+                let deliveries = await emulator.deliveries()
+                if deliveries.isEmpty { console.line("  nothing") }
+                for delivery in deliveries {
+                    let device = delivery.installationId.map { "installation \($0)" }
+                        ?? delivery.registrationId.map { "registration \($0)" } ?? delivery.pushChannel
+                    let template = delivery.template.map { ", template \($0)" } ?? ""
+                    console.line("  \(device) (\(delivery.platform)\(template)): \(delivery.payload)")
+                }
+                console.line()
+                console.line("The requests Pushline made (Authorization redacted):")
+                for trace in traces.withLock({ $0 }) {
+                    for line in trace.requestLines { console.line("  \(line)") }
+                    console.line("  \(trace.outcomeLine)")
+                    console.line()
+                }
             }
+        } catch let error as RunFlowError {
+            throw error.commandError(console: console)
         }
         // The journal is a fresh one, so a completed earlier run cannot happen; it would be a success.
         let code = outcome.exitCode

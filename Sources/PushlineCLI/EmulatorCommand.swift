@@ -2,6 +2,7 @@ import ArgumentParser
 import HubEmulator
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline emulator`: a local Notification Hubs-compatible server for rehearsals and tests.
 struct EmulatorCommand: AsyncParsableCommand {

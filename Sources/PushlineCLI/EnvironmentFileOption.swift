@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineConfig
 import PipelineCore
+import RunFlow
 
 /// `--env-file FILE`: one environment's settings (staging, production) in a dotenv file, so environments
 /// differ by one argument and pipelines are never edited for them.

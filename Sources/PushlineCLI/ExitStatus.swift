@@ -1,22 +1,23 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import RunFlow
 
 /// Exit codes, documented in the README and in `pushline --help`.
 public enum ExitStatus {
     /// Everything succeeded.
-    public static let success: Int32 = 0
+    public static let success = RunExit.success
     /// A step failed at run time.
-    public static let failure: Int32 = 1
+    public static let failure = RunExit.failure
     /// Invalid input: a pipeline, template, expression or command line that is wrong, or an input file
     /// whose check found malformed rows (under `bad-rows: stop`). Nothing was sent.
-    public static let invalidInput: Int32 = 2
+    public static let invalidInput = RunExit.invalidInput
     /// Partial: every step ran, but some items failed or their fate is unknown.
-    public static let partial: Int32 = 3
+    public static let partial = RunExit.partial
     /// Another run of the same pipeline holds its lock (EX_TEMPFAIL: try again later).
-    public static let locked: Int32 = 75
+    public static let locked = RunExit.locked
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15); running again resumes.
-    public static func interrupted(signal: Int32) -> Int32 { 128 + signal }
+    public static func interrupted(signal: Int32) -> Int32 { RunExit.interrupted(signal: signal) }
 
     /// One exit code of a command and what it means there.
     struct Meaning {
@@ -71,12 +72,6 @@ public enum ExitStatus {
 
     /// The code a run ends with: its status, or for an interrupted run the signal that stopped it.
     static func of(_ status: RunReport.Status, signal: Int32?) -> Int32 {
-        switch status {
-        case .succeeded: success
-        case .partial: partial
-        case .failed: failure
-        case .interrupted: interrupted(signal: signal ?? SIGTERM)
-        case .rejected: invalidInput
-        }
+        RunExit.of(status, signal: signal)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HubExpressions
+import RunFlow
 
 /// `pushline explain EXPRESSION`: a tag expression in plain words, with NH's limits checked.
 struct ExplainCommand: AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
 
 /// A found item with its run, for `runs find --format json`.
 struct FoundView: Encodable {

@@ -3,6 +3,7 @@ import Foundation
 import HubHTTP
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// The options every hub command shares: which hub, with which key.
 struct HubOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BuiltinSteps
 import Foundation
 import PipelineConfig
+import RunFlow
 
 /// `pushline init [DIR]`: a starter project that validates clean and dry-runs at once.
 struct InitCommand: AsyncParsableCommand {

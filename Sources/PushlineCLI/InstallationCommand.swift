@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline installation put|get|delete|patch`: manage one installation, as the REST tutorials do by hand.
 struct InstallationCommand: AsyncParsableCommand {

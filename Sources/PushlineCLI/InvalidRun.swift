@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
 import Synchronization
 
 /// The JSON printed for a pipeline that did not run because it is invalid.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
+import RunStore
 
 /// An item as `runs show --items` and `runs find` print it.
 struct ItemView: Encodable {
@@ -30,7 +30,7 @@ struct ItemView: Encodable {
         notificationId = item.notificationId
         error = item.error
         resolution = item.resolution
-        updatedAt = JournalledRun.time(item.updatedAt)
+        updatedAt = RunID.iso(item.updatedAt)
     }
 
     /// One line: `step 1 row 204  rows.csv:205  accepted  1 attempt  notification 123  key digest-u0203  → $UserId:{u0203}`.

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunFlow
 
 /// Shows batch progress: a one-line bar on a terminal (standard error); off one (cron, systemd) it
 /// hands reports to `fallback`, the structured log lines.

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineConfig
 import PipelineCore
+import RunFlow
 
 /// Parses `--properties` given as a JSON object string or `@path` to a JSON (or YAML) file.
 ///

@@ -1,6 +1,7 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import PipelineCore
+import RunFlow
 
 /// The root command: `pushline <subcommand>`.
 public struct PushlineCommand: AsyncParsableCommand {

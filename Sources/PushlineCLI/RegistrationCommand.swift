@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline registration upsert|get|delete`: the notify-users tutorial's backend calls, by hand.
 struct RegistrationCommand: AsyncParsableCommand {

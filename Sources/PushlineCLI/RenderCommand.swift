@@ -3,6 +3,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline render`: renders a template offline, exactly as NH would for a device.
 struct RenderCommand: AsyncParsableCommand {

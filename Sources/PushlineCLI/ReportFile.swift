@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
+import RunFlow
 import Synchronization
 
 /// Writing `--report` and `--metrics` files.

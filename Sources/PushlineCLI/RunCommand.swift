@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
+import RunFlow
 import Synchronization
 
 /// `pushline run PIPELINE`: builds every step, then runs them in order and prints a report.
@@ -142,26 +142,27 @@ struct RunCommand: AsyncParsableCommand {
         let progress: (any ProgressSink)? = quiet ? nil
             : ProgressReporter(console: console, terminal: console.isTerminal, fallback: LoggedProgress(level: "info"))
         let engine = PipelineEngine(logger: logger, clock: console.clock)
-        if dryRun {
-            // A dry run reads the journal, never writes it: what an earlier run sent shows as already sent.
-            let control = BatchControl(ledger: DryRunJournal.ledger(for: built, journalPath: journal, console: console), progress: progress,
-                                       again: again)
-            let result = await engine.run(built, mode: .dryRun, batch: control)
-            try finish(result, console: console, started: started, metricsWritten: metricsWritten)
-            return
-        }
-        var live = LiveRun(journalPath: journal, again: again, resendUnknown: resendUnknown, progress: progress)
+        var run = PipelineRun(store: journal)
+        run.dryRun = dryRun
+        run.again = again
+        run.resendUnknown = resendUnknown
+        run.progress = progress
         if trace {
-            live.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
+            run.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
         }
-        let outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) { result, _ in
-            try finish(result, console: console, started: started, metricsWritten: metricsWritten)
-            if result.status == .interrupted {
-                // With --again the same command would start yet another run and send everything again.
-                console.errorLine(again
-                    ? "pushline: stopped; run the same command without --again to resume run \(result.runId ?? "")"
-                    : "pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
+        let outcome: PipelineRun.Outcome
+        do {
+            outcome = try await run.execute(built, registry: loaded.registry, engine: engine, console: console) { result, _ in
+                try finish(result, console: console, started: started, metricsWritten: metricsWritten)
+                if result.status == .interrupted {
+                    // With --again the same command would start yet another run and send everything again.
+                    console.errorLine(again
+                        ? "pushline: stopped; run the same command without --again to resume run \(result.runId ?? "")"
+                        : "pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
+                }
             }
+        } catch let error as RunFlowError {
+            throw error.commandError(console: console)
         }
         if outcome.exitCode != ExitStatus.success { throw ExitStatus.exit(outcome.exitCode) }
     }
@@ -179,7 +180,5 @@ struct RunCommand: AsyncParsableCommand {
             try ReportFile.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
                                  console: console, newline: false)
         }
-        // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
-        if dryRun, case let code = ExitStatus.of(result.status, signal: nil), code != ExitStatus.success { throw ExitStatus.exit(code) }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
+import RunStore
 
 /// `runs show --format json`.
 struct RunView: Encodable {
@@ -30,8 +30,8 @@ struct RunView: Encodable {
         self.status = status
         exitCode = run.exitCode
         pipeline = run.pipeline
-        startedAt = JournalledRun.time(run.startedAt)
-        endedAt = run.endedAt.map(JournalledRun.time)
+        startedAt = RunID.iso(run.startedAt)
+        endedAt = run.endedAt.map(RunID.iso)
         resumes = run.resumes
         var items: [String: [String: Int]] = [:]
         for count in counts { items["\(count.step):\(count.stepId)", default: [:]][count.state.rawValue] = count.count }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
+import RunFlow
+import RunStore
 
 /// `pushline runs list|show|resolve|find`: what the run journal knows, and settling what it cannot know.
 struct RunsCommand: AsyncParsableCommand {
@@ -20,24 +21,19 @@ struct RunsCommand: AsyncParsableCommand {
 
         @OptionGroup var settings: EnvironmentFileOption
 
-        func path(console: Console) -> String {
-            journal ?? Journal.defaultPath(environment: console.environment)
-        }
-
-        func open(console: Console) throws -> Journal {
-            let path = path(console: console)
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure("no run journal at '\(path)' yet; live runs create it")
-            }
-            do { return try Journal(path: path) } catch { throw CommandFailure("the run journal: \(error.message)") }
+        func open(console: Console) throws -> any RunStore {
+            let location = RunStores.location(journal, environment: console.environment)
+            let opened: (any RunStore)?
+            do { opened = try RunStores.openExisting(location) } catch { throw CommandFailure("the run journal: \(error.message)") }
+            guard let opened else { throw CommandFailure("no run journal at '\(location)' yet; live runs create it") }
+            return opened
         }
 
         /// The status as people should read it: a run the journal shows `running` whose pipeline lock is
         /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
-        func shownStatus(_ run: RunRecord, console: Console) -> String {
+        static func shownStatus(_ run: RunRecord, store: any RunStore) async -> String {
             guard run.status == .running else { return run.status.rawValue }
-            let locks = FilePath.directory(of: path(console: console)) + "/locks"
-            return PipelineLock.isHeld(pipeline: run.pipeline, directory: locks) ? "running" : "abandoned"
+            return await store.isLocked(pipeline: run.pipeline) ? "running" : "abandoned"
         }
     }
 
@@ -55,14 +51,14 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try options.open(console: console)
             let runs: [RunRecord]
-            do { runs = try journal.runs(limit: max(1, limit)) } catch { throw CommandFailure("the run journal: \(error.message)") }
+            do { runs = try await journal.runs(limit: max(1, limit)) } catch { throw CommandFailure("the run journal: \(error.message)") }
             if runs.isEmpty { console.line("no runs yet"); return }
             for run in runs {
-                let ended = run.endedAt.map { " → \(JournalledRun.time($0))" } ?? ""
+                let ended = run.endedAt.map { " → \(RunID.iso($0))" } ?? ""
                 let exit = run.exitCode.map { ", exit \($0)" } ?? ""
                 let resumes = run.resumes > 0 ? ", resumed \(run.resumes)×" : ""
-                let status = options.shownStatus(run, console: console)
-                console.line("\(run.id)  \(status.padding(to: 11)) \(JournalledRun.time(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)")
+                let status = await JournalOption.shownStatus(run, store: journal)
+                console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)")
             }
         }
     }
@@ -97,9 +93,9 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try options.open(console: console)
             do {
-                guard let run = try journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.path)") }
+                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
                 if items {
-                    let listed = try journal.items(run: run.id, states: state, limit: max(1, limit))
+                    let listed = try await journal.items(run: run.id, states: state, limit: max(1, limit))
                     switch format {
                     case .json: console.line(JSONOutput.encode(listed.map(ItemView.init)))
                     case .text:
@@ -108,10 +104,10 @@ struct RunsCommand: AsyncParsableCommand {
                     }
                     return
                 }
-                let status = options.shownStatus(run, console: console)
-                let counts = try journal.counts(run: run.id)
-                let groups = try journal.failureGroups(run: run.id, examples: 3)
-                let unknown = try journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
+                let status = await JournalOption.shownStatus(run, store: journal)
+                let counts = try await journal.counts(run: run.id)
+                let groups = try await journal.failureGroups(run: run.id, examples: 3)
+                let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
                 if format == .json {
                     console.line(JSONOutput.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown)))
                     return
@@ -121,7 +117,7 @@ struct RunsCommand: AsyncParsableCommand {
                     console.line("  its process (pid \(run.pid)) is gone; run the same command again to resume it")
                 }
                 console.line("pipeline: \(run.pipeline)")
-                console.line("started: \(JournalledRun.time(run.startedAt))" + (run.endedAt.map { ", ended: \(JournalledRun.time($0))" } ?? "")
+                console.line("started: \(RunID.iso(run.startedAt))" + (run.endedAt.map { ", ended: \(RunID.iso($0))" } ?? "")
                              + (run.resumes > 0 ? ", resumed \(run.resumes)×" : ""))
                 var byStep: [Int: (String, [ItemState: Int])] = [:]
                 for count in counts {
@@ -141,7 +137,7 @@ struct RunsCommand: AsyncParsableCommand {
                     for item in unknown { console.line("  \(item.origin) (step \(item.key.step), row \(item.key.row), \(item.attempts) attempt\(item.attempts == 1 ? "" : "s"))") }
                 }
                 console.line("every item: pushline runs show \(run.id) --items [--state failed|unknown|accepted|duplicate|bad] [--format json]")
-            } catch let error as JournalError {
+            } catch let error as RunStoreError {
                 throw CommandFailure("the run journal: \(error.message)")
             }
         }
@@ -204,12 +200,12 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try options.open(console: console)
             do {
-                guard let run = try journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.path)") }
-                if options.shownStatus(run, console: console) == "running" {
+                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
+                if await JournalOption.shownStatus(run, store: journal) == "running" {
                     throw CommandFailure("run \(run.id) is running (pid \(run.pid)); settle its items after it ends")
                 }
                 let who = by ?? console.environment["USER"] ?? console.environment["LOGNAME"] ?? "unknown"
-                let result = try journal.resolve(run: run.id, as: delivered ? .delivered : .resend, step: step, rows: try rows.map(Self.ranges) ?? [],
+                let result = try await journal.resolve(run: run.id, as: delivered ? .delivered : .resend, step: step, rows: try rows.map(Self.ranges) ?? [],
                                                  by: who, note: note, now: console.clock.now().timeIntervalSince1970)
                 guard result.settled > 0 else {
                     console.line("run \(run.id) has no unknown items\(step.map { " in step \($0)" } ?? "")\(rows.map { " in rows \($0)" } ?? ""); nothing settled")
@@ -224,7 +220,7 @@ struct RunsCommand: AsyncParsableCommand {
                 } else if result.remaining > 0 {
                     console.line("\(ItemCounts.grouped(result.remaining)) item\(result.remaining == 1 ? "" : "s") of the run are still failed, unknown or bad (`pushline runs show \(run.id)`)")
                 }
-            } catch let error as JournalError {
+            } catch let error as RunStoreError {
                 throw CommandFailure("the run journal: \(error.message)")
             }
         }
@@ -269,9 +265,9 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try options.open(console: console)
             let cutoff = since.flatMap(ConfigDuration.seconds).map { console.clock.now().timeIntervalSince1970 - Double($0) }
-            let found: [Journal.FoundItem]
+            let found: [FoundItem]
             do {
-                found = try journal.find(text, pipeline: pipeline.map(RunPaths.absolute), since: cutoff, limit: max(1, limit))
+                found = try await journal.find(text, pipeline: pipeline.map(RunPaths.absolute), since: cutoff, limit: max(1, limit))
             } catch { throw CommandFailure("the run journal: \(error.message)") }
             switch format {
             case .json:

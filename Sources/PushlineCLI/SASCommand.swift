@@ -1,6 +1,7 @@
 import ArgumentParser
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline sas`: prints an Authorization header value for a hub, signed offline.
 struct SASCommand: AsyncParsableCommand {

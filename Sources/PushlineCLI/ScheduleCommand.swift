@@ -3,6 +3,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline schedule cancel ID`.
 struct ScheduleCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BuiltinSteps
 import PipelineConfig
+import RunFlow
 
 /// `pushline schema`: the JSON Schema of pipeline files, for editors and CI.
 struct SchemaCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import RunFlow
 
 /// `pushline send`: one notification, by hand, as the seed tutorial sends it from Postman.
 struct SendCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import RunFlow
 
 /// `pushline validate PATH…`: checks pipeline files without contacting anything.
 struct ValidateCommand: AsyncParsableCommand {

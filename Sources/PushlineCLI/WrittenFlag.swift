@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
-import RunJournal
 import Synchronization
 
 /// Set once something was done (the metrics written), read after: shared between a command and the

@@ -1,46 +1,29 @@
 import Foundation
 import PipelineCore
+import RunStore
 
 /// Settling items of unknown fate by hand, and finding items again.
 extension Journal {
-    /// How `pushline runs resolve` settles an unknown item.
-    public enum Resolution: String, Sendable, CaseIterable {
-        /// Checked and found delivered: the item counts as accepted (and its key as sent).
-        case delivered
-        /// Not delivered (or not worth the doubt): the next start of the run sends it again.
-        case resend
-    }
-
-    /// What a resolution changed.
-    public struct Resolved: Sendable, Equatable {
-        /// Items settled.
-        public var settled: Int
-        /// Items of the run still not accepted (failed, unknown, bad) afterwards.
-        public var remaining: Int
-        /// True when the run was partial and has nothing left unsettled, so it is now `completed`.
-        public var completed: Bool
-    }
-
     /// Settles the run's unknown (and stale `sending`) items, of one step (`step`, 0-based as the journal
     /// keys it; nil for all) and rows within `rows` (empty for all), as `resolution`, recording who did it,
     /// when and why in each item's `resolution`. A `partial` run left with no failed, unknown or bad item
     /// becomes `completed` (exit code 0). One transaction.
     public func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
-                        now: Double) throws(JournalError) -> Resolved {
+                        now: Double) throws(RunStoreError) -> Resolved {
         let when = RunID.iso(now)
         let text = "\(resolution.rawValue): settled by \(who) at \(when)" + (note.map { ": \($0)" } ?? "")
         let ranges = rows.isEmpty ? [1...Int.max] : rows
-        return try withConnection { (connection) throws(JournalError) -> Resolved in
-            try connection.transaction { () throws(JournalError) -> Resolved in
+        return try withConnection { (connection) throws(RunStoreError) -> Resolved in
+            try connection.transaction { () throws(RunStoreError) -> Resolved in
                 var seq: Int64?
                 var status = ""
-                try connection.query("SELECT seq, status FROM runs WHERE id = ?1", bind: { (statement) throws(JournalError) in
+                try connection.query("SELECT seq, status FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
-                }) { (row) throws(JournalError) in
+                }) { (row) throws(RunStoreError) in
                     seq = row.int64(0)
                     status = row.text(1) ?? ""
                 }
-                guard let seq else { throw JournalError("there is no run \(id) in the run journal at \(path)") }
+                guard let seq else { throw RunStoreError("there is no run \(id) in the run journal at \(path)") }
                 var settled = 0
                 for range in ranges {
                     settled += try connection.execute("""
@@ -51,7 +34,7 @@ extension Journal {
                             error = CASE ?2 WHEN 'delivered' THEN NULL ELSE 'to be sent again: ' || ?3 END,
                             updated_at = ?4
                         WHERE run = ?1 AND state IN ('unknown', 'sending') AND (?5 < 0 OR step = ?5) AND row BETWEEN ?6 AND ?7
-                        """) { (statement) throws(JournalError) in
+                        """) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, resolution.rawValue)
                         try statement.bind(3, text)
@@ -64,14 +47,14 @@ extension Journal {
                 var remaining = 0
                 try connection.query("""
                     SELECT count(*) FROM items WHERE run = ?1 AND state IN ('failed', 'unknown', 'sending', 'bad', 'pending')
-                    """, bind: { (statement) throws(JournalError) in try statement.bind(1, seq) }) { (row) throws(JournalError) in
+                    """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, seq) }) { (row) throws(RunStoreError) in
                     remaining = row.int(0)
                 }
                 // Only a partial run ran to its end, so only then is every item in the journal: an interrupted
                 // or abandoned run has rows it never reached.
                 let completes = remaining == 0 && status == RunStatus.partial.rawValue && settled > 0
                 if completes {
-                    try connection.execute("UPDATE runs SET status = 'completed', exit_code = 0 WHERE seq = ?1") { (statement) throws(JournalError) in
+                    try connection.execute("UPDATE runs SET status = 'completed', exit_code = 0 WHERE seq = ?1") { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                     }
                 }
@@ -80,22 +63,12 @@ extension Journal {
         }
     }
 
-    /// An item found by `find`, with its run.
-    public struct FoundItem: Sendable, Equatable {
-        /// The run's id.
-        public var runId: String
-        /// The run's pipeline (absolute path).
-        public var pipeline: String
-        /// The item.
-        public var item: JournalItem
-    }
-
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target (audience, handle, installation id)
     /// holds `text` as a whole word (`u0203` finds `$UserId:{u0203}`, not `u02031`), newest first, at most
     /// `limit`; only of `pipeline`'s runs when given, and only those written at or after `since`.
-    public func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(JournalError) -> [FoundItem] {
+    public func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(RunStoreError) -> [FoundItem] {
         guard !text.isEmpty, limit > 0 else { return [] }
-        return try withConnection { (connection) throws(JournalError) -> [FoundItem] in
+        return try withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []
             try connection.query("""
                 SELECT r.id, r.pipeline, \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
@@ -104,11 +77,11 @@ extension Journal {
                        OR i.origin = ?1 OR instr(i.target, ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
-                """, bind: { (statement) throws(JournalError) in
+                """, bind: { (statement) throws(RunStoreError) in
                 try statement.bind(1, text)
                 try statement.bind(2, pipeline)
                 try statement.bind(3, since ?? -Double.greatestFiniteMagnitude)
-            }) { (row) throws(JournalError) in
+            }) { (row) throws(RunStoreError) in
                 guard found.count < limit else { return }
                 let item = try Self.item(row, connection, from: 2)
                 // A declared key is kept scoped to its step (`step2:digest-u0203`); either spelling finds it.

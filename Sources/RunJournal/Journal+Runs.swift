@@ -1,18 +1,20 @@
+import RunStore
+
 /// Starting, resuming, finishing and finding runs.
 extension Journal {
     /// The newest run with this identity (a hex digest computed by the caller), or nil.
-    public func latestRun(identity: String) throws(JournalError) -> RunRecord? {
-        try withConnection { (connection) throws(JournalError) -> RunRecord? in
+    public func latestRun(identity: String) throws(RunStoreError) -> RunRecord? {
+        try withConnection { (connection) throws(RunStoreError) -> RunRecord? in
             // seq (insertion order) breaks ties between runs started in the same instant.
             try Self.runs(connection, "WHERE identity = ?1 ORDER BY started_at DESC, seq DESC LIMIT 1") {
-                (statement) throws(JournalError) in try statement.bind(1, identity)
+                (statement) throws(RunStoreError) in try statement.bind(1, identity)
             }.first
         }
     }
 
     /// Starts a new run: id like `20261122-041200-3f9c2a` (UTC start time + 6 random hex digits), status `.running`.
-    public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) throws(JournalError) -> RunRecord {
-        try withConnection { (connection) throws(JournalError) -> RunRecord in
+    public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
+        try withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
@@ -20,7 +22,7 @@ extension Journal {
                 let inserted = try connection.execute("""
                     INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes)
                     VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0) ON CONFLICT (id) DO NOTHING
-                    """) { (statement) throws(JournalError) in
+                    """) { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
                     try statement.bind(2, identity)
                     try statement.bind(3, pipeline)
@@ -31,7 +33,7 @@ extension Journal {
                     return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid)
                 }
             }
-            throw JournalError("could not choose a unique run id in the run journal at \(path)")
+            throw RunStoreError("could not choose a unique run id in the run journal at \(path)")
         }
     }
 
@@ -39,21 +41,21 @@ extension Journal {
     ///
     /// The end time, exit code and summary of the previous attempt are cleared, since the run has not
     /// ended. Throws if there is no run with this id.
-    public func resumeRun(id: String, pid: Int32, now: Double) throws(JournalError) -> RunRecord {
-        try withConnection { (connection) throws(JournalError) -> RunRecord in
+    public func resumeRun(id: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
+        try withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // One transaction, so the record returned is exactly the one this call wrote.
-            try connection.transaction { () throws(JournalError) -> RunRecord in
+            try connection.transaction { () throws(RunStoreError) -> RunRecord in
                 let changed = try connection.execute("""
                     UPDATE runs SET status = 'running', pid = ?2, resumed_at = ?3, resumes = resumes + 1,
                         ended_at = NULL, exit_code = NULL, summary = NULL
                     WHERE id = ?1
-                    """) { (statement) throws(JournalError) in
+                    """) { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
                     try statement.bind(2, Int64(pid))
                     try statement.bind(3, now)
                 }
                 guard changed == 1,
-                      let record = try Self.runs(connection, "WHERE id = ?1", bind: { (statement) throws(JournalError) in
+                      let record = try Self.runs(connection, "WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
                           try statement.bind(1, id)
                       }).first
                 else { throw noSuchRun(id) }
@@ -64,14 +66,14 @@ extension Journal {
 
     /// Ends a run: status (`.completed`, `.partial`, `.failed`, `.interrupted`), exit code, end time, and an
     /// optional JSON summary text. Throws if there is no run with this id or `state` is `.running`.
-    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) throws(JournalError) {
+    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) throws(RunStoreError) {
         guard state != .running else {
-            throw JournalError("run \(id) cannot finish as running (run journal at \(path))")
+            throw RunStoreError("run \(id) cannot finish as running (run journal at \(path))")
         }
-        try withConnection { (connection) throws(JournalError) in
+        try withConnection { (connection) throws(RunStoreError) in
             let changed = try connection.execute("""
                 UPDATE runs SET status = ?2, exit_code = ?3, ended_at = ?4, summary = ?5 WHERE id = ?1
-                """) { (statement) throws(JournalError) in
+                """) { (statement) throws(RunStoreError) in
                 try statement.bind(1, id)
                 try statement.bind(2, state.rawValue)
                 try statement.bind(3, Int64(exitCode))
@@ -83,21 +85,21 @@ extension Journal {
     }
 
     /// Runs, newest first, at most `limit` (none when `limit` is not positive).
-    public func runs(limit: Int) throws(JournalError) -> [RunRecord] {
+    public func runs(limit: Int) throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
-        return try withConnection { (connection) throws(JournalError) -> [RunRecord] in
-            try Self.runs(connection, "ORDER BY started_at DESC, seq DESC LIMIT ?1") { (statement) throws(JournalError) in
+        return try withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
+            try Self.runs(connection, "ORDER BY started_at DESC, seq DESC LIMIT ?1") { (statement) throws(RunStoreError) in
                 try statement.bind(1, Int64(limit))
             }
         }
     }
 
     /// The run whose id equals `id`, or the only run whose id starts with `id`; nil if there is none (or
-    /// `id` is empty). Throws a `JournalError` listing the candidates if the prefix is ambiguous.
-    public func run(matching id: String) throws(JournalError) -> RunRecord? {
+    /// `id` is empty). Throws a `RunStoreError` listing the candidates if the prefix is ambiguous.
+    public func run(matching id: String) throws(RunStoreError) -> RunRecord? {
         guard !id.isEmpty else { return nil }
-        return try withConnection { (connection) throws(JournalError) -> RunRecord? in
-            let bindID = { (statement: SQLiteStatement) throws(JournalError) in try statement.bind(1, id) }
+        return try withConnection { (connection) throws(RunStoreError) -> RunRecord? in
+            let bindID = { (statement: SQLiteStatement) throws(RunStoreError) in try statement.bind(1, id) }
             if let exact = try Self.runs(connection, "WHERE id = ?1", bind: bindID).first { return exact }
             // substr, not LIKE: `_` and `%` in what a person typed must match themselves.
             let candidates = try Self.runs(connection,
@@ -106,29 +108,29 @@ extension Journal {
             guard candidates.count <= 1 else {
                 let shown = candidates.prefix(5).map(\.id).joined(separator: ", ")
                 let more = candidates.count > 5 ? ", …" : ""
-                throw JournalError("'\(id)' matches \(candidates.count) runs in the run journal at \(path) "
+                throw RunStoreError("'\(id)' matches \(candidates.count) runs in the run journal at \(path) "
                     + "(\(shown)\(more)); give more of the id")
             }
             return candidates.first
         }
     }
 
-    private func noSuchRun(_ id: String) -> JournalError {
-        JournalError("there is no run \(id) in the run journal at \(path)")
+    private func noSuchRun(_ id: String) -> RunStoreError {
+        RunStoreError("there is no run \(id) in the run journal at \(path)")
     }
 
     /// Runs selected by `clause` (WHERE / ORDER BY / LIMIT), in the order it gives.
     private static func runs(_ connection: SQLiteConnection, _ clause: String,
-                             bind: (SQLiteStatement) throws(JournalError) -> Void) throws(JournalError) -> [RunRecord] {
+                             bind: (SQLiteStatement) throws(RunStoreError) -> Void) throws(RunStoreError) -> [RunRecord] {
         var found: [RunRecord] = []
         try connection.query("""
             SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary
             FROM runs
-            """ + " " + clause, bind: bind) { (row) throws(JournalError) in
+            """ + " " + clause, bind: bind) { (row) throws(RunStoreError) in
             let id = row.text(0) ?? ""
             let statusText = row.text(6) ?? ""
             guard let status = RunStatus(rawValue: statusText) else {
-                throw JournalError("run \(id) has an unknown status '\(statusText)' in the run journal at \(connection.path)")
+                throw RunStoreError("run \(id) has an unknown status '\(statusText)' in the run journal at \(connection.path)")
             }
             found.append(RunRecord(
                 id: id, identity: row.text(1) ?? "", pipeline: row.text(2) ?? "", startedAt: row.double(3),

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunStore
 import Synchronization
 
 /// The run journal: a SQLite file recording every batch run and every item it sent, so a run that is
@@ -22,8 +23,8 @@ public final class Journal: Sendable {
     /// Sets WAL mode, `synchronous=NORMAL` (durable against a killed process; a power loss may lose the
     /// last transactions), a 5000 ms busy timeout and foreign keys, and creates or migrates the schema
     /// (`PRAGMA user_version` = 1). A file that is not a SQLite database, or one written with a newer
-    /// schema version, throws a `JournalError` whose message names the path.
-    public init(path: String) throws(JournalError) {
+    /// schema version, throws a `RunStoreError` whose message names the path.
+    public init(path: String) throws(RunStoreError) {
         self.path = path
         try JournalFiles.prepare(path)
         let opened = try SQLiteConnection(path: path)
@@ -59,19 +60,19 @@ public final class Journal: Sendable {
 
     /// An `ItemLedger` that records items under `run`, whose idempotency keys count across the runs of its
     /// pipeline.
-    public func ledger(for run: RunRecord) -> JournalLedger {
+    public func ledger(for run: RunRecord) -> any ItemLedger {
         JournalLedger(journal: self, run: run.id, pipeline: run.pipeline)
     }
 
     /// A read-only `ItemLedger` over the runs of `pipeline` (its absolute path, as runs record it): what a
     /// dry run consults to show which items an earlier run already sent. Every write throws.
-    public func readOnlyLedger(pipeline: String) -> JournalLedger {
+    public func readOnlyLedger(pipeline: String) -> any ItemLedger {
         JournalLedger(journal: self, run: nil, pipeline: pipeline)
     }
 
     /// Runs `body` with the connection, holding the mutex.
-    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {
-        try connection.withLock { (opened) throws(JournalError) -> T in try body(opened) }
+    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws(RunStoreError) -> T) throws(RunStoreError) -> T {
+        try connection.withLock { (opened) throws(RunStoreError) -> T in try body(opened) }
     }
 
     /// `base/relative` without doubling the slash when `base` ends with one.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RunStore
 
 /// Creates the journal's directory and file with private permissions before SQLite opens it.
 ///
@@ -13,13 +14,13 @@ import Darwin
 /// `-shm` files with the database file's permissions, so they follow. Existing directories and files are
 /// left as they are; they may be shared on purpose.
 enum JournalFiles {
-    static func prepare(_ path: String) throws(JournalError) {
-        guard !path.isEmpty else { throw JournalError("the run journal path is empty") }
+    static func prepare(_ path: String) throws(RunStoreError) {
+        guard !path.isEmpty else { throw RunStoreError("the run journal path is empty") }
         try createParentDirectories(of: path)
         try createFile(path)
     }
 
-    private static func createParentDirectories(of path: String) throws(JournalError) {
+    private static func createParentDirectories(of path: String) throws(RunStoreError) {
         var components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard components.count > 1 || (path.hasPrefix("/") && !components.isEmpty) else { return }
         components.removeLast()
@@ -33,12 +34,12 @@ enum JournalFiles {
             }
             let code = errno
             guard code == EEXIST else {
-                throw JournalError("cannot create directory \(current) for the run journal at \(path): \(describe(code))")
+                throw RunStoreError("cannot create directory \(current) for the run journal at \(path): \(describe(code))")
             }
         }
     }
 
-    private static func createFile(_ path: String) throws(JournalError) {
+    private static func createFile(_ path: String) throws(RunStoreError) {
         // O_EXCL: only a file this call creates gets its mode set; an existing journal is not touched.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(0o600))
         if descriptor >= 0 {
@@ -48,7 +49,7 @@ enum JournalFiles {
         }
         let code = errno
         guard code == EEXIST else {
-            throw JournalError("cannot create the run journal at \(path): \(describe(code))")
+            throw RunStoreError("cannot create the run journal at \(path): \(describe(code))")
         }
     }
 

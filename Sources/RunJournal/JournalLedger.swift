@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunStore
 import Synchronization
 
 /// The journal's `ItemLedger` for one run: what a batch send consults and writes for every item.
@@ -29,21 +30,21 @@ public final class JournalLedger: ItemLedger {
     /// The newest item of a run of this pipeline with `key` that was accepted, is being sent or is of
     /// unknown fate, recorded at or after `since`; the item at `excluding` of this run is not counted.
     public func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
-        try ledgerCall { () throws(JournalError) -> PriorSend? in
-            try journal.withConnection { (connection) throws(JournalError) -> PriorSend? in
+        try ledgerCall { () throws(RunStoreError) -> PriorSend? in
+            try journal.withConnection { (connection) throws(RunStoreError) -> PriorSend? in
                 let seq = run == nil ? -1 : try runSeq(connection)
                 guard let pipeline = knownPipeline.withLock({ $0 }) else {
-                    throw JournalError("the run journal at \(journal.path) does not say which pipeline run \(run ?? "-") belongs to")
+                    throw RunStoreError("the run journal at \(journal.path) does not say which pipeline run \(run ?? "-") belongs to")
                 }
                 var found: PriorSend?
-                try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(JournalError) in
+                try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(RunStoreError) in
                     try statement.bind(1, key)
                     try statement.bind(2, seq)
                     try statement.bind(3, pipeline)
                     try statement.bind(4, since)
                     try statement.bind(5, Int64(excluding.step))
                     try statement.bind(6, Int64(excluding.row))
-                }) { (row) throws(JournalError) in
+                }) { (row) throws(RunStoreError) in
                     found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
                                       origin: row.text(3) ?? "", sameRun: row.int64(4) != 0, notificationId: row.text(5))
                 }
@@ -57,15 +58,15 @@ public final class JournalLedger: ItemLedger {
     /// A point lookup on the primary key through a cached statement: a resume calls it once per row.
     /// Throws if the journal has no run with this ledger's id.
     public func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? {
-        try ledgerCall { () throws(JournalError) -> LedgerEntry? in
-            try journal.withConnection { (connection) throws(JournalError) -> LedgerEntry? in
+        try ledgerCall { () throws(RunStoreError) -> LedgerEntry? in
+            try journal.withConnection { (connection) throws(RunStoreError) -> LedgerEntry? in
                 let seq = try runSeq(connection)
                 var found: LedgerEntry?
-                try connection.query(LedgerSQL.entry, bind: { (statement) throws(JournalError) in
+                try connection.query(LedgerSQL.entry, bind: { (statement) throws(RunStoreError) in
                     try statement.bind(1, seq)
                     try statement.bind(2, Int64(key.step))
                     try statement.bind(3, Int64(key.row))
-                }) { (row) throws(JournalError) in
+                }) { (row) throws(RunStoreError) in
                     found = LedgerEntry(key: key, digest: row.text(0) ?? "", state: try Journal.itemState(row, 1, connection),
                                         attempts: row.int(2), notificationId: row.text(3), error: row.text(4),
                                         retriable: row.int64(5) != 0)
@@ -81,7 +82,7 @@ public final class JournalLedger: ItemLedger {
     /// fate is unknown, and its outcome will be recorded afresh.
     public func markSending(_ items: [LedgerItem]) throws(LedgerError) {
         try write(items, sql: LedgerSQL.markSending, perRow: LedgerSQL.markSendingParametersPerRow) {
-            (item, statement, first) throws(JournalError) in
+            (item, statement, first) throws(RunStoreError) in
             try bindItem(item, to: statement, at: first)
         }
     }
@@ -91,7 +92,7 @@ public final class JournalLedger: ItemLedger {
     /// The state is stored as given (normally `accepted`, `failed` or `unknown`).
     public func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
         try write(outcomes, sql: LedgerSQL.record, perRow: LedgerSQL.recordParametersPerRow) {
-            (outcome, statement, first) throws(JournalError) in
+            (outcome, statement, first) throws(RunStoreError) in
             try bindItem(outcome.item, to: statement, at: first)
             try statement.bind(first + 7, outcome.state.rawValue)
             try statement.bind(first + 8, outcome.notificationId)
@@ -103,16 +104,16 @@ public final class JournalLedger: ItemLedger {
     /// Marks one item `sending` and records the id of what it is creating, in one transaction.
     public func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
         let now = Date().timeIntervalSince1970
-        try ledgerCall { () throws(JournalError) in
-            try journal.withConnection { (connection) throws(JournalError) in
+        try ledgerCall { () throws(RunStoreError) in
+            try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
-                try connection.transaction { () throws(JournalError) in
-                    try connection.execute(LedgerSQL.markSending[1]) { (statement) throws(JournalError) in
+                try connection.transaction { () throws(RunStoreError) in
+                    try connection.execute(LedgerSQL.markSending[1]) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, now)
                         try bindItem(item, to: statement, at: 3)
                     }
-                    try connection.execute(LedgerSQL.assignId) { (statement) throws(JournalError) in
+                    try connection.execute(LedgerSQL.assignId) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, now)
                         try statement.bind(3, Int64(item.key.step))
@@ -130,10 +131,10 @@ public final class JournalLedger: ItemLedger {
     /// settled item's id is history.
     public func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
         let now = Date().timeIntervalSince1970
-        let changed = try ledgerCall { () throws(JournalError) -> Int in
-            try journal.withConnection { (connection) throws(JournalError) -> Int in
+        let changed = try ledgerCall { () throws(RunStoreError) -> Int in
+            try journal.withConnection { (connection) throws(RunStoreError) -> Int in
                 let seq = try runSeq(connection)
-                return try connection.execute(LedgerSQL.assignId) { (statement) throws(JournalError) in
+                return try connection.execute(LedgerSQL.assignId) { (statement) throws(RunStoreError) in
                     try statement.bind(1, seq)
                     try statement.bind(2, now)
                     try statement.bind(3, Int64(key.step))
@@ -149,17 +150,17 @@ public final class JournalLedger: ItemLedger {
     ///
     /// `sql[n]` is the statement for n rows; `bindRow` binds one row's parameters from its first index.
     private func write<Row>(_ rows: [Row], sql: [String], perRow: Int32,
-                            bindRow: (Row, SQLiteStatement, Int32) throws(JournalError) -> Void) throws(LedgerError) {
+                            bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(LedgerError) {
         guard !rows.isEmpty else { return }
         let now = Date().timeIntervalSince1970
-        try ledgerCall { () throws(JournalError) in
-            try journal.withConnection { (connection) throws(JournalError) in
+        try ledgerCall { () throws(RunStoreError) in
+            try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
-                try connection.transaction { () throws(JournalError) in
+                try connection.transaction { () throws(RunStoreError) in
                     var start = rows.startIndex
                     while start < rows.endIndex {
                         let end = min(start + LedgerSQL.rowsPerStatement, rows.endIndex)
-                        try connection.execute(sql[end - start]) { (statement) throws(JournalError) in
+                        try connection.execute(sql[end - start]) { (statement) throws(RunStoreError) in
                             try statement.bind(1, seq)
                             try statement.bind(2, now)
                             var first: Int32 = 3
@@ -176,7 +177,7 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// Binds step, row, step id, origin, digest, idempotency key and target from parameter `first`.
-    private func bindItem(_ item: LedgerItem, to statement: SQLiteStatement, at first: Int32) throws(JournalError) {
+    private func bindItem(_ item: LedgerItem, to statement: SQLiteStatement, at first: Int32) throws(RunStoreError) {
         try statement.bind(first, Int64(item.key.step))
         try statement.bind(first + 1, Int64(item.key.row))
         try statement.bind(first + 2, item.stepId)
@@ -187,25 +188,25 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.
-    private func runSeq(_ connection: SQLiteConnection) throws(JournalError) -> Int64 {
+    private func runSeq(_ connection: SQLiteConnection) throws(RunStoreError) -> Int64 {
         if let known = runKey.withLock({ $0 }) { return known }
-        guard let run else { throw JournalError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
+        guard let run else { throw RunStoreError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
         var found: Int64?
         var pipeline: String?
-        try connection.query("SELECT seq, pipeline FROM runs WHERE id = ?1", bind: { (statement) throws(JournalError) in
+        try connection.query("SELECT seq, pipeline FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
             try statement.bind(1, run)
-        }) { (row) throws(JournalError) in
+        }) { (row) throws(RunStoreError) in
             found = row.int64(0)
             pipeline = row.text(1)
         }
-        guard let found else { throw JournalError("there is no run \(run) in the run journal at \(journal.path)") }
+        guard let found else { throw RunStoreError("there is no run \(run) in the run journal at \(journal.path)") }
         runKey.withLock { $0 = found }
         knownPipeline.withLock { $0 = $0 ?? pipeline }
         return found
     }
 
     /// Turns the journal's error into the ledger's, keeping the message.
-    private func ledgerCall<T>(_ body: () throws(JournalError) -> T) throws(LedgerError) -> T {
+    private func ledgerCall<T>(_ body: () throws(RunStoreError) -> T) throws(LedgerError) -> T {
         do {
             return try body()
         } catch {

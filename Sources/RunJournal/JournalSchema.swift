@@ -1,3 +1,5 @@
+import RunStore
+
 /// The journal's tables and how an older file is brought up to date.
 ///
 /// The version lives in `PRAGMA user_version`, so a newer pushline can tell what an older one wrote
@@ -68,7 +70,7 @@ enum JournalSchema {
         """
 
     /// Sets the connection's pragmas and creates or migrates the schema.
-    static func prepare(_ connection: SQLiteConnection) throws(JournalError) {
+    static func prepare(_ connection: SQLiteConnection) throws(RunStoreError) {
         // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
         // rewrite of pages. With synchronous=NORMAL a commit survives the process being killed (the WAL is
         // in the OS's page cache), but a power loss or kernel crash may lose the last few transactions;
@@ -76,19 +78,19 @@ enum JournalSchema {
         // This is also the first read of the file, which is where SQLite finds out that a file is not a
         // database (SQLITE_NOTADB); opening alone succeeds on any file. Where WAL is unavailable (some
         // network filesystems) SQLite keeps a rollback journal: still correct, only less concurrent.
-        try connection.query("PRAGMA journal_mode = WAL") { _ throws(JournalError) in }
+        try connection.query("PRAGMA journal_mode = WAL") { _ throws(RunStoreError) in }
         try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         guard try currentVersion(connection) != version else { return }
-        try connection.transaction { () throws(JournalError) in
+        try connection.transaction { () throws(RunStoreError) in
             // Read again under the write lock: another process may have created the schema meanwhile.
             let found = try currentVersion(connection)
             if found == version { return }
             if found > version {
-                throw JournalError("the run journal at \(connection.path) has schema version \(found), "
+                throw RunStoreError("the run journal at \(connection.path) has schema version \(found), "
                     + "newer than this pushline understands (\(version)); use a newer pushline or another journal")
             }
             if found < 0 {
-                throw JournalError("the run journal at \(connection.path) has an invalid schema version \(found)")
+                throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)")
             }
             if found == 1 {
                 try connection.executeScript(version2)
@@ -97,9 +99,9 @@ enum JournalSchema {
             // found == 0: a new file (there is no older version yet), unless it is some other program's
             // database, which must not gain our tables.
             var objects = 0
-            try connection.query("SELECT count(*) FROM sqlite_schema") { row throws(JournalError) in objects = row.int(0) }
+            try connection.query("SELECT count(*) FROM sqlite_schema") { row throws(RunStoreError) in objects = row.int(0) }
             guard objects == 0 else {
-                throw JournalError("\(connection.path) is a SQLite database but not a pushline run journal "
+                throw RunStoreError("\(connection.path) is a SQLite database but not a pushline run journal "
                     + "(it has tables and no journal schema version)")
             }
             try connection.executeScript(version1)
@@ -107,9 +109,9 @@ enum JournalSchema {
         }
     }
 
-    private static func currentVersion(_ connection: SQLiteConnection) throws(JournalError) -> Int {
+    private static func currentVersion(_ connection: SQLiteConnection) throws(RunStoreError) -> Int {
         var found = 0
-        try connection.query("PRAGMA user_version") { row throws(JournalError) in found = row.int(0) }
+        try connection.query("PRAGMA user_version") { row throws(RunStoreError) in found = row.int(0) }
         return found
     }
 }

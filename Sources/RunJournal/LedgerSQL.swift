@@ -1,3 +1,5 @@
+import RunStore
+
 /// The ledger's statements, built once for each number of rows per statement.
 ///
 /// A batch is written with multi-row `INSERT ... VALUES (...), (...) ON CONFLICT DO UPDATE` statements:

@@ -1,4 +1,5 @@
 import CSQLite
+import RunStore
 
 /// One open SQLite connection and its cache of prepared statements.
 ///
@@ -14,7 +15,7 @@ final class SQLiteConnection {
     /// How long a writer waits for another process's write transaction before giving up.
     static let busyTimeoutMilliseconds: Int32 = 5000
 
-    init(path: String) throws(JournalError) {
+    init(path: String) throws(RunStoreError) {
         self.path = path
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -23,7 +24,7 @@ final class SQLiteConnection {
             let detail = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
             // A failed open can still allocate a handle, which must be closed.
             sqlite3_close_v2(handle)
-            throw JournalError("cannot open the run journal at \(path): \(detail)")
+            throw RunStoreError("cannot open the run journal at \(path): \(detail)")
         }
         self.db = handle
         sqlite3_extended_result_codes(db, 1)
@@ -36,7 +37,7 @@ final class SQLiteConnection {
     }
 
     /// The cached statement for `sql`, prepared on first use.
-    func statement(_ sql: String) throws(JournalError) -> SQLiteStatement {
+    func statement(_ sql: String) throws(RunStoreError) -> SQLiteStatement {
         if let cached = statements[sql] { return SQLiteStatement(handle: cached, connection: self) }
         var handle: OpaquePointer?
         let result = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
@@ -46,8 +47,8 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql` with `bind`, calling `row` for each result row, and always resets the statement.
-    func query(_ sql: String, bind: (SQLiteStatement) throws(JournalError) -> Void = { _ in },
-               row: (SQLiteStatement) throws(JournalError) -> Void) throws(JournalError) {
+    func query(_ sql: String, bind: (SQLiteStatement) throws(RunStoreError) -> Void = { _ in },
+               row: (SQLiteStatement) throws(RunStoreError) -> Void) throws(RunStoreError) {
         let statement = try statement(sql)
         defer { statement.reset() }
         try bind(statement)
@@ -56,7 +57,7 @@ final class SQLiteConnection {
 
     /// Runs a statement that returns no rows; returns how many rows it changed.
     @discardableResult
-    func execute(_ sql: String, bind: (SQLiteStatement) throws(JournalError) -> Void = { _ in }) throws(JournalError) -> Int {
+    func execute(_ sql: String, bind: (SQLiteStatement) throws(RunStoreError) -> Void = { _ in }) throws(RunStoreError) -> Int {
         let statement = try statement(sql)
         defer { statement.reset() }
         try bind(statement)
@@ -65,7 +66,7 @@ final class SQLiteConnection {
     }
 
     /// Runs several statements with no parameters (the schema); not cached, since it runs once.
-    func executeScript(_ sql: String) throws(JournalError) {
+    func executeScript(_ sql: String) throws(RunStoreError) {
         let result = sqlite3_exec(db, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(result, doing: "updating the schema") }
     }
@@ -74,7 +75,7 @@ final class SQLiteConnection {
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so a second process waits (up to the busy timeout)
     /// at the start instead of failing halfway with a deadlock when it tries to upgrade a read.
-    func transaction<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+    func transaction<T>(_ body: () throws(RunStoreError) -> T) throws(RunStoreError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -92,24 +93,24 @@ final class SQLiteConnection {
         sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
     }
 
-    /// A `JournalError` for a failed SQLite call, worded for the person running the cron job.
-    func error(_ result: Int32, doing action: String) -> JournalError {
+    /// A `RunStoreError` for a failed SQLite call, worded for the person running the cron job.
+    func error(_ result: Int32, doing action: String) -> RunStoreError {
         let primary = result & 0xff
         let detail = String(cString: sqlite3_errmsg(db))
         switch primary {
         case SQLITE_NOTADB:
-            return JournalError("\(path) is not a SQLite database, so it cannot be the run journal (\(detail))")
+            return RunStoreError("\(path) is not a SQLite database, so it cannot be the run journal (\(detail))")
         case SQLITE_BUSY:
-            return JournalError("the run journal at \(path) stayed locked by another process for "
+            return RunStoreError("the run journal at \(path) stayed locked by another process for "
                 + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))")
         case SQLITE_FULL:
-            return JournalError("the disk holding the run journal at \(path) is full (\(detail))")
+            return RunStoreError("the disk holding the run journal at \(path) is full (\(detail))")
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN:
-            return JournalError("cannot write the run journal at \(path): \(detail)")
+            return RunStoreError("cannot write the run journal at \(path): \(detail)")
         case SQLITE_CORRUPT:
-            return JournalError("the run journal at \(path) is corrupt: \(detail)")
+            return RunStoreError("the run journal at \(path) is corrupt: \(detail)")
         default:
-            return JournalError("\(action) in the run journal at \(path) failed: \(detail) (SQLite code \(result))")
+            return RunStoreError("\(action) in the run journal at \(path) failed: \(detail) (SQLite code \(result))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import RunStore
 
 /// Tells SQLite to copy bound text before the call returns, since Swift may free the bytes right after.
 /// (The C macro `SQLITE_TRANSIENT` is a cast Swift cannot import.)
@@ -15,7 +16,7 @@ struct SQLiteStatement {
     /// The connection's error reporting, so failures say which journal and what SQLite said.
     let connection: SQLiteConnection
 
-    func bind(_ index: Int32, _ value: String?) throws(JournalError) {
+    func bind(_ index: Int32, _ value: String?) throws(RunStoreError) {
         guard let value else { return try check(sqlite3_bind_null(handle, index)) }
         // Binding with an explicit byte count keeps text with embedded NULs whole.
         var text = value
@@ -32,16 +33,16 @@ struct SQLiteStatement {
         try check(result)
     }
 
-    func bind(_ index: Int32, _ value: Int64) throws(JournalError) {
+    func bind(_ index: Int32, _ value: Int64) throws(RunStoreError) {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
-    func bind(_ index: Int32, _ value: Double) throws(JournalError) {
+    func bind(_ index: Int32, _ value: Double) throws(RunStoreError) {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
     /// Advances to the next row; false when there are no more.
-    func step() throws(JournalError) -> Bool {
+    func step() throws(RunStoreError) -> Bool {
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
@@ -51,7 +52,7 @@ struct SQLiteStatement {
     }
 
     /// Steps a statement that returns no rows.
-    func run() throws(JournalError) {
+    func run() throws(RunStoreError) {
         _ = try step()
     }
 
@@ -99,7 +100,7 @@ struct SQLiteStatement {
         isNull(column) ? nil : double(column)
     }
 
-    private func check(_ result: Int32) throws(JournalError) {
+    private func check(_ result: Int32) throws(RunStoreError) {
         guard result == SQLITE_OK else { throw connection.error(result, doing: "binding a value") }
     }
 }

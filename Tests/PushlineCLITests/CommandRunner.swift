@@ -3,6 +3,7 @@ import Testing
 import PipelineCore
 import Synchronization
 @testable import PushlineCLI
+import RunFlow
 
 /// What a command printed and how it exited.
 struct CommandOutput: Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunJournal
+import RunStore
 import Synchronization
 import Testing
 

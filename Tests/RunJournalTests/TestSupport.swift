@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunJournal
+import RunStore
 
 /// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.
 ///

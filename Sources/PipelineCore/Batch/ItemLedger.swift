@@ -1,27 +1,28 @@
 /// Where a batch run records each item, so a run that is cut off can resume without sending twice.
 ///
-/// `PipelineCore` states what it needs; the `RunJournal` target implements it over SQLite. Every
-/// method is synchronous and durable when it returns: an item is marked `sending` before its request
-/// is written, and its outcome is recorded before it counts as done.
+/// `PipelineCore` states what it needs; a `RunStore` (the SQLite journal, or a shared store) implements it.
+/// Methods are async because a shared store answers over the network. Every one is durable when it
+/// returns: an item is marked `sending` before its request is written, and its outcome is recorded
+/// before it counts as done.
 public protocol ItemLedger: AnyObject, Sendable {
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
-    func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry?
+    func entry(_ key: LedgerKey) async throws(LedgerError) -> LedgerEntry?
     /// Marks items `sending` (and counts an attempt) in one transaction.
-    func markSending(_ items: [LedgerItem]) throws(LedgerError)
+    func markSending(_ items: [LedgerItem]) async throws(LedgerError)
     /// Records final outcomes (`accepted`, `failed`, `unknown`) in one transaction; an item never marked
     /// `sending` (a malformed row) is inserted with no attempt.
-    func record(_ outcomes: [LedgerOutcome]) throws(LedgerError)
+    func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError)
     /// Marks one item `sending` and records the id of what it is creating, in one transaction, so the id
     /// an earlier attempt obtained is never missing from the journal while the item is `sending` again.
-    func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError)
+    func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError)
     /// Records the id of what a `sending` item is creating (a registration id the hub handed out), so a
     /// resumed run upserts that same resource instead of creating a second one. Durable when it returns.
-    func assignId(_ id: String, to key: LedgerKey) throws(LedgerError)
+    func assignId(_ id: String, to key: LedgerKey) async throws(LedgerError)
     /// The newest item of any run of the same pipeline (this run's other items included) with this
     /// idempotency key that was accepted, is being sent, or was left of unknown fate, recorded at or after
     /// `since` (epoch seconds); nil when there is none. The item at `excluding` (the one asking) is never
     /// its own prior.
-    func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend?
+    func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend?
     /// False for a ledger that can only be read (a dry run's view of the journal): nothing is written.
     var isWritable: Bool { get }
 }

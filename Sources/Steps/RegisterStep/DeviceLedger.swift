@@ -38,8 +38,8 @@ struct DeviceLedger: Sendable {
     }
 
     /// What an earlier attempt did with the device at `row`.
-    func prior(row: Int, digest: String) throws(LedgerError) -> Prior {
-        guard isResume, let entry = try ledger.entry(key(row)) else { return .send }
+    func prior(row: Int, digest: String) async throws(LedgerError) -> Prior {
+        guard isResume, let entry = try await ledger.entry(key(row)) else { return .send }
         guard entry.digest == digest else { return .differs }
         switch entry.state {
         case .accepted:
@@ -55,16 +55,16 @@ struct DeviceLedger: Sendable {
 
     /// Marks the device `sending`; a registration id from an earlier attempt is journalled in the same
     /// transaction, since it must survive this attempt being cut off too.
-    func markSending(_ item: LedgerItem, registrationId: String?) throws(LedgerError) {
+    func markSending(_ item: LedgerItem, registrationId: String?) async throws(LedgerError) {
         if let registrationId {
-            try ledger.markSending(item, creating: registrationId)
+            try await ledger.markSending(item, creating: registrationId)
         } else {
-            try ledger.markSending([item])
+            try await ledger.markSending([item])
         }
     }
 
     /// Journals the registration id the hub handed out for the device at `row`, before it is used.
-    func assign(_ registrationId: String, row: Int) throws(LedgerError) {
-        try ledger.assignId(registrationId, to: key(row))
+    func assign(_ registrationId: String, row: Int) async throws(LedgerError) {
+        try await ledger.assignId(registrationId, to: key(row))
     }
 }

@@ -45,11 +45,11 @@ struct DeviceTally {
     /// The work to send for a device, after the journal's say: nil when an earlier attempt settled it,
     /// when another run (or an earlier row) did the same device within the dedupe window (then it is
     /// counted here), or when the journal cannot be read (then `stop` is set).
-    mutating func resume(_ work: DeviceWork, index: Int) -> (work: DeviceWork, reusedId: String?)? {
+    mutating func resume(_ work: DeviceWork, index: Int) async -> (work: DeviceWork, reusedId: String?)? {
         if let journal = runner.journal {
             let origin = work.origin ?? work.device
             let prior: DeviceLedger.Prior
-            do throws(LedgerError) { prior = try journal.prior(row: index + 1, digest: work.digest) } catch {
+            do throws(LedgerError) { prior = try await journal.prior(row: index + 1, digest: work.digest) } catch {
                 journalFailed(error)
                 return nil
             }
@@ -61,23 +61,23 @@ struct DeviceTally {
                 job.journalledId = registrationId
                 return (DeviceWork(device: work.device, origin: work.origin, job: .register(job)), registrationId)
             case .done(let registrationId):
-                settle(index, DeviceResult(device: work.device, outcome: .skipped, registrationId: registrationId), record: nil)
+                await settle(index, DeviceResult(device: work.device, outcome: .skipped, registrationId: registrationId), record: nil)
                 return nil
             case .failed(let reason):
-                settle(index, .failed(work.device, reason), record: nil)
+                await settle(index, .failed(work.device, reason), record: nil)
                 return nil
             case .settled(let state, let reason):
-                settle(index, DeviceResult(device: work.device, outcome: state == .bad ? .bad : .duplicate, reason: reason), record: nil)
+                await settle(index, DeviceResult(device: work.device, outcome: state == .bad ? .bad : .duplicate, reason: reason), record: nil)
                 return nil
             case .differs:
                 // The run's identity covers its inputs, so the journal and the input disagree: never guess.
                 let reason = "\(origin): the device differs from the one an earlier attempt journalled; not sent"
                 // Nothing is written: the earlier record (and any registration id in it) stays as it was.
-                settle(index, .failed(work.device, reason), record: nil)
+                await settle(index, .failed(work.device, reason), record: nil)
                 return nil
             }
         }
-        return deduplicated(work, index: index)
+        return await deduplicated(work, index: index)
     }
 
     /// `work`, unless it creates a registration that a run of the pipeline (or an earlier row of this run)
@@ -89,13 +89,13 @@ struct DeviceTally {
     /// earlier run wrote the same content could leave a later change in place. When another run left the
     /// same registration of unknown fate with its id journalled, that id is upserted again rather than a
     /// second registration made.
-    private mutating func deduplicated(_ work: DeviceWork, index: Int) -> (work: DeviceWork, reusedId: String?)? {
+    private mutating func deduplicated(_ work: DeviceWork, index: Int) async -> (work: DeviceWork, reusedId: String?)? {
         guard runner.dedupeWindow > 0, let lookup = runner.control.ledger, case .register(var job) = work.job, job.id == nil
         else { return (work, nil) }
         let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
         let prior: PriorSend?
         do throws(LedgerError) {
-            prior = try lookup.priorSend(key: runner.key(work), since: since, excluding: LedgerKey(step: runner.stepIndex, row: index + 1))
+            prior = try await lookup.priorSend(key: runner.key(work), since: since, excluding: LedgerKey(step: runner.stepIndex, row: index + 1))
         } catch {
             journalFailed(error)
             return nil
@@ -117,16 +117,16 @@ struct DeviceTally {
                                         idempotencyKey: runner.key(work), target: work.device),
                           state: .duplicate, notificationId: prior.notificationId, error: reason)
         }
-        settle(index, DeviceResult(device: work.device, outcome: .duplicate, reason: reason), record: record)
+        await settle(index, DeviceResult(device: work.device, outcome: .duplicate, reason: reason), record: record)
         return nil
     }
 
     /// Marks the device `sending` before its first request; false (with `stop` set) when the journal fails.
-    mutating func markSending(_ work: DeviceWork, index: Int, reusedId: String?) -> Bool {
+    mutating func markSending(_ work: DeviceWork, index: Int, reusedId: String?) async -> Bool {
         guard let journal = runner.journal else { return true }
         let item = journal.item(row: index + 1, origin: work.origin ?? work.device, digest: work.digest, idempotencyKey: runner.key(work),
                                 target: work.device)
-        do throws(LedgerError) { try journal.markSending(item, registrationId: reusedId) } catch {
+        do throws(LedgerError) { try await journal.markSending(item, registrationId: reusedId) } catch {
             journalFailed(error)
             return false
         }
@@ -135,16 +135,16 @@ struct DeviceTally {
     }
 
     /// A row that failed the offline checks: journalled bad, never sent.
-    mutating func invalid(_ index: Int, device: String, reason: String) {
+    mutating func invalid(_ index: Int, device: String, reason: String) async {
         let stripped = reason.hasPrefix(device + ": ") ? String(reason.dropFirst(device.count + 2)) : reason
         let record = runner.journal.map {
             LedgerOutcome(item: $0.item(row: index + 1, origin: device, digest: ""), state: .bad, error: stripped)
         }
-        settle(index, DeviceResult(device: device, outcome: .bad, reason: reason), record: record)
+        await settle(index, DeviceResult(device: device, outcome: .bad, reason: reason), record: record)
     }
 
     /// A device whose requests came back.
-    mutating func finish(_ finished: (index: Int, result: DeviceResult)) {
+    mutating func finish(_ finished: (index: Int, result: DeviceResult)) async {
         let (index, device) = finished
         if stop == nil, let deviceStop = device.stop { stop = deviceStop }
         let record = inFlight.removeValue(forKey: index).map { item in
@@ -153,18 +153,18 @@ struct DeviceTally {
                                 retriable: device.retriable)
                 : LedgerOutcome(item: item, state: .accepted, notificationId: device.registrationId)
         }
-        settle(index, device, record: record)
+        await settle(index, device, record: record)
     }
 
-    private mutating func settle(_ index: Int, _ device: DeviceResult, record: LedgerOutcome?) {
+    private mutating func settle(_ index: Int, _ device: DeviceResult, record: LedgerOutcome?) async {
         pending.append((index, record, device))
-        flushIfDue()
+        await flushIfDue()
     }
 
     /// Journals and counts finished devices every 64 or every 100 ms; reports progress every 500 ms.
-    mutating func flushIfDue() {
+    mutating func flushIfDue() async {
         let now = ContinuousClock.now
-        if pending.count >= 64 || now - lastFlush >= .milliseconds(100) { flush() }
+        if pending.count >= 64 || now - lastFlush >= .milliseconds(100) { await flush() }
         if now - lastReport >= .milliseconds(500) {
             lastReport = now
             runner.control.progress?.report(progress(), final: false)
@@ -172,14 +172,14 @@ struct DeviceTally {
     }
 
     /// Journals pending outcomes in one transaction, then counts them.
-    mutating func flush() {
+    mutating func flush() async {
         lastFlush = ContinuousClock.now
         guard !pending.isEmpty else { return }
         let records = pending.compactMap(\.record)
         if let journal = runner.journal, !records.isEmpty {
             // Counted all the same: the devices were done; the journal shows them `sending`, and a resume
             // repeats them, which is safe (see DeviceLedger).
-            do throws(LedgerError) { try journal.ledger.record(records) } catch { journalFailed(error) }
+            do throws(LedgerError) { try await journal.ledger.record(records) } catch { journalFailed(error) }
         }
         for (index, _, device) in pending { count(index, device) }
         pending.removeAll(keepingCapacity: true)

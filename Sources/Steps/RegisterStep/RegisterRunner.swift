@@ -78,28 +78,28 @@ struct RegisterRunner: Sendable {
                 let reusedId: String?
                 switch item {
                 case .invalid(let device, let reason):
-                    tally.invalid(index, device: device, reason: reason)
+                    await tally.invalid(index, device: device, reason: reason)
                     continue reading
                 case .work(let given):
-                    guard let resumed = tally.resume(given, index: index) else { continue reading }
+                    guard let resumed = await tally.resume(given, index: index) else { continue reading }
                     (work, reusedId) = resumed
                 }
                 while inFlight >= concurrency, let finished = await group.next() {
                     inFlight -= 1
-                    tally.finish(finished)
+                    await tally.finish(finished)
                 }
                 guard tally.stop == nil else { break reading }
                 if control.stop.isRequested {
                     tally.interrupted = true
                     break reading
                 }
-                guard tally.markSending(work, index: index, reusedId: reusedId) else { break reading }
+                guard await tally.markSending(work, index: index, reusedId: reusedId) else { break reading }
                 inFlight += 1
                 group.addTask { (index, await execute(work, index: index)) }
             }
             // Requests already written finish and are recorded, whatever stopped admission.
-            while let finished = await group.next() { tally.finish(finished) }
-            tally.flush()
+            while let finished = await group.next() { await tally.finish(finished) }
+            await tally.flush()
         }
         return tally.outcome()
     }

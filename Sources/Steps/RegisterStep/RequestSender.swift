@@ -93,7 +93,7 @@ struct RequestSender {
             }
             // Journalled before it is used, so a resume upserts this registration rather than making another.
             if let journal = runner.journal {
-                do throws(LedgerError) { try journal.assign(id, row: device + 1) } catch {
+                do throws(LedgerError) { try await journal.assign(id, row: device + 1) } catch {
                     let failure = error.stepFailure
                     return .failure(Failure(reason: failure.message, stop: RunStop(message: failure.message, hint: failure.hint),
                                             retriable: true))

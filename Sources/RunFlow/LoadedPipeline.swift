@@ -3,19 +3,19 @@ import PipelineConfig
 import PipelineCore
 
 /// Loads and builds one pipeline file the same way for every command.
-struct LoadedPipeline {
+public struct LoadedPipeline {
     /// The document, when the file could be read at all.
-    let document: PipelineDocument?
+    public let document: PipelineDocument?
     /// The runnable pipeline, when there was no error.
-    let pipeline: Pipeline?
+    public let pipeline: Pipeline?
     /// Everything reported, in order.
-    let diagnostics: [Diagnostic]
+    public let diagnostics: [Diagnostic]
     /// The step registry the pipeline was built with.
-    let registry: StepRegistry
+    public let registry: StepRegistry
 
     /// Loads `path` for `purpose`, then decodes every step; nothing is contacted. `${env:}` reads
     /// `environment` (the process's when nil).
-    static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
+    public static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
                      environment: [String: String]? = nil) -> LoadedPipeline {
         let collector = DiagnosticCollector()
         let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment ?? console.environment))

@@ -69,7 +69,7 @@ public struct Console: Sendable {
     @TaskLocal public static var current = Console.standard
 
     /// Writes a line to standard output.
-    func line(_ text: String = "") { out(text + "\n") }
+    public func line(_ text: String = "") { out(text + "\n") }
     /// Writes a line to standard error.
-    func errorLine(_ text: String) { err(text + "\n") }
+    public func errorLine(_ text: String) { err(text + "\n") }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import PipelineCore
+import RunStore
+
+/// A live run's record in the run store and its lock: taken before anything is sent, released when the run ends.
+struct JournalledRun {
+    let store: any RunStore
+    let record: RunRecord
+    let lock: any RunLock
+    let isResume: Bool
+
+    /// Locks the pipeline, then starts or resumes its run. Returns nil (after saying so) when the same run
+    /// already completed and `again` is off: nothing is sent.
+    static func begin(_ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool,
+                      console: Console) async throws(RunFlowError) -> JournalledRun? {
+        let absolutePipeline = RunPaths.absolute(pipeline.document)
+        let now = console.clock.now().timeIntervalSince1970
+        let lock: any RunLock
+        do {
+            switch try await store.lock(pipeline: absolutePipeline, holder: .current(now: now)) {
+            case .acquired(let taken): lock = taken
+            case .held(let holder): throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
+            }
+        } catch let error as RunStoreError {
+            throw .store(error.message)
+        } catch let error as RunFlowError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+        do throws(RunStoreError) {
+            let identity = RunIdentity.digest(of: pipeline, registry: registry)
+            let latest = again ? nil : try await store.latestRun(identity: identity)
+            if let latest, latest.status == .completed {
+                console.line("run \(latest.id) of \(pipeline.document.file) already completed at \(time(latest.endedAt ?? latest.startedAt)); "
+                             + "nothing sent (--again starts a fresh run)")
+                await lock.release()
+                return nil
+            }
+            let record: RunRecord
+            if let latest {
+                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now)
+                // A run still marked running while this process holds its lock was killed: abandoned.
+                let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
+                console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
+            } else {
+                record = try await store.startRun(identity: identity, pipeline: absolutePipeline, pid: getpid(), now: now)
+            }
+            return JournalledRun(store: store, record: record, lock: lock, isResume: latest != nil)
+        } catch {
+            await lock.release()
+            throw .store(error.message)
+        }
+    }
+
+    /// Records how the run ended; a store that cannot be written now is reported, not fatal (every item is
+    /// recorded already).
+    func finish(_ report: RunReport, exitCode: Int32, console: Console) async {
+        let status: RunStatus = switch report.status {
+        case .succeeded: .completed
+        case .partial: .partial
+        case .failed, .rejected: .failed
+        case .interrupted: .interrupted
+        }
+        do {
+            try await store.finishRun(id: record.id, state: status, exitCode: exitCode, summary: RunSummary(report).json,
+                                      now: console.clock.now().timeIntervalSince1970)
+        } catch {
+            console.errorLine("pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")
+        }
+    }
+
+    /// `2026-11-22T04:12:00Z`.
+    static func time(_ epoch: Double) -> String {
+        RunReport.timestamp(Date(timeIntervalSince1970: epoch))
+    }
+}

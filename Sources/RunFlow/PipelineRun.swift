@@ -1,0 +1,121 @@
+import HubHTTP
+import PipelineCore
+import RunStore
+
+/// A run of a built pipeline, as `run`, `demo` and `serve` all do it.
+///
+/// A live run is recorded in the run store and locked, stopped cleanly by SIGINT or SIGTERM, and sent over
+/// one keep-alive HTTP client with retries. A dry run sends nothing and writes nothing: it reads the store
+/// (never creating it) to show which items an earlier run already sent.
+public struct PipelineRun {
+    /// The run store's location (nil: `$PUSHLINE_JOURNAL` or the default SQLite file).
+    public var store: String?
+    /// Send nothing: show what would be sent.
+    public var dryRun = false
+    /// Start afresh even when the same run completed or was cut off, and send items a run already sent.
+    public var again = false
+    /// On resume, resend items an earlier attempt left unknown.
+    public var resendUnknown = false
+    /// Where progress goes, if anywhere.
+    public var progress: (any ProgressSink)?
+    /// Receives every request and its answer, signature redacted; nil traces nothing.
+    public var trace: (@Sendable (HubTrace) -> Void)?
+    /// Watch SIGINT and SIGTERM during a live run (off for a front end that handles signals itself).
+    public var watchSignals = true
+
+    /// Creates a run; every option off.
+    public init(store: String? = nil) {
+        self.store = store
+    }
+
+    /// How a run ended.
+    public enum Outcome: Equatable, Sendable {
+        /// It ran (or resumed) and ended with this exit code.
+        case finished(exitCode: Int32)
+        /// The same run had completed: nothing was sent (the console was told).
+        case alreadyCompleted
+
+        /// The process's exit code: 0 for a run already completed.
+        public var exitCode: Int32 {
+            switch self {
+            case .finished(let code): code
+            case .alreadyCompleted: RunExit.success
+            }
+        }
+    }
+
+    /// Runs `pipeline`, then hands the report and exit code to `finish` while the pipeline's lock and the
+    /// signal handling still hold (so reports and metrics are written by this run alone, and a signal during
+    /// the writing is a second signal, not death). Throws `RunFlowError` when a live run cannot start.
+    public func execute(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, console: Console,
+                        finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
+        let location = RunStores.location(store, environment: console.environment)
+        if dryRun {
+            let ledger = RunStores.dryRunLedger(for: pipeline, location: location) { console.errorLine("pushline: warning: \($0)") }
+            let result = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again))
+            // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
+            let code = RunExit.of(result.status, signal: nil)
+            try await finish(result, code)
+            return .finished(exitCode: code)
+        }
+        let opened: any RunStore
+        do { opened = try RunStores.open(location) } catch { throw RunFlowError.store(error.message) }
+        guard let runs = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, console: console)
+        else { return .alreadyCompleted }
+        let stop = StopSignal()
+        let signals = watchSignals ? SignalWatch(stop: stop, console: console) : nil
+        do {
+            let (result, code) = try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console)
+            try await finish(result, code)
+            signals?.cancel()
+            await runs.lock.release()
+            return .finished(exitCode: code)
+        } catch {
+            signals?.cancel()
+            await runs.lock.release()
+            throw error
+        }
+    }
+
+    private func send(_ pipeline: Pipeline, engine: PipelineEngine, runs: JournalledRun, stop: StopSignal, signals: SignalWatch?,
+                      console: Console) async throws -> (RunReport, Int32) {
+        // One HTTP client per run (keep-alive across steps), closed when the run ends.
+        let executor = AsyncHTTPExecutor()
+        let control = BatchControl(ledger: runs.store.ledger(for: runs.record), isResume: runs.isResume,
+                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again)
+        if again {
+            console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
+                              + "the report counts them")
+        }
+        var transport: any HubTransport = RetryingTransport(executor: executor)
+        if let trace { transport = TracingTransport(transport, sink: trace) }
+        var result = await engine.run(pipeline, mode: .live(transport), batch: control)
+        await executor.shutdown()
+        result.runId = runs.record.id
+        result.resumed = runs.isResume
+        let code = RunExit.of(result.status, signal: signals?.signal)
+        await runs.finish(result, exitCode: code, console: console)
+        return (result, code)
+    }
+
+    /// What a live run of `pipeline` would do if it started now, without starting it: nothing is created.
+    public static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, console: Console) async -> Preview {
+        let location = RunStores.location(store, environment: console.environment)
+        guard let opened = try? RunStores.openExisting(location) else { return .start }
+        if await opened.isLocked(pipeline: RunPaths.absolute(pipeline.document)) { return .locked }
+        guard let latest = try? await opened.latestRun(identity: RunIdentity.digest(of: pipeline, registry: registry)) else { return .start }
+        return latest.status == .completed ? .completed(latest) : .resume(latest)
+    }
+
+    /// What a live run would do now.
+    public enum Preview: Equatable, Sendable {
+        /// Another run holds the pipeline's lock: it would exit 75.
+        case locked
+        /// Start a new run.
+        case start
+        /// Resume this run (interrupted, partial, failed, or abandoned when it shows `running`).
+        case resume(RunRecord)
+        /// Nothing: this same run completed.
+        case completed(RunRecord)
+    }
+}

@@ -1,0 +1,59 @@
+import PipelineCore
+
+/// Where runs are kept: each run of a pipeline, every item it sent, and the lock that lets one run of a
+/// pipeline go at a time.
+///
+/// The run flow (`RunFlow`) and the `runs` commands talk to this protocol only. The SQLite journal with a
+/// file lock (`RunJournal`) is the first implementation; a shared store for runs on several machines
+/// implements the same protocol and must pass the same contract suite (`Tests/RunStoreTests`).
+///
+/// Every write is durable when its method returns. Errors name the store (`location`), never a secret.
+public protocol RunStore: Sendable {
+    /// Where the store is, for people: a file path or a URL without its password.
+    var location: String { get }
+
+    /// The newest run with this identity (a hex digest the caller computed), or nil.
+    func latestRun(identity: String) async throws(RunStoreError) -> RunRecord?
+    /// Starts a new run of `pipeline` (an absolute path): a fresh `RunID`, status `.running`.
+    func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
+    /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`; the previous attempt's end,
+    /// exit code and summary are cleared. Throws when there is no such run.
+    func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
+    /// Ends a run with a status other than `.running`, an exit code and an optional JSON summary. Throws when
+    /// there is no such run or `state` is `.running`.
+    func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError)
+
+    /// Runs, newest first, at most `limit` (none when `limit` is not positive).
+    func runs(limit: Int) async throws(RunStoreError) -> [RunRecord]
+    /// The run whose id is `id`, or the only run whose id starts with `id`; nil when there is none or `id` is
+    /// empty. Throws, listing candidates, when the prefix is ambiguous.
+    func run(matching id: String) async throws(RunStoreError) -> RunRecord?
+    /// Item counts per step and state, by step, then state in lifecycle order.
+    func counts(run: String) async throws(RunStoreError) -> [StepCount]
+    /// Items in `states` (all when empty), by (step, row), at most `limit`.
+    func items(run: String, states: [ItemState], limit: Int) async throws(RunStoreError) -> [JournalItem]
+    /// Items not accepted, grouped by step, state and reason (`FailureReason`), biggest group first, with up to
+    /// `examples` origins each in row order.
+    func failureGroups(run: String, examples: Int) async throws(RunStoreError) -> [FailureGroup]
+    /// Settles the run's unknown and stale `sending` items (of step `step`, 0-based, or all; of rows in `rows`,
+    /// or all) as `resolution`, recording who, when and why. A `partial` run left with nothing unsettled
+    /// becomes `completed`. One transaction.
+    func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
+                 now: Double) async throws(RunStoreError) -> Resolved
+    /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target holds
+    /// `text` as a whole word; newest first, at most `limit`; only `pipeline`'s runs when given, and only
+    /// those written at or after `since`.
+    func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem]
+
+    /// The ledger a batch step records `run`'s items in; idempotency keys count across its pipeline's runs.
+    func ledger(for run: RunRecord) -> any ItemLedger
+    /// A ledger that only reads, over the runs of `pipeline`: what a dry run consults. Every write throws.
+    func readOnlyLedger(pipeline: String) -> any ItemLedger
+
+    /// Takes the run lock of `pipeline` (an absolute path) for `holder`, or says who holds it; never waits
+    /// for a holder to finish.
+    func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt
+    /// Whether a live process holds the lock of `pipeline`. A run the store shows `running` whose lock is free
+    /// was killed: it is abandoned and resumable. Only reads.
+    func isLocked(pipeline: String) async -> Bool
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PipelineCore
+import RunFlow
+import Testing
+
+@Suite("RunIdentity: what makes two runs the same run")
+struct RunIdentityTests {
+    private func identity(_ fixture: RunFlowFixture) throws -> String {
+        let loaded = fixture.load()
+        let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
+        return RunIdentity.digest(of: pipeline, registry: loaded.registry)
+    }
+
+    @Test("the same text is the same run; a changed option, key or input file is a new one")
+    func identityFollowsContent() throws {
+        let fixture = try RunFlowFixture()
+        defer { fixture.remove() }
+        let first = try identity(fixture)
+        #expect(try identity(fixture) == first)
+        #expect(first.count == 64 && first.allSatisfy(\.isHexDigit))
+
+        let changes = [
+            RunFlowFixture.pipeline.replacingOccurrences(of: "\"hello\"", with: "\"hello again\""),
+            RunFlowFixture.pipeline.replacingOccurrences(of: "RunFlowTestKey0", with: "RunFlowTestKey1"),
+            RunFlowFixture.pipeline.replacingOccurrences(of: "lifetime: 20m", with: "lifetime: 30m"),
+        ]
+        for changed in changes {
+            let other = try RunFlowFixture(pipeline: changed)
+            defer { other.remove() }
+            #expect(try identity(other) != first)
+        }
+    }
+
+    @Test("the identity holds a digest of the connection string, never the key itself")
+    func noSecretInIdentity() throws {
+        let fixture = try RunFlowFixture()
+        defer { fixture.remove() }
+        let digest = try identity(fixture)
+        #expect(!digest.contains("RunFlowTestKey"))
+    }
+
+    @Test("an input file a step reads is part of the identity: edited, it is a new run")
+    func inputFilesCount() throws {
+        let text = """
+            version: 1
+            hubs:
+              main:
+                connection: "Endpoint=http://127.0.0.1:9/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=RunFlowTestKey0NotASecret00000000000000000000="
+                hub: flow-hub
+            steps:
+              - send:
+                  hub: main
+                  for-each: rows.csv
+                  audience: "$UserId:{$(user)}"
+                  properties: { message: "hi" }
+
+            """
+        let fixture = try RunFlowFixture(pipeline: text)
+        defer { fixture.remove() }
+        try "user\nu1\nu2\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
+        let before = try identity(fixture)
+        try "user\nu1\nu3\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
+        #expect(try identity(fixture) != before)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PipelineCore
+@testable import RunJournal
+import RunStore
+import Testing
+
+private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) -> LedgerItem {
+    LedgerItem(key: LedgerKey(step: step, row: row), stepId: "send", origin: "rows.csv:\(row + 1)", digest: "digest-\(row)",
+               idempotencyKey: key, target: target)
+}
+
+/// The SQLite journal's side of idempotency keys: the move from schema 1, and `find`'s word match.
+/// (What every run store must do with keys is in the contract suite, `Tests/RunStoreTests`.)
+@Suite struct JournalSchemaTests {
+    @Test("find's whole-word match: a letter, digit, _, - or . next to the text makes it part of another word")
+    func holdsWord() {
+        #expect(Journal.holdsWord("a u0203 b", "u0203"))
+        #expect(Journal.holdsWord("$UserId:{u0203}", "u0203"))
+        #expect(!Journal.holdsWord("u0203-x", "u0203") && !Journal.holdsWord("xu0203", "u0203") && !Journal.holdsWord("u0203.5", "u0203"))
+    }
+
+    @Test("a schema 1 journal is brought to 2: keys and targets added, errors no longer start with their origin")
+    func migratesFromVersion1() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            do {
+                let old = try SQLiteConnection(path: path)
+                try old.executeScript(JournalSchema.version1)
+                try old.executeScript("""
+                    INSERT INTO runs (seq, id, identity, pipeline, started_at, status, pid) VALUES (1, 'r1', 'i', '/p.yaml', 1, 'partial', 1);
+                    INSERT INTO items (run, step, row, step_id, origin, digest, state, error, updated_at)
+                        VALUES (1, 1, 1, 'send', 'rows.csv:2', 'd', 'failed', 'rows.csv:2: the row has no ''userId''', 1),
+                               (1, 1, 2, 'send', 'rows.csv:3', 'd', 'failed', 'rows.csv:3: the row has no ''userId''', 1);
+                    """)
+            }
+            let journal = try Journal(path: path)
+            let groups = try journal.failureGroups(run: "r1", examples: 3)
+            #expect(groups.map(\.error) == ["the row has no 'userId'"])
+            #expect(groups.first?.count == 2 && groups.first?.examples == ["rows.csv:2", "rows.csv:3"])
+            #expect(try journal.items(run: "r1", states: [], limit: 10).allSatisfy { $0.idempotencyKey == nil })
+        }
+    }
+}
