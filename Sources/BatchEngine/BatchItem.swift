@@ -1,13 +1,15 @@
 import HubWire
 import PipelineCore
 
-/// One unit of a batch step: a row's request, or why the row cannot be sent.
+/// One unit of a batch step: a row's request, a device's requests, or why the row cannot be sent.
 public struct BatchItem: Sendable {
     /// What to do with it.
     public enum Work: Sendable {
         /// Send this request.
         case request(HubRequest)
-        /// The row is malformed: count it failed with this reason (it starts with `file:line`).
+        /// Make this job's requests.
+        case job(any BatchJob)
+        /// The row is malformed: count it bad with this reason (it starts with `file:line`).
         case invalid(String)
     }
 
@@ -17,12 +19,22 @@ public struct BatchItem: Sendable {
     public var origin: String
     /// A digest of the row's content.
     public var digest: String
-    /// The request or the problem.
+    /// The request, the job or the problem.
     public var work: Work
     /// The idempotency key (the same key is the same notification, across runs); nil for none.
     public var key: String?
-    /// Whom it is for (audience, handles), for `pushline runs find`.
+    /// Whom it is for (audience, handles, installation id), for `pushline runs find`.
     public var target: String?
+    /// What item reports call it (an installation id); nil for its origin.
+    public var label: String?
+    /// Whether the dedupe window holds it back when a run already did the same (its key). An item that sets
+    /// the state of one named resource (an installation PUT) is always done again; one that creates (a
+    /// registration without an id, a notification) is not.
+    public var dedupes = true
+    /// Whether every request of the item is safe to repeat once its target is fixed. An earlier attempt
+    /// that left it of unknown fate then does it again (reusing the id it journalled) instead of reporting
+    /// it unknown.
+    public var repeatable = false
 
     /// Creates an item.
     public init(row: Int, origin: String, digest: String, work: Work, key: String? = nil, target: String? = nil) {
@@ -33,4 +45,7 @@ public struct BatchItem: Sendable {
         self.key = key
         self.target = target
     }
+
+    /// What item reports call it.
+    var shownLabel: String { label ?? origin }
 }

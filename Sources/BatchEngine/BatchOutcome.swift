@@ -22,6 +22,12 @@ public struct BatchOutcome: Sendable {
     public var resent = 0
     /// True when a stop signal ended the batch before its last item.
     public var interrupted = false
+    /// Why the batch stopped starting items before its source ended, if it did.
+    public var stop: BatchStop?
+    /// The first items' reports in row order (as many as the runner keeps; none by default).
+    public var items: [BatchItemReport] = []
+    /// The first failed or bad items' reports in row order (as many as the runner keeps).
+    public var firstFailures: [BatchItemReport] = []
 
     /// Creates an empty outcome.
     public init() {}

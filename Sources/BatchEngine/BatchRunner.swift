@@ -1,23 +1,43 @@
 import HubWire
 import PipelineCore
 
-/// Sends a batch step's items with bounded concurrency and pacing, journalling each one so a run
-/// that is cut off resumes without sending anything twice.
+/// Runs a batch step's items — `send`'s rows, `register`'s devices — with bounded concurrency and pacing,
+/// journalling each one so a run that is cut off resumes without doing anything twice.
 ///
-/// An item is marked `sending` in the journal before its request is written and its outcome is
-/// recorded before it counts as done. On a resumed run, items the journal shows accepted are
-/// skipped, retriable failures are sent again, and items whose fate is unknown are reported, not
-/// resent (unless the run says `--resend-unknown`). Across runs, an item whose idempotency key another
-/// run of the pipeline had accepted within the dedupe window is not sent (unless the run says
-/// `--again`). A stop signal ends admission; requests in flight finish and are recorded. A dry run
-/// sends nothing, records nothing and is not paced.
+/// An item is one request, or a job of several (`BatchJob`). It is marked `sending` in the journal before
+/// its first request is written and its outcome is recorded before it counts as done (every 64 items or
+/// 100 ms, in one transaction; progress every 500 ms). On a resumed run, items the journal shows done are
+/// skipped, retriable failures are sent again, and items whose fate is unknown are reported, not resent —
+/// unless the run says `--resend-unknown`, or the item is repeatable (every request safe to repeat), which
+/// is done again under the id it journalled. Across runs, an item whose idempotency key another run of the
+/// pipeline did within the dedupe window is not done again (unless the run says `--again`).
+///
+/// A failure every further item would share (the key, a right, the hub — the typed `stopsBatch` rule), a
+/// journal that fails, an input that becomes unreadable, or a stop signal ends admission; requests in
+/// flight finish and are recorded. A dry run sends nothing, records nothing and is not paced.
 public struct BatchRunner: Sendable {
-    /// Notification ids kept for the report (the journal keeps them all).
+    /// Notification ids and request reports kept for the report (the journal keeps them all).
     public static let keptIds = 100
     /// Requests shown by a dry run; the rest are counted.
     public static let shownRequests = 3
+    /// Failed or bad items listed in `BatchOutcome.firstFailures`.
+    public static let listedFailures = 5
     /// Outcomes recorded per journal transaction at most.
     static let flushEvery = 64
+
+    /// What messages call an item and what it makes: "row" and "notification" for `send`.
+    public struct Wording: Sendable {
+        /// The item: `row`, `device`.
+        public var item: String
+        /// What the same idempotency key means: `notification`, `registration`.
+        public var thing: String
+
+        /// Creates a wording.
+        public init(item: String, thing: String) {
+            self.item = item
+            self.thing = thing
+        }
+    }
 
     let session: HubSession
     let stepIndex: Int
@@ -26,10 +46,15 @@ public struct BatchRunner: Sendable {
     let governor: RateGovernor
     let control: BatchControl
     let isDryRun: Bool
-    let total: Int?
-    /// Seconds an accepted idempotency key keeps the same notification from being sent again; 0 for off.
+    /// The number of items, when known before they are read (for progress).
+    public var total: Int?
+    /// Seconds an accepted idempotency key keeps the same item from being done again; 0 for off.
     let dedupeWindow: Double
     let clock: WallClock
+    /// Item reports kept in `BatchOutcome.items` (the first ones, in row order).
+    public var keptItems = 0
+    /// What messages call items.
+    public var wording = Wording(item: "row", thing: "notification")
 
     /// Creates a runner for the step at `stepIndex` (1-based).
     public init(session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
@@ -47,48 +72,90 @@ public struct BatchRunner: Sendable {
         self.clock = clock
     }
 
-    /// Runs every item `next` yields. Throws when the journal fails or the hub refuses the key, token
-    /// or hub (then no later item could succeed); items finished before that are journalled.
-    public func run(_ next: () throws(StepFailure) -> BatchItem?) async throws(StepFailure) -> BatchOutcome {
+    /// Runs every item `next` yields and returns what they came to; when admission stopped early (see the
+    /// type's notes), `stop` says why.
+    public func collect(_ next: () throws(StepFailure) -> BatchItem?) async -> BatchOutcome {
         var state = BatchState(runner: self)
         let session = session
+        let governor = governor
         let ledger = isDryRun ? nil : control.ledger.flatMap { $0.isWritable ? $0 : nil }
-        let stopping: StepFailure? = await withTaskGroup(of: (BatchItem, HubAttempt).self) { group -> StepFailure? in
+        let log = isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization, shown: Self.shownRequests) : nil
+        await withTaskGroup(of: (BatchItem, BatchState.Finished).self) { group in
             var inFlight = 0
-            do throws(StepFailure) {
-                while state.stopFailure == nil {
-                    if control.stop.isRequested {
-                        state.outcome.interrupted = true
+            while state.stop == nil {
+                if Task.isCancelled {
+                    state.stop = BatchStop(.cancelled, message: "the run was cancelled")
+                    break
+                }
+                if control.stop.isRequested {
+                    state.outcome.interrupted = true
+                    break
+                }
+                let item: BatchItem?
+                do throws(StepFailure) { item = try next() } catch {
+                    state.stop = BatchStop(.source, message: error.message, hint: error.hint, data: error.data)
+                    break
+                }
+                guard let item else { break }
+                guard let admitted = await state.admit(item, ledger: ledger) else {
+                    await state.flushIfDue(ledger)
+                    continue
+                }
+                let key = LedgerKey(step: stepIndex, row: item.row)
+                // Paced before it is marked `sending`: a run killed while waiting for the rate leaves nothing of
+                // unknown fate. (A job paces each of its requests itself.)
+                if case .request = admitted, !isDryRun { await governor.acquire() }
+                if let ledger {
+                    let reusing = if case .job(_, let id?) = admitted { id } else { String?.none }
+                    do throws(LedgerError) {
+                        // An id an earlier attempt obtained is journalled with the new attempt, so it is never missing
+                        // from the journal while the item is `sending` again.
+                        if let reusing {
+                            try await ledger.markSending(state.ledgerItem(item), creating: reusing)
+                        } else {
+                            try await ledger.markSending([state.ledgerItem(item)])
+                        }
+                    } catch {
+                        state.journalFailed(error)
                         break
                     }
-                    guard let item = try next() else { break }
-                    guard let request = try await state.admit(item, ledger: ledger) else { continue }
-                    if !isDryRun { await governor.acquire() }
-                    if let ledger {
-                        do throws(LedgerError) { try await ledger.markSending([state.ledgerItem(item)]) } catch { throw state.journalFailure(error) }
-                    }
-                    if isDryRun { state.show(request) }
-                    state.outcome.requests += 1
-                    group.addTask { (item, await session.attempt(request)) }
-                    inFlight += 1
-                    while inFlight >= concurrency, let (done, attempt) = await group.next() {
-                        inFlight -= 1
-                        await state.finish(done, attempt, governor: governor)
-                        try await state.flushIfDue(ledger)
-                    }
                 }
-            } catch {
-                state.stopFailure = state.stopFailure ?? error
+                switch admitted {
+                case .request(let request):
+                    log?.record(request, key: RequestLog.Key(row: item.row, request: 1))
+                    state.outcome.requests += 1
+                    group.addTask { (item, .attempt(await session.attempt(request))) }
+                case .job(let job, let reusing):
+                    let requests = BatchRequests(session: session, governor: governor, log: log, ledger: ledger, key: key)
+                    group.addTask { (item, .job(await job.perform(requests, reusing: reusing), requests)) }
+                }
+                inFlight += 1
+                while inFlight >= concurrency, let (done, finished) = await group.next() {
+                    inFlight -= 1
+                    await state.finish(done, finished, governor: governor)
+                    await state.flushIfDue(ledger)
+                }
             }
             // Requests already written finish and are recorded, whatever stopped admission.
-            for await (done, attempt) in group {
-                await state.finish(done, attempt, governor: governor)
+            for await (done, finished) in group {
+                await state.finish(done, finished, governor: governor)
             }
-            do throws(StepFailure) { try await state.flush(ledger) } catch { state.stopFailure = state.stopFailure ?? error }
-            return state.stopFailure
+            await state.flush(ledger)
+        }
+        if let log {
+            let (lines, total) = log.snapshot
+            state.outcome.dryRunLines = lines
+            state.outcome.requests = total
         }
         control.progress?.report(state.progress(), final: true)
-        if let stopping { throw stopping }
         return state.finishedOutcome()
+    }
+
+    /// Runs every item `next` yields. Throws the stop (the journal failed, the hub refused the key, token or
+    /// hub, the input became unreadable) when admission stopped early; items finished before it are journalled.
+    public func run(_ next: () throws(StepFailure) -> BatchItem?) async throws(StepFailure) -> BatchOutcome {
+        let outcome = await collect(next)
+        if let stop = outcome.stop { throw stop.failure }
+        return outcome
     }
 }

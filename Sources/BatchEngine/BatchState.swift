@@ -2,22 +2,44 @@ import Foundation
 import HubWire
 import PipelineCore
 
-/// The dispatcher's bookkeeping for one `BatchRunner.run`: what to send, what came back, what is
-/// waiting to be journalled.
+/// The runner's bookkeeping for one `BatchRunner.collect`: what the journal says of each item, what came
+/// back, what is waiting to be journalled, and the reports kept.
+///
+/// Memory stays bounded whatever the number of items: the first `keptIds` ids and request reports, the
+/// first `keptItems` item reports, the first few failures and at most 200 failure groups are kept;
+/// everything else is counted (and is in the journal).
 struct BatchState {
     let runner: BatchRunner
     var outcome = BatchOutcome()
-    /// An outcome waiting to be journalled (or, for one the journal has already, only to be counted).
+    /// Why admission stopped, if it did.
+    var stop: BatchStop?
+
+    /// What an admitted item does.
+    enum Admitted {
+        case request(HubRequest)
+        case job(any BatchJob, reusing: String?)
+    }
+
+    /// What a finished item came to.
+    enum Finished: Sendable {
+        case attempt(HubAttempt)
+        case job(BatchJobResult, BatchRequests)
+    }
+
+    /// An item's outcome waiting to be journalled (unless the journal has it already) and counted.
     private struct Pending {
         var outcome: LedgerOutcome
         var journal = true
+        /// Done by an earlier attempt of this run: counted as skipped.
+        var skipped = false
+        var report: BatchItemReport
     }
 
-    /// Outcomes not yet journalled; an item counts as done only once its outcome is.
     private var pending: [Pending] = []
     private var groupOrder: [String] = []
     private var groups: [String: BatchOutcome.FailureGroup] = [:]
-    var stopFailure: StepFailure?
+    private var kept: [BatchItemReport?] = []
+    private var failures: [BatchItemReport] = []
     private let started = ContinuousClock.now
     private var lastReport = ContinuousClock.now
     private var lastFlush = ContinuousClock.now
@@ -31,31 +53,37 @@ struct BatchState {
                    idempotencyKey: item.key, target: item.target)
     }
 
-    /// The request to send for `item`, or nil when it is not sent: malformed, settled by an earlier
-    /// attempt of this run (accepted, failed for good, or of unknown fate), or already sent (its
-    /// idempotency key accepted by another run within the window, or by an earlier row of this run).
-    mutating func admit(_ item: BatchItem, ledger: (any ItemLedger)?) async throws(StepFailure) -> HubRequest? {
-        let request: HubRequest
+    /// What to do with `item`, or nil when it is not sent: malformed, settled by an earlier attempt of this
+    /// run, or already sent (its idempotency key accepted by another run within the window, or by an earlier
+    /// row of this run). Sets `stop` when the journal cannot be read.
+    mutating func admit(_ item: BatchItem, ledger: (any ItemLedger)?) async -> Admitted? {
         switch item.work {
         case .invalid(let reason):
             settle(item, .bad, error: reason)
             return nil
-        case .request(let built):
-            request = built
+        case .request, .job:
+            break
         }
         if runner.control.isResume, let ledger {
             let entry: LedgerEntry?
-            do { entry = try await ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch { throw journalFailure(error) }
+            do throws(LedgerError) { entry = try await ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
+                journalFailed(error)
+                return nil
+            }
             if let entry {
-                if entry.digest != item.digest {
-                    // The run's identity covers its inputs, so this means the journal and the file disagree: never guess.
-                    settle(item, .failed, error: "\(item.origin): the row differs from the one an earlier attempt journalled; not sent")
+                guard entry.digest == item.digest else {
+                    // The run's identity covers its inputs, so the journal and the input disagree: never guess, and
+                    // leave the earlier record (and any id in it) as it was.
+                    settle(item, .failed, error: "\(item.origin): the \(runner.wording.item) differs from the one an earlier attempt journalled; not sent",
+                           journal: false)
                     return nil
                 }
                 switch entry.state {
                 case .accepted:
-                    outcome.counts.skipped += 1
                     if let id = entry.notificationId, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+                    pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: entry.notificationId),
+                                           journal: false, skipped: true,
+                                           report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: "skipped", id: entry.notificationId)))
                     return nil
                 case .duplicate:
                     settle(item, .duplicate, error: entry.error ?? "already sent", journal: false)
@@ -63,38 +91,54 @@ struct BatchState {
                 case .bad:
                     settle(item, .bad, error: entry.error ?? "malformed", journal: false)
                     return nil
+                case .failed where !entry.retriable:
+                    settle(item, .failed, error: entry.error ?? "failed in an earlier attempt", journal: false)
+                    return nil
+                case _ where item.repeatable:
+                    // Every request of the item is safe to repeat: do it again, upserting what an earlier attempt made.
+                    if let id = entry.notificationId, case .job(let job) = item.work { return .job(job, reusing: id) }
                 case .unknown where entry.attempts == 0:
                     // Never sent by this run: it was held back because another run left the same notification
                     // of unknown fate. Ask again, since that run's item may have been settled meanwhile.
                     break
                 case .sending, .unknown:
-                    if runner.control.resendUnknown { return request }
+                    if runner.control.resendUnknown { return Self.admitted(item, reusing: nil) }
                     let reason = entry.error ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
                     settle(item, .unknown, error: reason)
-                    return nil
-                case .failed where !entry.retriable:
-                    settle(item, .failed, error: entry.error ?? "failed in an earlier attempt")
                     return nil
                 case .failed, .pending:
                     break
                 }
             }
         }
-        return try await deduplicated(item, request)
+        return await deduplicated(item)
     }
 
-    /// `request`, unless the same notification (idempotency key) was sent already within the window.
-    private mutating func deduplicated(_ item: BatchItem, _ request: HubRequest) async throws(StepFailure) -> HubRequest? {
-        guard runner.dedupeWindow > 0, let key = item.key, let lookup = runner.control.ledger else { return request }
+    private static func admitted(_ item: BatchItem, reusing id: String?) -> Admitted? {
+        switch item.work {
+        case .request(let request): .request(request)
+        case .job(let job): .job(job, reusing: id)
+        case .invalid: nil
+        }
+    }
+
+    /// The item, unless the same one (idempotency key) was done already within the window.
+    private mutating func deduplicated(_ item: BatchItem) async -> Admitted? {
+        guard runner.dedupeWindow > 0, item.dedupes, let key = item.key, let lookup = runner.control.ledger else {
+            return Self.admitted(item, reusing: nil)
+        }
         let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
         let prior: PriorSend?
-        do { prior = try await lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
-            throw journalFailure(error)
+        do throws(LedgerError) {
+            prior = try await lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row))
+        } catch {
+            journalFailed(error)
+            return nil
         }
-        guard let prior else { return request }
+        guard let prior else { return Self.admitted(item, reusing: nil) }
         if prior.sameRun {
             // Two rows of one run that make the same notification: the first one sends it.
-            settle(item, .duplicate, error: "already sent by this run (the same notification as \(prior.origin))",
+            settle(item, .duplicate, error: "already sent by this run (the same \(runner.wording.thing) as \(prior.origin))",
                    notificationId: prior.notificationId)
             return nil
         }
@@ -103,20 +147,45 @@ struct BatchState {
         case .accepted where runner.control.again:
             // `--again` overrides what was sent, not what is of unknown fate (that takes --resend-unknown).
             outcome.resent += 1
-            return request
+            return Self.admitted(item, reusing: nil)
         case .accepted:
             settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
             return nil
+        case _ where item.repeatable:
+            // Another run left it of unknown fate: upsert what that run made, if it journalled an id.
+            return Self.admitted(item, reusing: prior.notificationId)
         default:
-            if runner.control.resendUnknown { return request }
+            if runner.control.resendUnknown { return Self.admitted(item, reusing: nil) }
             settle(item, .unknown, error: "left of unknown fate by run \(prior.runId) (\(prior.origin) at \(when)); "
                    + "`pushline runs resolve \(prior.runId)` settles it")
             return nil
         }
     }
 
-    /// Records the outcome of a request that came back (or did not).
-    mutating func finish(_ item: BatchItem, _ attempt: HubAttempt, governor: RateGovernor) async {
+    /// Records what a finished item came to.
+    mutating func finish(_ item: BatchItem, _ finished: Finished, governor: RateGovernor) async {
+        switch finished {
+        case .attempt(let attempt):
+            await finish(item, attempt, governor: governor)
+        case .job(let result, let requests):
+            let (made, retries, reports) = requests.summary
+            outcome.requests += made
+            outcome.retries += retries
+            for report in reports where outcome.requestReports.count < BatchRunner.keptIds { outcome.requestReports.append(report) }
+            switch result.outcome {
+            case .done(let word):
+                if let id = result.id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+                pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: result.id),
+                                       report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: result.id)))
+            case .failed(let reason, let hint, let retriable, let stopping):
+                settle(item, .failed, error: reason, retriable: retriable, hint: hint, notificationId: result.id)
+                if let stopping, stop == nil { stop = stopping }
+            }
+        }
+    }
+
+    /// Records the outcome of a single request that came back (or did not).
+    private mutating func finish(_ item: BatchItem, _ attempt: HubAttempt, governor: RateGovernor) async {
         let summary = if case .request(let request) = item.work { request.summary } else { item.origin }
         switch attempt {
         case .accepted(let result):
@@ -125,51 +194,59 @@ struct BatchState {
             outcome.retries += max(0, result.attempts - 1)
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
             if let id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
-            pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id)))
-            keepReport(summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
-                       elapsedMs: result.elapsedMs, notificationId: id, outcome: runner.isDryRun ? "planned" : "accepted", reason: nil)
+            let word = runner.isDryRun ? "planned" : "accepted"
+            pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id),
+                                   report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: id)))
+            keepReport(Self.requestReport(summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
+                                          elapsedMs: result.elapsedMs, notificationId: id, outcome: word, reason: nil))
         case .failed(let reason, let hint, let retriable, let stopsRun, let status, let trackingId, let attempts):
             await governor.finished(throttled: status == 429)
             outcome.retries += max(0, attempts - 1)
             settle(item, .failed, error: reason, retriable: retriable, example: "\(item.origin) [TrackingId: \(trackingId)]", hint: hint)
-            keepReport(summary, status: status, trackingId: trackingId, attempts: attempts, elapsedMs: nil, notificationId: nil,
-                       outcome: "failed", reason: reason)
-            if stopsRun, stopFailure == nil {
+            keepReport(Self.requestReport(summary, status: status, trackingId: trackingId, attempts: attempts, elapsedMs: nil,
+                                          notificationId: nil, outcome: "failed", reason: reason))
+            if stopsRun, stop == nil {
                 let more = runner.total == 1 ? "" : "; stopped starting new items"
-                stopFailure = StepFailure("hub '\(runner.session.hub.name)': \(summary): \(reason)\(more)",
-                                          hint: runner.total == 1 ? hint : hint.map { $0 + "; then run again to resume" } ?? "run again to resume",
-                                          data: outcome.requestReports.last ?? .object([]))
+                stop = BatchStop(.hub, message: "hub '\(runner.session.hub.name)': \(summary): \(reason)\(more)",
+                                 hint: runner.total == 1 ? hint : hint.map { $0 + "; then run again to resume" } ?? "run again to resume",
+                                 data: outcome.requestReports.last ?? .object([]))
             }
         case .unknown(let reason, let trackingId, let attempts):
             await governor.finished(throttled: false)
             outcome.retries += max(0, attempts - 1)
             settle(item, .unknown, error: reason, example: "\(item.origin) [TrackingId: \(trackingId)]")
-            keepReport(summary, status: nil, trackingId: trackingId, attempts: attempts, elapsedMs: nil, notificationId: nil,
-                       outcome: "unknown", reason: reason)
+            keepReport(Self.requestReport(summary, status: nil, trackingId: trackingId, attempts: attempts, elapsedMs: nil,
+                                          notificationId: nil, outcome: "unknown", reason: reason))
         }
     }
 
-    private mutating func keepReport(_ summary: String, status: Int?, trackingId: String, attempts: Int, elapsedMs: Int?,
-                                     notificationId: String?, outcome state: String, reason: String?) {
-        guard outcome.requestReports.count < BatchRunner.keptIds else { return }
-        outcome.requestReports.append(.object([
+    /// One request's report: request, status, TrackingId, attempts, timing, notification id, outcome, reason.
+    static func requestReport(_ summary: String, status: Int?, trackingId: String, attempts: Int, elapsedMs: Int?,
+                              notificationId: String?, outcome state: String, reason: String?) -> ReportValue {
+        .object([
             ReportField("request", .string(summary)), ReportField("status", status.map(ReportValue.int) ?? .null),
             ReportField("trackingId", .string(trackingId)), ReportField("attempts", .int(attempts)),
             ReportField("elapsedMs", elapsedMs.map(ReportValue.int) ?? .null),
             ReportField("notificationId", notificationId.map(ReportValue.string) ?? .null),
             ReportField("outcome", .string(state)), ReportField("reason", reason.map(ReportValue.string) ?? .null),
-        ]))
+        ])
     }
 
-    /// An item not accepted: grouped by reason for the report, queued for the journal (unless it is
-    /// there already, as a resumed duplicate or bad row is).
+    private mutating func keepReport(_ report: ReportValue) {
+        if outcome.requestReports.count < BatchRunner.keptIds { outcome.requestReports.append(report) }
+    }
+
+    /// An item not accepted: grouped by reason for the report, queued for the journal (unless it is there
+    /// already, as a resumed duplicate or bad row is).
     private mutating func settle(_ item: BatchItem, _ state: ItemState, error: String, retriable: Bool = false, example: String? = nil,
                                  hint: String? = nil, notificationId: String? = nil, journal: Bool = true) {
         // Reasons about a row start with its `file:line: `; the journal keeps the origin apart, so that
         // `pushline runs show` groups rows by what went wrong rather than one group per row.
         let reason = error.hasPrefix(item.origin + ": ") ? String(error.dropFirst(item.origin.count + 2)) : error
+        let report = BatchItemReport(row: item.row, label: item.shownLabel, outcome: state == .pending ? "failed" : state.rawValue,
+                                     id: notificationId, reason: error)
         pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: state, notificationId: notificationId, error: reason,
-                                                      retriable: retriable), journal: journal))
+                                                      retriable: retriable), journal: journal, report: report))
         let group = FailureReason.group(reason)
         let key = "\(state.rawValue)\u{0}\(group)"
         if groups[key] == nil {
@@ -188,32 +265,38 @@ struct BatchState {
         }
     }
 
-    mutating func show(_ request: HubRequest) {
-        guard outcome.requests < BatchRunner.shownRequests else { return }
-        outcome.dryRunLines += request.dryRunLines(redactedAuthorization: runner.session.redactedAuthorization)
+    /// The journal's failure stops the batch, ahead of any other reason: outcomes may be missing from it.
+    mutating func journalFailed(_ error: LedgerError) {
+        let failure = error.stepFailure
+        if stop?.cause == .journal { return }
+        let earlier = stop.map { "; before that: \($0.message)" } ?? ""
+        stop = BatchStop(.journal, message: failure.message + earlier, hint: failure.hint)
     }
 
-    mutating func flushIfDue(_ ledger: (any ItemLedger)?) async throws(StepFailure) {
+    mutating func flushIfDue(_ ledger: (any ItemLedger)?) async {
         let now = ContinuousClock.now
-        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { try await flush(ledger) }
+        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { await flush(ledger) }
         if now - lastReport >= .milliseconds(500) {
             lastReport = now
             runner.control.progress?.report(progress(), final: false)
         }
     }
 
-    /// Journals pending outcomes, then counts them.
-    mutating func flush(_ ledger: (any ItemLedger)?) async throws(StepFailure) {
+    /// Journals pending outcomes in one transaction, then counts them. Counted even when the journal fails:
+    /// the items were done, and the journal shows them `sending`, which a resume reports (or, for repeatable
+    /// items, redoes).
+    mutating func flush(_ ledger: (any ItemLedger)?) async {
         lastFlush = ContinuousClock.now
         guard !pending.isEmpty else { return }
         if let ledger {
             let records = pending.filter(\.journal).map(\.outcome)
             if !records.isEmpty {
-                do { try await ledger.record(records) } catch { throw journalFailure(error) }
+                do throws(LedgerError) { try await ledger.record(records) } catch { journalFailed(error) }
             }
         }
         for recorded in pending {
             switch recorded.outcome.state {
+            case .accepted where recorded.skipped: outcome.counts.skipped += 1
             case .accepted where runner.isDryRun: outcome.counts.planned += 1
             case .accepted: outcome.counts.accepted += 1
             case .unknown, .sending: outcome.counts.unknown += 1
@@ -221,11 +304,26 @@ struct BatchState {
             case .duplicate: outcome.counts.duplicates += 1
             case .bad: outcome.counts.bad += 1
             }
+            keep(recorded.report)
         }
         pending.removeAll(keepingCapacity: true)
     }
 
-    func journalFailure(_ error: LedgerError) -> StepFailure { error.stepFailure }
+    /// Keeps the first item reports, and the first failures, in row order whatever order they finished in.
+    private mutating func keep(_ report: BatchItemReport) {
+        guard runner.keptItems > 0 else { return }
+        let index = report.row - 1
+        if index >= 0, index < runner.keptItems {
+            if kept.count <= index { kept += Array(repeating: nil, count: index + 1 - kept.count) }
+            kept[index] = report
+        }
+        guard report.isFailure else { return }
+        if failures.count < BatchRunner.listedFailures || report.row < failures[failures.count - 1].row {
+            failures.append(report)
+            failures.sort { $0.row < $1.row }
+            if failures.count > BatchRunner.listedFailures { failures.removeLast() }
+        }
+    }
 
     func progress() -> StepProgress {
         let elapsed = ContinuousClock.now - started
@@ -237,6 +335,9 @@ struct BatchState {
     func finishedOutcome() -> BatchOutcome {
         var result = outcome
         result.failures = groupOrder.compactMap { groups[$0] }.sorted { $0.count > $1.count }
+        result.stop = stop
+        result.items = kept.compactMap { $0 }
+        result.firstFailures = failures
         return result
     }
 }

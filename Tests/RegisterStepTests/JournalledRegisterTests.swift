@@ -216,7 +216,7 @@ private func fourRegistrations() throws -> RegisterStep {
         let result = try await step.run(in: journalled(ScriptedTransport(), ledger: MemoryLedger()))
         #expect(result.items == ItemCounts(accepted: 1500))
         guard case .array(let kept) = result.data else { Issue.record("no device list"); return }
-        #expect(kept.count == RegisterRunner.keptResults)
+        #expect(kept.count == RegisterReport.keptResults)
         #expect(result.lines.contains { $0.contains("lists the first 1000 devices") })
     }
 

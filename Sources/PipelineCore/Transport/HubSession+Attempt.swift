@@ -17,32 +17,20 @@ extension HubSession {
     /// Sends `request` and classifies what came back, without throwing: batches count outcomes
     /// instead of stopping at the first failure.
     public func attempt(_ request: HubRequest) async -> HubAttempt {
-        let provider = tokens
-        let result: TransportResult
-        do {
-            result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
-        } catch {
+        switch await exchange(request) {
+        case .answered(let result):
+            return .accepted(result)
+        case .noAnswer(let error):
             // The item names the request already; the bare reason lets equal failures group in reports.
             let reason = error.message.hasPrefix(request.summary + ": ") ? String(error.message.dropFirst(request.summary.count + 2)) : error.message
             if error.kind == .ambiguous { return .unknown(reason: reason, trackingId: error.trackingId, attempts: error.attempts) }
             // After the transport's own retries the hub is still out of reach: the next request would not fare better.
             return .failed(reason: reason, hint: "check the hub's endpoint and the network",
-                           retriable: true, stopsRun: true, status: nil, trackingId: error.trackingId, attempts: error.attempts)
-        }
-        let status = result.response.status
-        if (200..<300).contains(status) { return .accepted(result) }
-        let failure = HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970)
-        return .failed(reason: failure.messageWithDetail, hint: failure.hint, retriable: failure.isRetriable,
-                       stopsRun: Self.stopsRun(failure), status: status, trackingId: failure.trackingId ?? result.trackingId,
-                       attempts: result.attempts)
-    }
-
-    /// Failures about the key, the token or the hub itself: the next request would meet them too.
-    static func stopsRun(_ failure: HubFailure) -> Bool {
-        switch failure.kind {
-        case .invalidSignature, .expiredToken, .unauthorized, .missingRight: return true
-        case .notFound: return failure.detail?.contains("No service is hosted") == true
-        default: return false
+                           retriable: true, stopsRun: error.stopsBatch, status: nil, trackingId: error.trackingId, attempts: error.attempts)
+        case .refused(let failure, let result):
+            return .failed(reason: failure.messageWithDetail, hint: failure.hint, retriable: failure.isRetriable,
+                           stopsRun: failure.stopsBatch, status: result.response.status, trackingId: failure.trackingId ?? result.trackingId,
+                           attempts: result.attempts)
         }
     }
 }

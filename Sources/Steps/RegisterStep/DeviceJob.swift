@@ -31,9 +31,6 @@ struct RegistrationJob: Sendable, Equatable {
     let description: RegistrationDescription
     /// An existing registration id; nil to ask the hub for a new one first.
     let id: String?
-    /// The id an earlier attempt of this run obtained for it (journalled before use): upserted again
-    /// rather than asking for another, so a resumed run does not create a second registration.
-    var journalledId: String?
 }
 
 /// One item a device source yields: a device to send, or a row that failed the offline checks.

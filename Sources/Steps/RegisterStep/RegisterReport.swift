@@ -1,9 +1,10 @@
+import BatchEngine
 import PipelineCore
 
-/// Turns the devices' results into the step's result, or into the failure that ends the step.
+/// Turns what the batch runner made of the devices into the step's result, or into the failure that ends it.
 struct RegisterReport {
-    /// Failures listed in the failure's lines; the report data holds all of them.
-    static let listedFailures = 5
+    /// Device results kept in the report data; the journal has every device.
+    static let keptResults = 1000
 
     /// The hub's pipeline name.
     let hub: String
@@ -13,9 +14,7 @@ struct RegisterReport {
     let pastTense: String
     /// "register", "patch", "delete".
     let infinitive: String
-    let outcome: RegisterRunner.Outcome
-    /// Dry-run request lines (empty when sending for real).
-    let requestLines: [String]
+    let outcome: BatchOutcome
     /// True when every device is in the run journal.
     var journalled = false
     /// True in a dry run: nothing was sent, so the summary says what would be.
@@ -31,21 +30,25 @@ struct RegisterReport {
         if counts.skipped > 0 { tally += ", \(counts.skipped) done by an earlier attempt" }
         if counts.duplicates > 0 { tally += ", \(counts.duplicates) already done" }
         if outcome.resent > 0 { tally += ", \(outcome.resent) done again as --again asked" }
-        let data = ReportValue.array(outcome.results.map(\.reportValue))
+        let data = ReportValue.array(outcome.items.map(Self.reportValue))
         var notes: [String] = []
-        if devices > outcome.results.count {
-            notes.append("the report data lists the first \(outcome.results.count) devices"
+        if devices > outcome.items.count {
+            notes.append("the report data lists the first \(outcome.items.count) devices"
                          + (journalled ? "; the run journal has every one (`pushline runs show ID`)" : ""))
         }
         let items = devices == 1 && counts.failed == 0 ? nil : counts
-        var lines = outcome.failures.map { failure in
+        var lines = outcome.firstFailures.map { failure in
             // A row without an id is named by its `file:line`, which its reason already starts with.
             let reason = failure.reason ?? "failed"
-            return reason.hasPrefix(failure.device) ? reason : "\(failure.device): \(reason)"
+            return reason.hasPrefix(failure.label) ? reason : "\(failure.label): \(reason)"
         }
-        if counts.failed + counts.bad > outcome.failures.count {
-            lines.append("… and \(counts.failed + counts.bad - outcome.failures.count) more failed or bad (see the report data)")
+        if counts.failed + counts.bad > outcome.firstFailures.count {
+            lines.append("… and \(counts.failed + counts.bad - outcome.firstFailures.count) more failed or bad (see the report data)")
         }
+        let shown = outcome.dryRunLines.count
+        var requestLines = outcome.dryRunLines
+        let rest = outcome.requests - min(outcome.requests, BatchRunner.shownRequests)
+        if dryRun, rest > 0, shown > 0 { requestLines.append("… \(rest) more request\(rest == 1 ? "" : "s")") }
         // A run stopped by a signal is resumable, whatever failed before the stop: the run says how to resume.
         if (counts.failed == 0 || outcome.interrupted), outcome.stop == nil {
             var summary = "\(dryRun ? "would \(infinitive)" : pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
@@ -63,6 +66,14 @@ struct RegisterReport {
             "could not \(infinitive) \(counts.failed) of \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))",
             hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
             lines: lines + requestLines + notes, data: data)
+    }
+
+    /// A device's entry in the report data: `{device, outcome, registrationId?, reason?}`.
+    static func reportValue(_ item: BatchItemReport) -> ReportValue {
+        var fields = [ReportField("device", .string(item.label)), ReportField("outcome", .string(item.outcome))]
+        if let id = item.id { fields.append(ReportField("registrationId", .string(id))) }
+        if let reason = item.reason { fields.append(ReportField("reason", .string(reason))) }
+        return .object(fields)
     }
 
     /// "1 installation", "3 installations".

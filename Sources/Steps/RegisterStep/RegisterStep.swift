@@ -173,34 +173,35 @@ public struct RegisterStep: Step {
         return check
     }
 
-    /// Sends every device, then reports each one's outcome; fails after all were tried if any failed.
+    /// Sends every device through the shared batch runner, then reports each one's outcome; fails after all
+    /// were tried if any failed.
     public func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
-        let log = context.isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization) : nil
-        var runner = RegisterRunner(session: session, concurrency: concurrency, log: log, clock: context.clock)
-        runner.governor = RateGovernor(ceiling: rate)
-        runner.control = context.batch
-        runner.stepIndex = context.stepIndex
-        runner.dedupeWindow = Double(dedupeWindow)
-        runner.total = context.inputCheck?.records
-        if !context.isDryRun, let ledger = context.batch.ledger, ledger.isWritable {
-            runner.journal = DeviceLedger(ledger: ledger, stepIndex: context.stepIndex, isResume: context.batch.isResume)
-        }
-        let outcome: RegisterRunner.Outcome
+        var runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: concurrency, rate: rate,
+                                 control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
+                                 dedupeWindow: Double(dedupeWindow), clock: context.clock)
+        runner.keptItems = RegisterReport.keptResults
+        runner.wording = BatchRunner.Wording(item: "device", thing: "registration")
+        let next: () throws(StepFailure) -> DeviceItem?
         switch source {
         case .installations(let devices), .registrations(let devices):
             runner.total = devices.count
             var iterator = devices.makeIterator()
-            outcome = await runner.run { iterator.next().map(DeviceItem.work) }
+            next = { iterator.next().map(DeviceItem.work) }
         case .installationFile(let file, let plan):
             let reader: DeviceFileReader
             do { reader = try DeviceFileReader(file, plan: plan) } catch {
                 throw StepFailure(error.message(what: "device file", name: file.shown))
             }
-            outcome = await runner.run { () throws(StepFailure) in try reader.next() }
+            next = reader.next
         case .rows(let rows, let entries):
-            let reader = try RowDeviceReader(rows, entries: entries)
-            outcome = await runner.run { () throws(StepFailure) in try reader.next() }
+            next = try RowDeviceReader(rows, entries: entries).next
+        }
+        var row = 0
+        let outcome = await runner.collect { () throws(StepFailure) -> BatchItem? in
+            guard let device = try next() else { return nil }
+            row += 1
+            return Self.item(device, row: row, session: session)
         }
         let isRegistrations = switch source {
         case .registrations: true
@@ -210,12 +211,35 @@ public struct RegisterStep: Step {
         var report = RegisterReport(
             hub: hub.name, noun: isRegistrations ? "registration" : "installation",
             pastTense: isRegistrations ? "registered" : mode.pastTense, infinitive: isRegistrations ? "register" : mode.infinitive,
-            outcome: outcome, requestLines: log?.lines ?? [])
-        report.journalled = runner.journal != nil
+            outcome: outcome)
+        report.journalled = !context.isDryRun && context.batch.ledger?.isWritable == true
         report.dryRun = context.isDryRun
         context.logger.info("register finished", metadata: [
             "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
         ])
         return try report.finish()
+    }
+
+    /// A device as a batch item. Every request `register` makes is safe to repeat once its target is fixed
+    /// (installation PUT, PATCH and DELETE name the installation, a registration PUT names its id; the one
+    /// request that is not, asking for a new registration id, is followed by journalling the id before it is
+    /// used), so devices are repeatable: one an earlier attempt left of unknown fate is done again. Only a
+    /// registration without an id creates something new, so only it is held back by the dedupe window: an
+    /// installation written again with the same content is harmless, and skipping it because an earlier run
+    /// wrote that content could leave a later change in place.
+    static func item(_ device: DeviceItem, row: Int, session: HubSession) -> BatchItem {
+        switch device {
+        case .invalid(let name, let reason):
+            var item = BatchItem(row: row, origin: name, digest: "", work: .invalid(reason))
+            item.label = name
+            return item
+        case .work(let work):
+            var item = BatchItem(row: row, origin: work.origin ?? work.device, digest: work.digest, work: .job(work),
+                                 key: IdempotencyKey.of("device", work.contentParts, hub: session), target: work.device)
+            item.label = work.device
+            item.repeatable = true
+            if case .register(let registration) = work.job { item.dedupes = registration.id == nil } else { item.dedupes = false }
+            return item
+        }
     }
 }

@@ -1,0 +1,81 @@
+import HubWire
+import PipelineCore
+import Synchronization
+
+/// What a `BatchJob` makes its requests through: paced by the step's rate, shown by a dry run in item order,
+/// counted and reported like a single-request item's, and able to journal an id before it is used.
+public final class BatchRequests: Sendable {
+    private struct Tally {
+        var made = 0
+        var retries = 0
+        var reports: [ReportValue] = []
+    }
+
+    /// The hub session the job talks to.
+    public let session: HubSession
+    private let governor: RateGovernor
+    private let log: RequestLog?
+    private let ledger: (any ItemLedger)?
+    private let key: LedgerKey
+    private let tally = Mutex(Tally())
+
+    init(session: HubSession, governor: RateGovernor, log: RequestLog?, ledger: (any ItemLedger)?, key: LedgerKey) {
+        self.session = session
+        self.governor = governor
+        self.log = log
+        self.ledger = ledger
+        self.key = key
+    }
+
+    /// The hub's endpoint, for building requests.
+    public var endpoint: HubEndpoint { session.endpoint }
+
+    /// Sends `request`; a 2xx, or a status in `allowed`, is answered.
+    public func send(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> HubExchange {
+        let number = tally.withLock { tally in
+            tally.made += 1
+            return tally.made
+        }
+        log?.record(request, key: RequestLog.Key(row: key.row, request: number))
+        // A dry run sends nothing, so there is nothing to pace.
+        if log == nil { await governor.acquire() }
+        let exchange = await session.exchange(request, allowing: allowed)
+        switch exchange {
+        case .answered(let result):
+            await governor.finished(throttled: result.throttles > 0)
+            keep(request, result: result, outcome: "answered", reason: nil)
+        case .refused(let failure, let result):
+            await governor.finished(throttled: result.throttles > 0 || result.response.status == 429)
+            keep(request, result: result, outcome: "failed", reason: failure.message)
+        case .noAnswer(let error):
+            await governor.finished(throttled: false)
+            tally.withLock { $0.retries += max(0, error.attempts - 1) }
+            keepReport(BatchState.requestReport(request.summary, status: nil, trackingId: error.trackingId, attempts: error.attempts,
+                                                elapsedMs: nil, notificationId: nil, outcome: "failed", reason: error.message))
+        }
+        return exchange
+    }
+
+    /// Journals `id` as what the item is creating, before it is used, so a resumed run upserts that resource
+    /// instead of creating a second. Nothing is written in a dry run or a run without a journal.
+    public func journal(id: String) async throws(LedgerError) {
+        guard let ledger else { return }
+        try await ledger.assignId(id, to: key)
+    }
+
+    private func keep(_ request: HubRequest, result: TransportResult, outcome: String, reason: String?) {
+        tally.withLock { $0.retries += max(0, result.attempts - 1) }
+        keepReport(BatchState.requestReport(request.summary, status: result.response.status, trackingId: result.trackingId,
+                                            attempts: result.attempts, elapsedMs: result.elapsedMs, notificationId: nil,
+                                            outcome: log == nil ? outcome : "planned", reason: reason))
+    }
+
+    private func keepReport(_ report: ReportValue) {
+        tally.withLock { tally in if tally.reports.count < BatchRunner.keptIds { tally.reports.append(report) } }
+    }
+
+    /// Requests made, retries, and the first requests' reports.
+    var summary: (made: Int, retries: Int, reports: [ReportValue]) {
+        tally.withLock { ($0.made, $0.retries, $0.reports) }
+    }
+}
