@@ -17,40 +17,28 @@ public final class RowReader {
         case problem(number: Int, line: Int, message: String)
     }
 
-    private enum Reader {
-        case lines(LineReader)
-        case array(JSONArraySplitter)
-        case csv(CSVRecordReader)
-    }
-
     /// The CSV header (nil for JSON formats).
     public let columns: [String]?
-    private let reader: Reader
+    private let records: RecordStream
     private var number = 0
 
     init(_ source: RowSource) throws {
-        let file = try ChunkedFile(path: source.path)
-        let limit = RowSource.maxRowBytes
-        switch source.format {
-        case .jsonl:
-            reader = .lines(LineReader(file: file, maxBytes: limit))
+        records = try RecordStream(path: source.path, format: source.format, maxBytes: RowSource.maxRowBytes, elements: "rows")
+        guard source.format == .csv else {
             columns = nil
-        case .json:
-            reader = .array(JSONArraySplitter(file: file, maxBytes: limit, elements: "rows"))
+            return
+        }
+        switch try records.next() {
+        case nil:
+            throw RowSourceError("for-each file '\(source.shown)' is empty; a CSV file starts with a header row naming the columns")
+        case .problem(let message, let line)?:
+            throw RowSourceError("\(source.shown):\(line): the header row is malformed: \(message)")
+        case .fields(let names, let line, _)?:
+            if let problem = Self.headerProblem(names) { throw RowSourceError("\(source.shown):\(line): \(problem)") }
+            columns = names
+            records.expect(fields: names.count)
+        case .json?:
             columns = nil
-        case .csv:
-            let records = CSVRecordReader(lines: LineReader(file: file, maxBytes: limit), maxBytes: limit)
-            switch try records.next() {
-            case nil:
-                throw RowSourceError("for-each file '\(source.shown)' is empty; a CSV file starts with a header row naming the columns")
-            case .problem(let message, let line)?:
-                throw RowSourceError("\(source.shown):\(line): the header row is malformed: \(message)")
-            case .fields(let names, let line, _)?:
-                if let problem = Self.headerProblem(names) { throw RowSourceError("\(source.shown):\(line): \(problem)") }
-                columns = names
-                records.expectedFields = names.count
-            }
-            reader = .csv(records)
         }
     }
 
@@ -77,44 +65,21 @@ public final class RowReader {
 
     /// The next row or problem; nil at the end of the file.
     public func next() throws(TextFile.Failure) -> Item? {
-        switch reader {
-        case .csv(let records):
-            guard let record = try records.next() else { return nil }
-            number += 1
-            switch record {
-            case .problem(let message, let line): return .problem(number: number, line: line, message: message)
-            case .fields(let fields, let line, let through):
-                let columns = columns ?? []
-                guard fields.count == columns.count else {
-                    return .problem(number: number, line: line, message: "the row has \(fields.count) fields; the header has \(columns.count)")
-                }
-                var values: [String: String] = [:]
-                for (name, value) in zip(columns, fields) { values[name] = value }
-                return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(fields), through: through)
+        guard let record = try records.next() else { return nil }
+        number += 1
+        switch record {
+        case .problem(let message, let line):
+            return .problem(number: number, line: line, message: message)
+        case .json(let bytes, let line):
+            return Self.object(bytes, number: number, line: line)
+        case .fields(let fields, let line, let through):
+            let columns = columns ?? []
+            guard fields.count == columns.count else {
+                return .problem(number: number, line: line, message: "the row has \(fields.count) fields; the header has \(columns.count)")
             }
-        case .lines(let lines):
-            while let line = try lines.next() {
-                switch line {
-                case .tooLong(let at):
-                    number += 1
-                    return .problem(number: number, line: at, message: "the line is longer than \(RowSource.maxRowBytes) bytes")
-                case .invalidUTF8(let at):
-                    number += 1
-                    return .problem(number: number, line: at, message: "the line is not valid UTF-8")
-                case .text(let text, let at):
-                    if text.allSatisfy(\.isWhitespace) { continue }
-                    number += 1
-                    return Self.object(Array(text.utf8), number: number, line: at)
-                }
-            }
-            return nil
-        case .array(let splitter):
-            guard let element = try splitter.next() else { return nil }
-            number += 1
-            switch element {
-            case .problem(let message, let line): return .problem(number: number, line: line, message: message)
-            case .bytes(let bytes, let line): return Self.object(bytes, number: number, line: line)
-            }
+            var values: [String: String] = [:]
+            for (name, value) in zip(columns, fields) { values[name] = value }
+            return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(fields), through: through)
         }
     }
 

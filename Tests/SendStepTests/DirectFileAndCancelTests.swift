@@ -45,7 +45,8 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
 
     @Test func badLinesAreBuildErrorsAtTheirLineAndNothingIsBuilt() throws {
         let path = try file([token(1), "not hex!", token(2), "ABC"].joined(separator: "\n"))
-        let (step, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path)])
+        let (step, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path),
+                                         ("properties", [("message", "x")])])
         #expect(step == nil)
         #expect(problems == [
             "\(path):2:1 error: handle 'not hex!' is not an APNs device token: 'n' is not a hex digit",
@@ -62,7 +63,7 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
     }
 
     @Test func missingEmptyAndTemplateFormatFilesAreRefused() throws {
-        let apple: [(String, Any)] = [("hub", "sports"), ("format", "apple"), ("template", "alert")]
+        let apple: [(String, Any)] = [("hub", "sports"), ("format", "apple"), ("template", "alert"), ("properties", [("message", "x")])]
         #expect(diagnose(apple + [("direct-file", "/no/such/handles.txt")]).1 == ["p.yaml:2:10 error: handle file '/no/such/handles.txt' does not exist"])
         let empty = try file("# nothing yet\n\n")
         #expect(diagnose(apple + [("direct-file", empty)]).1 == ["p.yaml:2:10 error: handle file '\(empty)' holds no handles"])
@@ -72,8 +73,19 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
             == ["p.yaml:2:10 error: give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'"])
     }
 
+    @Test func aTemplatePropertyNotGivenIsWarnedOfAsRenderWarnsAndCaseTwinsAreRefused() {
+        let apple: [(String, Any)] = [("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct", [token(1)])]
+        let (step, problems) = diagnose(apple)
+        #expect(step != nil, "a missing property renders empty: a warning, not an error")
+        #expect(problems == ["p.yaml:2:10 warning: template 'alert' uses property 'message', which is not given; it renders as an empty string"])
+        let (twins, found) = diagnose(apple + [("properties", [("message", "a"), ("Message", "b")])])
+        #expect(twins == nil)
+        #expect(found == ["p.yaml:2:10 error: properties 'Message', 'message' differ only in letter case"])
+    }
+
     @Test func inlineHandlesAreCheckedToo() {
-        let (step, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct", [token(1), "xyz"])])
+        let (step, problems) = diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct", [token(1), "xyz"]),
+                                         ("properties", [("message", "x")])])
         #expect(step == nil)
         #expect(problems == ["p.yaml:2:10 error: handle 'xyz' is not an APNs device token: 'x' is not a hex digit"])
     }

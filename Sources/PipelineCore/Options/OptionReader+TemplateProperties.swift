@@ -1,3 +1,5 @@
+import HubExpressions
+
 /// The option keys for template properties, shared by every step that renders templates.
 extension OptionSpec {
     /// `properties` and `properties-file`.
@@ -8,6 +10,25 @@ extension OptionSpec {
 }
 
 extension OptionReader {
+    /// The build-time half of the one render-and-lint path (`TemplateRendering` is the run-time half), so
+    /// `render` and `send` with a pipeline template say the same before anything runs: properties that differ
+    /// only in letter case are an error (NH matches names case-insensitively, so which one it uses is unclear);
+    /// a property the template uses that is not given is a warning (it renders as an empty string). False
+    /// after an error.
+    public func checkProperties(_ names: some Collection<String>, for template: TemplateDeclaration) -> Bool {
+        let properties = TemplateProperties(Dictionary(names.map { ($0, "") }, uniquingKeysWith: { first, _ in first }))
+        if !properties.caseConflicts.isEmpty {
+            let conflicting = properties.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")
+            error("properties \(conflicting) differ only in letter case", at: node,
+                  hint: "NH matches property names case-insensitively; keep one spelling")
+        }
+        for name in template.body?.propertyNames ?? [] where properties[name] == nil {
+            diagnostics.warning("template '\(template.name)' uses property '\(name)', which is not given; it renders as an empty string",
+                                at: node.location, step: step, hint: "add `\(name):` under properties")
+        }
+        return properties.caseConflicts.isEmpty
+    }
+
     /// Reads `properties:` or `properties-file:` into name → text (nil after reporting a problem;
     /// empty when neither is given). YAML numbers and booleans are taken as their text.
     public func templateProperties(in context: BuildContext) -> [String: String]? {

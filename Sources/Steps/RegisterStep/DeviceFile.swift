@@ -1,18 +1,9 @@
 import PipelineCore
 import RowReading
 
-/// A device file named by `installations:`: where it is, how to show it, and its format.
+/// A device file named by `installations:`: where it is, how to show it, and its format (by extension, as
+/// `for-each` files: `.jsonl`, `.json` array, `.csv` with a header row and tags separated by `|`).
 struct DeviceFile: Sendable, Equatable {
-    /// The formats, chosen by extension.
-    enum Format: String, Sendable, CaseIterable {
-        /// One JSON object per line.
-        case jsonl
-        /// One JSON array of objects.
-        case json
-        /// A header row naming the columns, then one device per row; tags separated by `|`.
-        case csv
-    }
-
     /// Longest line, CSV record or JSON element read; a device is a few hundred bytes.
     static let maxRecordBytes = 1 << 20
     /// Separator of tags in a CSV cell.
@@ -23,12 +14,16 @@ struct DeviceFile: Sendable, Equatable {
     /// The path as messages show it (`file:line`).
     let shown: String
     /// The format.
-    let format: Format
+    let format: RowSource.Format
 
     /// The format for a path's extension, or nil.
-    static func format(of path: String) -> Format? {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        return Format(rawValue: path[path.index(after: dot)...].lowercased())
+    static func format(of path: String) -> RowSource.Format? {
+        RowSource.format(of: path)
+    }
+
+    /// Opens the file as a stream of records.
+    func records() throws(TextFile.Failure) -> RecordStream {
+        try RecordStream(path: path, format: format, maxBytes: Self.maxRecordBytes, elements: "devices")
     }
 
     /// Reads the CSV header: the column names, or why they are wrong. Every column must be a device key,
@@ -51,24 +46,19 @@ struct DeviceFile: Sendable, Equatable {
     /// file has a valid header. Reads only the first record.
     func precheck() -> String? {
         do throws(TextFile.Failure) {
-            let file = try ChunkedFile(path: path)
-            switch format {
-            case .jsonl:
+            let first = try records().next()
+            switch (format, first) {
+            case (.jsonl, _), (.json, .json?), (.json, nil):
                 return nil
-            case .json:
-                if case .problem(let message, let line)? = try JSONArraySplitter(file: file, maxBytes: Self.maxRecordBytes, elements: "devices").next() {
-                    return "\(shown):\(line): \(message)"
-                }
+            case (.csv, nil):
+                return "device file '\(shown)' is empty; a CSV file starts with a header row"
+            case (_, .problem(let message, let line)?):
+                return "\(shown):\(line): \(message)"
+            case (.csv, .fields(let fields, let line, _)?):
+                if case .failure(let problem) = Self.columns(fromHeader: fields) { return "\(shown):\(line): \(problem.message)" }
                 return nil
-            case .csv:
-                let records = CSVRecordReader(lines: LineReader(file: file, maxBytes: Self.maxRecordBytes), maxBytes: Self.maxRecordBytes)
-                switch try records.next() {
-                case nil: return "device file '\(shown)' is empty; a CSV file starts with a header row"
-                case .problem(let message, let line)?: return "\(shown):\(line): \(message)"
-                case .fields(let fields, let line, _)?:
-                    if case .failure(let problem) = Self.columns(fromHeader: fields) { return "\(shown):\(line): \(problem.message)" }
-                    return nil
-                }
+            case (.csv, .json?), (.json, .fields?):
+                return nil
             }
         } catch {
             return error.message(what: "device file", name: shown)

@@ -7,15 +7,11 @@ import RowReading
 /// Every row that cannot be sent becomes an `.invalid` item whose reason starts with `file:line`; reading
 /// goes on with the next row. Only a file that cannot be read at all throws.
 final class DeviceFileReader {
-    private enum Source {
-        case lines(LineReader)
-        case array(JSONArraySplitter)
-        case csv(CSVRecordReader, columns: [String]?)
-    }
-
     private let file: DeviceFile
     private let plan: InstallationPlan
-    private var source: Source
+    private let records: RecordStream
+    /// The CSV header's columns, once read.
+    private var columns: [String]?
     /// Installation id → where it was first seen; a second row for the same device would race the first.
     private var seen: [String: String] = [:]
 
@@ -23,64 +19,31 @@ final class DeviceFileReader {
     init(_ file: DeviceFile, plan: InstallationPlan) throws(TextFile.Failure) {
         self.file = file
         self.plan = plan
-        let chunks = try ChunkedFile(path: file.path)
-        let limit = DeviceFile.maxRecordBytes
-        switch file.format {
-        case .jsonl: source = .lines(LineReader(file: chunks, maxBytes: limit))
-        case .json: source = .array(JSONArraySplitter(file: chunks, maxBytes: limit, elements: "devices"))
-        case .csv: source = .csv(CSVRecordReader(lines: LineReader(file: chunks, maxBytes: limit), maxBytes: limit), columns: nil)
-        }
+        records = try file.records()
     }
 
     /// The next device or failed row; nil at the end of the file. Throws when the file cannot be read, or
     /// when a CSV header is wrong (then no row can be read).
     func next() throws(StepFailure) -> DeviceItem? {
-        if case .csv(let reader, let columns) = source { return try nextRow(reader, columns: columns) }
-        do throws(TextFile.Failure) {
-            switch source {
-            case .lines(let reader):
-                while let line = try reader.next() {
-                    switch line {
-                    case .tooLong(let number): return invalid(number, "the line is longer than \(DeviceFile.maxRecordBytes) bytes")
-                    case .invalidUTF8(let number): return invalid(number, "the line is not valid UTF-8")
-                    case .text(let text, let number):
-                        if text.allSatisfy(\.isWhitespace) { continue }
-                        return item(DeviceRecord.decode(json: Array(text.utf8)), line: number)
-                    }
-                }
-                return nil
-            case .array(let splitter):
-                switch try splitter.next() {
-                case nil: return nil
-                case .problem(let message, let line)?: return invalid(line, message)
-                case .bytes(let bytes, let line)?: return item(DeviceRecord.decode(json: bytes), line: line)
-                }
-            case .csv:
-                return nil
-            }
-        } catch {
-            throw StepFailure(error.message(what: "device file", name: file.shown))
-        }
-    }
-
-    private func nextRow(_ reader: CSVRecordReader, columns: [String]?) throws(StepFailure) -> DeviceItem? {
-        let record: CSVRecordReader.Record?
-        do throws(TextFile.Failure) { record = try reader.next() } catch {
+        let record: RecordStream.Record?
+        do throws(TextFile.Failure) { record = try records.next() } catch {
             throw StepFailure(error.message(what: "device file", name: file.shown))
         }
         switch record {
         case nil:
             return nil
         case .problem(let message, let line)?:
-            if columns == nil { throw headerFailure(line, message) }
+            if file.format == .csv, columns == nil { throw headerFailure(line, message) }
             return invalid(line, message)
+        case .json(let bytes, let line)?:
+            return item(DeviceRecord.decode(json: bytes), line: line)
         case .fields(let fields, let line, _)?:
             guard let columns else {
                 switch DeviceFile.columns(fromHeader: fields) {
                 case .success(let names):
-                    reader.expectedFields = names.count
-                    source = .csv(reader, columns: names)
-                    return try nextRow(reader, columns: names)
+                    records.expect(fields: names.count)
+                    columns = names
+                    return try next()
                 case .failure(let problem):
                     throw headerFailure(line, problem.message)
                 }

@@ -40,18 +40,8 @@ public struct RenderStep: Step {
         let template = context.template("template", in: options)
         let values = options.templateProperties(in: context)
         guard let template, let body = template.body, let values else { return nil }
+        guard options.checkProperties(values.keys, for: template) else { return nil }
         let properties = TemplateProperties(values)
-        if !properties.caseConflicts.isEmpty {
-            let names = properties.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")
-            options.error("properties \(names) differ only in letter case", at: options.node,
-                          hint: "NH matches property names case-insensitively; keep one spelling")
-        }
-        for name in body.propertyNames where properties[name] == nil {
-            options.diagnostics.warning(
-                "template '\(template.name)' uses property '\(name)', which is not given; it renders as an empty string",
-                at: options.node.location, step: id, hint: "add `\(name):` under properties")
-        }
-        guard properties.caseConflicts.isEmpty else { return nil }
         return RenderStep(template: template, body: body, properties: properties)
     }
 

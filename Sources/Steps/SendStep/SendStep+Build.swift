@@ -50,6 +50,7 @@ extension SendStep {
         if schedule != nil, isDirect, let node = options.node("schedule") {
             options.error("direct sends cannot be scheduled", at: node)
         }
+        if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
         guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy, let window, !keyFailed,
             template != nil || format == "template"
         else { return nil }

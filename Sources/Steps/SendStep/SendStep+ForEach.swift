@@ -30,6 +30,7 @@ extension SendStep {
         let target = decodeRowTarget(options, format: format, in: context)
         checkFormat(format, template: template, target: nil, options: options)
         let compiled = compileProperties(properties ?? [:], options: options)
+        if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
         guard let source = options.rowSource(in: context) else { return nil }
         guard let hub, let target, let compiled, let policy, let concurrency, let window, !keyFailed,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
