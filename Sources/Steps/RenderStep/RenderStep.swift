@@ -37,12 +37,7 @@ public struct RenderStep: Step {
     /// Decodes the template reference and the properties, and warns about properties the template
     /// uses but nobody gives (NH renders those as empty strings, usually a mistake).
     public static func build(_ options: OptionReader, in context: BuildContext) -> RenderStep? {
-        let template = context.template("template", in: options)
-        let values = options.templateProperties(in: context)
-        guard let template, let body = template.body, let values else { return nil }
-        guard options.checkProperties(values.keys, for: template) else { return nil }
-        let properties = TemplateProperties(values)
-        return RenderStep(template: template, body: body, properties: properties)
+        RenderOptionsDecoder(options: options, context: context).decode()
     }
 
     /// Renders and lints; an error finding fails the step, with the payload shown.

@@ -41,10 +41,7 @@ public struct SignStep: Step {
 
     /// Decodes `hub` and `lifetime`.
     public static func build(_ options: OptionReader, in context: BuildContext) -> SignStep? {
-        let hub = context.hub("hub", in: options)
-        let lifetime = options.contains("lifetime") ? options.duration("lifetime", in: lifetimeRange) : defaultLifetime
-        guard let hub, let lifetime else { return nil }
-        return SignStep(hub: hub, lifetime: lifetime)
+        SignOptionsDecoder(options: options, context: context).decode()
     }
 
     /// Signs the first token and registers the provider under the hub's name.

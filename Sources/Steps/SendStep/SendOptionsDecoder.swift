@@ -3,27 +3,25 @@ import HubExpressions
 import HubWire
 import PipelineCore
 
-extension SendStep {
-    /// The keys that choose where a send goes; exactly one is given.
-    static let targetKeys = ["audience", "broadcast", "direct", "direct-file"]
-    /// The keys that shape a send, so make no sense next to `cancel`.
-    static let sendKeys = ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "properties", "properties-file",
-                           "for-each", "concurrency", "rate", "bad-rows", "idempotency-key", "dedupe-window"]
+/// Decodes `send`'s options, reporting every problem with its YAML location before anything runs.
+struct SendOptionsDecoder {
+    let options: OptionReader
+    let context: BuildContext
 
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
-    public static func build(_ options: OptionReader, in context: BuildContext) -> SendStep? {
-        if options.contains("cancel") { return buildCancel(options, in: context) }
-        if options.contains("for-each") { return buildForEach(options, in: context) }
+    func decode() -> SendStep? {
+        if options.contains("cancel") { return decodeCancel() }
+        if options.contains("for-each") { return decodeForEach() }
         let errorsBefore = options.diagnostics.errorCount
         let hub = context.hub("hub", in: options)
-        let format = options.contains("format") ? options.oneOf("format", ["template"] + nativeFormats) : "template"
+        let format = options.contains("format") ? options.oneOf("format", ["template"] + SendStep.nativeFormats) : "template"
         let properties = options.templateProperties(in: context)
         let template = options.contains("template") ? context.template("template", in: options) : nil
-        let target = format.flatMap { decodeTarget(options, format: $0, in: context) }
+        let target = format.flatMap { decodeTarget(format: $0) }
         let headers = (options.stringMap("headers") ?? []).map { HubHeader($0.key, $0.value) }
         let test = options.bool("test") ?? false
-        let schedule = decodeSchedule(options)
+        let schedule = decodeSchedule()
         let policy = options.retryPolicy()
         for key in ["concurrency", "rate", "bad-rows"] where options.node(key) != nil {
             options.error("'\(key)' applies to for-each sends, which make one request per row", at: options.node(key)!,
@@ -36,7 +34,7 @@ extension SendStep {
         }
         let window = options.dedupeWindow()
         guard let format else { return nil }
-        checkFormat(format, template: template, target: target, options: options)
+        checkFormat(format, template: template, target: target)
         let isDirect = switch target {
         case .direct, .directFile: true
         default: false
@@ -62,14 +60,14 @@ extension SendStep {
     }
 
     /// `cancel: ID` with the hub and retry options only.
-    private static func buildCancel(_ options: OptionReader, in context: BuildContext) -> SendStep? {
+    private func decodeCancel() -> SendStep? {
         let errorsBefore = options.diagnostics.errorCount
         let hub = context.hub("hub", in: options)
         let policy = options.retryPolicy()
-        for key in targetKeys + sendKeys where options.contains(key) {
+        for key in SendStep.targetKeys + SendStep.sendKeys where options.contains(key) {
             let node = options.node.entries?.first { $0.key == key }
             options.diagnostics.error("'\(key)' has no meaning next to 'cancel', which only cancels a scheduled send",
-                                      at: node?.keyLocation ?? options.node.location, step: id,
+                                      at: node?.keyLocation ?? options.node.location, step: SendStep.id,
                                       hint: "use one step to schedule and another to cancel")
         }
         guard let (notificationId, node) = options.string("cancel") else { return nil }
@@ -82,7 +80,7 @@ extension SendStep {
     }
 
     /// A template send takes no `template:` and no handles; a native one needs a template of its format.
-    static func checkFormat(_ format: String, template: TemplateDeclaration?, target: Target?, options: OptionReader) {
+    func checkFormat(_ format: String, template: TemplateDeclaration?, target: SendStep.Target?) {
         guard format == "template" else {
             if options.node("template") == nil, !options.isUnresolved("template") {
                 options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
@@ -105,9 +103,9 @@ extension SendStep {
     }
 
     /// Exactly one of `audience`, `broadcast: true`, `direct` and `direct-file`.
-    private static func decodeTarget(_ options: OptionReader, format: String, in context: BuildContext) -> Target? {
+    private func decodeTarget(format: String) -> SendStep.Target? {
         let broadcast = options.bool("broadcast") ?? false
-        let given = targetKeys.filter { key in
+        let given = SendStep.targetKeys.filter { key in
             guard options.contains(key), options.node.entries?.first(where: { $0.key == key })?.value.isNull == false else { return false }
             return key != "broadcast" || broadcast
         }
@@ -123,14 +121,14 @@ extension SendStep {
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         switch given[0] {
         case "broadcast": return .broadcast
-        case "direct": return decodeDirect(options, platform: platform)
-        case "direct-file": return decodeDirectFile(options, platform: platform, in: context)
-        default: return decodeAudience(options, in: context)
+        case "direct": return decodeDirect(platform: platform)
+        case "direct-file": return decodeDirectFile(platform: platform)
+        default: return decodeAudience()
         }
     }
 
     /// Inline handles, each checked against the format's platform.
-    private static func decodeDirect(_ options: OptionReader, platform: PushPlatform?) -> Target? {
+    private func decodeDirect(platform: PushPlatform?) -> SendStep.Target? {
         guard let handles = options.stringList("direct") else { return nil }
         guard !handles.isEmpty else {
             options.error("'direct' lists no handles", at: options.node("direct") ?? options.node)
@@ -147,7 +145,7 @@ extension SendStep {
     }
 
     /// A handle file: opened and every line checked now, so a bad line stops the send before it starts.
-    private static func decodeDirectFile(_ options: OptionReader, platform: PushPlatform?, in context: BuildContext) -> Target? {
+    private func decodeDirectFile(platform: PushPlatform?) -> SendStep.Target? {
         guard let (path, node) = options.string("direct-file"), let platform else { return nil }
         guard !path.isEmpty else {
             options.error("'direct-file' is an empty path", at: node)
@@ -163,7 +161,7 @@ extension SendStep {
             return nil
         }
         for problem in scan.problems {
-            options.diagnostics.error("\(problem.message)", at: SourceLocation(file: shown, line: problem.line, column: 1), step: id,
+            options.diagnostics.error("\(problem.message)", at: SourceLocation(file: shown, line: problem.line, column: 1), step: SendStep.id,
                                       hint: "one \(platform.displayName) handle per line; fix or remove the line (direct-file at \(node.location))")
         }
         if scan.unlisted > 0 {
@@ -176,7 +174,7 @@ extension SendStep {
     }
 
     /// A declared audience, or an inline tag expression checked against NH's limits.
-    static func decodeAudience(_ options: OptionReader, in context: BuildContext) -> Target? {
+    func decodeAudience() -> SendStep.Target? {
         guard let (text, node) = options.string("audience") else { return nil }
         if let declared = context.document.audience(text) {
             return declared.expression.map { .audience(name: declared.name, expression: $0) }
@@ -187,7 +185,7 @@ extension SendStep {
             // A misspelt audience name is also a valid one-tag expression: say so rather than send to a stray tag.
             if case .tag = expression.root, let close = Suggestion.closest(to: text, in: context.document.audiences.map(\.name)) {
                 options.diagnostics.warning("'\(text)' is not a declared audience, so it is sent as a tag; did you mean the audience '\(close)'?",
-                                            at: node.location, step: id, hint: "declared audiences are names; tags are matched as written")
+                                            at: node.location, step: SendStep.id, hint: "declared audiences are names; tags are matched as written")
             }
             return .audience(name: nil, expression: expression)
         } catch let error as TagExpressionError {
@@ -202,7 +200,7 @@ extension SendStep {
     }
 
     /// `2026-11-23T08:00:00Z` (or without zone: UTC) or `in 2h`.
-    static func decodeSchedule(_ options: OptionReader) -> Schedule? {
+    func decodeSchedule() -> SendStep.Schedule? {
         guard let (text, node) = options.string("schedule") else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased().hasPrefix("in ") {

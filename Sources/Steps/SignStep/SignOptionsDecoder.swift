@@ -1,0 +1,14 @@
+import PipelineCore
+
+/// Decodes `sign`'s options, reporting every problem with its YAML location before anything runs.
+struct SignOptionsDecoder {
+    let options: OptionReader
+    let context: BuildContext
+
+    func decode() -> SignStep? {
+        let hub = context.hub("hub", in: options)
+        let lifetime = options.contains("lifetime") ? options.duration("lifetime", in: SignStep.lifetimeRange) : SignStep.defaultLifetime
+        guard let hub, let lifetime else { return nil }
+        return SignStep(hub: hub, lifetime: lifetime)
+    }
+}
