@@ -13,6 +13,17 @@ public enum TagSyntax: Sendable {
         diagnose(Array(tag))?.message
     }
 
+    /// What is wrong with a device's tag list: more than `limit` tags (position nil), or a tag NH rejects (its
+    /// position). Empty when every tag is fine.
+    public static func problems(in tags: [String], limit: Int) -> [(position: Int?, message: String)] {
+        var problems: [(position: Int?, message: String)] = []
+        if tags.count > limit { problems.append((nil, "\(tags.count) tags; NH allows at most \(limit) per device")) }
+        for (position, tag) in tags.enumerated() {
+            if let problem = problem(with: tag) { problems.append((position, "invalid tag: \(problem)")) }
+        }
+        return problems
+    }
+
     /// The hint attached to invalid-character errors, shared so messages stay identical everywhere.
     static let characterHint = "tags may contain only letters, digits and _ @ # . : -"
 

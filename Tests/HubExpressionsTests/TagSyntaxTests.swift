@@ -32,4 +32,13 @@ struct TagSyntaxTests {
     func maxLength() {
         #expect(TagSyntax.maxLength == 120)
     }
+
+    @Test("a device's tag list: too many tags (no position), then each bad tag at its position")
+    func listProblems() {
+        #expect(TagSyntax.problems(in: ["a", "b"], limit: 2).isEmpty)
+        let found = TagSyntax.problems(in: ["ok", "bad tag", "fine", "x!"], limit: 3)
+        #expect(found.map(\.position) == [nil, 1, 3])
+        #expect(found[0].message == "4 tags; NH allows at most 3 per device")
+        #expect(found[1].message.hasPrefix("invalid tag: "))
+    }
 }

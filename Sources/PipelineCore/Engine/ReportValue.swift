@@ -22,8 +22,8 @@ public indirect enum ReportValue: Sendable, Equatable, Encodable {
         case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
         case .array(let values): var c = encoder.unkeyedContainer(); for value in values { try c.encode(value) }
         case .object(let fields):
-            var c = encoder.container(keyedBy: ReportKey.self)
-            for field in fields { try c.encode(field.value, forKey: ReportKey(field.key)) }
+            var c = encoder.container(keyedBy: StringCodingKey.self)
+            for field in fields { try c.encode(field.value, forKey: StringCodingKey(field.key)) }
         }
     }
 }
@@ -40,13 +40,4 @@ public struct ReportField: Sendable, Equatable {
         self.key = key
         self.value = value
     }
-}
-
-/// A coding key for arbitrary strings.
-struct ReportKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -35,6 +35,12 @@ public struct BuildContext: Sendable {
         resolve(key, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
     }
 
+    /// A declared template named by an item of a list (`templates: [alert, toast]`), reporting an unknown name
+    /// at `node` with "did you mean".
+    public func template(named name: String, at node: ConfigNode, in options: OptionReader) -> TemplateDeclaration? {
+        report(name, at: node, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
+    }
+
     /// Resolves a path written in the pipeline against the pipeline's directory.
     public func path(_ relative: String) -> String {
         FilePath.resolve(relative, against: document.directory)
@@ -55,6 +61,13 @@ public struct BuildContext: Sendable {
         _ key: String, in options: OptionReader, kind: String, names: [String], lookup: (String) -> T?
     ) -> T? {
         guard let (name, node) = options.string(key) else { return nil }
+        return report(name, at: node, in: options, kind: kind, names: names, lookup: lookup)
+    }
+
+    /// The declaration `name` (written at `node`) names, or nil after reporting an unknown name.
+    private func report<T>(
+        _ name: String, at node: ConfigNode, in options: OptionReader, kind: String, names: [String], lookup: (String) -> T?
+    ) -> T? {
         if let found = lookup(name) { return found }
         if node.scalar?.hasReferences == true {
             // Quote the reference, never the value it resolved to.

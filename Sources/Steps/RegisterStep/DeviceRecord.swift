@@ -31,7 +31,7 @@ extension DeviceRecord: Decodable {
 
     /// Decodes a JSON object strictly: known keys only (read-only ones ignored), strings and a string list.
     init(from decoder: any Decoder) throws {
-        guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
+        guard let object = try? decoder.container(keyedBy: StringCodingKey.self) else {
             throw Problem(message: "each device must be a JSON object")
         }
         for key in object.allKeys where !Self.keys.contains(key.stringValue) && !Self.readOnlyKeys.contains(key.stringValue) {
@@ -39,7 +39,7 @@ extension DeviceRecord: Decodable {
             throw Problem(message: "unknown key '\(key.stringValue)'\(Suggestion.didYouMean(key.stringValue, in: Self.keys)) (known keys: \(known))")
         }
         func text(_ name: String) throws -> String? {
-            let key = AnyKey(name)
+            let key = StringCodingKey(name)
             guard object.contains(key), try !object.decodeNil(forKey: key) else { return nil }
             guard let value = try? object.decode(String.self, forKey: key) else {
                 let extra = name == "pushChannel" ? " (browser subscriptions are not supported)" : ""
@@ -51,7 +51,7 @@ extension DeviceRecord: Decodable {
         platform = try text("platform")
         pushChannel = try text("pushChannel")
         userId = try text("userId")
-        let tagsKey = AnyKey("tags")
+        let tagsKey = StringCodingKey("tags")
         if object.contains(tagsKey), try !object.decodeNil(forKey: tagsKey) {
             guard let tags = try? object.decode([String].self, forKey: tagsKey) else {
                 throw Problem(message: "'tags' must be a list of strings")
@@ -70,13 +70,4 @@ extension DeviceRecord: Decodable {
             return .failure(Problem(message: "not valid JSON"))
         }
     }
-}
-
-/// A coding key for any string, so unknown keys can be named.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HubExpressions
 import HubWire
 import PipelineCore
 
@@ -44,18 +45,18 @@ struct InstallationPlan: Sendable {
             problems.append((.platform, "platform is missing\(why)"))
         }
         if let channel = record.pushChannel {
-            if let platform, let problem = DeviceRules.handleProblem(channel, platform: platform, what: "pushChannel") {
+            if let platform, let problem = platform.handleProblem(channel, what: "pushChannel") {
                 problems.append((.pushChannel, problem))
             }
         } else if mode == .put {
             problems.append((.pushChannel, "pushChannel is missing"))
         }
         let tags = mode == .patch ? Self.union(record.tags, addTags) : record.tags
-        for (position, message) in DeviceRules.tagProblems(tags) {
+        for (position, message) in TagSyntax.problems(in: tags, limit: NHLimits.maxTagsPerInstallation) {
             let field: Field = position.map { $0 < record.tags.count ? .tag($0) : .device } ?? .tags
             problems.append((field, message))
         }
-        if let userId = record.userId, let problem = DeviceRules.userIdProblem(userId) {
+        if let userId = record.userId, let problem = UserIdSyntax.problem(with: userId) {
             problems.append((.userId, problem))
         }
         if let platform {

@@ -90,7 +90,7 @@ struct RegisterOptionsDecoder {
         var attachments: [InstallationPlan.Attachment] = []
         var valid = true
         for (name, node) in names {
-            guard let template = declaredTemplate(name, at: node) else { valid = false; continue }
+            guard let template = context.template(named: name, at: node, in: options) else { valid = false; continue }
             if attachments.contains(where: { $0.name == name }) {
                 options.error("template '\(name)' is listed twice", at: node)
                 valid = false
@@ -106,30 +106,14 @@ struct RegisterOptionsDecoder {
         return valid ? attachments : nil
     }
 
-    /// A declared template, or an "unknown template" error with "did you mean".
-    func declaredTemplate(_ name: String, at node: ConfigNode) -> TemplateDeclaration? {
-        if let template = context.document.template(name) { return template }
-        let names = context.document.templates.map(\.name)
-        let declared = names.isEmpty ? "no templates are declared" : "declared: \(names.joined(separator: ", "))"
-        options.error("unknown template '\(node.scalar?.sourceText ?? name)'\(Suggestion.didYouMean(name, in: names))", at: node,
-                      hint: "\(declared); declare it under `templates:`")
-        return nil
-    }
-
-    /// `add-tags:` / `remove-tags:`, each tag valid.
+    /// `add-tags:` / `remove-tags:`, each tag valid, at most NH's limit per device.
     private func tagList(_ key: String) -> [String]? {
         guard let items = options.stringList(key) else { return options.node(key) == nil ? [] : nil }
-        var valid = true
-        for (tag, node) in items {
-            if let problem = TagSyntax.problem(with: tag) {
-                options.error("invalid tag: \(problem)", at: node, hint: "tags may contain only letters, digits and _ @ # . : -")
-                valid = false
-            }
+        let problems = TagSyntax.problems(in: items.map(\.value), limit: NHLimits.maxTagsPerInstallation)
+        for (position, message) in problems {
+            options.error(position == nil ? "'\(key)' has \(message)" : message, at: position.map { items[$0].node } ?? options.node(key) ?? options.node,
+                          hint: position == nil ? nil : "tags may contain only letters, digits and _ @ # . : -")
         }
-        if items.count > NHLimits.maxTagsPerInstallation, let node = options.node(key) {
-            options.error("'\(key)' has \(items.count) tags; NH allows at most \(NHLimits.maxTagsPerInstallation) per device", at: node)
-            valid = false
-        }
-        return valid ? items.map(\.value) : nil
+        return problems.isEmpty ? items.map(\.value) : nil
     }
 }

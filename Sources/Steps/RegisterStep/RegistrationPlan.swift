@@ -1,3 +1,4 @@
+import HubExpressions
 import HubWire
 import PipelineCore
 
@@ -34,7 +35,7 @@ struct RegistrationPlan: Sendable {
         } else {
             problems.append(Problem(field: .platform, message: "platform is missing"))
         }
-        if let platform, let handle, let problem = DeviceRules.handleProblem(handle, platform: platform, what: "handle") {
+        if let platform, let handle, let problem = platform.handleProblem(handle, what: "handle") {
             problems.append(Problem(field: .handle, message: problem))
         } else if handle == nil {
             problems.append(Problem(field: .handle, message: "handle is missing"))
@@ -46,7 +47,7 @@ struct RegistrationPlan: Sendable {
         }
         // A registration has one tag list; the template's tags go on it.
         let allTags = InstallationPlan.union(tags, template?.tags ?? [])
-        for (position, message) in DeviceRules.tagProblems(allTags) {
+        for (position, message) in TagSyntax.problems(in: allTags, limit: NHLimits.maxTagsPerInstallation) {
             problems.append(Problem(field: position.map { $0 < tags.count ? .tag($0) : .tags } ?? .tags, message: message))
         }
         if id?.isEmpty == true {
