@@ -67,16 +67,6 @@ import Testing
         #expect(result.data.outcomes == ["ipad/1": "updated"])
     }
 
-    @Test func patchedTemplateValueIsTheTemplateAsStringifiedJSON() throws {
-        // The value must decode to the template the service stores (nh-rest-api.md §3.1).
-        let value = InstallationPlan.stringified(InstallationTemplate(body: #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"]))
-        let decoded = try JSONDecoder().decode(InstallationTemplate.self, from: Data(value.utf8))
-        #expect(decoded == InstallationTemplate(body: #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"]))
-        var installation = Installation(installationId: "i", platform: "apns", pushChannel: .handle(apnsToken))
-        try installation.apply([InstallationPatchOperation(op: .add, path: "/templates/alert", value: value)])
-        #expect(installation.templates?["alert"] == decoded)
-    }
-
     @Test func deleteModeSendsDeletesFromACSVFile() async throws {
         let dir = try directory(with: ["retired.csv": "installationId\nipad-1\n\n\"id with, comma\"\n"])
         let step = try built([("hub", scalar("tutorial")), ("mode", scalar("delete")), ("installations", scalar("retired.csv")),

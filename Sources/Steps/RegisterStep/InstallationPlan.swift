@@ -18,6 +18,27 @@ struct InstallationPlan: Sendable {
     /// Which field a problem is about, so a YAML diagnostic can point at it.
     enum Field: Equatable {
         case device, installationId, platform, pushChannel, tags, tag(Int), userId, templates
+
+        /// The key a diagnostic about the field points at; nil for the whole device.
+        var key: String? {
+            switch self {
+            case .installationId: "installationId"
+            case .platform: "platform"
+            case .pushChannel: "pushChannel"
+            case .userId: "userId"
+            case .tags, .tag: "tags"
+            case .device, .templates: nil
+            }
+        }
+
+        /// The values a problem about the field depends on: a push channel is checked against the platform.
+        var dependsOn: [String] {
+            switch self {
+            case .pushChannel: ["pushChannel", "platform"]
+            case .installationId, .platform, .userId: key.map { [$0] } ?? []
+            case .device, .tags, .tag, .templates: []
+            }
+        }
     }
 
     let mode: RegisterMode
@@ -81,16 +102,9 @@ struct InstallationPlan: Sendable {
 
     /// JSON-Patch operations (nh-rest-api.md §3.1): set channel and user, add tags, remove tags, add templates.
     private func patchOperations(_ record: DeviceRecord, tags: [String]) -> [InstallationPatchOperation] {
-        var operations: [InstallationPatchOperation] = []
-        if let channel = record.pushChannel { operations.append(.init(op: .add, path: "/pushChannel", value: channel)) }
-        if let userId = record.userId { operations.append(.init(op: .add, path: "/userId", value: userId)) }
-        // The SDKs only send a single tag as the value, so one operation per tag.
-        operations += tags.map { .init(op: .add, path: "/tags", value: $0) }
-        operations += removeTags.map { .init(op: .remove, path: "/tags/" + Self.pointer($0)) }
-        operations += attachments.map {
-            .init(op: .add, path: "/templates/" + Self.pointer($0.name), value: Self.stringified($0.template))
-        }
-        return operations
+        [record.pushChannel.map(InstallationPatchOperation.setPushChannel), record.userId.map(InstallationPatchOperation.setUserId)]
+            .compactMap { $0 } + tags.map(InstallationPatchOperation.addTag) + removeTags.map(InstallationPatchOperation.removeTag)
+            + attachments.map { .addTemplate($0.name, $0.template) }
     }
 
     /// `a` followed by the items of `b` it lacks.
@@ -98,18 +112,5 @@ struct InstallationPlan: Sendable {
         var result = a
         for item in b where !result.contains(item) { result.append(item) }
         return result
-    }
-
-    /// A JSON-pointer segment (RFC 6901): `~` → `~0`, `/` → `~1`.
-    static func pointer(_ segment: String) -> String {
-        segment.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    /// A template as the stringified JSON a patch value carries: compact, keys sorted, `/` unescaped.
-    static func stringified(_ template: InstallationTemplate) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings and string maps always encode.
-        return (try? encoder.encode(template)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

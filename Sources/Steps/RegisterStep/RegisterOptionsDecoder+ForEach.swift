@@ -41,27 +41,10 @@ extension RegisterOptionsDecoder {
         // With sample values in, only problems with fixed values hold for every row. A value that did not
         // compile is not fixed: its problem was reported already.
         for problem in plan.plan(entry.record(for: entry.sampleRow)).problems
-        where isFixed(problem.field, in: entry) && !broken.contains(where: { Self.concerns(problem.field, $0) }) && (tags != nil || !Self.isTag(problem.field)) {
+        where isFixed(problem.field, in: entry) && broken.isDisjoint(with: problem.field.dependsOn) && (tags != nil || problem.field.key != "tags") {
             reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tagNodes))
         }
         return (entry, broken.isEmpty && tags != nil)
-    }
-
-    private static func concerns(_ field: InstallationPlan.Field, _ key: String) -> Bool {
-        switch field {
-        case .installationId: key == "installationId"
-        case .platform: key == "platform"
-        case .pushChannel: key == "pushChannel" || key == "platform"
-        case .userId: key == "userId"
-        case .device, .tags, .tag, .templates: false
-        }
-    }
-
-    private static func isTag(_ field: InstallationPlan.Field) -> Bool {
-        switch field {
-        case .tag, .tags: true
-        default: false
-        }
     }
 
     /// A registration entry, and whether every value compiled and its template exists.
@@ -93,14 +76,8 @@ extension RegisterOptionsDecoder {
 
     /// Whether an installation problem concerns only fixed values.
     private func isFixed(_ field: InstallationPlan.Field, in entry: DeviceTemplate) -> Bool {
-        switch field {
-        case .installationId: entry.isFixed("installationId")
-        case .platform: entry.isFixed("platform")
-        case .pushChannel: entry.isFixed("pushChannel") && entry.isFixed("platform")
-        case .userId: entry.isFixed("userId")
-        case .tag(let position): entry.isFixedTag(position)
-        case .device, .tags, .templates: true
-        }
+        if case .tag(let position) = field { return entry.isFixedTag(position) }
+        return field.dependsOn.allSatisfy(entry.isFixed)
     }
 
     /// The given string fields compiled as `$(column)` text, and the keys whose malformed reference was reported.

@@ -4,23 +4,9 @@ extension RegisterOptionsDecoder {
     /// `installations:` as a list of YAML devices (each checked, problems at the field) or a file path.
     func decodeInstallations(_ node: ConfigNode, plan: InstallationPlan) -> RegisterStep.Source? {
         if let scalar = node.scalar { return decodeFile(scalar, at: node, plan: plan) }
-        guard let items = node.items else {
-            options.error("'installations' must be a list of installations or a path to a .jsonl, .json or .csv file, found \(node.kindName)",
-                          at: node, hint: "e.g. installations: [{ installationId: ipad-1, platform: apns, pushChannel: 62BC… }]")
-            return nil
-        }
-        if items.isEmpty {
-            options.diagnostics.warning("'installations' is an empty list; nothing will be registered", at: node.location, step: options.step)
-        }
-        var devices: [DeviceWork] = []
-        var firstSeen: [String: SourceLocation] = [:]
-        var valid = true
-        for (offset, item) in items.enumerated() {
-            let errorsBefore = errorCount
-            let reader = OptionReader(item, specs: RegisterStep.installationKeys, step: options.step,
-                                      what: "installation \(offset + 1)", diagnostics: options.diagnostics)
-            // An unresolved reference was reported by the loader; checking its placeholder would only mislead.
-            guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
+        let devices = decodeList(node, key: "installations", specs: RegisterStep.installationKeys,
+                                 expected: "a list of installations or a path to a .jsonl, .json or .csv file",
+                                 example: "installations: [{ installationId: ipad-1, platform: apns, pushChannel: 62BC… }]") { reader in
             var record = DeviceRecord()
             record.installationId = reader.string("installationId")?.value
             record.platform = reader.string("platform")?.value
@@ -32,18 +18,46 @@ extension RegisterOptionsDecoder {
             for problem in problems {
                 reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tags.map(\.node)))
             }
-            if let id = record.installationId, !id.isEmpty, let idNode = reader.node("installationId") {
-                if let first = firstSeen[id] {
-                    reader.error("installation '\(id)' is listed twice (first at \(first))", at: idNode,
-                                 hint: "give each device once; concurrent requests for one device would race")
+            let id = record.installationId.flatMap { $0.isEmpty ? nil : $0 }
+            return (job.flatMap { job in id.map { DeviceWork(device: $0, origin: nil, job: job) } },
+                    id.flatMap { id in reader.node("installationId").map { (id, $0, "installation '\(id)'") } })
+        }
+        return devices.map(RegisterStep.Source.installations)
+    }
+
+    /// A YAML list of devices: each entry read with `specs` and made by `make`, which reports its problems
+    /// and names the entry's identity; an identity given twice is an error (concurrent requests would race).
+    func decodeList(_ node: ConfigNode, key: String, specs: [OptionSpec], expected: String, example: String,
+                    make: (OptionReader) -> (work: DeviceWork?, identity: (id: String, node: ConfigNode, shown: String)?)) -> [DeviceWork]? {
+        guard let items = node.items else {
+            options.error("'\(key)' must be \(expected), found \(node.kindName)", at: node, hint: "e.g. \(example)")
+            return nil
+        }
+        if items.isEmpty {
+            options.diagnostics.warning("'\(key)' is an empty list; nothing will be registered", at: node.location, step: options.step)
+        }
+        var devices: [DeviceWork] = []
+        var firstSeen: [String: SourceLocation] = [:]
+        var valid = true
+        for (offset, item) in items.enumerated() {
+            let errorsBefore = errorCount
+            let reader = OptionReader(item, specs: specs, step: options.step, what: "\(key.dropLast()) \(offset + 1)",
+                                      diagnostics: options.diagnostics)
+            // An unresolved reference was reported by the loader; checking its placeholder would only mislead.
+            guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
+            let (work, identity) = make(reader)
+            if let identity {
+                if let first = firstSeen[identity.id] {
+                    reader.error("\(identity.shown) is listed twice (first at \(first))", at: identity.node,
+                                 hint: "give each \(key.dropLast()) once; concurrent requests for it would race")
                 } else {
-                    firstSeen[id] = idNode.location
+                    firstSeen[identity.id] = identity.node.location
                 }
             }
-            guard let job, errorCount == errorsBefore, let id = record.installationId else { valid = false; continue }
-            devices.append(DeviceWork(device: id, origin: nil, job: job))
+            guard let work, errorCount == errorsBefore else { valid = false; continue }
+            devices.append(work)
         }
-        return valid ? .installations(devices) : nil
+        return valid ? devices : nil
     }
 
     /// A device file: a known extension, and a file that opens (and, for CSV, a valid header).
@@ -74,16 +88,7 @@ extension RegisterOptionsDecoder {
 
     /// The node a problem about `field` points at: the value when given, else the device's mapping.
     static func node(for field: InstallationPlan.Field, in reader: OptionReader, tags: [ConfigNode]) -> ConfigNode {
-        let key: String
-        switch field {
-        case .installationId: key = "installationId"
-        case .platform: key = "platform"
-        case .pushChannel: key = "pushChannel"
-        case .userId: key = "userId"
-        case .tags: key = "tags"
-        case .tag(let position): return position < tags.count ? tags[position] : reader.node("tags") ?? reader.node
-        case .device, .templates: return reader.node
-        }
-        return reader.node(key) ?? reader.node
+        if case .tag(let position) = field, position < tags.count { return tags[position] }
+        return field.key.flatMap(reader.node) ?? reader.node
     }
 }

@@ -4,36 +4,14 @@ import PipelineCore
 extension RegisterOptionsDecoder {
     /// `registrations:`: a list of `{ platform, handle, tags, template, id }`, each checked offline.
     func decodeRegistrations(_ node: ConfigNode) -> RegisterStep.Source? {
-        guard let items = node.items else {
-            options.error("'registrations' must be a list of { platform, handle, tags, template, id } mappings, found \(node.kindName)",
-                          at: node, hint: "e.g. registrations: [{ platform: fcmv1, handle: dGVzdC10b2tlbg, tags: [news] }]")
-            return nil
+        let devices = decodeList(node, key: "registrations", specs: RegisterStep.registrationKeys,
+                                 expected: "a list of { platform, handle, tags, template, id } mappings",
+                                 example: "registrations: [{ platform: fcmv1, handle: dGVzdC10b2tlbg, tags: [news] }]") { reader in
+            let work = registration(reader)
+            guard case .register(let job)? = work?.job, let id = job.id else { return (work, nil) }
+            return (work, (id, reader.node("id") ?? reader.node, "registration id '\(id)'"))
         }
-        if items.isEmpty {
-            options.diagnostics.warning("'registrations' is an empty list; nothing will be registered", at: node.location, step: options.step)
-        }
-        var devices: [DeviceWork] = []
-        var firstSeen: [String: SourceLocation] = [:]
-        var valid = true
-        for (offset, item) in items.enumerated() {
-            let errorsBefore = errorCount
-            let reader = OptionReader(item, specs: RegisterStep.registrationKeys, step: options.step,
-                                      what: "registration \(offset + 1)", diagnostics: options.diagnostics)
-            guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
-            guard let work = registration(reader), errorCount == errorsBefore else { valid = false; continue }
-            if case .register(let job) = work.job, let id = job.id {
-                let idNode = reader.node("id") ?? item
-                if let first = firstSeen[id] {
-                    reader.error("registration id '\(id)' is listed twice (first at \(first))", at: idNode,
-                                 hint: "give each registration once; concurrent requests for one id would race")
-                    valid = false
-                    continue
-                }
-                firstSeen[id] = idNode.location
-            }
-            devices.append(work)
-        }
-        return valid ? .registrations(devices) : nil
+        return devices.map(RegisterStep.Source.registrations)
     }
 
     /// One registration; every problem is reported at its field.

@@ -148,21 +148,7 @@ public struct RegisterStep: Step {
     /// Reads a device or rows file whole before anything is sent: counts its devices and finds the
     /// malformed rows (bad CSV or JSON, a missing field, a handle or tag that fails the offline checks).
     public func checkInput(in context: StepContext) async throws -> InputCheck? {
-        let next: () throws(StepFailure) -> DeviceItem?
-        let shown: String
-        switch source {
-        case .installations, .registrations:
-            return nil
-        case .installationFile(let file, let plan):
-            let reader: DeviceFileReader
-            do { reader = try DeviceFileReader(file, plan: plan) } catch {
-                throw StepFailure(error.message(what: "device file", name: file.shown))
-            }
-            (next, shown) = (reader.next, file.shown)
-        case .rows(let rows, let entries):
-            let reader = try RowDeviceReader(rows, entries: entries)
-            (next, shown) = (reader.next, rows.shown)
-        }
+        guard let (next, shown) = try streamedDevices() else { return nil }
         var check = InputCheck(input: shown, policy: badRows)
         while let item = try next() {
             switch item {
@@ -183,19 +169,16 @@ public struct RegisterStep: Step {
         runner.keptItems = RegisterReport.keptResults
         runner.wording = BatchRunner.Wording(item: "device", thing: "registration")
         let next: () throws(StepFailure) -> DeviceItem?
-        switch source {
-        case .installations(let devices), .registrations(let devices):
+        if let streamed = try streamedDevices() {
+            next = streamed.next
+        } else {
+            let devices = switch source {
+            case .installations(let devices), .registrations(let devices): devices
+            case .installationFile, .rows: [DeviceWork]()
+            }
             runner.total = devices.count
             var iterator = devices.makeIterator()
             next = { iterator.next().map(DeviceItem.work) }
-        case .installationFile(let file, let plan):
-            let reader: DeviceFileReader
-            do { reader = try DeviceFileReader(file, plan: plan) } catch {
-                throw StepFailure(error.message(what: "device file", name: file.shown))
-            }
-            next = reader.next
-        case .rows(let rows, let entries):
-            next = try RowDeviceReader(rows, entries: entries).next
         }
         var row = 0
         let outcome = await runner.collect { () throws(StepFailure) -> BatchItem? in
@@ -218,6 +201,20 @@ public struct RegisterStep: Step {
             "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
         ])
         return try report.finish()
+    }
+
+    /// The devices of a file, streamed (its reader and how messages name it); nil for devices in the YAML.
+    private func streamedDevices() throws(StepFailure) -> (next: () throws(StepFailure) -> DeviceItem?, shown: String)? {
+        switch source {
+        case .installations, .registrations:
+            return nil
+        case .installationFile(let file, let plan):
+            do { return (try DeviceFileReader(file, plan: plan).next, file.shown) } catch {
+                throw StepFailure(error.message(what: "device file", name: file.shown))
+            }
+        case .rows(let rows, let entries):
+            return (try RowDeviceReader(rows, entries: entries).next, rows.shown)
+        }
     }
 
     /// A device as a batch item. Every request `register` makes is safe to repeat once its target is fixed
