@@ -63,7 +63,10 @@ struct DemoCommand: AsyncParsableCommand {
             throw CommandFailure("cannot find the pipeline '\(pipeline)'; \(hint)")
         }
         let emulator = try await Emulator(configuration: .standardLocal())
-        let server = try await EmbeddedEmulator.start(emulator, port: port)
+        let server: EmbeddedEmulator
+        do { server = try await EmbeddedEmulator.start(emulator, port: port) } catch let failure as EmulatorStartFailure {
+            throw CommandFailure(failure.message)
+        }
         let base = "http://127.0.0.1:\(server.port)/"
         guard let hub = emulator.configuration.hubs.first,
               let full = emulator.connectionStrings(baseURL: base).first(where: { $0.policy == "DefaultFullSharedAccessSignature" })
