@@ -34,3 +34,24 @@ public struct BatchJobResult: Sendable {
         self.id = id
     }
 }
+
+/// Why a job's request failed: the reason (naming the request), whether trying again may help, and the stop
+/// it causes when the failure is the hub's.
+public struct BatchJobFailure: Error, Sendable {
+    /// Why, naming the request.
+    public var reason: String
+    /// The batch's stop, when every further item would fail the same way.
+    public var stop: BatchStop?
+    /// True when trying again may succeed: no answer, throttling, a server error.
+    public var retriable: Bool
+
+    /// Creates a failure.
+    public init(reason: String, stop: BatchStop? = nil, retriable: Bool = false) {
+        self.reason = reason
+        self.stop = stop
+        self.retriable = retriable
+    }
+
+    /// The job's outcome.
+    public var outcome: BatchJobResult.Outcome { .failed(reason: reason, hint: nil, retriable: retriable, stop: stop) }
+}

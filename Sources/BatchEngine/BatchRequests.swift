@@ -56,6 +56,34 @@ public final class BatchRequests: Sendable {
         return exchange
     }
 
+    /// Sends `request` and reads the answer as a job step: a 2xx (or a status in `allowed`) is the response;
+    /// anything else is a failure naming the request, retriable when trying again may help, and carrying the
+    /// batch's stop when every further item would meet it too (the shared `stopsBatch` rule).
+    public func expect(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> Result<HubResponse, BatchJobFailure> {
+        let hub = session.hub.name
+        switch await send(request, allowing: allowed) {
+        case .answered(let result):
+            return .success(result.response)
+        case .noAnswer(let error):
+            let stop = error.stopsBatch
+                ? BatchStop(.hub, message: "hub '\(hub)': \(error.message)", hint: "check the hub's endpoint and the network") : nil
+            return .failure(BatchJobFailure(reason: "\(request.summary): \(error.message)", stop: stop, retriable: true))
+        case .refused(let failure, _):
+            let stop = failure.stopsBatch ? BatchStop(.hub, message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil
+            return .failure(BatchJobFailure(reason: "\(request.summary): \(failure.message)", stop: stop, retriable: failure.isRetriable))
+        }
+    }
+
+    /// `journal(id:)` as a job step: a journal that cannot be written stops the batch.
+    public func keep(id: String) async -> BatchJobFailure? {
+        do throws(LedgerError) { try await journal(id: id) } catch {
+            let failure = error.stepFailure
+            return BatchJobFailure(reason: failure.message, stop: BatchStop(.journal, message: failure.message, hint: failure.hint),
+                                   retriable: true)
+        }
+        return nil
+    }
+
     /// Journals `id` as what the item is creating, before it is used, so a resumed run upserts that resource
     /// instead of creating a second. Nothing is written in a dry run or a run without a journal.
     public func journal(id: String) async throws(LedgerError) {

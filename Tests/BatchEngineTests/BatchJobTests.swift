@@ -29,22 +29,15 @@ struct ScriptedJob: BatchJob {
         for step in 1...steps {
             let request = HubRequest(method: .put, url: "http://h/myhub/things?step=\(step)&row=\(row)", headers: [], body: [],
                                      isIdempotent: true, summary: "PUT thing \(row) step \(step)", right: .listen)
-            switch await requests.send(request) {
-            case .answered(let result):
-                if made == nil, let location = result.response.header("Location") {
+            switch await requests.expect(request) {
+            case .success(let response):
+                if made == nil, let location = response.header("Location") {
                     let fresh = NotificationLocation.notificationId(fromLocation: location) ?? "?"
-                    do throws(LedgerError) { try await requests.journal(id: fresh) } catch {
-                        return BatchJobResult(.failed(reason: error.message, hint: nil, retriable: true,
-                                                      stop: BatchStop(.journal, message: error.message)))
-                    }
+                    if let failure = await requests.keep(id: fresh) { return BatchJobResult(failure.outcome) }
                     made = fresh
                 }
-            case .refused(let failure, _):
-                let stop = failure.stopsBatch ? BatchStop(.hub, message: "hub 'h': \(failure.message)", hint: failure.hint) : nil
-                return BatchJobResult(.failed(reason: "\(request.summary): \(failure.message)", hint: nil, retriable: failure.isRetriable, stop: stop),
-                                      id: made)
-            case .noAnswer(let error):
-                return BatchJobResult(.failed(reason: "\(request.summary): \(error.message)", hint: nil, retriable: true, stop: nil), id: made)
+            case .failure(let failure):
+                return BatchJobResult(failure.outcome, id: made)
             }
         }
         return BatchJobResult(.done(id == nil ? "created" : "updated"), id: made)

@@ -28,7 +28,7 @@ extension DeviceWork: BatchJob {
     /// Every status comes back as an exchange, so this code decides what a failure is (a 410 is a cue to get
     /// a new registration id, not an error).
     private func single(_ request: HubRequest, done word: String, _ requests: BatchRequests) async -> BatchJobResult {
-        switch await Self.send(request, requests) {
+        switch await requests.expect(request) {
         case .success: BatchJobResult(.done(word))
         case .failure(let failure): BatchJobResult(failure.outcome)
         }
@@ -52,7 +52,7 @@ extension DeviceWork: BatchJob {
         while true {
             let request = HubRequests.upsertRegistration(registration.description, id: id, at: requests.endpoint)
             let response: HubResponse
-            switch await Self.send(request, requests, allowing: [410]) {
+            switch await requests.expect(request, allowing: [410]) {
             case .success(let answer): response = answer
             case .failure(let failure): return BatchJobResult(failure.outcome, id: id)
             }
@@ -69,51 +69,20 @@ extension DeviceWork: BatchJob {
         }
     }
 
-    /// Why a request failed, and the stop it causes when the failure is the hub's.
-    private struct Failure: Error {
-        let reason: String
-        var stop: BatchStop?
-        /// True when trying again may succeed: no answer, throttling, a server error.
-        var retriable = false
-
-        var outcome: BatchJobResult.Outcome { .failed(reason: reason, hint: nil, retriable: retriable, stop: stop) }
-    }
-
     /// `POST registrationIDs`; the id is the last path segment of `Location`, before the query.
-    private static func newRegistrationID(_ requests: BatchRequests) async -> Result<String, Failure> {
+    private static func newRegistrationID(_ requests: BatchRequests) async -> Result<String, BatchJobFailure> {
         let request = HubRequests.createRegistrationID(at: requests.endpoint)
-        switch await send(request, requests) {
+        switch await requests.expect(request) {
         case .failure(let failure):
             return .failure(failure)
         case .success(let response):
             guard let location = response.header("Location"), let id = NotificationLocation.notificationId(fromLocation: location), !id.isEmpty
             else {
-                return .failure(Failure(reason: "\(request.summary): the hub answered without a registration id in the Location header"))
+                return .failure(BatchJobFailure(reason: "\(request.summary): the hub answered without a registration id in the Location header"))
             }
             // Journalled before it is used, so a resume upserts this registration rather than making another.
-            do throws(LedgerError) { try await requests.journal(id: id) } catch {
-                let failure = error.stepFailure
-                return .failure(Failure(reason: failure.message, stop: BatchStop(.journal, message: failure.message, hint: failure.hint),
-                                        retriable: true))
-            }
+            if let failure = await requests.keep(id: id) { return .failure(failure) }
             return .success(id)
-        }
-    }
-
-    /// Sends `request`; a 2xx, or a status in `allowed`, is the response; anything else is a failure, which
-    /// stops the batch when every further request would meet it too (the shared `stopsBatch` rule).
-    private static func send(_ request: HubRequest, _ requests: BatchRequests, allowing allowed: Set<Int> = []) async -> Result<HubResponse, Failure> {
-        let hub = requests.session.hub.name
-        switch await requests.send(request, allowing: allowed) {
-        case .answered(let result):
-            return .success(result.response)
-        case .noAnswer(let error):
-            let stop = error.stopsBatch
-                ? BatchStop(.hub, message: "hub '\(hub)': \(error.message)", hint: "check the hub's endpoint and the network") : nil
-            return .failure(Failure(reason: "\(request.summary): \(error.message)", stop: stop, retriable: true))
-        case .refused(let failure, _):
-            let stop = failure.stopsBatch ? BatchStop(.hub, message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil
-            return .failure(Failure(reason: "\(request.summary): \(failure.message)", stop: stop, retriable: failure.isRetriable))
         }
     }
 }
