@@ -11,6 +11,8 @@ struct DocumentDecoder {
         OptionSpec("audiences", .stringMap, examples: ["{ boston-fans: \"(follows_RedSox || follows_Cardinals) && location_Boston\" }"],
                    "named tag expressions"),
         OptionSpec("templates", .namedMappings(templateKeys), "named device templates: platform, body, headers, tags"),
+        OptionSpec("parameters", .namedMappings(parameterKeys),
+                   "named values a run is given (`pushline run --param name=value`) and steps use as ${param:name}"),
         OptionSpec("steps", .steps, required: true, "the steps to run, in order"),
     ]
 
@@ -38,6 +40,8 @@ struct DocumentDecoder {
         document.hubs = decodeHubs(reader.node("hubs"))
         document.audiences = decodeAudiences(reader.node("audiences"))
         document.templates = decodeTemplates(reader.node("templates"))
+        document.parameters = decodeParameters(reader.node("parameters"))
+        document.parameterValues = parameterValues(document.parameters, section: reader.node("parameters"))
         document.steps = decodeSteps(reader.node("steps"))
         return document
     }

@@ -8,6 +8,8 @@ public struct LoaderOptions: Sendable {
     public var purpose: Purpose
     /// The environment `${env:NAME}` reads from.
     public var environment: [String: String]
+    /// The values given for the pipeline's `parameters:` (`--param name=value`, a request body), by name.
+    public var parameters: [String: String] = [:]
     /// Largest pipeline file accepted, in bytes.
     public var maxFileBytes: Int
     /// Deepest nesting of mappings and lists accepted.

@@ -35,7 +35,8 @@ public struct PipelineLoader: Sendable {
                               at: SourceLocation(file: file, line: 1, column: 1))
             return nil
         }
-        let references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
+        var references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
+        if text.contains("${param:") { references.parameters = parameters(in: text, file: file, directory: directory) }
         let composer = YAMLComposer(file: file, options: options, diagnostics: diagnostics, references: references)
         guard let root = composer.compose(text) else { return nil }
         var decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: diagnostics,
@@ -45,6 +46,20 @@ public struct PipelineLoader: Sendable {
         document.absolutePath = URL(fileURLWithPath: file).standardizedFileURL.path
         document.contentDigest = ContentDigest.hex(text)
         return document
+    }
+}
+
+extension PipelineLoader {
+    /// The parameters `text` declares and the values they take, read from a first, literal pass over the
+    /// file (references left as written, nothing reported: the real pass reports everything once), so that
+    /// `${param:…}` anywhere in the file resolves to the value the run was given or the default.
+    func parameters(in text: String, file: String, directory: String) -> (declared: [String], values: [String: String]) {
+        let quiet = DiagnosticCollector()
+        let literal = ReferenceResolver(options: options, directory: directory, diagnostics: quiet, resolves: false)
+        guard let root = YAMLComposer(file: file, options: options, diagnostics: quiet, references: literal).compose(text) else { return ([], [:]) }
+        let decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: quiet, sourceLines: [])
+        let declarations = decoder.decodeParameters(root["parameters"])
+        return (declarations.map(\.name), decoder.parameterValues(declarations, section: root["parameters"]))
     }
 }
 

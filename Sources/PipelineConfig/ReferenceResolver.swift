@@ -1,7 +1,7 @@
 import Foundation
 import PipelineCore
 
-/// Resolves `${env:NAME}` and `${file:PATH}` references inside scalar values.
+/// Resolves `${env:NAME}`, `${file:PATH}` and `${param:NAME}` references inside scalar values.
 ///
 /// The resolved text replaces the reference; the text as written is kept beside it so diagnostics
 /// and reports quote the reference, never a secret. `$${` writes a literal `${`.
@@ -11,6 +11,9 @@ struct ReferenceResolver {
     let diagnostics: DiagnosticCollector
     /// False for data files, whose text is taken literally.
     var resolves = true
+    /// The declared parameters' names and the values they take (given or by default); a declared parameter
+    /// without a value (required, not given) leaves its scalars unresolved: the loader reports it once.
+    var parameters: (declared: [String], values: [String: String]) = ([], [:])
 
     func resolve(_ text: String, at location: SourceLocation, isPlain: Bool) -> ConfigScalar {
         guard resolves, text.contains("${") else { return ConfigScalar(text: text, isPlain: isPlain) }
@@ -70,9 +73,17 @@ struct ReferenceResolver {
                        severity: severity, hint: "paths are relative to the pipeline file")
                 return nil
             }
+        case "param":
+            if let value = parameters.values[argument] { return value }
+            if !parameters.declared.contains(argument) {
+                report("unknown parameter '\(argument)' (referenced as \(written))\(Suggestion.didYouMean(argument, in: parameters.declared))",
+                       at: location, severity: .error,
+                       hint: parameters.declared.isEmpty ? "declare it under `parameters:`" : "declared: \(parameters.declared.joined(separator: ", "))")
+            }
+            return nil
         default:
-            report("unknown reference kind '\(kind)' in '\(written)'\(Suggestion.didYouMean(String(kind), in: ["env", "file"]))",
-                   at: location, severity: .error, hint: "write ${env:NAME} or ${file:PATH}")
+            report("unknown reference kind '\(kind)' in '\(written)'\(Suggestion.didYouMean(String(kind), in: ["env", "file", "param"]))",
+                   at: location, severity: .error, hint: "write ${env:NAME}, ${file:PATH} or ${param:NAME}")
             return nil
         }
     }

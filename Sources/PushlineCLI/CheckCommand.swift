@@ -39,12 +39,14 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var settings: EnvironmentFileOption
 
+    @OptionGroup var parameters: ParameterOption
+
     @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
     var journal: String?
 
     func run() async throws {
         let console = Console.current
-        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console)
+        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(loaded.diagnostics))")

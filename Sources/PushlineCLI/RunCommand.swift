@@ -63,6 +63,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Log level for standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "warning"
 
+    @OptionGroup var parameters: ParameterOption
+
     @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
     var journal: String?
 
@@ -126,7 +128,7 @@ struct RunCommand: AsyncParsableCommand {
         // is made (cron lines name dated paths under directories nobody made by hand).
         if let report { try ReportFile.checkWritable(report, option: "--report") }
         if let metrics { try ReportFile.checkWritable(metrics, option: "--metrics") }
-        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console)
+        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")

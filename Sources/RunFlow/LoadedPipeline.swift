@@ -13,12 +13,14 @@ public struct LoadedPipeline {
     /// The step registry the pipeline was built with.
     public let registry: StepRegistry
 
-    /// Loads `path` for `purpose`, then decodes every step; nothing is contacted. `${env:}` reads
-    /// `environment` (the process's when nil).
+    /// Loads `path` for `purpose` with the given parameter values, then decodes every step; nothing is
+    /// contacted. `${env:}` reads `environment` (the process's when nil).
     public static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
-                     environment: [String: String]? = nil) -> LoadedPipeline {
+                            environment: [String: String]? = nil, parameters: [String: String] = [:]) -> LoadedPipeline {
         let collector = DiagnosticCollector()
-        let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment ?? console.environment))
+        var options = LoaderOptions(purpose: purpose, environment: environment ?? console.environment)
+        options.parameters = parameters
+        let loader = PipelineLoader(options: options)
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
         let registry = BuiltinSteps.registry()

@@ -27,11 +27,13 @@ struct LoaderHarness {
     }
 
     /// Loads `name` and returns the document plus diagnostics with paths made relative to the directory.
-    func load(_ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:])
-        -> (PipelineDocument?, [Diagnostic])
+    func load(_ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:],
+              parameters: [String: String] = [:]) -> (PipelineDocument?, [Diagnostic])
     {
         let collector = DiagnosticCollector()
-        let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment))
+        var options = LoaderOptions(purpose: purpose, environment: environment)
+        options.parameters = parameters
+        let loader = PipelineLoader(options: options)
         let document = loader.load(path: directory + "/" + name, diagnostics: collector)
         let relative = collector.diagnostics.map { diagnostic -> Diagnostic in
             var copy = diagnostic
@@ -42,8 +44,9 @@ struct LoaderHarness {
     }
 
     /// `file:line:col: severity: message` lines, the form compared in most tests.
-    func headlines(_ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:]) -> [String] {
-        load(name, purpose: purpose, environment: environment).1.map(\.description)
+    func headlines(_ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:],
+                   parameters: [String: String] = [:]) -> [String] {
+        load(name, purpose: purpose, environment: environment, parameters: parameters).1.map(\.description)
     }
 }
 

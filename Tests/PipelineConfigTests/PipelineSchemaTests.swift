@@ -50,7 +50,7 @@ struct PipelineSchemaTests {
         let schema = try Self.schema
         #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         #expect(schema["additionalProperties"] as? Bool == false)
-        #expect(Set(try Self.object(schema, "properties").keys) == ["version", "description", "hubs", "audiences", "templates", "steps"])
+        #expect(Set(try Self.object(schema, "properties").keys) == ["version", "description", "hubs", "audiences", "templates", "parameters", "steps"])
         #expect(schema["required"] as? [String] == ["version", "steps"])
     }
 
@@ -63,6 +63,9 @@ struct PipelineSchemaTests {
         let template = try Self.object(try Self.schema, "properties", "templates", "additionalProperties")
         #expect(template["additionalProperties"] as? Bool == false)
         #expect(template["required"] as? [String] == ["platform", "body"])
+        let parameter = try Self.object(try Self.schema, "properties", "parameters", "additionalProperties")
+        #expect(parameter["additionalProperties"] as? Bool == false)
+        #expect(Set(try Self.object(parameter, "properties").keys) == ["type", "pattern", "allowed", "default", "required", "description"])
         let audiences = try Self.object(try Self.schema, "properties", "audiences")
         #expect(try Self.object(audiences, "additionalProperties")["$ref"] as? String == "#/$defs/text")
     }

@@ -48,8 +48,8 @@ final class RunFlowFixture: Sendable {
     var printed: String { out.withLock { $0 } }
     var warned: String { err.withLock { $0 } }
 
-    func load() -> LoadedPipeline {
-        LoadedPipeline.load(pipelinePath, purpose: .run, console: console)
+    func load(parameters: [String: String] = [:]) -> LoadedPipeline {
+        LoadedPipeline.load(pipelinePath, purpose: .run, console: console, parameters: parameters)
     }
 
     var engine: PipelineEngine {

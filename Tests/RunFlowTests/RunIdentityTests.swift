@@ -62,4 +62,19 @@ struct RunIdentityTests {
         try "user\nu1\nu3\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
         #expect(try identity(fixture) != before)
     }
+
+    @Test("parameter values are part of the identity: the same pipeline for another user is another run")
+    func parametersCount() throws {
+        let fixture = try RunFlowFixture(pipeline: RunFlowFixture.pipeline
+            .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\n")
+            .replacingOccurrences(of: "message: \"hello\"", with: "message: \"hello ${param:user}\""))
+        defer { fixture.remove() }
+        let digest = { (user: String) throws -> String in
+            let loaded = fixture.load(parameters: ["user": user])
+            let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
+            return RunIdentity.digest(of: pipeline, registry: loaded.registry)
+        }
+        #expect(try digest("alice") == digest("alice"))
+        #expect(try digest("alice") != digest("bob"))
+    }
 }

@@ -19,6 +19,10 @@ public struct PipelineDocument: Sendable {
     public var templates: [TemplateDeclaration]
     /// The steps, in order.
     public var steps: [StepInvocation]
+    /// Declared parameters, in file order.
+    public var parameters: [ParameterDeclaration] = []
+    /// The parameter values the run was given or took by default, by name (what `${param:…}` resolved to).
+    public var parameterValues: [String: String] = [:]
     /// The file's absolute, standardized path, as the loader resolved it (runs and locks are named by it).
     public var absolutePath: String?
     /// A SHA-256 of the exact text the loader read, so a run's identity covers what was run, not what the
