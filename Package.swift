@@ -40,7 +40,7 @@ let package = Package(
         // without sending twice, held back by idempotency keys across runs. No third-party imports.
         .target(name: "BatchEngine", dependencies: ["PipelineCore", "HubWire"]),
         // Streamed `for-each`, device and handle files: lines, RFC 4180 CSV, JSON arrays, rows. No third-party imports.
-        .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions"]),
+        .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions", "HubWire"]),
         // YAML → PipelineDocument with source marks. Only Yams.
         .target(name: "PipelineConfig", dependencies: [
             "PipelineCore",
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "PipelineCoreTests", dependencies: ["PipelineCore"]),
         .testTarget(name: "BatchEngineTests", dependencies: ["BatchEngine", "PipelineCore"]),
-        .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore"]),
+        .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["RenderStep", "PipelineCore"]),

@@ -1,5 +1,6 @@
 import Foundation
 import HubExpressions
+import HubWire
 import PipelineCore
 
 /// Streams a `RowSource` as rows of column → text, or problems located at `file:line`.

@@ -21,11 +21,13 @@ final class FileRunLock: RunLock {
     let holder: LockHolder
 
     /// The lock file of `pipeline` (an absolute path) in `directory`: its name, and a short digest of the
-    /// path so pipelines with the same file name in different directories lock apart.
+    /// path so pipelines with the same file name in different directories lock apart. The name must not
+    /// change between versions: a run of the old binary and one of the new during an upgrade must still
+    /// exclude each other.
     static func path(pipeline: String, directory: String) -> String {
         let name = URL(fileURLWithPath: pipeline).deletingPathExtension().lastPathComponent
             .filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-        return "\(directory)/\(name.isEmpty ? "pipeline" : name)-\(ContentDigest.hex(pipeline).prefix(10)).lock"
+        return "\(directory)/\(name.isEmpty ? "pipeline" : name)-\(RowDigest.of([pipeline]).prefix(10)).lock"
     }
 
     /// Whether a live process holds the lock of `pipeline`. The probe only reads, taking (and at once

@@ -1,5 +1,6 @@
 import Foundation
 import HubExpressions
+import HubWire
 import Testing
 import PipelineCore
 @testable import RowReading
