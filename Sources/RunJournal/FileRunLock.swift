@@ -79,12 +79,19 @@ final class FileRunLock: RunLock {
         self.holder = holder
     }
 
-    /// The holder from the lock file's line `PID STARTED HOST`; nil when it is empty (the holder is between
-    /// taking the lock and writing it) or not in that form.
+    /// The holder from the lock file's line `PID STARTED HOST` (or an earlier version's line); nil when it is
+    /// empty (the holder is between taking the lock and writing it) or in neither form.
     static func parse(_ text: String) -> LockHolder? {
-        let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 2)
-        guard fields.count == 3, let pid = Int32(fields[0]), let started = Double(fields[1]) else { return nil }
-        return LockHolder(pid: pid, host: String(fields[2]), startedAt: started)
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fields = line.split(separator: " ", maxSplits: 2)
+        if fields.count == 3, let pid = Int32(fields[0]), let started = Double(fields[1]) {
+            return LockHolder(pid: pid, host: String(fields[2]), startedAt: started)
+        }
+        // What an earlier Pushline wrote (`pid 123, started 2026-11-22T04:12:00Z`), met during an upgrade.
+        guard line.hasPrefix("pid "), let comma = line.firstIndex(of: ","), let pid = Int32(line[line.index(line.startIndex, offsetBy: 4)..<comma]),
+              let started = ISO8601DateFormatter().date(from: String(line[comma...].dropFirst(", started ".count)))
+        else { return nil }
+        return LockHolder(pid: pid, host: "this host", startedAt: started.timeIntervalSince1970)
     }
 
     /// Tries the exclusive lock once: 0 when taken, else the errno.
