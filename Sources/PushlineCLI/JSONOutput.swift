@@ -1,15 +1,12 @@
 import ArgumentParser
 import Foundation
+import RunFlow
 
-/// JSON encoding shared by every `--format json` output: stable key order, readable, no escaped slashes.
+/// JSON encoding shared by every `--format json` output: the run flow's (`JSONText`), so reports on the
+/// console and in `--report` files are the same text.
 enum JSONOutput {
     static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
-            return "{}"
-        }
-        return text
+        JSONText.encode(value)
     }
 }
 

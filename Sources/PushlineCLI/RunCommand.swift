@@ -88,30 +88,20 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let started = Date()
-        let metricsWritten = WrittenFlag()
+        let outputs = RunOutputs(report: report, metrics: metrics)
         do {
-            try await execute(console: console, started: started, metricsWritten: metricsWritten)
+            try await execute(console: console, outputs: outputs)
         } catch {
             // A run that ends before its report (invalid pipeline, lock held, journal unusable) still leaves
             // its outcome for monitoring: a metrics file keeping the last run's success would lie.
-            if !metricsWritten.isSet { writeEarlyMetrics(exitCode: Self.exitCode(of: error), started: started, console: console) }
+            outputs.writeEarlyMetrics(pipeline: pipeline, dryRun: dryRun, exitCode: Self.exitCode(of: error))
             throw error
         }
     }
 
-    /// The metrics of a run that ended before it had a report: its exit code, no items.
-    func writeEarlyMetrics(exitCode code: Int32, started: Date, console: Console) {
-        guard let metrics else { return }
-        let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
-        try? ReportFile.checkWritable(metrics, option: "--metrics")
-        try? ReportFile.write(MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
-                              console: console, newline: false)
-    }
-
     /// An `--env-file` that cannot be used ends the run before it starts: monitoring hears of it too.
     func environmentFileFailed(exitCode code: Int32, console: Console) {
-        writeEarlyMetrics(exitCode: code, started: Date(), console: console)
+        RunOutputs(report: report, metrics: metrics).writeEarlyMetrics(pipeline: pipeline, dryRun: dryRun, exitCode: code)
     }
 
     /// The exit code `error` ends the command with.
@@ -123,11 +113,9 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    private func execute(console: Console, started: Date, metricsWritten: WrittenFlag) async throws {
-        // Files that cannot be written are found out before anything runs, not after; a missing directory
-        // is made (cron lines name dated paths under directories nobody made by hand).
-        if let report { try ReportFile.checkWritable(report, option: "--report") }
-        if let metrics { try ReportFile.checkWritable(metrics, option: "--metrics") }
+    private func execute(console: Console, outputs: RunOutputs) async throws {
+        // Files that cannot be written are found out before anything runs, not after.
+        do { try outputs.prepare() } catch { throw error.commandError(console: console) }
         let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
@@ -135,7 +123,7 @@ struct RunCommand: AsyncParsableCommand {
             // Cron and CI read the JSON: an invalid pipeline is a report too.
             let invalid = JSONOutput.encode(InvalidRun(pipeline: pipeline, diagnostics: loaded.diagnostics))
             if format == .json { console.line(invalid) }
-            if let report { try ReportFile.write(invalid, to: report, console: console) }
+            do { try outputs.writeReport(text: invalid) } catch { throw error.commandError(console: console) }
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
         guard let logger = PushlineLogging.logger(label: "pushline", level: logLevel) else {
@@ -154,8 +142,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let outcome: PipelineRun.Outcome
         do {
-            outcome = try await run.execute(built, registry: loaded.registry, engine: engine, console: console) { result, _ in
-                try finish(result, console: console, started: started, metricsWritten: metricsWritten)
+            outcome = try await run.execute(built, registry: loaded.registry, engine: engine, console: console) { result, code in
+                try finish(result, exitCode: code, console: console, outputs: outputs)
                 if result.status == .interrupted {
                     // With --again the same command would start yet another run and send everything again.
                     console.errorLine(again
@@ -170,17 +158,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Prints the report and writes the report and metrics files.
-    private func finish(_ result: RunReport, console: Console, started: Date, metricsWritten: WrittenFlag) throws {
+    private func finish(_ result: RunReport, exitCode: Int32, console: Console, outputs: RunOutputs) throws {
         switch format {
         case .text: console.out(TextReporter.format(result))
         case .json: console.line(JSONOutput.encode(result))
         }
-        if let report { try ReportFile.write(JSONOutput.encode(result), to: report, console: console) }
-        if let metrics {
-            let code = ExitStatus.of(result.status, signal: nil)
-            metricsWritten.set()
-            try ReportFile.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: code), to: metrics,
-                                 console: console, newline: false)
-        }
+        do { try outputs.write(result, exitCode: exitCode) } catch { throw error.commandError(console: console) }
     }
 }

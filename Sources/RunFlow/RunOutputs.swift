@@ -1,0 +1,86 @@
+import Foundation
+import PipelineCore
+import Synchronization
+
+/// Where a run leaves its outcome besides the console: the JSON report (`--report`) and the Prometheus
+/// textfile for the node exporter (`--metrics`). Every end of a run writes them, early ends included, so
+/// monitoring never reads the last run's success after a run that failed to start.
+public final class RunOutputs: Sendable {
+    /// The JSON report's path, if any.
+    public let report: String?
+    /// The metrics textfile's path, if any.
+    public let metrics: String?
+    private let started: Date
+    private let metricsWritten = Mutex(false)
+
+    /// Outputs for a run that started at `started`.
+    public init(report: String?, metrics: String?, started: Date = Date()) {
+        self.report = report
+        self.metrics = metrics
+        self.started = started
+    }
+
+    /// Finds out before anything runs whether the files can be written: makes a missing directory (cron lines
+    /// name dated paths under directories nobody made by hand); a path that is a directory, or a directory that
+    /// cannot be written, is an error (exit 2).
+    public func prepare() throws(RunOutputError) {
+        if let report { try Self.checkWritable(report, option: "--report") }
+        if let metrics { try Self.checkWritable(metrics, option: "--metrics") }
+    }
+
+    /// Writes the report and the metrics of a run that ended with `exitCode`.
+    public func write(_ result: RunReport, exitCode: Int32) throws(RunOutputError) {
+        if let report { try Self.write(JSONText.encode(result) + "\n", to: report) }
+        if let metrics {
+            metricsWritten.withLock { $0 = true }
+            try Self.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
+        }
+    }
+
+    /// Writes `text` (already JSON: an invalid pipeline's diagnostics) as the report.
+    public func writeReport(text: String) throws(RunOutputError) {
+        if let report { try Self.write(text + "\n", to: report) }
+    }
+
+    /// The metrics of a run that ended before it had a report (invalid pipeline, lock held, store unusable):
+    /// its exit code and no items. Does nothing once the run's own metrics were written; a file that cannot
+    /// be written here is left alone (the run's own error is what is reported).
+    public func writeEarlyMetrics(pipeline: String, dryRun: Bool, exitCode: Int32) {
+        guard let metrics, !metricsWritten.withLock({ $0 }) else { return }
+        let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
+        try? Self.checkWritable(metrics, option: "--metrics")
+        try? Self.write(MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
+    }
+
+    private static func checkWritable(_ path: String, option: String) throws(RunOutputError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw RunOutputError(message: "\(option) '\(path)' is a directory; give a file path", exitCode: RunExit.invalidInput)
+        }
+        let directory = FilePath.directory(of: path)
+        if !FileManager.default.fileExists(atPath: directory) {
+            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+                throw RunOutputError(message: "\(option) '\(path)': cannot create directory '\(directory)': \(error.localizedDescription)",
+                                     exitCode: RunExit.invalidInput)
+            }
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw RunOutputError(message: "\(option) '\(path)': directory '\(directory)' is not writable", exitCode: RunExit.invalidInput)
+        }
+    }
+
+    /// Written atomically: the node exporter never reads half a file.
+    private static func write(_ text: String, to path: String) throws(RunOutputError) {
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            throw RunOutputError(message: "cannot write '\(path)': \(error.localizedDescription)", exitCode: RunExit.failure)
+        }
+    }
+}
+
+/// A report or metrics file that cannot be written.
+public struct RunOutputError: Error, Sendable, Equatable {
+    /// What is wrong, naming the file.
+    public let message: String
+    /// 2 when found before the run (nothing ran), 1 when writing after it failed (the run's outcome stands).
+    public let exitCode: Int32
+}

@@ -1,0 +1,49 @@
+import Foundation
+import PipelineCore
+import RunFlow
+import Testing
+
+@Suite("RunOutputs: the report and metrics files every end of a run leaves")
+struct RunOutputsTests {
+    private func scratch() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.path + "/RunOutputsTests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private let report = RunReport(pipeline: "digest.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .partial, steps: [])
+
+    @Test func missingDirectoriesAreMadeBeforeTheRunAndBothFilesAreWrittenAfter() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outputs = RunOutputs(report: directory + "/2026/11/23/report.json", metrics: directory + "/textfile/pushline.prom")
+        try outputs.prepare()
+        #expect(FileManager.default.fileExists(atPath: directory + "/2026/11/23"))
+        try outputs.write(report, exitCode: 3)
+        let json = try String(contentsOfFile: directory + "/2026/11/23/report.json", encoding: .utf8)
+        #expect(json.contains(#""status" : "partial""#) && json.hasSuffix("}\n"))
+        let metrics = try String(contentsOfFile: directory + "/textfile/pushline.prom", encoding: .utf8)
+        #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#))
+        // The run's own metrics stand: an early-end write after them changes nothing.
+        outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 75)
+        #expect(try String(contentsOfFile: directory + "/textfile/pushline.prom", encoding: .utf8) == metrics)
+    }
+
+    @Test func aPathThatIsADirectoryIsAnInputErrorFoundBeforeTheRun() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let error = #expect(throws: RunOutputError.self) { try RunOutputs(report: directory, metrics: nil).prepare() }
+        #expect(error?.exitCode == 2)
+        #expect(error?.message == "--report '\(directory)' is a directory; give a file path")
+    }
+
+    @Test func aRunThatEndsEarlyStillTellsMonitoringItsExitCode() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outputs = RunOutputs(report: nil, metrics: directory + "/m/pushline.prom")
+        outputs.writeEarlyMetrics(pipeline: "/srv/digest.yaml", dryRun: false, exitCode: 75)
+        let metrics = try String(contentsOfFile: directory + "/m/pushline.prom", encoding: .utf8)
+        #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 75"#))
+        #expect(!metrics.contains("pushline_items{"), "no items: the run never reached a step")
+    }
+}
