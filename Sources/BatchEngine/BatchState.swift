@@ -179,7 +179,11 @@ struct BatchState {
                                        report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: result.id)))
             case .failed(let reason, let hint, let retriable, let stopping):
                 settle(item, .failed, error: reason, retriable: retriable, hint: hint, notificationId: result.id)
-                if let stopping, stop == nil { stop = stopping }
+                if let stopping, stopping.cause == .journal {
+                    journalFailed(message: stopping.message, hint: stopping.hint)
+                } else if let stopping, stop == nil {
+                    stop = stopping
+                }
             }
         }
     }
@@ -268,9 +272,13 @@ struct BatchState {
     /// The journal's failure stops the batch, ahead of any other reason: outcomes may be missing from it.
     mutating func journalFailed(_ error: LedgerError) {
         let failure = error.stepFailure
+        journalFailed(message: failure.message, hint: failure.hint)
+    }
+
+    private mutating func journalFailed(message: String, hint: String?) {
         if stop?.cause == .journal { return }
         let earlier = stop.map { "; before that: \($0.message)" } ?? ""
-        stop = BatchStop(.journal, message: failure.message + earlier, hint: failure.hint)
+        stop = BatchStop(.journal, message: message + earlier, hint: hint)
     }
 
     mutating func flushIfDue(_ ledger: (any ItemLedger)?) async {

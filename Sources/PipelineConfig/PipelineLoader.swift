@@ -50,13 +50,14 @@ public struct PipelineLoader: Sendable {
 }
 
 extension PipelineLoader {
-    /// The parameters `text` declares and the values they take, read from a first, literal pass over the
-    /// file (references left as written, nothing reported: the real pass reports everything once), so that
+    /// The parameters `text` declares and the values they take, read from a first, quiet pass over the file
+    /// (nothing reported: the real pass reports everything once), so that
     /// `${param:…}` anywhere in the file resolves to the value the run was given or the default.
     func parameters(in text: String, file: String, directory: String) -> (declared: [String], values: [String: String]) {
         let quiet = DiagnosticCollector()
-        let literal = ReferenceResolver(options: options, directory: directory, diagnostics: quiet, resolves: false)
-        guard let root = YAMLComposer(file: file, options: options, diagnostics: quiet, references: literal).compose(text) else { return ([], [:]) }
+        // `${env:}` and `${file:}` resolve here too, so a default written as one is its value, not its text.
+        let first = ReferenceResolver(options: options, directory: directory, diagnostics: quiet)
+        guard let root = YAMLComposer(file: file, options: options, diagnostics: quiet, references: first).compose(text) else { return ([], [:]) }
         let decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: quiet, sourceLines: [])
         let declarations = decoder.decodeParameters(root["parameters"])
         return (declarations.map(\.name), decoder.parameterValues(declarations, section: root["parameters"]))

@@ -20,6 +20,19 @@ public enum RunIdentity {
             let connection = hub.connection.map { "\($0.endpoint);\($0.keyName);\($0.key)" } ?? "-"
             text += "hub \(hub.name) \(hub.hubName ?? "-") \(hub.endpoint ?? "-") \(ContentDigest.hex(connection))\n"
         }
+        // What references resolved to outside the steps: audiences and templates (`${env:}`, `${param:}`) and the
+        // parameter values themselves, so the same file for another user or another environment is another run.
+        for audience in document.audiences {
+            text += "audience \(audience.name) \(audience.expression?.source.debugDescription ?? "-")\n"
+        }
+        for template in document.templates {
+            let headers = template.headers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            text += "template \(template.name) \(template.platform.rawValue) \(ContentDigest.hex(template.body?.source ?? "-")) "
+                + "\(headers.debugDescription) \(template.tags.joined(separator: ",").debugDescription)\n"
+        }
+        for (name, value) in document.parameterValues.sorted(by: { $0.key < $1.key }) {
+            text += "param \(name) \(ContentDigest.hex(value))\n"
+        }
         for step in document.steps {
             text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
             let specs = registry.type(for: step.kind)?.options ?? []

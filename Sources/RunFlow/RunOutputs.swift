@@ -29,12 +29,20 @@ public final class RunOutputs: Sendable {
     }
 
     /// Writes the report and the metrics of a run that ended with `exitCode`.
+    /// Both are tried; the first failure is thrown after (a report that cannot be written must not leave the
+    /// metrics saying the run never reached a step).
     public func write(_ result: RunReport, exitCode: Int32) throws(RunOutputError) {
-        if let report { try Self.write(JSONText.encode(result) + "\n", to: report) }
+        var failure: RunOutputError?
+        if let report {
+            do throws(RunOutputError) { try Self.write(JSONText.encode(result) + "\n", to: report) } catch { failure = error }
+        }
         if let metrics {
             metricsWritten.withLock { $0 = true }
-            try Self.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
+            do throws(RunOutputError) {
+                try Self.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
+            } catch { failure = failure ?? error }
         }
+        if let failure { throw failure }
     }
 
     /// Writes `text` (already JSON: an invalid pipeline's diagnostics) as the report.

@@ -10,6 +10,7 @@ final class SignalWatch: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pushline.signals")
     private let lock = NSLock()
     private var received: Int32?
+    private var cancelled = false
     /// The dispositions before this watch, put back by `cancel`: a command that serves after a run
     /// (`demo --keep-running`) has its own watcher, which must keep working.
     private var previous: [(Int32, (@convention(c) (Int32) -> Void)?)] = []
@@ -32,7 +33,12 @@ final class SignalWatch: @unchecked Sendable {
                 console.errorLine("pushline: \(number == SIGINT ? "SIGINT" : "SIGTERM") received: no new items; letting requests in flight finish "
                                   + "(up to \(Int(grace)) s; signal again to stop at once)")
                 stop.request()
-                self.queue.asyncAfter(deadline: .now() + grace) { exit(128 + number) }
+                // Cancelled when the run ended in time: a front end that goes on afterwards (`demo`, `serve`)
+                // must not be ended by a stop that already finished.
+                self.queue.asyncAfter(deadline: .now() + grace) { [weak self] in
+                    guard let self, !self.lock.withLock({ self.cancelled }) else { return }
+                    exit(128 + number)
+                }
             }
             source.resume()
             sources.append(source)
@@ -41,6 +47,7 @@ final class SignalWatch: @unchecked Sendable {
 
     /// Stops watching and restores the handlers there were before.
     func cancel() {
+        lock.withLock { cancelled = true }
         for source in sources { source.cancel() }
         for (number, handler) in previous { Foundation.signal(number, handler) }
     }

@@ -9,6 +9,8 @@ import PipelineCore
 final class MemoryLedger: ItemLedger {
     let entries = Mutex<[LedgerKey: LedgerEntry]>([:])
     let failWrites = Atomic<Bool>(false)
+    /// Only `assignId` fails (an id that cannot be journalled), while outcomes still record.
+    let failAssign = Atomic<Bool>(false)
     let sendingMarks = Atomic<Int>(0)
     /// This run's items' idempotency keys.
     let keys = Mutex<[LedgerKey: String]>([:])
@@ -59,7 +61,7 @@ final class MemoryLedger: ItemLedger {
     }
 
     func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
-        if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
+        if failWrites.load(ordering: .relaxed) || failAssign.load(ordering: .relaxed) { throw LedgerError("disk full") }
         try entries.withLock { (entries) throws(LedgerError) in
             guard entries[key] != nil else { throw LedgerError("no item \(key.row)") }
             entries[key]?.notificationId = id

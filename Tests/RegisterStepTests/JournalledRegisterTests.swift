@@ -118,6 +118,24 @@ private func fourRegistrations() throws -> RegisterStep {
         #expect(transport.requests.map(\.summary) == ["PUT installation 'd1'"])
     }
 
+    @Test func aRegistrationWhoseGivenIdWasGoneIsResumedUnderTheIdThatReplacedIt() async throws {
+        let step = try built([("hub", scalar("tutorial")), ("registrations", list([
+            mapping([("platform", scalar("fcmv1")), ("handle", scalar(fcmToken)), ("id", scalar("stale-1"))]),
+        ]))])
+        let gone = HubResponse(status: 410, body: Array("<Error><Code>410</Code><Detail>Gone.TrackingId:x,TimeStamp:y</Detail></Error>".utf8))
+        let ledger = MemoryLedger()
+        let first = ScriptedTransport { request, _ in request.summary == "PUT registration 'stale-1'" ? .success(gone) : nil }
+        _ = try await step.run(in: journalled(first, ledger: ledger))
+        #expect(first.requests.map(\.summary) == ["PUT registration 'stale-1'", "POST registrationIDs", "PUT registration 'reg-1'"])
+        // Killed after the upsert, before its outcome was journalled: the journal shows it sending, under reg-1.
+        ledger.entries.withLock { $0[LedgerKey(step: 1, row: 1)]?.state = .sending }
+        let again = ScriptedTransport { request, _ in request.summary == "PUT registration 'stale-1'" ? .success(gone) : nil }
+        let result = try await step.run(in: journalled(again, ledger: ledger, resume: true))
+        #expect(again.requests.map(\.summary) == ["PUT registration 'reg-1'"], "the given id is gone; asking again would make a second registration")
+        #expect(result.data.outcomes == ["stale-1": "created"])
+        #expect(ledger[1]?.notificationId == "reg-1" && ledger[1]?.state == .accepted)
+    }
+
     @Test func eachDeviceIsJournalledWithTheRegistrationIdItGot() async throws {
         let ledger = MemoryLedger()
         let transport = ScriptedTransport()

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("RunIdentity: what makes two runs the same run")
 struct RunIdentityTests {
-    private func identity(_ fixture: RunFlowFixture) throws -> String {
-        let loaded = fixture.load()
+    private func identity(_ fixture: RunFlowFixture, parameters: [String: String] = [:]) throws -> String {
+        let loaded = fixture.load(parameters: parameters)
         let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
         return RunIdentity.digest(of: pipeline, registry: loaded.registry)
     }
@@ -69,12 +69,17 @@ struct RunIdentityTests {
             .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\n")
             .replacingOccurrences(of: "message: \"hello\"", with: "message: \"hello ${param:user}\""))
         defer { fixture.remove() }
-        let digest = { (user: String) throws -> String in
-            let loaded = fixture.load(parameters: ["user": user])
-            let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
-            return RunIdentity.digest(of: pipeline, registry: loaded.registry)
-        }
+        let digest = { (user: String) throws -> String in try identity(fixture, parameters: ["user": user]) }
         #expect(try digest("alice") == digest("alice"))
+        #expect(try digest("alice") != digest("bob"))
+    }
+
+    @Test("a parameter used only in an audience still makes another run: values are hashed whatever uses them")
+    func parameterInAnAudience() throws {
+        let fixture = try RunFlowFixture(pipeline: RunFlowFixture.pipeline
+            .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\naudiences:\n  me: \"user_${param:user}\"\n"))
+        defer { fixture.remove() }
+        let digest = { (user: String) throws -> String in try identity(fixture, parameters: ["user": user]) }
         #expect(try digest("alice") != digest("bob"))
     }
 }

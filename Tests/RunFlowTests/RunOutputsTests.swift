@@ -46,4 +46,18 @@ struct RunOutputsTests {
         #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 75"#))
         #expect(!metrics.contains("pushline_items{"), "no items: the run never reached a step")
     }
+
+    @Test func aReportThatCannotBeWrittenStillLeavesTheRunsOwnMetrics() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outputs = RunOutputs(report: directory + "/r/report.json", metrics: directory + "/m/pushline.prom")
+        try outputs.prepare()
+        // The report's path becomes a directory after the check: the write fails.
+        try FileManager.default.createDirectory(atPath: directory + "/r/report.json", withIntermediateDirectories: true)
+        let error = #expect(throws: RunOutputError.self) { try outputs.write(report, exitCode: 3) }
+        #expect(error?.exitCode == 1)
+        outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 1)
+        let metrics = try String(contentsOfFile: directory + "/m/pushline.prom", encoding: .utf8)
+        #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#), "the run's own code, not the early-end one")
+    }
 }

@@ -36,28 +36,23 @@ public struct ParameterDeclaration: Sendable, Equatable {
         self.location = location
     }
 
-    /// Why `value` is not acceptable; nil when it is. Says what is expected, never more of the value than a
-    /// person needs to find it.
+    /// Why `value` is not acceptable; nil when it is. Says what is expected, never the value: a parameter may
+    /// carry something that must not reach a log or a report.
     public func problem(with value: String) -> String? {
         switch kind {
         case .string: break
         case .integer:
-            if Int64(value) == nil { return "parameter '\(name)' must be a whole number, found '\(Self.shown(value))'" }
+            if Int64(value) == nil { return "parameter '\(name)' must be a whole number; the value given is not" }
         case .boolean:
-            if value != "true" && value != "false" { return "parameter '\(name)' must be true or false, found '\(Self.shown(value))'" }
+            if value != "true" && value != "false" { return "parameter '\(name)' must be true or false; the value given is not" }
         }
         if !allowed.isEmpty, !allowed.contains(value) {
-            return "parameter '\(name)' must be one of \(allowed.joined(separator: ", ")), found '\(Self.shown(value))'"
+            return "parameter '\(name)' must be one of \(allowed.joined(separator: ", ")); the value given is not"
         }
         if let pattern, value.wholeMatch(ofPattern: pattern) == false {
-            return "parameter '\(name)' must match \(pattern), found '\(Self.shown(value))'"
+            return "parameter '\(name)' must match \(pattern); the value given does not"
         }
         return nil
-    }
-
-    /// A value as a message shows it: at most 40 characters.
-    static func shown(_ value: String) -> String {
-        value.count > 40 ? String(value.prefix(40)) + "…" : value
     }
 }
 
@@ -71,7 +66,11 @@ extension ParameterDeclaration {
 extension String {
     /// Whether the whole string matches `pattern`; nil when the pattern is not a valid regular expression.
     fileprivate func wholeMatch(ofPattern pattern: String) -> Bool? {
-        guard let expression = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$") else { return nil }
+        // Compiled alone first, so a pattern cannot close the group that anchors it (`a)|(b`); `\A` and `\z`
+        // anchor the whole value (`$` would also match before a final newline).
+        guard (try? NSRegularExpression(pattern: pattern)) != nil,
+              let expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
+        else { return nil }
         return expression.firstMatch(in: self, range: NSRange(startIndex..., in: self)) != nil
     }
 }

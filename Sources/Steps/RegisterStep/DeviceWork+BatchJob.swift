@@ -41,8 +41,10 @@ extension DeviceWork: BatchJob {
         var id: String
         var isNew = false
         var goneBefore = false
-        if let given = registration.id ?? journalled {
-            (id, isNew) = (given, registration.id == nil)
+        // The journalled id wins over the given one: after a 410 the registration lives under the new id, and a
+        // resume that upserted the given id again would meet the 410 again and make a third.
+        if let given = journalled ?? registration.id {
+            (id, isNew) = (given, given != registration.id)
         } else {
             switch await Self.newRegistrationID(requests) {
             case .success(let fresh): (id, isNew) = (fresh, true)
