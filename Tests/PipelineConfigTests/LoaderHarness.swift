@@ -2,13 +2,18 @@ import Foundation
 import PipelineCore
 @testable import PipelineConfig
 
-/// Writes files into a fresh temporary directory and loads pipelines from it.
-struct LoaderHarness {
+/// Writes files into a fresh temporary directory and loads pipelines from it; the directory goes when the
+/// harness does (a suite holds it for the test's whole run).
+final class LoaderHarness: Sendable {
     let directory: String
 
     init() {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-config-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     @discardableResult

@@ -29,11 +29,12 @@ enum CommandRunner {
 
     static func run(_ arguments: [String], environment: [String: String] = [:], now: Date = fixedNow) async -> CommandOutput {
         let out = Mutex(""), err = Mutex("")
+        // A journal of the command's own unless the test shares one; removed afterwards.
+        let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: journalDirectory) }
         let console = Console(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            environment: ["PUSHLINE_JOURNAL": FileManager.default.temporaryDirectory
-                            .appendingPathComponent("pushline-journal-\(UUID().uuidString)/journal.sqlite").path]
-                .merging(environment) { _, given in given },
+            environment: ["PUSHLINE_JOURNAL": journalDirectory + "/journal.sqlite"].merging(environment) { _, given in given },
             clock: .fixed(now))
         // Arguments say `pipelines/x.yaml` as a user in a clone would; they are made absolute (tests run in
         // parallel, so no chdir) and the prefix is removed from the output again.

@@ -3,8 +3,14 @@ import Testing
 
 /// `pushline run --param NAME=VALUE`: values for the pipeline's `parameters:`, checked before anything runs.
 @Suite struct ParameterCommandTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-params-\(UUID().uuidString)").path
+
+    /// Removes the scratch directory (a test calls it last, by `defer`).
+    private func cleanUp() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
     private func pipeline() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-params-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/notify.yaml"
         try """
@@ -31,6 +37,7 @@ import Testing
 
     @Test func aDryRunSendsToTheGivenUserWithTheValueEscapedByTheTemplateEngine() async throws {
         let path = try pipeline()
+        defer { cleanUp() }
         let output = await CommandRunner.run(["run", path, "--dry-run", "--quiet", "--param", "user=bob", "--param", #"message=Hi "there""#],
                                              environment: environment)
         #expect(output.status == 0, "\(output.err)")
@@ -40,6 +47,7 @@ import Testing
 
     @Test func aMissingRequiredValueOrABadOneStopsTheRunWithTheDeclarationShown() async throws {
         let path = try pipeline()
+        defer { cleanUp() }
         let missing = await CommandRunner.run(["run", path, "--dry-run"], environment: environment)
         #expect(missing.status == 2)
         #expect(missing.err.contains("notify.yaml:3:3: error: parameter 'user' is required and was not given"))
@@ -53,6 +61,7 @@ import Testing
 
     @Test func aParameterWithoutEqualsOrGivenTwiceIsAUsageError() async throws {
         let path = try pipeline()
+        defer { cleanUp() }
         let noEquals = await CommandRunner.run(["run", path, "--param", "user"], environment: environment)
         #expect(noEquals.status == 2)
         #expect(noEquals.err.contains("--param takes NAME=VALUE, found 'user'"))

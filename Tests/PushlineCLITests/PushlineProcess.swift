@@ -9,6 +9,8 @@ final class PushlineProcess: @unchecked Sendable {
     private let output = Pipe()
     private let lock = NSLock()
     private var captured = ""
+    /// The journal directory made for this process alone (nil when the test gave one); removed with it.
+    private var ownJournal: String?
 
     /// The built executable next to the test bundle.
     static let executable: URL = {
@@ -24,8 +26,9 @@ final class PushlineProcess: @unchecked Sendable {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Each process journals to its own file unless a test shares one on purpose (resume tests).
-        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)/journal.sqlite").path
-        process.environment = ProcessInfo.processInfo.environment.merging(["PUSHLINE_JOURNAL": journal]) { _, new in new }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)").path
+        if environment["PUSHLINE_JOURNAL"] == nil { ownJournal = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]) { _, new in new }
             .merging(environment) { _, new in new }
         process.standardOutput = output
         process.standardError = output
@@ -79,6 +82,7 @@ final class PushlineProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if let ownJournal { try? FileManager.default.removeItem(atPath: ownJournal) }
     }
 }
 
