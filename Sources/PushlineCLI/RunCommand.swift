@@ -121,7 +121,7 @@ struct RunCommand: AsyncParsableCommand {
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")
             // Cron and CI read the JSON: an invalid pipeline is a report too.
-            let invalid = JSONOutput.encode(InvalidRun(pipeline: pipeline, diagnostics: loaded.diagnostics))
+            let invalid = JSONText.encode(InvalidRun(pipeline: pipeline, diagnostics: loaded.diagnostics))
             if format == .json { console.line(invalid) }
             do { try outputs.writeReport(text: invalid) } catch { throw error.commandError(console: console) }
             throw ExitStatus.exit(ExitStatus.invalidInput)
@@ -161,7 +161,7 @@ struct RunCommand: AsyncParsableCommand {
     private func finish(_ result: RunReport, exitCode: Int32, console: Console, outputs: RunOutputs) throws {
         switch format {
         case .text: console.out(TextReporter.format(result))
-        case .json: console.line(JSONOutput.encode(result))
+        case .json: console.line(JSONText.encode(result))
         }
         do { try outputs.write(result, exitCode: exitCode) } catch { throw error.commandError(console: console) }
     }

@@ -97,7 +97,7 @@ struct RunsCommand: AsyncParsableCommand {
                 if items {
                     let listed = try await journal.items(run: run.id, states: state, limit: max(1, limit))
                     switch format {
-                    case .json: console.line(JSONOutput.encode(listed.map(ItemView.init)))
+                    case .json: console.line(JSONText.encode(listed.map(ItemView.init)))
                     case .text:
                         for item in listed { console.line(ItemView(item).line) }
                         if listed.isEmpty { console.line("no items\(state.isEmpty ? "" : " in state \(state.map(\.rawValue).joined(separator: ", "))")") }
@@ -109,7 +109,7 @@ struct RunsCommand: AsyncParsableCommand {
                 let groups = try await journal.failureGroups(run: run.id, examples: 3)
                 let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
                 if format == .json {
-                    console.line(JSONOutput.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown)))
+                    console.line(JSONText.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown)))
                     return
                 }
                 console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")")
@@ -271,7 +271,7 @@ struct RunsCommand: AsyncParsableCommand {
             } catch { throw CommandFailure("the run journal: \(error.message)") }
             switch format {
             case .json:
-                console.line(JSONOutput.encode(found.map { FoundView(runId: $0.runId, pipeline: $0.pipeline, item: ItemView($0.item)) }))
+                console.line(JSONText.encode(found.map { FoundView(runId: $0.runId, pipeline: $0.pipeline, item: ItemView($0.item)) }))
             case .text:
                 if found.isEmpty {
                     console.line("no item matches '\(text)'\(since.map { " in the last \($0)" } ?? "")")

@@ -55,7 +55,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 console.line("\(result.file): \(DiagnosticPrinter.summary(result.diagnostics))")
             }
         case .json:
-            console.line(JSONOutput.encode(ValidationOutput(
+            console.line(JSONText.encode(ValidationOutput(
                 files: results, errors: all.filter { $0.severity == .error }.count,
                 warnings: all.filter { $0.severity == .warning }.count)))
         }
