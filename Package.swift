@@ -71,16 +71,19 @@ let package = Package(
             "PipelineCore", "HubWire",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        // The local NH-compatible server. Only Hummingbird and the NIO/HTTP/lifecycle types beneath it; shares
-        // wire formats and the expression language with the client, never the pipeline engine.
-        .target(name: "HubEmulator", dependencies: [
-            "HubWire", "HubExpressions",
+        // HTTP/1.1 serving for the emulator and `pushline serve`: a request in, a response out, graceful shutdown.
+        // Only Hummingbird and the NIO/HTTP/lifecycle types beneath it, so neither server imports them.
+        .target(name: "HTTPServing", dependencies: [
+            "HubWire",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The local NH-compatible server. Shares wire formats and the expression language with the client,
+        // never the pipeline engine. No third-party imports.
+        .target(name: "HubEmulator", dependencies: ["HubWire", "HubExpressions", "HTTPServing"]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow",
@@ -108,6 +111,11 @@ let package = Package(
         .testTarget(name: "RunFlowTests", dependencies: ["RunFlow", "RunStore", "PipelineCore"]),
         // The run-store contract: every implementation passes the same suite.
         .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PipelineCore"]),
+        // Tests of both servers talk raw HTTP/1.1 through HummingbirdTesting's client, never Pushline's own.
+        .testTarget(name: "HTTPServingTests", dependencies: [
+            "HTTPServing",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,14 +1,12 @@
 import Foundation
 import HubWire
-import Hummingbird
-import ServiceLifecycle
+import HTTPServing
 import Synchronization
 
 /// The local Notification Hubs emulator: NH's data-plane REST API over HTTP, backed by memory
 /// (and optionally a state file), with a side channel that shows what each device received.
 ///
-/// Build it, then either `run` it (the `pushline emulator` command) or take `application` and run
-/// it under a test harness.
+/// Build it, then `run` it: the `pushline emulator` command, or `EmbeddedEmulator` inside another process.
 public final class Emulator: Sendable {
     /// What it serves.
     public let configuration: EmulatorConfiguration
@@ -16,9 +14,9 @@ public final class Emulator: Sendable {
     let stateFile: StateFile?
     /// The emulator's clock: `now` moved by the configured offset.
     let clock: @Sendable () -> Date
-    /// The service group of the current `run`, so `shutdown` can end it. One `run` at a time: a second
-    /// concurrent one would take `shutdown` over (and fail to bind a port the first holds, if the same).
-    private let serving = Mutex<ServiceGroup?>(nil)
+    /// The server of the current `run`, so `shutdown` can end it. One `run` at a time: a second concurrent one
+    /// would take `shutdown` over (and fail to bind a port the first holds, if the same).
+    private let serving = Mutex<HTTPServer?>(nil)
 
     /// Creates an emulator; with `statePath`, state saved by an earlier run is loaded.
     /// - Parameters:
@@ -45,35 +43,21 @@ public final class Emulator: Sendable {
         }
     }
 
-    /// The Hummingbird application serving the emulator on `host:port` (port 0 picks a free one;
-    /// `onRunning` receives the actual port). `quiet` logs only warnings and errors.
-    public func application(
-        host: String, port: Int, quiet: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        let responder = EmulatorResponder(store: store, configuration: configuration, now: clock)
-        // Only an offset clock needs its own `Date`; the usual path keeps Hummingbird's cached one.
-        let clock = self.clock
-        var application = Application(
-            responder: CallbackResponder { request, context in try await responder.respond(to: request, context: context) },
-            server: configuration.clockOffset == 0
-                ? .http1() : .http1(configuration: .init(additionalChannelHandlers: [ResponseDating(now: clock)])),
-            configuration: .init(address: .hostname(host, port: port), serverName: "Pushline-Emulator"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
-        if quiet { application.logger.logLevel = .warning }
-        return application
-    }
-
     /// Serves until SIGINT, SIGTERM or `shutdown()`, then lets in-flight requests finish and saves the state.
-    /// `quiet` logs only warnings and errors (an emulator embedded in another command).
+    /// `quiet` logs only warnings and errors (an emulator embedded in another command); `onRunning` receives the
+    /// bound port (port 0 picks a free one).
     public func run(host: String, port: Int, quiet: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let background = Task { await backgroundWork() }
         defer { background.cancel() }
-        let application = application(host: host, port: port, quiet: quiet, onRunning: onRunning)
-        let group = ServiceGroup(configuration: .init(
-            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger))
-        serving.withLock { $0 = group }
+        let responder = EmulatorResponder(store: store, configuration: configuration, now: clock)
+        // Only an offset clock needs its own `Date`; the usual path keeps the server's cached one.
+        let server = HTTPServer(
+            options: ServerOptions(host: host, port: port, serverName: "Pushline-Emulator", quiet: quiet,
+                                   responseClock: configuration.clockOffset == 0 ? nil : clock),
+            handler: { request in await responder.respond(to: request) })
+        serving.withLock { $0 = server }
         defer { serving.withLock { $0 = nil } }
-        try await group.run()
+        try await server.run(onRunning: onRunning)
         // The periodic save may be writing right now: let it finish before the last one, so the state file
         // ends with the newest snapshot and the two never race.
         background.cancel()
@@ -83,7 +67,7 @@ public final class Emulator: Sendable {
 
     /// Ends a `run` as SIGTERM would: no new connections, in-flight requests finish, state is saved.
     public func shutdown() async {
-        await serving.withLock { $0 }?.triggerGracefulShutdown()
+        await serving.withLock { $0 }?.shutdown()
     }
 
     /// Sends scheduled notifications that are due; returns how many. `run` calls it every 100 ms.

@@ -1,8 +1,7 @@
-import HTTPTypes
-import Hummingbird
+import HTTPServing
 
 extension EmulatorResponder {
-    func dispatch(_ call: Call, request: Request) async throws -> Response {
+    func dispatch(_ call: Call, request: ServedRequest) async throws -> ServedResponse {
         let method = request.method
         switch (call.route, method) {
         case (.installation(let id), .put): return try await putInstallation(call, id: id)
@@ -27,23 +26,17 @@ extension EmulatorResponder {
 
     /// The request body as text; a body over `limit` bytes is 413 (NH: the whole send ≤ 64 KB).
     func body(_ call: Call, limit: Int = EmulatorResponder.maxBodyBytes) async throws -> String {
-        var request = call.request
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: max(limit, 1) + 1)
+            return String(decoding: try await call.request.body(upTo: limit), as: UTF8.self)
         } catch {
             throw EmulatorError(413, "The request is larger than \(limit) bytes.")
         }
-        guard buffer.readableBytes <= limit else {
-            throw EmulatorError(413, "The request is \(buffer.readableBytes) bytes; the limit is \(limit) bytes.")
-        }
-        return String(buffer: buffer)
     }
 
     /// A response with a text body.
-    func response(_ status: HTTPResponse.Status, contentType: String? = nil, body: String = "", headers: HTTPFields = [:]) -> Response {
+    func response(_ status: HTTPStatus, contentType: String? = nil, body: String = "", headers: HeaderFields = [:]) -> ServedResponse {
         var headers = headers
         if let contentType { headers[.contentType] = contentType }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return ServedResponse(status: status, headers: headers, text: body)
     }
 }

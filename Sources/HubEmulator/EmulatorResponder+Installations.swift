@@ -1,39 +1,38 @@
 import Foundation
 import HubWire
-import HTTPTypes
-import Hummingbird
+import HTTPServing
 
 extension EmulatorResponder {
-    func putInstallation(_ call: Call, id: String) async throws -> Response {
+    func putInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         let installation: Installation = try decodeJSON(try await body(call), what: "installation")
         guard installation.installationId == id else {
             throw EmulatorError.badRequest("The installationId in the body ('\(installation.installationId)') does not match the URL ('\(id)').")
         }
         try await store.putInstallation(installation, hub: call.hub)
-        return Response(status: .ok)
+        return ServedResponse(status: .ok)
     }
 
-    func patchInstallation(_ call: Call, id: String) async throws -> Response {
+    func patchInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         let operations: [InstallationPatchOperation] = try decodeJSON(try await body(call), what: "JSON-Patch array")
         try await store.patchInstallation(id: id, operations: operations, hub: call.hub)
-        return Response(status: .ok)
+        return ServedResponse(status: .ok)
     }
 
-    func getInstallation(_ call: Call, id: String) async throws -> Response {
+    func getInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         guard let installation = await store.installation(id: id, hub: call.hub) else {
             throw EmulatorError.notFound("Installation not found.")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(installation), as: UTF8.self)
-        var headers = HTTPFields()
+        var headers = HeaderFields()
         headers[.contentLocation] = call.url("installations/\(id)")
         return response(.ok, contentType: "application/json", body: json, headers: headers)
     }
 
-    func deleteInstallation(_ call: Call, id: String) async -> Response {
+    func deleteInstallation(_ call: Call, id: String) async -> ServedResponse {
         await store.deleteInstallation(id: id, hub: call.hub)
-        return Response(status: .noContent)
+        return ServedResponse(status: .noContent)
     }
 
     /// Decodes a JSON body, turning decoding errors into a 400 whose detail says what was wrong.

@@ -1,51 +1,50 @@
 import Foundation
 import HubWire
-import HTTPTypes
-import Hummingbird
+import HTTPServing
 
 extension EmulatorResponder {
     static let entryContentType = "application/atom+xml; type=entry; charset=utf-8"
     static let feedContentType = "application/atom+xml; type=feed; charset=utf-8"
 
-    func createRegistrationID(_ call: Call) async -> Response {
+    func createRegistrationID(_ call: Call) async -> ServedResponse {
         let id = await store.newRegistrationID(hub: call.hub)
-        var headers = HTTPFields()
+        var headers = HeaderFields()
         headers[.location] = call.url("registrationids/\(id)")
         headers[.contentLength] = "0"
-        return Response(status: .created, headers: headers)
+        return ServedResponse(status: .created, headers: headers)
     }
 
-    func createRegistration(_ call: Call) async throws -> Response {
+    func createRegistration(_ call: Call) async throws -> ServedResponse {
         let description = try parseRegistration(try await body(call))
         return entryResponse(try await store.createRegistration(description, hub: call.hub), call: call)
     }
 
-    func upsertRegistration(_ call: Call, id: String) async throws -> Response {
+    func upsertRegistration(_ call: Call, id: String) async throws -> ServedResponse {
         let description = try parseRegistration(try await body(call))
         let stored = try await store.upsertRegistration(description, id: id, ifMatch: call.request.headers[.ifMatch], hub: call.hub)
         return entryResponse(stored, call: call)
     }
 
-    func getRegistration(_ call: Call, id: String) async throws -> Response {
+    func getRegistration(_ call: Call, id: String) async throws -> ServedResponse {
         guard let stored = await store.registration(id: id, hub: call.hub) else { throw EmulatorError.notFound("") }
         return entryResponse(stored, call: call)
     }
 
-    func deleteRegistration(_ call: Call, id: String) async throws -> Response {
+    func deleteRegistration(_ call: Call, id: String) async throws -> ServedResponse {
         try await store.deleteRegistration(id: id, ifMatch: call.request.headers[.ifMatch], hub: call.hub)
-        return Response(status: .ok, headers: [.contentLength: "0"])
+        return ServedResponse(status: .ok, headers: [.contentLength: "0"])
     }
 
     /// Lists registrations (all, by handle with `$filter`, or by tag), `$top` per page, with a
     /// continuation token for the next page in `x-ms-continuationtoken` and a `next` link.
-    func listRegistrations(_ call: Call, tag: String?) async throws -> Response {
+    func listRegistrations(_ call: Call, tag: String?) async throws -> ServedResponse {
         let top = min(max(Int(call.query["$top"] ?? "") ?? 100, 1), 100)
         let skip = try call.query["continuationtoken"].map(Self.decodeContinuation) ?? 0
         let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
         let (page, next) = await store.registrations(hub: call.hub, handle: handle, tag: tag, skip: skip, top: top)
         let entries = page.map { entryXML($0, call: call) }
         let path = tag.map { "tags/\(PercentCoding.encode($0, hexCase: .upper))/registrations" } ?? "registrations"
-        var headers = HTTPFields()
+        var headers = HeaderFields()
         var nextURL: String?
         if let next {
             let token = Self.encodeContinuation(next)
@@ -71,8 +70,8 @@ extension EmulatorResponder {
                                             updated: stored.updated)
     }
 
-    private func entryResponse(_ stored: StoredRegistration, call: Call) -> Response {
-        var headers = HTTPFields()
+    private func entryResponse(_ stored: StoredRegistration, call: Call) -> ServedResponse {
+        var headers = HeaderFields()
         headers[.eTag] = "W/\"\(stored.etag)\""
         headers[.contentLocation] = call.url("registrations/\(stored.id)")
         return response(.ok, contentType: Self.entryContentType, body: entryXML(stored, call: call), headers: headers)

@@ -1,11 +1,10 @@
 import Foundation
 import HubWire
-import HTTPTypes
-import Hummingbird
+import HTTPServing
 
 extension EmulatorResponder {
     /// `POST messages`: tag/broadcast send, `?direct` single-device send, `?test` debug send.
-    func send(_ call: Call) async throws -> Response {
+    func send(_ call: Call) async throws -> ServedResponse {
         let notification = try await outgoing(call)
         if call.query.has("direct") {
             guard case .native(let platform) = notification.format else {
@@ -27,7 +26,7 @@ extension EmulatorResponder {
     }
 
     /// `POST messages/$batch?direct`: one native payload to up to 1000 handles (multipart/mixed).
-    func batchSend(_ call: Call) async throws -> Response {
+    func batchSend(_ call: Call) async throws -> ServedResponse {
         guard call.query.has("direct") else { throw EmulatorError.badRequest("Batch sends must be direct: add &direct.") }
         guard configuration.tier != .free else { throw EmulatorError(403, "Direct batch sends need the Basic or Standard tier.") }
         guard case .native(let platform)? = try format(call) else {
@@ -52,7 +51,7 @@ extension EmulatorResponder {
     }
 
     /// `POST schedulednotifications`: kept until `ServiceBusNotification-ScheduleTime` (≤ 7 days ahead).
-    func scheduleSend(_ call: Call) async throws -> Response {
+    func scheduleSend(_ call: Call) async throws -> ServedResponse {
         guard configuration.tier == .standard else { throw EmulatorError(403, "Scheduled notifications need the Standard tier.") }
         guard let header = call.request.headers[.scheduleTime] else {
             throw EmulatorError.badRequest("A scheduled send needs the ServiceBusNotification-ScheduleTime header.")
@@ -71,13 +70,13 @@ extension EmulatorResponder {
         return created(call, location: "schedulednotifications/\(id)")
     }
 
-    func cancelScheduled(_ call: Call, id: String) async throws -> Response {
+    func cancelScheduled(_ call: Call, id: String) async throws -> ServedResponse {
         try await store.cancelScheduled(id: id, hub: call.hub)
-        return Response(status: .ok, headers: [.contentLength: "0"])
+        return ServedResponse(status: .ok, headers: [.contentLength: "0"])
     }
 
     /// `GET messages/{id}`: per-message telemetry (Standard tier).
-    func telemetry(_ call: Call, id: String) async throws -> Response {
+    func telemetry(_ call: Call, id: String) async throws -> ServedResponse {
         guard configuration.tier == .standard else { throw EmulatorError(403, "Per-message telemetry needs the Standard tier.") }
         guard let record = await store.notificationRecord(id: id) else { throw EmulatorError.notFound("The notification was not found.") }
         var details = NotificationDetails(notificationId: record.id, state: record.state)
@@ -126,10 +125,10 @@ extension EmulatorResponder {
     }
 
     /// The platform headers passed on to the PNS: `apns-*`, `X-WNS-*`, MPNS and browser ones.
-    private func platformHeaders(_ request: Request) -> [String: String] {
+    private func platformHeaders(_ request: ServedRequest) -> [String: String] {
         var headers: [String: String] = [:]
         for field in request.headers {
-            let name = field.name.canonicalName
+            let name = field.name.rawName.lowercased()
             if name.hasPrefix("apns-") || name.hasPrefix("x-wns-") || name == "x-windowsphone-target"
                 || name == "x-notificationclass" || name == "servicebusnotification-apns-expiry"
             {
@@ -140,12 +139,12 @@ extension EmulatorResponder {
     }
 
     /// 201 with the notification's Location (Standard tier only, §5.1) and an optional outcome body.
-    private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil) -> Response {
-        var headers = HTTPFields()
+    private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil) -> ServedResponse {
+        var headers = HeaderFields()
         if configuration.tier == .standard { headers[.location] = call.url(location, extraQuery: extraQuery) }
         guard let outcome else {
             headers[.contentLength] = "0"
-            return Response(status: .created, headers: headers)
+            return ServedResponse(status: .created, headers: headers)
         }
         return response(.created, contentType: "application/xml; charset=utf-8", body: outcome, headers: headers)
     }

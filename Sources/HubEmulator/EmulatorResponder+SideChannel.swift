@@ -1,15 +1,15 @@
 import Foundation
-import Hummingbird
+import HTTPServing
 
 extension EmulatorResponder {
     /// `/_emulator/…`: health and the deliveries log, for tests and operators. No auth, loopback only.
-    func sideChannel(_ request: Request, path: Substring, context: EmulatorContext) async throws -> Response {
-        guard context.isLoopbackPeer else { throw EmulatorError(403, "The emulator side channel answers loopback clients only.") }
+    func sideChannel(_ request: ServedRequest, path: Substring) async throws -> ServedResponse {
+        guard request.isLoopbackPeer else { throw EmulatorError(403, "The emulator side channel answers loopback clients only.") }
         switch (path, request.method) {
         case ("health", .get):
             return response(.ok, contentType: "application/json", body: #"{"status":"ok"}"#)
         case ("deliveries", .get):
-            let since = try QueryString(request.uri.query)["since"].map { text in
+            let since = try QueryString(request.query)["since"].map { text in
                 guard let value = Int(text) else { throw EmulatorError.badRequest("since must be a delivery id (a number).") }
                 return value
             }
@@ -19,7 +19,7 @@ extension EmulatorResponder {
             return response(.ok, contentType: "application/json", body: json)
         case ("deliveries", .delete):
             await store.clearDeliveries()
-            return Response(status: .noContent)
+            return ServedResponse(status: .noContent)
         default:
             throw EmulatorError.notFound("The side channel has /_emulator/health and /_emulator/deliveries.")
         }

@@ -1,12 +1,9 @@
 import Foundation
 import HubWire
-import HTTPTypes
-import Hummingbird
+import HTTPServing
 
 /// Answers every request: the side channel, or `/{hub}/…` with auth, faults and the NH routes.
-struct EmulatorResponder: HTTPResponder {
-    typealias Context = EmulatorContext
-
+struct EmulatorResponder: Sendable {
     /// Largest request body read at all; sends are held to NH's 64 KB separately (413).
     static let maxBodyBytes = 1 << 20
 
@@ -24,32 +21,35 @@ struct EmulatorResponder: HTTPResponder {
         namespaceHost = "\(configuration.namespace).servicebus.windows.net".lowercased()
     }
 
-    func respond(to request: Request, context: EmulatorContext) async throws -> Response {
+    func respond(to request: ServedRequest) async -> ServedResponse {
         let trackingId = request.headers[.trackingId] ?? UUID().uuidString
-        var response: Response
+        var response: ServedResponse
         do {
-            response = try await handle(request, context: context)
+            response = try await handle(request)
         } catch let error as EmulatorError {
-            response = await errorResponse(error, trackingId: trackingId)
+            response = errorResponse(error, trackingId: trackingId)
+        } catch {
+            // Every NH answer is an EmulatorError; anything else is a bug here, answered as NH answers its own.
+            response = errorResponse(EmulatorError(500, "The emulator failed to process the request."), trackingId: trackingId)
         }
         response.headers[.trackingId] = trackingId
         response.headers[.correlationId] = trackingId
         return response
     }
 
-    private func handle(_ request: Request, context: EmulatorContext) async throws -> Response {
-        let path = Substring(request.uri.path)
-        if path.hasPrefix("/_emulator/") { return try await sideChannel(request, path: path.dropFirst("/_emulator/".count), context: context) }
+    private func handle(_ request: ServedRequest) async throws -> ServedResponse {
+        let path = Substring(request.path)
+        if path.hasPrefix("/_emulator/") { return try await sideChannel(request, path: path.dropFirst("/_emulator/".count)) }
         guard let (hub, rest) = configuration.hub(forPath: path) else {
             throw EmulatorError.notFound("No service is hosted at the specified address.")
         }
-        guard let route = Route(path: rest) else { throw EmulatorError.notFound("No such resource: \(request.uri.path)") }
-        let query = QueryString(request.uri.query)
+        guard let route = Route(path: rest) else { throw EmulatorError.notFound("No such resource: \(request.path)") }
+        let query = QueryString(request.query)
         guard let apiVersion = query["api-version"], !apiVersion.isEmpty else {
             throw EmulatorError.badRequest("The api-version query parameter is required.")
         }
         try authorize(request, hub: hub, route: route, query: query)
-        if try await injectFault(route.operation, context: context) { return Response(status: .ok) }
+        if try await injectFault(route.operation, request: request) { return ServedResponse(status: .ok) }
         let call = Call(request: request, hub: hub.name, route: route, query: query, apiVersion: apiVersion,
                         base: baseURL(request))
         return try await dispatch(call, request: request)
@@ -57,13 +57,13 @@ struct EmulatorResponder: HTTPResponder {
 
     /// Checks the SAS token with the right the operation needs; a missing right is 403 with an
     /// empty body, as the service answered in recorded traffic (§1.6).
-    private func authorize(_ request: Request, hub: EmulatorConfiguration.Hub, route: Route, query: QueryString) throws {
+    private func authorize(_ request: ServedRequest, hub: EmulatorConfiguration.Hub, route: Route, query: QueryString) throws {
         let right = route.right(method: request.method.rawValue, hasFilter: query.has("$filter"))
         // The emulator's own host:port is a valid audience host too: clients sign the URL they call.
-        let host = (request.head.authority ?? request.headers[.init("Host")!] ?? "").lowercased()
+        let host = (request.authority ?? "").lowercased()
         let verifier = SASVerifier(policies: hub.policies, acceptedHosts: [namespaceHost, host], clockSkew: configuration.clockSkew)
         do {
-            _ = try verifier.verify(authorization: request.headers[.authorization], path: request.uri.path, right: right,
+            _ = try verifier.verify(authorization: request.headers[.authorization], path: request.path, right: right,
                                     now: Int64(now().timeIntervalSince1970))
         } catch {
             if case .missingRight = error.kind { throw EmulatorError(403, "") }
@@ -72,35 +72,35 @@ struct EmulatorResponder: HTTPResponder {
     }
 
     /// Applies the configured faults; true when the connection was dropped (the response is discarded).
-    private func injectFault(_ operation: FaultRule.Operation, context: EmulatorContext) async throws -> Bool {
+    private func injectFault(_ operation: FaultRule.Operation, request: ServedRequest) async throws -> Bool {
         for rule in configuration.faults where rule.matches(operation) && Double.random(in: 0..<1) < rule.rate {
             switch rule.effect {
             case .status(let status, let retryAfter):
                 throw EmulatorError(status, "Injected fault \(status).", retryAfter: retryAfter)
             case .dropConnection:
-                context.dropConnection()
+                request.dropConnection()
                 return true
             }
         }
         return false
     }
 
-    private func baseURL(_ request: Request) -> String {
-        let host = request.head.authority ?? request.headers[.init("Host")!] ?? "\(configuration.namespace).servicebus.windows.net"
+    private func baseURL(_ request: ServedRequest) -> String {
+        let host = request.authority ?? "\(configuration.namespace).servicebus.windows.net"
         return "http://\(host)"
     }
 
     /// The NH error body (§9) with TrackingId and timestamp; empty for 403 missing-claim answers.
-    private func errorResponse(_ error: EmulatorError, trackingId: String) async -> Response {
-        var headers = HTTPFields()
+    private func errorResponse(_ error: EmulatorError, trackingId: String) -> ServedResponse {
+        var headers = HeaderFields()
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         guard !error.detail.isEmpty || error.status != 403 else {
-            return Response(status: .init(code: error.status), headers: headers)
+            return ServedResponse(status: HTTPStatus(error.status), headers: headers)
         }
         headers[.contentType] = "application/xml; charset=utf-8"
         let body = NHErrorBody.render(status: error.status, detail: error.detail, trackingId: trackingId,
                                       timestamp: Self.errorTimestamp(now()))
-        return Response(status: .init(code: error.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return ServedResponse(status: HTTPStatus(error.status), headers: headers, text: body)
     }
 
     /// `M/d/yyyy h:mm:ss tt` in UTC, as NH error details carry it.
@@ -116,7 +116,7 @@ struct EmulatorResponder: HTTPResponder {
 
 /// One NH request, routed.
 struct Call {
-    let request: Request
+    let request: ServedRequest
     let hub: String
     let route: Route
     let query: QueryString
@@ -130,12 +130,12 @@ struct Call {
     }
 }
 
-extension HTTPField.Name {
-    static let trackingId = HTTPField.Name("TrackingId")!
-    static let correlationId = HTTPField.Name("x-ms-correlation-request-id")!
-    static let notificationFormat = HTTPField.Name("ServiceBusNotification-Format")!
-    static let notificationTags = HTTPField.Name("ServiceBusNotification-Tags")!
-    static let deviceHandle = HTTPField.Name("ServiceBusNotification-DeviceHandle")!
-    static let scheduleTime = HTTPField.Name("ServiceBusNotification-ScheduleTime")!
-    static let continuationToken = HTTPField.Name("x-ms-continuationtoken")!
+extension HeaderName {
+    static let trackingId: HeaderName = "TrackingId"
+    static let correlationId: HeaderName = "x-ms-correlation-request-id"
+    static let notificationFormat: HeaderName = "ServiceBusNotification-Format"
+    static let notificationTags: HeaderName = "ServiceBusNotification-Tags"
+    static let deviceHandle: HeaderName = "ServiceBusNotification-DeviceHandle"
+    static let scheduleTime: HeaderName = "ServiceBusNotification-ScheduleTime"
+    static let continuationToken: HeaderName = "x-ms-continuationtoken"
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HubExpressions
 import HubWire
-import NIOCore
 
 /// All emulator state: installations, registrations, scheduled sends, telemetry and deliveries.
 ///
@@ -17,11 +16,11 @@ actor EmulatorStore {
     var indexes: [String: TargetIndex] = [:]
     /// A ring, so dropping the oldest once the limit is reached costs O(1) per delivery, not a shift of
     /// the whole log (which made every send at the limit copy 100,000 deliveries).
-    var deliveries = CircularBuffer<LoggedDelivery>()
+    var deliveries = BoundedLog<LoggedDelivery>()
     var telemetry: [String: NotificationRecord] = [:]
     /// Telemetry ids, oldest first: the newest `deliveryLimit` records are kept, so an emulator left up for a
     /// long rehearsal (or a benchmark) does not grow without bound.
-    var telemetryOrder = CircularBuffer<String>()
+    var telemetryOrder = BoundedLog<String>()
     /// Monotonic counter behind ids (registrations, notifications, scheduled sends).
     var sequence = 0
     /// Deliveries numbered so far (not saved: the delivery log lives in memory only).
@@ -88,7 +87,7 @@ actor EmulatorStore {
     }
 
     /// Forgets all recorded deliveries (ids keep increasing).
-    func clearDeliveries() { deliveries.removeAll(keepingCapacity: false) }
+    func clearDeliveries() { deliveries.removeAll() }
 
     /// Keeps a send's telemetry, dropping the oldest beyond the limit.
     func keepTelemetry(_ record: NotificationRecord) {

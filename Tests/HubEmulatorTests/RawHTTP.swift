@@ -320,11 +320,14 @@ func withEmulator(
 ) async throws {
     let emulator = try await Emulator(configuration: configuration, statePath: statePath,
                                       deliveryLimit: deliveryLimit, now: clock.provider)
-    let app = emulator.application(host: "127.0.0.1", port: 0)
-    try await app.test(.live) { client in
-        let port = try #require(client.port)
-        try await body(RawClient(port: port), emulator)
+    let served = try await EmbeddedEmulator.start(emulator, port: 0)
+    do {
+        try await body(RawClient(port: served.port), emulator)
+    } catch {
+        await served.stop()
+        throw error
     }
+    await served.stop()
 }
 
 // MARK: - Small helpers

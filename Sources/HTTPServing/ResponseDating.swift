@@ -4,7 +4,7 @@ import HubWire
 import NIOCore
 import NIOHTTPTypes
 
-/// Dates every response head with the emulator's clock.
+/// Dates every response head with a given clock (the emulator's, when it rehearses clock skew).
 ///
 /// Hummingbird stamps `Date` from this machine's clock after the responder returns, so an emulator
 /// whose clock is offset (to rehearse clock skew) re-dates the head on its way out. Clients read

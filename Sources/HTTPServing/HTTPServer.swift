@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+// Only for the log level of Hummingbird's own logger; the servers log through their own handlers.
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// An HTTP/1.1 server that hands every request to one handler: the edge where the emulator and `pushline serve`
+/// meet the HTTP library, so neither imports it (one third-party package, one edge target).
+///
+/// `run` serves until SIGINT, SIGTERM or `shutdown()`; then it stops accepting connections and lets requests
+/// in flight finish before it returns.
+public final class HTTPServer: Sendable {
+    /// Answers one request.
+    public typealias Handler = @Sendable (ServedRequest) async -> ServedResponse
+
+    private let options: ServerOptions
+    private let handler: Handler
+    /// The service group of the current `run`, so `shutdown` can end it. One `run` at a time.
+    private let serving = Mutex<ServiceGroup?>(nil)
+    /// A shutdown asked for before `run` had its group: honoured as soon as it has.
+    private let stopRequested = Mutex(false)
+
+    /// A server with `options` that answers with `handler`.
+    public init(options: ServerOptions, handler: @escaping Handler) {
+        self.options = options
+        self.handler = handler
+    }
+
+    /// Serves until SIGINT, SIGTERM or `shutdown()`; `onRunning` receives the bound port once listening.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let handler = self.handler
+        let port = options.port
+        let clock = options.responseClock
+        let idle = options.idleTimeout.components
+        // A handler per connection: channel handlers are never shared.
+        let idleNanoseconds = idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000
+        var application = Application(
+            responder: CallbackResponder { (request: Request, context: ServingContext) in
+                let response = await handler(ServedRequest(request, context: context))
+                return Response(response)
+            },
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: clock.map { [ResponseDating(now: $0)] } ?? [],
+                idleTimeout: TimeAmount.nanoseconds(idleNanoseconds))),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: options.serverName),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+        if options.quiet { application.logger.logLevel = Logger.Level.warning }
+        let group = ServiceGroup(configuration: .init(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger))
+        serving.withLock { $0 = group }
+        defer { serving.withLock { $0 = nil } }
+        if stopRequested.withLock({ $0 }) { await group.triggerGracefulShutdown() }
+        try await group.run()
+    }
+
+    /// Ends a `run` as SIGTERM would: no new connections, requests in flight finish.
+    public func shutdown() async {
+        stopRequested.withLock { $0 = true }
+        await serving.withLock { $0 }?.triggerGracefulShutdown()
+    }
+}
+
+/// The request context: Hummingbird's storage plus the peer's address and a way to drop the connection.
+struct ServingContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let peerIP: String?
+    let dropConnection: @Sendable () -> Void
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        let channel = source.channel
+        peerIP = channel.remoteAddress?.ipAddress
+        dropConnection = { channel.close(promise: nil) }
+    }
+}
+
+extension ServedRequest {
+    init(_ request: Request, context: ServingContext) {
+        var headers = HeaderFields()
+        for field in request.headers { headers.append(HeaderName(field.name.rawName), field.value) }
+        self.init(
+            method: HTTPMethod(request.method.rawValue), path: request.uri.path, query: request.uri.query,
+            headers: headers, authority: request.head.authority ?? request.headers[HTTPField.Name("Host")!], peerIP: context.peerIP,
+            body: { limit in
+                // One over the limit, so a body of exactly `limit` bytes passes and a longer one is told apart.
+                var request = request
+                let buffer = try await request.collectBody(upTo: max(limit, 0) + 1)
+                return Array(buffer: buffer)
+            },
+            dropConnection: context.dropConnection)
+    }
+}
+
+extension Response {
+    init(_ response: ServedResponse) {
+        var fields = HTTPFields()
+        for field in response.headers {
+            guard let name = HTTPField.Name(field.name.rawName) else { continue }
+            fields.append(HTTPField(name: name, value: field.value))
+        }
+        self.init(status: .init(code: response.status.code), headers: fields,
+                  body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where and how a server listens.
+public struct ServerOptions: Sendable {
+    /// Host name or address to bind (`127.0.0.1`, `0.0.0.0`, `::`).
+    public var host: String
+    /// Port to bind; 0 picks a free one (reported to `onRunning`).
+    public var port: Int
+    /// The `Server` header value.
+    public var serverName: String
+    /// Logs only warnings and errors of the HTTP library itself.
+    public var quiet: Bool
+    /// Dates every response's `Date` header with this clock instead of the machine's (an emulator rehearsing
+    /// clock skew); nil keeps the library's cached date.
+    public var responseClock: (@Sendable () -> Date)?
+    /// Closes a keep-alive connection idle this long.
+    public var idleTimeout: Duration
+
+    /// Options for a server on `host:port`.
+    public init(host: String, port: Int, serverName: String, quiet: Bool = false,
+                responseClock: (@Sendable () -> Date)? = nil, idleTimeout: Duration = .seconds(60)) {
+        self.host = host
+        self.port = port
+        self.serverName = serverName
+        self.quiet = quiet
+        self.responseClock = responseClock
+        self.idleTimeout = idleTimeout
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPServing
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Synchronization
+import Testing
+
+/// Starts a server with `handler` on a free loopback port, runs `body` against it, stops it.
+func withServer(
+    _ options: ServerOptions = ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true),
+    handler: @escaping HTTPServer.Handler, _ body: @Sendable (Int) async throws -> Void
+) async throws {
+    let server = HTTPServer(options: options, handler: handler)
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let task = Task { defer { continuation.finish() }; try await server.run { continuation.yield($0) } }
+    var port = 0
+    for await bound in ports { port = bound; break }
+    #expect(port > 0)
+    do { try await body(port) } catch { await server.shutdown(); _ = try? await task.value; throw error }
+    await server.shutdown()
+    try await task.value
+}
+
+/// A raw answer: status, fields, body text.
+struct Answer: Sendable {
+    let status: Int
+    let headers: HTTPFields
+    let text: String
+}
+
+/// One request on a fresh connection, through HummingbirdTesting's raw HTTP/1.1 client.
+func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: [UInt8]? = nil)
+    async throws -> Answer
+{
+    let request = TestClient.Request(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers,
+                                     body: body.map { ByteBuffer(bytes: $0) })
+    let response = try await TestClient.withClient(host: "127.0.0.1", port: port,
+                                                   configuration: .init(timeout: .seconds(10))) { client in
+        try await client.execute(request)
+    }
+    return Answer(status: Int(response.status.code), headers: response.headers,
+                  text: response.body.map { String(buffer: $0) } ?? "")
+}
+
+@Suite struct HTTPServerTests {
+    @Test func handsTheHandlerTheRequestHeadAndSendsItsAnswer() async throws {
+        let seen = Mutex<ServedRequest?>(nil)
+        try await withServer(handler: { request in
+            seen.withLock { $0 = request }
+            return ServedResponse(status: .created, headers: ["X-Answer": "yes", .location: "/there"], text: "made")
+        }) { port in
+            var headers = HTTPFields()
+            headers[HTTPField.Name("X-Mixed-Case")!] = "v1"
+            let response = try await send(port, .put, "/a%2Fb/c?x=1&y=%20", headers: headers)
+            #expect(response.status == 201)
+            #expect(response.headers[HTTPField.Name("x-answer")!] == "yes")
+            #expect(response.headers[.location] == "/there")
+            #expect(response.headers[.server] == "test")
+            #expect(response.text == "made")
+        }
+        let request = try #require(seen.withLock { $0 })
+        #expect(request.method == .put)
+        #expect(request.path == "/a%2Fb/c")
+        #expect(request.query == "x=1&y=%20")
+        #expect(request.headers["x-mixed-case"] == "v1")
+        #expect(request.authority == "127.0.0.1:\(request.authority?.split(separator: ":").last ?? "")")
+        #expect(request.peerIP == "127.0.0.1")
+        #expect(request.isLoopbackPeer)
+    }
+
+    @Test func readsABodyUpToItsLimitAndRefusesALongerOne() async throws {
+        try await withServer(handler: { request in
+            do {
+                let bytes = try await request.body(upTo: 10)
+                return ServedResponse(status: .ok, text: "\(bytes.count)")
+            } catch let error as BodyTooLarge {
+                return ServedResponse(status: .contentTooLarge, text: "limit \(error.limit)")
+            } catch {
+                return ServedResponse(status: .internalServerError)
+            }
+        }) { port in
+            let exact = try await send(port, .post, "/", body: Array(repeating: 65, count: 10))
+            #expect(exact.status == 200)
+            #expect(exact.text == "10")
+            let over = try await send(port, .post, "/", body: Array(repeating: 65, count: 11))
+            #expect(over.status == 413)
+            let far = try await send(port, .post, "/", body: Array(repeating: 65, count: 100_000))
+            #expect(far.status == 413)
+            #expect(far.text == "limit 10")
+        }
+    }
+
+    @Test func datesResponsesWithTheGivenClock() async throws {
+        let past = Date(timeIntervalSince1970: 1_000_000_000)  // 2001-09-09T01:46:40Z
+        let options = ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true, responseClock: { past })
+        try await withServer(options, handler: { _ in ServedResponse(status: .noContent) }) { port in
+            let response = try await send(port, .get, "/")
+            #expect(response.headers[.date] == "Sun, 09 Sep 2001 01:46:40 GMT")
+        }
+    }
+
+    @Test func shutdownLetsARequestInFlightFinish() async throws {
+        let server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true)) { _ in
+            try? await Task.sleep(for: .milliseconds(500))
+            return ServedResponse(status: .ok, text: "finished")
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let running = Task { defer { continuation.finish() }; try await server.run { continuation.yield($0) } }
+        var port = 0
+        for await bound in ports { port = bound; break }
+        let inFlight = Task { [port] in try await send(port, .get, "/slow") }
+        try await Task.sleep(for: .milliseconds(150))
+        await server.shutdown()
+        let response = try await inFlight.value
+        #expect(response.status == 200)
+        #expect(response.text == "finished")
+        try await running.value
+    }
+
+    @Test func printedHeadersNeverShowCredentials() {
+        let headers: HeaderFields = [.authorization: "Basic YWxpY2U6c2VjcmV0", "apikey": "k-123", "Accept": "*/*"]
+        let printed = headers.description
+        #expect(!printed.contains("YWxpY2U6c2VjcmV0"))
+        #expect(!printed.contains("k-123"))
+        #expect(printed.contains("Accept: */*"))
+        #expect(headers["AUTHORIZATION"] == "Basic YWxpY2U6c2VjcmV0")
+    }
+}
