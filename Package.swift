@@ -23,6 +23,7 @@ let package = Package(
         // (`pushline demo`), not only by a signal.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -84,9 +85,18 @@ let package = Package(
         // The local NH-compatible server. Shares wire formats and the expression language with the client,
         // never the pipeline engine. No third-party imports.
         .target(name: "HubEmulator", dependencies: ["HubWire", "HubExpressions", "HTTPServing"]),
+        // bcrypt for the users file of `pushline serve`. Only hummingbird-auth's HummingbirdBcrypt.
+        .target(name: "PasswordHashing", dependencies: [
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        ]),
+        // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
+        // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
+        .target(name: "PushService", dependencies: [
+            "HTTPServing", "PasswordHashing", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+        ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow",
+            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -115,6 +125,10 @@ let package = Package(
         .testTarget(name: "HTTPServingTests", dependencies: [
             "HTTPServing",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "PasswordHashingTests", dependencies: ["PasswordHashing"]),
+        .testTarget(name: "PushServiceTests", dependencies: [
+            "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire", "PasswordHashing",
         ]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",

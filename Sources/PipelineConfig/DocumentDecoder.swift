@@ -46,7 +46,7 @@ struct DocumentDecoder {
         return document
     }
 
-    private func checkVersion(_ reader: OptionReader) {
+    func checkVersion(_ reader: OptionReader) {
         guard let node = reader.node("version") else {
             if reader.contains("version") {
                 diagnostics.error("'version' has no value", at: reader.node.location, hint: "write `version: 1`")

@@ -44,6 +44,29 @@ public struct HubSession: Sendable {
         return result
     }
 
+    /// A session for `hub` outside a pipeline run (`pushline serve`): a token provider of its own with a one-hour
+    /// lifetime, renewed before it expires.
+    public init(hub: HubDeclaration, transport: any HubTransport, policy: RetryPolicy, clock: WallClock) throws(StepFailure) {
+        guard let connection = hub.connection, let hubName = hub.hubName else {
+            throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
+                              hint: "set the environment variables its `connection:` and `hub:` reference")
+        }
+        let provider = SASTokenProvider(
+            signer: connection.signer,
+            resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
+            lifetime: 3600, now: { clock.epochSeconds })
+        self.init(hub: hub, endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
+                  tokens: provider, transport: transport, policy: policy)
+    }
+
+    init(hub: HubDeclaration, endpoint: HubEndpoint, tokens: SASTokenProvider, transport: any HubTransport, policy: RetryPolicy) {
+        self.hub = hub
+        self.endpoint = endpoint
+        self.tokens = tokens
+        self.transport = transport
+        self.policy = policy
+    }
+
     /// The same session with other retry rules (a step's own `retries` and `retry-ambiguous`).
     public func with(policy: RetryPolicy) -> HubSession {
         HubSession(hub: hub, endpoint: endpoint, tokens: tokens, transport: transport, policy: policy)

@@ -1,0 +1,79 @@
+import PipelineCore
+
+/// A `pushline serve` file as the loader reads it: the hubs and templates, checked exactly as a pipeline's are,
+/// and the `service:` section left as nodes for the service to decode (as steps decode their own options).
+public struct ServiceFile: Sendable {
+    /// The path it was read from.
+    public var file: String
+    /// Its directory, for relative paths (the users file, template files).
+    public var directory: String
+    /// What the service is for.
+    public var description: String?
+    /// Declared hubs.
+    public var hubs: [HubDeclaration] = []
+    /// Declared templates.
+    public var templates: [TemplateDeclaration] = []
+    /// The `service:` mapping, with marks; nil when it is missing (already reported).
+    public var service: ConfigNode?
+
+    /// An empty service file read from `file`.
+    public init(file: String, directory: String) {
+        self.file = file
+        self.directory = directory
+    }
+}
+
+extension PipelineLoader {
+    /// Loads a service file. Returns nil when the file could not be read as YAML at all; otherwise the file comes
+    /// back with every problem of its hubs and templates reported, and the `service:` section for its own decoder.
+    public func loadService(path: String, diagnostics: DiagnosticCollector) -> ServiceFile? {
+        guard let read = SourceText.read(path, limit: options.maxFileBytes, what: "service file", at: nil,
+                                         diagnostics: diagnostics)
+        else { return nil }
+        let text = read.contains("\r\n") ? read.replacingOccurrences(of: "\r\n", with: "\n") : read
+        diagnostics.register(source: text, for: path)
+        let directory = FilePath.directory(of: path)
+        let references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
+        let composer = YAMLComposer(file: path, options: options, diagnostics: diagnostics, references: references)
+        guard let root = composer.compose(text) else { return nil }
+        let decoder = DocumentDecoder(file: path, directory: directory, options: options, diagnostics: diagnostics,
+                                      sourceLines: text.lines)
+        return decoder.decodeService(root)
+    }
+
+    /// True when the YAML text is a service file (it has a top-level `service:` key), not a pipeline: how
+    /// `validate` tells the two apart.
+    public static func isServiceFile(text: String) -> Bool {
+        text.split(separator: "\n").contains { $0.hasPrefix("service:") }
+    }
+}
+
+extension DocumentDecoder {
+    static let serviceTopLevelKeys: [OptionSpec] = [
+        OptionSpec("version", .integer, required: true, "service file format version; must be 1"),
+        OptionSpec("description", .string, "what the service is for"),
+        OptionSpec("hubs", .namedMappings(hubKeys), "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
+        OptionSpec("templates", .namedMappings(templateKeys), "named templates the service renders (platform, body, headers)"),
+        OptionSpec("service", .mapping([]), required: true, "what `pushline serve` listens on, who may call it and what it sends"),
+    ]
+
+    func decodeService(_ root: ConfigNode) -> ServiceFile? {
+        guard root.entries != nil else {
+            diagnostics.error("a service file must be a mapping with `version:` and `service:`, found \(root.kindName)",
+                              at: root.location, hint: "start the file with `version: 1`")
+            return nil
+        }
+        let reader = OptionReader(root, specs: Self.serviceTopLevelKeys, step: nil, what: "a service file", diagnostics: diagnostics)
+        checkVersion(reader)
+        var service = ServiceFile(file: file, directory: directory)
+        if let node = reader.node("description") {
+            if let scalar = node.scalar { service.description = scalar.text } else {
+                reader.error("'description' must be text, found \(node.kindName)", at: node)
+            }
+        }
+        service.hubs = decodeHubs(reader.node("hubs"))
+        service.templates = decodeTemplates(reader.node("templates"))
+        service.service = reader.node("service")
+        return service
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import HTTPServing
+import HubWire
+
+/// The seed tutorial's device routes: `POST /api/register`, `PUT` and `DELETE /api/register/{id}`. A caller sees
+/// and changes only registrations that carry its own identity tag; anyone else's answer 404 as if absent.
+extension PushServer {
+    /// The body of `PUT /api/register/{id}`, as the seed's apps send it (PascalCase).
+    struct DeviceRegistration: Decodable {
+        let Platform: String
+        let Handle: String
+        let Tags: [String]?
+    }
+
+    /// Platform names the seed's apps send, and what NH registers them as. `fcm` is what the latest tutorial's
+    /// Android app sends; the tutorial maps it to NH's FCM (legacy) registration, named `gcm` here.
+    static let platforms: [String: PushPlatform] = [
+        "apns": .apns, "fcmv1": .fcmv1, "gcm": .gcm, "fcm": .gcm, "wns": .wns, "mpns": .mpns,
+    ]
+
+    func createRegistrationID(_ request: ServedRequest, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        let handle = QueryPairs(request.query)["handle"]
+        var id: String?
+        if let handle, !handle.isEmpty {
+            guard handle.utf8.count <= 4096, !handle.contains(where: \.isNewline) else {
+                throw .badRequest("the handle is not a device handle (too long, or it has line breaks)")
+            }
+            // Only the caller's own registrations for this handle are reused and tidied; another user's are theirs.
+            let own = try await registrations(handle: handle).filter { $0.tags.contains(tags.identityTag(for: user)) }
+            id = own.first?.registrationId
+            for extra in own.dropFirst() {
+                guard let extraID = extra.registrationId else { continue }
+                _ = try await hub.perform(HubRequests.deleteRegistration(id: extraID, at: hub.session.endpoint), allowing: [404])
+            }
+        }
+        if id == nil {
+            let response = try await hub.perform(HubRequests.createRegistrationID(at: hub.session.endpoint))
+            guard let location = response.header("Location"), let made = NotificationLocation.notificationId(fromLocation: location),
+                  !made.isEmpty
+            else { throw Problem(.badGateway, "Bad Gateway", "the notification hub answered without a registration id") }
+            issued.issue(made, to: user, now: now)
+            id = made
+        }
+        return json(.ok, JSONString.quote(id ?? ""))
+    }
+
+    func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        let update: DeviceRegistration
+        do {
+            update = try JSONDecoder().decode(DeviceRegistration.self, from: Data(try await body(request)))
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw .badRequest("the body must be {\"Platform\": \"apns|fcmv1|gcm|wns|mpns\", \"Handle\": \"…\", \"Tags\": [\"…\"]}")
+        }
+        guard let platform = Self.platforms[update.Platform.lowercased()], let kind = RegistrationDescription.Kind(platform: platform) else {
+            throw .badRequest("unknown Platform '\(update.Platform)'; use apns, fcmv1, gcm, wns or mpns")
+        }
+        if let problem = platform.handleProblem(update.Handle) { throw .badRequest("the Handle is not a \(platform.rawValue) handle: \(problem)") }
+        let registrationTags = try tags.tags(for: user, client: update.Tags ?? [])
+        try await requireOwnOrIssued(id, user: user, now: now)
+        let description = RegistrationDescription(kind: kind, isTemplate: false, handle: update.Handle, tags: registrationTags)
+        let response = try await hub.perform(HubRequests.upsertRegistration(description, id: id, at: hub.session.endpoint), allowing: [410])
+        if response.status == 410 {
+            issued.forget(id)
+            throw Problem(.gone, "Gone", "registration \(id) is gone; ask for a new id with POST /api/register")
+        }
+        issued.forget(id)
+        return ServedResponse(status: .ok)
+    }
+
+    func deleteRegistration(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        guard let existing = try await registration(id), existing.tags.contains(tags.identityTag(for: user)) else {
+            throw .notFound("you have no registration \(id)")
+        }
+        _ = try await hub.perform(HubRequests.deleteRegistration(id: id, at: hub.session.endpoint), allowing: [404])
+        return ServedResponse(status: .ok)
+    }
+
+    /// Device routes act for a user: the identity tag is theirs. An API key names no user.
+    private func deviceUser(_ caller: Caller) throws(Problem) -> String {
+        guard caller.kind == .user else { throw .forbidden("device registrations belong to a signed-in user; an API key has no user") }
+        return caller.name
+    }
+
+    /// An existing registration must be the caller's (else 404); a new one must be an id issued to the caller
+    /// (else 410, so the app asks for a fresh id as it does after any 410).
+    private func requireOwnOrIssued(_ id: String, user: String, now: Double) async throws(Problem) {
+        if let existing = try await registration(id) {
+            guard existing.tags.contains(tags.identityTag(for: user)) else { throw .notFound("you have no registration \(id)") }
+            return
+        }
+        guard issued.isIssued(id, to: user, now: now) else {
+            throw Problem(.gone, "Gone", "registration id \(id) was not issued to you or has expired; ask for a new one with POST /api/register")
+        }
+    }
+
+    /// The registration `id`, or nil when the hub has none.
+    private func registration(_ id: String) async throws(Problem) -> RegistrationDescription? {
+        let response = try await hub.perform(HubRequests.getRegistration(id: id, at: hub.session.endpoint), allowing: [404])
+        guard response.status != 404 else { return nil }
+        do {
+            return try RegistrationDescription(parsing: String(decoding: response.body, as: UTF8.self))
+        } catch {
+            throw Problem(.badGateway, "Bad Gateway", "the notification hub answered a registration Pushline cannot read")
+        }
+    }
+
+    /// The registrations for a PNS handle (first 100, as the seed reads them).
+    private func registrations(handle: String) async throws(Problem) -> [RegistrationDescription] {
+        let response = try await hub.perform(HubRequests.registrations(handle: handle, tag: nil, top: 100, continuation: nil,
+                                                                       at: hub.session.endpoint))
+        return AtomFeed.entries(in: String(decoding: response.body, as: UTF8.self)).compactMap { try? RegistrationDescription(parsing: $0) }
+    }
+}

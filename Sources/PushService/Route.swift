@@ -1,0 +1,57 @@
+import HTTPServing
+
+/// The routes, by method and path: the seed tutorial's device and notification routes, and operations.
+enum Route: Equatable {
+    case healthz, readyz
+    /// `POST /api/register?handle=…`
+    case createRegistrationID
+    /// `PUT /api/register/{id}`
+    case upsertRegistration(String)
+    /// `DELETE /api/register/{id}`
+    case deleteRegistration(String)
+    /// `POST /api/notifications?pns=…&to_tag=…`
+    case notifyUser
+    case wrongMethod([HTTPMethod])
+    case unknown
+
+    init(method: HTTPMethod, path: String) {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        func only(_ allowed: HTTPMethod, _ route: Route) -> Route { method == allowed ? route : .wrongMethod([allowed]) }
+        switch segments.map({ $0.lowercased() }) {
+        case ["healthz"]: self = only(.get, .healthz)
+        case ["readyz"]: self = only(.get, .readyz)
+        case ["api", "register"]: self = only(.post, .createRegistrationID)
+        case ["api", "notifications"]: self = only(.post, .notifyUser)
+        case let parts where parts.count == 3 && parts[0] == "api" && parts[1] == "register" && !parts[2].isEmpty:
+            let id = segments[2]
+            switch method {
+            case .put: self = .upsertRegistration(id)
+            case .delete: self = .deleteRegistration(id)
+            default: self = .wrongMethod([.put, .delete])
+            }
+        default: self = .unknown
+        }
+    }
+
+    /// The scope a route needs; nil for the open operational routes.
+    var scope: Scope? {
+        switch self {
+        case .createRegistrationID, .upsertRegistration, .deleteRegistration: .register
+        case .notifyUser: .send
+        case .healthz, .readyz, .wrongMethod, .unknown: nil
+        }
+    }
+
+    /// The route's name in logs: its template, never the ids or handles in the path and query.
+    var name: String {
+        switch self {
+        case .healthz: "GET /healthz"
+        case .readyz: "GET /readyz"
+        case .createRegistrationID: "POST /api/register"
+        case .upsertRegistration: "PUT /api/register/{id}"
+        case .deleteRegistration: "DELETE /api/register/{id}"
+        case .notifyUser: "POST /api/notifications"
+        case .wrongMethod, .unknown: "unmatched"
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import HTTPServing
+import HubHTTP
+import PipelineCore
+import PushService
+import RunFlow
+
+/// `pushline serve SERVICE.yaml`: the notify-users backend, configured in YAML.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the notify-users backend a service file describes, until Ctrl-C or SIGTERM.",
+        discussion: """
+            Devices register through it (POST /api/register, PUT and DELETE /api/register/{id}) and signed-in \
+            users notify each other by name (POST /api/notifications), in the wire shapes of the Notification \
+            Hubs "notify users" tutorial. Users sign in with HTTP Basic against an htpasswd file of bcrypt \
+            hashes; senders may use an API key in the `apikey` header. The server adds the caller's identity tag \
+            itself and keeps only client tags the service file allows. GET /healthz says it is alive, GET /readyz \
+            that the hub accepts its key. Listens on loopback unless the file or --host says otherwise: put a \
+            TLS-terminating proxy in front of it for other machines.
+
+            EXAMPLES:
+              pushline serve pipelines/notify-users.service.yaml
+              pushline serve pipelines/notify-users.service.yaml --port 9000
+
+            \(ExitStatus.help([
+                .init("0", "stopped by Ctrl-C or SIGTERM; requests in flight finished"),
+                .init("1", "the server could not start (the port is taken) or stopped on an error"),
+                .init("2", "an invalid service file, users file or option"),
+            ]))
+            """)
+
+    @OptionGroup var settings: EnvironmentFileOption
+
+    @Argument(help: "The service file (YAML).")
+    var service: String
+
+    @Option(help: "Address to listen on (overrides the file's service.listen.host).")
+    var host: String?
+
+    @Option(help: "Port to listen on (overrides the file's service.listen.port; 0 picks a free one).")
+    var port: Int?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        let diagnostics = DiagnosticCollector()
+        let loaded = ServiceLoader.load(path: service, purpose: .run, environment: console.environment, diagnostics: diagnostics)
+        diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+        guard let loaded else {
+            console.errorLine(DiagnosticPrinter.summary(diagnostics.diagnostics))
+            throw ExitStatus.exit(ExitStatus.invalidInput)
+        }
+        let executor = AsyncHTTPExecutor()
+        let log = AccessLog(json: !console.isTerminal) { console.errorLine($0) }
+        let server: PushServer
+        do {
+            server = try PushServer(settings: loaded.settings, users: loaded.users,
+                                    transport: RetryingTransport(executor: executor), clock: console.clock, log: log)
+        } catch {
+            await executor.shutdown()
+            throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
+        }
+        let host = self.host ?? loaded.settings.host
+        let http = HTTPServer(options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)) {
+            await server.handle($0)
+        }
+        let settings = loaded.settings
+        let users = loaded.users?.count ?? 0
+        do {
+            try await http.run { bound in
+                let display = host.contains(":") ? "[\(host)]" : host
+                console.line("Pushline serving on http://\(display):\(bound)/ (hub '\(settings.hub.name)'; \(users) user\(users == 1 ? "" : "s"), "
+                    + "\(settings.apiKeys.count) API key\(settings.apiKeys.count == 1 ? "" : "s"))")
+                console.line("stop with Ctrl-C (requests in flight finish)")
+            }
+        } catch {
+            await executor.shutdown()
+            console.errorLine("error: the server stopped: \(error)")
+            throw ExitStatus.exit(ExitStatus.failure)
+        }
+        await executor.shutdown()
+        console.line("server stopped")
+    }
+}
+
+extension ServeCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPServing
+import HubEmulator
+import HubHTTP
+import HubWire
+import PasswordHashing
+import PipelineConfig
+import PipelineCore
+import PushService
+import Synchronization
+import Testing
+
+/// A real emulator on a loopback port and a `PushServer` in front of it, with users alice, bob and carol
+/// (cost-4 bcrypt hashes, so tests stay quick) and one API key. Requests go straight to `handle`; the HTTP layer
+/// has its own tests.
+struct ServiceHarness {
+    static let passwords = ["alice": "alice-pass-1", "bob": "bob-pass-2", "carol": "carol-pass-3"]
+    static let apiKey = "k-sender-0123456789abcdef"
+    static let adminKey = "k-admin-fedcba9876543210"
+    static let hubKey = "Hk1Ey2Fo3Rt4He5Se6Rv7Ic8Ey9Ou0Lo1Ok2At3ThA="
+    static let users: UserDirectory = UserDirectory(
+        hashes: passwords.mapValues { PasswordHash.make($0, cost: 4) })
+
+    let emulator: Emulator
+    let served: EmbeddedEmulator
+    let server: PushServer
+    let executor: AsyncHTTPExecutor
+    let lines: LineLog
+
+    /// Settings as the example service file has them, adjusted by `adjust`.
+    static func settings(port: Int, key: String = hubKey, _ adjust: (inout ServiceSettings) -> Void = { _ in }) throws -> ServiceSettings {
+        let connection = try ConnectionString(parsing: "Endpoint=sb://local.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(key)")
+        let hub = HubDeclaration(name: "users", location: SourceLocation(file: "service.yaml", line: 1, column: 1),
+                                 connection: connection, hubName: "myhub", endpoint: "http://127.0.0.1:\(port)/")
+        var settings = ServiceSettings(hub: hub)
+        settings.usersFile = "users.htpasswd"
+        settings.apiKeys = [
+            .init(name: "backend", digest: ContentDigest.hex(apiKey), scopes: [.send]),
+            .init(name: "ops", digest: ContentDigest.hex(adminKey), scopes: [.admin]),
+        ]
+        settings.allowedTags = TagPattern("(topic|lang)_[a-z0-9_]{1,40}")
+        settings.maxTags = 5
+        settings.notifyTemplates = try notifyTemplates()
+        adjust(&settings)
+        return settings
+    }
+
+    /// The templates of `pipelines/notify-users.service.yaml`, loaded from the repository's `templates/`.
+    static func notifyTemplates(filePath: String = #filePath) throws -> [PushPlatform: TemplateDeclaration] {
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent("pipelines/notify-users.service.yaml").path
+        let diagnostics = DiagnosticCollector()
+        let environment = ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(hubKey)",
+                           "NH_HUB": "myhub", "PUSHLINE_USERS": "users.htpasswd", "PUSHLINE_API_KEY": apiKey]
+        let file = try #require(PipelineLoader(options: LoaderOptions(purpose: .run, environment: environment))
+            .loadService(path: path, diagnostics: diagnostics), "\(diagnostics.diagnostics)")
+        let settings = try #require(ServiceSettingsDecoder(file: file, diagnostics: diagnostics).decode())
+        #expect(!diagnostics.hasErrors, "\(diagnostics.diagnostics)")
+        return settings.notifyTemplates
+    }
+
+    static func emulatorConfiguration(faults: [FaultRule] = []) -> EmulatorConfiguration {
+        EmulatorConfiguration(namespace: "local", hubs: [
+            .init(name: "myhub", policies: [AccessPolicy(name: "Full", key: hubKey, rights: [.listen, .manage, .send])]),
+        ], faults: faults)
+    }
+
+    /// Runs `body` with a fresh emulator and server; both stop afterwards.
+    static func with(
+        port: Int = 0, faults: [FaultRule] = [], _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
+        _ body: (ServiceHarness) async throws -> Void
+    ) async throws {
+        let emulator = try await Emulator(configuration: emulatorConfiguration(faults: faults))
+        let served = try await EmbeddedEmulator.start(emulator, port: port)
+        let executor = AsyncHTTPExecutor()
+        let lines = LineLog()
+        do {
+            let settings = try settings(port: served.port, adjust)
+            let server = try PushServer(settings: settings, users: users, transport: RetryingTransport(executor: executor),
+                                        log: AccessLog(json: true) { lines.append($0) })
+            try await body(ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
+        } catch {
+            await served.stop()
+            await executor.shutdown()
+            throw error
+        }
+        await served.stop()
+        await executor.shutdown()
+    }
+
+    /// One request as `user` (HTTP Basic with the user's password), as an API key, or anonymous.
+    func call(_ method: HTTPMethod, _ target: String, as user: String? = nil, password: String? = nil, apiKey: String? = nil,
+              headers extra: HeaderFields = [:], body: String? = nil, peer: String = "127.0.0.1") async -> Answer {
+        var headers = extra
+        if let user {
+            let secret = password ?? Self.passwords[user] ?? ""
+            headers[.authorization] = "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()
+        }
+        if let apiKey { headers["apikey"] = apiKey }
+        if body != nil { headers[.contentType] = "application/json" }
+        let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
+        let bytes = Array((body ?? "").utf8)
+        let request = ServedRequest(method: method, path: path, query: query, headers: headers, authority: "127.0.0.1:8088",
+                                    peerIP: peer, body: { _ in bytes })
+        let response = await server.handle(request)
+        return Answer(status: response.status.code, headers: response.headers, text: String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// Registers a device for `user` the seed way (POST for an id, PUT the registration); returns the id.
+    @discardableResult
+    func register(_ user: String, handle: String, platform: String = "apns", tags: [String] = []) async throws -> String {
+        let created = await call(.post, "/api/register?handle=\(handle)", as: user)
+        #expect(created.status == 200, "\(created)")
+        let id = try #require(try JSONDecoder().decode(String?.self, from: Data(created.text.utf8)))
+        let tagList = tags.map { "\"\($0)\"" }.joined(separator: ",")
+        let put = await call(.put, "/api/register/\(id)", as: user,
+                             body: #"{"Platform":"\#(platform)","Handle":"\#(handle)","Tags":[\#(tagList)]}"#)
+        #expect(put.status == 200, "\(put)")
+        return id
+    }
+
+    /// What the emulator delivered, by device handle.
+    func deliveries() async -> [Delivery] { await emulator.deliveries() }
+}
+
+/// A response as the tests read it.
+struct Answer: Sendable, CustomStringConvertible {
+    let status: Int
+    let headers: HeaderFields
+    let text: String
+
+    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] }
+    var detail: String { json?["detail"] as? String ?? "" }
+    var description: String { "\(status) \(headers) \(text)" }
+}
+
+/// Lines the access log wrote.
+final class LineLog: Sendable {
+    private let stored = Mutex<[String]>([])
+    func append(_ line: String) { stored.withLock { $0.append(line) } }
+    var lines: [String] { stored.withLock { $0 } }
+}
+
+extension Array where Element == String {
+    var splitPair: (String, String?) { (self.first ?? "", count > 1 ? self[1] : nil) }
+}
+
+/// A 64-hex-digit APNs device token from `seed`.
+func apnsToken(_ seed: Int) -> String {
+    let hex = String(seed, radix: 16, uppercase: true)
+    return String(repeating: "A", count: 64 - hex.count) + hex
+}
