@@ -135,7 +135,10 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
-        .testTarget(name: "PushlineCLITests", dependencies: ["PushlineCLI", "RunFlow", "pushline"],
+        .testTarget(name: "PushlineCLITests", dependencies: [
+            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ],
                     exclude: ["Golden", "Inputs"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
     ],

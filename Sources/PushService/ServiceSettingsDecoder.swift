@@ -62,25 +62,29 @@ public struct ServiceSettingsDecoder {
     public func decode() -> ServiceSettings? {
         guard let node = file.service else { return nil }
         let reader = OptionReader(node, specs: Self.keys, step: nil, what: "service", diagnostics: diagnostics)
-        guard let (hubName, hubNode) = reader.string("hub") else { return nil }
-        guard let hub = file.hubs.first(where: { $0.name == hubName }) else {
-            let names = file.hubs.map(\.name)
-            reader.error("unknown hub '\(hubName)'\(Suggestion.didYouMean(hubName, in: names))", at: hubNode,
-                         hint: names.isEmpty ? "declare it under `hubs:`" : "declared hubs: \(names.joined(separator: ", "))")
-            return nil
+        var hub: HubDeclaration?
+        if let (hubName, hubNode) = reader.string("hub") {
+            hub = file.hubs.first { $0.name == hubName }
+            if hub == nil {
+                let names = file.hubs.map(\.name)
+                reader.error("unknown hub '\(hubName)'\(Suggestion.didYouMean(hubName, in: names))", at: hubNode,
+                             hint: names.isEmpty ? "declare it under `hubs:`" : "declared hubs: \(names.joined(separator: ", "))")
+            }
         }
-        var settings = ServiceSettings(hub: hub)
+        // The rest is checked even without a usable hub, so one run reports every problem.
+        var settings = ServiceSettings(hub: hub ?? HubDeclaration(name: "", location: node.location, connection: nil, hubName: nil, endpoint: nil))
         if let listen = reader.node("listen") { decodeListen(listen, into: &settings) }
         if let users = reader.node("users") { decodeUsers(users, into: &settings) }
         if let keys = reader.node("api-keys") { settings.apiKeys = decodeAPIKeys(keys) }
         if let devices = reader.node("devices") { decodeDevices(devices, into: &settings) }
         if let notify = reader.node("notify") { decodeNotify(notify, into: &settings) }
         if let limits = reader.node("limits") { decodeLimits(limits, into: &settings) }
-        if settings.usersFile == nil, settings.apiKeys.isEmpty {
+        // Declared is enough here: a `validate` without the secrets leaves references unresolved.
+        if reader.node("users") == nil, reader.node("api-keys")?.entries?.isEmpty ?? true {
             diagnostics.error("the service lets nobody in: it has neither `users:` nor `api-keys:`", at: node.location,
                               hint: "add `users: { htpasswd: users.htpasswd }` or an API key")
         }
-        return settings
+        return hub == nil ? nil : settings
     }
 
     private func decodeListen(_ node: ConfigNode, into settings: inout ServiceSettings) {
@@ -132,9 +136,11 @@ public struct ServiceSettingsDecoder {
                 }
             case (.some(_), .some(let (_, node))):
                 reader.error("\(what) has both `key` and `sha256`", at: node, hint: "keep one")
-            case (nil, nil):
+            case (nil, nil) where !reader.contains("key") && !reader.contains("sha256"):
                 diagnostics.error("\(what) needs `key` or `sha256`", at: entry.keyLocation,
                                   hint: "add `key: ${env:PUSHLINE_API_KEY}`")
+            case (nil, nil):
+                break  // An unresolved reference, already reported.
             }
             if let digest, let scopes = scopes(reader) {
                 keys.append(.init(name: entry.key, digest: digest, scopes: scopes))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import PipelineConfig
 import PipelineCore
+import PushService
 import RunFlow
 
 /// `pushline validate PATH…`: checks pipeline files without contacting anything.
@@ -44,6 +46,13 @@ struct ValidateCommand: AsyncParsableCommand {
             }
         }
         for file in files {
+            // A service file (`pushline serve`) sits beside the pipelines and is checked as what it is.
+            if let text = try? String(contentsOfFile: file, encoding: .utf8), PipelineLoader.isServiceFile(text: text) {
+                let diagnostics = DiagnosticCollector()
+                _ = ServiceLoader.load(path: file, purpose: .validate, environment: console.environment, diagnostics: diagnostics)
+                results.append(FileDiagnostics(file: file, diagnostics: diagnostics.diagnostics))
+                continue
+            }
             let loaded = LoadedPipeline.load(file, purpose: .validate, console: console)
             results.append(FileDiagnostics(file: file, diagnostics: loaded.diagnostics))
         }

@@ -3,12 +3,15 @@ import Testing
 
 @Suite struct ValidateCommandTests {
     let environment = ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "NH_HUB": "myhub",
-                       "DIGEST_ROWS": CommandRunner.root + "/pipelines/data/digest-sample.csv"]
+                       "DIGEST_ROWS": CommandRunner.root + "/pipelines/data/digest-sample.csv",
+                       "PUSHLINE_USERS": CommandRunner.root + "/pipelines/data/demo-users.htpasswd",
+                       "PUSHLINE_API_KEY": "demo-api-key-0123456789"]
 
     @Test func bundledPipelinesAreClean() async {
         let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
         #expect(output == CommandOutput(
-            out: "pipelines/breaking-news.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/notify-user.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
+            out: "pipelines/breaking-news.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/notify-user.yaml: ok\n"
+                + "pipelines/notify-users.service.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
             err: "", status: 0))
     }
 

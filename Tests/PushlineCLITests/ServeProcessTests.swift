@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import PasswordHashing
+import Testing
+
+/// One request through HummingbirdTesting's raw HTTP/1.1 client (neither Pushline's client nor Foundation's).
+func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, String) {
+    let parsed = try #require(URL(string: url))
+    let port = try #require(parsed.port)
+    var fields = HTTPFields()
+    for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+    let target = parsed.path + (parsed.query.map { "?" + $0 } ?? "")
+    let request = TestClient.Request(target, method: HTTPRequest.Method(method)!, authority: "127.0.0.1:\(port)", headers: fields,
+                                     body: body.map { ByteBuffer(string: $0) })
+    let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20))) { client in
+        try await client.execute(request)
+    }
+    return (Int(response.status.code), response.body.map { String(buffer: $0) } ?? "")
+}
+
+/// The real `pushline serve` against the real `pushline emulator`, over loopback, as the seed's apps call it.
+@Suite(.serialized) struct ServeProcessTests {
+    static let serviceFile: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent("pipelines/notify-users.service.yaml").path
+    }()
+
+    func basic(_ user: String, _ password: String) -> [String: String] {
+        ["Authorization": "Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), "Content-Type": "application/json"]
+    }
+
+    @Test func theSeedAppsFlowRunsThroughTheRealServerAndOnlyBobsDeviceReceives() async throws {
+        let emulator = try PushlineProcess(["emulator", "--port", "0"])
+        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
+        let emulatorBase = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
+            .trimmingCharacters(in: .whitespaces)
+        let users = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-users-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: users) }
+        try "alice:\(PasswordHash.make("alice-secret", cost: 4))\nbob:\(PasswordHash.make("bob-secret", cost: 4))\n"
+            .write(toFile: users, atomically: true, encoding: .utf8)
+        let apiKey = "backend-key-0123456789abcdef"
+        let server = try PushlineProcess(["serve", Self.serviceFile, "--port", "0"], environment: [
+            "NH_CONNECTION": connection, "NH_HUB": "myhub", "PUSHLINE_USERS": users, "PUSHLINE_API_KEY": apiKey,
+        ])
+        let started = try await server.waitForOutput(containing: "stop with Ctrl-C")
+        let base = try #require(started.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        #expect(started.contains("2 users, 1 API key"))
+
+        let aliceToken = String(repeating: "A", count: 63) + "1"
+        let bobToken = String(repeating: "B", count: 63) + "2"
+        for (user, password, token) in [("alice", "alice-secret", aliceToken), ("bob", "bob-secret", bobToken)] {
+            let (created, idText) = try await rawHTTP("POST", "\(base)api/register?handle=\(token)", headers: basic(user, password))
+            #expect(created == 200, "\(idText)")
+            let id = String(idText.dropFirst().dropLast())
+            let (put, putText) = try await rawHTTP("PUT", "\(base)api/register/\(id)", headers: basic(user, password),
+                                                body: #"{"Platform":"apns","Handle":"\#(token)","Tags":["topic_lunch"]}"#)
+            #expect(put == 200, "\(putText)")
+        }
+        // A wrong password and a tag naming another user are refused.
+        #expect(try await rawHTTP("POST", "\(base)api/register?handle=\(aliceToken)", headers: basic("alice", "bob-secret")).0 == 401)
+        let (sent, sentText) = try await rawHTTP("POST", "\(base)api/notifications?pns=apns&to_tag=bob", headers: basic("alice", "alice-secret"),
+                                              body: #""Lunch at noon?""#)
+        #expect(sent == 200, "\(sentText)")
+        let (keySent, _) = try await rawHTTP("POST", "\(base)api/notifications?pns=apns&to_tag=alice",
+                                          headers: ["apikey": apiKey, "Content-Type": "application/json"], body: #""Build finished""#)
+        #expect(keySent == 200)
+
+        let deliveries = try await rawHTTP("GET", "\(emulatorBase)_emulator/deliveries").1
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(deliveries.utf8)) as? [[String: Any]])
+        #expect(parsed.count == 2)
+        #expect(parsed.first?["pushChannel"] as? String == bobToken)
+        #expect((parsed.first?["payload"] as? String)?.contains("From alice: Lunch at noon?") == true)
+        #expect(parsed.last?["pushChannel"] as? String == aliceToken)
+        #expect((parsed.last?["payload"] as? String)?.contains("From backend: Build finished") == true)
+        #expect(try await rawHTTP("GET", "\(base)readyz").0 == 200)
+
+        #expect(try await server.stop() == 0)
+        #expect(server.stdout.contains("server stopped"))
+        for secret in ["alice-secret", "bob-secret", apiKey, connection.components(separatedBy: "SharedAccessKey=").last ?? "-"] {
+            #expect(!server.stdout.contains(secret))
+        }
+        #expect(server.stdout.contains(#""route":"POST /api/notifications""#))
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test func anInvalidServiceFileExitsTwoNamingTheLine() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-bad-\(UUID().uuidString).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try """
+        version: 1
+        hubs:
+          users: { connection: "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=a;SharedAccessKey=b", hub: h }
+        service:
+          hub: userz
+          api-keys:
+            ops: { sha256: "abc", scopes: [admin] }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let server = try PushlineProcess(["serve", file, "--port", "0"])
+        #expect(try await server.waitForExit() == 2)
+        #expect(server.stdout.contains("\(file):5:8: error: unknown hub 'userz'"))
+        #expect(server.stdout.contains("did you mean 'users'"))
+        #expect(server.stdout.contains("\(file):7:20: error: API key 'ops': `sha256` must be 64 hexadecimal digits"))
+    }
+}
