@@ -42,7 +42,7 @@ final class Authenticator: Sendable {
             var match: ServiceSettings.APIKey?
             for candidate in keys where ConstantTime.equal(candidate.digest, digest) { match = candidate }
             guard let match else { throw failed(address, now: now, "the API key is not valid") }
-            return Caller(name: match.name, kind: .apiKey, scopes: match.scopes)
+            return Caller(name: match.name, user: match.user, kind: .apiKey, scopes: match.scopes)
         }
         guard let authorization = request.headers[.authorization] else {
             throw unauthorized("sign in with HTTP Basic (a user of the service)" + (keys.isEmpty ? "" : " or send an `apikey` header"))
@@ -59,7 +59,7 @@ final class Authenticator: Sendable {
         let hash = users.hash(for: name)
         let memo = ContentDigest.hex(name + "\u{0}" + password + "\u{0}" + (hash ?? ""))
         if hash != nil, let until = verified.withLock({ $0[memo] }), until > now {
-            return Caller(name: name, kind: .user, scopes: userScopes)
+            return Caller(name: name, user: name, kind: .user, scopes: userScopes)
         }
         let valid = await PasswordHash.verify(password, against: hash ?? decoy)
         guard valid, hash != nil else { throw failed(address, now: now, "the user name or password is wrong") }
@@ -67,7 +67,7 @@ final class Authenticator: Sendable {
             if memos.count > 10_000 { memos = memos.filter { $0.value > now } }
             memos[memo] = now + Self.rememberSeconds
         }
-        return Caller(name: name, kind: .user, scopes: userScopes)
+        return Caller(name: name, user: name, kind: .user, scopes: userScopes)
     }
 
     private func failed(_ address: String, now: Double, _ detail: String) -> Problem {

@@ -10,6 +10,9 @@ public struct Caller: Sendable, Equatable {
 
     /// The user name, or the key's name in the service file.
     public let name: String
+    /// The user whose devices this caller manages: the signed-in user, or the user a device key belongs to
+    /// (`api-keys: { alice-phone: { user: alice } }`); nil for a sender key.
+    public let user: String?
     /// How it signed in.
     public let kind: Kind
     /// What it may do.

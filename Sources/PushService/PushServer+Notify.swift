@@ -21,7 +21,7 @@ extension PushServer {
         guard !recipient.contains(where: { "&|!() ".contains($0) }), TagSyntax.problem(with: audience) == nil else {
             throw .unprocessable("to_tag must be one user name, not '\(recipient)'")
         }
-        if settings.notifyPolicy == .selfOnly, caller.kind == .user, recipient != caller.name {
+        if settings.notifyPolicy == .selfOnly, let user = caller.user, recipient != user {
             throw .forbidden("this service lets users notify only themselves")
         }
         let bytes = try await body(request)
@@ -32,7 +32,7 @@ extension PushServer {
             throw .badRequest("the body must be the message as a JSON string, e.g. \"Hello\"")
         }
         guard !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .badRequest("the message is empty") }
-        let rendering = TemplateRendering(compiled, properties: ["sender": caller.name, "recipient": recipient, "message": message],
+        let rendering = TemplateRendering(compiled, properties: ["sender": caller.user ?? caller.name, "recipient": recipient, "message": message],
                                           byteLimit: NHLimits.maxRequestBytes)
         if let error = rendering.error { throw .unprocessable("the notification cannot be sent: \(error.message)") }
         let notification = NotificationRequest(format: platform.notificationFormat, body: Array(rendering.payload.utf8),

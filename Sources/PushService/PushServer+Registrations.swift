@@ -80,10 +80,12 @@ extension PushServer {
         return ServedResponse(status: .ok)
     }
 
-    /// Device routes act for a user: the identity tag is theirs. An API key names no user.
-    private func deviceUser(_ caller: Caller) throws(Problem) -> String {
-        guard caller.kind == .user else { throw .forbidden("device registrations belong to a signed-in user; an API key has no user") }
-        return caller.name
+    /// Device routes act for a user: the identity tag is theirs. A sender key names no user.
+    func deviceUser(_ caller: Caller) throws(Problem) -> String {
+        guard let user = caller.user else {
+            throw .forbidden("devices belong to a user: sign in as one, or use a device key with `user:` in the service file")
+        }
+        return user
     }
 
     /// An existing registration must be the caller's (else 404); a new one must be an id issued to the caller

@@ -76,6 +76,9 @@ public final class PushServer: Sendable {
         case .upsertRegistration(let id): return try await upsertRegistration(request, id: id, caller: signedIn, now: now)
         case .deleteRegistration(let id): return try await deleteRegistration(id: id, caller: signedIn)
         case .notifyUser: return try await notifyUser(request, caller: signedIn)
+        case .putInstallation: return try await putInstallation(request, caller: signedIn)
+        case .deleteInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
+        case .notificationRequest: return try await notificationRequest(request, caller: signedIn)
         case .healthz, .readyz, .unknown, .wrongMethod: throw .notFound("no such route")
         }
     }

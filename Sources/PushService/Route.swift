@@ -11,6 +11,12 @@ enum Route: Equatable {
     case deleteRegistration(String)
     /// `POST /api/notifications?pns=…&to_tag=…`
     case notifyUser
+    /// `PUT /api/notifications/installations` (the official sample backend)
+    case putInstallation
+    /// `DELETE /api/notifications/installations/{id}`
+    case deleteInstallation(String)
+    /// `POST /api/notifications/requests`
+    case notificationRequest
     case wrongMethod([HTTPMethod])
     case unknown
 
@@ -22,6 +28,11 @@ enum Route: Equatable {
         case ["readyz"]: self = only(.get, .readyz)
         case ["api", "register"]: self = only(.post, .createRegistrationID)
         case ["api", "notifications"]: self = only(.post, .notifyUser)
+        case ["api", "notifications", "installations"]: self = only(.put, .putInstallation)
+        case ["api", "notifications", "requests"]: self = only(.post, .notificationRequest)
+        case let parts where parts.count == 4 && parts[0] == "api" && parts[1] == "notifications" && parts[2] == "installations"
+            && !parts[3].isEmpty:
+            self = only(.delete, .deleteInstallation(segments[3]))
         case let parts where parts.count == 3 && parts[0] == "api" && parts[1] == "register" && !parts[2].isEmpty:
             let id = segments[2]
             switch method {
@@ -36,8 +47,8 @@ enum Route: Equatable {
     /// The scope a route needs; nil for the open operational routes.
     var scope: Scope? {
         switch self {
-        case .createRegistrationID, .upsertRegistration, .deleteRegistration: .register
-        case .notifyUser: .send
+        case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation: .register
+        case .notifyUser, .notificationRequest: .send
         case .healthz, .readyz, .wrongMethod, .unknown: nil
         }
     }
@@ -51,6 +62,9 @@ enum Route: Equatable {
         case .upsertRegistration: "PUT /api/register/{id}"
         case .deleteRegistration: "DELETE /api/register/{id}"
         case .notifyUser: "POST /api/notifications"
+        case .putInstallation: "PUT /api/notifications/installations"
+        case .deleteInstallation: "DELETE /api/notifications/installations/{id}"
+        case .notificationRequest: "POST /api/notifications/requests"
         case .wrongMethod, .unknown: "unmatched"
         }
     }

@@ -19,12 +19,15 @@ public struct ServiceSettings: Sendable {
         public var digest: String
         /// What it may do.
         public var scopes: Set<Scope>
+        /// The user whose devices the key manages (a key inside one user's app); nil for a sender key.
+        public var user: String?
 
-        /// A key by name, digest and scopes.
-        public init(name: String, digest: String, scopes: Set<Scope>) {
+        /// A key by name, digest, scopes and, for a device key, its user.
+        public init(name: String, digest: String, scopes: Set<Scope>, user: String? = nil) {
             self.name = name
             self.digest = digest
             self.scopes = scopes
+            self.user = user
         }
     }
 
@@ -52,6 +55,11 @@ public struct ServiceSettings: Sendable {
     public var notifyTemplates: [PushPlatform: TemplateDeclaration] = [:]
     /// Who may notify whom.
     public var notifyPolicy: NotifyPolicy = .anyUser
+    /// The templates of the official sample's `POST /api/notifications/requests`, per platform, for visible and
+    /// silent notifications (properties `alertMessage`, `alertAction`).
+    public var requestTemplates: [PushPlatform: TemplateDeclaration] = [:]
+    /// The same for `"silent": true`.
+    public var silentRequestTemplates: [PushPlatform: TemplateDeclaration] = [:]
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 16 * 1024
     /// Requests a caller (user or key) may make per minute.

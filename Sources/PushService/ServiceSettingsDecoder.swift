@@ -14,6 +14,7 @@ public struct ServiceSettingsDecoder {
         OptionSpec("api-keys", .namedMappings(apiKeyKeys), "named API keys (sent in the `apikey` header) and their scopes"),
         OptionSpec("devices", .mapping(deviceKeys), "what a device registration may carry"),
         OptionSpec("notify", .mapping(notifyKeys), "user-to-user notifications: a template per platform and who may notify whom"),
+        OptionSpec("requests", .mapping(requestKeys), "the official sample's POST /api/notifications/requests: templates per platform"),
         OptionSpec("limits", .mapping(limitKeys), "request body and rate limits"),
     ]
     static let listenKeys: [OptionSpec] = [
@@ -28,6 +29,7 @@ public struct ServiceSettingsDecoder {
         OptionSpec("key", .string, "the key, as ${env:NAME} or ${file:PATH}"),
         OptionSpec("sha256", .string, "or the SHA-256 of the key in hex, so the file holds no secret"),
         OptionSpec("scopes", .stringList, required: true, "what the key may do: register, send, admin"),
+        OptionSpec("user", .string, "for a key inside one user's app: the user whose devices it manages"),
     ]
     static let deviceKeys: [OptionSpec] = [
         OptionSpec("identity-tag", .string, default: "username:", "prefix of the tag the server adds for the caller"),
@@ -39,6 +41,10 @@ public struct ServiceSettingsDecoder {
         OptionSpec("who", .oneOf(ServiceSettings.NotifyPolicy.allCases.map(\.rawValue)), default: "any-user",
                    "any-user: anyone with `send` may notify any user; self: users notify only themselves"),
     ]
+    static let requestKeys: [OptionSpec] = [
+        OptionSpec("templates", .stringMap, required: true, "template name per platform for visible notifications ($(alertMessage), $(alertAction))"),
+        OptionSpec("silent-templates", .stringMap, "template name per platform for `\"silent\": true` requests"),
+    ]
     static let limitKeys: [OptionSpec] = [
         OptionSpec("body-bytes", .integer, default: "16384", "largest request body (larger: 413)"),
         OptionSpec("per-identity", .integer, default: "120", "requests per minute one user or key may make (more: 429)"),
@@ -48,6 +54,8 @@ public struct ServiceSettingsDecoder {
 
     /// Properties a notify template may use: `sender`, `recipient`, `message`.
     public static let notifyProperties = ["sender", "recipient", "message"]
+    /// Properties a request template may use, as the official sample's templates do.
+    public static let requestProperties = ["alertMessage", "alertAction"]
 
     private let file: ServiceFile
     private let diagnostics: DiagnosticCollector
@@ -78,6 +86,11 @@ public struct ServiceSettingsDecoder {
         if let keys = reader.node("api-keys") { settings.apiKeys = decodeAPIKeys(keys) }
         if let devices = reader.node("devices") { decodeDevices(devices, into: &settings) }
         if let notify = reader.node("notify") { decodeNotify(notify, into: &settings) }
+        if let requests = reader.node("requests") {
+            let requestReader = OptionReader(requests, specs: Self.requestKeys, step: nil, what: "service.requests", diagnostics: diagnostics)
+            settings.requestTemplates = templates(requestReader.node("templates"), properties: Self.requestProperties)
+            settings.silentRequestTemplates = templates(requestReader.node("silent-templates"), properties: Self.requestProperties)
+        }
         if let limits = reader.node("limits") { decodeLimits(limits, into: &settings) }
         // Declared is enough here: a `validate` without the secrets leaves references unresolved.
         if reader.node("users") == nil, reader.node("api-keys")?.entries?.isEmpty ?? true {
@@ -142,8 +155,16 @@ public struct ServiceSettingsDecoder {
             case (nil, nil):
                 break  // An unresolved reference, already reported.
             }
+            var user: String?
+            if let (name, userNode) = reader.string("user") {
+                if let problem = TagSyntax.problem(with: "username:" + name) {
+                    reader.error("\(what): user '\(name)' cannot be part of a tag: \(problem)", at: userNode)
+                } else {
+                    user = name
+                }
+            }
             if let digest, let scopes = scopes(reader) {
-                keys.append(.init(name: entry.key, digest: digest, scopes: scopes))
+                keys.append(.init(name: entry.key, digest: digest, scopes: scopes, user: user))
             }
         }
         return keys
@@ -172,7 +193,13 @@ public struct ServiceSettingsDecoder {
         if let policy = reader.oneOf("who", ServiceSettings.NotifyPolicy.allCases.map(\.rawValue)) {
             settings.notifyPolicy = ServiceSettings.NotifyPolicy(rawValue: policy) ?? .anyUser
         }
-        guard let templatesNode = reader.node("templates"), let entries = templatesNode.entries else { return }
+        settings.notifyTemplates = templates(reader.node("templates"), properties: Self.notifyProperties)
+    }
+
+    /// A `platform: template-name` mapping, each template declared, for that platform, using only `properties`.
+    private func templates(_ node: ConfigNode?, properties: [String]) -> [PushPlatform: TemplateDeclaration] {
+        guard let node, let entries = node.entries else { return [:] }
+        var found: [PushPlatform: TemplateDeclaration] = [:]
         let names = file.templates.map(\.name)
         for entry in entries {
             guard let platform = PushPlatform(caseInsensitive: entry.key) else {
@@ -191,14 +218,15 @@ public struct ServiceSettingsDecoder {
                                   at: entry.value.location, hint: "name a \(platform.rawValue) template here")
                 continue
             }
-            let unknown = Set(template.body?.propertyNames ?? []).subtracting(Self.notifyProperties).sorted()
+            let unknown = Set(template.body?.propertyNames ?? []).subtracting(properties).sorted()
             if !unknown.isEmpty {
-                diagnostics.error("template '\(name)' uses \(unknown.map { "$(\($0))" }.joined(separator: ", ")), which a notification does not have",
-                                  at: entry.value.location, hint: "a notify template may use $(sender), $(recipient) and $(message)")
+                diagnostics.error("template '\(name)' uses \(unknown.map { "$(\($0))" }.joined(separator: ", ")), which this route does not give",
+                                  at: entry.value.location, hint: "these templates may use \(properties.map { "$(\($0))" }.joined(separator: ", "))")
                 continue
             }
-            settings.notifyTemplates[platform] = template
+            found[platform] = template
         }
+        return found
     }
 
     private func decodeLimits(_ node: ConfigNode, into settings: inout ServiceSettings) {

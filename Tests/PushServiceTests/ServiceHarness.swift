@@ -17,6 +17,8 @@ struct ServiceHarness {
     static let passwords = ["alice": "alice-pass-1", "bob": "bob-pass-2", "carol": "carol-pass-3"]
     static let apiKey = "k-sender-0123456789abcdef"
     static let adminKey = "k-admin-fedcba9876543210"
+    /// A key inside alice's app (the official sample's apps send one): it manages alice's devices.
+    static let aliceDeviceKey = "k-alice-phone-55555555"
     static let hubKey = "Hk1Ey2Fo3Rt4He5Se6Rv7Ic8Ey9Ou0Lo1Ok2At3ThA="
     static let users: UserDirectory = UserDirectory(
         hashes: passwords.mapValues { PasswordHash.make($0, cost: 4) })
@@ -37,16 +39,20 @@ struct ServiceHarness {
         settings.apiKeys = [
             .init(name: "backend", digest: ContentDigest.hex(apiKey), scopes: [.send]),
             .init(name: "ops", digest: ContentDigest.hex(adminKey), scopes: [.admin]),
+            .init(name: "alice-phone", digest: ContentDigest.hex(aliceDeviceKey), scopes: [.register, .send], user: "alice"),
         ]
         settings.allowedTags = TagPattern("(topic|lang)_[a-z0-9_]{1,40}")
         settings.maxTags = 5
-        settings.notifyTemplates = try notifyTemplates()
+        let example = try exampleSettings()
+        settings.notifyTemplates = example.notifyTemplates
+        settings.requestTemplates = example.requestTemplates
+        settings.silentRequestTemplates = example.silentRequestTemplates
         adjust(&settings)
         return settings
     }
 
-    /// The templates of `pipelines/notify-users.service.yaml`, loaded from the repository's `templates/`.
-    static func notifyTemplates(filePath: String = #filePath) throws -> [PushPlatform: TemplateDeclaration] {
+    /// The settings of `pipelines/notify-users.service.yaml` (its templates are what the tests use).
+    static func exampleSettings(filePath: String = #filePath) throws -> ServiceSettings {
         let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.appendingPathComponent("pipelines/notify-users.service.yaml").path
         let diagnostics = DiagnosticCollector()
@@ -56,7 +62,7 @@ struct ServiceHarness {
             .loadService(path: path, diagnostics: diagnostics), "\(diagnostics.diagnostics)")
         let settings = try #require(ServiceSettingsDecoder(file: file, diagnostics: diagnostics).decode())
         #expect(!diagnostics.hasErrors, "\(diagnostics.diagnostics)")
-        return settings.notifyTemplates
+        return settings
     }
 
     static func emulatorConfiguration(faults: [FaultRule] = []) -> EmulatorConfiguration {

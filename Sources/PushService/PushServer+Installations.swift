@@ -1,0 +1,83 @@
+import Foundation
+import HTTPServing
+import HubWire
+
+/// The official sample backend's device routes (the Flutter, React Native, Xamarin and MAUI tutorials):
+/// `PUT /api/notifications/installations` and `DELETE /api/notifications/installations/{id}`. Its apps send an
+/// `apikey` header; here that key must be a device key bound to a user (or the caller signs in as one), so an
+/// installation always carries its owner's identity tag and `userId`, and one user never touches another's.
+extension PushServer {
+    /// The sample's installation body (camelCase, as every one of its apps sends it).
+    struct DeviceInstallation: Decodable {
+        let installationId: String?
+        let platform: String?
+        let pushChannel: String?
+        let tags: [String]?
+    }
+
+    /// Platforms the sample's apps send: `apns`, `fcm` (legacy FCM, NH's `gcm`) and, in the MAUI tutorial, `fcmv1`.
+    static let installationPlatforms: [String: PushPlatform] = ["apns": .apns, "fcm": .gcm, "gcm": .gcm, "fcmv1": .fcmv1, "wns": .wns]
+
+    func putInstallation(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        let body: DeviceInstallation
+        do {
+            body = try JSONDecoder().decode(DeviceInstallation.self, from: Data(try await self.body(request)))
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw .badRequest("the body must be {\"installationId\", \"platform\", \"pushChannel\", \"tags\"} as JSON")
+        }
+        guard let id = body.installationId, !id.isEmpty else { throw .badRequest("installationId is required") }
+        try Self.checkInstallationID(id)
+        guard let platformName = body.platform, !platformName.isEmpty else { throw .badRequest("platform is required") }
+        guard let platform = Self.installationPlatforms[platformName.lowercased()] else {
+            throw .badRequest("unknown platform '\(platformName)'; use apns, fcm, fcmv1 or wns")
+        }
+        guard let channel = body.pushChannel, !channel.isEmpty else { throw .badRequest("pushChannel is required") }
+        if let problem = platform.handleProblem(channel) { throw .badRequest("pushChannel is not a \(platform.rawValue) handle: \(problem)") }
+        let installationTags = try tags.tags(for: user, client: body.tags ?? [])
+        if let existing = try await installation(id), !existing.isOwned(by: tags.identityTag(for: user), user: user) {
+            throw .notFound("you have no installation \(id)")
+        }
+        let installation = Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel), userId: user,
+                                        tags: installationTags)
+        _ = try await hub.perform(HubRequests.putInstallation(installation, at: hub.session.endpoint))
+        return ServedResponse(status: .ok)
+    }
+
+    func deleteInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        try Self.checkInstallationID(id)
+        guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user) else {
+            throw .notFound("you have no installation \(id)")
+        }
+        _ = try await hub.perform(HubRequests.deleteInstallation(id: id, at: hub.session.endpoint), allowing: [404])
+        return ServedResponse(status: .ok)
+    }
+
+    /// The installation `id`, or nil when the hub has none.
+    private func installation(_ id: String) async throws(Problem) -> Installation? {
+        let response = try await hub.perform(HubRequests.getInstallation(id: id, at: hub.session.endpoint), allowing: [404])
+        guard response.status != 404 else { return nil }
+        // NH labels the JSON `application/xml` in recorded traffic; the body is what counts.
+        guard let installation = try? JSONDecoder().decode(Installation.self, from: Data(response.body)) else {
+            throw Problem(.badGateway, "Bad Gateway", "the notification hub answered an installation Pushline cannot read")
+        }
+        return installation
+    }
+
+    /// Installation ids are the app's own (a device id); kept to what fits a URL segment and a log line.
+    static func checkInstallationID(_ id: String) throws(Problem) {
+        guard id.utf8.count <= 256, !id.contains(where: { $0.isWhitespace || $0.isNewline || "/?#%\\".contains($0) }) else {
+            throw .badRequest("installationId must be at most 256 characters without spaces or / ? # % \\")
+        }
+    }
+}
+
+extension Installation {
+    /// True when the installation carries the user's identity tag (and, when set, their `userId`).
+    func isOwned(by identityTag: String, user: String) -> Bool {
+        (tags ?? []).contains(identityTag) && (userId == nil || userId == user)
+    }
+}
