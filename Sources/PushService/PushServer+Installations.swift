@@ -20,14 +20,8 @@ extension PushServer {
 
     func putInstallation(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
-        let body: DeviceInstallation
-        do {
-            body = try JSONDecoder().decode(DeviceInstallation.self, from: Data(try await self.body(request)))
-        } catch let problem as Problem {
-            throw problem
-        } catch {
-            throw .badRequest("the body must be {\"installationId\", \"platform\", \"pushChannel\", \"tags\"} as JSON")
-        }
+        let body = try await decodeBody(request, as: DeviceInstallation.self,
+                                        shape: #"{"installationId", "platform", "pushChannel", "tags"}"#)
         guard let id = body.installationId, !id.isEmpty else { throw .badRequest("installationId is required") }
         try Self.checkInstallationID(id)
         guard let platformName = body.platform, !platformName.isEmpty else { throw .badRequest("platform is required") }

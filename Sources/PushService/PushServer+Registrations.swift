@@ -47,14 +47,8 @@ extension PushServer {
 
     func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
-        let update: DeviceRegistration
-        do {
-            update = try JSONDecoder().decode(DeviceRegistration.self, from: Data(try await body(request)))
-        } catch let problem as Problem {
-            throw problem
-        } catch {
-            throw .badRequest("the body must be {\"Platform\": \"apns|fcmv1|gcm|wns|mpns\", \"Handle\": \"…\", \"Tags\": [\"…\"]}")
-        }
+        let update = try await decodeBody(request, as: DeviceRegistration.self,
+                                          shape: #"{"Platform": "apns|fcmv1|gcm|wns|mpns", "Handle": "…", "Tags": ["…"]}"#)
         guard let platform = Self.platforms[update.Platform.lowercased()], let kind = RegistrationDescription.Kind(platform: platform) else {
             throw .badRequest("unknown Platform '\(update.Platform)'; use apns, fcmv1, gcm, wns or mpns")
         }

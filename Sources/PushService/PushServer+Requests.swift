@@ -17,14 +17,7 @@ extension PushServer {
     }
 
     func notificationRequest(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
-        let body: NotificationRequestBody
-        do {
-            body = try JSONDecoder().decode(NotificationRequestBody.self, from: Data(try await self.body(request)))
-        } catch let problem as Problem {
-            throw problem
-        } catch {
-            throw .badRequest("the body must be {\"text\", \"action\", \"tags\", \"silent\"} as JSON")
-        }
+        let body = try await decodeBody(request, as: NotificationRequestBody.self, shape: #"{"text", "action", "tags", "silent"}"#)
         let silent = body.silent ?? false
         let text = body.text ?? "", action = body.action ?? ""
         if silent, action.trimmingCharacters(in: .whitespaces).isEmpty { throw .badRequest("a silent request needs an action") }

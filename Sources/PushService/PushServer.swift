@@ -102,6 +102,16 @@ public final class PushServer: Sendable {
         }
     }
 
+    /// The body decoded as JSON `T`; anything else is a 400 that shows the expected `shape`.
+    func decodeBody<T: Decodable>(_ request: ServedRequest, as type: T.Type, shape: String) async throws(Problem) -> T {
+        let bytes = try await body(request)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw .badRequest("the body must be \(shape) as JSON")
+        }
+    }
+
     func json(_ status: HTTPStatus, _ text: String) -> ServedResponse {
         ServedResponse(status: status, headers: [.contentType: "application/json; charset=utf-8"], text: text)
     }
