@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -89,10 +90,14 @@ let package = Package(
         .target(name: "PasswordHashing", dependencies: [
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         ]),
+        // The `/metrics` of `pushline serve`. Only swift-prometheus.
+        .target(name: "ServiceMetrics", dependencies: [
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
-            "HTTPServing", "PasswordHashing", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+            "HTTPServing", "PasswordHashing", "ServiceMetrics", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
@@ -127,6 +132,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "PasswordHashingTests", dependencies: ["PasswordHashing"]),
+        .testTarget(name: "ServiceMetricsTests", dependencies: ["ServiceMetrics"]),
         .testTarget(name: "PushServiceTests", dependencies: [
             "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire", "PasswordHashing",
         ]),

@@ -39,7 +39,9 @@ public final class HTTPServer: Sendable {
         let idleNanoseconds = idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000
         var application = Application(
             responder: CallbackResponder { (request: Request, context: ServingContext) in
-                let response = await handler(ServedRequest(request, context: context))
+                var response = await handler(ServedRequest(request, context: context))
+                // A HEAD answer is the GET answer's head alone.
+                if request.method == .head { response.body = [] }
                 return Response(response)
             },
             server: .http1(configuration: .init(

@@ -4,75 +4,105 @@ import HubWire
 import PasswordHashing
 import Synchronization
 
-/// Finds who a request comes from: HTTP Basic against the users file, or an API key in the `apikey` header.
+/// Finds who a request comes from: an API key (the `apikey` header, or `Authorization: ApiKey KEY`), or HTTP Basic
+/// against the users file.
 ///
-/// bcrypt makes each password check cost tens of milliseconds on purpose, so a successful check is remembered for
-/// five minutes under the SHA-256 of the name, password and hash (never the password itself); failed sign-ins are
-/// counted per address and refused with 429 past the limit, before any bcrypt work.
+/// bcrypt makes each password check cost tens of milliseconds on purpose, so:
+/// - a successful check is remembered for five minutes under the SHA-256 of the name, password and hash (never the
+///   password itself);
+/// - a failed sign-in is counted per address *and* user name before the check runs (and handed back when the
+///   password was right), so parallel guesses cannot outrun the limit, and one attacker behind a shared proxy
+///   address cannot lock every user out;
+/// - at most `maxConcurrentChecks` run at once; more are answered 503 at once instead of queueing CPU work;
+/// - an unknown user is checked against a decoy hash of the users file's highest cost, so it takes as long.
+///
+/// Keys are checked before any lockout: they are long and random, and guessing them is not helped by the limit.
 final class Authenticator: Sendable {
     private let users: UserDirectory?
     private let userScopes: Set<Scope>
     private let keys: [ServiceSettings.APIKey]
     private let failures: RateLimiter
     private let verified = Mutex<[String: Double]>([:])
-    /// A real hash to check unknown users against, so an unknown name costs what a wrong password does.
-    private let decoy = PasswordHash.make("pushline-decoy", cost: 10)
+    private let checksRunning = Mutex(0)
+    private let maxConcurrentChecks: Int
+    private let decoy: String
 
     static let rememberSeconds: Double = 300
 
-    init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int) {
+    init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
+         maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
         self.users = users
         self.userScopes = userScopes
         self.keys = keys
+        self.maxConcurrentChecks = maxConcurrentChecks
         failures = RateLimiter(perMinute: failedSignInsPerMinute)
+        decoy = PasswordHash.make("pushline-decoy", cost: users?.highestCost ?? 10)
     }
 
-    /// The caller, or the problem to answer (401 with `WWW-Authenticate`, or 429 after too many failures).
+    /// The caller, or the problem to answer (401 with `WWW-Authenticate`, 429 after too many failures, 503 when
+    /// too many password checks are running).
     func authenticate(_ request: ServedRequest, address: String, now: Double) async throws(Problem) -> Caller {
-        if let wait = failures.isExhausted(address, now: now) {
-            throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
-        }
         if let query = request.query, QueryPairs(query).names.contains(where: { $0.lowercased() == "apikey" }) {
             // A key in a URL ends up in proxy and access logs; it is refused even when it is right.
             throw unauthorized("API keys are accepted in the `apikey` header only, never in the URL")
         }
-        if let key = request.headers["apikey"] {
+        // `Authorization: ApiKey KEY` is the same key in the form a Prometheus scrape config can send.
+        let authorizationKey = request.headers[.authorization].flatMap { value in
+            value.lowercased().hasPrefix("apikey ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        }
+        if let key = request.headers["apikey"] ?? authorizationKey {
             let digest = ContentDigest.hex(key)
             // Every key is compared, each in constant time, so the time taken says nothing about which matched.
             var match: ServiceSettings.APIKey?
             for candidate in keys where ConstantTime.equal(candidate.digest, digest) { match = candidate }
-            guard let match else { throw failed(address, now: now, "the API key is not valid") }
+            guard let match else {
+                if let wait = failures.take("key@" + address, now: now) {
+                    throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
+                }
+                throw unauthorized("the API key is not valid")
+            }
             return Caller(name: match.name, user: match.user, kind: .apiKey, scopes: match.scopes)
         }
         guard let authorization = request.headers[.authorization] else {
             throw unauthorized("sign in with HTTP Basic (a user of the service)" + (keys.isEmpty ? "" : " or send an `apikey` header"))
         }
         guard authorization.count > 6, authorization.prefix(6).lowercased() == "basic " else {
-            throw unauthorized("only HTTP Basic sign-in is configured for users")
+            throw unauthorized("only HTTP Basic sign-in and API keys are configured")
         }
         guard let users,
               let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
               let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
-        else { throw failed(address, now: now, "the Basic credentials are malformed") }
-        let name = String(text[..<colon])
+        else { throw unauthorized("the Basic credentials are malformed") }
+        let given = String(text[..<colon])
         let password = String(text[text.index(after: colon)...])
-        let hash = users.hash(for: name)
-        let memo = ContentDigest.hex(name + "\u{0}" + password + "\u{0}" + (hash ?? ""))
-        if hash != nil, let until = verified.withLock({ $0[memo] }), until > now {
-            return Caller(name: name, user: name, kind: .user, scopes: userScopes)
+        let entry = users.entry(for: given)
+        let memo = ContentDigest.hex(given + "\u{0}" + password + "\u{0}" + (entry?.hash ?? ""))
+        if let entry, let until = verified.withLock({ $0[memo] }), until > now {
+            return Caller(name: entry.name, user: entry.name, kind: .user, scopes: userScopes)
         }
-        let valid = await PasswordHash.verify(password, against: hash ?? decoy)
-        guard valid, hash != nil else { throw failed(address, now: now, "the user name or password is wrong") }
+        // The failure is counted before the check and handed back when the password is right.
+        let failureKey = given.lowercased() + "@" + address
+        if let wait = failures.take(failureKey, now: now) {
+            throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins for this user from this address; try again in \(wait) s")
+        }
+        guard checksRunning.withLock({ running in
+            guard running < maxConcurrentChecks else { return false }
+            running += 1
+            return true
+        }) else {
+            failures.giveBack(failureKey)
+            throw Problem(.serviceUnavailable, "Service Unavailable", "too many sign-ins are being checked; try again in 1 s",
+                          headers: [.retryAfter: "1"])
+        }
+        let valid = await PasswordHash.verify(password, against: entry?.hash ?? decoy)
+        checksRunning.withLock { $0 -= 1 }
+        guard valid, let entry else { throw unauthorized("the user name or password is wrong") }
+        failures.giveBack(failureKey)
         verified.withLock { memos in
             if memos.count > 10_000 { memos = memos.filter { $0.value > now } }
             memos[memo] = now + Self.rememberSeconds
         }
-        return Caller(name: name, user: name, kind: .user, scopes: userScopes)
-    }
-
-    private func failed(_ address: String, now: Double, _ detail: String) -> Problem {
-        _ = failures.take(address, now: now)
-        return unauthorized(detail)
+        return Caller(name: entry.name, user: entry.name, kind: .user, scopes: userScopes)
     }
 
     private func unauthorized(_ detail: String) -> Problem {

@@ -1,15 +1,26 @@
 import HTTPServing
 import HubWire
 import PipelineCore
+import ServiceMetrics
 
 /// One request to the hub and what the service answers when it fails. The hub's key, token and signature never
 /// reach a caller: a refusal of the service's own credentials is a 502 that says to check the service.
 struct HubCall: Sendable {
     let session: HubSession
+    let metrics: ServiceMetrics
 
     /// The response to `request`; statuses in `allowing` count as answered.
     func perform(_ request: HubRequest, allowing: Set<Int> = []) async throws(Problem) -> HubResponse {
-        switch await session.exchange(request, allowing: allowing) {
+        let exchange = await session.exchange(request, allowing: allowing)
+        switch exchange {
+        case .answered(let result), .refused(_, let result):
+            let status = result.response.status
+            let throttled = status == 429 || (status == 403 && result.response.header("Retry-After") != nil)
+            metrics.hubRequest(outcome: throttled ? "throttled" : "\(status / 100)xx")
+        case .noAnswer:
+            metrics.hubRequest(outcome: "no-answer")
+        }
+        switch exchange {
         case .answered(let result):
             return result.response
         case .noAnswer(let error):

@@ -63,8 +63,10 @@ extension PushServer {
 
     /// Installation ids are the app's own (a device id); kept to what fits a URL segment and a log line.
     static func checkInstallationID(_ id: String) throws(Problem) {
-        guard id.utf8.count <= 256, !id.contains(where: { $0.isWhitespace || $0.isNewline || "/?#%\\".contains($0) }) else {
-            throw .badRequest("installationId must be at most 256 characters without spaces or / ? # % \\")
+        guard id.utf8.count <= 256, id != ".", id != "..",
+              !id.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || "/?#%\\".unicodeScalars.contains($0) })
+        else {
+            throw .badRequest("installationId must be 1 to 256 characters without spaces, control characters or / ? # % \\, and not . or ..")
         }
     }
 }

@@ -47,6 +47,7 @@ extension PushServer {
 
     func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
+        try Self.checkRegistrationID(id)
         let update = try await decodeBody(request, as: DeviceRegistration.self,
                                           shape: #"{"Platform": "apns|fcmv1|gcm|wns|mpns", "Handle": "…", "Tags": ["…"]}"#)
         guard let platform = Self.platforms[update.Platform.lowercased()], let kind = RegistrationDescription.Kind(platform: platform) else {
@@ -67,11 +68,18 @@ extension PushServer {
 
     func deleteRegistration(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
+        try Self.checkRegistrationID(id)
         guard let existing = try await registration(id), existing.tags.contains(tags.identityTag(for: user)) else {
             throw .notFound("you have no registration \(id)")
         }
         _ = try await hub.perform(HubRequests.deleteRegistration(id: id, at: hub.session.endpoint), allowing: [404])
         return ServedResponse(status: .ok)
+    }
+
+    /// NH's registration ids are letters, digits and dashes; anything else names no registration.
+    static func checkRegistrationID(_ id: String) throws(Problem) {
+        guard (1...128).contains(id.utf8.count), id.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" })
+        else { throw .notFound("there is no registration '\(id.prefix(64))'") }
     }
 
     /// Device routes act for a user: the identity tag is theirs. A sender key names no user.

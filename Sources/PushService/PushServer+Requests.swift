@@ -17,6 +17,10 @@ extension PushServer {
     }
 
     func notificationRequest(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
+        // This route sends any text under no sender's name, to up to 1000 tags: a backend's, not a user's.
+        guard caller.user == nil || caller.scopes.contains(.admin) else {
+            throw .forbidden("this route is for backends (a sender key); users notify each other with POST /api/notifications")
+        }
         let body = try await decodeBody(request, as: NotificationRequestBody.self, shape: #"{"text", "action", "tags", "silent"}"#)
         let silent = body.silent ?? false
         let text = body.text ?? "", action = body.action ?? ""
@@ -24,6 +28,9 @@ extension PushServer {
         if !silent, text.trimmingCharacters(in: .whitespaces).isEmpty { throw .badRequest("a request needs a text") }
         guard let requested = body.tags, !requested.isEmpty else {
             throw .unprocessable("tags is empty: name the tags to notify; an empty list would broadcast to every device, which this service refuses")
+        }
+        guard requested.count <= NHLimits.maxDirectBatchHandles else {
+            throw .unprocessable("at most \(NHLimits.maxDirectBatchHandles) tags per request; this one has \(requested.count)")
         }
         let targets = try checkedTargets(requested, caller: caller)
         let templates = silent ? settings.silentRequestTemplates : settings.requestTemplates
@@ -59,7 +66,7 @@ extension PushServer {
             if tag.contains(where: { "&|!() ".contains($0) }) { throw .unprocessable("'\(tag)' is a tag expression, not a tag") }
             if let problem = TagSyntax.problem(with: tag) { throw .unprocessable("'\(tag)' is not a valid tag: \(problem)") }
             if let user = caller.user {
-                guard tag.hasPrefix(tags.identityPrefix) else {
+                guard tags.isIdentityTag(tag) else {
                     throw .forbidden("a user may notify users only ('\(tags.identityPrefix)<user>' tags), not '\(tag)'")
                 }
                 if settings.notifyPolicy == .selfOnly, tag != tags.identityTag(for: user) {

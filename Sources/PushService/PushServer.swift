@@ -2,6 +2,8 @@ import Foundation
 import HTTPServing
 import HubWire
 import PipelineCore
+import ServiceMetrics
+import Synchronization
 
 /// `pushline serve`: the notify-users backend. Devices register through it (it owns the hub key and decides the
 /// tags) and signed-in users notify each other by name. The routes keep the seed tutorial's wire shapes, so its
@@ -15,20 +17,27 @@ public final class PushServer: Sendable {
     let perIdentity: RateLimiter
     let perAddress: RateLimiter
     let clock: WallClock
+    let clientAddress: ClientAddress
+    /// The last readiness probe: when, and whether the hub answered.
+    let readiness = Mutex<(at: Double, ready: Bool)?>(nil)
     let log: AccessLog
+    let metrics: ServiceMetrics
 
     /// A server for `settings`, talking to the hub through `transport`; `users` are those of the htpasswd file.
     public init(settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
-                log: AccessLog = .disabled) throws(StepFailure) {
+                log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics()) throws(StepFailure) {
         self.settings = settings
         hub = HubCall(session: try HubSession(hub: settings.hub, transport: transport,
-                                              policy: RetryPolicy(maxRetries: 2, baseDelay: 0.5, maxDelay: 5), clock: clock))
+                                              policy: RetryPolicy(maxRetries: 2, baseDelay: 0.5, maxDelay: 5), clock: clock),
+                      metrics: metrics)
+        self.metrics = metrics
         authenticator = Authenticator(users: users, userScopes: settings.userScopes, keys: settings.apiKeys,
                                       failedSignInsPerMinute: settings.failedSignInsPerMinute)
         tags = TagPolicy(identityPrefix: settings.identityTagPrefix, allowed: settings.allowedTags, maxTags: settings.maxTags)
         perIdentity = RateLimiter(perMinute: settings.perIdentityPerMinute)
         perAddress = RateLimiter(perMinute: settings.perAddressPerMinute)
         self.clock = clock
+        clientAddress = ClientAddress(trustedProxies: settings.trustedProxies)
         self.log = log
     }
 
@@ -43,8 +52,9 @@ public final class PushServer: Sendable {
         } catch {
             response = error.response
         }
-        log.record(request: request, route: route, status: response.status.code, caller: caller,
-                   elapsed: ContinuousClock.now - started)
+        let elapsed = ContinuousClock.now - started
+        log.record(request: request, route: route, status: response.status.code, caller: caller, elapsed: elapsed)
+        metrics.request(route: route.name, status: response.status.code, duration: elapsed)
         return response
     }
 
@@ -59,7 +69,8 @@ public final class PushServer: Sendable {
                           headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")])
         default: break
         }
-        let address = request.peerIP ?? "local"
+        guard QueryPairs(request.query).isValid else { throw .badRequest("the query string has a broken %-escape or is not UTF-8") }
+        let address = clientAddress.of(request)
         if let wait = perAddress.take(address, now: now) {
             throw .tooManyRequests(retryAfter: wait, "too many requests from this address; try again in \(wait) s")
         }
@@ -78,23 +89,41 @@ public final class PushServer: Sendable {
         case .notifyUser: return try await notifyUser(request, caller: signedIn)
         case .putInstallation: return try await putInstallation(request, caller: signedIn)
         case .deleteInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
+        case .metrics:
+            return ServedResponse(status: .ok, headers: [.contentType: ServiceMetrics.contentType], text: metrics.exposition())
         case .notificationRequest: return try await notificationRequest(request, caller: signedIn)
         case .healthz, .readyz, .unknown, .wrongMethod: throw .notFound("no such route")
         }
     }
 
-    /// Ready when the hub answers a read with the service's key (`GET registrations?$top=1`).
+    /// Ready when the hub accepts the service's key for a read: a GET of a registration id that cannot exist, which
+    /// needs only the Listen right every device route needs anyway and is answered 404. The answer is kept for 10 s,
+    /// so probes cannot spend the hub's quota, and says no more than ready or not (the log has the reason).
     private func ready() async throws(Problem) -> ServedResponse {
-        do {
-            _ = try await hub.perform(HubRequests.registrations(handle: nil, tag: nil, top: 1, continuation: nil, at: hub.session.endpoint))
-        } catch {
-            throw Problem(.serviceUnavailable, "Service Unavailable", "not ready: \(error.detail)")
+        let now = clock.now().timeIntervalSince1970
+        let known = readiness.withLock { $0 }.flatMap { now - $0.at < 10 ? $0.ready : nil }
+        let isReady: Bool
+        if let known {
+            isReady = known
+        } else {
+            let probe = HubRequests.getRegistration(id: "pushline-readiness-probe", at: hub.session.endpoint)
+            isReady = (try? await hub.perform(probe, allowing: [404])) != nil
+            readiness.withLock { $0 = (now, isReady) }
+        }
+        guard isReady else {
+            throw Problem(.serviceUnavailable, "Service Unavailable", "not ready: the notification hub does not accept this service's requests",
+                          headers: [.retryAfter: "10"])
         }
         return json(.ok, #"{"status":"ready"}"#)
     }
 
-    /// A body of at most the configured size.
+    /// A JSON body of at most the configured size. JSON only (`application/json` or `…+json`): a form or text body
+    /// is what a browser may send cross-site without asking, so it is refused (415) before it is read.
     func body(_ request: ServedRequest) async throws(Problem) -> [UInt8] {
+        let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard type == "application/json" || type.hasSuffix("+json") else {
+            throw Problem(.unsupportedMediaType, "Unsupported Media Type", "send the body as JSON with `Content-Type: application/json`")
+        }
         do {
             return try await request.body(upTo: settings.maxBodyBytes)
         } catch {

@@ -1,33 +1,26 @@
-/// A query string's `name=value` pairs, percent-decoded (`+` is a space, as forms send it).
+import HubWire
+
+/// A query string's `name=value` pairs, percent-decoded strictly (`+` is a space, as forms send it). A broken
+/// escape or invalid UTF-8 makes the whole query invalid, answered 400, rather than decoded into something else.
 struct QueryPairs {
     let pairs: [(name: String, value: String)]
+    /// False when some name or value did not decode.
+    let isValid: Bool
 
     init(_ query: String?) {
+        var valid = true
         pairs = (query ?? "").split(separator: "&").map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (Self.decode(parts[0]), parts.count > 1 ? Self.decode(parts[1]) : "")
+            let name = PercentCoding.decode(String(parts[0]), plusAsSpace: true)
+            let value = parts.count > 1 ? PercentCoding.decode(String(parts[1]), plusAsSpace: true) : ""
+            if name == nil || value == nil { valid = false }
+            return (name ?? "", value ?? "")
         }
+        isValid = valid
     }
 
     var names: [String] { pairs.map(\.name) }
 
     /// The first value of `name`.
     subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
-
-    private static func decode(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-                else { bytes.append(byte); continue }
-                bytes.append(value)
-            default: bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

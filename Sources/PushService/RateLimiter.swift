@@ -36,6 +36,15 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// Returns a token taken for `key` (a sign-in that turned out right).
+    func giveBack(_ key: String) {
+        buckets.withLock { buckets in
+            guard var bucket = buckets[key] else { return }
+            bucket.tokens = min(perMinute, bucket.tokens + 1)
+            buckets[key] = bucket
+        }
+    }
+
     /// Whether `key` has a token left, without taking one.
     func isExhausted(_ key: String, now: Double) -> Int? {
         buckets.withLock { buckets in

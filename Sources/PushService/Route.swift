@@ -1,4 +1,5 @@
 import HTTPServing
+import HubWire
 
 /// The routes, by method and path: the seed tutorial's device and notification routes, and operations.
 enum Route: Equatable {
@@ -17,15 +18,27 @@ enum Route: Equatable {
     case deleteInstallation(String)
     /// `POST /api/notifications/requests`
     case notificationRequest
+    /// `GET /metrics` (Prometheus text)
+    case metrics
     case wrongMethod([HTTPMethod])
     case unknown
 
     init(method: HTTPMethod, path: String) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        // Segments are decoded strictly, once: an id is what the caller meant, and a broken escape matches nothing.
+        let raw = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let decoded = raw.map { PercentCoding.decode($0, plusAsSpace: false) }
+        guard !decoded.contains(where: { $0 == nil }) else {
+            self = .unknown
+            return
+        }
+        let segments = decoded.map { $0 ?? "" }
         func only(_ allowed: HTTPMethod, _ route: Route) -> Route { method == allowed ? route : .wrongMethod([allowed]) }
+        // HEAD is answered wherever GET is (RFC 9110 §9.3.2); the server sends the head without the body.
+        func read(_ route: Route) -> Route { method == .get || method == .head ? route : .wrongMethod([.get, .head]) }
         switch segments.map({ $0.lowercased() }) {
-        case ["healthz"]: self = only(.get, .healthz)
-        case ["readyz"]: self = only(.get, .readyz)
+        case ["healthz"]: self = read(.healthz)
+        case ["readyz"]: self = read(.readyz)
+        case ["metrics"]: self = read(.metrics)
         case ["api", "register"]: self = only(.post, .createRegistrationID)
         case ["api", "notifications"]: self = only(.post, .notifyUser)
         case ["api", "notifications", "installations"]: self = only(.put, .putInstallation)
@@ -49,6 +62,7 @@ enum Route: Equatable {
         switch self {
         case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation: .register
         case .notifyUser, .notificationRequest: .send
+        case .metrics: .admin
         case .healthz, .readyz, .wrongMethod, .unknown: nil
         }
     }
@@ -58,6 +72,7 @@ enum Route: Equatable {
         switch self {
         case .healthz: "GET /healthz"
         case .readyz: "GET /readyz"
+        case .metrics: "GET /metrics"
         case .createRegistrationID: "POST /api/register"
         case .upsertRegistration: "PUT /api/register/{id}"
         case .deleteRegistration: "DELETE /api/register/{id}"

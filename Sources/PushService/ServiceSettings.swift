@@ -37,6 +37,8 @@ public struct ServiceSettings: Sendable {
     public var host = "127.0.0.1"
     /// Port to bind.
     public var port = 8080
+    /// Proxies (by IP address) whose `X-Forwarded-For` names the client, for rate limits.
+    public var trustedProxies: Set<String> = []
     /// The htpasswd file of device users (bcrypt hashes), if users sign in.
     public var usersFile: String?
     /// Where `users.htpasswd` is written, for diagnostics about its lines.

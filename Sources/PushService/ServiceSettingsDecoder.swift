@@ -20,6 +20,7 @@ public struct ServiceSettingsDecoder {
     static let listenKeys: [OptionSpec] = [
         OptionSpec("host", .string, default: "127.0.0.1", "address to bind; put a TLS-terminating proxy in front for other hosts"),
         OptionSpec("port", .integer, default: "8080", "port to bind (1–65535)"),
+        OptionSpec("trusted-proxies", .stringList, "IP addresses of proxies in front (TLS terminators) whose X-Forwarded-For names the client"),
     ]
     static let userKeys: [OptionSpec] = [
         OptionSpec("htpasswd", .path, required: true, "htpasswd file of bcrypt hashes (`htpasswd -B`), relative to the service file"),
@@ -83,8 +84,9 @@ public struct ServiceSettingsDecoder {
         var settings = ServiceSettings(hub: hub ?? HubDeclaration(name: "", location: node.location, connection: nil, hubName: nil, endpoint: nil))
         if let listen = reader.node("listen") { decodeListen(listen, into: &settings) }
         if let users = reader.node("users") { decodeUsers(users, into: &settings) }
-        if let keys = reader.node("api-keys") { settings.apiKeys = decodeAPIKeys(keys) }
+        // Devices first: a device key's user is checked against the identity tag they configure.
         if let devices = reader.node("devices") { decodeDevices(devices, into: &settings) }
+        if let keys = reader.node("api-keys") { settings.apiKeys = decodeAPIKeys(keys, identityPrefix: settings.identityTagPrefix) }
         if let notify = reader.node("notify") { decodeNotify(notify, into: &settings) }
         if let requests = reader.node("requests") {
             let requestReader = OptionReader(requests, specs: Self.requestKeys, step: nil, what: "service.requests", diagnostics: diagnostics)
@@ -104,6 +106,13 @@ public struct ServiceSettingsDecoder {
         let reader = OptionReader(node, specs: Self.listenKeys, step: nil, what: "service.listen", diagnostics: diagnostics)
         if let (host, _) = reader.string("host") { settings.host = host }
         if let port = reader.integer("port", in: 1...65535) { settings.port = port }
+        for (address, node) in reader.stringList("trusted-proxies") ?? [] {
+            guard address.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }), !address.isEmpty else {
+                reader.error("'\(address)' is not an IP address", at: node, hint: "e.g. 127.0.0.1 or ::1")
+                continue
+            }
+            settings.trustedProxies.insert(address)
+        }
     }
 
     private func decodeUsers(_ node: ConfigNode, into settings: inout ServiceSettings) {
@@ -115,7 +124,7 @@ public struct ServiceSettingsDecoder {
         if let scopes = scopes(reader) { settings.userScopes = scopes }
     }
 
-    private func decodeAPIKeys(_ node: ConfigNode) -> [ServiceSettings.APIKey] {
+    private func decodeAPIKeys(_ node: ConfigNode, identityPrefix: String) -> [ServiceSettings.APIKey] {
         guard let entries = node.entries else {
             diagnostics.error("'api-keys' must be a mapping of names, found \(node.kindName)", at: node.location,
                               hint: "write it as:\n  api-keys:\n    backend: { key: ${env:PUSHLINE_API_KEY}, scopes: [send] }")
@@ -157,7 +166,7 @@ public struct ServiceSettingsDecoder {
             }
             var user: String?
             if let (name, userNode) = reader.string("user") {
-                if let problem = TagSyntax.problem(with: "username:" + name) {
+                if let problem = TagSyntax.problem(with: identityPrefix + name) {
                     reader.error("\(what): user '\(name)' cannot be part of a tag: \(problem)", at: userNode)
                 } else {
                     user = name
@@ -173,7 +182,11 @@ public struct ServiceSettingsDecoder {
     private func decodeDevices(_ node: ConfigNode, into settings: inout ServiceSettings) {
         let reader = OptionReader(node, specs: Self.deviceKeys, step: nil, what: "service.devices", diagnostics: diagnostics)
         if let (prefix, prefixNode) = reader.string("identity-tag") {
-            if let problem = TagSyntax.problem(with: prefix + "user") {
+            // A prefix keeps user tags apart from topic tags and from NH's `$UserId:`/`$InstallationId:` forms.
+            if prefix.isEmpty || prefix.hasPrefix("$") || !prefix.hasSuffix(":") {
+                reader.error("'identity-tag' must be a prefix ending in ':' that does not start with '$'", at: prefixNode,
+                             hint: "e.g. username:")
+            } else if let problem = TagSyntax.problem(with: prefix + "user") {
                 reader.error("'identity-tag' does not make a valid tag: \(problem)", at: prefixNode, hint: "e.g. username:")
             } else {
                 settings.identityTagPrefix = prefix

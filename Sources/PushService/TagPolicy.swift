@@ -8,6 +8,11 @@ struct TagPolicy: Sendable {
     let allowed: TagPattern?
     let maxTags: Int
 
+    /// True when `tag` has the identity prefix, in any letter case.
+    func isIdentityTag(_ tag: String) -> Bool {
+        tag.lowercased().hasPrefix(identityPrefix.lowercased())
+    }
+
     /// The caller's own tag (`username:alice`).
     func identityTag(for user: String) -> String { identityPrefix + user }
 
@@ -17,7 +22,8 @@ struct TagPolicy: Sendable {
         var kept = [own]
         for tag in client {
             if tag == own || kept.contains(tag) { continue }
-            if tag.hasPrefix(identityPrefix) {
+            // Compared without case: NH may match tags so, and `USERNAME:bob` must not reach bob's notifications.
+            if isIdentityTag(tag) {
                 throw .forbidden("the tag '\(tag)' names another user; the server adds your own '\(own)' itself")
             }
             if tag.hasPrefix("$") {

@@ -7,18 +7,23 @@ import PipelineCore
 ///
 /// Reading it reports every unusable line with its `file:line:column`; the hashes stay in memory only.
 public struct UserDirectory: Sendable {
-    private let hashes: [String: String]
+    /// Hashes by the name's exact UTF-8 bytes: Swift's `==` on strings treats canonically equivalent names (a
+    /// Kelvin sign and a K) as one, and a sign-in must match the name as written in the file.
+    private let hashes: [[UInt8]: (name: String, hash: String)]
 
     /// Users by name and bcrypt hash (tests).
     public init(hashes: [String: String]) {
-        self.hashes = hashes
+        self.hashes = Dictionary(uniqueKeysWithValues: hashes.map { (Array($0.key.utf8), ($0.key, $0.value)) })
     }
 
     /// How many users it holds.
     public var count: Int { hashes.count }
 
-    /// The bcrypt hash for `user`, if the user exists.
-    func hash(for user: String) -> String? { hashes[user] }
+    /// The user named exactly `name` (byte for byte): the name as the file writes it, and its hash.
+    func entry(for name: String) -> (name: String, hash: String)? { hashes[Array(name.utf8)] }
+
+    /// The highest bcrypt cost among the hashes, so a check for an unknown user can cost as much.
+    var highestCost: Int? { hashes.values.compactMap { Int($0.hash.dropFirst(4).prefix(2)) }.max() }
 
     /// Reads `path`; nil after reporting when it cannot be read at all. `reference` is where the service file names it.
     public static func load(path: String, identityTagPrefix: String, reference: SourceLocation?,
@@ -33,7 +38,9 @@ public struct UserDirectory: Sendable {
         }
         diagnostics.register(source: text, for: path)
         var hashes: [String: String] = [:]
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var folded: [String: String] = [:]
+        // `isNewline`, not "\n": in Swift "\r\n" is one Character, so a CRLF file would otherwise be one line.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
             let at = SourceLocation(file: path, line: index + 1, column: 1)
@@ -54,9 +61,16 @@ public struct UserDirectory: Sendable {
                                   hint: "Pushline accepts bcrypt only: `htpasswd -B \(path) \(name)`")
                 continue
             }
-            if hashes[name] != nil {
-                diagnostics.error("user '\(name)' is listed twice", at: at, hint: "keep one line per user")
+            // NH may match tags without regard to case, so `Alice` and `alice` would share `username:alice`.
+            if let other = folded[name.lowercased()] {
+                diagnostics.error(other == name ? "user '\(name)' is listed twice" : "users '\(other)' and '\(name)' differ only in letter case",
+                                  at: at, hint: "keep one line per user; user names must differ by more than case")
                 continue
+            }
+            folded[name.lowercased()] = name
+            if let cost = Int(hash.dropFirst(4).prefix(2)), cost < 10 {
+                diagnostics.warning("user '\(name)': the bcrypt cost is \(cost); 10 or more resists offline guessing", at: at,
+                                    hint: "htpasswd -B -C 10 \(path) \(name)")
             }
             hashes[name] = hash
         }

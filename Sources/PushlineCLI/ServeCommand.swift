@@ -14,9 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
             Devices register through it (POST /api/register, PUT and DELETE /api/register/{id}) and signed-in \
             users notify each other by name (POST /api/notifications), in the wire shapes of the Notification \
             Hubs "notify users" tutorial. Users sign in with HTTP Basic against an htpasswd file of bcrypt \
-            hashes; senders may use an API key in the `apikey` header. The server adds the caller's identity tag \
-            itself and keeps only client tags the service file allows. GET /healthz says it is alive, GET /readyz \
-            that the hub accepts its key. Listens on loopback unless the file or --host says otherwise: put a \
+            hashes; senders, and the official sample's apps (PUT /api/notifications/installations, POST \
+            /api/notifications/requests), use an API key in the `apikey` header. The server adds the caller's \
+            identity tag itself and keeps only client tags the service file allows. GET /healthz says it is alive, \
+            GET /readyz that the hub accepts its key, GET /metrics (admin scope) counts requests in Prometheus text. Listens on loopback unless the file or --host says otherwise: put a \
             TLS-terminating proxy in front of it for other machines.
 
             EXAMPLES:

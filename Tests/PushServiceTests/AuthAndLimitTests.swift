@@ -108,9 +108,10 @@ struct AuthAndLimitTests {
         }) { harness in
             let ready = await harness.call(.get, "/readyz")
             #expect(ready.status == 503, "\(ready)")
-            #expect(ready.detail.contains("credentials"))
+            #expect(ready.detail.contains("not ready"))
             let register = await harness.call(.post, "/api/register", as: "alice")
             #expect(register.status == 502)
+            #expect(register.detail.contains("credentials"))
             for text in [ready.text, register.text] + harness.lines.lines {
                 #expect(!text.contains(wrongKey))
                 #expect(!text.contains("sig="))
@@ -131,6 +132,21 @@ struct AuthAndLimitTests {
             }
             #expect(lines.first?.contains(#""route":"POST /api/register""#) == true)
             #expect(lines.last?.contains(#""route":"PUT /api/register/{id}""#) == true)
+        }
+    }
+
+    @Test func metricsNeedTheAdminScopeAndCountRequestsByRoute() async throws {
+        try await ServiceHarness.with { harness in
+            #expect(await harness.call(.post, "/api/register", as: "alice").status == 200)
+            #expect(await harness.call(.get, "/metrics").status == 401)
+            #expect(await harness.call(.get, "/metrics", as: "alice").status == 403)
+            let metrics = await harness.call(.get, "/metrics", headers: [.authorization: "ApiKey \(ServiceHarness.adminKey)"])
+            #expect(metrics.status == 200)
+            #expect(metrics.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            #expect(metrics.text.contains(#"pushline_http_requests_total{route="POST /api/register",status="200"} 1"#))
+            #expect(metrics.text.contains(#"pushline_http_requests_total{route="GET /metrics",status="403"} 1"#))
+            #expect(metrics.text.contains(#"pushline_hub_requests_total{outcome="2xx"} 1"#))
+            #expect(!metrics.text.contains(ServiceHarness.adminKey))
         }
     }
 }

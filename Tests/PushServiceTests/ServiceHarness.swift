@@ -103,7 +103,7 @@ struct ServiceHarness {
             headers[.authorization] = "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()
         }
         if let apiKey { headers["apikey"] = apiKey }
-        if body != nil { headers[.contentType] = "application/json" }
+        if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
         let bytes = Array((body ?? "").utf8)
         let request = ServedRequest(method: method, path: path, query: query, headers: headers, authority: "127.0.0.1:8088",

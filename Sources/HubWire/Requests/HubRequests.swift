@@ -65,7 +65,10 @@ public enum HubRequests {
 
     /// One percent-encoded path segment.
     static func segment(_ text: String) -> String {
-        PercentCoding.encode(text, hexCase: .upper)
+        // `.` and `..` are unreserved, yet as a whole segment they mean "here" and "up": escaped, they stay an id.
+        if text == "." { return "%2E" }
+        if text == ".." { return "%2E%2E" }
+        return PercentCoding.encode(text, hexCase: .upper)
     }
 
     /// `'text'` for summaries.
