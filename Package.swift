@@ -98,6 +98,7 @@ let package = Package(
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
             "HTTPServing", "PasswordHashing", "ServiceMetrics", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+            "RunFlow", "RunStore",
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
@@ -135,6 +136,7 @@ let package = Package(
         .testTarget(name: "ServiceMetricsTests", dependencies: ["ServiceMetrics"]),
         .testTarget(name: "PushServiceTests", dependencies: [
             "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire", "PasswordHashing",
+            "RunFlow",
         ]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",

@@ -9,6 +9,8 @@ struct Problem: Error, Sendable, Equatable {
     let detail: String
     /// Extra header fields (`WWW-Authenticate`, `Retry-After`, `Allow`).
     var headers: HeaderFields = [:]
+    /// The request field at fault (`parameters.user`), when one is.
+    var field: String?
 
     init(_ status: HTTPStatus, _ title: String, _ detail: String, headers: HeaderFields = [:]) {
         self.status = status
@@ -27,13 +29,21 @@ struct Problem: Error, Sendable, Equatable {
             let title: String
             let status: Int
             let detail: String
+            let field: String?
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(Body(title: title, status: status.code, detail: detail))).map { Array($0) } ?? []
+        let body = (try? encoder.encode(Body(title: title, status: status.code, detail: detail, field: field))).map { Array($0) } ?? []
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return ServedResponse(status: status, headers: headers, body: body)
+    }
+
+    /// 422 about one field of the request.
+    static func field(_ field: String, _ detail: String) -> Problem {
+        var problem = Problem(.unprocessableContent, "Unprocessable Content", detail)
+        problem.field = field
+        return problem
     }
 
     static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, "Bad Request", detail) }

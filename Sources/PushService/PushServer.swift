@@ -2,6 +2,7 @@ import Foundation
 import HTTPServing
 import HubWire
 import PipelineCore
+import RunFlow
 import ServiceMetrics
 import Synchronization
 
@@ -18,6 +19,15 @@ public final class PushServer: Sendable {
     let perAddress: RateLimiter
     let clock: WallClock
     let clientAddress: ClientAddress
+    /// Pipelines callers with `admin` may run, by name.
+    let pipelines: [String: ServedPipeline]
+    /// Where runs write their console lines, and the environment they read.
+    let runConsole: Console
+    /// The engine runs use.
+    let runEngine: PipelineEngine
+    let idempotency = IdempotencyKeys()
+    /// Runs started over HTTP and not yet ended, so a shutdown can wait for them.
+    let runTasks = Mutex<[UUID: Task<Void, Never>]>([:])
     /// The last readiness probe: when, and whether the hub answered.
     let readiness = Mutex<(at: Double, ready: Bool)?>(nil)
     let log: AccessLog
@@ -25,8 +35,12 @@ public final class PushServer: Sendable {
 
     /// A server for `settings`, talking to the hub through `transport`; `users` are those of the htpasswd file.
     public init(settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
-                log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics()) throws(StepFailure) {
+                log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics(), pipelines: [ServedPipeline] = [],
+                runConsole: Console = .standard, runEngine: PipelineEngine? = nil) throws(StepFailure) {
         self.settings = settings
+        self.pipelines = Dictionary(pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.runConsole = runConsole
+        self.runEngine = runEngine ?? PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "info")!, clock: clock)
         hub = HubCall(session: try HubSession(hub: settings.hub, transport: transport,
                                               policy: RetryPolicy(maxRetries: 2, baseDelay: 0.5, maxDelay: 5), clock: clock),
                       metrics: metrics)
@@ -89,11 +103,29 @@ public final class PushServer: Sendable {
         case .notifyUser: return try await notifyUser(request, caller: signedIn)
         case .putInstallation: return try await putInstallation(request, caller: signedIn)
         case .deleteInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
+        case .startRun(let name): return try await startRun(request, name: name, caller: signedIn, now: now)
+        case .showRun(let id): return try await showRun(id: id)
         case .metrics:
             return ServedResponse(status: .ok, headers: [.contentType: ServiceMetrics.contentType], text: metrics.exposition())
         case .notificationRequest: return try await notificationRequest(request, caller: signedIn)
         case .healthz, .readyz, .unknown, .wrongMethod: throw .notFound("no such route")
         }
+    }
+
+    /// Waits until every run started over HTTP has ended (a graceful shutdown lets them finish; a run cut off
+    /// harder resumes on its next start, as any run does).
+    public func waitForRuns() async {
+        let tasks = runTasks.withLock { Array($0.values) }
+        for task in tasks { await task.value }
+    }
+
+    func trackRun(_ task: Task<PipelineRun.Outcome, any Error>) {
+        let id = UUID()
+        let watcher = Task {
+            _ = await task.result
+            _ = runTasks.withLock { $0.removeValue(forKey: id) }
+        }
+        runTasks.withLock { $0[id] = watcher }
     }
 
     /// Ready when the hub accepts the service's key for a read: a GET of a registration id that cannot exist, which

@@ -18,6 +18,10 @@ enum Route: Equatable {
     case deleteInstallation(String)
     /// `POST /api/notifications/requests`
     case notificationRequest
+    /// `POST /v1/pipelines/{name}/runs`
+    case startRun(String)
+    /// `GET /v1/runs/{id}`
+    case showRun(String)
     /// `GET /metrics` (Prometheus text)
     case metrics
     case wrongMethod([HTTPMethod])
@@ -41,6 +45,10 @@ enum Route: Equatable {
         case ["metrics"]: self = read(.metrics)
         case ["api", "register"]: self = only(.post, .createRegistrationID)
         case ["api", "notifications"]: self = only(.post, .notifyUser)
+        case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "pipelines" && parts[3] == "runs" && !parts[2].isEmpty:
+            self = only(.post, .startRun(segments[2]))
+        case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "runs" && !parts[2].isEmpty:
+            self = read(.showRun(segments[2]))
         case ["api", "notifications", "installations"]: self = only(.put, .putInstallation)
         case ["api", "notifications", "requests"]: self = only(.post, .notificationRequest)
         case let parts where parts.count == 4 && parts[0] == "api" && parts[1] == "notifications" && parts[2] == "installations"
@@ -62,7 +70,7 @@ enum Route: Equatable {
         switch self {
         case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation: .register
         case .notifyUser, .notificationRequest: .send
-        case .metrics: .admin
+        case .metrics, .startRun, .showRun: .admin
         case .healthz, .readyz, .wrongMethod, .unknown: nil
         }
     }
@@ -73,6 +81,8 @@ enum Route: Equatable {
         case .healthz: "GET /healthz"
         case .readyz: "GET /readyz"
         case .metrics: "GET /metrics"
+        case .startRun: "POST /v1/pipelines/{name}/runs"
+        case .showRun: "GET /v1/runs/{id}"
         case .createRegistrationID: "POST /api/register"
         case .upsertRegistration: "PUT /api/register/{id}"
         case .deleteRegistration: "DELETE /api/register/{id}"

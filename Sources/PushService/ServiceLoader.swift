@@ -1,5 +1,6 @@
 import PipelineConfig
 import PipelineCore
+import RunFlow
 
 /// Reads a service file and the users file it names, reporting every problem with `file:line:column`.
 public enum ServiceLoader {
@@ -9,6 +10,8 @@ public enum ServiceLoader {
         public let settings: ServiceSettings
         /// The device users, when the file has `users:`.
         public let users: UserDirectory?
+        /// The pipelines it lets callers run, checked as `validate` checks them.
+        public let pipelines: [ServedPipeline]
     }
 
     /// The service at `path`, or nil when it has errors (all of them reported to `diagnostics`). `validate` only
@@ -24,7 +27,19 @@ public enum ServiceLoader {
             users = UserDirectory.load(path: usersFile, identityTagPrefix: settings.identityTagPrefix,
                                        reference: settings.usersFileLocation, diagnostics: diagnostics)
         }
+        // Each pipeline is checked now, as `validate` would (values come with each request), so a broken one stops
+        // the service from starting rather than failing its first caller.
+        var pipelines: [ServedPipeline] = []
+        let quiet = Console(out: { _ in }, err: { _ in }, environment: environment, clock: .system)
+        for (name, path) in settings.pipelines.sorted(by: { $0.key < $1.key }) {
+            let loaded = LoadedPipeline.load(path, purpose: .validate, console: quiet, environment: environment)
+            loaded.diagnostics.forEach(diagnostics.report)
+            if loaded.document == nil, !loaded.diagnostics.hasErrors {
+                diagnostics.error("pipeline '\(name)' cannot be read from '\(path)'", at: settings.pipelineLocations[name])
+            }
+            pipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
+        }
         guard !diagnostics.hasErrors else { return nil }
-        return Loaded(settings: settings, users: users)
+        return Loaded(settings: settings, users: users, pipelines: pipelines)
     }
 }

@@ -62,6 +62,10 @@ public struct ServiceSettings: Sendable {
     public var requestTemplates: [PushPlatform: TemplateDeclaration] = [:]
     /// The same for `"silent": true`.
     public var silentRequestTemplates: [PushPlatform: TemplateDeclaration] = [:]
+    /// Pipelines callers with the `admin` scope may run (`POST /v1/pipelines/{name}/runs`): name → file path.
+    public var pipelines: [String: String] = [:]
+    /// Where `pipelines:` is written, for diagnostics about the files it names.
+    public var pipelineLocations: [String: SourceLocation] = [:]
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 16 * 1024
     /// Requests a caller (user or key) may make per minute.

@@ -16,6 +16,7 @@ public struct ServiceSettingsDecoder {
         OptionSpec("notify", .mapping(notifyKeys), "user-to-user notifications: a template per platform and who may notify whom"),
         OptionSpec("requests", .mapping(requestKeys), "the official sample's POST /api/notifications/requests: templates per platform"),
         OptionSpec("limits", .mapping(limitKeys), "request body and rate limits"),
+        OptionSpec("pipelines", .stringMap, "pipelines callers with the admin scope may run over HTTP: name → pipeline file"),
     ]
     static let listenKeys: [OptionSpec] = [
         OptionSpec("host", .string, default: "127.0.0.1", "address to bind; put a TLS-terminating proxy in front for other hosts"),
@@ -94,6 +95,20 @@ public struct ServiceSettingsDecoder {
             settings.silentRequestTemplates = templates(requestReader.node("silent-templates"), properties: Self.requestProperties)
         }
         if let limits = reader.node("limits") { decodeLimits(limits, into: &settings) }
+        if let pipelines = reader.node("pipelines"), let entries = pipelines.entries {
+            for entry in entries {
+                guard let path = entry.value.scalar?.text, !path.isEmpty else {
+                    diagnostics.error("pipeline '\(entry.key)' needs a file path", at: entry.keyLocation, hint: "e.g. digest: daily-digest.yaml")
+                    continue
+                }
+                guard entry.key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), entry.key.count <= 64 else {
+                    diagnostics.error("pipeline name '\(entry.key)' must be letters, digits, - and _ (it is part of a URL)", at: entry.keyLocation)
+                    continue
+                }
+                settings.pipelines[entry.key] = FilePath.resolve(path, against: file.directory)
+                settings.pipelineLocations[entry.key] = entry.value.location
+            }
+        }
         // Declared is enough here: a `validate` without the secrets leaves references unresolved.
         if reader.node("users") == nil, reader.node("api-keys")?.entries?.isEmpty ?? true {
             diagnostics.error("the service lets nobody in: it has neither `users:` nor `api-keys:`", at: node.location,

@@ -60,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server: PushServer
         do {
             server = try PushServer(settings: loaded.settings, users: loaded.users,
-                                    transport: RetryingTransport(executor: executor), clock: console.clock, log: log)
+                                    transport: RetryingTransport(executor: executor), clock: console.clock, log: log,
+                                    pipelines: loaded.pipelines, runConsole: console)
         } catch {
             await executor.shutdown()
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
@@ -83,6 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
             console.errorLine("error: the server stopped: \(error)")
             throw ExitStatus.exit(ExitStatus.failure)
         }
+        // Pipeline runs started over HTTP finish (or, cut off harder, resume on their next start).
+        await server.waitForRuns()
         await executor.shutdown()
         console.line("server stopped")
     }

@@ -7,7 +7,7 @@ import RunStore
 /// A live run is recorded in the run store and locked, stopped cleanly by SIGINT or SIGTERM, and sent over
 /// one keep-alive HTTP client with retries. A dry run sends nothing and writes nothing: it reads the store
 /// (never creating it) to show which items an earlier run already sent.
-public struct PipelineRun {
+public struct PipelineRun: Sendable {
     /// The run store's location (nil: `$PUSHLINE_JOURNAL` or the default SQLite file).
     public var store: String?
     /// Send nothing: show what would be sent.
@@ -22,6 +22,9 @@ public struct PipelineRun {
     public var trace: (@Sendable (HubTrace) -> Void)?
     /// Watch SIGINT and SIGTERM during a live run (off for a front end that handles signals itself).
     public var watchSignals = true
+    /// Told the run's id once a live run has started or resumed (holding the lock), before its first item:
+    /// a front end that answers before the run ends (`serve`) answers with it.
+    public var onStart: (@Sendable (RunRecord) -> Void)?
 
     /// Creates a run; every option off.
     public init(store: String? = nil) {
@@ -62,6 +65,7 @@ public struct PipelineRun {
         do { opened = try RunStores.open(location) } catch { throw RunFlowError.store(error.message) }
         guard let runs = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, console: console)
         else { return .alreadyCompleted }
+        onStart?(runs.record)
         let stop = StopSignal()
         let signals = watchSignals ? SignalWatch(stop: stop, console: console) : nil
         do {

@@ -7,6 +7,7 @@ import PasswordHashing
 import PipelineConfig
 import PipelineCore
 import PushService
+import RunFlow
 import Synchronization
 import Testing
 
@@ -73,7 +74,8 @@ struct ServiceHarness {
 
     /// Runs `body` with a fresh emulator and server; both stop afterwards.
     static func with(
-        port: Int = 0, faults: [FaultRule] = [], _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
+        port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [],
+        _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
         _ body: (ServiceHarness) async throws -> Void
     ) async throws {
         let emulator = try await Emulator(configuration: emulatorConfiguration(faults: faults))
@@ -82,8 +84,25 @@ struct ServiceHarness {
         let lines = LineLog()
         do {
             let settings = try settings(port: served.port, adjust)
+            // Pipelines run over HTTP against this emulator, journalled in a scratch directory.
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-serve-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let environment = [
+                "NH_CONNECTION": "Endpoint=http://127.0.0.1:\(served.port)/;SharedAccessKeyName=Full;SharedAccessKey=\(hubKey)",
+                "NH_HUB": "myhub", "PUSHLINE_JOURNAL": scratch + "/journal.sqlite",
+            ]
+            let console = Console(out: { lines.append("out: " + $0) }, err: { lines.append("err: " + $0) }, environment: environment, clock: .system)
+            var servedPipelines: [ServedPipeline] = []
+            for (name, text) in pipelines {
+                let path = scratch + "/\(name).yaml"
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                let loaded = LoadedPipeline.load(path, purpose: .validate, console: console)
+                #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+                servedPipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
+            }
             let server = try PushServer(settings: settings, users: users, transport: RetryingTransport(executor: executor),
-                                        log: AccessLog(json: true) { lines.append($0) })
+                                        log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console)
             try await body(ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
         } catch {
             await served.stop()
