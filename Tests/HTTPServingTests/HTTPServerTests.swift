@@ -101,7 +101,10 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
     }
 
     @Test func shutdownLetsARequestInFlightFinish() async throws {
+        // The handler says when it has the request, so shutdown comes while it is in flight, however slow the machine.
+        let (arrived, arrival) = AsyncStream<Void>.makeStream()
         let server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true)) { _ in
+            arrival.yield()
             try? await Task.sleep(for: .milliseconds(500))
             return ServedResponse(status: .ok, text: "finished")
         }
@@ -110,7 +113,7 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
         var port = 0
         for await bound in ports { port = bound; break }
         let inFlight = Task { [port] in try await send(port, .get, "/slow") }
-        try await Task.sleep(for: .milliseconds(150))
+        for await _ in arrived { break }
         await server.shutdown()
         let response = try await inFlight.value
         #expect(response.status == 200)
