@@ -77,6 +77,7 @@ public final class PushServer: Sendable {
         switch route {
         case .healthz: return json(.ok, #"{"status":"ok"}"#)
         case .readyz: return try await ready()
+        case .openAPI: return json(.ok, Self.openAPIDocument)
         case .unknown: throw .notFound("no route \(request.method) \(request.path); see /openapi.json")
         case .wrongMethod(let allowed):
             throw Problem(.methodNotAllowed, "Method Not Allowed", "\(request.path) answers \(allowed.map(\.rawValue).joined(separator: ", "))",
@@ -108,7 +109,7 @@ public final class PushServer: Sendable {
         case .metrics:
             return ServedResponse(status: .ok, headers: [.contentType: ServiceMetrics.contentType], text: metrics.exposition())
         case .notificationRequest: return try await notificationRequest(request, caller: signedIn)
-        case .healthz, .readyz, .unknown, .wrongMethod: throw .notFound("no such route")
+        case .healthz, .readyz, .openAPI, .unknown, .wrongMethod: throw .notFound("no such route")
         }
     }
 

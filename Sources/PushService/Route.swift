@@ -22,6 +22,8 @@ enum Route: Equatable {
     case startRun(String)
     /// `GET /v1/runs/{id}`
     case showRun(String)
+    /// `GET /openapi.json`
+    case openAPI
     /// `GET /metrics` (Prometheus text)
     case metrics
     case wrongMethod([HTTPMethod])
@@ -43,6 +45,7 @@ enum Route: Equatable {
         case ["healthz"]: self = read(.healthz)
         case ["readyz"]: self = read(.readyz)
         case ["metrics"]: self = read(.metrics)
+        case ["openapi.json"]: self = read(.openAPI)
         case ["api", "register"]: self = only(.post, .createRegistrationID)
         case ["api", "notifications"]: self = only(.post, .notifyUser)
         case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "pipelines" && parts[3] == "runs" && !parts[2].isEmpty:
@@ -71,7 +74,7 @@ enum Route: Equatable {
         case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation: .register
         case .notifyUser, .notificationRequest: .send
         case .metrics, .startRun, .showRun: .admin
-        case .healthz, .readyz, .wrongMethod, .unknown: nil
+        case .healthz, .readyz, .openAPI, .wrongMethod, .unknown: nil
         }
     }
 
@@ -81,6 +84,7 @@ enum Route: Equatable {
         case .healthz: "GET /healthz"
         case .readyz: "GET /readyz"
         case .metrics: "GET /metrics"
+        case .openAPI: "GET /openapi.json"
         case .startRun: "POST /v1/pipelines/{name}/runs"
         case .showRun: "GET /v1/runs/{id}"
         case .createRegistrationID: "POST /api/register"
