@@ -11,7 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // 4.1 or later: jwt-kit 5 needs it (and its CryptoExtras product).
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -25,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -90,6 +92,10 @@ let package = Package(
         .target(name: "PasswordHashing", dependencies: [
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         ]),
+        // Bearer JWTs for `pushline serve`. Only jwt-kit.
+        .target(name: "TokenVerification", dependencies: [
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         // The `/metrics` of `pushline serve`. Only swift-prometheus.
         .target(name: "ServiceMetrics", dependencies: [
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -97,7 +103,7 @@ let package = Package(
         // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
-            "HTTPServing", "PasswordHashing", "ServiceMetrics", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+            "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
             "RunFlow", "RunStore",
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
@@ -134,9 +140,10 @@ let package = Package(
         ]),
         .testTarget(name: "PasswordHashingTests", dependencies: ["PasswordHashing"]),
         .testTarget(name: "ServiceMetricsTests", dependencies: ["ServiceMetrics"]),
+        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification"]),
         .testTarget(name: "PushServiceTests", dependencies: [
             "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire", "PasswordHashing",
-            "RunFlow",
+            "RunFlow", "TokenVerification",
         ]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
             "HubEmulator",

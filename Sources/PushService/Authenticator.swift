@@ -3,6 +3,7 @@ import HTTPServing
 import HubWire
 import PasswordHashing
 import Synchronization
+import TokenVerification
 
 /// Finds who a request comes from: an API key (the `apikey` header, or `Authorization: ApiKey KEY`), or HTTP Basic
 /// against the users file.
@@ -26,11 +27,16 @@ final class Authenticator: Sendable {
     private let checksRunning = Mutex(0)
     private let maxConcurrentChecks: Int
     private let decoy: String
+    private let bearer: BearerTokens?
+    private let bearerScopes: Set<Scope>
 
     static let rememberSeconds: Double = 300
 
     init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
+         bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [],
          maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+        self.bearer = bearer
+        self.bearerScopes = bearerScopes
         self.users = users
         self.userScopes = userScopes
         self.keys = keys
@@ -66,8 +72,24 @@ final class Authenticator: Sendable {
         guard let authorization = request.headers[.authorization] else {
             throw unauthorized("sign in with HTTP Basic (a user of the service)" + (keys.isEmpty ? "" : " or send an `apikey` header"))
         }
+        if authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " {
+            guard let bearer else { throw unauthorized("Bearer tokens are not accepted by this service") }
+            switch await bearer.user(from: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)) {
+            case .success(let user):
+                // The user becomes part of a tag: a name no tag can hold is refused, not mangled.
+                guard !user.contains(where: { "&|!() ".contains($0) }), user.utf8.count <= 64 else {
+                    throw unauthorized("the token's user name cannot be used")
+                }
+                return Caller(name: user, user: user, kind: .token, scopes: bearerScopes)
+            case .failure(let rejection):
+                if let wait = failures.take("token@" + address, now: now) {
+                    throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
+                }
+                throw unauthorized(rejection.reason)
+            }
+        }
         guard authorization.count > 6, authorization.prefix(6).lowercased() == "basic " else {
-            throw unauthorized("only HTTP Basic sign-in and API keys are configured")
+            throw unauthorized("sign in with HTTP Basic" + (bearer == nil ? "" : " or a Bearer token") + (keys.isEmpty ? "" : ", or send an API key"))
         }
         guard let users,
               let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
@@ -106,7 +128,9 @@ final class Authenticator: Sendable {
     }
 
     private func unauthorized(_ detail: String) -> Problem {
-        Problem(.unauthorized, "Unauthorized", detail, headers: [.wwwAuthenticate: "Basic realm=\"pushline\", charset=\"UTF-8\""])
+        Problem(.unauthorized, "Unauthorized", detail, headers: [
+            .wwwAuthenticate: "Basic realm=\"pushline\", charset=\"UTF-8\"" + (bearer == nil ? "" : ", Bearer realm=\"pushline\""),
+        ])
     }
 }
 

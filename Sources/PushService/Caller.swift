@@ -6,6 +6,8 @@ public struct Caller: Sendable, Equatable {
         case user
         /// The `apikey` header.
         case apiKey = "api-key"
+        /// A Bearer JWT.
+        case token
     }
 
     /// The user name, or the key's name in the service file.

@@ -8,7 +8,7 @@ extension PushServer {
   "info": {
     "title": "pushline serve",
     "version": "1",
-    "description": "The notify-users backend of Pushline: the Notification Hubs tutorial's device and notification routes, the official sample backend's routes, pipelines over HTTP and operations. Users sign in with HTTP Basic; keys go in the `apikey` header (never the URL)."
+    "description": "The notify-users backend of Pushline: the Notification Hubs tutorial's device and notification routes, the official sample backend's routes, pipelines over HTTP and operations. Users sign in with HTTP Basic or a Bearer JWT; keys go in the `apikey` header (never the URL)."
   },
   "servers": [
     {
@@ -18,6 +18,9 @@ extension PushServer {
   "security": [
     {
       "basic": []
+    },
+    {
+      "bearer": []
     },
     {
       "apiKey": []
@@ -615,6 +618,12 @@ extension PushServer {
         "in": "header",
         "name": "apikey",
         "description": "A key from the service file; also accepted as `Authorization: ApiKey KEY`."
+      },
+      "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "JWT",
+        "description": "A JWT from the identity provider the service file's `jwt:` names (HS256, RS256 or ES256; iss, aud, exp, nbf checked)."
       }
     },
     "schemas": {

@@ -5,6 +5,7 @@ import PipelineCore
 import RunFlow
 import ServiceMetrics
 import Synchronization
+import TokenVerification
 
 /// `pushline serve`: the notify-users backend. Devices register through it (it owns the hub key and decides the
 /// tags) and signed-in users notify each other by name. The routes keep the seed tutorial's wire shapes, so its
@@ -36,7 +37,7 @@ public final class PushServer: Sendable {
     /// A server for `settings`, talking to the hub through `transport`; `users` are those of the htpasswd file.
     public init(settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
                 log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics(), pipelines: [ServedPipeline] = [],
-                runConsole: Console = .standard, runEngine: PipelineEngine? = nil) throws(StepFailure) {
+                runConsole: Console = .standard, runEngine: PipelineEngine? = nil, bearer: BearerTokens? = nil) throws(StepFailure) {
         self.settings = settings
         self.pipelines = Dictionary(pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.runConsole = runConsole
@@ -46,7 +47,8 @@ public final class PushServer: Sendable {
                       metrics: metrics)
         self.metrics = metrics
         authenticator = Authenticator(users: users, userScopes: settings.userScopes, keys: settings.apiKeys,
-                                      failedSignInsPerMinute: settings.failedSignInsPerMinute)
+                                      failedSignInsPerMinute: settings.failedSignInsPerMinute, bearer: bearer,
+                                      bearerScopes: settings.bearerScopes)
         tags = TagPolicy(identityPrefix: settings.identityTagPrefix, allowed: settings.allowedTags, maxTags: settings.maxTags)
         perIdentity = RateLimiter(perMinute: settings.perIdentityPerMinute)
         perAddress = RateLimiter(perMinute: settings.perAddressPerMinute)

@@ -1,6 +1,7 @@
 import PipelineConfig
 import PipelineCore
 import RunFlow
+import TokenVerification
 
 /// Reads a service file and the users file it names, reporting every problem with `file:line:column`.
 public enum ServiceLoader {
@@ -12,12 +13,14 @@ public enum ServiceLoader {
         public let users: UserDirectory?
         /// The pipelines it lets callers run, checked as `validate` checks them.
         public let pipelines: [ServedPipeline]
+        /// The Bearer token checker, when the file has `jwt:`.
+        public let bearer: BearerTokens?
     }
 
     /// The service at `path`, or nil when it has errors (all of them reported to `diagnostics`). `validate` only
     /// warns about unset `${env:}` references, as it does for pipelines; `run` needs them.
     public static func load(path: String, purpose: LoaderOptions.Purpose, environment: [String: String],
-                            diagnostics: DiagnosticCollector) -> Loaded? {
+                            diagnostics: DiagnosticCollector) async -> Loaded? {
         let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment))
         guard let file = loader.loadService(path: path, diagnostics: diagnostics),
               let settings = ServiceSettingsDecoder(file: file, diagnostics: diagnostics).decode()
@@ -39,7 +42,15 @@ public enum ServiceLoader {
             }
             pipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
         }
+        var bearer: BearerTokens?
+        if let bearerSettings = settings.bearer, !diagnostics.hasErrors {
+            do {
+                bearer = try await BearerTokens.make(bearerSettings)
+            } catch {
+                diagnostics.error("service.jwt: \(error.message)", at: settings.bearerLocation)
+            }
+        }
         guard !diagnostics.hasErrors else { return nil }
-        return Loaded(settings: settings, users: users, pipelines: pipelines)
+        return Loaded(settings: settings, users: users, pipelines: pipelines, bearer: bearer)
     }
 }

@@ -1,5 +1,6 @@
 import HubWire
 import PipelineCore
+import TokenVerification
 
 /// What a service file says `pushline serve` does, checked whole before it listens.
 public struct ServiceSettings: Sendable {
@@ -45,6 +46,12 @@ public struct ServiceSettings: Sendable {
     public var usersFileLocation: SourceLocation?
     /// Scopes every signed-in user has.
     public var userScopes: Set<Scope> = [.register, .send]
+    /// How Bearer JWTs are checked, when users may sign in with one.
+    public var bearer: BearerSettings?
+    /// Where `jwt:` is written, for a key that cannot be used.
+    public var bearerLocation: SourceLocation?
+    /// Scopes every user signed in with a Bearer token has.
+    public var bearerScopes: Set<Scope> = [.register, .send]
     /// API keys.
     public var apiKeys: [APIKey] = []
     /// The tag the server adds for the caller: this prefix and the user name (`username:alice`).

@@ -3,6 +3,7 @@ import HubExpressions
 import HubWire
 import PipelineConfig
 import PipelineCore
+import TokenVerification
 
 /// Decodes a service file's `service:` section into `ServiceSettings`, reporting every problem with its
 /// `file:line:column` the way pipeline options are reported.
@@ -11,6 +12,7 @@ public struct ServiceSettingsDecoder {
         OptionSpec("hub", .reference("hub"), required: true, "the declared hub devices register with and notifications go to"),
         OptionSpec("listen", .mapping(listenKeys), "address and port: { host: 127.0.0.1, port: 8080 }"),
         OptionSpec("users", .mapping(userKeys), "device users who sign in with HTTP Basic"),
+        OptionSpec("jwt", .mapping(jwtKeys), "users who sign in with a Bearer JWT from an identity provider"),
         OptionSpec("api-keys", .namedMappings(apiKeyKeys), "named API keys (sent in the `apikey` header) and their scopes"),
         OptionSpec("devices", .mapping(deviceKeys), "what a device registration may carry"),
         OptionSpec("notify", .mapping(notifyKeys), "user-to-user notifications: a template per platform and who may notify whom"),
@@ -26,6 +28,16 @@ public struct ServiceSettingsDecoder {
     static let userKeys: [OptionSpec] = [
         OptionSpec("htpasswd", .path, required: true, "htpasswd file of bcrypt hashes (`htpasswd -B`), relative to the service file"),
         OptionSpec("scopes", .stringList, default: "[register, send]", "what every signed-in user may do: register, send, admin"),
+    ]
+    static let jwtKeys: [OptionSpec] = [
+        OptionSpec("issuer", .string, "the `iss` tokens must carry"),
+        OptionSpec("audience", .string, "the `aud` tokens must include"),
+        OptionSpec("user-claim", .string, default: "sub", "the claim naming the user"),
+        OptionSpec("hs256-secret", .string, "an HS256 secret of at least 32 bytes, as ${env:NAME} or ${file:PATH}"),
+        OptionSpec("public-key", .string, "an RS256 or ES256 public key in PEM, as ${file:PATH}"),
+        OptionSpec("jwks", .string, "a JWKS document (keys with kids), as ${file:PATH}"),
+        OptionSpec("scopes", .stringList, default: "[register, send]", "what every user signed in with a token may do"),
+        OptionSpec("leeway", .integer, default: "60", "seconds of clock difference allowed for exp and nbf (0–600)"),
     ]
     static let apiKeyKeys: [OptionSpec] = [
         OptionSpec("key", .string, "the key, as ${env:NAME} or ${file:PATH}"),
@@ -85,6 +97,7 @@ public struct ServiceSettingsDecoder {
         var settings = ServiceSettings(hub: hub ?? HubDeclaration(name: "", location: node.location, connection: nil, hubName: nil, endpoint: nil))
         if let listen = reader.node("listen") { decodeListen(listen, into: &settings) }
         if let users = reader.node("users") { decodeUsers(users, into: &settings) }
+        if let jwt = reader.node("jwt") { decodeJWT(jwt, into: &settings) }
         // Devices first: a device key's user is checked against the identity tag they configure.
         if let devices = reader.node("devices") { decodeDevices(devices, into: &settings) }
         if let keys = reader.node("api-keys") { settings.apiKeys = decodeAPIKeys(keys, identityPrefix: settings.identityTagPrefix) }
@@ -110,7 +123,7 @@ public struct ServiceSettingsDecoder {
             }
         }
         // Declared is enough here: a `validate` without the secrets leaves references unresolved.
-        if reader.node("users") == nil, reader.node("api-keys")?.entries?.isEmpty ?? true {
+        if reader.node("users") == nil, reader.node("jwt") == nil, reader.node("api-keys")?.entries?.isEmpty ?? true {
             diagnostics.error("the service lets nobody in: it has neither `users:` nor `api-keys:`", at: node.location,
                               hint: "add `users: { htpasswd: users.htpasswd }` or an API key")
         }
@@ -137,6 +150,30 @@ public struct ServiceSettingsDecoder {
             settings.usersFileLocation = pathNode.location
         }
         if let scopes = scopes(reader) { settings.userScopes = scopes }
+    }
+
+    private func decodeJWT(_ node: ConfigNode, into settings: inout ServiceSettings) {
+        let reader = OptionReader(node, specs: Self.jwtKeys, step: nil, what: "service.jwt", diagnostics: diagnostics)
+        var bearer = BearerSettings()
+        bearer.issuer = reader.string("issuer")?.value
+        bearer.audience = reader.string("audience")?.value
+        if let (claim, _) = reader.string("user-claim") { bearer.userClaim = claim }
+        bearer.hmacSecret = reader.string("hs256-secret")?.value
+        bearer.publicKeyPEM = reader.string("public-key")?.value
+        bearer.jwksJSON = reader.string("jwks")?.value
+        if let leeway = reader.integer("leeway", in: 0...600) { bearer.leewaySeconds = leeway }
+        if let scopes = scopes(reader) { settings.bearerScopes = scopes }
+        let keyed = ["hs256-secret", "public-key", "jwks"].filter(reader.contains)
+        if keyed.isEmpty {
+            diagnostics.error("service.jwt needs a key: `hs256-secret`, `public-key` or `jwks`", at: node.location,
+                              hint: "e.g. jwks: ${file:jwks.json}")
+        }
+        if bearer.issuer == nil || bearer.audience == nil {
+            diagnostics.warning("service.jwt checks no \(bearer.issuer == nil ? "issuer" : "audience"): a token any service of the same "
+                                + "identity provider got would sign in here", at: node.location, hint: "add `issuer:` and `audience:`")
+        }
+        settings.bearer = bearer
+        settings.bearerLocation = node.location
     }
 
     private func decodeAPIKeys(_ node: ConfigNode, identityPrefix: String) -> [ServiceSettings.APIKey] {

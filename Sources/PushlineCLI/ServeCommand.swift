@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.current
         let diagnostics = DiagnosticCollector()
-        let loaded = ServiceLoader.load(path: service, purpose: .run, environment: console.environment, diagnostics: diagnostics)
+        let loaded = await ServiceLoader.load(path: service, purpose: .run, environment: console.environment, diagnostics: diagnostics)
         diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
         guard let loaded else {
             console.errorLine(DiagnosticPrinter.summary(diagnostics.diagnostics))
@@ -61,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try PushServer(settings: loaded.settings, users: loaded.users,
                                     transport: RetryingTransport(executor: executor), clock: console.clock, log: log,
-                                    pipelines: loaded.pipelines, runConsole: console)
+                                    pipelines: loaded.pipelines, runConsole: console, bearer: loaded.bearer)
         } catch {
             await executor.shutdown()
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))

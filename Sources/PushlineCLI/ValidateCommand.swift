@@ -49,7 +49,7 @@ struct ValidateCommand: AsyncParsableCommand {
             // A service file (`pushline serve`) sits beside the pipelines and is checked as what it is.
             if let text = try? String(contentsOfFile: file, encoding: .utf8), PipelineLoader.isServiceFile(text: text) {
                 let diagnostics = DiagnosticCollector()
-                _ = ServiceLoader.load(path: file, purpose: .validate, environment: console.environment, diagnostics: diagnostics)
+                _ = await ServiceLoader.load(path: file, purpose: .validate, environment: console.environment, diagnostics: diagnostics)
                 results.append(FileDiagnostics(file: file, diagnostics: diagnostics.diagnostics))
                 continue
             }

@@ -7,12 +7,12 @@ import Testing
 @Suite("Service files: every problem with file:line:column")
 struct ServiceFileTests {
     /// Loads `text` as a service file; the diagnostics as printed.
-    static func load(_ text: String, environment: [String: String] = [:]) -> (ServiceLoader.Loaded?, [String], String) {
+    static func load(_ text: String, environment: [String: String] = [:]) async -> (ServiceLoader.Loaded?, [String], String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-service-\(UUID().uuidString).yaml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
         let diagnostics = DiagnosticCollector()
-        let loaded = ServiceLoader.load(path: path, purpose: .run, environment: environment, diagnostics: diagnostics)
+        let loaded = await ServiceLoader.load(path: path, purpose: .run, environment: environment, diagnostics: diagnostics)
         return (loaded, diagnostics.diagnostics.map { $0.description.replacingOccurrences(of: path, with: "S") }, path)
     }
 
@@ -28,8 +28,8 @@ struct ServiceFileTests {
     static let environment = ["NH": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=c2VjcmV0",
                               "KEY": "0123456789abcdef0123"]
 
-    @Test func aValidFileLoads() throws {
-        let (loaded, messages, _) = Self.load(Self.hubs + """
+    @Test func aValidFileLoads() async throws {
+        let (loaded, messages, _) = await Self.load(Self.hubs + """
 
         service:
           hub: users
@@ -51,8 +51,8 @@ struct ServiceFileTests {
         #expect(settings.maxTags == 10)
     }
 
-    @Test func everyProblemIsReportedAtItsPlaceAndNoSecretIsShown() {
-        let (loaded, messages, _) = Self.load(Self.hubs + """
+    @Test func everyProblemIsReportedAtItsPlaceAndNoSecretIsShown() async {
+        let (loaded, messages, _) = await Self.load(Self.hubs + """
 
         service:
           hub: user
@@ -78,16 +78,30 @@ struct ServiceFileTests {
         #expect(!messages.contains { $0.contains("short-key") || $0.contains("c2VjcmV0") })
     }
 
-    @Test func aServiceNobodyCanSignInToIsAnError() {
-        let (loaded, messages, _) = Self.load(Self.hubs + "\nservice:\n  hub: users\n", environment: Self.environment)
+    @Test func aServiceNobodyCanSignInToIsAnError() async {
+        let (loaded, messages, _) = await Self.load(Self.hubs + "\nservice:\n  hub: users\n", environment: Self.environment)
         #expect(loaded == nil)
         #expect(messages.contains { $0.contains("the service lets nobody in") })
     }
 
-    @Test func aMissingUsersFileIsReportedWhereItIsNamed() {
-        let (loaded, messages, _) = Self.load(Self.hubs + "\nservice:\n  hub: users\n  users: { htpasswd: no-such-users-file }\n",
+    @Test func aMissingUsersFileIsReportedWhereItIsNamed() async {
+        let (loaded, messages, _) = await Self.load(Self.hubs + "\nservice:\n  hub: users\n  users: { htpasswd: no-such-users-file }\n",
                                               environment: Self.environment)
         #expect(loaded == nil)
         #expect(messages.contains { $0.hasPrefix("S:10:22:") && $0.contains("no-such-users-file") && $0.contains("does not exist") })
+    }
+
+    @Test func unusableJWTKeysAreReportedAtTheSection() async {
+        let (loaded, messages, _) = await Self.load(Self.hubs + """
+
+        service:
+          hub: users
+          jwt:
+            hs256-secret: "too-short"
+        """, environment: Self.environment)
+        #expect(loaded == nil)
+        #expect(messages.contains { $0.hasPrefix("S:11:5: warning: service.jwt checks no issuer") })
+        #expect(messages.contains { $0.hasPrefix("S:11:5: error: service.jwt: the HS256 secret must be at least 32 bytes") })
+        #expect(!messages.contains { $0.contains("too-short") })
     }
 }

@@ -8,6 +8,7 @@ import PipelineConfig
 import PipelineCore
 import PushService
 import RunFlow
+import TokenVerification
 import Synchronization
 import Testing
 
@@ -74,7 +75,7 @@ struct ServiceHarness {
 
     /// Runs `body` with a fresh emulator and server; both stop afterwards.
     static func with(
-        port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [],
+        port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [], bearer: BearerTokens? = nil,
         _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
         _ body: (ServiceHarness) async throws -> Void
     ) async throws {
@@ -102,7 +103,8 @@ struct ServiceHarness {
                 servedPipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
             }
             let server = try PushServer(settings: settings, users: users, transport: RetryingTransport(executor: executor),
-                                        log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console)
+                                        log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console,
+                                        bearer: bearer)
             try await body(ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
         } catch {
             await served.stop()

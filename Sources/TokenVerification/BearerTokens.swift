@@ -1,0 +1,131 @@
+import Foundation
+import JWTKit
+
+/// Verifies Bearer JWTs for `pushline serve`: the signature with the configured keys (HS256 secret, RS256 or ES256
+/// public key, or a JWKS), the header's `alg` against the keys' algorithms (no algorithm confusion, no `none`),
+/// `exp` (required), `nbf`, `iss` and `aud` with a small leeway, and the user from a configurable claim. The one
+/// place that imports a JWT library.
+public final class BearerTokens: Sendable {
+    private let keys: JWTKeyCollection
+    private let settings: BearerSettings
+    private let algorithms: Set<String>
+
+    private init(keys: JWTKeyCollection, settings: BearerSettings, algorithms: Set<String>) {
+        self.keys = keys
+        self.settings = settings
+        self.algorithms = algorithms
+    }
+
+    /// Keys from `settings`; throws a message saying which key is unusable (never its value).
+    public static func make(_ settings: BearerSettings) async throws(BearerConfigError) -> BearerTokens {
+        let keys = JWTKeyCollection()
+        var algorithms: Set<String> = []
+        if let secret = settings.hmacSecret {
+            // jwt-kit asserts on a short secret in debug builds and takes it silently in release ones.
+            guard secret.utf8.count >= 32 else { throw BearerConfigError("the HS256 secret must be at least 32 bytes") }
+            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+            algorithms.insert("HS256")
+        }
+        if let pem = settings.publicKeyPEM {
+            if let rsa = try? Insecure.RSA.PublicKey(pem: pem) {
+                await keys.add(rsa: rsa, digestAlgorithm: .sha256)
+                algorithms.insert("RS256")
+            } else if let ec = try? ES256PublicKey(pem: pem) {
+                await keys.add(ecdsa: ec)
+                algorithms.insert("ES256")
+            } else {
+                throw BearerConfigError("the public key is not an RSA (2048 bits or more) or P-256 public key in PEM")
+            }
+        }
+        if let jwks = settings.jwksJSON {
+            do {
+                try await keys.add(jwksJSON: jwks)
+            } catch {
+                throw BearerConfigError("the JWKS cannot be used: every key needs a kid and an RSA or EC key type")
+            }
+            algorithms.formUnion(["RS256", "ES256"])
+            // With several keys, a token must name its key: an unknown kid is refused, not tried with a default.
+            if settings.hmacSecret == nil, settings.publicKeyPEM == nil { await keys.clearDefault() }
+        }
+        guard !algorithms.isEmpty else { throw BearerConfigError("give a secret, a public key or a JWKS") }
+        return BearerTokens(keys: keys, settings: settings, algorithms: algorithms)
+    }
+
+    /// The user the token names, or why it is refused (never a claim value or the token).
+    public func user(from token: String, now: Date = Date()) async -> Result<String, BearerRejection> {
+        guard let alg = Self.headerAlgorithm(token) else { return .failure(.init("the token is not a JWT")) }
+        guard algorithms.contains(alg) else { return .failure(.init("tokens signed with \(alg) are not accepted")) }
+        let claims: Claims
+        do {
+            claims = try await keys.verify(token, as: Claims.self)
+        } catch {
+            return .failure(.init("the token's signature or claims are not valid"))
+        }
+        let leeway = TimeInterval(settings.leewaySeconds)
+        guard let exp = claims.number("exp") else { return .failure(.init("the token has no exp")) }
+        guard now.timeIntervalSince1970 - leeway < exp else { return .failure(.init("the token has expired")) }
+        if let nbf = claims.number("nbf"), now.timeIntervalSince1970 + leeway < nbf { return .failure(.init("the token is not valid yet")) }
+        if let issuer = settings.issuer, claims.all["iss"]?.asString != issuer { return .failure(.init("the token's issuer is not accepted")) }
+        if let audience = settings.audience {
+            let audiences = claims.all["aud"].map { field in field.asString.map { [$0] } ?? field.asArray?.compactMap(\.asString) ?? [] } ?? []
+            guard audiences.contains(audience) else { return .failure(.init("the token is not meant for this service (aud)")) }
+        }
+        guard let user = claims.all[settings.userClaim]?.asString, !user.isEmpty else {
+            return .failure(.init("the token has no \(settings.userClaim) claim naming the user"))
+        }
+        return .success(user)
+    }
+
+    /// Signs `claims` with the configured HS256 secret (tests and local tokens only).
+    public func signForTesting(_ claims: [String: String], numbers: [String: Double]) async throws -> String {
+        var all: [String: JWTHeaderField] = claims.mapValues { .string($0) }
+        for (name, value) in numbers { all[name] = .decimal(value) }
+        return try await keys.sign(Claims(all: all))
+    }
+
+    /// The `alg` of the token's header, read before anything is trusted.
+    static func headerAlgorithm(_ token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = parts.first
+        else { return nil }
+        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["alg"] as? String
+    }
+}
+
+/// Every top-level claim, so the user claim can be any name; times are checked by `BearerTokens` with a leeway.
+struct Claims: JWTPayload {
+    let all: [String: JWTHeaderField]
+
+    init(all: [String: JWTHeaderField]) { self.all = all }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ClaimKey.self)
+        var all: [String: JWTHeaderField] = [:]
+        for key in container.allKeys { all[key.stringValue] = try container.decode(JWTHeaderField.self, forKey: key) }
+        self.all = all
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ClaimKey.self)
+        for (name, value) in all { try container.encode(value, forKey: ClaimKey(name)) }
+    }
+
+    func verify(using _: some JWTAlgorithm) throws {}
+
+    func number(_ name: String) -> Double? {
+        guard let field = all[name] else { return nil }
+        return field.asDecimal ?? field.asInt.map(Double.init)
+    }
+}
+
+struct ClaimKey: CodingKey {
+    let stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
