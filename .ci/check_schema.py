@@ -37,8 +37,14 @@ validator = jsonschema.Draft202012Validator(schema)
 failures = []
 
 # The example pipelines, and values validate accepts in forms an editor might not expect.
-# Service files (`pushline serve`) are not pipelines and have no schema yet; `validate` checks them.
+# Service files (`pushline serve`) have a schema of their own (pipelines/service.schema.json), checked below.
 pipeline_files = [p for p in sorted(glob.glob("pipelines/*.yaml")) if not p.endswith(".service.yaml")]
+with open("pipelines/service.schema.json", encoding="utf-8") as file:
+    service_validator = jsonschema.Draft202012Validator(json.load(file))
+for path in sorted(glob.glob("pipelines/*.service.yaml")):
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in service_validator.iter_errors(load(path))]
+    print(f"{path}: {'ok' if not errors else 'INVALID'} (service schema)")
+    failures += [f"{path}: {error}" for error in errors]
 for path in pipeline_files + sorted(glob.glob("Tests/PushlineCLITests/Inputs/schema-valid/*.yaml")):
     errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(load(path))]
     print(f"{path}: {'ok' if not errors else 'INVALID'}")

@@ -8,6 +8,9 @@ import TokenVerification
 /// Decodes a service file's `service:` section into `ServiceSettings`, reporting every problem with its
 /// `file:line:column` the way pipeline options are reported.
 public struct ServiceSettingsDecoder {
+    /// The keys of the `service:` section, for its JSON Schema.
+    public static var serviceKeys: [OptionSpec] { keys }
+
     static let keys: [OptionSpec] = [
         OptionSpec("hub", .reference("hub"), required: true, "the declared hub devices register with and notifications go to"),
         OptionSpec("listen", .mapping(listenKeys), "address and port: { host: 127.0.0.1, port: 8080 }"),

@@ -11,9 +11,25 @@ struct EditorSupportTests {
     static let modeline = "# yaml-language-server: $schema=./pipeline.schema.json"
 
     static func examplePipelines() throws -> [String] {
-        // Service files (`pushline serve`) have no JSON Schema yet, so no modeline.
+        // Service files (`pushline serve`) have their own schema and modeline.
         try FileManager.default.contentsOfDirectory(atPath: pipelines)
             .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".service.yaml") }.sorted()
+    }
+
+    @Test("`pushline schema --service` prints exactly the committed pipelines/service.schema.json; service files use it")
+    func committedServiceSchemaIsCurrent() async throws {
+        let output = await CommandRunner.run(["schema", "--service"])
+        #expect(output.status == 0)
+        let committed = try String(contentsOfFile: Self.pipelines + "/service.schema.json", encoding: .utf8)
+        #expect(output.out == committed, "regenerate it: swift run pushline schema --service > pipelines/service.schema.json")
+        let parsed = try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any]
+        let service = try #require((parsed?["properties"] as? [String: Any])?["service"] as? [String: Any])
+        let keys = Set(((service["properties"] as? [String: Any]) ?? [:]).keys)
+        #expect(keys.isSuperset(of: ["hub", "users", "jwt", "api-keys", "devices", "notify", "requests", "limits", "pipelines"]))
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.pipelines) where file.hasSuffix(".service.yaml") {
+            let text = try String(contentsOfFile: Self.pipelines + "/" + file, encoding: .utf8)
+            #expect(text.hasPrefix("# yaml-language-server: $schema=./service.schema.json\n"), "\(file)")
+        }
     }
 
     @Test("`pushline schema` prints exactly the committed pipelines/pipeline.schema.json")
