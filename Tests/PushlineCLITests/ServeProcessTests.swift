@@ -104,4 +104,63 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
         #expect(server.stdout.contains("did you mean 'users'"))
         #expect(server.stdout.contains("\(file):7:20: error: API key 'ops': `sha256` must be 64 hexadecimal digits"))
     }
+
+    /// The official sample's app flow (a device key in the `apikey` header), a sender key's request, a body over the
+    /// limit and a burst over the per-identity limit, against the real processes; the server stays up throughout.
+    @Test func theSampleAppsFlowAndTheLimitsHoldOverTheWire() async throws {
+        let emulator = try PushlineProcess(["emulator", "--port", "0"])
+        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
+        let emulatorBase = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
+            .trimmingCharacters(in: .whitespaces)
+        let root = URL(fileURLWithPath: Self.serviceFile).deletingLastPathComponent().deletingLastPathComponent().path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-sample-\(UUID().uuidString).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try """
+        version: 1
+        hubs:
+          users: { connection: "${env:NH_CONNECTION}", hub: myhub }
+        templates:
+          request-apns: { platform: apns, body: '{"aps":{"alert":"$(alertMessage)"},"action":"$(alertAction)"}' }
+          notify-apns: { platform: apns, body: \(root)/templates/notify-user.apns.json }
+        service:
+          hub: users
+          api-keys:
+            erin-phone: { key: "${env:DEVICE_KEY}", scopes: [register], user: erin }
+            backend: { key: "${env:SENDER_KEY}", scopes: [send] }
+          notify: { templates: { apns: notify-apns } }
+          requests: { templates: { apns: request-apns } }
+          limits: { body-bytes: 1024, per-identity: 5 }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let deviceKey = "device-key-0123456789abcdef", senderKey = "sender-key-0123456789abcdef"
+        let server = try PushlineProcess(["serve", file, "--port", "0"], environment: [
+            "NH_CONNECTION": connection, "DEVICE_KEY": deviceKey, "SENDER_KEY": senderKey,
+        ])
+        let started = try await server.waitForOutput(containing: "stop with Ctrl-C")
+        let base = try #require(started.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let token = String(repeating: "C", count: 63) + "3"
+        let device = ["apikey": deviceKey, "Content-Type": "application/json"]
+        let (put, putText) = try await rawHTTP("PUT", "\(base)api/notifications/installations", headers: device,
+                                               body: #"{"installationId":"erin-phone-1","platform":"apns","pushChannel":"\#(token)","tags":[]}"#)
+        #expect(put == 200, "\(putText)")
+        let sender = ["apikey": senderKey, "Content-Type": "application/json"]
+        #expect(try await rawHTTP("POST", "\(base)api/notifications/requests", headers: sender,
+                                  body: #"{"text":"Build green","action":"open","tags":[]}"#).0 == 422)
+        let (sent, sentText) = try await rawHTTP("POST", "\(base)api/notifications/requests", headers: sender,
+                                                 body: #"{"text":"Build green","action":"open","tags":["username:erin"]}"#)
+        #expect(sent == 200, "\(sentText)")
+        let deliveries = try await rawHTTP("GET", "\(emulatorBase)_emulator/deliveries").1
+        #expect(deliveries.contains(#"\"alert\":\"Build green\""#), "\(deliveries)")
+        // 2 MB is refused and the server answers the next request.
+        let (big, _) = try await rawHTTP("POST", "\(base)api/notifications/requests", headers: sender,
+                                         body: String(repeating: "x", count: 2 << 20))
+        #expect(big == 413)
+        var statuses: [Int] = []
+        for _ in 0..<6 { statuses.append(try await rawHTTP("DELETE", "\(base)api/notifications/installations/nope", headers: device).0) }
+        #expect(statuses.last == 429, "\(statuses)")
+        #expect(try await rawHTTP("GET", "\(base)healthz").0 == 200)
+        #expect(try await server.stop() == 0)
+        #expect(!server.stdout.contains(deviceKey) && !server.stdout.contains(senderKey))
+        #expect(try await emulator.stop() == 0)
+    }
 }
