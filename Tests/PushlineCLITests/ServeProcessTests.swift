@@ -163,4 +163,62 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
         #expect(!server.stdout.contains(deviceKey) && !server.stdout.contains(senderKey))
         #expect(try await emulator.stop() == 0)
     }
+
+    /// SIGTERM while a pipeline run started over HTTP is sending: the server stops taking requests, the run finishes
+    /// every row (paced at 10 a second, so it is mid-way when the signal comes), and the process exits 0.
+    @Test func sigtermLetsARunStartedOverHTTPFinish() async throws {
+        let emulator = try PushlineProcess(["emulator", "--port", "0"])
+        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
+        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
+            .trimmingCharacters(in: .whitespaces)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-sigterm-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try (["user,headline"] + (1...15).map { "u\($0),Edition \($0)" }).joined(separator: "\n").appending("\n")
+            .write(toFile: directory + "/rows.csv", atomically: true, encoding: .utf8)
+        try """
+        version: 1
+        hubs:
+          h: { connection: "${env:NH_CONNECTION}", hub: myhub }
+        parameters:
+          edition: { pattern: "[a-z0-9-]{1,20}", required: true }
+        steps:
+          - send:
+              hub: h
+              for-each: rows.csv
+              rate: "10"
+              audience: "username:$(user)"
+              properties: { message: "$(headline)", edition: "${param:edition}" }
+        """.write(toFile: directory + "/digest.yaml", atomically: true, encoding: .utf8)
+        try """
+        version: 1
+        hubs:
+          users: { connection: "${env:NH_CONNECTION}", hub: myhub }
+        service:
+          hub: users
+          api-keys:
+            ops: { key: "${env:ADMIN_KEY}", scopes: [admin] }
+          pipelines: { digest: digest.yaml }
+        """.write(toFile: directory + "/service.yaml", atomically: true, encoding: .utf8)
+        let adminKey = "admin-key-0123456789abcdef"
+        let server = try PushlineProcess(["serve", directory + "/service.yaml", "--port", "0"], environment: [
+            "NH_CONNECTION": connection, "ADMIN_KEY": adminKey, "PUSHLINE_JOURNAL": directory + "/journal.sqlite",
+        ])
+        let started = try await server.waitForOutput(containing: "stop with Ctrl-C")
+        let base = try #require(started.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let (status, text) = try await rawHTTP("POST", "\(base)v1/pipelines/digest/runs",
+                                               headers: ["apikey": adminKey, "Content-Type": "application/json"],
+                                               body: #"{"parameters":{"edition":"2026-11-23"}}"#)
+        #expect(status == 202, "\(text)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await server.stop() == 0)
+        #expect(server.stdout.contains("server stopped"))
+        #expect(try await emulator.stop() == 0)
+        // The run finished every row before the process ended: the journal says completed, 15 accepted.
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["id"] as? String)
+        let runs = try PushlineProcess(["runs", "show", id, "--format", "json"], environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        #expect(try await runs.waitForExit() == 0)
+        #expect(runs.stdout.contains(#""status":"completed""#) || runs.stdout.contains(#""status" : "completed""#), "\(runs.stdout)")
+        #expect(runs.stdout.contains(#""accepted":15"#) || runs.stdout.contains(#""accepted" : 15"#), "\(runs.stdout)")
+    }
 }
