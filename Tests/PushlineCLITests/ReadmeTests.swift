@@ -96,9 +96,16 @@ import Testing
 
     /// Runs `script` in bash where `swift run pushline` and `pushline` are the built executable.
     static func shell(_ script: String, in directory: String) throws -> (status: Int32, output: String) {
+        // `pushline` is a real command on PATH (a link to the built executable), not a shell function, so a
+        // walkthrough's `pushline serve … &` is the server's own pid and `kill` stops it; background jobs left
+        // by a failing script are stopped on exit, so the test never waits on their open output.
+        let bin = directory + "/bin"
+        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: bin + "/pushline", withDestinationPath: PushlineProcess.executable.path)
         let prelude = """
             set -euo pipefail
-            pushline() { "$PUSHLINE_BIN" "$@"; }
+            export PATH="\(bin):$PATH"
+            trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
             swift() {
               if [ "$1" = run ] && [ "$2" = pushline ]; then shift 2; "$PUSHLINE_BIN" "$@"
               else echo "readme test: unexpected command: swift $*" >&2; return 97; fi
@@ -148,7 +155,7 @@ import Testing
 
     @Test("every shell block in the README says how a test exercises it")
     func everyBlockIsMarked() throws {
-        let known = ["output", "walkthrough-server", "walkthrough", "server", "sandbox", "ci", "parse"]
+        let known = ["output", "walkthrough-server", "walkthrough", "serve-walkthrough", "server", "sandbox", "ci", "parse"]
         let shell = Self.blocks.filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }
         #expect(shell.count >= 8)
         for block in shell {
@@ -225,6 +232,25 @@ import Testing
         #expect(output.contains("test send: 1 succeeded, 0 failed"))
         #expect(output.contains(#""payload":"{\"aps\":{\"alert\":\"Hello from Postman!\"}}""#))
         #expect(try await server.stop(signal: SIGINT) == 0)
+    }
+
+    @Test("the notify-users walkthrough runs as written: only bob's phone receives alice's notification")
+    func serveWalkthrough() async throws {
+        let directory = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let serverCommand = try #require(Self.blocks(marked: "walkthrough-server").first.flatMap { Self.commands($0).first })
+        let demo = try PushlineProcess(Self.arguments(serverCommand), directory: directory)
+        let banner = try await demo.waitForOutput(containing: "Stop the emulator with Ctrl-C.", timeout: 60)
+        let exports = banner.split(separator: "\n").filter { $0.hasPrefix("  export ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let block = try #require(Self.blocks(marked: "serve-walkthrough").first)
+        let (status, output) = try Self.shell((exports + block.lines).joined(separator: "\n"), in: directory)
+        #expect(status == 0, "\(output)")
+        let deliveries = try #require(output.split(separator: "\n").last { $0.hasPrefix("[") })
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(deliveries.utf8)) as? [[String: Any]])
+        let lunch = parsed.filter { ($0["payload"] as? String)?.contains("From alice: Lunch at noon?") == true }
+        #expect(lunch.count == 1, "\(output)")
+        #expect(lunch.first?["pushChannel"] as? String == String(repeating: "B0", count: 32))
+        #expect(try await demo.stop(signal: SIGINT) == 0)
     }
 
     @Test("long-running commands start, print their banner and stop on SIGINT")
