@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServing
 import HubWire
+import RunFlow
 
 /// The official sample backend's device routes (the Flutter, React Native, Xamarin and MAUI tutorials):
 /// `PUT /api/notifications/installations` and `DELETE /api/notifications/installations/{id}`. Its apps send an
@@ -23,6 +24,42 @@ extension PushServer {
         let body = try await decodeBody(request, as: DeviceInstallation.self,
                                         shape: #"{"installationId", "platform", "pushChannel", "tags"}"#)
         guard let id = body.installationId, !id.isEmpty else { throw .badRequest("installationId is required") }
+        try await saveInstallation(id: id, body: body, user: user)
+        return ServedResponse(status: .ok)
+    }
+
+    /// `PUT /v1/installations/{id}`: the same, with the id in the path (Pushline's own, versioned form).
+    func putVersionedInstallation(_ request: ServedRequest, id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        let body = try await decodeBody(request, as: DeviceInstallation.self, shape: #"{"platform", "pushChannel", "tags"}"#)
+        if let inBody = body.installationId, inBody != id {
+            throw Problem.field("installationId", "the body's installationId differs from the one in the path")
+        }
+        try await saveInstallation(id: id, body: body, user: user)
+        return ServedResponse(status: .ok)
+    }
+
+    /// `GET /v1/installations/{id}`: the caller's own installation, as the hub has it.
+    func getVersionedInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+        let user = try deviceUser(caller)
+        try Self.checkInstallationID(id)
+        guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user) else {
+            throw .notFound("you have no installation \(id)")
+        }
+        struct View: Encodable {
+            let installationId: String
+            let platform: String
+            let pushChannel: String
+            let tags: [String]
+            let userId: String?
+        }
+        let view = View(installationId: existing.installationId, platform: existing.platform, pushChannel: existing.pushChannel.handle,
+                        tags: existing.tags ?? [], userId: existing.userId)
+        return json(.ok, JSONText.encode(view))
+    }
+
+    /// Checks and writes an installation for `user`: their identity tag and `userId` set by the server.
+    private func saveInstallation(id: String, body: DeviceInstallation, user: String) async throws(Problem) {
         try Self.checkInstallationID(id)
         guard let platformName = body.platform, !platformName.isEmpty else { throw .badRequest("platform is required") }
         guard let platform = Self.installationPlatforms[platformName.lowercased()] else {
@@ -37,7 +74,6 @@ extension PushServer {
         let installation = Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel), userId: user,
                                         tags: installationTags)
         _ = try await hub.perform(HubRequests.putInstallation(installation, at: hub.session.endpoint))
-        return ServedResponse(status: .ok)
     }
 
     func deleteInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {

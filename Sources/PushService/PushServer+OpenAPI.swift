@@ -27,150 +27,6 @@ extension PushServer {
     }
   ],
   "paths": {
-    "/api/register": {
-      "post": {
-        "operationId": "createRegistrationId",
-        "summary": "A registration id for the caller's device (scope register)",
-        "parameters": [
-          {
-            "name": "handle",
-            "in": "query",
-            "required": false,
-            "schema": {
-              "type": "string",
-              "maxLength": 4096
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "The registration id as a JSON string",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "string"
-                }
-              }
-            }
-          },
-          "400": {
-            "$ref": "#/components/responses/Problem400"
-          },
-          "413": {
-            "$ref": "#/components/responses/Problem413"
-          },
-          "415": {
-            "$ref": "#/components/responses/Problem415"
-          },
-          "502": {
-            "$ref": "#/components/responses/Problem502"
-          },
-          "503": {
-            "$ref": "#/components/responses/Problem503"
-          },
-          "401": {
-            "$ref": "#/components/responses/Problem401"
-          },
-          "403": {
-            "$ref": "#/components/responses/Problem403"
-          },
-          "429": {
-            "$ref": "#/components/responses/Problem429"
-          }
-        }
-      }
-    },
-    "/api/register/{id}": {
-      "parameters": [
-        {
-          "name": "id",
-          "in": "path",
-          "required": true,
-          "schema": {
-            "type": "string"
-          }
-        }
-      ],
-      "put": {
-        "operationId": "upsertRegistration",
-        "summary": "Create or update the caller's registration (scope register)",
-        "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/DeviceRegistration"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "description": "Registered"
-          },
-          "400": {
-            "$ref": "#/components/responses/Problem400"
-          },
-          "404": {
-            "$ref": "#/components/responses/Problem404"
-          },
-          "410": {
-            "$ref": "#/components/responses/Problem410"
-          },
-          "413": {
-            "$ref": "#/components/responses/Problem413"
-          },
-          "415": {
-            "$ref": "#/components/responses/Problem415"
-          },
-          "422": {
-            "$ref": "#/components/responses/Problem422"
-          },
-          "502": {
-            "$ref": "#/components/responses/Problem502"
-          },
-          "503": {
-            "$ref": "#/components/responses/Problem503"
-          },
-          "401": {
-            "$ref": "#/components/responses/Problem401"
-          },
-          "403": {
-            "$ref": "#/components/responses/Problem403"
-          },
-          "429": {
-            "$ref": "#/components/responses/Problem429"
-          }
-        }
-      },
-      "delete": {
-        "operationId": "deleteRegistration",
-        "summary": "Delete the caller's registration (scope register)",
-        "responses": {
-          "200": {
-            "description": "Deleted"
-          },
-          "404": {
-            "$ref": "#/components/responses/Problem404"
-          },
-          "502": {
-            "$ref": "#/components/responses/Problem502"
-          },
-          "503": {
-            "$ref": "#/components/responses/Problem503"
-          },
-          "401": {
-            "$ref": "#/components/responses/Problem401"
-          },
-          "403": {
-            "$ref": "#/components/responses/Problem403"
-          },
-          "429": {
-            "$ref": "#/components/responses/Problem429"
-          }
-        }
-      }
-    },
     "/api/notifications": {
       "post": {
         "operationId": "notifyUser",
@@ -387,6 +243,366 @@ extension PushServer {
         }
       }
     },
+    "/api/register": {
+      "post": {
+        "operationId": "createRegistrationId",
+        "summary": "A registration id for the caller's device (scope register)",
+        "parameters": [
+          {
+            "name": "handle",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "maxLength": 4096
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The registration id as a JSON string",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem400"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem413"
+          },
+          "415": {
+            "$ref": "#/components/responses/Problem415"
+          },
+          "502": {
+            "$ref": "#/components/responses/Problem502"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          }
+        }
+      }
+    },
+    "/api/register/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "put": {
+        "operationId": "upsertRegistration",
+        "summary": "Create or update the caller's registration (scope register)",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeviceRegistration"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Registered"
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem404"
+          },
+          "410": {
+            "$ref": "#/components/responses/Problem410"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem413"
+          },
+          "415": {
+            "$ref": "#/components/responses/Problem415"
+          },
+          "422": {
+            "$ref": "#/components/responses/Problem422"
+          },
+          "502": {
+            "$ref": "#/components/responses/Problem502"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteRegistration",
+        "summary": "Delete the caller's registration (scope register)",
+        "responses": {
+          "200": {
+            "description": "Deleted"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem404"
+          },
+          "502": {
+            "$ref": "#/components/responses/Problem502"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          }
+        }
+      }
+    },
+    "/healthz": {
+      "get": {
+        "operationId": "healthz",
+        "summary": "Alive",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Alive",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/metrics": {
+      "get": {
+        "operationId": "metrics",
+        "summary": "Prometheus text (scope admin)",
+        "responses": {
+          "200": {
+            "description": "Metrics",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          }
+        }
+      }
+    },
+    "/openapi.json": {
+      "get": {
+        "operationId": "openapi",
+        "summary": "This document",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The OpenAPI document",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/readyz": {
+      "get": {
+        "operationId": "readyz",
+        "summary": "The hub accepts the service's key",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Ready",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object"
+                }
+              }
+            }
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          }
+        }
+      }
+    },
+    "/v1/installations/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "maxLength": 256
+          }
+        }
+      ],
+      "put": {
+        "operationId": "putVersionedInstallation",
+        "summary": "Create or update the caller's installation (scope register)",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/VersionedInstallation"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Installed"
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem400"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem404"
+          },
+          "413": {
+            "$ref": "#/components/responses/Problem413"
+          },
+          "415": {
+            "$ref": "#/components/responses/Problem415"
+          },
+          "422": {
+            "$ref": "#/components/responses/Problem422"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          },
+          "502": {
+            "$ref": "#/components/responses/Problem502"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          }
+        }
+      },
+      "get": {
+        "operationId": "getVersionedInstallation",
+        "summary": "The caller's installation (scope register)",
+        "responses": {
+          "200": {
+            "description": "The installation",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/InstallationView"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem400"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem404"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          },
+          "502": {
+            "$ref": "#/components/responses/Problem502"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteVersionedInstallation",
+        "summary": "Delete the caller's installation (scope register)",
+        "responses": {
+          "200": {
+            "description": "Deleted"
+          },
+          "400": {
+            "$ref": "#/components/responses/Problem400"
+          },
+          "401": {
+            "$ref": "#/components/responses/Problem401"
+          },
+          "403": {
+            "$ref": "#/components/responses/Problem403"
+          },
+          "404": {
+            "$ref": "#/components/responses/Problem404"
+          },
+          "429": {
+            "$ref": "#/components/responses/Problem429"
+          },
+          "502": {
+            "$ref": "#/components/responses/Problem502"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem503"
+          }
+        }
+      }
+    },
     "/v1/pipelines/{name}/runs": {
       "parameters": [
         {
@@ -514,93 +730,6 @@ extension PushServer {
           },
           "429": {
             "$ref": "#/components/responses/Problem429"
-          }
-        }
-      }
-    },
-    "/healthz": {
-      "get": {
-        "operationId": "healthz",
-        "summary": "Alive",
-        "security": [],
-        "responses": {
-          "200": {
-            "description": "Alive",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object"
-                }
-              }
-            }
-          }
-        }
-      }
-    },
-    "/readyz": {
-      "get": {
-        "operationId": "readyz",
-        "summary": "The hub accepts the service's key",
-        "security": [],
-        "responses": {
-          "200": {
-            "description": "Ready",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object"
-                }
-              }
-            }
-          },
-          "503": {
-            "$ref": "#/components/responses/Problem503"
-          }
-        }
-      }
-    },
-    "/metrics": {
-      "get": {
-        "operationId": "metrics",
-        "summary": "Prometheus text (scope admin)",
-        "responses": {
-          "200": {
-            "description": "Metrics",
-            "content": {
-              "text/plain": {
-                "schema": {
-                  "type": "string"
-                }
-              }
-            }
-          },
-          "401": {
-            "$ref": "#/components/responses/Problem401"
-          },
-          "403": {
-            "$ref": "#/components/responses/Problem403"
-          },
-          "429": {
-            "$ref": "#/components/responses/Problem429"
-          }
-        }
-      }
-    },
-    "/openapi.json": {
-      "get": {
-        "operationId": "openapi",
-        "summary": "This document",
-        "security": [],
-        "responses": {
-          "200": {
-            "description": "The OpenAPI document",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object"
-                }
-              }
-            }
           }
         }
       }
@@ -825,6 +954,72 @@ extension PushServer {
                 }
               }
             }
+          },
+          "report": {
+            "type": "object",
+            "description": "The run's report once it has ended, as `pushline run --format json` prints it"
+          }
+        }
+      },
+      "VersionedInstallation": {
+        "type": "object",
+        "required": [
+          "platform",
+          "pushChannel"
+        ],
+        "properties": {
+          "installationId": {
+            "type": "string",
+            "description": "optional; must equal the id in the path"
+          },
+          "platform": {
+            "type": "string",
+            "enum": [
+              "apns",
+              "fcm",
+              "fcmv1",
+              "gcm",
+              "wns"
+            ]
+          },
+          "pushChannel": {
+            "type": "string"
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 60
+          }
+        }
+      },
+      "InstallationView": {
+        "type": "object",
+        "required": [
+          "installationId",
+          "platform",
+          "pushChannel",
+          "tags"
+        ],
+        "properties": {
+          "installationId": {
+            "type": "string"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "pushChannel": {
+            "type": "string"
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "userId": {
+            "type": "string"
           }
         }
       }

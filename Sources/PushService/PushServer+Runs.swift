@@ -85,7 +85,7 @@ extension PushServer {
             let name = pipeline ?? pipelines.values.first { RunPaths.absolute($0.path) == record.pipeline }?.name
                 ?? URL(fileURLWithPath: record.pipeline).lastPathComponent
             let view = RunView(record, pipeline: name, counts: try await store.counts(run: record.id))
-            return json(status, JSONText.encode(view))
+            return json(status, RunView.json(view, report: record.summary))
         } catch let problem as Problem {
             throw problem
         } catch {

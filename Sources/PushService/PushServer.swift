@@ -106,6 +106,9 @@ public final class PushServer: Sendable {
         case .notifyUser: return try await notifyUser(request, caller: signedIn)
         case .putInstallation: return try await putInstallation(request, caller: signedIn)
         case .deleteInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
+        case .putVersionedInstallation(let id): return try await putVersionedInstallation(request, id: id, caller: signedIn)
+        case .getVersionedInstallation(let id): return try await getVersionedInstallation(id: id, caller: signedIn)
+        case .deleteVersionedInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
         case .startRun(let name): return try await startRun(request, name: name, caller: signedIn, now: now)
         case .showRun(let id): return try await showRun(id: id)
         case .metrics:

@@ -22,6 +22,8 @@ enum Route: Equatable {
     case startRun(String)
     /// `GET /v1/runs/{id}`
     case showRun(String)
+    /// `PUT`, `GET`, `DELETE /v1/installations/{id}`
+    case putVersionedInstallation(String), getVersionedInstallation(String), deleteVersionedInstallation(String)
     /// `GET /openapi.json`
     case openAPI
     /// `GET /metrics` (Prometheus text)
@@ -50,6 +52,13 @@ enum Route: Equatable {
         case ["api", "notifications"]: self = only(.post, .notifyUser)
         case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "pipelines" && parts[3] == "runs" && !parts[2].isEmpty:
             self = only(.post, .startRun(segments[2]))
+        case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "installations" && !parts[2].isEmpty:
+            switch method {
+            case .put: self = .putVersionedInstallation(segments[2])
+            case .get, .head: self = .getVersionedInstallation(segments[2])
+            case .delete: self = .deleteVersionedInstallation(segments[2])
+            default: self = .wrongMethod([.put, .get, .head, .delete])
+            }
         case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "runs" && !parts[2].isEmpty:
             self = read(.showRun(segments[2]))
         case ["api", "notifications", "installations"]: self = only(.put, .putInstallation)
@@ -71,7 +80,8 @@ enum Route: Equatable {
     /// The scope a route needs; nil for the open operational routes.
     var scope: Scope? {
         switch self {
-        case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation: .register
+        case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation,
+             .putVersionedInstallation, .getVersionedInstallation, .deleteVersionedInstallation: .register
         case .notifyUser, .notificationRequest: .send
         case .metrics, .startRun, .showRun: .admin
         case .healthz, .readyz, .openAPI, .wrongMethod, .unknown: nil
@@ -85,6 +95,9 @@ enum Route: Equatable {
         case .readyz: "GET /readyz"
         case .metrics: "GET /metrics"
         case .openAPI: "GET /openapi.json"
+        case .putVersionedInstallation: "PUT /v1/installations/{id}"
+        case .getVersionedInstallation: "GET /v1/installations/{id}"
+        case .deleteVersionedInstallation: "DELETE /v1/installations/{id}"
         case .startRun: "POST /v1/pipelines/{name}/runs"
         case .showRun: "GET /v1/runs/{id}"
         case .createRegistrationID: "POST /api/register"

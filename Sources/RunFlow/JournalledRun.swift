@@ -63,7 +63,9 @@ struct JournalledRun {
         case .interrupted: .interrupted
         }
         do {
-            try await store.finishRun(id: record.id, state: status, exitCode: exitCode, summary: RunSummary(report).json,
+            // The whole report (the JSON `run --format json` prints), so `serve`'s GET /v1/runs/{id} and monitoring can
+            // read what the run did, not only its counts.
+            try await store.finishRun(id: record.id, state: status, exitCode: exitCode, summary: JSONText.encode(report),
                                       now: console.clock.now().timeIntervalSince1970)
         } catch {
             console.errorLine("pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")

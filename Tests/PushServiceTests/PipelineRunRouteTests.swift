@@ -48,6 +48,10 @@ struct PipelineRunRouteTests {
             #expect(shown.json?["pipeline"] as? String == "notify")
             let counts = try #require(shown.json?["counts"] as? [[String: Any]])
             #expect(counts.contains { $0["state"] as? String == "accepted" && $0["count"] as? Int == 1 })
+            // The run's report, as `pushline run --format json` prints it.
+            let report = try #require(shown.json?["report"] as? [String: Any])
+            #expect(report["runId"] as? String == id)
+            #expect(report["status"] as? String == "succeeded")
             #expect(await harness.deliveries().map(\.payload) == [#"{"aps":{"alert":"Hi Bob"}}"#])
             // The same run again: the run store knows it completed, so nothing is sent and the first run comes back.
             let again = await start(harness, #"{"parameters":{"loud":true,"headline":"Hi Bob","user":"bob"}}"#)

@@ -97,4 +97,24 @@ struct SampleBackendRouteTests {
             #expect(await harness.deliveries().count == 1)
         }
     }
+
+    @Test func theVersionedInstallationRoutesKeepEachUserToTheirOwn() async throws {
+        try await ServiceHarness.with { harness in
+            let put = await harness.call(.put, "/v1/installations/alice-tablet", as: "alice",
+                                         body: #"{"platform":"fcmv1","pushChannel":"\#(String(repeating: "f", count: 40)):APA91b\#(String(repeating: "x", count: 60))","tags":["topic_news"]}"#)
+            #expect(put.status == 200, "\(put)")
+            let read = await harness.call(.get, "/v1/installations/alice-tablet", as: "alice")
+            #expect(read.status == 200, "\(read)")
+            #expect(read.json?["userId"] as? String == "alice")
+            #expect((read.json?["tags"] as? [String])?.contains("username:alice") == true)
+            #expect(await harness.call(.get, "/v1/installations/alice-tablet", as: "bob").status == 404)
+            #expect(await harness.call(.delete, "/v1/installations/alice-tablet", as: "bob").status == 404)
+            let mismatch = await harness.call(.put, "/v1/installations/alice-tablet", as: "alice",
+                                              body: #"{"installationId":"other","platform":"apns","pushChannel":"\#(apnsToken(65))"}"#)
+            #expect(mismatch.status == 422)
+            #expect(mismatch.json?["field"] as? String == "installationId")
+            #expect(await harness.call(.delete, "/v1/installations/alice-tablet", as: "alice").status == 200)
+            #expect(await harness.call(.get, "/v1/installations/alice-tablet", as: "alice").status == 404)
+        }
+    }
 }
