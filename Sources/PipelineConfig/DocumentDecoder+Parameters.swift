@@ -74,9 +74,10 @@ extension DocumentDecoder {
                 }
             } else if let value = declaration.defaultValue {
                 values[declaration.name] = value
-            } else if !declaration.required {
+            } else if !declaration.required, declaration.problem(with: "") == nil {
                 values[declaration.name] = ""
             } else if options.purpose == .run {
+                // Required, or empty would break its own rules (a pattern, allowed values, a type): it must be given.
                 diagnostics.error("parameter '\(declaration.name)' is required and was not given", at: declaration.location,
                                   hint: "pass --param \(declaration.name)=VALUE")
             }

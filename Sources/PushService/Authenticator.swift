@@ -4,6 +4,7 @@ import HubWire
 import PasswordHashing
 import Synchronization
 import TokenVerification
+import HubExpressions
 
 /// Finds who a request comes from: an API key (the `apikey` header, or `Authorization: ApiKey KEY`), or HTTP Basic
 /// against the users file.
@@ -29,13 +30,15 @@ final class Authenticator: Sendable {
     private let decoy: String
     private let bearer: BearerTokens?
     private let bearerScopes: Set<Scope>
+    private let identityPrefix: String
 
     static let rememberSeconds: Double = 300
 
     init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
-         bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [],
+         bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [], identityPrefix: String = "username:",
          maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
         self.bearer = bearer
+        self.identityPrefix = identityPrefix
         self.bearerScopes = bearerScopes
         self.users = users
         self.userScopes = userScopes
@@ -77,7 +80,8 @@ final class Authenticator: Sendable {
             switch await bearer.user(from: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)) {
             case .success(let user):
                 // The user becomes part of a tag: a name no tag can hold is refused, not mangled.
-                guard !user.contains(where: { "&|!() ".contains($0) }), user.utf8.count <= 64 else {
+                guard !user.contains(where: { "&|!() ".contains($0) }), user.utf8.count <= 64,
+                      TagSyntax.problem(with: identityPrefix + user) == nil else {
                     throw unauthorized("the token's user name cannot be used")
                 }
                 return Caller(name: user, user: user, kind: .token, scopes: bearerScopes)

@@ -23,7 +23,11 @@ final class IdempotencyKeys: Sendable {
 
     func remember(_ key: String, caller: String, digest: String, runID: String, now: Double) {
         seen.withLock { seen in
-            if seen.count > 100_000 { seen = seen.filter { now - $0.value.at < Self.lifetime } }
+            // Bounded: past 10,000 keys the older half is forgotten (a forgotten key's retry is still safe, see above).
+            if seen.count >= 10_000 {
+                let cutoff = seen.values.map(\.at).sorted()[seen.count / 2]
+                seen = seen.filter { $0.value.at > cutoff && now - $0.value.at < Self.lifetime }
+            }
             seen[caller + "\u{0}" + key] = (digest, runID, now)
         }
     }

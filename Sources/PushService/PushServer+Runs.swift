@@ -14,11 +14,13 @@ extension PushServer {
     func startRun(_ request: ServedRequest, name: String, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
         guard let served = pipelines[name] else { throw .notFound("there is no pipeline '\(name)'; see the service file's `pipelines:`") }
         let values = try await parameterValues(request, for: served)
-        let digest = ContentDigest.hex(name + "\u{0}" + values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{0}"))
+        // The request as canonical JSON (keys sorted), so no two different requests share a digest.
+        let digest = ContentDigest.hex(JSONText.encode(["pipeline": name, "parameters": JSONText.encode(values)]))
+        let owner = caller.kind.rawValue + ":" + caller.name
         let key = request.headers["Idempotency-Key"]
         if let key {
             guard (1...255).contains(key.utf8.count) else { throw .badRequest("Idempotency-Key must be 1 to 255 characters") }
-            switch idempotency.lookup(key, caller: caller.name, digest: digest, now: now) {
+            switch idempotency.lookup(key, caller: owner, digest: digest, now: now) {
             case .new: break
             case .mismatch:
                 throw .unprocessable("this Idempotency-Key was used with a different request; use a new key for a new run")
@@ -31,7 +33,7 @@ extension PushServer {
             // Parameters were checked already, so what is left is the pipeline's own problem (an unset variable,
             // a missing input file): the operator's to fix, said without values.
             let errors = loaded.diagnostics.filter { $0.severity == .error }.prefix(5).map(\.message)
-            throw Problem(.unprocessableContent, "Unprocessable Content", "the pipeline cannot run: " + errors.joined(separator: "; "))
+            throw Problem(.internalServerError, "Internal Server Error", "the pipeline cannot run: " + errors.joined(separator: "; "))
         }
         var run = PipelineRun(store: nil)
         run.watchSignals = false
@@ -49,7 +51,7 @@ extension PushServer {
         }
         trackRun(task)
         for await record in started {
-            if let key { idempotency.remember(key, caller: caller.name, digest: digest, runID: record.id, now: now) }
+            if let key { idempotency.remember(key, caller: owner, digest: digest, runID: record.id, now: now) }
             var response = try await runResponse(id: record.id, pipeline: name, status: .accepted)
             response.headers[.location] = "/v1/runs/\(record.id)"
             return response
@@ -58,7 +60,7 @@ extension PushServer {
         case .success:
             // The same run completed before: nothing was sent. Answer with that run.
             if case .completed(let record) = await PipelineRun.preview(pipeline, registry: loaded.registry, store: nil, console: console) {
-                if let key { idempotency.remember(key, caller: caller.name, digest: digest, runID: record.id, now: now) }
+                if let key { idempotency.remember(key, caller: owner, digest: digest, runID: record.id, now: now) }
                 return try await runResponse(id: record.id, pipeline: name, status: .ok)
             }
             throw Problem(.internalServerError, "Internal Server Error", "the run ended before it started")
@@ -66,7 +68,8 @@ extension PushServer {
             throw Problem(.conflict, "Conflict", "a run of '\(name)' is in progress" + (holder.map { " (pid \($0.pid) on \($0.host))" } ?? "")
                           + "; try again when it has ended", headers: [.retryAfter: "30"])
         case .failure(let error):
-            throw Problem(.serviceUnavailable, "Service Unavailable", "the run could not start: \(error)")
+            let reason = (error as? RunFlowError)?.message ?? "the run store failed"
+            throw Problem(.serviceUnavailable, "Service Unavailable", "the run could not start: \(reason)")
         }
     }
 
@@ -79,9 +82,9 @@ extension PushServer {
         guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !id.isEmpty else { throw .notFound("there is no run '\(id.prefix(64))'") }
         do {
             let location = RunStores.location(nil, environment: runConsole.environment)
-            guard let store = try RunStores.openExisting(location), let record = try await store.run(matching: id), record.id == id else {
-                throw Problem.notFound("there is no run '\(id)'")
-            }
+            guard let store = try RunStores.openExisting(location) else { throw Problem.notFound("there is no run '\(id)'") }
+            // Exact ids only: a prefix that several runs share is not a run either.
+            guard let record = try? await store.run(matching: id), record.id == id else { throw Problem.notFound("there is no run '\(id)'") }
             let name = pipeline ?? pipelines.values.first { RunPaths.absolute($0.path) == record.pipeline }?.name
                 ?? URL(fileURLWithPath: record.pipeline).lastPathComponent
             let view = RunView(record, pipeline: name, counts: try await store.counts(run: record.id))
@@ -97,7 +100,8 @@ extension PushServer {
     /// taken as their text; an unknown name, a value that breaks its declaration or a missing required one is 422
     /// naming the field, and never echoes the value.
     private func parameterValues(_ request: ServedRequest, for served: ServedPipeline) async throws(Problem) -> [String: String] {
-        let bytes = request.headers[.contentType] == nil ? (try? await request.body(upTo: 0)) ?? [0] : try await body(request)
+        // JSON always (415 otherwise), even for an empty body: a run must not be startable by a cross-site form.
+        let bytes = try await body(request)
         guard !bytes.isEmpty else { return try checked([:], for: served) }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
             throw .badRequest(#"the body must be a JSON object: {"parameters": {"name": "value"}}"#)
@@ -129,7 +133,8 @@ extension PushServer {
         for declaration in served.parameters {
             if let value = values[declaration.name] {
                 if let problem = declaration.problem(with: value) { throw Problem.field("parameters.\(declaration.name)", problem) }
-            } else if declaration.required, declaration.defaultValue == nil {
+            } else if declaration.defaultValue == nil, declaration.required || declaration.problem(with: "") != nil {
+                // Left out, a parameter without a default is empty: one whose rules forbid that must be given.
                 throw Problem.field("parameters.\(declaration.name)", "parameter '\(declaration.name)' is required")
             }
         }

@@ -48,7 +48,7 @@ public final class PushServer: Sendable {
         self.metrics = metrics
         authenticator = Authenticator(users: users, userScopes: settings.userScopes, keys: settings.apiKeys,
                                       failedSignInsPerMinute: settings.failedSignInsPerMinute, bearer: bearer,
-                                      bearerScopes: settings.bearerScopes)
+                                      bearerScopes: settings.bearerScopes, identityPrefix: settings.identityTagPrefix)
         tags = TagPolicy(identityPrefix: settings.identityTagPrefix, allowed: settings.allowedTags, maxTags: settings.maxTags)
         perIdentity = RateLimiter(perMinute: settings.perIdentityPerMinute)
         perAddress = RateLimiter(perMinute: settings.perAddressPerMinute)
@@ -97,7 +97,8 @@ public final class PushServer: Sendable {
             throw .tooManyRequests(retryAfter: wait, "too many requests from \(signedIn.name); try again in \(wait) s")
         }
         if let scope = route.scope, !signedIn.scopes.contains(scope) {
-            throw .forbidden("this needs the `\(scope.rawValue)` scope, which \(signedIn.kind == .user ? "user" : "API key") '\(signedIn.name)' does not have")
+            let who = switch signedIn.kind { case .user: "user"; case .token: "token user"; case .apiKey: "API key" }
+            throw .forbidden("this needs the `\(scope.rawValue)` scope, which \(who) '\(signedIn.name)' does not have")
         }
         switch route {
         case .createRegistrationID: return try await createRegistrationID(request, caller: signedIn, now: now)

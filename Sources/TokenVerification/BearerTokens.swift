@@ -6,55 +6,75 @@ import JWTKit
 /// `exp` (required), `nbf`, `iss` and `aud` with a small leeway, and the user from a configurable claim. The one
 /// place that imports a JWT library.
 public final class BearerTokens: Sendable {
-    private let keys: JWTKeyCollection
+    /// One collection per algorithm, chosen by the token header's `alg`: a key only ever checks tokens of its own
+    /// algorithm, and a key without a kid cannot become another algorithm's default.
+    private let collections: [String: JWTKeyCollection]
     private let settings: BearerSettings
-    private let algorithms: Set<String>
 
-    private init(keys: JWTKeyCollection, settings: BearerSettings, algorithms: Set<String>) {
-        self.keys = keys
+    private init(collections: [String: JWTKeyCollection], settings: BearerSettings) {
+        self.collections = collections
         self.settings = settings
-        self.algorithms = algorithms
     }
 
     /// Keys from `settings`; throws a message saying which key is unusable (never its value).
     public static func make(_ settings: BearerSettings) async throws(BearerConfigError) -> BearerTokens {
-        let keys = JWTKeyCollection()
-        var algorithms: Set<String> = []
+        var collections: [String: JWTKeyCollection] = [:]
         if let secret = settings.hmacSecret {
             // jwt-kit asserts on a short secret in debug builds and takes it silently in release ones.
             guard secret.utf8.count >= 32 else { throw BearerConfigError("the HS256 secret must be at least 32 bytes") }
+            let keys = JWTKeyCollection()
             await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-            algorithms.insert("HS256")
+            collections["HS256"] = keys
         }
         if let pem = settings.publicKeyPEM {
+            let keys = JWTKeyCollection()
             if let rsa = try? Insecure.RSA.PublicKey(pem: pem) {
                 await keys.add(rsa: rsa, digestAlgorithm: .sha256)
-                algorithms.insert("RS256")
+                collections["RS256"] = keys
             } else if let ec = try? ES256PublicKey(pem: pem) {
                 await keys.add(ecdsa: ec)
-                algorithms.insert("ES256")
+                collections["ES256"] = keys
             } else {
                 throw BearerConfigError("the public key is not an RSA (2048 bits or more) or P-256 public key in PEM")
             }
         }
         if let jwks = settings.jwksJSON {
-            do {
-                try await keys.add(jwksJSON: jwks)
-            } catch {
-                throw BearerConfigError("the JWKS cannot be used: every key needs a kid and an RSA or EC key type")
+            // Every key names its kid and its algorithm (RS256 or ES256): a token's kid must find one, and no token
+            // header can choose a key's algorithm.
+            guard let object = try? JSONSerialization.jsonObject(with: Data(jwks.utf8)) as? [String: Any],
+                  let list = object["keys"] as? [[String: Any]], !list.isEmpty
+            else { throw BearerConfigError("the JWKS must be a JSON object with a non-empty `keys` list") }
+            for algorithm in ["RS256", "ES256"] {
+                let chosen = list.filter { $0["alg"] as? String == algorithm }
+                guard !chosen.isEmpty else { continue }
+                guard collections[algorithm] == nil else {
+                    throw BearerConfigError("give \(algorithm) keys either as `public-key` or in the JWKS, not both")
+                }
+                guard chosen.allSatisfy({ ($0["kid"] as? String)?.isEmpty == false }),
+                      let data = try? JSONSerialization.data(withJSONObject: ["keys": chosen]) else {
+                    throw BearerConfigError("every JWKS key needs a kid")
+                }
+                let keys = JWTKeyCollection()
+                do {
+                    try await keys.add(jwksJSON: String(decoding: data, as: UTF8.self))
+                } catch {
+                    throw BearerConfigError("the JWKS cannot be used: its \(algorithm) keys are not valid")
+                }
+                await keys.clearDefault()
+                collections[algorithm] = keys
             }
-            algorithms.formUnion(["RS256", "ES256"])
-            // With several keys, a token must name its key: an unknown kid is refused, not tried with a default.
-            if settings.hmacSecret == nil, settings.publicKeyPEM == nil { await keys.clearDefault() }
+            guard list.allSatisfy({ ["RS256", "ES256"].contains($0["alg"] as? String ?? "") }) else {
+                throw BearerConfigError("every JWKS key needs `alg` RS256 or ES256")
+            }
         }
-        guard !algorithms.isEmpty else { throw BearerConfigError("give a secret, a public key or a JWKS") }
-        return BearerTokens(keys: keys, settings: settings, algorithms: algorithms)
+        guard !collections.isEmpty else { throw BearerConfigError("give a secret, a public key or a JWKS") }
+        return BearerTokens(collections: collections, settings: settings)
     }
 
     /// The user the token names, or why it is refused (never a claim value or the token).
     public func user(from token: String, now: Date = Date()) async -> Result<String, BearerRejection> {
         guard let alg = Self.headerAlgorithm(token) else { return .failure(.init("the token is not a JWT")) }
-        guard algorithms.contains(alg) else { return .failure(.init("tokens signed with \(alg) are not accepted")) }
+        guard let keys = collections[alg] else { return .failure(.init("tokens signed with \(alg) are not accepted")) }
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self)
@@ -80,6 +100,7 @@ public final class BearerTokens: Sendable {
     public func signForTesting(_ claims: [String: String], numbers: [String: Double]) async throws -> String {
         var all: [String: JWTHeaderField] = claims.mapValues { .string($0) }
         for (name, value) in numbers { all[name] = .decimal(value) }
+        guard let keys = collections["HS256"] else { throw BearerConfigError("no HS256 secret to sign with") }
         return try await keys.sign(Claims(all: all))
     }
 
@@ -90,7 +111,9 @@ public final class BearerTokens: Sendable {
         else { return nil }
         var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64),
+        // A header that names a key twice could be read one way here and another by the JWT library: refused.
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+              text.components(separatedBy: "\"alg\"").count == 2,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return object["alg"] as? String
     }

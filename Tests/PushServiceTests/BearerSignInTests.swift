@@ -40,8 +40,9 @@ struct BearerSignInTests {
         let tokens = try await Self.tokens()
         let expired = try await Self.token(tokens, user: "dave", expiresIn: -600)
         let expression = try await Self.token(tokens, user: "bob || alice")
+        let slash = try await Self.token(tokens, user: "dave/admin")
         try await ServiceHarness.with(bearer: tokens) { harness in
-            for token in [expired, expression, "abc.def.ghi"] {
+            for token in [expired, expression, slash, "abc.def.ghi"] {
                 let answer = await harness.call(.post, "/api/register", headers: [.authorization: "Bearer \(token)"])
                 #expect(answer.status == 401, "\(answer)")
                 #expect(answer.headers[.wwwAuthenticate] == #"Basic realm="pushline", charset="UTF-8", Bearer realm="pushline""#)

@@ -106,4 +106,21 @@ struct PipelineRunRouteTests {
             #expect(await harness.call(.get, "/v1/runs/..", headers: Self.admin).status == 404)
         }
     }
+
+    @Test func aRunIsStartedOnlyByJSONAndAnOptionalParameterEmptyWouldBreakMustBeGiven() async throws {
+        let regional = (name: "notify", text: Self.pipeline.text.replacingOccurrences(
+            of: "  loud: { type: boolean, default: \"false\" }", with: "  loud: { type: boolean, default: \"false\" }\n  region: { allowed: [eu, us] }"))
+        try await ServiceHarness.with(pipelines: [regional]) { harness in
+            var form = Self.admin
+            form[.contentType] = "text/plain"
+            #expect(await harness.call(.post, "/v1/pipelines/notify/runs", headers: form, body: "user=bob").status == 415)
+            // `region` has allowed values and no default: left out it would be empty, which they forbid.
+            let missing = await start(harness, #"{"parameters":{"user":"bob"}}"#)
+            #expect(missing.status == 422, "\(missing)")
+            #expect(missing.json?["field"] as? String == "parameters.region")
+            let given = await start(harness, #"{"parameters":{"user":"bob","region":"eu"}}"#)
+            #expect(given.status == 202, "\(given)")
+            await harness.server.waitForRuns()
+        }
+    }
 }

@@ -68,4 +68,31 @@ import TokenVerification
         }
         await #expect(throws: BearerConfigError.self) { _ = try await Self.tokens { $0.hmacSecret = nil } }
     }
+
+    /// A P-256 public key (made with openssl for this test; a public key is not a secret).
+    static let ecPublicKey = """
+    -----BEGIN PUBLIC KEY-----
+    MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEHn3eknxd7RentfEIk/G7NJZs5fcK
+    h0y9CQ9ZRgzzHNb53a30+PBuBDXZEG04M1tT3nBgmfWtT9qNflQFDWIz5w==
+    -----END PUBLIC KEY-----
+    """
+
+    @Test func aSecretAndAPublicKeyTogetherEachCheckOnlyTheirOwnAlgorithm() async throws {
+        let tokens = try await Self.tokens { $0.publicKeyPEM = Self.ecPublicKey }
+        let hs = try await tokens.signForTesting(["iss": "https://login.example", "aud": "pushline", "sub": "alice"],
+                                                 numbers: ["exp": now() + 600])
+        #expect(await tokens.user(from: hs) == .success("alice"))
+        // The same HS256-signed token relabelled ES256 goes to the EC key, which refuses it.
+        let parts = hs.split(separator: ".")
+        let relabelled = "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9." + parts[1] + "." + parts[2]
+        #expect(await tokens.user(from: relabelled) == .failure(.init("the token's signature or claims are not valid")))
+    }
+
+    @Test func jwksKeysMustNameTheirKidAndAlgorithm() async {
+        let noAlg = #"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"Hn3eknxd7RentfEIk_G7NJZs5fcKh0y9CQ9ZRgzzHNY","y":"-d2t9PjwbgQ12RBtODNbU95wYJn1rU_ajX5UBQ1iM-c"}]}"#
+        await #expect(throws: BearerConfigError.self) { _ = try await Self.tokens { $0.hmacSecret = nil; $0.jwksJSON = noAlg } }
+        await #expect(throws: BearerConfigError.self) { _ = try await Self.tokens { $0.hmacSecret = nil; $0.jwksJSON = #"{"keys":[]}"# } }
+        let withAlg = noAlg.replacingOccurrences(of: #""kid":"k1""#, with: #""kid":"k1","alg":"ES256""#)
+        await #expect(throws: Never.self) { _ = try await Self.tokens { $0.hmacSecret = nil; $0.jwksJSON = withAlg } }
+    }
 }
