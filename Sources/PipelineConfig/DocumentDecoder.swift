@@ -32,11 +32,7 @@ struct DocumentDecoder {
         let reader = OptionReader(root, specs: Self.topLevelKeys, step: nil, what: "a pipeline file", diagnostics: diagnostics)
         checkVersion(reader)
         var document = PipelineDocument(file: file, directory: directory)
-        if let node = reader.node("description") {
-            if let scalar = node.scalar { document.description = scalar.text } else {
-                reader.error("'description' must be text, found \(node.kindName)", at: node)
-            }
-        }
+        document.description = decodeDescription(reader)
         document.hubs = decodeHubs(reader.node("hubs"))
         document.audiences = decodeAudiences(reader.node("audiences"))
         document.templates = decodeTemplates(reader.node("templates"))
@@ -44,6 +40,16 @@ struct DocumentDecoder {
         document.parameterValues = parameterValues(document.parameters, section: reader.node("parameters"))
         document.steps = decodeSteps(reader.node("steps"))
         return document
+    }
+
+    /// The file's `description:`, which must be text.
+    func decodeDescription(_ reader: OptionReader) -> String? {
+        guard let node = reader.node("description") else { return nil }
+        guard let scalar = node.scalar else {
+            reader.error("'description' must be text, found \(node.kindName)", at: node)
+            return nil
+        }
+        return scalar.text
     }
 
     func checkVersion(_ reader: OptionReader) {

@@ -66,11 +66,7 @@ extension DocumentDecoder {
         let reader = OptionReader(root, specs: Self.serviceTopLevelKeys, step: nil, what: "a service file", diagnostics: diagnostics)
         checkVersion(reader)
         var service = ServiceFile(file: file, directory: directory)
-        if let node = reader.node("description") {
-            if let scalar = node.scalar { service.description = scalar.text } else {
-                reader.error("'description' must be text, found \(node.kindName)", at: node)
-            }
-        }
+        service.description = decodeDescription(reader)
         service.hubs = decodeHubs(reader.node("hubs"))
         service.templates = decodeTemplates(reader.node("templates"))
         service.service = reader.node("service")

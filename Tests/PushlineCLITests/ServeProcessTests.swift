@@ -27,16 +27,22 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
         return root.appendingPathComponent("pipelines/notify-users.service.yaml").path
     }()
 
+    /// A real `pushline emulator` on a free port: the process, its base URL and its Full connection string.
+    static func startEmulator() async throws -> (PushlineProcess, String, String) {
+        let emulator = try PushlineProcess(["emulator", "--port", "0"])
+        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
+        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
+            .trimmingCharacters(in: .whitespaces)
+        return (emulator, base, connection)
+    }
+
     func basic(_ user: String, _ password: String) -> [String: String] {
         ["Authorization": "Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), "Content-Type": "application/json"]
     }
 
     @Test func theSeedAppsFlowRunsThroughTheRealServerAndOnlyBobsDeviceReceives() async throws {
-        let emulator = try PushlineProcess(["emulator", "--port", "0"])
-        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
-        let emulatorBase = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
-        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
-            .trimmingCharacters(in: .whitespaces)
+        let (emulator, emulatorBase, connection) = try await Self.startEmulator()
         let users = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-users-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: users) }
         try "alice:\(PasswordHash.make("alice-secret", cost: 4))\nbob:\(PasswordHash.make("bob-secret", cost: 4))\n"
@@ -108,11 +114,7 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
     /// The official sample's app flow (a device key in the `apikey` header), a sender key's request, a body over the
     /// limit and a burst over the per-identity limit, against the real processes; the server stays up throughout.
     @Test func theSampleAppsFlowAndTheLimitsHoldOverTheWire() async throws {
-        let emulator = try PushlineProcess(["emulator", "--port", "0"])
-        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
-        let emulatorBase = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
-        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
-            .trimmingCharacters(in: .whitespaces)
+        let (emulator, emulatorBase, connection) = try await Self.startEmulator()
         let root = URL(fileURLWithPath: Self.serviceFile).deletingLastPathComponent().deletingLastPathComponent().path
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-sample-\(UUID().uuidString).yaml").path
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -167,10 +169,7 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
     /// SIGTERM while a pipeline run started over HTTP is sending: the server stops taking requests, the run finishes
     /// every row (paced at 10 a second, so it is mid-way when the signal comes), and the process exits 0.
     @Test func sigtermLetsARunStartedOverHTTPFinish() async throws {
-        let emulator = try PushlineProcess(["emulator", "--port", "0"])
-        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
-        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
-            .trimmingCharacters(in: .whitespaces)
+        let (emulator, _, connection) = try await Self.startEmulator()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-sigterm-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
