@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import PipelineCore
 import Synchronization
 
 /// One line per request: time, route template, status, caller and duration, as JSON off a terminal and as a short
@@ -39,7 +40,7 @@ public struct AccessLog: Sendable {
             write("\(status) \(route.name) \(callerName ?? "-") \(rounded) ms")
             return
         }
-        let line = Line(time: ISO8601DateFormatter().string(from: Date()), route: route.name, method: request.method.rawValue,
+        let line = Line(time: RunReport.timestamp(Date()), route: route.name, method: request.method.rawValue,
                         status: status, caller: callerName, ms: rounded)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 import RunFlow
 import RunStore
 
@@ -33,12 +34,11 @@ struct RunView: Encodable {
     let counts: [Count]
 
     init(_ record: RunRecord, pipeline: String, counts: [StepCount]) {
-        let format = ISO8601DateFormatter()
         id = record.id
         self.pipeline = pipeline
         status = record.status.rawValue
-        startedAt = format.string(from: Date(timeIntervalSince1970: record.startedAt))
-        endedAt = record.endedAt.map { format.string(from: Date(timeIntervalSince1970: $0)) }
+        startedAt = RunReport.timestamp(Date(timeIntervalSince1970: record.startedAt))
+        endedAt = record.endedAt.map { RunReport.timestamp(Date(timeIntervalSince1970: $0)) }
         exitCode = record.exitCode
         resumes = record.resumes
         self.counts = counts.map { Count(step: $0.step, stepId: $0.stepId, state: $0.state.rawValue, count: $0.count) }
