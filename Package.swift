@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Beneath postgres-nio; named for the TLS settings of a `postgres://…?sslmode=` run store.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -65,10 +68,20 @@ let package = Package(
         // The run-store protocol (runs, items, the per-pipeline lock) and its value types. No third-party imports.
         .target(name: "RunStore", dependencies: ["PipelineCore", "HubWire"]),
         .target(name: "RunJournal", dependencies: ["RunStore", "PipelineCore", "HubWire", "CSQLite"]),
+        // The run store in PostgreSQL, shared by runs on several machines: runs, items, advisory locks fenced by
+        // an epoch. Only postgres-nio (and the NIO, TLS and logging types of its API).
+        .target(name: "PostgresRunStore", dependencies: [
+            "RunStore", "PipelineCore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
         // No third-party imports.
         .target(name: "RunFlow", dependencies: [
             "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubWire", "HubHTTP", "RunStore", "RunJournal",
+            "PostgresRunStore",
         ]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
         .target(name: "HubHTTP", dependencies: [
@@ -132,7 +145,8 @@ let package = Package(
         .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
         .testTarget(name: "RunFlowTests", dependencies: ["RunFlow", "RunStore", "PipelineCore"]),
         // The run-store contract: every implementation passes the same suite.
-        .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PipelineCore"]),
+        .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PostgresRunStore", "PipelineCore"]),
+        .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),
         // Tests of both servers talk raw HTTP/1.1 through HummingbirdTesting's client, never Pushline's own.
         .testTarget(name: "HTTPServingTests", dependencies: [
             "HTTPServing",

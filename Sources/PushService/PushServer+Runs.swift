@@ -82,7 +82,10 @@ extension PushServer {
         guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !id.isEmpty else { throw .notFound("there is no run '\(id.prefix(64))'") }
         do {
             let location = RunStores.location(nil, environment: runConsole.environment)
-            guard let store = try RunStores.openExisting(location) else { throw Problem.notFound("there is no run '\(id)'") }
+            guard let store = try await RunStores.openExisting(location, environment: runConsole.environment) else {
+                throw Problem.notFound("there is no run '\(id)'")
+            }
+            defer { Task { await store.close() } }
             // Exact ids only: a prefix that several runs share is not a run either.
             guard let record = try? await store.run(matching: id), record.id == id else { throw Problem.notFound("there is no run '\(id)'") }
             let name = pipeline ?? pipelines.values.first { RunPaths.absolute($0.path) == record.pipeline }?.name

@@ -30,7 +30,8 @@ struct CheckCommand: AsyncParsableCommand {
                     + "needs is proven or cannot be proven without sending"),
                 .init("1", "a hub is unreachable, missing, refuses the key or lacks a right; or a step would fail"),
                 .init("2", "invalid input: the pipeline, or malformed rows under bad-rows: stop"),
-                .init("75", "another run of this pipeline holds its lock now"),
+                .init("75", "another run of this pipeline holds its lock now, or the run store cannot be reached"),
+                .init("78", "the run store is set up wrongly (a login it rejects, a database that does not exist)"),
             ]))
             """)
 
@@ -41,7 +42,7 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var parameters: ParameterOption
 
-    @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
+    @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
     var journal: String?
 
     func run() async throws {
@@ -91,7 +92,8 @@ struct CheckCommand: AsyncParsableCommand {
 
         // Inputs and plan: a dry run, which reads every input first and counts what it would send.
         let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
-        let ledger = RunStores.dryRunLedger(for: built, location: RunStores.location(journal, environment: console.environment)) {
+        let ledger = await RunStores.dryRunLedger(for: built, location: RunStores.location(journal, environment: console.environment),
+                                                  environment: console.environment) {
             console.errorLine("pushline: warning: \($0)")
         }
         let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger))

@@ -14,8 +14,11 @@ public enum ExitStatus {
     public static let invalidInput = RunExit.invalidInput
     /// Partial: every step ran, but some items failed or their fate is unknown.
     public static let partial = RunExit.partial
-    /// Another run of the same pipeline holds its lock (EX_TEMPFAIL: try again later).
+    /// Another run of the same pipeline holds its lock, or the run store cannot be reached (EX_TEMPFAIL: try
+    /// again later).
     public static let locked = RunExit.locked
+    /// The run store is set up wrongly (EX_CONFIG): retrying cannot help.
+    public static let configuration = RunExit.configuration
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15); running again resumes.
     public static func interrupted(signal: Int32) -> Int32 { RunExit.interrupted(signal: signal) }
 
@@ -40,7 +43,8 @@ public enum ExitStatus {
         Meaning("1", "a step failed while running, or the hub refused a request"),
         Meaning("2", "invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent"),
         Meaning("3", "partial: some items failed, are bad or their fate is unknown (see the report)"),
-        Meaning("75", "another run of this pipeline holds its lock"),
+        Meaning("75", "another run of this pipeline holds its lock, or the run store cannot be reached now; retry later"),
+        Meaning("78", "the run store is set up wrongly (a login it rejects, a database that does not exist); not worth retrying"),
         Meaning("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
     ]
 

@@ -67,7 +67,7 @@ public enum PushlineMain {
             return exit.rawValue
         } catch let failure as CommandFailure {
             console.errorLine("error: \(failure.message)")
-            return ExitStatus.invalidInput
+            return failure.exitCode
         } catch {
             let code = PushlineCommand.exitCode(for: error)
             let message = PushlineCommand.fullMessage(for: error)

@@ -38,7 +38,8 @@ struct RunCommand: AsyncParsableCommand {
                 .init("1", "a step failed while running, or the hub refused the key, token or hub part-way"),
                 .init("2", "invalid input: the pipeline, or malformed rows in an input file (bad-rows: stop); nothing was sent"),
                 .init("3", "partial: some items failed, are bad or their fate is unknown (see the report; run again to retry)"),
-                .init("75", "another run of this pipeline holds its lock; nothing was sent"),
+                .init("75", "another run of this pipeline holds its lock, or the run store cannot be reached now; nothing was sent"),
+                .init("78", "the run store is set up wrongly (a login it rejects, a database that does not exist); nothing was sent"),
                 .init("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
             ]))
             """)
@@ -65,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var parameters: ParameterOption
 
-    @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
+    @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
     var journal: String?
 
     @Flag(help: "Start a fresh run even if the same run completed or was cut off, and send items even when a run sent the same notification within the dedupe window (the report counts them).")

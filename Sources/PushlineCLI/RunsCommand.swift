@@ -11,21 +11,27 @@ struct RunsCommand: AsyncParsableCommand {
         discussion: ExitStatus.help([
             .ok, .init("1", "`runs find`: no item matches"),
             .init("2", "no run journal yet, no such run, a run still running (`resolve`), or a bad option"),
+            .init("75", "a PostgreSQL run store cannot be reached now"),
+            .init("78", "the run store is set up wrongly (a login it rejects, a database that does not exist)"),
         ]),
         subcommands: [List.self, Show.self, Resolve.self, Find.self])
 
     /// Where the journal is.
     struct JournalOption: ParsableArguments {
-        @Option(help: "The run journal (SQLite file). Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
+        @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
         var journal: String?
 
         @OptionGroup var settings: EnvironmentFileOption
 
-        func open(console: Console) throws -> any RunStore {
+        func open(console: Console) async throws -> any RunStore {
             let location = RunStores.location(journal, environment: console.environment)
             let opened: (any RunStore)?
-            do { opened = try RunStores.openExisting(location) } catch { throw CommandFailure("the run journal: \(error.message)") }
-            guard let opened else { throw CommandFailure("no run journal at '\(location)' yet; live runs create it") }
+            do {
+                opened = try await RunStores.openExisting(location, environment: console.environment)
+            } catch {
+                throw CommandFailure("the run journal: \(error.message)", exitCode: RunExit.of(error.kind))
+            }
+            guard let opened else { throw CommandFailure("no run journal at '\(RunStores.display(location))' yet; live runs create it") }
             return opened
         }
 
@@ -49,7 +55,7 @@ struct RunsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try options.open(console: console)
+            let journal = try await options.open(console: console)
             let runs: [RunRecord]
             do { runs = try await journal.runs(limit: max(1, limit)) } catch { throw CommandFailure("the run journal: \(error.message)") }
             if runs.isEmpty { console.line("no runs yet"); return }
@@ -91,7 +97,7 @@ struct RunsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try options.open(console: console)
+            let journal = try await options.open(console: console)
             do {
                 guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
                 if items {
@@ -198,7 +204,7 @@ struct RunsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try options.open(console: console)
+            let journal = try await options.open(console: console)
             do {
                 guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
                 if await JournalOption.shownStatus(run, store: journal) == "running" {
@@ -263,7 +269,7 @@ struct RunsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try options.open(console: console)
+            let journal = try await options.open(console: console)
             let cutoff = since.flatMap(ConfigDuration.seconds).map { console.clock.now().timeIntervalSince1970 - Double($0) }
             let found: [FoundItem]
             do {

@@ -22,11 +22,11 @@ struct JournalledRun {
             case .held(let holder): throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
             }
         } catch let error as RunStoreError {
-            throw .store(error.message)
+            throw .store(error)
         } catch let error as RunFlowError {
             throw error
         } catch {
-            throw .store("\(error)")
+            throw .store("\(error)", kind: .failure)
         }
         do throws(RunStoreError) {
             let identity = RunIdentity.digest(of: pipeline, registry: registry)
@@ -49,7 +49,7 @@ struct JournalledRun {
             return JournalledRun(store: store, record: record, lock: lock, isResume: latest != nil)
         } catch {
             await lock.release()
-            throw .store(error.message)
+            throw .store(error)
         }
     }
 

@@ -54,7 +54,9 @@ public struct PipelineRun: Sendable {
                         finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
         let location = RunStores.location(store, environment: console.environment)
         if dryRun {
-            let ledger = RunStores.dryRunLedger(for: pipeline, location: location) { console.errorLine("pushline: warning: \($0)") }
+            let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
+                console.errorLine("pushline: warning: \($0)")
+            }
             let result = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again))
             // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
             let code = RunExit.of(result.status, signal: nil)
@@ -62,9 +64,18 @@ public struct PipelineRun: Sendable {
             return .finished(exitCode: code)
         }
         let opened: any RunStore
-        do { opened = try RunStores.open(location) } catch { throw RunFlowError.store(error.message) }
-        guard let runs = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, console: console)
-        else { return .alreadyCompleted }
+        do { opened = try await RunStores.open(location, environment: console.environment) } catch { throw RunFlowError.store(error) }
+        let begun: JournalledRun?
+        do {
+            begun = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, console: console)
+        } catch {
+            await opened.close()
+            throw error
+        }
+        guard let runs = begun else {
+            await opened.close()
+            return .alreadyCompleted
+        }
         onStart?(runs.record)
         let stop = StopSignal()
         let signals = watchSignals ? SignalWatch(stop: stop, console: console) : nil
@@ -73,10 +84,12 @@ public struct PipelineRun: Sendable {
             try await finish(result, code)
             signals?.cancel()
             await runs.lock.release()
+            await opened.close()
             return .finished(exitCode: code)
         } catch {
             signals?.cancel()
             await runs.lock.release()
+            await opened.close()
             throw error
         }
     }
@@ -85,7 +98,7 @@ public struct PipelineRun: Sendable {
                       console: Console) async throws -> (RunReport, Int32) {
         // One HTTP client per run (keep-alive across steps), closed when the run ends.
         let executor = AsyncHTTPExecutor()
-        let control = BatchControl(ledger: runs.store.ledger(for: runs.record), isResume: runs.isResume,
+        let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again)
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
@@ -105,7 +118,8 @@ public struct PipelineRun: Sendable {
     /// What a live run of `pipeline` would do if it started now, without starting it: nothing is created.
     public static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, console: Console) async -> Preview {
         let location = RunStores.location(store, environment: console.environment)
-        guard let opened = try? RunStores.openExisting(location) else { return .start }
+        guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
+        defer { Task { await opened.close() } }
         if await opened.isLocked(pipeline: RunPaths.absolute(pipeline.document)) { return .locked }
         guard let latest = try? await opened.latestRun(identity: RunIdentity.digest(of: pipeline, registry: registry)) else { return .start }
         return latest.status == .completed ? .completed(latest) : .resume(latest)

@@ -1,34 +1,54 @@
 import Foundation
 import PipelineCore
+import PostgresRunStore
 import RunJournal
 import RunStore
 
 /// Which run store a command uses, and how it is opened.
 ///
-/// Today every location is a SQLite journal file; a shared store is chosen here by its URL, so no command
-/// knows which implementation it talks to.
+/// A `postgres://` URL names the PostgreSQL store, shared by runs on several machines; anything else is the
+/// path of a SQLite journal file. No command knows which implementation it talks to.
 public enum RunStores {
     /// The store `location` names, else `$PUSHLINE_JOURNAL`, else the SQLite file under `$XDG_STATE_HOME`.
     public static func location(_ location: String?, environment: [String: String]) -> String {
         location ?? Journal.defaultPath(environment: environment)
     }
 
-    /// Opens (creating if needed) the store at `location`.
-    public static func open(_ location: String) throws(RunStoreError) -> any RunStore {
-        try Journal(path: location)
+    /// Opens (creating if needed) the store at `location`; `environment` supplies a PostgreSQL password
+    /// (`PGPASSWORD`, `${env:}`).
+    public static func open(_ location: String, environment: [String: String]) async throws(RunStoreError) -> any RunStore {
+        if PostgresLocation.isURL(location) {
+            guard let store = try await PostgresStore.open(location, environment: environment, create: true) else {
+                throw RunStoreError("the run store at \(location) could not be created")
+            }
+            return store
+        }
+        return try Journal(path: location)
     }
 
     /// Opens the store at `location` only when it exists already; nil when it does not (nothing has run yet).
-    public static func openExisting(_ location: String) throws(RunStoreError) -> (any RunStore)? {
+    /// Creates nothing.
+    public static func openExisting(_ location: String, environment: [String: String]) async throws(RunStoreError) -> (any RunStore)? {
+        if PostgresLocation.isURL(location) {
+            return try await PostgresStore.open(location, environment: environment, create: false)
+        }
         guard FileManager.default.fileExists(atPath: location) else { return nil }
-        return try open(location)
+        return try Journal(path: location)
+    }
+
+    /// How people see `location` in messages: a PostgreSQL URL without its password.
+    public static func display(_ location: String) -> String {
+        guard PostgresLocation.isURL(location) else { return location }
+        return (try? PostgresLocation(location, environment: [:], resolvingPassword: false).description) ?? "postgres://…"
     }
 
     /// The store as a dry run sees it: read, never written, never created. nil when there is no store yet or
-    /// it cannot be read (then the dry run shows every item as planned; `warn` hears why).
-    public static func dryRunLedger(for pipeline: Pipeline, location: String, warn: (String) -> Void) -> (any ItemLedger)? {
+    /// it cannot be read (then the dry run shows every item as planned; `warn` hears why). The store stays open
+    /// for the ledger's life.
+    public static func dryRunLedger(for pipeline: Pipeline, location: String, environment: [String: String],
+                                    warn: (String) -> Void) async -> (any ItemLedger)? {
         do {
-            return try openExisting(location)?.readOnlyLedger(pipeline: RunPaths.absolute(pipeline.document))
+            return try await openExisting(location, environment: environment)?.readOnlyLedger(pipeline: RunPaths.absolute(pipeline.document))
         } catch {
             warn("the run journal cannot be read (\(error.message)); the dry run cannot tell which items an earlier run already sent")
             return nil

@@ -47,12 +47,12 @@ final class FileRunLock: RunLock {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw RunStoreError("cannot create the lock directory '\(directory)': \(error.localizedDescription)")
+            throw RunStoreError("cannot create the lock directory '\(directory)': \(error.localizedDescription)", kind: .configuration)
         }
         let path = path(pipeline: pipeline, directory: directory)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw RunStoreError("cannot open the lock file '\(path)': \(String(cString: strerror(errno)))")
+            throw RunStoreError("cannot open the lock file '\(path)': \(String(cString: strerror(errno)))", kind: .configuration)
         }
         // `isHeld` (runs list/show) takes a shared lock for an instant; a few short retries keep that
         // probe from turning a run away. A real holder keeps the lock far longer than this.

@@ -16,4 +16,12 @@ extension Journal: RunStore {
     public func isLocked(pipeline: String) -> Bool {
         FileRunLock.isHeld(pipeline: pipeline, directory: lockDirectory)
     }
+
+    /// The ledger of `run`. A file lock cannot be lost while its process lives, so there is nothing to fence.
+    public func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
+        ledger(for: run)
+    }
+
+    /// Nothing to do: the connection closes when the journal is released.
+    public func close() async {}
 }

@@ -15,7 +15,7 @@ import RunStore
 /// left as they are; they may be shared on purpose.
 enum JournalFiles {
     static func prepare(_ path: String) throws(RunStoreError) {
-        guard !path.isEmpty else { throw RunStoreError("the run journal path is empty") }
+        guard !path.isEmpty else { throw RunStoreError("the run journal path is empty", kind: .configuration) }
         try createParentDirectories(of: path)
         try createFile(path)
     }
@@ -34,7 +34,7 @@ enum JournalFiles {
             }
             let code = errno
             guard code == EEXIST else {
-                throw RunStoreError("cannot create directory \(current) for the run journal at \(path): \(describe(code))")
+                throw RunStoreError("cannot create directory \(current) for the run journal at \(path): \(describe(code))", kind: .configuration)
             }
         }
     }
@@ -49,7 +49,7 @@ enum JournalFiles {
         }
         let code = errno
         guard code == EEXIST else {
-            throw RunStoreError("cannot create the run journal at \(path): \(describe(code))")
+            throw RunStoreError("cannot create the run journal at \(path): \(describe(code))", kind: .configuration)
         }
     }
 

@@ -87,10 +87,10 @@ enum JournalSchema {
             if found == version { return }
             if found > version {
                 throw RunStoreError("the run journal at \(connection.path) has schema version \(found), "
-                    + "newer than this pushline understands (\(version)); use a newer pushline or another journal")
+                    + "newer than this pushline understands (\(version)); use a newer pushline or another journal", kind: .configuration)
             }
             if found < 0 {
-                throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)")
+                throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
             }
             if found == 1 {
                 try connection.executeScript(version2)
@@ -102,7 +102,7 @@ enum JournalSchema {
             try connection.query("SELECT count(*) FROM sqlite_schema") { row throws(RunStoreError) in objects = row.int(0) }
             guard objects == 0 else {
                 throw RunStoreError("\(connection.path) is a SQLite database but not a pushline run journal "
-                    + "(it has tables and no journal schema version)")
+                    + "(it has tables and no journal schema version)", kind: .configuration)
             }
             try connection.executeScript(version1)
             try connection.executeScript(version2)

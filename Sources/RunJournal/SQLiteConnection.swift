@@ -24,7 +24,7 @@ final class SQLiteConnection {
             let detail = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
             // A failed open can still allocate a handle, which must be closed.
             sqlite3_close_v2(handle)
-            throw RunStoreError("cannot open the run journal at \(path): \(detail)")
+            throw RunStoreError("cannot open the run journal at \(path): \(detail)", kind: .configuration)
         }
         self.db = handle
         sqlite3_extended_result_codes(db, 1)
@@ -99,14 +99,14 @@ final class SQLiteConnection {
         let detail = String(cString: sqlite3_errmsg(db))
         switch primary {
         case SQLITE_NOTADB:
-            return RunStoreError("\(path) is not a SQLite database, so it cannot be the run journal (\(detail))")
+            return RunStoreError("\(path) is not a SQLite database, so it cannot be the run journal (\(detail))", kind: .configuration)
         case SQLITE_BUSY:
             return RunStoreError("the run journal at \(path) stayed locked by another process for "
-                + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))")
+                + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))", kind: .unavailable)
         case SQLITE_FULL:
             return RunStoreError("the disk holding the run journal at \(path) is full (\(detail))")
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN:
-            return RunStoreError("cannot write the run journal at \(path): \(detail)")
+            return RunStoreError("cannot write the run journal at \(path): \(detail)", kind: .configuration)
         case SQLITE_CORRUPT:
             return RunStoreError("the run journal at \(path) is corrupt: \(detail)")
         default:

@@ -4,8 +4,8 @@ import PipelineCore
 /// pipeline go at a time.
 ///
 /// The run flow (`RunFlow`) and the `runs` commands talk to this protocol only. The SQLite journal with a
-/// file lock (`RunJournal`) is the first implementation; a shared store for runs on several machines
-/// implements the same protocol and must pass the same contract suite (`Tests/RunStoreTests`).
+/// file lock (`RunJournal`) is the first implementation; the PostgreSQL store (`PostgresRunStore`), shared by
+/// runs on several machines, is the second. Both pass the same contract suite (`Tests/RunStoreTests`).
 ///
 /// Every write is durable when its method returns. Errors name the store (`location`), never a secret.
 public protocol RunStore: Sendable {
@@ -46,7 +46,9 @@ public protocol RunStore: Sendable {
     func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem]
 
     /// The ledger a batch step records `run`'s items in; idempotency keys count across its pipeline's runs.
-    func ledger(for run: RunRecord) -> any ItemLedger
+    /// `lock` is the run lock the caller holds: a shared store refuses the ledger's writes once that lock was
+    /// lost to another process (a fence), so two holders never record sends side by side.
+    func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger
     /// A ledger that only reads, over the runs of `pipeline`: what a dry run consults. Every write throws.
     func readOnlyLedger(pipeline: String) -> any ItemLedger
 
@@ -56,4 +58,8 @@ public protocol RunStore: Sendable {
     /// Whether a live process holds the lock of `pipeline`. A run the store shows `running` whose lock is free
     /// was killed: it is abandoned and resumable. Only reads.
     func isLocked(pipeline: String) async -> Bool
+
+    /// Closes the store's connections; the store is not used afterwards. Held locks are released by their own
+    /// `release`.
+    func close() async
 }

@@ -11,13 +11,15 @@ import Testing
     /// A scratch directory with a journal path, a devices CSV and a rows CSV for `count` users.
     struct Scratch {
         let directory: String
-        var journal: String { directory + "/journal.sqlite" }
+        /// The run journal: a SQLite file in `directory`, or a PostgreSQL database.
+        var journal: String
         var rows: String { directory + "/rows.csv" }
         var devices: String { directory + "/devices.csv" }
 
-        init(users count: Int, badRows: [Int: String] = [:]) throws {
+        init(users count: Int, badRows: [Int: String] = [:], journal kind: JournalKind = .sqlite) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            journal = try kind.make(directory)
             let devices = (1...count).map { "dev-\($0),apns,\(String(format: "%064X", $0)),digest,u-\($0)" }
             try ("installationId,platform,pushChannel,tags,userId\n" + devices.joined(separator: "\n") + "\n")
                 .write(toFile: self.devices, atomically: true, encoding: .utf8)
@@ -99,8 +101,9 @@ import Testing
         #expect(try await emulator.stop() == 0)
     }
 
-    @Test func aRunKilledHalfWayResumesWithoutSendingTwiceAndReportsTheUnknown() async throws {
-        let scratch = try Scratch(users: 5000)
+    @Test(arguments: JournalKind.all)
+    func aRunKilledHalfWayResumesWithoutSendingTwiceAndReportsTheUnknown(_ kind: JournalKind) async throws {
+        let scratch = try Scratch(users: 5000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
@@ -131,8 +134,9 @@ import Testing
         #expect(try await emulator.stop() == 0)
     }
 
-    @Test func aSecondRunAtOnceExits75AndSIGTERMLeavesAResumableJournal() async throws {
-        let scratch = try Scratch(users: 3000)
+    @Test(arguments: JournalKind.all)
+    func aSecondRunAtOnceExits75AndSIGTERMLeavesAResumableJournal(_ kind: JournalKind) async throws {
+        let scratch = try Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))

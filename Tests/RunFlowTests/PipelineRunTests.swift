@@ -102,17 +102,18 @@ struct PipelineRunTests {
         await lock.release()
     }
 
-    @Test("a store that cannot be opened is a store error (exit 2), not a crash")
+    @Test("a store that cannot be opened is a configuration error (exit 78, not retried), not a crash")
     func unusableStore() async throws {
         let fixture = try RunFlowFixture()
         defer { fixture.remove() }
         try FileManager.default.createDirectory(atPath: fixture.storePath, withIntermediateDirectories: true)
         let error = await #expect(throws: RunFlowError.self) { _ = try await run(fixture) }
-        guard case .store(let message)? = error else {
+        guard case .store(let message, let kind)? = error else {
             Issue.record("expected a store error, got \(String(describing: error))")
             return
         }
         #expect(message.contains(fixture.storePath))
-        #expect(error?.exitCode == 2)
+        #expect(kind == .configuration)
+        #expect(error?.exitCode == 78)
     }
 }

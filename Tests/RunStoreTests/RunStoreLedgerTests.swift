@@ -44,7 +44,7 @@ struct RunStoreLedgerTests {
             try await store.ledger(for: run).markSending([item(2, 5)])
             try await store.ledger(for: run).assignId("reg-42", to: key)
 
-            let reopened = try reopen()
+            let reopened = try await reopen()
             let entry = try #require(try await reopened.ledger(for: run).entry(key))
             #expect(entry.state == .sending)
             #expect(entry.notificationId == "reg-42")

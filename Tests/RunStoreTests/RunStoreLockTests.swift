@@ -19,7 +19,7 @@ struct RunStoreLockTests {
             #expect(lock.holder == holder)
             #expect(await store.isLocked(pipeline: pipeline))
 
-            let other = try reopen()
+            let other = try await reopen()
             #expect(await other.isLocked(pipeline: pipeline))
             let second = LockHolder(pid: 5000, host: "batch-8", startedAt: novemberMorning + 60)
             for handle in [store, other] {

@@ -9,7 +9,7 @@ struct RunStoreSharingTests {
     func concurrentTasks(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, reopen in
             let run = try await store.startRun(identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
-            let reader = try reopen()
+            let reader = try await reopen()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for step in 0..<4 {
                     group.addTask {

@@ -13,9 +13,11 @@ public enum FailureReason {
         return String(reason[..<open.lowerBound])
     }
 
-    /// `group` in SQLite, over the column `column`.
-    public static func sqlExpression(_ column: String) -> String {
+    /// `group` in SQL over the column `column`; `position` is the dialect's find-a-substring function, called
+    /// as `position(text, part)` (SQLite's `instr`, PostgreSQL's `strpos`).
+    public static func sqlExpression(_ column: String, position: String = "instr") -> String {
         let prefixed = detailedPrefixes.map { "substr(\(column), 1, \($0.utf8.count)) = '\($0)'" }.joined(separator: " OR ")
-        return "CASE WHEN (\(prefixed)) AND instr(\(column), ' (') > 0 THEN substr(\(column), 1, instr(\(column), ' (') - 1) ELSE \(column) END"
+        return "CASE WHEN (\(prefixed)) AND \(position)(\(column), ' (') > 0 "
+            + "THEN substr(\(column), 1, \(position)(\(column), ' (') - 1) ELSE \(column) END"
     }
 }

@@ -1,0 +1,265 @@
+import Foundation
+import PipelineCore
+import PostgresNIO
+import RunStore
+import Synchronization
+
+/// The PostgreSQL store's `ItemLedger` for one run: what a batch send consults and writes for every item.
+///
+/// Each write is one transaction, committed before the method returns. When the run holds a lock of this
+/// store, every write first checks the lock's epoch in the same transaction: a process that lost its lock
+/// (its connection dropped and another process took over) is refused instead of writing beside the new
+/// holder, so its run stops rather than send without a record.
+final class PostgresLedger: ItemLedger {
+    private let store: PostgresStore
+    /// The run items are recorded under; nil for a read-only view (a dry run's).
+    private let run: String?
+    private let pipeline: Mutex<String?>
+    private let runKey = Mutex<Int?>(nil)
+    private let fence: PostgresRunLock.Fence?
+
+    /// The most rows one statement carries: far below PostgreSQL's 65,535 parameters, large enough that a
+    /// batch is one statement.
+    static let rowsPerStatement = 256
+
+    init(store: PostgresStore, run: String?, pipeline: String?, fence: PostgresRunLock.Fence?) {
+        self.store = store
+        self.run = run
+        self.pipeline = Mutex(pipeline)
+        self.fence = fence
+    }
+
+    var isWritable: Bool { run != nil }
+
+    func entry(_ key: LedgerKey) async throws(LedgerError) -> LedgerEntry? {
+        try await ledgerCall {
+            try await self.store.withConnection("reading an item") { connection in
+                let seq = try await self.runSeq(connection)
+                let rows = try await connection.query("""
+                    SELECT digest, state, attempts, notification_id, error, retriable FROM pushline.items
+                    WHERE run = \(seq) AND step = \(key.step) AND "row" = \(key.row)
+                    """, logger: self.store.logger)
+                var found: LedgerEntry?
+                for try await row in rows {
+                    let (digest, state, attempts, notificationId, error, retriable) =
+                        try row.decode((String, String, Int, String?, String?, Bool).self)
+                    found = LedgerEntry(key: key, digest: StoredText.decode(digest), state: try PostgresStore.itemState(state),
+                                        attempts: attempts, notificationId: StoredText.decode(notificationId),
+                                        error: StoredText.decode(error), retriable: retriable)
+                }
+                return found
+            }
+        }
+    }
+
+    func markSending(_ items: [LedgerItem]) async throws(LedgerError) {
+        guard !items.isEmpty else { return }
+        try await write("marking items sending") { connection, seq, now in
+            for chunk in Self.chunks(items, key: \.key) {
+                try await connection.query(Self.markSendingQuery(chunk, seq: seq, now: now), logger: self.store.logger)
+            }
+        }
+    }
+
+    func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
+        guard !outcomes.isEmpty else { return }
+        try await write("recording outcomes") { connection, seq, now in
+            for chunk in Self.chunks(outcomes, key: \.item.key) {
+                // A new row gets 0 attempts; an existing one keeps its count, step id, origin and digest (those
+                // were recorded when it was marked sending).
+                let query = Self.upsert(chunk, seq: seq, now: now, perRow: 11, bind: { outcome, binds in
+                    Self.bindItem(outcome.item, to: &binds)
+                    binds.append(outcome.state.rawValue)
+                    binds.append(StoredText.encode(outcome.notificationId))
+                    binds.append(StoredText.encode(outcome.error))
+                    binds.append(outcome.retriable)
+                }, tuple: { p in
+                    "(\(p[0 ..< 8].joined(separator: ", ")), 0, \(p[8]), \(p[9]), \(p[10]), $2)"
+                }, conflict: """
+                    idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
+                    target = coalesce(items.target, excluded.target), state = excluded.state,
+                    notification_id = excluded.notification_id, error = excluded.error, retriable = excluded.retriable,
+                    updated_at = excluded.updated_at
+                    """)
+                try await connection.query(query, logger: self.store.logger)
+            }
+        }
+    }
+
+    func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError) {
+        try await write("marking an item sending") { connection, seq, now in
+            try await connection.query(Self.markSendingQuery([item], seq: seq, now: now), logger: self.store.logger)
+            try await connection.query("""
+                UPDATE pushline.items SET notification_id = \(StoredText.encode(id)), updated_at = \(now)
+                WHERE run = \(seq) AND step = \(item.key.step) AND "row" = \(item.key.row) AND state = 'sending'
+                """, logger: self.store.logger)
+        }
+    }
+
+    func assignId(_ id: String, to key: LedgerKey) async throws(LedgerError) {
+        let changed = MutexBox(0)
+        try await write("recording an id") { connection, seq, now in
+            let rows = try await connection.query("""
+                UPDATE pushline.items SET notification_id = \(StoredText.encode(id)), updated_at = \(now)
+                WHERE run = \(seq) AND step = \(key.step) AND "row" = \(key.row) AND state = 'sending' RETURNING 1
+                """, logger: self.store.logger)
+            for try await _ in rows { changed.add(1) }
+        }
+        guard changed.value == 1 else {
+            throw LedgerError("item \(key.step):\(key.row) is not being sent in the run store, so its id cannot be recorded")
+        }
+    }
+
+    func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend? {
+        try await ledgerCall {
+            try await self.store.withConnection("checking earlier sends") { connection in
+                let seq = self.run == nil ? -1 : try await self.runSeq(connection)
+                guard let pipeline = self.pipeline.withLock({ $0 }) else {
+                    throw RunStoreError("the run store at \(self.store.location) does not say which pipeline run \(self.run ?? "-") belongs to")
+                }
+                let rows = try await connection.query("""
+                    SELECT r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id
+                    FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
+                    WHERE i.idempotency_key = \(StoredText.encode(key)) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
+                        AND r.pipeline = \(pipeline) AND NOT (i.run = \(seq) AND i.step = \(excluding.step) AND i."row" = \(excluding.row))
+                    ORDER BY i.run = \(seq) DESC, i.state = 'accepted' DESC, i.updated_at DESC LIMIT 1
+                    """, logger: self.store.logger)
+                var found: PriorSend?
+                for try await row in rows {
+                    let (runId, at, state, origin, sameRun, notificationId) = try row.decode((String, Double, String, String, Bool, String?).self)
+                    found = PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
+                                      sameRun: sameRun, notificationId: StoredText.decode(notificationId))
+                }
+                return found
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    private static let insert = """
+        INSERT INTO pushline.items AS items (run, step, "row", step_id, origin, digest, idempotency_key, target, state, attempts,
+                                             notification_id, error, retriable, updated_at)
+        VALUES\u{20}
+        """
+
+    /// Marks `items` sending and counts an attempt (1 for a new item), clearing the previous attempt's id and error.
+    private static func markSendingQuery(_ items: some Collection<LedgerItem>, seq: Int, now: Double) -> PostgresQuery {
+        upsert(items, seq: seq, now: now, perRow: 7, bind: { item, binds in bindItem(item, to: &binds) }, tuple: { p in
+            "(\(p.joined(separator: ", ")), 'sending', 1, NULL, NULL, false, $2)"
+        }, conflict: """
+            step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
+            idempotency_key = excluded.idempotency_key, target = excluded.target,
+            state = 'sending', attempts = items.attempts + 1,
+            notification_id = NULL, error = NULL, retriable = false, updated_at = excluded.updated_at
+            """)
+    }
+
+    /// One multi-row `INSERT … ON CONFLICT DO UPDATE` of the items table: `$1` is the run, `$2` the time, then
+    /// `perRow` parameters per row, which `tuple` places (after `$1`) from their placeholders.
+    private static func upsert<Row>(_ rows: some Collection<Row>, seq: Int, now: Double, perRow: Int,
+                                    bind: (Row, inout PostgresBindings) -> Void, tuple: ([String]) -> String,
+                                    conflict: String) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 2 + rows.count * perRow)
+        binds.append(seq)
+        binds.append(now)
+        var tuples: [String] = []
+        for row in rows {
+            let first = binds.count + 1
+            bind(row, &binds)
+            tuples.append("($1, " + tuple((0..<perRow).map { "$\(first + $0)" }).dropFirst())
+        }
+        return PostgresQuery(unsafeSQL: insert + tuples.joined(separator: ", ") + " ON CONFLICT (run, step, \"row\") DO UPDATE SET " + conflict,
+                             binds: binds)
+    }
+
+    /// Binds step, row, step id, origin, digest, idempotency key and target.
+    private static func bindItem(_ item: LedgerItem, to binds: inout PostgresBindings) {
+        binds.append(item.key.step)
+        binds.append(item.key.row)
+        binds.append(StoredText.encode(item.stepId))
+        binds.append(StoredText.encode(item.origin))
+        binds.append(StoredText.encode(item.digest))
+        binds.append(StoredText.encode(item.idempotencyKey))
+        binds.append(StoredText.encode(item.target))
+    }
+
+    /// `rows` in statement-sized chunks, in order. A key already in a chunk starts the next one: PostgreSQL's
+    /// upsert refuses to touch one row twice in a statement, and a repeated key must behave as two writes in
+    /// order (as it does in the SQLite journal).
+    static func chunks<Row>(_ rows: [Row], key: (Row) -> LedgerKey) -> [ArraySlice<Row>] {
+        var chunks: [ArraySlice<Row>] = []
+        var start = rows.startIndex
+        var seen: Set<LedgerKey> = []
+        for index in rows.indices {
+            let rowKey = key(rows[index])
+            if index - start == rowsPerStatement || seen.contains(rowKey) {
+                chunks.append(rows[start..<index])
+                start = index
+                seen = []
+            }
+            seen.insert(rowKey)
+        }
+        if start < rows.endIndex { chunks.append(rows[start...]) }
+        return chunks
+    }
+
+    /// One fenced write transaction: the lock's epoch is checked first, under a share lock on its row, so a
+    /// holder that was taken over cannot commit after the new holder started.
+    private func write(_ doing: String,
+                       _ body: @escaping @Sendable (PostgresConnection, Int, Double) async throws -> Void) async throws(LedgerError) {
+        let now = Date().timeIntervalSince1970
+        let fence = fence
+        try await ledgerCall {
+            try await self.store.transaction(doing) { connection in
+                let seq = try await self.runSeq(connection)
+                if let fence {
+                    var current: Int?
+                    for try await row in try await connection.query(
+                        "SELECT epoch FROM pushline.locks WHERE name = \(fence.name) FOR SHARE", logger: self.store.logger) {
+                        current = try row.decode(Int.self)
+                    }
+                    guard current == fence.epoch else {
+                        throw RunStoreError("this run lost its lock in the run store at \(self.store.location) "
+                            + "(another process took it over); stopped so that two processes never send the same items",
+                                            kind: .unavailable)
+                    }
+                }
+                try await body(connection, seq, now)
+            }
+        }
+    }
+
+    /// The run's integer key, looked up once (runs are never renumbered).
+    private func runSeq(_ connection: PostgresConnection) async throws -> Int {
+        if let known = runKey.withLock({ $0 }) { return known }
+        guard let run else {
+            throw RunStoreError("this view of the run store at \(store.location) is read-only (a dry run writes nothing)")
+        }
+        var found: (Int, String)?
+        for try await row in try await connection.query("SELECT seq, pipeline FROM pushline.runs WHERE id = \(run)", logger: store.logger) {
+            found = try row.decode((Int, String).self)
+        }
+        guard let found else { throw RunStoreError("there is no run \(run) in the run store at \(store.location)") }
+        runKey.withLock { $0 = found.0 }
+        pipeline.withLock { $0 = $0 ?? found.1 }
+        return found.0
+    }
+
+    /// Turns the store's error into the ledger's, keeping the message.
+    private func ledgerCall<T>(_ body: () async throws -> T) async throws(LedgerError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw LedgerError(PostgresFailure.storeError(error, location: store.location, doing: "writing the ledger").message)
+        }
+    }
+}
+
+/// A counter a `@Sendable` closure can add to.
+final class MutexBox: Sendable {
+    private let count: Mutex<Int>
+    init(_ value: Int) { count = Mutex(value) }
+    func add(_ amount: Int) { count.withLock { $0 += amount } }
+    var value: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,162 @@
+import Logging
+import PostgresNIO
+import RunStore
+
+/// The store's tables, in the schema `pushline`, and how an older database is brought up to date.
+///
+/// The version lives in `pushline.meta`. Preparing takes a transaction-level advisory lock first, so four
+/// shards starting at once against an empty database create the tables once and the others wait and see them.
+/// A database written by a newer pushline is refused, never altered.
+enum PostgresSchema {
+    /// The version this build writes and reads.
+    static let version = 1
+
+    /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
+    static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
+
+    /// Version 1: runs, items and locks as the SQLite journal keeps them (its version 2), with native types.
+    ///
+    /// `row` is quoted: it is a keyword in PostgreSQL. `items` is keyed by (run, step, row) like the SQLite
+    /// table; the partial index on idempotency keys serves the per-item duplicate check. `locks` holds each
+    /// lock's current holder and its epoch, which a ledger write checks to fence out a holder that lost its
+    /// lock (`PostgresRunLock`).
+    static let version1 = [
+        "CREATE SCHEMA IF NOT EXISTS pushline",
+        "CREATE TABLE pushline.meta (key text PRIMARY KEY, value text NOT NULL)",
+        """
+        CREATE TABLE pushline.runs (
+            seq bigserial PRIMARY KEY,
+            id text NOT NULL UNIQUE,
+            identity text NOT NULL,
+            pipeline text NOT NULL,
+            started_at double precision NOT NULL,
+            ended_at double precision,
+            resumed_at double precision,
+            status text NOT NULL,
+            pid integer NOT NULL,
+            exit_code integer,
+            resumes integer NOT NULL DEFAULT 0,
+            summary text
+        )
+        """,
+        "CREATE INDEX runs_by_identity ON pushline.runs (identity, started_at)",
+        "CREATE INDEX runs_by_start ON pushline.runs (started_at)",
+        """
+        CREATE TABLE pushline.items (
+            run bigint NOT NULL REFERENCES pushline.runs (seq) ON DELETE CASCADE,
+            step integer NOT NULL,
+            "row" integer NOT NULL,
+            step_id text NOT NULL,
+            origin text NOT NULL,
+            digest text NOT NULL,
+            state text NOT NULL,
+            attempts integer NOT NULL DEFAULT 0,
+            notification_id text,
+            error text,
+            retriable boolean NOT NULL DEFAULT false,
+            updated_at double precision NOT NULL,
+            idempotency_key text,
+            target text,
+            resolution text,
+            PRIMARY KEY (run, step, "row")
+        )
+        """,
+        "CREATE INDEX items_by_key ON pushline.items (idempotency_key, updated_at) WHERE idempotency_key IS NOT NULL",
+        """
+        CREATE TABLE pushline.locks (
+            name text PRIMARY KEY,
+            epoch bigint NOT NULL,
+            pid integer NOT NULL,
+            host text NOT NULL,
+            started_at double precision NOT NULL
+        )
+        """,
+        "INSERT INTO pushline.meta (key, value) VALUES ('schema_version', '1')",
+    ]
+
+    /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v.
+    static let migrations: [Int: [String]] = [1: version1]
+
+    /// Creates or migrates the schema on `connection`.
+    static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {
+        let logger = Logger(label: "pushline.run-store", factory: { _ in SwiftLogNoOpLogHandler() })
+        do {
+            // Most opens find the schema current: one read, no lock.
+            if try await currentVersion(connection, logger: logger) == version { return }
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+                var found = try await currentVersion(connection, logger: logger)
+                if found > version {
+                    throw RunStoreError("the run store at \(location) has schema version \(found), newer than this pushline "
+                        + "understands (\(version)); use a newer pushline or another database", kind: .configuration)
+                }
+                if found < 0 {
+                    throw RunStoreError("the run store at \(location) has an invalid schema version", kind: .configuration)
+                }
+                if found == 0, try await hasForeignTables(connection, logger: logger) {
+                    throw RunStoreError("the schema 'pushline' at \(location) has tables but no pushline schema version; "
+                        + "it is not a pushline run store (use another database)", kind: .configuration)
+                }
+                while found < version {
+                    found += 1
+                    for statement in migrations[found] ?? [] {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "UPDATE pushline.meta SET value = \(String(found)) WHERE key = 'schema_version'", logger: logger)
+                }
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        } catch {
+            throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema")
+        }
+    }
+
+    /// Whether the database has pushline's schema, and it is one this build reads.
+    static func exists(_ connection: PostgresConnection, location: String) async throws(RunStoreError) -> Bool {
+        let logger = Logger(label: "pushline.run-store", factory: { _ in SwiftLogNoOpLogHandler() })
+        let found: Int
+        do {
+            found = try await currentVersion(connection, logger: logger)
+        } catch {
+            throw PostgresFailure.storeError(error, location: location, doing: "reading the schema version")
+        }
+        if found > version {
+            throw RunStoreError("the run store at \(location) has schema version \(found), newer than this pushline "
+                + "understands (\(version)); use a newer pushline or another database", kind: .configuration)
+        }
+        return found == version
+    }
+
+    /// The version in `pushline.meta`; 0 when there is no such table.
+    private static func currentVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        // pg_tables, not to_regclass: the catalog cache of a session that waited on an advisory lock may not have
+        // seen the tables another session created meanwhile; a query on the catalog reads them with a fresh snapshot.
+        let exists = try await connection.query(
+            "SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = 'pushline' AND tablename = 'meta')", logger: logger)
+        var present = false
+        for try await row in exists { present = try row.decode(Bool.self) }
+        guard present else { return 0 }
+        let rows = try await connection.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", logger: logger)
+        var found = 0
+        for try await row in rows {
+            let text = try row.decode(String.self)
+            guard let number = Int(text) else { return -1 }
+            found = number
+        }
+        return found
+    }
+
+    /// Whether the schema `pushline` exists with tables in it (someone else's).
+    private static func hasForeignTables(_ connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'pushline'", logger: logger)
+        var count = 0
+        for try await row in rows { count = try row.decode(Int.self) }
+        return count > 0
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import PipelineCore
+import PostgresRunStore
+import RunStore
+import Testing
+
+/// What only the PostgreSQL store has: logins, reachability, its schema, and the fence on a lost lock. The
+/// behaviour both stores share is the contract suite in `RunStoreTests`.
+@Suite("PostgresStore against a real server", .enabled(if: Server.admin != nil || Server.required,
+                                                      "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
+struct PostgresStoreTests {
+    @Test("a wrong password is a configuration error (exit 78) that names the store and never the password")
+    func wrongPassword() async throws {
+        let admin = try #require(Server.admin)
+        let wrong = admin.replacingOccurrences(of: #"://pushline:[^@]*@"#, with: "://pushline:not-the-password-42@", options: .regularExpression)
+        let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(wrong, environment: [:]) }
+        #expect(error?.kind == .configuration)
+        #expect(error?.message.contains("rejected the login") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("postgres://pushline@127.0.0.1") == true)
+        #expect(error?.message.contains("not-the-password-42") == false)
+
+        let unknownDatabase = try #require(Server.url(database: "no_such_database"))
+        let missing = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(unknownDatabase, environment: [:]) }
+        #expect(missing?.kind == .configuration)
+        #expect(missing?.message.contains("no_such_database") == true)
+    }
+
+    @Test("a server that is not there is 'unavailable' (exit 75, retried) within the connect timeout, not a hang")
+    func unreachable() async throws {
+        let port = try Server.closedPort()
+        let started = ContinuousClock.now
+        let error = await #expect(throws: RunStoreError.self) {
+            _ = try await PostgresStore.open("postgres://pushline:pw@127.0.0.1:\(port)/db?connect_timeout=2", environment: [:])
+        }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.message.contains("127.0.0.1:\(port)") == true)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("the schema is created once when several processes open an empty database at once, and reads back its version")
+    func concurrentCreation() async throws {
+        try await Server.withDatabase { url in
+            let stores = try await withThrowingTaskGroup(of: PostgresStore?.self) { group in
+                for _ in 0..<6 { group.addTask { try await PostgresStore.open(url, environment: [:]) } }
+                return try await group.reduce(into: [PostgresStore]()) { if let store = $1 { $0.append(store) } }
+            }
+            #expect(stores.count == 6)
+            let run = try await stores[0].startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
+            #expect(try await stores[5].latestRun(identity: "i") == run)
+            for store in stores { await store.close() }
+            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "1")
+        }
+    }
+
+    @Test("a database written by a newer pushline is refused and left as it was; someone else's 'pushline' schema too")
+    func newerSchema() async throws {
+        try await Server.withDatabase { url in
+            let store = try #require(try await PostgresStore.open(url, environment: [:]))
+            await store.close()
+            _ = try Server.query("UPDATE pushline.meta SET value = '99' WHERE key = 'schema_version'", database: url)
+            let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(url, environment: [:]) }
+            #expect(error?.kind == .configuration)
+            #expect(error?.message.contains("schema version 99") == true)
+            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "99")
+        }
+        try await Server.withDatabase { url in
+            _ = try Server.query("CREATE SCHEMA pushline; CREATE TABLE pushline.runs (x int)", database: url)
+            let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(url, environment: [:]) }
+            #expect(error?.message.contains("not a pushline run store") == true)
+        }
+    }
+
+    @Test("opening to read only creates nothing: an empty database has no store yet")
+    func readOnlyOpen() async throws {
+        try await Server.withDatabase { url in
+            let opened = try await PostgresStore.open(url, environment: [:], create: false)
+            #expect(opened == nil)
+            let schemas = try Server.query("SELECT count(*) FROM pg_namespace WHERE nspname = 'pushline'", database: url)
+            #expect(schemas == "0")
+        }
+    }
+
+    @Test("the lock dies with its holder's connection; the holder that lost it is fenced out of every ledger write")
+    func fencedAfterTakeover() async throws {
+        try await Server.withDatabase { url in
+            let first = try #require(try await PostgresStore.open(url + "&application_name=holder-one", environment: [:]))
+            let second = try #require(try await PostgresStore.open(url, environment: [:]))
+            defer { Task { await first.close(); await second.close() } }
+            let pipeline = "/srv/pipelines/digest.yaml"
+            guard case .acquired(let lock) = try await first.lock(pipeline: pipeline, holder: LockHolder(pid: 11, host: "node-a", startedAt: 1000))
+            else { Issue.record("a free lock was not taken"); return }
+            let run = try await first.startRun(identity: "i", pipeline: pipeline, pid: 11, now: 1000)
+            let ledger = first.ledger(for: run, lock: lock)
+            try await ledger.markSending([LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1")])
+
+            guard case .held(let holder) = try await second.lock(pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000))
+            else { Issue.record("a held lock was taken twice"); return }
+            #expect(holder == LockHolder(pid: 11, host: "node-a", startedAt: 1000))
+
+            // The first holder's lock connection dies (its node vanished, a network split): the server frees the lock.
+            _ = try Server.query("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE application_name = 'holder-one (run lock)'
+                """, database: url)
+            var taken: (any RunLock)?
+            for _ in 0..<50 where taken == nil {
+                if case .acquired(let lock) = try await second.lock(pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000)) {
+                    taken = lock
+                } else {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            let takeover = try #require(taken, "the lock of a dead connection was freed")
+            #expect(await second.isLocked(pipeline: pipeline))
+
+            // The first process is only slow: its next write is refused, so two processes never record side by side.
+            let refused = await #expect(throws: LedgerError.self) {
+                try await ledger.record([LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1",
+                                                                         digest: "d1"), state: .accepted)])
+            }
+            #expect(refused?.message.contains("lost its lock") == true, "\(refused?.message ?? "")")
+            #expect(try await second.ledger(for: run, lock: takeover).entry(LedgerKey(step: 0, row: 1))?.state == .sending,
+                    "the refused write left nothing behind")
+            try await second.ledger(for: run, lock: takeover).record([LedgerOutcome(
+                item: LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1"), state: .unknown)])
+            await takeover.release()
+            await lock.release()
+            #expect(await !first.isLocked(pipeline: pipeline))
+        }
+    }
+}
+
+/// The test server `PUSHLINE_TEST_POSTGRES` names, reached with `psql` for what the product never does.
+enum Server {
+    static let admin = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    static let required = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
+
+    /// The admin URL with another database, keeping its parameters (always with a `?`).
+    static func url(database: String) -> String? {
+        guard let admin, let at = admin.range(of: "@"), let slash = admin[at.upperBound...].firstIndex(of: "/") else { return nil }
+        let query = admin[slash...].firstIndex(of: "?").map { String(admin[$0...]) } ?? "?sslmode=prefer"
+        return String(admin[..<slash]) + "/" + database + query
+    }
+
+    /// Runs `body` with the URL of a new, empty database, dropped afterwards.
+    static func withDatabase(_ body: (String) async throws -> Void) async throws {
+        let name = "pushline_pg_" + UUID().uuidString.lowercased().filter(\.isHexDigit)
+        _ = try query("CREATE DATABASE \(name)", database: nil)
+        defer { _ = try? query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", database: nil) }
+        try await body(try #require(url(database: name)))
+    }
+
+    /// Runs SQL with psql; the first column of the last row, trimmed.
+    @discardableResult
+    static func query(_ sql: String, database url: String?) throws -> String {
+        let target = try #require(url ?? admin)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", target.replacingOccurrences(of: "&application_name=holder-one", with: ""), "-c", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PsqlError(text: text) }
+        return text.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    }
+
+    struct PsqlError: Error { let text: String }
+
+    /// A loopback port nothing listens on.
+    static func closedPort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
