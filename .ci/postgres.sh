@@ -4,12 +4,21 @@
 #
 #   eval "$(.ci/postgres.sh start DIR)"   # exports PUSHLINE_TEST_POSTGRES=postgres://pushline:…@127.0.0.1:PORT/postgres
 #   .ci/postgres.sh stop DIR
+#   .ci/postgres.sh crash DIR     # pg_ctl stop -m immediate: the server dies as on a power cut (tests)
+#   .ci/postgres.sh restart DIR   # starts a stopped server again on the same port
 #
 # Installs Debian's postgresql when no server binaries are found. With PUSHLINE_TEST_POSTGRES set, the run
 # store contract suite and the end-to-end tests also run against PostgreSQL; without it they run on SQLite only.
 set -euo pipefail
-command="${1:?usage: postgres.sh start|stop DIR}"
-dir="${2:?usage: postgres.sh start|stop DIR}"
+# Close descriptors inherited from the caller (a test runner's process monitor, say): the server outlives
+# this script and would hold them open, so the caller would never see the script end.
+for fd in /proc/$$/fd/*; do
+  fd="${fd##*/}"
+  if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd<&-" 2>/dev/null || true; fi
+done
+
+command="${1:?usage: postgres.sh start|stop|crash|restart DIR}"
+dir="${2:?usage: postgres.sh start|stop|crash|restart DIR}"
 
 bindir() {
   local found
@@ -25,6 +34,14 @@ bindir() {
 # Runs a server binary as the data directory's owner.
 as_owner() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# Starts the server in DIR on PORT.
+start_server() {
+  # fsync off: the tests kill processes, never the machine, and the page cache keeps every commit.
+  as_owner "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w -t 60 start \
+    -o "-c listen_addresses=127.0.0.1 -p $3 -k $2/socket -c fsync=off -c max_connections=300" >/dev/null \
+    || { cat "$2/server.log" >&2; exit 1; }
 }
 
 case "$command" in
@@ -47,11 +64,8 @@ case "$command" in
     rm -f "$dir/pwfile"
     mkdir -p "$dir/socket"
     [ "$(id -u)" -eq 0 ] && chown postgres "$dir/socket"
-    # fsync off: the tests kill processes, never the machine, and the page cache keeps every commit.
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir/socket -c fsync=off -c max_connections=300" >/dev/null \
-      || { cat "$dir/server.log" >&2; exit 1; }
     echo "$port" > "$dir/port"
+    start_server "$bin" "$dir" "$port"
     echo "export PUSHLINE_TEST_POSTGRES='postgres://pushline:$password@127.0.0.1:$port/postgres?sslmode=disable'"
     echo "export PUSHLINE_TEST_POSTGRES_DATA='$dir/data'"
     ;;
@@ -59,6 +73,12 @@ case "$command" in
     bin="$(bindir)"
     [ -d "$dir/data" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
     ;;
+  crash)
+    as_owner "$(bindir)/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    ;;
+  restart)
+    start_server "$(bindir)" "$dir" "$(cat "$dir/port")"
+    ;;
   *)
-    echo "usage: postgres.sh start|stop DIR" >&2; exit 2 ;;
+    echo "usage: postgres.sh start|stop|crash|restart DIR" >&2; exit 2 ;;
 esac

@@ -53,7 +53,7 @@ public struct BatchOutcome: Sendable {
                 ReportField("accepted", .int(counts.accepted)), ReportField("planned", .int(counts.planned)),
                 ReportField("failed", .int(counts.failed)), ReportField("unknown", .int(counts.unknown)),
                 ReportField("skipped", .int(counts.skipped)), ReportField("duplicates", .int(counts.duplicates)),
-                ReportField("bad", .int(counts.bad)),
+                ReportField("bad", .int(counts.bad)), ReportField("otherShards", .int(counts.otherShards)),
             ])),
             ReportField("notificationIds", .array(notificationIds.map(ReportValue.string))),
             ReportField("failures", .array(failures.map { group in

@@ -97,6 +97,11 @@ public struct BatchRunner: Sendable {
                     break
                 }
                 guard let item else { break }
+                // Another shard's row: not journalled here, only counted, so every shard's counts add up to the input.
+                if let shard = control.shard, !shard.owns(item.shardKey ?? item.digest) {
+                    state.outcome.counts.otherShards += 1
+                    continue
+                }
                 guard let admitted = await state.admit(item, ledger: ledger) else {
                     await state.flushIfDue(ledger)
                     continue

@@ -9,7 +9,7 @@ import RunStore
 /// A database written by a newer pushline is refused, never altered.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 1
+    static let version = 2
 
     /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
     static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
@@ -74,8 +74,13 @@ enum PostgresSchema {
         "INSERT INTO pushline.meta (key, value) VALUES ('schema_version', '1')",
     ]
 
+    /// Version 2: shards. A run of `pushline run --shard I/N` records its part (`2/4`); NULL is a run of every row.
+    static let version2 = [
+        "ALTER TABLE pushline.runs ADD COLUMN shard text",
+    ]
+
     /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v.
-    static let migrations: [Int: [String]] = [1: version1]
+    static let migrations: [Int: [String]] = [1: version1, 2: version2]
 
     /// Creates or migrates the schema on `connection`.
     static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {

@@ -1,29 +1,39 @@
+import PipelineCore
 import PostgresNIO
 import RunStore
 
 /// Starting, resuming, finishing and finding runs.
 extension PostgresStore {
-    public func latestRun(identity: String) async throws(RunStoreError) -> RunRecord? {
+    public func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord? {
         try await withConnection("reading runs") { connection in
             try await Self.runs(connection, logger: self.logger, """
-                WHERE identity = \(identity) ORDER BY started_at DESC, seq DESC LIMIT 1
+                WHERE identity = \(identity) AND shard IS NOT DISTINCT FROM \(shard?.description) ORDER BY started_at DESC, seq DESC LIMIT 1
                 """).first
         }
     }
 
-    public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+    public func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
+        guard limit > 0 else { return [] }
+        return try await withConnection("reading runs") { connection in
+            try await Self.runs(connection, logger: self.logger, """
+                WHERE identity = \(identity) ORDER BY started_at DESC, seq DESC LIMIT \(limit)
+                """)
+        }
+    }
+
+    public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         let found: RunRecord? = try await withConnection("starting a run") { connection in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
                 let id = RunID.make(startedAt: now)
                 let rows = try await connection.query("""
-                    INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes)
-                    VALUES (\(id), \(identity), \(pipeline), \(now), 'running', \(Int(pid)), 0)
+                    INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard)
+                    VALUES (\(id), \(identity), \(pipeline), \(now), 'running', \(Int(pid)), 0, \(shard?.description))
                     ON CONFLICT (id) DO NOTHING RETURNING seq
                     """, logger: self.logger)
                 for try await _ in rows {
-                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid)
+                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard)
                 }
             }
             return nil
@@ -89,7 +99,7 @@ extension PostgresStore {
     }
 
     /// The columns `record(_:)` reads, in its order.
-    static let runColumns = "id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary"
+    static let runColumns = "id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard"
 
     /// Runs selected by `clause` (WHERE / ORDER BY / LIMIT) in the order it gives; with `update`, that statement
     /// runs first and the runs it changed are returned (`RETURNING`).
@@ -103,14 +113,14 @@ extension PostgresStore {
         }
         var found: [RunRecord] = []
         for try await row in try await connection.query(query, logger: logger) {
-            let (id, identity, pipeline, startedAt, endedAt, resumedAt, statusText, pid, exitCode, resumes, summary) =
-                try row.decode((String, String, String, Double, Double?, Double?, String, Int, Int?, Int, String?).self)
+            let (id, identity, pipeline, startedAt, endedAt, resumedAt, statusText, pid, exitCode, resumes, summary, shard) =
+                try row.decode((String, String, String, Double, Double?, Double?, String, Int, Int?, Int, String?, String?).self)
             guard let status = RunStatus(rawValue: statusText) else {
                 throw RunStoreError("run \(id) has an unknown status '\(statusText)'")
             }
             found.append(RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: startedAt, endedAt: endedAt,
                                    resumedAt: resumedAt, status: status, pid: Int32(clamping: pid), exitCode: exitCode.map { Int32(clamping: $0) },
-                                   resumes: resumes, summary: summary))
+                                   resumes: resumes, summary: summary, shard: shard.flatMap(Shard.init)))
         }
         return found
     }

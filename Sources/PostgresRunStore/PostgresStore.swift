@@ -5,6 +5,7 @@ import NIOSSL
 import PipelineCore
 import PostgresNIO
 import RunStore
+import Synchronization
 
 /// The run store in a PostgreSQL database: runs, items and run locks shared by every machine that names the
 /// same database, so a run killed on one node resumes on another without sending twice.
@@ -76,23 +77,53 @@ public final class PostgresStore: RunStore {
     /// Closes the store's connections. Locks are released by their own `release`.
     public func close() async {
         runner.cancel()
-        await runner.value
+        // The pool ends its connections on cancellation; a server that went away must not hold up the exit.
+        let runner = runner
+        _ = try? await Self.within(.seconds(5)) { await runner.value }
     }
 
-    /// How long one call may wait for a connection and its answer before the store counts as unreachable: the
-    /// pool keeps retrying a server that is down, and a run must stop with a resumable error instead of hanging.
-    var deadline: Duration { .seconds(settings.connectTimeout + 20) }
+    /// How long a call may wait for a pooled connection before the store counts as unreachable: the pool keeps
+    /// retrying a server that is down, and a run must stop with a resumable error instead of hanging. Once it has
+    /// a connection, a query takes as long as the server needs.
+    var leaseLimit: Duration { .seconds(settings.connectTimeout + 2) }
 
-    /// Runs `body` on a pooled connection, within `deadline`, turning every failure into a `RunStoreError`.
+    /// When a call last found the store unreachable; calls within `downPause` of it fail at once, so a run whose
+    /// journal went away stops in seconds rather than waiting out the lease limit at every remaining write.
+    private let wentDown = Mutex<ContinuousClock.Instant?>(nil)
+    private let downPause = Duration.seconds(5)
+    /// The most one call's queries may take once it has a connection. A journal write is a few milliseconds;
+    /// the longest read (`runs find` over a large journal) stays far below it.
+    static let queryLimit = Duration.seconds(30)
+
+    /// Runs `body` on a pooled connection, turning every failure into a `RunStoreError`.
     func withConnection<T: Sendable>(_ doing: String,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+        if let down = wentDown.withLock({ $0 }), ContinuousClock.now - down < downPause {
+            throw RunStoreError("cannot reach the run store at \(location) (it was unreachable a moment ago); "
+                + "run again once it is back, and the run resumes", kind: .unavailable)
+        }
         let client = client
+        // 0 waiting for a connection, 1 running on one, 2 given up: a lease that arrives after the caller gave up
+        // runs nothing, so a write reported as failed never lands later.
+        let phase = Phase()
         do {
-            return try await Self.within(deadline) {
-                try await client.withConnection { connection in try await body(connection) }
+            let leaseLimit = leaseLimit
+            // The whole call is bounded too: a query on a connection whose server died mid-query was seen to wait
+            // forever, though its socket was gone.
+            let value: T = try await Self.within(leaseLimit + Self.queryLimit) {
+                try await Self.within(leaseLimit, ifStillWaiting: phase) {
+                    try await client.withConnection { connection in
+                        guard phase.advance(from: 0, to: 1) else { throw StoreDeadline(limit: .zero) }
+                        return try await body(connection)
+                    }
+                }
             }
+            wentDown.withLock { $0 = nil }
+            return value
         } catch {
-            throw PostgresFailure.storeError(error, location: location, doing: doing)
+            let failure = PostgresFailure.storeError(error, location: location, doing: doing)
+            if failure.kind == .unavailable { wentDown.withLock { $0 = .now } }
+            throw failure
         }
     }
 
@@ -113,17 +144,24 @@ public final class PostgresStore: RunStore {
         }
     }
 
-    /// `body`'s result, or `StoreDeadline` once `limit` passes (then `body` is cancelled).
-    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw StoreDeadline(limit: limit)
+    /// `body`'s result, or `StoreDeadline` once `limit` passes. With `phase`, the limit applies only while it is 0
+    /// (waiting); once `body` moved it on, `body` takes as long as it needs.
+    ///
+    /// `body` runs in a task of its own that is cancelled but not awaited when the limit passes: PostgresNIO's pool
+    /// may not answer a cancelled lease while it is reconnecting, and waiting for it is the hang this prevents.
+    static func within<T: Sendable>(_ limit: Duration, ifStillWaiting phase: Phase? = nil,
+                                    _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let outcome = Outcome<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            outcome.attach(continuation)
+            let work = Task {
+                do { outcome.finish(.success(try await body())) } catch { outcome.finish(.failure(error)) }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+            Task {
+                try? await Task.sleep(for: limit)
+                if let phase, !phase.advance(from: 0, to: 2) { return }
+                if outcome.finish(.failure(StoreDeadline(limit: limit))) { work.cancel() }
+            }
         }
     }
 
@@ -197,4 +235,46 @@ public final class PostgresStore: RunStore {
 /// A store call that outlived its deadline.
 struct StoreDeadline: Error {
     let limit: Duration
+}
+
+/// Where a pooled call is: waiting for a connection (0), running (1), or given up by its caller (2).
+final class Phase: Sendable {
+    private let state = Mutex(0)
+
+    /// Moves from `from` to `to`; false when it was not at `from`.
+    func advance(from: Int, to: Int) -> Bool {
+        state.withLock { value in
+            guard value == from else { return false }
+            value = to
+            return true
+        }
+    }
+}
+
+/// The first of two racing results, handed to one continuation exactly once.
+final class Outcome<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, result: Result<T, any Error>?)>((nil, nil))
+
+    func attach(_ continuation: CheckedContinuation<T, any Error>) {
+        let ready = state.withLock { value -> Result<T, any Error>? in
+            if let result = value.result { return result }
+            value.continuation = continuation
+            return nil
+        }
+        if let ready { continuation.resume(with: ready) }
+    }
+
+    /// Delivers `result` if nothing was delivered yet; true when it was this one.
+    @discardableResult
+    func finish(_ result: Result<T, any Error>) -> Bool {
+        let (first, waiting) = state.withLock { value -> (Bool, CheckedContinuation<T, any Error>?) in
+            guard value.result == nil else { return (false, nil) }
+            value.result = result
+            let waiting = value.continuation
+            value.continuation = nil
+            return (true, waiting)
+        }
+        waiting?.resume(with: result)
+        return first
+    }
 }

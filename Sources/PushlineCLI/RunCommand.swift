@@ -72,6 +72,12 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Start a fresh run even if the same run completed or was cut off, and send items even when a run sent the same notification within the dedupe window (the report counts them).")
     var again = false
 
+    @Option(help: ArgumentHelp(
+        "Run only part I (from 0) of N of the rows, by a stable hash of each row (or of the step's shard-key column): N processes "
+            + "with I = 0…N−1 send disjoint rows. The parts share the run; each has its own lock and resumes on its own.",
+        valueName: "I/N"))
+    var shard: Shard?
+
     @Flag(help: "On resume, resend items an earlier attempt left unknown (the hub may have accepted them: may deliver twice).")
     var resendUnknown = false
 
@@ -136,6 +142,7 @@ struct RunCommand: AsyncParsableCommand {
         var run = PipelineRun(store: journal)
         run.dryRun = dryRun
         run.again = again
+        run.shard = shard
         run.resendUnknown = resendUnknown
         run.progress = progress
         if trace {

@@ -9,7 +9,7 @@ extension RunFlowError {
         case .locked:
             console.errorLine("pushline: " + message)
             return ExitStatus.exit(exitCode)
-        case .store:
+        case .store, .shardMismatch:
             return CommandFailure(message, exitCode: exitCode)
         }
     }

@@ -14,8 +14,21 @@ struct RunView: Encodable {
         let examples: [String]
     }
 
+    /// One part of a sharded run, as `runs show` lists them all.
+    struct Part: Encodable {
+        let shard: String
+        let id: String
+        let status: String
+        let exitCode: Int32?
+        let items: [String: Int]
+    }
+
     let id: String
     let status: String
+    /// `2/4` for a shard of a run.
+    let shard: String?
+    /// Every part of a sharded run (its newest run per shard), in shard order; nil for a run of every row.
+    let shards: [Part]?
     let exitCode: Int32?
     let pipeline: String
     let startedAt: String
@@ -25,9 +38,11 @@ struct RunView: Encodable {
     let groups: [Group]
     let unknown: [ItemView]
 
-    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem]) {
+    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem], shards: [Part]? = nil) {
         id = run.id
         self.status = status
+        shard = run.shard?.description
+        self.shards = shards
         exitCode = run.exitCode
         pipeline = run.pipeline
         startedAt = RunID.iso(run.startedAt)

@@ -39,7 +39,27 @@ struct RunsCommand: AsyncParsableCommand {
         /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
         static func shownStatus(_ run: RunRecord, store: any RunStore) async -> String {
             guard run.status == .running else { return run.status.rawValue }
-            return await store.isLocked(pipeline: run.pipeline) ? "running" : "abandoned"
+            return await store.isLocked(pipeline: RunPaths.lockName(run.pipeline, shard: run.shard)) ? "running" : "abandoned"
+        }
+
+        /// The parts of a sharded run: the newest run of each shard with its identity and number of parts, in
+        /// shard order, with each one's item counts over all steps.
+        static func parts(of run: RunRecord, store: any RunStore) async throws(RunStoreError) -> [RunView.Part] {
+            guard let shard = run.shard else { return [] }
+            var newest: [Int: RunRecord] = [:]
+            for sibling in try await store.runs(identity: run.identity, limit: 4 * Shard.maximumCount) {
+                guard let part = sibling.shard, part.count == shard.count, newest[part.index] == nil else { continue }
+                newest[part.index] = sibling
+            }
+            var parts: [RunView.Part] = []
+            for index in newest.keys.sorted() {
+                let record = newest[index]!
+                var items: [String: Int] = [:]
+                for count in try await store.counts(run: record.id) { items[count.state.rawValue, default: 0] += count.count }
+                parts.append(RunView.Part(shard: record.shard?.description ?? "", id: record.id,
+                                          status: await shownStatus(record, store: store), exitCode: record.exitCode, items: items))
+            }
+            return parts
         }
     }
 
@@ -64,7 +84,8 @@ struct RunsCommand: AsyncParsableCommand {
                 let exit = run.exitCode.map { ", exit \($0)" } ?? ""
                 let resumes = run.resumes > 0 ? ", resumed \(run.resumes)×" : ""
                 let status = await JournalOption.shownStatus(run, store: journal)
-                console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)")
+                let shard = run.shard.map { "  shard \($0)" } ?? ""
+                console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)\(shard)")
             }
         }
     }
@@ -114,11 +135,14 @@ struct RunsCommand: AsyncParsableCommand {
                 let counts = try await journal.counts(run: run.id)
                 let groups = try await journal.failureGroups(run: run.id, examples: 3)
                 let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
+                let parts = try await JournalOption.parts(of: run, store: journal)
                 if format == .json {
-                    console.line(JSONText.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown)))
+                    console.line(JSONText.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown,
+                                                         shards: run.shard == nil ? nil : parts)))
                     return
                 }
-                console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")")
+                console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")"
+                             + (run.shard.map { ", shard \($0) of a run split \($0.count) ways" } ?? ""))
                 if status == "abandoned" {
                     console.line("  its process (pid \(run.pid)) is gone; run the same command again to resume it")
                 }
@@ -141,6 +165,23 @@ struct RunsCommand: AsyncParsableCommand {
                 if !unknown.isEmpty {
                     console.line("unknown (not resent; check the devices, then `pushline runs resolve \(run.id) --delivered` or `--resend`):")
                     for item in unknown { console.line("  \(item.origin) (step \(item.key.step), row \(item.key.row), \(item.attempts) attempt\(item.attempts == 1 ? "" : "s"))") }
+                }
+                if let shard = run.shard {
+                    // The whole run at a glance: every part's newest attempt, and what is missing.
+                    console.line("the run's \(shard.count) shards:")
+                    var total: [String: Int] = [:]
+                    for part in parts {
+                        for (state, count) in part.items { total[state, default: 0] += count }
+                        let items = ItemState.allCases.compactMap { state in part.items[state.rawValue].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
+                        console.line("  shard \(part.shard)  \(part.id)  \(part.status.padding(to: 11))"
+                                     + (part.exitCode.map { "exit \($0)  " } ?? "") + (items.isEmpty ? "no items" : items.joined(separator: ", ")))
+                    }
+                    let missing = (0..<shard.count).filter { index in !parts.contains { $0.shard == "\(index)/\(shard.count)" } }
+                    if !missing.isEmpty {
+                        console.line("  not started: " + missing.map { "shard \($0)/\(shard.count)" }.joined(separator: ", "))
+                    }
+                    let items = ItemState.allCases.compactMap { state in total[state.rawValue].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
+                    console.line("  all shards: " + (items.isEmpty ? "no items" : items.joined(separator: ", ")))
                 }
                 console.line("every item: pushline runs show \(run.id) --items [--state failed|unknown|accepted|duplicate|bad] [--format json]")
             } catch let error as RunStoreError {

@@ -11,13 +11,14 @@ struct JournalledRun {
 
     /// Locks the pipeline, then starts or resumes its run. Returns nil (after saying so) when the same run
     /// already completed and `again` is off: nothing is sent.
-    static func begin(_ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool,
+    static func begin(_ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool, shard: Shard?,
                       console: Console) async throws(RunFlowError) -> JournalledRun? {
         let absolutePipeline = RunPaths.absolute(pipeline.document)
         let now = console.clock.now().timeIntervalSince1970
         let lock: any RunLock
         do {
-            switch try await store.lock(pipeline: absolutePipeline, holder: .current(now: now)) {
+            // Each shard has a lock of its own: the parts run at once, each part once.
+            switch try await store.lock(pipeline: RunPaths.lockName(absolutePipeline, shard: shard), holder: .current(now: now)) {
             case .acquired(let taken): lock = taken
             case .held(let holder): throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
             }
@@ -28,11 +29,18 @@ struct JournalledRun {
         } catch {
             throw .store("\(error)", kind: .failure)
         }
-        do throws(RunStoreError) {
+        do {
             let identity = RunIdentity.digest(of: pipeline, registry: registry)
-            let latest = again ? nil : try await store.latestRun(identity: identity)
+            if !again, let newest = try await store.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
+                // Rows are placed by the number of parts: the same run split another way would send rows the other
+                // split already sent.
+                await lock.release()
+                throw RunFlowError.shardMismatch(pipeline: pipeline.document.file, run: newest.id, was: newest.shard, asked: shard)
+            }
+            let latest = again ? nil : try await store.latestRun(identity: identity, shard: shard)
             if let latest, latest.status == .completed {
-                console.line("run \(latest.id) of \(pipeline.document.file) already completed at \(time(latest.endedAt ?? latest.startedAt)); "
+                let part = shard.map { "shard \($0) of " } ?? ""
+                console.line("\(part)run \(latest.id) of \(pipeline.document.file) already completed at \(time(latest.endedAt ?? latest.startedAt)); "
                              + "nothing sent (--again starts a fresh run)")
                 await lock.release()
                 return nil
@@ -44,12 +52,17 @@ struct JournalledRun {
                 let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
                 console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
             } else {
-                record = try await store.startRun(identity: identity, pipeline: absolutePipeline, pid: getpid(), now: now)
+                record = try await store.startRun(identity: identity, pipeline: absolutePipeline, shard: shard, pid: getpid(), now: now)
             }
             return JournalledRun(store: store, record: record, lock: lock, isResume: latest != nil)
-        } catch {
+        } catch let error as RunStoreError {
             await lock.release()
             throw .store(error)
+        } catch let error as RunFlowError {
+            throw error
+        } catch {
+            await lock.release()
+            throw .store("\(error)", kind: .failure)
         }
     }
 

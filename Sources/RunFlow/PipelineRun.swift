@@ -22,6 +22,8 @@ public struct PipelineRun: Sendable {
     public var trace: (@Sendable (HubTrace) -> Void)?
     /// Watch SIGINT and SIGTERM during a live run (off for a front end that handles signals itself).
     public var watchSignals = true
+    /// `--shard I/N`: run only this part of the rows, as one shard of the run; nil for every row.
+    public var shard: Shard?
     /// Told the run's id once a live run has started or resumed (holding the lock), before its first item:
     /// a front end that answers before the run ends (`serve`) answers with it.
     public var onStart: (@Sendable (RunRecord) -> Void)?
@@ -57,7 +59,7 @@ public struct PipelineRun: Sendable {
             let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
                 console.errorLine("pushline: warning: \($0)")
             }
-            let result = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again))
+            let result = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again, shard: shard))
             // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
             let code = RunExit.of(result.status, signal: nil)
             try await finish(result, code)
@@ -67,7 +69,7 @@ public struct PipelineRun: Sendable {
         do { opened = try await RunStores.open(location, environment: console.environment) } catch { throw RunFlowError.store(error) }
         let begun: JournalledRun?
         do {
-            begun = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, console: console)
+            begun = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, shard: shard, console: console)
         } catch {
             await opened.close()
             throw error
@@ -99,7 +101,7 @@ public struct PipelineRun: Sendable {
         // One HTTP client per run (keep-alive across steps), closed when the run ends.
         let executor = AsyncHTTPExecutor()
         let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
-                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again)
+                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard)
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
                               + "the report counts them")

@@ -1,9 +1,13 @@
+import PipelineCore
 import RunStore
 
 /// Why a live run did not start.
 public enum RunFlowError: Error, Sendable, Equatable {
     /// Another run of the pipeline holds its lock (exit 75); its holder when known.
     case locked(pipeline: String, holder: LockHolder?)
+    /// The same run (its identity) was started split another way (`--shard I/N` with another N, or none): rows
+    /// would land in other parts and be sent twice (exit 2).
+    case shardMismatch(pipeline: String, run: String, was: Shard?, asked: Shard?)
     /// The run store cannot be opened, read or written: exit 78 when it is set up wrongly, 75 when it cannot be
     /// reached now, 1 otherwise.
     case store(String, kind: RunStoreError.Kind)
@@ -20,6 +24,11 @@ public enum RunFlowError: Error, Sendable, Equatable {
             "another run of \(pipeline) is in progress (\(holder?.description ?? "its holder did not say who it is")); not started"
         case .store(let message, _):
             "the run journal: \(message)"
+        case .shardMismatch(let pipeline, let run, let was, let asked):
+            "run \(run) of \(pipeline) is " + (was.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)")
+                + (asked.map { ", not in \($0.count)" } ?? ", not run whole")
+                + "; rows would move between parts and be sent twice: use " + (was.map { "--shard I/\($0.count)" } ?? "no --shard")
+                + " to go on with it, or --again to start a fresh run"
         }
     }
 
@@ -28,6 +37,7 @@ public enum RunFlowError: Error, Sendable, Equatable {
         switch self {
         case .locked: RunExit.locked
         case .store(_, let kind): RunExit.of(kind)
+        case .shardMismatch: RunExit.invalidInput
         }
     }
 }

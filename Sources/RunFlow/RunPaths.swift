@@ -11,4 +11,10 @@ public enum RunPaths {
     public static func absolute(_ file: String) -> String {
         URL(fileURLWithPath: file).standardizedFileURL.path
     }
+
+    /// The name of the run lock of `pipeline` (an absolute path), or of one shard of it: the shards of a run each
+    /// take their own.
+    public static func lockName(_ pipeline: String, shard: Shard?) -> String {
+        shard.map { "\(pipeline)#shard-\($0.index)-of-\($0.count)" } ?? pipeline
+    }
 }

@@ -1,36 +1,61 @@
+import PipelineCore
 import RunStore
 
 /// Starting, resuming, finishing and finding runs.
 extension Journal {
-    /// The newest run with this identity (a hex digest computed by the caller), or nil.
-    public func latestRun(identity: String) throws(RunStoreError) -> RunRecord? {
+    /// The newest run with this identity (a hex digest computed by the caller) that is `shard`, or nil.
+    public func latestRun(identity: String, shard: Shard?) throws(RunStoreError) -> RunRecord? {
         try withConnection { (connection) throws(RunStoreError) -> RunRecord? in
             // seq (insertion order) breaks ties between runs started in the same instant.
-            try Self.runs(connection, "WHERE identity = ?1 ORDER BY started_at DESC, seq DESC LIMIT 1") {
-                (statement) throws(RunStoreError) in try statement.bind(1, identity)
+            try Self.runs(connection, "WHERE identity = ?1 AND shard IS ?2 ORDER BY started_at DESC, seq DESC LIMIT 1") {
+                (statement) throws(RunStoreError) in
+                try statement.bind(1, identity)
+                try statement.bind(2, shard?.description)
             }.first
         }
     }
 
-    /// Starts a new run: id like `20261122-041200-3f9c2a` (UTC start time + 6 random hex digits), status `.running`.
+    /// The newest run of every row (no shard) with this identity, or nil.
+    public func latestRun(identity: String) throws(RunStoreError) -> RunRecord? {
+        try latestRun(identity: identity, shard: nil)
+    }
+
+    /// Starts a new run of every row.
     public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
+        try startRun(identity: identity, pipeline: pipeline, shard: nil, pid: pid, now: now)
+    }
+
+    /// Every run with this identity, whatever its shard, newest first, at most `limit`.
+    public func runs(identity: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+        guard limit > 0 else { return [] }
+        return try withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
+            try Self.runs(connection, "WHERE identity = ?1 ORDER BY started_at DESC, seq DESC LIMIT ?2") { (statement) throws(RunStoreError) in
+                try statement.bind(1, identity)
+                try statement.bind(2, Int64(limit))
+            }
+        }
+    }
+
+    /// Starts a new run: id like `20261122-041200-3f9c2a` (UTC start time + 6 random hex digits), status `.running`.
+    public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
         try withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
                 let id = RunID.make(startedAt: now)
                 let inserted = try connection.execute("""
-                    INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes)
-                    VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0) ON CONFLICT (id) DO NOTHING
+                    INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard)
+                    VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0, ?6) ON CONFLICT (id) DO NOTHING
                     """) { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
                     try statement.bind(2, identity)
                     try statement.bind(3, pipeline)
                     try statement.bind(4, now)
                     try statement.bind(5, Int64(pid))
+                    try statement.bind(6, shard?.description)
                 }
                 if inserted == 1 {
-                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid)
+                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard)
                 }
             }
             throw RunStoreError("could not choose a unique run id in the run journal at \(path)")
@@ -124,7 +149,7 @@ extension Journal {
                              bind: (SQLiteStatement) throws(RunStoreError) -> Void) throws(RunStoreError) -> [RunRecord] {
         var found: [RunRecord] = []
         try connection.query("""
-            SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary
+            SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard
             FROM runs
             """ + " " + clause, bind: bind) { (row) throws(RunStoreError) in
             let id = row.text(0) ?? ""
@@ -135,7 +160,7 @@ extension Journal {
             found.append(RunRecord(
                 id: id, identity: row.text(1) ?? "", pipeline: row.text(2) ?? "", startedAt: row.double(3),
                 endedAt: row.optionalDouble(4), resumedAt: row.optionalDouble(5), status: status, pid: row.int32(7),
-                exitCode: row.optionalInt32(8), resumes: row.int(9), summary: row.text(10)))
+                exitCode: row.optionalInt32(8), resumes: row.int(9), summary: row.text(10), shard: row.text(11).flatMap(Shard.init)))
         }
         return found
     }

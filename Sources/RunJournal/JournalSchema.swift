@@ -6,7 +6,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// Version 1.
     ///
@@ -69,6 +69,13 @@ enum JournalSchema {
         PRAGMA user_version = 2;
         """
 
+    /// Version 3: shards. A run of `pushline run --shard I/N` records its part (`2/4`); the parts of one run share
+    /// its identity, each a run of its own. NULL is a run of every row, as every run before this version was.
+    static let version3 = """
+        ALTER TABLE runs ADD COLUMN shard TEXT;
+        PRAGMA user_version = 3;
+        """
+
     /// Sets the connection's pragmas and creates or migrates the schema.
     static func prepare(_ connection: SQLiteConnection) throws(RunStoreError) {
         // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
@@ -92,8 +99,9 @@ enum JournalSchema {
             if found < 0 {
                 throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
             }
-            if found == 1 {
-                try connection.executeScript(version2)
+            if found == 1 || found == 2 {
+                if found == 1 { try connection.executeScript(version2) }
+                try connection.executeScript(version3)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -106,6 +114,7 @@ enum JournalSchema {
             }
             try connection.executeScript(version1)
             try connection.executeScript(version2)
+            try connection.executeScript(version3)
         }
     }
 

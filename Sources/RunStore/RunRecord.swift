@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// One run as the journal records it.
 public struct RunRecord: Sendable, Equatable {
     /// The run's id: its UTC start time and six random hex digits (`20261122-041200-3f9c2a`).
@@ -22,11 +24,14 @@ public struct RunRecord: Sendable, Equatable {
     public var resumes: Int
     /// The JSON summary it finished with, if any.
     public var summary: String?
+    /// The part of a `--shard I/N` run it is; nil for a run of every row. The shards of one run share its
+    /// identity and each is a run record of its own, with its own lock.
+    public var shard: Shard?
 
     /// Creates a record.
     public init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
                 resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
-                summary: String? = nil) {
+                summary: String? = nil, shard: Shard? = nil) {
         self.id = id
         self.identity = identity
         self.pipeline = pipeline
@@ -38,5 +43,6 @@ public struct RunRecord: Sendable, Equatable {
         self.exitCode = exitCode
         self.resumes = resumes
         self.summary = summary
+        self.shard = shard
     }
 }

@@ -12,10 +12,14 @@ public protocol RunStore: Sendable {
     /// Where the store is, for people: a file path or a URL without its password.
     var location: String { get }
 
-    /// The newest run with this identity (a hex digest the caller computed), or nil.
-    func latestRun(identity: String) async throws(RunStoreError) -> RunRecord?
-    /// Starts a new run of `pipeline` (an absolute path): a fresh `RunID`, status `.running`.
-    func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
+    /// The newest run with this identity (a hex digest the caller computed) that is `shard` (nil: a run of
+    /// every row), or nil.
+    func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord?
+    /// Every run with this identity, whatever its shard, newest first, at most `limit`.
+    func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord]
+    /// Starts a new run of `pipeline` (an absolute path), as `shard` of it when given: a fresh `RunID`, status
+    /// `.running`.
+    func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
     /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`; the previous attempt's end,
     /// exit code and summary are cleared. Throws when there is no such run.
     func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
@@ -62,4 +66,16 @@ public protocol RunStore: Sendable {
     /// Closes the store's connections; the store is not used afterwards. Held locks are released by their own
     /// `release`.
     func close() async
+}
+
+extension RunStore {
+    /// The newest run of every row (no shard) with this identity, or nil.
+    public func latestRun(identity: String) async throws(RunStoreError) -> RunRecord? {
+        try await latestRun(identity: identity, shard: nil)
+    }
+
+    /// Starts a new run of every row.
+    public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+        try await startRun(identity: identity, pipeline: pipeline, shard: nil, pid: pid, now: now)
+    }
 }

@@ -40,4 +40,26 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             #expect(try journal.items(run: "r1", states: [], limit: 10).allSatisfy { $0.idempotencyKey == nil })
         }
     }
+
+    @Test("a schema 2 journal is brought to 3: its runs are runs of every row (no shard), resumed as before")
+    func migratesFromVersion2() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            do {
+                let old = try SQLiteConnection(path: path)
+                try old.executeScript(JournalSchema.version1)
+                try old.executeScript(JournalSchema.version2)
+                try old.executeScript("""
+                    INSERT INTO runs (seq, id, identity, pipeline, started_at, status, pid) VALUES (1, 'r1', 'i', '/p.yaml', 1, 'interrupted', 1);
+                    """)
+            }
+            let journal = try Journal(path: path)
+            let run = try #require(try journal.latestRun(identity: "i"))
+            #expect(run.id == "r1" && run.shard == nil)
+            #expect(try journal.latestRun(identity: "i", shard: Shard("0/2")) == nil)
+            let part = try journal.startRun(identity: "i", pipeline: "/p.yaml", shard: Shard("1/2"), pid: 2, now: 2)
+            #expect(try journal.latestRun(identity: "i", shard: Shard("1/2")) == part)
+            #expect(try journal.runs(identity: "i", limit: 10).map(\.id) == [part.id, "r1"])
+        }
+    }
 }

@@ -121,4 +121,27 @@ struct RunStoreRunsTests {
             #expect(message.contains(store.location))
         }
     }
+
+    @Test("the shards of one run are runs of their own under one identity; latestRun finds each part, runs(identity:) all", arguments: StoreKind.all)
+    func shards(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, reopen in
+            let whole = try await store.startRun(identity: "digest", pipeline: "/p.yaml", pid: 1, now: 100)
+            var parts: [RunRecord] = []
+            for index in 0..<4 {
+                let shard = try #require(Shard(index: index, count: 4))
+                parts.append(try await store.startRun(identity: "digest", pipeline: "/p.yaml", shard: shard, pid: Int32(10 + index),
+                                                      now: 200 + Double(index)))
+            }
+            let other = try await reopen()
+            #expect(try await other.latestRun(identity: "digest") == whole, "a run of every row is not a shard")
+            for (index, part) in parts.enumerated() {
+                #expect(part.shard == Shard(index: index, count: 4))
+                #expect(try await other.latestRun(identity: "digest", shard: Shard(index: index, count: 4)) == part)
+            }
+            #expect(try await other.latestRun(identity: "digest", shard: Shard(index: 0, count: 2)) == nil)
+            #expect(try await other.runs(identity: "digest", limit: 10).map(\.id) == parts.reversed().map(\.id) + [whole.id])
+            #expect(try await other.runs(identity: "digest", limit: 2).count == 2)
+            #expect(try await other.run(matching: parts[2].id)?.shard == Shard(index: 2, count: 4))
+        }
+    }
 }

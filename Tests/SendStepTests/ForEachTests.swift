@@ -34,6 +34,38 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         #expect(text.contains("e.g. \(path):3") && text.contains("e.g. \(path):4"))
     }
 
+    @Test func shardsSendDisjointRowsThatTogetherAreEveryRowAndShardKeyKeepsAUsersRowsTogether() async throws {
+        let lines = (1...200).map { "u\($0 % 50),Edition \($0)" }
+        let path = try rows("userId,headline\n" + lines.joined(separator: "\n") + "\n")
+        var sentByShard: [[String]] = []
+        for keyed in [false, true] {
+            let options: [(String, Any)] = [("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
+                                            ("properties", [("message", "$(headline)")])] + (keyed ? [("shard-key", "userId")] : [])
+            let step = try #require(build(options).0)
+            var seen: [String] = []
+            for index in 0..<3 {
+                let transport = RecordingTransport()
+                let result = try await run(step, transport: transport, batch: BatchControl(shard: Shard(index: index, count: 3)))
+                let sent = transport.requests.map { String(decoding: $0.body, as: UTF8.self) }
+                let items = try #require(result.items)
+                #expect(items.accepted == sent.count && items.accepted + items.otherShards == 200, "\(items)")
+                #expect(sent.count > 30, "a part holds a fair share of 200 rows")
+                seen += sent
+                if keyed {
+                    // Every row of a user lands in the same part.
+                    let users = Set(transport.requests.compactMap { $0.header("ServiceBusNotification-Tags") })
+                    sentByShard.append(users.sorted())
+                }
+            }
+            #expect(seen.count == 200 && Set(seen).count == 200, "the parts are disjoint and cover every row")
+        }
+        #expect(Set(sentByShard.flatMap { $0 }).count == sentByShard.map(\.count).reduce(0, +), "no user in two parts")
+        #expect(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"), ("properties", [("message", "$(headline)")]),
+                       ("shard-key", "user")]).1 == ["the step reads column 'user', which the header of '\(path)' does not have"])
+        #expect(build([("hub", "sports"), ("broadcast", "true"), ("shard-key", "userId")]).1
+            == ["'shard-key' applies to for-each sends, which make one request per row"])
+    }
+
     @Test func theHeaderMustNameEveryColumnTheStepReads() throws {
         let path = try rows("userId,headlne\nalice,Hi\n")
         #expect(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),

@@ -14,15 +14,18 @@ public struct BatchControl: Sendable {
     /// `--again`: send items even when another run sent the same notification within the dedupe window
     /// (they are counted as resent).
     public var again: Bool
+    /// `--shard I/N`: only rows of this part are run (the others are counted `otherShards`); nil for all rows.
+    public var shard: Shard?
 
     /// Creates a control; the default journals nothing and never stops.
     public init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
-                progress: (any ProgressSink)? = nil, again: Bool = false) {
+                progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil) {
         self.ledger = ledger
         self.isResume = isResume
         self.resendUnknown = resendUnknown
         self.stop = stop
         self.progress = progress
         self.again = again
+        self.shard = shard
     }
 }

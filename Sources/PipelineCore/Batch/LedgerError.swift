@@ -14,6 +14,7 @@ public struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The step failure a journal error becomes: the run stops rather than send without a record.
     public var stepFailure: StepFailure {
         StepFailure("the run journal cannot be written: \(message); stopped so that nothing is sent without a record",
-                    hint: "check the journal's disk and permissions (--journal PATH or PUSHLINE_JOURNAL), then run again to resume")
+                    hint: "check the run journal (--journal or PUSHLINE_JOURNAL): a file's disk and permissions, or that a PostgreSQL "
+                        + "store's server is up; then run again to resume")
     }
 }

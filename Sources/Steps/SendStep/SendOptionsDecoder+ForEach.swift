@@ -22,6 +22,7 @@ extension SendOptionsDecoder {
         let badRows = options.badRowPolicy()
         let (key, keyFailed) = options.idempotencyKey()
         let window = options.dedupeWindow()
+        let (shardKey, shardKeyFailed) = options.shardKey()
         for key in ["direct-file", "test", "cancel"] where options.node(key) != nil {
             options.error("'\(key)' cannot be combined with 'for-each'", at: options.node(key)!,
                           hint: key == "direct-file" ? "put the handles in a column and write `direct: $(column)`" : "remove `\(key)`")
@@ -32,16 +33,17 @@ extension SendOptionsDecoder {
         let compiled = compileProperties(properties ?? [:])
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
         guard let source = options.rowSource(in: context) else { return nil }
-        guard let hub, let target, let compiled, let policy, let concurrency, let window, !keyFailed,
+        guard let hub, let target, let compiled, let policy, let concurrency, let window, !keyFailed, !shardKeyFailed,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: concurrency, rate: rate)
-        options.checkColumns(plan.columns + (key?.propertyNames ?? []), of: source)
+        options.checkColumns(plan.columns + (key?.propertyNames ?? []) + (shardKey.map { [$0] } ?? []), of: source)
         guard options.diagnostics.errorCount == errorsBefore else { return nil }
         var step = SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
         step.idempotencyKey = key
         step.dedupeWindow = window
         step.badRows = badRows
+        step.shardKey = shardKey
         return step
     }
 

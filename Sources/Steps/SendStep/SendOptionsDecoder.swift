@@ -23,7 +23,7 @@ struct SendOptionsDecoder {
         let test = options.bool("test") ?? false
         let schedule = decodeSchedule()
         let policy = options.retryPolicy()
-        for key in ["concurrency", "rate", "bad-rows"] where options.node(key) != nil {
+        for key in ["concurrency", "rate", "bad-rows", "shard-key"] where options.node(key) != nil {
             options.error("'\(key)' applies to for-each sends, which make one request per row", at: options.node(key)!,
                           hint: "add `for-each: <rows file>` or remove `\(key)`")
         }

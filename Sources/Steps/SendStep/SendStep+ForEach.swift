@@ -81,6 +81,7 @@ extension SendStep {
         let declared = idempotencyKey
         let stepIndex = context.stepIndex
         let scheduledAt = isScheduledAt
+        let shardColumn = shardKey
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: plan.concurrency,
                                  rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
@@ -102,7 +103,9 @@ extension SendStep {
                     let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
                     let key = declared.map { Self.scoped($0.render(values), step: stepIndex) }
                         ?? IdempotencyKey.of(request, hub: session, includingSchedule: scheduledAt)
-                    return BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
+                    var item = BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
+                    item.shardKey = shardColumn.flatMap { values[$0] }
+                    return item
                 }
             }
         }

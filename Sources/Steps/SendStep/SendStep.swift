@@ -39,6 +39,7 @@ public struct SendStep: Step {
         OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)", "for-each: most requests in flight at once (1 to 256)"),
         OptionSpec("rate", .string, examples: ["200"], "for-each: most requests per second (e.g. 200); slows down by itself when the hub throttles"),
         BadRowPolicy.option,
+        OptionSpec.shardKey,
     ] + OptionSpec.idempotency + OptionSpec.retryPolicy + [
         OptionSpec("retry-ambiguous", .boolean, default: "false",
                    "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice"),
@@ -109,6 +110,8 @@ public struct SendStep: Step {
     var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
     /// What the input check does with malformed rows of a `for-each` file.
     var badRows: BadRowPolicy = .stop
+    /// The column that places a row in a part of `--shard I/N`; nil for the whole row.
+    var shardKey: String?
 
     /// Creates a send (tests and `build`).
     init(
