@@ -35,8 +35,8 @@ public struct BatchItem: Sendable {
     /// that left it of unknown fate then does it again (reusing the id it journalled) instead of reporting
     /// it unknown.
     public var repeatable = false
-    /// What `--shard I/N` hashes to place the item: a column's value (`shard-key:`); nil for the row's digest
-    /// (its whole content).
+    /// What `--shard I/N` hashes to place the item: a column's value (`shard-key:`); nil for its idempotency key,
+    /// or without one the row's digest (its whole content).
     public var shardKey: String?
 
     /// Creates an item.

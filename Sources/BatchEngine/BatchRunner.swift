@@ -98,7 +98,10 @@ public struct BatchRunner: Sendable {
                 }
                 guard let item else { break }
                 // Another shard's row: not journalled here, only counted, so every shard's counts add up to the input.
-                if let shard = control.shard, !shard.owns(item.shardKey ?? item.digest) {
+                // Without a shard key, rows are placed by their idempotency key: two rows that are the same notification
+                // land in the same part, where the run's own duplicate check holds one back (parts are separate runs,
+                // and two of them could both pass the check before either marked its row).
+                if let shard = control.shard, !shard.owns(item.shardKey ?? item.key ?? item.digest) {
                     state.outcome.counts.otherShards += 1
                     continue
                 }

@@ -74,6 +74,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         var rest = afterScheme[..<end]
         var tail = afterScheme[end...]
+        // An `@` after the authority means a password with a raw `@` and `/` or `?`: read naively, part of it would
+        // become the host and be printed. Refused without repeating any of the URL.
+        if tail.contains("@") || rest.filter({ $0 == "@" }).count > 1 {
+            throw Self.invalid("the run store URL has an '@' where none can be; percent-encode '@', '/' and '?' in the user "
+                + "name and password (%40, %2F, %3F), or give the password in PGPASSWORD")
+        }
         var query = Substring("")
         if let mark = tail.firstIndex(of: "?") {
             query = tail[tail.index(after: mark)...]

@@ -47,7 +47,7 @@ final class PostgresRunLock: RunLock {
         // A lock dropped without `release` still ends its session (and so the lock) rather than leak it.
         if let connection = connection.withLock({ $0 }) {
             let closing: EventLoopFuture<Void> = connection.close()
-            closing.whenComplete { _ in }
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
         }
     }
 
@@ -77,35 +77,41 @@ extension PostgresStore {
     public func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt {
         let name = Self.lockName(pipeline)
         let connection = try await Self.connect(settings, doing: "taking the run lock", role: "run lock")
+        let logger = logger
         do {
-            // Short keepalives: a holder whose node vanished without closing its connection is noticed in about
-            // a minute, not the system's two hours.
-            try await connection.query("SET tcp_keepalives_idle = 30", logger: logger)
-            try await connection.query("SET tcp_keepalives_interval = 10", logger: logger)
-            try await connection.query("SET tcp_keepalives_count = 3", logger: logger)
-            var taken = false
-            for try await row in try await connection.query(
-                PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(PostgresRunLock.keySQL))", binds: Self.binds(name)), logger: logger) {
-                taken = try row.decode(Bool.self)
+            // Bounded like every store call: a server that dies mid-query must not hold the run at its start.
+            return try await Self.within(leaseLimit + Self.queryLimit) {
+                // Short keepalives: a holder whose node vanished without closing its connection is noticed in about a
+                // minute, not the system's two hours. The lock timeout bounds the wait for an old holder's fenced write.
+                try await connection.query("SET tcp_keepalives_idle = 30", logger: logger)
+                try await connection.query("SET tcp_keepalives_interval = 10", logger: logger)
+                try await connection.query("SET tcp_keepalives_count = 3", logger: logger)
+                try await connection.query("SET lock_timeout = '10s'", logger: logger)
+                var taken = false
+                for try await row in try await connection.query(
+                    PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(PostgresRunLock.keySQL))", binds: Self.binds(name)), logger: logger) {
+                    taken = try row.decode(Bool.self)
+                }
+                guard taken else {
+                    let shown = try await Self.holder(of: name, on: connection, logger: logger)
+                    try? await connection.close()
+                    return .held(shown)
+                }
+                var epoch = 0
+                for try await row in try await connection.query("""
+                    INSERT INTO pushline.locks (name, epoch, pid, host, started_at)
+                    VALUES (\(name), 1, \(Int(holder.pid)), \(holder.host), \(holder.startedAt))
+                    ON CONFLICT (name) DO UPDATE SET epoch = locks.epoch + 1, pid = excluded.pid, host = excluded.host,
+                        started_at = excluded.started_at
+                    RETURNING epoch
+                    """, logger: logger) {
+                    epoch = try row.decode(Int.self)
+                }
+                return .acquired(PostgresRunLock(holder: holder, fence: .init(name: name, epoch: epoch), connection: connection, logger: logger))
             }
-            guard taken else {
-                let shown = try await Self.holder(of: name, on: connection, logger: logger)
-                try? await connection.close()
-                return .held(shown)
-            }
-            var epoch = 0
-            for try await row in try await connection.query("""
-                INSERT INTO pushline.locks (name, epoch, pid, host, started_at)
-                VALUES (\(name), 1, \(Int(holder.pid)), \(holder.host), \(holder.startedAt))
-                ON CONFLICT (name) DO UPDATE SET epoch = locks.epoch + 1, pid = excluded.pid, host = excluded.host,
-                    started_at = excluded.started_at
-                RETURNING epoch
-                """, logger: logger) {
-                epoch = try row.decode(Int.self)
-            }
-            return .acquired(PostgresRunLock(holder: holder, fence: .init(name: name, epoch: epoch), connection: connection, logger: logger))
         } catch {
-            try? await connection.close()
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
             throw PostgresFailure.storeError(error, location: location, doing: "taking the run lock")
         }
     }

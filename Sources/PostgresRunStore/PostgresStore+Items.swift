@@ -73,7 +73,10 @@ extension PostgresStore {
     public func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
                         now: Double) async throws(RunStoreError) -> Resolved {
         let text = "\(resolution.rawValue): settled by \(who) at \(RunID.iso(now))" + (note.map { ": \($0)" } ?? "")
-        let ranges = rows.isEmpty ? [1...Int(Int32.max)] : rows.map { max($0.lowerBound, Int(Int32.min))...min($0.upperBound, Int(Int32.max)) }
+        // Rows are 32-bit in the table: ranges are clipped to that, and one wholly above it matches nothing.
+        let ranges = rows.isEmpty ? [1...Int(Int32.max)]
+            : rows.filter { $0.lowerBound <= Int(Int32.max) && $0.upperBound >= Int(Int32.min) }
+                .map { max($0.lowerBound, Int(Int32.min))...min($0.upperBound, Int(Int32.max)) }
         let location = location
         return try await transaction("settling items") { connection in
             var seq: Int?

@@ -34,19 +34,23 @@ public final class PostgresStore: RunStore {
         // One direct connection first: a wrong password or an unknown database is an error now, not a pool
         // that retries in the background while a query waits.
         let connection = try await connect(settings, doing: "connecting")
+        let present: Bool
         do {
-            if create {
-                try await PostgresSchema.prepare(connection, location: location)
-            } else if try await !PostgresSchema.exists(connection, location: location) {
-                try? await connection.close()
-                return nil
+            // Bounded: a server that dies mid-migration must not hold the run at its start.
+            present = try await within(.seconds(settings.connectTimeout + 2) + queryLimit) {
+                if create {
+                    try await PostgresSchema.prepare(connection, location: location)
+                    return true
+                }
+                return try await PostgresSchema.exists(connection, location: location)
             }
         } catch {
-            try? await connection.close()
-            throw error
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+            throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema")
         }
         try? await connection.close()
-        return try PostgresStore(settings: settings)
+        return present ? try PostgresStore(settings: settings) : nil
     }
 
     private init(settings: PostgresLocation) throws(RunStoreError) {
@@ -152,16 +156,20 @@ public final class PostgresStore: RunStore {
     static func within<T: Sendable>(_ limit: Duration, ifStillWaiting phase: Phase? = nil,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let outcome = Outcome<T>()
+        let timer = TimerBox()
         return try await withCheckedThrowingContinuation { continuation in
             outcome.attach(continuation)
             let work = Task {
                 do { outcome.finish(.success(try await body())) } catch { outcome.finish(.failure(error)) }
+                // Finished first: the timer has nothing left to do (thousands of calls must not leave sleepers behind).
+                timer.cancel()
             }
-            Task {
+            timer.set(Task {
                 try? await Task.sleep(for: limit)
+                if Task.isCancelled { return }
                 if let phase, !phase.advance(from: 0, to: 2) { return }
                 if outcome.finish(.failure(StoreDeadline(limit: limit))) { work.cancel() }
-            }
+            })
         }
     }
 
@@ -276,5 +284,26 @@ final class Outcome<T: Sendable>: Sendable {
         }
         waiting?.resume(with: result)
         return first
+    }
+}
+
+/// The timer task of one `within`, cancelled when the work finishes first.
+final class TimerBox: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func set(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { value -> Bool in
+            value.task = task
+            return value.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { value -> Task<Void, Never>? in
+            value.cancelled = true
+            return value.task
+        }
+        task?.cancel()
     }
 }

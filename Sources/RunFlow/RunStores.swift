@@ -19,7 +19,7 @@ public enum RunStores {
     public static func open(_ location: String, environment: [String: String]) async throws(RunStoreError) -> any RunStore {
         if PostgresLocation.isURL(location) {
             guard let store = try await PostgresStore.open(location, environment: environment, create: true) else {
-                throw RunStoreError("the run store at \(location) could not be created")
+                throw RunStoreError("the run store at \(display(location)) could not be created")
             }
             return store
         }

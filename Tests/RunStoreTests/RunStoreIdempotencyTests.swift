@@ -59,6 +59,10 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             ])  // row 4 stays `sending`
             try await store.finishRun(id: run.id, state: .partial, exitCode: 3, summary: nil, now: novemberMorning)
 
+            // Rows past any the store can hold match nothing (and do not trap).
+            let beyond = try await store.resolve(run: run.id, as: .resend, step: nil, rows: [3_000_000_000...3_000_000_001], by: "bob",
+                                                 note: nil, now: novemberMorning)
+            #expect(beyond.settled == 0)
             let resend = try await store.resolve(run: run.id, as: .resend, step: 1, rows: [3...3], by: "bob", note: nil, now: novemberMorning)
             #expect(resend == Resolved(settled: 1, remaining: 3, completed: false))
             let third = try #require(try await store.items(run: run.id, states: [.failed], limit: 10).first)
