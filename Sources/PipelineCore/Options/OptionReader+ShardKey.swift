@@ -4,7 +4,7 @@ extension OptionSpec {
     public static let shardKey = OptionSpec(
         "shard-key", .string, examples: ["userId"],
         "the column whose value places a row in one part of `pushline run --shard I/N` (rows with the same value go to the "
-            + "same part); default: the whole row")
+            + "same part); default: the row's idempotency key")
 }
 
 extension OptionReader {
