@@ -86,15 +86,10 @@ extension Journal {
                 let item = try Self.item(row, connection, from: 2)
                 // A declared key is kept scoped to its step (`step2:digest-u0203`); either spelling finds it.
                 let key = item.idempotencyKey ?? ""
-                guard key == text || key.hasSuffix(":" + text) || item.origin == text || Self.holdsWord(item.target ?? "", text) else { return }
+                guard key == text || key.hasSuffix(":" + text) || item.origin == text || TargetWords.holds(item.target ?? "", text) else { return }
                 found.append(FoundItem(runId: row.text(0) ?? "", pipeline: row.text(1) ?? "", item: item))
             }
             return found
         }
-    }
-
-    /// True when `word` occurs in `text` as a whole word (`TargetWords`).
-    static func holdsWord(_ text: String, _ word: String) -> Bool {
-        TargetWords.holds(text, word)
     }
 }
