@@ -127,6 +127,9 @@ let package = Package(
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
         // Renders per second on one core, for bench/run.sh; not part of the product.
         .executableTarget(name: "RenderBenchmark", dependencies: ["HubExpressions"], path: "Benchmarks/RenderBenchmark"),
+        // Items committed per second by each run store, for bench/shards.sh.
+        .executableTarget(name: "StoreBenchmark", dependencies: ["PipelineCore", "RunStore", "RunJournal", "PostgresRunStore"],
+                          path: "Benchmarks/StoreBenchmark"),
 
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
@@ -170,6 +173,7 @@ let package = Package(
         ],
                     exclude: ["Golden", "Inputs"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
+        .testTarget(name: "StoreBenchmarkTests", dependencies: ["StoreBenchmark", "RunJournal", "RunStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

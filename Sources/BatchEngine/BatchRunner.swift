@@ -59,12 +59,25 @@ public struct BatchRunner: Sendable {
     /// Creates a runner for the step at `stepIndex` (1-based).
     public init(session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
                 isDryRun: Bool, total: Int? = nil, dedupeWindow: Double = 0, clock: WallClock = .system) {
-        self.session = session
         self.stepIndex = stepIndex
         self.stepId = stepId
         self.concurrency = max(1, concurrency)
         // A dry run sends nothing, so there is nothing to pace: it runs as fast as the machine allows.
-        governor = RateGovernor(ceiling: isDryRun ? nil : rate)
+        let shared = isDryRun ? nil : SharedPacing.forStep(stepIndex, rate: rate, session: session, control: control)
+        let ceiling: Double? = if isDryRun {
+            nil
+        } else if shared != nil {
+            // The store keeps the hub's budget, and a sharded run's step budget; what is left is paced here.
+            control.paceScope == nil ? rate : nil
+        } else {
+            // Without a store, the hub's `rate:` can only be kept by this process.
+            [rate, session.hub.rate].compactMap { $0 }.min()
+        }
+        let governor = RateGovernor(ceiling: ceiling, shared: shared)
+        self.governor = governor
+        var policy = session.policy
+        if !isDryRun { policy.throttle = governor }
+        self.session = session.with(policy: policy)
         self.control = control
         self.isDryRun = isDryRun
         self.total = total

@@ -1,39 +1,78 @@
 import PipelineCore
 
-/// Paces requests: at most `ceiling` a second when the step sets `rate:`, and adaptively slower
-/// when the hub throttles (429): the pace drops by 30 % (at most once every 2 s, however many
-/// requests in flight met the throttling), then recovers by a quarter each calm second, back to the
-/// ceiling (or to no pacing at all when there is none).
-public actor RateGovernor {
-    /// The configured cap, requests per second; nil when the step set none.
+/// Paces a batch's requests and holds them back when the hub throttles.
+///
+/// - At most `ceiling` a second when the step sets `rate:` and paces by itself.
+/// - Adaptively slower when the hub throttles: the pace drops by 30 % (at most once every 2 s, however many
+///   requests in flight met the throttling), then recovers by a quarter each calm second, back to the ceiling
+///   (or to no pacing at all when there is none).
+/// - Paused when the hub throttles: the transport reports it (`ThrottleObserver`) with the wait the hub asked
+///   for, and no new request starts until it is over.
+/// - With `SharedPacing`, the pause and the budgets (`rate:` of the hub, or of a step across a sharded run's
+///   parts) live in the run store, so every process sending to the hub keeps to them together. Budget slots
+///   are reserved a quarter second's worth at a time: one store round trip per block, not per request.
+public actor RateGovernor: ThrottleObserver {
+    /// The configured cap this process keeps to by itself, requests per second; nil for none.
     public nonisolated let ceiling: Double?
     /// The current pace, or nil for none.
     public private(set) var current: Double?
+    private let shared: SharedPacing?
     private var nextSlot: ContinuousClock.Instant
     private var lastCut: ContinuousClock.Instant?
     private var lastRaise: ContinuousClock.Instant
     private var started: ContinuousClock.Instant
     private var finished = 0
+    /// No request starts before this: the hub throttled (here, or in another process sharing the store).
+    private var pausedUntil: ContinuousClock.Instant
+    /// Reserved budget slots not yet used, by budget key.
+    private var blocks: [String: Block] = [:]
+    /// Reservations under way, so concurrent callers wait for one instead of each reserving.
+    private var refills: [String: Task<Block, Never>] = [:]
+    /// When the store's pause was last read (only without budgets: a reservation reads it anyway).
+    private var lastPoll: ContinuousClock.Instant?
     private let clock = ContinuousClock()
 
-    /// Creates a governor paced at `ceiling` requests per second (nil: unpaced until throttled).
-    public init(ceiling: Double?) {
+    /// How often a process without budgets asks the store whether another one met throttling.
+    static let pollEvery: Duration = .milliseconds(250)
+    /// Budget slots reserved at once: a quarter second's worth, between 1 and 64.
+    static func blockSize(_ rate: Double) -> Int { max(1, min(64, Int(rate / 4))) }
+
+    /// Slots reserved from a shared budget: the next one is at `next`, then every `interval`.
+    struct Block: Sendable {
+        var next: ContinuousClock.Instant
+        var left: Int
+        let interval: Duration
+    }
+
+    /// Creates a governor paced at `ceiling` requests per second (nil: unpaced until throttled), sharing
+    /// pauses and budgets through `shared` when given.
+    public init(ceiling: Double?, shared: SharedPacing? = nil) {
         self.ceiling = ceiling
+        self.shared = shared
         current = ceiling
         let now = clock.now
         nextSlot = now
         lastRaise = now
         started = now
+        pausedUntil = now
     }
 
     /// Waits for the next slot.
     public func acquire() async {
         raiseIfCalm()
-        guard let current, current > 0 else { return }
-        let now = clock.now
-        let slot = max(nextSlot, now)
-        nextSlot = slot + .seconds(1 / current)
-        if slot > now { try? await Task.sleep(until: slot, clock: clock) }
+        var at = pausedUntil
+        if let shared { at = max(at, await sharedSlot(shared)) }
+        if let current, current > 0 {
+            let slot = max(nextSlot, at, clock.now)
+            nextSlot = slot + .seconds(1 / current)
+            at = slot
+        }
+        // A throttling met while this caller waited extends its wait too.
+        while at > clock.now {
+            try? await Task.sleep(until: at, clock: clock)
+            if Task.isCancelled { return }
+            at = max(at, pausedUntil)
+        }
     }
 
     /// One request finished; `throttled` when the hub answered 429 (or 403 with Retry-After) on the way.
@@ -48,6 +87,69 @@ public actor RateGovernor {
         current = max(1, (current ?? observed) * 0.7)
         lastCut = now
         lastRaise = now
+    }
+
+    /// The hub throttled and asked for `seconds`: no request starts before they pass, here and, through the
+    /// store, in every process sending to the hub.
+    public func throttled(for seconds: Double) async {
+        guard seconds > 0, seconds.isFinite else { return }
+        let until = clock.now + .seconds(seconds)
+        // Requests in flight meet the same throttling together; one pause records them all.
+        guard until > pausedUntil + .milliseconds(100) else { return }
+        pausedUntil = until
+        // Slots reserved before the pause would all fall due the moment it ends; new ones follow it.
+        blocks = [:]
+        if let shared { await shared.pace.pause(hub: shared.hub, seconds: seconds) }
+    }
+
+    /// The earliest instant the shared pace allows the next request: after the store's pause, and at a
+    /// reserved slot of every budget.
+    private func sharedSlot(_ shared: SharedPacing) async -> ContinuousClock.Instant {
+        guard !shared.budgets.isEmpty else {
+            let now = clock.now
+            if lastPoll.map({ now - $0 >= Self.pollEvery }) ?? true {
+                lastPoll = now
+                if let wait = await shared.pace.reserve(hub: shared.hub, budget: nil, count: 0), wait > 0 {
+                    pausedUntil = max(pausedUntil, clock.now + .seconds(wait))
+                }
+            }
+            return pausedUntil
+        }
+        var at = clock.now
+        for budget in shared.budgets { at = max(at, await slot(of: budget, shared)) }
+        return at
+    }
+
+    /// Takes the next reserved slot of `budget`, reserving a block from the store when none is left. A store
+    /// that cannot be asked (nil) leaves the block paced here alone, from now.
+    private func slot(of budget: PaceBudget, _ shared: SharedPacing) async -> ContinuousClock.Instant {
+        while true {
+            if var block = blocks[budget.key], block.left > 0 {
+                let slot = block.next
+                block.next = slot + block.interval
+                block.left -= 1
+                blocks[budget.key] = block
+                return slot
+            }
+            let refill: Task<Block, Never>
+            if let pending = refills[budget.key] {
+                refill = pending
+            } else {
+                let count = Self.blockSize(budget.rate)
+                let pace = shared.pace, hub = shared.hub, clock = clock
+                refill = Task {
+                    let wait = await pace.reserve(hub: hub, budget: budget, count: count) ?? 0
+                    return Block(next: clock.now + .seconds(max(0, wait)), left: count, interval: .seconds(1 / budget.rate))
+                }
+                refills[budget.key] = refill
+            }
+            let block = await refill.value
+            // Whichever waiter resumes first installs the block; the others find it there.
+            if refills[budget.key] == refill {
+                refills[budget.key] = nil
+                blocks[budget.key] = block
+            }
+        }
     }
 
     private func raiseIfCalm() {

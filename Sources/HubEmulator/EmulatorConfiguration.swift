@@ -40,12 +40,15 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// Seconds the emulator's clock runs ahead of this machine's (negative: behind). It dates tokens'
     /// expiry checks, the `Date` header and scheduled sends, so operators can rehearse a skewed clock.
     public var clockOffset: Int64
+    /// Time added before answering matching requests; nil for none.
+    public var latency: LatencyRule?
 
     /// Creates a configuration.
     public init(
         namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0,
-        clockOffset: Int64 = 0
+        clockOffset: Int64 = 0, latency: LatencyRule? = nil
     ) {
+        self.latency = latency
         self.namespace = namespace
         self.tier = tier
         self.hubs = hubs

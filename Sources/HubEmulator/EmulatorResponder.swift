@@ -49,6 +49,7 @@ struct EmulatorResponder: Sendable {
             throw EmulatorError.badRequest("The api-version query parameter is required.")
         }
         try authorize(request, hub: hub, route: route, query: query)
+        if let latency = configuration.latency, latency.matches(route.operation) { try? await Task.sleep(for: latency.delay) }
         if try await injectFault(route.operation, request: request) { return ServedResponse(status: .ok) }
         let call = Call(request: request, hub: hub.name, route: route, query: query, apiVersion: apiVersion,
                         base: baseURL(request))

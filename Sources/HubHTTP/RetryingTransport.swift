@@ -54,19 +54,31 @@ public struct RetryingTransport: HubTransport {
             let canRetry = attempt <= policy.maxRetries
             switch outcome {
             case .response(let response):
-                if response.status == 429 || (response.status == 403 && response.header("Retry-After") != nil) { throttles += 1 }
                 let decision = Self.decide(response, request: request, policy: policy)
                 if decision == .ambiguous {
                     throw TransportError(kind: .ambiguous,
                                          message: "\(request.summary): the hub answered \(response.status); the send may or may not have been accepted",
                                          attempts: attempt, trackingId: trackingId)
                 }
-                guard decision == .retry, canRetry else {
+                let retrying = decision == .retry && canRetry
+                let throttled = Self.isThrottling(response)
+                guard retrying || throttled else {
                     return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId,
                                            throttles: throttles)
                 }
                 let advised = RetryAfter.seconds(response.header("Retry-After"), now: now())
-                await sleep(min(policy.maxDelay, advised ?? backoff(attempt, policy)))
+                let wait = min(policy.maxDelay, advised ?? backoff(attempt, policy))
+                if throttled {
+                    throttles += 1
+                    // Throttling is the hub's, not this request's: the batch (and the other processes sending to the
+                    // hub) hold back now rather than each meeting it in turn, also when this request gives up.
+                    if let observer = policy.throttle { await observer.throttled(for: wait) }
+                }
+                guard retrying else {
+                    return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId,
+                                           throttles: throttles)
+                }
+                await sleep(wait)
             case .notSent(let reason):
                 guard canRetry else {
                     throw TransportError(kind: .unreachable, message: "\(request.summary): cannot reach the hub: \(reason)",
@@ -90,6 +102,11 @@ public struct RetryingTransport: HubTransport {
     }
 
     enum Decision: Equatable { case done, retry, ambiguous }
+
+    /// NH's throttling answers: 429, or 403 with Retry-After (nh-rest-api.md §8).
+    static func isThrottling(_ response: HubResponse) -> Bool {
+        response.status == 429 || (response.status == 403 && response.header("Retry-After") != nil)
+    }
 
     /// What to do with a response.
     static func decide(_ response: HubResponse, request: HubRequest, policy: RetryPolicy) -> Decision {

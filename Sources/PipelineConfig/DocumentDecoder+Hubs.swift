@@ -7,6 +7,8 @@ extension DocumentDecoder {
                    "NH connection string, normally ${env:NAME} or ${file:PATH}; never written inline in git"),
         OptionSpec("hub", .string, "hub name; defaults to the connection string's EntityPath"),
         OptionSpec("endpoint", .string, "base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator"),
+        OptionSpec("rate", .string, examples: ["150"],
+                   "most requests per second to this hub, shared by every batch step and every process using the same journal (e.g. 150)"),
     ]
 
     func decodeHubs(_ node: ConfigNode?) -> [HubDeclaration] {
@@ -60,6 +62,6 @@ extension DocumentDecoder {
             }
         }
         return HubDeclaration(name: entry.key, location: entry.keyLocation, connection: connection, hubName: hubName,
-                              endpoint: endpoint)
+                              endpoint: endpoint, rate: reader.rate())
     }
 }

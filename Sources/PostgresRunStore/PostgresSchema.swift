@@ -9,7 +9,7 @@ import RunStore
 /// A database written by a newer pushline is refused, never altered.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
     static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
@@ -79,8 +79,20 @@ enum PostgresSchema {
         "ALTER TABLE pushline.runs ADD COLUMN shard text",
     ]
 
+    /// Version 3: the pace shared by the processes sending to a hub (`PostgresStore+Pace`): hubs' pauses after
+    /// throttling and the next free slot of each send budget, in the database server's seconds.
+    static let version3 = [
+        """
+        CREATE TABLE pushline.pace (
+            key text PRIMARY KEY,
+            next_slot double precision NOT NULL DEFAULT 0,
+            paused_until double precision NOT NULL DEFAULT 0
+        )
+        """,
+    ]
+
     /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v.
-    static let migrations: [Int: [String]] = [1: version1, 2: version2]
+    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3]
 
     /// Creates or migrates the schema on `connection`.
     static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {

@@ -95,6 +95,11 @@ public struct ServiceSettingsDecoder {
                 reader.error("unknown hub '\(hubName)'\(Suggestion.didYouMean(hubName, in: names))", at: hubNode,
                              hint: names.isEmpty ? "declare it under `hubs:`" : "declared hubs: \(names.joined(separator: ", "))")
             }
+            if let hub, hub.rate != nil {
+                // Said rather than silently ignored: the budget is a batch run's, kept through the run journal.
+                diagnostics.warning("hub '\(hub.name)': `rate:` paces batch runs (`pushline run`); `pushline serve` sends each request "
+                                    + "as it comes", at: hub.location, hint: "bound the service's sends with `limits:` instead")
+            }
         }
         // The rest is checked even without a usable hub, so one run reports every problem.
         var settings = ServiceSettings(hub: hub ?? HubDeclaration(name: "", location: node.location, connection: nil, hubName: nil, endpoint: nil))

@@ -11,10 +11,15 @@ struct EmulatorConfigDecoder {
         OptionSpec("tier", .oneOf(EmulatorConfiguration.Tier.allCases.map(\.rawValue)), default: "standard",
                    "free | basic | standard (Location ids, scheduled sends and telemetry need standard)"),
         OptionSpec("hubs", .stringMap, required: true, "hub name → { policies: { name: { key, rights } } }"),
+        OptionSpec("latency", .mapping(latencyKeys), "time added before answering, as a distant hub takes: { delay: 50ms, operations: [send] }"),
         OptionSpec("faults", .stringList, "faults to inject: { status, rate, retry-after, operations } or { drop-connection: true, rate }"),
         OptionSpec("clock-skew", .duration, default: "0s", "how far past expiry a token is still accepted"),
         OptionSpec("clock-offset", .string, default: "0s",
                    "how far the emulator's clock runs ahead of this machine's (-2h: behind), to rehearse clock skew"),
+    ]
+    static let latencyKeys: [OptionSpec] = [
+        OptionSpec("delay", .string, required: true, examples: ["50ms"], "time added before each answer: 50ms, 0.2s, at most 60s"),
+        OptionSpec("operations", .stringList, "send, installation, registration (default: all)"),
     ]
     static let hubKeys = [OptionSpec("policies", .stringMap, required: true, "policy name → { key, rights }")]
     static let policyKeys = [
@@ -67,8 +72,44 @@ struct EmulatorConfigDecoder {
         if let node = reader.node("faults"), node.items == nil {
             reader.error("'faults' must be a list, found \(node.kindName)", at: node)
         }
+        let latency = reader.node("latency").flatMap(latencyRule)
         return EmulatorConfiguration(namespace: namespace, tier: tier, hubs: hubs, faults: faults, clockSkew: skew,
-                                     clockOffset: offset)
+                                     clockOffset: offset, latency: latency)
+    }
+
+    /// `latency: { delay: 50ms, operations: [send] }`.
+    private func latencyRule(_ node: ConfigNode) -> LatencyRule? {
+        let reader = OptionReader(node, specs: Self.latencyKeys, step: nil, what: "latency", diagnostics: diagnostics)
+        let operations = operations(reader)
+        guard let (text, delayNode) = reader.string("delay") else { return nil }
+        guard let delay = Self.shortDuration(text) else {
+            reader.error("'delay' must be a duration up to 60s, such as 50ms or 0.2s, found \"\(text)\"", at: delayNode)
+            return nil
+        }
+        return LatencyRule(delay: delay, operations: operations)
+    }
+
+    /// `50ms`, `0.2s`, `2s` → a duration of at most 60 s; nil otherwise.
+    static func shortDuration(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let (number, scale): (Substring, Double) = trimmed.hasSuffix("ms") ? (trimmed.dropLast(2), 0.001)
+            : trimmed.hasSuffix("s") ? (trimmed.dropLast(), 1) : ("", 0)
+        guard let value = Double(number), value >= 0, value * scale <= 60, number.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
+        return .milliseconds(Int64((value * scale * 1000).rounded()))
+    }
+
+    /// `operations: [send, …]`, checked; empty for all.
+    private func operations(_ reader: OptionReader) -> Set<FaultRule.Operation> {
+        var operations: Set<FaultRule.Operation> = []
+        for (name, opNode) in reader.stringList("operations") ?? [] {
+            guard let operation = FaultRule.Operation(rawValue: name) else {
+                reader.error("unknown operation '\(name)'\(Suggestion.didYouMean(name, in: FaultRule.Operation.allCases.map(\.rawValue)))",
+                             at: opNode, hint: "operations: send, installation, registration")
+                continue
+            }
+            operations.insert(operation)
+        }
+        return operations
     }
 
     /// `clock-offset`: a duration, negative when written with a leading `-`, at most 7 days either way.
@@ -122,15 +163,7 @@ struct EmulatorConfigDecoder {
             rate = Double(text).flatMap { (0...1).contains($0) ? $0 : nil }
             if rate == nil { reader.error("'rate' must be a number from 0 to 1, found '\(text)'", at: rateNode) }
         }
-        var operations: Set<FaultRule.Operation> = []
-        for (name, opNode) in reader.stringList("operations") ?? [] {
-            guard let operation = FaultRule.Operation(rawValue: name) else {
-                reader.error("unknown operation '\(name)'\(Suggestion.didYouMean(name, in: FaultRule.Operation.allCases.map(\.rawValue)))",
-                             at: opNode, hint: "operations: send, installation, registration")
-                continue
-            }
-            operations.insert(operation)
-        }
+        let operations = operations(reader)
         if drop == (status != nil) || (drop && retryAfter != nil) {
             reader.error("a fault needs either 'status' or 'drop-connection: true'", at: node,
                          hint: "e.g. { status: 429, rate: 0.1, retry-after: 1 } or { drop-connection: true, rate: 0.01 }")

@@ -101,7 +101,8 @@ public struct PipelineRun: Sendable {
         // One HTTP client per run (keep-alive across steps), closed when the run ends.
         let executor = AsyncHTTPExecutor()
         let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
-                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard)
+                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
+                                   pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity)
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
                               + "the report counts them")

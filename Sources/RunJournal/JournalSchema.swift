@@ -6,7 +6,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 3
+    static let version = 4
 
     /// Version 1.
     ///
@@ -76,6 +76,14 @@ enum JournalSchema {
         PRAGMA user_version = 3;
         """
 
+    /// Version 4: the pace shared by the processes sending to a hub through this file (`Journal+Pace`): hubs'
+    /// pauses after throttling and the next free slot of each send budget, in epoch seconds.
+    static let version4 = """
+        CREATE TABLE pace (key TEXT PRIMARY KEY, next_slot REAL NOT NULL DEFAULT 0, paused_until REAL NOT NULL DEFAULT 0)
+            WITHOUT ROWID;
+        PRAGMA user_version = 4;
+        """
+
     /// Sets the connection's pragmas and creates or migrates the schema.
     static func prepare(_ connection: SQLiteConnection) throws(RunStoreError) {
         // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
@@ -99,9 +107,10 @@ enum JournalSchema {
             if found < 0 {
                 throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
             }
-            if found == 1 || found == 2 {
-                if found == 1 { try connection.executeScript(version2) }
-                try connection.executeScript(version3)
+            if (1...3).contains(found) {
+                if found < 2 { try connection.executeScript(version2) }
+                if found < 3 { try connection.executeScript(version3) }
+                try connection.executeScript(version4)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -115,6 +124,7 @@ enum JournalSchema {
             try connection.executeScript(version1)
             try connection.executeScript(version2)
             try connection.executeScript(version3)
+            try connection.executeScript(version4)
         }
     }
 

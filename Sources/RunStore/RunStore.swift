@@ -8,7 +8,9 @@ import PipelineCore
 /// runs on several machines, is the second. Both pass the same contract suite (`Tests/RunStoreTests`).
 ///
 /// Every write is durable when its method returns. Errors name the store (`location`), never a secret.
-public protocol RunStore: Sendable {
+///
+/// A store is also the `HubPace` its runs share: a hub's pause after throttling, and `rate:` budgets.
+public protocol RunStore: HubPace {
     /// Where the store is, for people: a file path or a URL without its password.
     var location: String { get }
 

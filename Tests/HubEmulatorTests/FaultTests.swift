@@ -5,6 +5,21 @@ import Testing
 /// §8 / §11.5: injected throttling and dropped connections.
 @Suite("Injected faults (§8, §11)")
 struct FaultTests {
+    @Test("latency: matching requests wait the delay before they are answered; the side channel does not")
+    func latency() async throws {
+        var configuration = NH.configuration()
+        configuration.latency = LatencyRule(delay: .milliseconds(300), operations: [.send])
+        try await withEmulator(configuration) { client, _ async throws in
+            #expect(try await client.putInstallation("l-1", seedInstallation(id: "l-1")).status == 200)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let send = try await client.sendTemplate(#"{"message":"x"}"#, tags: "12345")
+            #expect(send.status == 201, "\(send)")
+            #expect(clock.now - start >= .milliseconds(300))
+            #expect(try await client.request(.get, "/_emulator/health").status == 200)
+        }
+    }
+
     @Test("429 + Retry-After on sends only; nothing delivered")
     func throttleSends() async throws {
         let rule = FaultRule(effect: .status(429, retryAfter: 1), rate: 1, operations: [.send])

@@ -30,6 +30,29 @@ import Testing
         #expect(result.trackingId == executor.attempts[0][1].value)
     }
 
+    @Test("the policy's throttle observer hears each throttling with the wait, before it is waited; not other retries")
+    func throttlingIsReportedToTheObserver() async throws {
+        let executor = ScriptedExecutor([response(429, [HubHeader("Retry-After", "2")]), response(503), response(403),
+                                         response(403, [HubHeader("Retry-After", "5")])])
+        let sleeps = SleepRecorder()
+        let observer = ThrottleRecorder(sleeps: sleeps)
+        var policy = RetryPolicy(maxRetries: 3)
+        policy.throttle = observer
+        let result = try await transport(executor, sleeps).execute(send, authorization: token, policy: policy)
+        // 403 without Retry-After is a missing right: final, and not throttling.
+        #expect(result.response.status == 403 && result.attempts == 3)
+        #expect(observer.heard.withLock { $0 } == [Heard(seconds: 2, sleepsBefore: 0)])
+
+        // A throttled request that gives up still tells: the hub is throttling whoever sends next.
+        let exhausted = ScriptedExecutor([response(429, [HubHeader("Retry-After", "7")])])
+        let last = ThrottleRecorder(sleeps: SleepRecorder())
+        var once = RetryPolicy(maxRetries: 0)
+        once.throttle = last
+        let given = try await transport(exhausted, SleepRecorder()).execute(send, authorization: token, policy: once)
+        #expect(given.response.status == 429 && given.throttles == 1)
+        #expect(last.heard.withLock { $0 }.map(\.seconds) == [7])
+    }
+
     @Test func busyServerIsRetriedWithExponentialBackoffThenGivenUp() async throws {
         let executor = ScriptedExecutor(Array(repeating: response(503), count: 5))
         let sleeps = SleepRecorder()
@@ -142,5 +165,23 @@ final class InFlightGauge: HTTPExecutor {
             Issue.record("expected notSent for a refused connection, got \(outcome)")
             return
         }
+    }
+}
+
+struct Heard: Equatable {
+    var seconds: Double
+    var sleepsBefore: Int
+}
+
+/// Records what a transport reports through `RetryPolicy.throttle`, and how many waits came before each report.
+final class ThrottleRecorder: ThrottleObserver {
+    let sleeps: SleepRecorder
+    let heard = Mutex<[Heard]>([])
+
+    init(sleeps: SleepRecorder) { self.sleeps = sleeps }
+
+    func throttled(for seconds: Double) async {
+        let before = sleeps.sleeps.count
+        heard.withLock { $0.append(Heard(seconds: seconds, sleepsBefore: before)) }
     }
 }

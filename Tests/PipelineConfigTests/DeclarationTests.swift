@@ -24,6 +24,31 @@ import PipelineCore
         #expect(lines.contains("p.yaml:7:3: error: hub 'g' needs `hub:` (the connection string has no EntityPath)"))
     }
 
+    @Test("a hub's rate: is requests per second, read as a number; anything else is an error at the value")
+    func hubRate() throws {
+        harness.write("p.yaml", """
+            version: 1
+            hubs:
+              h:
+                connection: ${env:NH_CONNECTION}
+                hub: x
+                rate: 150
+              g:
+                connection: ${env:NH_CONNECTION}
+                hub: y
+                rate: fast
+              f:
+                connection: ${env:NH_CONNECTION}
+                hub: z
+            steps: []
+            """)
+        let (document, diagnostics) = harness.load("p.yaml", environment: env)
+        #expect(diagnostics.map(\.description).contains(
+            "p.yaml:10:11: error: 'rate' must be requests per second, a number above 0 (e.g. 200), found 'fast'"))
+        #expect(document?.hubs.first { $0.name == "h" }?.rate == 150)
+        #expect(document?.hubs.first { $0.name == "f" }?.rate == nil)
+    }
+
     @Test func audienceErrorsPointAtTheColumnInsideTheString() {
         harness.write("p.yaml", """
             version: 1

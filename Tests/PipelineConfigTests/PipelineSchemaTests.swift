@@ -58,7 +58,7 @@ struct PipelineSchemaTests {
     func declarations() throws {
         let hub = try Self.object(try Self.schema, "properties", "hubs", "additionalProperties")
         #expect(hub["additionalProperties"] as? Bool == false)
-        #expect(Set(try Self.object(hub, "properties").keys) == ["connection", "hub", "endpoint"])
+        #expect(Set(try Self.object(hub, "properties").keys) == ["connection", "hub", "endpoint", "rate"])
         #expect(hub["required"] as? [String] == ["connection"])
         let template = try Self.object(try Self.schema, "properties", "templates", "additionalProperties")
         #expect(template["additionalProperties"] as? Bool == false)

@@ -84,6 +84,13 @@ struct ServiceFileTests {
         #expect(messages.contains { $0.contains("the service lets nobody in") })
     }
 
+    @Test("a hub's rate: is a batch budget; the service says it does not pace its sends rather than ignoring it")
+    func aHubRateIsNotSilentlyIgnored() async {
+        let file = Self.hubs.replacingOccurrences(of: "hub: myhub }", with: "hub: myhub, rate: 50 }")
+        let (_, messages, _) = await Self.load(file + "\nservice:\n  hub: users\n", environment: Self.environment)
+        #expect(messages.contains { $0.hasPrefix("S:3:3: warning: hub 'users': `rate:` paces batch runs") })
+    }
+
     @Test func aMissingUsersFileIsReportedWhereItIsNamed() async {
         let (loaded, messages, _) = await Self.load(Self.hubs + "\nservice:\n  hub: users\n  users: { htpasswd: no-such-users-file }\n",
                                               environment: Self.environment)

@@ -21,6 +21,10 @@ import Testing
             FaultRule(effect: .status(503, retryAfter: nil), rate: 0.02, operations: [.send]),
             FaultRule(effect: .dropConnection, rate: 0.01, operations: [.installation, .registration]),
         ])
+        #expect(configuration.latency == LatencyRule(delay: .milliseconds(50), operations: [.send]))
+        #expect(EmulatorConfigDecoder.shortDuration("0.2s") == .milliseconds(200) && EmulatorConfigDecoder.shortDuration("60s") == .seconds(60))
+        #expect(EmulatorConfigDecoder.shortDuration("61s") == nil && EmulatorConfigDecoder.shortDuration("-5ms") == nil
+                && EmulatorConfigDecoder.shortDuration("5") == nil && EmulatorConfigDecoder.shortDuration("1e3ms") == nil)
     }
 
     @Test func badConfigIsReportedWithLocationsAndNothingStarts() async throws {

@@ -55,4 +55,25 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             #expect(try journal.runs(identity: "i", limit: 10).map(\.id) == [part.id, "r1"])
         }
     }
+
+    @Test("a schema 3 journal is brought to 4: it gains the shared pace, and a pause recorded through it is read back")
+    func migratesFromVersion3() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            do {
+                let old = try SQLiteConnection(path: path)
+                try old.executeScript(JournalSchema.version1)
+                try old.executeScript(JournalSchema.version2)
+                try old.executeScript(JournalSchema.version3)
+            }
+            let journal = try Journal(path: path)
+            #expect(journal.reserve(hub: "h", budget: nil, count: 0) == 0)
+            journal.pause(hub: "h", seconds: 60)
+            let left = try #require(journal.reserve(hub: "h", budget: nil, count: 0))
+            #expect(left > 59 && left <= 60)
+            var version = 0
+            try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
+            #expect(version == 4)
+        }
+    }
 }

@@ -16,10 +16,17 @@ public struct BatchControl: Sendable {
     public var again: Bool
     /// `--shard I/N`: only rows of this part are run (the others are counted `otherShards`); nil for all rows.
     public var shard: Shard?
+    /// The run store's pace, shared with every process that sends to the same hub through it: pauses after
+    /// throttling, and hubs' `rate:` budgets. Nil paces each process by itself (no journal, a dry run).
+    public var pace: (any HubPace)?
+    /// For the parts of a sharded run, the run's identity: a step's `rate:` is then one budget for all the parts,
+    /// kept in `pace`. Nil: a step's `rate:` paces this process.
+    public var paceScope: String?
 
     /// Creates a control; the default journals nothing and never stops.
     public init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
-                progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil) {
+                progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil, pace: (any HubPace)? = nil,
+                paceScope: String? = nil) {
         self.ledger = ledger
         self.isResume = isResume
         self.resendUnknown = resendUnknown
@@ -27,5 +34,7 @@ public struct BatchControl: Sendable {
         self.progress = progress
         self.again = again
         self.shard = shard
+        self.pace = pace
+        self.paceScope = paceScope
     }
 }

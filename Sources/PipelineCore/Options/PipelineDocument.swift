@@ -63,14 +63,19 @@ public struct HubDeclaration: Sendable {
     public var hubName: String?
     /// Optional base-URL override (`endpoint:`), e.g. the local emulator.
     public var endpoint: String?
+    /// Most requests per second to this hub from all batch steps and all processes that share a run store
+    /// (`rate:`); nil for no budget.
+    public var rate: Double?
 
     /// Creates a declaration.
-    public init(name: String, location: SourceLocation, connection: ConnectionString?, hubName: String?, endpoint: String?) {
+    public init(name: String, location: SourceLocation, connection: ConnectionString?, hubName: String?, endpoint: String?,
+                rate: Double? = nil) {
         self.name = name
         self.location = location
         self.connection = connection
         self.hubName = hubName
         self.endpoint = endpoint
+        self.rate = rate
     }
 }
 

@@ -11,6 +11,9 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Resend a send whose outcome is unknown (timeout or reset after writing, 500, 504). Off by
     /// default: NH has no idempotency key, so a resend may deliver twice.
     public var retryAmbiguous: Bool
+    /// Told when the hub throttles, before the transport waits (a batch's `RateGovernor`); nil for nobody.
+    /// Not part of equality: it says who listens, not how hard to try.
+    public var throttle: (any ThrottleObserver)?
 
     /// Creates a policy.
     public init(maxRetries: Int = 3, baseDelay: Double = 1, maxDelay: Double = 60, retryAmbiguous: Bool = false) {
@@ -18,5 +21,10 @@ public struct RetryPolicy: Sendable, Equatable {
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.retryAmbiguous = retryAmbiguous
+    }
+
+    public static func == (lhs: RetryPolicy, rhs: RetryPolicy) -> Bool {
+        lhs.maxRetries == rhs.maxRetries && lhs.baseDelay == rhs.baseDelay && lhs.maxDelay == rhs.maxDelay
+            && lhs.retryAmbiguous == rhs.retryAmbiguous
     }
 }

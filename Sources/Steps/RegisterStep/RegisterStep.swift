@@ -37,7 +37,7 @@ public struct RegisterStep: Step {
         OptionSpec("remove-tags", .stringList, "patch mode: tags to remove from every installation"),
         OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)",
                    "most requests in flight at once (\(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound))"),
-        OptionSpec("rate", .string, examples: ["200"], "most requests per second (e.g. 200); slows down by itself when the hub throttles"),
+        OptionSpec("rate", .string, examples: ["200"], "most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles"),
         OptionSpec("for-each", .path,
                    "a .csv (header row), .jsonl or .json (array) file of rows, streamed: each row registers every device listed, "
                        + "with `$(column)` in their values taking the row's"),

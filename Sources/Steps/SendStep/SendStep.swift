@@ -37,7 +37,7 @@ public struct SendStep: Step {
         OptionSpec("for-each", .path, examples: ["${env:DIGEST_ROWS}", "../data/users.csv"],
                    "one send per row of a .csv (header row), .jsonl or .json file, streamed; $(column) in audience, direct and properties takes the row's value"),
         OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)", "for-each: most requests in flight at once (1 to 256)"),
-        OptionSpec("rate", .string, examples: ["200"], "for-each: most requests per second (e.g. 200); slows down by itself when the hub throttles"),
+        OptionSpec("rate", .string, examples: ["200"], "for-each: most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles"),
         BadRowPolicy.option,
         OptionSpec.shardKey,
     ] + OptionSpec.idempotency + OptionSpec.retryPolicy + [
