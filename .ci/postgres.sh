@@ -38,9 +38,10 @@ as_owner() {
 
 # Starts the server in DIR on PORT.
 start_server() {
-  # fsync off: the tests kill processes, never the machine, and the page cache keeps every commit.
+  # fsync off: the tests kill processes, never the machine, and the page cache keeps every commit. The benchmark
+  # sets PUSHLINE_PG_FSYNC=on, the production default.
   as_owner "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w -t 60 start \
-    -o "-c listen_addresses=127.0.0.1 -p $3 -k $2/socket -c fsync=off -c max_connections=300" >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $3 -k $2/socket -c fsync=${PUSHLINE_PG_FSYNC:-off} -c max_connections=300" >/dev/null \
     || { cat "$2/server.log" >&2; exit 1; }
 }
 

@@ -21,6 +21,15 @@ extension PostgresStore {
         }
     }
 
+    public func runningRuns(pipeline: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
+        guard limit > 0 else { return [] }
+        return try await withConnection("reading runs") { connection in
+            try await Self.runs(connection, logger: self.logger, """
+                WHERE pipeline = \(pipeline) AND status = 'running' ORDER BY started_at DESC, seq DESC LIMIT \(limit)
+                """)
+        }
+    }
+
     public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         let found: RunRecord? = try await withConnection("starting a run") { connection in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;

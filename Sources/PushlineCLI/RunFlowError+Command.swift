@@ -6,7 +6,7 @@ extension RunFlowError {
     /// used exits 78 (set up wrongly), 75 (unreachable now) or 1.
     func commandError(console: Console) -> any Error {
         switch self {
-        case .locked:
+        case .locked, .otherSplitRunning:
             console.errorLine("pushline: " + message)
             return ExitStatus.exit(exitCode)
         case .store, .shardMismatch:

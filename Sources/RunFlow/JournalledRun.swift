@@ -16,7 +16,12 @@ struct JournalledRun {
         let absolutePipeline = RunPaths.absolute(pipeline.document)
         let now = console.clock.now().timeIntervalSince1970
         let lock: any RunLock
+        // Starts of the pipeline pass one at a time through its gate, so the check for another split still sending
+        // and the taking of this run's lock are one step: two splits started at once cannot both pass the check.
+        let gate = try await takeGate(absolutePipeline, pipeline: pipeline, store: store, now: now)
+        defer { Task { await gate.release() } }
         do {
+            try await refuseOtherSplits(absolutePipeline, pipeline: pipeline, store: store, shard: shard)
             // Each shard has a lock of its own: the parts run at once, each part once.
             switch try await store.lock(pipeline: RunPaths.lockName(absolutePipeline, shard: shard), holder: .current(now: now)) {
             case .acquired(let taken): lock = taken
@@ -63,6 +68,38 @@ struct JournalledRun {
         } catch {
             await lock.release()
             throw .store("\(error)", kind: .failure)
+        }
+    }
+
+    /// Takes the pipeline's start gate, held by another start only while it checks and locks (milliseconds), so it
+    /// is waited for, up to 10 s.
+    private static func takeGate(_ absolutePipeline: String, pipeline: Pipeline, store: any RunStore,
+                                 now: Double) async throws(RunFlowError) -> any RunLock {
+        var holder: LockHolder?
+        for attempt in 0..<100 {
+            do {
+                switch try await store.lock(pipeline: RunPaths.gateName(absolutePipeline), holder: .current(now: now)) {
+                case .acquired(let gate): return gate
+                case .held(let someone): holder = someone
+                }
+            } catch {
+                throw .store(error)
+            }
+            if attempt < 99 { try? await Task.sleep(for: .milliseconds(100)) }
+        }
+        throw .locked(pipeline: pipeline.document.file, holder: holder)
+    }
+
+    /// Throws when a run of the pipeline split another way (or not split, or split when this one is not) is still
+    /// sending: both would send the same rows. A run marked running whose lock is free was killed and is no obstacle.
+    /// `--again` does not lift this: a fresh run split anew would still send alongside the live one.
+    private static func refuseOtherSplits(_ absolutePipeline: String, pipeline: Pipeline, store: any RunStore,
+                                          shard: Shard?) async throws {
+        for other in try await store.runningRuns(pipeline: absolutePipeline, limit: 64) where other.shard?.count != shard?.count {
+            if await store.isLocked(pipeline: RunPaths.lockName(absolutePipeline, shard: other.shard)) {
+                throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
+                                                     asked: shard)
+            }
         }
     }
 

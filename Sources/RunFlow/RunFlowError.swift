@@ -8,6 +8,9 @@ public enum RunFlowError: Error, Sendable, Equatable {
     /// The same run (its identity) was started split another way (`--shard I/N` with another N, or none): rows
     /// would land in other parts and be sent twice (exit 2).
     case shardMismatch(pipeline: String, run: String, was: Shard?, asked: Shard?)
+    /// A run of the pipeline split another way (or whole, or split when this one is not) is still sending
+    /// (exit 75: start again once it has ended).
+    case otherSplitRunning(pipeline: String, run: String, pid: Int32, was: Shard?, asked: Shard?)
     /// The run store cannot be opened, read or written: exit 78 when it is set up wrongly, 75 when it cannot be
     /// reached now, 1 otherwise.
     case store(String, kind: RunStoreError.Kind)
@@ -24,6 +27,10 @@ public enum RunFlowError: Error, Sendable, Equatable {
             "another run of \(pipeline) is in progress (\(holder?.description ?? "its holder did not say who it is")); not started"
         case .store(let message, _):
             "the run journal: \(message)"
+        case .otherSplitRunning(let pipeline, let run, let pid, let was, let asked):
+            "run \(run) of \(pipeline) is still sending " + (was.map { "as shard \($0) (--shard I/\($0.count))" } ?? "whole (no --shard)")
+                + " in process \(pid); a run " + (asked.map { "split in \($0.count) parts" } ?? "of every row")
+                + " would send the same rows alongside it; not started (start again once it has ended)"
         case .shardMismatch(let pipeline, let run, let was, let asked):
             "run \(run) of \(pipeline) is " + (was.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)")
                 + (asked.map { ", not in \($0.count)" } ?? ", not run whole")
@@ -35,7 +42,7 @@ public enum RunFlowError: Error, Sendable, Equatable {
     /// The exit code it ends the command with.
     public var exitCode: Int32 {
         switch self {
-        case .locked: RunExit.locked
+        case .locked, .otherSplitRunning: RunExit.locked
         case .store(_, let kind): RunExit.of(kind)
         case .shardMismatch: RunExit.invalidInput
         }

@@ -17,4 +17,9 @@ public enum RunPaths {
     public static func lockName(_ pipeline: String, shard: Shard?) -> String {
         shard.map { "\(pipeline)#shard-\($0.index)-of-\($0.count)" } ?? pipeline
     }
+
+    /// The lock every start of `pipeline` passes through while it checks for other splits and takes its own lock.
+    static func gateName(_ pipeline: String) -> String {
+        "\(pipeline)#start"
+    }
 }

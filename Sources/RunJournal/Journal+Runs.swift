@@ -25,6 +25,18 @@ extension Journal {
         try startRun(identity: identity, pipeline: pipeline, shard: nil, pid: pid, now: now)
     }
 
+    /// Runs of `pipeline` marked running (live or abandoned), newest first, at most `limit`.
+    public func runningRuns(pipeline: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+        guard limit > 0 else { return [] }
+        return try withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
+            try Self.runs(connection, "WHERE pipeline = ?1 AND status = 'running' ORDER BY started_at DESC, seq DESC LIMIT ?2") {
+                (statement) throws(RunStoreError) in
+                try statement.bind(1, pipeline)
+                try statement.bind(2, Int64(limit))
+            }
+        }
+    }
+
     /// Every run with this identity, whatever its shard, newest first, at most `limit`.
     public func runs(identity: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }

@@ -29,6 +29,9 @@ public protocol RunStore: HubPace {
     /// there is no such run or `state` is `.running`.
     func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError)
 
+    /// Runs of `pipeline` (an absolute path) the store shows running, live or abandoned, newest first, at most
+    /// `limit`: what a new start checks for another split of the pipeline still sending.
+    func runningRuns(pipeline: String, limit: Int) async throws(RunStoreError) -> [RunRecord]
     /// Runs, newest first, at most `limit` (none when `limit` is not positive).
     func runs(limit: Int) async throws(RunStoreError) -> [RunRecord]
     /// The run whose id is `id`, or the only run whose id starts with `id`; nil when there is none or `id` is

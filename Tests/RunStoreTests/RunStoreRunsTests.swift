@@ -87,6 +87,21 @@ struct RunStoreRunsTests {
         }
     }
 
+    @Test("runningRuns lists the pipeline's runs marked running, whatever their identity or shard, newest first", arguments: StoreKind.all)
+    func runningRuns(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let whole = try await store.startRun(identity: "a", pipeline: "/p.yaml", pid: 1, now: novemberMorning)
+            let done = try await store.startRun(identity: "b", pipeline: "/p.yaml", pid: 2, now: novemberMorning + 1)
+            try await store.finishRun(id: done.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 2)
+            let part = try await store.startRun(identity: "c", pipeline: "/p.yaml", shard: Shard("1/4"), pid: 3, now: novemberMorning + 3)
+            _ = try await store.startRun(identity: "a", pipeline: "/q.yaml", pid: 4, now: novemberMorning + 4)
+            #expect(try await store.runningRuns(pipeline: "/p.yaml", limit: 10).map(\.id) == [part.id, whole.id])
+            #expect(try await store.runningRuns(pipeline: "/p.yaml", limit: 10).first?.shard == Shard("1/4"))
+            #expect(try await store.runningRuns(pipeline: "/p.yaml", limit: 1).count == 1)
+            #expect(try await store.runningRuns(pipeline: "/none.yaml", limit: 10).isEmpty)
+        }
+    }
+
     @Test("runs(limit:) lists newest first, at most limit", arguments: StoreKind.all)
     func runsNewestFirst(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
