@@ -12,10 +12,14 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     /// - Parameters:
     ///   - connectTimeout: seconds to establish a connection.
     ///   - requestTimeout: seconds for a whole request and response.
-    public init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30) {
+    ///   - connectionsPerHost: keep-alive connections to one hub at most; give it the transport's
+    ///     `maxConcurrent`, since one HTTP/1.1 connection carries one request at a time.
+    public init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30, connectionsPerHost: Int = RetryingTransport.defaultMaxConcurrent) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(connectTimeout), read: .seconds(requestTimeout))
         configuration.httpVersion = .http1Only
+        // AsyncHTTPClient's default of 8 would hold `concurrency: 16` to 8 requests in flight.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.requestTimeout = requestTimeout
     }

@@ -16,6 +16,8 @@ public struct RetryingTransport: HubTransport {
     let sleep: @Sendable (Double) async -> Void
     let jitter: @Sendable () -> Double
     let now: @Sendable () -> Double
+    /// Requests in flight at once unless told otherwise.
+    public static let defaultMaxConcurrent = 16
 
     /// Creates a transport.
     /// - Parameters:
@@ -24,7 +26,7 @@ public struct RetryingTransport: HubTransport {
     ///   - jitter: a factor in 0.5...1 applied to backoff delays.
     ///   - now: epoch seconds, for HTTP-date Retry-After values.
     public init(
-        executor: any HTTPExecutor, maxConcurrent: Int = 16, userAgent: String = "Pushline/1.0",
+        executor: any HTTPExecutor, maxConcurrent: Int = defaultMaxConcurrent, userAgent: String = "Pushline/1.0",
         sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(for: .seconds(seconds)) },
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1) },
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }

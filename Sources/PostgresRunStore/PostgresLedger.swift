@@ -213,18 +213,7 @@ final class PostgresLedger: ItemLedger {
         try await ledgerCall {
             try await self.store.transaction(doing) { connection in
                 let seq = try await self.runSeq(connection)
-                if let fence {
-                    var current: Int?
-                    for try await row in try await connection.query(
-                        "SELECT epoch FROM pushline.locks WHERE name = \(fence.name) FOR SHARE", logger: self.store.logger) {
-                        current = try row.decode(Int.self)
-                    }
-                    guard current == fence.epoch else {
-                        throw RunStoreError("this run lost its lock in the run store at \(self.store.location) "
-                            + "(another process took it over); stopped so that two processes never send the same items",
-                                            kind: .unavailable)
-                    }
-                }
+                try await self.store.checkFence(fence, connection)
                 try await body(connection, seq, now)
             }
         }

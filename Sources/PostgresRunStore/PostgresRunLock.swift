@@ -80,12 +80,10 @@ extension PostgresStore {
         let logger = logger
         do {
             // Bounded like every store call: a server that dies mid-query must not hold the run at its start.
-            return try await Self.within(leaseLimit + Self.queryLimit) {
-                // Short keepalives: a holder whose node vanished without closing its connection is noticed in about a
-                // minute, not the system's two hours. The lock timeout bounds the wait for an old holder's fenced write.
-                try await connection.query("SET tcp_keepalives_idle = 30", logger: logger)
-                try await connection.query("SET tcp_keepalives_interval = 10", logger: logger)
-                try await connection.query("SET tcp_keepalives_count = 3", logger: logger)
+            return try await Self.within(leaseLimit + queryLimit) {
+                // The connection has short keepalives from its start (`serverKeepalives`): a holder whose node vanished
+                // without closing it is noticed in about 25 s. The lock timeout bounds the wait for an old holder's
+                // fenced write.
                 try await connection.query("SET lock_timeout = '10s'", logger: logger)
                 var taken = false
                 for try await row in try await connection.query(
@@ -116,9 +114,9 @@ extension PostgresStore {
         }
     }
 
-    public func isLocked(pipeline: String) async -> Bool {
+    public func isLocked(pipeline: String) async throws(RunStoreError) -> Bool {
         let name = Self.lockName(pipeline)
-        let held = try? await withConnection("checking the run lock") { connection in
+        return try await withConnection("checking the run lock") { connection in
             // A bigint advisory lock shows in pg_locks as classid (high 32 bits) and objid (low 32 bits), objsubid 1.
             let rows = try await connection.query(PostgresQuery(unsafeSQL: """
                 SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
@@ -129,7 +127,6 @@ extension PostgresStore {
             for try await row in rows { found = try row.decode(Bool.self) }
             return found
         }
-        return held ?? false
     }
 
     public func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {

@@ -51,9 +51,11 @@ extension PostgresStore {
         return found
     }
 
-    public func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        let record: RunRecord? = try await withConnection("resuming a run") { connection in
-            try await Self.runs(connection, logger: self.logger, """
+    public func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
+        let fence = (lock as? PostgresRunLock)?.fence
+        let record: RunRecord? = try await transaction("resuming a run") { connection in
+            try await self.checkFence(fence, connection)
+            return try await Self.runs(connection, logger: self.logger, """
                 WHERE id = \(id)
                 """, update: """
                 UPDATE pushline.runs SET status = 'running', pid = \(Int(pid)), resumed_at = \(now), resumes = resumes + 1,
@@ -65,9 +67,12 @@ extension PostgresStore {
         return record
     }
 
-    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError) {
+    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double,
+                          lock: (any RunLock)?) async throws(RunStoreError) {
         guard state != .running else { throw RunStoreError("run \(id) cannot finish as running (run store at \(location))") }
-        let changed = try await withConnection("finishing a run") { connection in
+        let fence = (lock as? PostgresRunLock)?.fence
+        let changed = try await transaction("finishing a run") { connection in
+            try await self.checkFence(fence, connection)
             let rows = try await connection.query("""
                 UPDATE pushline.runs SET status = \(state.rawValue), exit_code = \(Int(exitCode)), ended_at = \(now), summary = \(summary)
                 WHERE id = \(id) RETURNING seq
@@ -77,6 +82,21 @@ extension PostgresStore {
             return count
         }
         guard changed == 1 else { throw noSuchRun(id) }
+    }
+
+    /// Throws unless `fence` (a run lock's epoch) is still the lock's, read under a share lock on its row so a
+    /// takeover waits for this transaction; nothing to check without a fence.
+    func checkFence(_ fence: PostgresRunLock.Fence?, _ connection: PostgresConnection) async throws {
+        guard let fence else { return }
+        var current: Int?
+        for try await row in try await connection.query(
+            "SELECT epoch FROM pushline.locks WHERE name = \(fence.name) FOR SHARE", logger: logger) {
+            current = try row.decode(Int.self)
+        }
+        guard current == fence.epoch else {
+            throw RunStoreError("this run lost its lock in the run store at \(location) "
+                + "(another process took it over); stopped so that two processes never send the same items", kind: .unavailable)
+        }
     }
 
     public func runs(limit: Int) async throws(RunStoreError) -> [RunRecord] {

@@ -29,6 +29,11 @@ public final class PostgresStore: RunStore {
     /// With `create` off, a database without pushline's schema is left untouched and nil is returned (nothing has
     /// run there yet): what a dry run and the `runs` commands, which only read, want.
     public static func open(_ url: String, environment: [String: String], create: Bool = true) async throws(RunStoreError) -> PostgresStore? {
+        try await open(url, environment: environment, create: create, queryLimit: defaultQueryLimit)
+    }
+
+    /// `open` with another limit on a call's queries (tests shorten it to see what a call given up leaves behind).
+    static func open(_ url: String, environment: [String: String], create: Bool, queryLimit: Duration) async throws(RunStoreError) -> PostgresStore? {
         let settings = try PostgresLocation(url, environment: environment)
         let location = settings.description
         // One direct connection first: a wrong password or an unknown database is an error now, not a pool
@@ -37,7 +42,7 @@ public final class PostgresStore: RunStore {
         let present: Bool
         do {
             // Bounded: a server that dies mid-migration must not hold the run at its start.
-            present = try await within(.seconds(settings.connectTimeout + 2) + queryLimit) {
+            present = try await within(.seconds(settings.connectTimeout + 2) + defaultQueryLimit) {
                 if create {
                     try await PostgresSchema.prepare(connection, location: location)
                     return true
@@ -50,11 +55,12 @@ public final class PostgresStore: RunStore {
             throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema")
         }
         try? await connection.close()
-        return present ? try PostgresStore(settings: settings) : nil
+        return present ? try PostgresStore(settings: settings, queryLimit: queryLimit) : nil
     }
 
-    private init(settings: PostgresLocation) throws(RunStoreError) {
+    private init(settings: PostgresLocation, queryLimit: Duration) throws(RunStoreError) {
         self.settings = settings
+        self.queryLimit = queryLimit
         location = settings.description
         var configuration: PostgresClient.Configuration
         let tls = try Self.clientTLS(settings)
@@ -67,8 +73,11 @@ public final class PostgresStore: RunStore {
         }
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeout))
         configuration.options.additionalStartupParameters = [("application_name", settings.applicationName)]
+            + Self.serverTimeouts + Self.serverKeepalives
         // A batch writes from a few tasks at once; more connections than that only cost the server.
         configuration.options.maximumConnections = 8
+        // An idle pooled connection whose server went away is found within seconds, before a write leases it.
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(5))
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
@@ -97,36 +106,63 @@ public final class PostgresStore: RunStore {
     private let downPause = Duration.seconds(5)
     /// The most one call's queries may take once it has a connection. A journal write is a few milliseconds;
     /// the longest read (`runs find` over a large journal) stays far below it.
-    static let queryLimit = Duration.seconds(30)
+    static let defaultQueryLimit = Duration.seconds(30)
+    /// This store's limit: `defaultQueryLimit` but in tests.
+    let queryLimit: Duration
+
+    /// Session settings of pooled connections, so the server itself ends what the client gave up on: a statement
+    /// stops before `defaultQueryLimit` passes, and a transaction left open by a caller that is gone is rolled back.
+    static let serverTimeouts = [("statement_timeout", "25s"), ("idle_in_transaction_session_timeout", "30s")]
+    /// The server probes an idle client after 10 s and drops it after 3 missed probes 5 s apart, so a run lock
+    /// held by a machine that vanished (no FIN, no RST) is freed in about 25 s rather than the kernel's 2 hours.
+    static let serverKeepalives = [("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3")]
 
     /// Runs `body` on a pooled connection, turning every failure into a `RunStoreError`.
     func withConnection<T: Sendable>(_ doing: String,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+        try await withCall(doing) { connection, _ in try await body(connection) }
+    }
+
+    /// `withConnection`, with the call's state given to `body`, so a transaction can see that its caller gave up.
+    private func withCall<T: Sendable>(_ doing: String,
+                                       _ body: @escaping @Sendable (PostgresConnection, PooledCall) async throws -> T) async throws(RunStoreError) -> T {
         if let down = wentDown.withLock({ $0 }), ContinuousClock.now - down < downPause {
             throw RunStoreError("cannot reach the run store at \(location) (it was unreachable a moment ago); "
                 + "run again once it is back, and the run resumes", kind: .unavailable)
         }
         let client = client
-        // 0 waiting for a connection, 1 running on one, 2 given up: a lease that arrives after the caller gave up
-        // runs nothing, so a write reported as failed never lands later.
-        let phase = Phase()
+        // A lease that arrives after the caller gave up runs nothing, and a call given up while it runs loses its
+        // connection, so a write reported as failed does not land later.
+        let call = PooledCall()
         do {
             let leaseLimit = leaseLimit
             // The whole call is bounded too: a query on a connection whose server died mid-query was seen to wait
             // forever, though its socket was gone.
-            let value: T = try await Self.within(leaseLimit + Self.queryLimit) {
-                try await Self.within(leaseLimit, ifStillWaiting: phase) {
+            let value: T = try await Self.within(leaseLimit + queryLimit) {
+                try await Self.within(leaseLimit, ifStillWaiting: call) {
                     try await client.withConnection { connection in
-                        guard phase.advance(from: 0, to: 1) else { throw StoreDeadline(limit: .zero) }
-                        return try await body(connection)
+                        guard call.start(on: connection) else { throw StoreDeadline(limit: .zero) }
+                        let result: Result<T, any Error>
+                        do { result = .success(try await body(connection, call)) } catch { result = .failure(error) }
+                        // Given up while running: the connection is being closed; it goes back to the pool closed,
+                        // never to be leased half-closed by another call.
+                        if !call.finish() { try? await connection.close() }
+                        return try result.get()
                     }
                 }
             }
             wentDown.withLock { $0 = nil }
             return value
         } catch {
+            // Closing ends the server session, which rolls back a transaction not yet committed (the server's own
+            // statement and idle-in-transaction timeouts do the same should the close not get through).
+            if let connection = call.abandon() {
+                let closing: EventLoopFuture<Void> = connection.close()
+                closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+            }
             let failure = PostgresFailure.storeError(error, location: location, doing: doing)
-            if failure.kind == .unavailable { wentDown.withLock { $0 = .now } }
+            // Only a store that did not answer counts as down; a refusal the store itself gave (a lost lock) does not.
+            if failure.kind == .unavailable, !(error is RunStoreError) { wentDown.withLock { $0 = .now } }
             throw failure
         }
     }
@@ -135,10 +171,13 @@ public final class PostgresStore: RunStore {
     func transaction<T: Sendable>(_ doing: String,
                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
         let logger = logger
-        return try await withConnection(doing) { connection in
+        let queryLimit = queryLimit
+        return try await withCall(doing) { connection, call in
             try await connection.query("BEGIN", logger: logger)
             do {
                 let value = try await body(connection)
+                // The caller was told this call failed: commit nothing behind its back.
+                guard !call.isAbandoned else { throw StoreDeadline(limit: queryLimit) }
                 try await connection.query("COMMIT", logger: logger)
                 return value
             } catch {
@@ -153,7 +192,7 @@ public final class PostgresStore: RunStore {
     ///
     /// `body` runs in a task of its own that is cancelled but not awaited when the limit passes: PostgresNIO's pool
     /// may not answer a cancelled lease while it is reconnecting, and waiting for it is the hang this prevents.
-    static func within<T: Sendable>(_ limit: Duration, ifStillWaiting phase: Phase? = nil,
+    static func within<T: Sendable>(_ limit: Duration, ifStillWaiting phase: PooledCall? = nil,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let outcome = Outcome<T>()
         let timer = TimerBox()
@@ -167,7 +206,7 @@ public final class PostgresStore: RunStore {
             timer.set(Task {
                 try? await Task.sleep(for: limit)
                 if Task.isCancelled { return }
-                if let phase, !phase.advance(from: 0, to: 2) { return }
+                if let phase, !phase.giveUpWaiting() { return }
                 if outcome.finish(.failure(StoreDeadline(limit: limit))) { work.cancel() }
             })
         }
@@ -187,6 +226,7 @@ public final class PostgresStore: RunStore {
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeout))
         // `pg_stat_activity` tells a run lock's connection from the others: `pushline (run lock)`.
         configuration.options.additionalStartupParameters = [("application_name", settings.applicationName + (role.map { " (\($0))" } ?? ""))]
+            + serverKeepalives
         let logger = Logger(label: "pushline.run-store", factory: { _ in SwiftLogNoOpLogHandler() })
         let configured = configuration
         do {
@@ -245,18 +285,49 @@ struct StoreDeadline: Error {
     let limit: Duration
 }
 
-/// Where a pooled call is: waiting for a connection (0), running (1), or given up by its caller (2).
-final class Phase: Sendable {
-    private let state = Mutex(0)
+/// Where a pooled call is: waiting for a connection, running on one, or given up by its caller.
+final class PooledCall: Sendable {
+    private enum Phase { case waiting, running, finished, abandoned }
+    private let state = Mutex<(phase: Phase, connection: PostgresConnection?)>((.waiting, nil))
 
-    /// Moves from `from` to `to`; false when it was not at `from`.
-    func advance(from: Int, to: Int) -> Bool {
+    /// Moves a waiting call to running on `connection`; false when its caller already gave up.
+    func start(on connection: PostgresConnection) -> Bool {
         state.withLock { value in
-            guard value == from else { return false }
-            value = to
+            guard value.phase == .waiting else { return false }
+            value = (.running, connection)
             return true
         }
     }
+
+    /// Gives up a call still waiting for a connection; false when it is running already.
+    func giveUpWaiting() -> Bool {
+        state.withLock { value in
+            guard value.phase == .waiting else { return false }
+            value.phase = .abandoned
+            return true
+        }
+    }
+
+    /// Moves a running call to finished, before its connection goes back to the pool; false when its caller gave up.
+    func finish() -> Bool {
+        state.withLock { value in
+            guard value.phase == .running else { return false }
+            value = (.finished, nil)
+            return true
+        }
+    }
+
+    /// Marks the call given up, returning the connection it was running on, if any, for closing.
+    func abandon() -> PostgresConnection? {
+        state.withLock { value in
+            guard value.phase != .finished else { return nil }
+            defer { value = (.abandoned, nil) }
+            return value.phase == .running ? value.connection : nil
+        }
+    }
+
+    /// Whether the caller gave up on this call.
+    var isAbandoned: Bool { state.withLock { $0.phase == .abandoned } }
 }
 
 /// The first of two racing results, handed to one continuation exactly once.

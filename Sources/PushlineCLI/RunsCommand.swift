@@ -37,9 +37,9 @@ struct RunsCommand: AsyncParsableCommand {
 
         /// The status as people should read it: a run the journal shows `running` whose pipeline lock is
         /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
-        static func shownStatus(_ run: RunRecord, store: any RunStore) async -> String {
+        static func shownStatus(_ run: RunRecord, store: any RunStore) async throws(RunStoreError) -> String {
             guard run.status == .running else { return run.status.rawValue }
-            return await store.isLocked(pipeline: RunPaths.lockName(run.pipeline, shard: run.shard)) ? "running" : "abandoned"
+            return try await store.isLocked(pipeline: RunPaths.lockName(run.pipeline, shard: run.shard)) ? "running" : "abandoned"
         }
 
         /// The parts of a sharded run: the newest run of each shard with its identity and number of parts, in
@@ -57,7 +57,7 @@ struct RunsCommand: AsyncParsableCommand {
                 var items: [String: Int] = [:]
                 for count in try await store.counts(run: record.id) { items[count.state.rawValue, default: 0] += count.count }
                 parts.append(RunView.Part(shard: record.shard?.description ?? "", id: record.id,
-                                          status: await shownStatus(record, store: store), exitCode: record.exitCode, items: items))
+                                          status: try await shownStatus(record, store: store), exitCode: record.exitCode, items: items))
             }
             return parts
         }
@@ -83,7 +83,10 @@ struct RunsCommand: AsyncParsableCommand {
                 let ended = run.endedAt.map { " → \(RunID.iso($0))" } ?? ""
                 let exit = run.exitCode.map { ", exit \($0)" } ?? ""
                 let resumes = run.resumes > 0 ? ", resumed \(run.resumes)×" : ""
-                let status = await JournalOption.shownStatus(run, store: journal)
+                let status: String
+                do { status = try await JournalOption.shownStatus(run, store: journal) } catch {
+                    throw CommandFailure("the run journal: \(error.message)")
+                }
                 let shard = run.shard.map { "  shard \($0)" } ?? ""
                 console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)\(shard)")
             }
@@ -131,7 +134,7 @@ struct RunsCommand: AsyncParsableCommand {
                     }
                     return
                 }
-                let status = await JournalOption.shownStatus(run, store: journal)
+                let status = try await JournalOption.shownStatus(run, store: journal)
                 let counts = try await journal.counts(run: run.id)
                 let groups = try await journal.failureGroups(run: run.id, examples: 3)
                 let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
@@ -248,7 +251,7 @@ struct RunsCommand: AsyncParsableCommand {
             let journal = try await options.open(console: console)
             do {
                 guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
-                if await JournalOption.shownStatus(run, store: journal) == "running" {
+                if try await JournalOption.shownStatus(run, store: journal) == "running" {
                     throw CommandFailure("run \(run.id) is running (pid \(run.pid)); settle its items after it ends")
                 }
                 let who = by ?? console.environment["USER"] ?? console.environment["LOGNAME"] ?? "unknown"

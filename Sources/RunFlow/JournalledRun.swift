@@ -15,11 +15,26 @@ struct JournalledRun {
                       console: Console) async throws(RunFlowError) -> JournalledRun? {
         let absolutePipeline = RunPaths.absolute(pipeline.document)
         let now = console.clock.now().timeIntervalSince1970
-        let lock: any RunLock
         // Starts of the pipeline pass one at a time through its gate, so the check for another split still sending
         // and the taking of this run's lock are one step: two splits started at once cannot both pass the check.
         let gate = try await takeGate(absolutePipeline, pipeline: pipeline, store: store, now: now)
-        defer { Task { await gate.release() } }
+        let outcome: Result<JournalledRun?, RunFlowError>
+        do {
+            outcome = .success(try await beginPastGate(pipeline, absolutePipeline: absolutePipeline, registry: registry, store: store,
+                                                       again: again, shard: shard, now: now, console: console))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Released on every path before returning, so the next start never waits on a gate nobody holds.
+        await gate.release()
+        return try outcome.get()
+    }
+
+    /// The start itself, while this process holds the pipeline's start gate.
+    private static func beginPastGate(_ pipeline: Pipeline, absolutePipeline: String, registry: StepRegistry, store: any RunStore,
+                                      again: Bool, shard: Shard?, now: Double,
+                                      console: Console) async throws(RunFlowError) -> JournalledRun? {
+        let lock: any RunLock
         do {
             try await refuseOtherSplits(absolutePipeline, pipeline: pipeline, store: store, shard: shard)
             // Each shard has a lock of its own: the parts run at once, each part once.
@@ -52,7 +67,7 @@ struct JournalledRun {
             }
             let record: RunRecord
             if let latest {
-                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now)
+                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now, lock: lock)
                 // A run still marked running while this process holds its lock was killed: abandoned.
                 let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
                 console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
@@ -96,7 +111,7 @@ struct JournalledRun {
     private static func refuseOtherSplits(_ absolutePipeline: String, pipeline: Pipeline, store: any RunStore,
                                           shard: Shard?) async throws {
         for other in try await store.runningRuns(pipeline: absolutePipeline, limit: 64) where other.shard?.count != shard?.count {
-            if await store.isLocked(pipeline: RunPaths.lockName(absolutePipeline, shard: other.shard)) {
+            if try await store.isLocked(pipeline: RunPaths.lockName(absolutePipeline, shard: other.shard)) {
                 throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
                                                      asked: shard)
             }
@@ -116,7 +131,7 @@ struct JournalledRun {
             // The whole report (the JSON `run --format json` prints), so `serve`'s GET /v1/runs/{id} and monitoring can
             // read what the run did, not only its counts.
             try await store.finishRun(id: record.id, state: status, exitCode: exitCode, summary: JSONText.encode(report),
-                                      now: console.clock.now().timeIntervalSince1970)
+                                      now: console.clock.now().timeIntervalSince1970, lock: lock)
         } catch {
             console.errorLine("pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")
         }

@@ -98,8 +98,9 @@ public struct PipelineRun: Sendable {
 
     private func send(_ pipeline: Pipeline, engine: PipelineEngine, runs: JournalledRun, stop: StopSignal, signals: SignalWatch?,
                       console: Console) async throws -> (RunReport, Int32) {
-        // One HTTP client per run (keep-alive across steps), closed when the run ends.
-        let executor = AsyncHTTPExecutor()
+        // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
+        // connections and requests in flight as the busiest step asks for.
+        let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency)
         let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
                                    pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity)
@@ -107,7 +108,7 @@ public struct PipelineRun: Sendable {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
                               + "the report counts them")
         }
-        var transport: any HubTransport = RetryingTransport(executor: executor)
+        var transport: any HubTransport = RetryingTransport(executor: executor, maxConcurrent: pipeline.concurrency)
         if let trace { transport = TracingTransport(transport, sink: trace) }
         var result = await engine.run(pipeline, mode: .live(transport), batch: control)
         await executor.shutdown()
@@ -123,7 +124,7 @@ public struct PipelineRun: Sendable {
         let location = RunStores.location(store, environment: console.environment)
         guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
         defer { Task { await opened.close() } }
-        if await opened.isLocked(pipeline: RunPaths.absolute(pipeline.document)) { return .locked }
+        if (try? await opened.isLocked(pipeline: RunPaths.absolute(pipeline.document))) == true { return .locked }
         guard let latest = try? await opened.latestRun(identity: RunIdentity.digest(of: pipeline, registry: registry)) else { return .start }
         return latest.status == .completed ? .completed(latest) : .resume(latest)
     }

@@ -22,6 +22,16 @@ extension Journal: RunStore {
         ledger(for: run)
     }
 
+    /// A file lock cannot be lost while its process lives: there is nothing to check.
+    public func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) throws(RunStoreError) -> RunRecord {
+        try resumeRun(id: id, pid: pid, now: now)
+    }
+
+    /// A file lock cannot be lost while its process lives: there is nothing to check.
+    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) throws(RunStoreError) {
+        try finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now)
+    }
+
     /// Nothing to do: the connection closes when the journal is released.
     public func close() async {}
 }

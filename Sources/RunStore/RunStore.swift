@@ -23,11 +23,13 @@ public protocol RunStore: HubPace {
     /// `.running`.
     func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
     /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`; the previous attempt's end,
-    /// exit code and summary are cleared. Throws when there is no such run.
-    func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
+    /// exit code and summary are cleared. Throws when there is no such run, or when `lock` (the run's, from this
+    /// store) was lost to another process: then the other process owns the run.
+    func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord
     /// Ends a run with a status other than `.running`, an exit code and an optional JSON summary. Throws when
-    /// there is no such run or `state` is `.running`.
-    func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError)
+    /// there is no such run or `state` is `.running`, or when `lock` was lost: a process that was taken over must
+    /// not end the run its successor is sending.
+    func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) async throws(RunStoreError)
 
     /// Runs of `pipeline` (an absolute path) the store shows running, live or abandoned, newest first, at most
     /// `limit`: what a new start checks for another split of the pipeline still sending.
@@ -65,8 +67,9 @@ public protocol RunStore: HubPace {
     /// for a holder to finish.
     func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt
     /// Whether a live process holds the lock of `pipeline`. A run the store shows `running` whose lock is free
-    /// was killed: it is abandoned and resumable. Only reads.
-    func isLocked(pipeline: String) async -> Bool
+    /// was killed: it is abandoned and resumable. Only reads. Throws when the store cannot tell, so that "cannot
+    /// ask" is never taken for "free" (a start would then pass a check meant to stop it).
+    func isLocked(pipeline: String) async throws(RunStoreError) -> Bool
 
     /// Closes the store's connections; the store is not used afterwards. Held locks are released by their own
     /// `release`.
@@ -77,6 +80,16 @@ extension RunStore {
     /// The newest run of every row (no shard) with this identity, or nil.
     public func latestRun(identity: String) async throws(RunStoreError) -> RunRecord? {
         try await latestRun(identity: identity, shard: nil)
+    }
+
+    /// Resumes a run without checking a lock (tools and tests; a live run passes its lock).
+    public func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+        try await resumeRun(id: id, pid: pid, now: now, lock: nil)
+    }
+
+    /// Ends a run without checking a lock (tools and tests; a live run passes its lock).
+    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError) {
+        try await finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now, lock: nil)
     }
 
     /// Starts a new run of every row.

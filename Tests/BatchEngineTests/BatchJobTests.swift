@@ -178,7 +178,7 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
         let ledger = MemoryLedger()
         ledger.failAssign.store(true, ordering: .relaxed)
         // Row 1 is refused hub-wide first; row 2, slower, is accepted but its id cannot be journalled.
-        let transport = RowTransport(script: [1: 401], onSend: { row in if row == 2 { usleep(50_000) } })
+        let transport = RowTransport(script: [1: 401], onSend: { row in if row == 2 { usleep(300_000) } })
         let outcome = try await runJobs(rows: 2, transport: transport, control: BatchControl(ledger: ledger), concurrency: 2, steps: 1)
         #expect(outcome.stop?.cause == .journal)
         #expect(outcome.stop?.message.hasPrefix("disk full") == true || outcome.stop?.message.contains("disk full") == true)

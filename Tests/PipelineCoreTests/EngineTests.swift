@@ -12,6 +12,7 @@ private struct ProbeStep: Step {
         OptionSpec("fail", .boolean, default: "false", "fail when run"),
         OptionSpec("bad", .integer, "malformed records its input check finds (no check when absent)"),
         BadRowPolicy.option,
+        OptionSpec("concurrency", .integer, default: "1", "requests in flight"),
     ]
     static let examples = ["- probe: { name: a }"]
 
@@ -19,6 +20,7 @@ private struct ProbeStep: Step {
     let fail: Bool
     var bad: Int?
     var policy = BadRowPolicy.stop
+    var concurrency = 1
 
     static func build(_ options: OptionReader, in context: BuildContext) -> ProbeStep? {
         let name = options.string("name")?.value
@@ -27,6 +29,7 @@ private struct ProbeStep: Step {
         var step = ProbeStep(name: name, fail: fail)
         step.bad = options.integer("bad", in: 0...100)
         step.policy = options.badRowPolicy()
+        step.concurrency = options.integer("concurrency", in: 1...256) ?? 1
         return step
     }
 
@@ -111,6 +114,14 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
             .run(built, mode: .dryRun)
         #expect(report.status == .succeeded)
         #expect(report.steps[0].input == InputSummary(InputCheck(input: "a.csv", policy: .skip)).with(records: 10, bad: 1))
+    }
+
+    @Test func aPipelinesConcurrencyIsItsBusiestSteps() throws {
+        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a")), ("concurrency", Build.scalar("40"))]),
+                                  invocation(2, "probe", [("name", Build.scalar("b")), ("concurrency", Build.scalar("3"))])])
+        #expect(built.concurrency == 40)
+        #expect(try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))])]).concurrency == 1)
+        #expect(try pipeline([]).concurrency == 1)
     }
 
     @Test func runsStepsInOrder() async throws {

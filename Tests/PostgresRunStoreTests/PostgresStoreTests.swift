@@ -80,6 +80,18 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a lock check that cannot ask the store throws instead of answering 'free'")
+    func lockCheckWithoutTheStore() async throws {
+        try await Server.withDatabase { url in
+            let store = try #require(try await PostgresStore.open(url, environment: [:]))
+            await store.close()
+            let started = ContinuousClock.now
+            let error = await #expect(throws: RunStoreError.self) { _ = try await store.isLocked(pipeline: "/srv/pipelines/digest.yaml") }
+            #expect(error?.kind == .unavailable)
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
     @Test("the lock dies with its holder's connection; the holder that lost it is fenced out of every ledger write")
     func fencedAfterTakeover() async throws {
         try await Server.withDatabase { url in
@@ -111,7 +123,7 @@ struct PostgresStoreTests {
                 }
             }
             let takeover = try #require(taken, "the lock of a dead connection was freed")
-            #expect(await second.isLocked(pipeline: pipeline))
+            #expect(try await second.isLocked(pipeline: pipeline))
 
             // The first process is only slow: its next write is refused, so two processes never record side by side.
             let refused = await #expect(throws: LedgerError.self) {
@@ -123,9 +135,19 @@ struct PostgresStoreTests {
                     "the refused write left nothing behind")
             try await second.ledger(for: run, lock: takeover).record([LedgerOutcome(
                 item: LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1"), state: .unknown)])
+            // Nor may it end or restart the run its successor now sends.
+            let ended = await #expect(throws: RunStoreError.self) {
+                try await first.finishRun(id: run.id, state: .interrupted, exitCode: 130, summary: nil, now: 1100, lock: lock)
+            }
+            #expect(ended?.message.contains("lost its lock") == true)
+            await #expect(throws: RunStoreError.self) { _ = try await first.resumeRun(id: run.id, pid: 11, now: 1100, lock: lock) }
+            #expect(try await second.run(matching: run.id)?.status == .running, "the run is left as its new holder has it")
+            _ = try await second.resumeRun(id: run.id, pid: 22, now: 2000, lock: takeover)
+            try await second.finishRun(id: run.id, state: .partial, exitCode: 3, summary: nil, now: 2100, lock: takeover)
+            #expect(try await second.run(matching: run.id)?.status == .partial)
             await takeover.release()
             await lock.release()
-            #expect(await !first.isLocked(pipeline: pipeline))
+            #expect(try await !first.isLocked(pipeline: pipeline))
         }
     }
 }

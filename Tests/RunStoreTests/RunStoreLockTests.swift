@@ -11,16 +11,16 @@ struct RunStoreLockTests {
     @Test("one holder at a time: a second attempt is told who holds the lock, from any handle on the store", arguments: StoreKind.all)
     func exclusive(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, reopen in
-            #expect(await !store.isLocked(pipeline: pipeline))
+            #expect(try await !store.isLocked(pipeline: pipeline))
             guard case .acquired(let lock) = try await store.lock(pipeline: pipeline, holder: holder) else {
                 Issue.record("a free lock was not taken")
                 return
             }
             #expect(lock.holder == holder)
-            #expect(await store.isLocked(pipeline: pipeline))
+            #expect(try await store.isLocked(pipeline: pipeline))
 
             let other = try await reopen()
-            #expect(await other.isLocked(pipeline: pipeline))
+            #expect(try await other.isLocked(pipeline: pipeline))
             let second = LockHolder(pid: 5000, host: "batch-8", startedAt: novemberMorning + 60)
             for handle in [store, other] {
                 guard case .held(let shown) = try await handle.lock(pipeline: pipeline, holder: second) else {
@@ -31,7 +31,7 @@ struct RunStoreLockTests {
             }
 
             await lock.release()
-            #expect(await !other.isLocked(pipeline: pipeline))
+            #expect(try await !other.isLocked(pipeline: pipeline))
             guard case .acquired(let again) = try await other.lock(pipeline: pipeline, holder: second) else {
                 Issue.record("a released lock was not free")
                 return
@@ -39,7 +39,7 @@ struct RunStoreLockTests {
             #expect(again.holder == second)
             await again.release()
             await again.release()  // harmless
-            #expect(await !store.isLocked(pipeline: pipeline))
+            #expect(try await !store.isLocked(pipeline: pipeline))
         }
     }
 
@@ -54,16 +54,16 @@ struct RunStoreLockTests {
                 }
                 held.append(lock)
             }
-            #expect(await !store.isLocked(pipeline: "/c/digest.yaml"))
+            #expect(try await !store.isLocked(pipeline: "/c/digest.yaml"))
             for lock in held { await lock.release() }
-            #expect(await !store.isLocked(pipeline: "/a/digest.yaml"))
+            #expect(try await !store.isLocked(pipeline: "/a/digest.yaml"))
         }
     }
 
     @Test("asking whether a lock is held takes nothing: the holder can still be turned away and taken over", arguments: StoreKind.all)
     func probeOnlyReads(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            for _ in 0..<5 { #expect(await !store.isLocked(pipeline: pipeline)) }
+            for _ in 0..<5 { #expect(try await !store.isLocked(pipeline: pipeline)) }
             guard case .acquired(let lock) = try await store.lock(pipeline: pipeline, holder: holder) else {
                 Issue.record("probing left the lock taken")
                 return

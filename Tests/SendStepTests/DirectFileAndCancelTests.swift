@@ -114,6 +114,21 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
         #expect(result.summary == "cancelled scheduled notification '7138412281836466052-3339543437946614470-1' on hub 'sports'")
     }
 
+    @Test func inASplitRunPartZeroCancelsAndTestSendsAndTheOtherPartsLeaveItToIt() async throws {
+        let cancel = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
+        let test = try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("m", "x")]), ("test", "true")]).0)
+        for step in [cancel, test] {
+            var sent = 0
+            for index in 0..<3 {
+                let transport = RecordingTransport([HubResponse(status: 201, headers: [HubHeader("Location", "http://h/myhub/messages/n1?api-version=2020-06")])])
+                let result = try await run(step, transport: transport, batch: BatchControl(shard: Shard(index: index, count: 3)))
+                sent += transport.requests.count
+                if index > 0 { #expect(result.summary.hasSuffix("is left to part 0/3; this is part \(index)/3"), "\(result.summary)") }
+            }
+            #expect(sent == 1, "one request for the whole split run")
+        }
+    }
+
     @Test func anUnknownIdSaysItWasSentOrCancelledAlready() async throws {
         let step = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
         do {

@@ -9,6 +9,16 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
 }
 
 @Suite struct ForEachTests {
+    @Test func aForEachSendAsksForItsConcurrencyAndOtherSendsForOne() throws {
+        let path = try rows("userId\nalice\n")
+        let each = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"), ("concurrency", "40")]).0)
+        let defaulted = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}")]).0)
+        let audience = try #require(build([("hub", "sports"), ("audience", "fans")]).0)
+        #expect(each.concurrency == 40)
+        #expect(defaulted.concurrency == SendStep.defaultConcurrency)
+        #expect(audience.concurrency == 1)
+    }
+
     @Test func oneTemplateSendPerRowWithTheRowsValues() async throws {
         let path = try rows("userId,headline\nalice,Rain later\nbob,\"Sun, all day\"\n")
         let step = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),

@@ -27,6 +27,10 @@ public protocol Step: Sendable, SendableMetatype {
     /// before a run. Empty for a step that sends nothing.
     var access: [HubAccess] { get }
 
+    /// The most hub requests the step has in flight at once, so a run opens enough connections for
+    /// its busiest step. 1 for a step that sends one request at a time or none.
+    var concurrency: Int { get }
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
 }
@@ -37,4 +41,7 @@ extension Step {
 
     /// Most steps talk to no hub.
     public var access: [HubAccess] { [] }
+
+    /// Most steps send one request at a time.
+    public var concurrency: Int { 1 }
 }

@@ -14,6 +14,11 @@ extension SendStep {
         return [HubAccess(hub: hub, right: .send, purpose: purpose)]
     }
 
+    /// A `for-each` send keeps its `concurrency:` requests in flight; every other send one.
+    public var concurrency: Int {
+        if case .sendEach(let plan) = action { plan.concurrency } else { 1 }
+    }
+
     /// A `for-each` send reads its rows file whole first: the run stops before anything is sent when a
     /// row is malformed (unless `bad-rows: skip`).
     public func checkInput(in context: StepContext) async throws -> InputCheck? {
@@ -25,6 +30,18 @@ extension SendStep {
     /// one, and reports the notification id(s).
     public func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
+        // A cancellation or a test send is one request outside the journal: in a sharded run, part 0 makes it, so
+        // N parts do not make it N times (a second cancel would find nothing and fail its part).
+        if let shard = context.batch.shard, shard.index != 0 {
+            switch action {
+            case .cancel, .send where test:
+                let what = if case .cancel(let id) = action { "cancelling scheduled notification '\(id)'" } else { "the test send" }
+                return StepResult(summary: "\(what) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
+                                  data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
+            case .send, .sendEach:
+                break
+            }
+        }
         switch action {
         case .cancel(let notificationId):
             return try await cancel(notificationId, session: session, context: context)

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// A plain-socket HTTP/1.1 server on loopback that holds every request for a while before answering
+/// 201, and counts the connections open at once. Written without Pushline's or any HTTP library's code,
+/// so it shows what the client really opens.
+final class SlowLoopbackServer: Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let hold: Double
+    private let counts = Mutex((open: 0, peak: 0, requests: 0))
+
+    /// Most connections that were open at the same time.
+    var peakConnections: Int { counts.withLock { $0.peak } }
+    /// Requests answered.
+    var requests: Int { counts.withLock { $0.requests } }
+
+    init(holdSeconds: Double) throws {
+        hold = holdSeconds
+        #if os(Linux)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = fd
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Stops accepting; connections still open end when the client closes them.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            counts.withLock { $0.open += 1; $0.peak = max($0.peak, $0.open) }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    /// Answers requests on one keep-alive connection until the client closes it.
+    private func serve(_ connection: Int32) {
+        defer {
+            close(connection)
+            counts.withLock { $0.open -= 1 }
+        }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // Read one request: the head, then Content-Length bytes of body.
+            var headEnd: Int?
+            while headEnd == nil {
+                headEnd = Self.endOfHead(buffer)
+                if headEnd != nil { break }
+                let count = read(connection, &chunk, chunk.count)
+                guard count > 0 else { return }
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+            let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self).lowercased()
+            let bodyLength = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            while buffer.count < headEnd! + bodyLength {
+                let count = read(connection, &chunk, chunk.count)
+                guard count > 0 else { return }
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+            buffer.removeFirst(headEnd! + bodyLength)
+            Thread.sleep(forTimeInterval: hold)
+            let answer = Array("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n".utf8)
+            guard write(connection, answer, answer.count) == answer.count else { return }
+            counts.withLock { $0.requests += 1 }
+        }
+    }
+
+    /// The index just past the blank line that ends an HTTP head, if the buffer holds one.
+    private static func endOfHead(_ buffer: [UInt8]) -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 3..<buffer.count
+        where buffer[index - 3] == 13 && buffer[index - 2] == 10 && buffer[index - 1] == 13 && buffer[index] == 10 {
+            return index + 1
+        }
+        return nil
+    }
+}
