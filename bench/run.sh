@@ -18,13 +18,9 @@
 # BENCH_WRK_SECONDS (10). PUSHLINE_BIN and RENDER_BENCH_BIN measure given binaries instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-quick=0
-case "${1:-}" in
-  --quick) quick=1 ;;
-  "") ;;
-  *) echo "usage: bench/run.sh [--quick]" >&2; exit 2 ;;
-esac
+# shellcheck source=bench/tools/common.sh
+source bench/tools/common.sh
+bench_mode bench/run.sh "$@"
 if [ "$quick" = 1 ]; then
   rows=${BENCH_ROWS:-300}; runs=${BENCH_RUNS:-1}; fan_devices=${BENCH_FANOUT_DEVICES:-2000}
   fan_sends=${BENCH_FANOUT_SENDS:-20}; dry_rows=${BENCH_DRY_ROWS:-2000}; wrk_seconds=${BENCH_WRK_SECONDS:-1}
@@ -47,55 +43,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 echo "== build"
-bin="${PUSHLINE_BIN:-}"
-render_bin="${RENDER_BENCH_BIN:-}"
-if [ "$quick" = 1 ]; then build=(swift build); else build=(swift build -c release --static-swift-stdlib); fi
-if [ -z "$bin" ]; then
-  "${build[@]}" --product pushline >/dev/null
-  bin="$("${build[@]}" --show-bin-path)/pushline"
-fi
-if [ -z "$render_bin" ]; then
-  "${build[@]}" --product RenderBenchmark >/dev/null
-  render_bin="$("${build[@]}" --show-bin-path)/RenderBenchmark"
-fi
+bin="$(bench_binary "${PUSHLINE_BIN:-}" pushline)"
+render_bin="$(bench_binary "${RENDER_BENCH_BIN:-}" RenderBenchmark)"
 echo "pushline: $bin"
 
-work="$(mktemp -d)"
-emulator_pid=""
-cleanup() {
-  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null || true; wait "$emulator_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workdir
 hub=bench
-results="$work/results.txt"   # "name value" lines, assembled into JSON at the end
-: > "$results"
-record() { echo "$1 $2" >> "$results"; }
-median() { python3 bench/tools/hub.py median "$@"; }
 
 echo "== emulator"
-key="$(python3 -c 'import base64, secrets; print(base64.b64encode(secrets.token_bytes(32)).decode())')"
-cat > "$work/emulator.yaml" <<EOF
-namespace: bench
-tier: standard
-hubs:
-  $hub:
-    policies:
-      DefaultFullSharedAccessSignature: { key: "$key", rights: [Listen, Manage, Send] }
-EOF
-"$bin" emulator --port 0 --config "$work/emulator.yaml" > "$work/emulator.log" 2>&1 &
-emulator_pid=$!
-port=""
-for _ in $(seq 100); do
-  port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/emulator.log")"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "bench: the emulator did not start:" >&2; cat "$work/emulator.log" >&2; exit 1; }
-connection="Endpoint=http://127.0.0.1:$port/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=$key"
-echo "listening on port $port (pid $emulator_pid)"
+start_emulator "$bin" "$hub"
 
-deliveries() { curl -s "http://127.0.0.1:$port/_emulator/deliveries" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'; }
 clear_deliveries() { python3 bench/tools/hub.py clear "$connection"; }
 # timed LABEL COMMAND...: runs it under GNU time; leaves "seconds peak_kb" in $work/time.
 timed() {
@@ -159,7 +116,7 @@ for run in $(seq "$runs"); do
 done
 record "fanout.sends_per_s" "$(median "${fan_rates[@]}")"
 record "fanout.devices_per_send" "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["devices_per_send"])' "$work/fanout.json")"
-kill "$emulator_pid"; wait "$emulator_pid" 2>/dev/null || true; emulator_pid=""
+stop_emulator
 
 echo "== 4. cold start"
 export NH_CONNECTION='Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=ci-sample-key-not-a-secret'

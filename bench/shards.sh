@@ -16,13 +16,9 @@
 # PUSHLINE_BIN and STORE_BENCH_BIN measure given binaries instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-quick=0
-case "${1:-}" in
-  --quick) quick=1 ;;
-  "") ;;
-  *) echo "usage: bench/shards.sh [--quick]" >&2; exit 2 ;;
-esac
+# shellcheck source=bench/tools/common.sh
+source bench/tools/common.sh
+bench_mode bench/shards.sh "$@"
 if [ "$quick" = 1 ]; then
   rows=${BENCH_SHARD_ROWS:-200}; runs=${BENCH_RUNS:-1}; store_items=${BENCH_STORE_ITEMS:-300}; latency=${BENCH_LATENCY:-5ms}
 else
@@ -30,33 +26,14 @@ else
 fi
 
 echo "== build"
-bin="${PUSHLINE_BIN:-}"
-store_bin="${STORE_BENCH_BIN:-}"
-if [ "$quick" = 1 ]; then build=(swift build); else build=(swift build -c release --static-swift-stdlib); fi
-if [ -z "$bin" ]; then
-  "${build[@]}" --product pushline >/dev/null
-  bin="$("${build[@]}" --show-bin-path)/pushline"
-fi
-if [ -z "$store_bin" ]; then
-  "${build[@]}" --product StoreBenchmark >/dev/null
-  store_bin="$("${build[@]}" --show-bin-path)/StoreBenchmark"
-fi
+bin="$(bench_binary "${PUSHLINE_BIN:-}" pushline)"
+store_bin="$(bench_binary "${STORE_BENCH_BIN:-}" StoreBenchmark)"
 echo "pushline: $bin"
 
-work="$(mktemp -d)"
+bench_workdir
 chmod 755 "$work"   # the postgres user reaches its data directory inside
-emulator_pid=""
 pg_started=0
-cleanup() {
-  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null || true; wait "$emulator_pid" 2>/dev/null || true; fi
-  if [ "$pg_started" = 1 ]; then .ci/postgres.sh stop "$work/pg" || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-results="$work/results.txt"   # "name value" lines, assembled into JSON at the end
-: > "$results"
-record() { echo "$1 $2" >> "$results"; }
-median() { python3 bench/tools/hub.py median "$@"; }
+bench_on_exit() { if [ "$pg_started" = 1 ]; then .ci/postgres.sh stop "$work/pg" || true; fi; }
 
 echo "== PostgreSQL"
 admin="${PUSHLINE_BENCH_POSTGRES:-}"
@@ -88,27 +65,7 @@ done
 
 echo "== emulator (each send answered $latency late)"
 hub=bench
-key="$(python3 -c 'import base64, secrets; print(base64.b64encode(secrets.token_bytes(32)).decode())')"
-cat > "$work/emulator.yaml" <<EOF
-namespace: bench
-tier: standard
-hubs:
-  $hub:
-    policies:
-      DefaultFullSharedAccessSignature: { key: "$key", rights: [Listen, Manage, Send] }
-latency: { delay: $latency, operations: [send] }
-EOF
-"$bin" emulator --port 0 --config "$work/emulator.yaml" > "$work/emulator.log" 2>&1 &
-emulator_pid=$!
-port=""
-for _ in $(seq 100); do
-  port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/emulator.log")"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "bench: the emulator did not start:" >&2; cat "$work/emulator.log" >&2; exit 1; }
-connection="Endpoint=http://127.0.0.1:$port/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=$key"
-deliveries() { curl -s "http://127.0.0.1:$port/_emulator/deliveries" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'; }
+start_emulator "$bin" "$hub" "latency: { delay: $latency, operations: [send] }"
 python3 bench/tools/hub.py users "$connection" "$hub" "$rows"
 python3 bench/tools/hub.py rows "$work/rows.csv" "$rows"
 

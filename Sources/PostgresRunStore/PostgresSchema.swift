@@ -9,7 +9,7 @@ import RunStore
 /// A database written by a newer pushline is refused, never altered.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 3
+    static let version = 4
 
     /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
     static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
@@ -91,8 +91,14 @@ enum PostgresSchema {
         """,
     ]
 
+    /// Version 4: generations (`RunRecord.generation`): each `--again` of a split run's part that already ran opens
+    /// the next, so `runs show` keeps the parts of one start together.
+    static let version4 = [
+        "ALTER TABLE pushline.runs ADD COLUMN generation integer NOT NULL DEFAULT 0",
+    ]
+
     /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v.
-    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3]
+    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3, 4: version4]
 
     /// Creates or migrates the schema on `connection`.
     static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {

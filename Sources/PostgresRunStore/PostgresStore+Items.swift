@@ -1,3 +1,4 @@
+import Foundation
 import PipelineCore
 import PostgresNIO
 import RunStore
@@ -42,9 +43,12 @@ extension PostgresStore {
         try await withConnection("grouping failures") { connection in
             var groups: [FailureGroup] = []
             let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT step, min(step_id), state, \(Self.reason) AS reason, count(*) FROM pushline.items
-                WHERE run = (SELECT seq FROM pushline.runs WHERE id = $1) AND state IN ('failed', 'unknown', 'duplicate', 'bad')
-                GROUP BY step, state, reason ORDER BY count(*) DESC, step, state, reason
+                SELECT step, step_id, state, reason, n FROM (
+                    SELECT step, min(step_id) AS step_id, state, \(Self.reason) AS reason, count(*) AS n FROM pushline.items
+                    WHERE run = (SELECT seq FROM pushline.runs WHERE id = $1) AND state IN ('failed', 'unknown', 'duplicate', 'bad')
+                    GROUP BY step, state, reason) AS groups
+                -- Byte order and no error first, as in the SQLite journal, whatever the database's collation.
+                ORDER BY n DESC, step, state COLLATE "C", reason COLLATE "C" NULLS FIRST
                 """, binds: Self.binds(run)), logger: self.logger)
             for try await row in rows {
                 let (step, stepId, state, error, count) = try row.decode((Int, String, String, String?, Int).self)
@@ -72,7 +76,10 @@ extension PostgresStore {
 
     public func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
                         now: Double) async throws(RunStoreError) -> Resolved {
-        let text = "\(resolution.rawValue): settled by \(who) at \(RunID.iso(now))" + (note.map { ": \($0)" } ?? "")
+        // A command line cannot carry NUL, but a caller of the store can, and PostgreSQL's text cannot hold it: it
+        // becomes U+FFFD here rather than failing the settle (this text is joined to others in SQL, so it is not escaped).
+        let text = ("\(resolution.rawValue): settled by \(who) at \(RunID.iso(now))" + (note.map { ": \($0)" } ?? ""))
+            .replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
         // Rows are 32-bit in the table: ranges are clipped to that, and one wholly above it matches nothing.
         let ranges = rows.isEmpty ? [1...Int(Int32.max)]
             : rows.filter { $0.lowerBound <= Int(Int32.max) && $0.upperBound >= Int(Int32.min) }

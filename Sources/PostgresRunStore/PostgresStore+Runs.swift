@@ -30,19 +30,21 @@ extension PostgresStore {
         }
     }
 
-    public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+    public func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
+                         now: Double) async throws(RunStoreError) -> RunRecord {
         let found: RunRecord? = try await withConnection("starting a run") { connection in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
                 let id = RunID.make(startedAt: now)
                 let rows = try await connection.query("""
-                    INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard)
-                    VALUES (\(id), \(identity), \(pipeline), \(now), 'running', \(Int(pid)), 0, \(shard?.description))
+                    INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard, generation)
+                    VALUES (\(id), \(identity), \(pipeline), \(now), 'running', \(Int(pid)), 0, \(shard?.description), \(generation))
                     ON CONFLICT (id) DO NOTHING RETURNING seq
                     """, logger: self.logger)
                 for try await _ in rows {
-                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard)
+                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard,
+                                     generation: generation)
                 }
             }
             return nil
@@ -128,7 +130,7 @@ extension PostgresStore {
     }
 
     /// The columns `record(_:)` reads, in its order.
-    static let runColumns = "id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard"
+    static let runColumns = "id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard, generation"
 
     /// Runs selected by `clause` (WHERE / ORDER BY / LIMIT) in the order it gives; with `update`, that statement
     /// runs first and the runs it changed are returned (`RETURNING`).
@@ -142,14 +144,14 @@ extension PostgresStore {
         }
         var found: [RunRecord] = []
         for try await row in try await connection.query(query, logger: logger) {
-            let (id, identity, pipeline, startedAt, endedAt, resumedAt, statusText, pid, exitCode, resumes, summary, shard) =
-                try row.decode((String, String, String, Double, Double?, Double?, String, Int, Int?, Int, String?, String?).self)
+            let (id, identity, pipeline, startedAt, endedAt, resumedAt, statusText, pid, exitCode, resumes, summary, shard, generation) =
+                try row.decode((String, String, String, Double, Double?, Double?, String, Int, Int?, Int, String?, String?, Int).self)
             guard let status = RunStatus(rawValue: statusText) else {
                 throw RunStoreError("run \(id) has an unknown status '\(statusText)'")
             }
             found.append(RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: startedAt, endedAt: endedAt,
                                    resumedAt: resumedAt, status: status, pid: Int32(clamping: pid), exitCode: exitCode.map { Int32(clamping: $0) },
-                                   resumes: resumes, summary: summary, shard: shard.flatMap(Shard.init)))
+                                   resumes: resumes, summary: summary, shard: shard.flatMap(Shard.init), generation: generation))
         }
         return found
     }

@@ -81,13 +81,9 @@ extension PushServer {
     private func runResponse(id: String, pipeline: String?, status: HTTPStatus) async throws(Problem) -> ServedResponse {
         guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !id.isEmpty else { throw .notFound("there is no run '\(id.prefix(64))'") }
         do {
-            let location = RunStores.location(nil, environment: runConsole.environment)
-            guard let store = try await RunStores.openExisting(location, environment: runConsole.environment) else {
-                throw Problem.notFound("there is no run '\(id)'")
-            }
-            defer { Task { await store.close() } }
+            guard let store = try await runReader.store() else { throw Problem.notFound("there is no run '\(id)'") }
             // Exact ids only: a prefix that several runs share is not a run either.
-            guard let record = try? await store.run(matching: id), record.id == id else { throw Problem.notFound("there is no run '\(id)'") }
+            guard let record = try await store.run(matching: id), record.id == id else { throw Problem.notFound("there is no run '\(id)'") }
             let name = pipeline ?? pipelines.values.first { RunPaths.absolute($0.path) == record.pipeline }?.name
                 ?? URL(fileURLWithPath: record.pipeline).lastPathComponent
             let view = RunView(record, pipeline: name, counts: try await store.counts(run: record.id))

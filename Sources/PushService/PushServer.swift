@@ -27,6 +27,8 @@ public final class PushServer: Sendable {
     /// The engine runs use.
     let runEngine: PipelineEngine
     let idempotency = IdempotencyKeys()
+    /// The run store reads go through, kept open.
+    let runReader: RunStoreReader
     /// Runs started over HTTP and not yet ended, so a shutdown can wait for them.
     let runTasks = Mutex<[UUID: Task<Void, Never>]>([:])
     /// The last readiness probe: when, and whether the hub answered.
@@ -41,6 +43,7 @@ public final class PushServer: Sendable {
         self.settings = settings
         self.pipelines = Dictionary(pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.runConsole = runConsole
+        runReader = RunStoreReader(environment: runConsole.environment)
         self.runEngine = runEngine ?? PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "info")!, clock: clock)
         hub = HubCall(session: try HubSession(hub: settings.hub, transport: transport,
                                               policy: RetryPolicy(maxRetries: 2, baseDelay: 0.5, maxDelay: 5), clock: clock),
@@ -124,6 +127,11 @@ public final class PushServer: Sendable {
     public func waitForRuns() async {
         let tasks = runTasks.withLock { Array($0.values) }
         for task in tasks { await task.value }
+    }
+
+    /// Closes the run store that reads use; call once the server has stopped answering.
+    public func closeRunStore() async {
+        await runReader.close()
     }
 
     func trackRun(_ task: Task<PipelineRun.Outcome, any Error>) {

@@ -45,6 +45,10 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
     var journal: String?
 
+    @Option(help: ArgumentHelp("Check part I (from 0) of N, as `run --shard I/N` would run it: its rows, its lock, its run.",
+                               valueName: "I/N"))
+    var shard: Shard?
+
     func run() async throws {
         let console = Console.current
         let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
@@ -96,7 +100,7 @@ struct CheckCommand: AsyncParsableCommand {
                                                   environment: console.environment) {
             console.errorLine("pushline: warning: \($0)")
         }
-        let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger))
+        let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger, shard: shard))
         console.line("plan (as a dry run finds it; nothing was sent):")
         for record in plan.steps {
             console.line("  [\(record.index)/\(plan.steps.count)] \(record.step): \(record.summary)")
@@ -121,12 +125,23 @@ struct CheckCommand: AsyncParsableCommand {
     /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held; `done`
     /// when the same run completed (a live run would send nothing).
     private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool) {
-        switch await PipelineRun.preview(built, registry: registry, store: journal, console: console) {
+        let part = shard.map { "part \($0) of " } ?? ""
+        switch await PipelineRun.preview(built, registry: registry, store: journal, shard: shard, console: console) {
         case .locked:
-            console.line("run: another run of this pipeline holds its lock now; a live run would exit 75")
+            console.line("run: another run of \(part)this pipeline holds its lock now; a live run would exit 75")
             return (ExitStatus.locked, false)
+        case .otherSplitRunning(let other):
+            let split = other.shard.map { "as part \($0)" } ?? "whole"
+            console.line("run: run \(other.id) of this pipeline is sending \(split) now (pid \(other.pid)); a live run "
+                         + "\(shard.map { "of part \($0)" } ?? "of every row") would exit 75")
+            return (ExitStatus.locked, false)
+        case .splitDifferently(let newest):
+            let was = newest.shard.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)"
+            console.line("run: run \(newest.id) of this pipeline is \(was); a live run \(shard.map { "of part \($0)" } ?? "of every row") "
+                         + "would stop with exit 2 (rows would move between parts): use the same split, or --again for a fresh run")
+            return (ExitStatus.invalidInput, false)
         case .start:
-            console.line("run: a live run would start a new run")
+            console.line("run: a live run would start a new run\(shard.map { " of part \($0)" } ?? "")")
             return (ExitStatus.success, false)
         case .completed(let latest):
             console.line("run: the same run (\(latest.id)) completed at \(RunID.iso(latest.endedAt ?? latest.startedAt)); "

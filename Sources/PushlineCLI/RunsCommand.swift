@@ -39,16 +39,18 @@ struct RunsCommand: AsyncParsableCommand {
         /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
         static func shownStatus(_ run: RunRecord, store: any RunStore) async throws(RunStoreError) -> String {
             guard run.status == .running else { return run.status.rawValue }
-            return try await store.isLocked(pipeline: RunPaths.lockName(run.pipeline, shard: run.shard)) ? "running" : "abandoned"
+            return try await RunPaths.isLive(run, in: store) ? "running" : "abandoned"
         }
 
-        /// The parts of a sharded run: the newest run of each shard with its identity and number of parts, in
+        /// The parts of a sharded run: the newest run of each shard with its identity, number of parts and generation, in
         /// shard order, with each one's item counts over all steps.
         static func parts(of run: RunRecord, store: any RunStore) async throws(RunStoreError) -> [RunView.Part] {
             guard let shard = run.shard else { return [] }
             var newest: [Int: RunRecord] = [:]
             for sibling in try await store.runs(identity: run.identity, limit: 4 * Shard.maximumCount) {
-                guard let part = sibling.shard, part.count == shard.count, newest[part.index] == nil else { continue }
+                // One generation's parts: those of an earlier or later `--again` start are other runs.
+                guard let part = sibling.shard, part.count == shard.count, sibling.generation == run.generation,
+                      newest[part.index] == nil else { continue }
                 newest[part.index] = sibling
             }
             var parts: [RunView.Part] = []

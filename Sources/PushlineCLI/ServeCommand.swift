@@ -86,6 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Pipeline runs started over HTTP finish (or, cut off harder, resume on their next start).
         await server.waitForRuns()
+        await server.closeRunStore()
         await executor.shutdown()
         console.line("server stopped")
     }

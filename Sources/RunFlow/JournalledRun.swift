@@ -6,8 +6,17 @@ import RunStore
 struct JournalledRun {
     let store: any RunStore
     let record: RunRecord
+    /// The pipeline path's lock (its epoch fences the ledger's writes).
     let lock: any RunLock
+    /// The run identity's lock.
+    let runLock: any RunLock
     let isResume: Bool
+
+    /// Releases both locks.
+    func release() async {
+        await lock.release()
+        await runLock.release()
+    }
 
     /// Locks the pipeline, then starts or resumes its run. Returns nil (after saying so) when the same run
     /// already completed and `again` is off: nothing is sent.
@@ -34,27 +43,27 @@ struct JournalledRun {
     private static func beginPastGate(_ pipeline: Pipeline, absolutePipeline: String, registry: StepRegistry, store: any RunStore,
                                       again: Bool, shard: Shard?, now: Double,
                                       console: Console) async throws(RunFlowError) -> JournalledRun? {
-        let lock: any RunLock
+        let identity = RunIdentity.digest(of: pipeline, registry: registry)
+        var held: [any RunLock] = []
+        func releaseAll() async { for lock in held { await lock.release() } }
         do {
-            try await refuseOtherSplits(absolutePipeline, pipeline: pipeline, store: store, shard: shard)
-            // Each shard has a lock of its own: the parts run at once, each part once.
-            switch try await store.lock(pipeline: RunPaths.lockName(absolutePipeline, shard: shard), holder: .current(now: now)) {
-            case .acquired(let taken): lock = taken
-            case .held(let holder): throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
+            try await refuseOtherSplits(absolutePipeline, identity: identity, pipeline: pipeline, store: store, shard: shard)
+            // Two locks, each per shard (the parts run at once, each part once). The pipeline's path: no two versions
+            // of one file send at once (a fixed file started while the old one still sends waits its turn). The run's
+            // identity: the same run started from another path (another checkout, another mount) cannot resume
+            // alongside, though its path lock is another.
+            for name in [RunPaths.lockName(absolutePipeline, shard: shard), RunPaths.runLockName(identity, shard: shard)] {
+                switch try await store.lock(pipeline: name, holder: .current(now: now)) {
+                case .acquired(let taken): held.append(taken)
+                case .held(let holder):
+                    await releaseAll()
+                    throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
+                }
             }
-        } catch let error as RunStoreError {
-            throw .store(error)
-        } catch let error as RunFlowError {
-            throw error
-        } catch {
-            throw .store("\(error)", kind: .failure)
-        }
-        do {
-            let identity = RunIdentity.digest(of: pipeline, registry: registry)
             if !again, let newest = try await store.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
                 // Rows are placed by the number of parts: the same run split another way would send rows the other
                 // split already sent.
-                await lock.release()
+                await releaseAll()
                 throw RunFlowError.shardMismatch(pipeline: pipeline.document.file, run: newest.id, was: newest.shard, asked: shard)
             }
             let latest = again ? nil : try await store.latestRun(identity: identity, shard: shard)
@@ -62,28 +71,40 @@ struct JournalledRun {
                 let part = shard.map { "shard \($0) of " } ?? ""
                 console.line("\(part)run \(latest.id) of \(pipeline.document.file) already completed at \(time(latest.endedAt ?? latest.startedAt)); "
                              + "nothing sent (--again starts a fresh run)")
-                await lock.release()
+                await releaseAll()
                 return nil
             }
             let record: RunRecord
             if let latest {
-                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now, lock: lock)
+                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now, lock: held[0])
                 // A run still marked running while this process holds its lock was killed: abandoned.
                 let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
                 console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
             } else {
-                record = try await store.startRun(identity: identity, pipeline: absolutePipeline, shard: shard, pid: getpid(), now: now)
+                let generation = Self.generation(for: shard, again: again, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))
+                record = try await store.startRun(identity: identity, pipeline: absolutePipeline, shard: shard, generation: generation,
+                                                  pid: getpid(), now: now)
             }
-            return JournalledRun(store: store, record: record, lock: lock, isResume: latest != nil)
-        } catch let error as RunStoreError {
-            await lock.release()
-            throw .store(error)
+            return JournalledRun(store: store, record: record, lock: held[0], runLock: held[1], isResume: latest != nil)
         } catch let error as RunFlowError {
             throw error
+        } catch let error as RunStoreError {
+            await releaseAll()
+            throw .store(error)
         } catch {
-            await lock.release()
+            await releaseAll()
             throw .store("\(error)", kind: .failure)
         }
+    }
+
+    /// The generation a fresh run of `shard` joins: the newest among the runs split the same way, or, with `again`
+    /// when this part already ran in it, the next. So the parts of one `--again` start share a generation whichever
+    /// starts first, and `runs show` does not mix them with the parts of an earlier start.
+    static func generation(for shard: Shard?, again: Bool, among runs: [RunRecord]) -> Int {
+        let split = runs.filter { $0.shard?.count == shard?.count }
+        guard let newest = split.map(\.generation).max() else { return 0 }
+        guard again else { return newest }
+        return split.contains { $0.generation == newest && $0.shard?.index == shard?.index } ? newest + 1 : newest
     }
 
     /// Takes the pipeline's start gate, held by another start only while it checks and locks (milliseconds), so it
@@ -108,10 +129,13 @@ struct JournalledRun {
     /// Throws when a run of the pipeline split another way (or not split, or split when this one is not) is still
     /// sending: both would send the same rows. A run marked running whose lock is free was killed and is no obstacle.
     /// `--again` does not lift this: a fresh run split anew would still send alongside the live one.
-    private static func refuseOtherSplits(_ absolutePipeline: String, pipeline: Pipeline, store: any RunStore,
+    private static func refuseOtherSplits(_ absolutePipeline: String, identity: String, pipeline: Pipeline, store: any RunStore,
                                           shard: Shard?) async throws {
-        for other in try await store.runningRuns(pipeline: absolutePipeline, limit: 64) where other.shard?.count != shard?.count {
-            if try await store.isLocked(pipeline: RunPaths.lockName(absolutePipeline, shard: other.shard)) {
+        // Runs of this file (another version of it too), and this run read from another path.
+        let sameFile = try await store.runningRuns(pipeline: absolutePipeline, limit: 64)
+        let sameRun = try await store.runs(identity: identity, limit: 4 * Shard.maximumCount).filter { $0.status == .running }
+        for other in sameFile + sameRun where other.shard?.count != shard?.count {
+            if try await RunPaths.isLive(other, in: store) {
                 throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
                                                      asked: shard)
             }

@@ -85,12 +85,12 @@ public struct PipelineRun: Sendable {
             let (result, code) = try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console)
             try await finish(result, code)
             signals?.cancel()
-            await runs.lock.release()
+            await runs.release()
             await opened.close()
             return .finished(exitCode: code)
         } catch {
             signals?.cancel()
-            await runs.lock.release()
+            await runs.release()
             await opened.close()
             throw error
         }
@@ -119,20 +119,45 @@ public struct PipelineRun: Sendable {
         return (result, code)
     }
 
-    /// What a live run of `pipeline` would do if it started now, without starting it: nothing is created.
-    public static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, console: Console) async -> Preview {
+    /// What a live run of `pipeline` (of one part of it, with `shard`) would do if it started now, without
+    /// starting it: nothing is created.
+    public static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, shard: Shard? = nil,
+                               console: Console) async -> Preview {
         let location = RunStores.location(store, environment: console.environment)
         guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
-        defer { Task { await opened.close() } }
-        if (try? await opened.isLocked(pipeline: RunPaths.absolute(pipeline.document))) == true { return .locked }
-        guard let latest = try? await opened.latestRun(identity: RunIdentity.digest(of: pipeline, registry: registry)) else { return .start }
+        let preview = await preview(pipeline, registry: registry, opened: opened, shard: shard)
+        await opened.close()
+        return preview
+    }
+
+    private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?) async -> Preview {
+        let absolute = RunPaths.absolute(pipeline.document)
+        let identity = RunIdentity.digest(of: pipeline, registry: registry)
+        for name in [RunPaths.lockName(absolute, shard: shard), RunPaths.runLockName(identity, shard: shard)]
+        where (try? await opened.isLocked(pipeline: name)) == true {
+            return .locked
+        }
+        // A live run split another way (or whole, or split when this is not) would turn this start away.
+        let sameFile = (try? await opened.runningRuns(pipeline: absolute, limit: 64)) ?? []
+        let sameRun = ((try? await opened.runs(identity: identity, limit: 4 * Shard.maximumCount)) ?? []).filter { $0.status == .running }
+        for other in sameFile + sameRun where other.shard?.count != shard?.count {
+            if (try? await RunPaths.isLive(other, in: opened)) == true { return .otherSplitRunning(other) }
+        }
+        if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
+            return .splitDifferently(newest)
+        }
+        guard let latest = try? await opened.latestRun(identity: identity, shard: shard) else { return .start }
         return latest.status == .completed ? .completed(latest) : .resume(latest)
     }
 
     /// What a live run would do now.
     public enum Preview: Equatable, Sendable {
-        /// Another run holds the pipeline's lock: it would exit 75.
+        /// Another run holds the pipeline's lock (or this part's): it would exit 75.
         case locked
+        /// This run, split another way (or not split), is sending now: it would exit 75.
+        case otherSplitRunning(RunRecord)
+        /// The newest run with the same identity was split another way: it would stop with exit 2 unless `--again`.
+        case splitDifferently(RunRecord)
         /// Start a new run.
         case start
         /// Resume this run (interrupted, partial, failed, or abandoned when it shows `running`).

@@ -11,7 +11,9 @@ extension Journal {
     public func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
                         now: Double) throws(RunStoreError) -> Resolved {
         let when = RunID.iso(now)
-        let text = "\(resolution.rawValue): settled by \(who) at \(when)" + (note.map { ": \($0)" } ?? "")
+        // NUL becomes U+FFFD, as in the PostgreSQL store (whose text cannot hold it), so both keep the same record.
+        let text = ("\(resolution.rawValue): settled by \(who) at \(when)" + (note.map { ": \($0)" } ?? ""))
+            .replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
         let ranges = rows.isEmpty ? [1...Int.max] : rows
         return try withConnection { (connection) throws(RunStoreError) -> Resolved in
             try connection.transaction { () throws(RunStoreError) -> Resolved in

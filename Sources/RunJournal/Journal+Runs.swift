@@ -22,7 +22,7 @@ extension Journal {
 
     /// Starts a new run of every row.
     public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
-        try startRun(identity: identity, pipeline: pipeline, shard: nil, pid: pid, now: now)
+        try startRun(identity: identity, pipeline: pipeline, shard: nil, generation: 0, pid: pid, now: now)
     }
 
     /// Runs of `pipeline` marked running (live or abandoned), newest first, at most `limit`.
@@ -50,14 +50,20 @@ extension Journal {
 
     /// Starts a new run: id like `20261122-041200-3f9c2a` (UTC start time + 6 random hex digits), status `.running`.
     public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
+        try startRun(identity: identity, pipeline: pipeline, shard: shard, generation: 0, pid: pid, now: now)
+    }
+
+    /// Starts a new run in `generation` (see `RunRecord.generation`).
+    public func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
+                         now: Double) throws(RunStoreError) -> RunRecord {
         try withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
                 let id = RunID.make(startedAt: now)
                 let inserted = try connection.execute("""
-                    INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard)
-                    VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0, ?6) ON CONFLICT (id) DO NOTHING
+                    INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard, generation)
+                    VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0, ?6, ?7) ON CONFLICT (id) DO NOTHING
                     """) { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
                     try statement.bind(2, identity)
@@ -65,9 +71,11 @@ extension Journal {
                     try statement.bind(4, now)
                     try statement.bind(5, Int64(pid))
                     try statement.bind(6, shard?.description)
+                    try statement.bind(7, Int64(generation))
                 }
                 if inserted == 1 {
-                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard)
+                    return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard,
+                                     generation: generation)
                 }
             }
             throw RunStoreError("could not choose a unique run id in the run journal at \(path)")
@@ -161,7 +169,7 @@ extension Journal {
                              bind: (SQLiteStatement) throws(RunStoreError) -> Void) throws(RunStoreError) -> [RunRecord] {
         var found: [RunRecord] = []
         try connection.query("""
-            SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard
+            SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard, generation
             FROM runs
             """ + " " + clause, bind: bind) { (row) throws(RunStoreError) in
             let id = row.text(0) ?? ""
@@ -172,7 +180,8 @@ extension Journal {
             found.append(RunRecord(
                 id: id, identity: row.text(1) ?? "", pipeline: row.text(2) ?? "", startedAt: row.double(3),
                 endedAt: row.optionalDouble(4), resumedAt: row.optionalDouble(5), status: status, pid: row.int32(7),
-                exitCode: row.optionalInt32(8), resumes: row.int(9), summary: row.text(10), shard: row.text(11).flatMap(Shard.init)))
+                exitCode: row.optionalInt32(8), resumes: row.int(9), summary: row.text(10), shard: row.text(11).flatMap(Shard.init),
+                generation: row.int(12)))
         }
         return found
     }

@@ -6,7 +6,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 4
+    static let version = 5
 
     /// Version 1.
     ///
@@ -84,6 +84,13 @@ enum JournalSchema {
         PRAGMA user_version = 4;
         """
 
+    /// Version 5: generations. Each `--again` of a split run's part that already ran opens a new generation
+    /// (`RunRecord.generation`), so `runs show` keeps the parts of one start together.
+    static let version5 = """
+        ALTER TABLE runs ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+        PRAGMA user_version = 5;
+        """
+
     /// Sets the connection's pragmas and creates or migrates the schema.
     static func prepare(_ connection: SQLiteConnection) throws(RunStoreError) {
         // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
@@ -107,10 +114,11 @@ enum JournalSchema {
             if found < 0 {
                 throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
             }
-            if (1...3).contains(found) {
+            if (1...4).contains(found) {
                 if found < 2 { try connection.executeScript(version2) }
                 if found < 3 { try connection.executeScript(version3) }
-                try connection.executeScript(version4)
+                if found < 4 { try connection.executeScript(version4) }
+                try connection.executeScript(version5)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -125,6 +133,7 @@ enum JournalSchema {
             try connection.executeScript(version2)
             try connection.executeScript(version3)
             try connection.executeScript(version4)
+            try connection.executeScript(version5)
         }
     }
 

@@ -27,11 +27,15 @@ public struct RunRecord: Sendable, Equatable {
     /// The part of a `--shard I/N` run it is; nil for a run of every row. The shards of one run share its
     /// identity and each is a run record of its own, with its own lock.
     public var shard: Shard?
+    /// Which start of the run's parts it belongs to: 0 for the first; each `--again` of a part that already ran
+    /// in the newest generation opens the next, which the other parts' `--again` starts join. `runs show` lists
+    /// one generation's parts together.
+    public var generation: Int
 
     /// Creates a record.
     public init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
                 resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
-                summary: String? = nil, shard: Shard? = nil) {
+                summary: String? = nil, shard: Shard? = nil, generation: Int = 0) {
         self.id = id
         self.identity = identity
         self.pipeline = pipeline
@@ -44,5 +48,6 @@ public struct RunRecord: Sendable, Equatable {
         self.resumes = resumes
         self.summary = summary
         self.shard = shard
+        self.generation = generation
     }
 }

@@ -19,9 +19,9 @@ public protocol RunStore: HubPace {
     func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord?
     /// Every run with this identity, whatever its shard, newest first, at most `limit`.
     func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord]
-    /// Starts a new run of `pipeline` (an absolute path), as `shard` of it when given: a fresh `RunID`, status
-    /// `.running`.
-    func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
+    /// Starts a new run of `pipeline` (an absolute path), as `shard` of it when given, in `generation`: a fresh
+    /// `RunID`, status `.running`.
+    func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
     /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`; the previous attempt's end,
     /// exit code and summary are cleared. Throws when there is no such run, or when `lock` (the run's, from this
     /// store) was lost to another process: then the other process owns the run.
@@ -94,6 +94,11 @@ extension RunStore {
 
     /// Starts a new run of every row.
     public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        try await startRun(identity: identity, pipeline: pipeline, shard: nil, pid: pid, now: now)
+        try await startRun(identity: identity, pipeline: pipeline, shard: nil, generation: 0, pid: pid, now: now)
+    }
+
+    /// Starts a new run, in the first generation.
+    public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+        try await startRun(identity: identity, pipeline: pipeline, shard: shard, generation: 0, pid: pid, now: now)
     }
 }

@@ -42,6 +42,26 @@ struct PostgresCallLimitTests {
     }
 }
 
+@Suite("PostgresStore schema migration", .enabled(if: Server.admin != nil || Server.required,
+                                                 "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
+struct PostgresMigrationTests {
+    @Test("a version 3 store is brought to 4: its runs keep their data and are generation 0")
+    func fromVersion3() async throws {
+        try await Server.withDatabase { url in
+            let older = (1...3).flatMap { PostgresSchema.migrations[$0] ?? [] }
+            for statement in older { try Server.query(statement, database: url) }
+            try Server.query("UPDATE pushline.meta SET value = '3' WHERE key = 'schema_version'", database: url)
+            try Server.query("INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
+                             + "VALUES ('r1', 'i', '/p.yaml', 1000, 'completed', 7, 0, '1/4')", database: url)
+            let store = try #require(try await PostgresStore.open(url, environment: [:]))
+            defer { Task { await store.close() } }
+            let runs = try await store.runs(identity: "i", limit: 5)
+            #expect(runs.map(\.id) == ["r1"] && runs.map(\.generation) == [0] && runs.first?.shard?.description == "1/4")
+            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "4")
+        }
+    }
+}
+
 extension Server {
     /// Starts psql running `sql` in the background; the caller waits for it.
     static func background(_ sql: String, database url: String) throws -> Process {

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServing
-import PushService
+@testable import PushService
 import Testing
 
 @Suite("Pipelines over HTTP: /v1/pipelines/{name}/runs and /v1/runs/{id}")
@@ -59,6 +59,9 @@ struct PipelineRunRouteTests {
             #expect(again.json?["id"] as? String == id)
             await harness.server.waitForRuns()
             #expect(await harness.deliveries().count == 1)
+            // Reads share one open store: a GET does not log in to the store again.
+            for _ in 0..<3 { #expect(await harness.call(.get, "/v1/runs/\(id)", headers: Self.admin).status == 200) }
+            #expect(await harness.server.runReader.opened == 1)
         }
     }
 

@@ -50,6 +50,34 @@ extension BatchRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 
+    @Test func checkOfOnePartPlansItsRowsAndKnowsItsRunAndTheSplit() async throws {
+        let scratch = try Scratch(users: 40)
+        let (emulator, base, connection) = try await emulator()
+        try await register(scratch, connection)
+        let env = environment(scratch, connection)
+        let before = try PushlineProcess(["check", digest, "--shard", "1/4"], environment: env)
+        #expect(try await before.waitForExit() == 0, "\(before.stdout)")
+        let plan = try #require(before.stdout.split(separator: "\n").first { $0.contains("40 records in") }, "\(before.stdout)")
+        #expect(plan.contains("would be sent") && plan.contains("for other shards"), "\(plan)")
+        #expect(before.stdout.contains("run: a live run would start a new run of part 1/4"), "\(before.stdout)")
+
+        let part = try PushlineProcess(["run", digest, "--shard", "1/4", "--quiet"], environment: env)
+        #expect(try await part.waitForExit() == 0, "\(part.stdout)")
+        let done = try PushlineProcess(["check", digest, "--shard", "1/4"], environment: env)
+        #expect(try await done.waitForExit() == 0, "\(done.stdout)")
+        #expect(done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
+        let other = try PushlineProcess(["check", digest, "--shard", "2/4"], environment: env)
+        #expect(try await other.waitForExit() == 0, "\(other.stdout)")
+        #expect(other.stdout.contains("a live run would start a new run of part 2/4"), "\(other.stdout)")
+        // The same run whole, or split another way, would move rows between parts: run would stop with exit 2.
+        let whole = try PushlineProcess(["check", digest], environment: env)
+        #expect(try await whole.waitForExit() == 2, "\(whole.stdout)")
+        #expect(whole.stdout.contains("is split in 4 parts (--shard I/4); a live run of every row would stop with exit 2"), "\(whole.stdout)")
+        let planned = try #require(plan.split(separator: "= ").last?.split(separator: " ").first.flatMap { Int($0) }, "\(plan)")
+        #expect(try await deliveries(base).count == planned, "only part 1's run sent, as planned, and check sent nothing")
+        #expect(try await emulator.stop() == 0)
+    }
+
     @Test func aReaderThatGoesAwayEndsTheProcessQuietlyBySIGPIPE() async throws {
         let process = Process()
         process.executableURL = PushlineProcess.executable

@@ -84,12 +84,10 @@ struct ShardedRunProcessTests {
 
     @Test func theJournalDatabaseDyingMidRunStopsEveryShardResumablyAndTheyResumeOnceItIsBack() async throws {
         let server = try PrivatePostgres.start()
-        print("DBG after \(#line)")
         defer { server.remove() }
         var scratch = try BatchRunProcessTests.Scratch(users: 3000)
         scratch.journal = server.url
         let (emulator, base, connection) = try await batch.emulator()
-        print("DBG before \(#line)")
         try await batch.register(scratch, connection)
         let shards = try (0..<2).map { index in
             try PushlineProcess(["run", batch.paced, "--shard", "\(index)/2", "--quiet"], environment: batch.environment(scratch, connection),
@@ -97,7 +95,6 @@ struct ShardedRunProcessTests {
         }
         try await batch.waitForDeliveries(base, atLeast: 600)
         try server.crash()
-        print("DBG after \(#line)")
         for process in shards {
             let status = try await process.waitForExit(timeout: 90)
             // A journal that cannot be written stops the run at once, saying so; running again resumes (1 is retried).
@@ -105,7 +102,6 @@ struct ShardedRunProcessTests {
             #expect(process.stdout.contains("cannot reach the run store at postgres://pushline@127.0.0.1:"), "\(process.stdout.suffix(1500))")
             #expect(!process.stdout.contains(server.url), "the password was printed")
         }
-        print("DBG before \(#line)")
         let stopped = try await batch.deliveries(base).values.reduce(0, +)
         #expect(stopped < 3000)
 
@@ -115,7 +111,6 @@ struct ShardedRunProcessTests {
         #expect(try await batch.deliveries(base).values.reduce(0, +) == stopped)
 
         try server.restart()
-        print("DBG after \(#line)")
         var unknown = 0
         for index in 0..<2 {
             let report = scratch.directory + "/resumed-\(index).json"

@@ -56,7 +56,7 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
         }
     }
 
-    @Test("a schema 3 journal is brought to 4: it gains the shared pace, and a pause recorded through it is read back")
+    @Test("a schema 3 journal is brought to 5: it gains the shared pace (a pause recorded through it is read back) and generations (its runs are generation 0)")
     func migratesFromVersion3() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/journal.sqlite"
@@ -65,15 +65,18 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
                 try old.executeScript(JournalSchema.version1)
                 try old.executeScript(JournalSchema.version2)
                 try old.executeScript(JournalSchema.version3)
+                try old.executeScript("INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
+                                      + "VALUES ('r1', 'i', '/p.yaml', 1000, 'completed', 7, 0, '1/4')")
             }
             let journal = try Journal(path: path)
+            #expect(try journal.runs(identity: "i", limit: 5).map(\.generation) == [0])
             #expect(journal.reserve(hub: "h", budget: nil, count: 0) == 0)
             journal.pause(hub: "h", seconds: 60)
             let left = try #require(journal.reserve(hub: "h", budget: nil, count: 0))
             #expect(left > 59 && left <= 60)
             var version = 0
             try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
-            #expect(version == 4)
+            #expect(version == 5)
         }
     }
 }

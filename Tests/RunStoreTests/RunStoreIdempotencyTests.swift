@@ -69,9 +69,13 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             #expect(third.retriable && third.key.row == 3)
             #expect(third.resolution == "resend: settled by bob at 2026-11-22T04:12:00Z (was unknown: 500)")
 
-            let delivered = try await store.resolve(run: run.id, as: .delivered, step: nil, rows: [], by: "alice", note: "checked telemetry",
+            let delivered = try await store.resolve(run: run.id, as: .delivered, step: nil, rows: [], by: "alice", note: "checked\u{0} telemetry",
                                                 now: novemberMorning)
             #expect(delivered == Resolved(settled: 2, remaining: 1, completed: false), "row 3 is still to be resent")
+            #expect(try await ledger.entry(LedgerKey(step: 1, row: 4))?.state == .accepted)
+            let settled = try await store.items(run: run.id, states: [.accepted], limit: 10).first { $0.key.row == 4 }
+            #expect(settled?.resolution == "delivered: settled by alice at 2026-11-22T04:12:00Z: checked\u{FFFD} telemetry",
+                    "a NUL in a note is kept as U+FFFD by both stores")
             let second = try #require(try await ledger.entry(LedgerKey(step: 1, row: 2)))
             #expect(second.state == .accepted && second.error == nil)
             #expect(try await store.run(matching: run.id)?.status == .partial)

@@ -36,4 +36,9 @@ public enum FilePath {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
+
+    /// The last component of a path: its file name.
+    public static func lastComponent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
 }
