@@ -27,7 +27,9 @@ extension EmulatorResponder {
         let json = String(decoding: try encoder.encode(installation), as: UTF8.self)
         var headers = HeaderFields()
         headers[.contentLocation] = call.url("installations/\(id)")
-        return response(.ok, contentType: "application/json", body: json, headers: headers)
+        // The body is JSON, but recorded NH traffic (the .NET SDK's recordings of 2018 and 2020) labels it
+        // `application/xml; charset=utf-8`, and clients must cope with that: so does the emulator.
+        return response(.ok, contentType: "application/xml; charset=utf-8", body: json, headers: headers)
     }
 
     func deleteInstallation(_ call: Call, id: String) async -> ServedResponse {

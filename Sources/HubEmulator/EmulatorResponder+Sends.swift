@@ -44,6 +44,7 @@ extension EmulatorResponder {
         }
         let headers = platformHeaders(call.request)
         try Self.checkRoutingHeaders(.native(platform), headers)
+        if let problem = NativePayload.problem(batch.notification, platform: platform, headers: headers) { throw EmulatorError.badRequest(problem) }
         let notification = OutgoingNotification(format: .native(platform), tags: nil, body: String(decoding: batch.notification, as: UTF8.self),
                                                 headers: headers)
         let id = await store.directSend(notification, platform: platform, handles: batch.devices, hub: call.hub)
@@ -94,11 +95,10 @@ extension EmulatorResponder {
         return response(.ok, contentType: "application/xml; charset=utf-8", body: details.xml())
     }
 
-    /// Reads format, tags, body and platform headers of a send, checking the 64 KB limit.
+    /// Reads format, tags, body and platform headers of a send, checking the 64 KB limit. Without
+    /// `ServiceBusNotification-Format` a send is a template send: the REST reference marks the header optional for those.
     private func outgoing(_ call: Call) async throws -> OutgoingNotification {
-        guard let format = try format(call) else {
-            throw EmulatorError.badRequest("The ServiceBusNotification-Format header is required.")
-        }
+        let format = try format(call) ?? .template
         let tags = call.request.headers[.notificationTags]
         if let tags, tags.trimmingCharacters(in: .whitespaces).isEmpty {
             throw EmulatorError.badRequest("ServiceBusNotification-Tags is empty; leave the header out to broadcast.")
@@ -106,6 +106,9 @@ extension EmulatorResponder {
         let text = try await body(call, limit: NHLimits.maxRequestBytes)
         let headers = platformHeaders(call.request)
         try Self.checkRoutingHeaders(format, headers)
+        if case .native(let platform) = format, let problem = NativePayload.problem(Array(text.utf8), platform: platform, headers: headers) {
+            throw EmulatorError.badRequest(problem)
+        }
         return OutgoingNotification(format: format, tags: tags, body: text, headers: headers)
     }
 

@@ -20,7 +20,8 @@ extension EmulatorStore {
     /// Creates or updates the registration at `id` (`PUT registrations/{id}`).
     ///
     /// 410 Gone for an id this emulator never issued or has deleted, so clients' "get a new id and
-    /// retry" path is exercised; 412 when `If-Match` names another ETag.
+    /// retry" path is exercised; 412 when `If-Match` names another ETag or is not one (no `If-Match` is a plain
+    /// overwrite, as recorded traffic shows).
     func upsertRegistration(
         _ description: RegistrationDescription, id: String, ifMatch: String?, hub: String
     ) throws(EmulatorError) -> StoredRegistration {
@@ -29,8 +30,11 @@ extension EmulatorStore {
         if existing == nil, state.retiredRegistrationIDs.contains(id) || !state.issuedRegistrationIDs.contains(id) {
             throw EmulatorError(410, "The registration id is gone; create a new registration id and retry.")
         }
-        if let ifMatch, let existing, !Self.etag(ifMatch, matches: existing.etag) {
-            throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
+        if let ifMatch {
+            let condition = try Self.condition(ifMatch)
+            if let existing, !condition.matches(existing.etag) {
+                throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
+            }
         }
         try Self.validateTags(description.tags)
         if description.kind == .windows, description.isTemplate,
@@ -66,8 +70,10 @@ extension EmulatorStore {
 
     /// Deletes a registration; its id is retired (a later PUT gets 410).
     func deleteRegistration(id: String, ifMatch: String?, hub: String) throws(EmulatorError) {
+        // The service requires If-Match on a delete (every SDK sends `*`), checked before the registration is looked up.
+        let condition = try Self.condition(ifMatch)
         guard let existing = hubs[hub]?.registrations[id] else { throw .notFound("") }
-        if let ifMatch, !Self.etag(ifMatch, matches: existing.etag) {
+        guard condition.matches(existing.etag) else {
             throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
         }
         hubs[hub]?.registrations[id] = nil
@@ -93,11 +99,31 @@ extension EmulatorStore {
         return (page, next)
     }
 
-    /// `*`, `"3"`, `W/"3"` or `3` against the current ETag.
-    static func etag(_ header: String, matches current: Int) -> Bool {
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        if trimmed == "*" { return true }
-        let bare = trimmed.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        return Int(bare) == current
+    /// An `If-Match` value: `*`, or an ETag quoted as HTTP requires, strong (`"3"`) or weak (`W/"3"`). Anything else,
+    /// a missing header included, is NH's 412 "The ETag header is either missing or invalid"; a bare `3` is not an
+    /// ETag.
+    static func condition(_ header: String?) throws(EmulatorError) -> IfMatch {
+        let trimmed = header?.trimmingCharacters(in: .whitespaces) ?? ""
+        if trimmed == "*" { return .any }
+        let quoted = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
+        guard quoted.count >= 3, quoted.first == "\"", quoted.last == "\"", let etag = Int(quoted.dropFirst().dropLast()) else {
+            throw EmulatorError(412, "The ETag header is either missing or invalid.")
+        }
+        return .etag(etag)
+    }
+
+    /// What an `If-Match` header asks for.
+    enum IfMatch: Equatable {
+        /// `*`: any current ETag.
+        case any
+        /// This ETag.
+        case etag(Int)
+
+        func matches(_ current: Int) -> Bool {
+            switch self {
+            case .any: true
+            case .etag(let etag): etag == current
+            }
+        }
     }
 }

@@ -34,7 +34,8 @@ extension EmulatorStore {
                 continue
             }
             outcome.succeeded(target)
-            deliveries.append(LoggedDelivery(id: nextDeliveryId(), send: send, recipient: .target(target), payload: payload))
+            deliveries.append(LoggedDelivery(id: nextDeliveryId(), send: send, recipient: .target(target), payload: payload,
+                                             renderedHeaders: prepared.properties.flatMap { target.renderedHeaders($0) }))
         }
         dropOldDeliveries()
         keepTelemetry(NotificationRecord(

@@ -33,6 +33,8 @@ struct LoggedDelivery: Sendable {
     let recipient: Recipient
     /// The payload the device receives (rendered for template targets).
     let payload: String
+    /// A template target's headers rendered for this send, when they hold expressions.
+    var renderedHeaders: [String: String]? = nil
 
     /// The side channel's view.
     var delivery: Delivery {
@@ -52,7 +54,8 @@ struct LoggedDelivery: Sendable {
             return Delivery(
                 id: id, notificationId: send.notificationId, hub: send.hub, platform: target.platform.rawValue,
                 pushChannel: target.pushChannel, installationId: installationId, registrationId: registrationId,
-                template: target.templateName, payload: payload, headers: target.isTemplate ? target.headers : send.headers,
+                template: target.templateName, payload: payload,
+                headers: renderedHeaders ?? (target.isTemplate ? target.headers : send.headers),
                 time: send.time)
         }
     }

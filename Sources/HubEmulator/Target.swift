@@ -32,6 +32,9 @@ final class Target: Sendable {
     let templateName: String?
     /// Headers registered with the template (APNs/WNS headers).
     let headers: [String: String]
+    /// The template headers whose values hold expressions (`X-WNS-Tag: $(tagv)`): NH evaluates them with the send's
+    /// properties, as it does the body. Empty for most targets, whose headers are delivered as registered.
+    let headerTemplates: [String: TextTemplate]
 
     init(key: Key, platform: PushPlatform, pushChannel: String, tags: Set<String>, template: CompiledTemplate?,
          templateName: String?, headers: [String: String]) {
@@ -42,6 +45,22 @@ final class Target: Sendable {
         self.template = template
         self.templateName = templateName
         self.headers = headers
+        var headerTemplates: [String: TextTemplate] = [:]
+        if template != nil {
+            for (name, value) in headers {
+                // A value that does not compile is delivered as written; registration checked what it could.
+                if let compiled = try? TextTemplate(compiling: value), !compiled.propertyNames.isEmpty { headerTemplates[name] = compiled }
+            }
+        }
+        self.headerTemplates = headerTemplates
+    }
+
+    /// The template headers rendered with a send's properties; nil when none holds an expression.
+    func renderedHeaders(_ properties: TemplateProperties) -> [String: String]? {
+        guard !headerTemplates.isEmpty else { return nil }
+        var rendered = headers
+        for (name, template) in headerTemplates { rendered[name] = template.render(properties) }
+        return rendered
     }
 
     /// True for targets that receive template sends.

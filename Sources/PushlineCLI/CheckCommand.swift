@@ -49,6 +49,9 @@ struct CheckCommand: AsyncParsableCommand {
                                valueName: "I/N"))
     var shard: Shard?
 
+    @Flag(help: "Print every request sent to a hub (Authorization redacted) and its answer to standard error.")
+    var trace = false
+
     func run() async throws {
         let console = Console.current
         let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
@@ -71,9 +74,10 @@ struct CheckCommand: AsyncParsableCommand {
         }
         if needs.isEmpty { console.line("hubs: no step talks to a hub") }
         let executor = AsyncHTTPExecutor()
+        var transport: any HubTransport = RetryingTransport(executor: executor)
+        if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
         let context = StepContext(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock,
-                                  document: built.document, state: RunState(), isDryRun: false,
-                                  transport: RetryingTransport(executor: executor))
+                                  document: built.document, state: RunState(), isDryRun: false, transport: transport)
         for (hub, rights) in needs {
             let hubSession: HubSession
             do { hubSession = try context.session(for: hub) } catch {

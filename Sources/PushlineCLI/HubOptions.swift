@@ -18,6 +18,9 @@ struct HubOptions: ParsableArguments {
 
     @OptionGroup var settings: EnvironmentFileOption
 
+    @Flag(help: "Print every request sent to the hub (Authorization redacted) and its answer to standard error.")
+    var trace = false
+
     func validate() throws {
         if let endpoint {
             let lowered = endpoint.lowercased()
@@ -57,8 +60,10 @@ struct HubOptions: ParsableArguments {
             resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: override),
             lifetime: 3600, now: { clock.epochSeconds })
         let executor = AsyncHTTPExecutor()
+        var transport: any HubTransport = RetryingTransport(executor: executor)
+        if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
         let client = HubClient(endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: override),
-                               tokens: tokens, transport: RetryingTransport(executor: executor), console: console)
+                               tokens: tokens, transport: transport, console: console)
         do {
             try await body(client)
         } catch {
@@ -73,7 +78,7 @@ struct HubOptions: ParsableArguments {
 struct HubClient {
     let endpoint: HubEndpoint
     let tokens: SASTokenProvider
-    let transport: RetryingTransport
+    let transport: any HubTransport
     let console: Console
 
     /// The response to `request` (2xx, or a status in `accepting`); any other outcome prints

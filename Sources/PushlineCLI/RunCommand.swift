@@ -146,7 +146,7 @@ struct RunCommand: AsyncParsableCommand {
         run.resendUnknown = resendUnknown
         run.progress = progress
         if trace {
-            run.trace = { trace in console.err((trace.requestLines + [trace.outcomeLine, ""]).joined(separator: "\n")) }
+            run.trace = HubTraceOutput.sink(console)
         }
         let outcome: PipelineRun.Outcome
         do {

@@ -26,7 +26,8 @@ struct InstallationTests {
 
             let get = try await client.getInstallation("inst-1")
             #expect(get.status == 200, "\(get)")
-            #expect(normalizedContentType(get.header("Content-Type")).hasPrefix("application/json"), "\(get)")
+            // Recorded NH traffic labels the JSON body application/xml; the emulator does the same (docs §2.2).
+            #expect(normalizedContentType(get.header("Content-Type")) == "application/xml;charset=utf-8", "\(get)")
             let body = Self.object(get)
             #expect(body["installationId"] as? String == "inst-1")
             #expect(body["platform"] as? String == "apns")

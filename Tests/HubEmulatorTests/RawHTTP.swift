@@ -232,7 +232,10 @@ struct RawResponse: Sendable, CustomStringConvertible {
     /// `<Detail>` text of an `<Error>` body.
     var errorDetail: String? {
         guard let start = body.range(of: "<Detail>"), let end = body.range(of: "</Detail>") else { return nil }
-        return String(body[start.upperBound..<end.lowerBound])
+        // The XML's text, unescaped.
+        return String(body[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     var description: String { "\(status) \(headers) \(body.prefix(600))" }

@@ -110,6 +110,35 @@ struct SendTests {
         }
     }
 
+    @Test("native bodies are checked as NH checks them: FCM v1 in {\"message\":{…}} without a target, APNs JSON, WNS XML per X-WNS-Type")
+    func nativeBodiesAreChecked() async throws {
+        try await withEmulator { client, _ async throws in
+            func wns(_ type: String, _ body: String) async throws -> RawResponse {
+                try await client.sendNative("windows", body, tags: nil, contentType: type == "wns/raw" ? "application/octet-stream" : "text/xml",
+                                            extraHeaders: [("X-WNS-Type", type)])
+            }
+            let refused: [(RawResponse, String)] = [
+                (try await client.sendNative("fcmv1", #"{"notification":{"title":"Hi"}}"#, tags: nil), "The FCM v1 payload must be a JSON object with a \"message\" object"),
+                (try await client.sendNative("fcmv1", #"{"message":{"token":"abc","notification":{"title":"Hi"}}}"#, tags: nil), "The FCM v1 message names its target ('token')"),
+                (try await client.sendNative("fcmv1", #"{"message":"Hi"}"#, tags: nil), "The FCM v1 payload must be a JSON object"),
+                (try await client.sendNative("apple", "alert: hi", tags: nil), "The APNs payload is not a JSON object"),
+                (try await client.sendNative("apple", #"["aps"]"#, tags: nil), "The APNs payload is not a JSON object"),
+                (try await wns("wns/toast", "<tile><visual/></tile>"), "The Windows toast notification (wns/toast) must have a <toast> root element, not <tile>"),
+                (try await wns("wns/badge", "<badge value=\"3\">"), "The Windows badge notification is not well-formed XML"),
+                (try await wns("wns/other", "<toast/>"), "X-WNS-Type 'wns/other' is not one of"),
+            ]
+            for (response, detail) in refused { AuthTests.expectError(response, 400, detailPrefix: detail) }
+            #expect(try await client.sendNative("fcmv1", #"{"message":{"notification":{"title":"Hi"}}}"#, tags: nil).status == 201)
+            #expect(try await client.sendNative("apple", #"{"aps":{"alert":"Hi"}}"#, tags: nil).status == 201)
+            #expect(try await wns("wns/toast", "<toast><visual><binding template=\"ToastText01\"><text id=\"1\">Hi</text></binding></visual></toast>").status == 201)
+            #expect(try await wns("wns/raw", "anything at all, not XML").status == 201)
+            // A direct send is checked the same way.
+            let direct = try await client.sendNative("fcmv1", #"{"notification":{}}"#, tags: nil, query: "&direct",
+                                                     extraHeaders: [("ServiceBusNotification-DeviceHandle", "fcm-token-1")])
+            AuthTests.expectError(direct, 400, detailPrefix: "The FCM v1 payload must be")
+        }
+    }
+
     // MARK: targeting (§6)
 
     @Test("native sends reach native devices of that platform only; broadcast without tags")
@@ -274,6 +303,55 @@ struct SendTests {
                     == #"<toast><visual><binding template="ToastText01"><text id="1">Fish &amp; &lt;Chips&gt;</text></binding></visual></toast>"#)
             let headers = (delivery["headers"] as? [String: String]) ?? [:]
             #expect(headers.first { $0.key.lowercased() == "x-wns-type" }?.value == "wns/toast", "\(headers)")
+        }
+    }
+
+    @Test("template header values are expressions too: X-WNS-Tag: $(tagv) and apns-collapse-id: $(cid) arrive rendered")
+    func templateHeaderValuesAreRendered() async throws {
+        try await withEmulator { client, _ async throws in
+            let wns = """
+            {"installationId":"w-2","platform":"wns","pushChannel":"https://db5.notify.windows.com/?token=def","tags":["h"],\
+            "templates":{"toast":{"body":"<toast><visual><binding template=\\"ToastText01\\"><text id=\\"1\\">$(message)</text></binding></visual></toast>",\
+            "headers":{"X-WNS-Type":"wns/toast","X-WNS-Tag":"$(tagv)"}}}}
+            """
+            let apns = """
+            {"installationId":"a-2","platform":"apns","pushChannel":"\(apnsToken(0xC1D))","tags":["h"],\
+            "templates":{"alert":{"body":"{\\"aps\\":{\\"alert\\":\\"$(message)\\"}}","headers":{"apns-collapse-id":"digest-$(cid)","apns-priority":"10"}}}}
+            """
+            #expect(try await client.putInstallation("w-2", wns).status == 200)
+            #expect(try await client.putInstallation("a-2", apns).status == 200)
+            Self.expectCreated(try await client.sendTemplate(#"{"message":"Hi","tagv":"news-7","cid":"42"}"#, tags: "h"))
+            let deliveries = try await client.deliveries()
+            func headers(_ platform: String) -> [String: String] {
+                let delivery = deliveries.first { $0["platform"] as? String == platform }
+                return ((delivery?["headers"] as? [String: String]) ?? [:]).reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }
+            }
+            #expect(headers("wns")["x-wns-tag"] == "news-7", "\(deliveries)")
+            #expect(headers("wns")["x-wns-type"] == "wns/toast")
+            #expect(headers("apns")["apns-collapse-id"] == "digest-42", "\(deliveries)")
+            #expect(headers("apns")["apns-priority"] == "10")
+        }
+    }
+
+    @Test("a send without ServiceBusNotification-Format is a template send (the header is optional for those)")
+    func formatDefaultsToTemplate() async throws {
+        try await withEmulator { client, _ async throws in
+            let body = """
+            {"installationId":"t-1","platform":"apns","pushChannel":"\(apnsToken(0xF0F))","tags":["fmt"],\
+            "templates":{"alert":{"body":"{\\"aps\\":{\\"alert\\":\\"$(message)\\"}}"}}}
+            """
+            #expect(try await client.putInstallation("t-1", body).status == 200)
+            let sent = try await client.request(.post, "/\(NH.hub)/messages?\(NH.api)", auth: Token.full(),
+                                                headers: [("Content-Type", "application/json;charset=utf-8"), ("ServiceBusNotification-Tags", "fmt")],
+                                                body: #"{"message":"no format header"}"#)
+            Self.expectCreated(sent)
+            #expect(try await client.deliveries().first?["payload"] as? String == #"{"aps":{"alert":"no format header"}}"#)
+            // Direct sends still need a native format.
+            let direct = try await client.request(.post, "/\(NH.hub)/messages?\(NH.api)&direct", auth: Token.full(),
+                                                  headers: [("Content-Type", "application/json;charset=utf-8"),
+                                                            ("ServiceBusNotification-DeviceHandle", apnsToken(0xF0F))],
+                                                  body: #"{"aps":{"alert":"x"}}"#)
+            #expect(direct.status == 400, "\(direct)")
         }
     }
 

@@ -55,8 +55,11 @@ extension BatchRunProcessTests {
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let env = environment(scratch, connection)
-        let before = try PushlineProcess(["check", digest, "--shard", "1/4"], environment: env)
+        let before = try PushlineProcess(["check", digest, "--shard", "1/4", "--trace"], environment: env)
         #expect(try await before.waitForExit() == 0, "\(before.stdout)")
+        // --trace shows the harmless probes as sent, the signature redacted.
+        #expect(before.stdout.contains("GET http://127.0.0.1:") && before.stdout.contains("→ 404 (1 attempt)"), "\(before.stdout)")
+        #expect(before.stdout.contains("sig=<redacted>&"), "\(before.stdout)")
         let plan = try #require(before.stdout.split(separator: "\n").first { $0.contains("40 records in") }, "\(before.stdout)")
         #expect(plan.contains("would be sent") && plan.contains("for other shards"), "\(plan)")
         #expect(before.stdout.contains("run: a live run would start a new run of part 1/4"), "\(before.stdout)")

@@ -49,4 +49,32 @@ import Testing
         #expect(missingOutput.contains("error: GET installation 'seed-1': the hub or resource does not exist"))
         #expect(try await emulator.stop() == 0)
     }
+
+    @Test func hubCommandsTraceWhatTheySentWithoutTheSignature() async throws {
+        let emulator = try PushlineProcess(["emulator", "--port", "0"])
+        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
+        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let full = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
+            .trimmingCharacters(in: .whitespaces)
+        let key = try #require(full.split(separator: "SharedAccessKey=").last.map(String.init))
+        let env = ["NH_CONNECTION": full, "NH_HUB": "myhub"]
+
+        let (sent, sendOutput) = try await pushline(["send", "--format", "template", "--tags", "news", "--body", #"{"message":"x"}"#, "--trace"], env)
+        #expect(sent == 0, "\(sendOutput)")
+        #expect(sendOutput.contains("POST \(base)myhub/messages"), "\(sendOutput)")
+        #expect(sendOutput.contains("ServiceBusNotification-Tags: news"), "\(sendOutput)")
+        #expect(sendOutput.contains("Authorization: SharedAccessSignature"), "\(sendOutput)")
+        #expect(sendOutput.contains("→ 201 (1 attempt) Location: \(base)myhub/messages/"), "\(sendOutput)")
+        let (missing, getOutput) = try await pushline(["installation", "get", "nobody", "--trace"], env)
+        #expect(missing == 1)
+        #expect(getOutput.contains("GET \(base)myhub/installations/nobody") && getOutput.contains("→ 404 (1 attempt)"), "\(getOutput)")
+        for output in [sendOutput, getOutput] {
+            let signatures = output.components(separatedBy: "sig=").dropFirst()
+            #expect(!output.contains(key) && !signatures.isEmpty && signatures.allSatisfy { $0.hasPrefix("<redacted>&") },
+                    "the key and the signature never show: \(output)")
+        }
+        // Without --trace, nothing of the kind.
+        #expect(try await pushline(["send", "--format", "template", "--tags", "news", "--body", #"{"message":"x"}"#], env).1.contains("POST ") == false)
+        #expect(try await emulator.stop() == 0)
+    }
 }
