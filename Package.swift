@@ -8,6 +8,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pushline", targets: ["pushline"]),
+        // The parsers that read outside input, for the libFuzzer harnesses in fuzz/ (a package of its own, built
+        // with the fuzzer's instrumentation by fuzz/run.sh); not an API.
+        .library(name: "HubExpressions", targets: ["HubExpressions"]),
+        .library(name: "HubWire", targets: ["HubWire"]),
+        .library(name: "PipelineCore", targets: ["PipelineCore"]),
+        .library(name: "PipelineConfig", targets: ["PipelineConfig"]),
+        .library(name: "RowReading", targets: ["RowReading"]),
+        .library(name: "HTTPServing", targets: ["HTTPServing"]),
+        .library(name: "PushService", targets: ["PushService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),

@@ -88,6 +88,47 @@ struct SASVerifierTests {
         #expect(throws: SASVerificationError(kind: kind)) { try Self.verify(header, path: path) }
     }
 
+    /// Found by SASTokenFuzz: `SharedAccessSignature\rsr=…` was accepted, which the harness's own oracle (splitting on
+    /// a space) took for a forged token. It is not: real parsers split the header on any whitespace, and the signature
+    /// is the key's. What the fuzzer saw is pinned here; two fields, or none, stay malformed.
+    @Test("any whitespace separates the scheme from the fields, as real parsers split it")
+    func whitespaceAfterTheScheme() throws {
+        let fields = String(Self.seedToken.dropFirst("SharedAccessSignature ".count))
+        for separator in ["\r", "\t", "  ", "\n "] {
+            #expect(try Self.verify("SharedAccessSignature" + separator + fields).policy == Sample.keyName)
+        }
+        #expect(throws: SASVerificationError(kind: .malformed)) { try Self.verify("SharedAccessSignature" + fields) }
+        #expect(throws: SASVerificationError(kind: .malformed)) { try Self.verify("SharedAccessSignature " + fields + " x=y") }
+    }
+
+    /// Found by SASTokenFuzz: `SharedAccessSignature =sig=Fml…&&…&sr=…&sig=…` was accepted, the first field (no name, a
+    /// raw `=` in its value) ignored. The service splits each field into a name and a value at its one `=`.
+    @Test("a field without a name, or with a raw '=' in its value, makes the token malformed")
+    func fieldsSplitAtOneEquals() throws {
+        let fields = String(Self.seedToken.dropFirst("SharedAccessSignature ".count))
+        for extra in ["=sig=nDOo5CZj0P&", "=&", "x=a=b&", "sig2==&"] {
+            #expect(throws: SASVerificationError(kind: .malformed), "\(extra)") { try Self.verify("SharedAccessSignature " + extra + fields) }
+        }
+        #expect(throws: SASVerificationError(kind: .malformed)) {
+            try Self.verify(Self.seedToken.replacingOccurrences(of: "hLU%3d", with: "hLU="))
+        }
+        #expect(try Self.verify("SharedAccessSignature extra=1&" + fields).policy == Sample.keyName, "an unknown field is ignored")
+    }
+
+    /// Found by SASTokenFuzz: a signature whose last base64 character differs only in the bits the decoder ignores
+    /// (`…hLU=` against the key's `…hLU=` with other spare bits) decoded to the same MAC and was accepted.
+    @Test("only the canonical base64 of the signature is accepted, not another spelling of the same bytes")
+    func nonCanonicalSignature() throws {
+        // The seed token's signature is nDOo5CZj0P/q1sLehhcKhLB3kVSRASfxGsg+6YRmhLU= ('U' = 010100: its last 2 bits spare).
+        #expect(try Self.verify(Self.seedToken, now: 1_699_999_999).policy == Sample.keyName)
+        for spelling in ["hLV%3d", "hLW%3d", "hLX%3d", "hLU"] {
+            let altered = Self.seedToken.replacingOccurrences(of: "hLU%3d", with: spelling)
+            #expect(throws: SASVerificationError(kind: .invalidSignature), "\(spelling)") {
+                try Self.verify(altered, now: 1_699_999_999)
+            }
+        }
+    }
+
     @Test("a token signed with another policy's key fails as invalid signature")
     func wrongPolicy() {
         let listen = AccessPolicy(name: "DefaultListenSharedAccessSignature", key: "listen-key", rights: [.listen])

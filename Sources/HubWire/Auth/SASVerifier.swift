@@ -33,7 +33,9 @@ public struct SASVerifier: Sendable {
         guard let candidates = policiesByName[fields.keyName] else { throw .unknownPolicy }
         // The signature covers sr exactly as transmitted: re-encoding would break either upper- or lower-hex clients.
         let stringToSign = SASSigner.stringToSign(encodedResource: fields.rawResource, expiry: fields.expiry)
-        guard let signature = Data(base64Encoded: fields.signature),
+        // Canonical base64 only: the decoder ignores the spare bits of the last character, so `…Uu=` would pass for the
+        // `…Us=` the key makes (found by SASTokenFuzz). A signature is what the key computes, written one way.
+        guard let signature = Data(base64Encoded: fields.signature), signature.base64EncodedString() == fields.signature,
               let policy = candidates.first(where: {
                   SASSigner.isValid(signature: signature, stringToSign: stringToSign, key: $0.key)
               }) else { throw .invalidSignature }

@@ -21,7 +21,10 @@ struct TokenFields: Sendable {
 
         var raw: [String: String] = [:]
         for field in parts[1].split(separator: "&", omittingEmptySubsequences: true) {
-            guard let equals = field.firstIndex(of: "=") else { throw .malformed }
+            // `name=value`, one `=` and a name, as the service splits a field: every client percent-encodes its values,
+            // so a raw `=` (or a field without a name) is not a token a client made (found by SASTokenFuzz).
+            guard let equals = field.firstIndex(of: "="), equals != field.startIndex,
+                  !field[field.index(after: equals)...].contains("=") else { throw .malformed }
             let name = String(field[..<equals])
             // A repeated field is ambiguous: which sr did the client mean to sign?
             guard raw[name] == nil else { throw .malformed }

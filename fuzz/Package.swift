@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer harnesses for every parser that reads outside input. A package of its own, so the product's build and
+// tests never compile them; fuzz/run.sh builds one with `-sanitize=fuzzer,address` and runs it. Built without
+// those flags, each harness is a replayer: `Replay FILE…` runs the inputs once each (how a crash is reproduced).
+let harnesses: [(name: String, dependencies: [String])] = [
+    ("TagExpressionFuzz", ["HubExpressions"]),
+    ("TemplateFuzz", ["HubExpressions"]),
+    ("PipelineYAMLFuzz", ["PipelineConfig", "PipelineCore"]),
+    ("ConnectionStringFuzz", ["HubWire"]),
+    ("SASTokenFuzz", ["HubWire"]),
+    ("RegistrationXMLFuzz", ["HubWire"]),
+    ("DirectBatchFuzz", ["HubWire"]),
+    ("RowsFuzz", ["RowReading"]),
+    ("ServeRequestFuzz", ["PushService", "HTTPServing", "PipelineCore", "HubWire"]),
+]
+
+let package = Package(
+    name: "PushlineFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "Pushline", path: "..")],
+    targets: [
+        .target(name: "FuzzSupport", path: "Support"),
+    ] + harnesses.map { harness in
+        .executableTarget(name: harness.name,
+                          dependencies: ["FuzzSupport"] + harness.dependencies.map { .product(name: $0, package: "Pushline") },
+                          path: "Harnesses/\(harness.name)")
+    }
+)
