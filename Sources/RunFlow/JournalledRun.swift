@@ -6,16 +6,17 @@ import RunStore
 struct JournalledRun {
     let store: any RunStore
     let record: RunRecord
-    /// The pipeline path's lock (its epoch fences the ledger's writes).
+    /// The run identity's lock: what keeps two processes from sending the same run, so its epoch fences the
+    /// ledger's writes and the run's end.
     let lock: any RunLock
-    /// The run identity's lock.
-    let runLock: any RunLock
+    /// The pipeline path's lock: no two versions of one file send at once.
+    let pathLock: any RunLock
     let isResume: Bool
 
     /// Releases both locks.
     func release() async {
         await lock.release()
-        await runLock.release()
+        await pathLock.release()
     }
 
     /// Locks the pipeline, then starts or resumes its run. Returns nil (after saying so) when the same run
@@ -51,7 +52,7 @@ struct JournalledRun {
             // Two locks, each per shard (the parts run at once, each part once). The pipeline's path: no two versions
             // of one file send at once (a fixed file started while the old one still sends waits its turn). The run's
             // identity: the same run started from another path (another checkout, another mount) cannot resume
-            // alongside, though its path lock is another.
+            // alongside, though its path lock is another; its epoch fences this run's journal writes.
             for name in [RunPaths.lockName(absolutePipeline, shard: shard), RunPaths.runLockName(identity, shard: shard)] {
                 switch try await store.lock(pipeline: name, holder: .current(now: now)) {
                 case .acquired(let taken): held.append(taken)
@@ -76,7 +77,7 @@ struct JournalledRun {
             }
             let record: RunRecord
             if let latest {
-                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now, lock: held[0])
+                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now, lock: held[1])
                 // A run still marked running while this process holds its lock was killed: abandoned.
                 let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
                 console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
@@ -85,7 +86,7 @@ struct JournalledRun {
                 record = try await store.startRun(identity: identity, pipeline: absolutePipeline, shard: shard, generation: generation,
                                                   pid: getpid(), now: now)
             }
-            return JournalledRun(store: store, record: record, lock: held[0], runLock: held[1], isResume: latest != nil)
+            return JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: latest != nil)
         } catch let error as RunFlowError {
             throw error
         } catch let error as RunStoreError {
