@@ -48,12 +48,16 @@ struct JournalledRun {
         var held: [any RunLock] = []
         func releaseAll() async { for lock in held { await lock.release() } }
         do {
-            try await refuseOtherSplits(absolutePipeline, identity: identity, pipeline: pipeline, store: store, shard: shard)
+            // `--again` does not lift this: a fresh run split anew would still send beside the live one.
+            if let other = try await RunPaths.liveOtherSplit(absolutePipeline, identity: identity, shard: shard, in: store) {
+                throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
+                                                     asked: shard)
+            }
             // Two locks, each per shard (the parts run at once, each part once). The pipeline's path: no two versions
             // of one file send at once (a fixed file started while the old one still sends waits its turn). The run's
             // identity: the same run started from another path (another checkout, another mount) cannot resume
             // alongside, though its path lock is another; its epoch fences this run's journal writes.
-            for name in [RunPaths.lockName(absolutePipeline, shard: shard), RunPaths.runLockName(identity, shard: shard)] {
+            for name in RunPaths.lockNames(absolutePipeline, identity: identity, shard: shard) {
                 switch try await store.lock(pipeline: name, holder: .current(now: now)) {
                 case .acquired(let taken): held.append(taken)
                 case .held(let holder):
@@ -125,22 +129,6 @@ struct JournalledRun {
             if attempt < 99 { try? await Task.sleep(for: .milliseconds(100)) }
         }
         throw .locked(pipeline: pipeline.document.file, holder: holder)
-    }
-
-    /// Throws when a run of the pipeline split another way (or not split, or split when this one is not) is still
-    /// sending: both would send the same rows. A run marked running whose lock is free was killed and is no obstacle.
-    /// `--again` does not lift this: a fresh run split anew would still send alongside the live one.
-    private static func refuseOtherSplits(_ absolutePipeline: String, identity: String, pipeline: Pipeline, store: any RunStore,
-                                          shard: Shard?) async throws {
-        // Runs of this file (another version of it too), and this run read from another path.
-        let sameFile = try await store.runningRuns(pipeline: absolutePipeline, limit: 64)
-        let sameRun = try await store.runs(identity: identity, limit: 4 * Shard.maximumCount).filter { $0.status == .running }
-        for other in sameFile + sameRun where other.shard?.count != shard?.count {
-            if try await RunPaths.isLive(other, in: store) {
-                throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
-                                                     asked: shard)
-            }
-        }
     }
 
     /// Records how the run ended; a store that cannot be written now is reported, not fatal (every item is

@@ -133,15 +133,11 @@ public struct PipelineRun: Sendable {
     private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?) async -> Preview {
         let absolute = RunPaths.absolute(pipeline.document)
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
-        for name in [RunPaths.lockName(absolute, shard: shard), RunPaths.runLockName(identity, shard: shard)]
-        where (try? await opened.isLocked(pipeline: name)) == true {
+        for name in RunPaths.lockNames(absolute, identity: identity, shard: shard) where (try? await opened.isLocked(pipeline: name)) == true {
             return .locked
         }
-        // A live run split another way (or whole, or split when this is not) would turn this start away.
-        let sameFile = (try? await opened.runningRuns(pipeline: absolute, limit: 64)) ?? []
-        let sameRun = ((try? await opened.runs(identity: identity, limit: 4 * Shard.maximumCount)) ?? []).filter { $0.status == .running }
-        for other in sameFile + sameRun where other.shard?.count != shard?.count {
-            if (try? await RunPaths.isLive(other, in: opened)) == true { return .otherSplitRunning(other) }
+        if let other = (try? await RunPaths.liveOtherSplit(absolute, identity: identity, shard: shard, in: opened)) ?? nil {
+            return .otherSplitRunning(other)
         }
         if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
             return .splitDifferently(newest)

@@ -9,6 +9,12 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
                idempotencyKey: key, target: target)
 }
 
+/// Writes a journal file as an older pushline left it: the schema scripts up to that version, then `rows`.
+private func olderJournal(at path: String, _ scripts: [String], rows: String) throws {
+    let old = try SQLiteConnection(path: path)
+    for script in scripts + [rows] { try old.executeScript(script) }
+}
+
 /// The SQLite journal's side of idempotency keys: the moves from schemas 1 and 2.
 /// (What every run store must do with keys is in the contract suite, `Tests/RunStoreTests`.)
 @Suite struct JournalSchemaTests {
@@ -16,16 +22,12 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
     func migratesFromVersion1() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/journal.sqlite"
-            do {
-                let old = try SQLiteConnection(path: path)
-                try old.executeScript(JournalSchema.version1)
-                try old.executeScript("""
+            try olderJournal(at: path, [JournalSchema.version1], rows: """
                     INSERT INTO runs (seq, id, identity, pipeline, started_at, status, pid) VALUES (1, 'r1', 'i', '/p.yaml', 1, 'partial', 1);
                     INSERT INTO items (run, step, row, step_id, origin, digest, state, error, updated_at)
                         VALUES (1, 1, 1, 'send', 'rows.csv:2', 'd', 'failed', 'rows.csv:2: the row has no ''userId''', 1),
                                (1, 1, 2, 'send', 'rows.csv:3', 'd', 'failed', 'rows.csv:3: the row has no ''userId''', 1);
                     """)
-            }
             let journal = try Journal(path: path)
             let groups = try journal.failureGroups(run: "r1", examples: 3)
             #expect(groups.map(\.error) == ["the row has no 'userId'"])
@@ -38,14 +40,9 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
     func migratesFromVersion2() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/journal.sqlite"
-            do {
-                let old = try SQLiteConnection(path: path)
-                try old.executeScript(JournalSchema.version1)
-                try old.executeScript(JournalSchema.version2)
-                try old.executeScript("""
+            try olderJournal(at: path, [JournalSchema.version1, JournalSchema.version2], rows: """
                     INSERT INTO runs (seq, id, identity, pipeline, started_at, status, pid) VALUES (1, 'r1', 'i', '/p.yaml', 1, 'interrupted', 1);
                     """)
-            }
             let journal = try Journal(path: path)
             let run = try #require(try journal.latestRun(identity: "i"))
             #expect(run.id == "r1" && run.shard == nil)
@@ -60,14 +57,9 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
     func migratesFromVersion3() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/journal.sqlite"
-            do {
-                let old = try SQLiteConnection(path: path)
-                try old.executeScript(JournalSchema.version1)
-                try old.executeScript(JournalSchema.version2)
-                try old.executeScript(JournalSchema.version3)
-                try old.executeScript("INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
-                                      + "VALUES ('r1', 'i', '/p.yaml', 1000, 'completed', 7, 0, '1/4')")
-            }
+            try olderJournal(at: path, [JournalSchema.version1, JournalSchema.version2, JournalSchema.version3],
+                             rows: "INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
+                                 + "VALUES ('r1', 'i', '/p.yaml', 1000, 'completed', 7, 0, '1/4')")
             let journal = try Journal(path: path)
             #expect(try journal.runs(identity: "i", limit: 5).map(\.generation) == [0])
             #expect(journal.reserve(hub: "h", budget: nil, count: 0) == 0)
