@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Pushline's benchmarks (issue #6), side by side in one run on one machine:
-#   1. batch sends: a for-each template send of N rows (journal on) by `pushline run`, against the same rows
-#      sent to the same emulator by a Python client written like Microsoft's documented REST sample, by a
-#      concurrent httpx client at the same concurrency, and by wrk (the loopback ceiling)
+# Pushline's benchmarks (issues #6 and #20), side by side in one run on one machine:
+#   1. batch sends and registrations: a for-each template send of N rows (journal on) by `pushline run`, against
+#      the same rows sent to the same emulator by a Python client written like Microsoft's documented REST sample,
+#      by a concurrent httpx client at the same concurrency, and by wrk (the loopback ceiling); then N installation
+#      PUTs (`register` with for-each) by the same three clients. Each client's CPU time (user + system from the
+#      kernel's rusage, through GNU time) per request is the figure that other load on the machine does not move.
 #   2. template renders per second on one core (Benchmarks/RenderBenchmark)
 #   3. emulator fan-out: template sends per second over 100,000 installations, 5 tags each, 1 % matched
-#   4. cold start: `pushline validate pipelines/` and `pushline --help` (hyperfine)
+#   4. cold start: `pushline validate pipelines/` and `pushline --help` (hyperfine, and instructions by callgrind)
 #   5. memory: peak RSS of a 1,000,000-row for-each dry run (and of 1 % of it, to show it is flat)
 # Each figure is the median of BENCH_RUNS runs. Prints a table; writes JSON to bench/results/DATE.json.
 #
 #   bench/run.sh            builds release binaries (--static-swift-stdlib), then measures (about 15 minutes, as the README says)
 #   bench/run.sh --quick    tiny sizes on the debug build, to check the script works (CI runs this)
 #
-# Needs: python3 with httpx, wrk, hyperfine, GNU time (Debian: apt-get install wrk hyperfine time;
+# Needs: python3 with httpx, wrk, hyperfine, GNU time, valgrind (Debian: apt-get install wrk hyperfine time valgrind;
 # pip install httpx). Sizes: BENCH_ROWS (20000), BENCH_RUNS (3), BENCH_CONCURRENCY (16, Pushline's
 # default), BENCH_FANOUT_DEVICES (100000), BENCH_FANOUT_SENDS (1000), BENCH_DRY_ROWS (1000000),
 # BENCH_WRK_SECONDS (10). PUSHLINE_BIN and RENDER_BENCH_BIN measure given binaries instead of building.
@@ -37,6 +39,7 @@ python3 -c 'import httpx' 2>/dev/null || missing+=("httpx (pip install httpx)")
 command -v wrk >/dev/null || missing+=("wrk (apt-get install wrk)")
 command -v hyperfine >/dev/null || missing+=("hyperfine (apt-get install hyperfine)")
 [ -x /usr/bin/time ] || missing+=("GNU time (apt-get install time)")
+command -v valgrind >/dev/null || missing+=("valgrind (apt-get install valgrind)")
 if [ "${#missing[@]}" -gt 0 ]; then
   printf 'bench: missing %s\n' "${missing[@]}" >&2
   exit 2
@@ -54,40 +57,65 @@ echo "== emulator"
 start_emulator "$bin" "$hub"
 
 clear_deliveries() { python3 bench/tools/hub.py clear "$connection"; }
-# timed LABEL COMMAND...: runs it under GNU time; leaves "seconds peak_kb" in $work/time.
+# timed LABEL COMMAND...: runs it under GNU time; leaves "seconds peak_kb user_s system_s" in $work/time.
 timed() {
   local label=$1; shift
-  if ! /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/$label.out" 2>&1; then
+  if ! /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" > "$work/$label.out" 2>&1; then
     echo "bench: $label failed:" >&2; tail -20 "$work/$label.out" >&2; exit 1
   fi
 }
 
-echo "== 1. batch sends: $rows rows, concurrency $concurrency, $runs runs each"
+# accepted LABEL: the items a `pushline run --format json` report says its first step's hub accepted.
+accepted() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps"][0]["items"]["accepted"])' "$work/$1.out"; }
+
+# batch WORKLOAD: runs pushline and both Python peers $runs times each on the workload (`send`: the digest
+# template send per row; `register`: an installation PUT per row), checks that each did every row, and
+# records requests/s, peak RSS and the CPU time (user + system, rusage) per request of each.
+batch() {
+  local workload=$1 client run
+  for client in pushline sample httpx; do
+    local rates=() rss=() cpu=()
+    for run in $(seq "$runs"); do
+      clear_deliveries
+      case $workload/$client in
+        send/pushline)
+          NH_CONNECTION="$connection" NH_HUB="$hub" DIGEST_ROWS="$work/rows.csv" \
+            timed "$client" "$bin" run pipelines/daily-digest.yaml --journal "$work/journal-send-$run.sqlite" --quiet --format json ;;
+        register/pushline)
+          NH_CONNECTION="$connection" NH_HUB="$hub" DEVICE_ROWS="$work/devices.csv" \
+            timed "$client" "$bin" run bench/pipelines/register-devices.yaml --journal "$work/journal-register-$run.sqlite" --quiet --format json ;;
+        send/sample) timed "$client" python3 bench/peers/nh_sample_client.py "$connection" "$hub" "$work/rows.csv" ;;
+        send/httpx) timed "$client" python3 bench/peers/httpx_client.py "$connection" "$hub" "$work/rows.csv" "$concurrency" ;;
+        register/sample) timed "$client" python3 bench/peers/nh_sample_client.py "$connection" "$hub" "$work/devices.csv" --register ;;
+        register/httpx) timed "$client" python3 bench/peers/httpx_client.py "$connection" "$hub" "$work/devices.csv" "$concurrency" --register ;;
+      esac
+      if [ "$client" = pushline ]; then
+        local done; done="$(accepted "$client")"
+        [ "$done" = "$rows" ] || { echo "bench: pushline $workload accepted $done of $rows" >&2; exit 1; }
+      fi
+      if [ "$workload" = send ]; then
+        local delivered; delivered="$(deliveries)"
+        [ "$delivered" = "$rows" ] || { echo "bench: $client delivered $delivered of $rows" >&2; exit 1; }
+      fi
+      local seconds kb user system
+      read -r seconds kb user system < "$work/time"
+      rates+=("$(python3 -c "print(round($rows / max($seconds, 0.01), 1))")")
+      rss+=("$(python3 -c "print(round($kb / 1024, 1))")")
+      cpu+=("$(python3 -c "print(round(($user + $system) / $rows * 1e6, 1))")")
+      echo "  $workload $client run $run: ${seconds}s, ${rates[-1]} requests/s, ${cpu[-1]} µs CPU per request (user ${user}s + system ${system}s), peak RSS ${rss[-1]} MiB"
+    done
+    record "$workload.$client.requests_per_s" "$(median "${rates[@]}")"
+    record "$workload.$client.peak_rss_mib" "$(median "${rss[@]}")"
+    record "$workload.$client.cpu_us_per_request" "$(median "${cpu[@]}")"
+  done
+}
+
+echo "== 1. batch sends and registrations: $rows rows, concurrency $concurrency, $runs runs each"
 python3 bench/tools/hub.py users "$connection" "$hub" "$rows"
 python3 bench/tools/hub.py rows "$work/rows.csv" "$rows"
-for client in pushline sample httpx; do
-  rates=(); rss=()
-  for run in $(seq "$runs"); do
-    clear_deliveries
-    case $client in
-      pushline)
-        NH_CONNECTION="$connection" NH_HUB="$hub" DIGEST_ROWS="$work/rows.csv" \
-          timed "$client" "$bin" run pipelines/daily-digest.yaml --journal "$work/journal-$run.sqlite" --quiet --format json
-        accepted="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps"][0]["data"]["items"]["accepted"])' "$work/$client.out")"
-        [ "$accepted" = "$rows" ] || { echo "bench: pushline accepted $accepted of $rows" >&2; exit 1; } ;;
-      sample) timed "$client" python3 bench/peers/nh_sample_client.py "$connection" "$hub" "$work/rows.csv" ;;
-      httpx) timed "$client" python3 bench/peers/httpx_client.py "$connection" "$hub" "$work/rows.csv" "$concurrency" ;;
-    esac
-    delivered="$(deliveries)"
-    [ "$delivered" = "$rows" ] || { echo "bench: $client delivered $delivered of $rows" >&2; exit 1; }
-    read -r seconds kb < "$work/time"
-    rates+=("$(python3 -c "print(round($rows / max($seconds, 0.01), 1))")")
-    rss+=("$(python3 -c "print(round($kb / 1024, 1))")")
-    echo "  $client run $run: ${seconds}s, ${rates[-1]} requests/s, peak RSS ${rss[-1]} MiB"
-  done
-  record "batch.$client.requests_per_s" "$(median "${rates[@]}")"
-  record "batch.$client.peak_rss_mib" "$(median "${rss[@]}")"
-done
+python3 bench/tools/hub.py devices "$work/devices.csv" "$rows"
+batch send
+batch register
 clear_deliveries
 token="$(python3 bench/tools/hub.py token "$connection" "$hub")"
 wrk_rates=()
@@ -100,7 +128,7 @@ for run in $(seq "$runs"); do
   echo "  wrk run $run: ${wrk_rates[-1]} requests/s"
   clear_deliveries
 done
-record "batch.wrk.requests_per_s" "$(median "${wrk_rates[@]}")"
+record "send.wrk.requests_per_s" "$(median "${wrk_rates[@]}")"
 
 echo "== 2. template rendering (one core)"
 "$render_bin" --rounds "$render_rounds" --seconds "$render_seconds" | tee "$work/render.out"
@@ -128,13 +156,26 @@ import json, sys
 for result, name in zip(json.load(open(sys.argv[1]))["results"], ["validate", "help"]):
     print(f"cold_start.{name}_ms {result['median'] * 1000:.1f}")
 PY
+# Instructions executed (callgrind): the same count for the same binary and inputs however busy the machine is.
+# Valgrind runs the release build (its static standard library); on the debug build it stops with an internal
+# error, so --quick counts nothing.
+if [ "$quick" = 0 ]; then
+  for name in validate help; do
+    args=(validate pipelines/); [ "$name" = help ] && args=(--help)
+    valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$name" "$bin" "${args[@]}" > /dev/null 2> "$work/callgrind.log" \
+      || { echo "bench: callgrind failed:" >&2; tail -5 "$work/callgrind.log" >&2; exit 1; }
+    count="$(sed -n 's/^summary: *//p' "$work/callgrind.$name")"
+    echo "  $name: $count instructions"
+    record "cold_start.${name}_instructions" "$count"
+  done
+fi
 
 echo "== 5. memory: for-each dry run of $dry_rows rows (and of 1 % of them)"
 small=$(( dry_rows / 100 > 0 ? dry_rows / 100 : 1 ))
 for n in "$small" "$dry_rows"; do
   python3 bench/tools/hub.py rows "$work/dry-$n.csv" "$n"
   DIGEST_ROWS="$work/dry-$n.csv" timed dry "$bin" run pipelines/daily-digest.yaml --dry-run --quiet
-  read -r seconds kb < "$work/time"
+  read -r seconds kb _ < "$work/time"
   echo "  $n rows: ${seconds}s, peak RSS $(python3 -c "print(round($kb / 1024, 1))") MiB"
   record "dry_run.rows_$n.peak_rss_mib" "$(python3 -c "print(round($kb / 1024, 1))")"
   record "dry_run.rows_$n.seconds" "$seconds"

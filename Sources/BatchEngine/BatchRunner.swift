@@ -5,8 +5,9 @@ import PipelineCore
 /// journalling each one so a run that is cut off resumes without doing anything twice.
 ///
 /// An item is one request, or a job of several (`BatchJob`). It is marked `sending` in the journal before
-/// its first request is written and its outcome is recorded before it counts as done (every 64 items or
-/// 100 ms, in one transaction; progress every 500 ms). On a resumed run, items the journal shows done are
+/// its first request is written (the items admitted together, as requests in flight finish, in one
+/// transaction) and its outcome is recorded before it counts as done (every 64 items or 100 ms, in one
+/// transaction; progress every 500 ms). On a resumed run, items the journal shows done are
 /// skipped, retriable failures are sent again, and items whose fate is unknown are reported, not resent —
 /// unless the run says `--resend-unknown`, or the item is repeatable (every request safe to repeat), which
 /// is done again under the id it journalled. Across runs, an item whose idempotency key another run of the
@@ -93,73 +94,94 @@ public struct BatchRunner: Sendable {
         let governor = governor
         let ledger = isDryRun ? nil : control.ledger.flatMap { $0.isWritable ? $0 : nil }
         let log = isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization, shown: Self.shownRequests) : nil
-        await withTaskGroup(of: (BatchItem, BatchState.Finished).self) { group in
+        let completions = Completions<(BatchItem, BatchState.Finished)>()
+        await withDiscardingTaskGroup { group in
             var inFlight = 0
-            while state.stop == nil {
-                if Task.isCancelled {
-                    state.stop = BatchStop(.cancelled, message: "the run was cancelled")
-                    break
-                }
-                if control.stop.isRequested {
-                    state.outcome.interrupted = true
-                    break
-                }
-                let item: BatchItem?
-                do throws(StepFailure) { item = try next() } catch {
-                    state.stop = BatchStop(.source, message: error.message, hint: error.hint, data: error.data)
-                    break
-                }
-                guard let item else { break }
-                // Another shard's row: not journalled here, only counted, so every shard's counts add up to the input.
-                // Without a shard key, rows are placed by their idempotency key: two rows that are the same notification
-                // land in the same part, where the run's own duplicate check holds one back (parts are separate runs,
-                // and two of them could both pass the check before either marked its row).
-                if let shard = control.shard, !shard.owns(item.shardKey ?? item.key ?? item.digest) {
-                    state.outcome.counts.otherShards += 1
-                    continue
-                }
-                guard let admitted = await state.admit(item, ledger: ledger) else {
-                    await state.flushIfDue(ledger)
-                    continue
-                }
-                let key = LedgerKey(step: stepIndex, row: item.row)
-                // Paced before it is marked `sending`: a run killed while waiting for the rate leaves nothing of
-                // unknown fate. (A job paces each of its requests itself.)
-                if case .request = admitted, !isDryRun { await governor.acquire() }
-                if let ledger {
-                    let reusing = if case .job(_, let id?) = admitted { id } else { String?.none }
-                    do throws(LedgerError) {
-                        // An id an earlier attempt obtained is journalled with the new attempt, so it is never missing
-                        // from the journal while the item is `sending` again.
-                        if let reusing {
-                            try await ledger.markSending(state.ledgerItem(item), creating: reusing)
-                        } else {
-                            try await ledger.markSending([state.ledgerItem(item)])
-                        }
-                    } catch {
-                        state.journalFailed(error)
+            var exhausted = false
+            while state.stop == nil, !exhausted, !state.outcome.interrupted {
+                // Admit as many items as there is room for, then mark them `sending` in one journal write. Paced
+                // items go one at a time: a group would hold its first items back until the last one's slot.
+                let room = governor.isPacing ? min(1, concurrency - inFlight) : concurrency - inFlight
+                var admittedGroup: [(BatchItem, BatchState.Admitted)] = []
+                var marks: [LedgerItem] = []
+                while admittedGroup.count < room, state.stop == nil {
+                    if Task.isCancelled {
+                        state.stop = BatchStop(.cancelled, message: "the run was cancelled")
                         break
                     }
+                    if control.stop.isRequested {
+                        state.outcome.interrupted = true
+                        break
+                    }
+                    let item: BatchItem?
+                    do throws(StepFailure) { item = try next() } catch {
+                        state.stop = BatchStop(.source, message: error.message, hint: error.hint, data: error.data)
+                        break
+                    }
+                    guard let item else {
+                        exhausted = true
+                        break
+                    }
+                    // Another shard's row: not journalled here, only counted, so every shard's counts add up to the input.
+                    // Without a shard key, rows are placed by their idempotency key: two rows that are the same notification
+                    // land in the same part, where the run's own duplicate check holds one back (parts are separate runs,
+                    // and two of them could both pass the check before either marked its row).
+                    if let shard = control.shard, !shard.owns(item.shardKey ?? item.key ?? item.digest) {
+                        state.outcome.counts.otherShards += 1
+                        continue
+                    }
+                    guard let admitted = await state.admit(item, ledger: ledger) else {
+                        await state.flushIfDue(ledger)
+                        continue
+                    }
+                    // Paced before it is marked `sending`: a run killed while waiting for the rate leaves nothing of
+                    // unknown fate. (A job paces each of its requests itself.)
+                    if case .request = admitted, !isDryRun { await governor.acquire() }
+                    if let ledger, case .job(_, let reusing?) = admitted {
+                        // An id an earlier attempt obtained is journalled with the new attempt, so it is never missing
+                        // from the journal while the item is `sending` again.
+                        do throws(LedgerError) { try await ledger.markSending(state.ledgerItem(item), creating: reusing) } catch {
+                            state.journalFailed(error)
+                            break
+                        }
+                    } else if ledger != nil {
+                        marks.append(state.ledgerItem(item))
+                    }
+                    admittedGroup.append((item, admitted))
                 }
-                switch admitted {
-                case .request(let request):
-                    log?.record(request, key: RequestLog.Key(row: item.row, request: 1))
-                    state.outcome.requests += 1
-                    group.addTask { (item, .attempt(await session.attempt(request))) }
-                case .job(let job, let reusing):
-                    let requests = BatchRequests(session: session, governor: governor, log: log, ledger: ledger, key: key)
-                    group.addTask { (item, .job(await job.perform(requests, reusing: reusing), requests)) }
+                if let ledger, !marks.isEmpty {
+                    do throws(LedgerError) { try await ledger.markSending(marks) } catch {
+                        state.journalFailed(error)
+                        // Nothing of the group was marked, so nothing of it is sent; an item marked on its own is.
+                        admittedGroup.removeAll { item, admitted in if case .job(_, _?) = admitted { false } else { true } }
+                    }
                 }
-                inFlight += 1
-                while inFlight >= concurrency, let (done, finished) = await group.next() {
+                for (item, admitted) in admittedGroup {
+                    switch admitted {
+                    case .request(let request):
+                        log?.record(request, key: RequestLog.Key(row: item.row, request: 1))
+                        state.outcome.requests += 1
+                        group.addTask { completions.push((item, .attempt(await session.attempt(request)))) }
+                    case .job(let job, let reusing):
+                        let requests = BatchRequests(session: session, governor: governor, log: log, ledger: ledger,
+                                                     key: LedgerKey(step: stepIndex, row: item.row))
+                        group.addTask { completions.push((item, .job(await job.perform(requests, reusing: reusing), requests))) }
+                    }
+                    inFlight += 1
+                }
+                guard inFlight >= concurrency else { continue }
+                for (done, finished) in await completions.takeAll() {
                     inFlight -= 1
                     await state.finish(done, finished, governor: governor)
-                    await state.flushIfDue(ledger)
                 }
+                await state.flushIfDue(ledger)
             }
             // Requests already written finish and are recorded, whatever stopped admission.
-            for await (done, finished) in group {
-                await state.finish(done, finished, governor: governor)
+            while inFlight > 0 {
+                for (done, finished) in await completions.takeAll() {
+                    inFlight -= 1
+                    await state.finish(done, finished, governor: governor)
+                }
             }
             await state.flush(ledger)
         }

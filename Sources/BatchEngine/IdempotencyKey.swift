@@ -17,9 +17,10 @@ public enum IdempotencyKey {
         var text = "pushline-key-v1\n\(identity(of: hub))\n\(request.method.rawValue) "
         text += request.url.hasPrefix(hub.endpoint.hubBaseURL) ? String(request.url.dropFirst(hub.endpoint.hubBaseURL.count)) : request.url
         text += "\n"
-        for header in request.headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() })
-        where includingSchedule || !ignoredHeaders.contains(header.name.lowercased()) {
-            text += "\(header.name.lowercased()): \(header.value)\n"
+        // Each name lower-cased once, then sorted as before (the key of a given request must never change).
+        let headers = request.headers.map { (name: $0.name.lowercased(), value: $0.value) }.sorted { $0.name < $1.name }
+        for header in headers where includingSchedule || !ignoredHeaders.contains(header.name) {
+            text += header.name + ": " + header.value + "\n"
         }
         text += "\n" + String(decoding: request.body, as: UTF8.self)
         return "request:" + ContentDigest.hex(text).prefix(32)

@@ -1,4 +1,5 @@
 import PipelineCore
+import Synchronization
 
 /// Paces a batch's requests and holds them back when the hub throttles.
 ///
@@ -16,6 +17,8 @@ public actor RateGovernor: ThrottleObserver {
     public nonisolated let ceiling: Double?
     /// The current pace, or nil for none.
     public private(set) var current: Double?
+    private nonisolated let pacing: Atomic<Bool>
+    private nonisolated let hasBudgets: Bool
     private let shared: SharedPacing?
     private var nextSlot: ContinuousClock.Instant
     private var lastCut: ContinuousClock.Instant?
@@ -49,6 +52,9 @@ public actor RateGovernor: ThrottleObserver {
     public init(ceiling: Double?, shared: SharedPacing? = nil) {
         self.ceiling = ceiling
         self.shared = shared
+        let budgets = !(shared?.budgets.isEmpty ?? true)
+        hasBudgets = budgets
+        pacing = Atomic(ceiling != nil || budgets)
         current = ceiling
         let now = clock.now
         nextSlot = now
@@ -56,6 +62,10 @@ public actor RateGovernor: ThrottleObserver {
         started = now
         pausedUntil = now
     }
+
+    /// True while requests are spaced out (a ceiling, a shared budget, or a pace cut by throttling): the
+    /// runner then admits items one at a time. Read without a hop to the actor.
+    public nonisolated var isPacing: Bool { pacing.load(ordering: .relaxed) }
 
     /// Waits for the next slot.
     public func acquire() async {
@@ -85,6 +95,7 @@ public actor RateGovernor: ThrottleObserver {
         let elapsed = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
         let observed = elapsed > 0 ? Double(finished) / elapsed : 1
         current = max(1, (current ?? observed) * 0.7)
+        pacing.store(true, ordering: .relaxed)
         lastCut = now
         lastRaise = now
     }
@@ -165,6 +176,7 @@ public actor RateGovernor: ThrottleObserver {
             let elapsed = Double((now - started).components.seconds)
             let observed = elapsed > 0 ? Double(finished) / elapsed : raised
             current = raised > observed * 2 ? nil : raised
+            pacing.store(current != nil || hasBudgets, ordering: .relaxed)
         }
     }
 }

@@ -22,7 +22,7 @@ struct EmulatorResponder: Sendable {
     }
 
     func respond(to request: ServedRequest) async -> ServedResponse {
-        let trackingId = request.headers[.trackingId] ?? UUID().uuidString
+        let trackingId = request.headers[.trackingId] ?? RandomID.uuidString()
         var response: ServedResponse
         do {
             response = try await handle(request)

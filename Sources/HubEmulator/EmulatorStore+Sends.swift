@@ -71,7 +71,7 @@ extension EmulatorStore {
 
     /// An id shaped like the service's: 32 hex digits, a time stamp and a sequence number.
     func newNotificationID() -> String {
-        let hex = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let hex = RandomID.uuidString().replacingOccurrences(of: "-", with: "").lowercased()
         return "\(hex)-\(nextSequence())"
     }
 }

@@ -20,6 +20,8 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         configuration.httpVersion = .http1Only
         // AsyncHTTPClient's default of 8 would hold `concurrency: 16` to 8 requests in flight.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
+        // Pushline bootstraps no tracer; without this, every request builds a no-op span and its attributes.
+        configuration.tracing.tracer = nil
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.requestTimeout = requestTimeout
     }

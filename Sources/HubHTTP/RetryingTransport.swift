@@ -42,7 +42,7 @@ public struct RetryingTransport: HubTransport {
     public func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
-        let trackingId = UUID().uuidString
+        let trackingId = RandomID.uuidString()
         let started = ContinuousClock.now
         var attempt = 0
         var throttles = 0

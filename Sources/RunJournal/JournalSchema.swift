@@ -101,7 +101,10 @@ enum JournalSchema {
         // database (SQLITE_NOTADB); opening alone succeeds on any file. Where WAL is unavailable (some
         // network filesystems) SQLite keeps a rollback journal: still correct, only less concurrent.
         try connection.query("PRAGMA journal_mode = WAL") { _ throws(RunStoreError) in }
-        try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        // Statement journals (a multi-row upsert inside a transaction keeps one, to undo that statement alone)
+        // stay in memory: on disk each was a temporary file created, written and unlinked per transaction.
+        // They only undo a statement within its transaction, so the database's durability is unchanged.
+        try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")
         guard try currentVersion(connection) != version else { return }
         try connection.transaction { () throws(RunStoreError) in
             // Read again under the write lock: another process may have created the schema meanwhile.

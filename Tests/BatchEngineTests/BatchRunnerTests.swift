@@ -12,6 +12,8 @@ final class MemoryLedger: ItemLedger {
     /// Only `assignId` fails (an id that cannot be journalled), while outcomes still record.
     let failAssign = Atomic<Bool>(false)
     let sendingMarks = Atomic<Int>(0)
+    /// The number of items each `markSending` call marked, in call order.
+    let markCalls = Mutex<[Int]>([])
     /// This run's items' idempotency keys.
     let keys = Mutex<[LedgerKey: String]>([:])
     /// What other runs of the pipeline sent, by idempotency key.
@@ -33,6 +35,7 @@ final class MemoryLedger: ItemLedger {
     func markSending(_ items: [LedgerItem]) throws(LedgerError) {
         if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
         sendingMarks.add(items.count, ordering: .relaxed)
+        markCalls.withLock { $0.append(items.count) }
         entries.withLock { entries in
             for item in items {
                 if let key = item.idempotencyKey { keys.withLock { $0[item.key] = key } }
@@ -109,12 +112,12 @@ private let hub = HubDeclaration(name: "h", location: SourceLocation(file: "p.ya
 
 /// Runs `rows` items through a `BatchRunner`; `keys` gives a row's idempotency key (none by default).
 func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
-              keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false) async throws -> BatchOutcome {
+              keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil) async throws -> BatchOutcome {
     let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
                               document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
                               isDryRun: dryRun, transport: transport)
     let session = try context.session(for: hub)
-    let runner = BatchRunner(session: session, stepIndex: 1, stepId: "send", concurrency: concurrency, rate: nil, control: control,
+    let runner = BatchRunner(session: session, stepIndex: 1, stepId: "send", concurrency: concurrency, rate: rate, control: control,
                              isDryRun: dryRun, dedupeWindow: window)
     var row = 0
     return try await runner.run { () throws(StepFailure) -> BatchItem? in
@@ -157,6 +160,30 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
         let again = RowTransport()
         _ = try await runBatch(rows: 6, transport: again, control: BatchControl(ledger: ledger, isResume: true, resendUnknown: true))
         #expect(again.sent.withLock { $0 } == [4])
+    }
+
+    @Test func sendingMarksAreGroupedAndEachPrecedesItsRequest() async throws {
+        let ledger = MemoryLedger()
+        let unmarked = Mutex<[Int]>([])
+        let transport = RowTransport(onSend: { row in
+            if ledger.state(row) != .sending { unmarked.withLock { $0.append(row) } }
+        })
+        let outcome = try await runBatch(rows: 64, transport: transport, control: BatchControl(ledger: ledger), concurrency: 8)
+        #expect(outcome.counts.accepted == 64)
+        #expect(unmarked.withLock { $0 } == [])
+        let calls = ledger.markCalls.withLock { $0 }
+        // The first group fills the window in one transaction; later ones take what finished meanwhile.
+        #expect(calls.first == 8)
+        #expect(calls.reduce(0, +) == 64)
+        #expect(calls.count < 64)
+        #expect(transport.maxInFlight.load(ordering: .relaxed) <= 8)
+    }
+
+    @Test func pacedItemsAreMarkedOneAtATime() async throws {
+        let ledger = MemoryLedger()
+        let outcome = try await runBatch(rows: 12, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 4, rate: 400)
+        #expect(outcome.counts.accepted == 12)
+        #expect(ledger.markCalls.withLock { $0 } == Array(repeating: 1, count: 12))
     }
 
     @Test func anAmbiguousAnswerIsUnknownAndNotRetried() async throws {

@@ -235,4 +235,25 @@ struct HubRequestsSendTests {
         #expect(rawParsed.notificationContentType == "application/octet-stream")
         #expect(rawParsed.notification == [1, 2])
     }
+
+    @Test("header values: line breaks become spaces and the ends are trimmed; plain values are kept as they are")
+    func headerValues() {
+        let platform = [HubHeader("apns-topic", "com.example.app"), HubHeader("X-A", " padded\t"), HubHeader("X-B", "two\r\nlines"),
+                        HubHeader("X-C", "caf\u{E9}\u{A0}")]
+        let request = HubRequests.send(NotificationRequest(format: "apple", body: Self.apsBody, target: .tags("a"), headers: platform),
+                                       at: Hub.endpoint)
+        #expect(request.header("apns-topic") == "com.example.app")
+        #expect(request.header("X-A") == "padded")
+        #expect(request.header("X-B") == "two lines")
+        #expect(request.header("X-C") == "caf\u{E9}")
+    }
+}
+
+@Suite("ContentDigest")
+struct ContentDigestTests {
+    @Test("SHA-256 in lower-case hex (FIPS 180-2 vectors)")
+    func vectors() {
+        #expect(ContentDigest.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(ContentDigest.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
 }

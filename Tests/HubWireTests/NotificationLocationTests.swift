@@ -20,6 +20,13 @@ struct NotificationLocationTests {
         ("https://ns/hub/messages/id-3#frag", "id-3"),
         ("/hub/messages/id-4?x=1", "id-4"),
         (" messages/id-5 ", "id-5"),
+        // Whitespace of every ASCII kind, repeated slashes, a query holding a slash, a second scheme in the path.
+        ("\t\r\nhttps://h/x/id-6\r\n", "id-6"),
+        ("hub//messages//id-7//", "id-7"),
+        ("https://h/a/id-8?next=/b/c", "id-8"),
+        ("x://y/z://w/id-9", "id-9"),
+        // Not ASCII: read by characters (a no-break space is whitespace there).
+        ("\u{A0}https://h/messages/idé\u{A0}", "idé"),
     ])
     func lastSegment(_ location: String, _ id: String) {
         #expect(NotificationLocation.notificationId(fromLocation: location) == id)

@@ -5,7 +5,11 @@ The SAS token is signed once and re-signed a minute before it expires, as a well
 Rows are read as they are sent, by CONCURRENCY workers sharing one httpx.AsyncClient whose pool holds
 CONCURRENCY connections.
 
+With --register it PUTs one installation per row of a devices file (installationId,token,userId) instead,
+with the digest template, the same way.
+
     python3 httpx_client.py CONNECTION_STRING HUB ROWS.csv CONCURRENCY
+    python3 httpx_client.py CONNECTION_STRING HUB DEVICES.csv CONCURRENCY --register
 """
 import asyncio
 import base64
@@ -39,8 +43,12 @@ class Signer:
         return self.token
 
 
+DIGEST_TEMPLATE = '{"aps":{"alert":"$(message)"}}'
+
+
 async def main():
     connection_string, hub, rows_path, concurrency = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    register = sys.argv[5:] == ["--register"]
     signer = Signer(connection_string, hub)
     url = f"{signer.endpoint}{hub}/messages?api-version=2020-06"
     queue = asyncio.Queue(maxsize=concurrency * 4)
@@ -53,6 +61,18 @@ async def main():
             row = await queue.get()
             if row is None:
                 return
+            if register:
+                installation = {"installationId": row["installationId"], "platform": "apns", "pushChannel": row["token"],
+                                "userId": row["userId"], "templates": {"digest": {"body": DIGEST_TEMPLATE}}}
+                response = await client.put(
+                    f"{signer.endpoint}{hub}/installations/{row['installationId']}?api-version=2020-06",
+                    content=json.dumps(installation),
+                    headers={"Content-Type": "application/json", "Authorization": signer.authorization()})
+                if response.status_code == 200:
+                    sent += 1
+                else:
+                    failures.append(response.status_code)
+                continue
             headers = {
                 "Content-Type": "application/json;charset=utf-8",
                 "Authorization": signer.authorization(),

@@ -8,7 +8,12 @@ are needed to reach the emulator at all and are not a handicap: the endpoint kee
 sample rewrites sb:// to https://), and the api-version is the one Pushline sends, so both send the same
 requests.
 
+With --register it PUTs one installation per row of a devices file (installationId,token,userId) instead,
+with the digest template, in the same style (the sample's REST calls take the same shape for installations:
+a fresh token and connection per request, sequential).
+
     python3 nh_sample_client.py CONNECTION_STRING HUB ROWS.csv
+    python3 nh_sample_client.py CONNECTION_STRING HUB DEVICES.csv --register
 """
 import base64
 import csv
@@ -56,12 +61,12 @@ class NotificationHub:
         signature = urllib.parse.quote(self.sign_string(my_uri + "\n" + expiry))
         return "SharedAccessSignature sig={0}&se={1}&skn={2}&sr={3}".format(signature, expiry, self.SasKeyName, my_uri)
 
-    def make_http_request(self, url, payload, headers):
+    def make_http_request(self, url, payload, headers, method="POST", expected=201):
         parsed_url = urllib.parse.urlparse(url)
         connection = http.client.HTTPConnection(parsed_url.hostname, parsed_url.port)
-        connection.request("POST", url, payload, headers)
+        connection.request(method, url, payload, headers)
         response = connection.getresponse()
-        if response.status != 201:
+        if response.status != expected:
             raise Exception("Error sending notification. Received HTTP code " + str(response.status) + " " + response.reason)
         connection.close()
 
@@ -77,10 +82,28 @@ class NotificationHub:
         self.make_http_request(url, json.dumps(notification.payload), headers)
 
 
+    def create_or_update_installation(self, installation):
+        url = self.Endpoint + self.HubName + "/installations/" + installation["installationId"] + self.API_VERSION
+        headers = {"Content-type": "application/json", "Authorization": self.generate_sas_token()}
+        self.make_http_request(url, json.dumps(installation), headers, method="PUT", expected=200)
+
+
+DIGEST_TEMPLATE = '{"aps":{"alert":"$(message)"}}'
+
+
 def main():
     connection_string, hub_name, rows_path = sys.argv[1:4]
     hub = NotificationHub(connection_string, hub_name)
     sent = 0
+    if sys.argv[4:] == ["--register"]:
+        with open(rows_path, newline="") as rows:
+            for row in csv.DictReader(rows):
+                hub.create_or_update_installation({
+                    "installationId": row["installationId"], "platform": "apns", "pushChannel": row["token"],
+                    "userId": row["userId"], "templates": {"digest": {"body": DIGEST_TEMPLATE}}})
+                sent += 1
+        print(json.dumps({"registered": sent}))
+        return
     with open(rows_path, newline="") as rows:
         for row in csv.DictReader(rows):
             notification = Notification("template", {"message": row["headline"]})

@@ -2,6 +2,7 @@
 
     hub.py users CONNECTION HUB N            PUT N installations (bench-user-I, userId user-I, template 'digest')
     hub.py rows PATH N                       write the for-each rows (userId,headline) for those users
+    hub.py devices PATH N                    write register rows (installationId,token,userId) for the same users
     hub.py fanout-devices CONNECTION HUB N   PUT N installations with 5 tags each (see FANOUT_TAGS)
     hub.py fanout CONNECTION HUB EXPR SENDS CONCURRENCY
                                              time SENDS template sends to EXPR; prints JSON
@@ -96,6 +97,13 @@ def rows(path, n):
             out.write(f'user-{i},"Your digest for today, item {i}"\n')
 
 
+def devices(path, n):
+    with open(path, "w") as out:
+        out.write("installationId,token,userId\n")
+        for i in range(1, n + 1):
+            out.write(f"bench-user-{i},{handle(i)},user-{i}\n")
+
+
 def fanout_devices(connection, hub, n):
     rng = random.Random(6)
 
@@ -146,6 +154,8 @@ def main():
         users(args[0], args[1], int(args[2]))
     elif command == "rows":
         rows(args[0], int(args[1]))
+    elif command == "devices":
+        devices(args[0], int(args[1]))
     elif command == "fanout-devices":
         fanout_devices(args[0], args[1], int(args[2]))
     elif command == "fanout":

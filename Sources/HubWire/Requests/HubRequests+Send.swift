@@ -87,6 +87,17 @@ extension HubRequests {
     /// A header value on one line: CR and LF become spaces (no header injection; a tag expression written over
     /// several YAML lines stays one expression), surrounding whitespace trimmed.
     static func headerValue(_ text: String) -> String {
-        String(text.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }).trimmingWhitespace()
+        // Most values (every row's, in a batch) need nothing done: no line break, no space at either end.
+        let bytes = text.utf8
+        if let first = bytes.first, let last = bytes.last, isPlain(first), isPlain(last),
+           !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            return text
+        }
+        return String(text.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }).trimmingWhitespace()
+    }
+
+    /// An ASCII byte that is not whitespace.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 public enum ContentDigest {
     /// The digest of `text`'s UTF-8 bytes.
     public static func hex(_ text: String) -> String {
-        hex(SHA256.hash(data: Data(text.utf8)))
+        var text = text
+        return hex(text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) })
     }
 
     /// The digest of the file at `path`, or nil when it cannot be read.
@@ -24,10 +25,18 @@ public enum ContentDigest {
         return hex(hasher.finalize())
     }
 
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Lower-case hex, two digits a byte (a batch digests every row's request, so no string per byte).
     private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        digest.withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = digits[Int(byte >> 4)]
+                    out[2 * index + 1] = digits[Int(byte & 0x0F)]
+                }
+                return bytes.count * 2
+            }
+        }
     }
 }

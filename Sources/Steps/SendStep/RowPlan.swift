@@ -23,8 +23,23 @@ struct RowPlan: Sendable, Equatable {
     /// Requests per second at most; nil for no cap.
     let rate: Double?
 
-    /// Every column the plan reads, as first written.
-    var columns: [String] {
+    /// Every column the plan reads, as first written, sorted (computed once: a row is checked against it).
+    let columns: [String]
+    /// The properties in the order a template send's JSON body lists them (`PropertiesJSON.ordered`).
+    let orderedProperties: [Property]
+
+    /// One property of the plan.
+    struct Property: Sendable, Equatable {
+        let name: String
+        let value: TextTemplate
+    }
+
+    init(source: RowSource, target: Target, properties: [String: TextTemplate], concurrency: Int, rate: Double?) {
+        self.source = source
+        self.target = target
+        self.properties = properties
+        self.concurrency = concurrency
+        self.rate = rate
         var names: [TextTemplate] = Array(properties.values)
         switch target {
         case .audience(let audience): names.append(audience)
@@ -32,7 +47,8 @@ struct RowPlan: Sendable, Equatable {
         case .broadcast: break
         }
         var seen = Set<String>()
-        return names.flatMap(\.propertyNames).filter { seen.insert($0.lowercased()).inserted }.sorted()
+        columns = names.flatMap(\.propertyNames).filter { seen.insert($0.lowercased()).inserted }.sorted()
+        orderedProperties = PropertiesJSON.ordered(properties.keys).map { Property(name: $0, value: properties[$0]!) }
     }
 
     /// The row's target, or why the row cannot be sent (a tag expression or handle that is invalid
@@ -66,6 +82,11 @@ struct RowPlan: Sendable, Equatable {
     /// The row's properties.
     func properties(for row: TemplateProperties) -> [String: String] {
         properties.mapValues { $0.render(row) }
+    }
+
+    /// The row's properties as a template send's JSON body (the step names no template).
+    func propertiesJSON(for row: TemplateProperties) -> [UInt8] {
+        PropertiesJSON.encode(sorted: orderedProperties.map { ($0.name, $0.value.render(row)) })
     }
 }
 

@@ -139,6 +139,8 @@ extension SendStep {
         case .success(let found): target = found
         case .failure(let problem): return .failure(problem)
         }
+        // Without a template the body is the properties themselves, written straight from the plan.
+        guard template?.body != nil else { return .success((target, plan.propertiesJSON(for: values))) }
         do { return .success((target, try payload(properties: plan.properties(for: values)))) } catch { return .failure(RowProblem(error.message)) }
     }
 

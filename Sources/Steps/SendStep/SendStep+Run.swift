@@ -115,10 +115,8 @@ extension SendStep {
     /// The body for `properties`.
     func payload(properties: [String: String]) throws(StepFailure) -> [UInt8] {
         guard let template, let body = template.body else {
-            // Sorted keys keep the body stable (reports, tests); NH reads it as a flat string map.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Array((try? encoder.encode(properties)) ?? Data("{}".utf8))
+            // Sorted keys keep the body stable (reports, tests, idempotency keys); NH reads it as a flat string map.
+            return PropertiesJSON.encode(properties)
         }
         let rendering = TemplateRendering(body, properties: TemplateProperties(properties), byteLimit: template.platform.payloadLimit)
         if let error = rendering.error {
