@@ -92,10 +92,13 @@ let package = Package(
             "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubWire", "HubHTTP", "RunStore", "RunJournal",
             "PostgresRunStore",
         ]),
-        // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient.
+        // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
+        // loop beneath it (a batch runs on the client's own loop).
         .target(name: "HubHTTP", dependencies: [
             "PipelineCore", "HubWire",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // HTTP/1.1 serving for the emulator and `pushline serve`: a request in, a response out, graceful shutdown.
         // Only Hummingbird and the NIO/HTTP/lifecycle types beneath it, so neither server imports them.

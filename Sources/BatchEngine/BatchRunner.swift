@@ -89,6 +89,14 @@ public struct BatchRunner: Sendable {
     /// Runs every item `next` yields and returns what they came to; when admission stopped early (see the
     /// type's notes), `stop` says why.
     public func collect(_ next: () throws(StepFailure) -> BatchItem?) async -> BatchOutcome {
+        // On the HTTP client's own thread when it offers one: the rows, the journal and the requests then
+        // meet without thread switches.
+        await withTaskExecutorPreference(session.transport.preferredExecutor) {
+            await collectHere(next)
+        }
+    }
+
+    private func collectHere(_ next: () throws(StepFailure) -> BatchItem?) async -> BatchOutcome {
         var state = BatchState(runner: self)
         let session = session
         let governor = governor

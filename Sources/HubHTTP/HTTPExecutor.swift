@@ -5,6 +5,13 @@ import HubWire
 public protocol HTTPExecutor: Sendable {
     /// Sends the request once with these extra headers (Authorization, TrackingId, User-Agent).
     func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome
+
+    /// The executor that runs the client's I/O, when work placed on it saves thread switches; nil for none.
+    var preferredExecutor: (any TaskExecutor)? { get }
+}
+
+extension HTTPExecutor {
+    public var preferredExecutor: (any TaskExecutor)? { nil }
 }
 
 /// What one attempt produced.

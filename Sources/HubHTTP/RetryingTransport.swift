@@ -19,6 +19,8 @@ public struct RetryingTransport: HubTransport {
     /// Requests in flight at once unless told otherwise.
     public static let defaultMaxConcurrent = 16
 
+    public var preferredExecutor: (any TaskExecutor)? { executor.preferredExecutor }
+
     /// Creates a transport.
     /// - Parameters:
     ///   - maxConcurrent: requests in flight at once, across all callers.

@@ -100,7 +100,7 @@ public struct PipelineRun: Sendable {
                       console: Console) async throws -> (RunReport, Int32) {
         // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
         // connections and requests in flight as the busiest step asks for.
-        let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency)
+        let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true)
         let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
                                    pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity)

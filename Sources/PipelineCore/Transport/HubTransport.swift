@@ -11,6 +11,15 @@ public protocol HubTransport: Sendable {
     func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult
+
+    /// Where a batch runs its work when it prefers the transport's own thread (the HTTP client's event loop):
+    /// requests are then handed to the client and their answers come back without a thread switch. Nil to
+    /// run on the shared pool.
+    var preferredExecutor: (any TaskExecutor)? { get }
+}
+
+extension HubTransport {
+    public var preferredExecutor: (any TaskExecutor)? { nil }
 }
 
 /// The final response and what it took to get it.

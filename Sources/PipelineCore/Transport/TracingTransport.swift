@@ -14,6 +14,9 @@ public struct TracingTransport: HubTransport {
         self.sink = sink
     }
 
+    /// The wrapped transport's.
+    public var preferredExecutor: (any TaskExecutor)? { inner.preferredExecutor }
+
     /// Sends `request` through the wrapped transport and reports it, with its final answer or failure.
     public func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy

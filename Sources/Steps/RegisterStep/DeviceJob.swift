@@ -42,10 +42,8 @@ enum DeviceItem: Sendable, Equatable {
 }
 
 extension DeviceWork {
-    /// What identifies the device's content across attempts: the operation and what it writes.
-    var digest: String { RowDigest.of(contentParts) }
-
-    /// The operation and what it writes, as the digest and the idempotency key read it.
+    /// The operation and what it writes, as the item's digest (what identifies its content across attempts)
+    /// and its idempotency key read it.
     var contentParts: [String] {
         switch job {
         case .put(let installation): ["put", Self.json(installation)]

@@ -231,8 +231,10 @@ public struct RegisterStep: Step {
             item.label = name
             return item
         case .work(let work):
-            var item = BatchItem(row: row, origin: work.origin ?? work.device, digest: work.digest, work: .job(work),
-                                 key: IdempotencyKey.of("device", work.contentParts, hub: session), target: work.device)
+            // The content is encoded once for both the digest and the key (JSON encoding is most of a row's cost).
+            let parts = work.contentParts
+            var item = BatchItem(row: row, origin: work.origin ?? work.device, digest: RowDigest.of(parts), work: .job(work),
+                                 key: IdempotencyKey.of("device", parts, hub: session), target: work.device)
             item.label = work.device
             item.repeatable = true
             if case .register(let registration) = work.job { item.dedupes = registration.id == nil } else { item.dedupes = false }
