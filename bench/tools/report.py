@@ -73,7 +73,8 @@ def main():
         ("  stretch", "≤ 50 µs", cpu["send.pushline"], cpu["send.pushline"] <= 50, "{:.0f} µs"),
         ("CPU per send, sample-style client ÷ Pushline", "≥ 5×", ratios["send_cpu_sample_over_pushline"],
          ratios["send_cpu_sample_over_pushline"] >= 5, "{:.1f}×"),
-        ("CPU per journalled register row (rusage)", "≤ 100 µs", cpu["register.pushline"], cpu["register.pushline"] <= 100, "{:.0f} µs"),
+        # Issue #20 asks for the same care for register rows, measured the same way, and sets no figure.
+        ("CPU per journalled register row (rusage)", "—", cpu["register.pushline"], None, "{:.0f} µs"),
         ("batch sends vs concurrent httpx client", "≥ 2×", ratios["pushline_over_httpx"], ratios["pushline_over_httpx"] >= 2, "{:.2f}×"),
         ("batch sends vs wrk ceiling", "≥ 50 %", ratios["pushline_over_wrk"], ratios["pushline_over_wrk"] >= 0.5, "{:.0%}"),
         (f"peak RSS, {args.rows:,}-row live run", "≤ 64 MiB", live_peak, live_peak <= 64, "{:.1f} MiB"),
@@ -90,7 +91,7 @@ def main():
         print("(quick run: sizes too small for the figures to mean anything)")
     print(f"{'measure':<48} {'target':<14} {'measured':>14}  met")
     for name, target, value, met, style in targets:
-        print(f"{name:<48} {target:<14} {style.format(value):>14}  {'yes' if met else 'NO'}")
+        print(f"{name:<48} {target:<14} {style.format(value):>14}  {'—' if met is None else 'yes' if met else 'NO'}")
     print()
     for workload in ["send", "register"]:
         print(f"batch {workload}, {args.rows:,} rows, concurrency {args.concurrency} (requests/s; CPU per request; peak RSS):")
