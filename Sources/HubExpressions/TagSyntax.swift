@@ -3,8 +3,15 @@ public enum TagSyntax: Sendable {
     /// The longest tag NH accepts, in characters.
     public static let maxLength = 120
 
-    /// The characters allowed in a tag, besides ASCII letters and digits.
-    static let punctuation: Set<Character> = ["_", "@", "#", ".", ":", "-"]
+    /// The characters allowed in a tag, besides ASCII letters and digits: `_ @ # . : -`.
+    // A switch, not a Set<Character>: the set's first use made the runtime look up Character's Hashable
+    // conformance by scanning every conformance record in the binary, on every start.
+    static func isPunctuation(_ c: Character) -> Bool {
+        switch c {
+        case "_", "@", "#", ".", ":", "-": return true
+        default: return false
+        }
+    }
 
     /// Returns `nil` when `tag` is a valid NH tag, otherwise a message saying what is wrong.
     ///
@@ -36,7 +43,7 @@ public enum TagSyntax: Sendable {
     }
 
     static func isTagCharacter(_ c: Character) -> Bool {
-        isASCIIAlphanumeric(c) || punctuation.contains(c)
+        isASCIIAlphanumeric(c) || isPunctuation(c)
     }
 
     static func isASCIIAlphanumeric(_ c: Character) -> Bool {

@@ -27,7 +27,7 @@ public struct PipelineLoader: Sendable {
 
     /// Loads pipeline text that claims to come from `file` (used for relative paths and locations).
     public func load(text: String, file: String, diagnostics: DiagnosticCollector) -> PipelineDocument? {
-        let text = text.contains("\r\n") ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
+        let text = text.contains(bytes: "\r\n") ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
         diagnostics.register(source: text, for: file)
         let directory = FilePath.directory(of: file)
         guard text.utf8.count <= options.maxFileBytes else {
@@ -36,7 +36,7 @@ public struct PipelineLoader: Sendable {
             return nil
         }
         var references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
-        if text.contains("${param:") { references.parameters = parameters(in: text, file: file, directory: directory) }
+        if text.contains(bytes: "${param:") { references.parameters = parameters(in: text, file: file, directory: directory) }
         let composer = YAMLComposer(file: file, options: options, diagnostics: diagnostics, references: references)
         guard let root = composer.compose(text) else { return nil }
         var decoder = DocumentDecoder(file: file, directory: directory, options: options, diagnostics: diagnostics,

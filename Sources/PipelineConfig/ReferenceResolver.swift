@@ -16,17 +16,18 @@ struct ReferenceResolver {
     var parameters: (declared: [String], values: [String: String]) = ([], [:])
 
     func resolve(_ text: String, at location: SourceLocation, isPlain: Bool) -> ConfigScalar {
-        guard resolves, text.contains("${") else { return ConfigScalar(text: text, isPlain: isPlain) }
+        guard resolves, text.contains(bytes: "${") else { return ConfigScalar(text: text, isPlain: isPlain) }
         var output = ""
         var unresolved = false
         var rest = Substring(text)
-        while let start = rest.range(of: "${") {
+        while let start = rest.firstByteRange(of: "${") {
             if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
-                output += rest[..<rest.index(before: start.lowerBound)] + "${"
+                output.append(contentsOf: rest[..<rest.index(before: start.lowerBound)])
+                output += "${"
                 rest = rest[start.upperBound...]
                 continue
             }
-            output += rest[..<start.lowerBound]
+            output.append(contentsOf: rest[..<start.lowerBound])
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
                 report("unterminated reference '\(rest[start.lowerBound...])'", at: location, severity: .error,
                        hint: "write ${env:NAME} or ${file:PATH}")
@@ -40,7 +41,7 @@ struct ReferenceResolver {
             }
             rest = rest[rest.index(after: end)...]
         }
-        output += rest
+        output.append(contentsOf: rest)
         return ConfigScalar(text: output, sourceText: text, isPlain: false, isUnresolved: unresolved)
     }
 
@@ -65,8 +66,13 @@ struct ReferenceResolver {
         case "file":
             let path = FilePath.resolve(argument, against: directory)
             do {
-                // Secret files usually end with a newline that is not part of the secret.
-                return String(try TextFile.read(path, limit: Self.maxFileBytes).trimmingCharacters(in: .newlines))
+                // Secret files usually end with a newline that is not part of the secret. Trimmed by
+                // Character, which is what Foundation's `.newlines` set holds (LF, CR, CRLF, VT, FF,
+                // NEL, LS, PS), without the NSString round trip.
+                var value = Substring(try TextFile.read(path, limit: Self.maxFileBytes))
+                while value.first?.isNewline == true { value.removeFirst() }
+                while value.last?.isNewline == true { value.removeLast() }
+                return String(value)
             } catch {
                 let severity: Diagnostic.Severity = error == .missing ? severityForMissing : .error
                 report(error.message(what: "file", name: path) + " (referenced as \(written))", at: location,

@@ -30,7 +30,7 @@ extension PipelineLoader {
         guard let read = SourceText.read(path, limit: options.maxFileBytes, what: "service file", at: nil,
                                          diagnostics: diagnostics)
         else { return nil }
-        let text = read.contains("\r\n") ? read.replacingOccurrences(of: "\r\n", with: "\n") : read
+        let text = read.contains(bytes: "\r\n") ? read.replacingOccurrences(of: "\r\n", with: "\n") : read
         diagnostics.register(source: text, for: path)
         let directory = FilePath.directory(of: path)
         let references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
@@ -44,7 +44,9 @@ extension PipelineLoader {
     /// True when the YAML text is a service file (it has a top-level `service:` key), not a pipeline: how
     /// `validate` tells the two apart.
     public static func isServiceFile(text: String) -> Bool {
-        text.split(separator: "\n").contains { $0.hasPrefix("service:") }
+        // On bytes: a Character split of every file was a thirtieth of a cold `pushline validate`.
+        let key = Array("service:".utf8)
+        return text.utf8.split(separator: UInt8(ascii: "\n")).contains { $0.starts(with: key) }
     }
 }
 

@@ -20,7 +20,10 @@ struct YAMLComposer {
             // The basic resolver tags every scalar `str`: values are typed by the options that read
             // them, so the default resolver's regular expressions (compiled on first use, about a
             // third of a cold `validate`) would buy nothing.
-            root = try Yams.compose(yaml: text, .basic)
+            // An empty constructor and UTF-8 named outright: nodes are never turned into Swift values
+            // here, and the defaults rebuild Yams' constructor tables and read the whole process
+            // environment (`YAMS_DEFAULT_ENCODING`) for every file.
+            root = try Yams.compose(yaml: text, .basic, Constructor([:], [:], [:]), .utf8)
         } catch let error as YamlError {
             diagnostics.report(YAMLErrorTranslator.diagnostic(for: error, file: file, text: text))
             return nil

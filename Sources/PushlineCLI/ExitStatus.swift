@@ -51,24 +51,32 @@ public enum ExitStatus {
     /// The EXIT CODES section of a command's help: only the codes it can return, each meaning wrapped to
     /// fit 80 columns with its continuation lines indented under it (ArgumentParser would wrap a long line
     /// back to the first column).
+    ///
+    /// Every command's configuration, and so this text, is built on every start (ArgumentParser walks the
+    /// whole command tree), so it works on bytes: the codes and meanings are ASCII, and splitting and
+    /// counting them as Characters was a twentieth of a cold `pushline validate`.
     static func help(_ meanings: [Meaning]) -> String {
-        var lines = ["EXIT CODES:"]
+        let space = UInt8(ascii: " "), indent = [UInt8](repeating: space, count: 7)
+        var bytes = Array("EXIT CODES:".utf8)
         for meaning in meanings {
-            let indent = String(repeating: " ", count: 7)
-            var line = "  " + meaning.code.padding(to: 5)
+            var line: [UInt8] = [space, space] + Array(meaning.code.utf8)
+            line += [UInt8](repeating: space, count: max(0, 7 - line.count))
             var fresh = true
-            for word in meaning.text.split(separator: " ") {
+            for word in meaning.text.utf8.split(separator: space) {
                 if !fresh, line.count + 1 + word.count > 78 {
-                    lines.append(line)
+                    bytes.append(UInt8(ascii: "\n"))
+                    bytes += line
                     line = indent
                     fresh = true
                 }
-                line += (fresh ? "" : " ") + word
+                if !fresh { line.append(space) }
+                line += word
                 fresh = false
             }
-            lines.append(line)
+            bytes.append(UInt8(ascii: "\n"))
+            bytes += line
         }
-        return lines.joined(separator: "\n")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Throws the given exit code out of a command.

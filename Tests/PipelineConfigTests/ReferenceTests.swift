@@ -31,6 +31,15 @@ import PipelineCore
         #expect(document?.description == "costs ${dollars}")
     }
 
+    @Test func fileReferencesLoseSurroundingLineBreaksOnly() throws {
+        // Foundation's `.newlines` set, trimmed at both ends: LF, CRLF, CR, VT, FF, NEL, LS and PS. Spaces and
+        // line breaks inside the value stay.
+        harness.write("secret.txt", "\r\n\n\u{0B}\u{0C}\u{85}\u{2028}\u{2029} two words\non two lines \r\n\n\u{2029}")
+        harness.write("p.yaml", "version: 1\ndescription: \"[${file:secret.txt}]\"\nsteps: []\n")
+        let (document, _) = harness.load("p.yaml")
+        #expect(document?.description == "[ two words\non two lines ]")
+    }
+
     @Test func badReferenceSyntaxIsAlwaysAnError() {
         harness.write("p.yaml", "version: 1\ndescription: \"${ev:X} ${env:} ${env:Y\"\nsteps: [{}]\n")
         let lines = harness.headlines("p.yaml")

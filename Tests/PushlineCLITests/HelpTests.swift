@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PushlineCLI
 
 /// Each command's help lists the exit codes it can return, and no other, with long meanings wrapped
 /// under their entry rather than back to the first column.
@@ -36,5 +37,16 @@ import Testing
             #expect(try await exitCodes(hub) == ["0", "1", "2"], "\(hub)")
         }
         #expect(try await exitCodes([]) == ["0", "1", "2", "3", "75", "78", "130"])
+    }
+
+    @Test func meaningsWrapAt78ColumnsUnderTheirEntry() {
+        let text = ExitStatus.help([.init("0", "success"),
+                                    .init("130", Array(repeating: "word", count: 20).joined(separator: " ") + " end")])
+        #expect(text == """
+            EXIT CODES:
+              0    success
+              130  \(Array(repeating: "word", count: 14).joined(separator: " "))
+                   \(Array(repeating: "word", count: 6).joined(separator: " ")) end
+            """)
     }
 }

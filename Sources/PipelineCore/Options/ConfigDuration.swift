@@ -2,14 +2,13 @@
 public enum ConfigDuration {
     /// Seconds for `text`, or nil when it is not a duration.
     public static func seconds(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
         var total: Int64 = 0
         var digits = ""
         var sawUnit = false
         for character in text.trimmingCharacters() {
             if character.isASCII, character.isNumber {
                 digits.append(character)
-            } else if let unit = units[character], let value = Int64(digits) {
+            } else if let unit = unitSeconds(character), let value = Int64(digits) {
                 let (product, overflow1) = value.multipliedReportingOverflow(by: unit)
                 let (sum, overflow2) = total.addingReportingOverflow(product)
                 guard !overflow1, !overflow2 else { return nil }
@@ -22,6 +21,18 @@ public enum ConfigDuration {
         }
         guard digits.isEmpty, sawUnit else { return nil }
         return total
+    }
+
+    /// Seconds in one `unit`. A switch, not a dictionary literal: the literal's first use made the runtime look
+    /// up Character's Hashable conformance by scanning every conformance record in the binary.
+    private static func unitSeconds(_ unit: Character) -> Int64? {
+        switch unit {
+        case "s": return 1
+        case "m": return 60
+        case "h": return 3600
+        case "d": return 86400
+        default: return nil
+        }
     }
 
     /// A compact spelling of a number of seconds, e.g. `1h30m`.
