@@ -5,6 +5,8 @@
 #      by a concurrent httpx client at the same concurrency, and by wrk (the loopback ceiling); then N installation
 #      PUTs (`register` with for-each) by the same three clients. Each client's CPU time (user + system from the
 #      kernel's rusage, through GNU time) per request is the figure that other load on the machine does not move.
+#   1b. user-space instructions per send and per register row (callgrind), a figure that does not move with the
+#      machine as CPU time does
 #   2. template renders per second on one core (Benchmarks/RenderBenchmark)
 #   3. emulator fan-out: template sends per second over 100,000 installations, 5 tags each, 1 % matched
 #   4. cold start: `pushline validate pipelines/` and `pushline --help` (hyperfine, and instructions by callgrind)
@@ -129,6 +131,40 @@ for run in $(seq "$runs"); do
   clear_deliveries
 done
 record "send.wrk.requests_per_s" "$(median "${wrk_rates[@]}")"
+
+# User-space instructions per send and per register row (callgrind): CPU µs move with the machine (the same
+# sample-style client cost 158 µs a send on one build machine and 281 µs on another), instruction counts do not.
+# Two runs of each workload, of 500 and 2,500 rows, count the same start-up and loading; their difference over
+# 2,000 rows is what one row costs. Kernel time (the TCP stack, SQLite's writes) is not in it. Valgrind runs the
+# threads one at a time, which changes how requests group, so the count is a yardstick for this code over time,
+# not a prediction of the native run. --quick counts nothing (valgrind needs the release build).
+if [ "$quick" = 0 ]; then
+  echo "== 1b. instructions per row (callgrind; 2,500-row run minus 500-row run)"
+  strip --strip-debug -o "$work/pushline-counted" "$bin"
+  for workload in send register; do
+    counts=()
+    for n in 500 2500; do
+      clear_deliveries
+      python3 bench/tools/hub.py rows "$work/count-rows-$n.csv" "$n"
+      python3 bench/tools/hub.py devices "$work/count-devices-$n.csv" "$n"
+      if [ "$workload" = send ]; then
+        pipeline=pipelines/daily-digest.yaml
+      else
+        pipeline=bench/pipelines/register-devices.yaml
+      fi
+      NH_CONNECTION="$connection" NH_HUB="$hub" DIGEST_ROWS="$work/count-rows-$n.csv" DEVICE_ROWS="$work/count-devices-$n.csv" \
+        valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$workload.$n" "$work/pushline-counted" run "$pipeline" \
+          --journal "$work/journal-count-$workload-$n.sqlite" --quiet --format json > "$work/count.out" 2> "$work/callgrind.log" \
+        || { echo "bench: callgrind $workload run failed:" >&2; tail -5 "$work/callgrind.log" >&2; exit 1; }
+      done_rows="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps"][0]["items"]["accepted"])' "$work/count.out")"
+      [ "$done_rows" = "$n" ] || { echo "bench: counted $workload run accepted $done_rows of $n" >&2; exit 1; }
+      counts+=("$(sed -n 's/^summary: *//p' "$work/callgrind.$workload.$n")")
+    done
+    per_row=$(( (counts[1] - counts[0]) / 2000 ))
+    echo "  $workload: ${counts[0]} and ${counts[1]} instructions; $per_row per row"
+    record "$workload.pushline.instructions_per_request" "$per_row"
+  done
+fi
 
 echo "== 2. template rendering (one core)"
 "$render_bin" --rounds "$render_rounds" --seconds "$render_seconds" | tee "$work/render.out"

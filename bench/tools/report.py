@@ -99,6 +99,9 @@ def main():
             print(f"  {client:<10} {figures[f'{workload}.{client}.requests_per_s']:>10,.0f}/s {cpu[f'{workload}.{client}']:>9,.0f} µs"
                   f"   {figures[f'{workload}.{client}.peak_rss_mib']:.1f} MiB")
     print(f"  {'wrk':<10} {figures['send.wrk.requests_per_s']:>10,.0f}/s (sends)")
+    if "send.pushline.instructions_per_request" in figures:
+        print(f"user-space instructions per row (callgrind): send {figures['send.pushline.instructions_per_request'] / 1e3:,.0f} K, "
+              f"register {figures['register.pushline.instructions_per_request'] / 1e3:,.0f} K")
     print(f"memory: {small:,}-row dry run {figures[f'dry_run.rows_{small}.peak_rss_mib']:.1f} MiB, "
           f"{args.dry_rows:,} rows {dry_peak:.1f} MiB; cold start --help {figures['cold_start.help_ms']:.1f} ms "
           f"({figures.get('cold_start.help_instructions', float('nan')) / 1e6:.1f} M instructions)")
