@@ -102,8 +102,8 @@ public enum TextFile {
 extension String {
     /// The lines of the text, split on LF with a CR before it dropped.
     ///
-    /// Splits on Unicode scalars: Swift treats "\r\n" as one Character, so a Character split would
-    /// leave a CRLF file as one line.
+    /// Splits on the LF byte, not on Characters: Swift treats "\r\n" as one Character, so a Character
+    /// split would leave a CRLF file as one line.
     public var lines: [Substring] {
         // On UTF-8 bytes: LF and CR are ASCII, so every split falls on a scalar boundary, and scanning the
         // contiguous bytes costs a fraction of walking Unicode scalars (pipelines are split on every load).
