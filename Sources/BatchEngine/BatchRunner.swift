@@ -153,12 +153,25 @@ public struct BatchRunner: Sendable {
                             break
                         }
                     } else if ledger != nil {
-                        marks.append(state.ledgerItem(item))
+                        marks.append(state.markedItem(item))
                     }
                     admittedGroup.append((item, admitted))
                 }
                 if let ledger, !marks.isEmpty {
-                    do throws(LedgerError) { try await ledger.markSending(marks) } catch {
+                    // The keys are checked again as they are marked, in one transaction: a run that overlaps this one and
+                    // marked a key since its item was admitted here keeps it, and the item here is not sent.
+                    let claim = KeyClaim(since: clock.now().timeIntervalSince1970 - dedupeWindow, acceptedHolds: !control.again,
+                                         unsettledHolds: !control.resendUnknown)
+                    do throws(LedgerError) {
+                        let held = try await ledger.markSending(marks, claim: claim)
+                        if !held.isEmpty {
+                            admittedGroup.removeAll { item, _ in
+                                guard let prior = held[LedgerKey(step: stepIndex, row: item.row)] else { return false }
+                                state.settleHeld(item, by: prior)
+                                return true
+                            }
+                        }
+                    } catch {
                         state.journalFailed(error)
                         // Nothing of the group was marked, so nothing of it is sent; an item marked on its own is.
                         admittedGroup.removeAll { item, admitted in if case .job(_, _?) = admitted { false } else { true } }

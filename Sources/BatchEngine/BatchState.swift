@@ -53,6 +53,13 @@ struct BatchState {
                    idempotencyKey: item.key, target: item.target)
     }
 
+    /// The item as it is marked `sending`: claiming its key when it must not go out beside another run's send of it.
+    func markedItem(_ item: BatchItem) -> LedgerItem {
+        var marked = ledgerItem(item)
+        marked.claimsKey = claim(for: item) != nil
+        return marked
+    }
+
     /// What to do with `item`, or nil when it is not sent: malformed, settled by an earlier attempt of this
     /// run, or already sent (its idempotency key accepted by another run within the window, or by an earlier
     /// row of this run). Sets `stop` when the journal cannot be read.
@@ -137,28 +144,49 @@ struct BatchState {
         }
         guard let prior else { return Self.admitted(item, reusing: nil) }
         if prior.sameRun {
-            // Two rows of one run that make the same notification: the first one sends it.
-            settle(item, .duplicate, error: "already sent by this run (the same \(runner.wording.thing) as \(prior.origin))",
-                   notificationId: prior.notificationId)
+            settleHeld(item, by: prior)
             return nil
         }
-        let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.at))
         switch prior.state {
         case .accepted where runner.control.again:
             // `--again` overrides what was sent, not what is of unknown fate (that takes --resend-unknown).
             outcome.resent += 1
             return Self.admitted(item, reusing: nil)
-        case .accepted:
-            settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
-            return nil
-        case _ where item.repeatable:
+        case _ where prior.state != .accepted && item.repeatable:
             // Another run left it of unknown fate: upsert what that run made, if it journalled an id.
             return Self.admitted(item, reusing: prior.notificationId)
+        case _ where prior.state != .accepted && runner.control.resendUnknown:
+            return Self.admitted(item, reusing: nil)
         default:
-            if runner.control.resendUnknown { return Self.admitted(item, reusing: nil) }
+            settleHeld(item, by: prior)
+            return nil
+        }
+    }
+
+    /// The claim an item makes when it is marked `sending`: its key, unless a run holds it (checked again at that
+    /// moment, in the same transaction as the mark, so a run that overlaps this one and marked the key since this
+    /// item was admitted is seen). Nil for an item that claims nothing: no key, dedupe off, or safe to repeat.
+    func claim(for item: BatchItem) -> KeyClaim? {
+        guard runner.dedupeWindow > 0, item.dedupes, item.key != nil, !item.repeatable else { return nil }
+        return KeyClaim(since: runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow, acceptedHolds: !runner.control.again,
+                        unsettledHolds: !runner.control.resendUnknown)
+    }
+
+    /// Settles an item whose idempotency key `prior` holds: a duplicate of what this run or another sent, or held
+    /// back while another run's send of it is of unknown fate (or still going).
+    mutating func settleHeld(_ item: BatchItem, by prior: PriorSend) {
+        if prior.sameRun {
+            // Two rows of one run that make the same notification: the first one sends it.
+            settle(item, .duplicate, error: "already sent by this run (the same \(runner.wording.thing) as \(prior.origin))",
+                   notificationId: prior.notificationId)
+            return
+        }
+        let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.at))
+        if prior.state == .accepted {
+            settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
+        } else {
             settle(item, .unknown, error: "left of unknown fate by run \(prior.runId) (\(prior.origin) at \(when)); "
                    + "`pushline runs resolve \(prior.runId)` settles it")
-            return nil
         }
     }
 

@@ -6,6 +6,9 @@ struct DocumentDecoder {
 
     static let topLevelKeys: [OptionSpec] = [
         OptionSpec("version", .integer, required: true, "pipeline file format version; must be 1"),
+        OptionSpec("name", .string, examples: ["daily-digest"],
+                   "who the pipeline is in the run journal, wherever its file lies: its runs, locks and declared idempotency "
+                       + "keys are filed under it. Letters, digits, '.', '_' and '-'. Default: the file name without its extension"),
         OptionSpec("description", .string, "what the pipeline is for"),
         OptionSpec("hubs", .namedMappings(hubKeys), "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
         OptionSpec("audiences", .stringMap, examples: ["{ boston-fans: \"(follows_RedSox || follows_Cardinals) && location_Boston\" }"],
@@ -33,6 +36,7 @@ struct DocumentDecoder {
         checkVersion(reader)
         var document = PipelineDocument(file: file, directory: directory)
         document.description = decodeDescription(reader)
+        document.declaredName = decodeName(reader)
         document.hubs = decodeHubs(reader.node("hubs"))
         document.audiences = decodeAudiences(reader.node("audiences"))
         document.templates = decodeTemplates(reader.node("templates"))
@@ -50,6 +54,21 @@ struct DocumentDecoder {
             return nil
         }
         return scalar.text
+    }
+
+    /// The file's `name:`, which must be a valid pipeline name (`PipelineName.problem`).
+    func decodeName(_ reader: OptionReader) -> String? {
+        guard let node = reader.node("name") else { return nil }
+        guard let text = node.scalar?.text else {
+            reader.error("'name' must be text, found \(node.kindName)", at: node, hint: "write `name: daily-digest`")
+            return nil
+        }
+        if let problem = PipelineName.problem(with: text) {
+            reader.error("the pipeline name \(node.scalar?.quoted ?? text) \(problem)", at: node,
+                         hint: "write a name such as `name: daily-digest`")
+            return nil
+        }
+        return text
     }
 
     func checkVersion(_ reader: OptionReader) {

@@ -130,11 +130,11 @@ extension PostgresStore {
     }
 
     public func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
-        PostgresLedger(store: self, run: run.id, pipeline: run.pipeline, fence: (lock as? PostgresRunLock)?.fence)
+        PostgresLedger(store: self, run: run.id, fence: (lock as? PostgresRunLock)?.fence)
     }
 
-    public func readOnlyLedger(pipeline: String) -> any ItemLedger {
-        PostgresLedger(store: self, run: nil, pipeline: pipeline, fence: nil)
+    public func readOnlyLedger() -> any ItemLedger {
+        PostgresLedger(store: self, run: nil, fence: nil)
     }
 
     /// Who holds the lock `name`, as its holder recorded it.

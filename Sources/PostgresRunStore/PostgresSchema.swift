@@ -1,4 +1,5 @@
 import Logging
+import PipelineCore
 import PostgresNIO
 import RunStore
 
@@ -9,7 +10,7 @@ import RunStore
 /// A database written by a newer pushline is refused, never altered.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 4
+    static let version = 5
 
     /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
     static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
@@ -97,8 +98,80 @@ enum PostgresSchema {
         "ALTER TABLE pushline.runs ADD COLUMN generation integer NOT NULL DEFAULT 0",
     ]
 
-    /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v.
-    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3, 4: version4]
+    /// Version 5: pipelines by name (`PipelineName`), not by path, as the SQLite journal's version 6.
+    ///
+    /// `runs.pipeline` holds the pipeline's name and `runs.path` the file it was last read from; a run recorded under a
+    /// path is renamed between the two halves (`namePipelines`). `pipelines` remembers where each name was last read
+    /// from; `runs.dedupe_window` is the longest dedupe window of the run's steps, which pruning keeps; `skips` holds the
+    /// rows a run left to the run that had sent them, as ranges. A declared idempotency key is filed under its pipeline
+    /// (`name/step2:key`); default keys name their hub and stay as they are.
+    static let version5 = [
+        "ALTER TABLE pushline.runs ADD COLUMN path text",
+        "ALTER TABLE pushline.runs ADD COLUMN dedupe_window double precision",
+        "UPDATE pushline.runs SET path = pipeline",
+    ]
+
+    /// The second half of version 5, after the runs are named.
+    static let version5After = [
+        "CREATE INDEX runs_by_pipeline ON pushline.runs (pipeline, status)",
+        """
+        CREATE TABLE pushline.pipelines (
+            name text PRIMARY KEY,
+            path text NOT NULL,
+            content text,
+            declared boolean NOT NULL DEFAULT false,
+            seen_at double precision NOT NULL
+        )
+        """,
+        """
+        INSERT INTO pushline.pipelines (name, path, content, declared, seen_at)
+            SELECT DISTINCT ON (pipeline) pipeline, path, NULL, false, started_at FROM pushline.runs
+            ORDER BY pipeline, started_at DESC, seq DESC
+        """,
+        """
+        CREATE TABLE pushline.skips (
+            run bigint NOT NULL REFERENCES pushline.runs (seq) ON DELETE CASCADE,
+            step integer NOT NULL,
+            first_row integer NOT NULL,
+            last_row integer NOT NULL,
+            prior_run text NOT NULL,
+            prior_first_row integer NOT NULL,
+            PRIMARY KEY (run, step, first_row)
+        )
+        """,
+        """
+        UPDATE pushline.items AS i SET idempotency_key = r.pipeline || '/' || i.idempotency_key
+            FROM pushline.runs AS r
+            WHERE r.seq = i.run AND i.idempotency_key IS NOT NULL AND left(i.idempotency_key, 8) <> 'request:'
+                AND left(i.idempotency_key, 7) <> 'device:'
+        """,
+    ]
+
+    /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.
+    static func namePipelines(_ connection: PostgresConnection, logger: Logger) async throws {
+        var paths: [String] = []
+        for try await row in try await connection.query("SELECT DISTINCT pipeline FROM pushline.runs", logger: logger) {
+            paths.append(try row.decode(String.self))
+        }
+        for path in paths {
+            let name = StoredText.encode(PipelineName.fromFile(StoredText.decode(path)))
+            try await connection.query("UPDATE pushline.runs SET pipeline = \(name) WHERE pipeline = \(path)", logger: logger)
+        }
+    }
+
+    /// A description of a lock another session of this database holds (a run still going), or nil.
+    static func heldLock(_ connection: PostgresConnection, logger: Logger) async throws -> String? {
+        let rows = try await connection.query("""
+            SELECT l.pid FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid()
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) LIMIT 1
+            """, logger: logger)
+        for try await row in rows { return "server process \(try row.decode(Int.self)) holds a run lock" }
+        return nil
+    }
+
+    /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v (with `version5After` after
+    /// the runs are named, for 5).
+    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3, 4: version4, 5: version5]
 
     /// Creates or migrates the schema on `connection`.
     static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {
@@ -121,10 +194,21 @@ enum PostgresSchema {
                     throw RunStoreError("the schema 'pushline' at \(location) has tables but no pushline schema version; "
                         + "it is not a pushline run store (use another database)", kind: .configuration)
                 }
+                if found > 0, found < version, let held = try await heldLock(connection, logger: logger) {
+                    // A run of the older pushline would go on writing in the old way beside the new schema.
+                    throw RunStoreError("the run store at \(location) is from an older pushline and a run is still going (\(held)); "
+                        + "it is upgraded once no run holds a lock: wait for it to end, then start again", kind: .unavailable)
+                }
                 while found < version {
                     found += 1
                     for statement in migrations[found] ?? [] {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    if found == 5 {
+                        try await namePipelines(connection, logger: logger)
+                        for statement in version5After {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        }
                     }
                     try await connection.query(
                         "UPDATE pushline.meta SET value = \(String(found)) WHERE key = 'schema_version'", logger: logger)

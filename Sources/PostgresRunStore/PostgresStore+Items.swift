@@ -135,7 +135,7 @@ extension PostgresStore {
                 SELECT r.id, r.pipeline, \(columns)
                 FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
                 WHERE (i.idempotency_key = $1 OR substr(i.idempotency_key, strpos(i.idempotency_key, ':') + 1) = $1
-                       OR i.origin = $1 OR strpos(i.target, $1) > 0)
+                       OR substr(i.idempotency_key, strpos(i.idempotency_key, '/') + 1) = $1 OR i.origin = $1 OR strpos(i.target, $1) > 0)
                     AND ($2::text IS NULL OR r.pipeline = $2) AND i.updated_at >= $3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i."row"
                 """, binds: binds), logger: self.logger)
@@ -144,9 +144,7 @@ extension PostgresStore {
                 guard found.count < limit else { continue }
                 let (runId, runPipeline) = try row.decode((String, String).self)
                 let item = try Self.item(row, from: 2)
-                // A declared key is kept scoped to its step (`step2:digest-u0203`); either spelling finds it.
-                let key = item.idempotencyKey ?? ""
-                guard key == text || key.hasSuffix(":" + text) || item.origin == text || TargetWords.holds(item.target ?? "", text) else { continue }
+                guard FindMatch.matches(item, text) else { continue }
                 found.append(FoundItem(runId: runId, pipeline: runPipeline, item: item))
             }
             return found

@@ -30,21 +30,22 @@ extension PostgresStore {
         }
     }
 
-    public func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
-                         now: Double) async throws(RunStoreError) -> RunRecord {
+    public func startRun(identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?,
+                         pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         let found: RunRecord? = try await withConnection("starting a run") { connection in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
                 let id = RunID.make(startedAt: now)
                 let rows = try await connection.query("""
-                    INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard, generation)
-                    VALUES (\(id), \(identity), \(pipeline), \(now), 'running', \(Int(pid)), 0, \(shard?.description), \(generation))
+                    INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard, generation, path, dedupe_window)
+                    VALUES (\(id), \(identity), \(pipeline), \(now), 'running', \(Int(pid)), 0, \(shard?.description), \(generation),
+                            \(StoredText.encode(path)), \(dedupeWindow))
                     ON CONFLICT (id) DO NOTHING RETURNING seq
                     """, logger: self.logger)
                 for try await _ in rows {
                     return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard,
-                                     generation: generation)
+                                     generation: generation, path: path, dedupeWindow: dedupeWindow)
                 }
             }
             return nil
@@ -53,7 +54,7 @@ extension PostgresStore {
         return found
     }
 
-    public func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
+    public func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
         let fence = (lock as? PostgresRunLock)?.fence
         let record: RunRecord? = try await transaction("resuming a run") { connection in
             try await self.checkFence(fence, connection)
@@ -61,7 +62,7 @@ extension PostgresStore {
                 WHERE id = \(id)
                 """, update: """
                 UPDATE pushline.runs SET status = 'running', pid = \(Int(pid)), resumed_at = \(now), resumes = resumes + 1,
-                    ended_at = NULL, exit_code = NULL, summary = NULL
+                    ended_at = NULL, exit_code = NULL, summary = NULL, path = coalesce(\(StoredText.encode(path)), path)
                 WHERE id = \(id)
                 """).first
         }
@@ -130,7 +131,8 @@ extension PostgresStore {
     }
 
     /// The columns `record(_:)` reads, in its order.
-    static let runColumns = "id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard, generation"
+    static let runColumns = "id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard, generation, "
+        + "path, dedupe_window"
 
     /// Runs selected by `clause` (WHERE / ORDER BY / LIMIT) in the order it gives; with `update`, that statement
     /// runs first and the runs it changed are returned (`RETURNING`).
@@ -144,14 +146,16 @@ extension PostgresStore {
         }
         var found: [RunRecord] = []
         for try await row in try await connection.query(query, logger: logger) {
-            let (id, identity, pipeline, startedAt, endedAt, resumedAt, statusText, pid, exitCode, resumes, summary, shard, generation) =
-                try row.decode((String, String, String, Double, Double?, Double?, String, Int, Int?, Int, String?, String?, Int).self)
+            let (id, identity, pipeline, startedAt, endedAt, resumedAt, statusText, pid, exitCode, resumes, summary, shard, generation, path,
+                 dedupeWindow) = try row.decode((String, String, String, Double, Double?, Double?, String, Int, Int?, Int, String?, String?, Int,
+                                                 String?, Double?).self)
             guard let status = RunStatus(rawValue: statusText) else {
                 throw RunStoreError("run \(id) has an unknown status '\(statusText)'")
             }
             found.append(RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: startedAt, endedAt: endedAt,
                                    resumedAt: resumedAt, status: status, pid: Int32(clamping: pid), exitCode: exitCode.map { Int32(clamping: $0) },
-                                   resumes: resumes, summary: summary, shard: shard.flatMap(Shard.init), generation: generation))
+                                   resumes: resumes, summary: summary, shard: shard.flatMap(Shard.init), generation: generation,
+                                   path: StoredText.decode(path), dedupeWindow: dedupeWindow))
         }
         return found
     }

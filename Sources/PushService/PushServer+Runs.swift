@@ -84,8 +84,8 @@ extension PushServer {
             guard let store = try await runReader.store() else { throw Problem.notFound("there is no run '\(id)'") }
             // Exact ids only: a prefix that several runs share is not a run either.
             guard let record = try await store.run(matching: id), record.id == id else { throw Problem.notFound("there is no run '\(id)'") }
-            let name = pipeline ?? pipelines.values.first { RunPaths.absolute($0.path) == record.pipeline }?.name
-                ?? URL(fileURLWithPath: record.pipeline).lastPathComponent
+            let name = pipeline ?? pipelines.values.first { record.path != nil && RunNames.absolute($0.path) == record.path }?.name
+                ?? record.pipeline
             let view = RunView(record, pipeline: name, counts: try await store.counts(run: record.id))
             return json(status, RunView.json(view, report: record.summary))
         } catch let problem as Problem {

@@ -131,6 +131,11 @@ struct CheckCommand: AsyncParsableCommand {
     private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool) {
         let part = shard.map { "part \($0) of " } ?? ""
         switch await PipelineRun.preview(built, registry: registry, store: journal, shard: shard, console: console) {
+        case .nameTaken(let known):
+            console.line("run: the run journal already has a pipeline '\(built.document.name)' last started from \(known.path), with other "
+                         + "text, and this file has no `name:`; a live run would stop with exit 2: add `name: \(built.document.name)` if it is "
+                         + "that pipeline moved, or a name of its own if it is another")
+            return (ExitStatus.invalidInput, false)
         case .locked:
             console.line("run: another run of \(part)this pipeline holds its lock now; a live run would exit 75")
             return (ExitStatus.locked, false)

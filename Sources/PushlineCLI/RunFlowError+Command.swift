@@ -9,7 +9,7 @@ extension RunFlowError {
         case .locked, .otherSplitRunning:
             console.errorLine("pushline: " + message)
             return ExitStatus.exit(exitCode)
-        case .store, .shardMismatch:
+        case .store, .shardMismatch, .nameTaken:
             return CommandFailure(message, exitCode: exitCode)
         }
     }

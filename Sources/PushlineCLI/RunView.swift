@@ -31,6 +31,8 @@ struct RunView: Encodable {
     let shards: [Part]?
     let exitCode: Int32?
     let pipeline: String
+    /// The pipeline file the run was last started from.
+    let path: String?
     let startedAt: String
     let endedAt: String?
     let resumes: Int
@@ -45,6 +47,7 @@ struct RunView: Encodable {
         self.shards = shards
         exitCode = run.exitCode
         pipeline = run.pipeline
+        path = run.path
         startedAt = RunID.iso(run.startedAt)
         endedAt = run.endedAt.map(RunID.iso)
         resumes = run.resumes

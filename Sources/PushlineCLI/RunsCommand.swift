@@ -39,7 +39,7 @@ struct RunsCommand: AsyncParsableCommand {
         /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
         static func shownStatus(_ run: RunRecord, store: any RunStore) async throws(RunStoreError) -> String {
             guard run.status == .running else { return run.status.rawValue }
-            return try await RunPaths.isLive(run, in: store) ? "running" : "abandoned"
+            return try await RunNames.isLive(run, in: store) ? "running" : "abandoned"
         }
 
         /// The parts of a sharded run: the newest run of each shard with its identity, number of parts and generation, in
@@ -151,7 +151,7 @@ struct RunsCommand: AsyncParsableCommand {
                 if status == "abandoned" {
                     console.line("  its process (pid \(run.pid)) is gone; run the same command again to resume it")
                 }
-                console.line("pipeline: \(run.pipeline)")
+                console.line("pipeline: \(run.pipeline)" + (run.path.map { " (\($0))" } ?? ""))
                 console.line("started: \(RunID.iso(run.startedAt))" + (run.endedAt.map { ", ended: \(RunID.iso($0))" } ?? "")
                              + (run.resumes > 0 ? ", resumed \(run.resumes)×" : ""))
                 var byStep: [Int: (String, [ItemState: Int])] = [:]
@@ -295,7 +295,7 @@ struct RunsCommand: AsyncParsableCommand {
         @Argument(help: "An idempotency key, an origin, or a word of the target.")
         var text: String
 
-        @Option(help: "Only runs of this pipeline file.")
+        @Option(help: "Only runs of this pipeline: its name, or its file.")
         var pipeline: String?
 
         @Option(help: "Only items written this recently (e.g. 24h, 7d).")
@@ -319,7 +319,8 @@ struct RunsCommand: AsyncParsableCommand {
             let cutoff = since.flatMap(ConfigDuration.seconds).map { console.clock.now().timeIntervalSince1970 - Double($0) }
             let found: [FoundItem]
             do {
-                found = try await journal.find(text, pipeline: pipeline.map(RunPaths.absolute), since: cutoff, limit: max(1, limit))
+                let name = pipeline.map { PipelineNameArgument.resolve($0, environment: console.environment) }
+                found = try await journal.find(text, pipeline: name, since: cutoff, limit: max(1, limit))
             } catch { throw CommandFailure("the run journal: \(error.message)") }
             switch format {
             case .json:

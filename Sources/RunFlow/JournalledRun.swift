@@ -9,7 +9,7 @@ struct JournalledRun {
     /// The run identity's lock: what keeps two processes from sending the same run, so its epoch fences the
     /// ledger's writes and the run's end.
     let lock: any RunLock
-    /// The pipeline path's lock: no two versions of one file send at once.
+    /// The pipeline's lock (by its name): no two versions of one pipeline send at once, wherever their files lie.
     let pathLock: any RunLock
     let isResume: Bool
 
@@ -23,14 +23,14 @@ struct JournalledRun {
     /// already completed and `again` is off: nothing is sent.
     static func begin(_ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool, shard: Shard?,
                       console: Console) async throws(RunFlowError) -> JournalledRun? {
-        let absolutePipeline = RunPaths.absolute(pipeline.document)
+        let name = pipeline.document.name
         let now = console.clock.now().timeIntervalSince1970
         // Starts of the pipeline pass one at a time through its gate, so the check for another split still sending
         // and the taking of this run's lock are one step: two splits started at once cannot both pass the check.
-        let gate = try await takeGate(absolutePipeline, pipeline: pipeline, store: store, now: now)
+        let gate = try await takeGate(name, pipeline: pipeline, store: store, now: now)
         let outcome: Result<JournalledRun?, RunFlowError>
         do {
-            outcome = .success(try await beginPastGate(pipeline, absolutePipeline: absolutePipeline, registry: registry, store: store,
+            outcome = .success(try await beginPastGate(pipeline, name: name, registry: registry, store: store,
                                                        again: again, shard: shard, now: now, console: console))
         } catch {
             outcome = .failure(error)
@@ -41,24 +41,28 @@ struct JournalledRun {
     }
 
     /// The start itself, while this process holds the pipeline's start gate.
-    private static func beginPastGate(_ pipeline: Pipeline, absolutePipeline: String, registry: StepRegistry, store: any RunStore,
+    private static func beginPastGate(_ pipeline: Pipeline, name: String, registry: StepRegistry, store: any RunStore,
                                       again: Bool, shard: Shard?, now: Double,
                                       console: Console) async throws(RunFlowError) -> JournalledRun? {
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
+        let document = pipeline.document
+        let path = RunNames.absolute(document)
         var held: [any RunLock] = []
         func releaseAll() async { for lock in held { await lock.release() } }
         do {
+            if let known = try await RunNames.stranger(document, identity: identity, in: store) {
+                throw RunFlowError.nameTaken(pipeline: document.file, name: name, known: known.path, seen: known.seenAt)
+            }
             // `--again` does not lift this: a fresh run split anew would still send beside the live one.
-            if let other = try await RunPaths.liveOtherSplit(absolutePipeline, identity: identity, shard: shard, in: store) {
+            if let other = try await RunNames.liveOtherSplit(name, identity: identity, shard: shard, in: store) {
                 throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
                                                      asked: shard)
             }
-            // Two locks, each per shard (the parts run at once, each part once). The pipeline's path: no two versions
-            // of one file send at once (a fixed file started while the old one still sends waits its turn). The run's
-            // identity: the same run started from another path (another checkout, another mount) cannot resume
-            // alongside, though its path lock is another; its epoch fences this run's journal writes.
-            for name in RunPaths.lockNames(absolutePipeline, identity: identity, shard: shard) {
-                switch try await store.lock(pipeline: name, holder: .current(now: now)) {
+            // Two locks, each per shard (the parts run at once, each part once). The pipeline's name: no two versions
+            // of one pipeline send at once, wherever their files lie (a fixed file started from another checkout while
+            // the old one still sends waits its turn). The run's identity: its epoch fences this run's journal writes.
+            for lockName in RunNames.lockNames(name, identity: identity, shard: shard) {
+                switch try await store.lock(pipeline: lockName, holder: .current(now: now)) {
                 case .acquired(let taken): held.append(taken)
                 case .held(let holder):
                     await releaseAll()
@@ -79,16 +83,19 @@ struct JournalledRun {
                 await releaseAll()
                 return nil
             }
+            try await store.recordPipelineHome(PipelineHome(name: name, path: path, contentDigest: document.contentDigest,
+                                                            declared: document.declaredName != nil, seenAt: now))
             let record: RunRecord
             if let latest {
-                record = try await store.resumeRun(id: latest.id, pid: getpid(), now: now, lock: held[1])
+                record = try await store.resumeRun(id: latest.id, path: path, pid: getpid(), now: now, lock: held[1])
                 // A run still marked running while this process holds its lock was killed: abandoned.
                 let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
                 console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
             } else {
                 let generation = Self.generation(for: shard, again: again, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))
-                record = try await store.startRun(identity: identity, pipeline: absolutePipeline, shard: shard, generation: generation,
-                                                  pid: getpid(), now: now)
+                let window = pipeline.steps.map(\.step.dedupeWindow).max() ?? 0
+                record = try await store.startRun(identity: identity, pipeline: name, path: path, shard: shard, generation: generation,
+                                                  dedupeWindow: Double(window), pid: getpid(), now: now)
             }
             return JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: latest != nil)
         } catch let error as RunFlowError {
@@ -114,12 +121,12 @@ struct JournalledRun {
 
     /// Takes the pipeline's start gate, held by another start only while it checks and locks (milliseconds), so it
     /// is waited for, up to 10 s.
-    private static func takeGate(_ absolutePipeline: String, pipeline: Pipeline, store: any RunStore,
+    private static func takeGate(_ name: String, pipeline: Pipeline, store: any RunStore,
                                  now: Double) async throws(RunFlowError) -> any RunLock {
         var holder: LockHolder?
         for attempt in 0..<100 {
             do {
-                switch try await store.lock(pipeline: RunPaths.gateName(absolutePipeline), holder: .current(now: now)) {
+                switch try await store.lock(pipeline: RunNames.gateName(name), holder: .current(now: now)) {
                 case .acquired(let gate): return gate
                 case .held(let someone): holder = someone
                 }

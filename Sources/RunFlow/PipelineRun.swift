@@ -131,12 +131,15 @@ public struct PipelineRun: Sendable {
     }
 
     private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?) async -> Preview {
-        let absolute = RunPaths.absolute(pipeline.document)
+        let name = pipeline.document.name
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
-        for name in RunPaths.lockNames(absolute, identity: identity, shard: shard) where (try? await opened.isLocked(pipeline: name)) == true {
+        if let known = (try? await RunNames.stranger(pipeline.document, identity: identity, in: opened)) ?? nil {
+            return .nameTaken(known)
+        }
+        for lockName in RunNames.lockNames(name, identity: identity, shard: shard) where (try? await opened.isLocked(pipeline: lockName)) == true {
             return .locked
         }
-        if let other = (try? await RunPaths.liveOtherSplit(absolute, identity: identity, shard: shard, in: opened)) ?? nil {
+        if let other = (try? await RunNames.liveOtherSplit(name, identity: identity, shard: shard, in: opened)) ?? nil {
             return .otherSplitRunning(other)
         }
         if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
@@ -148,6 +151,9 @@ public struct PipelineRun: Sendable {
 
     /// What a live run would do now.
     public enum Preview: Equatable, Sendable {
+        /// The store knows a pipeline of the same name as another file, and this one has no `name:`: it would stop
+        /// with exit 2 (`RunFlowError.nameTaken`).
+        case nameTaken(PipelineHome)
         /// Another run holds the pipeline's lock (or this part's): it would exit 75.
         case locked
         /// This run, split another way (or not split), is sending now: it would exit 75.

@@ -2,7 +2,7 @@ import Foundation
 import HubWire
 import PipelineCore
 
-/// What makes two runs "the same run": the pipeline file (its name and text), the values its references resolved to,
+/// What makes two runs "the same run": the pipeline (its name and text), the values its references resolved to,
 /// and the content of every file its steps read. Starting the same run again resumes it (or, when
 /// it completed, does nothing); change any of these and it is a new run.
 public enum RunIdentity {
@@ -12,9 +12,15 @@ public enum RunIdentity {
         // Paths resolve exactly as the steps resolved them when they were built.
         let paths = BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })
         var text = "pushline-run-v1\n"
-        // The file's name, not its path: the same pipeline read from another checkout or mount (another machine,
-        // another pod) is the same run, which resumes there; its run lock keeps the two from sending at once.
-        text += "file \(FilePath.lastComponent(of: FilePath.normalize(document.absolutePath ?? absolute(document.file))))\n"
+        // Who the pipeline is, not where its file lies: the same pipeline read from another checkout or mount
+        // (another machine, another pod) is the same run, which resumes there; its locks keep the two from sending at
+        // once. A file without `name:` keeps the line runs had before names existed (its file name), so a run
+        // recorded by an earlier pushline still resumes.
+        if let name = document.declaredName {
+            text += "name \(name)\n"
+        } else {
+            text += "file \(FilePath.lastComponent(of: FilePath.normalize(document.absolutePath ?? absolute(document.file))))\n"
+        }
         // The text the loader read (a file changed since then is not this run).
         text += "content \(document.contentDigest ?? ContentDigest.hex(fileAt: document.file) ?? "-")\n"
         for hub in document.hubs {

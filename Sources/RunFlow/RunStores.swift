@@ -48,7 +48,7 @@ public enum RunStores {
     public static func dryRunLedger(for pipeline: Pipeline, location: String, environment: [String: String],
                                     warn: (String) -> Void) async -> (any ItemLedger)? {
         do {
-            return try await openExisting(location, environment: environment)?.readOnlyLedger(pipeline: RunPaths.absolute(pipeline.document))
+            return try await openExisting(location, environment: environment)?.readOnlyLedger()
         } catch {
             warn("the run journal cannot be read (\(error.message)); the dry run cannot tell which items an earlier run already sent")
             return nil

@@ -20,8 +20,8 @@ final class FileRunLock: RunLock {
     let path: String
     let holder: LockHolder
 
-    /// The lock file of `pipeline` (an absolute path) in `directory`: its name, and a short digest of the
-    /// path so pipelines with the same file name in different directories lock apart. The name must not
+    /// The lock file of the lock named `pipeline` in `directory`: the name's last path component, and a short digest
+    /// of the whole name so two names that share that part lock apart. The name must not
     /// change between versions: a run of the old binary and one of the new during an upgrade must still
     /// exclude each other.
     static func path(pipeline: String, directory: String) -> String {
@@ -41,7 +41,27 @@ final class FileRunLock: RunLock {
         return false
     }
 
-    /// Takes the lock for `pipeline` (an absolute path) in `directory`, or says who holds it, at once.
+    /// A description of the holder of some lock in `directory` that a live process holds, or nil when none is held
+    /// (or there is no such directory). Only reads, as `isHeld` does.
+    static func anyHeld(in directory: String) -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        for name in names.sorted() where name.hasSuffix(".lock") {
+            let path = directory + "/" + name
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+                flock(descriptor, LOCK_UN)
+                continue
+            }
+            guard errno == EWOULDBLOCK else { continue }
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return parse(text).map { "\($0)" } ?? "lock file \(path)"
+        }
+        return nil
+    }
+
+    /// Takes the lock named `pipeline` in `directory`, or says who holds it, at once.
     static func acquire(pipeline: String, directory: String, holder: LockHolder) throws(RunStoreError) -> LockAttempt {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,

@@ -76,7 +76,7 @@ extension Journal {
                 SELECT r.id, r.pipeline, \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
                 WHERE (i.idempotency_key = ?1 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
-                       OR i.origin = ?1 OR instr(i.target, ?1) > 0)
+                       OR substr(i.idempotency_key, instr(i.idempotency_key, '/') + 1) = ?1 OR i.origin = ?1 OR instr(i.target, ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
                 """, bind: { (statement) throws(RunStoreError) in
@@ -86,9 +86,7 @@ extension Journal {
             }) { (row) throws(RunStoreError) in
                 guard found.count < limit else { return }
                 let item = try Self.item(row, connection, from: 2)
-                // A declared key is kept scoped to its step (`step2:digest-u0203`); either spelling finds it.
-                let key = item.idempotencyKey ?? ""
-                guard key == text || key.hasSuffix(":" + text) || item.origin == text || TargetWords.holds(item.target ?? "", text) else { return }
+                guard FindMatch.matches(item, text) else { return }
                 found.append(FoundItem(runId: row.text(0) ?? "", pipeline: row.text(1) ?? "", item: item))
             }
             return found

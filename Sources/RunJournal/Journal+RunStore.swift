@@ -23,8 +23,8 @@ extension Journal: RunStore {
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
-    public func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) throws(RunStoreError) -> RunRecord {
-        try resumeRun(id: id, pid: pid, now: now)
+    public func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) throws(RunStoreError) -> RunRecord {
+        try resumeRun(id: id, path: path, pid: pid, now: now)
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.

@@ -22,7 +22,7 @@ extension Journal {
 
     /// Starts a new run of every row.
     public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
-        try startRun(identity: identity, pipeline: pipeline, shard: nil, generation: 0, pid: pid, now: now)
+        try startRun(identity: identity, pipeline: pipeline, path: nil, shard: nil, generation: 0, dedupeWindow: nil, pid: pid, now: now)
     }
 
     /// Runs of `pipeline` marked running (live or abandoned), newest first, at most `limit`.
@@ -50,20 +50,28 @@ extension Journal {
 
     /// Starts a new run: id like `20261122-041200-3f9c2a` (UTC start time + 6 random hex digits), status `.running`.
     public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
-        try startRun(identity: identity, pipeline: pipeline, shard: shard, generation: 0, pid: pid, now: now)
+        try startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: 0, dedupeWindow: nil, pid: pid, now: now)
     }
 
     /// Starts a new run in `generation` (see `RunRecord.generation`).
     public func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
                          now: Double) throws(RunStoreError) -> RunRecord {
+        try startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil, pid: pid,
+                     now: now)
+    }
+
+    /// Starts a new run of the pipeline named `pipeline`, read from `path`, in `generation`, keeping its items' keys at
+    /// least `dedupeWindow` seconds after it ends.
+    public func startRun(identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?,
+                         pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
         try withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
                 let id = RunID.make(startedAt: now)
                 let inserted = try connection.execute("""
-                    INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard, generation)
-                    VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0, ?6, ?7) ON CONFLICT (id) DO NOTHING
+                    INSERT INTO runs (id, identity, pipeline, started_at, status, pid, resumes, shard, generation, path, dedupe_window)
+                    VALUES (?1, ?2, ?3, ?4, 'running', ?5, 0, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO NOTHING
                     """) { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
                     try statement.bind(2, identity)
@@ -72,10 +80,12 @@ extension Journal {
                     try statement.bind(5, Int64(pid))
                     try statement.bind(6, shard?.description)
                     try statement.bind(7, Int64(generation))
+                    try statement.bind(8, path)
+                    try statement.bind(9, dedupeWindow)
                 }
                 if inserted == 1 {
                     return RunRecord(id: id, identity: identity, pipeline: pipeline, startedAt: now, status: .running, pid: pid, shard: shard,
-                                     generation: generation)
+                                     generation: generation, path: path, dedupeWindow: dedupeWindow)
                 }
             }
             throw RunStoreError("could not choose a unique run id in the run journal at \(path)")
@@ -87,17 +97,23 @@ extension Journal {
     /// The end time, exit code and summary of the previous attempt are cleared, since the run has not
     /// ended. Throws if there is no run with this id.
     public func resumeRun(id: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
+        try resumeRun(id: id, path: nil, pid: pid, now: now)
+    }
+
+    /// Resumes a run as `resumeRun(id:pid:now:)` does, recording `path` (when given) as where it is read from now.
+    public func resumeRun(id: String, path: String?, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
         try withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // One transaction, so the record returned is exactly the one this call wrote.
             try connection.transaction { () throws(RunStoreError) -> RunRecord in
                 let changed = try connection.execute("""
                     UPDATE runs SET status = 'running', pid = ?2, resumed_at = ?3, resumes = resumes + 1,
-                        ended_at = NULL, exit_code = NULL, summary = NULL
+                        ended_at = NULL, exit_code = NULL, summary = NULL, path = coalesce(?4, path)
                     WHERE id = ?1
                     """) { (statement) throws(RunStoreError) in
                     try statement.bind(1, id)
                     try statement.bind(2, Int64(pid))
                     try statement.bind(3, now)
+                    try statement.bind(4, path)
                 }
                 guard changed == 1,
                       let record = try Self.runs(connection, "WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
@@ -169,7 +185,8 @@ extension Journal {
                              bind: (SQLiteStatement) throws(RunStoreError) -> Void) throws(RunStoreError) -> [RunRecord] {
         var found: [RunRecord] = []
         try connection.query("""
-            SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard, generation
+            SELECT id, identity, pipeline, started_at, ended_at, resumed_at, status, pid, exit_code, resumes, summary, shard, generation,
+                path, dedupe_window
             FROM runs
             """ + " " + clause, bind: bind) { (row) throws(RunStoreError) in
             let id = row.text(0) ?? ""
@@ -181,7 +198,7 @@ extension Journal {
                 id: id, identity: row.text(1) ?? "", pipeline: row.text(2) ?? "", startedAt: row.double(3),
                 endedAt: row.optionalDouble(4), resumedAt: row.optionalDouble(5), status: status, pid: row.int32(7),
                 exitCode: row.optionalInt32(8), resumes: row.int(9), summary: row.text(10), shard: row.text(11).flatMap(Shard.init),
-                generation: row.int(12)))
+                generation: row.int(12), path: row.text(13), dedupeWindow: row.optionalDouble(14)))
         }
         return found
     }

@@ -28,7 +28,7 @@ public final class Journal: Sendable {
         self.path = path
         try JournalFiles.prepare(path)
         let opened = try SQLiteConnection(path: path)
-        try JournalSchema.prepare(opened)
+        try JournalSchema.prepare(opened, lockDirectory: FilePath.directory(of: path) + "/locks")
         connection = Mutex(opened)
     }
 
@@ -55,19 +55,18 @@ public final class Journal: Sendable {
     /// The ledger shares this journal's connection. Its methods throw if the journal has no run with
     /// this id (items refer to their run).
     public func ledger(run: String) -> JournalLedger {
-        JournalLedger(journal: self, run: run, pipeline: nil)
+        JournalLedger(journal: self, run: run)
     }
 
-    /// An `ItemLedger` that records items under `run`, whose idempotency keys count across the runs of its
-    /// pipeline.
+    /// An `ItemLedger` that records items under `run`; idempotency keys count across every run of the journal.
     public func ledger(for run: RunRecord) -> any ItemLedger {
-        JournalLedger(journal: self, run: run.id, pipeline: run.pipeline)
+        JournalLedger(journal: self, run: run.id)
     }
 
-    /// A read-only `ItemLedger` over the runs of `pipeline` (its absolute path, as runs record it): what a
-    /// dry run consults to show which items an earlier run already sent. Every write throws.
-    public func readOnlyLedger(pipeline: String) -> any ItemLedger {
-        JournalLedger(journal: self, run: nil, pipeline: pipeline)
+    /// A read-only `ItemLedger`: what a dry run consults to show which items an earlier run already sent. Every
+    /// write throws.
+    public func readOnlyLedger() -> any ItemLedger {
+        JournalLedger(journal: self, run: nil)
     }
 
     /// Runs `body` with the connection, holding the mutex.

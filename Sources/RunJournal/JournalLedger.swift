@@ -13,44 +13,43 @@ public final class JournalLedger: ItemLedger {
     public let journal: Journal
     /// The run id items are recorded under; nil for a read-only view (a dry run's).
     public let run: String?
-    /// The run's integer key in the items table and its pipeline (whose runs' idempotency keys count as
-    /// earlier sends), looked up on first use when not given (runs are never renumbered).
+    /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
     private let runKey = Mutex<Int64?>(nil)
-    private let knownPipeline: Mutex<String?>
 
-    init(journal: Journal, run: String?, pipeline: String?) {
+    init(journal: Journal, run: String?) {
         self.journal = journal
         self.run = run
-        knownPipeline = Mutex(pipeline)
     }
 
     /// False for a read-only view: every write throws.
     public var isWritable: Bool { run != nil }
 
-    /// The newest item of a run of this pipeline with `key` that was accepted, is being sent or is of
-    /// unknown fate, recorded at or after `since`; the item at `excluding` of this run is not counted.
+    /// The newest item of any run with `key` that was accepted, is being sent or is of unknown fate, recorded at
+    /// or after `since`; the item at `excluding` of this run is not counted. The key is its own scope: a default
+    /// key names its hub, a declared one its pipeline and step.
     public func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
         try ledgerCall { () throws(RunStoreError) -> PriorSend? in
             try journal.withConnection { (connection) throws(RunStoreError) -> PriorSend? in
-                let seq = run == nil ? -1 : try runSeq(connection)
-                guard let pipeline = knownPipeline.withLock({ $0 }) else {
-                    throw RunStoreError("the run journal at \(journal.path) does not say which pipeline run \(run ?? "-") belongs to")
-                }
-                var found: PriorSend?
-                try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(RunStoreError) in
-                    try statement.bind(1, key)
-                    try statement.bind(2, seq)
-                    try statement.bind(3, pipeline)
-                    try statement.bind(4, since)
-                    try statement.bind(5, Int64(excluding.step))
-                    try statement.bind(6, Int64(excluding.row))
-                }) { (row) throws(RunStoreError) in
-                    found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
-                                      origin: row.text(3) ?? "", sameRun: row.int64(4) != 0, notificationId: row.text(5))
-                }
-                return found
+                try Self.prior(connection, key: key, seq: run == nil ? -1 : try runSeq(connection), since: since, excluding: excluding)
             }
         }
+    }
+
+    /// The `priorSend` lookup on a connection already held, for run `seq` (-1 for none).
+    private static func prior(_ connection: SQLiteConnection, key: String, seq: Int64, since: Double,
+                              excluding: LedgerKey) throws(RunStoreError) -> PriorSend? {
+        var found: PriorSend?
+        try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(RunStoreError) in
+            try statement.bind(1, key)
+            try statement.bind(2, seq)
+            try statement.bind(3, since)
+            try statement.bind(4, Int64(excluding.step))
+            try statement.bind(5, Int64(excluding.row))
+        }) { (row) throws(RunStoreError) in
+            found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
+                              origin: row.text(3) ?? "", sameRun: row.int64(4) != 0, notificationId: row.text(5))
+        }
+        return found
     }
 
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
@@ -84,6 +83,45 @@ public final class JournalLedger: ItemLedger {
         try write(items, sql: LedgerSQL.markSending, perRow: LedgerSQL.markSendingParametersPerRow) {
             (item, statement, first) throws(RunStoreError) in
             try bindItem(item, to: statement, at: first)
+        }
+    }
+
+    /// Marks items `sending`, first checking in the same transaction each item that claims its key. SQLite's
+    /// `BEGIN IMMEDIATE` holds the file's write lock for the whole transaction, so a second process claiming the same
+    /// key waits, then sees this one's mark.
+    public func markSending(_ items: [LedgerItem], claim: KeyClaim) throws(LedgerError) -> [LedgerKey: PriorSend] {
+        guard !items.isEmpty else { return [:] }
+        let now = Date().timeIntervalSince1970
+        return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
+            try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
+                let seq = try runSeq(connection)
+                return try connection.transaction { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
+                    var held: [LedgerKey: PriorSend] = [:]
+                    var claimed: [String: LedgerItem] = [:]
+                    var marked: [LedgerItem] = []
+                    marked.reserveCapacity(items.count)
+                    for item in items {
+                        if item.claimsKey, let key = item.idempotencyKey {
+                            if let earlier = claimed[key] {
+                                held[item.key] = PriorSend(runId: run ?? "", at: now, state: .sending, origin: earlier.origin, sameRun: true)
+                                continue
+                            }
+                            if let prior = try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key),
+                               claim.isHeld(by: prior) {
+                                held[item.key] = prior
+                                continue
+                            }
+                            claimed[key] = item
+                        }
+                        marked.append(item)
+                    }
+                    try insert(marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
+                               perRow: LedgerSQL.markSendingParametersPerRow) { (item, statement, first) throws(RunStoreError) in
+                        try bindItem(item, to: statement, at: first)
+                    }
+                    return held
+                }
+            }
         }
     }
 
@@ -157,22 +195,28 @@ public final class JournalLedger: ItemLedger {
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try connection.transaction { () throws(RunStoreError) in
-                    var start = rows.startIndex
-                    while start < rows.endIndex {
-                        let end = min(start + LedgerSQL.rowsPerStatement, rows.endIndex)
-                        try connection.execute(sql[end - start]) { (statement) throws(RunStoreError) in
-                            try statement.bind(1, seq)
-                            try statement.bind(2, now)
-                            var first: Int32 = 3
-                            for row in rows[start..<end] {
-                                try bindRow(row, statement, first)
-                                first += perRow
-                            }
-                        }
-                        start = end
-                    }
+                    try insert(rows, connection: connection, seq: seq, now: now, sql: sql, perRow: perRow, bindRow: bindRow)
                 }
             }
+        }
+    }
+
+    /// Writes `rows` inside the caller's transaction, up to `LedgerSQL.rowsPerStatement` per statement.
+    private func insert<Row>(_ rows: [Row], connection: SQLiteConnection, seq: Int64, now: Double, sql: [String], perRow: Int32,
+                             bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(RunStoreError) {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let end = min(start + LedgerSQL.rowsPerStatement, rows.endIndex)
+            try connection.execute(sql[end - start]) { (statement) throws(RunStoreError) in
+                try statement.bind(1, seq)
+                try statement.bind(2, now)
+                var first: Int32 = 3
+                for row in rows[start..<end] {
+                    try bindRow(row, statement, first)
+                    first += perRow
+                }
+            }
+            start = end
         }
     }
 
@@ -192,16 +236,13 @@ public final class JournalLedger: ItemLedger {
         if let known = runKey.withLock({ $0 }) { return known }
         guard let run else { throw RunStoreError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
         var found: Int64?
-        var pipeline: String?
-        try connection.query("SELECT seq, pipeline FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
+        try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
             try statement.bind(1, run)
         }) { (row) throws(RunStoreError) in
             found = row.int64(0)
-            pipeline = row.text(1)
         }
         guard let found else { throw RunStoreError("there is no run \(run) in the run journal at \(journal.path)") }
         runKey.withLock { $0 = found }
-        knownPipeline.withLock { $0 = $0 ?? pipeline }
         return found
     }
 

@@ -1,3 +1,4 @@
+import PipelineCore
 import RunStore
 
 /// The journal's tables and how an older file is brought up to date.
@@ -6,7 +7,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 5
+    static let version = 6
 
     /// Version 1.
     ///
@@ -91,8 +92,68 @@ enum JournalSchema {
         PRAGMA user_version = 5;
         """
 
-    /// Sets the connection's pragmas and creates or migrates the schema.
-    static func prepare(_ connection: SQLiteConnection) throws(RunStoreError) {
+    /// Version 6: pipelines by name (`PipelineName`), not by path.
+    ///
+    /// `runs.pipeline` holds the pipeline's name and `runs.path` the file it was last read from; a run recorded under a
+    /// path is migrated to the name that file goes by (`PipelineName.fromFile`, done between the two halves).
+    /// `pipelines` remembers where each name was last read from, which tells a moved pipeline from a stranger that
+    /// shares its file name. `runs.dedupe_window` is the longest dedupe window of the run's steps, which pruning keeps.
+    /// `skips` holds the rows a run did not send because another run had (`already sent by run X`) as ranges, so a
+    /// re-run writes what it sends, not every row it skips. A declared idempotency key is filed under its pipeline
+    /// (`name/step2:key`); default keys are the hub's (`request:…`, `device:…`) and stay as they are.
+    static let version6Before = """
+        ALTER TABLE runs ADD COLUMN path TEXT;
+        ALTER TABLE runs ADD COLUMN dedupe_window REAL;
+        UPDATE runs SET path = pipeline;
+        """
+    static let version6After = """
+        CREATE INDEX runs_by_pipeline ON runs (pipeline, status);
+        CREATE TABLE pipelines (
+            name TEXT PRIMARY KEY,
+            path TEXT NOT NULL,
+            content TEXT,
+            declared INTEGER NOT NULL DEFAULT 0,
+            seen_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO pipelines (name, path, content, declared, seen_at)
+            SELECT pipeline, path, NULL, 0, max(started_at) FROM runs GROUP BY pipeline;
+        CREATE TABLE skips (
+            run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            first_row INTEGER NOT NULL,
+            last_row INTEGER NOT NULL,
+            prior_run TEXT NOT NULL,
+            prior_first_row INTEGER NOT NULL,
+            PRIMARY KEY (run, step, first_row)
+        ) WITHOUT ROWID;
+        UPDATE items SET idempotency_key = (SELECT pipeline FROM runs WHERE seq = items.run) || '/' || idempotency_key
+            WHERE idempotency_key IS NOT NULL AND substr(idempotency_key, 1, 8) <> 'request:'
+                AND substr(idempotency_key, 1, 7) <> 'device:';
+        PRAGMA user_version = 6;
+        """
+
+    /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.
+    static func namePipelines(_ connection: SQLiteConnection) throws(RunStoreError) {
+        var paths: [String] = []
+        try connection.query("SELECT DISTINCT pipeline FROM runs") { row throws(RunStoreError) in paths.append(row.text(0) ?? "") }
+        for path in paths {
+            try connection.execute("UPDATE runs SET pipeline = ?1 WHERE pipeline = ?2") { (statement) throws(RunStoreError) in
+                try statement.bind(1, PipelineName.fromFile(path))
+                try statement.bind(2, path)
+            }
+        }
+    }
+
+    /// Brings a version 5 journal to version 6.
+    static func migrateTo6(_ connection: SQLiteConnection) throws(RunStoreError) {
+        try connection.executeScript(version6Before)
+        try namePipelines(connection)
+        try connection.executeScript(version6After)
+    }
+
+    /// Sets the connection's pragmas and creates or migrates the schema. An older journal is migrated only while no
+    /// run holds a lock in `lockDirectory`: a run of the older pushline would go on writing in the old way.
+    static func prepare(_ connection: SQLiteConnection, lockDirectory: String? = nil) throws(RunStoreError) {
         // WAL lets `pushline runs` read while a batch writes, and a commit is an append to the WAL, not a
         // rewrite of pages. With synchronous=NORMAL a commit survives the process being killed (the WAL is
         // in the OS's page cache), but a power loss or kernel crash may lose the last few transactions;
@@ -100,6 +161,12 @@ enum JournalSchema {
         // This is also the first read of the file, which is where SQLite finds out that a file is not a
         // database (SQLITE_NOTADB); opening alone succeeds on any file. Where WAL is unavailable (some
         // network filesystems) SQLite keeps a rollback journal: still correct, only less concurrent.
+        // Incremental vacuum lets pruning give space back to the file system (`Journal+Prune`). It can only be chosen
+        // while the file is empty, before WAL mode writes its first page; a file made by an earlier pushline gets it when
+        // its first prune vacuums it whole.
+        var pages = 0
+        try connection.query("PRAGMA page_count") { row throws(RunStoreError) in pages = row.int(0) }
+        if pages == 0 { try connection.executeScript("PRAGMA auto_vacuum = INCREMENTAL;") }
         try connection.query("PRAGMA journal_mode = WAL") { _ throws(RunStoreError) in }
         // Statement journals (a multi-row upsert inside a transaction keeps one, to undo that statement alone)
         // stay in memory: on disk each was a temporary file created, written and unlinked per transaction.
@@ -117,11 +184,16 @@ enum JournalSchema {
             if found < 0 {
                 throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
             }
-            if (1...4).contains(found) {
+            if (1...5).contains(found) {
+                if let lockDirectory, let held = FileRunLock.anyHeld(in: lockDirectory) {
+                    throw RunStoreError("the run journal at \(connection.path) is from an older pushline and a run is still going "
+                        + "(\(held)); it is upgraded once no run holds a lock: wait for it to end, then start again", kind: .unavailable)
+                }
                 if found < 2 { try connection.executeScript(version2) }
                 if found < 3 { try connection.executeScript(version3) }
                 if found < 4 { try connection.executeScript(version4) }
-                try connection.executeScript(version5)
+                if found < 5 { try connection.executeScript(version5) }
+                try migrateTo6(connection)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -137,6 +209,7 @@ enum JournalSchema {
             try connection.executeScript(version3)
             try connection.executeScript(version4)
             try connection.executeScript(version5)
+            try migrateTo6(connection)
         }
     }
 

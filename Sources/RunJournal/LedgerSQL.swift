@@ -53,15 +53,16 @@ enum LedgerSQL {
         WHERE run = ?1 AND step = ?2 AND row = ?3
         """
 
-    /// The newest item of the pipeline's runs with an idempotency key, sent or being sent, recent enough;
-    /// the asking run's own items first (a second row of one run is a duplicate of the first whatever
-    /// other runs did, `--again` or not), then accepted ones.
-    /// Parameters: ?1 key, ?2 asking run seq (-1 for none), ?3 pipeline, ?4 since, ?5 asking step, ?6 asking row.
+    /// The newest item of any run with an idempotency key, sent or being sent, recent enough (the key is its own
+    /// scope: a default key names its hub, a declared key its pipeline and step); the asking run's own items first
+    /// (a second row of one run is a duplicate of the first whatever other runs did, `--again` or not), then
+    /// accepted ones.
+    /// Parameters: ?1 key, ?2 asking run seq (-1 for none), ?3 since, ?4 asking step, ?5 asking row.
     static let priorSend = """
         SELECT r.id, i.updated_at, i.state, i.origin, i.run = ?2, i.notification_id
         FROM items AS i JOIN runs AS r ON r.seq = i.run
-        WHERE i.idempotency_key = ?1 AND i.updated_at >= ?4 AND i.state IN ('accepted', 'sending', 'unknown')
-            AND r.pipeline = ?3 AND NOT (i.run = ?2 AND i.step = ?5 AND i.row = ?6)
+        WHERE i.idempotency_key = ?1 AND i.updated_at >= ?3 AND i.state IN ('accepted', 'sending', 'unknown')
+            AND NOT (i.run = ?2 AND i.step = ?4 AND i.row = ?5)
         ORDER BY i.run = ?2 DESC, i.state = 'accepted' DESC, i.updated_at DESC LIMIT 1
         """
 

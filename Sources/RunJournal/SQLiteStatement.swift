@@ -41,6 +41,11 @@ struct SQLiteStatement {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
+    func bind(_ index: Int32, _ value: Double?) throws(RunStoreError) {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        try bind(index, value)
+    }
+
     /// Advances to the next row; false when there are no more.
     func step() throws(RunStoreError) -> Bool {
         let result = sqlite3_step(handle)

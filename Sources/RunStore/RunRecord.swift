@@ -6,8 +6,10 @@ public struct RunRecord: Sendable, Equatable {
     public var id: String
     /// The hex digest the caller computed over what makes two runs "the same run".
     public var identity: String
-    /// The pipeline's name or file, for people.
+    /// The pipeline's name (`PipelineName`): its `name:`, else its file name without the extension.
     public var pipeline: String
+    /// The pipeline file the run was last started or resumed from (absolute); nil when not recorded.
+    public var path: String?
     /// When it started (seconds since the Unix epoch).
     public var startedAt: Double
     /// When it last finished; nil while it is running.
@@ -31,12 +33,17 @@ public struct RunRecord: Sendable, Equatable {
     /// in the newest generation opens the next, which the other parts' `--again` starts join. `runs show` lists
     /// one generation's parts together.
     public var generation: Int
+    /// The longest dedupe window of the run's steps, in seconds: pruning keeps the run at least this long after it
+    /// ends, so its idempotency keys go on holding back repeats. Nil when not recorded (runs of an earlier pushline).
+    public var dedupeWindow: Double?
 
     /// Creates a record.
     public init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
                 resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
-                summary: String? = nil, shard: Shard? = nil, generation: Int = 0) {
+                summary: String? = nil, shard: Shard? = nil, generation: Int = 0, path: String? = nil, dedupeWindow: Double? = nil) {
         self.id = id
+        self.path = path
+        self.dedupeWindow = dedupeWindow
         self.identity = identity
         self.pipeline = pipeline
         self.startedAt = startedAt

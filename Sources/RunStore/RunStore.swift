@@ -19,19 +19,20 @@ public protocol RunStore: HubPace {
     func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord?
     /// Every run with this identity, whatever its shard, newest first, at most `limit`.
     func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord]
-    /// Starts a new run of `pipeline` (an absolute path), as `shard` of it when given, in `generation`: a fresh
-    /// `RunID`, status `.running`.
-    func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
-    /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`; the previous attempt's end,
-    /// exit code and summary are cleared. Throws when there is no such run, or when `lock` (the run's, from this
-    /// store) was lost to another process: then the other process owns the run.
-    func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord
+    /// Starts a new run of the pipeline named `pipeline`, read from `path`, as `shard` of it when given, in
+    /// `generation`, whose steps' longest dedupe window is `dedupeWindow` seconds: a fresh `RunID`, status `.running`.
+    func startRun(identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?, pid: Int32,
+                  now: Double) async throws(RunStoreError) -> RunRecord
+    /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`, and `path` when given (where it
+    /// is read from now); the previous attempt's end, exit code and summary are cleared. Throws when there is no such
+    /// run, or when `lock` (the run's, from this store) was lost to another process: then the other process owns the run.
+    func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord
     /// Ends a run with a status other than `.running`, an exit code and an optional JSON summary. Throws when
     /// there is no such run or `state` is `.running`, or when `lock` was lost: a process that was taken over must
     /// not end the run its successor is sending.
     func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) async throws(RunStoreError)
 
-    /// Runs of `pipeline` (an absolute path) the store shows running, live or abandoned, newest first, at most
+    /// Runs of the pipeline named `pipeline` the store shows running, live or abandoned, newest first, at most
     /// `limit`: what a new start checks for another split of the pipeline still sending.
     func runningRuns(pipeline: String, limit: Int) async throws(RunStoreError) -> [RunRecord]
     /// Runs, newest first, at most `limit` (none when `limit` is not positive).
@@ -52,21 +53,26 @@ public protocol RunStore: HubPace {
     func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
                  now: Double) async throws(RunStoreError) -> Resolved
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target holds
-    /// `text` as a whole word; newest first, at most `limit`; only `pipeline`'s runs when given, and only
-    /// those written at or after `since`.
+    /// `text` as a whole word; newest first, at most `limit`; only the runs of the pipeline named `pipeline`
+    /// when given, and only those written at or after `since`.
     func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem]
 
-    /// The ledger a batch step records `run`'s items in; idempotency keys count across its pipeline's runs.
+    /// The ledger a batch step records `run`'s items in; idempotency keys count across every run in the store (a
+    /// default key names the hub it is for, a declared key its pipeline and step, so the key itself is its scope).
     /// `lock` is the run lock the caller holds: a shared store refuses the ledger's writes once that lock was
     /// lost to another process (a fence), so two holders never record sends side by side.
     func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger
-    /// A ledger that only reads, over the runs of `pipeline`: what a dry run consults. Every write throws.
-    func readOnlyLedger(pipeline: String) -> any ItemLedger
+    /// A ledger that only reads: what a dry run consults. Every write throws.
+    func readOnlyLedger() -> any ItemLedger
 
-    /// Takes the run lock of `pipeline` (an absolute path) for `holder`, or says who holds it; never waits
-    /// for a holder to finish.
+    /// Where the store last saw the pipeline named `name`, or nil when it never ran here.
+    func pipelineHome(name: String) async throws(RunStoreError) -> PipelineHome?
+    /// Records where the pipeline named `home.name` was started from now, replacing what was recorded.
+    func recordPipelineHome(_ home: PipelineHome) async throws(RunStoreError)
+
+    /// Takes the lock named `pipeline` for `holder`, or says who holds it; never waits for a holder to finish.
     func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt
-    /// Whether a live process holds the lock of `pipeline`. A run the store shows `running` whose lock is free
+    /// Whether a live process holds the lock named `pipeline`. A run the store shows `running` whose lock is free
     /// was killed: it is abandoned and resumable. Only reads. Throws when the store cannot tell, so that "cannot
     /// ask" is never taken for "free" (a start would then pass a check meant to stop it).
     func isLocked(pipeline: String) async throws(RunStoreError) -> Bool
@@ -84,7 +90,12 @@ extension RunStore {
 
     /// Resumes a run without checking a lock (tools and tests; a live run passes its lock).
     public func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        try await resumeRun(id: id, pid: pid, now: now, lock: nil)
+        try await resumeRun(id: id, path: nil, pid: pid, now: now, lock: nil)
+    }
+
+    /// Resumes a run, keeping the path it was recorded with.
+    public func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
+        try await resumeRun(id: id, path: nil, pid: pid, now: now, lock: lock)
     }
 
     /// Ends a run without checking a lock (tools and tests; a live run passes its lock).
@@ -94,11 +105,18 @@ extension RunStore {
 
     /// Starts a new run of every row.
     public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        try await startRun(identity: identity, pipeline: pipeline, shard: nil, generation: 0, pid: pid, now: now)
+        try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: nil, generation: 0, dedupeWindow: nil, pid: pid, now: now)
     }
 
     /// Starts a new run, in the first generation.
     public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        try await startRun(identity: identity, pipeline: pipeline, shard: shard, generation: 0, pid: pid, now: now)
+        try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: 0, dedupeWindow: nil, pid: pid, now: now)
+    }
+
+    /// Starts a new run in `generation`, with no path or dedupe window recorded (tools and tests).
+    public func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
+                         now: Double) async throws(RunStoreError) -> RunRecord {
+        try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil,
+                           pid: pid, now: now)
     }
 }

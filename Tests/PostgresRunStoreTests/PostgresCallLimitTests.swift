@@ -45,7 +45,7 @@ struct PostgresCallLimitTests {
 @Suite("PostgresStore schema migration", .enabled(if: Server.admin != nil || Server.required,
                                                  "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
 struct PostgresMigrationTests {
-    @Test("a version 3 store is brought to 4: its runs keep their data and are generation 0")
+    @Test("a version 3 store is brought to 5: its runs keep their data, are generation 0 and are filed under their pipeline's name")
     func fromVersion3() async throws {
         try await Server.withDatabase { url in
             let older = (1...3).flatMap { PostgresSchema.migrations[$0] ?? [] }
@@ -57,7 +57,40 @@ struct PostgresMigrationTests {
             defer { Task { await store.close() } }
             let runs = try await store.runs(identity: "i", limit: 5)
             #expect(runs.map(\.id) == ["r1"] && runs.map(\.generation) == [0] && runs.first?.shard?.description == "1/4")
-            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "4")
+            #expect(runs.first?.pipeline == "p" && runs.first?.path == "/p.yaml")
+            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "5")
+        }
+    }
+
+    @Test("a version 4 store (the release before names) is brought to 5: runs are filed under their pipeline's name with their path kept, declared keys under the pipeline, and the run resumes")
+    func fromVersion4() async throws {
+        try await Server.withDatabase { url in
+            for statement in (1...4).flatMap({ PostgresSchema.migrations[$0] ?? [] }) { try Server.query(statement, database: url) }
+            try Server.query("UPDATE pushline.meta SET value = '4' WHERE key = 'schema_version'", database: url)
+            try Server.query("""
+                INSERT INTO pushline.runs (seq, id, identity, pipeline, started_at, status, pid) VALUES
+                    (1, 'r1', 'i1', '/srv/a/pipelines/digest.yaml', 1000, 'completed', 1),
+                    (2, 'r2', 'i2', '/srv/b/pipelines/digest.yaml', 2000, 'interrupted', 2),
+                    (3, 'r3', 'i3', '/srv/a/pipelines/news.yml', 3000, 'completed', 3)
+                """, database: url)
+            try Server.query("""
+                INSERT INTO pushline.items (run, step, "row", step_id, origin, digest, state, attempts, updated_at, idempotency_key) VALUES
+                    (1, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 1000, 'step1:digest-u1'),
+                    (2, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 2000, 'request:00112233445566778899aabbccddeeff')
+                """, database: url)
+            let store = try #require(try await PostgresStore.open(url, environment: [:]))
+            defer { Task { await store.close() } }
+            let runs = try await store.runs(limit: 10)
+            #expect(runs.map(\.pipeline) == ["news", "digest", "digest"])
+            #expect(runs.map(\.path) == ["/srv/a/pipelines/news.yml", "/srv/b/pipelines/digest.yaml", "/srv/a/pipelines/digest.yaml"])
+            let keys = try await store.items(run: "r1", states: [], limit: 10).map(\.idempotencyKey)
+                + store.items(run: "r2", states: [], limit: 10).map(\.idempotencyKey)
+            #expect(keys == ["digest/step1:digest-u1", "request:00112233445566778899aabbccddeeff"])
+            #expect(try await store.pipelineHome(name: "digest") == PipelineHome(name: "digest", path: "/srv/b/pipelines/digest.yaml",
+                                                                                 contentDigest: nil, declared: false, seenAt: 2000))
+            let latest = try #require(try await store.latestRun(identity: "i2"))
+            let resumed = try await store.resumeRun(id: latest.id, path: "/srv/c/digest.yaml", pid: 9, now: 4000, lock: nil)
+            #expect(resumed.status == .running && resumed.path == "/srv/c/digest.yaml" && resumed.pipeline == "digest")
         }
     }
 }

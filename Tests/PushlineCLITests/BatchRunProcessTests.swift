@@ -173,7 +173,7 @@ import Testing
         let list = try PushlineProcess(["runs", "list"], environment: environment(scratch, connection))
         #expect(try await list.waitForExit() == 0)
         let runId = try #require(list.stdout.split(separator: " ").first.map(String.init))
-        #expect(list.stdout.contains("failed") && list.stdout.contains("exit 2") && list.stdout.contains("daily-digest.yaml"), "\(list.stdout)")
+        #expect(list.stdout.contains("failed") && list.stdout.contains("exit 2") && list.stdout.contains("daily-digest"), "\(list.stdout)")
         let show = try PushlineProcess(["runs", "show", String(runId.prefix(17))], environment: environment(scratch, connection))
         #expect(try await show.waitForExit() == 0)
         #expect(show.stdout.contains("run \(runId): failed (exit 2)"), "\(show.stdout)")

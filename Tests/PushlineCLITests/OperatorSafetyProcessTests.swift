@@ -173,7 +173,7 @@ extension BatchRunProcessTests {
         #expect(try await find.waitForExit() == 0)
         let found = try JSONSerialization.jsonObject(with: Data(find.stdout.utf8)) as? [[String: Any]] ?? []
         let keys = found.compactMap { ($0["item"] as? [String: Any])?["key"] as? String }
-        #expect(Set(keys) == ["step1:digest-u-3", "step2:digest-u-3"], "\(find.stdout)")
+        #expect(Set(keys) == ["two-steps-one-key/step1:digest-u-3", "two-steps-one-key/step2:digest-u-3"], "\(find.stdout)")
         #expect(found.count == 4, "two steps, two runs: \(find.stdout)")
         #expect(try await emulator.stop() == 0)
     }

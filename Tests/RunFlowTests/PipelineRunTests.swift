@@ -33,8 +33,9 @@ struct PipelineRunTests {
         let store = try Journal(path: fixture.storePath)
         let record = try #require(try store.run(matching: runId))
         #expect(record.status == .completed && record.exitCode == 0)
-        #expect(record.pipeline == URL(fileURLWithPath: fixture.pipelinePath).standardizedFileURL.path)
-        #expect(!store.isLocked(pipeline: record.pipeline), "the lock is released when the run ends")
+        #expect(record.pipeline == "flow", "filed under the pipeline's name: its file name without the extension")
+        #expect(record.path == URL(fileURLWithPath: fixture.pipelinePath).standardizedFileURL.path)
+        #expect(!store.isLocked(pipeline: RunNames.lockName(record.pipeline, shard: nil)), "the lock is released when the run ends")
 
         let (second, unreported) = try await run(fixture)
         #expect(second == .alreadyCompleted)
@@ -62,9 +63,8 @@ struct PipelineRunTests {
         let fixture = try RunFlowFixture()
         defer { fixture.remove() }
         let store = try Journal(path: fixture.storePath)
-        let absolute = URL(fileURLWithPath: fixture.pipelinePath).standardizedFileURL.path
         let holder = LockHolder(pid: 4242, host: "batch-7", startedAt: 1_795_320_000)
-        guard case .acquired(let lock) = try store.lock(pipeline: absolute, holder: holder) else {
+        guard case .acquired(let lock) = try store.lock(pipeline: RunNames.lockName("flow", shard: nil), holder: holder) else {
             Issue.record("the lock was not free")
             return
         }
@@ -94,7 +94,7 @@ struct PipelineRunTests {
         #expect(record.status == .completed)
 
         let store = try Journal(path: fixture.storePath)
-        guard case .acquired(let lock) = try store.lock(pipeline: record.pipeline, holder: .current(now: 0)) else {
+        guard case .acquired(let lock) = try store.lock(pipeline: RunNames.lockName(record.pipeline, shard: nil), holder: .current(now: 0)) else {
             Issue.record("the lock was not free")
             return
         }

@@ -53,7 +53,7 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
         }
     }
 
-    @Test("a schema 3 journal is brought to 5: it gains the shared pace (a pause recorded through it is read back) and generations (its runs are generation 0)")
+    @Test("a schema 3 journal is brought to 6: it gains the shared pace (a pause recorded through it is read back) and generations (its runs are generation 0)")
     func migratesFromVersion3() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/journal.sqlite"
@@ -68,7 +68,60 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
             #expect(left > 59 && left <= 60)
             var version = 0
             try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
+            #expect(version == 6)
+        }
+    }
+
+    @Test("a schema 5 journal (the release before names) is brought to 6: runs are filed under their pipeline's name with their path kept, declared keys under the pipeline, and the run resumes")
+    func migratesFromVersion5() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            try olderJournal(at: path, [JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4,
+                                        JournalSchema.version5], rows: """
+                    INSERT INTO runs (seq, id, identity, pipeline, started_at, status, pid) VALUES
+                        (1, 'r1', 'i1', '/srv/a/pipelines/digest.yaml', 1000, 'completed', 1),
+                        (2, 'r2', 'i2', '/srv/b/pipelines/digest.yaml', 2000, 'interrupted', 2),
+                        (3, 'r3', 'i3', '/srv/a/pipelines/news.yml', 3000, 'completed', 3);
+                    INSERT INTO items (run, step, row, step_id, origin, digest, state, attempts, updated_at, idempotency_key, target) VALUES
+                        (1, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 1000, 'step1:digest-u1', '$UserId:{u1}'),
+                        (2, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 2000, 'request:00112233445566778899aabbccddeeff', NULL),
+                        (2, 2, 1, 'register', 'devices.json:1', 'd2', 'accepted', 1, 2000, 'device:ffeeddccbbaa99887766554433221100', NULL);
+                    """)
+            let journal = try Journal(path: path)
+            let runs = try journal.runs(limit: 10)
+            #expect(runs.map(\.pipeline) == ["news", "digest", "digest"])
+            #expect(runs.map(\.path) == ["/srv/a/pipelines/news.yml", "/srv/b/pipelines/digest.yaml", "/srv/a/pipelines/digest.yaml"])
+            let keys = try journal.items(run: "r1", states: [], limit: 10).map(\.idempotencyKey) + journal.items(run: "r2", states: [], limit: 10)
+                .map(\.idempotencyKey)
+            #expect(keys == ["digest/step1:digest-u1", "request:00112233445566778899aabbccddeeff", "device:ffeeddccbbaa99887766554433221100"])
+            // Each name remembers the newest path it was run from; what the file held is unknown.
+            #expect(try journal.pipelineHome(name: "digest") == PipelineHome(name: "digest", path: "/srv/b/pipelines/digest.yaml",
+                                                                             contentDigest: nil, declared: false, seenAt: 2000))
+            // The interrupted run is found by its identity as before, and resumes.
+            let resumed = try journal.resumeRun(id: try #require(try journal.latestRun(identity: "i2")).id, path: "/srv/c/digest.yaml", pid: 9,
+                                                now: 4000)
+            #expect(resumed.status == .running && resumed.path == "/srv/c/digest.yaml" && resumed.pipeline == "digest")
+            #expect(try journal.runningRuns(pipeline: "digest", limit: 5).map(\.id) == ["r2"])
+        }
+    }
+
+    @Test("an older journal is not migrated while a run holds a lock beside it: that run would go on writing the old way")
+    func refusesToMigrateUnderALiveRun() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            try olderJournal(at: path, [JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4,
+                                        JournalSchema.version5], rows: "")
+            guard case .acquired(let lock) = try FileRunLock.acquire(pipeline: "/srv/a/digest.yaml", directory: directory + "/locks",
+                                                                    holder: LockHolder(pid: 77, host: "old-box", startedAt: 1000)) else {
+                Issue.record("the lock was not taken")
+                return
+            }
+            let error = #expect(throws: RunStoreError.self) { try Journal(path: path) }
+            #expect(error?.kind == .unavailable && error?.message.contains("pid 77 on old-box") == true)
+            var version = 0
+            try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
             #expect(version == 5)
+            _ = lock
         }
     }
 }

@@ -10,7 +10,7 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
 
 /// Idempotency keys across runs, settling unknown items, finding items.
 @Suite("RunStore contract: idempotency keys, resolve, find") struct RunStoreIdempotencyTests {
-    @Test("priorSend finds the pipeline's accepted key within the window, not another pipeline's, not the asker", arguments: StoreKind.all)
+    @Test("priorSend finds any run's accepted key within the window, whichever pipeline ran it, not the asker", arguments: StoreKind.all)
     func priorSendAcrossRuns(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let now = Date().timeIntervalSince1970
@@ -29,9 +29,11 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             #expect(prior.notificationId == "n1")
             // k2 was left `sending` by the first run: of unknown fate, still found.
             #expect(try await asking.priorSend(key: "k2", since: now - 60, excluding: LedgerKey(step: 1, row: 2))?.state == .sending)
-            // Outside the window, of another pipeline, or the asking item itself: nothing.
+            // The key is its own scope (a default key names its hub, a declared one its pipeline and step): another
+            // pipeline's run that accepted the same key is a prior too.
+            #expect(try await asking.priorSend(key: "k3", since: now - 60, excluding: LedgerKey(step: 1, row: 1))?.runId == other.id)
+            // Outside the window, or the asking item itself: nothing.
             #expect(try await asking.priorSend(key: "k1", since: now + 60, excluding: LedgerKey(step: 1, row: 1)) == nil)
-            #expect(try await asking.priorSend(key: "k3", since: now - 60, excluding: LedgerKey(step: 1, row: 1)) == nil)
             #expect(try await ledger.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 1)) == nil)
             // The same run's other row with the key is its own prior.
             #expect(try await ledger.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 9))?.sameRun == true)
@@ -39,7 +41,7 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             try await asking.markSending([keyed(1, 1, key: "k1")])
             #expect(try await asking.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 2))?.sameRun == true)
             // A dry run's read-only view sees the same, and cannot write.
-            let view = store.readOnlyLedger(pipeline: "/p/digest.yaml")
+            let view = store.readOnlyLedger()
             #expect(!view.isWritable)
             #expect(try await view.priorSend(key: "k1", since: now - 60, excluding: LedgerKey(step: 1, row: 1))?.runId == first.id)
             await #expect(throws: LedgerError.self) { try await view.markSending([keyed(1, 5, key: "k5")]) }

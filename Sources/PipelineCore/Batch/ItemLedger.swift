@@ -9,6 +9,12 @@ public protocol ItemLedger: AnyObject, Sendable {
     func entry(_ key: LedgerKey) async throws(LedgerError) -> LedgerEntry?
     /// Marks items `sending` (and counts an attempt) in one transaction.
     func markSending(_ items: [LedgerItem]) async throws(LedgerError)
+    /// Marks items `sending` as `markSending(_:)` does, checking first, in the same transaction and in order, each
+    /// item whose `claimsKey` is set: when a run holds its idempotency key under `claim` (another run's item, this
+    /// run's other item, or an earlier item of `items`), that item is not marked and the holder comes back under its
+    /// key. Of two processes claiming one key at once, one marks it and the other is told: the check at send time that
+    /// keeps two overlapping runs from both sending a notification.
+    func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend]
     /// Records final outcomes (`accepted`, `failed`, `unknown`) in one transaction; an item never marked
     /// `sending` (a malformed row) is inserted with no attempt.
     func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError)
@@ -25,4 +31,30 @@ public protocol ItemLedger: AnyObject, Sendable {
     func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend?
     /// False for a ledger that can only be read (a dry run's view of the journal): nothing is written.
     var isWritable: Bool { get }
+}
+
+extension ItemLedger {
+    /// For a ledger only one process writes (tests' in-memory ledgers): the checks and the marks in turn. A store that
+    /// several processes share implements it in one transaction.
+    public func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+        var held: [LedgerKey: PriorSend] = [:]
+        var claimed: [String: LedgerItem] = [:]
+        var marked: [LedgerItem] = []
+        for item in items {
+            if item.claimsKey, let key = item.idempotencyKey {
+                if let earlier = claimed[key] {
+                    held[item.key] = PriorSend(runId: "", at: claim.since, state: .sending, origin: earlier.origin, sameRun: true)
+                    continue
+                }
+                if let prior = try await priorSend(key: key, since: claim.since, excluding: item.key), claim.isHeld(by: prior) {
+                    held[item.key] = prior
+                    continue
+                }
+                claimed[key] = item
+            }
+            marked.append(item)
+        }
+        try await markSending(marked)
+        return held
+    }
 }

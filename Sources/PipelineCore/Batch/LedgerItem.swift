@@ -12,6 +12,9 @@ public struct LedgerItem: Sendable, Equatable {
     public var idempotencyKey: String?
     /// Whom it is for, for `pushline runs find`: the audience, handle(s) or installation id.
     public var target: String?
+    /// Whether marking it `sending` claims its idempotency key (`ItemLedger.markSending(_:claim:)`): set for items
+    /// that must not be sent while another run holds the same key; off for items safe to repeat.
+    public var claimsKey = false
 
     /// Creates an item.
     public init(key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) {

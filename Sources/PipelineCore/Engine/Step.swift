@@ -31,6 +31,10 @@ public protocol Step: Sendable, SendableMetatype {
     /// its busiest step. 1 for a step that sends one request at a time or none.
     var concurrency: Int { get }
 
+    /// Seconds an idempotency key the step accepted keeps the same item from being done again (its
+    /// `dedupe-window`); 0 for a step that keeps no keys. The run store keeps a run at least this long after it ends.
+    var dedupeWindow: Int64 { get }
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
 }
@@ -44,4 +48,7 @@ extension Step {
 
     /// Most steps send one request at a time.
     public var concurrency: Int { 1 }
+
+    /// Most steps keep no idempotency keys.
+    public var dedupeWindow: Int64 { 0 }
 }

@@ -11,11 +11,13 @@ extension OptionSpec {
     /// `idempotency-key` and `dedupe-window`.
     public static let idempotency: [OptionSpec] = [
         OptionSpec("idempotency-key", .string, examples: ["\"digest-$(userId)\""],
-                   "what makes two items the same notification across runs; $(column) takes the row's value. "
-                       + "Default: a digest of the exact request (hub, audience or handle, format, headers, payload)"),
+                   "what makes two items the same notification across runs of this pipeline and step; $(column) takes the "
+                       + "row's value. Default: a digest of the exact request (hub, audience or handle, format, headers, payload), "
+                       + "the same notification whichever pipeline or run sends it to that hub"),
         OptionSpec("dedupe-window", .duration, default: ConfigDuration.format(defaultDedupeWindow), examples: ["12h", "30m", "0"],
-                   "an item whose idempotency key a run of this pipeline had accepted this recently is not sent again "
-                       + "(reported as already sent); 0 turns it off; `pushline run --again` overrides it"),
+                   "an item whose idempotency key a run had accepted this recently is not sent again (reported as already "
+                       + "sent by that run); 0 turns it off; `pushline run --again` overrides it. The run journal keeps a run's "
+                       + "keys at least this long after it ends"),
     ]
 }
 

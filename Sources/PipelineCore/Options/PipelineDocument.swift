@@ -11,6 +11,8 @@ public struct PipelineDocument: Sendable {
     public var directory: String
     /// The `description:` text.
     public var description: String?
+    /// The top-level `name:`, when the file declares one (see `PipelineName`).
+    public var declaredName: String?
     /// Declared hubs, in file order.
     public var hubs: [HubDeclaration]
     /// Declared audiences, in file order.
@@ -42,6 +44,10 @@ public struct PipelineDocument: Sendable {
         self.templates = templates
         self.steps = steps
     }
+
+    /// What the run store files the pipeline's runs, locks and declared keys under: its `name:`, else its file name
+    /// without the extension.
+    public var name: String { declaredName ?? PipelineName.fromFile(absolutePath ?? file) }
 
     /// The hub declared under `name`.
     public func hub(_ name: String) -> HubDeclaration? { hubs.first { $0.name == name } }

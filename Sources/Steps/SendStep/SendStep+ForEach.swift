@@ -20,7 +20,7 @@ extension SendStep {
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: 1, rate: nil,
                                  control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
-        let declared = idempotencyKey.map { Self.scoped($0.render(TemplateProperties([:])), step: context.stepIndex) }
+        let declared = idempotencyKey.map { Self.scoped($0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex) }
         let whom = describe(target)
         let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
             guard let request = try next() else { return nil }
@@ -79,6 +79,7 @@ extension SendStep {
         let shown = plan.source.shown
         let endpoint = session.endpoint
         let declared = idempotencyKey
+        let pipelineName = context.document.name
         let stepIndex = context.stepIndex
         let scheduledAt = isScheduledAt
         let shardColumn = shardKey
@@ -101,7 +102,7 @@ extension SendStep {
                     return BatchItem(row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)"))
                 case .success(let (target, body)):
                     let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
-                    let key = declared.map { Self.scoped($0.render(values), step: stepIndex) }
+                    let key = declared.map { Self.scoped($0.render(values), pipeline: pipelineName, step: stepIndex) }
                         ?? IdempotencyKey.of(request, hub: session, includingSchedule: scheduledAt)
                     var item = BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
                     item.shardKey = shardColumn.flatMap { values[$0] }
@@ -113,11 +114,14 @@ extension SendStep {
         return finish(outcome, what: what, context: context)
     }
 
-    /// A declared key as the journal keeps it: `step2:digest-u0203`. A key names a notification within its
-    /// step, so two steps that declare the same key (an iOS and an Android send over the same rows) are not
-    /// taken for each other; `pushline runs find digest-u0203` finds it without the prefix.
-    static func scoped(_ key: String, step: Int) -> String {
-        "step\(step):\(key)"
+    /// A declared key as the journal keeps it: `daily-digest/step2:digest-u0203`. A declared key names a
+    /// notification within its pipeline and step: two pipelines, or two steps of one (an iOS and an Android send
+    /// over the same rows), that declare the same key are not taken for each other, and the pipeline's name (not
+    /// its file's directory) keeps it the same key wherever the file is read from. `pushline runs find
+    /// digest-u0203` finds it without the prefix. (A default key is the request's digest on its hub, the same
+    /// notification whichever pipeline sends it.)
+    static func scoped(_ key: String, pipeline: String, step: Int) -> String {
+        "\(pipeline)/step\(step):\(key)"
     }
 
     /// True when the send is scheduled for a fixed time: two sends of the same content at different fixed

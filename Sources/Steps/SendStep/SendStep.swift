@@ -107,7 +107,7 @@ public struct SendStep: Step {
     /// The declared idempotency key (`$(column)` text); nil: the request's digest is the key.
     var idempotencyKey: TextTemplate?
     /// Seconds an accepted key keeps the same notification from being sent again; 0 for off.
-    var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
+    public var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
     /// What the input check does with malformed rows of a `for-each` file.
     var badRows: BadRowPolicy = .stop
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.
