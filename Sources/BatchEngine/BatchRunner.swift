@@ -160,10 +160,8 @@ public struct BatchRunner: Sendable {
                 if let ledger, !marks.isEmpty {
                     // The keys are checked again as they are marked, in one transaction: a run that overlaps this one and
                     // marked a key since its item was admitted here keeps it, and the item here is not sent.
-                    let claim = KeyClaim(since: clock.now().timeIntervalSince1970 - dedupeWindow, acceptedHolds: !control.again,
-                                         unsettledHolds: !control.resendUnknown)
                     do throws(LedgerError) {
-                        let held = try await ledger.markSending(marks, claim: claim)
+                        let held = try await ledger.markSending(marks, claim: state.keyClaim)
                         if !held.isEmpty {
                             admittedGroup.removeAll { item, _ in
                                 guard let prior = held[LedgerKey(step: stepIndex, row: item.row)] else { return false }

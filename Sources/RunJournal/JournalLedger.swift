@@ -96,24 +96,8 @@ public final class JournalLedger: ItemLedger {
             try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = try runSeq(connection)
                 return try connection.transaction { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
-                    var held: [LedgerKey: PriorSend] = [:]
-                    var claimed: [String: LedgerItem] = [:]
-                    var marked: [LedgerItem] = []
-                    marked.reserveCapacity(items.count)
-                    for item in items {
-                        if item.claimsKey, let key = item.idempotencyKey {
-                            if let earlier = claimed[key] {
-                                held[item.key] = PriorSend(runId: run ?? "", at: now, state: .sending, origin: earlier.origin, sameRun: true)
-                                continue
-                            }
-                            if let prior = try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key),
-                               claim.isHeld(by: prior) {
-                                held[item.key] = prior
-                                continue
-                            }
-                            claimed[key] = item
-                        }
-                        marked.append(item)
+                    let (marked, held) = try claim.partition(items, run: run ?? "", now: now) { (item, key) throws(RunStoreError) in
+                        try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key)
                     }
                     try insert(marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
                                perRow: LedgerSQL.markSendingParametersPerRow) { (item, statement, first) throws(RunStoreError) in

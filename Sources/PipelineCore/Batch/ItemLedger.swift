@@ -37,23 +37,12 @@ extension ItemLedger {
     /// For a ledger only one process writes (tests' in-memory ledgers): the checks and the marks in turn. A store that
     /// several processes share implements it in one transaction.
     public func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {
-        var held: [LedgerKey: PriorSend] = [:]
-        var claimed: [String: LedgerItem] = [:]
-        var marked: [LedgerItem] = []
-        for item in items {
-            if item.claimsKey, let key = item.idempotencyKey {
-                if let earlier = claimed[key] {
-                    held[item.key] = PriorSend(runId: "", at: claim.since, state: .sending, origin: earlier.origin, sameRun: true)
-                    continue
-                }
-                if let prior = try await priorSend(key: key, since: claim.since, excluding: item.key), claim.isHeld(by: prior) {
-                    held[item.key] = prior
-                    continue
-                }
-                claimed[key] = item
-            }
-            marked.append(item)
+        var priors: [LedgerKey: PriorSend] = [:]
+        for item in items where item.claimsKey {
+            guard let key = item.idempotencyKey else { continue }
+            priors[item.key] = try await priorSend(key: key, since: claim.since, excluding: item.key)
         }
+        let (marked, held) = claim.partition(items, run: "", now: claim.since) { item, _ in priors[item.key] }
         try await markSending(marked)
         return held
     }

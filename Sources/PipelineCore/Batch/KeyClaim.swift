@@ -21,3 +21,32 @@ public struct KeyClaim: Sendable, Equatable {
         return prior.state == .accepted ? acceptedHolds : unsettledHolds
     }
 }
+
+extension KeyClaim {
+    /// Splits `items`, in order, into those to mark `sending` and those whose key is held: by `prior(item, key)` (what
+    /// the store holds, or nil), or by an earlier item of `items` with the same key (`run`'s own, at `now`). Items that
+    /// claim nothing are always marked. Every store's claim goes through here, so they decide alike.
+    public func partition<E: Error>(_ items: [LedgerItem], run: String, now: Double,
+                                    prior: (LedgerItem, String) throws(E) -> PriorSend?) throws(E)
+        -> (marked: [LedgerItem], held: [LedgerKey: PriorSend]) {
+        var held: [LedgerKey: PriorSend] = [:]
+        var claimed: [String: LedgerItem] = [:]
+        var marked: [LedgerItem] = []
+        marked.reserveCapacity(items.count)
+        for item in items {
+            if item.claimsKey, let key = item.idempotencyKey {
+                if let earlier = claimed[key] {
+                    held[item.key] = PriorSend(runId: run, at: now, state: .sending, origin: earlier.origin, sameRun: true)
+                    continue
+                }
+                if let found = try prior(item, key), isHeld(by: found) {
+                    held[item.key] = found
+                    continue
+                }
+                claimed[key] = item
+            }
+            marked.append(item)
+        }
+        return (marked, held)
+    }
+}
