@@ -25,6 +25,10 @@ public struct BatchRunner: Sendable {
     public static let listedFailures = 5
     /// Outcomes recorded per journal transaction at most.
     static let flushEvery = 64
+    /// Seconds past another run's `sending` mark that an item with the same key waits for that run (while it holds
+    /// its lock) to settle it: longer than a send takes with the default retries (a 30 s request, three times more,
+    /// with backoff), short enough that a stalled run does not hold this one for long. Then it is reported unknown.
+    static let inFlightWait: Double = 300
 
     /// What messages call an item and what it makes: "row" and "notification" for `send`.
     public struct Wording: Sendable {
@@ -106,6 +110,7 @@ public struct BatchRunner: Sendable {
         await withDiscardingTaskGroup { group in
             var inFlight = 0
             var exhausted = false
+            var sourceDone = false
             while state.stop == nil, !exhausted, !state.outcome.interrupted {
                 // Admit as many items as there is room for, then mark them `sending` in one journal write. Paced
                 // items go one at a time: a group would hold its first items back until the last one's slot.
@@ -121,13 +126,16 @@ public struct BatchRunner: Sendable {
                         state.outcome.interrupted = true
                         break
                     }
-                    let item: BatchItem?
-                    do throws(StepFailure) { item = try next() } catch {
-                        state.stop = BatchStop(.source, message: error.message, hint: error.hint, data: error.data)
-                        break
+                    var item = state.takeDueWaiting()
+                    if item == nil, !sourceDone {
+                        do throws(StepFailure) { item = try next() } catch {
+                            state.stop = BatchStop(.source, message: error.message, hint: error.hint, data: error.data)
+                            break
+                        }
+                        sourceDone = item == nil
                     }
                     guard let item else {
-                        exhausted = true
+                        exhausted = state.waiting.isEmpty
                         break
                     }
                     // Another shard's row: not journalled here, only counted, so every shard's counts add up to the input.
@@ -163,11 +171,15 @@ public struct BatchRunner: Sendable {
                     do throws(LedgerError) {
                         let held = try await ledger.markSending(marks, claim: state.keyClaim)
                         if !held.isEmpty {
-                            admittedGroup.removeAll { item, _ in
-                                guard let prior = held[LedgerKey(step: stepIndex, row: item.row)] else { return false }
-                                state.settleHeld(item, by: prior)
-                                return true
+                            var sending: [(BatchItem, BatchState.Admitted)] = []
+                            for (item, admitted) in admittedGroup {
+                                if let prior = held[LedgerKey(step: stepIndex, row: item.row)] {
+                                    await state.hold(item, by: prior)
+                                } else {
+                                    sending.append((item, admitted))
+                                }
                             }
+                            admittedGroup = sending
                         }
                     } catch {
                         state.journalFailed(error)
@@ -188,7 +200,14 @@ public struct BatchRunner: Sendable {
                     }
                     inFlight += 1
                 }
-                guard inFlight >= concurrency else { continue }
+                // Every row is read and only items waiting for another run are left: take what finishes, or sleep.
+                let idle = admittedGroup.isEmpty && sourceDone && !exhausted && state.stop == nil
+                if idle, inFlight == 0 {
+                    await state.flushIfDue(ledger)
+                    await state.sleepUntilWaitingDue()
+                    continue
+                }
+                guard inFlight >= concurrency || idle else { continue }
                 for (done, finished) in await completions.takeAll() {
                     inFlight -= 1
                     await state.finish(done, finished, governor: governor)

@@ -109,7 +109,7 @@ extension BatchState {
         case _ where prior.state != .accepted && runner.control.resendUnknown:
             return Self.admitted(item, reusing: nil)
         default:
-            settleHeld(item, by: prior)
+            await hold(item, by: prior)
             return nil
         }
     }

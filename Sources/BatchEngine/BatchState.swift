@@ -36,6 +36,10 @@ struct BatchState {
     }
 
     var pending: [Pending] = []
+    /// Items waiting for another run's send of the same notification (`BatchState+Waiting`).
+    var waiting: [WaitingItem] = []
+    /// Whether other runs were live when last asked, and when.
+    var liveRuns: [String: (live: Bool, at: ContinuousClock.Instant)] = [:]
     private var groupOrder: [String] = []
     private var groups: [String: BatchOutcome.FailureGroup] = [:]
     private var kept: [BatchItemReport?] = []

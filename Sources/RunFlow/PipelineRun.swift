@@ -103,7 +103,8 @@ public struct PipelineRun: Sendable {
         let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true)
         let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
-                                   pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity)
+                                   pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity,
+                                   runIsLive: RunNames.liveness(runs.store))
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
                               + "the report counts them")

@@ -54,6 +54,19 @@ public enum RunNames {
         try await store.isLocked(pipeline: runLockName(run.identity, shard: run.shard))
     }
 
+    /// `BatchControl.runIsLive` over `store`: whether the run with an id still holds its lock. A run the store cannot
+    /// find, or whose lock it cannot check, counts as gone (its items are then reported, not waited for).
+    static func liveness(_ store: any RunStore) -> @Sendable (String) async -> Bool {
+        { id in
+            do throws(RunStoreError) {
+                guard let run = try await store.run(matching: id), run.id == id, run.status == .running else { return false }
+                return try await isLive(run, in: store)
+            } catch {
+                return false
+            }
+        }
+    }
+
     /// The lock every start of the pipeline named `pipeline` passes through while it checks for other splits and
     /// takes its own lock.
     static func gateName(_ pipeline: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HubWire
 import Testing
 import PipelineCore
@@ -113,6 +114,47 @@ import PipelineCore
         _ = try await runBatch(rows: 1, transport: resend, control: BatchControl(ledger: MemoryLedger(), resendUnknown: true),
                                keys: { "k\($0)" }, window: 3600)
         #expect(resend.sent.withLock { $0 } == [1])
+    }
+
+    @Test(arguments: [ItemState.accepted, .failed])
+    func anItemAnotherLiveRunIsSendingWaitsForItsOutcome(_ outcome: ItemState) async throws {
+        // Another run, still going, marked k2 sending a second ago: row 2 waits for it instead of being reported
+        // unknown. Accepted there, it is a duplicate here; failed there (no longer held), it is sent here.
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k2", state: .sending, ago: 1)
+        let asked = Atomic<Int>(0)
+        let control = BatchControl(ledger: ledger, runIsLive: { id in
+            asked.add(1, ordering: .relaxed)
+            return id == "20261123-030000-aaaaaa"
+        })
+        let settle = Task {
+            try await Task.sleep(for: .milliseconds(400))
+            if outcome == .accepted { sentBefore(ledger, "k2", state: .accepted, ago: 0) } else { ledger.otherRuns.withLock { $0 = [:] } }
+        }
+        let transport = RowTransport()
+        let result = try await runBatch(rows: 3, transport: transport, control: control, keys: { "k\($0)" }, window: 3600)
+        try await settle.value
+        #expect(asked.load(ordering: .relaxed) >= 1)
+        if outcome == .accepted {
+            #expect(transport.sent.withLock { $0.sorted() } == [1, 3])
+            #expect(result.counts == ItemCounts(accepted: 2, duplicates: 1))
+            #expect(ledger.state(2) == .duplicate)
+        } else {
+            #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 3])
+            #expect(result.counts == ItemCounts(accepted: 3))
+        }
+    }
+
+    @Test(arguments: [(live: false, ago: 1.0), (live: true, ago: BatchRunner.inFlightWait + 1)])
+    func anItemAKilledRunOrALongStalledOneWasSendingIsReportedUnknownAtOnce(_ other: (live: Bool, ago: Double)) async throws {
+        let ledger = MemoryLedger()
+        sentBefore(ledger, "k1", state: .sending, ago: other.ago)
+        let transport = RowTransport()
+        let result = try await runBatch(rows: 2, transport: transport, control: BatchControl(ledger: ledger, runIsLive: { _ in other.live }),
+                                        keys: { "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0 } == [2])
+        #expect(result.counts == ItemCounts(accepted: 1, unknown: 1))
+        #expect(result.failures.first?.reason == "left of unknown fate by run 20261123-030000-aaaaaa")
     }
 
     @Test func aResumedRunCountsItsDuplicatesAndBadRowsAgainWithoutSending() async throws {

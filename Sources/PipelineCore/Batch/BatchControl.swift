@@ -22,11 +22,15 @@ public struct BatchControl: Sendable {
     /// For the parts of a sharded run, the run's identity: a step's `rate:` is then one budget for all the parts,
     /// kept in `pace`. Nil: a step's `rate:` paces this process.
     public var paceScope: String?
+    /// Whether the run with this id is still going (its process holds the run's lock). An item whose key another run
+    /// marked `sending` is then waited for, to come to a duplicate or be sent here, instead of being reported of
+    /// unknown fate while that run still sends it. Nil: nothing is waited for.
+    public var runIsLive: (@Sendable (String) async -> Bool)?
 
     /// Creates a control; the default journals nothing and never stops.
     public init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
                 progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil, pace: (any HubPace)? = nil,
-                paceScope: String? = nil) {
+                paceScope: String? = nil, runIsLive: (@Sendable (String) async -> Bool)? = nil) {
         self.ledger = ledger
         self.isResume = isResume
         self.resendUnknown = resendUnknown
@@ -36,5 +40,6 @@ public struct BatchControl: Sendable {
         self.shard = shard
         self.pace = pace
         self.paceScope = paceScope
+        self.runIsLive = runIsLive
     }
 }
