@@ -10,8 +10,10 @@
 #      percentage of its size after run 1. The emulator's deliveries are followed throughout (bench/tools/journal.py
 #      watch); the check is that after both runs every one of the N users got exactly one notification: N in all.
 #      The script fails if not, after printing the figures.
-#   3. optional: `pushline runs prune --older-than 0s --dry-run` on that journal, timed, once the binary has
-#      `runs prune`; skipped (and said so) before that.
+#   3. a copy of that journal with both runs moved 40 days into the past (bench/tools/journal.py age), pruned for
+#      real by `pushline runs prune --older-than 30d --unfinished` (the first run is partial, so without that flag it stays
+#      to resume): time, CPU, runs and items removed, and the journal's bytes
+#      before and after (it vacuums). Skipped, and said so, for a binary without `runs prune`.
 # Prints measured against target (≤ 120 B of journal per accepted item, ≤ 10 µs CPU per unchanged row, ≤ 5 % growth
 # on the re-run) without failing on a missed one; writes JSON to bench/results/DATE-journal.json.
 #
@@ -19,7 +21,7 @@
 #   bench/journal.sh --quick   2,000 rows on the debug build, to check the script works
 #
 # Needs: python3 (standard library only), GNU time (apt-get install time). Sizes: BENCH_JOURNAL_ROWS
-# (1000000; 2000 with --quick). PUSHLINE_BIN measures a given binary instead of building (BENCH_COMMIT then names
+# (1000000; 2000 with --quick). BENCH_JOURNAL_KEEP=DIR keeps the journal in DIR. PUSHLINE_BIN measures a given binary instead of building (BENCH_COMMIT then names
 # the commit it was built from, for the results; by default they name this work tree's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +54,8 @@ journal_cleanup() {
     wait "$child_pid" 2>/dev/null || true
   fi
   if [ -n "$watcher_pid" ]; then kill -KILL "$watcher_pid" 2>/dev/null || true; wait "$watcher_pid" 2>/dev/null || true; fi
+  # BENCH_JOURNAL_KEEP=DIR keeps the journal after both runs (DIR/journal.sqlite), to look into with sqlite3.
+  if [ -n "${BENCH_JOURNAL_KEEP:-}" ] && [ -f "${journal:-}" ]; then mkdir -p "$BENCH_JOURNAL_KEEP"; cp "$journal" "$BENCH_JOURNAL_KEEP/"; fi
   bench_cleanup
 }
 trap journal_cleanup EXIT
@@ -147,19 +151,29 @@ for name in ["total", "users", "users_more_than_once", "missed", "last_id"]:
 PY
 echo "  $(cat "$work/deliveries.json")"
 
-echo "== 3. runs prune (optional: measured once the binary has \`pushline runs prune\`)"
+echo "== 3. runs prune of a copy of the journal aged 40 days"
 # Before the command exists, `runs prune --help` prints the help of `runs` and exits 0, so its usage line is
 # what tells.
 if "$bin" runs prune --help 2>/dev/null | grep -q "^USAGE: pushline runs prune"; then
   status=0
+  aged="$work/aged.sqlite"
+  cp "$journal" "$aged"
+  python3 bench/tools/journal.py age "$aged" 40
   waited /usr/bin/time -f "%e %M %U %S" -o "$work/prune.time" \
-    "$bin" runs prune --older-than 0s --dry-run --journal "$journal" > "$work/prune.out" 2>&1 || status=$?
-  [ "$status" = 0 ] || { echo "bench: runs prune exited $status:" >&2; tail -20 "$work/prune.out" >&2; exit 1; }
+    "$bin" runs prune --older-than 30d --unfinished --journal "$aged" --format json > "$work/prune.out" 2> "$work/prune.err" || status=$?
+  [ "$status" = 0 ] || { echo "bench: runs prune exited $status:" >&2; tail -20 "$work/prune.err" >&2; exit 1; }
   read -r seconds _ user system < <(tail -1 "$work/prune.time")
   record prune.seconds "$seconds"
   record prune.cpu_s "$(python3 -c "print(round($user + $system, 2))")"
-  echo "  ${seconds}s wall, CPU user ${user}s + system ${system}s:"
-  head -5 "$work/prune.out" | sed 's/^/    /'
+  python3 - "$work/prune.out" >> "$results" <<'PY'
+import json, sys
+pruned = json.load(open(sys.argv[1]))
+print(f"prune.runs {pruned['runs']}")
+print(f"prune.items {pruned['items']}")
+print(f"prune.bytes_before {pruned.get('bytesBefore') or 0}")
+print(f"prune.bytes_after {pruned.get('bytesAfter') or 0}")
+PY
+  echo "  ${seconds}s wall, CPU user ${user}s + system ${system}s: $(cat "$work/prune.out")"
 else
   echo "  skipped: this binary has no \`runs prune\`"
 fi

@@ -25,6 +25,8 @@ public struct BatchRunner: Sendable {
     public static let listedFailures = 5
     /// Outcomes recorded per journal transaction at most.
     static let flushEvery = 64
+    /// Items read ahead of admission, whose keys the journal is asked about together.
+    static let lookahead = 64
     /// Seconds past another run's `sending` mark that an item with the same key waits for that run (while it holds
     /// its lock) to settle it: longer than a send takes with the default retries (a 30 s request, three times more,
     /// with backoff), short enough that a stalled run does not hold this one for long. Then it is reported unknown.
@@ -111,6 +113,7 @@ public struct BatchRunner: Sendable {
             var inFlight = 0
             var exhausted = false
             var sourceDone = false
+            var lookahead = ItemLookahead()
             while state.stop == nil, !exhausted, !state.outcome.interrupted {
                 // Admit as many items as there is room for, then mark them `sending` in one journal write. Paced
                 // items go one at a time: a group would hold its first items back until the last one's slot.
@@ -128,8 +131,10 @@ public struct BatchRunner: Sendable {
                     }
                     var item = state.takeDueWaiting()
                     if item == nil, !sourceDone {
-                        do throws(StepFailure) { item = try next() } catch {
-                            state.stop = BatchStop(.source, message: error.message, hint: error.hint, data: error.data)
+                        if lookahead.isEmpty { await state.prefetch(lookahead.fill(next, count: Self.lookahead)) }
+                        item = lookahead.take()
+                        if item == nil, let failure = lookahead.failure {
+                            state.stop = BatchStop(.source, message: failure.message, hint: failure.hint, data: failure.data)
                             break
                         }
                         sourceDone = item == nil
@@ -221,7 +226,7 @@ public struct BatchRunner: Sendable {
                     await state.finish(done, finished, governor: governor)
                 }
             }
-            await state.flush(ledger)
+            await state.flush(ledger, final: true)
         }
         if let log {
             let (lines, total) = log.snapshot

@@ -87,11 +87,15 @@ extension BatchState {
         }
         let since = runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow
         let prior: PriorSend?
-        do throws(LedgerError) {
-            prior = try await lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row))
-        } catch {
-            journalFailed(error)
-            return nil
+        if let known = takePrefetched(item) {
+            prior = known
+        } else {
+            do throws(LedgerError) {
+                prior = try await lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row))
+            } catch {
+                journalFailed(error)
+                return nil
+            }
         }
         guard let prior else { return Self.admitted(item, reusing: nil) }
         if prior.sameRun {
@@ -135,6 +139,11 @@ extension BatchState {
             // Two rows of one run that make the same notification: the first one sends it.
             settle(item, .duplicate, error: "already sent by this run (the same \(runner.wording.thing) as \(prior.origin))",
                    notificationId: prior.notificationId)
+            return
+        }
+        // Kept as a range with the rows around it that the same run sent, not as a record of its own.
+        if prior.state == .accepted, let key = prior.key, noteSkip(item, sentBy: prior, at: key) {
+            settleSkipped(item, sentBy: prior)
             return
         }
         let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.at))

@@ -38,6 +38,14 @@ struct BatchState {
     var pending: [Pending] = []
     /// Items waiting for another run's send of the same notification (`BatchState+Waiting`).
     var waiting: [WaitingItem] = []
+    /// Rows skipped as sent by another run, not journalled yet (`BatchState+Skips`): the range still growing, those
+    /// closed, the open range as last written, and when.
+    var openSkip: SkipRange?
+    var closedSkips: [SkipRange] = []
+    var writtenSkip: SkipRange?
+    var lastSkipWrite = ContinuousClock.now
+    /// Prior sends looked up ahead for the rows about to be admitted, by row (`BatchState+Prefetch`).
+    var prefetched: [Int: PriorSend?] = [:]
     /// Whether other runs were live when last asked, and when.
     var liveRuns: [String: (live: Bool, at: ContinuousClock.Instant)] = [:]
     private var groupOrder: [String] = []
@@ -147,16 +155,20 @@ struct BatchState {
         pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: state, notificationId: notificationId, error: reason,
                                                       retriable: retriable), journal: journal, report: report))
         let group = FailureReason.group(reason)
+        // A grouped reason drops the row's detail; the example keeps it.
+        count(state, in: group, hint: hint) { example ?? (group == reason ? item.origin : "\(item.origin): \(reason)") }
+    }
+
+    /// Counts an item in the report's group of `state` and `group` (made with `hint` when new), keeping `example()` as
+    /// one of its first three examples.
+    mutating func count(_ state: ItemState, in group: String, hint: String?, example: () -> String) {
         let key = "\(state.rawValue)\u{0}\(group)"
         if groups[key] == nil {
             groupOrder.append(key)
             groups[key] = BatchOutcome.FailureGroup(state: state, reason: group, count: 0, examples: [], hint: hint)
         }
         groups[key]?.count += 1
-        if let count = groups[key]?.examples.count, count < 3 {
-            // A grouped reason drops the row's detail; the example keeps it.
-            groups[key]?.examples.append(example ?? (group == reason ? item.origin : "\(item.origin): \(reason)"))
-        }
+        if let count = groups[key]?.examples.count, count < 3 { groups[key]?.examples.append(example()) }
         // A run of wildly varied reasons must not grow the report without bound.
         if groupOrder.count > 200, let last = groupOrder.last {
             groupOrder.removeLast()
@@ -188,15 +200,19 @@ struct BatchState {
     /// Journals pending outcomes in one transaction, then counts them. Counted even when the journal fails:
     /// the items were done, and the journal shows them `sending`, which a resume reports (or, for repeatable
     /// items, redoes).
-    mutating func flush(_ ledger: (any ItemLedger)?) async {
+    mutating func flush(_ ledger: (any ItemLedger)?, final: Bool = false) async {
         lastFlush = ContinuousClock.now
-        guard !pending.isEmpty else { return }
-        if let ledger {
+        if let ledger, ledger.isWritable {
             let records = pending.filter(\.journal).map(\.outcome)
-            if !records.isEmpty {
-                do throws(LedgerError) { try await ledger.record(records) } catch { journalFailed(error) }
+            let skips = skipsDue(writing: !records.isEmpty, final: final)
+            if !records.isEmpty || !skips.isEmpty {
+                do throws(LedgerError) {
+                    try await ledger.record(records, skips: skips)
+                    skipsWritten(skips)
+                } catch { journalFailed(error) }
             }
         }
+        guard !pending.isEmpty else { return }
         for recorded in pending {
             switch recorded.outcome.state {
             case .accepted where recorded.skipped: outcome.counts.skipped += 1
@@ -213,7 +229,7 @@ struct BatchState {
     }
 
     /// Keeps the first item reports, and the first failures, in row order whatever order they finished in.
-    private mutating func keep(_ report: BatchItemReport) {
+    mutating func keep(_ report: BatchItemReport) {
         guard runner.keptItems > 0 else { return }
         let index = report.row - 1
         if index >= 0, index < runner.keptItems {

@@ -24,6 +24,21 @@ public struct TagExpression: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `source`, checking syntax and tag validity (but not NH's tag-count limits).
     public init(parsing source: String) throws(TagExpressionError) {
+        if Self.isSingleValidTag(source) {
+            self.init(source: source, root: .tag(source), tagColumns: [1])
+        } else {
+            try self.init(parsingFully: source)
+        }
+    }
+
+    private init(source: String, root: Node, tagColumns: [Int]) {
+        self.source = source
+        self.root = root
+        self.tagColumns = tagColumns
+    }
+
+    /// Parses `source` through the lexer and parser, whatever it holds (`init(parsing:)` takes a single tag short).
+    init(parsingFully source: String) throws(TagExpressionError) {
         let chars = Array(source)
         let tokens = try TagExpressionLexer.tokenize(chars)
         var parser = TagExpressionParser(tokens: tokens)

@@ -10,6 +10,10 @@ struct DocumentDecoder {
                    "who the pipeline is in the run journal, wherever its file lies: its runs, locks and declared idempotency "
                        + "keys are filed under it. Letters, digits, '.', '_' and '-'. Default: the file name without its extension"),
         OptionSpec("description", .string, "what the pipeline is for"),
+        OptionSpec("retention", .duration, examples: ["30d", "90d"],
+                   "at the end of each live run, the pipeline's finished runs that ended longer ago than this are removed from "
+                       + "the run journal (never a run within its dedupe window, nor the newest run of an input that did not "
+                       + "complete, which can still resume). Default: runs are kept until `pushline runs prune`"),
         OptionSpec("hubs", .namedMappings(hubKeys), "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
         OptionSpec("audiences", .stringMap, examples: ["{ boston-fans: \"(follows_RedSox || follows_Cardinals) && location_Boston\" }"],
                    "named tag expressions"),
@@ -37,6 +41,7 @@ struct DocumentDecoder {
         var document = PipelineDocument(file: file, directory: directory)
         document.description = decodeDescription(reader)
         document.declaredName = decodeName(reader)
+        document.retention = reader.duration("retention", in: 0...(10 * 366 * 86400)).map(Double.init)
         document.hubs = decodeHubs(reader.node("hubs"))
         document.audiences = decodeAudiences(reader.node("audiences"))
         document.templates = decodeTemplates(reader.node("templates"))

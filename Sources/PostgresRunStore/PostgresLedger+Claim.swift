@@ -42,17 +42,19 @@ extension PostgresLedger {
         let steps = excluding.map(\.step)
         let rows = excluding.map(\.row)
         let found = try await connection.query("""
-            SELECT DISTINCT ON (i.idempotency_key) i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id
+            SELECT DISTINCT ON (i.idempotency_key) i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id,
+                i.step, i."row"
             FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
             WHERE i.idempotency_key = ANY(\(keys)::text[]) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
                 AND NOT (i.run = \(seq) AND (i.step, i."row") IN (SELECT * FROM unnest(\(steps)::integer[], \(rows)::integer[])))
-            ORDER BY i.idempotency_key, i.run = \(seq) DESC, i.state = 'accepted' DESC, i.updated_at DESC
+            ORDER BY i.idempotency_key, i.run = \(seq) DESC, i.state = 'accepted' DESC, i.updated_at DESC, i.step DESC, i."row" DESC
             """, logger: logger)
         var priors: [String: PriorSend] = [:]
         for try await row in found {
-            let (key, runId, at, state, origin, sameRun, notificationId) = try row.decode((String, String, Double, String, String, Bool, String?).self)
+            let (key, runId, at, state, origin, sameRun, notificationId, step, itemRow) =
+                try row.decode((String, String, Double, String, String, Bool, String?, Int, Int).self)
             priors[key] = PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
-                                    sameRun: sameRun, notificationId: StoredText.decode(notificationId))
+                                    sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: itemRow))
         }
         return priors
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PipelineCore
 import PostgresNIO
 import RunStore
@@ -59,8 +60,8 @@ final class PostgresLedger: ItemLedger {
         }
     }
 
-    func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
-        guard !outcomes.isEmpty else { return }
+    func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError) {
+        guard !outcomes.isEmpty || !skips.isEmpty else { return }
         try await write("recording outcomes") { connection, seq, now in
             for chunk in Self.chunks(outcomes, key: \.item.key) {
                 // A new row gets 0 attempts; an existing one keeps its count, step id, origin and digest (those
@@ -81,7 +82,21 @@ final class PostgresLedger: ItemLedger {
                     """)
                 try await connection.query(query, logger: self.store.logger)
             }
+            for skip in skips { try await Self.write(skip, connection: connection, seq: seq, logger: self.store.logger) }
         }
+    }
+
+    /// Writes a skip range in place of the run's ranges it overlaps: itself, written shorter at an earlier flush.
+    private static func write(_ skip: SkipRange, connection: PostgresConnection, seq: Int, logger: Logger) async throws {
+        try await connection.query("""
+            DELETE FROM pushline.skips
+            WHERE run = \(seq) AND step = \(skip.step) AND first_row <= \(skip.rows.upperBound) AND last_row >= \(skip.rows.lowerBound)
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO pushline.skips (run, step, first_row, last_row, step_id, origin, first_line, prior_run, prior_step, prior_first_row)
+            VALUES (\(seq), \(skip.step), \(skip.rows.lowerBound), \(skip.rows.upperBound), \(StoredText.encode(skip.stepId)),
+                    \(StoredText.encode(skip.originFile)), \(skip.firstLine), \(skip.priorRun), \(skip.prior.step), \(skip.prior.row))
+            """, logger: logger)
     }
 
     func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError) {
@@ -114,21 +129,53 @@ final class PostgresLedger: ItemLedger {
                 let seq = self.run == nil ? -1 : try await self.runSeq(connection)
                 // The key is its own scope: a default key names its hub, a declared one its pipeline and step.
                 let rows = try await connection.query("""
-                    SELECT r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id
+                    SELECT r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id, i.step, i."row"
                     FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
                     WHERE i.idempotency_key = \(StoredText.encode(key)) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
                         AND NOT (i.run = \(seq) AND i.step = \(excluding.step) AND i."row" = \(excluding.row))
-                    ORDER BY i.run = \(seq) DESC, i.state = 'accepted' DESC, i.updated_at DESC LIMIT 1
+                    ORDER BY i.run = \(seq) DESC, i.state = 'accepted' DESC, i.updated_at DESC, i.step DESC, i."row" DESC LIMIT 1
                     """, logger: self.store.logger)
                 var found: PriorSend?
                 for try await row in rows {
-                    let (runId, at, state, origin, sameRun, notificationId) = try row.decode((String, Double, String, String, Bool, String?).self)
+                    let (runId, at, state, origin, sameRun, notificationId, step, itemRow) =
+                        try row.decode((String, Double, String, String, Bool, String?, Int, Int).self)
                     found = PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
-                                      sameRun: sameRun, notificationId: StoredText.decode(notificationId))
+                                      sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: itemRow))
                 }
                 return found
             }
         }
+    }
+
+    /// `priorSend` for each of `asks` in one query: a batch's next rows ask together, one round trip to the server
+    /// instead of one per row.
+    func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+        guard !asks.isEmpty else { return [:] }
+        let candidates = try await ledgerCall {
+            try await self.store.withConnection("checking earlier sends") { connection -> [String: [PriorSend]] in
+                let seq = self.run == nil ? -1 : try await self.runSeq(connection)
+                let keys = Array(Set(asks.map { StoredText.encode($0.key) }))
+                let rows = try await connection.query("""
+                    SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id, i.step, i."row"
+                    FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
+                    WHERE i.idempotency_key = ANY(\(keys)::text[]) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
+                    """, logger: self.store.logger)
+                var found: [String: [PriorSend]] = [:]
+                for try await row in rows {
+                    let (key, runId, at, state, origin, sameRun, notificationId, step, itemRow) =
+                        try row.decode((String, String, Double, String, String, Bool, String?, Int, Int).self)
+                    found[StoredText.decode(key), default: []].append(
+                        PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
+                                  sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: itemRow)))
+                }
+                return found
+            }
+        }
+        var found: [LedgerKey: PriorSend] = [:]
+        for ask in asks {
+            if let best = ask.best(among: candidates[ask.key] ?? []) { found[ask.item] = best }
+        }
+        return found
     }
 
     // MARK: - Writing

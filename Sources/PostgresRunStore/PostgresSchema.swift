@@ -134,11 +134,16 @@ enum PostgresSchema {
             step integer NOT NULL,
             first_row integer NOT NULL,
             last_row integer NOT NULL,
+            step_id text NOT NULL,
+            origin text NOT NULL,
+            first_line integer,
             prior_run text NOT NULL,
+            prior_step integer NOT NULL,
             prior_first_row integer NOT NULL,
             PRIMARY KEY (run, step, first_row)
         )
         """,
+        "CREATE INDEX skips_by_prior ON pushline.skips (prior_run, prior_step, prior_first_row)",
         """
         UPDATE pushline.items AS i SET idempotency_key = r.pipeline || '/' || i.idempotency_key
             FROM pushline.runs AS r

@@ -17,7 +17,7 @@ extension PostgresStore {
                 let (step, stepId, state, count) = try row.decode((Int, String, String, Int).self)
                 counts.append(StepCount(step: step, stepId: stepId, state: try Self.itemState(state), count: count))
             }
-            return counts
+            return SkipRange.adding(try await Self.skips(run: run, connection, logger: self.logger), to: counts)
         }
     }
 
@@ -55,7 +55,8 @@ extension PostgresStore {
                 groups.append(FailureGroup(step: step, stepId: StoredText.decode(stepId), state: try Self.itemState(state),
                                            error: StoredText.decode(error), count: count, examples: []))
             }
-            guard examples > 0 else { return groups }
+            let skips = try await Self.skips(run: run, connection, logger: self.logger)
+            guard examples > 0 else { return SkipRange.adding(skips, to: groups, examples: 0) }
             for index in groups.indices {
                 var binds = Self.binds(run)
                 binds.append(groups[index].step)
@@ -70,7 +71,7 @@ extension PostgresStore {
                     """, binds: binds), logger: self.logger)
                 for try await origin in origins { groups[index].examples.append(StoredText.decode(try origin.decode(String.self))) }
             }
-            return groups
+            return SkipRange.adding(skips, to: groups, examples: examples)
         }
     }
 
@@ -147,7 +148,16 @@ extension PostgresStore {
                 guard FindMatch.matches(item, text) else { continue }
                 found.append(FoundItem(runId: runId, pipeline: runPipeline, item: item))
             }
-            return found
+            // Rows later runs skipped because one of these had sent them are kept as ranges: listed before it.
+            var withSkips: [FoundItem] = []
+            for match in found {
+                if match.item.state == .accepted {
+                    withSkips += try await Self.skipped(as: match.item, of: match.runId, pipeline: pipeline, since: since, connection,
+                                                        logger: self.logger)
+                }
+                withSkips.append(match)
+            }
+            return Array(withSkips.prefix(limit))
         }
     }
 

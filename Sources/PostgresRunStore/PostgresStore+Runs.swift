@@ -58,13 +58,18 @@ extension PostgresStore {
         let fence = (lock as? PostgresRunLock)?.fence
         let record: RunRecord? = try await transaction("resuming a run") { connection in
             try await self.checkFence(fence, connection)
-            return try await Self.runs(connection, logger: self.logger, """
+            let record = try await Self.runs(connection, logger: self.logger, """
                 WHERE id = \(id)
                 """, update: """
                 UPDATE pushline.runs SET status = 'running', pid = \(Int(pid)), resumed_at = \(now), resumes = resumes + 1,
                     ended_at = NULL, exit_code = NULL, summary = NULL, path = coalesce(\(StoredText.encode(path)), path)
                 WHERE id = \(id)
                 """).first
+            // The rows an earlier attempt skipped as already sent are not journalled one by one: the resume reads them
+            // again and records them afresh, never an earlier range beside a row it now sends.
+            try await connection.query("DELETE FROM pushline.skips WHERE run = (SELECT seq FROM pushline.runs WHERE id = \(id))",
+                                       logger: self.logger)
+            return record
         }
         guard let record else { throw noSuchRun(id) }
         return record

@@ -4,17 +4,17 @@ import PipelineCore
 import RunFlow
 import RunStore
 
-/// `pushline runs list|show|resolve|find`: what the run journal knows, and settling what it cannot know.
+/// `pushline runs list|show|resolve|find|prune`: what the run journal knows, and settling what it cannot know.
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "runs", abstract: "Show journalled runs and their items, settle unknown items, find an item again.",
+        commandName: "runs", abstract: "Show journalled runs and their items, settle unknown items, find an item again, prune old runs.",
         discussion: ExitStatus.help([
             .ok, .init("1", "`runs find`: no item matches"),
             .init("2", "no run journal yet, no such run, a run still running (`resolve`), or a bad option"),
             .init("75", "a PostgreSQL run store cannot be reached now"),
             .init("78", "the run store is set up wrongly (a login it rejects, a database that does not exist)"),
         ]),
-        subcommands: [List.self, Show.self, Resolve.self, Find.self])
+        subcommands: [List.self, Show.self, Resolve.self, Find.self, Prune.self])
 
     /// Where the journal is.
     struct JournalOption: ParsableArguments {

@@ -12,6 +12,8 @@ struct JournalledRun {
     /// The pipeline's lock (by its name): no two versions of one pipeline send at once, wherever their files lie.
     let pathLock: any RunLock
     let isResume: Bool
+    /// The pipeline's `retention:` (seconds): what `finish` prunes of its runs. Nil: nothing.
+    var retention: Double?
 
     /// Releases both locks.
     func release() async {
@@ -97,7 +99,8 @@ struct JournalledRun {
                 record = try await store.startRun(identity: identity, pipeline: name, path: path, shard: shard, generation: generation,
                                                   dedupeWindow: Double(window), pid: getpid(), now: now)
             }
-            return JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: latest != nil)
+            return JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: latest != nil,
+                                 retention: document.retention)
         } catch let error as RunFlowError {
             throw error
         } catch let error as RunStoreError {
@@ -154,6 +157,26 @@ struct JournalledRun {
                                       now: console.clock.now().timeIntervalSince1970, lock: lock)
         } catch {
             console.errorLine("pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")
+        }
+        await prune(console: console)
+    }
+
+    /// Prunes the pipeline's runs older than its `retention:`, this one spared; a prune that fails is reported, never
+    /// fatal: the run itself is done and recorded.
+    private func prune(console: Console) async {
+        guard let retention else { return }
+        let policy = PrunePolicy(olderThan: retention, pipeline: record.pipeline, sparing: record.id)
+        do {
+            let outcome = try await RunPruning.prune(store, policy: policy, dryRun: false, now: console.clock.now().timeIntervalSince1970)
+            if outcome.removed.runs > 0 {
+                console.errorLine("pushline: retention: removed \(outcome.removed.runs) run\(outcome.removed.runs == 1 ? "" : "s") of "
+                                  + "\(record.pipeline) older than \(ConfigDuration.format(Int64(retention))) (\(outcome.removed.items) items)")
+            }
+            if let problem = outcome.spaceProblem {
+                console.errorLine("pushline: warning: retention: the runs are removed, but their space was not given back: \(problem)")
+            }
+        } catch {
+            console.errorLine("pushline: warning: retention: cannot prune the run journal: \(error.message)")
         }
     }
 

@@ -4,7 +4,7 @@ import RunStore
 /// Reading a run's items back for reports: counts, listings and grouped failures.
 extension Journal {
     /// Item counts per step and state for a run, ordered by step and then by state in lifecycle order
-    /// (pending, sending, accepted, failed, unknown).
+    /// (pending, sending, accepted, failed, unknown); rows skipped as already sent count as duplicates.
     public func counts(run: String) throws(RunStoreError) -> [StepCount] {
         try withConnection { (connection) throws(RunStoreError) -> [StepCount] in
             var counts: [StepCount] = []
@@ -16,7 +16,7 @@ extension Journal {
                 counts.append(StepCount(step: row.int(0), stepId: row.text(1) ?? "",
                                         state: try Self.itemState(row, 2, connection), count: row.int(3)))
             }
-            return counts
+            return SkipRange.adding(try Self.skips(run: run, connection), to: counts)
         }
     }
 
@@ -42,7 +42,8 @@ extension Journal {
     }
 
     /// Items that were not accepted (failed, unknown, duplicate, bad) grouped by step, state and reason,
-    /// biggest group first, each with the origins of up to `examples` of its items (in row order).
+    /// biggest group first, each with the origins of up to `examples` of its items (in row order); rows skipped as
+    /// already sent count in their run's group.
     ///
     /// The reason is the error text, except that an "already sent by run X (rows.csv:41 at …)" groups
     /// by its run (`FailureReason`), so a thousand duplicates of one run are one group.
@@ -58,7 +59,8 @@ extension Journal {
                                            state: try Self.itemState(row, 2, connection), error: row.text(3),
                                            count: row.int(4), examples: []))
             }
-            guard examples > 0 else { return groups }
+            let skips = try Self.skips(run: run, connection)
+            guard examples > 0 else { return SkipRange.adding(skips, to: groups, examples: 0) }
             for index in groups.indices {
                 // `error IS ?4` so the group of items without an error text (NULL) matches too.
                 try connection.query("""
@@ -72,10 +74,10 @@ extension Journal {
                     try statement.bind(4, groups[index].error)
                     try statement.bind(5, Int64(examples))
                 }) { (row) throws(RunStoreError) in
-                    groups[index].examples.append(row.text(0) ?? "")
+                    groups[index].examples.append(try connection.originFiles.origin(row, 0, connection))
                 }
             }
-            return groups
+            return SkipRange.adding(skips, to: groups, examples: examples)
         }
     }
 
@@ -92,9 +94,10 @@ extension Journal {
     static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0) throws(RunStoreError) -> JournalItem {
         JournalItem(
             key: LedgerKey(step: row.int(first), row: row.int(first + 1)), stepId: row.text(first + 2) ?? "",
-            origin: row.text(first + 3) ?? "", digest: row.text(first + 4) ?? "", state: try itemState(row, first + 5, connection),
-            attempts: row.int(first + 6), notificationId: row.text(first + 7), error: row.text(first + 8),
-            retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10), idempotencyKey: row.text(first + 11),
+            origin: try connection.originFiles.origin(row, first + 3, connection), digest: row.compactText(first + 4) ?? "",
+            state: try itemState(row, first + 5, connection), attempts: row.int(first + 6), notificationId: row.compactText(first + 7),
+            error: row.text(first + 8), retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10),
+            idempotencyKey: row.compactText(first + 11),
             target: row.text(first + 12), resolution: row.text(first + 13))
     }
 

@@ -72,24 +72,37 @@ extension Journal {
         guard !text.isEmpty, limit > 0 else { return [] }
         return try withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []
+            // The text as the journal stores a default key, and as a row's origin (`OriginFiles`), when it is one.
+            let originCode = try connection.originFiles.existingCode(of: text, connection)
             try connection.query("""
                 SELECT r.id, r.pipeline, \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
-                WHERE (i.idempotency_key = ?1 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
-                       OR substr(i.idempotency_key, instr(i.idempotency_key, '/') + 1) = ?1 OR i.origin = ?1 OR instr(i.target, ?1) > 0)
+                WHERE (i.idempotency_key = ?1 OR i.idempotency_key = ?4 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
+                       OR substr(i.idempotency_key, instr(i.idempotency_key, '/') + 1) = ?1 OR i.origin = ?1 OR i.origin = ?5
+                       OR instr(i.target, ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
                 """, bind: { (statement) throws(RunStoreError) in
                 try statement.bind(1, text)
                 try statement.bind(2, pipeline)
                 try statement.bind(3, since ?? -Double.greatestFiniteMagnitude)
+                try statement.bindCompact(4, text, key: true)
+                try statement.bind(5, bytes: originCode)
             }) { (row) throws(RunStoreError) in
                 guard found.count < limit else { return }
                 let item = try Self.item(row, connection, from: 2)
                 guard FindMatch.matches(item, text) else { return }
                 found.append(FoundItem(runId: row.text(0) ?? "", pipeline: row.text(1) ?? "", item: item))
             }
-            return found
+            // Rows later runs skipped because one of these had sent them are journalled as ranges: listed before it.
+            var withSkips: [FoundItem] = []
+            for match in found {
+                if match.item.state == .accepted {
+                    withSkips += try Self.skipped(as: match.item, of: match.runId, pipeline: pipeline, since: since, connection)
+                }
+                withSkips.append(match)
+            }
+            return Array(withSkips.prefix(limit))
         }
     }
 }

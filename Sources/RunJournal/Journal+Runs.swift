@@ -120,6 +120,11 @@ extension Journal {
                           try statement.bind(1, id)
                       }).first
                 else { throw noSuchRun(id) }
+                // The rows an earlier attempt skipped as already sent are not journalled one by one, so the resume reads
+                // them again and records them afresh: what it finds now, never an earlier range beside a row it sends.
+                try connection.execute("DELETE FROM skips WHERE run = (SELECT seq FROM runs WHERE id = ?1)") { (statement) throws(RunStoreError) in
+                    try statement.bind(1, id)
+                }
                 return record
             }
         }

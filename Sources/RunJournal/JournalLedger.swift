@@ -40,16 +40,55 @@ public final class JournalLedger: ItemLedger {
                               excluding: LedgerKey) throws(RunStoreError) -> PriorSend? {
         var found: PriorSend?
         try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(RunStoreError) in
-            try statement.bind(1, key)
+            try statement.bindCompact(1, key, key: true)
             try statement.bind(2, seq)
             try statement.bind(3, since)
             try statement.bind(4, Int64(excluding.step))
             try statement.bind(5, Int64(excluding.row))
         }) { (row) throws(RunStoreError) in
             found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
-                              origin: row.text(3) ?? "", sameRun: row.int64(4) != 0, notificationId: row.text(5))
+                              origin: try connection.originFiles.origin(row, 3, connection), sameRun: row.int64(4) != 0,
+                              notificationId: row.compactText(5),
+                              key: LedgerKey(step: row.int(6), row: row.int(7)))
         }
         return found
+    }
+
+    /// `priorSend` for each of `asks`, in one statement per `LedgerSQL.keysPerLookup` keys: a batch's next rows ask
+    /// together, which costs a read transaction (and its file locks) per batch rather than per row.
+    public func priorSends(_ asks: [PriorAsk], since: Double) throws(LedgerError) -> [LedgerKey: PriorSend] {
+        guard !asks.isEmpty else { return [:] }
+        return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
+            try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
+                let seq = run == nil ? -1 : try runSeq(connection)
+                var keys: [String] = []
+                var seen: Set<String> = []
+                for ask in asks where seen.insert(ask.key).inserted { keys.append(ask.key) }
+                var candidates: [String: [PriorSend]] = [:]
+                var start = 0
+                while start < keys.count {
+                    let chunk = keys[start..<min(start + LedgerSQL.keysPerLookup, keys.count)]
+                    try connection.query(LedgerSQL.priorSends, bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, seq)
+                        try statement.bind(2, since)
+                        for slot in 0..<LedgerSQL.keysPerLookup {
+                            try statement.bindCompact(Int32(slot + 3), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil, key: true)
+                        }
+                    }) { (row) throws(RunStoreError) in
+                        let prior = PriorSend(runId: row.text(1) ?? "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
+                                              origin: try connection.originFiles.origin(row, 4, connection), sameRun: row.int64(5) != 0,
+                                              notificationId: row.compactText(6), key: LedgerKey(step: row.int(7), row: row.int(8)))
+                        candidates[row.compactText(0) ?? "", default: []].append(prior)
+                    }
+                    start += LedgerSQL.keysPerLookup
+                }
+                var found: [LedgerKey: PriorSend] = [:]
+                for ask in asks {
+                    if let best = ask.best(among: candidates[ask.key] ?? []) { found[ask.item] = best }
+                }
+                return found
+            }
+        }
     }
 
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
@@ -66,8 +105,8 @@ public final class JournalLedger: ItemLedger {
                     try statement.bind(2, Int64(key.step))
                     try statement.bind(3, Int64(key.row))
                 }) { (row) throws(RunStoreError) in
-                    found = LedgerEntry(key: key, digest: row.text(0) ?? "", state: try Journal.itemState(row, 1, connection),
-                                        attempts: row.int(2), notificationId: row.text(3), error: row.text(4),
+                    found = LedgerEntry(key: key, digest: row.compactText(0) ?? "", state: try Journal.itemState(row, 1, connection),
+                                        attempts: row.int(2), notificationId: row.compactText(3), error: row.text(4),
                                         retriable: row.int64(5) != 0)
                 }
                 return found
@@ -109,17 +148,53 @@ public final class JournalLedger: ItemLedger {
         }
     }
 
-    /// Records outcomes in one transaction; an item never marked `sending` is inserted with 0 attempts.
-    ///
-    /// The state is stored as given (normally `accepted`, `failed` or `unknown`).
+    /// Records outcomes and skip ranges in one transaction; an item never marked `sending` is inserted with 0
+    /// attempts. The state is stored as given (normally `accepted`, `failed` or `unknown`). A skip range replaces the
+    /// run's ranges it overlaps (the same range, shorter, written before).
+    public func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
+        guard !outcomes.isEmpty || !skips.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        try ledgerCall { () throws(RunStoreError) in
+            try journal.withConnection { (connection) throws(RunStoreError) in
+                let seq = try runSeq(connection)
+                try connection.transaction { () throws(RunStoreError) in
+                    try insert(outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
+                               perRow: LedgerSQL.recordParametersPerRow) { (outcome, statement, first) throws(RunStoreError) in
+                        try bindItem(outcome.item, to: statement, at: first)
+                        try statement.bind(first + 7, outcome.state.rawValue)
+                        try statement.bindCompact(first + 8, outcome.notificationId)
+                        try statement.bind(first + 9, outcome.error)
+                        try statement.bind(first + 10, Int64(outcome.retriable ? 1 : 0))
+                    }
+                    for skip in skips { try Self.write(skip, connection: connection, seq: seq) }
+                }
+            }
+        }
+    }
+
+    /// Records outcomes, no skip ranges.
     public func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
-        try write(outcomes, sql: LedgerSQL.record, perRow: LedgerSQL.recordParametersPerRow) {
-            (outcome, statement, first) throws(RunStoreError) in
-            try bindItem(outcome.item, to: statement, at: first)
-            try statement.bind(first + 7, outcome.state.rawValue)
-            try statement.bind(first + 8, outcome.notificationId)
-            try statement.bind(first + 9, outcome.error)
-            try statement.bind(first + 10, Int64(outcome.retriable ? 1 : 0))
+        try record(outcomes, skips: [])
+    }
+
+    private static func write(_ skip: SkipRange, connection: SQLiteConnection, seq: Int64) throws(RunStoreError) {
+        try connection.execute(LedgerSQL.deleteSkips) { (statement) throws(RunStoreError) in
+            try statement.bind(1, seq)
+            try statement.bind(2, Int64(skip.step))
+            try statement.bind(3, Int64(skip.rows.lowerBound))
+            try statement.bind(4, Int64(skip.rows.upperBound))
+        }
+        try connection.execute(LedgerSQL.insertSkip) { (statement) throws(RunStoreError) in
+            try statement.bind(1, seq)
+            try statement.bind(2, Int64(skip.step))
+            try statement.bind(3, Int64(skip.rows.lowerBound))
+            try statement.bind(4, Int64(skip.rows.upperBound))
+            try statement.bind(5, skip.stepId)
+            try statement.bind(6, skip.originFile)
+            try statement.bind(7, skip.firstLine.map(Int64.init))
+            try statement.bind(8, skip.priorRun)
+            try statement.bind(9, Int64(skip.prior.step))
+            try statement.bind(10, Int64(skip.prior.row))
         }
     }
 
@@ -140,7 +215,7 @@ public final class JournalLedger: ItemLedger {
                         try statement.bind(2, now)
                         try statement.bind(3, Int64(item.key.step))
                         try statement.bind(4, Int64(item.key.row))
-                        try statement.bind(5, id)
+                        try statement.bindCompact(5, id)
                     }
                 }
             }
@@ -161,7 +236,7 @@ public final class JournalLedger: ItemLedger {
                     try statement.bind(2, now)
                     try statement.bind(3, Int64(key.step))
                     try statement.bind(4, Int64(key.row))
-                    try statement.bind(5, id)
+                    try statement.bindCompact(5, id)
                 }
             }
         }
@@ -209,9 +284,13 @@ public final class JournalLedger: ItemLedger {
         try statement.bind(first, Int64(item.key.step))
         try statement.bind(first + 1, Int64(item.key.row))
         try statement.bind(first + 2, item.stepId)
-        try statement.bind(first + 3, item.origin)
-        try statement.bind(first + 4, item.digest)
-        try statement.bind(first + 5, item.idempotencyKey)
+        if let code = try statement.connection.originFiles.code(of: item.origin, statement.connection) {
+            try statement.bind(first + 3, bytes: code)
+        } else {
+            try statement.bind(first + 3, item.origin)
+        }
+        try statement.bindCompact(first + 4, item.digest)
+        try statement.bindCompact(first + 5, item.idempotencyKey, key: true)
         try statement.bind(first + 6, item.target)
     }
 

@@ -101,6 +101,10 @@ enum JournalSchema {
     /// `skips` holds the rows a run did not send because another run had (`already sent by run X`) as ranges, so a
     /// re-run writes what it sends, not every row it skips. A declared idempotency key is filed under its pipeline
     /// (`name/step2:key`); default keys are the hub's (`request:…`, `device:…`) and stay as they are.
+    ///
+    /// Items take less room: digests, notification ids and default keys are stored compacted (`CompactText`, existing
+    /// rows rewritten through the `pushline_compact` SQL function), new items name their file by its id in `files`
+    /// (`OriginFiles`), and the key index no longer carries the time (the few items of one key are read from the table).
     static let version6Before = """
         ALTER TABLE runs ADD COLUMN path TEXT;
         ALTER TABLE runs ADD COLUMN dedupe_window REAL;
@@ -122,13 +126,23 @@ enum JournalSchema {
             step INTEGER NOT NULL,
             first_row INTEGER NOT NULL,
             last_row INTEGER NOT NULL,
+            step_id TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            first_line INTEGER,
             prior_run TEXT NOT NULL,
+            prior_step INTEGER NOT NULL,
             prior_first_row INTEGER NOT NULL,
             PRIMARY KEY (run, step, first_row)
         ) WITHOUT ROWID;
+        CREATE INDEX skips_by_prior ON skips (prior_run, prior_step, prior_first_row);
+        CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+        DROP INDEX items_by_key;
         UPDATE items SET idempotency_key = (SELECT pipeline FROM runs WHERE seq = items.run) || '/' || idempotency_key
             WHERE idempotency_key IS NOT NULL AND substr(idempotency_key, 1, 8) <> 'request:'
                 AND substr(idempotency_key, 1, 7) <> 'device:';
+        UPDATE items SET digest = pushline_compact(digest, 0), notification_id = pushline_compact(notification_id, 0),
+            idempotency_key = pushline_compact(idempotency_key, 1);
+        CREATE INDEX items_by_key ON items (idempotency_key) WHERE idempotency_key IS NOT NULL;
         PRAGMA user_version = 6;
         """
 
@@ -146,6 +160,7 @@ enum JournalSchema {
 
     /// Brings a version 5 journal to version 6.
     static func migrateTo6(_ connection: SQLiteConnection) throws(RunStoreError) {
+        try connection.defineCompactFunction()
         try connection.executeScript(version6Before)
         try namePipelines(connection)
         try connection.executeScript(version6After)

@@ -59,11 +59,31 @@ enum LedgerSQL {
     /// accepted ones.
     /// Parameters: ?1 key, ?2 asking run seq (-1 for none), ?3 since, ?4 asking step, ?5 asking row.
     static let priorSend = """
-        SELECT r.id, i.updated_at, i.state, i.origin, i.run = ?2, i.notification_id
+        SELECT r.id, i.updated_at, i.state, i.origin, i.run = ?2, i.notification_id, i.step, i.row
         FROM items AS i JOIN runs AS r ON r.seq = i.run
         WHERE i.idempotency_key = ?1 AND i.updated_at >= ?3 AND i.state IN ('accepted', 'sending', 'unknown')
             AND NOT (i.run = ?2 AND i.step = ?4 AND i.row = ?5)
-        ORDER BY i.run = ?2 DESC, i.state = 'accepted' DESC, i.updated_at DESC LIMIT 1
+        ORDER BY i.run = ?2 DESC, i.state = 'accepted' DESC, i.updated_at DESC, i.step DESC, i.row DESC LIMIT 1
+        """
+
+    /// The most keys one `priorSends` statement asks for.
+    static let keysPerLookup = 32
+
+    /// Every item that could be the prior send of one of up to `keysPerLookup` keys (?3 onwards; NULL for a slot not
+    /// used): `JournalLedger.priorSends` picks each asker's as `priorSend` orders them. ?1 the asking run's seq (-1 for
+    /// none), ?2 since.
+    static let priorSends = """
+        SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = ?1, i.notification_id, i.step, i.row
+        FROM items AS i JOIN runs AS r ON r.seq = i.run
+        WHERE i.idempotency_key IN (\((0..<keysPerLookup).map { "?\($0 + 3)" }.joined(separator: ", ")))
+            AND i.updated_at >= ?2 AND i.state IN ('accepted', 'sending', 'unknown')
+        """
+
+    /// A skip range replaces what the run recorded of those rows before (a range it has since extended).
+    static let deleteSkips = "DELETE FROM skips WHERE run = ?1 AND step = ?2 AND first_row <= ?4 AND last_row >= ?3"
+    static let insertSkip = """
+        INSERT INTO skips (run, step, first_row, last_row, step_id, origin, first_line, prior_run, prior_step, prior_first_row)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         """
 
     private static let insert = """

@@ -11,6 +11,9 @@ final class SQLiteConnection {
     private let db: OpaquePointer
     /// Statements by SQL text. Preparing costs far more than a lookup, and `entry` runs once per row.
     private var statements: [String: OpaquePointer] = [:]
+    /// The journal's origin files (`OriginFiles`), known to this connection. Kept here because every read and write of
+    /// items holds the connection; forgotten when a transaction rolls back, which may have undone a file it added.
+    var originFiles = OriginFiles()
 
     /// How long a writer waits for another process's write transaction before giving up.
     static let busyTimeoutMilliseconds: Int32 = 5000
@@ -66,8 +69,21 @@ final class SQLiteConnection {
     }
 
     /// Runs several statements with no parameters (the schema); not cached, since it runs once.
-    func executeScript(_ sql: String) throws(RunStoreError) {
+    func executeScript(_ sql: String, doing: String = "updating the schema") throws(RunStoreError) {
         let result = sqlite3_exec(db, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, doing: doing) }
+    }
+
+    /// Defines `pushline_compact(value, isKey)`, the SQL spelling of `CompactText.encode` (a BLOB, or the value as it
+    /// was), with which a migration compacts the rows an older pushline wrote.
+    func defineCompactFunction() throws(RunStoreError) {
+        let result = sqlite3_create_function_v2(db, "pushline_compact", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
+            guard let values, let value = values[0] else { return sqlite3_result_null(context) }
+            guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return sqlite3_result_value(context, value) }
+            let string = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+            guard let bytes = CompactText.encode(string, forKey: sqlite3_value_int(values[1]) != 0) else { return sqlite3_result_value(context, value) }
+            bytes.withUnsafeBytes { sqlite3_result_blob64(context, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) }
+        }, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(result, doing: "updating the schema") }
     }
 
@@ -83,6 +99,7 @@ final class SQLiteConnection {
             return result
         } catch {
             rollback()
+            originFiles = OriginFiles()
             throw error
         }
     }

@@ -3,7 +3,7 @@ import RunStore
 
 /// Tells SQLite to copy bound text before the call returns, since Swift may free the bytes right after.
 /// (The C macro `SQLITE_TRANSIENT` is a cast Swift cannot import.)
-private var sqliteTransient: sqlite3_destructor_type {
+var sqliteTransient: sqlite3_destructor_type {
     unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
@@ -33,8 +33,26 @@ struct SQLiteStatement {
         try check(result)
     }
 
+    /// Binds `value` as the journal stores it (`CompactText`): a BLOB when it compacts, else TEXT. `key` for an
+    /// idempotency key.
+    func bindCompact(_ index: Int32, _ value: String?, key: Bool = false) throws(RunStoreError) {
+        guard let value, let bytes = CompactText.encode(value, forKey: key) else { return try bind(index, value) }
+        try bind(index, bytes: bytes)
+    }
+
+    /// Binds `bytes` as a BLOB; nil binds NULL.
+    func bind(_ index: Int32, bytes: [UInt8]?) throws(RunStoreError) {
+        guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
+        try check(bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) })
+    }
+
     func bind(_ index: Int32, _ value: Int64) throws(RunStoreError) {
         try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) throws(RunStoreError) {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        try bind(index, value)
     }
 
     func bind(_ index: Int32, _ value: Double) throws(RunStoreError) {
@@ -79,6 +97,22 @@ struct SQLiteStatement {
         // The byte count is read after the text pointer, as SQLite's documentation requires.
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// A column written by `bindCompact`: the text it stands for, whether stored as TEXT or as a compacted BLOB.
+    func compactText(_ column: Int32) -> String? {
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return text(column) }
+        guard let bytes = sqlite3_column_blob(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        let buffer = UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)
+        return CompactText.decode(buffer) ?? String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The column's bytes when it holds a BLOB; nil for any other type.
+    func blob(_ column: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return nil }
+        guard let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     func int64(_ column: Int32) -> Int64 {

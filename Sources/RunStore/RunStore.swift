@@ -56,6 +56,11 @@ public protocol RunStore: HubPace {
     /// `text` as a whole word; newest first, at most `limit`; only the runs of the pipeline named `pipeline`
     /// when given, and only those written at or after `since`.
     func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem]
+    /// What removing the runs with ids `ids` takes away (runs, items, skip ranges); removed in one transaction unless
+    /// `dryRun`. Which runs may go is `PrunePolicy`'s to say.
+    func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns
+    /// Gives the space of removed rows back (to the file system, or for reuse), measuring the store before and after.
+    func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace
 
     /// The ledger a batch step records `run`'s items in; idempotency keys count across every run in the store (a
     /// default key names the hub it is for, a declared key its pipeline and step, so the key itself is its scope).

@@ -8,11 +8,54 @@ import PipelineCore
 /// Duplicate protection across runs: an item whose idempotency key another run accepted within the
 /// window is not sent; `--again` sends it and counts it; two rows of one run with one key send once.
 @Suite struct BatchDedupeTests {
-    private func sentBefore(_ ledger: MemoryLedger, _ key: String, state: ItemState = .accepted, ago: Double = 60) {
+    private func sentBefore(_ ledger: MemoryLedger, _ key: String, state: ItemState = .accepted, ago: Double = 60, item: LedgerKey? = nil) {
         ledger.otherRuns.withLock {
             $0[key] = PriorSend(runId: "20261123-030000-aaaaaa", at: Date().timeIntervalSince1970 - ago, state: state,
-                                origin: "rows.csv:9", sameRun: false, notificationId: "n-\(key)")
+                                origin: "rows.csv:9", sameRun: false, notificationId: "n-\(key)", key: item)
         }
+    }
+
+    @Test func rowsAnotherRunSentAreJournalledAsRangesNotOneByOne() async throws {
+        let ledger = MemoryLedger()
+        for row in [1, 2, 3, 5, 6, 8] { sentBefore(ledger, "k\(row)", item: LedgerKey(step: 1, row: row == 8 ? 20 : row)) }
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 8, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0.sorted() } == [4, 7])
+        #expect(outcome.counts == ItemCounts(accepted: 2, duplicates: 6))
+        #expect(ledger.state(2) == nil && ledger.state(4) == .accepted, "a skipped row has no record of its own")
+        #expect(ledger.skips.withLock { $0 }.map(\.rows) == [1...3, 5...6, 8...8])
+        #expect(ledger.skips.withLock { $0 }.last?.prior == LedgerKey(step: 1, row: 20))
+        let group = try #require(outcome.failures.first)
+        #expect(group.reason == "already sent by run 20261123-030000-aaaaaa" && group.count == 6)
+        #expect(group.examples.first?.hasPrefix("rows.csv:2: already sent by run 20261123-030000-aaaaaa (rows.csv:9 at ") == true)
+    }
+
+    @Test func theNextRowsKeysAreLookedUpTogether() async throws {
+        let ledger = MemoryLedger()
+        for row in 1...150 { sentBefore(ledger, "k\(row)", item: LedgerKey(step: 1, row: row)) }
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 150, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
+        #expect(outcome.counts == ItemCounts(duplicates: 150))
+        #expect(ledger.batchLookups.withLock { $0 } == [64, 64, 22])
+        #expect(ledger.singleLookups.load(ordering: .relaxed) == 0, "no row asked on its own")
+        #expect(transport.sent.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aKeyAnotherRunMarksAfterTheBatchLookupIsStillHeldWhenTheRowIsMarked() async throws {
+        let ledger = MemoryLedger()
+        ledger.afterBatchLookup.withLock {
+            $0 = { [ledger] in
+                ledger.otherRuns.withLock {
+                    $0["k5"] = PriorSend(runId: "20261123-030000-bbbbbb", at: Date().timeIntervalSince1970, state: .accepted,
+                                         origin: "rows.csv:6", sameRun: false)
+                }
+            }
+        }
+        let transport = RowTransport()
+        let outcome = try await runBatch(rows: 8, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
+        #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 3, 4, 6, 7, 8])
+        #expect(outcome.counts == ItemCounts(accepted: 7, duplicates: 1))
+        #expect(ledger.state(5) == .duplicate, "the row the other run sent is recorded a duplicate, never marked sending here")
     }
 
     @Test func anItemAnotherRunAcceptedWithinTheWindowIsNotSentAndSaysWhichRun() async throws {
@@ -226,6 +269,40 @@ import PipelineCore
         #expect(key.hasPrefix("request:") && key.count == 8 + 32)
         #expect(IdempotencyKey.of(request(emulator, body: "{}"), hub: emulator) == key, "an endpoint override is not another hub")
         #expect(IdempotencyKey.of(request(azure, body: "{\"m\":1}"), hub: azure) != key)
+    }
+
+    /// The key as it was first defined, written as text: what every journal holds. The key's code must never change it.
+    private func keyAsFirstDefined(_ request: HubRequest, hub: HubSession, includingSchedule: Bool = false) -> String {
+        var text = "pushline-key-v1\n\(hub.hub.connection?.endpoint ?? hub.endpoint.hubBaseURL)|\(hub.endpoint.hub)\n\(request.method.rawValue) "
+        text += request.url.hasPrefix(hub.endpoint.hubBaseURL) ? String(request.url.dropFirst(hub.endpoint.hubBaseURL.count)) : request.url
+        text += "\n"
+        let headers = request.headers.map { (name: $0.name.lowercased(), value: $0.value) }.sorted { $0.name < $1.name }
+        for header in headers where includingSchedule || header.name != "servicebusnotification-scheduletime" {
+            text += header.name + ": " + header.value + "\n"
+        }
+        text += "\n" + String(decoding: request.body, as: UTF8.self)
+        return "request:" + ContentDigest.hex(text).prefix(32)
+    }
+
+    @Test func keysAreTheOnesEveryJournalHolds() throws {
+        let azure = try session(endpoint: nil)
+        let emulator = try session(endpoint: "http://127.0.0.1:8080/")
+        var requests = [request(azure, body: "{}"), request(azure, body: "{\"aps\":{\"alert\":\"Grüße 👋\"}}", schedule: "2026-11-24T09:00:00"),
+                        request(emulator, body: "")]
+        var invalid = request(azure, body: "")
+        invalid.body = [0x7B, 0xFF, 0xFE, 0x7D]   // not UTF-8
+        invalid.headers.append(HubHeader("X-Custom-HEADER", "Value With Spaces"))
+        requests.append(invalid)
+        var elsewhere = request(azure, body: "{}")
+        elsewhere.url = "https://other.example/hub/messages?api-version=2020-06"
+        requests.append(elsewhere)
+        for request in requests {
+            for hub in [azure, emulator] {
+                #expect(IdempotencyKey.of(request, hub: hub) == keyAsFirstDefined(request, hub: hub))
+                #expect(IdempotencyKey.of(request, hub: hub, includingSchedule: true) == keyAsFirstDefined(request, hub: hub, includingSchedule: true))
+            }
+        }
+        #expect(IdempotencyKey.of(requests[0], hub: azure) == keyAsFirstDefined(requests[0], hub: azure))
     }
 
     @Test func aScheduleTimeCountsOnlyWhenTheStepFixesIt() throws {

@@ -97,7 +97,7 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
         let item = { (row: Int) in LedgerItem(key: LedgerKey(step: 1, row: row), stepId: "register", origin: "devices.csv:\(row + 1)", digest: "d\(row)") }
         try ledger.markSending([item(1), item(2)])
         try ledger.assignId("reg-old-1", to: LedgerKey(step: 1, row: 1))  // row 2 never got an id
-        try ledger.record([LedgerOutcome(item: item(3), state: .accepted, notificationId: "n3")])
+        try await ledger.record([LedgerOutcome(item: item(3), state: .accepted, notificationId: "n3")])
         let reused = ReuseRecorder()
         let transport = RowTransport()
         let outcome = try await runJobs(rows: 3, transport: transport, control: BatchControl(ledger: ledger, isResume: true), reused: reused)

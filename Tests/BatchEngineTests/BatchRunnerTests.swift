@@ -20,7 +20,26 @@ final class MemoryLedger: ItemLedger {
     let otherRuns = Mutex<[String: PriorSend]>([:])
     let isWritable = true
 
+    /// Lookups of one key, and the sizes of lookups of several (`priorSends`), in call order.
+    let singleLookups = Atomic<Int>(0)
+    let batchLookups = Mutex<[Int]>([])
+    /// Runs after each `priorSends`: what another run does between a batch's lookup and its marks.
+    let afterBatchLookup = Mutex<(@Sendable () -> Void)?>(nil)
+
     func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
+        singleLookups.add(1, ordering: .relaxed)
+        return lookup(key: key, since: since, excluding: excluding)
+    }
+
+    func priorSends(_ asks: [PriorAsk], since: Double) throws(LedgerError) -> [LedgerKey: PriorSend] {
+        batchLookups.withLock { $0.append(asks.count) }
+        var found: [LedgerKey: PriorSend] = [:]
+        for ask in asks { found[ask.item] = lookup(key: ask.key, since: since, excluding: ask.item) }
+        afterBatchLookup.withLock { $0 }?()
+        return found
+    }
+
+    private func lookup(key: String, since: Double, excluding: LedgerKey) -> PriorSend? {
         let mine = keys.withLock { $0 }.filter { $0.value == key && $0.key != excluding }.keys.sorted()
         for itemKey in mine {
             if let entry = entries.withLock({ $0[itemKey] }), [.accepted, .sending, .unknown].contains(entry.state) {
@@ -45,8 +64,17 @@ final class MemoryLedger: ItemLedger {
         }
     }
 
-    func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
+    /// Skip ranges as written, the latest version of each (by step and first row).
+    let skips = Mutex<[SkipRange]>([])
+
+    func record(_ outcomes: [LedgerOutcome], skips written: [SkipRange]) throws(LedgerError) {
         if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
+        skips.withLock { skips in
+            for skip in written {
+                skips.removeAll { $0.step == skip.step && $0.rows.overlaps(skip.rows) }
+                skips.append(skip)
+            }
+        }
         entries.withLock { entries in
             for outcome in outcomes {
                 if let key = outcome.item.idempotencyKey { keys.withLock { $0[outcome.item.key] = key } }
@@ -146,7 +174,7 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
     @Test func aResumeSkipsAcceptedRetriesRetriableAndReportsUnknownWithoutResending() async throws {
         let ledger = MemoryLedger()
         try ledger.markSending((1...4).map { LedgerItem(key: LedgerKey(step: 1, row: $0), stepId: "send", origin: "o", digest: "d\($0)") })
-        try ledger.record([
+        try await ledger.record([
             LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 1), stepId: "send", origin: "o", digest: "d1"), state: .accepted, notificationId: "n1"),
             LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 2), stepId: "send", origin: "o", digest: "d2"), state: .failed, error: "429", retriable: true),
             LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "o", digest: "d3"), state: .failed, error: "400", retriable: false),

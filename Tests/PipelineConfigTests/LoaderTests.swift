@@ -54,6 +54,16 @@ import PipelineCore
         #expect(PipelineName.problem(with: "-x") == "must start with a letter or a digit")
     }
 
+    @Test func retentionIsADurationAtTheTopLevel() throws {
+        harness.write("kept.yaml", "version: 1\nretention: 30d\nsteps: []\n")
+        harness.write("forever.yaml", "version: 1\nretention: forever\nsteps: []\n")
+        #expect(try #require(harness.load("kept.yaml").0).retention == 30 * 86400)
+        harness.write("unset.yaml", "version: 1\nsteps: []\n")
+        #expect(try #require(harness.load("unset.yaml").0).retention == nil)
+        #expect(harness.headlines("forever.yaml").first
+                == "forever.yaml:2:12: error: 'retention' must be a duration such as 90s, 20m, 1h or 1h30m, found 'forever'")
+    }
+
     @Test func versionMustBeANumberAndPresent() {
         harness.write("a.yaml", "version: one\nsteps: []\n")
         harness.write("b.yaml", "steps: []\n")

@@ -30,13 +30,13 @@ struct PostgresCallLimitTests {
             #expect(waited < .seconds(7), "the write gave up at its limit (\(waited)), before the table was let go")
             #expect(error?.message.contains("no answer within") == true, "\(error?.message ?? "")")
 
-            holder.waitUntilExit()
+            while holder.isRunning { try await Task.sleep(for: .milliseconds(50)) }
             #expect(holder.terminationStatus == 0)
             try await Task.sleep(for: .seconds(1))
             // Read past the store's 5 s pause after an unreachable moment, through psql.
-            #expect(try Server.query("SELECT count(*) FROM pushline.items", database: url) == "0",
+            #expect(try await Server.query("SELECT count(*) FROM pushline.items", database: url) == "0",
                     "the write reported failed left nothing behind")
-            #expect(try Server.query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in%'",
+            #expect(try await Server.query("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in%'",
                                      database: url) == "0", "no session was left holding a transaction open")
         }
     }
@@ -49,31 +49,31 @@ struct PostgresMigrationTests {
     func fromVersion3() async throws {
         try await Server.withDatabase { url in
             let older = (1...3).flatMap { PostgresSchema.migrations[$0] ?? [] }
-            for statement in older { try Server.query(statement, database: url) }
-            try Server.query("UPDATE pushline.meta SET value = '3' WHERE key = 'schema_version'", database: url)
-            try Server.query("INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
+            for statement in older { try await Server.query(statement, database: url) }
+            try await Server.query("UPDATE pushline.meta SET value = '3' WHERE key = 'schema_version'", database: url)
+            try await Server.query("INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
                              + "VALUES ('r1', 'i', '/p.yaml', 1000, 'completed', 7, 0, '1/4')", database: url)
             let store = try #require(try await PostgresStore.open(url, environment: [:]))
             defer { Task { await store.close() } }
             let runs = try await store.runs(identity: "i", limit: 5)
             #expect(runs.map(\.id) == ["r1"] && runs.map(\.generation) == [0] && runs.first?.shard?.description == "1/4")
             #expect(runs.first?.pipeline == "p" && runs.first?.path == "/p.yaml")
-            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "5")
+            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "5")
         }
     }
 
     @Test("a version 4 store (the release before names) is brought to 5: runs are filed under their pipeline's name with their path kept, declared keys under the pipeline, and the run resumes")
     func fromVersion4() async throws {
         try await Server.withDatabase { url in
-            for statement in (1...4).flatMap({ PostgresSchema.migrations[$0] ?? [] }) { try Server.query(statement, database: url) }
-            try Server.query("UPDATE pushline.meta SET value = '4' WHERE key = 'schema_version'", database: url)
-            try Server.query("""
+            for statement in (1...4).flatMap({ PostgresSchema.migrations[$0] ?? [] }) { try await Server.query(statement, database: url) }
+            try await Server.query("UPDATE pushline.meta SET value = '4' WHERE key = 'schema_version'", database: url)
+            try await Server.query("""
                 INSERT INTO pushline.runs (seq, id, identity, pipeline, started_at, status, pid) VALUES
                     (1, 'r1', 'i1', '/srv/a/pipelines/digest.yaml', 1000, 'completed', 1),
                     (2, 'r2', 'i2', '/srv/b/pipelines/digest.yaml', 2000, 'interrupted', 2),
                     (3, 'r3', 'i3', '/srv/a/pipelines/news.yml', 3000, 'completed', 3)
                 """, database: url)
-            try Server.query("""
+            try await Server.query("""
                 INSERT INTO pushline.items (run, step, "row", step_id, origin, digest, state, attempts, updated_at, idempotency_key) VALUES
                     (1, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 1000, 'step1:digest-u1'),
                     (2, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 2000, 'request:00112233445566778899aabbccddeeff')

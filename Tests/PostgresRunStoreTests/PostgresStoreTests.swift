@@ -48,7 +48,7 @@ struct PostgresStoreTests {
             let run = try await stores[0].startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
             #expect(try await stores[5].latestRun(identity: "i") == run)
             for store in stores { await store.close() }
-            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "5")
+            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "5")
         }
     }
 
@@ -57,14 +57,14 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let store = try #require(try await PostgresStore.open(url, environment: [:]))
             await store.close()
-            _ = try Server.query("UPDATE pushline.meta SET value = '99' WHERE key = 'schema_version'", database: url)
+            _ = try await Server.query("UPDATE pushline.meta SET value = '99' WHERE key = 'schema_version'", database: url)
             let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(url, environment: [:]) }
             #expect(error?.kind == .configuration)
             #expect(error?.message.contains("schema version 99") == true)
-            #expect(try Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "99")
+            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "99")
         }
         try await Server.withDatabase { url in
-            _ = try Server.query("CREATE SCHEMA pushline; CREATE TABLE pushline.runs (x int)", database: url)
+            _ = try await Server.query("CREATE SCHEMA pushline; CREATE TABLE pushline.runs (x int)", database: url)
             let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(url, environment: [:]) }
             #expect(error?.message.contains("not a pushline run store") == true)
         }
@@ -75,7 +75,7 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let opened = try await PostgresStore.open(url, environment: [:], create: false)
             #expect(opened == nil)
-            let schemas = try Server.query("SELECT count(*) FROM pg_namespace WHERE nspname = 'pushline'", database: url)
+            let schemas = try await Server.query("SELECT count(*) FROM pg_namespace WHERE nspname = 'pushline'", database: url)
             #expect(schemas == "0")
         }
     }
@@ -110,7 +110,7 @@ struct PostgresStoreTests {
             #expect(holder == LockHolder(pid: 11, host: "node-a", startedAt: 1000))
 
             // The first holder's lock connection dies (its node vanished, a network split): the server frees the lock.
-            _ = try Server.query("""
+            _ = try await Server.query("""
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE application_name = 'holder-one (run lock)'
                 """, database: url)
@@ -167,14 +167,24 @@ enum Server {
     /// Runs `body` with the URL of a new, empty database, dropped afterwards.
     static func withDatabase(_ body: (String) async throws -> Void) async throws {
         let name = "pushline_pg_" + UUID().uuidString.lowercased().filter(\.isHexDigit)
-        _ = try query("CREATE DATABASE \(name)", database: nil)
-        defer { _ = try? query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", database: nil) }
+        _ = try await query("CREATE DATABASE \(name)", database: nil)
+        defer { _ = try? queryWaiting("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", database: nil) }
         try await body(try #require(url(database: name)))
     }
 
-    /// Runs SQL with psql; the first column of the last row, trimmed.
+    /// Runs SQL with psql; the first column of the last row, trimmed. psql is waited for on a thread of its own: a test
+    /// that blocked one of the few threads Swift's tasks share (one per core) for the seconds a million-row insert
+    /// takes would hold up every other test's store calls past their time limits.
     @discardableResult
-    static func query(_ sql: String, database url: String?) throws -> String {
+    static func query(_ sql: String, database url: String?) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try queryWaiting(sql, database: url) }) }
+        }
+    }
+
+    /// `query`, blocking the calling thread (for a `defer`, which cannot wait).
+    @discardableResult
+    static func queryWaiting(_ sql: String, database url: String?) throws -> String {
         let target = try #require(url ?? admin)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -48,10 +48,20 @@ extension BatchRunProcessTests {
         let delivered = try await deliveries(base)
         #expect(delivered.count == users && delivered.values.allSatisfy { $0 == 1 }, "every user exactly once")
 
-        // The skipped rows say which run sent them.
-        let find = try PushlineProcess(["runs", "find", "u-7", "--pipeline", second], environment: environment(scratch, connection))
+        // The re-run journals what it sent, and its skipped rows as ranges: yet `runs find` lists the skipped row (which
+        // run sent it) before the row that sent it, and `runs show` counts every skipped row.
+        let find = try PushlineProcess(["runs", "find", "u-7", "--pipeline", second, "--format", "json"], environment: environment(scratch, connection))
         #expect(try await find.waitForExit() == 0)
-        #expect(find.stdout.contains("accepted"), "\(find.stdout)")
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(find.stdout.utf8)) as? [[String: Any]], "\(find.stdout)")
+        let states = found.compactMap { ($0["item"] as? [String: Any])?["state"] as? String }
+        #expect(states == ["duplicate", "accepted"], "\(find.stdout)")
+        let rerunId = try #require(found.first?["runId"] as? String)
+        let reason = (found.first?["item"] as? [String: Any])?["error"] as? String
+        #expect(reason?.hasPrefix("already sent by run \(found[1]["runId"] as? String ?? "?") (") == true, "\(find.stdout)")
+        let show = try PushlineProcess(["runs", "show", rerunId], environment: environment(scratch, connection))
+        #expect(try await show.waitForExit() == 0)
+        #expect(show.stdout.contains("step 1 send: 1 accepted, 2,999 duplicate")
+                && show.stdout.contains("duplicate ×2,999 (step 1 send): already sent by run "), "\(show.stdout)")
         #expect(try await emulator.stop() == 0)
     }
 

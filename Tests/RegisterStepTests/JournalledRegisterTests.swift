@@ -30,7 +30,7 @@ final class MemoryLedger: ItemLedger {
         }
     }
 
-    func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
+    func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
         entries.withLock { entries in
             for outcome in outcomes {
                 entries[outcome.item.key] = LedgerEntry(key: outcome.item.key, digest: outcome.item.digest, state: outcome.state,

@@ -102,6 +102,17 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
                                                 now: 4000)
             #expect(resumed.status == .running && resumed.path == "/srv/c/digest.yaml" && resumed.pipeline == "digest")
             #expect(try journal.runningRuns(pipeline: "digest", limit: 5).map(\.id) == ["r2"])
+
+            // Default keys are stored compacted, declared ones as text; a key the older release wrote still holds back the
+            // same notification.
+            var types: [String] = []
+            try SQLiteConnection(path: path).query("SELECT typeof(idempotency_key) FROM items ORDER BY run, step") { (row) throws(RunStoreError) in
+                types.append(row.text(0) ?? "")
+            }
+            #expect(types == ["text", "blob", "blob"])
+            let prior = try journal.ledger(run: "r1").priorSend(key: "request:00112233445566778899aabbccddeeff", since: 0,
+                                                                excluding: LedgerKey(step: 1, row: 1))
+            #expect(prior?.runId == "r2" && prior?.origin == "rows.csv:2" && prior?.key == LedgerKey(step: 1, row: 1))
         }
     }
 

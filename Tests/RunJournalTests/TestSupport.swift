@@ -35,3 +35,11 @@ func journalWithRun(in directory: String, identity: String = "abc123") throws ->
     let run = try journal.startRun(identity: identity, pipeline: "send.yaml", pid: 4242, now: novemberMorning)
     return (journal, run)
 }
+
+/// Runs `body` on a thread of its own and waits for it: a test that keeps one of the few threads Swift's tasks share
+/// (one per core) busy for seconds, as a million-row journal does, would hold up every other test's timers meanwhile.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}

@@ -48,6 +48,37 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
         }
     }
 
+    @Test("priorSends answers for a batch of rows exactly as priorSend answers each, more keys than one statement holds", arguments: StoreKind.all)
+    func priorSendsAsABatch(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let now = Date().timeIntervalSince1970
+            let first = try await store.startRun(identity: "a", pipeline: "digest", pid: 1, now: now)
+            let ledger = store.ledger(for: first)
+            // Rows 1-40 accepted, 41-45 left sending, 46-50 failed (never a prior); two rows share k7.
+            let items = (1...50).map { keyed(1, $0, key: "request:\(String(repeating: "0", count: 30))\(String(format: "%02d", $0))") }
+                + [keyed(1, 51, key: "k7"), keyed(1, 52, key: "k7")]
+            try await ledger.markSending(items)
+            try await ledger.record(items.filter { $0.key.row <= 40 || $0.key.row > 50 }.map { LedgerOutcome(item: $0, state: .accepted, notificationId: "n\($0.key.row)") }
+                                    + items.filter { (46...50).contains($0.key.row) }.map { LedgerOutcome(item: $0, state: .failed, error: "400") })
+            let second = try await store.startRun(identity: "b", pipeline: "digest", pid: 2, now: now)
+            let asking = store.ledger(for: second)
+            try await asking.markSending([keyed(1, 103, key: "k7")])
+            var asks = items.map { PriorAsk(key: $0.idempotencyKey!, item: LedgerKey(step: 1, row: $0.key.row)) }
+            asks += [PriorAsk(key: "k7", item: LedgerKey(step: 1, row: 103)), PriorAsk(key: "k7", item: LedgerKey(step: 1, row: 109)),
+                     PriorAsk(key: "nobody", item: LedgerKey(step: 1, row: 60))]
+            for ledger in [ledger, asking, store.readOnlyLedger()] {
+                let batch = try await ledger.priorSends(asks, since: now - 60)
+                for ask in asks {
+                    let single = try await ledger.priorSend(key: ask.key, since: now - 60, excluding: ask.item)
+                    #expect(batch[ask.item] == single, "\(ask)")
+                }
+            }
+            let seen = try await asking.priorSends(asks, since: now - 60)
+            #expect(seen.count == 49 && seen[LedgerKey(step: 1, row: 109)]?.sameRun == true && seen[LedgerKey(step: 1, row: 103)]?.runId == first.id)
+            #expect(try await asking.priorSends(asks, since: now + 60).isEmpty)
+        }
+    }
+
     @Test("resolve settles unknown items as delivered or to resend, records who, and completes a partial run", arguments: StoreKind.all)
     func resolveUnknownItems(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in

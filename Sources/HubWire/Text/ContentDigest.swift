@@ -10,6 +10,11 @@ public enum ContentDigest {
         return hex(text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) })
     }
 
+    /// The digest of `bytes`.
+    public static func hex(bytes: [UInt8]) -> String {
+        hex(bytes.withUnsafeBytes { SHA256.hash(data: $0) })
+    }
+
     /// The digest of the file at `path`, or nil when it cannot be read.
     public static func hex(fileAt path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }

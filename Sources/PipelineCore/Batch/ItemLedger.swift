@@ -15,9 +15,10 @@ public protocol ItemLedger: AnyObject, Sendable {
     /// key. Of two processes claiming one key at once, one marks it and the other is told: the check at send time that
     /// keeps two overlapping runs from both sending a notification.
     func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend]
-    /// Records final outcomes (`accepted`, `failed`, `unknown`) in one transaction; an item never marked
-    /// `sending` (a malformed row) is inserted with no attempt.
-    func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError)
+    /// Records final outcomes (`accepted`, `failed`, `unknown`) and ranges of rows skipped as already sent, in one
+    /// transaction; an item never marked `sending` (a malformed row) is inserted with no attempt. A skip range
+    /// replaces the run's ranges of the step that it overlaps (the range, written shorter before).
+    func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError)
     /// Marks one item `sending` and records the id of what it is creating, in one transaction, so the id
     /// an earlier attempt obtained is never missing from the journal while the item is `sending` again.
     func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError)
@@ -29,11 +30,29 @@ public protocol ItemLedger: AnyObject, Sendable {
     /// `since` (epoch seconds); nil when there is none. The item at `excluding` (the one asking) is never
     /// its own prior.
     func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend?
+    /// `priorSend` for several items at once, each asking with its key from its own place; the answers by the asking
+    /// item (none for an item without a prior). A batch asks for its next rows together: one read, where row by row
+    /// is one each.
+    func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend]
     /// False for a ledger that can only be read (a dry run's view of the journal): nothing is written.
     var isWritable: Bool { get }
 }
 
 extension ItemLedger {
+    /// One `priorSend` after another: for stores where that is as cheap as one read.
+    public func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+        var found: [LedgerKey: PriorSend] = [:]
+        for ask in asks {
+            if let prior = try await priorSend(key: ask.key, since: since, excluding: ask.item) { found[ask.item] = prior }
+        }
+        return found
+    }
+
+    /// Records final outcomes, no skip ranges.
+    public func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
+        try await record(outcomes, skips: [])
+    }
+
     /// For a ledger only one process writes (tests' in-memory ledgers): the checks and the marks in turn. A store that
     /// several processes share implements it in one transaction.
     public func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {

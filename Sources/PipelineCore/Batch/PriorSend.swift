@@ -12,14 +12,19 @@ public struct PriorSend: Sendable, Equatable {
     public var sameRun: Bool
     /// Its notification id, when the hub gave one.
     public var notificationId: String?
+    /// That item's step and row, when the journal gave them: rows skipped because of it are then kept as ranges
+    /// (`SkipRange`), not one record each.
+    public var key: LedgerKey?
 
     /// Creates a prior send.
-    public init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil) {
+    public init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil,
+                key: LedgerKey? = nil) {
         self.runId = runId
         self.at = at
         self.state = state
         self.origin = origin
         self.sameRun = sameRun
         self.notificationId = notificationId
+        self.key = key
     }
 }

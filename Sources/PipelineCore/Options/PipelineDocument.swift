@@ -13,6 +13,9 @@ public struct PipelineDocument: Sendable {
     public var description: String?
     /// The top-level `name:`, when the file declares one (see `PipelineName`).
     public var declaredName: String?
+    /// The top-level `retention:` in seconds: finished runs of the pipeline older than this are pruned at the end of
+    /// each live run (`PrunePolicy` says what is kept regardless). Nil: never pruned by a run.
+    public var retention: Double?
     /// Declared hubs, in file order.
     public var hubs: [HubDeclaration]
     /// Declared audiences, in file order.

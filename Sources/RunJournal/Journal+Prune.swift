@@ -1,0 +1,78 @@
+import Foundation
+import RunStore
+
+/// Removing runs the journal no longer needs, and giving their space back to the file system.
+extension Journal {
+    /// Items deleted per transaction, so runs sending meanwhile wait for the journal's lock only briefly.
+    static let pruneChunk = 20_000
+
+    public func removeRuns(_ ids: [String], dryRun: Bool) throws(RunStoreError) -> RemovedRuns {
+        var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
+        for id in ids {
+            try withConnection { (connection) throws(RunStoreError) in
+                var seq: Int64?
+                try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
+                    try statement.bind(1, id)
+                }) { (row) throws(RunStoreError) in seq = row.int64(0) }
+                guard let seq else { return }
+                let bindSeq = { (statement: SQLiteStatement) throws(RunStoreError) in try statement.bind(1, seq) }
+                if dryRun {
+                    try connection.query("SELECT (SELECT count(*) FROM items WHERE run = ?1), (SELECT count(*) FROM skips WHERE run = ?1)",
+                                         bind: bindSeq) { (row) throws(RunStoreError) in
+                        removed.items += row.int(0)
+                        removed.skipRanges += row.int(1)
+                    }
+                } else {
+                    // The run's items in chunks, then its skip ranges and the run itself: a prune cut off halfway leaves
+                    // a run that the next prune removes.
+                    while true {
+                        let deleted = try connection.transaction { () throws(RunStoreError) -> Int in
+                            try connection.execute("""
+                                DELETE FROM items WHERE (run, step, row) IN (SELECT run, step, row FROM items WHERE run = ?1 LIMIT \(Self.pruneChunk))
+                                """, bind: bindSeq)
+                        }
+                        removed.items += deleted
+                        if deleted < Self.pruneChunk { break }
+                    }
+                    try connection.transaction { () throws(RunStoreError) in
+                        removed.skipRanges += try connection.execute("DELETE FROM skips WHERE run = ?1", bind: bindSeq)
+                        try connection.execute("DELETE FROM runs WHERE seq = ?1", bind: bindSeq)
+                    }
+                }
+                removed.runs += 1
+            }
+        }
+        return removed
+    }
+
+    /// Gives the free pages back to the file system: `PRAGMA incremental_vacuum` on a journal made with incremental
+    /// auto-vacuum; a journal made before that is rewritten whole once (`VACUUM`), which also switches it over, so
+    /// later prunes are incremental. The write-ahead log is checkpointed and truncated first and after.
+    public func reclaimSpace() throws(RunStoreError) -> ReclaimedSpace {
+        try withConnection { (connection) throws(RunStoreError) -> ReclaimedSpace in
+            try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(RunStoreError) in }
+            let before = fileSize()
+            var mode = 0
+            try connection.query("PRAGMA auto_vacuum") { (row) throws(RunStoreError) in mode = row.int(0) }
+            let method: String
+            if mode == 2 {
+                // Each row of the pragma's result frees more pages: read them all.
+                try connection.query("PRAGMA incremental_vacuum") { _ throws(RunStoreError) in }
+                method = "incremental vacuum"
+            } else {
+                try connection.executeScript("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;", doing: "vacuuming the journal")
+                method = "VACUUM (once: the journal vacuums incrementally from now on)"
+            }
+            try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(RunStoreError) in }
+            return ReclaimedSpace(before: before, after: fileSize(), method: method)
+        }
+    }
+
+    /// The journal file and its write-ahead log, in bytes.
+    private func fileSize() -> Int64 {
+        [path, path + "-wal"].reduce(Int64(0)) { total, file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+            return total + size
+        }
+    }
+}
