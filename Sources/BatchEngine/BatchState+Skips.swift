@@ -26,7 +26,15 @@ extension BatchState {
     /// spends its time on the few it sends.
     mutating func settleSkipped(_ item: BatchItem, sentBy prior: PriorSend) {
         let reason = { "already sent by run \(prior.runId) (\(prior.origin) at \(RunReport.timestamp(Date(timeIntervalSince1970: prior.at))))" }
-        count(.duplicate, in: "already sent by run \(prior.runId)", hint: nil) { "\(item.origin): \(reason())" }
+        let group: (runId: String, reason: String, key: String)
+        if let known = skipGroup, known.runId == prior.runId {
+            group = known
+        } else {
+            let text = "already sent by run \(prior.runId)"
+            group = (prior.runId, text, Self.groupKey(.duplicate, text))
+            skipGroup = group
+        }
+        count(.duplicate, in: group.reason, key: group.key, hint: nil) { "\(item.origin): \(reason())" }
         outcome.counts.duplicates += 1
         if item.row >= 1, item.row <= runner.keptItems {
             keep(BatchItemReport(row: item.row, label: item.shownLabel, outcome: ItemState.duplicate.rawValue, id: prior.notificationId,

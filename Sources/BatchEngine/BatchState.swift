@@ -44,6 +44,8 @@ struct BatchState {
     var closedSkips: [SkipRange] = []
     var writtenSkip: SkipRange?
     var lastSkipWrite = ContinuousClock.now
+    /// The group of the rows last skipped (`already sent by run X`) and its key, for the run that sent them.
+    var skipGroup: (runId: String, reason: String, key: String)?
     /// Prior sends looked up ahead for the rows about to be admitted, by row (`BatchState+Prefetch`).
     var prefetched: [Int: PriorSend?] = [:]
     /// Whether other runs were live when last asked, and when.
@@ -160,20 +162,27 @@ struct BatchState {
     }
 
     /// Counts an item in the report's group of `state` and `group` (made with `hint` when new), keeping `example()` as
-    /// one of its first three examples.
-    mutating func count(_ state: ItemState, in group: String, hint: String?, example: () -> String) {
-        let key = "\(state.rawValue)\u{0}\(group)"
-        if groups[key] == nil {
-            groupOrder.append(key)
-            groups[key] = BatchOutcome.FailureGroup(state: state, reason: group, count: 0, examples: [], hint: hint)
+    /// one of its first three examples. `key` is the group's `groupKey`, when the caller keeps it.
+    mutating func count(_ state: ItemState, in group: String, key: String? = nil, hint: String?, example: () -> String) {
+        let key = key ?? Self.groupKey(state, group)
+        // One lookup: a re-run counts a million skipped rows here.
+        if let index = groups.index(forKey: key) {
+            groups.values[index].count += 1
+            if groups.values[index].examples.count < 3 { groups.values[index].examples.append(example()) }
+            return
         }
-        groups[key]?.count += 1
-        if let count = groups[key]?.examples.count, count < 3 { groups[key]?.examples.append(example()) }
+        groupOrder.append(key)
+        groups[key] = BatchOutcome.FailureGroup(state: state, reason: group, count: 1, examples: [example()], hint: hint)
         // A run of wildly varied reasons must not grow the report without bound.
         if groupOrder.count > 200, let last = groupOrder.last {
             groupOrder.removeLast()
             groups[last] = nil
         }
+    }
+
+    /// Where `count` keeps the group of `state` and `group`.
+    static func groupKey(_ state: ItemState, _ group: String) -> String {
+        "\(state.rawValue)\u{0}\(group)"
     }
 
     /// The journal's failure stops the batch, ahead of any other reason: outcomes may be missing from it.

@@ -39,7 +39,7 @@ public enum IdempotencyKey {
         text.append(newline)
         // As text: a body that is not valid UTF-8 is digested as decoding repairs it, as it always was.
         text += String(decoding: request.body, as: UTF8.self).utf8
-        return "request:" + ContentDigest.hex(bytes: text).prefix(32)
+        return "request:" + ContentDigest.hex(bytes: text, digits: 32)
     }
 
     private static let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")

@@ -20,6 +20,25 @@ public struct TemplateProperties: Sendable, Equatable {
         self.folded = folded
     }
 
+    /// The values of one row of a file, by columns whose folded names (`folded(_:)`) the caller worked out once and
+    /// which differ from one another: a rows file makes one of these per row, so the names are not folded again each
+    /// time. `row` has a value per name.
+    public init(names: [String], foldedNames: [String], row: [String]) {
+        var values = [String: String](minimumCapacity: names.count)
+        var folded = [String: String](minimumCapacity: names.count)
+        for index in names.indices where index < row.count {
+            values[names[index]] = row[index]
+            folded[foldedNames[index]] = row[index]
+        }
+        self.values = values
+        self.folded = folded
+    }
+
+    /// `name` as lookups fold it: ASCII letters in lower case.
+    public static func folded(_ name: String) -> String {
+        ASCII.lowercased(name)
+    }
+
     /// The value for `name`, ignoring ASCII case; `nil` when there is none.
     public subscript(name: String) -> String? {
         folded[ASCII.lowercased(name)]

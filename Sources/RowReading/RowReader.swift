@@ -20,6 +20,8 @@ public final class RowReader {
 
     /// The CSV header (nil for JSON formats).
     public let columns: [String]?
+    /// The columns as lookups fold them, worked out once (the header has no two that differ only in case).
+    private let foldedColumns: [String]
     private let records: RecordStream
     private var number = 0
 
@@ -27,6 +29,7 @@ public final class RowReader {
         records = try RecordStream(path: source.path, format: source.format, maxBytes: RowSource.maxRowBytes, elements: "rows")
         guard source.format == .csv else {
             columns = nil
+            foldedColumns = []
             return
         }
         switch try records.next() {
@@ -37,9 +40,11 @@ public final class RowReader {
         case .fields(let names, let line, _)?:
             if let problem = Self.headerProblem(names) { throw RowSourceError("\(source.shown):\(line): \(problem)") }
             columns = names
+            foldedColumns = names.map(TemplateProperties.folded)
             records.expect(fields: names.count)
         case .json?:
             columns = nil
+            foldedColumns = []
         }
     }
 
@@ -78,9 +83,8 @@ public final class RowReader {
             guard fields.count == columns.count else {
                 return .problem(number: number, line: line, message: "the row has \(fields.count) fields; the header has \(columns.count)")
             }
-            var values: [String: String] = [:]
-            for (name, value) in zip(columns, fields) { values[name] = value }
-            return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(fields), through: through)
+            return .row(number: number, line: line, values: TemplateProperties(names: columns, foldedNames: foldedColumns, row: fields),
+                        digest: RowDigest.of(fields), through: through)
         }
     }
 

@@ -15,6 +15,8 @@ public final class JournalLedger: ItemLedger {
     public let run: String?
     /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
     private let runKey = Mutex<Int64?>(nil)
+    /// Ids of runs by seq, as `priorSends` found them.
+    private let runIds = Mutex<[Int64: String]>([:])
 
     init(journal: Journal, run: String?) {
         self.journal = journal
@@ -68,17 +70,22 @@ public final class JournalLedger: ItemLedger {
                 var start = 0
                 while start < keys.count {
                     let chunk = keys[start..<min(start + LedgerSQL.keysPerLookup, keys.count)]
+                    var found: [(key: String, run: Int64, prior: PriorSend)] = []
                     try connection.query(LedgerSQL.priorSends, bind: { (statement) throws(RunStoreError) in
-                        try statement.bind(1, seq)
-                        try statement.bind(2, since)
+                        try statement.bind(1, since)
                         for slot in 0..<LedgerSQL.keysPerLookup {
-                            try statement.bindCompact(Int32(slot + 3), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil, key: true)
+                            try statement.bindCompact(Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil, key: true)
                         }
                     }) { (row) throws(RunStoreError) in
-                        let prior = PriorSend(runId: row.text(1) ?? "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
-                                              origin: try connection.originFiles.origin(row, 4, connection), sameRun: row.int64(5) != 0,
-                                              notificationId: row.compactText(6), key: LedgerKey(step: row.int(7), row: row.int(8)))
-                        candidates[row.compactText(0) ?? "", default: []].append(prior)
+                        let run = row.int64(1)
+                        found.append((row.compactText(0) ?? "", run,
+                                      PriorSend(runId: "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
+                                                origin: try connection.originFiles.origin(row, 4, connection), sameRun: run == seq,
+                                                notificationId: row.compactText(5), key: LedgerKey(step: row.int(6), row: row.int(7)))))
+                    }
+                    for var item in found {
+                        item.prior.runId = try runId(of: item.run, connection)
+                        candidates[item.key, default: []].append(item.prior)
                     }
                     start += LedgerSQL.keysPerLookup
                 }
@@ -292,6 +299,19 @@ public final class JournalLedger: ItemLedger {
         try statement.bindCompact(first + 4, item.digest)
         try statement.bindCompact(first + 5, item.idempotencyKey, key: true)
         try statement.bind(first + 6, item.target)
+    }
+
+    /// The id of the run with seq `seq`, looked up once: a re-run's batches keep finding the same earlier run. (SQLite
+    /// gives a new run the highest seq plus one, so a seq could name another run only after the newest run was removed;
+    /// a prior is older than the run asking, which is in the journal, so its seq is never reused meanwhile.)
+    private func runId(of seq: Int64, _ connection: SQLiteConnection) throws(RunStoreError) -> String {
+        if let known = runIds.withLock({ $0[seq] }) { return known }
+        var id = ""
+        try connection.query("SELECT id FROM runs WHERE seq = ?1", bind: { (statement) throws(RunStoreError) in
+            try statement.bind(1, seq)
+        }) { (row) throws(RunStoreError) in id = row.text(0) ?? "" }
+        runIds.withLock { $0[seq] = id }
+        return id
     }
 
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.

@@ -69,14 +69,14 @@ enum LedgerSQL {
     /// The most keys one `priorSends` statement asks for.
     static let keysPerLookup = 32
 
-    /// Every item that could be the prior send of one of up to `keysPerLookup` keys (?3 onwards; NULL for a slot not
-    /// used): `JournalLedger.priorSends` picks each asker's as `priorSend` orders them. ?1 the asking run's seq (-1 for
-    /// none), ?2 since.
+    /// Every item that could be the prior send of one of up to `keysPerLookup` keys (?2 onwards; NULL for a slot not
+    /// used): `JournalLedger.priorSends` picks each asker's as `priorSend` orders them. ?1 since, keys from ?2.
+    /// Runs come back by seq, which `JournalLedger` turns into ids once per run rather than joining every row.
     static let priorSends = """
-        SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = ?1, i.notification_id, i.step, i.row
-        FROM items AS i JOIN runs AS r ON r.seq = i.run
-        WHERE i.idempotency_key IN (\((0..<keysPerLookup).map { "?\($0 + 3)" }.joined(separator: ", ")))
-            AND i.updated_at >= ?2 AND i.state IN ('accepted', 'sending', 'unknown')
+        SELECT i.idempotency_key, i.run, i.updated_at, i.state, i.origin, i.notification_id, i.step, i.row
+        FROM items AS i
+        WHERE i.idempotency_key IN (\((0..<keysPerLookup).map { "?\($0 + 2)" }.joined(separator: ", ")))
+            AND i.updated_at >= ?1 AND i.state IN ('accepted', 'sending', 'unknown')
         """
 
     /// A skip range replaces what the run recorded of those rows before (a range it has since extended).

@@ -10,9 +10,9 @@ public enum ContentDigest {
         return hex(text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) })
     }
 
-    /// The digest of `bytes`.
-    public static func hex(bytes: [UInt8]) -> String {
-        hex(bytes.withUnsafeBytes { SHA256.hash(data: $0) })
+    /// The digest of `bytes`; only its first `digits` hex digits when given (a batch keys every row this way).
+    public static func hex(bytes: [UInt8], digits: Int? = nil) -> String {
+        hex(bytes.withUnsafeBytes { SHA256.hash(data: $0) }, digits: digits)
     }
 
     /// The digest of the file at `path`, or nil when it cannot be read.
@@ -33,14 +33,15 @@ public enum ContentDigest {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex, two digits a byte (a batch digests every row's request, so no string per byte).
-    private static func hex(_ digest: SHA256.Digest) -> String {
+    private static func hex(_ digest: SHA256.Digest, digits count: Int? = nil) -> String {
         digest.withUnsafeBytes { bytes in
-            String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-                for (index, byte) in bytes.enumerated() {
+            let length = min(count ?? bytes.count * 2, bytes.count * 2) & ~1
+            return String(unsafeUninitializedCapacity: length) { out in
+                for (index, byte) in bytes.prefix(length / 2).enumerated() {
                     out[2 * index] = digits[Int(byte >> 4)]
                     out[2 * index + 1] = digits[Int(byte & 0x0F)]
                 }
-                return bytes.count * 2
+                return length
             }
         }
     }

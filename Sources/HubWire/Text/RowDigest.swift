@@ -5,9 +5,12 @@ public enum RowDigest {
     public static func of(_ fields: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for field in fields {
-            for byte in field.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
+            var field = field
+            field.withUTF8 { bytes in
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash &*= 0x0000_0100_0000_01b3
+                }
             }
             hash ^= UInt64(field.utf8.count) | 0x8000_0000_0000_0000
             hash &*= 0x0000_0100_0000_01b3

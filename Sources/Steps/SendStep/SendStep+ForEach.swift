@@ -61,7 +61,7 @@ extension SendStep {
             case .problem(_, let line, let message):
                 check.malformed("\(shown):\(line): \(message)")
             case .row(_, let line, let values, _, let through):
-                switch rowParts(plan, values: values, platform: platform) {
+                switch rowParts(plan, values: values, platform: platform, withBody: false) {
                 case .success: check.good(multiLine: through > line)
                 case .failure(let problem): check.malformed("\(RowReader.origin(shown, line: line, through: through)): \(problem.message)")
                 }
@@ -131,8 +131,9 @@ extension SendStep {
     }
 
     /// The row's target and payload, or why the row cannot be sent: a column it lacks, an audience or
-    /// handle that is invalid once the row's values are in, a payload the template cannot render.
-    private func rowParts(_ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?)
+    /// handle that is invalid once the row's values are in, a payload the template cannot render. `withBody: false`
+    /// (the input check) leaves out a payload that cannot fail, the properties written as JSON, and gives an empty one.
+    private func rowParts(_ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?, withBody: Bool = true)
         -> Result<(NotificationTargets, [UInt8]), RowProblem> {
         let missing = plan.columns.filter { values[$0] == nil } + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
         if !missing.isEmpty {
@@ -144,7 +145,7 @@ extension SendStep {
         case .failure(let problem): return .failure(problem)
         }
         // Without a template the body is the properties themselves, written straight from the plan.
-        guard template?.body != nil else { return .success((target, plan.propertiesJSON(for: values))) }
+        guard template?.body != nil else { return .success((target, withBody ? plan.propertiesJSON(for: values) : [])) }
         do { return .success((target, try payload(properties: plan.properties(for: values)))) } catch { return .failure(RowProblem(error.message)) }
     }
 
