@@ -9,6 +9,8 @@ final class PushlineProcess: @unchecked Sendable {
     private let output = Pipe()
     private let lock = NSLock()
     private var captured = ""
+    /// Whether what was left in the pipe when the process ended was read (`readToTheEnd`); nothing is read after.
+    private var drained = false
     /// The journal directory made for this process alone (nil when the test gave one); removed with it.
     private var ownJournal: String?
 
@@ -33,9 +35,13 @@ final class PushlineProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.captured += String(decoding: data, as: UTF8.self) }
+            guard let self else { return }
+            // Read under the lock, so what `readToTheEnd` reads after it is appended after it.
+            self.lock.withLock {
+                guard !self.drained else { return }
+                let data = handle.availableData
+                if !data.isEmpty { self.captured += String(decoding: data, as: UTF8.self) }
+            }
         }
         try process.run()
     }
@@ -61,10 +67,28 @@ final class PushlineProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             throw ProcessTimeout(waitingFor: "exit", output: stdout)
         }
-        // Let the last output arrive.
-        try await Task.sleep(for: .milliseconds(50))
-        output.fileHandleForReading.readabilityHandler = nil
+        try await readToTheEnd()
         return process.terminationStatus
+    }
+
+    /// Reads what the ended process left in the pipe: all it wrote is there once it has exited, however far behind the
+    /// reading handler is on a loaded machine (waiting a fixed moment for it lost the end of long output).
+    private func readToTheEnd() async throws {
+        output.fileHandleForReading.readabilityHandler = nil
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        lock.withLock {
+            guard !drained else { return }
+            drained = true
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            var rest: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { break }
+                rest += buffer[..<count]
+            }
+            captured += String(decoding: rest, as: UTF8.self)
+        }
     }
 
     /// Sends a signal and waits (up to `timeout` seconds) for the exit status.
@@ -76,7 +100,7 @@ final class PushlineProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             throw ProcessTimeout(waitingFor: "exit", output: stdout)
         }
-        output.fileHandleForReading.readabilityHandler = nil
+        try await readToTheEnd()
         return process.terminationStatus
     }
 
