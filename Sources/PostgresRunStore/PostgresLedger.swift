@@ -123,61 +123,6 @@ final class PostgresLedger: ItemLedger {
         }
     }
 
-    func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend? {
-        try await ledgerCall {
-            try await self.store.withConnection("checking earlier sends") { connection in
-                let seq = self.run == nil ? -1 : try await self.runSeq(connection)
-                // The key is its own scope: a default key names its hub, a declared one its pipeline and step.
-                let rows = try await connection.query("""
-                    SELECT r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id, i.step, i."row"
-                    FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
-                    WHERE i.idempotency_key = \(StoredText.encode(key)) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
-                        AND NOT (i.run = \(seq) AND i.step = \(excluding.step) AND i."row" = \(excluding.row))
-                    ORDER BY i.run = \(seq) DESC, i.state = 'accepted' DESC, i.updated_at DESC, i.step DESC, i."row" DESC LIMIT 1
-                    """, logger: self.store.logger)
-                var found: PriorSend?
-                for try await row in rows {
-                    let (runId, at, state, origin, sameRun, notificationId, step, itemRow) =
-                        try row.decode((String, Double, String, String, Bool, String?, Int, Int).self)
-                    found = PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
-                                      sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: itemRow))
-                }
-                return found
-            }
-        }
-    }
-
-    /// `priorSend` for each of `asks` in one query: a batch's next rows ask together, one round trip to the server
-    /// instead of one per row.
-    func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
-        guard !asks.isEmpty else { return [:] }
-        let candidates = try await ledgerCall {
-            try await self.store.withConnection("checking earlier sends") { connection -> [String: [PriorSend]] in
-                let seq = self.run == nil ? -1 : try await self.runSeq(connection)
-                let keys = Array(Set(asks.map { StoredText.encode($0.key) }))
-                let rows = try await connection.query("""
-                    SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id, i.step, i."row"
-                    FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
-                    WHERE i.idempotency_key = ANY(\(keys)::text[]) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
-                    """, logger: self.store.logger)
-                var found: [String: [PriorSend]] = [:]
-                for try await row in rows {
-                    let (key, runId, at, state, origin, sameRun, notificationId, step, itemRow) =
-                        try row.decode((String, String, Double, String, String, Bool, String?, Int, Int).self)
-                    found[StoredText.decode(key), default: []].append(
-                        PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
-                                  sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: itemRow)))
-                }
-                return found
-            }
-        }
-        var found: [LedgerKey: PriorSend] = [:]
-        for ask in asks {
-            if let best = ask.best(among: candidates[ask.key] ?? []) { found[ask.item] = best }
-        }
-        return found
-    }
-
     // MARK: - Writing
 
     private static let insert = """
@@ -263,7 +208,7 @@ final class PostgresLedger: ItemLedger {
     }
 
     /// The run's integer key, looked up once (runs are never renumbered).
-    private func runSeq(_ connection: PostgresConnection) async throws -> Int {
+    func runSeq(_ connection: PostgresConnection) async throws -> Int {
         if let known = runKey.withLock({ $0 }) { return known }
         guard let run else {
             throw RunStoreError("this view of the run store at \(store.location) is read-only (a dry run writes nothing)")
@@ -278,7 +223,7 @@ final class PostgresLedger: ItemLedger {
     }
 
     /// Turns the store's error into the ledger's, keeping the message.
-    private func ledgerCall<T>(_ body: () async throws -> T) async throws(LedgerError) -> T {
+    func ledgerCall<T>(_ body: () async throws -> T) async throws(LedgerError) -> T {
         do {
             return try await body()
         } catch {

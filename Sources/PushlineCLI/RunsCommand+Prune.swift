@@ -68,11 +68,19 @@ struct PruneView: Encodable {
     var runs: Int
     var items: Int
     var skipRanges: Int
-    var kept: [String: Int]
+    var kept: Kept
     var bytesBefore: Int64?
     var bytesAfter: Int64?
     var reclaimedBy: String?
     var spaceProblem: String?
+
+    /// Runs kept, by why.
+    struct Kept: Encodable {
+        var recent: Int
+        var inDedupeWindow: Int
+        var unfinished: Int
+        var running: Int
+    }
 
     init(_ outcome: RunPruning.Outcome, dryRun: Bool) {
         self.dryRun = dryRun
@@ -80,8 +88,8 @@ struct PruneView: Encodable {
         runs = outcome.removed.runs
         items = outcome.removed.items
         skipRanges = outcome.removed.skipRanges
-        kept = ["recent": outcome.plan.recent.count, "inDedupeWindow": outcome.plan.inWindow.count,
-                "unfinished": outcome.plan.unfinished.count, "running": outcome.plan.running.count]
+        kept = Kept(recent: outcome.plan.recent.count, inDedupeWindow: outcome.plan.inWindow.count,
+                    unfinished: outcome.plan.unfinished.count, running: outcome.plan.running.count)
         bytesBefore = outcome.space?.before
         bytesAfter = outcome.space?.after
         reclaimedBy = outcome.space?.method
@@ -94,8 +102,8 @@ struct PruneView: Encodable {
                      + (dryRun ? "; nothing was removed (--dry-run)" : "")]
         for id in removed.prefix(20) { lines.append("  \(id)") }
         if removed.count > 20 { lines.append("  … and \(removed.count - 20) more") }
-        lines.append("kept: \(kept["recent"] ?? 0) recent, \(kept["inDedupeWindow"] ?? 0) within their dedupe window, "
-                     + "\(kept["unfinished"] ?? 0) unfinished (can resume), \(kept["running"] ?? 0) running")
+        lines.append("kept: \(kept.recent) recent, \(kept.inDedupeWindow) within their dedupe window, "
+                     + "\(kept.unfinished) unfinished (can resume), \(kept.running) running")
         if let bytesBefore, let bytesAfter, let reclaimedBy {
             lines.append("journal: \(Self.size(bytesBefore)) → \(Self.size(bytesAfter)) (\(reclaimedBy))")
         }

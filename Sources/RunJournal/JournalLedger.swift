@@ -16,7 +16,7 @@ public final class JournalLedger: ItemLedger {
     /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
     private let runKey = Mutex<Int64?>(nil)
     /// Ids of runs by seq, as `priorSends` found them.
-    private let runIds = Mutex<[Int64: String]>([:])
+    let runIds = Mutex<[Int64: String]>([:])
 
     init(journal: Journal, run: String?) {
         self.journal = journal
@@ -25,78 +25,6 @@ public final class JournalLedger: ItemLedger {
 
     /// False for a read-only view: every write throws.
     public var isWritable: Bool { run != nil }
-
-    /// The newest item of any run with `key` that was accepted, is being sent or is of unknown fate, recorded at
-    /// or after `since`; the item at `excluding` of this run is not counted. The key is its own scope: a default
-    /// key names its hub, a declared one its pipeline and step.
-    public func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
-        try ledgerCall { () throws(RunStoreError) -> PriorSend? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> PriorSend? in
-                try Self.prior(connection, key: key, seq: run == nil ? -1 : try runSeq(connection), since: since, excluding: excluding)
-            }
-        }
-    }
-
-    /// The `priorSend` lookup on a connection already held, for run `seq` (-1 for none).
-    private static func prior(_ connection: SQLiteConnection, key: String, seq: Int64, since: Double,
-                              excluding: LedgerKey) throws(RunStoreError) -> PriorSend? {
-        var found: PriorSend?
-        try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(RunStoreError) in
-            try statement.bindCompact(1, key, key: true)
-            try statement.bind(2, seq)
-            try statement.bind(3, since)
-            try statement.bind(4, Int64(excluding.step))
-            try statement.bind(5, Int64(excluding.row))
-        }) { (row) throws(RunStoreError) in
-            found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
-                              origin: try connection.originFiles.origin(row, 3, connection), sameRun: row.int64(4) != 0,
-                              notificationId: row.compactText(5),
-                              key: LedgerKey(step: row.int(6), row: row.int(7)))
-        }
-        return found
-    }
-
-    /// `priorSend` for each of `asks`, in one statement per `LedgerSQL.keysPerLookup` keys: a batch's next rows ask
-    /// together, which costs a read transaction (and its file locks) per batch rather than per row.
-    public func priorSends(_ asks: [PriorAsk], since: Double) throws(LedgerError) -> [LedgerKey: PriorSend] {
-        guard !asks.isEmpty else { return [:] }
-        return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
-            try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
-                let seq = run == nil ? -1 : try runSeq(connection)
-                var keys: [String] = []
-                var seen: Set<String> = []
-                for ask in asks where seen.insert(ask.key).inserted { keys.append(ask.key) }
-                var candidates: [String: [PriorSend]] = [:]
-                var start = 0
-                while start < keys.count {
-                    let chunk = keys[start..<min(start + LedgerSQL.keysPerLookup, keys.count)]
-                    var found: [(key: String, run: Int64, prior: PriorSend)] = []
-                    try connection.query(LedgerSQL.priorSends, bind: { (statement) throws(RunStoreError) in
-                        try statement.bind(1, since)
-                        for slot in 0..<LedgerSQL.keysPerLookup {
-                            try statement.bindCompact(Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil, key: true)
-                        }
-                    }) { (row) throws(RunStoreError) in
-                        let run = row.int64(1)
-                        found.append((row.compactText(0) ?? "", run,
-                                      PriorSend(runId: "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
-                                                origin: try connection.originFiles.origin(row, 4, connection), sameRun: run == seq,
-                                                notificationId: row.compactText(5), key: LedgerKey(step: row.int(6), row: row.int(7)))))
-                    }
-                    for var item in found {
-                        item.prior.runId = try runId(of: item.run, connection)
-                        candidates[item.key, default: []].append(item.prior)
-                    }
-                    start += LedgerSQL.keysPerLookup
-                }
-                var found: [LedgerKey: PriorSend] = [:]
-                for ask in asks {
-                    if let best = ask.best(among: candidates[ask.key] ?? []) { found[ask.item] = best }
-                }
-                return found
-            }
-        }
-    }
 
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
     ///
@@ -301,21 +229,8 @@ public final class JournalLedger: ItemLedger {
         try statement.bind(first + 6, item.target)
     }
 
-    /// The id of the run with seq `seq`, looked up once: a re-run's batches keep finding the same earlier run. (SQLite
-    /// gives a new run the highest seq plus one, so a seq could name another run only after the newest run was removed;
-    /// a prior is older than the run asking, which is in the journal, so its seq is never reused meanwhile.)
-    private func runId(of seq: Int64, _ connection: SQLiteConnection) throws(RunStoreError) -> String {
-        if let known = runIds.withLock({ $0[seq] }) { return known }
-        var id = ""
-        try connection.query("SELECT id FROM runs WHERE seq = ?1", bind: { (statement) throws(RunStoreError) in
-            try statement.bind(1, seq)
-        }) { (row) throws(RunStoreError) in id = row.text(0) ?? "" }
-        runIds.withLock { $0[seq] = id }
-        return id
-    }
-
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.
-    private func runSeq(_ connection: SQLiteConnection) throws(RunStoreError) -> Int64 {
+    func runSeq(_ connection: SQLiteConnection) throws(RunStoreError) -> Int64 {
         if let known = runKey.withLock({ $0 }) { return known }
         guard let run else { throw RunStoreError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
         var found: Int64?
@@ -330,7 +245,7 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// Turns the journal's error into the ledger's, keeping the message.
-    private func ledgerCall<T>(_ body: () throws(RunStoreError) -> T) throws(LedgerError) -> T {
+    func ledgerCall<T>(_ body: () throws(RunStoreError) -> T) throws(LedgerError) -> T {
         do {
             return try body()
         } catch {

@@ -56,8 +56,9 @@ public protocol RunStore: HubPace {
     /// `text` as a whole word; newest first, at most `limit`; only the runs of the pipeline named `pipeline`
     /// when given, and only those written at or after `since`.
     func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem]
-    /// What removing the runs with ids `ids` takes away (runs, items, skip ranges); removed in one transaction unless
-    /// `dryRun`. Which runs may go is `PrunePolicy`'s to say.
+    /// What removing the runs with ids `ids` takes away (runs, items, skip ranges); removed unless `dryRun`, a run's
+    /// items in chunks and the run itself last, so a prune cut off halfway leaves runs the next prune removes. Which
+    /// runs may go is `PrunePolicy`'s to say.
     func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns
     /// Gives the space of removed rows back (to the file system, or for reuse), measuring the store before and after.
     func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace
