@@ -6,6 +6,11 @@
 /// bytes, then whatever text followed them. Anything else stays TEXT, as written. The encoding is a function of the text
 /// (one text, one stored value), so equality in SQL is equality of the texts, and `decode` gives back exactly the text
 /// that was encoded; a journal written before this (all TEXT) reads the same.
+///
+/// A value that is not a key and whose text after the hex digits is only `-` and decimal numbers (a notification id:
+/// NH's `73622a22…c14112ce-20181107001834-33331921-18`, the emulator's `…-42`) keeps those numbers as varints instead,
+/// and says so with `decimalGroups` in its prefix byte: NH's 27 characters become 12 bytes. Keys never use that form,
+/// so a key is stored exactly as journals before it stored it, and the dedupe lookups of an older journal still match.
 enum CompactText {
     /// The prefixes a compacted value may start with, by their code. `generic` values (digests, notification ids)
     /// may only use the empty one; keys only `request:` and `device:`, so a declared key (`pipeline/step2:…`) is
@@ -16,6 +21,8 @@ enum CompactText {
     static let fewestDigits = 16
     /// The most: the count is one byte.
     static let mostDigits = 2 * 255
+    /// Set in the prefix byte when the rest is `-`-separated decimal numbers stored as varints.
+    static let decimalGroups: UInt8 = 0x80
 
     /// `text` as the bytes it is stored as, or nil when it is stored as TEXT. A key (`forKey`) is compacted only after
     /// `request:` or `device:` (the default keys); other values only when they start with hex digits.
@@ -36,7 +43,13 @@ enum CompactText {
                 stored.append(hexValue(utf8[index])! << 4 | hexValue(utf8[index + 1])!)
                 index += 2
             }
-            stored.append(contentsOf: utf8[index...])
+            let rest = utf8[index...]
+            if !forKey, let groups = Self.groups(rest) {
+                stored[0] |= decimalGroups
+                for number in groups { appendVarint(number, to: &stored) }
+            } else {
+                stored.append(contentsOf: rest)
+            }
             return stored
         }
         return nil
@@ -46,7 +59,8 @@ enum CompactText {
     static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? where Bytes.Index == Int {
         guard bytes.count >= 2 else { return nil }
         let start = bytes.startIndex
-        let code = Int(bytes[start])
+        let grouped = bytes[start] & decimalGroups != 0
+        let code = Int(bytes[start] & ~decimalGroups)
         let count = Int(bytes[start + 1])
         guard code < prefixes.count, bytes.count >= 2 + count else { return nil }
         var utf8 = Array(prefixes[code].utf8)
@@ -56,8 +70,82 @@ enum CompactText {
             utf8.append(digits[Int(byte >> 4)])
             utf8.append(digits[Int(byte & 0x0f)])
         }
-        utf8.append(contentsOf: bytes[(start + 2 + count)...])
+        if grouped {
+            var index = start + 2 + count
+            guard index < bytes.endIndex else { return nil }
+            while index < bytes.endIndex {
+                guard let number = varint(bytes, at: &index) else { return nil }
+                utf8.append(UInt8(ascii: "-"))
+                utf8.append(contentsOf: String(number).utf8)
+            }
+        } else {
+            utf8.append(contentsOf: bytes[(start + 2 + count)...])
+        }
         return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// A row digest (16 lowercase hex digits) as the INTEGER the journal stores it as (8 bytes, not a 10-byte BLOB); nil
+    /// for any other text, which is stored as `encode` says.
+    static func integer(_ text: String) -> Int64? {
+        guard text.utf8.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in text.utf8 {
+            guard let digit = hexValue(byte) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return Int64(bitPattern: value)
+    }
+
+    /// The 16 hex digits an `integer` stands for.
+    static func text(ofInteger value: Int64) -> String {
+        let hex = String(UInt64(bitPattern: value), radix: 16)
+        return String(repeating: "0", count: 16 - hex.utf8.count) + hex
+    }
+
+    /// The numbers of `-N-N…` when each is a canonical decimal (no sign, no leading zero) that fits 64 bits; nil otherwise.
+    private static func groups(_ rest: ArraySlice<UInt8>) -> [UInt64]? {
+        guard !rest.isEmpty else { return nil }
+        var numbers: [UInt64] = []
+        var index = rest.startIndex
+        while index < rest.endIndex {
+            guard rest[index] == UInt8(ascii: "-") else { return nil }
+            index += 1
+            let first = index
+            var number: UInt64 = 0
+            while index < rest.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(rest[index]) {
+                let (times, overflowTimes) = number.multipliedReportingOverflow(by: 10)
+                let (sum, overflowSum) = times.addingReportingOverflow(UInt64(rest[index] - UInt8(ascii: "0")))
+                guard !overflowTimes, !overflowSum else { return nil }
+                number = sum
+                index += 1
+            }
+            // Empty, or a leading zero (`-007` would come back as `-7`).
+            guard index > first, rest[first] != UInt8(ascii: "0") || index == first + 1 else { return nil }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    private static func varint<Bytes: Collection<UInt8>>(_ bytes: Bytes, at index: inout Int) -> UInt64? where Bytes.Index == Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.endIndex, shift < 64 {
+            let byte = bytes[index]
+            index += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
     }
 
     /// A lowercase hex digit's value; nil for anything else (upper case stays text, so decoding gives it back as written).

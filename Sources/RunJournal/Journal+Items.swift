@@ -9,9 +9,9 @@ extension Journal {
         try withConnection { (connection) throws(RunStoreError) -> [StepCount] in
             var counts: [StepCount] = []
             try connection.query("""
-                SELECT step, min(step_id), state, count(*) FROM items
-                WHERE run = (SELECT seq FROM runs WHERE id = ?1)
-                GROUP BY step, state ORDER BY step, \(Self.lifecycleOrder)
+                SELECT i.step, \(Self.stepId("i")), i.state, count(*) FROM items AS i
+                WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)
+                GROUP BY i.step, i.state ORDER BY i.step, \(Self.lifecycleOrder)
                 """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }) { (row) throws(RunStoreError) in
                 counts.append(StepCount(step: row.int(0), stepId: row.text(1) ?? "",
                                         state: try Self.itemState(row, 2, connection), count: row.int(3)))
@@ -26,11 +26,12 @@ extension Journal {
         guard limit > 0 else { return [] }
         // Sorted and deduplicated, so each set of states maps to one cached statement.
         let wanted = ItemState.allCases.filter(states.contains)
-        let filter = wanted.isEmpty ? "" : " AND state IN (" + wanted.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+        let filter = wanted.isEmpty ? "" : " AND i.state IN " + StoredState.sql(wanted)
         return try withConnection { (connection) throws(RunStoreError) -> [JournalItem] in
             var items: [JournalItem] = []
             try connection.query("""
-                SELECT \(Self.itemColumns) FROM items WHERE run = (SELECT seq FROM runs WHERE id = ?1)\(filter) ORDER BY step, row LIMIT ?2
+                SELECT \(Self.itemColumns("i")) FROM items AS i WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)\(filter)
+                ORDER BY i.step, i.row LIMIT ?2
                 """, bind: { (statement) throws(RunStoreError) in
                 try statement.bind(1, run)
                 try statement.bind(2, Int64(limit))
@@ -51,9 +52,9 @@ extension Journal {
         try withConnection { (connection) throws(RunStoreError) -> [FailureGroup] in
             var groups: [FailureGroup] = []
             try connection.query("""
-                SELECT step, min(step_id), state, \(Self.reason) AS reason, count(*) FROM items
-                WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND state IN ('failed', 'unknown', 'duplicate', 'bad')
-                GROUP BY step, state, reason ORDER BY count(*) DESC, step, state, reason
+                SELECT i.step, \(Self.stepId("i")), i.state, \(Self.reason) AS reason, count(*) FROM items AS i
+                WHERE i.run = (SELECT seq FROM runs WHERE id = ?1) AND i.state IN \(StoredState.sql(.failed, .unknown, .duplicate, .bad))
+                GROUP BY i.step, i.state, reason ORDER BY count(*) DESC, i.step, \(Self.nameOrder), reason
                 """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }) { (row) throws(RunStoreError) in
                 groups.append(FailureGroup(step: row.int(0), stepId: row.text(1) ?? "",
                                            state: try Self.itemState(row, 2, connection), error: row.text(3),
@@ -64,13 +65,13 @@ extension Journal {
             for index in groups.indices {
                 // `error IS ?4` so the group of items without an error text (NULL) matches too.
                 try connection.query("""
-                    SELECT origin FROM items
-                    WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND step = ?2 AND state = ?3 AND \(Self.reason) IS ?4
-                    ORDER BY row LIMIT ?5
+                    SELECT i.origin FROM items AS i
+                    WHERE i.run = (SELECT seq FROM runs WHERE id = ?1) AND i.step = ?2 AND i.state = ?3 AND \(Self.reason) IS ?4
+                    ORDER BY i.row LIMIT ?5
                     """, bind: { (statement) throws(RunStoreError) in
                     try statement.bind(1, run)
                     try statement.bind(2, Int64(groups[index].step))
-                    try statement.bind(3, groups[index].state.rawValue)
+                    try statement.bind(3, StoredState.code(groups[index].state))
                     try statement.bind(4, groups[index].error)
                     try statement.bind(5, Int64(examples))
                 }) { (row) throws(RunStoreError) in
@@ -84,11 +85,16 @@ extension Journal {
     /// The reason items group by.
     private static let reason = FailureReason.sqlExpression("error")
 
-    /// The columns `item(_:_:)` reads, in its order.
-    static let itemColumns = """
-        step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at, \
-        idempotency_key, target, resolution
-        """
+    /// The columns `item(_:_:)` reads, in its order, of the items table named `table` in the query.
+    static func itemColumns(_ table: String) -> String {
+        ["step", "row", stepId(table), "origin", "digest", "state", "attempts", "notification_id", "error", "retriable", "updated_at",
+         "idempotency_key", "target", "resolution"].map { $0.hasPrefix("(") ? $0 : "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The step id of an item of the items table named `table` in the query (`steps` keeps it once per run and step).
+    static func stepId(_ table: String) -> String {
+        "(SELECT s.step_id FROM steps AS s WHERE s.run = \(table).run AND s.step = \(table).step)"
+    }
 
     /// An item from a row of `itemColumns`.
     static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0) throws(RunStoreError) -> JournalItem {
@@ -98,18 +104,22 @@ extension Journal {
             state: try itemState(row, first + 5, connection), attempts: row.int(first + 6), notificationId: row.compactText(first + 7),
             error: row.text(first + 8), retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10),
             idempotencyKey: row.compactText(first + 11),
-            target: row.text(first + 12), resolution: row.text(first + 13))
+            target: row.target(first + 12), resolution: row.text(first + 13))
     }
 
-    /// An ORDER BY term that sorts states as an item lives through them rather than alphabetically.
-    private static let lifecycleOrder = "CASE state "
-        + ItemState.allCases.enumerated().map { "WHEN '\($1.rawValue)' THEN \($0) " }.joined() + "END"
+    /// An ORDER BY term that sorts states as an item lives through them rather than by their codes.
+    private static let lifecycleOrder = "CASE i.state "
+        + ItemState.allCases.enumerated().map { "WHEN \(StoredState.code($1)) THEN \($0) " }.joined() + "END"
 
-    /// Reads an item state, failing clearly (never trapping) on text this build does not know.
+    /// An ORDER BY term that sorts states by their names, as the journal did when it stored them as text.
+    private static let nameOrder = "CASE i.state "
+        + ItemState.allCases.sorted { $0.rawValue < $1.rawValue }.enumerated().map { "WHEN \(StoredState.code($1)) THEN \($0) " }.joined()
+        + "END"
+
+    /// Reads an item state, failing clearly (never trapping) on a code this build does not know.
     static func itemState(_ row: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(RunStoreError) -> ItemState {
-        let text = row.text(column) ?? ""
-        guard let state = ItemState(rawValue: text) else {
-            throw RunStoreError("an item has an unknown state '\(text)' in the run journal at \(connection.path)")
+        guard !row.isNull(column), let state = StoredState.state(row.int64(column)) else {
+            throw RunStoreError("an item has an unknown state '\(row.text(column) ?? "")' in the run journal at \(connection.path)")
         }
         return state
     }

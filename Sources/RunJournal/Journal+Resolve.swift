@@ -30,17 +30,17 @@ extension Journal {
                 for range in ranges {
                     settled += try connection.execute("""
                         UPDATE items SET
-                            state = CASE ?2 WHEN 'delivered' THEN 'accepted' ELSE 'failed' END,
+                            state = CASE ?2 WHEN 'delivered' THEN \(StoredState.code(.accepted)) ELSE \(StoredState.code(.failed)) END,
                             retriable = CASE ?2 WHEN 'delivered' THEN 0 ELSE 1 END,
                             resolution = ?3 || coalesce(' (was unknown: ' || error || ')', ''),
                             error = CASE ?2 WHEN 'delivered' THEN NULL ELSE 'to be sent again: ' || ?3 END,
                             updated_at = ?4
-                        WHERE run = ?1 AND state IN ('unknown', 'sending') AND (?5 < 0 OR step = ?5) AND row BETWEEN ?6 AND ?7
+                        WHERE run = ?1 AND state IN \(StoredState.sql(.unknown, .sending)) AND (?5 < 0 OR step = ?5) AND row BETWEEN ?6 AND ?7
                         """) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, resolution.rawValue)
                         try statement.bind(3, text)
-                        try statement.bind(4, now)
+                        try statement.bind(4, now.rounded())
                         try statement.bind(5, Int64(step ?? -1))
                         try statement.bind(6, Int64(range.lowerBound))
                         try statement.bind(7, Int64(clamping: range.upperBound))
@@ -48,7 +48,7 @@ extension Journal {
                 }
                 var remaining = 0
                 try connection.query("""
-                    SELECT count(*) FROM items WHERE run = ?1 AND state IN ('failed', 'unknown', 'sending', 'bad', 'pending')
+                    SELECT count(*) FROM items WHERE run = ?1 AND state IN \(StoredState.sql(.failed, .unknown, .sending, .bad, .pending))
                     """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, seq) }) { (row) throws(RunStoreError) in
                     remaining = row.int(0)
                 }
@@ -75,11 +75,11 @@ extension Journal {
             // The text as the journal stores a default key, and as a row's origin (`OriginFiles`), when it is one.
             let originCode = try connection.originFiles.existingCode(of: text, connection)
             try connection.query("""
-                SELECT r.id, r.pipeline, \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
+                SELECT r.id, r.pipeline, \(Self.itemColumns("i"))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
                 WHERE (i.idempotency_key = ?1 OR i.idempotency_key = ?4 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
                        OR substr(i.idempotency_key, instr(i.idempotency_key, '/') + 1) = ?1 OR i.origin = ?1 OR i.origin = ?5
-                       OR instr(i.target, ?1) > 0)
+                       OR instr(pushline_target(i.target), ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
                 """, bind: { (statement) throws(RunStoreError) in

@@ -25,6 +25,7 @@ extension JournalLedger {
             try statement.bind(3, since)
             try statement.bind(4, Int64(excluding.step))
             try statement.bind(5, Int64(excluding.row))
+            try statement.bindKeyPrefix(6, key)
         }) { (row) throws(RunStoreError) in
             found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
                               origin: try connection.originFiles.origin(row, 3, connection), sameRun: row.int64(4) != 0,
@@ -52,7 +53,7 @@ extension JournalLedger {
                     try connection.query(LedgerSQL.priorSends, bind: { (statement) throws(RunStoreError) in
                         try statement.bind(1, since)
                         for slot in 0..<LedgerSQL.keysPerLookup {
-                            try statement.bindCompact(Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil, key: true)
+                            try statement.bindKeyPrefix(Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil)
                         }
                     }) { (row) throws(RunStoreError) in
                         let run = row.int64(1)

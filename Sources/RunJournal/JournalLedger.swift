@@ -17,6 +17,8 @@ public final class JournalLedger: ItemLedger {
     private let runKey = Mutex<Int64?>(nil)
     /// Ids of runs by seq, as `priorSends` found them.
     let runIds = Mutex<[Int64: String]>([:])
+    /// The steps whose id this ledger recorded in `steps` (`recordSteps`).
+    private let recordedSteps = Mutex<Set<Int>>([])
 
     init(journal: Journal, run: String?) {
         self.journal = journal
@@ -65,7 +67,7 @@ public final class JournalLedger: ItemLedger {
     /// key waits, then sees this one's mark.
     public func markSending(_ items: [LedgerItem], claim: KeyClaim) throws(LedgerError) -> [LedgerKey: PriorSend] {
         guard !items.isEmpty else { return [:] }
-        let now = Date().timeIntervalSince1970
+        let now = Self.now()
         return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
             try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = try runSeq(connection)
@@ -88,7 +90,7 @@ public final class JournalLedger: ItemLedger {
     /// run's ranges it overlaps (the same range, shorter, written before).
     public func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
         guard !outcomes.isEmpty || !skips.isEmpty else { return }
-        let now = Date().timeIntervalSince1970
+        let now = Self.now()
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
@@ -96,10 +98,10 @@ public final class JournalLedger: ItemLedger {
                     try insert(outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
                                perRow: LedgerSQL.recordParametersPerRow) { (outcome, statement, first) throws(RunStoreError) in
                         try bindItem(outcome.item, to: statement, at: first)
-                        try statement.bind(first + 7, outcome.state.rawValue)
-                        try statement.bindCompact(first + 8, outcome.notificationId)
-                        try statement.bind(first + 9, outcome.error)
-                        try statement.bind(first + 10, Int64(outcome.retriable ? 1 : 0))
+                        try statement.bind(first + 6, StoredState.code(outcome.state))
+                        try statement.bindCompact(first + 7, outcome.notificationId)
+                        try statement.bind(first + 8, outcome.error)
+                        try statement.bind(first + 9, Int64(outcome.retriable ? 1 : 0))
                     }
                     for skip in skips { try Self.write(skip, connection: connection, seq: seq) }
                 }
@@ -135,11 +137,12 @@ public final class JournalLedger: ItemLedger {
 
     /// Marks one item `sending` and records the id of what it is creating, in one transaction.
     public func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
-        let now = Date().timeIntervalSince1970
+        let now = Self.now()
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try connection.transaction { () throws(RunStoreError) in
+                    try recordSteps([item], connection: connection, seq: seq)
                     try connection.execute(LedgerSQL.markSending[1]) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, now)
@@ -162,7 +165,7 @@ public final class JournalLedger: ItemLedger {
     /// Throws when the item is not `sending`: an id with no item could not be found by a resume, and a
     /// settled item's id is history.
     public func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
-        let now = Date().timeIntervalSince1970
+        let now = Self.now()
         let changed = try ledgerCall { () throws(RunStoreError) -> Int in
             try journal.withConnection { (connection) throws(RunStoreError) -> Int in
                 let seq = try runSeq(connection)
@@ -181,10 +184,10 @@ public final class JournalLedger: ItemLedger {
     /// Writes `rows` in one transaction, up to `LedgerSQL.rowsPerStatement` per statement.
     ///
     /// `sql[n]` is the statement for n rows; `bindRow` binds one row's parameters from its first index.
-    private func write<Row>(_ rows: [Row], sql: [String], perRow: Int32,
+    private func write<Row: LedgerRow>(_ rows: [Row], sql: [String], perRow: Int32,
                             bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(LedgerError) {
         guard !rows.isEmpty else { return }
-        let now = Date().timeIntervalSince1970
+        let now = Self.now()
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
@@ -196,8 +199,9 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// Writes `rows` inside the caller's transaction, up to `LedgerSQL.rowsPerStatement` per statement.
-    private func insert<Row>(_ rows: [Row], connection: SQLiteConnection, seq: Int64, now: Double, sql: [String], perRow: Int32,
-                             bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(RunStoreError) {
+    private func insert<Row: LedgerRow>(_ rows: [Row], connection: SQLiteConnection, seq: Int64, now: Double, sql: [String], perRow: Int32,
+                                        bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(RunStoreError) {
+        try recordSteps(rows, connection: connection, seq: seq)
         var start = rows.startIndex
         while start < rows.endIndex {
             let end = min(start + LedgerSQL.rowsPerStatement, rows.endIndex)
@@ -214,19 +218,43 @@ public final class JournalLedger: ItemLedger {
         }
     }
 
-    /// Binds step, row, step id, origin, digest, idempotency key and target from parameter `first`.
+    /// Binds step, row, origin, digest, idempotency key and target from parameter `first`.
     private func bindItem(_ item: LedgerItem, to statement: SQLiteStatement, at first: Int32) throws(RunStoreError) {
         try statement.bind(first, Int64(item.key.step))
         try statement.bind(first + 1, Int64(item.key.row))
-        try statement.bind(first + 2, item.stepId)
         if let code = try statement.connection.originFiles.code(of: item.origin, statement.connection) {
-            try statement.bind(first + 3, bytes: code)
+            try statement.bind(first + 2, bytes: code)
         } else {
-            try statement.bind(first + 3, item.origin)
+            try statement.bind(first + 2, item.origin)
         }
-        try statement.bindCompact(first + 4, item.digest)
-        try statement.bindCompact(first + 5, item.idempotencyKey, key: true)
-        try statement.bind(first + 6, item.target)
+        try statement.bindDigest(first + 3, item.digest)
+        try statement.bindCompact(first + 4, item.idempotencyKey, key: true)
+        try statement.bindTarget(first + 5, item.target)
+    }
+
+    /// Records the step ids of `rows`' steps in `steps`, once per step: the ledger remembers which it wrote (and forgets
+    /// them all when a call fails, since its transaction was rolled back).
+    func recordSteps<Row: LedgerRow>(_ rows: [Row], connection: SQLiteConnection, seq: Int64) throws(RunStoreError) {
+        var last: Int?
+        for row in rows {
+            let item = row.ledgerItem
+            // A batch is nearly always of one step: ask the set once per change of step, not once per row.
+            guard item.key.step != last else { continue }
+            last = item.key.step
+            guard !recordedSteps.withLock({ $0.contains(item.key.step) }) else { continue }
+            try connection.execute(LedgerSQL.insertStep) { (statement) throws(RunStoreError) in
+                try statement.bind(1, seq)
+                try statement.bind(2, Int64(item.key.step))
+                try statement.bind(3, item.stepId)
+            }
+            recordedSteps.withLock { _ = $0.insert(item.key.step) }
+        }
+    }
+
+    /// The time items are stamped with: whole seconds, which SQLite keeps in 4 bytes rather than a REAL's 8 (dedupe
+    /// windows and retention are minutes to days).
+    static func now() -> Double {
+        Date().timeIntervalSince1970.rounded()
     }
 
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.
@@ -249,7 +277,21 @@ public final class JournalLedger: ItemLedger {
         do {
             return try body()
         } catch {
+            recordedSteps.withLock { $0.removeAll() }
             throw LedgerError(error.message)
         }
     }
+}
+
+/// What the ledger writes a row of `items` from: an item to mark, or an outcome to record.
+protocol LedgerRow {
+    var ledgerItem: LedgerItem { get }
+}
+
+extension LedgerItem: LedgerRow {
+    var ledgerItem: LedgerItem { self }
+}
+
+extension LedgerOutcome: LedgerRow {
+    var ledgerItem: LedgerItem { item }
 }

@@ -7,7 +7,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 6
+    static let version = 7
 
     /// Version 1.
     ///
@@ -146,6 +146,50 @@ enum JournalSchema {
         PRAGMA user_version = 6;
         """
 
+    /// Version 7: an item in fewer bytes (a year of daily million-row digests is a journal of tens of gigabytes, so every
+    /// byte of an item is 365 MB a year).
+    ///
+    /// `items` is rebuilt: its state is a code (`StoredState`), the step's id moves to `steps` (one row per run and step,
+    /// not per item), and the value columns have BLOB affinity (stored as given) so a row digest can be an INTEGER
+    /// (`CompactText.integer`) and a target a compacted BLOB (`CompactTarget`); values written before keep their form and
+    /// read the same. The key index holds four bytes of a compacted key's digest (`LedgerSQL.keyPrefix`) rather than
+    /// the whole key: the lookups compare the whole key on the few rows it finds.
+    static let version7 = """
+        CREATE TABLE steps (
+            run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            step_id TEXT NOT NULL,
+            PRIMARY KEY (run, step)
+        ) WITHOUT ROWID;
+        INSERT INTO steps (run, step, step_id) SELECT run, step, min(step_id) FROM items GROUP BY run, step;
+        CREATE TABLE items_7 (
+            run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            row INTEGER NOT NULL,
+            origin BLOB NOT NULL,
+            digest BLOB NOT NULL,
+            state INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            notification_id BLOB,
+            error TEXT,
+            retriable INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL,
+            idempotency_key BLOB,
+            target BLOB,
+            resolution TEXT,
+            PRIMARY KEY (run, step, row)
+        ) WITHOUT ROWID;
+        INSERT INTO items_7 (run, step, row, origin, digest, state, attempts, notification_id, error, retriable, updated_at,
+                             idempotency_key, target, resolution)
+            SELECT run, step, row, origin, digest, \(StoredState.fromName), attempts, notification_id, error, retriable, updated_at,
+                   idempotency_key, target, resolution
+            FROM items;
+        DROP TABLE items;
+        ALTER TABLE items_7 RENAME TO items;
+        CREATE INDEX items_by_key ON items (\(LedgerSQL.keyPrefix("idempotency_key"))) WHERE idempotency_key IS NOT NULL;
+        PRAGMA user_version = 7;
+        """
+
     /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.
     static func namePipelines(_ connection: SQLiteConnection) throws(RunStoreError) {
         var paths: [String] = []
@@ -187,6 +231,7 @@ enum JournalSchema {
         // stay in memory: on disk each was a temporary file created, written and unlinked per transaction.
         // They only undo a statement within its transaction, so the database's durability is unchanged.
         try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")
+        try connection.defineTargetFunction()
         guard try currentVersion(connection) != version else { return }
         try connection.transaction { () throws(RunStoreError) in
             // Read again under the write lock: another process may have created the schema meanwhile.
@@ -199,7 +244,7 @@ enum JournalSchema {
             if found < 0 {
                 throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
             }
-            if (1...5).contains(found) {
+            if (1...6).contains(found) {
                 if let lockDirectory, let held = FileRunLock.anyHeld(in: lockDirectory) {
                     throw RunStoreError("the run journal at \(connection.path) is from an older pushline and a run is still going "
                         + "(\(held)); it is upgraded once no run holds a lock: wait for it to end, then start again", kind: .unavailable)
@@ -208,7 +253,8 @@ enum JournalSchema {
                 if found < 3 { try connection.executeScript(version3) }
                 if found < 4 { try connection.executeScript(version4) }
                 if found < 5 { try connection.executeScript(version5) }
-                try migrateTo6(connection)
+                if found < 6 { try migrateTo6(connection) }
+                try connection.executeScript(version7)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -225,6 +271,7 @@ enum JournalSchema {
             try connection.executeScript(version4)
             try connection.executeScript(version5)
             try migrateTo6(connection)
+            try connection.executeScript(version7)
         }
     }
 

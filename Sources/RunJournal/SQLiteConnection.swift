@@ -87,6 +87,23 @@ final class SQLiteConnection {
         guard result == SQLITE_OK else { throw error(result, doing: "updating the schema") }
     }
 
+    /// Defines `pushline_target(value)`: the text of a target as `CompactTarget` stored it (TEXT as it is), which
+    /// `runs find` searches. Defined on every connection the journal opens.
+    func defineTargetFunction() throws(RunStoreError) {
+        let result = sqlite3_create_function_v2(db, "pushline_target", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
+            guard let values, let value = values[0] else { return sqlite3_result_null(context) }
+            guard sqlite3_value_type(value) == SQLITE_BLOB, let blob = sqlite3_value_blob(value) else { return sqlite3_result_value(context, value) }
+            let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(value)))
+            guard let text = CompactTarget.decode(bytes) else { return sqlite3_result_value(context, value) }
+            var utf8 = Array(text.utf8)
+            utf8.withUnsafeMutableBytes { buffer in
+                sqlite3_result_text64(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count),
+                                      sqliteTransient, UInt8(SQLITE_UTF8))
+            }
+        }, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, doing: "opening the run journal") }
+    }
+
     /// Runs `body` in a write transaction, rolling back if it throws.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so a second process waits (up to the busy timeout)

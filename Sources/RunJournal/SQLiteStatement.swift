@@ -40,6 +40,24 @@ struct SQLiteStatement {
         try bind(index, bytes: bytes)
     }
 
+    /// Binds a row digest as the journal stores it: an INTEGER for 16 hex digits (`CompactText.integer`), else compacted.
+    func bindDigest(_ index: Int32, _ digest: String) throws(RunStoreError) {
+        guard let value = CompactText.integer(digest) else { return try bindCompact(index, digest) }
+        try bind(index, value)
+    }
+
+    /// Binds a target as the journal stores it (`CompactTarget`); nil binds NULL.
+    func bindTarget(_ index: Int32, _ target: String?) throws(RunStoreError) {
+        guard let target, let bytes = CompactTarget.encode(target) else { return try bind(index, target) }
+        try bind(index, bytes: bytes)
+    }
+
+    /// Binds what the key index holds of `key` (`LedgerSQL.keyPrefix`); nil binds NULL.
+    func bindKeyPrefix(_ index: Int32, _ key: String?) throws(RunStoreError) {
+        guard let key, let bytes = CompactText.encode(key, forKey: true) else { return try bind(index, key) }
+        try bind(index, bytes: Array(bytes[2..<6]))
+    }
+
     /// Binds `bytes` as a BLOB; nil binds NULL.
     func bind(_ index: Int32, bytes: [UInt8]?) throws(RunStoreError) {
         guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
@@ -100,12 +118,23 @@ struct SQLiteStatement {
     }
 
     /// A column written by `bindCompact`: the text it stands for, whether stored as TEXT or as a compacted BLOB.
+    /// An INTEGER is a row digest (`bindDigest`).
     func compactText(_ column: Int32) -> String? {
-        guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return text(column) }
+        let type = sqlite3_column_type(handle, column)
+        if type == SQLITE_INTEGER { return CompactText.text(ofInteger: sqlite3_column_int64(handle, column)) }
+        guard type == SQLITE_BLOB else { return text(column) }
         guard let bytes = sqlite3_column_blob(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         let buffer = UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)
         return CompactText.decode(buffer) ?? String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// A column written by `bindTarget`: the target, whether stored as TEXT or as a compacted BLOB.
+    func target(_ column: Int32) -> String? {
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return text(column) }
+        guard let bytes = sqlite3_column_blob(handle, column) else { return nil }
+        let buffer = UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_column_bytes(handle, column)))
+        return CompactTarget.decode(buffer) ?? String(decoding: buffer, as: UTF8.self)
     }
 
     /// The column's bytes when it holds a BLOB; nil for any other type.

@@ -3,12 +3,16 @@ import Foundation
 import RunStore
 import Testing
 
-/// A journal the release before pipeline names left behind (SQLite schema 5, PostgreSQL schema 4: runs filed under
-/// their file's path, items stored as text) holding a run that was stopped half-way: the new pushline migrates it and
-/// resumes that run, sending each remaining user once and nobody twice.
+/// A journal an earlier release left behind holding a run that was stopped half-way: the new pushline migrates it and
+/// resumes that run, sending each remaining user once and nobody twice. The earlier releases: the one before compact
+/// items (SQLite schema 6: states and step ids as text in every item, targets as text, the whole key indexed) and the one
+/// before pipeline names (SQLite schema 5, PostgreSQL schema 4: runs filed under their file's path, items stored as text).
 extension BatchRunProcessTests {
-    @Test(arguments: JournalKind.all)
-    func aJournalOfTheReleaseBeforeIsMigratedAndItsStoppedRunResumes(_ kind: JournalKind) async throws {
+    /// The journals of the earlier releases: a store, and the SQLite schema (nil for PostgreSQL's schema 4).
+    static let earlierJournals: [(JournalKind, Int?)] = [(.sqlite, 6), (.sqlite, 5)] + JournalKind.all.filter { $0.description != "SQLite" }.map { ($0, nil) }
+
+    @Test(arguments: earlierJournals)
+    func aJournalOfAnEarlierReleaseIsMigratedAndItsStoppedRunResumes(_ kind: JournalKind, _ schema: Int?) async throws {
         let scratch = try Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
@@ -21,7 +25,8 @@ extension BatchRunProcessTests {
         if scratch.journal.hasPrefix("postgres") {
             try await Self.psql(Self.postgresAsTheReleaseBefore, url: scratch.journal)
         } else {
-            try Self.sqliteAsTheReleaseBefore(scratch.journal)
+            try Self.sqliteAsSchema6(scratch.journal)
+            if schema == 5 { try Self.sqliteAsTheReleaseBefore(scratch.journal) }
         }
 
         let resumed = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
@@ -36,7 +41,74 @@ extension BatchRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 
-    /// Rewrites a SQLite journal as the release before names wrote it: items as text (no compacted values, no file
+    /// Rewrites a SQLite journal as the release before compact items wrote it (schema 6): the items table rebuilt with the
+    /// state's name and the step's id in every item, targets as text, notification ids with their rest as text, and the
+    /// whole key in the index. The result has exactly the tables, columns and indexes of a journal made by that release.
+    static func sqliteAsSchema6(_ path: String) throws {
+        let db = try SQLiteConnection(path: path)
+        try db.transaction { () throws(RunStoreError) in
+            try db.executeScript("""
+                CREATE TABLE items_6 (
+                    run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE, step INTEGER NOT NULL, row INTEGER NOT NULL,
+                    step_id TEXT NOT NULL, origin TEXT NOT NULL, digest TEXT NOT NULL, state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0, notification_id TEXT, error TEXT, retriable INTEGER NOT NULL DEFAULT 0,
+                    updated_at REAL NOT NULL, idempotency_key TEXT, target TEXT, resolution TEXT,
+                    PRIMARY KEY (run, step, row)
+                ) WITHOUT ROWID;
+                """)
+            let columns = "run, step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at, "
+                + "idempotency_key, target, resolution"
+            try db.query("SELECT i.run, \(Journal.itemColumns("i")) FROM items AS i") {
+                (row) throws(RunStoreError) in
+                let item = try Journal.item(row, db, from: 1)
+                try db.execute("INSERT INTO items_6 (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)") {
+                    (statement) throws(RunStoreError) in
+                    try statement.bind(1, row.int64(0))
+                    try statement.bind(2, Int64(item.key.step))
+                    try statement.bind(3, Int64(item.key.row))
+                    try statement.bind(4, item.stepId)
+                    if let code = try db.originFiles.existingCode(of: item.origin, db) {
+                        try statement.bind(5, bytes: code)
+                    } else {
+                        try statement.bind(5, item.origin)
+                    }
+                    try statement.bindCompact(6, item.digest)
+                    try statement.bind(7, item.state.rawValue)
+                    try statement.bind(8, Int64(item.attempts))
+                    try statement.bind(9, bytes: item.notificationId.map(Self.schema6NotificationId))
+                    try statement.bind(10, item.error)
+                    try statement.bind(11, Int64(item.retriable ? 1 : 0))
+                    try statement.bind(12, item.updatedAt)
+                    try statement.bindCompact(13, item.idempotencyKey, key: true)
+                    try statement.bind(14, item.target)
+                    try statement.bind(15, item.resolution)
+                }
+            }
+            try db.executeScript("""
+                DROP TABLE items;
+                DROP TABLE steps;
+                ALTER TABLE items_6 RENAME TO items;
+                CREATE INDEX items_by_key ON items (idempotency_key) WHERE idempotency_key IS NOT NULL;
+                PRAGMA user_version = 6;
+                """)
+        }
+        let made = path + ".schema-6"
+        let older = try SQLiteConnection(path: made)
+        for script in [JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4, JournalSchema.version5] {
+            try older.executeScript(script)
+        }
+        try JournalSchema.migrateTo6(older)
+        #expect(try shape(of: db) == shape(of: older))
+        try? FileManager.default.removeItem(atPath: made)
+    }
+
+    /// A notification id as schema 6 stored it: its 32 hex digits as bytes, the rest as text.
+    private static func schema6NotificationId(_ id: String) -> [UInt8] {
+        guard let hex = CompactText.encode(String(id.prefix(32)), forKey: false), id.utf8.count >= 32 else { return Array(id.utf8) }
+        return hex + Array(id.utf8.dropFirst(32))
+    }
+
+    /// Rewrites a schema 6 SQLite journal as the release before names wrote it: items as text (no compacted values, no file
     /// ids), declared keys without their pipeline, runs under their file's path, none of the newer tables, schema 5.
     /// The result has exactly the tables, columns and indexes of a journal made by that release's schema.
     static func sqliteAsTheReleaseBefore(_ path: String) throws {

@@ -35,11 +35,13 @@ import Testing
             }
             try journal.withConnection { (connection) throws(RunStoreError) in
                 try connection.executeScript("""
+                    INSERT INTO steps (run, step, step_id) VALUES ((SELECT seq FROM runs WHERE id = '\(old.id)'), 1, 'send');
                     WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 1000000)
-                    INSERT INTO items (run, step, row, step_id, origin, digest, idempotency_key, target, state, attempts, notification_id,
+                    INSERT INTO items (run, step, row, origin, digest, idempotency_key, target, state, attempts, notification_id,
                                        updated_at)
-                    SELECT (SELECT seq FROM runs WHERE id = '\(old.id)'), 1, n, 'send', 'rows.csv:' || (n + 1), 'digest-' || n,
-                           'request:' || hex(randomblob(16)), '$UserId:{u' || n || '}', 'accepted', 1, hex(randomblob(16)), \(now - 40 * 86400)
+                    SELECT (SELECT seq FROM runs WHERE id = '\(old.id)'), 1, n, 'rows.csv:' || (n + 1), 'digest-' || n,
+                           'request:' || hex(randomblob(16)), '$UserId:{u' || n || '}', \(StoredState.code(.accepted)), 1, hex(randomblob(16)),
+                           \(now - 40 * 86400)
                     FROM g;
                     INSERT INTO skips (run, step, first_row, last_row, step_id, origin, first_line, prior_run, prior_step, prior_first_row)
                         VALUES ((SELECT seq FROM runs WHERE id = '\(old.id)'), 2, 1, 10, 'send', 'rows.csv', 2, 'x', 1, 1);

@@ -53,7 +53,7 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
         }
     }
 
-    @Test("a schema 3 journal is brought to 6: it gains the shared pace (a pause recorded through it is read back) and generations (its runs are generation 0)")
+    @Test("a schema 3 journal is brought to 7: it gains the shared pace (a pause recorded through it is read back) and generations (its runs are generation 0)")
     func migratesFromVersion3() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/journal.sqlite"
@@ -68,7 +68,7 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
             #expect(left > 59 && left <= 60)
             var version = 0
             try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
-            #expect(version == 6)
+            #expect(version == JournalSchema.version)
         }
     }
 
