@@ -109,6 +109,8 @@ public struct BatchRunner: Sendable {
         let ledger = isDryRun ? nil : control.ledger.flatMap { $0.isWritable ? $0 : nil }
         let log = isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization, shown: Self.shownRequests) : nil
         let completions = Completions<(BatchItem, BatchState.Finished)>()
+        let stopSignal = control.stop
+        let shard = control.shard
         await withDiscardingTaskGroup { group in
             var inFlight = 0
             var exhausted = false
@@ -125,7 +127,7 @@ public struct BatchRunner: Sendable {
                         state.stop = BatchStop(.cancelled, message: "the run was cancelled")
                         break
                     }
-                    if control.stop.isRequested {
+                    if stopSignal.isRequested {
                         state.outcome.interrupted = true
                         break
                     }
@@ -147,7 +149,7 @@ public struct BatchRunner: Sendable {
                     // Without a shard key, rows are placed by their idempotency key: two rows that are the same notification
                     // land in the same part, where the run's own duplicate check holds one back (parts are separate runs,
                     // and two of them could both pass the check before either marked its row).
-                    if let shard = control.shard, !shard.owns(item.shardKey ?? item.key ?? item.digest) {
+                    if let shard, !shard.owns(item.shardKey ?? item.key ?? item.digest) {
                         state.outcome.counts.otherShards += 1
                         continue
                     }

@@ -8,7 +8,7 @@ extension BatchState {
     /// closing that range when the item does not continue it. False, taking nothing, without a journal to write to
     /// (a dry run): the item is then settled as any duplicate.
     mutating func noteSkip(_ item: BatchItem, sentBy prior: PriorSend, at key: LedgerKey) -> Bool {
-        guard !runner.isDryRun, runner.control.ledger?.isWritable == true else { return false }
+        guard journals else { return false }
         if var open = openSkip {
             if open.extend(row: item.row, origin: item.origin, priorRun: prior.runId, prior: key) {
                 openSkip = open

@@ -10,6 +10,9 @@ import PipelineCore
 /// everything else is counted (and is in the journal).
 struct BatchState {
     let runner: BatchRunner
+    /// True when items are journalled (not a dry run, a writable ledger): asked for every row a re-run skips, so worked
+    /// out once rather than through the runner's control each time.
+    let journals: Bool
     var outcome = BatchOutcome()
     /// Why admission stopped, if it did.
     var stop: BatchStop?
@@ -60,6 +63,7 @@ struct BatchState {
 
     init(runner: BatchRunner) {
         self.runner = runner
+        journals = !runner.isDryRun && runner.control.ledger?.isWritable == true
     }
 
     func ledgerItem(_ item: BatchItem) -> LedgerItem {

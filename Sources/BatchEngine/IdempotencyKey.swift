@@ -18,28 +18,64 @@ public enum IdempotencyKey {
     /// `String` cost more than the digest). It is the same text, byte for byte, that keys have always digested: a key
     /// must never change, or a journal would stop recognising what it sent.
     public static func of(_ request: HubRequest, hub: HubSession, includingSchedule: Bool = false) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(256 + request.url.utf8.count + request.body.count)
-        text += "pushline-key-v1\n".utf8
-        text += identity(of: hub).utf8
-        text.append(newline)
-        text += request.method.rawValue.utf8
-        text.append(space)
-        let base = hub.endpoint.hubBaseURL
-        text += request.url.hasPrefix(base) ? request.url.utf8.dropFirst(base.utf8.count) : request.url.utf8[...]
-        text.append(newline)
-        // Each name lower-cased once, then sorted as before (the key of a given request must never change).
-        let headers = request.headers.map { (name: $0.name.lowercased(), value: $0.value) }.sorted { $0.name < $1.name }
-        for header in headers where includingSchedule || !ignoredHeaders.contains(header.name) {
-            text += header.name.utf8
-            text += ": ".utf8
-            text += header.value.utf8
-            text.append(newline)
+        var maker = Maker(hub: hub, includingSchedule: includingSchedule)
+        return maker.key(of: request)
+    }
+
+    /// Keys of many requests to one hub, as a batch makes them (one per row): what every key of the hub shares is written
+    /// once, and the headers' names are lower-cased and sorted once for each run of requests that carry the same names
+    /// (a batch's rows all do; only values such as each row's tag expression differ).
+    ///
+    /// The text digested is written as bytes into one buffer (building it as a `String` cost more than the digest). It
+    /// is the same text, byte for byte, that keys have always digested: a key must never change, or a journal would stop
+    /// recognising what it sent.
+    public struct Maker {
+        /// `pushline-key-v1`, the hub's identity and a newline.
+        private let head: [UInt8]
+        private let base: String
+        private let includingSchedule: Bool
+        /// The last request's header names, and the headers digested: their positions in sorted order, each with its
+        /// lower-cased name and `: `.
+        private var names: [String] = []
+        private var digested: [(position: Int, name: [UInt8])] = []
+        private var text: [UInt8] = []
+
+        public init(hub: HubSession, includingSchedule: Bool) {
+            head = Array("pushline-key-v1\n\(identity(of: hub))\n".utf8)
+            base = hub.endpoint.hubBaseURL
+            self.includingSchedule = includingSchedule
         }
-        text.append(newline)
-        // As text: a body that is not valid UTF-8 is digested as decoding repairs it, as it always was.
-        text += String(decoding: request.body, as: UTF8.self).utf8
-        return "request:" + ContentDigest.hex(bytes: text, digits: 32)
+
+        /// The key of `request`: `request:` and 32 hex digits.
+        public mutating func key(of request: HubRequest) -> String {
+            let headers = request.headers
+            if !headers.elementsEqual(names, by: { $0.name == $1 }) {
+                names = headers.map(\.name)
+                // Sorted by lower-cased name exactly as keys always sorted the headers, so equal names keep their order.
+                let sorted = headers.enumerated().map { (position: $0.offset, name: $0.element.name.lowercased()) }.sorted { $0.name < $1.name }
+                digested = sorted.filter { includingSchedule || !ignoredHeaders.contains($0.name) }.map { ($0.position, Array(($0.name + ": ").utf8)) }
+            }
+            text.removeAll(keepingCapacity: true)
+            text += head
+            text += request.method.rawValue.utf8
+            text.append(space)
+            text += request.url.hasPrefix(base) ? request.url.utf8.dropFirst(base.utf8.count) : request.url.utf8[...]
+            text.append(newline)
+            for (position, name) in digested {
+                text += name
+                text += headers[position].value.utf8
+                text.append(newline)
+            }
+            text.append(newline)
+            // As text: a body that is not valid UTF-8 is digested as decoding repairs it, as it always was (ASCII, which
+            // nearly every body is, needs no decoding).
+            if request.body.allSatisfy({ $0 < 0x80 }) {
+                text += request.body
+            } else {
+                text += String(decoding: request.body, as: UTF8.self).utf8
+            }
+            return "request:" + ContentDigest.hex(bytes: text, digits: 32)
+        }
     }
 
     private static let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")

@@ -37,9 +37,10 @@ public struct RowSource: Sendable, Equatable {
     }
 
     /// Opens the file; for CSV reads and checks the header. Throws a sentence naming the file.
-    public func open() throws(RowSourceError) -> RowReader {
+    /// `digests: false` leaves each row's digest empty, for a pass that only checks the rows.
+    public func open(digests: Bool = true) throws(RowSourceError) -> RowReader {
         do {
-            return try RowReader(self)
+            return try RowReader(self, digests: digests)
         } catch let failure as TextFile.Failure {
             throw RowSourceError(failure.message(what: "for-each file", name: shown))
         } catch let error as RowSourceError {

@@ -84,6 +84,26 @@ enum CompactText {
         return String(decoding: utf8, as: UTF8.self)
     }
 
+    /// The first four bytes of the hex digits a key is compacted to (what the key index holds of it, `LedgerSQL.keyPrefix`),
+    /// as a big-endian number; nil for a key stored as TEXT. The same as bytes 2 to 5 of `encode(key, forKey: true)`,
+    /// without building them: every row of a batch asks.
+    static func keyIndexBytes(_ key: String) -> UInt32? {
+        let utf8 = key.utf8
+        for code in 1..<prefixes.count {
+            let prefix = prefixes[code].utf8
+            guard utf8.starts(with: prefix) else { continue }
+            var value: UInt32 = 0
+            var digits = 0
+            for byte in utf8.dropFirst(prefix.count).prefix(fewestDigits) {
+                guard let digit = hexValue(byte) else { return nil }
+                if digits < 8 { value = value << 4 | UInt32(digit) }
+                digits += 1
+            }
+            return digits == fewestDigits ? value : nil
+        }
+        return nil
+    }
+
     /// A row digest (16 lowercase hex digits) as the INTEGER the journal stores it as (8 bytes, not a 10-byte BLOB); nil
     /// for any other text, which is stored as `encode` says.
     static func integer(_ text: String) -> Int64? {

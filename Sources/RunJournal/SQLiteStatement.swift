@@ -54,8 +54,9 @@ struct SQLiteStatement {
 
     /// Binds what the key index holds of `key` (`LedgerSQL.keyPrefix`); nil binds NULL.
     func bindKeyPrefix(_ index: Int32, _ key: String?) throws(RunStoreError) {
-        guard let key, let bytes = CompactText.encode(key, forKey: true) else { return try bind(index, key) }
-        try bind(index, bytes: Array(bytes[2..<6]))
+        guard let key, let value = CompactText.keyIndexBytes(key) else { return try bind(index, key) }
+        var bigEndian = value.bigEndian
+        try check(withUnsafeBytes(of: &bigEndian) { sqlite3_bind_blob64(handle, index, $0.baseAddress, 4, sqliteTransient) })
     }
 
     /// Binds `bytes` as a BLOB; nil binds NULL.

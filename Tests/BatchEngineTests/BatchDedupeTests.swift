@@ -303,6 +303,21 @@ import PipelineCore
             }
         }
         #expect(IdempotencyKey.of(requests[0], hub: azure) == keyAsFirstDefined(requests[0], hub: azure))
+        // A batch's maker, which lower-cases and sorts the header names once for requests that carry the same ones:
+        // the same keys, whatever order the requests come in, with names that differ only in case kept in their order.
+        var twins = request(azure, body: "{}")
+        twins.headers += [HubHeader("x-twin", "b"), HubHeader("X-Twin", "a")]
+        var otherValues = twins
+        otherValues.headers[otherValues.headers.count - 1].value = "c"
+        requests += [twins, otherValues]
+        for hub in [azure, emulator] {
+            for including in [false, true] {
+                var maker = IdempotencyKey.Maker(hub: hub, includingSchedule: including)
+                for request in requests + requests.reversed() + [twins, twins, otherValues] {
+                    #expect(maker.key(of: request) == keyAsFirstDefined(request, hub: hub, includingSchedule: including))
+                }
+            }
+        }
     }
 
     @Test func aScheduleTimeCountsOnlyWhenTheStepFixesIt() throws {

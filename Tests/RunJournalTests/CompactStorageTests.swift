@@ -24,6 +24,10 @@ import Testing
         let stored = try #require(CompactText.encode(text, forKey: key))
         #expect(stored.count == bytes)
         #expect(CompactText.decode(stored) == text)
+        if key {
+            let indexed = try #require(CompactText.keyIndexBytes(text))
+            #expect(withUnsafeBytes(of: indexed.bigEndian, Array.init) == Array(stored[2..<6]), "what the key index holds")
+        }
     }
 
     @Test("what would not get shorter, or must stay searchable as text, stays text", arguments: [
@@ -33,6 +37,7 @@ import Testing
     ])
     func keepsText(_ text: String, _ key: Bool) {
         #expect(CompactText.encode(text, forKey: key) == nil)
+        if key { #expect(CompactText.keyIndexBytes(text) == nil) }
     }
 
     @Test("any text round-trips: random mixes of hex digits, prefixes and other characters")
@@ -45,6 +50,8 @@ import Testing
                 text += Bool.random(using: &generator) ? String("0123456789abcdef".randomElement(using: &generator)!)
                     : pieces.randomElement(using: &generator)!
             }
+            let indexed = CompactText.keyIndexBytes(text).map { withUnsafeBytes(of: $0.bigEndian, Array.init) }
+            #expect(indexed == CompactText.encode(text, forKey: true).map { Array($0[2..<6]) }, "\(text.debugDescription)")
             for key in [false, true] {
                 guard let stored = CompactText.encode(text, forKey: key) else { continue }
                 #expect(CompactText.decode(stored) == text, "\(text.debugDescription)")

@@ -52,7 +52,9 @@ public struct NotificationRequest: Sendable, Equatable {
     /// windowsphone; `application/json` for adm; `application/x-www-form-urlencoded` for baidu (as .NET).
     /// Format and header names compare case-insensitively.
     public static func defaultContentType(format: String, headers: [HubHeader]) -> String {
-        switch format.trimmingWhitespace().lowercased() {
+        // A format already in lower case (a batch's every request) is not copied to be trimmed and lower-cased.
+        let plain = !format.isEmpty && format.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        switch plain ? format : format.trimmingWhitespace().lowercased() {
         case "windows":
             let type = headers.value(named: "X-WNS-Type")?.trimmingWhitespace().lowercased()
             return type == "wns/raw" ? "application/octet-stream" : "application/xml"

@@ -48,7 +48,7 @@ extension SendStep {
     /// payload are built as the send would build them, and every one that cannot be is a malformed row.
     func checkRows(_ plan: RowPlan) throws(StepFailure) -> InputCheck {
         let reader: RowReader
-        do { reader = try plan.source.open() } catch { throw StepFailure(error.message) }
+        do { reader = try plan.source.open(digests: false) } catch { throw StepFailure(error.message) }
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         let shown = plan.source.shown
         var check = InputCheck(input: shown, policy: badRows)
@@ -86,6 +86,7 @@ extension SendStep {
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: plan.concurrency,
                                  rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
+        var keys = IdempotencyKey.Maker(hub: session, includingSchedule: scheduledAt)
         let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
             let item: RowReader.Item?
             do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
@@ -103,7 +104,7 @@ extension SendStep {
                 case .success(let (target, body)):
                     let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
                     let key = declared.map { Self.scoped($0.render(values), pipeline: pipelineName, step: stepIndex) }
-                        ?? IdempotencyKey.of(request, hub: session, includingSchedule: scheduledAt)
+                        ?? keys.key(of: request)
                     var item = BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
                     item.shardKey = shardColumn.flatMap { values[$0] }
                     return item
