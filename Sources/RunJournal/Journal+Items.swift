@@ -65,7 +65,7 @@ extension Journal {
             for index in groups.indices {
                 // `error IS ?4` so the group of items without an error text (NULL) matches too.
                 try connection.query("""
-                    SELECT i.origin FROM items AS i
+                    SELECT i.origin, i.row FROM items AS i
                     WHERE i.run = (SELECT seq FROM runs WHERE id = ?1) AND i.step = ?2 AND i.state = ?3 AND \(Self.reason) IS ?4
                     ORDER BY i.row LIMIT ?5
                     """, bind: { (statement) throws(RunStoreError) in
@@ -75,7 +75,7 @@ extension Journal {
                     try statement.bind(4, groups[index].error)
                     try statement.bind(5, Int64(examples))
                 }) { (row) throws(RunStoreError) in
-                    groups[index].examples.append(try connection.originFiles.origin(row, 0, connection))
+                    groups[index].examples.append(try connection.originFiles.origin(row, 0, row: row.int(1), connection))
                 }
             }
             return SkipRange.adding(skips, to: groups, examples: examples)
@@ -100,7 +100,7 @@ extension Journal {
     static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0) throws(RunStoreError) -> JournalItem {
         JournalItem(
             key: LedgerKey(step: row.int(first), row: row.int(first + 1)), stepId: row.text(first + 2) ?? "",
-            origin: try connection.originFiles.origin(row, first + 3, connection), digest: row.compactText(first + 4) ?? "",
+            origin: try connection.originFiles.origin(row, first + 3, row: row.int(first + 1), connection), digest: row.compactText(first + 4) ?? "",
             state: try itemState(row, first + 5, connection), attempts: row.int(first + 6), notificationId: row.compactText(first + 7),
             error: row.text(first + 8), retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10),
             idempotencyKey: row.compactText(first + 11),

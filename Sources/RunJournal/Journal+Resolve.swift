@@ -73,12 +73,13 @@ extension Journal {
         return try withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []
             // The text as the journal stores a default key, and as a row's origin (`OriginFiles`), when it is one.
-            let originCode = try connection.originFiles.existingCode(of: text, connection)
+            let originLine = try connection.originFiles.existingLine(of: text, connection)
             try connection.query("""
                 SELECT r.id, r.pipeline, \(Self.itemColumns("i"))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
                 WHERE (i.idempotency_key = ?1 OR i.idempotency_key = ?4 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
                        OR substr(i.idempotency_key, instr(i.idempotency_key, '/') + 1) = ?1 OR i.origin = ?1 OR i.origin = ?5
+                       OR (typeof(i.origin) = 'integer' AND i.origin >> 8 = ?6 AND i.row + (i.origin & 255) = ?7)
                        OR instr(pushline_target(i.target), ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
@@ -87,7 +88,9 @@ extension Journal {
                 try statement.bind(2, pipeline)
                 try statement.bind(3, since ?? -Double.greatestFiniteMagnitude)
                 try statement.bindCompact(4, text, key: true)
-                try statement.bind(5, bytes: originCode)
+                try statement.bind(5, bytes: originLine.map { OriginFiles.bytes($0.id << 32 | $0.line) })
+                try statement.bind(6, originLine?.id)
+                try statement.bind(7, originLine?.line)
             }) { (row) throws(RunStoreError) in
                 guard found.count < limit else { return }
                 let item = try Self.item(row, connection, from: 2)

@@ -28,7 +28,7 @@ extension JournalLedger {
             try statement.bindKeyPrefix(6, key)
         }) { (row) throws(RunStoreError) in
             found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
-                              origin: try connection.originFiles.origin(row, 3, connection), sameRun: row.int64(4) != 0,
+                              origin: try connection.originFiles.origin(row, 3, row: row.int(7), connection), sameRun: row.int64(4) != 0,
                               notificationId: row.compactText(5),
                               key: LedgerKey(step: row.int(6), row: row.int(7)))
         }
@@ -59,7 +59,7 @@ extension JournalLedger {
                         let run = row.int64(1)
                         found.append((row.compactText(0) ?? "", run,
                                       PriorSend(runId: "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
-                                                origin: try connection.originFiles.origin(row, 4, connection), sameRun: run == seq,
+                                                origin: try connection.originFiles.origin(row, 4, row: row.int(7), connection), sameRun: run == seq,
                                                 notificationId: row.compactText(5), key: LedgerKey(step: row.int(6), row: row.int(7)))))
                     }
                     for var item in found {

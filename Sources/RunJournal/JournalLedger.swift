@@ -222,10 +222,10 @@ public final class JournalLedger: ItemLedger {
     private func bindItem(_ item: LedgerItem, to statement: SQLiteStatement, at first: Int32) throws(RunStoreError) {
         try statement.bind(first, Int64(item.key.step))
         try statement.bind(first + 1, Int64(item.key.row))
-        if let code = try statement.connection.originFiles.code(of: item.origin, statement.connection) {
-            try statement.bind(first + 2, bytes: code)
-        } else {
-            try statement.bind(first + 2, item.origin)
+        switch try statement.connection.originFiles.stored(item.origin, row: item.key.row, statement.connection) {
+        case .distance(let value): try statement.bind(first + 2, value)
+        case .code(let bytes): try statement.bind(first + 2, bytes: bytes)
+        case .text: try statement.bind(first + 2, item.origin)
         }
         try statement.bindDigest(first + 3, item.digest)
         try statement.bindCompact(first + 4, item.idempotencyKey, key: true)

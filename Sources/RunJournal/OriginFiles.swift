@@ -5,6 +5,11 @@ import RunStore
 /// holds `file id << 32 | line` as a BLOB of its big-endian bytes without leading zeros (a BLOB, since the column's TEXT
 /// affinity would turn an INTEGER into its digits). An origin of another shape (a tag send's `step 2`, a line number
 /// written `0042`) stays TEXT, as does every origin a journal recorded before this.
+///
+/// Since schema 7 a row's line is stored as its distance from the item's row number, which is the same small number for
+/// every row of a file (a CSV row N is on line N + 1 unless a quoted field spans lines): the item holds the INTEGER
+/// `file id << 8 | (line - row)` in one or two bytes (the column has BLOB affinity, so an INTEGER stays one). A line
+/// before its row or 256 lines past it keeps the BLOB code.
 struct OriginFiles {
     private var ids: [String: Int64] = [:]
     private var paths: [Int64: String] = [:]
@@ -19,26 +24,46 @@ struct OriginFiles {
         return (String(origin[..<colon]), line)
     }
 
-    /// The stored value of `origin`: its code's bytes (adding its file to `files` when new), or nil to store the text.
-    mutating func code(of origin: String, _ connection: SQLiteConnection) throws(RunStoreError) -> [UInt8]? {
-        guard let (file, line) = Self.split(origin) else { return nil }
-        guard let id = try id(of: file, connection, adding: true), id < 1 << 31 else { return nil }
-        return Self.bytes(id << 32 | line)
+    /// How an item's origin is stored.
+    enum Stored: Equatable {
+        /// The file's id and the line's distance from the row: `id << 8 | (line - row)`.
+        case distance(Int64)
+        /// The file's id and the line: `id << 32 | line`, as big-endian bytes without leading zeros.
+        case code([UInt8])
+        /// The origin as written.
+        case text
     }
 
-    /// The origin an item's stored value stands for: the text, or the file and line of a code.
-    mutating func origin(_ statement: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(RunStoreError) -> String {
-        guard let bytes = statement.blob(column) else { return statement.text(column) ?? "" }
-        let code = bytes.reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        let id = code >> 32
+    /// How the origin of the item at `row` is stored, adding its file to `files` when new.
+    mutating func stored(_ origin: String, row: Int, _ connection: SQLiteConnection) throws(RunStoreError) -> Stored {
+        guard let (file, line) = Self.split(origin) else { return .text }
+        guard let id = try id(of: file, connection, adding: true), id < 1 << 31 else { return .text }
+        let distance = line - Int64(row)
+        return (0..<256).contains(distance) ? .distance(id << 8 | distance) : .code(Self.bytes(id << 32 | line))
+    }
+
+    /// The origin an item's stored value stands for: the text, or the file and line of a code; `row` is the item's.
+    mutating func origin(_ statement: SQLiteStatement, _ column: Int32, row: Int, _ connection: SQLiteConnection) throws(RunStoreError) -> String {
+        let id: Int64
+        let line: Int64
+        if statement.isInteger(column) {
+            let value = statement.int64(column)
+            (id, line) = (value >> 8, Int64(row) + (value & 0xff))
+        } else if let bytes = statement.blob(column) {
+            let code = bytes.reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            (id, line) = (code >> 32, code & 0xffff_ffff)
+        } else {
+            return statement.text(column) ?? ""
+        }
         if paths[id] == nil { try load(connection) }
-        return (paths[id] ?? "?") + ":" + String(code & 0xffff_ffff)
+        return (paths[id] ?? "?") + ":" + String(line)
     }
 
-    /// The stored value `origin` would have, when its file is known; nil when no item can have it as a code.
-    mutating func existingCode(of origin: String, _ connection: SQLiteConnection) throws(RunStoreError) -> [UInt8]? {
+    /// The file id and line of `origin` when its file is known (`runs find` matches an item's origin by them); nil when
+    /// no item can have it stored as a code.
+    mutating func existingLine(of origin: String, _ connection: SQLiteConnection) throws(RunStoreError) -> (id: Int64, line: Int64)? {
         guard let (file, line) = Self.split(origin), let id = try id(of: file, connection, adding: false) else { return nil }
-        return Self.bytes(id << 32 | line)
+        return (id, line)
     }
 
     /// `code`'s big-endian bytes from its first that is not zero.

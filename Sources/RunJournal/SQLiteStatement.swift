@@ -138,6 +138,11 @@ struct SQLiteStatement {
         return CompactTarget.decode(buffer) ?? String(decoding: buffer, as: UTF8.self)
     }
 
+    /// True when the column holds an INTEGER.
+    func isInteger(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_INTEGER
+    }
+
     /// The column's bytes when it holds a BLOB; nil for any other type.
     func blob(_ column: Int32) -> [UInt8]? {
         guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return nil }

@@ -67,8 +67,8 @@ extension BatchRunProcessTests {
                     try statement.bind(2, Int64(item.key.step))
                     try statement.bind(3, Int64(item.key.row))
                     try statement.bind(4, item.stepId)
-                    if let code = try db.originFiles.existingCode(of: item.origin, db) {
-                        try statement.bind(5, bytes: code)
+                    if let (id, line) = try db.originFiles.existingLine(of: item.origin, db) {
+                        try statement.bind(5, bytes: OriginFiles.bytes(id << 32 | line))
                     } else {
                         try statement.bind(5, item.origin)
                     }
@@ -115,7 +115,7 @@ extension BatchRunProcessTests {
         let db = try SQLiteConnection(path: path)
         var items: [(run: Int64, step: Int64, row: Int64, origin: String, digest: String, id: String?, key: String?)] = []
         try db.query("SELECT run, step, row, origin, digest, notification_id, idempotency_key FROM items") { (row) throws(RunStoreError) in
-            items.append((row.int64(0), row.int64(1), row.int64(2), try db.originFiles.origin(row, 3, db), row.compactText(4) ?? "",
+            items.append((row.int64(0), row.int64(1), row.int64(2), try db.originFiles.origin(row, 3, row: Int(row.int64(2)), db), row.compactText(4) ?? "",
                           row.compactText(5), row.compactText(6)))
         }
         #expect(!items.isEmpty)

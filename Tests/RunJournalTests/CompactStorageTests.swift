@@ -97,7 +97,8 @@ import Testing
             try SQLiteConnection(path: path).query("SELECT typeof(origin) || ' ' || typeof(digest) || ' ' || typeof(idempotency_key) FROM items ORDER BY row") {
                 (row) throws(RunStoreError) in stored.append(row.text(0) ?? "")
             }
-            #expect(stored == ["blob integer blob", "blob integer blob", "text integer text", "text integer blob", "blob integer blob"])
+            // Lines one past their rows are stored as that distance (an INTEGER); a line before its row as file and line.
+            #expect(stored == ["integer integer blob", "integer integer blob", "text integer text", "text integer blob", "blob integer blob"])
 
             // Another process (another connection) reads the files it did not add; keys and origins are found as written.
             let other = try Journal(path: path)
@@ -106,6 +107,8 @@ import Testing
             let prior = try other.ledger(run: second.id).priorSend(key: items[1].idempotencyKey!, since: 0, excluding: LedgerKey(step: 1, row: 1))
             #expect(prior?.runId == first.id && prior?.origin == origins[1] && prior?.notificationId == "9165555e87ba4e4ab1980a49f00979d9-2")
             #expect(try other.find(origins[4], pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [5])
+            #expect(try other.find(origins[1], pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [2])
+            #expect(try other.find("/srv/releases/2026-11-25/rows.csv:4", pipeline: nil, since: nil, limit: 5).isEmpty)
             #expect(try other.find("rows.csv:0042", pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [4])
             #expect(try other.find(items[0].idempotencyKey!, pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [1])
             #expect(try other.find("/srv/releases/2026-11-25/rows.csv:9", pipeline: nil, since: nil, limit: 5).isEmpty)
@@ -122,7 +125,7 @@ import Testing
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let failed = #expect(throws: RunStoreError.self) {
                     try connection.transaction { () throws(RunStoreError) in
-                        _ = try connection.originFiles.code(of: item.origin, connection)
+                        _ = try connection.originFiles.stored(item.origin, row: 1, connection)
                         throw RunStoreError("the write failed")
                     }
                 }
