@@ -104,27 +104,4 @@ struct DocumentDecoder {
         }
         return entries
     }
-
-    private func decodeSteps(_ node: ConfigNode?) -> [StepInvocation] {
-        guard let node else { return [] }
-        guard let items = node.items else {
-            diagnostics.error("'steps' must be a list, found \(node.kindName)", at: node.location,
-                              hint: "write each step as `- kind: { options }`")
-            return []
-        }
-        if items.isEmpty {
-            diagnostics.warning("'steps' is empty; the pipeline does nothing", at: node.location)
-        }
-        var steps: [StepInvocation] = []
-        for (offset, item) in items.enumerated() {
-            guard let entries = item.entries, entries.count == 1, let entry = entries.first else {
-                let found = item.entries.map { "a mapping with \($0.count) keys" } ?? item.kindName
-                diagnostics.error("each step must be a mapping with one key naming its kind, found \(found)",
-                                  at: item.location, hint: "write `- sign: { hub: sports }`; put options under the kind")
-                continue
-            }
-            steps.append(StepInvocation(index: offset + 1, kind: entry.key, location: entry.keyLocation, options: entry.value))
-        }
-        return steps
-    }
 }

@@ -21,13 +21,27 @@ public struct PipelineSchema: Sendable {
             definitions.append(ReportField(Self.definitionName(step: type.id), Self.stepSchema(type)))
             stepProperties.append(ReportField(type.id, .object([ReportField("$ref", .string("#/$defs/\(Self.definitionName(step: type.id))"))])))
         }
+        let conditions = StepCondition.allCases.map { ReportValue.string($0.rawValue) }
+        stepProperties += [
+            ReportField("id", .object([
+                ReportField("description", .string("the step's id, unique in the file: later steps refer to it by this")),
+                ReportField("type", .string("string")), ReportField("pattern", .string("^[A-Za-z0-9_-]+$")),
+            ])),
+            ReportField("name", .object([
+                ReportField("description", .string("what progress lines, reports and the run journal call the step instead of its kind")),
+                ReportField("type", .string("string")), ReportField("pattern", .string("^[^\\n]*\\S[^\\n]*$")),
+            ])),
+            ReportField("when", .object([
+                ReportField("description", .string("when the step runs: success (the default: every earlier step succeeded or was skipped), failure (an earlier step failed) or always")),
+                ReportField("enum", .array(conditions)),
+            ])),
+        ]
         definitions.append(ReportField("step", .object([
-            ReportField("description", .string("One step: a mapping with one key naming its kind (\(registry.ids.joined(separator: ", "))), its options beneath.")),
+            ReportField("description", .string("One step: a mapping with one key naming its kind (\(registry.ids.joined(separator: ", "))), its options beneath, and optionally an id, a name and a when beside it.")),
             ReportField("type", .string("object")),
-            ReportField("minProperties", .int(1)),
-            ReportField("maxProperties", .int(1)),
             ReportField("properties", .object(stepProperties)),
             ReportField("additionalProperties", .bool(false)),
+            ReportField("oneOf", .array(registry.ids.map { .object([ReportField("required", .array([.string($0)]))]) })),
         ])))
         var root = Self.mappingSchema(DocumentDecoder.topLevelKeys)
         root.insert(contentsOf: [

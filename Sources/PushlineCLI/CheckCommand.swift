@@ -107,7 +107,7 @@ struct CheckCommand: AsyncParsableCommand {
         let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger, shard: shard))
         console.line("plan (as a dry run finds it; nothing was sent):")
         for record in plan.steps {
-            console.line("  [\(record.index)/\(plan.steps.count)] \(record.step): \(record.summary)")
+            console.line("  [\(record.index)/\(plan.steps.count)] \(record.title): \(record.summary)")
             if let input = record.input, let line = TextReporter.reconciliation(input, record.items) { console.line("        \(line)") }
             if record.status == .failed { for line in record.lines.prefix(InputCheck.listed + 1) { console.line("        \(line)") } }
             if let hint = record.hint, record.status == .failed { console.line("        hint: \(hint)") }

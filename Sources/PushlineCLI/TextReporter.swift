@@ -8,9 +8,9 @@ enum TextReporter {
         var text = "pipeline: \(report.pipeline)\(report.dryRun ? " (dry run: nothing is sent)" : "")\n"
         if let runId = report.runId { text += "run: \(runId)\(report.resumed == true ? " (resumed)" : "")\n" }
         let total = report.steps.count
-        let width = report.steps.map(\.step.count).max() ?? 0
+        let width = report.steps.map(\.title.count).max() ?? 0
         for record in report.steps {
-            let name = record.step.padding(to: width)
+            let name = record.title.padding(to: width)
             let status: String
             switch record.status {
             case .succeeded: status = "ok    "

@@ -71,18 +71,46 @@ import PipelineCore
         #expect(harness.headlines("b.yaml").first == "b.yaml:1:1: error: missing required key 'version'")
     }
 
-    @Test func stepsMustBeOneKeyMappings() {
+    @Test func stepsAreMappingsWithAKindBesideAnIdANameAndAWhen() throws {
         harness.write("p.yaml", """
             version: 1
             steps:
-              - sign: { hub: x }
-                render: { template: y }
               - just-a-string
+              - id: lonely
+                name: no kind
+              - id: digest
+                sign: { hub: x }
+              - id: digest
+                when: sometimes
+                sign: {}
+              - id: two words
+                name: ""
+                sign: {}
             """)
         #expect(harness.headlines("p.yaml") == [
-            "p.yaml:3:5: error: each step must be a mapping with one key naming its kind, found a mapping with 2 keys",
-            "p.yaml:5:5: error: each step must be a mapping with one key naming its kind, found a scalar",
+            "p.yaml:3:5: error: each step must be a mapping with one key naming its kind, found a scalar",
+            "p.yaml:4:5: error: this step has no key naming its kind, only 'id', 'name'",
+            "p.yaml:8:9: error: step id 'digest' is already the id of the step at line 6",
+            "p.yaml:9:11: error: 'when' must be success, failure or always, found 'sometimes'",
+            "p.yaml:11:9: error: a step's 'id' must be letters, digits, '-' and '_', found 'two words'",
+            "p.yaml:12:11: error: a step's 'name' must be one line of text, found an empty or multi-line text",
         ])
+        harness.write("q.yaml", """
+            version: 1
+            steps:
+              - id: digest
+                name: daily digest
+                when: always
+                sign: { hub: x }
+              - sign: { hub: x }
+                render: { template: y }
+            """)
+        let document = try #require(harness.load("q.yaml").0)
+        #expect(document.steps.map(\.kind) == ["sign", "sign"])
+        #expect(document.steps.map(\.id) == ["digest", nil] && document.steps.map(\.name) == ["daily digest", nil])
+        #expect(document.steps.map(\.condition) == [.always, .success])
+        // A second key beside the kind is the registry's to judge (it knows the kinds): kept as a stray.
+        #expect(document.steps[1].strays.map(\.key) == ["render"])
     }
 
     @Test func emptyFileAndNonMappingRoot() {

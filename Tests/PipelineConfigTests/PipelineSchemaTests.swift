@@ -74,7 +74,10 @@ struct PipelineSchemaTests {
     func stepFromTheRegistry() throws {
         let step = try Self.object(try Self.schema, "$defs", "step")
         #expect(step["additionalProperties"] as? Bool == false)
-        #expect(step["minProperties"] as? Int == 1 && step["maxProperties"] as? Int == 1)
+        // Exactly one kind (one branch of `oneOf` per kind), and beside it an id, a name and a when.
+        #expect((step["oneOf"] as? [[String: Any]])?.compactMap { $0["required"] as? [String] }.contains(["greet"]) == true)
+        #expect(try Self.object(step, "properties", "when")["enum"] as? [String] == ["success", "failure", "always"])
+        #expect(try Self.object(step, "properties", "id")["pattern"] as? String == "^[A-Za-z0-9_-]+$")
         #expect(try Self.object(step, "properties", "greet")["$ref"] as? String == "#/$defs/greet-step")
         let greet = try Self.object(try Self.schema, "$defs", "greet-step")
         #expect(greet["description"] as? String == "Greets someone.")

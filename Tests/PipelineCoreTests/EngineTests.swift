@@ -4,7 +4,7 @@ import Testing
 @testable import PipelineCore
 
 /// A step that records its runs and succeeds or fails as told.
-private struct ProbeStep: Step {
+struct ProbeStep: Step {
     static let id = "probe"
     static let summary = "records runs"
     static let options = [
@@ -56,11 +56,11 @@ private struct OtherProbe: Step {
     func run(in context: StepContext) async throws -> StepResult { StepResult(summary: "") }
 }
 
-private func invocation(_ index: Int, _ kind: String, _ options: [(String, ConfigNode)]) -> StepInvocation {
+func invocation(_ index: Int, _ kind: String, _ options: [(String, ConfigNode)]) -> StepInvocation {
     StepInvocation(index: index, kind: kind, location: Build.at(10 + index, 5), options: Build.mapping(options, 10 + index, 12))
 }
 
-private let noFiles: DataFileLoader = { _, _, _, _ in nil }
+let noFiles: DataFileLoader = { _, _, _, _ in nil }
 
 @Suite struct RegistryTests {
     @Test func rejectsDuplicateIDs() {
@@ -161,7 +161,7 @@ private let noFiles: DataFileLoader = { _, _, _, _ in nil }
     }
 }
 
-private let testLogger = PushlineLogging.logger(label: "test", level: "critical")!
+let testLogger = PushlineLogging.logger(label: "test", level: "critical")!
 
 private extension InputSummary {
     func with(records: Int, bad: Int) -> InputSummary {

@@ -40,7 +40,7 @@ struct EditorSupportTests {
         #expect(output.out == committed, "regenerate it: swift run pushline schema > pipelines/pipeline.schema.json")
         let parsed = try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any]
         let steps = try #require((parsed?["$defs"] as? [String: Any])?["step"] as? [String: Any])
-        #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys) == ["sign", "render", "register", "send"])
+        #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys) == ["sign", "render", "register", "send", "id", "name", "when"])
     }
 
     @Test("every example pipeline starts with the schema modeline")
@@ -69,7 +69,7 @@ struct EditorSupportTests {
     }
 
     @Test("every misspelled key the schema rejects (CI checks that with Python jsonschema), validate rejects at that key",
-          arguments: ["top-level", "hub", "template", "step-option", "step-kind", "installation"])
+          arguments: ["top-level", "hub", "template", "step-option", "step-kind", "step-entry", "installation"])
     func misspelledKeys(fixture: String) async throws {
         let path = "Tests/PushlineCLITests/Inputs/misspelled/\(fixture).yaml"
         let text = try String(contentsOfFile: CommandRunner.root + "/" + path, encoding: .utf8)
@@ -81,9 +81,10 @@ struct EditorSupportTests {
         #expect(output.err.contains("unknown key '\(key)'") || output.err.contains("unknown step '\(key)'"), "\(output.err)")
     }
 
-    @Test("values validate accepts in unexpected forms (CI checks the schema accepts them too) validate accepts")
-    func lenientValues() async throws {
-        let output = await CommandRunner.run(["validate", "Tests/PushlineCLITests/Inputs/schema-valid/lenient.yaml"],
+    @Test("values validate accepts in unexpected forms, and step entries with an id, a name and a when (CI checks the schema accepts them too), validate accepts",
+          arguments: ["lenient", "step-entries"])
+    func lenientValues(fixture: String) async throws {
+        let output = await CommandRunner.run(["validate", "Tests/PushlineCLITests/Inputs/schema-valid/\(fixture).yaml"],
                                              environment: ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"])
         #expect(output.status == 0, "\(output.err)")
         #expect(output.err == "")

@@ -8,4 +8,25 @@ public struct BuiltStep: Sendable {
     public let location: SourceLocation
     /// The step value.
     public let step: any Step
+    /// The entry's `id:`, when it has one.
+    public var declaredId: String?
+    /// The entry's `name:`, when it has one.
+    public var name: String?
+    /// When the step runs.
+    public var condition: StepCondition
+
+    /// Creates a built step.
+    public init(index: Int, id: String, location: SourceLocation, step: any Step, declaredId: String? = nil, name: String? = nil,
+                condition: StepCondition = .success) {
+        self.index = index
+        self.id = id
+        self.location = location
+        self.step = step
+        self.declaredId = declaredId
+        self.name = name
+        self.condition = condition
+    }
+
+    /// How people see the step: its name, or its kind.
+    public var title: String { name ?? id }
 }

@@ -41,17 +41,17 @@ public struct PipelineEngine: Sendable {
         let state = RunState()
         func context(for built: BuiltStep, check: InputCheck? = nil) -> StepContext {
             var stepLogger = logger
-            stepLogger[metadataKey: "step"] = "\(built.index):\(built.id)"
+            stepLogger[metadataKey: "step"] = "\(built.index):\(built.title)"
             var context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
                                       isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
             context.inputCheck = check
+            context.stepName = built.name
             return context
         }
         let (checks, rejections) = await checkInputs(pipeline, context: { context(for: $0) })
         if !rejections.isEmpty {
             let records = pipeline.steps.map { built in
-                rejections[built.index] ?? StepRecord(index: built.index, step: built.id, location: built.location.description, status: .skipped,
-                                                      summary: "not started: the input check failed, so nothing was sent")
+                rejections[built.index] ?? Self.notRun(built, status: .skipped, summary: "not started: the input check failed, so nothing was sent")
             }
             return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                              status: .rejected, steps: records)
@@ -62,11 +62,17 @@ public struct PipelineEngine: Sendable {
         var partial = false
         for built in pipeline.steps {
             let location = built.location.description
-            if failed || interrupted || batch.stop.isRequested {
+            // A stop signal ends the run whatever a step's `when:` says; a failure skips the steps that need success
+            // and lets those that run on failure, or always, run.
+            if interrupted || batch.stop.isRequested {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
-                records.append(StepRecord(index: built.index, step: built.id, location: location,
-                                          status: failed ? .skipped : .interrupted,
-                                          summary: failed ? "skipped: an earlier step failed" : "not started: the run was stopped"))
+                records.append(Self.notRun(built, status: failed ? .skipped : .interrupted,
+                                           summary: failed ? "skipped: an earlier step failed" : "not started: the run was stopped"))
+                continue
+            }
+            guard built.condition.holds(afterFailure: failed) else {
+                records.append(Self.notRun(built, status: .skipped,
+                                           summary: failed ? "skipped: an earlier step failed" : "skipped (when: \(built.condition.rawValue)): no earlier step failed"))
                 continue
             }
             let context = context(for: built, check: checks[built.index])
@@ -90,6 +96,8 @@ public struct PipelineEngine: Sendable {
                                     summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
             }
             record.input = checks[built.index].map(InputSummary.init)
+            record.id = built.declaredId
+            record.name = built.name
             if record.status == .failed {
                 failed = true
                 stepLogger.error("step failed", metadata: ["location": "\(location)", "reason": "\(record.summary)"])
@@ -136,6 +144,14 @@ public struct PipelineEngine: Sendable {
             }
         }
         return (checks, rejections)
+    }
+
+    /// The record of a step that did not run.
+    private static func notRun(_ built: BuiltStep, status: StepRecord.Status, summary: String) -> StepRecord {
+        var record = StepRecord(index: built.index, step: built.id, location: built.location.description, status: status, summary: summary)
+        record.id = built.declaredId
+        record.name = built.name
+        return record
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

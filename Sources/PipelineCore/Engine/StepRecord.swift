@@ -20,6 +20,12 @@ public struct StepRecord: Sendable, Equatable, Encodable {
     public var index: Int
     /// The step kind.
     public var step: String
+    /// The step's `id:`, when it has one.
+    public var id: String?
+    /// The step's `name:`, when it has one.
+    public var name: String?
+    /// How people see the step: its name, or its kind.
+    public var title: String { name ?? step }
     /// Where the step is written, `file:line:column`.
     public var location: String
     /// How it ended.

@@ -27,13 +27,16 @@ public struct StepRegistry: Sendable {
     ) -> Pipeline? {
         let context = BuildContext(document: document, loadDataFile: loadDataFile)
         var built: [BuiltStep] = []
-        for invocation in document.steps {
+        for var invocation in document.steps {
+            invocation = kindFirst(invocation)
             guard let type = type(for: invocation.kind) else {
                 diagnostics.error(
                     "unknown step '\(invocation.kind)'\(Suggestion.didYouMean(invocation.kind, in: ids))",
                     at: invocation.location, hint: "available steps: \(ids.joined(separator: ", "))")
+                reportStrays(invocation, of: nil, diagnostics)
                 continue
             }
+            reportStrays(invocation, of: type, diagnostics)
             if let step = Self.build(type, invocation, context, diagnostics) { built.append(step) }
         }
         guard !diagnostics.hasErrors else { return nil }
@@ -58,6 +61,41 @@ public struct StepRegistry: Sendable {
             }
             return nil
         }
-        return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: step)
+        return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: step, declaredId: invocation.id,
+                         name: invocation.name, condition: invocation.condition)
+    }
+
+    /// The keys a step entry may have beside its kind.
+    public static let entryKeys = ["id", "name", "when"]
+
+    /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written
+    /// above `send:`), so the error falls on the stray key rather than on the step.
+    private func kindFirst(_ invocation: StepInvocation) -> StepInvocation {
+        guard type(for: invocation.kind) == nil, let index = invocation.strays.firstIndex(where: { type(for: $0.key) != nil }) else {
+            return invocation
+        }
+        var swapped = invocation
+        let kind = invocation.strays[index]
+        swapped.strays[index] = ConfigEntry(key: invocation.kind, keyLocation: invocation.location, value: invocation.options)
+        swapped.kind = kind.key
+        swapped.location = kind.keyLocation
+        swapped.options = kind.value
+        return swapped
+    }
+
+    /// An error for each key beside the kind that a step entry does not have; an option of the step (`hub:` written
+    /// beside `send:` rather than under it) says to indent it.
+    private func reportStrays(_ invocation: StepInvocation, of type: (any Step.Type)?, _ diagnostics: DiagnosticCollector) {
+        for stray in invocation.strays {
+            if let type, type.options.contains(where: { $0.key == stray.key }) {
+                diagnostics.error("'\(stray.key)' is an option of '\(invocation.kind)' but is written beside it", at: stray.keyLocation,
+                                  hint: "indent it under `\(invocation.kind):`, with the step's other options")
+            } else {
+                let known = Self.entryKeys + ids
+                diagnostics.error("unknown key '\(stray.key)' in a step entry\(Suggestion.didYouMean(stray.key, in: known))",
+                                  at: stray.keyLocation,
+                                  hint: "a step entry holds one key naming its kind (`\(invocation.kind):`) and may have `id:`, `name:` and `when:`")
+            }
+        }
     }
 }

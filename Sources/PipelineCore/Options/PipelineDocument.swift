@@ -147,12 +147,29 @@ public struct StepInvocation: Sendable {
     public var location: SourceLocation
     /// The options node (a mapping, or null for a step without options).
     public var options: ConfigNode
+    /// The step's `id:`, which later steps refer to it by; unique in the file.
+    public var id: String?
+    /// The step's `name:`, shown in progress, reports and the journal instead of its kind.
+    public var name: String?
+    /// The step's `when:` (default `success`).
+    public var condition: StepCondition
+    /// Keys beside the kind that are neither `id`, `name` nor `when`: the registry reports them (one of them may be
+    /// the kind, when the first key is not).
+    public var strays: [ConfigEntry]
 
     /// Creates an invocation.
-    public init(index: Int, kind: String, location: SourceLocation, options: ConfigNode) {
+    public init(index: Int, kind: String, location: SourceLocation, options: ConfigNode, id: String? = nil, name: String? = nil,
+                condition: StepCondition = .success, strays: [ConfigEntry] = []) {
         self.index = index
         self.kind = kind
         self.location = location
         self.options = options
+        self.id = id
+        self.name = name
+        self.condition = condition
+        self.strays = strays
     }
+
+    /// How people see the step: its name, or its kind.
+    public var title: String { name ?? kind }
 }

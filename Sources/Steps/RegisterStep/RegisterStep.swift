@@ -163,7 +163,7 @@ public struct RegisterStep: Step {
     /// were tried if any failed.
     public func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
-        var runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: concurrency, rate: rate,
+        var runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: concurrency, rate: rate,
                                  control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
         runner.keptItems = RegisterReport.keptResults

@@ -17,7 +17,7 @@ extension SendStep {
         case .directFile: false
         }
         var row = 0
-        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: 1, rate: nil,
+        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: 1, rate: nil,
                                  control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
         let declared = idempotencyKey.map { Self.scoped($0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex) }
@@ -83,7 +83,7 @@ extension SendStep {
         let stepIndex = context.stepIndex
         let scheduledAt = isScheduledAt
         let shardColumn = shardKey
-        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: Self.id, concurrency: plan.concurrency,
+        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: plan.concurrency,
                                  rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
         var keys = IdempotencyKey.Maker(hub: session, includingSchedule: scheduledAt)

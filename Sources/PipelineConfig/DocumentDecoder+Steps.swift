@@ -1,0 +1,85 @@
+import PipelineCore
+
+/// The `steps:` list: each entry is a mapping with one key naming the step's kind (its options under it) and, beside
+/// it, an optional `id:`, `name:` and `when:`.
+extension DocumentDecoder {
+    func decodeSteps(_ node: ConfigNode?) -> [StepInvocation] {
+        guard let node else { return [] }
+        guard let items = node.items else {
+            diagnostics.error("'steps' must be a list, found \(node.kindName)", at: node.location,
+                              hint: "write each step as `- kind: { options }`")
+            return []
+        }
+        if items.isEmpty {
+            diagnostics.warning("'steps' is empty; the pipeline does nothing", at: node.location)
+        }
+        var steps: [StepInvocation] = []
+        var ids: [String: SourceLocation] = [:]
+        for (offset, item) in items.enumerated() {
+            guard let entries = item.entries, !entries.isEmpty else {
+                diagnostics.error("each step must be a mapping with one key naming its kind, found \(item.kindName)",
+                                  at: item.location, hint: "write `- sign: { hub: sports }`; put options under the kind")
+                continue
+            }
+            let others = entries.filter { !StepRegistry.entryKeys.contains($0.key) }
+            guard let kind = others.first else {
+                diagnostics.error("this step has no key naming its kind, only \(entries.map { "'\($0.key)'" }.joined(separator: ", "))",
+                                  at: item.location, hint: "add the step's kind beside them, with its options: `send: { hub: main, … }`")
+                continue
+            }
+            var step = StepInvocation(index: offset + 1, kind: kind.key, location: kind.keyLocation, options: kind.value,
+                                      strays: Array(others.dropFirst()))
+            let reader = entries.reduce(into: [String: ConfigNode]()) { $0[$1.key] = $1.value }
+            step.id = decodeStepId(reader["id"], seen: &ids)
+            step.name = decodeStepName(reader["name"])
+            step.condition = decodeCondition(reader["when"]) ?? .success
+            steps.append(step)
+        }
+        return steps
+    }
+
+    /// A step's `id:`: letters, digits, `-` and `_`, unique in the file.
+    private func decodeStepId(_ node: ConfigNode?, seen: inout [String: SourceLocation]) -> String? {
+        guard let node else { return nil }
+        guard let id = node.scalar?.text, !id.isEmpty,
+              id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F })
+        else {
+            diagnostics.error("a step's 'id' must be letters, digits, '-' and '_', found \(node.scalar.map { "'\($0.text)'" } ?? node.kindName)",
+                              at: node.location, hint: "later steps refer to it by this id, e.g. `id: digest`")
+            return nil
+        }
+        if let first = seen[id] {
+            diagnostics.error("step id '\(id)' is already the id of the step at line \(first.line)", at: node.location,
+                              hint: "give each step its own id")
+            return nil
+        }
+        seen[id] = node.location
+        return id
+    }
+
+    /// A step's `name:`: one line of text.
+    private func decodeStepName(_ node: ConfigNode?) -> String? {
+        guard let node else { return nil }
+        guard let name = node.scalar?.text, name.contains(where: { !$0.isWhitespace }), !name.contains(where: \.isNewline) else {
+            diagnostics.error("a step's 'name' must be one line of text, found \(node.scalar == nil ? node.kindName : "an empty or multi-line text")",
+                              at: node.location, hint: "e.g. `name: tell the on-call channel`")
+            return nil
+        }
+        return name
+    }
+
+    /// A step's `when:`: one of the condition words.
+    private func decodeCondition(_ node: ConfigNode?) -> StepCondition? {
+        guard let node else { return nil }
+        let words = StepCondition.allCases.map(\.rawValue)
+        guard let text = node.scalar?.text, let condition = StepCondition(rawValue: text) else {
+            let found = node.scalar.map { "'\($0.text)'" } ?? node.kindName
+            diagnostics.error("'when' must be \(words.dropLast().joined(separator: ", ")) or \(words.last!), found \(found)"
+                                  + Suggestion.didYouMean(node.scalar?.text ?? "", in: words),
+                              at: node.location,
+                              hint: "success (the default) runs the step when every earlier step succeeded, failure when one failed, always either way")
+            return nil
+        }
+        return condition
+    }
+}
