@@ -41,10 +41,8 @@ public struct TemplateProperties: Sendable, Equatable {
 
     /// The value for `name`, ignoring ASCII case; `nil` when there is none.
     public subscript(name: String) -> String? {
-        // A name asked for in the case the values have it needs no folding (a rows file asks for every row's columns),
-        // unless two names fold alike, when the folded lookup picks between them.
-        if folded.count == values.count, let exact = values[name] { return exact }
-        return folded[ASCII.lowercased(name)]
+        // A name without ASCII capitals is looked up as it is (no copy): callers that ask every row fold names once.
+        folded[ASCII.lowercased(name)]
     }
 
     /// Every name that differs from another only in case, sorted. NH's behaviour for such

@@ -40,7 +40,7 @@ extension Journal {
                         try statement.bind(1, seq)
                         try statement.bind(2, resolution.rawValue)
                         try statement.bind(3, text)
-                        try statement.bind(4, now.rounded())
+                        try statement.bind(4, now.rounded(.up))
                         try statement.bind(5, Int64(step ?? -1))
                         try statement.bind(6, Int64(range.lowerBound))
                         try statement.bind(7, Int64(clamping: range.upperBound))

@@ -71,7 +71,7 @@ public final class JournalLedger: ItemLedger {
         return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
             try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = try runSeq(connection)
-                return try connection.transaction { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
+                return try transaction(connection) { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
                     let (marked, held) = try claim.partition(items, run: run ?? "", now: now) { (item, key) throws(RunStoreError) in
                         try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key)
                     }
@@ -94,7 +94,7 @@ public final class JournalLedger: ItemLedger {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
-                try connection.transaction { () throws(RunStoreError) in
+                try transaction(connection) { () throws(RunStoreError) in
                     try insert(outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
                                perRow: LedgerSQL.recordParametersPerRow) { (outcome, statement, first) throws(RunStoreError) in
                         try bindItem(outcome.item, to: statement, at: first)
@@ -141,7 +141,7 @@ public final class JournalLedger: ItemLedger {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
-                try connection.transaction { () throws(RunStoreError) in
+                try transaction(connection) { () throws(RunStoreError) in
                     try recordSteps([item], connection: connection, seq: seq)
                     try connection.execute(LedgerSQL.markSending[1]) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
@@ -191,7 +191,7 @@ public final class JournalLedger: ItemLedger {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
-                try connection.transaction { () throws(RunStoreError) in
+                try transaction(connection) { () throws(RunStoreError) in
                     try insert(rows, connection: connection, seq: seq, now: now, sql: sql, perRow: perRow, bindRow: bindRow)
                 }
             }
@@ -233,7 +233,7 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// Records the step ids of `rows`' steps in `steps`, once per step: the ledger remembers which it wrote (and forgets
-    /// them all when a call fails, since its transaction was rolled back).
+    /// them all when a transaction rolls back, `transaction(_:_:)`).
     func recordSteps<Row: LedgerRow>(_ rows: [Row], connection: SQLiteConnection, seq: Int64) throws(RunStoreError) {
         var last: Int?
         for row in rows {
@@ -252,9 +252,10 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// The time items are stamped with: whole seconds, which SQLite keeps in 4 bytes rather than a REAL's 8 (dedupe
-    /// windows and retention are minutes to days).
+    /// windows and retention are minutes to days). Rounded up, never down: a lookup keeps what was recorded at or after
+    /// the start of its window, so a time recorded earlier than it was could let a send fall out of its window too soon.
     static func now() -> Double {
-        Date().timeIntervalSince1970.rounded()
+        Date().timeIntervalSince1970.rounded(.up)
     }
 
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.
@@ -277,8 +278,19 @@ public final class JournalLedger: ItemLedger {
         do {
             return try body()
         } catch {
-            recordedSteps.withLock { $0.removeAll() }
             throw LedgerError(error.message)
+        }
+    }
+
+    /// A write transaction on `connection` that, when it rolls back, also forgets the steps this ledger recorded
+    /// (`recordSteps`): forgotten while the connection is still held, so no other write of this ledger meanwhile takes
+    /// a step whose row was rolled back for recorded.
+    private func transaction<T>(_ connection: SQLiteConnection, _ body: () throws(RunStoreError) -> T) throws(RunStoreError) -> T {
+        do {
+            return try connection.transaction(body)
+        } catch {
+            recordedSteps.withLock { $0.removeAll() }
+            throw error
         }
     }
 }

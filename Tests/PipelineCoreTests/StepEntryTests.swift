@@ -46,10 +46,32 @@ import Testing
         #expect(report.steps[1].summary == "skipped (when: failure): no earlier step failed")
     }
 
-    @Test("a stop signal runs nothing more, not even an `always` step")
+    @Test("a stop signal runs nothing more, not even an `always` step, which says it was stopped, not skipped")
     func stopRunsNothing() async throws {
         let report = try await run([entry(1, "a", when: .always)], stop: true)
         #expect(report.steps.map(\.status) == [.interrupted])
+        // A step that fails as the run is stopped: what would have run after the failure was stopped.
+        let registry = try StepRegistry([ProbeStep.self, FailAndStop.self])
+        var stopping = invocation(1, "fail-and-stop", [])
+        stopping.name = "the digest"
+        let steps = [stopping, entry(2, "b"), entry(3, "c", when: .failure), entry(4, "d", when: .always)]
+        let built = try #require(registry.build(PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: DiagnosticCollector(),
+                                                loadDataFile: noFiles))
+        let stopped = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .live(DryRunTransport()))
+        #expect(stopped.status == .failed)
+        #expect(stopped.steps.map(\.status) == [.failed, .skipped, .interrupted, .interrupted])
+        #expect(stopped.steps.map(\.summary)[1...] == ["skipped: an earlier step failed", "not started: the run was stopped",
+                                                      "not started: the run was stopped"])
+    }
+
+    @Test("a step whose input the check rejects keeps its id and name in the report")
+    func rejectedStepKeepsItsName() async throws {
+        var rejected = invocation(1, "probe", [("name", Build.scalar("a")), ("bad", Build.scalar("2"))])
+        rejected.id = "digest"
+        rejected.name = "morning digest"
+        let report = try await run([rejected, entry(2, "b", title: "next")])
+        #expect(report.status == .rejected)
+        #expect(report.steps.map(\.title) == ["morning digest", "next"] && report.steps[0].id == "digest")
     }
 
     @Test("a record carries the step's id and name; its title is the name, or the kind")
@@ -83,5 +105,18 @@ import Testing
             "test.yaml:13:5: error: unknown key 'whne' in a step entry; did you mean 'when'?",
         ])
         #expect(collector.diagnostics.first?.hint == "indent it under `probe:`, with the step's other options")
+    }
+}
+
+/// A step that stops the run and fails, as one that a signal cut short and whose hub then refused it.
+private struct FailAndStop: Step {
+    static let id = "fail-and-stop"
+    static let summary = "fails as the run stops"
+    static let options: [OptionSpec] = []
+    static let examples: [String] = []
+    static func build(_ options: OptionReader, in context: BuildContext) -> FailAndStop? { FailAndStop() }
+    func run(in context: StepContext) async throws -> StepResult {
+        context.batch.stop.request()
+        throw StepFailure("refused")
     }
 }

@@ -37,6 +37,7 @@ import Testing
                            idempotencyKey: "request:cd1e11b25b24cef239f7432f0d2eb8\(row)c", target: "$UserId:{u\(row)}")
             }
             let ledger = journal.ledger(run: run.id)
+            let before = Date().timeIntervalSince1970
             try ledger.markSending(items)
             try ledger.record([LedgerOutcome(item: items[0], state: .accepted, notificationId: "9165555e87ba4e4ab1980a49f00979d9-7"),
                                LedgerOutcome(item: items[1], state: .failed, error: "410 gone")])
@@ -45,7 +46,8 @@ import Testing
             #expect(read.map(\.state) == [.accepted, .failed, .sending])
             #expect(read.map(\.stepId) == ["send", "send", "send"])
             #expect(read.map(\.target) == ["$UserId:{u1}", "$UserId:{u2}", "$UserId:{u3}"])
-            #expect(read.allSatisfy { $0.updatedAt == $0.updatedAt.rounded() })
+            // Whole seconds, rounded up: never earlier than the write, so a dedupe window never ends early.
+            #expect(read.allSatisfy { $0.updatedAt == $0.updatedAt.rounded() && $0.updatedAt >= before })
             #expect(try journal.counts(run: run.id) == [
                 StepCount(step: 2, stepId: "send", state: .sending, count: 1), StepCount(step: 2, stepId: "send", state: .accepted, count: 1),
                 StepCount(step: 2, stepId: "send", state: .failed, count: 1),
@@ -66,6 +68,24 @@ import Testing
             for text in ["u2", "$UserId:{u2}", "UserId:{u2"] {
                 #expect(try journal.find(text, pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [2], "\(text)")
             }
+        }
+    }
+
+    @Test("a write that rolls back takes its step's id with it, and the ledger writes it again with the next item")
+    func rolledBackStepIsWrittenAgain() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            let journal = try Journal(path: path)
+            let run = try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000)
+            let ledger = journal.ledger(run: run.id)
+            try SQLiteConnection(path: path).executeScript("""
+                CREATE TRIGGER refuse BEFORE INSERT ON items WHEN NEW.row = 99 BEGIN SELECT RAISE(ABORT, 'refused'); END;
+                """)
+            let refused = LedgerItem(key: LedgerKey(step: 3, row: 99), stepId: "tell ops", origin: "rows.csv:100", digest: "d")
+            #expect(throws: LedgerError.self) { try ledger.markSending([refused]) }
+            try SQLiteConnection(path: path).executeScript("DROP TRIGGER refuse;")
+            try ledger.markSending([LedgerItem(key: LedgerKey(step: 3, row: 1), stepId: "tell ops", origin: "rows.csv:2", digest: "d")])
+            #expect(try journal.items(run: run.id, states: [], limit: 5).map(\.stepId) == ["tell ops"])
         }
     }
 

@@ -51,7 +51,8 @@ public struct PipelineEngine: Sendable {
         let (checks, rejections) = await checkInputs(pipeline, context: { context(for: $0) })
         if !rejections.isEmpty {
             let records = pipeline.steps.map { built in
-                rejections[built.index] ?? Self.notRun(built, status: .skipped, summary: "not started: the input check failed, so nothing was sent")
+                rejections[built.index].map { Self.named($0, built) }
+                    ?? Self.notRun(built, status: .skipped, summary: "not started: the input check failed, so nothing was sent")
             }
             return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                              status: .rejected, steps: records)
@@ -64,15 +65,15 @@ public struct PipelineEngine: Sendable {
             let location = built.location.description
             // A stop signal ends the run whatever a step's `when:` says; a failure skips the steps that need success
             // and lets those that run on failure, or always, run.
+            let runs = built.condition.holds(afterFailure: failed)
             if interrupted || batch.stop.isRequested {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
-                records.append(Self.notRun(built, status: failed ? .skipped : .interrupted,
-                                           summary: failed ? "skipped: an earlier step failed" : "not started: the run was stopped"))
+                records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
+                                    : Self.skipped(built, afterFailure: failed))
                 continue
             }
-            guard built.condition.holds(afterFailure: failed) else {
-                records.append(Self.notRun(built, status: .skipped,
-                                           summary: failed ? "skipped: an earlier step failed" : "skipped (when: \(built.condition.rawValue)): no earlier step failed"))
+            guard runs else {
+                records.append(Self.skipped(built, afterFailure: failed))
                 continue
             }
             let context = context(for: built, check: checks[built.index])
@@ -96,8 +97,7 @@ public struct PipelineEngine: Sendable {
                                     summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
             }
             record.input = checks[built.index].map(InputSummary.init)
-            record.id = built.declaredId
-            record.name = built.name
+            record = Self.named(record, built)
             if record.status == .failed {
                 failed = true
                 stepLogger.error("step failed", metadata: ["location": "\(location)", "reason": "\(record.summary)"])
@@ -148,7 +148,18 @@ public struct PipelineEngine: Sendable {
 
     /// The record of a step that did not run.
     private static func notRun(_ built: BuiltStep, status: StepRecord.Status, summary: String) -> StepRecord {
-        var record = StepRecord(index: built.index, step: built.id, location: built.location.description, status: status, summary: summary)
+        named(StepRecord(index: built.index, step: built.id, location: built.location.description, status: status, summary: summary), built)
+    }
+
+    /// The record of a step its `when:` skips, after earlier steps of which some failed (`failed`) or none did.
+    private static func skipped(_ built: BuiltStep, afterFailure failed: Bool) -> StepRecord {
+        notRun(built, status: .skipped,
+               summary: failed ? "skipped: an earlier step failed" : "skipped (when: \(built.condition.rawValue)): no earlier step failed")
+    }
+
+    /// `record` with the step's id and name.
+    private static func named(_ record: StepRecord, _ built: BuiltStep) -> StepRecord {
+        var record = record
         record.id = built.declaredId
         record.name = built.name
         return record

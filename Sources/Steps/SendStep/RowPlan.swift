@@ -25,6 +25,8 @@ struct RowPlan: Sendable, Equatable {
 
     /// Every column the plan reads, as first written, sorted (computed once: a row is checked against it).
     let columns: [String]
+    /// `columns` as property lookups fold them, worked out once: every row looks each of them up.
+    let foldedColumns: [String]
     /// The properties in the order a template send's JSON body lists them (`PropertiesJSON.ordered`).
     let orderedProperties: [Property]
 
@@ -48,6 +50,7 @@ struct RowPlan: Sendable, Equatable {
         }
         var seen = Set<String>()
         columns = names.flatMap(\.propertyNames).filter { seen.insert($0.lowercased()).inserted }.sorted()
+        foldedColumns = columns.map(TemplateProperties.folded)
         orderedProperties = PropertiesJSON.ordered(properties.keys).map { Property(name: $0, value: properties[$0]!) }
     }
 

@@ -136,7 +136,9 @@ extension SendStep {
     /// (the input check) leaves out a payload that cannot fail, the properties written as JSON, and gives an empty one.
     private func rowParts(_ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?, withBody: Bool = true)
         -> Result<(NotificationTargets, [UInt8]), RowProblem> {
-        let missing = plan.columns.filter { values[$0] == nil } + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
+        // Looked up by their folded names (worked out once for the plan), which the lookup takes as they are.
+        let missing = zip(plan.columns, plan.foldedColumns).filter { values[$0.1] == nil }.map(\.0)
+            + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
         if !missing.isEmpty {
             return .failure(RowProblem("the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))"))
         }
