@@ -71,10 +71,7 @@ import Testing
 
     @Test("a journal stores row origins as file and line, hex as bytes, and reads every item back as written")
     func journalRoundTrip() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory + "/journal.sqlite"
-            let journal = try Journal(path: path)
-            let first = try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000)
+        try withJournalAndRun { journal, first, path in
             let origins = ["/srv/releases/2026-11-25/rows.csv:2", "/srv/releases/2026-11-25/rows.csv:3", "step 2", "rows.csv:0042",
                            "/srv/other/devices.json:1"]
             let items = origins.enumerated().map { index, origin in
@@ -117,10 +114,7 @@ import Testing
 
     @Test("a file added in a transaction that rolls back is forgotten, not used for the next item")
     func rollbackForgetsTheFile() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory + "/journal.sqlite"
-            let journal = try Journal(path: path)
-            let run = try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000)
+        try withJournalAndRun { journal, run, path in
             let item = LedgerItem(key: LedgerKey(step: 1, row: 1), stepId: "send", origin: "/srv/a/rows.csv:2", digest: "d")
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let failed = #expect(throws: RunStoreError.self) {

@@ -28,10 +28,7 @@ import Testing
 
     @Test("an item is stored compactly and reads back as written: state code, step id once, target, whole seconds")
     func storedCompactly() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory + "/journal.sqlite"
-            let journal = try Journal(path: path)
-            let run = try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000)
+        try withJournalAndRun { journal, run, path in
             let items = (1...3).map { row in
                 LedgerItem(key: LedgerKey(step: 2, row: row), stepId: "send", origin: "/srv/rows.csv:\(row + 1)", digest: "36b7b00cb2cfe9f\(row)",
                            idempotencyKey: "request:cd1e11b25b24cef239f7432f0d2eb8\(row)c", target: "$UserId:{u\(row)}")
@@ -73,10 +70,7 @@ import Testing
 
     @Test("a write that rolls back takes its step's id with it, and the ledger writes it again with the next item")
     func rolledBackStepIsWrittenAgain() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory + "/journal.sqlite"
-            let journal = try Journal(path: path)
-            let run = try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000)
+        try withJournalAndRun { journal, run, path in
             let ledger = journal.ledger(run: run.id)
             try SQLiteConnection(path: path).executeScript("""
                 CREATE TRIGGER refuse BEFORE INSERT ON items WHEN NEW.row = 99 BEGIN SELECT RAISE(ABORT, 'refused'); END;
@@ -91,10 +85,7 @@ import Testing
 
     @Test("the dedupe lookups find earlier sends through the key index, by four bytes of the key, and compare the whole key")
     func lookupsUseTheIndex() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory + "/journal.sqlite"
-            let journal = try Journal(path: path)
-            let first = try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000)
+        try withJournalAndRun { journal, first, path in
             // Two keys that share the four bytes the index holds, and a declared key (stored as text, indexed whole).
             let keys = ["request:cd1e11b2000000000000000000000001", "request:cd1e11b2000000000000000000000002", "digest/step2:u3"]
             let items = keys.enumerated().map { index, key in

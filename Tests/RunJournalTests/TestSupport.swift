@@ -43,3 +43,12 @@ func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async t
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
+
+/// Runs `body` with a new journal in a temporary directory (`path` is its file) and a run started in it.
+func withJournalAndRun<T>(_ body: (_ journal: Journal, _ run: RunRecord, _ path: String) throws -> T) throws -> T {
+    try withTemporaryDirectory { directory in
+        let path = directory + "/journal.sqlite"
+        let journal = try Journal(path: path)
+        return try body(journal, try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000), path)
+    }
+}
