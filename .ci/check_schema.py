@@ -2,7 +2,8 @@
 """Checks pipelines/pipeline.schema.json with an independent validator (Python jsonschema, PyYAML):
 the schema is valid draft 2020-12; every example pipeline, every step example and every file in
 Tests/PushlineCLITests/Inputs/schema-valid/ validates against it; and every file in
-Tests/PushlineCLITests/Inputs/misspelled/ fails it, at the key its first line names."""
+Tests/PushlineCLITests/Inputs/misspelled/ fails it, at the key its first line names; every file in
+Tests/PushlineCLITests/Inputs/schema-invalid/ (keys that exclude or need another, values out of bounds) fails it."""
 import glob
 import json
 import re
@@ -77,6 +78,16 @@ for path in misspelled:
     print(f"{path}: {'rejected' if rejected else 'NOT REJECTED'} ('{key}')")
     if not rejected:
         failures.append(f"{path}: the schema does not reject '{key}' (errors: {found})")
+
+# Keys that exclude each other, keys that need another, values out of bounds: rejected somewhere in the file.
+invalid = sorted(glob.glob("Tests/PushlineCLITests/Inputs/schema-invalid/*.yaml"))
+if not invalid:
+    failures.append("no schema-invalid fixtures found")
+for path in invalid:
+    found = list(validator.iter_errors(load(path)))
+    print(f"{path}: {'rejected' if found else 'NOT REJECTED'}")
+    if not found:
+        failures.append(f"{path}: the schema accepts it, but validate rejects it")
 
 if failures:
     print("\n".join(["schema check failed:"] + failures), file=sys.stderr)

@@ -9,6 +9,16 @@ import PipelineCore
 /// when the step schedules for a fixed time: a delay (`in 2h`) re-run minutes later is still the same
 /// notification, but the same content at 09:00 and at 18:00 is two.
 public enum IdempotencyKey {
+    /// A declared key as the journal keeps it: `daily-digest/step2:digest-u0203`. A declared key names a
+    /// notification within its pipeline and step: two pipelines, or two steps of one (an iOS and an Android send
+    /// over the same rows), that declare the same key are not taken for each other, and the pipeline's name (not
+    /// its file's directory) keeps it the same key wherever the file is read from. `pushline runs find
+    /// digest-u0203` finds it without the prefix. (A default key is the request's digest on its hub, the same
+    /// notification whichever pipeline sends it.)
+    public static func scoped(_ key: String, pipeline: String, step: Int) -> String {
+        "\(pipeline)/step\(step):\(key)"
+    }
+
     /// Headers that do not make a different notification.
     static let ignoredHeaders: Set<String> = ["servicebusnotification-scheduletime"]
 

@@ -2,13 +2,16 @@ import HubWire
 import PipelineCore
 
 extension DocumentDecoder {
+    /// A hub's `rate`: the batch key, for every step and process that talks to the hub.
+    static let hubRate = BatchOptions.rate.described(
+        "most requests per second to this hub, shared by every batch step and every process using the same journal")
+
     static let hubKeys: [OptionSpec] = [
         OptionSpec("connection", .string, required: true,
                    "NH connection string, normally ${env:NAME} or ${file:PATH}; never written inline in git"),
         OptionSpec("hub", .string, "hub name; defaults to the connection string's EntityPath"),
         OptionSpec("endpoint", .string, "base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator"),
-        OptionSpec("rate", .string, examples: ["150"],
-                   "most requests per second to this hub, shared by every batch step and every process using the same journal (e.g. 150)"),
+        hubRate.spec,
     ]
 
     func decodeHubs(_ node: ConfigNode?) -> [HubDeclaration] {
@@ -62,6 +65,6 @@ extension DocumentDecoder {
             }
         }
         return HubDeclaration(name: entry.key, location: entry.keyLocation, connection: connection, hubName: hubName,
-                              endpoint: endpoint, rate: reader.rate())
+                              endpoint: endpoint, rate: reader.value(Self.hubRate))
     }
 }

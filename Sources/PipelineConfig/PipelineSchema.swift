@@ -123,13 +123,39 @@ public struct PipelineSchema: Sendable {
         let required = specs.filter(\.isRequired).map { ReportValue.string($0.key) }
         if !required.isEmpty { fields.append(ReportField("required", .array(required))) }
         fields.append(ReportField("additionalProperties", .bool(false)))
+        let rules = specs.flatMap(rules)
+        if !rules.isEmpty { fields.append(ReportField("allOf", .array(rules))) }
         return fields
+    }
+
+    /// A key's exclusions and requirement, as `validate` applies them: to keys given a value (an empty `key:`
+    /// is absent).
+    private static func rules(_ spec: OptionSpec) -> [ReportValue] {
+        func given(_ keys: [String]) -> ReportValue {
+            .object([
+                ReportField("required", .array(keys.map(ReportValue.string))),
+                ReportField("properties", .object(keys.map { ReportField($0, .object([ReportField("not", .object([ReportField("type", .string("null"))]))])) })),
+            ])
+        }
+        var rules: [ReportValue] = []
+        if let exclusion = spec.exclusion {
+            // Given this key, the others are absent or empty.
+            let empty = ReportValue.object([ReportField("type", .string("null"))])
+            rules.append(.object([
+                ReportField("if", given([spec.key])),
+                ReportField("then", .object([ReportField("properties", .object(exclusion.keys.map { ReportField($0, empty) }))])),
+            ]))
+        }
+        if let requirement = spec.requirement {
+            rules.append(.object([ReportField("if", given([spec.key])), ReportField("then", given([requirement.key]))]))
+        }
+        return rules
     }
 
     /// One key: its type, with what it does, its default and examples. An optional key may be left empty
     /// (`key:`), which `validate` reads as absent.
     private static func propertySchema(_ spec: OptionSpec) -> ReportValue {
-        var type = typeSchema(spec.type)
+        var type = typeSchema(spec.type, bounds: spec.bounds)
         if !spec.isRequired {
             let null = ReportValue.object([ReportField("type", .string("null"))])
             if case .object(let fields) = type, fields.count == 1, fields[0].key == "anyOf", case .array(let choices) = fields[0].value {
@@ -139,15 +165,24 @@ public struct PipelineSchema: Sendable {
             }
         }
         guard case .object(var fields) = type else { return type }
-        fields.insert(ReportField("description", .string(spec.summary)), at: 0)
+        fields.insert(ReportField("description", .string(description(spec))), at: 0)
         if let defaultValue = spec.defaultValue { fields.append(ReportField("default", typed(defaultValue, as: spec.type))) }
         let examples = spec.examples.compactMap(yamlValue)
         if !examples.isEmpty { fields.append(ReportField("examples", .array(examples))) }
         return .object(fields)
     }
 
+    /// What a key does, with the bounds of its value and what it needs or excludes.
+    private static func description(_ spec: OptionSpec) -> String {
+        var text = spec.summary
+        if spec.bounds != nil { text += " (\(spec.typeDocumentation))" }
+        if let requirement = spec.requirement { text += "; only with `\(requirement.key)`" }
+        if let exclusion = spec.exclusion { text += "; not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ") }
+        return text
+    }
+
     /// The schema of a value type, accepting what `OptionReader` accepts for it.
-    private static func typeSchema(_ type: OptionSpec.ValueType) -> ReportValue {
+    private static func typeSchema(_ type: OptionSpec.ValueType, bounds: ClosedRange<Double>? = nil) -> ReportValue {
         switch type {
         case .string, .path:
             return reference("text")
@@ -164,8 +199,14 @@ public struct PipelineSchema: Sendable {
             return anyOf([.object([ReportField("type", .string("boolean"))]), reference("reference")])
         case .integer:
             return anyOf([
-                .object([ReportField("type", .string("integer"))]),
+                .object([ReportField("type", .string("integer"))] + limits(bounds)),
                 .object([ReportField("type", .string("string")), ReportField("pattern", .string("^[+-]?[0-9]+$"))]),
+                reference("reference"),
+            ])
+        case .number:
+            return anyOf([
+                .object([ReportField("type", .string("number"))] + limits(bounds)),
+                .object([ReportField("type", .string("string")), ReportField("pattern", .string(#"^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)\s*$"#))]),
                 reference("reference"),
             ])
         case .stringMap:
@@ -192,9 +233,19 @@ public struct PipelineSchema: Sendable {
         case .list(let item):
             return .object([ReportField("type", .string("array")), ReportField("items", typeSchema(item))])
         case .anyOf(let types):
-            return anyOf(types.map(typeSchema))
+            return anyOf(types.map { typeSchema($0) })
         case .steps:
             return .object([ReportField("type", .string("array")), ReportField("items", reference("step"))])
+        }
+    }
+
+    /// `minimum` and `maximum` of a number (a quoted number or a reference is checked by `validate` alone).
+    private static func limits(_ bounds: ClosedRange<Double>?) -> [ReportField] {
+        guard let bounds else { return [] }
+        // A fractional bound is left to `validate` (reports carry whole numbers only).
+        func whole(_ value: Double) -> Int? { value.rounded() == value && abs(value) < 1e15 ? Int(value) : nil }
+        return [("minimum", bounds.lowerBound), ("maximum", bounds.upperBound)].compactMap { name, value in
+            whole(value).map { ReportField(name, .int($0)) }
         }
     }
 
@@ -217,6 +268,7 @@ public struct PipelineSchema: Sendable {
     private static func typed(_ text: String, as type: OptionSpec.ValueType) -> ReportValue {
         switch type {
         case .integer: return Int(text).map(ReportValue.int) ?? .string(text)
+        case .number: return Int(text).map(ReportValue.int) ?? .string(text)
         case .boolean: return text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
         default: return .string(text)
         }

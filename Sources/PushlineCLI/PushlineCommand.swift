@@ -26,7 +26,7 @@ public struct PushlineCommand: AsyncParsableCommand {
         version: PushlineVersion.current,
         subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
                       SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self,
-                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self])
+                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self])
 
     /// Creates the command (ArgumentParser needs this).
     public init() {}

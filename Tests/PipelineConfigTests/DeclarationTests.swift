@@ -44,7 +44,7 @@ import PipelineCore
             """)
         let (document, diagnostics) = harness.load("p.yaml", environment: env)
         #expect(diagnostics.map(\.description).contains(
-            "p.yaml:10:11: error: 'rate' must be requests per second, a number above 0 (e.g. 200), found 'fast'"))
+            "p.yaml:10:11: error: 'rate' must be a number from 0.001 to 100000 (e.g. 200), found 'fast'"))
         #expect(document?.hubs.first { $0.name == "h" }?.rate == 150)
         #expect(document?.hubs.first { $0.name == "f" }?.rate == nil)
     }

@@ -11,7 +11,7 @@ struct ProbeStep: Step {
         OptionSpec("name", .string, required: true, "a name"),
         OptionSpec("fail", .boolean, default: "false", "fail when run"),
         OptionSpec("bad", .integer, "malformed records its input check finds (no check when absent)"),
-        BadRowPolicy.option,
+        BatchOptions.badRows.spec,
         OptionSpec("concurrency", .integer, default: "1", "requests in flight"),
     ]
     static let examples = ["- probe: { name: a }"]
@@ -28,7 +28,7 @@ struct ProbeStep: Step {
         guard let name else { return nil }
         var step = ProbeStep(name: name, fail: fail)
         step.bad = options.integer("bad", in: 0...100)
-        step.policy = options.badRowPolicy()
+        step.policy = options.value(BatchOptions.badRows) ?? .stop
         step.concurrency = options.integer("concurrency", in: 1...256) ?? 1
         return step
     }

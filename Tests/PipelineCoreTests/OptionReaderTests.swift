@@ -99,14 +99,14 @@ import Testing
 @Suite struct RetryPolicyOptionTests {
     func read(_ pairs: [(String, ConfigNode)]) -> (RetryPolicy?, [String]) {
         let collector = DiagnosticCollector()
-        let specs = OptionSpec.retryPolicy + [OptionSpec("retry-ambiguous", .boolean, "resend unknown outcomes")]
+        let specs = RetryOptions.specs + [RetryOptions.retryAmbiguous.spec]
         let reader = OptionReader(Build.mapping(pairs), specs: specs, step: "send", what: "send options", diagnostics: collector)
         return (reader.retryPolicy(), collector.diagnostics.map(\.message))
     }
 
     @Test func defaultsAreTheDotNetSDKs() {
         #expect(read([]).0 == RetryPolicy(maxRetries: 3, baseDelay: 1, maxDelay: 60, retryAmbiguous: false))
-        #expect(OptionSpec.retryPolicy.map { "\($0.key)=\($0.defaultValue ?? "-")" } == ["retries=3", "retry-delay=1s", "retry-max-delay=1m"])
+        #expect(RetryOptions.specs.map { "\($0.key)=\($0.defaultValue ?? "-")" } == ["retries=3", "retry-delay=1s", "retry-max-delay=1m"])
     }
 
     @Test func givenValuesAreRead() {

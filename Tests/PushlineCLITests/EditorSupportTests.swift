@@ -81,6 +81,18 @@ struct EditorSupportTests {
         #expect(output.err.contains("unknown key '\(key)'") || output.err.contains("unknown step '\(key)'"), "\(output.err)")
     }
 
+    @Test("every rule the schema states beyond keys (CI checks it rejects these with Python jsonschema), validate states at the step",
+          arguments: ["needs-for-each", "excluded-keys", "out-of-bounds"])
+    func schemaRules(fixture: String) async throws {
+        let path = "Tests/PushlineCLITests/Inputs/schema-invalid/\(fixture).yaml"
+        let text = try String(contentsOfFile: CommandRunner.root + "/" + path, encoding: .utf8)
+        let message = try #require(text.split(separator: "\n").first?.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces))
+        let output = await CommandRunner.run(["validate", path], environment: ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"])
+        #expect(output.status == 2)
+        #expect(output.err.contains("\(path):6:"), "\(output.err)")
+        #expect(output.err.contains(message), "\(output.err)")
+    }
+
     @Test("values validate accepts in unexpected forms, and step entries with an id, a name and a when (CI checks the schema accepts them too), validate accepts",
           arguments: ["lenient", "step-entries"])
     func lenientValues(fixture: String) async throws {

@@ -18,7 +18,7 @@ private func located(_ diagnostics: [Diagnostic]) -> [String] {
         #expect(RegisterStep.options.first { $0.key == "concurrency" }?.defaultValue == "16")
         #expect(RegisterStep.options.map(\.key) == [
             "hub", "installations", "registrations", "templates", "mode", "add-tags", "remove-tags", "concurrency",
-            "rate", "for-each", "bad-rows", "dedupe-window", "retries", "retry-delay", "retry-max-delay",
+            "rate", "for-each", "bad-rows", "idempotency-key", "shard-key", "dedupe-window", "retries", "retry-delay", "retry-max-delay",
         ])
         #expect(step.policy == RetryPolicy())
     }

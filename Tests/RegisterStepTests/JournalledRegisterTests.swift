@@ -253,3 +253,77 @@ private func fourRegistrations() throws -> RegisterStep {
         #expect(result.lines.first?.hasPrefix("d1: PUT installation 'd1'") == true)
     }
 }
+
+@Suite struct DeclaredKeyRegisterTests {
+    /// Rows of users and their FCM handles, registered without ids (so each one is held back by its key).
+    private func registrations(_ rows: String, key: String?) throws -> RegisterStep {
+        let file = try directory(with: ["users.csv": "user,token\n" + rows]) + "/users.csv"
+        return try built([("hub", scalar("tutorial")), ("for-each", scalar(file))] + (key.map { [("idempotency-key", scalar($0))] } ?? [])
+            + [("registrations", list([mapping([("platform", scalar("fcmv1")), ("handle", scalar("$(token)")),
+                                                  ("tags", list([scalar("$UserId:{$(user)}")]))])]))])
+    }
+
+    @Test func aDeclaredKeyIsTheRowsNotTheContentsAndIsScopedToThePipelineAndStep() async throws {
+        let first = MemoryLedger()
+        _ = try await registrations("alice,\(fcmToken)1\nbob,\(fcmToken)2\n", key: "reg-$(user)").run(in: journalled(ScriptedTransport(), ledger: first))
+        #expect(Set(first.keys.withLock { $0.values }) == ["p/step1:reg-alice", "p/step1:reg-bob"])
+        // Alice's handle changed: by her declared key she was registered already, so nothing new is made for her…
+        let transport = ScriptedTransport()
+        let result = try await registrations("alice,\(fcmToken)9\ncarol,\(fcmToken)3\n", key: "reg-$(user)")
+            .run(in: journalled(transport, ledger: sentElsewhere(like: first)))
+        #expect(result.items == ItemCounts(accepted: 1, duplicates: 1))
+        // …while by the default key (the registration's content) the changed handle is a new registration.
+        let byContent = MemoryLedger()
+        _ = try await registrations("alice,\(fcmToken)1\n", key: nil).run(in: journalled(ScriptedTransport(), ledger: byContent))
+        let made = ScriptedTransport()
+        _ = try await registrations("alice,\(fcmToken)9\n", key: nil).run(in: journalled(made, ledger: sentElsewhere(like: byContent)))
+        #expect(made.requests.map(\.method.rawValue) == ["POST", "PUT"], "a new registration id, then the registration")
+    }
+
+    @Test func theKeyAndTheShardKeyNeedRowsAndTheirColumns() throws {
+        let file = try directory(with: ["users.csv": "user,token\nalice,\(fcmToken)1\n"]) + "/users.csv"
+        let entry = list([mapping([("platform", scalar("fcmv1")), ("handle", scalar("$(token)"))])])
+        #expect(build([("hub", scalar("tutorial")), ("for-each", scalar(file)), ("idempotency-key", scalar("reg-$(usr)")),
+                       ("shard-key", scalar("team")), ("registrations", entry)]).1.map(\.message) == [
+            "the step reads column 'usr', which the header of '\(file)' does not have; did you mean 'user'?",
+            "the step reads column 'team', which the header of '\(file)' does not have",
+        ])
+        #expect(build([("hub", scalar("tutorial")), ("shard-key", scalar("user")),
+                       ("registrations", list([mapping([("platform", scalar("fcmv1")), ("handle", scalar(fcmToken))])]))]).1.map(\.message)
+            == ["'shard-key' applies only with 'for-each': they read the columns of the rows"])
+    }
+
+    @Test func aShardKeyKeepsEveryDeviceOfAUserInOnePart() async throws {
+        let rows = (1...60).map { "ipad-\($0),\(apnsToken),u\($0 % 20)" }
+        let file = try directory(with: ["devices.csv": "id,token,user\n" + rows.joined(separator: "\n") + "\n"]) + "/devices.csv"
+        let step = try built([("hub", scalar("tutorial")), ("for-each", scalar(file)), ("shard-key", scalar("user")), ("installations", list([
+            mapping([("installationId", scalar("$(id)")), ("platform", scalar("apns")), ("pushChannel", scalar("$(token)")), ("userId", scalar("$(user)"))]),
+        ]))])
+        var usersByPart: [Set<String>] = []
+        var devices: [String] = []
+        for index in 0..<3 {
+            let transport = ScriptedTransport()
+            var part = context(transport)
+            part.batch = BatchControl(shard: Shard(index: index, count: 3))
+            _ = try await step.run(in: part)
+            let sent = try transport.requests.map { try JSONDecoder().decode(Installation.self, from: Data($0.body)) }
+            devices += sent.map(\.installationId)
+            usersByPart.append(Set(sent.compactMap(\.userId)))
+        }
+        #expect(devices.count == 60 && Set(devices).count == 60, "the parts are disjoint and cover every row")
+        #expect(usersByPart.map(\.count).reduce(0, +) == 20, "no user in two parts")
+        #expect(usersByPart.allSatisfy { !$0.isEmpty })
+    }
+
+    /// Other runs of the journal did what `first` did and were accepted.
+    private func sentElsewhere(like first: MemoryLedger) -> MemoryLedger {
+        let ledger = MemoryLedger()
+        for (row, key) in first.keys.withLock({ $0 }) {
+            ledger.otherRuns.withLock {
+                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "row \(row)", sameRun: false,
+                                    notificationId: first[row]?.notificationId)
+            }
+        }
+        return ledger
+    }
+}

@@ -141,8 +141,8 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
 
     @Test func cancelTakesNoSendOptionsAndAnId() {
         #expect(diagnose([("hub", "sports"), ("cancel", "n-1"), ("audience", "fans"), ("properties", [("m", "x")])]).1 == [
-            "p.yaml:2:10 error: 'audience' has no meaning next to 'cancel', which only cancels a scheduled send",
-            "p.yaml:2:10 error: 'properties' has no meaning next to 'cancel', which only cancels a scheduled send",
+            "p.yaml:2:10 error: give either 'cancel' or 'audience', not both",
+            "p.yaml:2:10 error: give either 'cancel' or 'properties', not both",
         ])
         #expect(diagnose([("hub", "sports"), ("cancel", "a b")]).1
             == ["p.yaml:2:10 error: 'cancel' must be the notification id a scheduled send reported, found 'a b'"])

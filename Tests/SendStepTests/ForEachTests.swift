@@ -15,7 +15,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         let defaulted = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}")]).0)
         let audience = try #require(build([("hub", "sports"), ("audience", "fans")]).0)
         #expect(each.concurrency == 40)
-        #expect(defaulted.concurrency == SendStep.defaultConcurrency)
+        #expect(defaulted.concurrency == BatchSettings().concurrency)
         #expect(audience.concurrency == 1)
     }
 
@@ -73,7 +73,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         #expect(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"), ("properties", [("message", "$(headline)")]),
                        ("shard-key", "user")]).1 == ["the step reads column 'user', which the header of '\(path)' does not have"])
         #expect(build([("hub", "sports"), ("broadcast", "true"), ("shard-key", "userId")]).1
-            == ["'shard-key' applies to for-each sends, which make one request per row"])
+            == ["'shard-key' applies only with 'for-each': for-each sends make one request per row"])
     }
 
     @Test func theHeaderMustNameEveryColumnTheStepReads() throws {
@@ -92,11 +92,11 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         #expect(build([("hub", "sports"), ("for-each", path), ("audience", "$(h) &&"), ("properties", [("m", "x")])]).1.first?
             .hasPrefix("'audience' is not a valid tag expression even with sample values (sample &&)") == true)
         #expect(build([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("test", "true")]).1
-            == ["'test' cannot be combined with 'for-each'"])
+            == ["give either 'test' or 'for-each', not both"])
         #expect(build([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("rate", "fast")]).1
-            == ["'rate' must be requests per second, a number above 0 (e.g. 200), found 'fast'"])
+            == ["'rate' must be a number from 0.001 to 100000 (e.g. 200), found 'fast'"])
         #expect(build([("hub", "sports"), ("broadcast", "true"), ("concurrency", "4")]).1
-            == ["'concurrency' applies to for-each sends, which make one request per row"])
+            == ["'concurrency' applies only with 'for-each': for-each sends make one request per row"])
         let step = try #require(build([("hub", "sports"), ("for-each", path), ("broadcast", "true"), ("concurrency", "4"), ("rate", "50")]).0)
         guard case .sendEach(let plan) = step.action else { Issue.record("expected a for-each send"); return }
         #expect(plan.concurrency == 4 && plan.rate == 50)

@@ -35,6 +35,12 @@ public struct BuildContext: Sendable {
         resolve(key, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
     }
 
+    /// Resolves the hub a declared key names.
+    public func hub(_ option: OptionKey<String>, in options: OptionReader) -> HubDeclaration? { hub(option.key, in: options) }
+
+    /// Resolves the template a declared key names.
+    public func template(_ option: OptionKey<String>, in options: OptionReader) -> TemplateDeclaration? { template(option.key, in: options) }
+
     /// A declared template named by an item of a list (`templates: [alert, toast]`), reporting an unknown name
     /// at `node` with "did you mean".
     public func template(named name: String, at node: ConfigNode, in options: OptionReader) -> TemplateDeclaration? {

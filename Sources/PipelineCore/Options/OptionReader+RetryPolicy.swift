@@ -1,29 +1,38 @@
-/// The retry option keys, shared by every step that talks to a hub, so they read and check alike.
-extension OptionSpec {
-    /// `retries`, `retry-delay` and `retry-max-delay`, with the .NET SDK's defaults.
-    public static let retryPolicy: [OptionSpec] = [
-        OptionSpec("retries", .integer, default: "3",
-                   "retries after throttling (429, 403 with Retry-After), busy (503) and timeout (408) answers and connection failures (0 to 10)"),
-        OptionSpec("retry-delay", .duration, default: "1s", "the first backoff delay, doubled per retry with jitter (1s to 1m)"),
-        OptionSpec("retry-max-delay", .duration, default: "1m",
-                   "the longest wait between attempts, Retry-After included (1s to 1h); at least `retry-delay`"),
-    ]
+/// The retry keys, shared by every step that talks to a hub, so they read and check alike.
+public enum RetryOptions {
+    /// `retries`, with the .NET SDK's default.
+    public static let retries = OptionKey<Int>.integer(
+        "retries", in: 0...10, default: RetryPolicy().maxRetries,
+        "retries after throttling (429, 403 with Retry-After), busy (503) and timeout (408) answers and connection failures")
+    /// `retry-delay`.
+    public static let retryDelay = OptionKey<Int64>.duration(
+        "retry-delay", in: 1...60, default: Int64(RetryPolicy().baseDelay), "the first backoff delay, doubled per retry with jitter")
+    /// `retry-max-delay`.
+    public static let retryMaxDelay = OptionKey<Int64>.duration(
+        "retry-max-delay", in: 1...3600, default: Int64(RetryPolicy().maxDelay),
+        "the longest wait between attempts, Retry-After included; at least `retry-delay`")
+    /// `retry-ambiguous` (steps whose requests may deliver twice when resent declare it).
+    public static let retryAmbiguous = OptionKey<Bool>.flag(
+        "retry-ambiguous", default: RetryPolicy().retryAmbiguous,
+        "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice")
+
+    /// `retries`, `retry-delay` and `retry-max-delay`.
+    public static let specs = [retries.spec, retryDelay.spec, retryMaxDelay.spec]
 }
 
 extension OptionReader {
     /// Reads `retries`, `retry-delay` and `retry-max-delay` (and `retry-ambiguous` when the step
     /// declares it) into a policy; nil after reporting a problem.
     public func retryPolicy() -> RetryPolicy? {
-        let defaults = RetryPolicy()
         let errorsBefore = diagnostics.errorCount
-        let retries = node("retries") != nil ? integer("retries", in: 0...10) : defaults.maxRetries
-        let base = node("retry-delay") != nil ? duration("retry-delay", in: 1...60) : Int64(defaults.baseDelay)
-        let cap = node("retry-max-delay") != nil ? duration("retry-max-delay", in: 1...3600) : Int64(defaults.maxDelay)
-        let ambiguous = bool("retry-ambiguous") ?? defaults.retryAmbiguous
+        let retries = value(RetryOptions.retries)
+        let base = value(RetryOptions.retryDelay)
+        let cap = value(RetryOptions.retryMaxDelay)
+        let ambiguous = value(RetryOptions.retryAmbiguous) ?? false
         guard diagnostics.errorCount == errorsBefore, let retries, let base, let cap else { return nil }
         guard cap >= base else {
             error("'retry-max-delay' (\(ConfigDuration.format(cap))) is shorter than 'retry-delay' (\(ConfigDuration.format(base)))",
-                  at: node("retry-max-delay") ?? node("retry-delay") ?? self.node,
+                  at: node(RetryOptions.retryMaxDelay) ?? node(RetryOptions.retryDelay) ?? self.node,
                   hint: "raise `retry-max-delay` or lower `retry-delay`")
             return nil
         }

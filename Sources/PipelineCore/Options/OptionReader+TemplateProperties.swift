@@ -1,12 +1,17 @@
 import HubExpressions
 
-/// The option keys for template properties, shared by every step that renders templates.
-extension OptionSpec {
-    /// `properties` and `properties-file`.
-    public static let templateProperties: [OptionSpec] = [
-        OptionSpec("properties", .stringMap, examples: ["{ message: \"Red Sox win!\" }"], "template properties, e.g. { message: \"Red Sox win!\" }"),
-        OptionSpec("properties-file", .path, "a JSON or YAML file holding a mapping of properties (instead of `properties`)"),
-    ]
+/// The template property keys, shared by every step that renders templates.
+public enum PropertyOptions {
+    /// `properties`: inline, name to text.
+    public static let properties = OptionKey<ConfigNode>.node(
+        OptionSpec("properties", .stringMap, examples: ["{ message: \"Red Sox win!\" }"], "template properties, e.g. { message: \"Red Sox win!\" }")
+    ).excluding(["properties-file"], hint: "keep the properties in one place: the file, or `properties:`")
+    /// `properties-file`: a JSON or YAML file of them.
+    public static let propertiesFile = OptionKey<String>.path(
+        "properties-file", "a JSON or YAML file holding a mapping of properties (instead of `properties`)")
+
+    /// Both keys.
+    public static let specs = [properties.spec, propertiesFile.spec]
 }
 
 extension OptionReader {
@@ -43,12 +48,10 @@ struct PropertiesDecoder {
 
     /// The properties, or nil after reporting a problem.
     func decode() -> [String: String]? {
-        let inline = options.node("properties")
-        let file = options.node("properties-file")
-        if inline != nil, let file {
-            options.error("give either 'properties' or 'properties-file', not both", at: file)
-            return nil
-        }
+        let inline = options.node(PropertyOptions.properties)
+        let file = options.node(PropertyOptions.propertiesFile)
+        // Both given was reported when the options were read.
+        if inline != nil, file != nil { return nil }
         if let inline { return values(of: inline, what: "'properties'") }
         guard let file else { return [:] }
         guard let path = file.scalar?.text, !path.isEmpty else {

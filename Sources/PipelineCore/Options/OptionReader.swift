@@ -43,16 +43,29 @@ public struct OptionReader {
                 "unknown key '\(entry.key)'\(Suggestion.didYouMean(entry.key, in: known))", at: entry.keyLocation,
                 step: step, hint: "known keys: \(known.joined(separator: ", "))")
         }
+        for spec in specs where isGiven(spec.key) {
+            let location = entries.first { $0.key == spec.key }?.keyLocation ?? node.location
+            if let exclusion = spec.exclusion {
+                for other in exclusion.keys where isGiven(other) {
+                    diagnostics.error("give either '\(spec.key)' or '\(other)', not both",
+                                      at: entries.first { $0.key == other }?.keyLocation ?? location, step: step, hint: exclusion.hint)
+                }
+            }
+            if let requirement = spec.requirement, !isGiven(requirement.key) {
+                diagnostics.error("'\(spec.key)' applies only with '\(requirement.key)': \(requirement.reason)", at: location, step: step,
+                                  hint: requirement.hint)
+            }
+        }
         if node.entries != nil {
             for spec in specs where spec.isRequired {
                 if let entry = entries.first(where: { $0.key == spec.key }) {
                     if entry.value.isNull {
                         diagnostics.error("'\(spec.key)' has no value", at: entry.keyLocation, step: step,
-                                          hint: "give `\(spec.key):` a \(spec.type.documentation): \(spec.summary)")
+                                          hint: "give `\(spec.key):` a \(spec.typeDocumentation): \(spec.summary)")
                     }
                 } else {
                     diagnostics.error("missing required key '\(spec.key)'", at: node.location, step: step,
-                                      hint: "add `\(spec.key):` (\(spec.type.documentation)): \(spec.summary)")
+                                      hint: "add `\(spec.key):` (\(spec.typeDocumentation)): \(spec.summary)")
                 }
             }
         }

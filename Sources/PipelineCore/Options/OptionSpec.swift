@@ -15,6 +15,8 @@ public struct OptionSpec: Sendable, Equatable {
         case boolean
         /// A whole number.
         case integer
+        /// A number, whole or not (`200`, `0.5`).
+        case number
         /// A mapping of string keys to string values.
         case stringMap
         /// A list of strings.
@@ -44,6 +46,7 @@ public struct OptionSpec: Sendable, Equatable {
             case .duration: return "duration (e.g. 20m, 1h)"
             case .boolean: return "boolean"
             case .integer: return "integer"
+            case .number: return "number"
             case .stringMap: return "mapping of strings"
             case .stringList: return "list of strings"
             case .path: return "path (relative to the pipeline file)"
@@ -79,6 +82,59 @@ public struct OptionSpec: Sendable, Equatable {
     public let summary: String
     /// Example values as written in YAML (editors offer them; the schema lists them).
     public let examples: [String]
+    /// The smallest and largest value of an integer, a number or a duration (in seconds), enforced when the
+    /// value is read and stated in the documentation and the schema.
+    public internal(set) var bounds: ClosedRange<Double>?
+    /// Keys that cannot be given beside this one, and what to do instead.
+    public internal(set) var exclusion: Exclusion?
+    /// A key without which this one has no meaning, and what to do about it.
+    public internal(set) var requirement: Requirement?
+
+    /// Keys that exclude a key: giving one of them beside it is an error with `hint`.
+    public struct Exclusion: Sendable, Equatable {
+        /// The keys that cannot be given beside the key.
+        public let keys: [String]
+        /// What to do instead.
+        public let hint: String
+    }
+
+    /// A key without which another has no meaning.
+    public struct Requirement: Sendable, Equatable {
+        /// The key that must be given too.
+        public let key: String
+        /// Why, as the end of "'rate' applies only with 'for-each': …".
+        public let reason: String
+        /// What to do instead.
+        public let hint: String
+    }
+
+    /// How the type reads in documentation, with its bounds (`integer, 1 to 256`).
+    public var typeDocumentation: String {
+        guard let bounds else { return type.documentation }
+        switch type {
+        case .duration: return "duration, \(ConfigDuration.format(Int64(bounds.lowerBound))) to \(ConfigDuration.format(Int64(bounds.upperBound)))"
+        default: return "\(type.documentation), \(Self.formatBound(bounds.lowerBound)) to \(Self.formatBound(bounds.upperBound))"
+        }
+    }
+
+    /// A bound as written in YAML: whole numbers without a fraction.
+    static func formatBound(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// This key, refused beside `keys` with `hint`.
+    public func excluding(_ keys: [String], hint: String) -> OptionSpec {
+        var copy = self
+        copy.exclusion = Exclusion(keys: keys, hint: hint)
+        return copy
+    }
+
+    /// This key, accepted only beside `key`.
+    public func requiring(_ key: String, because reason: String, hint: String) -> OptionSpec {
+        var copy = self
+        copy.requirement = Requirement(key: key, reason: reason, hint: hint)
+        return copy
+    }
 
     /// Creates a key description.
     public init(_ key: String, _ type: ValueType, required: Bool = false, default defaultValue: String? = nil,
@@ -89,5 +145,16 @@ public struct OptionSpec: Sendable, Equatable {
         self.defaultValue = defaultValue
         self.examples = examples
         self.summary = summary
+    }
+}
+
+extension OptionSpec {
+    /// The same key with another summary (a shared key whose meaning a step narrows).
+    public func described(_ summary: String) -> OptionSpec {
+        var copy = OptionSpec(key, type, required: isRequired, default: defaultValue, examples: examples, summary)
+        copy.bounds = bounds
+        copy.exclusion = exclusion
+        copy.requirement = requirement
+        return copy
     }
 }

@@ -23,6 +23,10 @@ struct DeviceWork: Sendable, Equatable {
     let origin: String?
     /// What to send.
     let job: DeviceJob
+    /// The declared idempotency key as the row rendered it (`for-each` with `idempotency-key`), before scoping.
+    var declaredKey: String?
+    /// The row's `shard-key` column value.
+    var shardValue: String?
 }
 
 /// A registration to create or update, as the notify-users tutorial's backend does it.

@@ -5,10 +5,10 @@ extension RegisterOptionsDecoder {
     /// `for-each:` with `installations:` or `registrations:` as a list of entries whose values are
     /// `$(column)` text. Every value must compile, fixed values are checked as for any device, and a CSV
     /// header must name every column the entries read.
-    func decodeRows(_ node: ConfigNode, kind key: String, plan: InstallationPlan?) -> RegisterStep.Source? {
+    func decodeRows(_ node: ConfigNode, kind key: String, plan: InstallationPlan?, batch: BatchSettings?) -> RegisterStep.Source? {
         guard let items = node.items, !items.isEmpty else {
             options.error("with 'for-each', '\(key)' must be a list of entries whose values use $(column)", at: node,
-                          hint: key == "installations"
+                          hint: key == Keys.installations.key
                               ? "e.g. installations: [{ installationId: \"$(id)\", platform: apns, pushChannel: \"$(token)\", tags: [\"$(team)\"] }]"
                               : "e.g. registrations: [{ platform: fcmv1, handle: \"$(token)\", tags: [\"$UserId:{$(user)}\"] }]")
             return nil
@@ -18,17 +18,17 @@ extension RegisterOptionsDecoder {
         var valid = true
         for (offset, item) in items.enumerated() {
             let errorsBefore = errorCount
-            let reader = OptionReader(item, specs: key == "installations" ? RegisterStep.installationKeys : RegisterStep.registrationKeys,
+            let reader = OptionReader(item, specs: key == Keys.installations.key ? RegisterStep.installationKeys : RegisterStep.registrationKeys,
                                       step: options.step, what: "\(key.dropLast()) \(offset + 1)", diagnostics: options.diagnostics)
             guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
-            let built = key == "installations" ? installationEntry(reader, plan: plan) : registrationEntry(reader)
+            let built = key == Keys.installations.key ? installationEntry(reader, plan: plan) : registrationEntry(reader)
             // Columns of an entry with other problems are checked too, so every problem shows at once.
             columns += built?.entry.columns ?? []
             guard let built, built.usable, errorCount == errorsBefore else { valid = false; continue }
             entries.append(built.entry)
         }
         guard let source = options.rowSource(in: context) else { return nil }
-        options.checkColumns(columns, of: source)
+        options.checkColumns(columns + (batch?.idempotencyKey?.propertyNames ?? []) + (batch?.shardKey.map { [$0] } ?? []), of: source)
         return valid ? .rows(source, entries: entries) : nil
     }
 

@@ -4,7 +4,7 @@ import PipelineCore
 extension RegisterOptionsDecoder {
     /// `registrations:`: a list of `{ platform, handle, tags, template, id }`, each checked offline.
     func decodeRegistrations(_ node: ConfigNode) -> RegisterStep.Source? {
-        let devices = decodeList(node, key: "registrations", specs: RegisterStep.registrationKeys,
+        let devices = decodeList(node, key: Keys.registrations.key, specs: RegisterStep.registrationKeys,
                                  expected: "a list of { platform, handle, tags, template, id } mappings",
                                  example: "registrations: [{ platform: fcmv1, handle: dGVzdC10b2tlbg, tags: [news] }]") { reader in
             let work = registration(reader)

@@ -4,29 +4,29 @@ import PipelineCore
 
 /// Decodes `register`'s options, reporting every problem with its YAML location before anything runs.
 struct RegisterOptionsDecoder {
+    typealias Keys = RegisterStep.Keys
     let options: OptionReader
     let context: BuildContext
 
     func decode() -> RegisterStep? {
-        let hub = context.hub("hub", in: options)
-        let mode: RegisterMode? = options.contains("mode")
-            ? options.oneOf("mode", RegisterMode.allCases.map(\.rawValue)).flatMap(RegisterMode.init(rawValue:)) : .put
-        let concurrency = options.contains("concurrency")
-            ? options.integer("concurrency", in: RegisterStep.concurrencyRange) : RegisterStep.defaultConcurrency
+        let hub = context.hub(Keys.hub, in: options)
+        let mode = options.value(Keys.mode)
         let policy = options.retryPolicy()
-        let rate = options.rate()
+        let batch = options.batchSettings()
+        let window = options.value(Keys.dedupeWindow)
         let attachments = templates()
-        let addTags = tagList("add-tags")
-        let removeTags = tagList("remove-tags")
+        let addTags = tagList(Keys.addTags)
+        let removeTags = tagList(Keys.removeTags)
         // The mode decides which other keys are allowed; without it their checks would only add noise.
         guard let mode else { return nil }
         var valid = attachments != nil && addTags != nil && removeTags != nil
-        let installations = options.node("installations")
-        let registrations = options.node("registrations")
+        let installations = options.node(Keys.installations)
+        let registrations = options.node(Keys.registrations)
+        let forEach = options.isGiven(BatchOptions.forEach)
         let source: RegisterStep.Source?
         switch (installations, registrations) {
         case (nil, nil):
-            let given = options.entries.filter { $0.key == "installations" || $0.key == "registrations" }
+            let given = options.entries.filter { $0.key == Keys.installations.key || $0.key == Keys.registrations.key }
             if given.isEmpty {
                 options.error("give 'installations' or 'registrations'", at: options.node,
                               hint: "`installations:` takes a list of devices or a .jsonl, .json or .csv file; `registrations:` a list")
@@ -37,32 +37,32 @@ struct RegisterOptionsDecoder {
                                           hint: "give a list of devices or a file path")
             }
             source = nil
-        case (.some, .some(let node)):
-            options.error("give either 'installations' or 'registrations', not both", at: node)
+        case (.some, .some):
+            // Reported when the options were read.
             source = nil
         case (.some(let node), nil):
             valid = checkKeys(for: mode) && valid
             let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
-            source = options.node("for-each") != nil ? decodeRows(node, kind: "installations", plan: plan) : decodeInstallations(node, plan: plan)
+            source = forEach ? decodeRows(node, kind: Keys.installations.key, plan: plan, batch: batch) : decodeInstallations(node, plan: plan)
         case (nil, .some(let node)):
-            for key in ["templates", "mode", "add-tags", "remove-tags"] where options.node(key) != nil {
+            for key in [Keys.templates.key, Keys.mode.key, Keys.addTags.key, Keys.removeTags.key] where options.node(key) != nil {
                 options.error("'\(key)' applies to installations, not registrations", at: options.node(key)!,
-                              hint: key == "templates" ? "give each registration its own `template:`" : "remove `\(key)`")
+                              hint: key == Keys.templates.key ? "give each registration its own `template:`" : "remove `\(key)`")
                 valid = false
             }
-            source = options.node("for-each") != nil ? decodeRows(node, kind: "registrations", plan: nil) : decodeRegistrations(node)
+            source = forEach ? decodeRows(node, kind: Keys.registrations.key, plan: nil, batch: batch) : decodeRegistrations(node)
         }
-        let badRows = options.badRowPolicy()
-        let window = options.dedupeWindow()
-        if let node = options.node("bad-rows"), options.node("for-each") == nil, !(installations?.scalar != nil) {
+        if let node = options.node(BatchOptions.badRows), !forEach, !(installations?.scalar != nil) {
             options.error("'bad-rows' applies to a device or rows file", at: node,
                           hint: "devices written in the YAML are checked when the pipeline is validated; remove `bad-rows`")
             valid = false
         }
-        guard let hub, let concurrency, let source, let policy, let window, valid, options.node("rate") == nil || rate != nil else { return nil }
-        var step = RegisterStep(hub: hub, mode: mode, concurrency: concurrency, policy: policy, rate: rate, source: source)
-        step.badRows = badRows
+        guard let hub, let batch, let source, let policy, let window, valid else { return nil }
+        var step = RegisterStep(hub: hub, mode: mode, concurrency: batch.concurrency, policy: policy, rate: batch.rate, source: source)
+        step.badRows = batch.badRows
         step.dedupeWindow = window
+        step.idempotencyKey = batch.idempotencyKey
+        step.shardKey = batch.shardKey
         return step
     }
 
@@ -70,14 +70,14 @@ struct RegisterOptionsDecoder {
     private func checkKeys(for mode: RegisterMode) -> Bool {
         var valid = true
         if mode != .patch {
-            for key in ["add-tags", "remove-tags"] {
+            for key in [Keys.addTags.key, Keys.removeTags.key] {
                 guard let node = options.node(key) else { continue }
                 options.error("'\(key)' applies only with mode: patch", at: node,
                               hint: mode == .put ? "give tags on each installation, or set `mode: patch`" : "remove `\(key)`")
                 valid = false
             }
         }
-        if mode == .delete, let node = options.node("templates") {
+        if mode == .delete, let node = options.node(Keys.templates) {
             options.error("'templates' cannot be used with mode: delete", at: node, hint: "remove `templates`")
             valid = false
         }
@@ -86,7 +86,7 @@ struct RegisterOptionsDecoder {
 
     /// `templates:`: declared templates with a compiled body, each once, as installation templates.
     private func templates() -> [InstallationPlan.Attachment]? {
-        guard let names = options.stringList("templates") else { return options.node("templates") == nil ? [] : nil }
+        guard let names = options.value(Keys.templates) else { return nil }
         var attachments: [InstallationPlan.Attachment] = []
         var valid = true
         for (name, node) in names {
@@ -107,8 +107,9 @@ struct RegisterOptionsDecoder {
     }
 
     /// `add-tags:` / `remove-tags:`, each tag valid, at most NH's limit per device.
-    private func tagList(_ key: String) -> [String]? {
-        guard let items = options.stringList(key) else { return options.node(key) == nil ? [] : nil }
+    private func tagList(_ option: OptionKey<[(value: String, node: ConfigNode)]>) -> [String]? {
+        let key = option.key
+        guard let items = options.value(option) else { return nil }
         let problems = TagSyntax.problems(in: items.map(\.value), limit: NHLimits.maxTagsPerInstallation)
         for (position, message) in problems {
             options.error(position == nil ? "'\(key)' has \(message)" : message, at: position.map { items[$0].node } ?? options.node(key) ?? options.node,

@@ -1,4 +1,5 @@
 import BatchEngine
+import HubExpressions
 import HubWire
 import PipelineCore
 import RowReading
@@ -15,38 +16,47 @@ public struct RegisterStep: Step {
     public static let id = "register"
     /// One line for docs.
     public static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
-    /// Default and accepted range of `concurrency`.
-    public static let defaultConcurrency = 16
-    /// Accepted range of `concurrency`.
-    public static let concurrencyRange = 1...256
+    /// The keys of `register`, each declared once (with the shared batch and retry keys).
+    public enum Keys {
+        /// `hub`.
+        public static let hub = OptionKey<String>.hub("the declared hub to register with")
+        /// `installations`: devices in the YAML, or a file of them.
+        public static let installations = OptionKey<ConfigNode>.node(OptionSpec(
+            "installations", .anyOf([.path, .list(.mapping(installationKeys))]),
+            "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
+                + "or a .jsonl, .json (array) or .csv file of them, streamed; give this or `registrations`")
+        ).excluding(["registrations"], hint: "one register step writes installations or registrations; use two steps for both")
+        /// `registrations`.
+        public static let registrations = OptionKey<ConfigNode>.node(OptionSpec(
+            "registrations", .list(.mapping(registrationKeys)),
+            "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
+                + "(without id, a new id is requested first); give this or `installations`"))
+        /// `templates`.
+        public static let templates = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
+            "templates", "declared templates to attach to every installation; each must be for the installation's platform")
+        /// `mode`.
+        public static let mode = OptionKey<RegisterMode>.choice(
+            "mode", default: .put, "put creates or overwrites each installation, patch changes only what is given, delete removes it")
+        /// `add-tags`.
+        public static let addTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("add-tags", "patch mode: tags to add to every installation")
+        /// `remove-tags`.
+        public static let removeTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("remove-tags", "patch mode: tags to remove from every installation")
+        /// `dedupe-window`, narrowed: only registrations without an id make something new.
+        public static let dedupeWindow = BatchOptions.dedupeWindow.described(
+            "a registration without an id (each makes a new one) that a run of this pipeline made this recently with the "
+                + "same key (default: the same handle, tags and template) is not made again (reported as already sent); 0 turns it off; "
+                + "installations and registrations by id are always written")
+        /// Batch keys that only rows give a meaning.
+        static let forEachOnly = [BatchOptions.idempotencyKey.spec, BatchOptions.shardKey.spec].map {
+            $0.requiring(BatchOptions.forEach.key, because: "they read the columns of the rows", hint: "add `for-each: <rows file>` or remove `\($0.key)`")
+        }
+    }
 
     /// The keys `register` accepts.
     public static let options: [OptionSpec] = [
-        OptionSpec("hub", .reference("hub"), required: true, "the declared hub to register with"),
-        OptionSpec("installations", .anyOf([.path, .list(.mapping(installationKeys))]),
-                   "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
-                       + "or a .jsonl, .json (array) or .csv file of them, streamed; give this or `registrations`"),
-        OptionSpec("registrations", .list(.mapping(registrationKeys)),
-                   "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
-                       + "(without id, a new id is requested first); give this or `installations`"),
-        OptionSpec("templates", .stringList,
-                   "declared templates to attach to every installation; each must be for the installation's platform"),
-        OptionSpec("mode", .oneOf(RegisterMode.allCases.map(\.rawValue)), default: "put",
-                   "put creates or overwrites each installation, patch changes only what is given, delete removes it"),
-        OptionSpec("add-tags", .stringList, "patch mode: tags to add to every installation"),
-        OptionSpec("remove-tags", .stringList, "patch mode: tags to remove from every installation"),
-        OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)",
-                   "most requests in flight at once (\(concurrencyRange.lowerBound) to \(concurrencyRange.upperBound))"),
-        OptionSpec("rate", .string, examples: ["200"], "most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles"),
-        OptionSpec("for-each", .path,
-                   "a .csv (header row), .jsonl or .json (array) file of rows, streamed: each row registers every device listed, "
-                       + "with `$(column)` in their values taking the row's"),
-        BadRowPolicy.option,
-        OptionSpec("dedupe-window", .duration, default: ConfigDuration.format(OptionSpec.defaultDedupeWindow), examples: ["12h", "0"],
-                   "a registration without an id (each makes a new one) that a run of this pipeline made this recently with the "
-                       + "same handle, tags and template is not made again (reported as already sent); 0 turns it off; "
-                       + "installations and registrations by id are always written"),
-    ] + OptionSpec.retryPolicy
+        Keys.hub.spec, Keys.installations.spec, Keys.registrations.spec, Keys.templates.spec, Keys.mode.spec, Keys.addTags.spec,
+        Keys.removeTags.spec, BatchOptions.concurrency.spec, BatchOptions.rate.spec, BatchOptions.forEach.spec, BatchOptions.badRows.spec,
+    ] + Keys.forEachOnly + [Keys.dedupeWindow.spec] + RetryOptions.specs
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
     public static let installationKeys: [OptionSpec] = [
@@ -118,13 +128,17 @@ public struct RegisterStep: Step {
     /// What the input check does with malformed rows of a device or rows file.
     public var badRows: BadRowPolicy = .stop
     /// Seconds a device done by a run of the pipeline keeps it from being done again; 0 for off.
-    public var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
+    public var dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow
+    /// `for-each`: the declared idempotency key (`$(column)` text); nil: the device's content is the key.
+    var idempotencyKey: TextTemplate?
+    /// `for-each`: the column that places a row in a part of `--shard I/N`; nil for the device's key.
+    var shardKey: String?
     /// The devices.
     let source: Source
 
     /// Creates the step directly (tests).
     init(
-        hub: HubDeclaration, mode: RegisterMode = .put, concurrency: Int = RegisterStep.defaultConcurrency,
+        hub: HubDeclaration, mode: RegisterMode = .put, concurrency: Int = BatchSettings().concurrency,
         policy: RetryPolicy = RetryPolicy(), rate: Double? = nil, source: Source
     ) {
         self.hub = hub
@@ -181,10 +195,11 @@ public struct RegisterStep: Step {
             next = { iterator.next().map(DeviceItem.work) }
         }
         var row = 0
+        let scope = (pipeline: context.document.name, step: context.stepIndex)
         let outcome = await runner.collect { () throws(StepFailure) -> BatchItem? in
             guard let device = try next() else { return nil }
             row += 1
-            return Self.item(device, row: row, session: session)
+            return Self.item(device, row: row, session: session, scope: scope)
         }
         let isRegistrations = switch source {
         case .registrations: true
@@ -213,7 +228,7 @@ public struct RegisterStep: Step {
                 throw StepFailure(error.message(what: "device file", name: file.shown))
             }
         case .rows(let rows, let entries):
-            return (try RowDeviceReader(rows, entries: entries).next, rows.shown)
+            return (try RowDeviceReader(rows, entries: entries, key: idempotencyKey, shardKey: shardKey).next, rows.shown)
         }
     }
 
@@ -224,7 +239,9 @@ public struct RegisterStep: Step {
     /// registration without an id creates something new, so only it is held back by the dedupe window: an
     /// installation written again with the same content is harmless, and skipping it because an earlier run
     /// wrote that content could leave a later change in place.
-    static func item(_ device: DeviceItem, row: Int, session: HubSession) -> BatchItem {
+    ///
+    /// A declared key (`for-each` with `idempotency-key`) is scoped to the pipeline and step as a send's is.
+    static func item(_ device: DeviceItem, row: Int, session: HubSession, scope: (pipeline: String, step: Int)) -> BatchItem {
         switch device {
         case .invalid(let name, let reason):
             var item = BatchItem(row: row, origin: name, digest: "", work: .invalid(reason))
@@ -233,8 +250,11 @@ public struct RegisterStep: Step {
         case .work(let work):
             // The content is encoded once for both the digest and the key (JSON encoding is most of a row's cost).
             let parts = work.contentParts
+            let key = work.declaredKey.map { IdempotencyKey.scoped($0, pipeline: scope.pipeline, step: scope.step) }
+                ?? IdempotencyKey.of("device", parts, hub: session)
             var item = BatchItem(row: row, origin: work.origin ?? work.device, digest: RowDigest.of(parts), work: .job(work),
-                                 key: IdempotencyKey.of("device", parts, hub: session), target: work.device)
+                                 key: key, target: work.device)
+            item.shardKey = work.shardValue
             item.label = work.device
             item.repeatable = true
             if case .register(let registration) = work.job { item.dedupes = registration.id == nil } else { item.dedupes = false }

@@ -1,3 +1,4 @@
+import HubExpressions
 import PipelineCore
 import RowReading
 
@@ -9,15 +10,21 @@ final class RowDeviceReader {
     private let reader: RowReader
     private let entries: [DeviceTemplate]
     private let shown: String
+    private let key: TextTemplate?
+    private let shardKey: String?
     /// Devices of the current row not yet handed out.
     private var queued: [DeviceItem] = []
     /// Installation id → where it was first made; a second request for the same device would race the first.
     private var seen: [String: String] = [:]
 
     /// Opens `source`; its rows become devices through `entries`.
-    init(_ source: RowSource, entries: [DeviceTemplate]) throws(StepFailure) {
+    /// With `key`, each device's idempotency key is the row's rendering of it (with the entry's position when a
+    /// row makes several devices); with `shardKey`, the row's value of that column places its devices in a part.
+    init(_ source: RowSource, entries: [DeviceTemplate], key: TextTemplate? = nil, shardKey: String? = nil) throws(StepFailure) {
         do { reader = try source.open() } catch { throw StepFailure(error.message) }
         self.entries = entries
+        self.key = key
+        self.shardKey = shardKey
         shown = source.shown
     }
 
@@ -34,8 +41,20 @@ final class RowDeviceReader {
             return .invalid(device: origin, reason: "\(origin): \(message)")
         case .row(_, let line, let values, _, let through):
             let origin = RowReader.origin(shown, line: line, through: through)
+            let missing = (key?.propertyNames ?? []).filter { values[$0] == nil }
+            if !missing.isEmpty {
+                return .invalid(device: origin, reason: "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) (read by idempotency-key)")
+            }
+            let rendered = key?.render(values)
+            let shardValue = shardKey.flatMap { values[$0] }
             queued = entries.enumerated().map { position, entry in
-                once(entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))"))
+                var item = entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))")
+                if case .work(var work) = item {
+                    work.declaredKey = rendered.map { entries.count == 1 ? $0 : "\($0)#\(position + 1)" }
+                    work.shardValue = shardValue
+                    item = .work(work)
+                }
+                return once(item)
             }
             return queued.isEmpty ? nil : queued.removeFirst()
         }

@@ -7,7 +7,7 @@ struct RenderOptionsDecoder {
     let context: BuildContext
 
     func decode() -> RenderStep? {
-        let template = context.template("template", in: options)
+        let template = context.template(RenderStep.Keys.template, in: options)
         let values = options.templateProperties(in: context)
         guard let template, let body = template.body, let values else { return nil }
         guard options.checkProperties(values.keys, for: template) else { return nil }

@@ -10,10 +10,14 @@ public struct RenderStep: Step {
     /// One line for docs.
     public static let summary = "Renders a template offline with properties and lints the payload a device would receive."
 
+    /// The keys of `render`, each declared once (and the shared property keys).
+    public enum Keys {
+        /// `template`.
+        public static let template = OptionKey<String>.name("template", of: "template", required: true, "the declared template to render")
+    }
+
     /// The keys `render` accepts.
-    public static let options: [OptionSpec] = [
-        OptionSpec("template", .reference("template"), required: true, "the declared template to render"),
-    ] + OptionSpec.templateProperties
+    public static let options = [Keys.template.spec] + PropertyOptions.specs
     /// Examples as they appear under `steps:`.
     public static let examples = [
         "- render: { template: alert, properties: { message: \"Red Sox win!\" } }",

@@ -5,74 +5,66 @@ import PipelineCore
 
 /// Decodes `send`'s options, reporting every problem with its YAML location before anything runs.
 struct SendOptionsDecoder {
+    typealias Keys = SendStep.Keys
+
     let options: OptionReader
     let context: BuildContext
 
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
     func decode() -> SendStep? {
-        if options.contains("cancel") { return decodeCancel() }
-        if options.contains("for-each") { return decodeForEach() }
+        if options.contains(Keys.cancel) { return decodeCancel() }
+        if options.contains(BatchOptions.forEach) { return decodeForEach() }
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub("hub", in: options)
-        let format = options.contains("format") ? options.oneOf("format", ["template"] + SendStep.nativeFormats) : "template"
+        let hub = context.hub(Keys.hub, in: options)
+        let format = options.value(Keys.format)
         let properties = options.templateProperties(in: context)
-        let template = options.contains("template") ? context.template("template", in: options) : nil
+        let template = options.contains(Keys.template) ? context.template(Keys.template, in: options) : nil
         let target = format.flatMap { decodeTarget(format: $0) }
-        let headers = (options.stringMap("headers") ?? []).map { HubHeader($0.key, $0.value) }
-        let test = options.bool("test") ?? false
+        let headers = (options.value(Keys.headers) ?? []).map { HubHeader($0.key, $0.value) }
+        let test = options.value(Keys.test) ?? false
         let schedule = decodeSchedule()
         let policy = options.retryPolicy()
-        for key in ["concurrency", "rate", "bad-rows", "shard-key"] where options.node(key) != nil {
-            options.error("'\(key)' applies to for-each sends, which make one request per row", at: options.node(key)!,
-                          hint: "add `for-each: <rows file>` or remove `\(key)`")
-        }
-        let (key, keyFailed) = options.idempotencyKey()
-        if let key, !key.isConstant, let node = options.node("idempotency-key") {
-            options.error("'idempotency-key' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
+        let batch = options.batchSettings()
+        if let key = batch?.idempotencyKey, !key.isConstant, let node = options.node(BatchOptions.idempotencyKey) {
+            options.error("'\(BatchOptions.idempotencyKey.key)' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
                           at: node, hint: "write a fixed key, e.g. \"weekly-2026-48\", or add `for-each: <rows file>`")
         }
-        let window = options.dedupeWindow()
         guard let format else { return nil }
         checkFormat(format, template: template, target: target)
         let isDirect = switch target {
         case .direct, .directFile: true
         default: false
         }
-        if test, let node = options.node("test"), isDirect {
+        if test, let node = options.node(Keys.test), isDirect {
             options.error("a test send goes to an audience or to everyone, not to direct handles", at: node)
         }
-        if test, schedule != nil, let node = options.node("test") {
+        if test, schedule != nil, let node = options.node(Keys.test) {
             options.error("a test send cannot be scheduled", at: node)
         }
-        if schedule != nil, isDirect, let node = options.node("schedule") {
+        if schedule != nil, isDirect, let node = options.node(Keys.schedule) {
             options.error("direct sends cannot be scheduled", at: node)
         }
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
-        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy, let window, !keyFailed,
+        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy, let batch,
             template != nil || format == "template"
         else { return nil }
         var step = SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
                             headers: headers, test: test, schedule: schedule, policy: policy)
-        step.idempotencyKey = key
-        step.dedupeWindow = window
+        step.idempotencyKey = batch.idempotencyKey
+        step.dedupeWindow = batch.dedupeWindow
         return step
     }
 
     /// `cancel: ID` with the hub and retry options only.
     private func decodeCancel() -> SendStep? {
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub("hub", in: options)
+        let hub = context.hub(Keys.hub, in: options)
         let policy = options.retryPolicy()
-        for key in SendStep.targetKeys + SendStep.sendKeys where options.contains(key) {
-            let node = options.node.entries?.first { $0.key == key }
-            options.diagnostics.error("'\(key)' has no meaning next to 'cancel', which only cancels a scheduled send",
-                                      at: node?.keyLocation ?? options.node.location, step: SendStep.id,
-                                      hint: "use one step to schedule and another to cancel")
-        }
-        guard let (notificationId, node) = options.string("cancel") else { return nil }
+        // Keys beside `cancel` were reported when the options were read.
+        guard let (notificationId, node) = options.located(Keys.cancel) else { return nil }
         if notificationId.isEmpty || notificationId.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "?" || $0 == "#" }) {
-            options.error("'cancel' must be the notification id a scheduled send reported, found \(node.scalar?.quoted ?? "")", at: node,
+            options.error("'\(Keys.cancel.key)' must be the notification id a scheduled send reported, found \(node.scalar?.quoted ?? "")", at: node,
                           hint: "ids look like 7138412281836466052-3339543437946614470-1 (the report's notificationIds)")
         }
         guard options.diagnostics.errorCount == errorsBefore, let hub, let policy else { return nil }
@@ -82,20 +74,20 @@ struct SendOptionsDecoder {
     /// A template send takes no `template:` and no handles; a native one needs a template of its format.
     func checkFormat(_ format: String, template: TemplateDeclaration?, target: SendStep.Target?) {
         guard format == "template" else {
-            if options.node("template") == nil, !options.isUnresolved("template") {
+            if options.node(Keys.template) == nil, !options.isUnresolved(Keys.template.key) {
                 options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
                               hint: "add `template: <name>` (a template whose platform sends as '\(format)')")
             } else if let template, template.platform.notificationFormat != format {
                 options.error("template '\(template.name)' is for \(template.platform.displayName), which sends as '\(template.platform.notificationFormat)', not '\(format)'",
-                              at: options.node("template") ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
+                              at: options.node(Keys.template) ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
             }
             return
         }
-        if let node = options.node("template") {
+        if let node = options.node(Keys.template) {
             options.error("'template' is for native formats; a template send uses the templates devices registered", at: node,
                           hint: "remove `template:`, or set `format:` to the template's native format")
         }
-        if let key = ["direct", "direct-file"].first(where: { options.contains($0) }) {
+        if let key = [Keys.direct.key, Keys.directFile.key].first(where: { options.contains($0) }) {
             options.error("direct sends need a native format; NH renders templates only for registered devices",
                           at: options.node(key) ?? options.node,
                           hint: "set `format:` (apple, fcmv1, …) and `template:` to render the payload locally")
@@ -104,10 +96,10 @@ struct SendOptionsDecoder {
 
     /// Exactly one of `audience`, `broadcast: true`, `direct` and `direct-file`.
     private func decodeTarget(format: String) -> SendStep.Target? {
-        let broadcast = options.bool("broadcast") ?? false
-        let given = SendStep.targetKeys.filter { key in
-            guard options.contains(key), options.node.entries?.first(where: { $0.key == key })?.value.isNull == false else { return false }
-            return key != "broadcast" || broadcast
+        let broadcast = options.value(Keys.broadcast) ?? false
+        let given = Keys.targets.filter { key in
+            guard options.isGiven(key) else { return false }
+            return key != Keys.broadcast.key || broadcast
         }
         guard given.count == 1 else {
             let extra = given.dropFirst().first.flatMap { key in options.node.entries?.first { $0.key == key }?.value }
@@ -120,18 +112,18 @@ struct SendOptionsDecoder {
         if options.isUnresolved(given[0]) { return nil }
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         switch given[0] {
-        case "broadcast": return .broadcast
-        case "direct": return decodeDirect(platform: platform)
-        case "direct-file": return decodeDirectFile(platform: platform)
+        case Keys.broadcast.key: return .broadcast
+        case Keys.direct.key: return decodeDirect(platform: platform)
+        case Keys.directFile.key: return decodeDirectFile(platform: platform)
         default: return decodeAudience()
         }
     }
 
     /// Inline handles, each checked against the format's platform.
     private func decodeDirect(platform: PushPlatform?) -> SendStep.Target? {
-        guard let handles = options.stringList("direct") else { return nil }
+        guard let handles = options.value(Keys.direct) else { return nil }
         guard !handles.isEmpty else {
-            options.error("'direct' lists no handles", at: options.node("direct") ?? options.node)
+            options.error("'\(Keys.direct.key)' lists no handles", at: options.node(Keys.direct) ?? options.node)
             return nil
         }
         var valid = true
@@ -146,7 +138,7 @@ struct SendOptionsDecoder {
 
     /// A handle file: opened and every line checked now, so a bad line stops the send before it starts.
     private func decodeDirectFile(platform: PushPlatform?) -> SendStep.Target? {
-        guard let (path, node) = options.string("direct-file"), let platform else { return nil }
+        guard let (path, node) = options.located(Keys.directFile), let platform else { return nil }
         guard !path.isEmpty else {
             options.error("'direct-file' is an empty path", at: node)
             return nil
@@ -175,7 +167,7 @@ struct SendOptionsDecoder {
 
     /// A declared audience, or an inline tag expression checked against NH's limits.
     func decodeAudience() -> SendStep.Target? {
-        guard let (text, node) = options.string("audience") else { return nil }
+        guard let (text, node) = options.located(Keys.audience) else { return nil }
         if let declared = context.document.audience(text) {
             return declared.expression.map { .audience(name: declared.name, expression: $0) }
         }
@@ -201,7 +193,7 @@ struct SendOptionsDecoder {
 
     /// `2026-11-23T08:00:00Z` (or without zone: UTC) or `in 2h`.
     func decodeSchedule() -> SendStep.Schedule? {
-        guard let (text, node) = options.string("schedule") else { return nil }
+        guard let (text, node) = options.located(Keys.schedule) else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased().hasPrefix("in ") {
             guard let seconds = ConfigDuration.seconds(String(trimmed.dropFirst(3))), seconds > 0,

@@ -20,7 +20,7 @@ extension SendStep {
         let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: 1, rate: nil,
                                  control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
-        let declared = idempotencyKey.map { Self.scoped($0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex) }
+        let declared = idempotencyKey.map { IdempotencyKey.scoped($0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex) }
         let whom = describe(target)
         let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
             guard let request = try next() else { return nil }
@@ -103,7 +103,7 @@ extension SendStep {
                     return BatchItem(row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)"))
                 case .success(let (target, body)):
                     let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
-                    let key = declared.map { Self.scoped($0.render(values), pipeline: pipelineName, step: stepIndex) }
+                    let key = declared.map { IdempotencyKey.scoped($0.render(values), pipeline: pipelineName, step: stepIndex) }
                         ?? keys.key(of: request)
                     var item = BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
                     item.shardKey = shardColumn.flatMap { values[$0] }
@@ -113,16 +113,6 @@ extension SendStep {
         }
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
         return finish(outcome, what: what, context: context)
-    }
-
-    /// A declared key as the journal keeps it: `daily-digest/step2:digest-u0203`. A declared key names a
-    /// notification within its pipeline and step: two pipelines, or two steps of one (an iOS and an Android send
-    /// over the same rows), that declare the same key are not taken for each other, and the pipeline's name (not
-    /// its file's directory) keeps it the same key wherever the file is read from. `pushline runs find
-    /// digest-u0203` finds it without the prefix. (A default key is the request's digest on its hub, the same
-    /// notification whichever pipeline sends it.)
-    static func scoped(_ key: String, pipeline: String, step: Int) -> String {
-        "\(pipeline)/step\(step):\(key)"
     }
 
     /// True when the send is scheduled for a fixed time: two sends of the same content at different fixed

@@ -12,38 +12,70 @@ public struct SendStep: Step {
     public static let id = "send"
     /// One line for docs.
     public static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
-    /// Requests in flight at once for `for-each`, by default.
-    static let defaultConcurrency = 16
     /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
     static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
 
+    /// The keys of `send`, each declared once (with the shared batch, retry and property keys).
+    public enum Keys {
+        /// `hub`.
+        public static let hub = OptionKey<String>.hub("the declared hub to send through")
+        /// `format`.
+        public static let format = OptionKey<String>.word(
+            "format", ["template"] + nativeFormats, default: "template",
+            "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)")
+        /// `audience`.
+        public static let audience = OptionKey<String>.text(
+            "audience", examples: ["boston-fans", "\"follows_RedSox && location_Boston\"", "\"$UserId:{$(userId)}\""],
+            "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\"")
+        /// `broadcast`.
+        public static let broadcast = OptionKey<Bool>.flag("broadcast", default: nil,
+                                                       "send to every device; must be written out, never implied by a missing audience")
+        /// `direct`.
+        public static let direct = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
+            "direct", "device handle(s) to send to directly (native formats); lists go out in batches of 1000")
+        /// `direct-file`.
+        public static let directFile = OptionKey<String>.path(
+            "direct-file", "a file of device handles, one per line (blank lines and # comments skipped), checked first, then streamed in batches of 1000"
+        ).excluding([BatchOptions.forEach.key], hint: "put the handles in a column of the rows and write `direct: $(column)`")
+        /// `template`.
+        public static let template = OptionKey<String>.name(
+            "template", of: "template", "native formats: the pipeline template rendered locally into the payload")
+        /// `headers`.
+        public static let headers = OptionKey<[(key: String, value: String)]>.stringMap(
+            "headers", examples: ["{ apns-push-type: alert, apns-priority: \"10\" }", "{ X-WNS-Type: wns/toast }"],
+            "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }")
+        /// `test`.
+        public static let test = OptionKey<Bool>.flag("test", "NH test send: at most 10 devices, per-device outcome in the report")
+            .excluding([BatchOptions.forEach.key], hint: "a test send goes out once; remove `test` or `for-each`")
+        /// `schedule`.
+        public static let schedule = OptionKey<String>.text(
+            "schedule", examples: ["2026-11-23T08:00:00Z", "in 2h"], "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead")
+        /// `cancel`: instead of sending, cancel a scheduled send; beside it only the hub and the retry keys.
+        public static let cancel = OptionKey<String>.text(
+            "cancel", "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)"
+        ).excluding(targets + shaping, hint: "use one step to schedule and another to cancel")
+        /// `retry-ambiguous`.
+        public static let retryAmbiguous = RetryOptions.retryAmbiguous
+
+        /// Batch keys that only rows give a meaning.
+        static let forEachOnly = [
+            BatchOptions.concurrency.spec, BatchOptions.rate.spec, BatchOptions.badRows.spec, BatchOptions.shardKey.spec,
+        ].map { $0.requiring(BatchOptions.forEach.key, because: "for-each sends make one request per row", hint: "add `for-each: <rows file>` or remove `\($0.key)`") }
+
+        /// The keys that choose where a send goes; exactly one is given.
+        static let targets = [audience.key, broadcast.key, direct.key, directFile.key]
+
+        /// The keys that shape a send, so make no sense next to `cancel`.
+        static let shaping = [format.key, template.key, headers.key, test.key, schedule.key, retryAmbiguous.key, BatchOptions.forEach.key,
+                              BatchOptions.idempotencyKey.key, BatchOptions.dedupeWindow.key] + PropertyOptions.specs.map(\.key) + forEachOnly.map(\.key)
+    }
+
     /// The keys `send` accepts.
     public static let options: [OptionSpec] = [
-        OptionSpec("hub", .reference("hub"), required: true, "the declared hub to send through"),
-        OptionSpec("format", .oneOf(["template"] + nativeFormats), default: "template",
-                   "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)"),
-        OptionSpec("audience", .string, examples: ["boston-fans", "\"follows_RedSox && location_Boston\"", "\"$UserId:{$(userId)}\""],
-                   "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\""),
-        OptionSpec("broadcast", .boolean, "send to every device; must be written out, never implied by a missing audience"),
-        OptionSpec("direct", .stringList, "device handle(s) to send to directly (native formats); lists go out in batches of 1000"),
-        OptionSpec("direct-file", .path,
-                   "a file of device handles, one per line (blank lines and # comments skipped), checked first, then streamed in batches of 1000"),
-        OptionSpec("template", .reference("template"), "native formats: the pipeline template rendered locally into the payload"),
-        OptionSpec("headers", .stringMap, examples: ["{ apns-push-type: alert, apns-priority: \"10\" }", "{ X-WNS-Type: wns/toast }"],
-                   "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }"),
-        OptionSpec("test", .boolean, default: "false", "NH test send: at most 10 devices, per-device outcome in the report"),
-        OptionSpec("schedule", .string, examples: ["2026-11-23T08:00:00Z", "in 2h"], "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"),
-        OptionSpec("cancel", .string, "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)"),
-        OptionSpec("for-each", .path, examples: ["${env:DIGEST_ROWS}", "../data/users.csv"],
-                   "one send per row of a .csv (header row), .jsonl or .json file, streamed; $(column) in audience, direct and properties takes the row's value"),
-        OptionSpec("concurrency", .integer, default: "\(defaultConcurrency)", "for-each: most requests in flight at once (1 to 256)"),
-        OptionSpec("rate", .string, examples: ["200"], "for-each: most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles"),
-        BadRowPolicy.option,
-        OptionSpec.shardKey,
-    ] + OptionSpec.idempotency + OptionSpec.retryPolicy + [
-        OptionSpec("retry-ambiguous", .boolean, default: "false",
-                   "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice"),
-    ] + OptionSpec.templateProperties
+        Keys.hub.spec, Keys.format.spec, Keys.audience.spec, Keys.broadcast.spec, Keys.direct.spec, Keys.directFile.spec, Keys.template.spec,
+        Keys.headers.spec, Keys.test.spec, Keys.schedule.spec, Keys.cancel.spec, BatchOptions.forEach.spec,
+    ] + Keys.forEachOnly + [BatchOptions.idempotencyKey.spec, BatchOptions.dedupeWindow.spec] + RetryOptions.specs + [Keys.retryAmbiguous.spec]
+        + PropertyOptions.specs
 
     /// Examples as they appear under `steps:`.
     public static let examples = [
@@ -107,7 +139,7 @@ public struct SendStep: Step {
     /// The declared idempotency key (`$(column)` text); nil: the request's digest is the key.
     var idempotencyKey: TextTemplate?
     /// Seconds an accepted key keeps the same notification from being sent again; 0 for off.
-    public var dedupeWindow: Int64 = OptionSpec.defaultDedupeWindow
+    public var dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow
     /// What the input check does with malformed rows of a `for-each` file.
     var badRows: BadRowPolicy = .stop
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.

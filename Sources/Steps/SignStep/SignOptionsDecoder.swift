@@ -6,8 +6,8 @@ struct SignOptionsDecoder {
     let context: BuildContext
 
     func decode() -> SignStep? {
-        let hub = context.hub("hub", in: options)
-        let lifetime = options.contains("lifetime") ? options.duration("lifetime", in: SignStep.lifetimeRange) : SignStep.defaultLifetime
+        let hub = context.hub(SignStep.Keys.hub, in: options)
+        let lifetime = options.value(SignStep.Keys.lifetime)
         guard let hub, let lifetime else { return nil }
         return SignStep(hub: hub, lifetime: lifetime)
     }

@@ -16,12 +16,18 @@ public struct SignStep: Step {
     /// The default token lifetime in seconds (1 hour).
     public static let defaultLifetime: Int64 = 3600
 
+    /// The keys of `sign`, each declared once.
+    public enum Keys {
+        /// `hub`.
+        public static let hub = OptionKey<String>.hub("the declared hub to sign for")
+        /// `lifetime`.
+        public static let lifetime = OptionKey<Int64>.duration(
+            "lifetime", in: lifetimeRange, default: defaultLifetime, examples: ["20m", "1h30m", "7d"],
+            "how long each token is valid; tokens are renewed 2 minutes before they expire")
+    }
+
     /// The keys `sign` accepts.
-    public static let options: [OptionSpec] = [
-        OptionSpec("hub", .reference("hub"), required: true, "the declared hub to sign for"),
-        OptionSpec("lifetime", .duration, default: "1h", examples: ["20m", "1h30m", "7d"],
-                   "how long each token is valid (1m to 365d); tokens are renewed 2 minutes before they expire"),
-    ]
+    public static let options = [Keys.hub.spec, Keys.lifetime.spec]
     /// Examples as they appear under `steps:`.
     public static let examples = [
         "- sign: { hub: sports }",

@@ -1,0 +1,108 @@
+import PipelineCore
+
+/// The steps reference, written from the steps' own declarations (summary, options, examples): what
+/// `pushline steps` prints and `docs/reference/steps.md` holds, so the documentation cannot drift from what
+/// `validate` accepts.
+public struct StepReference: Sendable {
+    /// The steps described, in registry order.
+    public let registry: StepRegistry
+
+    /// Describes the steps of `registry`.
+    public init(registry: StepRegistry) {
+        self.registry = registry
+    }
+
+    /// The reference as Markdown: one section per step with its keys, what each needs or excludes, and examples.
+    public var markdown: String {
+        var lines = [
+            "# Steps reference",
+            "",
+            "<!-- Written by `pushline steps --markdown` from the steps' own declarations; a test fails when this file is stale. -->",
+            "",
+            "Each entry of `steps:` has one key naming its kind, with its options beneath. Beside that key a step may have",
+            "`id:` (letters, digits, `-` and `_`, unique in the file), `name:` (what progress lines, reports, the run journal",
+            "and `runs show` call it) and `when:` (`\(StepCondition.allCases.map(\.rawValue).joined(separator: "`, `"))`).",
+            "",
+            registry.types.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
+        ]
+        for type in registry.types {
+            lines += ["", "## \(type.id)", "", type.summary, ""]
+            lines += Self.table(type.options)
+            for (name, keys) in Self.nested(type.options) {
+                lines += ["", "Each entry of `\(name)`:", ""]
+                lines += Self.table(keys)
+            }
+            if !type.examples.isEmpty {
+                lines += ["", "```yaml", "steps:"]
+                lines += type.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+                lines.append("```")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One step as `pushline steps KIND` prints it: summary, keys, examples.
+    public func text(for type: any Step.Type) -> String {
+        var lines = ["\(type.id): \(type.summary)", "", "OPTIONS"]
+        func keys(_ specs: [OptionSpec], indent: String) {
+            for spec in specs {
+                lines.append("\(indent)\(spec.key)  (\(Self.facts(spec).joined(separator: "; ")))")
+                lines.append("\(indent)    \(Self.meaning(spec))")
+            }
+        }
+        keys(type.options, indent: "  ")
+        for (name, specs) in Self.nested(type.options) {
+            lines += ["", "EACH ENTRY OF \(name.uppercased())"]
+            keys(specs, indent: "  ")
+        }
+        if !type.examples.isEmpty {
+            lines += ["", "EXAMPLES"]
+            lines += type.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every step, one line each.
+    public var list: String {
+        let width = registry.ids.map(\.count).max() ?? 0
+        return registry.types.map { $0.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+    }
+
+    private static func table(_ specs: [OptionSpec]) -> [String] {
+        ["| key | type | default | meaning |", "|---|---|---|---|"] + specs.map { spec in
+            let defaultValue = spec.isRequired ? "required" : spec.defaultValue.map { "`\($0)`" } ?? ""
+            return "| `\(spec.key)` | \(cell(spec.typeDocumentation)) | \(cell(defaultValue)) | \(cell(meaning(spec))) |"
+        }
+    }
+
+    /// The type, bounds and default, as one line of help.
+    private static func facts(_ spec: OptionSpec) -> [String] {
+        [spec.typeDocumentation] + (spec.isRequired ? ["required"] : spec.defaultValue.map { ["default \($0)"] } ?? [])
+    }
+
+    /// What the key does, and what it needs or excludes.
+    private static func meaning(_ spec: OptionSpec) -> String {
+        var text = spec.summary
+        if let requirement = spec.requirement { text += ". Only with `\(requirement.key)`: \(requirement.reason)" }
+        if let exclusion = spec.exclusion { text += ". Not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ") }
+        return text
+    }
+
+    /// Keys whose values are mappings of their own keys (a list of devices), to describe below the step's table.
+    private static func nested(_ specs: [OptionSpec]) -> [(String, [OptionSpec])] {
+        func mapping(in type: OptionSpec.ValueType) -> [OptionSpec]? {
+            switch type {
+            case .mapping(let keys): return keys
+            case .list(let item): return mapping(in: item)
+            case .anyOf(let types): return types.lazy.compactMap(mapping).first
+            default: return nil
+            }
+        }
+        return specs.compactMap { spec in mapping(in: spec.type).map { (spec.key, $0) } }
+    }
+
+    /// Text safe in a Markdown table cell.
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

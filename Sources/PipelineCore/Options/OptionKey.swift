@@ -1,0 +1,65 @@
+/// One YAML key, declared once: what documents it (its `OptionSpec`: help, the steps reference, the JSON
+/// Schema, unknown-key hints) and how its value is read and checked. Decoders read values through the
+/// declaration (`options.value(SendStep.Keys.rate)`), so a key's spelling, type, bounds and default live in one
+/// place.
+public struct OptionKey<Value: Sendable>: Sendable {
+    /// The key's documentation; a step's `options` list is made of these.
+    public let spec: OptionSpec
+    /// The value when the key is absent; nil when absence has its own meaning.
+    public let defaultValue: Value?
+    /// Reads a present, resolved value, or reports why it cannot and returns nil.
+    let decode: @Sendable (OptionReader, ConfigNode) -> Value?
+
+    /// Declares a key read by `decode`, which reports its own problems at the node it is given.
+    public init(_ spec: OptionSpec, default defaultValue: Value? = nil,
+                decode: @escaping @Sendable (OptionReader, ConfigNode) -> Value?) {
+        self.spec = spec
+        self.defaultValue = defaultValue
+        self.decode = decode
+    }
+
+    /// The key as written in YAML.
+    public var key: String { spec.key }
+
+    /// The same key, refused beside `keys` (each naming a key of the same mapping) with `hint`.
+    public func excluding(_ keys: [String], hint: String) -> OptionKey {
+        OptionKey(spec.excluding(keys, hint: hint), default: defaultValue, decode: decode)
+    }
+
+    /// The same key, accepted only beside `key`.
+    public func requiring(_ key: String, because reason: String, hint: String) -> OptionKey {
+        OptionKey(spec.requiring(key, because: reason, hint: hint), default: defaultValue, decode: decode)
+    }
+
+    /// The same key and reading, described for another step (a shared key whose meaning a step narrows).
+    public func described(_ summary: String) -> OptionKey {
+        OptionKey(spec.described(summary), default: defaultValue, decode: decode)
+    }
+}
+
+extension OptionReader {
+    /// The value of a declared key: its default when absent (or an already reported unresolved reference),
+    /// the decoded value when present, nil after reporting a problem.
+    public func value<Value>(_ option: OptionKey<Value>) -> Value? {
+        guard let node = node(option.key) else { return option.defaultValue }
+        return option.decode(self, node)
+    }
+
+    /// The value of a declared key with the node it was read from; nil when absent or after reporting a problem.
+    public func located<Value>(_ option: OptionKey<Value>) -> (value: Value, node: ConfigNode)? {
+        guard let node = node(option.key), let value = option.decode(self, node) else { return nil }
+        return (value, node)
+    }
+
+    /// The node of a declared key, if present, not null and not an unresolved reference.
+    public func node<Value>(_ option: OptionKey<Value>) -> ConfigNode? { node(option.key) }
+
+    /// True when a declared key is present (even if null).
+    public func contains<Value>(_ option: OptionKey<Value>) -> Bool { contains(option.key) }
+
+    /// True when a declared key is given a value, resolved or not (what exclusions and requirements look at).
+    public func isGiven<Value>(_ option: OptionKey<Value>) -> Bool { isGiven(option.key) }
+
+    /// True when the key is given a value, resolved or not.
+    public func isGiven(_ key: String) -> Bool { entries.contains { $0.key == key && !$0.value.isNull } }
+}
