@@ -6,7 +6,13 @@ public struct BatchOutcome: Sendable {
     /// Items by outcome.
     public var counts = ItemCounts()
     /// The first notification ids (at most `BatchRunner.keptIds`); the journal has them all.
-    public var notificationIds: [String] = []
+    public private(set) var notificationIds: [String] = []
+    /// Every notification id the batch met, kept or not.
+    public private(set) var notificationIdTotal = 0
+    /// The TrackingIds of the first accepted requests (at most `BatchRunner.keptIds`).
+    public private(set) var trackingIds: [String] = []
+    /// Every accepted request's TrackingId, kept or not.
+    public private(set) var trackingIdTotal = 0
     /// Failed and unknown items grouped by reason, biggest group first.
     public var failures: [FailureGroup] = []
     /// Dry runs: the first requests as they would be sent (signature redacted).
@@ -31,6 +37,20 @@ public struct BatchOutcome: Sendable {
 
     /// Creates an empty outcome.
     public init() {}
+
+    /// Notes a notification id an item came to (the first ones are kept).
+    mutating func noteNotificationId(_ id: String?) {
+        guard let id else { return }
+        notificationIdTotal += 1
+        if notificationIds.count < BatchRunner.keptIds { notificationIds.append(id) }
+    }
+
+    /// Notes an accepted request's TrackingId (the first ones are kept).
+    mutating func noteTrackingId(_ id: String) {
+        guard !id.isEmpty else { return }
+        trackingIdTotal += 1
+        if trackingIds.count < BatchRunner.keptIds { trackingIds.append(id) }
+    }
 
     /// One reason and the items that met it.
     public struct FailureGroup: Sendable, Equatable {

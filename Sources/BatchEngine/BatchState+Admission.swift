@@ -31,7 +31,7 @@ extension BatchState {
                 }
                 switch entry.state {
                 case .accepted:
-                    if let id = entry.notificationId, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+                    outcome.noteNotificationId(entry.notificationId)
                     pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: entry.notificationId),
                                            journal: false, skipped: true,
                                            report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: "skipped", id: entry.notificationId)))

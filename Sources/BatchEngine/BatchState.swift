@@ -83,7 +83,7 @@ struct BatchState {
             for report in reports where outcome.requestReports.count < BatchRunner.keptIds { outcome.requestReports.append(report) }
             switch result.outcome {
             case .done(let word):
-                if let id = result.id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+                outcome.noteNotificationId(result.id)
                 pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: result.id),
                                        report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: result.id)))
             case .failed(let reason, let hint, let retriable, let stopping):
@@ -106,7 +106,11 @@ struct BatchState {
             // A dry run makes no attempt (0): no retries, not minus one.
             outcome.retries += max(0, result.attempts - 1)
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
-            if let id, outcome.notificationIds.count < BatchRunner.keptIds { outcome.notificationIds.append(id) }
+            // A dry run sends nothing, so it has no notification to name.
+            if !runner.isDryRun {
+                outcome.noteNotificationId(id)
+                outcome.noteTrackingId(result.trackingId)
+            }
             let word = runner.isDryRun ? "planned" : "accepted"
             pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id),
                                    report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: id)))

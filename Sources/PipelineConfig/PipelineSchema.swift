@@ -108,7 +108,8 @@ public struct PipelineSchema: Sendable {
     /// A step's options: its own keys only.
     private static func stepSchema(_ type: any Step.Type) -> ReportValue {
         var fields = mappingSchema(type.options)
-        fields.insert(ReportField("description", .string(type.summary)), at: 0)
+        let outputs = type.outputs.map { "\($0.name) (\($0.type.documentation)): \($0.summary)" }
+        fields.insert(ReportField("description", .string(type.summary + (outputs.isEmpty ? "" : " Outputs: " + outputs.joined(separator: "; ") + "."))), at: 0)
         let examples = type.examples.compactMap { stepExample($0, id: type.id) }
         if !examples.isEmpty { fields.append(ReportField("examples", .array(examples))) }
         return .object(fields)

@@ -12,7 +12,8 @@ public struct StepReference: Sendable {
         self.registry = registry
     }
 
-    /// The reference as Markdown: one section per step with its keys, what each needs or excludes, and examples.
+    /// The reference as Markdown: one section per step with its keys, what each needs or excludes, its outputs
+    /// and examples.
     public var markdown: String {
         var lines = [
             "# Steps reference",
@@ -31,6 +32,10 @@ public struct StepReference: Sendable {
             for (name, keys) in Self.nested(type.options) {
                 lines += ["", "Each entry of `\(name)`:", ""]
                 lines += Self.table(keys)
+            }
+            if !type.outputs.isEmpty {
+                lines += ["", "Outputs:", "", "| output | type | meaning |", "|---|---|---|"]
+                lines += type.outputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
             }
             if !type.examples.isEmpty {
                 lines += ["", "```yaml", "steps:"]
@@ -54,6 +59,13 @@ public struct StepReference: Sendable {
         for (name, specs) in Self.nested(type.options) {
             lines += ["", "EACH ENTRY OF \(name.uppercased())"]
             keys(specs, indent: "  ")
+        }
+        if !type.outputs.isEmpty {
+            lines += ["", "OUTPUTS"]
+            for output in type.outputs {
+                lines.append("  \(output.name)  (\(output.type.documentation))")
+                lines.append("      \(output.summary)")
+            }
         }
         if !type.examples.isEmpty {
             lines += ["", "EXAMPLES"]

@@ -57,6 +57,13 @@ extension PipelineRunProcessTests {
         #expect(steps.map { $0["id"] as? String } == [nil, "digest", nil, nil, nil])
         #expect(steps.map { $0["name"] as? String } == [nil, "morning digest", "the follow-up", "tell the on-call channel", nil])
         #expect(steps.map { $0["status"] as? String } == ["succeeded", "failed", "skipped", "succeeded", "succeeded"])
+        // Outputs: what a step that ran hands on (the resumed run's sends were accepted by the first attempt); none
+        // for a skipped step.
+        let always = try #require(steps[3]["outputs"] as? [String: Any])
+        #expect(always["accepted"] as? Int == 1 && always["failed"] as? Int == 0)
+        #expect((always["notification-ids"] as? [String])?.count == 1, "\(always)")
+        #expect((steps[0]["outputs"] as? [String: Any])?["installation-ids"] as? [String] == ["ops-1"])
+        #expect(steps[2]["outputs"] == nil)
 
         // The journal knows the steps by their names.
         let runId = try #require(report["runId"] as? String)

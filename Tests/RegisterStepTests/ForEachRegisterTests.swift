@@ -55,6 +55,11 @@ private func diagnosticLines(_ diagnostics: [Diagnostic]) -> [String] {
         let result = try await step.run(in: context(ScriptedTransport()))
         #expect(result.summary.hasPrefix("registered 2 registrations"))
         #expect(result.data.outcomes == ["\(fcmToken)1": "created", "existing-7": "updated"])
+        guard case .list(let ids, let total)? = result.outputs["registration-ids"] else { Issue.record("no registration-ids"); return }
+        #expect(total == 2 && ids.contains("existing-7"))
+        #expect(result.outputs["installation-ids"] == .list([], total: 0))
+        #expect(result.outputs["accepted"] == .integer(2) && result.outputs["failed"] == .integer(0))
+        #expect(Set(result.outputs.keys) == Set(RegisterStep.outputs.map(\.name)))
     }
 
     @Test func aMissingColumnInAJSONRowFailsThatRowOnly() async throws {

@@ -46,6 +46,8 @@ private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _,
         #expect(result.lines == [#"{"aps":{"alert":"Hello from Postman!"}}"#])
         #expect(result.summary == "rendered template 'genericTemplate' for APNs: 39 bytes of 4096")
         #expect(context.state.renderedPayload(forTemplate: "genericTemplate") == #"{"aps":{"alert":"Hello from Postman!"}}"#)
+        #expect(result.outputs == ["payload": .string(#"{"aps":{"alert":"Hello from Postman!"}}"#), "bytes": .integer(39), "platform": .string("apns")])
+        #expect(Set(result.outputs.keys) == Set(RenderStep.outputs.map(\.name)))
     }
 
     @Test func rendersXMLWithEntities() async throws {

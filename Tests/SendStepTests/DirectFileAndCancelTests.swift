@@ -112,6 +112,8 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
         #expect(request.method == .delete)
         #expect(request.url == "http://127.0.0.1:8080/myhub/schedulednotifications/7138412281836466052-3339543437946614470-1?api-version=2020-06")
         #expect(result.summary == "cancelled scheduled notification '7138412281836466052-3339543437946614470-1' on hub 'sports'")
+        #expect(result.outputs["notification-ids"] == .list(["7138412281836466052-3339543437946614470-1"], total: 1))
+        #expect(result.outputs["accepted"] == .integer(1))
     }
 
     @Test func inASplitRunPartZeroCancelsAndTestSendsAndTheOtherPartsLeaveItToIt() async throws {

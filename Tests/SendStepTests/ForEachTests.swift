@@ -28,6 +28,21 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         #expect(transport.requests.map { $0.header("ServiceBusNotification-Tags") } == ["$UserId:{alice}", "$UserId:{bob}"])
         #expect(transport.requests.map { String(decoding: $0.body, as: UTF8.self) } == [#"{"message":"Rain later"}"#, #"{"message":"Sun, all day"}"#])
         #expect(result.items == ItemCounts(accepted: 2))
+        #expect(result.outputs == ["accepted": .integer(2), "failed": .integer(0), "unknown": .integer(0),
+                                   "notification-ids": .list(["n1", "n2"], total: 2), "tracking-ids": .list(["t", "t"], total: 2)])
+        #expect(Set(result.outputs.keys) == Set(SendStep.outputs.map(\.name)))
+    }
+
+    @Test func listOutputsKeepTheFirstIdsAndCountThemAll() async throws {
+        let path = try rows("userId\n" + (1...150).map { "u\($0)" }.joined(separator: "\n") + "\n")
+        let step = try #require(build([("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
+                                          ("properties", [("message", "hi")])]).0)
+        let result = try await run(step, transport: RecordingTransport())
+        guard case .list(let ids, let total)? = result.outputs["notification-ids"] else { Issue.record("no notification-ids"); return }
+        #expect(ids.count == 100 && total == 150 && ids.first == "n1")
+        #expect(result.outputs["accepted"] == .integer(150))
+        let dry = try await run(step, transport: RecordingTransport(), dryRun: true)
+        #expect(dry.outputs["accepted"] == .integer(0) && dry.outputs["notification-ids"] == .list([], total: 0), "a dry run sends nothing")
     }
 
     @Test func malformedRowsAndBadTagsFailWithTheirLineAndTheRestAreSent() async throws {

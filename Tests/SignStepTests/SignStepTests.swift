@@ -47,6 +47,7 @@ private func build(_ pairs: [(String, String)]) -> (SignStep?, [Diagnostic]) {
         let provider = try #require(context.state.tokenProvider(forHub: "tutorial"))
         #expect(provider.token().headerValue == "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d&se=1700000000&skn=DefaultFullSharedAccessSignature")
         #expect(result.summary == "signed a token for hub 'tutorial' (myhub) with policy 'DefaultFullSharedAccessSignature', valid 1h until 2023-11-14T22:13:20Z")
+        #expect(result.outputs == ["expires": .string("2023-11-14T22:13:20Z")], "the time, never the token")
         #expect(result.lines == [
             "resource: https://contoso-nh.servicebus.windows.net/myhub",
             "authorization: SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&sig=<redacted>&se=1700000000&skn=DefaultFullSharedAccessSignature",

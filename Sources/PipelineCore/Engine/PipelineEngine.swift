@@ -86,12 +86,14 @@ public struct PipelineEngine: Sendable {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: status,
                                     summary: result.summary, lines: result.lines, data: result.data,
                                     durationMs: Self.milliseconds(since: stepStart), items: result.items)
+                record.outputs = Self.declared(result.outputs, of: type(of: built.step))
                 interrupted = interrupted || result.interrupted
                 partial = partial || status == .partial
             } catch let failure as StepFailure {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: failure.message, lines: failure.lines, data: failure.data,
                                     durationMs: Self.milliseconds(since: stepStart), hint: failure.hint)
+                record.outputs = Self.declared(failure.outputs, of: type(of: built.step))
             } catch {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
@@ -163,6 +165,15 @@ public struct PipelineEngine: Sendable {
         record.id = built.declaredId
         record.name = built.name
         return record
+    }
+
+    /// A step's outputs as the report shows them: those it declares, in their order, each of its declared type
+    /// (a value a step did not declare is not handed on; a test of each step proves it sets every one it declares).
+    static func declared(_ outputs: StepOutputs, of type: any Step.Type) -> ReportValue? {
+        let fields = type.outputs.compactMap { spec in
+            outputs[spec.name].flatMap { $0.type == spec.type ? ReportField(spec.name, $0.report) : nil }
+        }
+        return fields.isEmpty ? nil : .object(fields)
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

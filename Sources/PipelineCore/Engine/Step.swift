@@ -13,6 +13,8 @@ public protocol Step: Sendable, SendableMetatype {
     static var options: [OptionSpec] { get }
     /// YAML examples of the step, as they appear under `steps:`.
     static var examples: [String] { get }
+    /// The values the step hands to later steps, each set in its result's `outputs` when it runs.
+    static var outputs: [OutputSpec] { get }
 
     /// Decodes and validates options, reporting every problem through `options.diagnostics`.
     /// Returns nil when the step cannot be built.
@@ -40,6 +42,9 @@ public protocol Step: Sendable, SendableMetatype {
 }
 
 extension Step {
+    /// A step that declares no outputs hands nothing on.
+    public static var outputs: [OutputSpec] { [] }
+
     /// Most steps read no input file.
     public func checkInput(in context: StepContext) async throws -> InputCheck? { nil }
 

@@ -10,6 +10,9 @@ public struct StepFailure: Error, Sendable, Equatable {
     public var lines: [String]
     /// Structured detail for the JSON report.
     public var data: ReportValue
+    /// The outputs the step had produced when it failed (counts of a batch that stopped), for later steps that run
+    /// on failure.
+    public var outputs: StepOutputs = [:]
 
     /// Creates a failure.
     public init(_ message: String, hint: String? = nil, lines: [String] = [], data: ReportValue = .object([])) {

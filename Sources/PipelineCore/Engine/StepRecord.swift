@@ -44,6 +44,8 @@ public struct StepRecord: Sendable, Equatable, Encodable {
     public var items: ItemCounts?
     /// What the input check found in the step's input, when it has one.
     public var input: InputSummary?
+    /// The step's outputs by name, in the order the step declares them; nil when it did not run or declares none.
+    public var outputs: ReportValue?
 
     /// Creates a record.
     public init(

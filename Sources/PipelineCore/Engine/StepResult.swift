@@ -12,6 +12,8 @@ public struct StepResult: Sendable, Equatable {
     public var items: ItemCounts?
     /// True when a stop signal ended the step before its last item.
     public var interrupted: Bool
+    /// The values of the step's declared outputs, for later steps and the report.
+    public var outputs: StepOutputs = [:]
 
     /// Creates a result.
     public init(summary: String, lines: [String] = [], data: ReportValue = .object([]), items: ItemCounts? = nil,

@@ -54,18 +54,37 @@ struct RegisterReport {
             var summary = "\(dryRun ? "would \(infinitive)" : pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
             if dryRun { summary += "; nothing sent" }
             if outcome.interrupted { summary += "; stopped by a signal before the last device" }
-            return StepResult(summary: summary, lines: lines + requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
+            var result = StepResult(summary: summary, lines: lines + requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
+            result.outputs = outputs
+            return result
         }
+        var failure: StepFailure
         if let stop = outcome.stop {
-            throw StepFailure(
+            failure = StepFailure(
                 "stopped after \(Self.count(devices, noun)) on hub '\(hub)' (\(tally)): \(stop.message)",
                 hint: stop.hint ?? "fix the problem and run the step again; the devices not reached were not attempted",
                 lines: lines + requestLines + notes, data: data)
+        } else {
+            failure = StepFailure(
+                "could not \(infinitive) \(counts.failed) of \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))",
+                hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
+                lines: lines + requestLines + notes, data: data)
         }
-        throw StepFailure(
-            "could not \(infinitive) \(counts.failed) of \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))",
-            hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
-            lines: lines + requestLines + notes, data: data)
+        failure.outputs = outputs
+        throw failure
+    }
+
+    /// Counts, and the ids of the devices done: installation ids for installations, the registration ids the hub gave
+    /// (or that were updated) for registrations. Lists hold the first ones the report keeps; their totals count all.
+    var outputs: StepOutputs {
+        let counts = outcome.counts
+        let done = outcome.items.filter { ["created", "updated", "deleted", "skipped", "accepted"].contains($0.outcome) }
+        let installations: OutputValue = noun == "installation"
+            ? .list(done.map(\.label), total: max(done.count, counts.accepted + counts.skipped)) : .list([], total: 0)
+        let registrations: OutputValue = noun == "registration"
+            ? .list(outcome.notificationIds, total: outcome.notificationIdTotal) : .list([], total: 0)
+        return ["accepted": .integer(counts.accepted + counts.skipped), "failed": .integer(counts.failed), "unknown": .integer(counts.unknown),
+                "installation-ids": installations, "registration-ids": registrations]
     }
 
     /// A device's entry in the report data: `{device, outcome, registrationId?, reason?}`.

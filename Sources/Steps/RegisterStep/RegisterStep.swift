@@ -58,6 +58,15 @@ public struct RegisterStep: Step {
         Keys.removeTags.spec, BatchOptions.concurrency.spec, BatchOptions.rate.spec, BatchOptions.forEach.spec, BatchOptions.badRows.spec,
     ] + Keys.forEachOnly + [Keys.dedupeWindow.spec] + RetryOptions.specs
 
+    /// What `register` hands to later steps.
+    public static let outputs = [
+        OutputSpec("accepted", .integer, "devices the hub took (in a resumed run, those an earlier attempt did too); 0 in a dry run"),
+        OutputSpec("failed", .integer, "devices the hub refused"),
+        OutputSpec("unknown", .integer, "devices whose fate is unknown"),
+        OutputSpec("installation-ids", .list, "the ids of the installations written or deleted"),
+        OutputSpec("registration-ids", .list, "the ids of the registrations created or updated (new ones as the hub issued them)"),
+    ]
+
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
     public static let installationKeys: [OptionSpec] = [
         OptionSpec("installationId", .string, "the installation's id (required)"),

@@ -18,6 +18,13 @@ public struct RenderStep: Step {
 
     /// The keys `render` accepts.
     public static let options = [Keys.template.spec] + PropertyOptions.specs
+    /// What `render` hands to later steps.
+    public static let outputs = [
+        OutputSpec("payload", .string, "the payload a device would receive, as rendered"),
+        OutputSpec("bytes", .integer, "the payload's size in bytes (UTF-8)"),
+        OutputSpec("platform", .string, "the template's platform (apns, fcmv1, wns, …)"),
+    ]
+
     /// Examples as they appear under `steps:`.
     public static let examples = [
         "- render: { template: alert, properties: { message: \"Red Sox win!\" } }",
@@ -67,8 +74,10 @@ public struct RenderStep: Step {
             throw StepFailure("template '\(template.name)' renders an invalid \(platform.displayName) payload",
                               hint: "fix the template or the properties; the payload is shown below", lines: lines, data: data)
         }
-        return StepResult(
+        var result = StepResult(
             summary: "rendered template '\(template.name)' for \(platform.displayName): \(size) bytes\(limitText)",
             lines: lines, data: data)
+        result.outputs = ["payload": .string(payload), "bytes": .integer(size), "platform": .string(platform.rawValue)]
+        return result
     }
 }

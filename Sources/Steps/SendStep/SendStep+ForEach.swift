@@ -190,12 +190,16 @@ extension SendStep {
         if outcome.failures.contains(where: { $0.state == .unknown }), !context.isDryRun {
             lines.append("unknown items are not resent; check the devices, then run again with --resend-unknown to send them anyway")
         }
-        return StepResult(summary: summary, lines: lines, data: .object([
+        var result = StepResult(summary: summary, lines: lines, data: .object([
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("requests", .array(outcome.requestReports)),
         ] + outcome.reportFields.filter { $0.key != "requests" } + [ReportField("requestCount", .int(outcome.requests))]),
         // A single send that went out (or would, in a dry run) has no items to count; anything else does.
         items: counts.total == 1 && counts.accepted + counts.skipped + counts.planned == 1 ? nil : counts, interrupted: outcome.interrupted)
+        result.outputs = Self.outputs(
+            accepted: counts.accepted + counts.skipped, failed: counts.failed, unknown: counts.unknown,
+            ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal), tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
+        return result
     }
 
     /// What identifies a request's content across attempts: method, URL and body (not the headers,

@@ -36,8 +36,10 @@ extension SendStep {
             switch action {
             case .cancel, .send where test:
                 let what = if case .cancel(let id) = action { "cancelling scheduled notification '\(id)'" } else { "the test send" }
-                return StepResult(summary: "\(what) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
-                                  data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
+                var result = StepResult(summary: "\(what) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
+                                        data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
+                result.outputs = Self.outputs(accepted: 0)
+                return result
             case .send, .sendEach:
                 break
             }
@@ -60,12 +62,14 @@ extension SendStep {
         var lines: [String] = []
         var sent: [ReportValue] = []
         var ids: [String] = []
+        var tracking: [String] = []
         var count = 0
         while let request = try next() {
             count += 1
             let result = try await session.perform(request)
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
             if let id { ids.append(id) }
+            if !context.isDryRun { tracking.append(result.trackingId) }
             var fields = [ReportField("request", .string(request.summary)), ReportField("status", .int(result.response.status)),
                           ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
                           ReportField("elapsedMs", .int(result.elapsedMs)), ReportField("notificationId", id.map(ReportValue.string) ?? .null)]
@@ -83,10 +87,12 @@ extension SendStep {
         let summary = context.isDryRun
             ? "would send \(what) on hub '\(hub.name)' (\(count) request\(count == 1 ? "" : "s"), nothing sent)"
             : "sent \(what) on hub '\(hub.name)'" + (ids.isEmpty ? "" : ": notification \(ids.joined(separator: ", "))")
-        return StepResult(summary: summary, lines: lines, data: .object([
+        var result = StepResult(summary: summary, lines: lines, data: .object([
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("notificationIds", .array(ids.map(ReportValue.string))), ReportField("requests", .array(sent)),
         ]))
+        result.outputs = Self.outputs(accepted: context.isDryRun ? 0 : count, ids: .list(ids, total: ids.count), tracking: .list(tracking, total: tracking.count))
+        return result
     }
 
     /// DELETE the scheduled notification; a 404 means it already went out, was cancelled, or never existed.
@@ -101,10 +107,13 @@ extension SendStep {
         let summary = context.isDryRun
             ? "would cancel scheduled notification '\(notificationId)' on hub '\(hub.name)' (nothing sent)"
             : "cancelled scheduled notification '\(notificationId)' on hub '\(hub.name)'"
-        return StepResult(summary: summary, lines: lines, data: .object([
+        var cancelled = StepResult(summary: summary, lines: lines, data: .object([
             ReportField("hub", .string(hub.name)), ReportField("cancelled", .string(notificationId)),
             ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
         ]))
+        cancelled.outputs = Self.outputs(accepted: context.isDryRun ? 0 : 1, ids: .list([notificationId], total: 1),
+                                         tracking: context.isDryRun ? nil : .list([result.trackingId], total: 1))
+        return cancelled
     }
 
     /// The request body: template properties as a JSON object, or the locally rendered native payload.
@@ -212,5 +221,13 @@ extension SendStep {
                          ReportField("outcome", .string($0.outcome))])
             })),
         ])
+    }
+}
+
+extension SendStep {
+    /// The step's outputs: counts, and the ids it met (empty lists when it made no request).
+    static func outputs(accepted: Int, failed: Int = 0, unknown: Int = 0, ids: OutputValue? = nil, tracking: OutputValue? = nil) -> StepOutputs {
+        ["accepted": .integer(accepted), "failed": .integer(failed), "unknown": .integer(unknown),
+         "notification-ids": ids ?? .list([], total: 0), "tracking-ids": tracking ?? .list([], total: 0)]
     }
 }

@@ -77,6 +77,16 @@ public struct SendStep: Step {
     ] + Keys.forEachOnly + [BatchOptions.idempotencyKey.spec, BatchOptions.dedupeWindow.spec] + RetryOptions.specs + [Keys.retryAmbiguous.spec]
         + PropertyOptions.specs
 
+    /// What `send` hands to later steps.
+    public static let outputs = [
+        OutputSpec("accepted", .integer, "notifications the hub accepted (in a resumed run, those an earlier attempt sent too); 0 in a dry run"),
+        OutputSpec("failed", .integer, "notifications the hub refused"),
+        OutputSpec("unknown", .integer, "notifications whose fate is unknown (a timeout after the request was written)"),
+        OutputSpec("notification-ids", .list,
+                   "the ids of the notifications sent (a scheduled send's are the ids a later step cancels); a cancel's is the id it cancelled"),
+        OutputSpec("tracking-ids", .list, "the TrackingIds of the accepted requests, for Azure support"),
+    ]
+
     /// Examples as they appear under `steps:`.
     public static let examples = [
         "- send: { hub: sports, audience: boston-fans, properties: { message: \"Red Sox win!\" } }",

@@ -28,6 +28,11 @@ public struct SignStep: Step {
 
     /// The keys `sign` accepts.
     public static let options = [Keys.hub.spec, Keys.lifetime.spec]
+    /// What `sign` hands to later steps (never the token: it is a secret).
+    public static let outputs = [
+        OutputSpec("expires", .string, "when the first token expires, UTC (later tokens are signed before each expires)"),
+    ]
+
     /// Examples as they appear under `steps:`.
     public static let examples = [
         "- sign: { hub: sports }",
@@ -65,7 +70,7 @@ public struct SignStep: Step {
         context.state.setTokenProvider(provider, forHub: hub.name)
         let expires = RunReport.timestamp(Date(timeIntervalSince1970: TimeInterval(token.expiry)))
         context.logger.info("signed token", metadata: ["hub": "\(hub.name)", "policy": "\(connection.keyName)", "expires": "\(expires)"])
-        return StepResult(
+        var result = StepResult(
             summary: "signed a token for hub '\(hub.name)' (\(hubName)) with policy '\(connection.keyName)', valid \(ConfigDuration.format(lifetime)) until \(expires)",
             lines: ["resource: \(resource)", "authorization: \(token.redacted)"],
             data: .object([
@@ -73,5 +78,7 @@ public struct SignStep: Step {
                 ReportField("resource", .string(resource)), ReportField("policy", .string(connection.keyName)),
                 ReportField("expiresAt", .string(expires)), ReportField("lifetimeSeconds", .int(Int(lifetime))),
             ]))
+        result.outputs = ["expires": .string(expires)]
+        return result
     }
 }

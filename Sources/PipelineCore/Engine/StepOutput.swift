@@ -1,0 +1,69 @@
+/// One value a step hands to later steps, declared beside its options: the reference, `pushline steps` and
+/// the schema describe it, and the engine keeps what the step produced under its name.
+public struct OutputSpec: Sendable, Equatable {
+    /// The kinds of value an output holds.
+    public enum ValueType: String, Sendable, Equatable, CaseIterable {
+        /// A whole number (a count).
+        case integer
+        /// Text.
+        case string
+        /// A list of text (ids).
+        case list
+
+        /// How the type reads in documentation.
+        public var documentation: String {
+            switch self {
+            case .integer: "integer"
+            case .string: "string"
+            case .list: "list of strings"
+            }
+        }
+    }
+
+    /// The output's name, as later steps write it.
+    public let name: String
+    /// What it holds.
+    public let type: ValueType
+    /// One line saying what it is.
+    public let summary: String
+
+    /// Declares an output.
+    public init(_ name: String, _ type: ValueType, _ summary: String) {
+        self.name = name
+        self.type = type
+        self.summary = summary
+    }
+}
+
+/// A value a step produced for one of its declared outputs.
+public enum OutputValue: Sendable, Equatable {
+    /// A whole number.
+    case integer(Int)
+    /// Text.
+    case string(String)
+    /// A list. `total` counts every value the step produced; `values` holds them all, or the first ones when the
+    /// step keeps only those (its journal has the rest), so a later step can tell a partial list from a whole one.
+    case list([String], total: Int)
+
+    /// The value's type.
+    public var type: OutputSpec.ValueType {
+        switch self {
+        case .integer: .integer
+        case .string: .string
+        case .list: .list
+        }
+    }
+
+    /// As the JSON report writes it: a list that holds only its first values says how many there were.
+    public var report: ReportValue {
+        switch self {
+        case .integer(let value): .int(value)
+        case .string(let value): .string(value)
+        case .list(let values, let total) where values.count == total: .array(values.map(ReportValue.string))
+        case .list(let values, let total): .object([ReportField("first", .array(values.map(ReportValue.string))), ReportField("total", .int(total))])
+        }
+    }
+}
+
+/// What a step produced, by output name.
+public typealias StepOutputs = [String: OutputValue]
