@@ -31,6 +31,7 @@ extension DocumentDecoder {
                                       strays: Array(others.dropFirst()))
             let reader = entries.reduce(into: [String: ConfigNode]()) { $0[$1.key] = $1.value }
             step.id = decodeStepId(reader["id"], seen: &ids)
+            if let name = reader["name"] { refuseOutputReferences(in: name, section: "a step's 'name'") }
             step.name = decodeStepName(reader["name"])
             step.condition = decodeCondition(reader["when"]) ?? .success
             steps.append(step)

@@ -48,7 +48,17 @@ struct DocumentDecoder {
         document.parameters = decodeParameters(reader.node("parameters"))
         document.parameterValues = parameterValues(document.parameters, section: reader.node("parameters"))
         document.steps = decodeSteps(reader.node("steps"))
+        for entry in reader.entries where entry.key != "steps" { refuseOutputReferences(in: entry.value, section: "'\(entry.key)'") }
         return document
+    }
+
+    /// An error for each step output reference in `node`: what is not a step's options is read before any step runs.
+    func refuseOutputReferences(in node: ConfigNode, section: String) {
+        for (scalar, node) in node.deferredScalars {
+            let written = scalar.outputReferences.first?.written ?? scalar.sourceText
+            diagnostics.error("\(section) cannot use \(written): a step's outputs are known only when the steps run, and this is read before",
+                              at: node.location, hint: "use step outputs in a later step's options; here write a value, ${env:NAME} or ${param:NAME}")
+        }
     }
 
     /// The file's `description:`, which must be text.

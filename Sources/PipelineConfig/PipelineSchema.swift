@@ -83,7 +83,7 @@ public struct PipelineSchema: Sendable {
     /// Definitions every value type refers to.
     private static let sharedDefinitions: [ReportField] = [
         ReportField("reference", .object([
-            ReportField("description", .string("A value read when the pipeline is loaded: ${env:NAME} (an environment variable) or ${file:PATH} (a file's content, relative to the pipeline file).")),
+            ReportField("description", .string("A value read when the pipeline is loaded: ${env:NAME} (an environment variable), ${file:PATH} (a file's content, relative to the pipeline file) or ${param:NAME} (a parameter); or, in a step's options, ${steps.ID.OUTPUT} (an earlier step's output, known when the step runs).")),
             ReportField("type", .string("string")),
             ReportField("pattern", .string(referencePattern)),
         ])),
@@ -99,7 +99,7 @@ public struct PipelineSchema: Sendable {
     ]
 
     /// Matches a value holding a `${env:…}` or `${file:…}` reference.
-    static let referencePattern = #"\$\{(env|file):[^}]+\}"#
+    static let referencePattern = #"\$\{((env|file|param):[^}]+|steps\.[^}]+)\}"#
 
     private static func reference(_ name: String) -> ReportValue {
         .object([ReportField("$ref", .string("#/$defs/\(name)"))])

@@ -4,7 +4,8 @@ import PipelineCore
 /// Resolves `${env:NAME}`, `${file:PATH}` and `${param:NAME}` references inside scalar values.
 ///
 /// The resolved text replaces the reference; the text as written is kept beside it so diagnostics
-/// and reports quote the reference, never a secret. `$${` writes a literal `${`.
+/// and reports quote the reference, never a secret. `$${` writes a literal `${`. A `${steps.ID.OUTPUT}`
+/// reference is known only when the step runs: the scalar keeps it in its `deferred` pieces.
 struct ReferenceResolver {
     let options: LoaderOptions
     let directory: String
@@ -19,37 +20,58 @@ struct ReferenceResolver {
         guard resolves, text.contains(bytes: "${") else { return ConfigScalar(text: text, isPlain: isPlain) }
         var output = ""
         var unresolved = false
+        // With step output references: the pieces, the text between them as resolved so far.
+        var parts: [DeferredPart] = []
+        var pending = ""
         var rest = Substring(text)
         while let start = rest.firstByteRange(of: "${") {
             if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
                 output.append(contentsOf: rest[..<rest.index(before: start.lowerBound)])
                 output += "${"
+                pending.append(contentsOf: rest[..<rest.index(before: start.lowerBound)])
+                pending += "${"
                 rest = rest[start.upperBound...]
                 continue
             }
             output.append(contentsOf: rest[..<start.lowerBound])
+            pending.append(contentsOf: rest[..<start.lowerBound])
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
                 report("unterminated reference '\(rest[start.lowerBound...])'", at: location, severity: .error,
                        hint: "write ${env:NAME} or ${file:PATH}")
                 return ConfigScalar(text: text, isPlain: isPlain, isUnresolved: true)
             }
             let reference = rest[start.upperBound..<end]
-            if let value = value(of: reference, at: location) {
+            if reference.hasPrefix("steps.") {
+                switch OutputReference.parse(reference.dropFirst("steps.".count)) {
+                case .success(let parsed):
+                    if !pending.isEmpty { parts.append(.text(pending)) }
+                    pending = ""
+                    parts.append(.output(parsed))
+                    output += parsed.written
+                case .failure(let error):
+                    report("'${\(reference)}' is not a step output reference: \(error.message)", at: location, severity: .error,
+                           hint: "e.g. ${steps.schedule.notification-ids[0]} (the step's id:, then its output)")
+                    unresolved = true
+                }
+            } else if let value = value(of: reference, at: location) {
                 output += value
+                pending += value
             } else {
                 unresolved = true
             }
             rest = rest[rest.index(after: end)...]
         }
         output.append(contentsOf: rest)
-        return ConfigScalar(text: output, sourceText: text, isPlain: false, isUnresolved: unresolved)
+        pending.append(contentsOf: rest)
+        if !parts.isEmpty, !pending.isEmpty { parts.append(.text(pending)) }
+        return ConfigScalar(text: output, sourceText: text, isPlain: false, isUnresolved: unresolved, deferred: parts.isEmpty ? nil : parts)
     }
 
     private func value(of reference: Substring, at location: SourceLocation) -> String? {
         let written = "${\(reference)}"
         guard let colon = reference.firstIndex(of: ":") else {
             report("reference '\(written)' has no kind", at: location, severity: .error,
-                   hint: "write ${env:NAME} or ${file:PATH}")
+                   hint: "write ${env:NAME}, ${file:PATH}, ${param:NAME} or ${steps.ID.OUTPUT}")
             return nil
         }
         let kind = reference[..<colon], argument = String(reference[reference.index(after: colon)...])

@@ -24,6 +24,9 @@ public struct StepReference: Sendable {
             "`id:` (letters, digits, `-` and `_`, unique in the file), `name:` (what progress lines, reports, the run journal",
             "and `runs show` call it) and `when:` (`\(StepCondition.allCases.map(\.rawValue).joined(separator: "`, `"))`).",
             "",
+            "A later step uses a step's outputs as `${steps.ID.OUTPUT}` (one item of a list: `${steps.ID.OUTPUT[0]}`) wherever a",
+            "value goes in its options.",
+            "",
             registry.types.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
         ]
         for type in registry.types {

@@ -27,3 +27,55 @@ private struct OutputProbe: Step {
         #expect(OutputSpec.ValueType.list.documentation == "list of strings")
     }
 }
+
+@Suite struct OutputReferenceTests {
+    private func parse(_ text: String) -> OutputReference? { try? OutputReference.parse(Substring(text)).get() }
+
+    @Test func referencesParseWithAndWithoutAnIndex() {
+        #expect(parse("schedule.notification-ids[0]") == OutputReference(step: "schedule", output: "notification-ids", index: 0))
+        #expect(parse("digest.accepted") == OutputReference(step: "digest", output: "accepted"))
+        #expect(parse("digest.accepted")?.written == "${steps.digest.accepted}")
+        for bad in ["digest", ".accepted", "digest.", "di gest.accepted", "d.ids[-1]", "d.ids[x]", "d.ids[0", "d.a.b"] {
+            #expect(parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// A scalar written as `parts`, at line 3.
+    private func deferred(_ parts: [DeferredPart]) -> ConfigNode {
+        ConfigNode(.scalar(ConfigScalar(text: "x", sourceText: "written", isPlain: false, deferred: parts)), at: Build.at(3, 9))
+    }
+
+    private var outputs: EarlierOutputs {
+        var outputs = EarlierOutputs()
+        outputs.record(["ids": .list(["n1", "n2"], total: 2), "count": .integer(2), "kept": .list(["a"], total: 5)], of: "s")
+        outputs.recordMissing("maybe", because: "was skipped (when: failure)")
+        return outputs
+    }
+
+    @Test func valuesGoInAsTextAndAWholeListAsAList() throws {
+        let substitution = OutputSubstitution(outputs: outputs, consumer: "step 'next'")
+        let text = try substitution.apply(deferred([.text("sent "), .output(OutputReference(step: "s", output: "count")), .text(": "),
+                                                    .output(OutputReference(step: "s", output: "ids", index: 1))]))
+        #expect(text.scalar?.text == "sent 2: n2")
+        #expect(text.scalar?.sourceText == "written", "messages quote the reference as written")
+        #expect(text.scalar?.isUnresolved == false && text.scalar?.deferred == nil)
+        let list = try substitution.apply(Build.mapping([("direct", deferred([.output(OutputReference(step: "s", output: "ids"))]))]))
+        #expect(list["direct"]?.items?.compactMap(\.scalar?.text) == ["n1", "n2"])
+    }
+
+    @Test func aMissingOrUnfitValueIsAFailureNamingBothSteps() {
+        let substitution = OutputSubstitution(outputs: outputs, consumer: "step 'next'")
+        func failure(_ parts: [DeferredPart]) -> String? {
+            do { _ = try substitution.apply(deferred(parts)); return nil } catch { return error.message }
+        }
+        #expect(failure([.output(OutputReference(step: "maybe", output: "accepted"))])
+            == "step 'next' uses ${steps.maybe.accepted}, but step 'maybe' was skipped (when: failure), so it has no 'accepted'")
+        #expect(failure([.output(OutputReference(step: "s", output: "ids", index: 2))])
+            == "step 'next' uses ${steps.s.ids[2]}, but 'ids' of step 's' holds 2 items")
+        #expect(failure([.output(OutputReference(step: "s", output: "kept", index: 3))])
+            == "step 'next' uses ${steps.s.kept[3]}, but only the first 1 of the 5 items of 'kept' are handed on")
+        #expect(failure([.output(OutputReference(step: "s", output: "kept"))])
+            == "step 'next' uses ${steps.s.kept}, but only the first 1 of its 5 items are handed on; none was used")
+        #expect(failure([.text("a "), .output(OutputReference(step: "s", output: "ids"))]) == "step 'next' uses ${steps.s.ids}, a list, where one value goes")
+    }
+}

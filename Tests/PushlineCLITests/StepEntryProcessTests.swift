@@ -16,14 +16,7 @@ extension PipelineRunProcessTests {
             hubs:
               main: { connection: "${env:NH_CONNECTION}", hub: myhub }
               gone: { connection: "${env:NH_CONNECTION}", hub: no-such-hub }
-            templates:
-              alert: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
-            steps:
-              - register:
-                  hub: main
-                  templates: [alert]
-                  installations:
-                    - { installationId: ops-1, platform: apns, pushChannel: 62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA, tags: [ops] }
+            \(Self.opsDevice)
               - id: digest
                 name: morning digest
                 send: { hub: gone, audience: ops, properties: { message: "the digest" } }

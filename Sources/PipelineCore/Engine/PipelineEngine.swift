@@ -58,6 +58,7 @@ public struct PipelineEngine: Sendable {
                              status: .rejected, steps: records)
         }
         var records: [StepRecord] = []
+        var earlier = EarlierOutputs()
         var failed = false
         var interrupted = false
         var partial = false
@@ -70,16 +71,20 @@ public struct PipelineEngine: Sendable {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
                 records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                     : Self.skipped(built, afterFailure: failed))
+                if let id = built.declaredId { earlier.recordMissing(id, because: "was not started (the run was stopped)") }
                 continue
             }
             guard runs else {
                 records.append(Self.skipped(built, afterFailure: failed))
+                if let id = built.declaredId { earlier.recordMissing(id, because: "was skipped (when: \(built.condition.rawValue))") }
                 continue
             }
-            let context = context(for: built, check: checks[built.index])
+            var context = context(for: built, check: checks[built.index])
+            context.earlierOutputs = earlier
             let stepLogger = context.logger
             let stepStart = ContinuousClock.now
             var record: StepRecord
+            var produced: StepOutputs?
             do {
                 let result = try await built.step.run(in: context)
                 let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
@@ -87,6 +92,7 @@ public struct PipelineEngine: Sendable {
                                     summary: result.summary, lines: result.lines, data: result.data,
                                     durationMs: Self.milliseconds(since: stepStart), items: result.items)
                 record.outputs = Self.declared(result.outputs, of: type(of: built.step))
+                produced = result.outputs
                 interrupted = interrupted || result.interrupted
                 partial = partial || status == .partial
             } catch let failure as StepFailure {
@@ -94,12 +100,20 @@ public struct PipelineEngine: Sendable {
                                     summary: failure.message, lines: failure.lines, data: failure.data,
                                     durationMs: Self.milliseconds(since: stepStart), hint: failure.hint)
                 record.outputs = Self.declared(failure.outputs, of: type(of: built.step))
+                produced = failure.outputs.isEmpty ? nil : failure.outputs
             } catch {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
             }
             record.input = checks[built.index].map(InputSummary.init)
             record = Self.named(record, built)
+            if let id = built.declaredId {
+                if let produced {
+                    earlier.record(produced, of: id)
+                } else {
+                    earlier.recordMissing(id, because: record.status == .failed ? "failed before it produced its outputs" : "was stopped")
+                }
+            }
             if record.status == .failed {
                 failed = true
                 stepLogger.error("step failed", metadata: ["location": "\(location)", "reason": "\(record.summary)"])

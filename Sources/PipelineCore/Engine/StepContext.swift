@@ -28,6 +28,8 @@ public struct StepContext: Sendable {
     /// What the input check found in the step's input, when it has one (its record count is the
     /// progress total).
     public var inputCheck: InputCheck?
+    /// What the steps before this one handed on, by their `id:`.
+    public var earlierOutputs = EarlierOutputs()
 
     /// Creates a context.
     public init(

@@ -37,20 +37,27 @@ public struct StepRegistry: Sendable {
                 continue
             }
             reportStrays(invocation, of: type, diagnostics)
-            if let step = Self.build(type, invocation, context, diagnostics) { built.append(step) }
+            if let step = build(type, invocation, context, steps: document.steps, diagnostics) { built.append(step) }
         }
         guard !diagnostics.hasErrors else { return nil }
         return Pipeline(document: document, steps: built)
     }
 
     // Opens the existential so the step type's own `build` is called.
-    private static func build<S: Step>(
-        _ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, _ diagnostics: DiagnosticCollector
+    private func build<S: Step>(
+        _ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, steps: [StepInvocation], _ diagnostics: DiagnosticCollector
     ) -> BuiltStep? {
         let errorsBefore = diagnostics.diagnostics.filter { $0.severity == .error }.count
         let reader = OptionReader(
             invocation.options, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: diagnostics)
-        guard let step = S.build(reader, in: context) else {
+        let built = S.build(reader, in: context)
+        // Options that use earlier steps' outputs are checked now, and the step is built when it runs.
+        if !invocation.options.deferredScalars.isEmpty {
+            let samples = checkReferences(in: invocation, of: type, steps: steps, diagnostics)
+            return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: Self.deferred(type, invocation, context, samples: samples),
+                             declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
+        }
+        guard let step = built else {
             // A step that declines to build must never vanish silently. Steps report their own problems;
             // this catches the case where the cause lies elsewhere (an unresolved reference is the one
             // legitimate silent cause: it was already reported, as a warning for `validate`).

@@ -59,6 +59,15 @@ public struct ConfigNode: Sendable, Equatable {
         }
     }
 
+    /// Every scalar inside this node that holds step output references, in document order.
+    public var deferredScalars: [(scalar: ConfigScalar, node: ConfigNode)] {
+        switch value {
+        case .scalar(let scalar): return scalar.deferred == nil ? [] : [(scalar, self)]
+        case .mapping(let entries): return entries.flatMap(\.value.deferredScalars)
+        case .sequence(let items): return items.flatMap(\.deferredScalars)
+        }
+    }
+
     /// A short name for the node's kind, for "expected X, found Y" messages.
     public var kindName: String {
         switch value {

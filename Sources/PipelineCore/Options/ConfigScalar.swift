@@ -9,13 +9,22 @@ public struct ConfigScalar: Sendable, Equatable {
     /// True when a reference in the text could not be resolved; the text is then not meaningful
     /// and checks of its content are skipped (the reference itself was already reported).
     public var isUnresolved: Bool
+    /// The pieces of a scalar that holds `${steps.ID.OUTPUT}` references, known only when the step runs; nil for
+    /// every other scalar. Such a scalar is also unresolved, so build-time checks of its content are skipped.
+    public var deferred: [DeferredPart]?
 
     /// Creates a scalar.
-    public init(text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false) {
+    public init(text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false, deferred: [DeferredPart]? = nil) {
         self.text = text
         self.sourceText = sourceText ?? text
         self.isPlain = isPlain
-        self.isUnresolved = isUnresolved
+        self.isUnresolved = isUnresolved || deferred != nil
+        self.deferred = deferred
+    }
+
+    /// The step output references the scalar holds.
+    public var outputReferences: [OutputReference] {
+        (deferred ?? []).compactMap { if case .output(let reference) = $0 { reference } else { nil } }
     }
 
     /// True when the text was produced by at least one reference.

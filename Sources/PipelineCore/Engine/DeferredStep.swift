@@ -1,0 +1,64 @@
+/// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): it is built when it runs, from its
+/// options with the values put in. Its type is `S`'s in every respect the run and the reports look at.
+///
+/// At build time the pipeline checked everything that does not depend on those values, and the references
+/// themselves (the step exists and comes earlier, the output exists, its type fits the key). A copy built with
+/// sample values stands in for what `check` and the run's setup ask before the step runs (its hub access,
+/// concurrency and dedupe window). Its input is checked when it runs, before it sends anything.
+struct DeferredStep<S: Step>: Step {
+    static var id: String { S.id }
+    static var summary: String { S.summary }
+    static var options: [OptionSpec] { S.options }
+    static var examples: [String] { S.examples }
+    static var outputs: [OutputSpec] { S.outputs }
+
+    /// The options as written, references in them.
+    let optionsNode: ConfigNode
+    /// What the step was built against.
+    let buildContext: BuildContext
+    /// The step built with sample values, if it builds with them.
+    let sample: S?
+
+    /// Never built from options directly: `StepRegistry` makes it.
+    static func build(_ options: OptionReader, in context: BuildContext) -> DeferredStep? { nil }
+
+    var access: [HubAccess] { sample?.access ?? [] }
+    var concurrency: Int { sample?.concurrency ?? 1 }
+    var dedupeWindow: Int64 { sample?.dedupeWindow ?? 0 }
+
+    /// Builds the step with the values in, checks its input, then runs it.
+    func run(in context: StepContext) async throws -> StepResult {
+        let consumer = "step '\(context.stepName ?? S.id)'"
+        let substituted: Result<ConfigNode, StepFailure>
+        do throws(StepFailure) {
+            substituted = .success(try OutputSubstitution(outputs: context.earlierOutputs, consumer: consumer).apply(optionsNode))
+        } catch {
+            substituted = .failure(error)
+        }
+        let resolved: ConfigNode
+        switch substituted {
+        case .success(let node): resolved = node
+        case .failure(let failure) where context.isDryRun:
+            // A dry run sends nothing, so the ids a live run would hand on do not exist: say what would happen.
+            return StepResult(summary: "would run with values a live run hands on (nothing sent): \(failure.message)")
+        case .failure(let failure): throw failure
+        }
+        let diagnostics = DiagnosticCollector()
+        let reader = OptionReader(resolved, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: diagnostics)
+        let built = S.build(reader, in: buildContext)
+        let errors = diagnostics.diagnostics.filter { $0.severity == .error }
+        guard let built, errors.isEmpty else {
+            throw StepFailure("with the outputs of earlier steps in, the options are invalid: \(errors.first?.description ?? "the step cannot be built")",
+                              hint: errors.first?.hint ?? "check the values the earlier steps produced", lines: errors.dropFirst().map(\.description))
+        }
+        var context = context
+        if let check = try await built.checkInput(in: context) {
+            if check.stopsRun {
+                throw StepFailure("the input check found \(check.summary); nothing was sent by this step", hint: "fix the rows, or set `bad-rows: skip`",
+                                  lines: check.lines)
+            }
+            context.inputCheck = check
+        }
+        return try await built.run(in: context)
+    }
+}

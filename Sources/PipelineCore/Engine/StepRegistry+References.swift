@@ -1,0 +1,80 @@
+/// Build-time checks of `${steps.ID.OUTPUT}` references, and the deferred step that resolves them at run time.
+extension StepRegistry {
+    /// Reports every reference in `invocation`'s options that cannot work — a step id no step has or that runs
+    /// later, an output the step does not have, a list where one value goes, an index into a value — at the
+    /// scalar that holds it. Returns the sample outputs that stand in for the references when the step is built
+    /// ahead of the run.
+    func checkReferences<S: Step>(in invocation: StepInvocation, of type: S.Type, steps: [StepInvocation],
+                                  _ diagnostics: DiagnosticCollector) -> EarlierOutputs {
+        var samples = EarlierOutputs()
+        var sampleValues: [String: StepOutputs] = [:]
+        let ids = steps.compactMap(\.id)
+        for entry in invocation.options.entries ?? [] {
+            guard let spec = S.options.first(where: { $0.key == entry.key }) else { continue }
+            for (scalar, node) in entry.value.deferredScalars {
+                // A whole list fits only a key that takes a list, written as the key's whole value.
+                let listFits = node.location == entry.value.location && scalar.deferred?.count == 1 && Self.takesList(spec.type)
+                for reference in scalar.outputReferences {
+                    guard let producer = steps.first(where: { $0.id == reference.step }) else {
+                        diagnostics.error("no step has the id '\(reference.step)' (in \(reference.written))\(Suggestion.didYouMean(reference.step, in: ids))",
+                                          at: node.location, step: S.id,
+                                          hint: ids.isEmpty ? "give the step whose output this is an `id:`" : "step ids: \(ids.joined(separator: ", "))")
+                        continue
+                    }
+                    guard producer.index < invocation.index else {
+                        diagnostics.error("\(reference.written) names step '\(reference.step)', which runs \(producer.index == invocation.index ? "as this step" : "after this one (line \(producer.location.line))")",
+                                          at: node.location, step: S.id, hint: "a step can use only the outputs of the steps before it")
+                        continue
+                    }
+                    guard let producerType = self.type(for: producer.kind) else { continue }
+                    guard let output = producerType.outputs.first(where: { $0.name == reference.output }) else {
+                        let names = producerType.outputs.map(\.name)
+                        diagnostics.error("step '\(reference.step)' (\(producer.kind)) has no output '\(reference.output)'\(Suggestion.didYouMean(reference.output, in: names))",
+                                          at: node.location, step: S.id,
+                                          hint: names.isEmpty ? "\(producer.kind) hands nothing on" : "its outputs: \(names.joined(separator: ", "))")
+                        continue
+                    }
+                    switch (output.type, reference.index) {
+                    case (.list, nil) where !listFits:
+                        diagnostics.error("\(reference.written) is a list, and '\(entry.key)' takes one value here", at: node.location, step: S.id,
+                                          hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)")
+                    case (.integer, .some), (.string, .some):
+                        diagnostics.error("'\(reference.output)' of step '\(reference.step)' is \(output.type.documentation == "integer" ? "an" : "a") \(output.type.documentation), not a list; remove the index",
+                                          at: node.location, step: S.id, hint: "write \(OutputReference(step: reference.step, output: reference.output).written)")
+                    default:
+                        let count = max(1, (reference.index ?? 0) + 1)
+                        let sample: OutputValue = switch output.type {
+                        case .integer: .integer(1)
+                        case .string: .string("sample")
+                        case .list: .list(Array(repeating: "sample", count: count), total: count)
+                        }
+                        if case .list(let kept, _)? = sampleValues[reference.step]?[reference.output], kept.count >= count { continue }
+                        sampleValues[reference.step, default: [:]][reference.output] = sample
+                    }
+                }
+            }
+        }
+        for (id, outputs) in sampleValues { samples.record(outputs, of: id) }
+        return samples
+    }
+
+    /// True for a key whose value may be a list.
+    static func takesList(_ type: OptionSpec.ValueType) -> Bool {
+        switch type {
+        case .stringList, .list: true
+        case .anyOf(let types): types.contains(where: takesList)
+        default: false
+        }
+    }
+
+    /// The step built with sample values in place of its references (for what is asked of it before it runs),
+    /// wrapped to be built for real when it runs.
+    static func deferred<S: Step>(_ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, samples: EarlierOutputs) -> DeferredStep<S> {
+        let quiet = DiagnosticCollector()
+        var sample: S?
+        if let options = try? OutputSubstitution(outputs: samples, consumer: S.id).apply(invocation.options) {
+            sample = S.build(OptionReader(options, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: quiet), in: context)
+        }
+        return DeferredStep(optionsNode: invocation.options, buildContext: context, sample: sample)
+    }
+}

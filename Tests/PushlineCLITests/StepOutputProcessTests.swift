@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `${steps.ID.OUTPUT}` in a real run against the emulator: a scheduled send's id reaches a cancel step, a count
+/// reaches a later payload, and a reference to a skipped step's output fails that step, naming both.
+extension PipelineRunProcessTests {
+    private func pipelineFile(_ yaml: String) throws -> (path: String, directory: String) {
+        let directory = NSTemporaryDirectory() + "pushline-outputs-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try yaml.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
+        return (directory + "/p.yaml", directory)
+    }
+
+    /// The template and the first step the process tests share: one APNs installation tagged `ops` on hub `main`.
+    static let opsDevice = """
+        templates:
+          alert: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
+        steps:
+          - register:
+              hub: main
+              templates: [alert]
+              installations:
+                - { installationId: ops-1, platform: apns, pushChannel: 62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA, tags: [ops] }
+        """
+
+    private static let head = """
+        version: 1
+        hubs:
+          main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+        \(opsDevice)
+
+        """
+
+    @Test("a scheduled send's notification id reaches a cancel step, and a count reaches a later payload")
+    func scheduledIdReachesCancel() async throws {
+        let (emulator, base, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let (pipeline, directory) = try pipelineFile(Self.head + """
+              - id: schedule
+                send: { hub: main, audience: ops, schedule: in 2h, properties: { message: "later" } }
+              - name: cancel it
+                send: { hub: main, cancel: "${steps.schedule.notification-ids[0]}" }
+              - id: now
+                send: { hub: main, audience: ops, properties: { message: "now" } }
+              - send: { hub: main, audience: ops, properties: { message: "${steps.now.accepted} sent, \\"quoted\\"" } }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = try PushlineProcess(["run", pipeline, "--report", directory + "/report.json"],
+                                          environment: ["NH_CONNECTION": full, "PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        #expect(try await process.waitForExit() == 0, "\(process.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        let scheduled = try #require(((steps[1]["outputs"] as? [String: Any])?["notification-ids"] as? [String])?.first)
+        #expect((steps[2]["outputs"] as? [String: Any])?["notification-ids"] as? [String] == [scheduled])
+        #expect(process.stdout.contains("cancelled scheduled notification '\(scheduled)'"), "\(process.stdout)")
+        // The count went into the payload as a value: the template engine escaped the quotes around it.
+        let deliveries = try await http("GET", "\(base)_emulator/deliveries").1
+        #expect(deliveries.contains(#"1 sent, \\\"quoted\\\""#), "\(deliveries)")
+        #expect(!deliveries.contains("later"), "the scheduled send was cancelled before it went out")
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test("the schedule-then-cancel example cancels what it scheduled; its dry run says the id is known only in a live run")
+    func scheduleThenCancelExample() async throws {
+        let (emulator, _, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let example = CommandRunner.root + "/pipelines/schedule-then-cancel.yaml"
+        let directory = NSTemporaryDirectory() + "pushline-example-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (dryStatus, dry) = try await run(["run", example, "--dry-run"], connection: full)
+        #expect(dryStatus == 0 && dry.contains("would run with values a live run hands on"), "\(dry)")
+        let (status, output) = try await run(["run", example], connection: full, environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("[2/2] cancel the reminder") && output.contains("cancelled scheduled notification '"), "\(output)")
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test("a reference to the output of a step that was skipped fails the step that uses it, naming both")
+    func skippedStepsOutput() async throws {
+        let (emulator, _, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let (pipeline, directory) = try pipelineFile(Self.head + """
+              - id: apology
+                when: failure
+                send: { hub: main, audience: ops, properties: { message: "sorry" } }
+              - name: follow-up
+                send: { hub: main, audience: ops, properties: { message: "${steps.apology.accepted} apologies" } }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output) = try await run(["run", pipeline], connection: full, environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("step 'follow-up' uses ${steps.apology.accepted}, but step 'apology' was skipped (when: failure), so it has no 'accepted'"),
+                "\(output)")
+        #expect(try await emulator.stop() == 0)
+    }
+}
