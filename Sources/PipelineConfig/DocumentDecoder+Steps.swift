@@ -3,7 +3,7 @@ import PipelineCore
 /// The `steps:` list: each entry is a mapping with one key naming the step's kind (its options under it) and, beside
 /// it, an optional `id:`, `name:` and `when:`.
 extension DocumentDecoder {
-    func decodeSteps(_ node: ConfigNode?) -> [StepInvocation] {
+    func decodeSteps(_ node: ConfigNode?, parameters: [ParameterDeclaration] = [], values: [String: String] = [:]) -> [StepInvocation] {
         guard let node else { return [] }
         guard let items = node.items else {
             diagnostics.error("'steps' must be a list, found \(node.kindName)", at: node.location,
@@ -33,7 +33,8 @@ extension DocumentDecoder {
             step.id = decodeStepId(reader["id"], seen: &ids)
             if let name = reader["name"] { refuseOutputReferences(in: name, section: "a step's 'name'") }
             step.name = decodeStepName(reader["name"])
-            step.condition = decodeCondition(reader["when"]) ?? .success
+            step.condition = decodeCondition(reader["when"], parameters: parameters, values: values) ?? .success
+            step.conditionLocation = reader["when"]?.location
             steps.append(step)
         }
         return steps
@@ -70,17 +71,40 @@ extension DocumentDecoder {
     }
 
     /// A step's `when:`: one of the condition words.
-    private func decodeCondition(_ node: ConfigNode?) -> StepCondition? {
+    private func decodeCondition(_ node: ConfigNode?, parameters: [ParameterDeclaration], values: [String: String]) -> StepCondition? {
         guard let node else { return nil }
-        let words = StepCondition.allCases.map(\.rawValue)
-        guard let text = node.scalar?.text, let condition = StepCondition(rawValue: text) else {
-            let found = node.scalar.map { "'\($0.text)'" } ?? node.kindName
-            diagnostics.error("'when' must be \(words.dropLast().joined(separator: ", ")) or \(words.last!), found \(found)"
-                                  + Suggestion.didYouMean(node.scalar?.text ?? "", in: words),
-                              at: node.location,
-                              hint: "success (the default) runs the step when every earlier step succeeded, failure when one failed, always either way")
+        guard let scalar = node.scalar, !scalar.isNull else {
+            diagnostics.error("'when' must be success, failure, always or an expression, found \(node.kindName)", at: node.location,
+                              hint: "e.g. `when: failure` or `when: ${steps.digest.failed} > 0`")
             return nil
         }
-        return condition
+        let word = scalar.sourceText.trimmingCharacters(in: .whitespaces)
+        if let keyword = StepCondition(keyword: word) { return keyword }
+        // One bare word is a misspelt keyword far more often than an expression.
+        if !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }), ConditionStatus(rawValue: word) == nil, word != "true", word != "false" {
+            diagnostics.error("'when' must be success, failure, always or an expression, found '\(word)'\(Suggestion.didYouMean(word, in: StepCondition.keywords))",
+                              at: node.location, hint: "success (the default) runs the step when every earlier step succeeded, failure when one failed, always either way")
+            return nil
+        }
+        // Parsed as written: parameters and variables are read here, step outputs when the step is about to run.
+        let environment = options.environment
+        let parser = ConditionParser(
+            parameter: { name in
+                guard let declaration = parameters.first(where: { $0.name == name }), let value = values[name] else { return nil }
+                switch declaration.kind {
+                case .integer: return Int(value).map(ConditionValue.integer) ?? .string(value)
+                case .boolean: return .boolean(value == "true")
+                case .string: return .string(value)
+                }
+            },
+            environment: { environment[$0] })
+        switch parser.parse(scalar.sourceText) {
+        case .success(let expression):
+            return .expression(expression, written: scalar.sourceText)
+        case .failure(let error):
+            diagnostics.error("'when' is not a valid condition: \(error.message) (character \(error.column))", at: node.location,
+                              hint: error.hint ?? "write success, failure, always, or an expression such as ${steps.digest.failed} > 0 || ${param:channel} == \"ios\"")
+            return nil
+        }
     }
 }

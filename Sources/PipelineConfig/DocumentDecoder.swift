@@ -47,7 +47,7 @@ struct DocumentDecoder {
         document.templates = decodeTemplates(reader.node("templates"))
         document.parameters = decodeParameters(reader.node("parameters"))
         document.parameterValues = parameterValues(document.parameters, section: reader.node("parameters"))
-        document.steps = decodeSteps(reader.node("steps"))
+        document.steps = decodeSteps(reader.node("steps"), parameters: document.parameters, values: document.parameterValues)
         for entry in reader.entries where entry.key != "steps" { refuseOutputReferences(in: entry.value, section: "'\(entry.key)'") }
         return document
     }

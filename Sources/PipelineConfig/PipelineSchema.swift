@@ -21,7 +21,7 @@ public struct PipelineSchema: Sendable {
             definitions.append(ReportField(Self.definitionName(step: type.id), Self.stepSchema(type)))
             stepProperties.append(ReportField(type.id, .object([ReportField("$ref", .string("#/$defs/\(Self.definitionName(step: type.id))"))])))
         }
-        let conditions = StepCondition.allCases.map { ReportValue.string($0.rawValue) }
+        let conditions = StepCondition.keywords.map(ReportValue.string)
         stepProperties += [
             ReportField("id", .object([
                 ReportField("description", .string("the step's id, unique in the file: later steps refer to it by this")),
@@ -32,8 +32,8 @@ public struct PipelineSchema: Sendable {
                 ReportField("type", .string("string")), ReportField("pattern", .string("^[^\\n]*\\S[^\\n]*$")),
             ])),
             ReportField("when", .object([
-                ReportField("description", .string("when the step runs: success (the default: every earlier step succeeded or was skipped), failure (an earlier step failed) or always")),
-                ReportField("enum", .array(conditions)),
+                ReportField("description", .string("when the step runs: success (the default: every earlier step succeeded or was skipped), failure (an earlier step failed), always, or an expression over ${steps.ID.OUTPUT}, ${param:NAME}, ${env:NAME}, success, failure and dry-run with == != < <= > >= && || ! and parentheses")),
+                ReportField("anyOf", .array([.object([ReportField("enum", .array(conditions))]), .object([ReportField("type", .string("string"))])])),
             ])),
         ]
         definitions.append(ReportField("step", .object([

@@ -91,7 +91,7 @@ import PipelineCore
             "p.yaml:3:5: error: each step must be a mapping with one key naming its kind, found a scalar",
             "p.yaml:4:5: error: this step has no key naming its kind, only 'id', 'name'",
             "p.yaml:8:9: error: step id 'digest' is already the id of the step at line 6",
-            "p.yaml:9:11: error: 'when' must be success, failure or always, found 'sometimes'",
+            "p.yaml:9:11: error: 'when' must be success, failure, always or an expression, found 'sometimes'",
             "p.yaml:11:9: error: a step's 'id' must be letters, digits, '-' and '_', found 'two words'",
             "p.yaml:12:11: error: a step's 'name' must be one line of text, found an empty or multi-line text",
         ])

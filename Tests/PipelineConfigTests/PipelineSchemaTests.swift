@@ -76,7 +76,10 @@ struct PipelineSchemaTests {
         #expect(step["additionalProperties"] as? Bool == false)
         // Exactly one kind (one branch of `oneOf` per kind), and beside it an id, a name and a when.
         #expect((step["oneOf"] as? [[String: Any]])?.compactMap { $0["required"] as? [String] }.contains(["greet"]) == true)
-        #expect(try Self.object(step, "properties", "when")["enum"] as? [String] == ["success", "failure", "always"])
+        // `when:` offers its words, and takes any text (an expression `validate` parses).
+        let when = try #require(try Self.object(step, "properties", "when")["anyOf"] as? [[String: Any]])
+        #expect(when.first?["enum"] as? [String] == ["success", "failure", "always"])
+        #expect(when.last?["type"] as? String == "string")
         #expect(try Self.object(step, "properties", "id")["pattern"] as? String == "^[A-Za-z0-9_-]+$")
         #expect(try Self.object(step, "properties", "greet")["$ref"] as? String == "#/$defs/greet-step")
         let greet = try Self.object(try Self.schema, "$defs", "greet-step")

@@ -43,6 +43,11 @@ extension PipelineRunProcessTests {
               - id: now
                 send: { hub: main, audience: ops, properties: { message: "now" } }
               - send: { hub: main, audience: ops, properties: { message: "${steps.now.accepted} sent, \\"quoted\\"" } }
+              - name: only when none went out
+                when: ${steps.now.accepted} == 0
+                send: { hub: main, audience: ops, properties: { message: "none went out" } }
+              - when: "!dry-run && ${steps.now.notification-ids} != [] && ${steps.schedule.failed} < 1"
+                send: { hub: main, audience: ops, properties: { message: "checked" } }
             """)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let process = try PushlineProcess(["run", pipeline, "--report", directory + "/report.json"],
@@ -57,6 +62,10 @@ extension PipelineRunProcessTests {
         let deliveries = try await http("GET", "\(base)_emulator/deliveries").1
         #expect(deliveries.contains(#"1 sent, \\\"quoted\\\""#), "\(deliveries)")
         #expect(!deliveries.contains("later"), "the scheduled send was cancelled before it went out")
+        // when: expressions over outputs and the run: one is false and skips its step, the other holds.
+        #expect(steps[5]["status"] as? String == "skipped" && steps[5]["summary"] as? String == "skipped (when: ${steps.now.accepted} == 0): false")
+        #expect(steps[6]["status"] as? String == "succeeded")
+        #expect(deliveries.contains("checked") && !deliveries.contains("none went out"))
         #expect(try await emulator.stop() == 0)
     }
 

@@ -65,8 +65,19 @@ public struct PipelineEngine: Sendable {
         for built in pipeline.steps {
             let location = built.location.description
             // A stop signal ends the run whatever a step's `when:` says; a failure skips the steps that need success
-            // and lets those that run on failure, or always, run.
-            let runs = built.condition.holds(afterFailure: failed)
+            // and lets those that run on failure, or always, run. An expression reads earlier outputs: one that is
+            // not there (a skipped step's) fails this step, naming both.
+            let runs: Bool
+            do throws(StepFailure) {
+                runs = try built.condition.holds(ConditionSituation(outputs: earlier, earlierFailed: failed, isDryRun: dryRun,
+                                                                    consumer: "step '\(built.title)'"))
+            } catch {
+                records.append(Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                                     summary: error.message, hint: error.hint), built))
+                if let id = built.declaredId { earlier.recordMissing(id, because: "failed before it produced its outputs") }
+                failed = true
+                continue
+            }
             if interrupted || batch.stop.isRequested {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
                 records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
@@ -76,7 +87,7 @@ public struct PipelineEngine: Sendable {
             }
             guard runs else {
                 records.append(Self.skipped(built, afterFailure: failed))
-                if let id = built.declaredId { earlier.recordMissing(id, because: "was skipped (when: \(built.condition.rawValue))") }
+                if let id = built.declaredId { earlier.recordMissing(id, because: "was skipped (when: \(built.condition.written))") }
                 continue
             }
             var context = context(for: built, check: checks[built.index])
@@ -169,8 +180,12 @@ public struct PipelineEngine: Sendable {
 
     /// The record of a step its `when:` skips, after earlier steps of which some failed (`failed`) or none did.
     private static func skipped(_ built: BuiltStep, afterFailure failed: Bool) -> StepRecord {
-        notRun(built, status: .skipped,
-               summary: failed ? "skipped: an earlier step failed" : "skipped (when: \(built.condition.rawValue)): no earlier step failed")
+        let summary = switch built.condition {
+        case .expression(let expression, let written) where !failed || expression.readsFailure: "skipped (when: \(written)): false"
+        case .expression, .success: "skipped: an earlier step failed"
+        case .failure, .always: failed ? "skipped: an earlier step failed" : "skipped (when: \(built.condition.written)): no earlier step failed"
+        }
+        return notRun(built, status: .skipped, summary: summary)
     }
 
     /// `record` with the step's id and name.

@@ -8,32 +8,13 @@ extension StepRegistry {
                                   _ diagnostics: DiagnosticCollector) -> EarlierOutputs {
         var samples = EarlierOutputs()
         var sampleValues: [String: StepOutputs] = [:]
-        let ids = steps.compactMap(\.id)
         for entry in invocation.options.entries ?? [] {
             guard let spec = S.options.first(where: { $0.key == entry.key }) else { continue }
             for (scalar, node) in entry.value.deferredScalars {
                 // A whole list fits only a key that takes a list, written as the key's whole value.
                 let listFits = node.location == entry.value.location && scalar.deferred?.count == 1 && Self.takesList(spec.type)
                 for reference in scalar.outputReferences {
-                    guard let producer = steps.first(where: { $0.id == reference.step }) else {
-                        diagnostics.error("no step has the id '\(reference.step)' (in \(reference.written))\(Suggestion.didYouMean(reference.step, in: ids))",
-                                          at: node.location, step: S.id,
-                                          hint: ids.isEmpty ? "give the step whose output this is an `id:`" : "step ids: \(ids.joined(separator: ", "))")
-                        continue
-                    }
-                    guard producer.index < invocation.index else {
-                        diagnostics.error("\(reference.written) names step '\(reference.step)', which runs \(producer.index == invocation.index ? "as this step" : "after this one (line \(producer.location.line))")",
-                                          at: node.location, step: S.id, hint: "a step can use only the outputs of the steps before it")
-                        continue
-                    }
-                    guard let producerType = self.type(for: producer.kind) else { continue }
-                    guard let output = producerType.outputs.first(where: { $0.name == reference.output }) else {
-                        let names = producerType.outputs.map(\.name)
-                        diagnostics.error("step '\(reference.step)' (\(producer.kind)) has no output '\(reference.output)'\(Suggestion.didYouMean(reference.output, in: names))",
-                                          at: node.location, step: S.id,
-                                          hint: names.isEmpty ? "\(producer.kind) hands nothing on" : "its outputs: \(names.joined(separator: ", "))")
-                        continue
-                    }
+                    guard let output = producedOutput(reference, for: invocation, steps: steps, at: node.location, step: S.id, diagnostics) else { continue }
                     switch (output.type, reference.index) {
                     case (.list, nil) where !listFits:
                         diagnostics.error("\(reference.written) is a list, and '\(entry.key)' takes one value here", at: node.location, step: S.id,
@@ -56,6 +37,32 @@ extension StepRegistry {
         }
         for (id, outputs) in sampleValues { samples.record(outputs, of: id) }
         return samples
+    }
+
+    /// The output `reference` names, or nil after reporting why it cannot: no step has the id, the step runs
+    /// later, or it has no such output.
+    func producedOutput(_ reference: OutputReference, for invocation: StepInvocation, steps: [StepInvocation], at location: SourceLocation,
+                        step: String, _ diagnostics: DiagnosticCollector) -> OutputSpec? {
+        let ids = steps.compactMap(\.id)
+        guard let producer = steps.first(where: { $0.id == reference.step }) else {
+            diagnostics.error("no step has the id '\(reference.step)' (in \(reference.written))\(Suggestion.didYouMean(reference.step, in: ids))",
+                              at: location, step: step,
+                              hint: ids.isEmpty ? "give the step whose output this is an `id:`" : "step ids: \(ids.joined(separator: ", "))")
+            return nil
+        }
+        guard producer.index < invocation.index else {
+            diagnostics.error("\(reference.written) names step '\(reference.step)', which runs \(producer.index == invocation.index ? "as this step" : "after this one (line \(producer.location.line))")",
+                              at: location, step: step, hint: "a step can use only the outputs of the steps before it")
+            return nil
+        }
+        guard let producerType = type(for: producer.kind) else { return nil }
+        guard let output = producerType.outputs.first(where: { $0.name == reference.output }) else {
+            let names = producerType.outputs.map(\.name)
+            diagnostics.error("step '\(reference.step)' (\(producer.kind)) has no output '\(reference.output)'\(Suggestion.didYouMean(reference.output, in: names))",
+                              at: location, step: step, hint: names.isEmpty ? "\(producer.kind) hands nothing on" : "its outputs: \(names.joined(separator: ", "))")
+            return nil
+        }
+        return output
     }
 
     /// True for a key whose value may be a list.

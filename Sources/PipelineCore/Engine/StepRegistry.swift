@@ -37,6 +37,7 @@ public struct StepRegistry: Sendable {
                 continue
             }
             reportStrays(invocation, of: type, diagnostics)
+            checkCondition(of: invocation, steps: document.steps, diagnostics)
             if let step = build(type, invocation, context, steps: document.steps, diagnostics) { built.append(step) }
         }
         guard !diagnostics.hasErrors else { return nil }

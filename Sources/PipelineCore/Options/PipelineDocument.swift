@@ -153,6 +153,8 @@ public struct StepInvocation: Sendable {
     public var name: String?
     /// The step's `when:` (default `success`).
     public var condition: StepCondition
+    /// Where `when:` is written, when it is.
+    public var conditionLocation: SourceLocation?
     /// Keys beside the kind that are neither `id`, `name` nor `when`: the registry reports them (one of them may be
     /// the kind, when the first key is not).
     public var strays: [ConfigEntry]

@@ -1,18 +1,54 @@
-/// When a step runs (`when:` beside its kind), judged from how the steps before it ended.
-public enum StepCondition: String, Sendable, Equatable, CaseIterable {
+/// When a step runs (`when:` beside its kind): a word judged from how the steps before it ended, or an expression.
+public enum StepCondition: Sendable, Equatable {
     /// Every earlier step succeeded or was skipped (the default).
     case success
     /// An earlier step failed: a step that tells someone, or cleans up.
     case failure
     /// Whatever happened before (not after a stop signal, which ends the run).
     case always
+    /// An expression over outputs, parameters, variables and the run's state. Unless it reads `failure` or
+    /// `always`, it holds only when no earlier step failed, as `success` does.
+    case expression(ConditionExpression, written: String)
 
-    /// Whether a step with this condition runs after steps of which some failed (`failed`).
-    public func holds(afterFailure failed: Bool) -> Bool {
-        switch self {
-        case .success: !failed
-        case .failure: failed
-        case .always: true
+    /// The words `when:` may be.
+    public static let keywords = ["success", "failure", "always"]
+
+    /// The word for `text`, if it is one.
+    public init?(keyword text: String) {
+        switch text {
+        case "success": self = .success
+        case "failure": self = .failure
+        case "always": self = .always
+        default: return nil
         }
+    }
+
+    /// As written.
+    public var written: String {
+        switch self {
+        case .success: "success"
+        case .failure: "failure"
+        case .always: "always"
+        case .expression(_, let written): written
+        }
+    }
+
+    /// Whether a step with this condition runs, in `situation`; throws when the expression reads an output that
+    /// is not there (a skipped step's, say).
+    public func holds(_ situation: ConditionSituation) throws(StepFailure) -> Bool {
+        switch self {
+        case .success: return !situation.earlierFailed
+        case .failure: return situation.earlierFailed
+        case .always: return true
+        case .expression(let expression, _):
+            if situation.earlierFailed, !expression.readsFailure { return false }
+            return try expression.evaluate(situation).isTrue
+        }
+    }
+
+    /// Whether a step with this condition runs after steps of which some failed (`failed`), for a word; an
+    /// expression is judged by `holds(_:)`.
+    public func holds(afterFailure failed: Bool) -> Bool {
+        (try? holds(ConditionSituation(outputs: EarlierOutputs(), earlierFailed: failed, isDryRun: false, consumer: ""))) ?? false
     }
 }
