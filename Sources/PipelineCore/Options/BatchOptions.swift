@@ -67,31 +67,23 @@ public enum BatchOptions {
     }
 }
 
-/// How a batch step works through its items, read from the keys above.
+/// How a batch step works through its items, read from the keys above; every key's default to begin with.
 public struct BatchSettings: Sendable, Equatable {
     /// Requests in flight at once.
-    public var concurrency: Int
+    public var concurrency = BatchOptions.concurrency.defaultValue ?? 16
     /// Requests per second at most; nil for no cap.
     public var rate: Double?
     /// What the input check does with malformed rows.
-    public var badRows: BadRowPolicy
+    public var badRows = BadRowPolicy.stop
     /// The declared idempotency key; nil: the request's digest is the key.
     public var idempotencyKey: TextTemplate?
     /// Seconds an accepted key holds the same item back; 0 for off.
-    public var dedupeWindow: Int64
+    public var dedupeWindow = BatchOptions.defaultDedupeWindow
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.
     public var shardKey: String?
 
     /// The defaults of every key.
-    public init(concurrency: Int = BatchOptions.concurrency.defaultValue ?? 16, rate: Double? = nil, badRows: BadRowPolicy = .stop,
-                idempotencyKey: TextTemplate? = nil, dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow, shardKey: String? = nil) {
-        self.concurrency = concurrency
-        self.rate = rate
-        self.badRows = badRows
-        self.idempotencyKey = idempotencyKey
-        self.dedupeWindow = dedupeWindow
-        self.shardKey = shardKey
-    }
+    public init() {}
 }
 
 extension OptionReader {

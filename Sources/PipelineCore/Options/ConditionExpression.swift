@@ -56,7 +56,7 @@ public indirect enum ConditionExpression: Sendable, Equatable {
     }
 
     /// The expression's value when the step is about to run.
-    public func evaluate(_ situation: ConditionSituation) throws(StepFailure) -> ConditionValue {
+    func evaluate(_ situation: ConditionSituation) throws(StepFailure) -> ConditionValue {
         switch self {
         case .constant(let value, _):
             return value

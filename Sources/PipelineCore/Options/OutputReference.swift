@@ -5,14 +5,7 @@ public struct OutputReference: Sendable, Equatable, Hashable {
     /// The output's name.
     public let output: String
     /// An index into a list output (0 is the first); nil for the whole value.
-    public let index: Int?
-
-    /// Creates a reference.
-    public init(step: String, output: String, index: Int? = nil) {
-        self.step = step
-        self.output = output
-        self.index = index
-    }
+    public var index: Int? = nil
 
     /// As written: `${steps.schedule.notification-ids[0]}`.
     public var written: String { "${steps.\(step).\(output)\(index.map { "[\($0)]" } ?? "")}" }
