@@ -39,8 +39,19 @@ struct RunView: Encodable {
     let items: [String: [String: Int]]
     let groups: [Group]
     let unknown: [ItemView]
+    /// The steps that completed, with what they handed on.
+    let completed: [Completed]
 
-    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem], shards: [Part]? = nil) {
+    /// A completed step.
+    struct Completed: Encodable {
+        let step: Int
+        let stepId: String
+        let summary: String
+        let outputs: ReportValue
+    }
+
+    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem], shards: [Part]? = nil,
+         completed: [CompletedStep] = []) {
         id = run.id
         self.status = status
         shard = run.shard?.description
@@ -56,5 +67,22 @@ struct RunView: Encodable {
         self.items = items
         self.groups = groups.map { Group(step: $0.step, stepId: $0.stepId, state: $0.state, reason: $0.error, count: $0.count, examples: $0.examples) }
         self.unknown = unknown.map(ItemView.init)
+        self.completed = completed.map { step in
+            Completed(step: step.step, stepId: step.stepId, summary: step.summary,
+                      outputs: .object(step.outputs.sorted { $0.key < $1.key }.map { ReportField($0.key, $0.value.report) }))
+        }
+    }
+
+    /// A completed step's outputs in one line: counts and text as they are, lists by their items (the first few).
+    static func outputsLine(_ outputs: StepOutputs) -> String {
+        outputs.sorted { $0.key < $1.key }.map { name, value in
+            switch value {
+            case .integer(let number): return "\(name) \(number)"
+            case .string(let text): return "\(name) \(text.count > 60 ? String(text.prefix(60)) + "…" : text)"
+            case .list(let values, let total):
+                let shown = values.prefix(3).joined(separator: ", ")
+                return "\(name) [\(shown)\(total > 3 ? ", … \(total) in all" : "")]"
+            }
+        }.joined(separator: "; ")
     }
 }

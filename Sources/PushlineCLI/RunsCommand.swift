@@ -141,9 +141,10 @@ struct RunsCommand: AsyncParsableCommand {
                 let groups = try await journal.failureGroups(run: run.id, examples: 3)
                 let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
                 let parts = try await JournalOption.parts(of: run, store: journal)
+                let completed = try await journal.completedSteps(run: run.id)
                 if format == .json {
                     console.line(JSONText.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown,
-                                                         shards: run.shard == nil ? nil : parts)))
+                                                         shards: run.shard == nil ? nil : parts, completed: completed)))
                     return
                 }
                 console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")"
@@ -162,6 +163,10 @@ struct RunsCommand: AsyncParsableCommand {
                     let (stepId, states) = byStep[step]!
                     let parts = ItemState.allCases.compactMap { state in states[state].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
                     console.line("step \(step) \(stepId): \(parts.joined(separator: ", "))")
+                }
+                for step in completed {
+                    console.line("step \(step.step) \(step.stepId): completed: \(step.summary)")
+                    if !step.outputs.isEmpty { console.line("  outputs: \(RunView.outputsLine(step.outputs))") }
                 }
                 for group in groups {
                     console.line("\(group.state.rawValue) ×\(ItemCounts.grouped(group.count)) (step \(group.step) \(group.stepId)): \(group.error ?? "no reason recorded")")

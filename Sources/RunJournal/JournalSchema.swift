@@ -7,7 +7,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 7
+    static let version = 8
 
     /// Version 1.
     ///
@@ -190,6 +190,15 @@ enum JournalSchema {
         PRAGMA user_version = 7;
         """
 
+    /// Version 8: a step that completed keeps its one line and its outputs (JSON) beside its id, so a resumed run reads
+    /// them back instead of running the step again, and `runs show` prints them. NULL: not completed (or recorded
+    /// before this version).
+    static let version8 = """
+        ALTER TABLE steps ADD COLUMN summary TEXT;
+        ALTER TABLE steps ADD COLUMN outputs TEXT;
+        PRAGMA user_version = 8;
+        """
+
     /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.
     static func namePipelines(_ connection: SQLiteConnection) throws(RunStoreError) {
         var paths: [String] = []
@@ -255,6 +264,11 @@ enum JournalSchema {
                 if found < 5 { try connection.executeScript(version5) }
                 if found < 6 { try migrateTo6(connection) }
                 try connection.executeScript(version7)
+                try connection.executeScript(version8)
+                return
+            }
+            if found == 7 {
+                try connection.executeScript(version8)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -272,6 +286,7 @@ enum JournalSchema {
             try connection.executeScript(version5)
             try migrateTo6(connection)
             try connection.executeScript(version7)
+            try connection.executeScript(version8)
         }
     }
 

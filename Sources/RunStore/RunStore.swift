@@ -42,6 +42,8 @@ public protocol RunStore: HubPace {
     func run(matching id: String) async throws(RunStoreError) -> RunRecord?
     /// Item counts per step and state, by step, then state in lifecycle order.
     func counts(run: String) async throws(RunStoreError) -> [StepCount]
+    /// The steps of a run that completed, with their outputs, in step order.
+    func completedSteps(run: String) async throws(RunStoreError) -> [CompletedStep]
     /// Items in `states` (all when empty), by (step, row), at most `limit`.
     func items(run: String, states: [ItemState], limit: Int) async throws(RunStoreError) -> [JournalItem]
     /// Items not accepted, grouped by step, state and reason (`FailureReason`), biggest group first, with up to

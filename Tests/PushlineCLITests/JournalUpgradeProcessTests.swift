@@ -176,9 +176,10 @@ extension BatchRunProcessTests {
         return shape + ["version \(version)"]
     }
 
-    /// PostgreSQL schema 5 undone: what the release before names left (schema 4).
+    /// PostgreSQL schemas 6 and 5 undone: what the release before names left (schema 4).
     static let postgresAsTheReleaseBefore = """
         BEGIN;
+        DROP TABLE pushline.steps;
         UPDATE pushline.items AS i SET idempotency_key = substr(i.idempotency_key, length(r.pipeline) + 2)
             FROM pushline.runs AS r WHERE r.seq = i.run AND left(i.idempotency_key, length(r.pipeline) + 1) = r.pipeline || '/';
         UPDATE pushline.runs SET pipeline = path;

@@ -84,6 +84,43 @@ extension PipelineRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 
+    @Test("a resumed run reads a completed step back instead of running it again: the cancel is not repeated, its outputs are journalled and shown")
+    func resumedRunReadsCompletedStepsBack() async throws {
+        let (emulator, _, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let (pipeline, directory) = try pipelineFile("""
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+              gone: { connection: "${env:NH_CONNECTION}", hub: no-such-hub }
+            \(Self.opsDevice)
+              - id: schedule
+                send: { hub: main, audience: ops, schedule: in 2h, properties: { message: "later" } }
+              - name: cancel it
+                send: { hub: main, cancel: "${steps.schedule.notification-ids[0]}" }
+              - send: { hub: gone, audience: ops, properties: { message: "fails" } }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let environment = ["NH_CONNECTION": full, "PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        let first = try PushlineProcess(["run", pipeline], environment: environment)
+        #expect(try await first.waitForExit() == 1)
+        // Again: it resumes the failed run. Had the cancel run again, the hub would have had nothing to cancel (404).
+        let again = try PushlineProcess(["run", pipeline, "--report", directory + "/report.json"], environment: environment)
+        #expect(try await again.waitForExit() == 1, "the last step still fails: \(again.stdout)")
+        let lines = again.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("[3/4] cancel it") && $0.contains("done by an earlier attempt of this run: cancelled scheduled notification") },
+                "\(again.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        let scheduled = try #require(((steps[1]["outputs"] as? [String: Any])?["notification-ids"] as? [String])?.first)
+        #expect((steps[2]["outputs"] as? [String: Any])?["notification-ids"] as? [String] == [scheduled])
+        let show = try PushlineProcess(["runs", "show", try #require(report["runId"] as? String)], environment: environment)
+        #expect(try await show.waitForExit() == 0)
+        #expect(show.stdout.contains("step 3 cancel it: completed: cancelled scheduled notification '\(scheduled)'"), "\(show.stdout)")
+        #expect(show.stdout.contains("  outputs: accepted 1; failed 0; notification-ids [\(scheduled)]"), "\(show.stdout)")
+        #expect(try await emulator.stop() == 0)
+    }
+
     @Test("a reference to the output of a step that was skipped fails the step that uses it, naming both")
     func skippedStepsOutput() async throws {
         let (emulator, _, strings) = try await emulator()

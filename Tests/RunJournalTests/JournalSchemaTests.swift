@@ -72,6 +72,33 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
         }
     }
 
+    @Test("a schema 7 journal (before steps kept their outputs) is brought to 8: its steps and items stay, and a completed step is recorded")
+    func migratesFromVersion7() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            var run = ""
+            do {
+                let journal = try Journal(path: path)
+                run = try journal.startRun(identity: "i", pipeline: "p", pid: 1, now: novemberMorning).id
+                try JournalLedger(journal: journal, run: run).markSending([keyed(1, 1, key: "k1")])
+            }
+            try SQLiteConnection(path: path).executeScript("""
+                ALTER TABLE steps DROP COLUMN summary;
+                ALTER TABLE steps DROP COLUMN outputs;
+                PRAGMA user_version = 7;
+                """)
+            let journal = try Journal(path: path)
+            let ledger = JournalLedger(journal: journal, run: run)
+            #expect(try ledger.entry(LedgerKey(step: 1, row: 1))?.state == .sending)
+            #expect(try ledger.completedStep(1) == nil)
+            try ledger.recordCompleted(CompletedStep(step: 1, stepId: "send", summary: "sent", outputs: ["accepted": .integer(1)]))
+            #expect(try journal.completedSteps(run: run).map(\.outputs) == [["accepted": .integer(1)]])
+            var version = 0
+            try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
+            #expect(version == 8)
+        }
+    }
+
     @Test("a schema 5 journal (the release before names) is brought to 6: runs are filed under their pipeline's name with their path kept, declared keys under the pipeline, and the run resumes")
     func migratesFromVersion5() throws {
         try withTemporaryDirectory { directory in

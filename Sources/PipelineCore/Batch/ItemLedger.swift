@@ -36,9 +36,19 @@ public protocol ItemLedger: AnyObject, Sendable {
     func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend]
     /// False for a ledger that can only be read (a dry run's view of the journal): nothing is written.
     var isWritable: Bool { get }
+    /// The step at `step` as an earlier attempt of this run completed it; nil when it did not.
+    func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep?
+    /// Records that a step completed, with what it handed on.
+    func recordCompleted(_ step: CompletedStep) async throws(LedgerError)
 }
 
 extension ItemLedger {
+    /// A ledger that keeps no steps (tests' in-memory ledgers) has none completed.
+    public func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep? { nil }
+
+    /// A ledger that keeps no steps records none.
+    public func recordCompleted(_ step: CompletedStep) async throws(LedgerError) {}
+
     /// One `priorSend` after another: for stores where that is as cheap as one read.
     public func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         var found: [LedgerKey: PriorSend] = [:]

@@ -90,6 +90,13 @@ public struct PipelineEngine: Sendable {
                 if let id = built.declaredId { earlier.recordMissing(id, because: "was skipped (when: \(built.condition.written))") }
                 continue
             }
+            if let done = await Self.completedEarlier(built, batch: batch, dryRun: dryRun, logger: logger) {
+                var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
+                record.outputs = Self.declared(done.outputs, of: type(of: built.step))
+                if let id = built.declaredId { earlier.record(done.outputs, of: id) }
+                records.append(record)
+                continue
+            }
             var context = context(for: built, check: checks[built.index])
             context.earlierOutputs = earlier
             let stepLogger = context.logger
@@ -118,6 +125,7 @@ public struct PipelineEngine: Sendable {
             }
             record.input = checks[built.index].map(InputSummary.init)
             record = Self.named(record, built)
+            if record.status == .succeeded { await Self.recordCompleted(built, record, produced ?? [:], batch: batch, dryRun: dryRun, logger: stepLogger) }
             if let id = built.declaredId {
                 if let produced {
                     earlier.record(produced, of: id)

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A step a run completed, as the run's journal keeps it: a resumed run reads it back rather than run the step
+/// again (a cancel that already cancelled would find nothing; a send already done has nothing left to do), and
+/// `pushline runs show` prints its outputs.
+public struct CompletedStep: Sendable, Equatable {
+    /// 1-based position in `steps:`.
+    public var step: Int
+    /// How the journal names the step: its `name:`, or its kind.
+    public var stepId: String
+    /// The step's one line, as it ended.
+    public var summary: String
+    /// What it handed on.
+    public var outputs: StepOutputs
+
+    /// Creates a record.
+    public init(step: Int, stepId: String, summary: String, outputs: StepOutputs) {
+        self.step = step
+        self.stepId = stepId
+        self.summary = summary
+        self.outputs = outputs
+    }
+
+    /// The outputs as the journal stores them: a JSON object, lists as `{"values": […], "total": n}`.
+    public var outputsJSON: String {
+        let object = outputs.sorted { $0.key < $1.key }.map { name, value -> ReportField in
+            switch value {
+            case .integer(let number): ReportField(name, .int(number))
+            case .string(let text): ReportField(name, .string(text))
+            case .list(let values, let total):
+                ReportField(name, .object([ReportField("values", .array(values.map(ReportValue.string))), ReportField("total", .int(total))]))
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(ReportValue.object(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Outputs from their stored JSON; nil when the text is not what `outputsJSON` writes.
+    public static func outputs(fromJSON text: String) -> StepOutputs? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
+        var outputs: StepOutputs = [:]
+        for (name, value) in object {
+            if let text = value as? String {
+                outputs[name] = .string(text)
+            } else if let list = value as? [String: Any], let values = list["values"] as? [String], let total = list["total"] as? Int {
+                outputs[name] = .list(values, total: total)
+            } else if let number = value as? Int {
+                outputs[name] = .integer(number)
+            } else {
+                return nil
+            }
+        }
+        return outputs
+    }
+}
