@@ -1,6 +1,5 @@
 import Foundation
 import PipelineCore
-import Yams
 
 /// The JSON Schema (draft 2020-12) of pipeline files, generated from the same `OptionSpec`s the loader and
 /// the steps read with, so a key the schema offers is one `validate` accepts, and a key it rejects
@@ -129,30 +128,6 @@ public struct PipelineSchema: Sendable {
         return fields
     }
 
-    /// A key's exclusions and requirement, as `validate` applies them: to keys given a value (an empty `key:`
-    /// is absent).
-    private static func rules(_ spec: OptionSpec) -> [ReportValue] {
-        func given(_ keys: [String]) -> ReportValue {
-            .object([
-                ReportField("required", .array(keys.map(ReportValue.string))),
-                ReportField("properties", .object(keys.map { ReportField($0, .object([ReportField("not", .object([ReportField("type", .string("null"))]))])) })),
-            ])
-        }
-        var rules: [ReportValue] = []
-        if let exclusion = spec.exclusion {
-            // Given this key, the others are absent or empty.
-            let empty = ReportValue.object([ReportField("type", .string("null"))])
-            rules.append(.object([
-                ReportField("if", given([spec.key])),
-                ReportField("then", .object([ReportField("properties", .object(exclusion.keys.map { ReportField($0, empty) }))])),
-            ]))
-        }
-        if let requirement = spec.requirement {
-            rules.append(.object([ReportField("if", given([spec.key])), ReportField("then", given([requirement.key]))]))
-        }
-        return rules
-    }
-
     /// One key: its type, with what it does, its default and examples. An optional key may be left empty
     /// (`key:`), which `validate` reads as absent.
     private static func propertySchema(_ spec: OptionSpec) -> ReportValue {
@@ -171,15 +146,6 @@ public struct PipelineSchema: Sendable {
         let examples = spec.examples.compactMap(yamlValue)
         if !examples.isEmpty { fields.append(ReportField("examples", .array(examples))) }
         return .object(fields)
-    }
-
-    /// What a key does, with the bounds of its value and what it needs or excludes.
-    private static func description(_ spec: OptionSpec) -> String {
-        var text = spec.summary
-        if spec.bounds != nil { text += " (\(spec.typeDocumentation))" }
-        if let requirement = spec.requirement { text += "; only with `\(requirement.key)`" }
-        if let exclusion = spec.exclusion { text += "; not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ") }
-        return text
     }
 
     /// The schema of a value type, accepting what `OptionReader` accepts for it.
@@ -240,16 +206,6 @@ public struct PipelineSchema: Sendable {
         }
     }
 
-    /// `minimum` and `maximum` of a number (a quoted number or a reference is checked by `validate` alone).
-    private static func limits(_ bounds: ClosedRange<Double>?) -> [ReportField] {
-        guard let bounds else { return [] }
-        // A fractional bound is left to `validate` (reports carry whole numbers only).
-        func whole(_ value: Double) -> Int? { value.rounded() == value && abs(value) < 1e15 ? Int(value) : nil }
-        return [("minimum", bounds.lowerBound), ("maximum", bounds.upperBound)].compactMap { name, value in
-            whole(value).map { ReportField(name, .int($0)) }
-        }
-    }
-
     /// `^(?:[aA][pP][nN][sS]|…)$`: ECMA-262 patterns have no case-insensitive flag.
     private static func anyCasePattern(_ words: [String]) -> String {
         let alternatives = words.map { word in
@@ -268,38 +224,9 @@ public struct PipelineSchema: Sendable {
     /// A documented default as JSON: numbers and booleans typed, the rest as text.
     private static func typed(_ text: String, as type: OptionSpec.ValueType) -> ReportValue {
         switch type {
-        case .integer: return Int(text).map(ReportValue.int) ?? .string(text)
-        case .number: return Int(text).map(ReportValue.int) ?? .string(text)
+        case .integer, .number: return Int(text).map(ReportValue.int) ?? .string(text)
         case .boolean: return text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
         default: return .string(text)
-        }
-    }
-
-    /// A step example (`- kind: { options }`) as the JSON of its options.
-    private static func stepExample(_ yaml: String, id: String) -> ReportValue? {
-        guard case .array(let items)? = yamlValue(yaml), case .object(let fields)? = items.first,
-              fields.count == 1, fields[0].key == id else { return nil }
-        return fields[0].value
-    }
-
-    // YAML 1.2's core types only: no timestamps or floats, which JSON examples would misrepresent.
-    private static let exampleResolver = Resolver.basic.appending(.bool).appending(.int).appending(.null)
-
-    /// A YAML snippet as JSON, or nil when it does not parse.
-    static func yamlValue(_ yaml: String) -> ReportValue? {
-        guard let parsed = try? Yams.load(yaml: yaml, exampleResolver) else { return nil }
-        return json(parsed)
-    }
-
-    private static func json(_ value: Any) -> ReportValue {
-        switch value {
-        case let flag as Bool: return .bool(flag)
-        case let number as Int: return .int(number)
-        case let text as String: return .string(text)
-        case let list as [Any]: return .array(list.map(json))
-        case let mapping as [String: Any]:
-            return .object(mapping.sorted { $0.key < $1.key }.map { ReportField($0.key, json($0.value)) })
-        default: return .null
         }
     }
 }

@@ -3,20 +3,20 @@
 /// A whole list (`direct: ${steps.lookup.handles}`) becomes a YAML list; anything else becomes text inside the
 /// scalar, which the step then reads as it reads any value (a payload property is escaped by the template
 /// engine, never spliced into JSON or XML). The text as written is kept, so messages quote the reference.
-public struct OutputSubstitution {
+struct OutputSubstitution {
     /// The outputs to take values from.
-    public let outputs: EarlierOutputs
+    let outputs: EarlierOutputs
     /// How messages name the step whose options these are.
-    public let consumer: String
+    let consumer: String
 
     /// Substitutes with `outputs` for the step `consumer` names.
-    public init(outputs: EarlierOutputs, consumer: String) {
+    init(outputs: EarlierOutputs, consumer: String) {
         self.outputs = outputs
         self.consumer = consumer
     }
 
     /// `node` with every reference replaced by its value; throws when a value is missing or does not fit.
-    public func apply(_ node: ConfigNode) throws(StepFailure) -> ConfigNode {
+    func apply(_ node: ConfigNode) throws(StepFailure) -> ConfigNode {
         switch node.value {
         case .scalar(let scalar):
             guard let parts = scalar.deferred else { return node }

@@ -72,8 +72,16 @@ public struct PipelineEngine: Sendable {
                 runs = try built.condition.holds(ConditionSituation(outputs: earlier, earlierFailed: failed, isDryRun: dryRun,
                                                                     consumer: "step '\(built.title)'"))
             } catch {
-                records.append(Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                                     summary: error.message, hint: error.hint), built))
+                // After a stop signal nothing more starts, and an unreadable condition is not a failure of its own.
+                let stopped = interrupted || batch.stop.isRequested
+                interrupted = interrupted || (!failed && batch.stop.isRequested)
+                records.append(stopped ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
+                                       : Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                                               summary: error.message, hint: error.hint), built))
+                if stopped {
+                    if let id = built.declaredId { earlier.recordMissing(id, because: "was not started (the run was stopped)") }
+                    continue
+                }
                 if let id = built.declaredId { earlier.recordMissing(id, because: "failed before it produced its outputs") }
                 failed = true
                 continue

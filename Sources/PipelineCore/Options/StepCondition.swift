@@ -45,10 +45,4 @@ public enum StepCondition: Sendable, Equatable {
             return try expression.evaluate(situation).isTrue
         }
     }
-
-    /// Whether a step with this condition runs after steps of which some failed (`failed`), for a word; an
-    /// expression is judged by `holds(_:)`.
-    public func holds(afterFailure failed: Bool) -> Bool {
-        (try? holds(ConditionSituation(outputs: EarlierOutputs(), earlierFailed: failed, isDryRun: false, consumer: ""))) ?? false
-    }
 }
