@@ -70,7 +70,14 @@ let package = Package(
                 path: "Sources/Steps/RegisterStep"),
         .target(name: "SendStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/SendStep"),
-        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep"]),
+        // Reads rows from the app's database: SQLite through the system library, PostgreSQL through postgres-nio with the
+        // run store's URL and TLS rules (an edge, as the run store's PostgreSQL side is).
+        .target(name: "QueryStep", dependencies: [
+            "PipelineCore", "HubWire", "CSQLite", "PostgresRunStore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Steps/QueryStep"),
+        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "QueryStep"]),
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
@@ -154,6 +161,9 @@ let package = Package(
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(name: "RegisterStepTests", dependencies: ["RegisterStep", "PipelineCore"]),
         .testTarget(name: "SendStepTests", dependencies: ["SendStep", "PipelineCore"]),
+        .testTarget(name: "QueryStepTests", dependencies: [
+            "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),

@@ -1,4 +1,5 @@
 import PipelineCore
+import QueryStep
 import RegisterStep
 import RenderStep
 import SendStep
@@ -13,6 +14,7 @@ public enum BuiltinSteps {
         RegisterStep.self,
         RenderStep.self,
         SendStep.self,
+        QueryStep.self,
     ]
 
     /// A registry of the built-in steps.

@@ -16,16 +16,21 @@ final class PostgresLedger: ItemLedger {
     /// The run items are recorded under; nil for a read-only view (a dry run's).
     let run: String?
     private let runKey = Mutex<Int?>(nil)
-    private let fence: PostgresRunLock.Fence?
+    let fence: PostgresRunLock.Fence?
 
     /// The most rows one statement carries: far below PostgreSQL's 65,535 parameters, large enough that a
     /// batch is one statement.
     static let rowsPerStatement = 256
 
-    init(store: PostgresStore, run: String?, fence: PostgresRunLock.Fence?) {
+    /// The run as the store started it (its identity, generation and pipeline name a spool is filed under); nil for
+    /// a read-only view, which keeps no rows.
+    let record: RunRecord?
+
+    init(store: PostgresStore, run: String?, fence: PostgresRunLock.Fence?, record: RunRecord? = nil) {
         self.store = store
         self.run = run
         self.fence = fence
+        self.record = record
     }
 
     var isWritable: Bool { run != nil }

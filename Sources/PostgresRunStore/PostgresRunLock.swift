@@ -130,7 +130,7 @@ extension PostgresStore {
     }
 
     public func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
-        PostgresLedger(store: self, run: run.id, fence: (lock as? PostgresRunLock)?.fence)
+        PostgresLedger(store: self, run: run.id, fence: (lock as? PostgresRunLock)?.fence, record: run)
     }
 
     public func readOnlyLedger() -> any ItemLedger {

@@ -10,7 +10,7 @@ import RunStore
 /// A database written by a newer pushline is refused, never altered.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 6
+    static let version = 7
 
     /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
     static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
@@ -189,9 +189,41 @@ enum PostgresSchema {
         """,
     ]
 
+    /// Version 7: rows a step produced (a query's), spooled for the steps that read them, as the SQLite journal's
+    /// version 9 keeps them.
+    static let version7 = [
+        """
+        CREATE TABLE pushline.spools (
+            id bigserial PRIMARY KEY,
+            run bigint NOT NULL REFERENCES pushline.runs (seq) ON DELETE CASCADE,
+            pipeline text NOT NULL,
+            identity text NOT NULL,
+            generation integer NOT NULL,
+            step integer NOT NULL,
+            source text NOT NULL,
+            state integer NOT NULL,
+            columns text,
+            count bigint,
+            digest text,
+            started_at double precision NOT NULL,
+            completed_at double precision
+        )
+        """,
+        "CREATE UNIQUE INDEX spools_by_run ON pushline.spools (identity, generation, step, source)",
+        "CREATE INDEX spools_by_source ON pushline.spools (pipeline, step, source, completed_at)",
+        """
+        CREATE TABLE pushline.spool_rows (
+            spool bigint NOT NULL REFERENCES pushline.spools (id) ON DELETE CASCADE,
+            number bigint NOT NULL,
+            line text NOT NULL,
+            PRIMARY KEY (spool, number)
+        )
+        """,
+    ]
+
     /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v (with `version5After` after
     /// the runs are named, for 5).
-    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6]
+    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6, 7: version7]
 
     /// Creates or migrates the schema on `connection`.
     static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {

@@ -46,10 +46,20 @@ extension PostgresStore {
                     removed.items += deleted
                     if deleted < Self.pruneChunk { break }
                 }
+                // Its spooled rows likewise.
+                while try await transaction("pruning a run's spooled rows", { connection in
+                    var count = 0
+                    for try await _ in try await connection.query("""
+                        DELETE FROM pushline.spool_rows WHERE ctid = ANY(ARRAY(SELECT ctid FROM pushline.spool_rows
+                            WHERE spool IN (SELECT id FROM pushline.spools WHERE run = \(seq)) LIMIT \(Self.pruneChunk))) RETURNING 1
+                        """, logger: self.logger) { count += 1 }
+                    return count
+                }) == Self.pruneChunk {}
                 removed.skipRanges += try await transaction("pruning a run") { connection in
                     var count = 0
                     for try await _ in try await connection.query("DELETE FROM pushline.skips WHERE run = \(seq) RETURNING 1",
                                                                   logger: self.logger) { count += 1 }
+                    try await connection.query("DELETE FROM pushline.spools WHERE run = \(seq)", logger: self.logger)
                     try await connection.query("DELETE FROM pushline.runs WHERE seq = \(seq)", logger: self.logger)
                     return count
                 }

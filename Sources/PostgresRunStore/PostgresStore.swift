@@ -213,7 +213,7 @@ public final class PostgresStore: RunStore {
     }
 
     /// A direct connection (not pooled): schema preparation and run locks use one each.
-    static func connect(_ settings: PostgresLocation, doing: String, role: String? = nil) async throws(RunStoreError) -> PostgresConnection {
+    package static func connect(_ settings: PostgresLocation, doing: String, role: String? = nil) async throws(RunStoreError) -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         let tls = try connectionTLS(settings)
         if let socket = socketPath(settings) {

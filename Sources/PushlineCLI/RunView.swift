@@ -82,6 +82,8 @@ struct RunView: Encodable {
             case .list(let values, let total):
                 let shown = values.prefix(3).joined(separator: ", ")
                 return "\(name) [\(shown)\(total > 3 ? ", … \(total) in all" : "")]"
+            case .rows(let rows):
+                return "\(name) \(ItemCounts.grouped(rows.count)) row\(rows.count == 1 ? "" : "s") (\(rows.columns.joined(separator: ", ")); sha256 \(rows.digest.prefix(12)))"
             }
         }.joined(separator: "; ")
     }

@@ -8,6 +8,19 @@ extension OptionReader {
     /// in the pipeline to the pipeline; rows are reported as `file:line` under the path as it can be opened.
     public func rowSource(in context: BuildContext) -> RowSource? {
         guard let (path, node) = string("for-each") else { return nil }
+        // An earlier step's rows (`${steps.ID.rows}`): a JSON Lines file the engine copied them to, named in messages
+        // by the reference, one line per row; empty while the step is built before the run (nothing to open yet).
+        if let scalar = node.scalar, scalar.sourceText.hasPrefix("${steps."), scalar.sourceText.hasSuffix("}") {
+            let shown = String(scalar.sourceText.dropFirst(2).dropLast())
+            let source = RowSource(path: path, shown: shown, format: .jsonl)
+            if !path.isEmpty {
+                do { _ = try source.columns() } catch {
+                    self.error(error.message, at: node)
+                    return nil
+                }
+            }
+            return source
+        }
         guard let format = RowSource.format(of: path) else {
             error("for-each file \(node.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: node,
                   hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")

@@ -34,8 +34,16 @@ extension Journal {
                         removed.items += deleted
                         if deleted < Self.pruneChunk { break }
                     }
+                    // Its spooled rows likewise (a later run that reused them within the window is kept with it).
+                    while try connection.transaction({ () throws(RunStoreError) -> Int in
+                        try connection.execute("""
+                            DELETE FROM spool_rows WHERE (spool, number) IN (SELECT spool, number FROM spool_rows
+                                WHERE spool IN (SELECT id FROM spools WHERE run = ?1) LIMIT \(Self.pruneChunk))
+                            """, bind: bindSeq)
+                    }) == Self.pruneChunk {}
                     try connection.transaction { () throws(RunStoreError) in
                         removed.skipRanges += try connection.execute("DELETE FROM skips WHERE run = ?1", bind: bindSeq)
+                        try connection.execute("DELETE FROM spools WHERE run = ?1", bind: bindSeq)
                         try connection.execute("DELETE FROM runs WHERE seq = ?1", bind: bindSeq)
                     }
                 }

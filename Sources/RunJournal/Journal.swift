@@ -60,7 +60,7 @@ public final class Journal: Sendable {
 
     /// An `ItemLedger` that records items under `run`; idempotency keys count across every run of the journal.
     public func ledger(for run: RunRecord) -> any ItemLedger {
-        JournalLedger(journal: self, run: run.id)
+        JournalLedger(journal: self, run: run.id, record: run)
     }
 
     /// A read-only `ItemLedger`: what a dry run consults to show which items an earlier run already sent. Every

@@ -20,9 +20,14 @@ public final class JournalLedger: ItemLedger {
     /// The steps whose id this ledger recorded in `steps` (`recordSteps`).
     let recordedSteps = Mutex<Set<Int>>([])
 
-    init(journal: Journal, run: String?) {
+    /// The run as the store started it (its identity, generation and pipeline name a spool is filed under); nil for
+    /// a ledger made from an id alone, which keeps no rows.
+    let record: RunRecord?
+
+    init(journal: Journal, run: String?, record: RunRecord? = nil) {
         self.journal = journal
         self.run = run
+        self.record = record
     }
 
     /// False for a read-only view: every write throws.

@@ -7,7 +7,7 @@ import RunStore
 /// and an older pushline refuses a file it does not understand instead of corrupting it.
 enum JournalSchema {
     /// The version this build writes and reads.
-    static let version = 8
+    static let version = 9
 
     /// Version 1.
     ///
@@ -199,6 +199,37 @@ enum JournalSchema {
         PRAGMA user_version = 8;
         """
 
+    /// Version 9: rows a step produced (a query's), spooled for the steps that read them. A spool is named by the
+    /// identity and generation of the run that filled it (every part of a split run reads the one spool), the
+    /// step's position and a digest of its source; `state` 0 while it is filled, 1 once complete. Each row is a
+    /// JSON object line, numbered from 1.
+    static let version9 = """
+        CREATE TABLE spools (
+            id INTEGER PRIMARY KEY,
+            run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE,
+            pipeline TEXT NOT NULL,
+            identity TEXT NOT NULL,
+            generation INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            state INTEGER NOT NULL,
+            columns TEXT,
+            count INTEGER,
+            digest TEXT,
+            started_at REAL NOT NULL,
+            completed_at REAL
+        );
+        CREATE UNIQUE INDEX spools_by_run ON spools (identity, generation, step, source);
+        CREATE INDEX spools_by_source ON spools (pipeline, step, source, completed_at);
+        CREATE TABLE spool_rows (
+            spool INTEGER NOT NULL REFERENCES spools (id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            line TEXT NOT NULL,
+            PRIMARY KEY (spool, number)
+        ) WITHOUT ROWID;
+        PRAGMA user_version = 9;
+        """
+
     /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.
     static func namePipelines(_ connection: SQLiteConnection) throws(RunStoreError) {
         var paths: [String] = []
@@ -265,10 +296,12 @@ enum JournalSchema {
                 if found < 6 { try migrateTo6(connection) }
                 try connection.executeScript(version7)
                 try connection.executeScript(version8)
+                try connection.executeScript(version9)
                 return
             }
-            if found == 7 {
-                try connection.executeScript(version8)
+            if found == 7 { try connection.executeScript(version8) }
+            if found == 7 || found == 8 {
+                try connection.executeScript(version9)
                 return
             }
             // found == 0: a new file (there is no older version yet), unless it is some other program's
@@ -287,6 +320,7 @@ enum JournalSchema {
             try migrateTo6(connection)
             try connection.executeScript(version7)
             try connection.executeScript(version8)
+            try connection.executeScript(version9)
         }
     }
 

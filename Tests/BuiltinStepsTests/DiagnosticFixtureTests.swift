@@ -65,7 +65,7 @@ let sampleEnvironment = [
 @Suite struct RegistryContentsTests {
     @Test func registersEveryBuiltinStepOnce() {
         let registry = BuiltinSteps.registry()
-        #expect(registry.ids == ["sign", "register", "render", "send"])
+        #expect(registry.ids == ["sign", "register", "render", "send", "query"])
     }
 
     /// (That every example uses only documented keys is proven by building them: `StepExampleTests`.)

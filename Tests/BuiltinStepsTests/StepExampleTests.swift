@@ -23,6 +23,9 @@ import Testing
             "data/retired.csv": "installationId\nd2\n",
             "data/tokens.txt": token + "\n",
             "data/alert-properties.json": #"{"message":"Hi"}"#,
+            // A SQLite file may be empty (a database with no tables); the query runs only in a run.
+            "data/app.sqlite": "",
+            "data/digest.sql": "select user_id from users where region = $1\n",
         ]
         for (path, content) in files {
             let full = root + "/" + path

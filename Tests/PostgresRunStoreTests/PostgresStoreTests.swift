@@ -1,6 +1,6 @@
 import Foundation
 import PipelineCore
-import PostgresRunStore
+@testable import PostgresRunStore
 import RunStore
 import Testing
 
@@ -48,7 +48,7 @@ struct PostgresStoreTests {
             let run = try await stores[0].startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
             #expect(try await stores[5].latestRun(identity: "i") == run)
             for store in stores { await store.close() }
-            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "6")
+            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "\(PostgresSchema.version)")
         }
     }
 

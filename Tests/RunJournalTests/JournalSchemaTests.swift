@@ -85,6 +85,8 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
             try SQLiteConnection(path: path).executeScript("""
                 ALTER TABLE steps DROP COLUMN summary;
                 ALTER TABLE steps DROP COLUMN outputs;
+                DROP TABLE spool_rows;
+                DROP TABLE spools;
                 PRAGMA user_version = 7;
                 """)
             let journal = try Journal(path: path)
@@ -95,7 +97,37 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
             #expect(try journal.completedSteps(run: run).map(\.outputs) == [["accepted": .integer(1)]])
             var version = 0
             try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
-            #expect(version == 8)
+            #expect(version == JournalSchema.version)
+        }
+    }
+
+    @Test("a schema 8 journal (before rows were spooled) is brought to 9: its runs stay, and a spool is filled and read back")
+    func migratesFromVersion8() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/journal.sqlite"
+            var record: RunRecord?
+            do {
+                let journal = try Journal(path: path)
+                record = try await journal.startRun(identity: "i", pipeline: "p", pid: 1, now: novemberMorning)
+            }
+            try SQLiteConnection(path: path).executeScript("""
+                DROP TABLE spool_rows;
+                DROP TABLE spools;
+                PRAGMA user_version = 8;
+                """)
+            let journal = try Journal(path: path)
+            let run = try #require(record)
+            #expect(try await journal.run(matching: run.id)?.identity == "i")
+            guard case .fill(let filler) = try await #require(journal.ledger(for: run).rowSpool).claimSpool(SpoolKey(step: 1, source: "s"), now: novemberMorning) else {
+                Issue.record("a migrated journal fills spools")
+                return
+            }
+            try await filler.append(["{}"])
+            #expect(try await filler.complete(columns: [], count: 1, digest: "d", now: novemberMorning).count == 1)
+            await filler.release()
+            var version = 0
+            try SQLiteConnection(path: path).query("PRAGMA user_version") { row throws(RunStoreError) in version = row.int(0) }
+            #expect(version == 9)
         }
     }
 

@@ -52,3 +52,11 @@ func withJournalAndRun<T>(_ body: (_ journal: Journal, _ run: RunRecord, _ path:
         return try body(journal, try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000), path)
     }
 }
+
+/// `withTemporaryDirectory` for async bodies.
+func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    let path = FileManager.default.temporaryDirectory.path + "/RunJournalTests-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}

@@ -30,6 +30,24 @@ public enum ContentDigest {
         return hex(hasher.finalize())
     }
 
+    /// A SHA-256 fed piece by piece (a spool's rows, a million of them), in constant memory.
+    public struct Running: Sendable {
+        private var hasher = SHA256()
+
+        /// An empty digest.
+        public init() {}
+
+        /// Adds `text`'s UTF-8 bytes and a newline (so `["ab","c"]` and `["a","bc"]` differ).
+        public mutating func add(line text: String) {
+            var text = text
+            text.withUTF8 { hasher.update(data: UnsafeRawBufferPointer($0)) }
+            hasher.update(data: [0x0A])
+        }
+
+        /// The hex digest of everything added.
+        public func finish() -> String { ContentDigest.hex(hasher.finalize()) }
+    }
+
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex, two digits a byte (a batch digests every row's request, so no string per byte).

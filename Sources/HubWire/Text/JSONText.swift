@@ -1,3 +1,5 @@
+import Foundation
+
 /// Hand-written JSON output for the few places that need exact bytes (Foundation's encoder escapes `/`).
 enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped; `/` and non-ASCII
@@ -24,8 +26,36 @@ enum JSONText {
         return out + "\""
     }
 
+    /// A compact JSON object of strings in the order given, e.g. `{"userId":"u1","token":null}` (nil is null).
+    static func object(_ names: [String], _ values: [String?]) -> String {
+        var out = "{"
+        for (index, name) in names.enumerated() {
+            if index > 0 { out += "," }
+            out += quote(name) + ":" + ((index < values.count ? values[index] : nil).map(quote) ?? "null")
+        }
+        return out + "}"
+    }
+
     /// A compact JSON array of strings, e.g. `["a","b"]`.
     static func array(_ strings: [String]) -> String {
         "[" + strings.map(quote).joined(separator: ",") + "]"
+    }
+}
+
+/// One row as a JSON Lines line: an object of its fields, in column order, each text or null.
+public enum JSONRowLine {
+    /// `{"userId":"u1","token":null}` for columns `userId`, `token` and values `u1`, nil.
+    public static func of(_ columns: [String], _ values: [String?]) -> String {
+        JSONText.object(columns, values)
+    }
+
+    /// `["a","b"]`.
+    public static func array(_ strings: [String]) -> String {
+        JSONText.array(strings)
+    }
+
+    /// The strings of a JSON array of strings; empty when the text is not one.
+    public static func strings(fromArray text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 }

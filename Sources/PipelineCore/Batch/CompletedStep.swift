@@ -21,7 +21,8 @@ public struct CompletedStep: Sendable, Equatable {
         self.outputs = outputs
     }
 
-    /// The outputs as the journal stores them: a JSON object, lists as `{"values": […], "total": n}`.
+    /// The outputs as the journal stores them: a JSON object, lists as `{"values": […], "total": n}`, rows as
+    /// `{"rows": {…}}` (where the spool is, its count, columns and digest).
     public var outputsJSON: String {
         let object = outputs.sorted { $0.key < $1.key }.map { name, value -> ReportField in
             switch value {
@@ -29,6 +30,8 @@ public struct CompletedStep: Sendable, Equatable {
             case .string(let text): ReportField(name, .string(text))
             case .list(let values, let total):
                 ReportField(name, .object([ReportField("values", .array(values.map(ReportValue.string))), ReportField("total", .int(total))]))
+            case .rows(let rows):
+                ReportField(name, .object([ReportField("rows", Self.stored(rows))]))
             }
         }
         let encoder = JSONEncoder()
@@ -45,6 +48,9 @@ public struct CompletedStep: Sendable, Equatable {
                 outputs[name] = .string(text)
             } else if let list = value as? [String: Any], let values = list["values"] as? [String], let total = list["total"] as? Int {
                 outputs[name] = .list(values, total: total)
+            } else if let wrapped = value as? [String: Any], let rows = wrapped["rows"],
+                      let data = try? JSONSerialization.data(withJSONObject: rows), let spooled = try? JSONDecoder().decode(SpooledRows.self, from: data) {
+                outputs[name] = .rows(spooled)
             } else if let number = value as? Int {
                 outputs[name] = .integer(number)
             } else {
@@ -52,5 +58,15 @@ public struct CompletedStep: Sendable, Equatable {
             }
         }
         return outputs
+    }
+
+    /// Rows as the journal keeps them: every field of the value, so a resumed run finds the spool.
+    private static func stored(_ rows: SpooledRows) -> ReportValue {
+        var fields = [ReportField("columns", .array(rows.columns.map(ReportValue.string))), ReportField("count", .int(rows.count)),
+                      ReportField("digest", .string(rows.digest)), ReportField("readAt", .int(Int(rows.readAt)))]
+        if let spool = rows.spool { fields.append(ReportField("spool", .int(Int(spool)))) }
+        if let file = rows.file { fields.append(ReportField("file", .string(file))) }
+        if let run = rows.run { fields.append(ReportField("run", .string(run))) }
+        return .object(fields)
     }
 }

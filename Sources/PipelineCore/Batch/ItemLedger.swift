@@ -40,6 +40,8 @@ public protocol ItemLedger: AnyObject, Sendable {
     func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep?
     /// Records that a step completed, with what it handed on.
     func recordCompleted(_ step: CompletedStep) async throws(LedgerError)
+    /// Where rows a step produced are kept for later steps; nil for a ledger that keeps none (a dry run's view, tests').
+    var rowSpool: (any RowSpool)? { get }
 }
 
 extension ItemLedger {
@@ -48,6 +50,8 @@ extension ItemLedger {
 
     /// A ledger that keeps no steps records none.
     public func recordCompleted(_ step: CompletedStep) async throws(LedgerError) {}
+    /// A ledger that keeps no steps keeps no rows.
+    public var rowSpool: (any RowSpool)? { nil }
 
     /// One `priorSend` after another: for stores where that is as cheap as one read.
     public func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {

@@ -1,13 +1,15 @@
 /// Removes credentials from text that is about to be shown, such as a source line under a diagnostic.
 ///
-/// A pipeline line may hold a connection string written inline, and a file named by mistake as a
-/// template may be a key file; the snippet must not print either.
+/// A pipeline line may hold a connection string or a database URL with its password written inline, and a file
+/// named by mistake as a template may be a key file; the snippet must not print any of them.
 public enum SecretRedaction {
     /// Markers after which everything up to the next separator is a secret.
     static let markers = ["SharedAccessKey=", "sig="]
 
-    /// `text` with the value after each marker replaced by `<redacted>`.
+    /// `text` with the value after each marker, and the password of a `scheme://user:password@host` URL, replaced by
+    /// `<redacted>`.
     public static func redact(_ text: String) -> String {
+        let text = redactURLPasswords(text)
         guard markers.contains(where: { text.range(of: $0, options: .caseInsensitive) != nil }) else { return text }
         var result = text
         for marker in markers {
@@ -19,5 +21,11 @@ public enum SecretRedaction {
             }
         }
         return result
+    }
+
+    /// `postgres://reader:s3cret@db/app` → `postgres://reader:<redacted>@db/app`.
+    static func redactURLPasswords(_ text: String) -> String {
+        guard text.contains("://") else { return text }
+        return text.replacingOccurrences(of: #"(://[^:/@\s'"]+:)[^@\s'"]+@"#, with: "$1<redacted>@", options: .regularExpression)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): it is built when it runs, from its
 /// options with the values put in. Its type is `S`'s in every respect the run and the reports look at.
 ///
@@ -5,7 +7,7 @@
 /// themselves (the step exists and comes earlier, the output exists, its type fits the key). A copy built with
 /// sample values stands in for what `check` and the run's setup ask before the step runs (its hub access,
 /// concurrency and dedupe window). Its input is checked when it runs, before it sends anything.
-struct DeferredStep<S: Step>: Step {
+struct DeferredStep<S: Step>: Step, ReadsEarlierOutputs {
     static var id: String { S.id }
     static var summary: String { S.summary }
     static var options: [OptionSpec] { S.options }
@@ -25,13 +27,27 @@ struct DeferredStep<S: Step>: Step {
     var access: [HubAccess] { sample?.access ?? [] }
     var concurrency: Int { sample?.concurrency ?? 1 }
     var dedupeWindow: Int64 { sample?.dedupeWindow ?? 0 }
+    /// Without a sample, recorded: reading a completed step back is always safe, running a hub step twice is not.
+    var recordsCompletion: Bool { sample?.recordsCompletion ?? true }
+
+    var outputReferences: [OutputReference] { optionsNode.deferredScalars.flatMap { $0.0.outputReferences } }
 
     /// Builds the step with the values in, checks its input, then runs it.
     func run(in context: StepContext) async throws -> StepResult {
         let consumer = "step '\(context.stepName ?? S.id)'"
+        // Rows are read from a file of this process: the spool, copied out, removed when the step ends.
+        var rowFiles: [OutputReference: String] = [:]
+        var temporary: [String] = []
+        defer { for path in temporary { try? FileManager.default.removeItem(atPath: path) } }
+        for reference in outputReferences where rowFiles[reference] == nil {
+            guard case .rows(let rows)? = try? context.earlierOutputs.value(of: reference, for: consumer) else { continue }
+            let file = try await RowSpooler.file(of: rows, ledger: context.batch.ledger, producer: "step '\(reference.step)'")
+            rowFiles[reference] = file.path
+            if file.temporary { temporary.append(file.path) }
+        }
         let substituted: Result<ConfigNode, StepFailure>
         do throws(StepFailure) {
-            substituted = .success(try OutputSubstitution(outputs: context.earlierOutputs, consumer: consumer).apply(optionsNode))
+            substituted = .success(try OutputSubstitution(outputs: context.earlierOutputs, consumer: consumer, rowFiles: rowFiles).apply(optionsNode))
         } catch {
             substituted = .failure(error)
         }
@@ -61,4 +77,10 @@ struct DeferredStep<S: Step>: Step {
         }
         return try await built.run(in: context)
     }
+}
+
+/// A step that reads earlier steps' outputs: the engine asks which, to know how long their rows are worth keeping.
+protocol ReadsEarlierOutputs {
+    /// Every reference in the step's options.
+    var outputReferences: [OutputReference] { get }
 }

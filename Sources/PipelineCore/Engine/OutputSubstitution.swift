@@ -8,11 +8,15 @@ struct OutputSubstitution {
     let outputs: EarlierOutputs
     /// How messages name the step whose options these are.
     let consumer: String
+    /// The file each rows reference is read from (its spool, copied out); a rows reference without one becomes
+    /// empty text (a step built with samples before the run).
+    let rowFiles: [OutputReference: String]
 
     /// Substitutes with `outputs` for the step `consumer` names.
-    init(outputs: EarlierOutputs, consumer: String) {
+    init(outputs: EarlierOutputs, consumer: String, rowFiles: [OutputReference: String] = [:]) {
         self.outputs = outputs
         self.consumer = consumer
+        self.rowFiles = rowFiles
     }
 
     /// `node` with every reference replaced by its value; throws when a value is missing or does not fit.
@@ -20,6 +24,10 @@ struct OutputSubstitution {
         switch node.value {
         case .scalar(let scalar):
             guard let parts = scalar.deferred else { return node }
+            // Rows become the path of the file that holds them, the reference kept as written for messages.
+            if parts.count == 1, case .output(let reference) = parts[0], case .rows = try outputs.value(of: reference, for: consumer) {
+                return ConfigNode(.scalar(ConfigScalar(text: rowFiles[reference] ?? "", sourceText: reference.written, isPlain: false)), at: node.location)
+            }
             if parts.count == 1, case .output(let reference) = parts[0], reference.index == nil,
                 case .list(let values, let total) = try outputs.value(of: reference, for: consumer) {
                 try complete(values, total, reference)
@@ -61,6 +69,8 @@ struct OutputSubstitution {
                                   hint: "the run journal has them all (`pushline runs show ID`)")
             }
             return values[index]
+        case (.rows, _):
+            throw StepFailure("\(consumer) uses \(reference.written), rows, inside other text", hint: "rows go whole into a `for-each`")
         case (.list, nil):
             throw StepFailure("\(consumer) uses \(reference.written), a list, where one value goes", hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)")
         case (_, .some):

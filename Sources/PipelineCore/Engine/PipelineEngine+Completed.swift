@@ -6,7 +6,7 @@ extension PipelineEngine {
     /// it: such a step is not run again (a cancel would find nothing left to cancel). Offline steps (`sign`, `render`)
     /// run again: they are cheap, and what they leave for later steps lives in this process only.
     static func completedEarlier(_ built: BuiltStep, batch: BatchControl, dryRun: Bool, logger: Logger) async -> CompletedStep? {
-        guard !dryRun, batch.isResume, !built.step.access.isEmpty, let ledger = batch.ledger else { return nil }
+        guard !dryRun, batch.isResume, built.step.recordsCompletion, let ledger = batch.ledger else { return nil }
         do throws(LedgerError) {
             return try await ledger.completedStep(built.index)
         } catch {
@@ -16,9 +16,9 @@ extension PipelineEngine {
         }
     }
 
-    /// Records a completed step that acted on a hub, with its outputs, for a resume of this run.
+    /// Records a completed step that acted on a hub or read from outside (`recordsCompletion`), with its outputs, for a resume of this run.
     static func recordCompleted(_ built: BuiltStep, _ record: StepRecord, _ outputs: StepOutputs, batch: BatchControl, dryRun: Bool, logger: Logger) async {
-        guard !dryRun, !built.step.access.isEmpty, let ledger = batch.ledger, ledger.isWritable else { return }
+        guard !dryRun, built.step.recordsCompletion, let ledger = batch.ledger, ledger.isWritable else { return }
         do throws(LedgerError) {
             try await ledger.recordCompleted(CompletedStep(step: built.index, stepId: built.title, summary: record.summary, outputs: outputs))
         } catch {

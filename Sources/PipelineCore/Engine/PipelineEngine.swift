@@ -39,6 +39,7 @@ public struct PipelineEngine: Sendable {
         }
         let started = clock.now()
         let state = RunState()
+        defer { state.removeTemporaryFiles() }
         func context(for built: BuiltStep, check: InputCheck? = nil) -> StepContext {
             var stepLogger = logger
             stepLogger[metadataKey: "step"] = "\(built.index):\(built.title)"
@@ -46,6 +47,7 @@ public struct PipelineEngine: Sendable {
                                       isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
             context.inputCheck = check
             context.stepName = built.name
+            context.rowsReuseWindow = Self.rowsReuseWindow(of: built, in: pipeline)
             return context
         }
         let (checks, rejections) = await checkInputs(pipeline, context: { context(for: $0) })
@@ -219,6 +221,16 @@ public struct PipelineEngine: Sendable {
             outputs[spec.name].flatMap { $0.type == spec.type ? ReportField(spec.name, $0.report) : nil }
         }
         return fields.isEmpty ? nil : .object(fields)
+    }
+
+    /// The longest dedupe window of the later steps that read `built`'s outputs: how long a re-run reads the rows
+    /// `built` spooled instead of its source (what those steps sent in that time is what holds the rows back).
+    static func rowsReuseWindow(of built: BuiltStep, in pipeline: Pipeline) -> Int64 {
+        guard let id = built.declaredId else { return 0 }
+        return pipeline.steps.filter { $0.index > built.index }.reduce(0) { window, later in
+            guard let reader = later.step as? any ReadsEarlierOutputs, reader.outputReferences.contains(where: { $0.step == id }) else { return window }
+            return max(window, later.step.dedupeWindow)
+        }
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

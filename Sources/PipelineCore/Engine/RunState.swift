@@ -1,3 +1,4 @@
+import Foundation
 import HubWire
 import Synchronization
 
@@ -8,6 +9,7 @@ public final class RunState: Sendable {
     private struct Storage {
         var tokenProviders: [String: SASTokenProvider] = [:]
         var renderedPayloads: [String: String] = [:]
+        var temporaryFiles: [String] = []
     }
 
     private let storage = Mutex(Storage())
@@ -33,5 +35,19 @@ public final class RunState: Sendable {
     /// The last payload rendered for a template.
     public func renderedPayload(forTemplate template: String) -> String? {
         storage.withLock { $0.renderedPayloads[template] }
+    }
+
+    /// Notes a file this run wrote for its own use (a dry run's rows), removed when the run ends.
+    public func addTemporaryFile(_ path: String) {
+        storage.withLock { $0.temporaryFiles.append(path) }
+    }
+
+    /// Removes the files `addTemporaryFile` noted.
+    public func removeTemporaryFiles() {
+        let paths = storage.withLock { storage in
+            defer { storage.temporaryFiles = [] }
+            return storage.temporaryFiles
+        }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
     }
 }

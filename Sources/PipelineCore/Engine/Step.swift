@@ -37,6 +37,11 @@ public protocol Step: Sendable, SendableMetatype {
     /// `dedupe-window`); 0 for a step that keeps no keys. The run store keeps a run at least this long after it ends.
     var dedupeWindow: Int64 { get }
 
+    /// True for a step a resumed run must not run again once it completed, but read back from the journal: one that
+    /// acts on a hub (a cancel would find nothing left to cancel), or one whose outputs come from outside the run (a
+    /// query's rows, which the table may no longer hold). Offline steps run again: they are cheap and exact.
+    var recordsCompletion: Bool { get }
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
 }
@@ -56,4 +61,7 @@ extension Step {
 
     /// Most steps keep no idempotency keys.
     public var dedupeWindow: Int64 { 0 }
+
+    /// A step that talks to a hub is recorded; an offline one runs again.
+    public var recordsCompletion: Bool { !access.isEmpty }
 }

@@ -30,6 +30,9 @@ public struct StepContext: Sendable {
     public var inputCheck: InputCheck?
     /// What the steps before this one handed on, by their `id:`.
     public var earlierOutputs = EarlierOutputs()
+    /// Seconds within which a re-run reads the rows this step spooled rather than its source again: the longest
+    /// dedupe window of the later steps that read them (0: always read afresh).
+    public var rowsReuseWindow: Int64 = 0
 
     /// Creates a context.
     public init(

@@ -9,6 +9,8 @@ public struct OutputSpec: Sendable, Equatable {
         case string
         /// A list of text (ids).
         case list
+        /// Rows (a query's): each a set of named fields, kept in the run store; only a `for-each` takes them.
+        case rows
 
         /// How the type reads in documentation.
         public var documentation: String {
@@ -16,6 +18,7 @@ public struct OutputSpec: Sendable, Equatable {
             case .integer: "integer"
             case .string: "string"
             case .list: "list of strings"
+            case .rows: "rows"
             }
         }
     }
@@ -44,6 +47,8 @@ public enum OutputValue: Sendable, Equatable {
     /// A list. `total` counts every value the step produced; `values` holds them all, or the first ones when the
     /// step keeps only those (its journal has the rest), so a later step can tell a partial list from a whole one.
     case list([String], total: Int)
+    /// Rows spooled into the run store (or, in a dry run, a file of this process).
+    case rows(SpooledRows)
 
     /// The value's type.
     public var type: OutputSpec.ValueType {
@@ -51,6 +56,7 @@ public enum OutputValue: Sendable, Equatable {
         case .integer: .integer
         case .string: .string
         case .list: .list
+        case .rows: .rows
         }
     }
 
@@ -61,6 +67,7 @@ public enum OutputValue: Sendable, Equatable {
         case .string(let value): .string(value)
         case .list(let values, let total) where values.count == total: .array(values.map(ReportValue.string))
         case .list(let values, let total): .object([ReportField("first", .array(values.map(ReportValue.string))), ReportField("total", .int(total))])
+        case .rows(let rows): rows.report
         }
     }
 }

@@ -29,6 +29,10 @@ extension StepRegistry {
         case .output(let reference):
             guard let output = producedOutput(reference, for: invocation, steps: steps, at: location, step: invocation.kind, diagnostics) else { return nil }
             switch (output.type, reference.index) {
+            case (.rows, _):
+                diagnostics.error("'when': \(reference.written) is rows, which a condition cannot read", at: location,
+                                  hint: "a query's rows are counted in its `count`, e.g. ${steps.\(reference.step).count} > 0")
+                return nil
             case (.list, nil): return .list
             case (.list, .some): return .string
             case (_, .some):

@@ -16,11 +16,14 @@ extension StepRegistry {
                 for reference in scalar.outputReferences {
                     guard let output = producedOutput(reference, for: invocation, steps: steps, at: node.location, step: S.id, diagnostics) else { continue }
                     switch (output.type, reference.index) {
+                    case (.rows, _) where !(node.location == entry.value.location && scalar.deferred?.count == 1 && entry.key == BatchOptions.forEach.key):
+                        diagnostics.error("\(reference.written) is rows, and only a `for-each` takes rows (written as its whole value)", at: node.location, step: S.id,
+                                          hint: "write `for-each: \(OutputReference(step: reference.step, output: reference.output).written)`; for how many rows there are, a query has `count`")
                     case (.list, nil) where !listFits:
                         diagnostics.error("\(reference.written) is a list, and '\(entry.key)' takes one value here", at: node.location, step: S.id,
                                           hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)")
-                    case (.integer, .some), (.string, .some):
-                        diagnostics.error("'\(reference.output)' of step '\(reference.step)' is \(output.type.documentation == "integer" ? "an" : "a") \(output.type.documentation), not a list; remove the index",
+                    case (.integer, .some), (.string, .some), (.rows, .some):
+                        diagnostics.error("'\(reference.output)' of step '\(reference.step)' is \(output.type == .rows ? "" : output.type == .integer ? "an " : "a ")\(output.type.documentation), not a list; remove the index",
                                           at: node.location, step: S.id, hint: "write \(OutputReference(step: reference.step, output: reference.output).written)")
                     default:
                         let count = max(1, (reference.index ?? 0) + 1)
@@ -28,6 +31,7 @@ extension StepRegistry {
                         case .integer: .integer(1)
                         case .string: .string("sample")
                         case .list: .list(Array(repeating: "sample", count: count), total: count)
+                        case .rows: .rows(SpooledRows(spool: nil, columns: [], count: 0, digest: "", readAt: 0))
                         }
                         if case .list(let kept, _)? = sampleValues[reference.step]?[reference.output], kept.count >= count { continue }
                         sampleValues[reference.step, default: [:]][reference.output] = sample

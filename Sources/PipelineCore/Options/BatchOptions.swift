@@ -11,8 +11,8 @@ public enum BatchOptions {
 
     /// `for-each`: the rows the step works through.
     public static let forEach = OptionKey<String>.path(
-        "for-each", examples: ["${env:DIGEST_ROWS}", "../data/users.csv"],
-        "a .csv (header row), .jsonl or .json (array) file of rows, streamed: the step works once per row, and $(column) in its values takes the row's")
+        "for-each", examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
+        "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's")
 
     /// `concurrency`: requests in flight.
     public static let concurrency = OptionKey<Int>.integer("concurrency", in: 1...256, default: 16, "most requests in flight at once")

@@ -66,6 +66,10 @@ public indirect enum ConditionExpression: Sendable, Equatable {
             case (.integer(let number), _): return .integer(number)
             case (.string(let text), _): return .string(text)
             case (.list(let values, let total), nil): return .list(values, total: total)
+            case (.rows, _):
+                // Refused when the pipeline is loaded; kept for a value that came from elsewhere.
+                throw StepFailure("\(situation.consumer)'s when: reads \(reference.written), rows, which a condition cannot compare",
+                                  hint: "compare the rows' count instead")
             case (.list(let values, let total), let index?):
                 guard index < values.count else {
                     throw StepFailure("\(situation.consumer)'s when: reads \(reference.written), but '\(reference.output)' of step '\(reference.step)' "

@@ -1,0 +1,157 @@
+import Foundation
+import PipelineCore
+import RunStore
+
+/// Rows a step produced, spooled in the journal's `spools` and `spool_rows` tables (see `RowSpool`).
+extension JournalLedger: RowSpool, SpoolWriting {
+    /// A ledger for a started run keeps rows; a read-only view or one made from an id alone does not.
+    public var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
+
+    public func claimSpool(_ key: SpoolKey, now: Double) async throws(LedgerError) -> SpoolClaim {
+        guard let record else { throw LedgerError("this view of the run journal keeps no rows") }
+        if let complete = try completeSpool(key, of: record) { return .complete(complete) }
+        let lock: any RunLock
+        switch try ledgerCall({ () throws(RunStoreError) -> LockAttempt in
+            try journal.lock(pipeline: record.spoolLockName(for: key), holder: .current(now: now))
+        }) {
+        case .held: return .busy
+        case .acquired(let taken): lock = taken
+        }
+        do throws(LedgerError) {
+            // Another part may have completed it between the look and the lock.
+            if let complete = try completeSpool(key, of: record) {
+                await lock.release()
+                return .complete(complete)
+            }
+            let spool = try ledgerCall { () throws(RunStoreError) -> Int64 in
+                try journal.withConnection { (connection) throws(RunStoreError) -> Int64 in
+                    let seq = try runSeq(connection)
+                    return try connection.transaction { () throws(RunStoreError) -> Int64 in
+                        // What a filler that died left goes; the rows are read again.
+                        let bindKey = { (statement: SQLiteStatement) throws(RunStoreError) in
+                            try statement.bind(1, record.identity)
+                            try statement.bind(2, Int64(record.generation))
+                            try statement.bind(3, Int64(key.step))
+                            try statement.bind(4, key.source)
+                        }
+                        try connection.execute("""
+                            DELETE FROM spool_rows WHERE spool IN (SELECT id FROM spools
+                                WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4)
+                            """, bind: bindKey)
+                        try connection.execute("DELETE FROM spools WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4", bind: bindKey)
+                        try connection.execute("""
+                            INSERT INTO spools (run, pipeline, identity, generation, step, source, state, started_at)
+                            VALUES (?5, ?6, ?1, ?2, ?3, ?4, 0, ?7)
+                            """) { (statement) throws(RunStoreError) in
+                            try bindKey(statement)
+                            try statement.bind(5, seq)
+                            try statement.bind(6, record.pipeline)
+                            try statement.bind(7, now)
+                        }
+                        var id: Int64 = 0
+                        try connection.query("SELECT last_insert_rowid()") { (row) throws(RunStoreError) in id = row.int64(0) }
+                        return id
+                    }
+                }
+            }
+            return .fill(LockedSpoolFiller(writer: self, spool: spool, run: record.id, lock: lock))
+        } catch {
+            await lock.release()
+            throw error
+        }
+    }
+
+    public func reusableSpool(_ key: SpoolKey, since: Double) throws(LedgerError) -> SpooledRows? {
+        guard let record else { return nil }
+        return try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
+            try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
+                var found: SpooledRows?
+                try connection.query("""
+                    SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM spools s JOIN runs r ON r.seq = s.run
+                    WHERE s.pipeline = ?1 AND s.step = ?2 AND s.source = ?3 AND s.state = 1 AND s.completed_at >= ?4
+                    ORDER BY s.completed_at DESC LIMIT 1
+                    """, bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, record.pipeline)
+                        try statement.bind(2, Int64(key.step))
+                        try statement.bind(3, key.source)
+                        try statement.bind(4, since)
+                    }) { (row) throws(RunStoreError) in found = Self.spooled(row) }
+                return found
+            }
+        }
+    }
+
+    public func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
+        try ledgerCall { () throws(RunStoreError) -> [String] in
+            try journal.withConnection { (connection) throws(RunStoreError) -> [String] in
+                var lines: [String] = []
+                try connection.query("SELECT line FROM spool_rows WHERE spool = ?1 AND number > ?2 ORDER BY number LIMIT ?3",
+                                     bind: { (statement) throws(RunStoreError) in
+                                         try statement.bind(1, spool)
+                                         try statement.bind(2, Int64(after))
+                                         try statement.bind(3, Int64(limit))
+                                     }) { (row) throws(RunStoreError) in lines.append(row.text(0) ?? "") }
+                return lines
+            }
+        }
+    }
+
+    /// The complete spool of this run's identity and generation for `key`, if there is one.
+    private func completeSpool(_ key: SpoolKey, of record: RunRecord) throws(LedgerError) -> SpooledRows? {
+        try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
+            try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
+                var found: SpooledRows?
+                try connection.query("""
+                    SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM spools s JOIN runs r ON r.seq = s.run
+                    WHERE s.identity = ?1 AND s.generation = ?2 AND s.step = ?3 AND s.source = ?4 AND s.state = 1
+                    """, bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, record.identity)
+                        try statement.bind(2, Int64(record.generation))
+                        try statement.bind(3, Int64(key.step))
+                        try statement.bind(4, key.source)
+                    }) { (row) throws(RunStoreError) in found = Self.spooled(row) }
+                return found
+            }
+        }
+    }
+
+    /// A complete spool from `id, columns, count, digest, completed_at, run id`.
+    private static func spooled(_ row: SQLiteStatement) -> SpooledRows {
+        SpooledRows(spool: row.int64(0), columns: SpooledRows.columns(fromJSON: row.text(1)), count: row.int(2), digest: row.text(3) ?? "",
+                    run: row.text(5), readAt: row.double(4))
+    }
+
+    /// Appends rows to the spool `spool`, numbered on, one transaction a page.
+    public func appendSpool(_ spool: Int64, lines: [String], from first: Int) throws(LedgerError) {
+        try ledgerCall { () throws(RunStoreError) in
+            try journal.withConnection { (connection) throws(RunStoreError) in
+                try connection.transaction { () throws(RunStoreError) in
+                    for (offset, line) in lines.enumerated() {
+                        try connection.execute("INSERT INTO spool_rows (spool, number, line) VALUES (?1, ?2, ?3)") { (statement) throws(RunStoreError) in
+                            try statement.bind(1, spool)
+                            try statement.bind(2, Int64(first + offset))
+                            try statement.bind(3, line)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks the spool `spool` complete.
+    public func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) {
+        try ledgerCall { () throws(RunStoreError) in
+            try journal.withConnection { (connection) throws(RunStoreError) in
+                try connection.execute("UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1") {
+                    (statement) throws(RunStoreError) in
+                    try statement.bind(1, spool)
+                    try statement.bind(2, SpooledRows(spool: spool, columns: columns, count: count, digest: digest, readAt: now).columnsJSON)
+                    try statement.bind(3, Int64(count))
+                    try statement.bind(4, digest)
+                    try statement.bind(5, now)
+                }
+            }
+        }
+    }
+}
+

@@ -1,0 +1,53 @@
+import Foundation
+import PipelineCore
+import PostgresRunStore
+
+/// The database a `query` reads: a SQLite file, or PostgreSQL at a `postgres://` URL.
+public enum QueryDatabase: Sendable, Equatable {
+    /// A SQLite file: the path to open, and how messages name it (as written).
+    case sqlite(path: String, shown: String)
+    /// A PostgreSQL server (the run store's URL rules: sslmode, sslrootcert, connect_timeout, a password never shown).
+    case postgres(PostgresLocation)
+
+    /// How messages name it: the file as written, or the URL without its password.
+    public var shown: String {
+        switch self {
+        case .sqlite(_, let shown): "'\(shown)'"
+        case .postgres(let location): location.description
+        }
+    }
+
+    /// What names it in the query's source digest: the file's full path, or the URL without its password (a new
+    /// password is the same database).
+    var identity: String {
+        switch self {
+        case .sqlite(let path, _): "sqlite \(path)"
+        case .postgres(let location): "postgres \(location.description)"
+        }
+    }
+
+    /// Reads `database:`: a `postgres://` (or `postgresql://`) URL, else a SQLite file that exists.
+    static func read(_ value: String, at node: ConfigNode, in context: BuildContext, options: OptionReader) -> QueryDatabase? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if PostgresLocation.isURL(text) {
+            do {
+                return .postgres(try PostgresLocation(text, environment: ProcessInfo.processInfo.environment))
+            } catch {
+                options.error("'database': \(error.message)", at: node, hint: "postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full]")
+                return nil
+            }
+        }
+        guard !text.isEmpty else {
+            options.error("'database' is empty", at: node, hint: "a SQLite file, or a postgres:// URL")
+            return nil
+        }
+        let path = node.scalar.map(context.path(of:)) ?? context.path(text)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            options.error("the SQLite database '\(text)' does not exist\(isDirectory.boolValue ? " (it is a directory)" : "") (looked for \(path))", at: node,
+                          hint: "a path relative to the pipeline file, or a postgres:// URL")
+            return nil
+        }
+        return .sqlite(path: path, shown: text)
+    }
+}
