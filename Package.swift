@@ -190,7 +190,7 @@ let package = Package(
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
         .testTarget(name: "PushlineCLITests", dependencies: [
-            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline",
+            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline", "CSQLite",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
                     exclude: ["Golden", "Inputs"]),
