@@ -179,3 +179,46 @@ extension PipelineRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 }
+
+extension PipelineRunProcessTests {
+    @Test("the digest-from-database example: its query selects the opted-in users with unread items, each gets a digest, and ops a summary")
+    func digestFromDatabaseExample() async throws {
+        let (emulator, base, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let directory = NSTemporaryDirectory() + "pushline-db-example-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let users = ["alice", "bob", "chen", "dara", "emeka", "farah", "gus", "hana"]
+        let devices = users.enumerated().map { index, user in
+            "        - { installationId: \(user), platform: apns, pushChannel: \(String(format: "%064X", index + 1)), tags: [\"$UserId:{\(user)}\"] }"
+        } + ["        - { installationId: ops-1, platform: apns, pushChannel: \(String(format: "%064X", 99)), tags: [ops] }"]
+        try """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+            templates:
+              alert: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
+            steps:
+              - register:
+                  hub: main
+                  templates: [alert]
+                  installations:
+            \(devices.joined(separator: "\n"))
+
+            """.write(toFile: directory + "/devices.yaml", atomically: true, encoding: .utf8)
+        let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        #expect(try await run(["run", directory + "/devices.yaml", "--quiet"], connection: full, environment: environment).0 == 0)
+        let example = CommandRunner.root + "/pipelines/digest-from-database.yaml"
+        let (dryStatus, dry) = try await run(["run", example, "--dry-run"], connection: full, environment: environment)
+        #expect(dryStatus == 0 && dry.contains("[1/3] users with unread items") && dry.contains("read 5 rows from 'data/app.sqlite'"), "\(dry)")
+        let (status, output) = try await run(["run", example], connection: full, environment: environment)
+        #expect(status == 0, "\(output)")
+        let text = try await http("GET", "\(base)_emulator/deliveries").1
+        let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []
+        let reached = list.compactMap { $0["installationId"] as? String }.sorted()
+        #expect(reached == ["alice", "bob", "chen", "farah", "hana", "ops-1"], "\(reached)")
+        #expect(text.contains(#"Farah \\\"Fay\\\", you have 2 unread items"#), "a value from the database is escaped into the payload: \(text)")
+        #expect(text.contains("nightly digest: 5 selected, 5 sent, 0 failed, 0 unknown"), "\(text)")
+        #expect(try await emulator.stop() == 0)
+    }
+}

@@ -10,7 +10,7 @@ import Testing
     @Test func bundledPipelinesAreClean() async {
         let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
         #expect(output == CommandOutput(
-            out: "pipelines/breaking-news.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/notify-user.yaml: ok\n"
+            out: "pipelines/breaking-news.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/digest-from-database.yaml: ok\npipelines/notify-user.yaml: ok\n"
                 + "pipelines/notify-users.service.yaml: ok\npipelines/schedule-then-cancel.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
             err: "", status: 0))
     }

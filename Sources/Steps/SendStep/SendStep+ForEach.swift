@@ -22,7 +22,7 @@ extension SendStep {
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
         let declared = idempotencyKey.map { IdempotencyKey.scoped($0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex) }
         let whom = describe(target)
-        let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
+        let outcome = try Self.stopped(await runner.collect { () throws(StepFailure) -> BatchItem? in
             guard let request = try next() else { return nil }
             row += 1
             // A declared key names the notification; a list of handles sent in batches is one notification
@@ -31,12 +31,15 @@ extension SendStep {
                 ?? IdempotencyKey.of(request, hub: session, includingSchedule: isScheduledAt)
             return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request),
                              key: key, target: whom)
-        }
+        })
         if single, let failure = outcome.failures.first, failure.state != .duplicate, outcome.counts.skipped == 0 {
             let report = outcome.requestReports.first ?? .object([])
-            throw StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.state == .unknown
+            var stepFailure = StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.state == .unknown
                                 ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
                                 : failure.hint, data: report)
+            // A later step (a summary `when: always`) still reads what happened.
+            stepFailure.outputs = Self.outputs(accepted: 0, failed: failure.state == .unknown ? 0 : 1, unknown: failure.state == .unknown ? 1 : 0)
+            throw stepFailure
         }
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         var result = finish(outcome, what: what, context: context)
@@ -87,7 +90,7 @@ extension SendStep {
                                  rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
                                  dedupeWindow: Double(dedupeWindow), clock: context.clock)
         var keys = IdempotencyKey.Maker(hub: session, includingSchedule: scheduledAt)
-        let outcome = try await runner.run { () throws(StepFailure) -> BatchItem? in
+        let outcome = try Self.stopped(await runner.collect { () throws(StepFailure) -> BatchItem? in
             let item: RowReader.Item?
             do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
             switch item {
@@ -110,7 +113,7 @@ extension SendStep {
                     return item
                 }
             }
-        }
+        })
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
         return finish(outcome, what: what, context: context)
     }
@@ -200,6 +203,17 @@ extension SendStep {
             accepted: counts.accepted + counts.skipped, failed: counts.failed, unknown: counts.unknown,
             ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal), tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
         return result
+    }
+
+    /// `outcome`, or the stop that ended it early, carrying the counts so far for later steps (a summary `when: always`).
+    static func stopped(_ outcome: BatchOutcome) throws(StepFailure) -> BatchOutcome {
+        guard let stop = outcome.stop else { return outcome }
+        var failure = stop.failure
+        let counts = outcome.counts
+        failure.outputs = outputs(accepted: counts.accepted + counts.skipped, failed: counts.failed, unknown: counts.unknown,
+                                  ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
+                                  tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
+        throw failure
     }
 
     /// What identifies a request's content across attempts: method, URL and body (not the headers,
