@@ -222,3 +222,66 @@ extension PipelineRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 }
+
+extension PipelineRunProcessTests {
+    @Test("a split run queries once: the part that starts first spools the rows, every part sends its share of that one spool, each row exactly once")
+    func splitQueryRunSharesOneSpool() async throws {
+        let (emulator, base, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let directory = NSTemporaryDirectory() + "pushline-query-split-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Slow enough that the parts overlap: a recursive count before the rows come back.
+        let values = (1...600).map { "('u-\($0)', '\(String(format: "%064X", $0))')" }.joined(separator: ",")
+        try Self.sqlite(directory + "/app.sqlite", "CREATE TABLE users (user_id TEXT, token TEXT); INSERT INTO users VALUES \(values);")
+        let devices = (1...600).map { "u-\($0),\(String(format: "%064X", $0))" }.joined(separator: "\n")
+        try ("userId,token\n" + devices + "\n").write(toFile: directory + "/devices.csv", atomically: true, encoding: .utf8)
+        let head = """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+            templates:
+              digest: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
+            steps:
+
+            """
+        try (head + """
+              - register:
+                  hub: main
+                  for-each: devices.csv
+                  templates: [digest]
+                  installations:
+                    - { installationId: "$(userId)", platform: apns, pushChannel: "$(token)", tags: ["$UserId:{$(userId)}"] }
+
+            """).write(toFile: directory + "/devices.yaml", atomically: true, encoding: .utf8)
+        try (head.replacingOccurrences(of: "version: 1", with: "version: 1\nname: split-query") + """
+              - id: users
+                query:
+                  database: app.sqlite
+                  sql: |
+                    with recursive spin(i) as (select 1 union all select i + 1 from spin where i < 3000000)
+                    select user_id as "userId" from users where (select count(*) from spin) > 0 order by user_id
+              - send: { hub: main, for-each: "${steps.users.rows}", audience: "$UserId:{$(userId)}", properties: { message: "hi $(userId)" } }
+
+            """).write(toFile: directory + "/split.yaml", atomically: true, encoding: .utf8)
+        let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite", "NH_CONNECTION": full]
+        #expect(try await run(["run", directory + "/devices.yaml", "--quiet"], connection: full, environment: environment).0 == 0)
+        let parts = try (0..<2).map { index in
+            try PushlineProcess(["run", directory + "/split.yaml", "--shard", "\(index)/2"], environment: environment)
+        }
+        var outputs: [String] = []
+        for part in parts {
+            #expect(try await part.waitForExit(timeout: 120) == 0, "\(part.stdout)")
+            outputs.append(part.stdout)
+        }
+        let read = outputs.filter { $0.contains("read 600 rows from 'app.sqlite'") }
+        let spooled = outputs.filter { $0.contains("600 rows spooled from 'app.sqlite' earlier") }
+        #expect(read.count == 1 && spooled.count == 1, "one part queried, the other read its spool: \(outputs)")
+        let text = try await http("GET", "\(base)_emulator/deliveries").1
+        let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []
+        var counts: [String: Int] = [:]
+        for delivery in list { counts[delivery["installationId"] as? String ?? "?", default: 0] += 1 }
+        #expect(counts.count == 600 && counts.values.allSatisfy { $0 == 1 }, "\(counts.count) users, \(counts.values.filter { $0 > 1 }.count) more than once")
+        #expect(try await emulator.stop() == 0)
+    }
+}

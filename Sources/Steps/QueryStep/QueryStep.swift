@@ -111,7 +111,7 @@ public struct QueryStep: Step {
             "read \(counted) from \(database.shown) in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) s"
                 + (context.isDryRun ? " (a dry run reads; it writes nothing)" : "")
         case .spooled:
-            "\(counted) spooled from \(database.shown) earlier in this run (not queried again)"
+            "\(counted) spooled from \(database.shown) earlier, by this run or another part of it (not queried again)"
         case .reused(let run):
             "\(counted) spooled from \(database.shown) by run \(run ?? "?") at \(RunReport.timestamp(Date(timeIntervalSince1970: rows.readAt))), "
                 + "within the dedupe window (not queried again; --again queries afresh)"
