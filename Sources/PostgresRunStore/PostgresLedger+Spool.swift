@@ -9,12 +9,12 @@ extension PostgresLedger: RowSpool, SpoolWriting {
     /// A ledger for a started run keeps rows; a read-only view does not.
     var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
 
-    func claimSpool(_ key: SpoolKey, now: Double) async throws(LedgerError) -> SpoolClaim {
+    func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
         guard let record else { throw LedgerError("this view of the run store keeps no rows") }
-        if let complete = try await completeSpool(key, of: record) { return .complete(complete) }
+        if let complete = try await completeSpool(step: step, source: source, of: record) { return .complete(complete) }
         let lock: any RunLock
         do {
-            switch try await store.lock(pipeline: record.spoolLockName(for: key), holder: .current(now: now)) {
+            switch try await store.lock(pipeline: record.spoolLockName(step: step, source: source), holder: .current(now: now)) {
             case .held: return .busy
             case .acquired(let taken): lock = taken
             }
@@ -23,7 +23,7 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
         do throws(LedgerError) {
             // Another part may have completed it between the look and the lock.
-            if let complete = try await completeSpool(key, of: record) {
+            if let complete = try await completeSpool(step: step, source: source, of: record) {
                 await lock.release()
                 return .complete(complete)
             }
@@ -35,12 +35,12 @@ extension PostgresLedger: RowSpool, SpoolWriting {
                     // What a filler that died left goes (its rows with it); the rows are read again.
                     try await connection.query("""
                         DELETE FROM pushline.spools
-                        WHERE identity = \(identity) AND generation = \(generation) AND step = \(key.step) AND source = \(key.source)
+                        WHERE identity = \(identity) AND generation = \(generation) AND step = \(step) AND source = \(source)
                         """, logger: self.store.logger)
                     var id: Int64 = 0
                     for try await row in try await connection.query("""
                         INSERT INTO pushline.spools (run, pipeline, identity, generation, step, source, state, started_at)
-                        VALUES (\(seq), \(pipeline), \(identity), \(generation), \(key.step), \(key.source), 0, \(now)) RETURNING id
+                        VALUES (\(seq), \(pipeline), \(identity), \(generation), \(step), \(source), 0, \(now)) RETURNING id
                         """, logger: self.store.logger) {
                         id = try row.decode(Int64.self)
                     }
@@ -54,14 +54,14 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
     }
 
-    func reusableSpool(_ key: SpoolKey, since: Double) async throws(LedgerError) -> SpooledRows? {
+    func reusableSpool(step: Int, source: String, since: Double) async throws(LedgerError) -> SpooledRows? {
         guard let record else { return nil }
         let pipeline = record.pipeline
         return try await ledgerCall {
             try await self.store.withConnection("finding spooled rows") { connection in
                 try await Self.spooled(connection.query("""
                     SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM pushline.spools s JOIN pushline.runs r ON r.seq = s.run
-                    WHERE s.pipeline = \(pipeline) AND s.step = \(key.step) AND s.source = \(key.source) AND s.state = 1 AND s.completed_at >= \(since)
+                    WHERE s.pipeline = \(pipeline) AND s.step = \(step) AND s.source = \(source) AND s.state = 1 AND s.completed_at >= \(since)
                     ORDER BY s.completed_at DESC LIMIT 1
                     """, logger: self.store.logger))
             }
@@ -82,14 +82,14 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
     }
 
-    /// The complete spool of this run's identity and generation for `key`, if there is one.
-    private func completeSpool(_ key: SpoolKey, of record: RunRecord) async throws(LedgerError) -> SpooledRows? {
+    /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
+    private func completeSpool(step: Int, source: String, of record: RunRecord) async throws(LedgerError) -> SpooledRows? {
         let (identity, generation) = (record.identity, record.generation)
         return try await ledgerCall {
             try await self.store.withConnection("finding spooled rows") { connection in
                 try await Self.spooled(connection.query("""
                     SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM pushline.spools s JOIN pushline.runs r ON r.seq = s.run
-                    WHERE s.identity = \(identity) AND s.generation = \(generation) AND s.step = \(key.step) AND s.source = \(key.source)
+                    WHERE s.identity = \(identity) AND s.generation = \(generation) AND s.step = \(step) AND s.source = \(source)
                       AND s.state = 1
                     """, logger: self.store.logger))
             }

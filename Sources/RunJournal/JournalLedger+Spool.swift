@@ -7,19 +7,19 @@ extension JournalLedger: RowSpool, SpoolWriting {
     /// A ledger for a started run keeps rows; a read-only view or one made from an id alone does not.
     public var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
 
-    public func claimSpool(_ key: SpoolKey, now: Double) async throws(LedgerError) -> SpoolClaim {
+    public func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
         guard let record else { throw LedgerError("this view of the run journal keeps no rows") }
-        if let complete = try completeSpool(key, of: record) { return .complete(complete) }
+        if let complete = try completeSpool(step: step, source: source, of: record) { return .complete(complete) }
         let lock: any RunLock
         switch try ledgerCall({ () throws(RunStoreError) -> LockAttempt in
-            try journal.lock(pipeline: record.spoolLockName(for: key), holder: .current(now: now))
+            try journal.lock(pipeline: record.spoolLockName(step: step, source: source), holder: .current(now: now))
         }) {
         case .held: return .busy
         case .acquired(let taken): lock = taken
         }
         do throws(LedgerError) {
             // Another part may have completed it between the look and the lock.
-            if let complete = try completeSpool(key, of: record) {
+            if let complete = try completeSpool(step: step, source: source, of: record) {
                 await lock.release()
                 return .complete(complete)
             }
@@ -31,8 +31,8 @@ extension JournalLedger: RowSpool, SpoolWriting {
                         let bindKey = { (statement: SQLiteStatement) throws(RunStoreError) in
                             try statement.bind(1, record.identity)
                             try statement.bind(2, Int64(record.generation))
-                            try statement.bind(3, Int64(key.step))
-                            try statement.bind(4, key.source)
+                            try statement.bind(3, Int64(step))
+                            try statement.bind(4, source)
                         }
                         try connection.execute("""
                             DELETE FROM spool_rows WHERE spool IN (SELECT id FROM spools
@@ -61,7 +61,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
     }
 
-    public func reusableSpool(_ key: SpoolKey, since: Double) throws(LedgerError) -> SpooledRows? {
+    public func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? {
         guard let record else { return nil }
         return try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
             try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
@@ -72,8 +72,8 @@ extension JournalLedger: RowSpool, SpoolWriting {
                     ORDER BY s.completed_at DESC LIMIT 1
                     """, bind: { (statement) throws(RunStoreError) in
                         try statement.bind(1, record.pipeline)
-                        try statement.bind(2, Int64(key.step))
-                        try statement.bind(3, key.source)
+                        try statement.bind(2, Int64(step))
+                        try statement.bind(3, source)
                         try statement.bind(4, since)
                     }) { (row) throws(RunStoreError) in found = Self.spooled(row) }
                 return found
@@ -96,8 +96,8 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
     }
 
-    /// The complete spool of this run's identity and generation for `key`, if there is one.
-    private func completeSpool(_ key: SpoolKey, of record: RunRecord) throws(LedgerError) -> SpooledRows? {
+    /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
+    private func completeSpool(step: Int, source: String, of record: RunRecord) throws(LedgerError) -> SpooledRows? {
         try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
             try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
                 var found: SpooledRows?
@@ -107,8 +107,8 @@ extension JournalLedger: RowSpool, SpoolWriting {
                     """, bind: { (statement) throws(RunStoreError) in
                         try statement.bind(1, record.identity)
                         try statement.bind(2, Int64(record.generation))
-                        try statement.bind(3, Int64(key.step))
-                        try statement.bind(4, key.source)
+                        try statement.bind(3, Int64(step))
+                        try statement.bind(4, source)
                     }) { (row) throws(RunStoreError) in found = Self.spooled(row) }
                 return found
             }

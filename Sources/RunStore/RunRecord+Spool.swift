@@ -5,8 +5,8 @@ import Synchronization
 extension RunRecord {
     /// The lock the process filling a spool holds: one name for every part of the run (same identity and
     /// generation), for the step and source `key` names.
-    public func spoolLockName(for key: SpoolKey) -> String {
-        "spool-" + String(ContentDigest.hex("\(identity) \(generation) \(key.step) \(key.source)").prefix(32))
+    public func spoolLockName(step: Int, source: String) -> String {
+        "spool-" + String(ContentDigest.hex("\(identity) \(generation) \(step) \(source)").prefix(32))
     }
 }
 

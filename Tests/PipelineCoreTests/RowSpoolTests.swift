@@ -17,7 +17,7 @@ private struct RowsSource: Step {
     }
     var recordsCompletion: Bool { true }
     func run(in context: StepContext) async throws -> StepResult {
-        let (rows, origin) = try await RowSpooler(key: SpoolKey(step: context.stepIndex, source: "s"), reuseWindow: context.rowsReuseWindow).rows(in: context) { sink in
+        let (rows, origin) = try await RowSpooler(step: context.stepIndex, source: "s", reuseWindow: context.rowsReuseWindow).rows(in: context) { sink in
             Self.reads.withLock { $0 += 1 }
             sink.begin(columns: ["userId"])
             for value in values { try await sink.add([value]) }
@@ -59,12 +59,12 @@ private final class MemorySpool: RowSpool, ItemLedger {
     func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {}
     func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? { nil }
 
-    func claimSpool(_ key: SpoolKey, now: Double) throws(LedgerError) -> SpoolClaim {
-        if let rows = spools.withLock({ $0[Int64(key.step)]?.rows }) { return .complete(rows) }
-        spools.withLock { $0[Int64(key.step)] = Spool() }
-        return .fill(Filler(spool: self, id: Int64(key.step)))
+    func claimSpool(step: Int, source: String, now: Double) throws(LedgerError) -> SpoolClaim {
+        if let rows = spools.withLock({ $0[Int64(step)]?.rows }) { return .complete(rows) }
+        spools.withLock { $0[Int64(step)] = Spool() }
+        return .fill(Filler(spool: self, id: Int64(step)))
     }
-    func reusableSpool(_ key: SpoolKey, since: Double) throws(LedgerError) -> SpooledRows? { nil }
+    func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? { nil }
     func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
         spools.withLock { Array(($0[spool]?.lines ?? []).dropFirst(after).prefix(limit)) }
     }

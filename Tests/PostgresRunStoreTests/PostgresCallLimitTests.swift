@@ -58,7 +58,7 @@ struct PostgresMigrationTests {
             let runs = try await store.runs(identity: "i", limit: 5)
             #expect(runs.map(\.id) == ["r1"] && runs.map(\.generation) == [0] && runs.first?.shard?.description == "1/4")
             #expect(runs.first?.pipeline == "p" && runs.first?.path == "/p.yaml")
-            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "6")
+            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "\(PostgresSchema.version)")
         }
     }
 

@@ -87,6 +87,8 @@ extension BatchRunProcessTests {
             try db.executeScript("""
                 DROP TABLE items;
                 DROP TABLE steps;
+                DROP TABLE spool_rows;
+                DROP TABLE spools;
                 ALTER TABLE items_6 RENAME TO items;
                 CREATE INDEX items_by_key ON items (idempotency_key) WHERE idempotency_key IS NOT NULL;
                 PRAGMA user_version = 6;
@@ -176,9 +178,11 @@ extension BatchRunProcessTests {
         return shape + ["version \(version)"]
     }
 
-    /// PostgreSQL schemas 6 and 5 undone: what the release before names left (schema 4).
+    /// PostgreSQL schemas 7, 6 and 5 undone: what the release before names left (schema 4).
     static let postgresAsTheReleaseBefore = """
         BEGIN;
+        DROP TABLE pushline.spool_rows;
+        DROP TABLE pushline.spools;
         DROP TABLE pushline.steps;
         UPDATE pushline.items AS i SET idempotency_key = substr(i.idempotency_key, length(r.pipeline) + 2)
             FROM pushline.runs AS r WHERE r.seq = i.run AND left(i.idempotency_key, length(r.pipeline) + 1) = r.pipeline || '/';

@@ -118,7 +118,7 @@ private func olderJournal(at path: String, _ scripts: [String], rows: String) th
             let journal = try Journal(path: path)
             let run = try #require(record)
             #expect(try await journal.run(matching: run.id)?.identity == "i")
-            guard case .fill(let filler) = try await #require(journal.ledger(for: run).rowSpool).claimSpool(SpoolKey(step: 1, source: "s"), now: novemberMorning) else {
+            guard case .fill(let filler) = try await #require(journal.ledger(for: run).rowSpool).claimSpool(step: 1, source: "s", now: novemberMorning) else {
                 Issue.record("a migrated journal fills spools")
                 return
             }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("RunStore contract: spooled rows")
 struct RunStoreSpoolTests {
-    static let key = SpoolKey(step: 1, source: "source-digest")
+    static let source = "source-digest"
 
     /// Fills a spool with `count` numbered rows and completes it.
     private func fill(_ filler: any SpoolFiller, count: Int, now: Double) async throws -> SpooledRows {
@@ -23,18 +23,18 @@ struct RunStoreSpoolTests {
         try await withStore(kind) { store, reopen in
             let first = try await store.startRun(identity: "abc", pipeline: "digest", shard: Shard(index: 0, count: 2), generation: 0, pid: 1, now: novemberMorning)
             let second = try await store.startRun(identity: "abc", pipeline: "digest", shard: Shard(index: 1, count: 2), generation: 0, pid: 2, now: novemberMorning)
-            guard case .fill(let filler) = try await #require(store.ledger(for: first).rowSpool).claimSpool(Self.key, now: novemberMorning) else {
+            guard case .fill(let filler) = try await #require(store.ledger(for: first).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning) else {
                 Issue.record("the first claim fills")
                 return
             }
-            guard case .busy = try await #require(store.ledger(for: second).rowSpool).claimSpool(Self.key, now: novemberMorning) else {
+            guard case .busy = try await #require(store.ledger(for: second).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning) else {
                 Issue.record("a second part waits while the first fills")
                 return
             }
             let rows = try await fill(filler, count: 1_234, now: novemberMorning + 5)
             #expect(rows.count == 1_234 && rows.columns == ["userId"] && rows.digest == "d-1234" && rows.run == first.id)
             let again = try await reopen()
-            guard case .complete(let found) = try await #require(again.ledger(for: second).rowSpool).claimSpool(Self.key, now: novemberMorning + 6) else {
+            guard case .complete(let found) = try await #require(again.ledger(for: second).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning + 6) else {
                 Issue.record("the other part finds the spool complete")
                 return
             }
@@ -46,7 +46,7 @@ struct RunStoreSpoolTests {
             #expect(try await ledger.spoolLines(spool, after: 1_233, limit: 10) == [#"{"userId":"u1234"}"#])
             #expect(try await ledger.spoolLines(spool, after: 1_234, limit: 10).isEmpty)
             // Another source of the same step is another spool.
-            guard case .fill(let other) = try await ledger.claimSpool(SpoolKey(step: 1, source: "other"), now: novemberMorning) else {
+            guard case .fill(let other) = try await ledger.claimSpool(step: 1, source: "other", now: novemberMorning) else {
                 Issue.record("another source is its own spool")
                 return
             }
@@ -59,10 +59,10 @@ struct RunStoreSpoolTests {
         try await withStore(kind) { store, _ in
             let run = try await store.startRun(identity: "abc", pipeline: "digest", pid: 1, now: novemberMorning)
             let spool = try #require(store.ledger(for: run).rowSpool)
-            guard case .fill(let dying) = try await spool.claimSpool(Self.key, now: novemberMorning) else { Issue.record("fills"); return }
+            guard case .fill(let dying) = try await spool.claimSpool(step: 1, source: Self.source, now: novemberMorning) else { Issue.record("fills"); return }
             try await dying.append([#"{"userId":"stale"}"#])
             await dying.release()
-            guard case .fill(let filler) = try await spool.claimSpool(Self.key, now: novemberMorning + 1) else { Issue.record("fills again"); return }
+            guard case .fill(let filler) = try await spool.claimSpool(step: 1, source: Self.source, now: novemberMorning + 1) else { Issue.record("fills again"); return }
             let rows = try await fill(filler, count: 2, now: novemberMorning + 2)
             #expect(try await spool.spoolLines(try #require(rows.spool), after: 0, limit: 10) == [#"{"userId":"u1"}"#, #"{"userId":"u2"}"#])
         }
@@ -73,7 +73,7 @@ struct RunStoreSpoolTests {
     func reuseWithinWindow(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let earlier = try await store.startRun(identity: "before-fix", pipeline: "digest", pid: 1, now: novemberMorning)
-            guard case .fill(let filler) = try await #require(store.ledger(for: earlier).rowSpool).claimSpool(Self.key, now: novemberMorning) else {
+            guard case .fill(let filler) = try await #require(store.ledger(for: earlier).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning) else {
                 Issue.record("fills")
                 return
             }
@@ -81,15 +81,15 @@ struct RunStoreSpoolTests {
             try await store.finishRun(id: earlier.id, state: .failed, exitCode: 1, summary: nil, now: novemberMorning + 20)
             let fixed = try await store.startRun(identity: "after-fix", pipeline: "digest", pid: 2, now: novemberMorning + 3600)
             let spool = try #require(store.ledger(for: fixed).rowSpool)
-            let reused = try await spool.reusableSpool(Self.key, since: novemberMorning)
+            let reused = try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning)
             #expect(reused?.spool == rows.spool && reused?.run == earlier.id && reused?.count == 3)
-            #expect(try await spool.reusableSpool(Self.key, since: novemberMorning + 11) == nil, "outside the window")
-            #expect(try await spool.reusableSpool(SpoolKey(step: 1, source: "other"), since: novemberMorning) == nil, "another source")
-            #expect(try await spool.reusableSpool(SpoolKey(step: 2, source: Self.key.source), since: novemberMorning) == nil, "another step")
+            #expect(try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning + 11) == nil, "outside the window")
+            #expect(try await spool.reusableSpool(step: 1, source: "other", since: novemberMorning) == nil, "another source")
+            #expect(try await spool.reusableSpool(step: 2, source: Self.source, since: novemberMorning) == nil, "another step")
             let stranger = try await store.startRun(identity: "x", pipeline: "another-pipeline", pid: 3, now: novemberMorning + 3600)
-            #expect(try await #require(store.ledger(for: stranger).rowSpool).reusableSpool(Self.key, since: novemberMorning) == nil, "another pipeline")
+            #expect(try await #require(store.ledger(for: stranger).rowSpool).reusableSpool(step: 1, source: Self.source, since: novemberMorning) == nil, "another pipeline")
             _ = try await store.removeRuns([earlier.id], dryRun: false)
-            #expect(try await spool.reusableSpool(Self.key, since: novemberMorning) == nil)
+            #expect(try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning) == nil)
             #expect(try await spool.spoolLines(try #require(rows.spool), after: 0, limit: 10).isEmpty)
         }
     }

@@ -6,28 +6,15 @@
 /// and a digest of its source (what the step read: the database, the SQL and its arguments). One process fills it,
 /// holding the spool's lock; the others wait for it to complete, and take it over when its filler died.
 public protocol RowSpool: AnyObject, Sendable {
-    /// The newest complete spool a run of the same pipeline made for the same step and source at or after `since`
+    /// The newest complete spool a run of the same pipeline made for the step at `step` (1-based) reading `source` (a
+    /// digest of what it reads, never a password) at or after `since`
     /// (epoch seconds): a re-run after a fix reads the rows the first run read.
-    func reusableSpool(_ key: SpoolKey, since: Double) async throws(LedgerError) -> SpooledRows?
-    /// The spool of this run's identity and generation for `key` when it is complete; else takes its lock and starts
+    func reusableSpool(step: Int, source: String, since: Double) async throws(LedgerError) -> SpooledRows?
+    /// The spool of this run's identity and generation for `step` and `source` when it is complete; else takes its lock and starts
     /// it afresh (rows a dead filler left go) for this process to fill; else (another process holds the lock) `.busy`.
-    func claimSpool(_ key: SpoolKey, now: Double) async throws(LedgerError) -> SpoolClaim
+    func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim
     /// Up to `limit` lines of the spool after row number `after`, in order.
     func spoolLines(_ spool: Int64, after: Int, limit: Int) async throws(LedgerError) -> [String]
-}
-
-/// Which spool: the step and its source (the run's identity and generation come from the ledger).
-public struct SpoolKey: Sendable, Equatable {
-    /// 1-based position of the producing step.
-    public var step: Int
-    /// A digest of what the step reads (never a password).
-    public var source: String
-
-    /// Creates a key.
-    public init(step: Int, source: String) {
-        self.step = step
-        self.source = source
-    }
 }
 
 /// What claiming a spool found.

@@ -19,14 +19,17 @@ public struct RowSpooler: Sendable {
         case reused(run: String?)
     }
 
-    /// Which spool.
-    public let key: SpoolKey
+    /// The producing step's 1-based position.
+    public let step: Int
+    /// A digest of what it reads (never a password).
+    public let source: String
     /// Seconds within which another run's rows from the same source are read again (0: never).
     public let reuseWindow: Int64
 
-    /// A spooler for the step and source `key` names.
-    public init(key: SpoolKey, reuseWindow: Int64) {
-        self.key = key
+    /// A spooler for the step at `step` reading `source`.
+    public init(step: Int, source: String, reuseWindow: Int64) {
+        self.step = step
+        self.source = source
         self.reuseWindow = reuseWindow
     }
 
@@ -52,19 +55,19 @@ public struct RowSpooler: Sendable {
         }
         var waited = false
         while true {
-            switch try await Self.stored({ () async throws(LedgerError) in try await spool.claimSpool(key, now: now()) }) {
+            switch try await Self.stored({ () async throws(LedgerError) in try await spool.claimSpool(step: step, source: source, now: now()) }) {
             case .complete(let rows):
                 return (rows, .spooled)
             case .busy:
                 // Another part of the split run is reading the source; its lock goes when it ends or dies.
                 if context.batch.stop.isRequested { throw StepFailure("stopped while another part of the run was spooling the rows") }
-                if !waited { context.logger.info("waiting for another part of the run to spool the rows", metadata: ["step": "\(key.step)"]) }
+                if !waited { context.logger.info("waiting for another part of the run to spool the rows", metadata: ["step": "\(step)"]) }
                 waited = true
                 try? await Task.sleep(for: .milliseconds(250))
             case .fill(let filler):
                 do {
                     if !context.batch.again, reuseWindow > 0, let rows = try await Self.stored({ () async throws(LedgerError) in
-                        try await spool.reusableSpool(key, since: now() - Double(reuseWindow))
+                        try await spool.reusableSpool(step: step, source: source, since: now() - Double(reuseWindow))
                     }) {
                         await filler.release()
                         return (rows, .reused(run: rows.run))

@@ -16,7 +16,7 @@ struct PostgresReader {
         do {
             connection = try await PostgresStore.connect(location, doing: "running a query", role: "query")
         } catch {
-            throw QueryFailure(.connection, error.message.replacingOccurrences(of: "the run store", with: "the database"))
+            throw QueryFailure.connection(error.message.replacingOccurrences(of: "the run store", with: "the database"))
         }
         let logger = Logger(label: "pushline.query", factory: { _ in SwiftLogNoOpLogHandler() })
         do {
@@ -32,12 +32,12 @@ struct PostgresReader {
             for try await row in rows {
                 if !begun {
                     let columns = row.map(\.columnName)
-                    if let problem = QueryColumns.problem(columns) { throw QueryFailure(.sql, problem) }
+                    if let problem = QueryColumns.problem(columns) { throw QueryFailure.sql(problem) }
                     sink.begin(columns: columns)
                     begun = true
                 }
                 guard sink.count < maxRows else {
-                    throw QueryFailure(.tooManyRows, "the query returns more than max-rows (\(maxRows)) rows")
+                    throw QueryFailure.tooManyRows("the query returns more than max-rows (\(maxRows)) rows")
                 }
                 var values: [String?] = []
                 for cell in row { values.append(try Self.text(of: cell)) }
@@ -67,7 +67,7 @@ struct PostgresReader {
         case .uuid: return try cell.decode(UUID.self).uuidString.lowercased()
         case .text, .varchar, .bpchar, .name, .json, .jsonb: return try cell.decode(String.self)
         default:
-            throw QueryFailure(.value, "column '\(cell.columnName)' has a type the query step does not read (oid \(cell.dataType.rawValue)); "
+            throw QueryFailure.value("column '\(cell.columnName)' has a type the query step does not read (oid \(cell.dataType.rawValue)); "
                 + "cast it to text in the SQL: \(cell.columnName)::text")
         }
     }
@@ -75,13 +75,13 @@ struct PostgresReader {
     /// The server's own message, and where in the SQL it points.
     static func failure(_ error: any Error) -> QueryFailure {
         if let failure = error as? QueryFailure { return failure }
-        guard let error = error as? PSQLError else { return QueryFailure(.connection, "the database failed: \(error)") }
+        guard let error = error as? PSQLError else { return QueryFailure.connection("the database failed: \(error)") }
         if let info = error.serverInfo, let message = info[.message] {
             let state = info[.sqlState]
-            if state == "57014" { return QueryFailure(.timeout, "the query ran past its timeout and was stopped (\(message))") }
+            if state == "57014" { return QueryFailure.timeout("the query ran past its timeout and was stopped (\(message))") }
             // PostgreSQL counts the position in characters from 1.
-            return QueryFailure(.sql, message + (state.map { " (SQLSTATE \($0))" } ?? ""), offset: info[.position].flatMap(Int.init).map { $0 - 1 })
+            return QueryFailure.sql(message + (state.map { " (SQLSTATE \($0))" } ?? ""), offset: info[.position].flatMap(Int.init).map { $0 - 1 })
         }
-        return QueryFailure(.connection, "the connection to the database failed (\(error.code))")
+        return QueryFailure.connection("the connection to the database failed (\(error.code))")
     }
 }

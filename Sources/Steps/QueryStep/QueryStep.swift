@@ -90,7 +90,7 @@ public struct QueryStep: Step {
 
     /// Runs the query into the run's spool (or reads the rows spooled earlier) and hands them on.
     public func run(in context: StepContext) async throws -> StepResult {
-        let spooler = RowSpooler(key: SpoolKey(step: context.stepIndex, source: sourceDigest), reuseWindow: context.rowsReuseWindow)
+        let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest, reuseWindow: context.rowsReuseWindow)
         let started = ContinuousClock.now
         let (rows, origin) = try await spooler.rows(in: context) { sink in
             do {
@@ -136,17 +136,17 @@ public struct QueryStep: Step {
 
     /// A failure as the step reports it: the database's message, where in the pipeline (or `.sql` file) the SQL is.
     func stepFailure(_ failure: QueryFailure) -> StepFailure {
-        switch failure.kind {
-        case .sql:
-            StepFailure("\(sql.locate(failure.offset)): \(failure.message)", hint: "fix the SQL; `pushline run --dry-run` runs the query without sending")
-        case .connection:
-            StepFailure(failure.message, hint: "check `database:` (the file, or the server, user and password) and that the database is up")
-        case .timeout:
-            StepFailure("\(sql.locate(nil)): \(failure.message)", hint: "raise `timeout:` or make the query cheaper (an index)")
-        case .tooManyRows:
-            StepFailure("\(sql.locate(nil)): \(failure.message); no later step used any", hint: "raise `max-rows:`, or narrow the query")
-        case .value:
-            StepFailure("\(sql.locate(nil)): \(failure.message)", hint: "every column becomes text; cast the others in the SQL")
+        switch failure {
+        case .sql(let message, let offset):
+            StepFailure("\(sql.locate(offset)): \(message)", hint: "fix the SQL; `pushline run --dry-run` runs the query without sending")
+        case .connection(let message):
+            StepFailure(message, hint: "check `database:` (the file, or the server, user and password) and that the database is up")
+        case .timeout(let message):
+            StepFailure("\(sql.locate(nil)): \(message)", hint: "raise `timeout:` or make the query cheaper (an index)")
+        case .tooManyRows(let message):
+            StepFailure("\(sql.locate(nil)): \(message); no later step used any", hint: "raise `max-rows:`, or narrow the query")
+        case .value(let message):
+            StepFailure("\(sql.locate(nil)): \(message)", hint: "every column becomes text; cast the others in the SQL")
         }
     }
 }

@@ -17,7 +17,7 @@ struct SQLiteReader {
         guard let db = handle, opened == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
-            throw QueryFailure(.connection, "cannot open the SQLite database '\(shown)': \(message)")
+            throw QueryFailure.connection("cannot open the SQLite database '\(shown)': \(message)")
         }
         defer { sqlite3_close_v2(db) }
         sqlite3_busy_timeout(db, Int32(clamping: timeout.components.seconds * 1000))
@@ -43,14 +43,14 @@ struct SQLiteReader {
         }
         defer { sqlite3_finalize(statement) }
         guard prepared.1.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";"))).isEmpty else {
-            throw QueryFailure(.sql, "the SQL holds more than one statement; a query runs one SELECT")
+            throw QueryFailure.sql("the SQL holds more than one statement; a query runs one SELECT")
         }
         guard sqlite3_stmt_readonly(statement) != 0 else {
-            throw QueryFailure(.sql, "the statement would write to the database; a query only reads (SELECT or WITH … SELECT)")
+            throw QueryFailure.sql("the statement would write to the database; a query only reads (SELECT or WITH … SELECT)")
         }
         let parameters = Int(sqlite3_bind_parameter_count(statement))
         guard parameters <= arguments.count else {
-            throw QueryFailure(.sql, "the SQL uses \(parameters) parameter\(parameters == 1 ? "" : "s") and `arguments` gives \(arguments.count)")
+            throw QueryFailure.sql("the SQL uses \(parameters) parameter\(parameters == 1 ? "" : "s") and `arguments` gives \(arguments.count)")
         }
         for (index, argument) in arguments.enumerated() {
             // `$1` is SQLite's named parameter "$1"; `?1` and `?` number the same way.
@@ -60,17 +60,17 @@ struct SQLiteReader {
             sqlite3_bind_text(statement, position, argument, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
         let columns = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
-        if let problem = QueryColumns.problem(columns) { throw QueryFailure(.sql, problem) }
+        if let problem = QueryColumns.problem(columns) { throw QueryFailure.sql(problem) }
         sink.begin(columns: columns)
         while true {
             let result = sqlite3_step(statement)
             if result == SQLITE_DONE { break }
             guard result == SQLITE_ROW else {
-                if result == SQLITE_INTERRUPT { throw QueryFailure(.timeout, "the query ran past its timeout of \(timeout) and was stopped") }
+                if result == SQLITE_INTERRUPT { throw QueryFailure.timeout("the query ran past its timeout of \(timeout) and was stopped") }
                 throw failure(db, result, sql: sql)
             }
             guard sink.count < maxRows else {
-                throw QueryFailure(.tooManyRows, "the query returns more than max-rows (\(maxRows)) rows")
+                throw QueryFailure.tooManyRows("the query returns more than max-rows (\(maxRows)) rows")
             }
             var values: [String?] = []
             values.reserveCapacity(columns.count)
@@ -82,9 +82,9 @@ struct SQLiteReader {
     }
 
     private func failure(_ db: OpaquePointer, _ code: Int32, sql: String) -> QueryFailure {
-        if code == SQLITE_INTERRUPT { return QueryFailure(.timeout, "the query ran past its timeout and was stopped") }
+        if code == SQLITE_INTERRUPT { return QueryFailure.timeout("the query ran past its timeout and was stopped") }
         let offset = Int(sqlite3_error_offset(db))
-        return QueryFailure(.sql, String(cString: sqlite3_errmsg(db)), offset: offset >= 0 ? Self.characterOffset(sql, utf8: offset) : nil)
+        return QueryFailure.sql(String(cString: sqlite3_errmsg(db)), offset: offset >= 0 ? Self.characterOffset(sql, utf8: offset) : nil)
     }
 
     /// SQLite points at a byte; messages count characters.
