@@ -142,7 +142,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     public func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
-                try connection.execute("UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1") {
+                _ = try connection.execute("UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1") {
                     (statement) throws(RunStoreError) in
                     try statement.bind(1, spool)
                     try statement.bind(2, SpooledRows(spool: spool, columns: columns, count: count, digest: digest, readAt: now).columnsJSON)
