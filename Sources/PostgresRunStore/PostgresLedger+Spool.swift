@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PipelineCore
 import PostgresNIO
 import RunStore
@@ -35,7 +36,7 @@ extension PostgresLedger: RowSpool, SpoolWriting {
                     // What a filler that died left goes (its rows with it); the rows are read again.
                     try await connection.query("""
                         DELETE FROM pushline.spools
-                        WHERE identity = \(identity) AND generation = \(generation) AND step = \(step) AND source = \(source)
+                        WHERE identity = \(identity) AND generation = \(generation) AND step = \(step) AND source = \(source) AND state <> 1
                         """, logger: self.store.logger)
                     var id: Int64 = 0
                     for try await row in try await connection.query("""
@@ -118,15 +119,39 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
     }
 
-    /// Marks the spool `spool` complete.
+    /// Marks the spool `spool` complete; throws unless it was being filled.
     func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) {
-        let columnsJSON = SpooledRows(spool: spool, columns: columns, count: count, digest: digest, readAt: now).columnsJSON
+        let columnsJSON = SpooledRows.columnsJSON(columns)
         try await write("completing a spool") { connection, _, _ in
-            try await connection.query("""
-                UPDATE pushline.spools SET state = 1, columns = \(columnsJSON), count = \(count), digest = \(digest), completed_at = \(now)
-                WHERE id = \(spool)
-                """, logger: self.store.logger)
+            try await Self.complete(spool, columns: columnsJSON, count: count, digest: digest, now: now, connection, logger: self.store.logger)
         }
     }
-}
 
+    /// Copies the rows of `source` into `spool` and completes it, in one fenced transaction.
+    func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) async throws(LedgerError) {
+        guard let from = source.spool else { throw LedgerError("the rows to copy are not in the run store") }
+        let (count, columnsJSON, digest, readAt, run) = (source.count, source.columnsJSON, source.digest, source.readAt, source.run ?? "?")
+        try await write("copying spooled rows") { connection, _, _ in
+            var copied = 0
+            for try await _ in try await connection.query("""
+                INSERT INTO pushline.spool_rows (spool, number, line) SELECT \(spool), number, line FROM pushline.spool_rows WHERE spool = \(from)
+                RETURNING 1
+                """, logger: self.store.logger) { copied += 1 }
+            guard copied == count else {
+                throw RunStoreError("the rows spooled by run \(run) are incomplete (\(copied) of \(count)); they were pruned meanwhile")
+            }
+            try await Self.complete(spool, columns: columnsJSON, count: count, digest: digest, now: readAt, connection, logger: self.store.logger)
+        }
+    }
+
+    /// `UPDATE` of a spool being filled to complete; throws when it is not being filled (another process took it over).
+    private static func complete(_ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: PostgresConnection,
+                                 logger: Logger) async throws {
+        var changed = 0
+        for try await _ in try await connection.query("""
+            UPDATE pushline.spools SET state = 1, columns = \(columns), count = \(count), digest = \(digest), completed_at = \(now)
+            WHERE id = \(spool) AND state = 0 RETURNING 1
+            """, logger: logger) { changed += 1 }
+        guard changed == 1 else { throw RunStoreError("the spool was taken over by another process while this one filled it; nothing of it is used") }
+    }
+}

@@ -46,7 +46,17 @@ extension PostgresStore {
                     removed.items += deleted
                     if deleted < Self.pruneChunk { break }
                 }
-                // Its spooled rows likewise.
+                // Its spools: handed to another run of the same identity and generation that stays (a part of the split
+                // run that may still resume); else marked going, so no run reuses them, and removed in chunks.
+                try await transaction("pruning a run's spools") { connection in
+                    try await connection.query("""
+                        UPDATE pushline.spools s SET run = (SELECT r.seq FROM pushline.runs r WHERE r.identity = s.identity
+                                                             AND r.generation = s.generation AND r.seq <> \(seq) ORDER BY r.seq DESC LIMIT 1)
+                        WHERE s.run = \(seq) AND EXISTS (SELECT 1 FROM pushline.runs r WHERE r.identity = s.identity
+                                                         AND r.generation = s.generation AND r.seq <> \(seq))
+                        """, logger: self.logger)
+                    try await connection.query("UPDATE pushline.spools SET state = 2 WHERE run = \(seq)", logger: self.logger)
+                }
                 while try await transaction("pruning a run's spooled rows", { connection in
                     var count = 0
                     for try await _ in try await connection.query("""

@@ -34,7 +34,12 @@ extension Journal {
                         removed.items += deleted
                         if deleted < Self.pruneChunk { break }
                     }
-                    // Its spooled rows likewise (a later run that reused them within the window is kept with it).
+                    // Its spools: handed to another run of the same identity and generation that stays (a part of the
+                    // split run that may still resume); else marked going, so no run reuses them, and removed in chunks.
+                    try connection.transaction { () throws(RunStoreError) in
+                        try connection.execute(JournalSchema.handOverSpools, bind: bindSeq)
+                        try connection.execute("UPDATE spools SET state = 2 WHERE run = ?1", bind: bindSeq)
+                    }
                     while try connection.transaction({ () throws(RunStoreError) -> Int in
                         try connection.execute("""
                             DELETE FROM spool_rows WHERE (spool, number) IN (SELECT spool, number FROM spool_rows

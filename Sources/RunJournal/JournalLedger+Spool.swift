@@ -7,6 +7,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     /// A ledger for a started run keeps rows; a read-only view or one made from an id alone does not.
     public var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
 
+    /// The complete spool of this run's identity and generation, or its lock and a fresh spool to fill, or `.busy`.
     public func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
         guard let record else { throw LedgerError("this view of the run journal keeps no rows") }
         if let complete = try completeSpool(step: step, source: source, of: record) { return .complete(complete) }
@@ -36,9 +37,10 @@ extension JournalLedger: RowSpool, SpoolWriting {
                         }
                         try connection.execute("""
                             DELETE FROM spool_rows WHERE spool IN (SELECT id FROM spools
-                                WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4)
+                                WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4 AND state <> 1)
                             """, bind: bindKey)
-                        try connection.execute("DELETE FROM spools WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4", bind: bindKey)
+                        try connection.execute("DELETE FROM spools WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4 AND state <> 1",
+                                               bind: bindKey)
                         try connection.execute("""
                             INSERT INTO spools (run, pipeline, identity, generation, step, source, state, started_at)
                             VALUES (?5, ?6, ?1, ?2, ?3, ?4, 0, ?7)
@@ -61,6 +63,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
     }
 
+    /// The newest complete spool of this pipeline's step and source completed at or after `since`.
     public func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? {
         guard let record else { return nil }
         return try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
@@ -81,6 +84,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
     }
 
+    /// Up to `limit` lines of `spool` after row `after`, in order.
     public func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
         try ledgerCall { () throws(RunStoreError) -> [String] in
             try journal.withConnection { (connection) throws(RunStoreError) -> [String] in
@@ -138,20 +142,45 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
     }
 
-    /// Marks the spool `spool` complete.
+    /// Marks the spool `spool` complete; throws unless it was being filled.
     public func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
-                _ = try connection.execute("UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1") {
-                    (statement) throws(RunStoreError) in
-                    try statement.bind(1, spool)
-                    try statement.bind(2, SpooledRows(spool: spool, columns: columns, count: count, digest: digest, readAt: now).columnsJSON)
-                    try statement.bind(3, Int64(count))
-                    try statement.bind(4, digest)
-                    try statement.bind(5, now)
+                try Self.complete(spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection)
+            }
+        }
+    }
+
+    /// Copies the rows of `source` into `spool` and completes it, in one transaction.
+    public func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) throws(LedgerError) {
+        guard let from = source.spool else { throw LedgerError("the rows to copy are not in the journal") }
+        try ledgerCall { () throws(RunStoreError) in
+            try journal.withConnection { (connection) throws(RunStoreError) in
+                try connection.transaction { () throws(RunStoreError) in
+                    let copied = try connection.execute("INSERT INTO spool_rows (spool, number, line) SELECT ?1, number, line FROM spool_rows WHERE spool = ?2") {
+                        (statement) throws(RunStoreError) in
+                        try statement.bind(1, spool)
+                        try statement.bind(2, from)
+                    }
+                    guard copied == source.count else {
+                        throw RunStoreError("the rows spooled by run \(source.run ?? "?") are incomplete (\(copied) of \(source.count)); they were pruned meanwhile")
+                    }
+                    try Self.complete(spool, columns: source.columnsJSON, count: source.count, digest: source.digest, now: source.readAt, connection)
                 }
             }
         }
     }
-}
 
+    /// `UPDATE` of a spool being filled to complete; throws when it is not being filled (another process took it over).
+    private static func complete(_ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: SQLiteConnection) throws(RunStoreError) {
+        let changed = try connection.execute("UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1 AND state = 0") {
+            (statement) throws(RunStoreError) in
+            try statement.bind(1, spool)
+            try statement.bind(2, columns)
+            try statement.bind(3, Int64(count))
+            try statement.bind(4, digest)
+            try statement.bind(5, now)
+        }
+        guard changed == 1 else { throw RunStoreError("the spool was taken over by another process while this one filled it; nothing of it is used") }
+    }
+}

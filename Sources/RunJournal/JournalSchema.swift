@@ -202,10 +202,11 @@ enum JournalSchema {
     /// Version 9: rows a step produced (a query's), spooled for the steps that read them. A spool is named by the
     /// identity and generation of the run that filled it (every part of a split run reads the one spool), the
     /// step's position and a digest of its source; `state` 0 while it is filled, 1 once complete. Each row is a
-    /// JSON object line, numbered from 1.
+    /// JSON object line, numbered from 1. Spool ids are never reused (AUTOINCREMENT), so a filler whose spool was taken
+    /// over cannot complete its successor's.
     static let version9 = """
         CREATE TABLE spools (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE,
             pipeline TEXT NOT NULL,
             identity TEXT NOT NULL,
@@ -228,6 +229,14 @@ enum JournalSchema {
             PRIMARY KEY (spool, number)
         ) WITHOUT ROWID;
         PRAGMA user_version = 9;
+        """
+
+    /// Gives the spools of run `?1` to the newest other run of the same identity and generation, when there is one: the
+    /// parts of a split run share one spool, which stays while any of them does.
+    static let handOverSpools = """
+        UPDATE spools SET run = (SELECT r.seq FROM runs r WHERE r.identity = spools.identity AND r.generation = spools.generation
+                                 AND r.seq <> ?1 ORDER BY r.seq DESC LIMIT 1)
+        WHERE run = ?1 AND EXISTS (SELECT 1 FROM runs r WHERE r.identity = spools.identity AND r.generation = spools.generation AND r.seq <> ?1)
         """
 
     /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.

@@ -12,7 +12,10 @@ extension RunRecord {
 
 extension SpooledRows {
     /// The columns as a store keeps them: a JSON array.
-    public var columnsJSON: String { JSONRowLine.array(columns) }
+    public var columnsJSON: String { Self.columnsJSON(columns) }
+
+    /// `columns` as a store keeps them: a JSON array.
+    public static func columnsJSON(_ columns: [String]) -> String { JSONRowLine.array(columns) }
 
     /// Columns from their stored JSON array (none when it is not one).
     public static func columns(fromJSON text: String?) -> [String] {
@@ -24,8 +27,10 @@ extension SpooledRows {
 public protocol SpoolWriting: Sendable {
     /// Appends `lines` to `spool`, numbered on from `first`, durable when it returns.
     func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError)
-    /// Marks `spool` complete.
+    /// Marks `spool` complete; throws unless it was being filled (another process took it over).
     func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError)
+    /// Copies the rows of `source` into `spool` and marks it complete as `source` is, in one transaction.
+    func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) async throws(LedgerError)
 }
 
 /// The process filling one spool for a store: the rows go in page by page while it holds the spool's lock.
@@ -44,17 +49,26 @@ public final class LockedSpoolFiller: SpoolFiller {
         self.lock = lock
     }
 
+    /// Appends lines numbered on from the last.
     public func append(_ lines: [String]) async throws(LedgerError) {
         let first = written.withLock { $0 } + 1
         try await writer.appendSpool(spool, lines: lines, from: first)
         written.withLock { $0 += lines.count }
     }
 
+    /// Marks the spool complete.
     public func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) -> SpooledRows {
         try await writer.completeSpool(spool, columns: columns, count: count, digest: digest, now: now)
         return SpooledRows(spool: spool, columns: columns, count: count, digest: digest, run: run, readAt: now)
     }
 
+    /// Copies an earlier run's rows in and completes the spool.
+    public func copy(_ rows: SpooledRows, now: Double) async throws(LedgerError) -> SpooledRows {
+        try await writer.copySpool(rows, into: spool, now: now)
+        return SpooledRows(spool: spool, columns: rows.columns, count: rows.count, digest: rows.digest, run: run, readAt: rows.readAt)
+    }
+
+    /// Gives the spool's lock back.
     public func release() async {
         await lock.release()
     }

@@ -79,6 +79,11 @@ private final class MemorySpool: RowSpool, ItemLedger {
             spool.spools.withLock { $0[id]?.rows = rows }
             return rows
         }
+        func copy(_ rows: SpooledRows, now: Double) throws(LedgerError) -> SpooledRows {
+            let lines = spool.spools.withLock { $0[rows.spool ?? -1]?.lines ?? [] }
+            try append(lines)
+            return try complete(columns: rows.columns, count: rows.count, digest: rows.digest, now: rows.readAt)
+        }
         func release() async {}
     }
 }
@@ -158,6 +163,9 @@ private final class MemorySpool: RowSpool, ItemLedger {
         #expect(SecretRedaction.redact("    database: postgres://reader:s3cr%40t@db.internal:5432/app?sslmode=verify-full")
             == "    database: postgres://reader:<redacted>@db.internal:5432/app?sslmode=verify-full")
         #expect(SecretRedaction.redact("database: postgres://reader@db/app") == "database: postgres://reader@db/app")
+        #expect(SecretRedaction.redact(#"database: "postgres://reader:p@ss'w"d@db/app""#) == #"database: "postgres://reader:<redacted>@db/app""#)
+        #expect(SecretRedaction.redact("database: postgres://reader@db/app?password=s3cret&sslmode=require")
+            == "database: postgres://reader@db/app?password=<redacted>&sslmode=require")
     }
 }
 

@@ -103,7 +103,7 @@ func lines(_ rows: SpooledRows) throws -> [String] {
                 #expect(failure.message == expected)
             }
         }
-        let count = try #require(build([("database", "app.sqlite"), ("sql", "select count(*) as n from users")], directory: scratch.directory).0)
+        let count = try #require(build([("database", "app.sqlite"), ("sql", "select count(*) as n from users; -- every user\n")], directory: scratch.directory).0)
         let result = try await count.run(in: context())
         guard case .rows(let rows)? = result.outputs["rows"] else { Issue.record("rows"); return }
         #expect(try lines(rows) == [#"{"n":"3"}"#])

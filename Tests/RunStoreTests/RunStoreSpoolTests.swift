@@ -88,9 +88,46 @@ struct RunStoreSpoolTests {
             #expect(try await spool.reusableSpool(step: 2, source: Self.source, since: novemberMorning) == nil, "another step")
             let stranger = try await store.startRun(identity: "x", pipeline: "another-pipeline", pid: 3, now: novemberMorning + 3600)
             #expect(try await #require(store.ledger(for: stranger).rowSpool).reusableSpool(step: 1, source: Self.source, since: novemberMorning) == nil, "another pipeline")
+            // The fixed run copies the rows into a spool of its own, which outlives the earlier run.
+            guard case .fill(let copier) = try await spool.claimSpool(step: 1, source: Self.source, now: novemberMorning + 3600) else {
+                Issue.record("the fixed run fills its own spool")
+                return
+            }
+            let copied = try await copier.copy(try #require(reused), now: novemberMorning + 3601)
+            await copier.release()
+            #expect(copied.spool != rows.spool && copied.count == 3 && copied.digest == rows.digest && copied.readAt == rows.readAt)
             _ = try await store.removeRuns([earlier.id], dryRun: false)
-            #expect(try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning) == nil)
             #expect(try await spool.spoolLines(try #require(rows.spool), after: 0, limit: 10).isEmpty)
+            #expect(try await spool.spoolLines(try #require(copied.spool), after: 0, limit: 10).count == 3)
+            #expect(try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning)?.spool == copied.spool,
+                    "the copy keeps the time the rows were read")
+        }
+    }
+
+    @Test("a filler whose spool another process took over cannot complete it; pruning one part of a split run leaves the spool to the others",
+          arguments: StoreKind.all)
+    func takeoverAndPrune(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let first = try await store.startRun(identity: "abc", pipeline: "digest", shard: Shard(index: 0, count: 2), generation: 0, pid: 1, now: novemberMorning)
+            let second = try await store.startRun(identity: "abc", pipeline: "digest", shard: Shard(index: 1, count: 2), generation: 0, pid: 2, now: novemberMorning)
+            let mine = try #require(store.ledger(for: first).rowSpool)
+            guard case .fill(let slow) = try await mine.claimSpool(step: 1, source: Self.source, now: novemberMorning) else { Issue.record("fills"); return }
+            try await slow.append([#"{"userId":"u1"}"#])
+            await slow.release()   // as if its lock were lost: another process takes the spool over
+            let theirs = try #require(store.ledger(for: second).rowSpool)
+            guard case .fill(let other) = try await theirs.claimSpool(step: 1, source: Self.source, now: novemberMorning + 1) else { Issue.record("takes over"); return }
+            await #expect(throws: LedgerError.self) { _ = try await slow.complete(columns: ["userId"], count: 1, digest: "d", now: novemberMorning + 2) }
+            let rows = try await fill(other, count: 2, now: novemberMorning + 3)
+            try await store.finishRun(id: first.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 4)
+            _ = try await store.removeRuns([first.id], dryRun: false)
+            guard case .complete(let kept) = try await theirs.claimSpool(step: 1, source: Self.source, now: novemberMorning + 5) else {
+                Issue.record("the other part's spool stays")
+                return
+            }
+            let keptLines = try await theirs.spoolLines(try #require(kept.spool), after: 0, limit: 5)
+            #expect(kept.spool == rows.spool && keptLines.count == 2)
+            _ = try await store.removeRuns([second.id], dryRun: false)
+            #expect(try await theirs.spoolLines(try #require(kept.spool), after: 0, limit: 5).isEmpty, "with the last part, the spool goes")
         }
     }
 

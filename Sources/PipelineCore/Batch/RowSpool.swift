@@ -31,8 +31,13 @@ public enum SpoolClaim: Sendable {
 public protocol SpoolFiller: Sendable {
     /// Appends lines numbered on from the last (the first is row 1), durable when it returns.
     func append(_ lines: [String]) async throws(LedgerError)
-    /// Marks the spool complete with what it holds; from then on every reader gets these rows.
+    /// Marks the spool complete with what it holds; from then on every reader gets these rows. Throws when another
+    /// process took the spool over meanwhile (this one's lock was lost): nothing is completed.
     func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) -> SpooledRows
+    /// Fills the spool with a copy of `rows` (an earlier run's, reused within the dedupe window) and completes it, in one
+    /// transaction: every part of this run, and a resume of it, then finds the rows under this run's own spool, whatever
+    /// becomes of the earlier run.
+    func copy(_ rows: SpooledRows, now: Double) async throws(LedgerError) -> SpooledRows
     /// Gives the lock back (after `complete`, or after a failure, leaving the spool to be filled again).
     func release() async
 }

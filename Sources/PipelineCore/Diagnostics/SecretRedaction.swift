@@ -4,7 +4,7 @@
 /// named by mistake as a template may be a key file; the snippet must not print any of them.
 public enum SecretRedaction {
     /// Markers after which everything up to the next separator is a secret.
-    static let markers = ["SharedAccessKey=", "sig="]
+    static let markers = ["SharedAccessKey=", "sig=", "password="]
 
     /// `text` with the value after each marker, and the password of a `scheme://user:password@host` URL, replaced by
     /// `<redacted>`.
@@ -26,6 +26,7 @@ public enum SecretRedaction {
     /// `postgres://reader:s3cret@db/app` → `postgres://reader:<redacted>@db/app`.
     static func redactURLPasswords(_ text: String) -> String {
         guard text.contains("://") else { return text }
-        return text.replacingOccurrences(of: #"(://[^:/@\s'"]+:)[^@\s'"]+@"#, with: "$1<redacted>@", options: .regularExpression)
+        // Up to the last `@` before the host's path or query: a password may hold `@`, quotes or anything but `/`.
+        return text.replacingOccurrences(of: #"(://[^:/@\s]+:)[^/?\s]*@"#, with: "$1<redacted>@", options: .regularExpression)
     }
 }

@@ -15,8 +15,8 @@ public struct RowSpooler: Sendable {
         case read
         /// Spooled by an earlier attempt of this run or another part of it.
         case spooled
-        /// Spooled by an earlier run within the dedupe window (its id).
-        case reused(run: String?)
+        /// Spooled by an earlier run within the dedupe window (its id, and when it read them), copied into this run's spool.
+        case reused(run: String?, at: Double)
     }
 
     /// The producing step's 1-based position.
@@ -66,11 +66,12 @@ public struct RowSpooler: Sendable {
                 try? await Task.sleep(for: .milliseconds(250))
             case .fill(let filler):
                 do {
-                    if !context.batch.again, reuseWindow > 0, let rows = try await Self.stored({ () async throws(LedgerError) in
+                    if !context.batch.again, reuseWindow > 0, let earlier = try await Self.stored({ () async throws(LedgerError) in
                         try await spool.reusableSpool(step: step, source: source, since: now() - Double(reuseWindow))
                     }) {
+                        let rows = try await Self.stored({ () async throws(LedgerError) in try await filler.copy(earlier, now: now()) })
                         await filler.release()
-                        return (rows, .reused(run: rows.run))
+                        return (rows, .reused(run: earlier.run, at: earlier.readAt))
                     }
                     let sink = RowSink(.spool(filler))
                     try await read(sink)

@@ -16,7 +16,7 @@ struct PostgresReader {
         do {
             connection = try await PostgresStore.connect(location, doing: "running a query", role: "query")
         } catch {
-            throw QueryFailure.connection(error.message.replacingOccurrences(of: "the run store", with: "the database"))
+            throw QueryFailure.connection(error.message.replacingOccurrences(of: "the run store", with: "the query's database"))
         }
         let logger = Logger(label: "pushline.query", factory: { _ in SwiftLogNoOpLogHandler() })
         do {
@@ -44,11 +44,16 @@ struct PostgresReader {
                 try await sink.add(values)
             }
             try await connection.query("ROLLBACK", logger: logger)
-            try await connection.close()
+        } catch let failure as StepFailure {
+            // The run store failed while taking the rows in: that is its failure, not the database's.
+            try? await connection.close()
+            throw failure
         } catch {
             try? await connection.close()
             throw Self.failure(error)
         }
+        // Every row is in; a close that fails loses nothing.
+        try? await connection.close()
     }
 
     /// A cell as text: numbers with their digits, booleans `true`/`false`, times in ISO 8601 (UTC), null as nil.

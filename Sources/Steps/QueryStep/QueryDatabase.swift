@@ -33,7 +33,7 @@ public enum QueryDatabase: Sendable, Equatable {
             do {
                 return .postgres(try PostgresLocation(text, environment: ProcessInfo.processInfo.environment))
             } catch {
-                options.error("'database': \(error.message)", at: node, hint: "postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full]")
+                options.error("'database': \(error.message.replacingOccurrences(of: "run store", with: "database"))", at: node, hint: "postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full]")
                 return nil
             }
         }

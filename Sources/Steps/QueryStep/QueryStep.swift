@@ -27,7 +27,7 @@ public struct QueryStep: Step {
             "values bound as $1, $2, … (text; never put into the SQL); cast in the SQL where a number is compared, e.g. $1::int")
         /// `timeout`.
         public static let timeout = OptionKey<Int64>.duration(
-            "timeout", in: 1...3600, default: 30, examples: ["30s", "5m"], "how long the statement may run (and wait on a lock) before it is stopped")
+            "timeout", in: 1...3600, default: 30, examples: ["30s", "5m"], "how long the statement may run (and wait on a lock) before it is stopped; for PostgreSQL, streaming its rows into the spool counts too")
         /// `max-rows`.
         public static let maxRows = OptionKey<Int>.integer(
             "max-rows", in: 1...100_000_000, default: 1_000_000, examples: ["50000"],
@@ -112,8 +112,8 @@ public struct QueryStep: Step {
                 + (context.isDryRun ? " (a dry run reads; it writes nothing)" : "")
         case .spooled:
             "\(counted) spooled from \(database.shown) earlier, by this run or another part of it (not queried again)"
-        case .reused(let run):
-            "\(counted) spooled from \(database.shown) by run \(run ?? "?") at \(RunReport.timestamp(Date(timeIntervalSince1970: rows.readAt))), "
+        case .reused(let run, let at):
+            "\(counted) spooled from \(database.shown) by run \(run ?? "?") at \(RunReport.timestamp(Date(timeIntervalSince1970: at))), "
                 + "within the dedupe window (not queried again; --again queries afresh)"
         }
         var lines = rows.columns.isEmpty ? [] : ["columns: \(rows.columns.joined(separator: ", "))"]

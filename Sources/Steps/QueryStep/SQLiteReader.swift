@@ -42,7 +42,7 @@ struct SQLiteReader {
             throw failure(db, prepared.0, sql: sql)
         }
         defer { sqlite3_finalize(statement) }
-        guard prepared.1.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";"))).isEmpty else {
+        guard Self.isEmpty(prepared.1, in: db) else {
             throw QueryFailure.sql("the SQL holds more than one statement; a query runs one SELECT")
         }
         guard sqlite3_stmt_readonly(statement) != 0 else {
@@ -77,8 +77,19 @@ struct SQLiteReader {
             for column in 0..<Int32(columns.count) {
                 values.append(sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_text(statement, column).map { String(cString: $0) })
             }
+            // The limit is the database's time: writing the rows to the run's spool does not count against it.
+            let writing = ContinuousClock.now
             try await sink.add(values)
+            deadline.extend(by: ContinuousClock.now - writing)
         }
+    }
+
+    /// True when what follows the statement is only whitespace, semicolons and comments (SQLite prepares nothing of it).
+    static func isEmpty(_ tail: String, in db: OpaquePointer) -> Bool {
+        var statement: OpaquePointer?
+        let result = tail.withCString { sqlite3_prepare_v2(db, $0, -1, &statement, nil) }
+        defer { sqlite3_finalize(statement) }
+        return result == SQLITE_OK && statement == nil
     }
 
     private func failure(_ db: OpaquePointer, _ code: Int32, sql: String) -> QueryFailure {
@@ -97,13 +108,17 @@ struct SQLiteReader {
 
 /// The time a query may run until, read by SQLite's progress handler.
 final class Deadline: @unchecked Sendable {
-    private let instant: ContinuousClock.Instant
+    // Read by SQLite's handler on the thread that steps the statement, moved on that same thread between steps.
+    private var instant: ContinuousClock.Instant
 
     init(_ instant: ContinuousClock.Instant) {
         self.instant = instant
     }
 
     var hasPassed: Bool { ContinuousClock.now >= instant }
+
+    /// Moves the deadline on by time spent outside the database.
+    func extend(by duration: Duration) { instant += duration }
 }
 
 /// Rules the result's columns must follow to become rows.
