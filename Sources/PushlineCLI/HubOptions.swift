@@ -74,6 +74,25 @@ struct HubOptions: ParsableArguments {
     }
 }
 
+extension HubOptions {
+    /// Sends the one request `request` makes for the hub and prints the response's body (a `get`).
+    func printBody(of request: (HubEndpoint) throws -> HubRequest) async throws {
+        let console = Console.current
+        try await withClient(console) { client in
+            console.line(try await client.perform(request(client.endpoint)).bodyText)
+        }
+    }
+
+    /// Sends the one request `request` makes for the hub and prints `done` and the hub's name (a `delete`, a `cancel`).
+    func perform(_ request: (HubEndpoint) throws -> HubRequest, saying done: String) async throws {
+        let console = Console.current
+        try await withClient(console) { client in
+            _ = try await client.perform(request(client.endpoint))
+            console.line("\(done) on hub '\(client.endpoint.hub)'")
+        }
+    }
+}
+
 /// Sends one request for a command and turns failures into exit code 1 with NH's reason.
 struct HubClient {
     let endpoint: HubEndpoint

@@ -27,7 +27,6 @@ struct InstallationCommand: AsyncParsableCommand {
         var file: String
 
         func run() async throws {
-            let console = Console.current
             let text: String
             do { text = try TextFile.read(file, limit: 1 << 20) } catch { throw CommandFailure(error.message(what: "installation file", name: file)) }
             let installation: Installation
@@ -36,10 +35,7 @@ struct InstallationCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("'\(file)' is not an installation: \(Self.reason(error))")
             }
-            try await hub.withClient(console) { client in
-                _ = try await client.perform(HubRequests.putInstallation(installation, at: client.endpoint))
-                console.line("installation '\(installation.installationId)' saved on hub '\(client.endpoint.hub)'")
-            }
+            try await hub.perform({ HubRequests.putInstallation(installation, at: $0) }, saying: "installation '\(installation.installationId)' saved")
         }
 
         static func reason(_ error: any Error) -> String {
@@ -57,10 +53,7 @@ struct InstallationCommand: AsyncParsableCommand {
         @Argument(help: "The installation id.") var id: String
 
         func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                console.line(try await client.perform(HubRequests.getInstallation(id: id, at: client.endpoint)).bodyText)
-            }
+            try await hub.printBody { HubRequests.getInstallation(id: id, at: $0) }
         }
     }
 
@@ -76,13 +69,9 @@ struct InstallationCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                let operations = addTags.map { InstallationPatchOperation(op: .add, path: "/tags", value: $0) }
-                    + removeTags.map { InstallationPatchOperation(op: .remove, path: "/tags/\($0)") }
-                _ = try await client.perform(HubRequests.patchInstallation(id: id, operations: operations, at: client.endpoint))
-                console.line("installation '\(id)' patched on hub '\(client.endpoint.hub)'")
-            }
+            let operations = addTags.map { InstallationPatchOperation(op: .add, path: "/tags", value: $0) }
+                + removeTags.map { InstallationPatchOperation(op: .remove, path: "/tags/\($0)") }
+            try await hub.perform({ HubRequests.patchInstallation(id: id, operations: operations, at: $0) }, saying: "installation '\(id)' patched")
         }
     }
 
@@ -92,11 +81,7 @@ struct InstallationCommand: AsyncParsableCommand {
         @Argument(help: "The installation id.") var id: String
 
         func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                _ = try await client.perform(HubRequests.deleteInstallation(id: id, at: client.endpoint))
-                console.line("installation '\(id)' deleted on hub '\(client.endpoint.hub)'")
-            }
+            try await hub.perform({ HubRequests.deleteInstallation(id: id, at: $0) }, saying: "installation '\(id)' deleted")
         }
     }
 }

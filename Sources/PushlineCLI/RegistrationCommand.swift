@@ -72,10 +72,7 @@ struct RegistrationCommand: AsyncParsableCommand {
         @Argument(help: "The registration id.") var id: String
 
         func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                console.line(try await client.perform(HubRequests.getRegistration(id: id, at: client.endpoint)).bodyText)
-            }
+            try await hub.printBody { HubRequests.getRegistration(id: id, at: $0) }
         }
     }
 
@@ -85,11 +82,7 @@ struct RegistrationCommand: AsyncParsableCommand {
         @Argument(help: "The registration id.") var id: String
 
         func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                _ = try await client.perform(HubRequests.deleteRegistration(id: id, at: client.endpoint))
-                console.line("registration '\(id)' deleted on hub '\(client.endpoint.hub)'")
-            }
+            try await hub.perform({ HubRequests.deleteRegistration(id: id, at: $0) }, saying: "registration '\(id)' deleted")
         }
     }
 }

@@ -19,11 +19,7 @@ struct ScheduleCommand: AsyncParsableCommand {
         @Argument(help: "The scheduled notification id (printed by `pushline send --schedule`).") var id: String
 
         func run() async throws {
-            let console = Console.current
-            try await hub.withClient(console) { client in
-                _ = try await client.perform(HubRequests.cancelScheduled(id: id, at: client.endpoint))
-                console.line("scheduled notification '\(id)' cancelled on hub '\(client.endpoint.hub)'")
-            }
+            try await hub.perform({ HubRequests.cancelScheduled(id: id, at: $0) }, saying: "scheduled notification '\(id)' cancelled")
         }
     }
 }
