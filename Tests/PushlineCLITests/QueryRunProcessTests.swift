@@ -82,14 +82,27 @@ extension PipelineRunProcessTests {
         return (counts, list.compactMap { $0["payload"] as? String })
     }
 
-    @Test("a query of a SQLite file feeds a send: its dry run shows the real rows and sends nothing; the run sends each row once and hands on the count")
+    @Test("a query of a SQLite file feeds a register and a send: the dry run shows the real rows and sends nothing; the run sends each row once and hands on the count")
     func queryFromSQLiteFeedsASend() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
         let directory = try queryScratch(users: 3)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
-        #expect(try await run(["run", directory + "/devices.yaml", "--quiet"], connection: full, environment: environment).0 == 0)
+        // The devices come from the query too: register's for-each takes rows as send's does.
+        try (Self.queryHead.replacingOccurrences(of: "NAME", with: "devices-from-db") + """
+              - id: devices
+                query: { database: app.sqlite, sql: "select user_id as \\"userId\\", token from users" }
+              - register:
+                  hub: main
+                  for-each: ${steps.devices.rows}
+                  templates: [digest]
+                  installations:
+                    - { installationId: "$(userId)", platform: apns, pushChannel: "$(token)", tags: ["$UserId:{$(userId)}"] }
+
+            """).write(toFile: directory + "/devices-from-db.yaml", atomically: true, encoding: .utf8)
+        let (registered, registration) = try await run(["run", directory + "/devices-from-db.yaml"], connection: full, environment: environment)
+        #expect(registered == 0 && registration.contains("registered 3 installations"), "\(registration)")
         let pipeline = try queryPipeline(directory, database: "app.sqlite")
 
         let (dryStatus, dry) = try await run(["run", pipeline, "--dry-run"], connection: full, environment: environment)
