@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// `query` feeding `send` in real runs against the emulator: from SQLite and from PostgreSQL, a dry run that shows the
-/// query's real rows, and a run killed half-way that resumes after the table changed and sends every row it first
-/// selected exactly once, and no row added since.
+/// query's real rows, and a run killed half-way that resumes after the table changed and sends the rows it first
+/// selected, none twice, and no row added since.
 extension PipelineRunProcessTests {
     /// Runs SQL on a SQLite file (made if missing).
     static func sqlite(_ path: String, _ sql: String) throws {
@@ -127,7 +127,7 @@ extension PipelineRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 
-    @Test("a run killed half-way resumes after rows were added to and deleted from the table: every row first selected is sent exactly once, no new row is")
+    @Test("a run killed half-way resumes after rows were added to and deleted from the table: the rows first selected are sent, none twice, no new one (those the kill left in flight are reported unknown)")
     func killedQueryRunResumesFromItsSpool() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
@@ -155,14 +155,18 @@ extension PipelineRunProcessTests {
         #expect(status == 0 || status == 3, "\(output)")
         let (counts, _) = try await delivered(base)
         let original = Set((1...1_500).map { "u-\($0)" })
-        #expect(Set(counts.keys) == original, "every row first selected, and no new one: \(Set(counts.keys).symmetricDifference(original).sorted().prefix(10))")
-        // u-1 also gets the summary; an item whose fate the kill left unknown is reported, not resent.
-        let twice = counts.filter { $0.value > ($0.key == "u-1" ? 2 : 1) }
-        #expect(twice.isEmpty, "sent twice: \(twice.keys.sorted().prefix(10))")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
         let items = try #require(((report["steps"] as? [[String: Any]])?[1])?["items"] as? [String: Int])
         // The report reconciles with the rows first selected: done before, sent now, or of unknown fate.
         #expect(items["skipped", default: 0] + items["accepted", default: 0] + items["unknown", default: 0] == 1_500, "\(items)")
+        // No row added since, and none twice (u-1 also gets the summary).
+        #expect(Set(counts.keys).isSubset(of: original), "new rows were sent: \(Set(counts.keys).subtracting(original).sorted().prefix(10))")
+        let twice = counts.filter { $0.value > ($0.key == "u-1" ? 2 : 1) }
+        #expect(twice.isEmpty, "sent twice: \(twice.keys.sorted().prefix(10))")
+        // Every row first selected, the deleted ones too, except those the kill left in flight: reported unknown, not
+        // resent (whether the hub got them is for `runs resolve` to settle).
+        let missing = original.subtracting(counts.keys)
+        #expect(missing.count <= items["unknown", default: 0], "dropped: \(missing.sorted().prefix(10)) with \(items["unknown", default: 0]) unknown")
         #expect(try await emulator.stop() == 0)
     }
 
