@@ -37,7 +37,7 @@ extension Journal {
                     // Its spools: handed to another run of the same identity and generation that stays (a part of the
                     // split run that may still resume); else marked going, so no run reuses them, and removed in chunks.
                     try connection.transaction { () throws(RunStoreError) in
-                        try connection.execute(JournalSchema.handOverSpools, bind: bindSeq)
+                        try connection.execute(Self.handOverSpools, bind: bindSeq)
                         try connection.execute("UPDATE spools SET state = 2 WHERE run = ?1", bind: bindSeq)
                     }
                     while try connection.transaction({ () throws(RunStoreError) -> Int in
@@ -88,4 +88,12 @@ extension Journal {
             return total + size
         }
     }
+
+    /// Gives the spools of run `?1` to the newest other run of the same identity and generation, when there is one: the
+    /// parts of a split run share one spool, which stays while any of them does.
+    private static let handOverSpools = """
+        UPDATE spools SET run = (SELECT r.seq FROM runs r WHERE r.identity = spools.identity AND r.generation = spools.generation
+                                 AND r.seq <> ?1 ORDER BY r.seq DESC LIMIT 1)
+        WHERE run = ?1 AND EXISTS (SELECT 1 FROM runs r WHERE r.identity = spools.identity AND r.generation = spools.generation AND r.seq <> ?1)
+        """
 }
