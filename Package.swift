@@ -137,7 +137,7 @@ let package = Package(
         .target(name: "PushService", dependencies: [
             "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
             "RunFlow", "RunStore",
-        ]),
+        ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",

@@ -4,6 +4,6 @@ extension CompiledTemplate {
     /// Only copies precomputed literals and escaped values into one allocation: this runs once per
     /// device in a batch send, so it must stay free of parsing, Foundation and regular expressions.
     public func render(_ properties: TemplateProperties) -> String {
-        TemplateSegment.render(segments, literalBytes: literalBytes, properties: properties, numbers: .json)
+        program.render(properties, numbers: .json)
     }
 }

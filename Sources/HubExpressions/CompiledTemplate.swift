@@ -7,11 +7,10 @@ public struct CompiledTemplate: Sendable {
     public let format: TemplateFormat
     /// The template text as given.
     public let source: String
+    let program: TemplateProgram
+
     /// Referenced property names as first written, de-duplicated case-insensitively, in order of first use.
-    public let propertyNames: [String]
-    let segments: [TemplateSegment]
-    /// The bytes of all literal segments: the fixed part of every render's size.
-    let literalBytes: Int
+    public var propertyNames: [String] { program.propertyNames }
 
     /// Compiles `source`: `<` starts XML, `{` or `[` starts JSON; anything else is an error.
     public init(compiling source: String) throws(TemplateError) {
@@ -20,26 +19,19 @@ public struct CompiledTemplate: Sendable {
             throw TemplateError(message: "template is empty", line: 1, column: 1,
                                 hint: "a template is a JSON object or an XML document")
         }
-        let output: TemplateCompiler.Output
+        let compiled: TemplateProgram
         switch bytes[first] {
         case ASCII.lessThan:
             format = .xml
-            output = try TemplateCompiler.compileXML(bytes)
+            compiled = try TemplateCompiler.compileXML(bytes)
         case ASCII.openBrace, ASCII.openBracket:
             format = .json
-            output = try TemplateCompiler.compileJSON(bytes)
+            compiled = try TemplateCompiler.compileJSON(bytes)
         default:
             throw TemplateError(ScanError("template must start with '{' or '[' (JSON) or '<' (XML) but starts with \(ASCII.describeCharacter(at: first, in: bytes))",
                                           at: first), in: bytes)
         }
         self.source = source
-        self.segments = output.segments
-        self.propertyNames = Self.uniqueNames(output.references)
-        self.literalBytes = TemplateSegment.literalBytes(of: segments)
-    }
-
-    private static func uniqueNames(_ references: [PropertyReference]) -> [String] {
-        var seen = Set<String>()
-        return references.compactMap { seen.insert($0.key).inserted ? $0.name : nil }
+        program = compiled
     }
 }

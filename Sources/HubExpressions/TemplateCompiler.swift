@@ -1,12 +1,7 @@
 /// Turns template source into segments: the source is copied verbatim except where a whole
 /// string value (JSON) or attribute value / leaf text (XML) is an expression (docs §7.1).
 enum TemplateCompiler {
-    struct Output {
-        let segments: [TemplateSegment]
-        let references: [PropertyReference]
-    }
-
-    static func compileJSON(_ source: [UInt8]) throws(TemplateError) -> Output {
+    static func compileJSON(_ source: [UInt8]) throws(TemplateError) -> TemplateProgram {
         let strings: [JSONStringToken]
         do {
             strings = try JSONScanner.scan(source)
@@ -30,10 +25,10 @@ enum TemplateCompiler {
             cursor = token.end + 1
         }
         builder.copySource(cursor, source.count)
-        return Output(segments: builder.finish(), references: builder.references)
+        return TemplateProgram(segments: builder.finish(), references: builder.references)
     }
 
-    static func compileXML(_ source: [UInt8]) throws(TemplateError) -> Output {
+    static func compileXML(_ source: [UInt8]) throws(TemplateError) -> TemplateProgram {
         let values: [XMLValueToken]
         do {
             values = try XMLScanner.scan(source)
@@ -50,7 +45,7 @@ enum TemplateCompiler {
             cursor = token.end
         }
         builder.copySource(cursor, source.count)
-        return Output(segments: builder.finish(), references: builder.references)
+        return TemplateProgram(segments: builder.finish(), references: builder.references)
     }
 
     /// Cheap pre-check that avoids decoding the many plain strings; an escape may hide a `$`.

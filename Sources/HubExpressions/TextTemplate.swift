@@ -8,11 +8,10 @@
 public struct TextTemplate: Sendable, Equatable {
     /// The text as written.
     public let source: String
+    let program: TemplateProgram
+
     /// Referenced names as first written, de-duplicated case-insensitively, in order of first use.
-    public let propertyNames: [String]
-    let segments: [TemplateSegment]
-    /// The bytes of all literal segments.
-    let literalBytes: Int
+    public var propertyNames: [String] { program.propertyNames }
 
     /// Compiles `source`; a malformed reference is an error located in it.
     public init(compiling source: String) throws(TemplateError) {
@@ -44,10 +43,7 @@ public struct TextTemplate: Sendable, Equatable {
             segments.append(.literal(String(decoding: bytes[literalStart...], as: UTF8.self)))
         }
         self.source = source
-        self.segments = segments
-        self.literalBytes = TemplateSegment.literalBytes(of: segments)
-        var seen = Set<String>()
-        propertyNames = references.compactMap { seen.insert($0.key).inserted ? $0.name : nil }
+        program = TemplateProgram(segments: segments, references: references)
     }
 
     /// True when the text references nothing (it renders as itself).
@@ -55,7 +51,6 @@ public struct TextTemplate: Sendable, Equatable {
 
     /// The text with each reference replaced by its value; a missing value renders as empty text.
     public func render(_ properties: TemplateProperties) -> String {
-        if case .literal(let text)? = segments.first, segments.count == 1 { return text }
-        return TemplateSegment.render(segments, literalBytes: literalBytes, properties: properties, numbers: .plain)
+        program.render(properties, numbers: .plain)
     }
 }

@@ -7,33 +7,14 @@ extension XMLScanner {
     mutating func scanComment() throws(ScanError) {
         let start = index
         index += 4
-        while index < bytes.count {
-            if hasPrefix("--", at: index) {
-                guard hasPrefix("-->", at: index) else {
-                    throw ScanError("'--' is not allowed inside a comment", at: index)
-                }
-                index += 3
-                markParentHasMarkup()
-                return
-            }
-            try checkCharacter(bytes[index])
-            index += 1
-        }
-        throw ScanError("unterminated comment: missing '-->'", at: start)
+        try skip(through: "-->", opened: start, what: "comment", forbidding: "--")
+        markParentHasMarkup()
     }
 
     mutating func scanCDATA() throws(ScanError) {
         let start = index
         index += 9
-        while index < bytes.count {
-            if hasPrefix("]]>", at: index) {
-                index += 3
-                return
-            }
-            try checkCharacter(bytes[index])
-            index += 1
-        }
-        throw ScanError("unterminated CDATA section: missing ']]>'", at: start)
+        try skip(through: "]]>", opened: start, what: "CDATA section")
     }
 
     mutating func scanProcessingInstruction() throws(ScanError) {
@@ -46,16 +27,26 @@ extension XMLScanner {
         if ASCII.lowercased(name(nameStart, index)) == "xml" && start != 0 {
             throw ScanError("the XML declaration must be at the very start of the document", at: start)
         }
+        try skip(through: "?>", opened: start, what: "processing instruction")
+        markParentHasMarkup()
+    }
+
+    /// Moves past `end`, checking every character before it: the body of a comment, CDATA section or processing
+    /// instruction opened at `start`. `forbidden` (a comment's `--`) may appear only as the start of `end`.
+    private mutating func skip(through end: StaticString, opened start: Int, what: String,
+                               forbidding forbidden: StaticString? = nil) throws(ScanError) {
         while index < bytes.count {
-            if hasPrefix("?>", at: index) {
-                index += 2
-                markParentHasMarkup()
+            if hasPrefix(end, at: index) {
+                index += end.utf8CodeUnitCount
                 return
+            }
+            if let forbidden, hasPrefix(forbidden, at: index) {
+                throw ScanError("'\(forbidden)' is not allowed inside a \(what)", at: index)
             }
             try checkCharacter(bytes[index])
             index += 1
         }
-        throw ScanError("unterminated processing instruction: missing '?>'", at: start)
+        throw ScanError("unterminated \(what): missing '\(end)'", at: start)
     }
 
     /// Validates `&name;`, `&#123;` or `&#x7B;` at the current `&`.

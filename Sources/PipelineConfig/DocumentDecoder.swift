@@ -31,13 +31,7 @@ struct DocumentDecoder {
     let sourceLines: [Substring]
 
     mutating func decode(_ root: ConfigNode) -> PipelineDocument? {
-        guard root.entries != nil else {
-            diagnostics.error("a pipeline file must be a mapping with `version:` and `steps:`, found \(root.kindName)",
-                              at: root.location, hint: "start the file with `version: 1`")
-            return nil
-        }
-        let reader = OptionReader(root, specs: Self.topLevelKeys, step: nil, what: "a pipeline file", diagnostics: diagnostics)
-        checkVersion(reader)
+        guard let reader = topLevel(root, what: "a pipeline file", keys: Self.topLevelKeys, body: "steps") else { return nil }
         var document = PipelineDocument(file: file, directory: directory)
         document.description = decodeDescription(reader)
         document.declaredName = decodeName(reader)
@@ -86,7 +80,20 @@ struct DocumentDecoder {
         return text
     }
 
-    func checkVersion(_ reader: OptionReader) {
+    /// The reader of a file's top level (`what`: "a pipeline file"), once it is a mapping, with `version:` checked;
+    /// nil, with an error, when it is not a mapping (`body` is the key it must have beside `version:`).
+    func topLevel(_ root: ConfigNode, what: String, keys: [OptionSpec], body: String) -> OptionReader? {
+        guard root.entries != nil else {
+            diagnostics.error("\(what) must be a mapping with `version:` and `\(body):`, found \(root.kindName)",
+                              at: root.location, hint: "start the file with `version: 1`")
+            return nil
+        }
+        let reader = OptionReader(root, specs: keys, step: nil, what: what, diagnostics: diagnostics)
+        checkVersion(reader)
+        return reader
+    }
+
+    private func checkVersion(_ reader: OptionReader) {
         guard let node = reader.node("version") else {
             if reader.contains("version") {
                 diagnostics.error("'version' has no value", at: reader.node.location, hint: "write `version: 1`")

@@ -60,13 +60,7 @@ extension DocumentDecoder {
     ]
 
     func decodeService(_ root: ConfigNode) -> ServiceFile? {
-        guard root.entries != nil else {
-            diagnostics.error("a service file must be a mapping with `version:` and `service:`, found \(root.kindName)",
-                              at: root.location, hint: "start the file with `version: 1`")
-            return nil
-        }
-        let reader = OptionReader(root, specs: Self.serviceTopLevelKeys, step: nil, what: "a service file", diagnostics: diagnostics)
-        checkVersion(reader)
+        guard let reader = topLevel(root, what: "a service file", keys: Self.serviceTopLevelKeys, body: "service") else { return nil }
         var service = ServiceFile(file: file, directory: directory)
         service.description = decodeDescription(reader)
         service.hubs = decodeHubs(reader.node("hubs"))

@@ -17,13 +17,6 @@ struct RunView: Encodable {
         return encoded[..<end].trimmingCharacters(in: .whitespacesAndNewlines) + ",\"report\":" + report + "}"
     }
 
-    struct Count: Encodable {
-        let step: Int
-        let stepId: String
-        let state: String
-        let count: Int
-    }
-
     let id: String
     let pipeline: String
     let status: String
@@ -31,7 +24,7 @@ struct RunView: Encodable {
     let endedAt: String?
     let exitCode: Int32?
     let resumes: Int
-    let counts: [Count]
+    let counts: [StepCount]
 
     init(_ record: RunRecord, pipeline: String, counts: [StepCount]) {
         id = record.id
@@ -41,6 +34,6 @@ struct RunView: Encodable {
         endedAt = record.endedAt.map { RunReport.timestamp(Date(timeIntervalSince1970: $0)) }
         exitCode = record.exitCode
         resumes = record.resumes
-        self.counts = counts.map { Count(step: $0.step, stepId: $0.stepId, state: $0.state.rawValue, count: $0.count) }
+        self.counts = counts
     }
 }

@@ -8,7 +8,7 @@ import RunStore
 
 /// `pushline check PIPELINE`: the pre-flight. Everything `validate` does, then each hub proven with
 /// harmless requests, every input read whole, the plan of a live run, and whether one would start now.
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: AsyncParsableCommand, JournalCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Pre-flight a pipeline: validate it, prove each hub's key and rights, count the rows, show the plan. Sends nothing.",
@@ -38,12 +38,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Argument(help: "The pipeline file.")
     var pipeline: String
 
-    @OptionGroup var settings: EnvironmentFileOption
+    @OptionGroup var store: JournalOption
 
     @OptionGroup var parameters: ParameterOption
-
-    @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
-    var journal: String?
 
     @Option(help: ArgumentHelp("Check part I (from 0) of N, as `run --shard I/N` would run it: its rows, its lock, its run.",
                                valueName: "I/N"))
@@ -100,7 +97,7 @@ struct CheckCommand: AsyncParsableCommand {
 
         // Inputs and plan: a dry run, which reads every input first and counts what it would send.
         let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
-        let ledger = await RunStores.dryRunLedger(for: built, location: RunStores.location(journal, environment: console.environment),
+        let ledger = await RunStores.dryRunLedger(for: built, location: RunStores.location(store.journal, environment: console.environment),
                                                   environment: console.environment) {
             console.errorLine("pushline: warning: \($0)")
         }
@@ -130,7 +127,7 @@ struct CheckCommand: AsyncParsableCommand {
     /// when the same run completed (a live run would send nothing).
     private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool) {
         let part = shard.map { "part \($0) of " } ?? ""
-        switch await PipelineRun.preview(built, registry: registry, store: journal, shard: shard, console: console) {
+        switch await PipelineRun.preview(built, registry: registry, store: store.journal, shard: shard, console: console) {
         case .nameTaken(let known):
             console.line("run: the run journal already has a pipeline '\(built.document.name)' last started from \(known.path), with other "
                          + "text, and this file has no `name:`; a live run would stop with exit 2: add `name: \(built.document.name)` if it is "
@@ -163,4 +160,3 @@ struct CheckCommand: AsyncParsableCommand {
     }
 }
 
-extension CheckCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }

@@ -10,7 +10,7 @@ import Synchronization
 /// Nothing here is demo-only: the pipeline is loaded, built and run by the same loader, engine, journal
 /// and HTTP transport as `pushline run`, with the hub's connection string pointing at the embedded
 /// emulator. What the demo adds is the telling: the deliveries, the requests, what to try next.
-struct DemoCommand: AsyncParsableCommand {
+struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the seed tutorial against a local emulator and show what the device received.",

@@ -5,7 +5,7 @@ import PipelineCore
 import RunFlow
 
 /// `pushline emulator`: a local Notification Hubs-compatible server for rehearsals and tests.
-struct EmulatorCommand: AsyncParsableCommand {
+struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulator",
         abstract: "Run a local Notification Hubs emulator (NH REST API over HTTP) until Ctrl-C or SIGTERM.",

@@ -13,16 +13,39 @@ struct EnvironmentFileOption: ParsableArguments {
 }
 
 /// A command that takes `--env-file`: `PushlineMain` runs it with the file's settings in its console's environment.
+/// The commands that read the environment (pipelines' `${env:}`, `$NH_CONNECTION`, `$PUSHLINE_JOURNAL`) conform
+/// where they are declared, directly or through `HubCommand` and `JournalCommand`, whose option groups carry it.
 protocol EnvironmentFileCommand {
-    /// The file given with `--env-file`, if any.
-    var environmentFile: String? { get }
+    /// The `--env-file` option.
+    var settings: EnvironmentFileOption { get }
     /// Called when the file cannot be used, before the command ends with `code`: a command that promises
     /// monitoring an outcome for every end (`run --metrics`) keeps that promise here.
     func environmentFileFailed(exitCode code: Int32, console: Console)
 }
 
 extension EnvironmentFileCommand {
+    /// The file given with `--env-file`, if any.
+    var environmentFile: String? { settings.path }
+
     func environmentFileFailed(exitCode code: Int32, console: Console) {}
+}
+
+/// A command that talks to one hub: its `--env-file` comes with the hub options.
+protocol HubCommand: EnvironmentFileCommand {
+    var hub: HubOptions { get }
+}
+
+extension HubCommand {
+    var settings: EnvironmentFileOption { hub.settings }
+}
+
+/// A command that reads the run journal: its `--env-file` comes with the journal option.
+protocol JournalCommand: EnvironmentFileCommand {
+    var store: JournalOption { get }
+}
+
+extension JournalCommand {
+    var settings: EnvironmentFileOption { store.settings }
 }
 
 extension EnvironmentFileOption {
@@ -43,26 +66,3 @@ extension EnvironmentFileOption {
         return environment.merging(values) { _, fromFile in fromFile }
     }
 }
-
-// The commands that read the environment (pipelines' ${env:}, $NH_CONNECTION, $PUSHLINE_JOURNAL) take `--env-file`.
-extension RunCommand: EnvironmentFileCommand {
-    var environmentFile: String? { settings.path }
-}
-extension ValidateCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
-extension RenderCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
-extension EmulatorCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
-extension DemoCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }
-extension SASCommand: EnvironmentFileCommand { var environmentFile: String? { hubOptions.settings.path } }
-extension SendCommand: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension ScheduleCommand.Cancel: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension InstallationCommand.Put: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension InstallationCommand.Get: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension InstallationCommand.Patch: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension InstallationCommand.Delete: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension RegistrationCommand.Upsert: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension RegistrationCommand.Get: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension RegistrationCommand.Delete: EnvironmentFileCommand { var environmentFile: String? { hub.settings.path } }
-extension RunsCommand.List: EnvironmentFileCommand { var environmentFile: String? { options.settings.path } }
-extension RunsCommand.Show: EnvironmentFileCommand { var environmentFile: String? { options.settings.path } }
-extension RunsCommand.Resolve: EnvironmentFileCommand { var environmentFile: String? { options.settings.path } }
-extension RunsCommand.Find: EnvironmentFileCommand { var environmentFile: String? { options.settings.path } }

@@ -20,7 +20,7 @@ struct InstallationCommand: AsyncParsableCommand {
             """,
         subcommands: [Put.self, Get.self, Patch.self, Delete.self])
 
-    struct Put: AsyncParsableCommand {
+    struct Put: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(commandName: "put", abstract: "Create or overwrite an installation from a JSON file.")
         @OptionGroup var hub: HubOptions
         @Option(help: "The installation as JSON (installationId, platform, pushChannel, tags, templates…).")
@@ -47,7 +47,7 @@ struct InstallationCommand: AsyncParsableCommand {
         }
     }
 
-    struct Get: AsyncParsableCommand {
+    struct Get: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Print an installation as JSON.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The installation id.") var id: String
@@ -57,7 +57,7 @@ struct InstallationCommand: AsyncParsableCommand {
         }
     }
 
-    struct Patch: AsyncParsableCommand {
+    struct Patch: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(commandName: "patch", abstract: "Add or remove tags of an installation (JSON-Patch).")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The installation id.") var id: String
@@ -75,7 +75,7 @@ struct InstallationCommand: AsyncParsableCommand {
         }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an installation.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The installation id.") var id: String

@@ -19,7 +19,7 @@ struct RegistrationCommand: AsyncParsableCommand {
             """,
         subcommands: [Upsert.self, Get.self, Delete.self])
 
-    struct Upsert: AsyncParsableCommand {
+    struct Upsert: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(
             commandName: "upsert",
             abstract: "Create or update a registration and print its id (a new id when none is given; 410 Gone gets a fresh id once).")
@@ -66,7 +66,7 @@ struct RegistrationCommand: AsyncParsableCommand {
         }
     }
 
-    struct Get: AsyncParsableCommand {
+    struct Get: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a registration (Atom XML).")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The registration id.") var id: String
@@ -76,7 +76,7 @@ struct RegistrationCommand: AsyncParsableCommand {
         }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a registration.")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The registration id.") var id: String

@@ -6,7 +6,7 @@ import PipelineCore
 import RunFlow
 
 /// `pushline render`: renders a template offline, exactly as NH would for a device.
-struct RenderCommand: AsyncParsableCommand {
+struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a template offline with properties; print the payload a device would receive.",

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A live run is journalled and locked: one run of a pipeline at a time; the same run started again
 /// resumes where it was cut off, or does nothing when it completed.
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: AsyncParsableCommand, JournalCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a pipeline: validate everything, then run the steps in order and print a report.",
@@ -47,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The pipeline file.")
     var pipeline: String
 
-    @OptionGroup var settings: EnvironmentFileOption
+    @OptionGroup var store: JournalOption
 
     @Flag(help: "Sign and render offline, print what would be sent, send nothing.")
     var dryRun = false
@@ -65,9 +65,6 @@ struct RunCommand: AsyncParsableCommand {
     var logLevel: String = "warning"
 
     @OptionGroup var parameters: ParameterOption
-
-    @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
-    var journal: String?
 
     @Flag(help: "Start a fresh run even if the same run completed or was cut off, and send items even when a run sent the same notification within the dedupe window (the report counts them).")
     var again = false
@@ -139,7 +136,7 @@ struct RunCommand: AsyncParsableCommand {
         let progress: (any ProgressSink)? = quiet ? nil
             : ProgressReporter(console: console, terminal: console.isTerminal, fallback: LoggedProgress(level: "info"))
         let engine = PipelineEngine(logger: logger, clock: console.clock)
-        var run = PipelineRun(store: journal)
+        var run = PipelineRun(store: store.journal)
         run.dryRun = dryRun
         run.again = again
         run.shard = shard

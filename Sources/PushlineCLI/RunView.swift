@@ -5,15 +5,6 @@ import RunStore
 
 /// `runs show --format json`.
 struct RunView: Encodable {
-    struct Group: Encodable {
-        let step: Int
-        let stepId: String
-        let state: ItemState
-        let reason: String?
-        let count: Int
-        let examples: [String]
-    }
-
     /// One part of a sharded run, as `runs show` lists them all.
     struct Part: Encodable {
         let shard: String
@@ -37,18 +28,10 @@ struct RunView: Encodable {
     let endedAt: String?
     let resumes: Int
     let items: [String: [String: Int]]
-    let groups: [Group]
+    let groups: [FailureGroup]
     let unknown: [ItemView]
     /// The steps that completed, with what they handed on.
-    let completed: [Completed]
-
-    /// A completed step.
-    struct Completed: Encodable {
-        let step: Int
-        let stepId: String
-        let summary: String
-        let outputs: ReportValue
-    }
+    let completed: [CompletedStep]
 
     init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem], shards: [Part]? = nil,
          completed: [CompletedStep] = []) {
@@ -65,12 +48,9 @@ struct RunView: Encodable {
         var items: [String: [String: Int]] = [:]
         for count in counts { items["\(count.step):\(count.stepId)", default: [:]][count.state.rawValue] = count.count }
         self.items = items
-        self.groups = groups.map { Group(step: $0.step, stepId: $0.stepId, state: $0.state, reason: $0.error, count: $0.count, examples: $0.examples) }
+        self.groups = groups
         self.unknown = unknown.map(ItemView.init)
-        self.completed = completed.map { step in
-            Completed(step: step.step, stepId: step.stepId, summary: step.summary,
-                      outputs: .object(step.outputs.sorted { $0.key < $1.key }.map { ReportField($0.key, $0.value.report) }))
-        }
+        self.completed = completed
     }
 
     /// A completed step's outputs in one line: counts and text as they are, lists by their items (the first few).

@@ -5,7 +5,7 @@ import RunFlow
 import RunStore
 
 extension RunsCommand {
-    struct Find: AsyncParsableCommand {
+    struct Find: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "find", abstract: "Find items by idempotency key, origin (rows.csv:42) or a word of their target (a user id, a handle).",
             discussion: """
@@ -17,7 +17,7 @@ extension RunsCommand {
                   pushline runs find digest-2026-11-23-u0203 --format json
                 """)
 
-        @OptionGroup var options: JournalOption
+        @OptionGroup var store: JournalOption
 
         @Argument(help: "An idempotency key, an origin, or a word of the target.")
         var text: String
@@ -42,7 +42,7 @@ extension RunsCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try await options.open(console: console)
+            let journal = try await store.open(console: console)
             let cutoff = since.flatMap(ConfigDuration.seconds).map { console.clock.now().timeIntervalSince1970 - Double($0) }
             let found: [FoundItem]
             do {

@@ -5,7 +5,7 @@ import RunFlow
 import RunStore
 
 extension RunsCommand {
-    struct Prune: AsyncParsableCommand {
+    struct Prune: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "prune", abstract: "Remove finished runs older than a duration from the journal, and give their space back.",
             discussion: """
@@ -20,7 +20,7 @@ extension RunsCommand {
                   pushline runs prune --older-than 90d --pipeline daily-digest
                 """)
 
-        @OptionGroup var options: JournalOption
+        @OptionGroup var store: JournalOption
 
         @Option(name: .customLong("older-than"), help: "Remove runs that ended at least this long ago (e.g. 30d, 12h, 0s).")
         var olderThan: String
@@ -45,7 +45,7 @@ extension RunsCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try await options.open(console: console)
+            let journal = try await store.open(console: console)
             let name = pipeline.map { PipelineNameArgument.resolve($0, environment: console.environment) }
             let policy = PrunePolicy(olderThan: Double(ConfigDuration.seconds(olderThan) ?? 0), pipeline: name, unfinished: unfinished)
             let outcome: RunPruning.Outcome

@@ -16,68 +16,19 @@ struct RunsCommand: AsyncParsableCommand {
         ]),
         subcommands: [List.self, Show.self, Resolve.self, Find.self, Prune.self])
 
-    /// Where the journal is.
-    struct JournalOption: ParsableArguments {
-        @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
-        var journal: String?
-
-        @OptionGroup var settings: EnvironmentFileOption
-
-        func open(console: Console) async throws -> any RunStore {
-            let location = RunStores.location(journal, environment: console.environment)
-            let opened: (any RunStore)?
-            do {
-                opened = try await RunStores.openExisting(location, environment: console.environment)
-            } catch {
-                throw CommandFailure("the run journal: \(error.message)", exitCode: RunExit.of(error.kind))
-            }
-            guard let opened else { throw CommandFailure("no run journal at '\(RunStores.display(location))' yet; live runs create it") }
-            return opened
-        }
-
-        /// The status as people should read it: a run the journal shows `running` whose pipeline lock is
-        /// free was killed, so it is `abandoned` (and resumes when the same command runs again).
-        static func shownStatus(_ run: RunRecord, store: any RunStore) async throws(RunStoreError) -> String {
-            guard run.status == .running else { return run.status.rawValue }
-            return try await RunNames.isLive(run, in: store) ? "running" : "abandoned"
-        }
-
-        /// The parts of a sharded run: the newest run of each shard with its identity, number of parts and generation, in
-        /// shard order, with each one's item counts over all steps.
-        static func parts(of run: RunRecord, store: any RunStore) async throws(RunStoreError) -> [RunView.Part] {
-            guard let shard = run.shard else { return [] }
-            var newest: [Int: RunRecord] = [:]
-            for sibling in try await store.runs(identity: run.identity, limit: 4 * Shard.maximumCount) {
-                // One generation's parts: those of an earlier or later `--again` start are other runs.
-                guard let part = sibling.shard, part.count == shard.count, sibling.generation == run.generation,
-                      newest[part.index] == nil else { continue }
-                newest[part.index] = sibling
-            }
-            var parts: [RunView.Part] = []
-            for index in newest.keys.sorted() {
-                let record = newest[index]!
-                var items: [String: Int] = [:]
-                for count in try await store.counts(run: record.id) { items[count.state.rawValue, default: 0] += count.count }
-                parts.append(RunView.Part(shard: record.shard?.description ?? "", id: record.id,
-                                          status: try await shownStatus(record, store: store), exitCode: record.exitCode, items: items))
-            }
-            return parts
-        }
-    }
-
-    struct List: AsyncParsableCommand {
+    struct List: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List runs, newest first.",
             discussion: "A run shown `abandoned` was killed while running (its lock is free); run the same command again to resume it.")
 
-        @OptionGroup var options: JournalOption
+        @OptionGroup var store: JournalOption
 
         @Option(help: "At most this many runs.")
         var limit = 20
 
         func run() async throws {
             let console = Console.current
-            let journal = try await options.open(console: console)
+            let journal = try await store.open(console: console)
             let runs: [RunRecord]
             do { runs = try await journal.runs(limit: max(1, limit)) } catch { throw CommandFailure("the run journal: \(error.message)") }
             if runs.isEmpty { console.line("no runs yet"); return }
@@ -95,7 +46,7 @@ struct RunsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Show: AsyncParsableCommand {
+    struct Show: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one run: counts per step, items not accepted grouped by reason; with --items, its items.",
             discussion: """
@@ -104,7 +55,7 @@ struct RunsCommand: AsyncParsableCommand {
                   pushline runs show 20261123-030000 --items --state failed --format json
                 """)
 
-        @OptionGroup var options: JournalOption
+        @OptionGroup var store: JournalOption
 
         @Argument(help: "The run id (a unique prefix will do).")
         var id: String
@@ -123,7 +74,7 @@ struct RunsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try await options.open(console: console)
+            let journal = try await store.open(console: console)
             do {
                 guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
                 if items {
@@ -200,7 +151,7 @@ struct RunsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Resolve: AsyncParsableCommand {
+    struct Resolve: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "resolve", abstract: "Settle a run's unknown items by hand: as delivered, or to be sent again on the next start.",
             discussion: """
@@ -215,7 +166,7 @@ struct RunsCommand: AsyncParsableCommand {
                   pushline runs resolve 20261123-030000 --resend --step 1 --rows 204,210-215
                 """)
 
-        @OptionGroup var options: JournalOption
+        @OptionGroup var store: JournalOption
 
         @Argument(help: "The run id (a unique prefix will do).")
         var id: String
@@ -255,7 +206,7 @@ struct RunsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try await options.open(console: console)
+            let journal = try await store.open(console: console)
             do {
                 guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
                 if try await JournalOption.shownStatus(run, store: journal) == "running" {

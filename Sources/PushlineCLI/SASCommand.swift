@@ -4,7 +4,7 @@ import PipelineCore
 import RunFlow
 
 /// `pushline sas`: prints an Authorization header value for a hub, signed offline.
-struct SASCommand: AsyncParsableCommand {
+struct SASCommand: AsyncParsableCommand, HubCommand {
     static let configuration = CommandConfiguration(
         commandName: "sas",
         abstract: "Print a SAS Authorization header value for a hub (signed offline, nothing else on stdout).",
@@ -20,7 +20,7 @@ struct SASCommand: AsyncParsableCommand {
             \(ExitStatus.help([.ok, .init("2", "an invalid connection string, hub name, lifetime or expiry")]))
             """)
 
-    @OptionGroup var hubOptions: HubOptions
+    @OptionGroup var hub: HubOptions
 
     @Option(help: "Token lifetime, e.g. 20m or 1h (default 1h).")
     var lifetime: String?
@@ -42,7 +42,7 @@ struct SASCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let (connection, hubName, endpointOverride) = try hubOptions.resolve(console)
+        let (connection, hubName, endpointOverride) = try hub.resolve(console)
         let now = console.clock.epochSeconds
         let expiresAt = expiry ?? now + (lifetime.flatMap(ConfigDuration.seconds) ?? 3600)
         guard expiresAt > now, expiresAt - now <= Self.lifetimeRange.upperBound else {

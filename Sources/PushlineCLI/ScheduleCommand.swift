@@ -10,7 +10,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedule", abstract: "Manage scheduled notifications.", subcommands: [Cancel.self])
 
-    struct Cancel: AsyncParsableCommand {
+    struct Cancel: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(
             commandName: "cancel", abstract: "Cancel a scheduled notification by its id.",
             discussion: ExitStatus.help([.ok, .init("1", "the hub has no such scheduled notification (sent or cancelled already), "

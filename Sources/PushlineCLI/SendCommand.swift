@@ -6,7 +6,7 @@ import PipelineCore
 import RunFlow
 
 /// `pushline send`: one notification, by hand, as the seed tutorial sends it from Postman.
-struct SendCommand: AsyncParsableCommand {
+struct SendCommand: AsyncParsableCommand, HubCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send one notification and print its id (or the test outcome).",

@@ -6,7 +6,7 @@ import PushService
 import RunFlow
 
 /// `pushline serve SERVICE.yaml`: the notify-users backend, configured in YAML.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the notify-users backend a service file describes, until Ctrl-C or SIGTERM.",
@@ -92,4 +92,3 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-extension ServeCommand: EnvironmentFileCommand { var environmentFile: String? { settings.path } }

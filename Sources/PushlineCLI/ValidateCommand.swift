@@ -6,7 +6,7 @@ import PushService
 import RunFlow
 
 /// `pushline validate PATH…`: checks pipeline files without contacting anything.
-struct ValidateCommand: AsyncParsableCommand {
+struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check pipeline files and print compiler-style diagnostics. Contacts nothing.",

@@ -2,7 +2,7 @@ import PipelineCore
 
 /// Failed or unknown items of one step that share an error, so a report can say
 /// "412 rows: 403 Forbidden (rows.csv:2, rows.csv:9, …)" instead of listing every row.
-public struct FailureGroup: Sendable, Equatable {
+public struct FailureGroup: Sendable, Equatable, Encodable {
     /// The step's index in the pipeline (0-based).
     public var step: Int
     /// The step's id (`send`, `register`).
@@ -15,6 +15,11 @@ public struct FailureGroup: Sendable, Equatable {
     public var count: Int
     /// The origins of the first few of them, in row order.
     public var examples: [String]
+
+    /// The JSON keys (`runs show --format json`): the error is the group's `reason`.
+    enum CodingKeys: String, CodingKey {
+        case step, stepId, state, error = "reason", count, examples
+    }
 
     /// Creates a group.
     public init(step: Int, stepId: String, state: ItemState, error: String?, count: Int, examples: [String]) {

@@ -1,25 +1,15 @@
 import PipelineCore
 
-/// One item of a run, as the journal last recorded it.
+/// One item of a run, as the journal last recorded it: the ledger's entry for it (what a resumed run reads back)
+/// and what the journal keeps beside it for people and for `runs find`.
+@dynamicMemberLookup
 public struct JournalItem: Sendable, Equatable {
-    /// Which item.
-    public var key: LedgerKey
+    /// What the batch engine recorded: key, digest, state, attempts, notification id, error, retriable.
+    public var entry: LedgerEntry
     /// The step's id (`send`, `register`).
     public var stepId: String
     /// Where it came from, for people: `rows.csv:42`.
     public var origin: String
-    /// The digest of the row's content.
-    public var digest: String
-    /// Its state.
-    public var state: ItemState
-    /// Requests made for it so far.
-    public var attempts: Int
-    /// The notification id, when accepted with one.
-    public var notificationId: String?
-    /// The recorded error.
-    public var error: String?
-    /// Whether a retry may succeed.
-    public var retriable: Bool
     /// When it was last written (seconds since the Unix epoch).
     public var updatedAt: Double
     /// Its idempotency key, when it has one.
@@ -33,18 +23,19 @@ public struct JournalItem: Sendable, Equatable {
     public init(key: LedgerKey, stepId: String, origin: String, digest: String, state: ItemState, attempts: Int,
                 notificationId: String? = nil, error: String? = nil, retriable: Bool = false, updatedAt: Double,
                 idempotencyKey: String? = nil, target: String? = nil, resolution: String? = nil) {
+        entry = LedgerEntry(key: key, digest: digest, state: state, attempts: attempts, notificationId: notificationId,
+                            error: error, retriable: retriable)
+        self.stepId = stepId
+        self.origin = origin
+        self.updatedAt = updatedAt
         self.idempotencyKey = idempotencyKey
         self.target = target
         self.resolution = resolution
-        self.key = key
-        self.stepId = stepId
-        self.origin = origin
-        self.digest = digest
-        self.state = state
-        self.attempts = attempts
-        self.notificationId = notificationId
-        self.error = error
-        self.retriable = retriable
-        self.updatedAt = updatedAt
+    }
+
+    /// The entry's fields read as the item's own (`item.state`, `item.key`).
+    public subscript<Value>(dynamicMember path: WritableKeyPath<LedgerEntry, Value>) -> Value {
+        get { entry[keyPath: path] }
+        set { entry[keyPath: path] = newValue }
     }
 }

@@ -1,7 +1,7 @@
 import PipelineCore
 
-/// How many of a run's items one step has in one state.
-public struct StepCount: Sendable, Equatable {
+/// How many of a run's items one step has in one state (encoded as `runs show --format json` and `/v1/runs/{id}` print it).
+public struct StepCount: Sendable, Equatable, Encodable {
     /// The step's index in the pipeline (0-based).
     public var step: Int
     /// The step's id (`send`, `register`).

@@ -11,7 +11,7 @@ struct OpenAPITests {
     }
 
     @Test func theServedDocumentIsTheCommittedOne() async throws {
-        #expect(PushServer.openAPIDocument == (try Self.committed()), "regenerate api/openapi.json from PushServer+OpenAPI.swift")
+        #expect(PushServer.openAPIDocument == (try Self.committed()), "api/openapi.json is a link to Sources/PushService/openapi.json")
         try await ServiceHarness.with { harness in
             let served = await harness.call(.get, "/openapi.json")
             #expect(served.status == 200)

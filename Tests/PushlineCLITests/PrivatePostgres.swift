@@ -43,7 +43,7 @@ struct PrivatePostgres {
         process.arguments = [script, command, directory]
         // A file, not a pipe: the server pg_ctl starts outlives the script and would hold a pipe open forever.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-sh-\(UUID().uuidString).log").path
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle

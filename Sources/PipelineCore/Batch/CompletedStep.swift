@@ -70,3 +70,18 @@ public struct CompletedStep: Sendable, Equatable {
         return .object(fields)
     }
 }
+
+extension CompletedStep: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case step, stepId, summary, outputs
+    }
+
+    /// As `runs show --format json` prints it: the outputs as an object, in the report's form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(step, forKey: .step)
+        try container.encode(stepId, forKey: .stepId)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(ReportValue.object(outputs.sorted { $0.key < $1.key }.map { ReportField($0.key, $0.value.report) }), forKey: .outputs)
+    }
+}
