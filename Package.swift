@@ -39,6 +39,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Beneath postgres-nio; named for the TLS settings of a `postgres://…?sslmode=` run store.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Child processes for plugins: their stdin, stdout and stderr streamed, and signals to stop them.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // Beneath swift-subprocess; its API takes SystemPackage's FilePath on Linux.
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -78,6 +82,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Steps/QueryStep"),
         .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "QueryStep"]),
+        // The plugin protocol's messages: JSON Lines read and written, a plugin's description. No third-party imports.
+        .target(name: "PluginProtocol", dependencies: ["PipelineCore", "HubWire"]),
+        // Process plugins: the host's side of the protocol over a child's stdin and stdout. Only swift-subprocess (and
+        // swift-log's Logger of the step context).
+        .target(name: "PluginStep", dependencies: [
+            "PipelineCore", "PluginProtocol", "HubWire",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Steps/PluginStep"),
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
@@ -96,7 +110,7 @@ let package = Package(
         // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
         // No third-party imports.
         .target(name: "RunFlow", dependencies: [
-            "PipelineCore", "PipelineConfig", "BuiltinSteps", "HubWire", "HubHTTP", "RunStore", "RunJournal",
+            "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "RunJournal",
             "PostgresRunStore",
         ]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
@@ -141,6 +155,7 @@ let package = Package(
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
+            "PluginProtocol", "PluginStep",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -164,6 +179,9 @@ let package = Package(
         .testTarget(name: "QueryStepTests", dependencies: [
             "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
+        .testTarget(name: "PluginProtocolTests", dependencies: ["PluginProtocol", "PipelineCore"]),
+        // Scripted plugins (Python, standard library only) that behave and misbehave.
+        .testTarget(name: "PluginStepTests", dependencies: ["PluginStep", "PluginProtocol", "PipelineCore"], exclude: ["Plugins"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),

@@ -46,9 +46,24 @@ for path in sorted(glob.glob("pipelines/*.service.yaml")):
     errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in service_validator.iter_errors(load(path))]
     print(f"{path}: {'ok' if not errors else 'INVALID'} (service schema)")
     failures += [f"{path}: {error}" for error in errors]
+def modeline_validator(path):
+    """The validator of the schema a file's modeline names, as an editor picks it: a pipeline with plugins names
+    its own (`pushline schema --pipeline`), which knows its plugins' steps."""
+    with open(path, encoding="utf-8") as file:
+        first = file.readline()
+    match = re.match(r"# yaml-language-server: \$schema=\./(\S+)", first)
+    if not match or match.group(1) == "pipeline.schema.json":
+        return validator, "pipeline.schema.json"
+    with open("pipelines/" + match.group(1), encoding="utf-8") as file:
+        own = json.load(file)
+    jsonschema.Draft202012Validator.check_schema(own)
+    return jsonschema.Draft202012Validator(own), match.group(1)
+
+
 for path in pipeline_files + sorted(glob.glob("Tests/PushlineCLITests/Inputs/schema-valid/*.yaml")):
-    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(load(path))]
-    print(f"{path}: {'ok' if not errors else 'INVALID'}")
+    file_validator, schema_name = modeline_validator(path) if path.startswith("pipelines/") else (validator, "pipeline.schema.json")
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in file_validator.iter_errors(load(path))]
+    print(f"{path}: {'ok' if not errors else 'INVALID'} ({schema_name})")
     failures += [f"{path}: {error}" for error in errors]
 
 for name, definition in schema["$defs"].items():

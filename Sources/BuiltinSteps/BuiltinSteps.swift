@@ -17,6 +17,9 @@ public enum BuiltinSteps {
         QueryStep.self,
     ]
 
+    /// Every built-in step's kind, for `PushlineMain.run(_:steps:)` with steps of one's own after them.
+    public static var kinds: [StepKind] { all.map { StepKind($0) } }
+
     /// A registry of the built-in steps.
     public static func registry() -> StepRegistry {
         do {

@@ -20,6 +20,8 @@ struct DocumentDecoder {
         OptionSpec("templates", .namedMappings(templateKeys), "named device templates: platform, body, headers, tags"),
         OptionSpec("parameters", .namedMappings(parameterKeys),
                    "named values a run is given (`pushline run --param name=value`) and steps use as ${param:name}"),
+        OptionSpec("plugins", .namedMappings(pluginKeys),
+                   "named step kinds provided by child processes (any language) over the plugin protocol: command, env, timeout"),
         OptionSpec("steps", .steps, required: true, "the steps to run, in order"),
     ]
 
@@ -41,6 +43,7 @@ struct DocumentDecoder {
         document.templates = decodeTemplates(reader.node("templates"))
         document.parameters = decodeParameters(reader.node("parameters"))
         document.parameterValues = parameterValues(document.parameters, section: reader.node("parameters"))
+        document.plugins = decodePlugins(reader.node("plugins"))
         document.steps = decodeSteps(reader.node("steps"), parameters: document.parameters, values: document.parameterValues)
         for entry in reader.entries where entry.key != "steps" { refuseOutputReferences(in: entry.value, section: "'\(entry.key)'") }
         return document

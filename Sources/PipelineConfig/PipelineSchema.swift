@@ -16,9 +16,9 @@ public struct PipelineSchema: Sendable {
     public init(registry: StepRegistry) {
         var definitions: [ReportField] = Self.sharedDefinitions
         var stepProperties: [ReportField] = []
-        for type in registry.types {
-            definitions.append(ReportField(Self.definitionName(step: type.id), Self.stepSchema(type)))
-            stepProperties.append(ReportField(type.id, .object([ReportField("$ref", .string("#/$defs/\(Self.definitionName(step: type.id))"))])))
+        for kind in registry.kinds {
+            definitions.append(ReportField(Self.definitionName(step: kind.id), Self.stepSchema(kind)))
+            stepProperties.append(ReportField(kind.id, .object([ReportField("$ref", .string("#/$defs/\(Self.definitionName(step: kind.id))"))])))
         }
         let conditions = StepCondition.keywords.map(ReportValue.string)
         stepProperties += [
@@ -105,11 +105,11 @@ public struct PipelineSchema: Sendable {
     }
 
     /// A step's options: its own keys only.
-    private static func stepSchema(_ type: any Step.Type) -> ReportValue {
-        var fields = mappingSchema(type.options)
-        let outputs = type.outputs.map { "\($0.name) (\($0.type.documentation)): \($0.summary)" }
-        fields.insert(ReportField("description", .string(type.summary + (outputs.isEmpty ? "" : " Outputs: " + outputs.joined(separator: "; ") + "."))), at: 0)
-        let examples = type.examples.compactMap { stepExample($0, id: type.id) }
+    private static func stepSchema(_ kind: StepKind) -> ReportValue {
+        var fields = mappingSchema(kind.options)
+        let outputs = kind.outputs.map { "\($0.name) (\($0.type.documentation)): \($0.summary)" }
+        fields.insert(ReportField("description", .string(kind.summary + (outputs.isEmpty ? "" : " Outputs: " + outputs.joined(separator: "; ") + "."))), at: 0)
+        let examples = kind.examples.compactMap { stepExample($0, id: kind.id) }
         if !examples.isEmpty { fields.append(ReportField("examples", .array(examples))) }
         return .object(fields)
     }

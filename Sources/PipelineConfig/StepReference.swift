@@ -28,22 +28,22 @@ public struct StepReference: Sendable {
             "A later step uses a step's outputs as `${steps.ID.OUTPUT}` (one item of a list: `${steps.ID.OUTPUT[0]}`) wherever a",
             "value goes in its options.",
             "",
-            registry.types.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
+            registry.kinds.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
         ]
-        for type in registry.types {
-            lines += ["", "## \(type.id)", "", type.summary, ""]
-            lines += Self.table(type.options)
-            for (name, keys) in Self.nested(type.options) {
+        for kind in registry.kinds {
+            lines += ["", "## \(kind.id)", "", kind.summary, ""]
+            lines += Self.table(kind.options)
+            for (name, keys) in Self.nested(kind.options) {
                 lines += ["", "Each entry of `\(name)`:", ""]
                 lines += Self.table(keys)
             }
-            if !type.outputs.isEmpty {
+            if !kind.outputs.isEmpty {
                 lines += ["", "Outputs:", "", "| output | type | meaning |", "|---|---|---|"]
-                lines += type.outputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
+                lines += kind.outputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
             }
-            if !type.examples.isEmpty {
+            if !kind.examples.isEmpty {
                 lines += ["", "```yaml", "steps:"]
-                lines += type.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+                lines += kind.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
                 lines.append("```")
             }
         }
@@ -51,29 +51,29 @@ public struct StepReference: Sendable {
     }
 
     /// One step as `pushline steps KIND` prints it: summary, keys, examples.
-    public func text(for type: any Step.Type) -> String {
-        var lines = ["\(type.id): \(type.summary)", "", "OPTIONS"]
+    public func text(for kind: StepKind) -> String {
+        var lines = ["\(kind.id): \(kind.summary)", "", "OPTIONS"]
         func keys(_ specs: [OptionSpec], indent: String) {
             for spec in specs {
                 lines.append("\(indent)\(spec.key)  (\(Self.facts(spec).joined(separator: "; ")))")
                 lines.append("\(indent)    \(Self.meaning(spec))")
             }
         }
-        keys(type.options, indent: "  ")
-        for (name, specs) in Self.nested(type.options) {
+        keys(kind.options, indent: "  ")
+        for (name, specs) in Self.nested(kind.options) {
             lines += ["", "EACH ENTRY OF \(name.uppercased())"]
             keys(specs, indent: "  ")
         }
-        if !type.outputs.isEmpty {
+        if !kind.outputs.isEmpty {
             lines += ["", "OUTPUTS"]
-            for output in type.outputs {
+            for output in kind.outputs {
                 lines.append("  \(output.name)  (\(output.type.documentation))")
                 lines.append("      \(output.summary)")
             }
         }
-        if !type.examples.isEmpty {
+        if !kind.examples.isEmpty {
             lines += ["", "EXAMPLES"]
-            lines += type.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+            lines += kind.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -81,7 +81,7 @@ public struct StepReference: Sendable {
     /// Every step, one line each.
     public var list: String {
         let width = registry.ids.map(\.count).max() ?? 0
-        return registry.types.map { $0.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+        return registry.kinds.map { $0.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
     }
 
     private static func table(_ specs: [OptionSpec]) -> [String] {

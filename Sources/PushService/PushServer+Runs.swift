@@ -28,7 +28,7 @@ extension PushServer {
                 return try await runResponse(id: runID, pipeline: name, status: .ok)
             }
         }
-        let loaded = LoadedPipeline.load(served.path, purpose: .run, console: runConsole, parameters: values)
+        let loaded = await LoadedPipeline.load(served.path, purpose: .run, console: runConsole, parameters: values)
         guard let pipeline = loaded.pipeline, !loaded.diagnostics.hasErrors else {
             // Parameters were checked already, so what is left is the pipeline's own problem (an unset variable,
             // a missing input file): the operator's to fix, said without values.

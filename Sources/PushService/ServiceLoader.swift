@@ -33,9 +33,10 @@ public enum ServiceLoader {
         // Each pipeline is checked now, as `validate` would (values come with each request), so a broken one stops
         // the service from starting rather than failing its first caller.
         var pipelines: [ServedPipeline] = []
-        let quiet = Console(out: { _ in }, err: { _ in }, environment: environment, clock: .system)
+        var quiet = Console.current.writing(out: { _ in }, err: { _ in })
+        quiet.environment = environment
         for (name, path) in settings.pipelines.sorted(by: { $0.key < $1.key }) {
-            let loaded = LoadedPipeline.load(path, purpose: .validate, console: quiet, environment: environment)
+            let loaded = await LoadedPipeline.load(path, purpose: .validate, console: quiet, environment: environment)
             loaded.diagnostics.forEach(diagnostics.report)
             if loaded.document == nil, !loaded.diagnostics.hasErrors {
                 diagnostics.error("pipeline '\(name)' cannot be read from '\(path)'", at: settings.pipelineLocations[name])

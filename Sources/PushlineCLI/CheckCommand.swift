@@ -51,7 +51,7 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
 
     func run() async throws {
         let console = Console.current
-        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
+        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(loaded.diagnostics))")

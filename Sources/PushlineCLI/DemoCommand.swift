@@ -106,7 +106,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         var environment = console.environment
         environment["NH_CONNECTION"] = connectionString
         environment["NH_HUB"] = hub
-        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, environment: environment)
+        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, environment: environment)
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")

@@ -33,7 +33,7 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let files = StarterProject.files(schema: PipelineSchema(registry: BuiltinSteps.registry()).json)
+        let files = StarterProject.files(schema: PipelineSchema(registry: Console.current.steps).json)
         let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: FilePathJoin.join(directory, $0)) }
         guard existing.isEmpty else {
             throw CommandFailure("\(existing.map { "'\(FilePathJoin.join(directory, $0))'" }.joined(separator: ", ")) "

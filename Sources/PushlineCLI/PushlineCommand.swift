@@ -26,7 +26,7 @@ public struct PushlineCommand: AsyncParsableCommand {
         version: PushlineVersion.current,
         subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
                       SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self,
-                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self])
+                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self])
 
     /// Creates the command (ArgumentParser needs this).
     public init() {}
@@ -40,9 +40,19 @@ public enum PushlineMain {
         PushlineLogging.bootstrapStandardError(json: isatty(STDERR_FILENO) == 0)
     }
 
-    /// Parses `arguments` (without the program name), runs the command, and returns its exit code.
-    public static func run(_ arguments: [String]) async -> Int32 {
-        let console = Console.current
+    /// Parses `arguments` (without the program name), runs the command with the step kinds `steps` (the built-in
+    /// ones when nil; a Swift package's own `pushline` passes `BuiltinSteps.kinds + [StepKind(MyStep.self)]`),
+    /// and returns its exit code. The registry is built here, once, and every command reads it from the console.
+    public static func run(_ arguments: [String], steps: [StepKind]? = nil) async -> Int32 {
+        var console = Console.current
+        if let steps {
+            do {
+                console.steps = try StepRegistry(kinds: steps)
+            } catch {
+                console.errorLine("pushline: two steps are called '\(error.duplicateID)'; each step kind needs a name of its own")
+                return ExitStatus.configuration
+            }
+        }
         do {
             var command = try PushlineCommand.parseAsRoot(arguments)
             // `--env-file` settings are the environment the command reads, for its whole run.

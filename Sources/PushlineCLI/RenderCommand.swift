@@ -60,7 +60,7 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
     func run() async throws {
         let console = Console.current
         let values = try PropertiesArgument.parse(properties, console: console)
-        let (compiled, platform, name) = try loadTemplate(console)
+        let (compiled, platform, name) = try await loadTemplate(console)
         let props = TemplateProperties(values)
         guard props.caseConflicts.isEmpty else {
             throw CommandFailure("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
@@ -76,7 +76,7 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
     }
 
     /// The compiled template, the platform whose limit applies, and a name for messages.
-    private func loadTemplate(_ console: Console) throws -> (CompiledTemplate, PushPlatform?, String) {
+    private func loadTemplate(_ console: Console) async throws -> (CompiledTemplate, PushPlatform?, String) {
         if let file {
             let collector = DiagnosticCollector()
             let text: String
@@ -96,7 +96,7 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
             }
         }
         // Only the declarations matter here; a problem in an unrelated step must not stop a preview.
-        let loaded = LoadedPipeline.load(pipeline ?? "", purpose: .validate, console: console)
+        let loaded = await LoadedPipeline.load(pipeline ?? "", purpose: .validate, console: console)
         guard let document = loaded.document else {
             loaded.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
             throw ExitStatus.exit(ExitStatus.invalidInput)

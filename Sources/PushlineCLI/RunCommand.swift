@@ -120,7 +120,7 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
     private func execute(console: Console, outputs: RunOutputs) async throws {
         // Files that cannot be written are found out before anything runs, not after.
         do { try outputs.prepare() } catch { throw error.commandError(console: console) }
-        let loaded = LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
+        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")

@@ -20,15 +20,26 @@ struct SchemaCommand: AsyncParsableCommand {
               pushline schema > pipelines/pipeline.schema.json
               pushline schema | diff - pipelines/pipeline.schema.json
               pushline schema --service > pipelines/service.schema.json
+              pushline schema --pipeline pipelines/crm-digest.yaml > pipelines/crm-digest.schema.json
 
-            \(ExitStatus.help([.ok]))
+            With --pipeline, the schema also knows the pipeline's plugins: each is asked what it takes (the same \
+            cheap handshake `validate` makes), so an editor completes and checks their options too.
+
+            \(ExitStatus.help([.ok, .init("2", "the --pipeline file cannot be read, or a plugin of it did not say what it is")]))
             """)
 
     @Flag(help: "The schema of service files (`pushline serve`) instead of pipeline files.")
     var service = false
 
+    @Option(help: "A pipeline whose plugins' steps the schema includes.")
+    var pipeline: String?
+
     func run() async throws {
-        Console.current.out(service ? PipelineSchema(serviceKeys: ServiceSettingsDecoder.serviceKeys).json
-                                    : PipelineSchema(registry: BuiltinSteps.registry()).json)
+        let console = Console.current
+        if service {
+            console.out(PipelineSchema(serviceKeys: ServiceSettingsDecoder.serviceKeys).json)
+            return
+        }
+        console.out(PipelineSchema(registry: try await StepsCommand.registry(for: pipeline, console: console)).json)
     }
 }

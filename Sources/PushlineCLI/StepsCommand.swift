@@ -18,6 +18,7 @@ struct StepsCommand: AsyncParsableCommand {
               pushline steps
               pushline steps send
               pushline steps --markdown > docs/reference/steps.md
+              pushline steps --pipeline pipelines/crm-digest.yaml http-rows
 
             \(ExitStatus.help([.ok, .usage]))
             """)
@@ -28,8 +29,27 @@ struct StepsCommand: AsyncParsableCommand {
     @Flag(help: "Print the whole reference as Markdown.")
     var markdown = false
 
+    @Option(help: "A pipeline whose plugins' steps are listed too (each plugin is asked what it takes).")
+    var pipeline: String?
+
+    /// The built-in steps, and with `pipeline` the steps its plugins add (their handshakes' answers); a pipeline
+    /// that cannot be read, or a plugin that does not answer, is an error.
+    static func registry(for pipeline: String?, console: Console) async throws -> StepRegistry {
+        guard let pipeline else { return console.steps }
+        let loaded = await LoadedPipeline.load(pipeline, purpose: .validate, console: console)
+        let unknown = loaded.document?.plugins.filter { loaded.registry.kind(for: $0.name)?.origin == nil } ?? []
+        guard loaded.document != nil, unknown.isEmpty else {
+            let places = Set(unknown.flatMap { [$0.location, $0.commandLocation] })
+            for diagnostic in loaded.diagnostics where diagnostic.severity == .error && (loaded.document == nil || diagnostic.location.map(places.contains) == true) {
+                console.err(DiagnosticPrinter.format(diagnostic))
+            }
+            throw ExitStatus.exit(ExitStatus.invalidInput)
+        }
+        return loaded.registry
+    }
+
     func run() async throws {
-        let reference = StepReference(registry: BuiltinSteps.registry())
+        let reference = StepReference(registry: try await Self.registry(for: pipeline, console: Console.current))
         if markdown {
             Console.current.out(reference.markdown)
             return
@@ -38,7 +58,7 @@ struct StepsCommand: AsyncParsableCommand {
             Console.current.out(reference.list)
             return
         }
-        guard let type = reference.registry.type(for: kind) else {
+        guard let type = reference.registry.kind(for: kind) else {
             throw CommandFailure("no step '\(kind)'\(Suggestion.didYouMean(kind, in: reference.registry.ids)) (steps: \(reference.registry.ids.joined(separator: ", ")))")
         }
         Console.current.out(reference.text(for: type))

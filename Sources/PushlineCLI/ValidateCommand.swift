@@ -53,7 +53,7 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
                 results.append(FileDiagnostics(file: file, diagnostics: diagnostics.diagnostics))
                 continue
             }
-            let loaded = LoadedPipeline.load(file, purpose: .validate, console: console)
+            let loaded = await LoadedPipeline.load(file, purpose: .validate, console: console)
             results.append(FileDiagnostics(file: file, diagnostics: loaded.diagnostics))
         }
         let all = results.flatMap(\.diagnostics)

@@ -1,3 +1,4 @@
+import BuiltinSteps
 import Foundation
 import PipelineCore
 import Synchronization
@@ -17,6 +18,17 @@ public struct Console: Sendable {
     public var clock: WallClock
     /// True when standard error is a terminal: progress is drawn as a bar there, logged as JSON lines otherwise.
     public var isTerminal: Bool
+    /// The step kinds pipelines may use: built once where `pushline` starts (`PushlineMain.run(_:steps:)`) and read
+    /// by every command, `serve` included. A pipeline's plugins extend it for that pipeline.
+    public var steps: StepRegistry = BuiltinSteps.registry()
+
+    /// This console with other streams (a quiet one for checks whose words are collected elsewhere).
+    public func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) -> Console {
+        var copy = self
+        copy.out = out
+        copy.err = err
+        return copy
+    }
 
     /// Creates a console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,

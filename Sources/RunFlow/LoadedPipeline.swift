@@ -1,6 +1,7 @@
 import BuiltinSteps
 import PipelineConfig
 import PipelineCore
+import PluginStep
 
 /// Loads and builds one pipeline file the same way for every command.
 public struct LoadedPipeline {
@@ -13,21 +14,33 @@ public struct LoadedPipeline {
     /// The step registry the pipeline was built with.
     public let registry: StepRegistry
 
-    /// Loads `path` for `purpose` with the given parameter values, then decodes every step; nothing is
-    /// contacted. `${env:}` reads `environment` (the process's when nil).
+    /// Loads `path` for `purpose` with the given parameter values, then decodes every step; no hub or database is
+    /// contacted. The pipeline's plugins are asked what they are and to check their steps' options (cheap
+    /// conversations without effects). `${env:}` reads `environment` (the process's when nil). The steps are the
+    /// console's (`registry` for others).
     public static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
-                            environment: [String: String]? = nil, parameters: [String: String] = [:]) -> LoadedPipeline {
+                            environment: [String: String]? = nil, parameters: [String: String] = [:],
+                            registry: StepRegistry? = nil) async -> LoadedPipeline {
+        let base = registry ?? console.steps
         let collector = DiagnosticCollector()
         var options = LoaderOptions(purpose: purpose, environment: environment ?? console.environment)
         options.parameters = parameters
         let loader = PipelineLoader(options: options)
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
-        let registry = BuiltinSteps.registry()
-        let pipeline = document.flatMap {
+        var registry = base
+        if let document, !document.plugins.isEmpty {
+            let kinds = await PluginSteps.kinds(for: document, registry: base, diagnostics: collector)
+            registry = (try? base.adding(kinds)) ?? base
+        }
+        var pipeline = document.flatMap {
             registry.build($0, diagnostics: collector) { path, name, reference, diagnostics in
                 loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
             }
+        }
+        if let document, !document.plugins.isEmpty {
+            await PluginSteps.check(document, diagnostics: collector)
+            if collector.hasErrors { pipeline = nil }
         }
         return LoadedPipeline(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)
     }

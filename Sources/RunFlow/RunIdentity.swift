@@ -43,7 +43,7 @@ public enum RunIdentity {
         }
         for step in document.steps {
             text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
-            let specs = registry.type(for: step.kind)?.options ?? []
+            let specs = registry.kind(for: step.kind)?.options ?? []
             for entry in step.options.entries ?? [] {
                 guard specs.contains(where: { $0.key == entry.key && $0.type.acceptsPath }), let scalar = entry.value.scalar else { continue }
                 let resolved = paths.path(of: scalar)

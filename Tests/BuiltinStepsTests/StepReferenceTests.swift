@@ -23,9 +23,9 @@ import Testing
         }
         #expect(markdown.contains("| `concurrency` | integer, 1 to 256 | `16` | most requests in flight at once. Only with `for-each`"))
         #expect(markdown.contains("| `shard-key` |"), "the batch keys are documented wherever a step declares them")
-        let send = reference.text(for: try #require(reference.registry.type(for: "send")))
+        let send = reference.text(for: try #require(reference.registry.kind(for: "send")))
         #expect(send.contains("  rate  (number, 0.001 to 100000)"))
         #expect(send.contains("EXAMPLES\n  - send: { hub: sports, audience: boston-fans"))
-        #expect(reference.text(for: try #require(reference.registry.type(for: "register"))).contains("EACH ENTRY OF INSTALLATIONS\n  installationId  (string)"))
+        #expect(reference.text(for: try #require(reference.registry.kind(for: "register"))).contains("EACH ENTRY OF INSTALLATIONS\n  installationId  (string)"))
     }
 }

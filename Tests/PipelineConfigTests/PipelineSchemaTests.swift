@@ -50,7 +50,7 @@ struct PipelineSchemaTests {
         let schema = try Self.schema
         #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         #expect(schema["additionalProperties"] as? Bool == false)
-        #expect(Set(try Self.object(schema, "properties").keys) == ["version", "name", "description", "retention", "hubs", "audiences", "templates", "parameters", "steps"])
+        #expect(Set(try Self.object(schema, "properties").keys) == ["version", "name", "description", "retention", "hubs", "audiences", "templates", "parameters", "plugins", "steps"])
         #expect(schema["required"] as? [String] == ["version", "steps"])
     }
 

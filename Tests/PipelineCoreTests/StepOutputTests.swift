@@ -15,10 +15,10 @@ private struct OutputProbe: Step {
 @Suite struct StepOutputTests {
     @Test func theReportKeepsDeclaredOutputsInTheirOrderAndOfTheirType() {
         let produced: StepOutputs = ["ids": .list(["a", "b"], total: 2), "count": .integer(3), "stray": .string("x")]
-        #expect(PipelineEngine.declared(produced, of: OutputProbe.self)
+        #expect(PipelineEngine.declared(produced, of: OutputProbe.outputs)
             == .object([ReportField("count", .int(3)), ReportField("ids", .array([.string("a"), .string("b")]))]))
         // A value of another type than declared is not handed on.
-        #expect(PipelineEngine.declared(["count": .string("3")], of: OutputProbe.self) == nil)
+        #expect(PipelineEngine.declared(["count": .string("3")], of: OutputProbe.outputs) == nil)
     }
 
     @Test func aListThatHoldsOnlyItsFirstValuesSaysHowManyThereWere() {

@@ -98,7 +98,7 @@ struct ServiceHarness {
             for (name, text) in pipelines {
                 let path = scratch + "/\(name).yaml"
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
-                let loaded = LoadedPipeline.load(path, purpose: .validate, console: console)
+                let loaded = await LoadedPipeline.load(path, purpose: .validate, console: console)
                 #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
                 servedPipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
             }

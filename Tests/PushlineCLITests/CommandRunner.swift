@@ -27,7 +27,7 @@ enum CommandRunner {
     /// 2023-11-14T22:13:20Z, the fixtures' expiry minus nothing: tokens signed "now + 1h" are stable.
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], now: Date = fixedNow) async -> CommandOutput {
+    static func run(_ arguments: [String], environment: [String: String] = [:], now: Date = fixedNow, steps: [StepKind]? = nil) async -> CommandOutput {
         let out = Mutex(""), err = Mutex("")
         // A journal of the command's own unless the test shares one; removed afterwards.
         let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)").path
@@ -41,7 +41,7 @@ enum CommandRunner {
         let absolute = arguments.map { argument in
             ["pipelines/", "templates/", "Tests/"].contains { argument.hasPrefix($0) } ? root + "/" + argument : argument
         }
-        let status = await Console.$current.withValue(console) { await PushlineMain.run(absolute) }
+        let status = await Console.$current.withValue(console) { await PushlineMain.run(absolute, steps: steps) }
         let strip = { (text: String) in text.replacingOccurrences(of: root + "/", with: "") }
         return CommandOutput(out: strip(out.withLock { $0 }), err: strip(err.withLock { $0 }), status: status)
     }

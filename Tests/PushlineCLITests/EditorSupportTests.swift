@@ -43,13 +43,38 @@ struct EditorSupportTests {
         #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys) == ["sign", "render", "register", "send", "query", "id", "name", "when"])
     }
 
-    @Test("every example pipeline starts with the schema modeline")
+    @Test("every example pipeline starts with the schema modeline; one with plugins names its own schema, which knows their steps")
     func modelines() throws {
         let files = try Self.examplePipelines()
         #expect(files.count >= 4)
         for file in files {
             let text = try String(contentsOfFile: Self.pipelines + "/" + file, encoding: .utf8)
-            #expect(text.hasPrefix(Self.modeline + "\n"), "\(file)")
+            let modeline = text.contains("\nplugins:")
+                ? "# yaml-language-server: $schema=./\(file.dropLast(".yaml".count)).schema.json" : Self.modeline
+            #expect(text.hasPrefix(modeline + "\n"), "\(file)")
+        }
+    }
+
+    @Test("a pipeline with plugins: `pushline schema --pipeline` prints its committed schema (with the plugins' steps), and it validates clean")
+    func pipelineSchemasWithPlugins() async throws {
+        let withPlugins = try Self.examplePipelines().filter {
+            try String(contentsOfFile: Self.pipelines + "/" + $0, encoding: .utf8).contains("\nplugins:")
+        }
+        #expect(withPlugins.contains("crm-digest.yaml"))
+        for file in withPlugins {
+            let output = await CommandRunner.run(["schema", "--pipeline", "pipelines/" + file])
+            #expect(output.status == 0, "\(output.err)")
+            let name = "pipelines/\(file.dropLast(".yaml".count)).schema.json"
+            let committed = try String(contentsOfFile: CommandRunner.root + "/" + name, encoding: .utf8)
+            #expect(output.out == committed, "regenerate it: swift run pushline schema --pipeline pipelines/\(file) > \(name)")
+            let parsed = try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any]
+            let steps = try #require((parsed?["$defs"] as? [String: Any])?["step"] as? [String: Any])
+            #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys).isSuperset(of: ["send", "http-rows", "webhook"]))
+            let validate = await CommandRunner.run(["validate", "pipelines/" + file], environment: [
+                "NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v", "NH_HUB": "h",
+                "CRM_URL": "https://crm.example.com/api", "CRM_TOKEN": "t0ken", "OPS_WEBHOOK": "https://chat.example.com/hook",
+            ])
+            #expect(validate.status == 0 && validate.err == "", "\(validate.err)")
         }
     }
 

@@ -26,7 +26,7 @@ import Testing
         #expect(try await exitCodes(["validate"]) == ["0", "2"])
         #expect(try await exitCodes(["emulator"]) == ["0", "1", "2"])
         #expect(try await exitCodes(["explain"]) == ["0", "2"])
-        #expect(try await exitCodes(["schema"]) == ["0"])
+        #expect(try await exitCodes(["schema"]) == ["0", "2"])
         #expect(try await exitCodes(["init"]) == ["0", "2"])
         #expect(try await exitCodes(["check"]) == ["0", "1", "2", "75", "78"])
         #expect(try await exitCodes(["sas"]) == ["0", "2"])

@@ -19,7 +19,7 @@ extension PipelineRunProcessTests {
 
     /// A scratch directory with `app.sqlite` (users u-1 … u-`count`, each with a device token), a devices CSV of those users
     /// and of `extra` more, and the pipelines.
-    private func queryScratch(users count: Int, extra: ClosedRange<Int>? = nil) throws -> String {
+    func queryScratch(users count: Int, extra: ClosedRange<Int>? = nil) throws -> String {
         let directory = NSTemporaryDirectory() + "pushline-query-run-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let values = (1...count).map { "('u-\($0)', '\(String(format: "%064X", $0))')" }.joined(separator: ",")
@@ -40,7 +40,7 @@ extension PipelineRunProcessTests {
         return directory
     }
 
-    private static let queryHead = """
+    static let queryHead = """
         version: 1
         name: NAME
         hubs:
@@ -74,7 +74,7 @@ extension PipelineRunProcessTests {
     }
 
     /// Deliveries by installation id, and the messages delivered.
-    private func delivered(_ base: String) async throws -> (counts: [String: Int], messages: [String]) {
+    func delivered(_ base: String) async throws -> (counts: [String: Int], messages: [String]) {
         let text = try await http("GET", "\(base)_emulator/deliveries").1
         let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []
         var counts: [String: Int] = [:]

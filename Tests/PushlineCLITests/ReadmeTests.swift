@@ -24,135 +24,6 @@ import Testing
 @Suite(.serialized) struct ReadmeTests {
     static let readme = (try? String(contentsOfFile: CommandRunner.root + "/README.md", encoding: .utf8)) ?? ""
 
-    /// A fenced block and the marker before it.
-    struct Block {
-        let marker: String?
-        let language: String
-        let lines: [String]
-        let line: Int
-    }
-
-    static var blocks: [Block] {
-        var blocks: [Block] = []
-        var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
-        var number = 0
-        var marker: String?
-        while let line = lines.popFirst() {
-            number += 1
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("<!-- readme-test:"), trimmed.hasSuffix("-->") {
-                marker = String(trimmed.dropFirst("<!-- readme-test:".count).dropLast(3)).trimmingCharacters(in: .whitespaces)
-                continue
-            }
-            guard trimmed.hasPrefix("```") else {
-                if !trimmed.isEmpty { marker = nil }
-                continue
-            }
-            let start = number
-            var body: [String] = []
-            while let inner = lines.popFirst() {
-                number += 1
-                if inner.trimmingCharacters(in: .whitespaces) == "```" { break }
-                body.append(inner)
-            }
-            blocks.append(Block(marker: marker, language: String(trimmed.dropFirst(3)), lines: body, line: start))
-            marker = nil
-        }
-        return blocks
-    }
-
-    static func blocks(marked marker: String) -> [Block] { blocks.filter { $0.marker == marker } }
-
-    /// Shell command lines of a block: continuations joined, heredoc bodies kept with their command, comments and
-    /// blank lines dropped.
-    static func commands(_ block: Block) -> [String] {
-        var commands: [String] = []
-        var lines = block.lines[...]
-        while var line = lines.popFirst() {
-            while line.hasSuffix("\\"), let next = lines.popFirst() { line = String(line.dropLast()) + "\n" + next }
-            if let range = line.range(of: #"<<'?([A-Z]+)'?"#, options: .regularExpression) {
-                let word = line[range].trimmingCharacters(in: CharacterSet(charactersIn: "<'"))
-                while let next = lines.popFirst() {
-                    line += "\n" + next
-                    if next == word { break }
-                }
-            }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            commands.append(trimmed)
-        }
-        return commands
-    }
-
-    /// A scratch directory with copies of the files README commands read, and a HOME of its own.
-    static func sandbox() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-readme-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
-        for folder in ["pipelines", "templates"] {
-            try FileManager.default.copyItem(atPath: CommandRunner.root + "/" + folder, toPath: directory + "/" + folder)
-        }
-        return directory
-    }
-
-    /// Runs `script` in bash where `swift run pushline` and `pushline` are the built executable.
-    static func shell(_ script: String, in directory: String) throws -> (status: Int32, output: String) {
-        // `pushline` is a real command on PATH (a link to the built executable), not a shell function, so a
-        // walkthrough's `pushline serve … &` is the server's own pid and `kill` stops it; background jobs left
-        // by a failing script are stopped on exit, so the test never waits on their open output.
-        let bin = directory + "/bin"
-        try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try? FileManager.default.createSymbolicLink(atPath: bin + "/pushline", withDestinationPath: PushlineProcess.executable.path)
-        let prelude = """
-            set -euo pipefail
-            export PATH="\(bin):$PATH"
-            trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-            swift() {
-              if [ "$1" = run ] && [ "$2" = pushline ]; then shift 2; "$PUSHLINE_BIN" "$@"
-              else echo "readme test: unexpected command: swift $*" >&2; return 97; fi
-            }
-
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", prelude + script]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        // The developer's own hub settings must not leak into what the README's commands see.
-        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("NH_") && $0.key != "PUSHLINE_JOURNAL" }
-        process.environment = inherited.merging([
-            "PUSHLINE_BIN": PushlineProcess.executable.path, "HOME": directory + "/home",
-            "PUSHLINE_JOURNAL": directory + "/journal.sqlite",
-        ]) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    /// The README's `pushline …` arguments as an executable would receive them (for server commands), listening
-    /// on a free port (0) instead of the one written (or the default 8080), which may be taken.
-    static func arguments(_ command: String) -> [String] {
-        let port = 0
-        var words = command.split(separator: " ").map(String.init)
-        if words.starts(with: ["swift", "run", "pushline"]) { words.removeFirst(3) } else if words.first == "pushline" { words.removeFirst() }
-        if let index = words.firstIndex(of: "--port"), index + 1 < words.count {
-            words[index + 1] = "\(port)"
-        } else {
-            words += ["--port", "\(port)"]
-        }
-        return words
-    }
-
-    /// `expected` with `…` matching any lines (alone on a line) or any text (within a line).
-    static func matches(_ output: String, _ expected: [String]) -> Bool {
-        let pattern = expected.map { line -> String in
-            line == "…" ? "(?:[^\\n]*\\n)*?" : line.components(separatedBy: "…").map(NSRegularExpression.escapedPattern(for:)).joined(separator: "[^\\n]*") + "\\n"
-        }.joined()
-        return output.range(of: "^" + pattern + "$", options: .regularExpression) != nil
-    }
-
     @Test("every shell block in the README says how a test exercises it")
     func everyBlockIsMarked() throws {
         let known = ["output", "walkthrough-server", "walkthrough", "serve-walkthrough", "server", "sandbox", "ci", "parse"]
@@ -192,20 +63,24 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let blocks = Self.blocks(marked: "output")
         #expect(!blocks.isEmpty)
-        for block in blocks {
-            var lines = block.lines[...]
-            while let line = lines.popFirst() {
-                guard line.hasPrefix("$ ") else { continue }
-                var expected: [String] = []
-                while let next = lines.first, !next.hasPrefix("$ ") {
-                    expected.append(next)
-                    lines.removeFirst()
-                }
-                while expected.last == "" { expected.removeLast() }
-                let (status, output) = try Self.shell(String(line.dropFirst(2)), in: directory)
-                #expect(status == 0, "README.md:\(block.line): `\(line.dropFirst(2))` exited \(status)")
-                #expect(Self.matches(output, expected), "README.md:\(block.line): `\(line.dropFirst(2))` printed:\n\(output)")
+        for block in blocks { try Self.runOutputs(of: block, in: directory, file: "README.md") }
+    }
+
+    /// Runs each `$ command` line of an output block in `directory` and compares what it prints with the lines that
+    /// follow it (`…` for any lines, or any text within a line); each must exit 0.
+    static func runOutputs(of block: Block, in directory: String, file: String) throws {
+        var lines = block.lines[...]
+        while let line = lines.popFirst() {
+            guard line.hasPrefix("$ ") else { continue }
+            var expected: [String] = []
+            while let next = lines.first, !next.hasPrefix("$ ") {
+                expected.append(next)
+                lines.removeFirst()
             }
+            while expected.last == "" { expected.removeLast() }
+            let (status, output) = try shell(String(line.dropFirst(2)), in: directory)
+            #expect(status == 0, "\(file):\(block.line): `\(line.dropFirst(2))` exited \(status):\n\(output)")
+            #expect(matches(output, expected), "\(file):\(block.line): `\(line.dropFirst(2))` printed:\n\(output)")
         }
     }
 

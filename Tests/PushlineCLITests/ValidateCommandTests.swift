@@ -5,12 +5,13 @@ import Testing
     let environment = ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "NH_HUB": "myhub",
                        "DIGEST_ROWS": CommandRunner.root + "/pipelines/data/digest-sample.csv",
                        "PUSHLINE_USERS": CommandRunner.root + "/pipelines/data/demo-users.htpasswd",
-                       "PUSHLINE_API_KEY": "demo-api-key-0123456789"]
+                       "PUSHLINE_API_KEY": "demo-api-key-0123456789",
+                       "CRM_URL": "https://crm.example.com/api", "CRM_TOKEN": "crm-token", "OPS_WEBHOOK": "https://chat.example.com/hook"]
 
     @Test func bundledPipelinesAreClean() async {
         let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
         #expect(output == CommandOutput(
-            out: "pipelines/breaking-news.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/digest-from-database.yaml: ok\npipelines/notify-user.yaml: ok\n"
+            out: "pipelines/breaking-news.yaml: ok\npipelines/crm-digest.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/digest-from-database.yaml: ok\npipelines/notify-user.yaml: ok\n"
                 + "pipelines/notify-users.service.yaml: ok\npipelines/schedule-then-cancel.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
             err: "", status: 0))
     }

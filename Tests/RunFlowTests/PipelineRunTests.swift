@@ -8,7 +8,7 @@ import Testing
 @Suite("PipelineRun: the run flow every front end drives")
 struct PipelineRunTests {
     private func run(_ fixture: RunFlowFixture, dryRun: Bool = false, again: Bool = false) async throws -> (PipelineRun.Outcome, RunReport?) {
-        let loaded = fixture.load()
+        let loaded = await fixture.load()
         let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
         var flow = PipelineRun(store: fixture.storePath)
         flow.dryRun = dryRun
@@ -80,7 +80,7 @@ struct PipelineRunTests {
     func preview() async throws {
         let fixture = try RunFlowFixture()
         defer { fixture.remove() }
-        let loaded = fixture.load()
+        let loaded = await fixture.load()
         let pipeline = try #require(loaded.pipeline)
         let ask = { await PipelineRun.preview(pipeline, registry: loaded.registry, store: fixture.storePath, console: fixture.console) }
         #expect(await ask() == .start)

@@ -48,8 +48,8 @@ final class RunFlowFixture: Sendable {
     var printed: String { out.withLock { $0 } }
     var warned: String { err.withLock { $0 } }
 
-    func load(parameters: [String: String] = [:]) -> LoadedPipeline {
-        LoadedPipeline.load(pipelinePath, purpose: .run, console: console, parameters: parameters)
+    func load(parameters: [String: String] = [:]) async -> LoadedPipeline {
+        await LoadedPipeline.load(pipelinePath, purpose: .run, console: console, parameters: parameters)
     }
 
     var engine: PipelineEngine {

@@ -5,18 +5,18 @@ import Testing
 
 @Suite("RunIdentity: what makes two runs the same run")
 struct RunIdentityTests {
-    private func identity(_ fixture: RunFlowFixture, parameters: [String: String] = [:]) throws -> String {
-        let loaded = fixture.load(parameters: parameters)
+    private func identity(_ fixture: RunFlowFixture, parameters: [String: String] = [:]) async throws -> String {
+        let loaded = await fixture.load(parameters: parameters)
         let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
         return RunIdentity.digest(of: pipeline, registry: loaded.registry)
     }
 
     @Test("the same text is the same run; a changed option, key or input file is a new one")
-    func identityFollowsContent() throws {
+    func identityFollowsContent() async throws {
         let fixture = try RunFlowFixture()
         defer { fixture.remove() }
-        let first = try identity(fixture)
-        #expect(try identity(fixture) == first)
+        let first = try await identity(fixture)
+        #expect(try await identity(fixture) == first)
         #expect(first.count == 64 && first.allSatisfy(\.isHexDigit))
 
         let changes = [
@@ -27,20 +27,20 @@ struct RunIdentityTests {
         for changed in changes {
             let other = try RunFlowFixture(pipeline: changed)
             defer { other.remove() }
-            #expect(try identity(other) != first)
+            #expect(try await identity(other) != first)
         }
     }
 
     @Test("the identity holds a digest of the connection string, never the key itself")
-    func noSecretInIdentity() throws {
+    func noSecretInIdentity() async throws {
         let fixture = try RunFlowFixture()
         defer { fixture.remove() }
-        let digest = try identity(fixture)
+        let digest = try await identity(fixture)
         #expect(!digest.contains("RunFlowTestKey"))
     }
 
     @Test("an input file a step reads is part of the identity: edited, it is a new run")
-    func inputFilesCount() throws {
+    func inputFilesCount() async throws {
         let text = """
             version: 1
             hubs:
@@ -58,28 +58,28 @@ struct RunIdentityTests {
         let fixture = try RunFlowFixture(pipeline: text)
         defer { fixture.remove() }
         try "user\nu1\nu2\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
-        let before = try identity(fixture)
+        let before = try await identity(fixture)
         try "user\nu1\nu3\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
-        #expect(try identity(fixture) != before)
+        #expect(try await identity(fixture) != before)
     }
 
     @Test("parameter values are part of the identity: the same pipeline for another user is another run")
-    func parametersCount() throws {
+    func parametersCount() async throws {
         let fixture = try RunFlowFixture(pipeline: RunFlowFixture.pipeline
             .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\n")
             .replacingOccurrences(of: "message: \"hello\"", with: "message: \"hello ${param:user}\""))
         defer { fixture.remove() }
-        let digest = { (user: String) throws -> String in try identity(fixture, parameters: ["user": user]) }
-        #expect(try digest("alice") == digest("alice"))
-        #expect(try digest("alice") != digest("bob"))
+        let digest = { (user: String) async throws -> String in try await identity(fixture, parameters: ["user": user]) }
+        #expect(try await digest("alice") == digest("alice"))
+        #expect(try await digest("alice") != digest("bob"))
     }
 
     @Test("a parameter used only in an audience still makes another run: values are hashed whatever uses them")
-    func parameterInAnAudience() throws {
+    func parameterInAnAudience() async throws {
         let fixture = try RunFlowFixture(pipeline: RunFlowFixture.pipeline
             .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\naudiences:\n  me: \"user_${param:user}\"\n"))
         defer { fixture.remove() }
-        let digest = { (user: String) throws -> String in try identity(fixture, parameters: ["user": user]) }
-        #expect(try digest("alice") != digest("bob"))
+        let digest = { (user: String) async throws -> String in try await identity(fixture, parameters: ["user": user]) }
+        #expect(try await digest("alice") != digest("bob"))
     }
 }

@@ -49,6 +49,11 @@ public enum JSONRowLine {
         JSONText.object(columns, values)
     }
 
+    /// `text` as a JSON string literal (quotes, backslashes and control characters escaped; nothing else).
+    public static func string(_ text: String) -> String {
+        JSONText.quote(text)
+    }
+
     /// `["a","b"]`.
     public static func array(_ strings: [String]) -> String {
         JSONText.array(strings)

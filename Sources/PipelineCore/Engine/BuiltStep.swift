@@ -6,8 +6,10 @@ public struct BuiltStep: Sendable {
     public let id: String
     /// Where the step is written.
     public let location: SourceLocation
-    /// The step value.
-    public let step: any Step
+    /// What was built.
+    public let step: any RunnableStep
+    /// The outputs its kind declares (what the report shows of its result).
+    public let outputs: [OutputSpec]
     /// The entry's `id:`, when it has one.
     public var declaredId: String?
     /// The entry's `name:`, when it has one.
@@ -15,11 +17,12 @@ public struct BuiltStep: Sendable {
     /// When the step runs.
     public var condition: StepCondition
 
-    /// Creates a built step.
-    public init(index: Int, id: String, location: SourceLocation, step: any Step, declaredId: String? = nil, name: String? = nil,
+    /// Creates a built step of `kind`.
+    public init(index: Int, kind: StepKind, location: SourceLocation, step: any RunnableStep, declaredId: String? = nil, name: String? = nil,
                 condition: StepCondition = .success) {
         self.index = index
-        self.id = id
+        id = kind.id
+        outputs = kind.outputs
         self.location = location
         self.step = step
         self.declaredId = declaredId

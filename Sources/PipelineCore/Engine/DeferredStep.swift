@@ -1,28 +1,21 @@
 import Foundation
 
 /// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): it is built when it runs, from its
-/// options with the values put in. Its type is `S`'s in every respect the run and the reports look at.
+/// options with the values put in, by its kind.
 ///
 /// At build time the pipeline checked everything that does not depend on those values, and the references
 /// themselves (the step exists and comes earlier, the output exists, its type fits the key). A copy built with
 /// sample values stands in for what `check` and the run's setup ask before the step runs (its hub access,
 /// concurrency and dedupe window). Its input is checked when it runs, before it sends anything.
-struct DeferredStep<S: Step>: Step, ReadsEarlierOutputs {
-    static var id: String { S.id }
-    static var summary: String { S.summary }
-    static var options: [OptionSpec] { S.options }
-    static var examples: [String] { S.examples }
-    static var outputs: [OutputSpec] { S.outputs }
-
+struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
+    /// What builds it.
+    let kind: StepKind
     /// The options as written, references in them.
     let optionsNode: ConfigNode
     /// What the step was built against.
     let buildContext: BuildContext
     /// The step built with sample values, if it builds with them.
-    let sample: S?
-
-    /// Never built from options directly: `StepRegistry` makes it.
-    static func build(_ options: OptionReader, in context: BuildContext) -> DeferredStep? { nil }
+    let sample: (any RunnableStep)?
 
     var access: [HubAccess] { sample?.access ?? [] }
     var concurrency: Int { sample?.concurrency ?? 1 }
@@ -34,7 +27,7 @@ struct DeferredStep<S: Step>: Step, ReadsEarlierOutputs {
 
     /// Builds the step with the values in, checks its input, then runs it.
     func run(in context: StepContext) async throws -> StepResult {
-        let consumer = "step '\(context.stepName ?? S.id)'"
+        let consumer = "step '\(context.stepName ?? kind.id)'"
         // Rows are read from a file of this process: the spool, copied out, removed when the step ends.
         var rowFiles: [OutputReference: String] = [:]
         var temporary: [String] = []
@@ -60,8 +53,7 @@ struct DeferredStep<S: Step>: Step, ReadsEarlierOutputs {
         case .failure(let failure): throw failure
         }
         let diagnostics = DiagnosticCollector()
-        let reader = OptionReader(resolved, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: diagnostics)
-        let built = S.build(reader, in: buildContext)
+        let built = kind.build(kind.reader(resolved, diagnostics: diagnostics), in: buildContext)
         let errors = diagnostics.diagnostics.filter { $0.severity == .error }
         guard let built, errors.isEmpty else {
             throw StepFailure("with the outputs of earlier steps in, the options are invalid: \(errors.first?.description ?? "the step cannot be built")",

@@ -102,7 +102,7 @@ public struct PipelineEngine: Sendable {
             }
             if let done = await Self.completedEarlier(built, batch: batch, dryRun: dryRun, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
-                record.outputs = Self.declared(done.outputs, of: type(of: built.step))
+                record.outputs = Self.declared(done.outputs, of: built.outputs)
                 if let id = built.declaredId { earlier.record(done.outputs, of: id) }
                 records.append(record)
                 continue
@@ -119,7 +119,7 @@ public struct PipelineEngine: Sendable {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: status,
                                     summary: result.summary, lines: result.lines, data: result.data,
                                     durationMs: Self.milliseconds(since: stepStart), items: result.items)
-                record.outputs = Self.declared(result.outputs, of: type(of: built.step))
+                record.outputs = Self.declared(result.outputs, of: built.outputs)
                 produced = result.outputs
                 interrupted = interrupted || result.interrupted
                 partial = partial || status == .partial
@@ -127,7 +127,7 @@ public struct PipelineEngine: Sendable {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: failure.message, lines: failure.lines, data: failure.data,
                                     durationMs: Self.milliseconds(since: stepStart), hint: failure.hint)
-                record.outputs = Self.declared(failure.outputs, of: type(of: built.step))
+                record.outputs = Self.declared(failure.outputs, of: built.outputs)
                 produced = failure.outputs.isEmpty ? nil : failure.outputs
             } catch {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
@@ -216,8 +216,8 @@ public struct PipelineEngine: Sendable {
 
     /// A step's outputs as the report shows them: those it declares, in their order, each of its declared type
     /// (a value a step did not declare is not handed on; a test of each step proves it sets every one it declares).
-    static func declared(_ outputs: StepOutputs, of type: any Step.Type) -> ReportValue? {
-        let fields = type.outputs.compactMap { spec in
+    static func declared(_ outputs: StepOutputs, of specs: [OutputSpec]) -> ReportValue? {
+        let fields = specs.compactMap { spec in
             outputs[spec.name].flatMap { $0.type == spec.type ? ReportField(spec.name, $0.report) : nil }
         }
         return fields.isEmpty ? nil : .object(fields)

@@ -1,25 +1,7 @@
 import HubWire
-/// A kind of pipeline step (`sign`, `render`, …). Each lives in its own module.
-///
-/// A step type documents its YAML keys, decodes and validates its options in `build` without any
-/// I/O beyond reading local files, and does its work in `run`. Steps throw `StepFailure`; the engine
-/// stamps the step id and YAML location, so steps never format locations themselves.
-public protocol Step: Sendable, SendableMetatype {
-    /// The YAML key that selects this step, e.g. `sign`.
-    static var id: String { get }
-    /// One line saying what the step does.
-    static var summary: String { get }
-    /// Every key the step accepts, with type, default and meaning.
-    static var options: [OptionSpec] { get }
-    /// YAML examples of the step, as they appear under `steps:`.
-    static var examples: [String] { get }
-    /// The values the step hands to later steps, each set in its result's `outputs` when it runs.
-    static var outputs: [OutputSpec] { get }
-
-    /// Decodes and validates options, reporting every problem through `options.diagnostics`.
-    /// Returns nil when the step cannot be built.
-    static func build(_ options: OptionReader, in context: BuildContext) -> Self?
-
+/// A step ready to run: what the engine asks of it before and while it runs. A `Step` type builds one from its
+/// options; a process plugin's step and a step whose options wait for earlier outputs are ones too.
+public protocol RunnableStep: Sendable {
     /// Reads the step's whole input (a `for-each` file, a device file) before the run sends anything:
     /// counts its records and finds the malformed ones. The engine checks every step first, so a bad row
     /// in a later step's file stops the run before an earlier step sends. Nil for a step without such input.
@@ -46,10 +28,7 @@ public protocol Step: Sendable, SendableMetatype {
     func run(in context: StepContext) async throws -> StepResult
 }
 
-extension Step {
-    /// A step that declares no outputs hands nothing on.
-    public static var outputs: [OutputSpec] { [] }
-
+extension RunnableStep {
     /// Most steps read no input file.
     public func checkInput(in context: StepContext) async throws -> InputCheck? { nil }
 
@@ -64,4 +43,30 @@ extension Step {
 
     /// A step that talks to a hub is recorded; an offline one runs again.
     public var recordsCompletion: Bool { !access.isEmpty }
+}
+
+/// A kind of pipeline step written in Swift (`sign`, `render`, …), each in its own module: it documents its YAML
+/// keys and outputs once, decodes and validates its options in `build` without any I/O beyond reading local files,
+/// and does its work in `run`. Steps throw `StepFailure`; the engine stamps the step id and YAML location, so steps
+/// never format locations themselves. `StepKind(MyStep.self)` registers one.
+public protocol Step: RunnableStep, SendableMetatype {
+    /// The YAML key that selects this step, e.g. `sign`.
+    static var id: String { get }
+    /// One line saying what the step does.
+    static var summary: String { get }
+    /// Every key the step accepts, with type, default and meaning.
+    static var options: [OptionSpec] { get }
+    /// YAML examples of the step, as they appear under `steps:`.
+    static var examples: [String] { get }
+    /// The values the step hands to later steps, each set in its result's `outputs` when it runs.
+    static var outputs: [OutputSpec] { get }
+
+    /// Decodes and validates options, reporting every problem through `options.diagnostics`.
+    /// Returns nil when the step cannot be built.
+    static func build(_ options: OptionReader, in context: BuildContext) -> Self?
+}
+
+extension Step {
+    /// A step that declares no outputs hands nothing on.
+    public static var outputs: [OutputSpec] { [] }
 }

@@ -4,27 +4,27 @@ extension StepRegistry {
     /// later, an output the step does not have, a list where one value goes, an index into a value — at the
     /// scalar that holds it. Returns the sample outputs that stand in for the references when the step is built
     /// ahead of the run.
-    func checkReferences<S: Step>(in invocation: StepInvocation, of type: S.Type, steps: [StepInvocation],
+    func checkReferences(in invocation: StepInvocation, of kind: StepKind, steps: [StepInvocation],
                                   _ diagnostics: DiagnosticCollector) -> EarlierOutputs {
         var samples = EarlierOutputs()
         var sampleValues: [String: StepOutputs] = [:]
         for entry in invocation.options.entries ?? [] {
-            guard let spec = S.options.first(where: { $0.key == entry.key }) else { continue }
+            guard let spec = kind.options.first(where: { $0.key == entry.key }) else { continue }
             for (scalar, node) in entry.value.deferredScalars {
                 // A whole list fits only a key that takes a list, written as the key's whole value.
                 let listFits = node.location == entry.value.location && scalar.deferred?.count == 1 && Self.takesList(spec.type)
                 for reference in scalar.outputReferences {
-                    guard let output = producedOutput(reference, for: invocation, steps: steps, at: node.location, step: S.id, diagnostics) else { continue }
+                    guard let output = producedOutput(reference, for: invocation, steps: steps, at: node.location, step: kind.id, diagnostics) else { continue }
                     switch (output.type, reference.index) {
                     case (.rows, _) where !(node.location == entry.value.location && scalar.deferred?.count == 1 && entry.key == BatchOptions.forEach.key):
-                        diagnostics.error("\(reference.written) is rows, and only a `for-each` takes rows (written as its whole value)", at: node.location, step: S.id,
+                        diagnostics.error("\(reference.written) is rows, and only a `for-each` takes rows (written as its whole value)", at: node.location, step: kind.id,
                                           hint: "write `for-each: \(OutputReference(step: reference.step, output: reference.output).written)`; for how many rows there are, a query has `count`")
                     case (.list, nil) where !listFits:
-                        diagnostics.error("\(reference.written) is a list, and '\(entry.key)' takes one value here", at: node.location, step: S.id,
+                        diagnostics.error("\(reference.written) is a list, and '\(entry.key)' takes one value here", at: node.location, step: kind.id,
                                           hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)")
                     case (.integer, .some), (.string, .some), (.rows, .some):
                         diagnostics.error("'\(reference.output)' of step '\(reference.step)' is \(output.type == .rows ? "" : output.type == .integer ? "an " : "a ")\(output.type.documentation), not a list; remove the index",
-                                          at: node.location, step: S.id, hint: "write \(OutputReference(step: reference.step, output: reference.output).written)")
+                                          at: node.location, step: kind.id, hint: "write \(OutputReference(step: reference.step, output: reference.output).written)")
                     default:
                         let count = max(1, (reference.index ?? 0) + 1)
                         let sample: OutputValue = switch output.type {
@@ -59,9 +59,9 @@ extension StepRegistry {
                               at: location, step: step, hint: "a step can use only the outputs of the steps before it")
             return nil
         }
-        guard let producerType = type(for: producer.kind) else { return nil }
-        guard let output = producerType.outputs.first(where: { $0.name == reference.output }) else {
-            let names = producerType.outputs.map(\.name)
+        guard let producerKind = kind(for: producer.kind) else { return nil }
+        guard let output = producerKind.outputs.first(where: { $0.name == reference.output }) else {
+            let names = producerKind.outputs.map(\.name)
             diagnostics.error("step '\(reference.step)' (\(producer.kind)) has no output '\(reference.output)'\(Suggestion.didYouMean(reference.output, in: names))",
                               at: location, step: step, hint: names.isEmpty ? "\(producer.kind) hands nothing on" : "its outputs: \(names.joined(separator: ", "))")
             return nil
@@ -80,12 +80,12 @@ extension StepRegistry {
 
     /// The step built with sample values in place of its references (for what is asked of it before it runs),
     /// wrapped to be built for real when it runs.
-    static func deferred<S: Step>(_ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, samples: EarlierOutputs) -> DeferredStep<S> {
+    static func deferred(_ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, samples: EarlierOutputs) -> DeferredStep {
         let quiet = DiagnosticCollector()
-        var sample: S?
-        if let options = try? OutputSubstitution(outputs: samples, consumer: S.id).apply(invocation.options) {
-            sample = S.build(OptionReader(options, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: quiet), in: context)
+        var sample: (any RunnableStep)?
+        if let options = try? OutputSubstitution(outputs: samples, consumer: kind.id).apply(invocation.options) {
+            sample = kind.build(kind.reader(options, diagnostics: quiet), in: context)
         }
-        return DeferredStep(optionsNode: invocation.options, buildContext: context, sample: sample)
+        return DeferredStep(kind: kind, optionsNode: invocation.options, buildContext: context, sample: sample)
     }
 }

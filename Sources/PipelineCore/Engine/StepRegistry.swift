@@ -1,23 +1,34 @@
-/// The step types a pipeline may use, keyed by id. A value, built once by the CLI and passed down.
+/// The kinds of step a pipeline may use, keyed by id. A value, built once where `pushline` starts and passed down;
+/// a pipeline's plugins extend it for that pipeline (`adding(_:)`).
 public struct StepRegistry: Sendable {
-    /// The registered types, in registration order.
-    public let types: [any Step.Type]
+    /// The registered kinds, in registration order.
+    public let kinds: [StepKind]
 
-    /// Creates a registry, rejecting two types that claim the same id.
-    public init(_ types: [any Step.Type]) throws(StepRegistryError) {
+    /// Creates a registry, rejecting two kinds that claim the same id.
+    public init(kinds: [StepKind]) throws(StepRegistryError) {
         var seen: Set<String> = []
-        for type in types where !seen.insert(type.id).inserted {
-            throw StepRegistryError(duplicateID: type.id)
+        for kind in kinds where !seen.insert(kind.id).inserted {
+            throw StepRegistryError(duplicateID: kind.id)
         }
-        self.types = types
+        self.kinds = kinds
+    }
+
+    /// A registry of Swift step types.
+    public init(_ types: [any Step.Type]) throws(StepRegistryError) {
+        try self.init(kinds: types.map { StepKind($0) })
+    }
+
+    /// This registry with `more` kinds after its own; a kind whose id is taken is refused.
+    public func adding(_ more: [StepKind]) throws(StepRegistryError) -> StepRegistry {
+        try StepRegistry(kinds: kinds + more)
     }
 
     /// The ids of every registered step.
-    public var ids: [String] { types.map { $0.id } }
+    public var ids: [String] { kinds.map(\.id) }
 
-    /// The type registered under `id`.
-    public func type(for id: String) -> (any Step.Type)? {
-        types.first { $0.id == id }
+    /// The kind registered under `id`.
+    public func kind(for id: String) -> StepKind? {
+        kinds.first { $0.id == id }
     }
 
     /// Decodes and validates every step of `document`, reporting all problems before anything runs.
@@ -29,33 +40,31 @@ public struct StepRegistry: Sendable {
         var built: [BuiltStep] = []
         for var invocation in document.steps {
             invocation = kindFirst(invocation)
-            guard let type = type(for: invocation.kind) else {
+            guard let kind = kind(for: invocation.kind) else {
                 diagnostics.error(
                     "unknown step '\(invocation.kind)'\(Suggestion.didYouMean(invocation.kind, in: ids))",
                     at: invocation.location, hint: "available steps: \(ids.joined(separator: ", "))")
                 reportStrays(invocation, of: nil, diagnostics)
                 continue
             }
-            reportStrays(invocation, of: type, diagnostics)
+            reportStrays(invocation, of: kind, diagnostics)
             checkCondition(of: invocation, steps: document.steps, diagnostics)
-            if let step = build(type, invocation, context, steps: document.steps, diagnostics) { built.append(step) }
+            if let step = build(kind, invocation, context, steps: document.steps, diagnostics) { built.append(step) }
         }
         guard !diagnostics.hasErrors else { return nil }
         return Pipeline(document: document, steps: built)
     }
 
-    // Opens the existential so the step type's own `build` is called.
-    private func build<S: Step>(
-        _ type: S.Type, _ invocation: StepInvocation, _ context: BuildContext, steps: [StepInvocation], _ diagnostics: DiagnosticCollector
+    private func build(
+        _ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, steps: [StepInvocation], _ diagnostics: DiagnosticCollector
     ) -> BuiltStep? {
         let errorsBefore = diagnostics.diagnostics.filter { $0.severity == .error }.count
-        let reader = OptionReader(
-            invocation.options, specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: diagnostics)
-        let built = S.build(reader, in: context)
+        let built = kind.build(kind.reader(invocation.options, diagnostics: diagnostics), in: context)
         // Options that use earlier steps' outputs are checked now, and the step is built when it runs.
         if !invocation.options.deferredScalars.isEmpty {
-            let samples = checkReferences(in: invocation, of: type, steps: steps, diagnostics)
-            return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: Self.deferred(type, invocation, context, samples: samples),
+            let samples = checkReferences(in: invocation, of: kind, steps: steps, diagnostics)
+            return BuiltStep(index: invocation.index, kind: kind, location: invocation.location,
+                             step: Self.deferred(kind, invocation, context, samples: samples),
                              declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
         }
         guard let step = built else {
@@ -64,12 +73,12 @@ public struct StepRegistry: Sendable {
             // legitimate silent cause: it was already reported, as a warning for `validate`).
             let errorsAfter = diagnostics.diagnostics.filter { $0.severity == .error }.count
             if errorsAfter == errorsBefore, !invocation.options.containsUnresolved {
-                diagnostics.error("step '\(S.id)' cannot be built from these options", at: invocation.location,
-                                  step: S.id, hint: "check the declarations it refers to; they have errors or are incomplete")
+                diagnostics.error("step '\(kind.id)' cannot be built from these options", at: invocation.location,
+                                  step: kind.id, hint: "check the declarations it refers to; they have errors or are incomplete")
             }
             return nil
         }
-        return BuiltStep(index: invocation.index, id: S.id, location: invocation.location, step: step, declaredId: invocation.id,
+        return BuiltStep(index: invocation.index, kind: kind, location: invocation.location, step: step, declaredId: invocation.id,
                          name: invocation.name, condition: invocation.condition)
     }
 
@@ -79,23 +88,23 @@ public struct StepRegistry: Sendable {
     /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written
     /// above `send:`), so the error falls on the stray key rather than on the step.
     private func kindFirst(_ invocation: StepInvocation) -> StepInvocation {
-        guard type(for: invocation.kind) == nil, let index = invocation.strays.firstIndex(where: { type(for: $0.key) != nil }) else {
+        guard kind(for: invocation.kind) == nil, let index = invocation.strays.firstIndex(where: { kind(for: $0.key) != nil }) else {
             return invocation
         }
         var swapped = invocation
-        let kind = invocation.strays[index]
+        let entry = invocation.strays[index]
         swapped.strays[index] = ConfigEntry(key: invocation.kind, keyLocation: invocation.location, value: invocation.options)
-        swapped.kind = kind.key
-        swapped.location = kind.keyLocation
-        swapped.options = kind.value
+        swapped.kind = entry.key
+        swapped.location = entry.keyLocation
+        swapped.options = entry.value
         return swapped
     }
 
     /// An error for each key beside the kind that a step entry does not have; an option of the step (`hub:` written
     /// beside `send:` rather than under it) says to indent it.
-    private func reportStrays(_ invocation: StepInvocation, of type: (any Step.Type)?, _ diagnostics: DiagnosticCollector) {
+    private func reportStrays(_ invocation: StepInvocation, of kind: StepKind?, _ diagnostics: DiagnosticCollector) {
         for stray in invocation.strays {
-            if let type, type.options.contains(where: { $0.key == stray.key }) {
+            if let kind, kind.options.contains(where: { $0.key == stray.key }) {
                 diagnostics.error("'\(stray.key)' is an option of '\(invocation.kind)' but is written beside it", at: stray.keyLocation,
                                   hint: "indent it under `\(invocation.kind):`, with the step's other options")
             } else {

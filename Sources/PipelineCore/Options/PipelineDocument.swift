@@ -26,6 +26,8 @@ public struct PipelineDocument: Sendable {
     public var steps: [StepInvocation]
     /// Declared parameters, in file order.
     public var parameters: [ParameterDeclaration] = []
+    /// Declared process plugins, in file order.
+    public var plugins: [PluginDeclaration] = []
     /// The parameter values the run was given or took by default, by name (what `${param:…}` resolved to).
     public var parameterValues: [String: String] = [:]
     /// The file's absolute, standardized path, as the loader resolved it (runs and locks are named by it).

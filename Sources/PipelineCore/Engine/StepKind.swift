@@ -1,0 +1,53 @@
+/// A kind of step a registry knows: the key that selects it, what it takes and hands on, and how to build one from
+/// its options. A Swift step type gives one (`StepKind(SendStep.self)`); a process plugin's comes from its answer to
+/// the handshake, so both are checked, documented, run and reported the same way.
+public struct StepKind: Sendable {
+    /// The YAML key that selects the step, e.g. `send`.
+    public let id: String
+    /// One line saying what the step does.
+    public let summary: String
+    /// Every key the step accepts.
+    public let options: [OptionSpec]
+    /// The values it hands to later steps.
+    public let outputs: [OutputSpec]
+    /// YAML examples, as they appear under `steps:`.
+    public let examples: [String]
+    /// Where the kind comes from, for messages and docs: nil for a step built into this `pushline`, else the plugin's
+    /// command as written.
+    public let origin: String?
+    private let make: @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?
+
+    /// The kind of a Swift step type.
+    public init<S: Step>(_ type: S.Type) {
+        id = S.id
+        summary = S.summary
+        options = S.options
+        outputs = S.outputs
+        examples = S.examples
+        origin = nil
+        make = { reader, context in S.build(reader, in: context) }
+    }
+
+    /// A kind described at run time (a process plugin): `build` decodes a reader of `options` into a step, reporting
+    /// every problem through the reader's diagnostics, and returns nil when it cannot.
+    public init(id: String, summary: String, options: [OptionSpec], outputs: [OutputSpec], examples: [String] = [], origin: String,
+                build: @escaping @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?) {
+        self.id = id
+        self.summary = summary
+        self.options = options
+        self.outputs = outputs
+        self.examples = examples
+        self.origin = origin
+        make = build
+    }
+
+    /// A reader of `node` against this kind's keys.
+    public func reader(_ node: ConfigNode, diagnostics: DiagnosticCollector) -> OptionReader {
+        OptionReader(node, specs: options, step: id, what: "\(id) options", diagnostics: diagnostics)
+    }
+
+    /// Decodes and validates `options` into a step; nil when it cannot be built (the reader's diagnostics say why).
+    public func build(_ options: OptionReader, in context: BuildContext) -> (any RunnableStep)? {
+        make(options, context)
+    }
+}

@@ -1,0 +1,37 @@
+/// A `plugins:` entry: a step kind that a child process provides, speaking the plugin protocol on its stdin and
+/// stdout. The loader checks the declaration; the plugin host asks the process what it is.
+public struct PluginDeclaration: Sendable, Equatable {
+    /// The name steps use as their kind (`- crm-segment: { … }`).
+    public var name: String
+    /// Where the name is declared.
+    public var location: SourceLocation
+    /// The program (resolved: a path relative to the pipeline made absolute, a bare name found on `PATH`) and its
+    /// arguments.
+    public var command: [String]
+    /// The command as written, for messages.
+    public var shownCommand: String
+    /// Where `command:` is written.
+    public var commandLocation: SourceLocation
+    /// The plugin's whole environment: only what `env:` lists, values resolved.
+    public var environment: [String: String]
+    /// Names in `env:` whose value could not be resolved (a `validate` without the environment): not passed.
+    public var unresolved: [String]
+    /// How long one run of the plugin may take, in seconds.
+    public var timeout: Int64
+
+    /// Creates a declaration.
+    public init(name: String, location: SourceLocation, command: [String], shownCommand: String, commandLocation: SourceLocation,
+                environment: [String: String] = [:], unresolved: [String] = [], timeout: Int64 = PluginDeclaration.defaultTimeout) {
+        self.name = name
+        self.location = location
+        self.command = command
+        self.shownCommand = shownCommand
+        self.commandLocation = commandLocation
+        self.environment = environment
+        self.unresolved = unresolved
+        self.timeout = timeout
+    }
+
+    /// Ten minutes.
+    public static let defaultTimeout: Int64 = 600
+}

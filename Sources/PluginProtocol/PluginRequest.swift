@@ -1,0 +1,76 @@
+/// A request the host writes to a plugin's stdin, one JSON line: `{"id": n, "method": "…", "params": {…}}`.
+public enum PluginRequest: Sendable, Equatable {
+    /// What are you? Sent first in every session.
+    case describe(id: Int)
+    /// Are these options right? `options` as the pipeline wrote them (a value that comes from an earlier step is its
+    /// reference, written out, e.g. `"${steps.users.count}"`).
+    case check(id: Int, options: PluginValue)
+    /// Do the work. `options` with every value in.
+    case run(id: Int, options: PluginValue, context: RunContext)
+    /// A method the plugin may not know (`pushline plugin check` sends one): it must answer with an error.
+    case other(id: Int, method: String)
+
+    /// What a run is told besides its options.
+    public struct RunContext: Sendable, Equatable {
+        /// True for a dry run: the plugin has no external effects (else it is not run) and must write nothing anywhere.
+        public var dryRun: Bool
+        /// The run's id (a dry run has none).
+        public var runId: String?
+        /// The pipeline's name.
+        public var pipeline: String
+        /// The step's 1-based position in `steps:`, and its `id:` when it has one.
+        public var step: Int
+        public var stepId: String?
+
+        /// Creates a context.
+        public init(dryRun: Bool, runId: String?, pipeline: String, step: Int, stepId: String?) {
+            self.dryRun = dryRun
+            self.runId = runId
+            self.pipeline = pipeline
+            self.step = step
+            self.stepId = stepId
+        }
+    }
+
+    /// The request's id.
+    public var id: Int {
+        switch self {
+        case .describe(let id), .check(let id, _), .run(let id, _, _), .other(let id, _): id
+        }
+    }
+
+    /// The method's name.
+    public var method: String {
+        switch self {
+        case .describe: "describe"
+        case .check: "check"
+        case .run: "run"
+        case .other(_, let method): method
+        }
+    }
+
+    /// The request as one line (without its newline).
+    public var line: String {
+        let params: PluginValue = switch self {
+        case .describe: .object(["protocol": .array(PluginProtocol.versions.map(PluginValue.integer))])
+        case .other: .object([:])
+        case .check(_, let options): .object(["options": options])
+        case .run(_, let options, let context):
+            .object([
+                "options": options, "dryRun": .bool(context.dryRun), "runId": context.runId.map(PluginValue.string) ?? .null,
+                "pipeline": .string(context.pipeline), "step": .integer(context.step), "stepId": context.stepId.map(PluginValue.string) ?? .null,
+            ])
+        }
+        return PluginValue.object(["id": .integer(id), "method": .string(method), "params": params]).json
+    }
+}
+
+/// The protocol's fixed numbers.
+public enum PluginProtocol {
+    /// The versions this host speaks.
+    public static let versions = [1]
+    /// The longest line either side may write, in bytes (without the newline): 1 MiB.
+    public static let maxLineBytes = 1 << 20
+    /// The most stderr lines a failure quotes.
+    public static let quotedStderrLines = 10
+}

@@ -1,0 +1,22 @@
+import PluginProtocol
+
+/// Why a conversation with a plugin ended badly: what the host saw, and the plugin's last stderr lines.
+public struct PluginFailure: Error, Sendable, Equatable {
+    /// What happened, e.g. "the plugin did not answer within 10 s".
+    public var message: String
+    /// What to fix.
+    public var hint: String?
+    /// Its last stderr lines (secrets of its environment redacted).
+    public var stderr: [String]
+
+    /// Creates a failure.
+    public init(_ message: String, hint: String? = nil, stderr: [String] = []) {
+        self.message = message
+        self.hint = hint
+        self.stderr = stderr
+    }
+
+    init(_ error: PluginProtocolError, stderr: [String]) {
+        self.init("protocol error: " + error.message, hint: error.hint ?? "see the plugin protocol reference (docs/plugin-protocol.md)", stderr: stderr)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import HubWire
+import PipelineCore
+import PluginProtocol
+
+/// A step a process plugin does: its options checked by the host against what the plugin declared, the plugin run
+/// with them, the rows it sends spooled by the engine, and the outputs it declared handed on.
+public struct PluginStep: RunnableStep {
+    /// The plugin.
+    public let host: PluginHost
+    /// What it said it is.
+    public let description: PluginDescription
+    /// Its options, typed.
+    public let options: PluginValue
+
+    /// A plugin's outputs come from outside the run (an API's rows, a post already made): a resumed run reads them
+    /// back and never runs the plugin again.
+    public var recordsCompletion: Bool { true }
+
+    /// What the rows are read from, as a digest: the plugin (its name and command, never its environment) and its
+    /// options. A re-run within the dedupe window reads the rows an earlier run spooled from the same source.
+    var sourceDigest: String {
+        ContentDigest.hex(["plugin-v1", host.declaration.name, host.declaration.command.joined(separator: "\u{1F}"), options.json].joined(separator: "\n"))
+    }
+
+    /// Runs the plugin (a dry run only when it has no external effects) and hands on what it declared.
+    public func run(in context: StepContext) async throws -> StepResult {
+        let name = host.declaration.name
+        if context.isDryRun, description.effects == .external {
+            return StepResult(summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")
+        }
+        let request = PluginRequest.RunContext(dryRun: context.isDryRun, runId: nil, pipeline: context.document.name,
+                                               step: context.stepIndex, stepId: context.stepName)
+        let timeout = Duration.seconds(host.declaration.timeout)
+        let redact = PluginRedaction(host.declaration.environment)
+        var outputs: StepOutputs = [:]
+        var lines: [String] = []
+        var summary: String
+        do {
+            if let rowsOutput = description.outputs.first(where: { $0.type == .rows }) {
+                let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest, reuseWindow: context.rowsReuseWindow)
+                var answer: PluginValue?
+                let (rows, origin) = try await spooler.rows(in: context) { sink in
+                    var writer = PluginRowWriter(sink: sink)
+                    answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger) { batch throws(PluginFailure) in
+                        try await writer.add(batch)
+                    }
+                }
+                outputs[rowsOutput.name] = .rows(rows)
+                let counted = "\(ItemCounts.grouped(rows.count)) row\(rows.count == 1 ? "" : "s")"
+                switch origin {
+                case .read:
+                    summary = answer?["summary"]?.string.map { redact($0) } ?? "plugin '\(name)' sent \(counted)"
+                    if let answer { outputs.merge(try Self.outputs(of: answer, declared: description.outputs, redact: redact)) { kept, _ in kept } }
+                case .spooled:
+                    summary = "\(counted) spooled by plugin '\(name)' earlier, by this run or another part of it (not run again)"
+                case .reused(let run, let at):
+                    summary = "\(counted) spooled by plugin '\(name)' in run \(run ?? "?") at \(RunReport.timestamp(Date(timeIntervalSince1970: at))), "
+                        + "within the dedupe window (not run again; --again runs it afresh)"
+                }
+                if !rows.columns.isEmpty { lines.append("columns: \(rows.columns.joined(separator: ", "))") }
+            } else {
+                let answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, rows: nil)
+                summary = answer["summary"]?.string.map { redact($0) } ?? "plugin '\(name)' ran"
+                outputs = try Self.outputs(of: answer, declared: description.outputs, redact: redact)
+            }
+        } catch let failure as PluginFailure {
+            throw StepFailure("plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
+                              lines: failure.stderr.map { "stderr: \($0)" })
+        }
+        if context.isDryRun { summary += " (a dry run: the plugin has no external effects, so it ran)" }
+        var result = StepResult(summary: summary, lines: lines)
+        result.outputs = outputs
+        return result
+    }
+
+    /// The declared outputs of a run's result (`{"outputs": {"count": 3}}`), each of its declared type; a value of
+    /// another type, or one not declared, is a protocol error.
+    static func outputs(of answer: PluginValue, declared: [OutputSpec], redact: PluginRedaction) throws(PluginFailure) -> StepOutputs {
+        guard let given = answer["outputs"], given != .null else { return [:] }
+        guard case .object(let fields) = given else { throw PluginFailure("protocol error: the run result's \"outputs\" must be an object") }
+        var outputs: StepOutputs = [:]
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            guard let spec = declared.first(where: { $0.name == name }) else {
+                throw PluginFailure("protocol error: the run result has output '\(name)', which the plugin did not declare",
+                                    hint: "declare it in the describe result's \"outputs\"")
+            }
+            switch (spec.type, value) {
+            case (.integer, .integer(let number)): outputs[name] = .integer(number)
+            case (.string, .string(let text)): outputs[name] = .string(redact(text))
+            case (.list, .array(let items)) where items.allSatisfy({ $0.rowText != nil }):
+                let values = items.compactMap(\.rowText).map { redact($0) }
+                outputs[name] = .list(values, total: values.count)
+            case (.rows, _):
+                throw PluginFailure("protocol error: output '\(name)' is rows, which are sent in \"rows\" messages, not in the result")
+            default:
+                throw PluginFailure("protocol error: output '\(name)' must be \(spec.type.documentation), found \(value.json.prefix(40))")
+            }
+        }
+        return outputs
+    }
+}
+
+/// Rows a plugin sends, checked and put into the engine's sink (when there is one): the first row's keys (sorted)
+/// are the columns; a later row may leave one out (null) but not add one; values are text, numbers, true/false or null.
+struct PluginRowWriter {
+    let sink: RowSink?
+    private(set) var columns: [String]?
+    private(set) var written = 0
+
+    init(sink: RowSink?) {
+        self.sink = sink
+    }
+
+    mutating func add(_ batch: [PluginValue]) async throws(PluginFailure) {
+        for row in batch {
+            written += 1
+            guard case .object(let fields) = row else {
+                throw PluginFailure("protocol error: row \(written) is not a JSON object", hint: "send each row as {\"column\": \"value\", …}")
+            }
+            if columns == nil {
+                guard !fields.isEmpty else { throw PluginFailure("protocol error: row 1 has no fields") }
+                columns = fields.keys.sorted()
+                sink?.begin(columns: columns!)
+            }
+            let known = columns!
+            if let extra = fields.keys.sorted().first(where: { !known.contains($0) }) {
+                throw PluginFailure("protocol error: row \(written) has '\(extra)', which the first row does not have",
+                                    hint: "give every row the first row's keys (a missing value may be null)")
+            }
+            var values: [String?] = []
+            for column in known {
+                let value = fields[column] ?? .null
+                switch value {
+                case .array, .object:
+                    throw PluginFailure("protocol error: row \(written), '\(column)' is a list or an object",
+                                        hint: "row values are text, numbers, true/false or null")
+                default:
+                    values.append(value.rowText)
+                }
+            }
+            guard let sink else { continue }
+            do {
+                try await sink.add(values)
+            } catch {
+                throw PluginFailure("the rows could not be spooled: \(error)")
+            }
+        }
+    }
+}

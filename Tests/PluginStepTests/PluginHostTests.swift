@@ -1,0 +1,127 @@
+import Foundation
+import PipelineCore
+import PluginProtocol
+@testable import PluginStep
+import Testing
+
+@Suite("A plugin step: the host's side of the protocol with a real child process")
+struct PluginHostTests {
+    @Test("describe gives the plugin's options, outputs and effects as the host documents them")
+    func describeReadsTheDescription() async throws {
+        let description = try await scripted("good").describe()
+        #expect(description.summary == "rows of a pretend CRM segment")
+        #expect(description.effects == .none)
+        #expect(description.options.map(\.key) == ["segment", "limit", "tags"])
+        #expect(description.options[0].isRequired && description.options[1].defaultValue == "3")
+        #expect(description.options[2].type == .stringList)
+        #expect(description.outputs.map(\.name) == ["rows", "count", "note"])
+        #expect(description.outputs[0].type == .rows)
+    }
+
+    @Test("a run's rows are spooled in order with the first row's keys as columns; its outputs are handed on, secrets hidden")
+    func runSpoolsRowsAndHandsOnOutputs() async throws {
+        let result = try await step(scripted("good"), options: .object(["segment": .string("vip"), "limit": .integer(5)])).run(in: context())
+        guard case .rows(let rows)? = result.outputs["rows"] else { Issue.record("no rows output"); return }
+        #expect(rows.count == 5)
+        #expect(rows.columns == ["n", "name", "userId", "vip"])
+        let lines = try String(contentsOfFile: try #require(rows.file), encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == #"{"n":"1","name":"User 1","userId":"u1","vip":"false"}"#)
+        #expect(lines.count == 5)
+        #expect(result.outputs["count"] == .integer(5))
+        #expect(result.outputs["note"] == .string("token <redacted>"))
+        #expect(result.summary == "read 5 users of vip")
+    }
+
+    @Test("the plugin's environment is what env: lists and nothing else: no PATH, no hub key, no HOME")
+    func environmentIsOnlyWhatIsListed() async throws {
+        let result = try await step(scripted("env", environment: ["CRM_URL": "http://crm", "CRM_TOKEN": "abc-123"])).run(in: context())
+        // Python adds nothing to os.environ but LC_CTYPE on some systems; everything else would have been inherited.
+        let names = Set((result.outputs["note"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "").split(separator: ",").map(String.init))
+        #expect(names.subtracting(["LC_CTYPE"]) == ["CRM_URL", "CRM_TOKEN"])
+    }
+
+    @Test("a line that is not JSON fails the step, and the failure quotes the last stderr lines", arguments: ["malformed", "stdout-logs"])
+    func nonJSONFails(mode: String) async throws {
+        let failed = try #require(await failure(of: step(scripted(mode))))
+        #expect(failed.message.contains("protocol error: stdout line 2: a line is not JSON"), "\(failed.message)")
+        #expect(failed.hint?.contains("logs on stderr") == true)
+    }
+
+    @Test("a line over the cap is refused without reading it whole")
+    func overlongLineFails() async throws {
+        let failed = try #require(await failure(of: step(scripted("overlong"))))
+        #expect(failed.message.contains("is longer than 1024 KiB"), "\(failed.message)")
+    }
+
+    @Test("an answer with another request's id, or none, fails the step", arguments: [("wrong-id", "carries id 99"), ("no-id", "has no integer \"id\"")])
+    func wrongOrMissingID(mode: String, expected: String) async throws {
+        let failed = try #require(await failure(of: step(scripted(mode))))
+        #expect(failed.message.contains(expected), "\(failed.message)")
+    }
+
+    @Test("a plugin that hangs is stopped at its timeout; the step fails with its last stderr lines")
+    func hangingPluginIsStopped() async throws {
+        let started = ContinuousClock.now
+        let failed = try #require(await failure(of: step(scripted("hang", timeout: 1))))
+        #expect(failed.message.contains("did not finish within 1 s, so it was stopped"), "\(failed.message)")
+        #expect(failed.lines.contains("stderr: working on it"))
+        // Stopped, not waited out: a loaded machine starts Python slowly, but nowhere near a minute.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("a plugin that dies half-way through its rows fails the step; no result is made up")
+    func crashHalfWay() async throws {
+        let failed = try #require(await failure(of: step(scripted("crash"), options: .object(["segment": .string("vip"), "limit": .integer(6)]))))
+        #expect(failed.message.contains("ended without answering the run request"), "\(failed.message)")
+        #expect(failed.lines.contains("stderr: segment page 2 failed"))
+        #expect(failed.lines.contains("stderr: reading segment vip with token <redacted>"))
+    }
+
+    @Test("a plugin that answers and then exits non-zero fails the step")
+    func exitCodeContradictsResult() async throws {
+        let failed = try #require(await failure(of: step(scripted("exit-mismatch"))))
+        #expect(failed.message.contains("answered, then exited with code 1"), "\(failed.message)")
+    }
+
+    @Test("a plugin's error is the step's failure, with its hint, and its secrets hidden")
+    func pluginErrorFailsTheStep() async throws {
+        let failed = try #require(await failure(of: step(scripted("error"))))
+        #expect(failed.message == "plugin 'crm': the CRM said 401 to token <redacted>")
+        #expect(failed.hint == "check CRM_TOKEN")
+    }
+
+    @Test("a dry run does not run a plugin with external effects; it runs one without")
+    func dryRuns() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-marker-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let external = try await step(scripted("external", environment: ["MARKER": marker]))
+        let skipped = try await external.run(in: context(dryRun: true))
+        #expect(skipped.summary.contains("would run plugin 'crm'"))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        _ = try await external.run(in: context())
+        #expect(FileManager.default.fileExists(atPath: marker))
+        let readOnly = try await step(scripted("good")).run(in: context(dryRun: true))
+        #expect(readOnly.outputs["count"] == .integer(3))
+    }
+
+    @Test("check hands back the plugin's problems by path")
+    func checkReturnsProblems() async throws {
+        let host = try scripted("good")
+        #expect(try await host.check(.object(["segment": .string("vip")])).isEmpty)
+        let problems = try await host.check(.object(["segment": .string("nobody")]))
+        #expect(problems.count == 1)
+        #expect(problems.first?.path == [.string("segment")])
+        #expect(problems.first?.message == "no segment is called 'nobody'")
+    }
+
+    @Test("a description without effects is refused with what to write")
+    func badDescription() async throws {
+        let host = try scripted("bad-describe")
+        do throws(PluginFailure) {
+            _ = try await host.describe()
+            Issue.record("a description without effects was taken")
+        } catch {
+            #expect(error.message.contains("needs \"effects\": \"none\" or \"external\""), "\(error.message)")
+        }
+    }
+}

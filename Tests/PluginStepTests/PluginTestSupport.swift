@@ -1,0 +1,61 @@
+import Foundation
+import PipelineCore
+import PluginProtocol
+@testable import PluginStep
+import Testing
+
+/// The scripted plugin beside these tests, declared to behave as `mode` says.
+func scripted(_ mode: String, environment: [String: String] = ["CRM_TOKEN": "s3cret-token"], timeout: Int64 = 20) throws -> PluginHost {
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/scripted.py").path
+    let python = try #require(pythonExecutable, "python3 is needed for the plugin tests")
+    let declaration = PluginDeclaration(name: "crm", location: SourceLocation(file: "p.yaml", line: 3, column: 3), command: [python, script, mode],
+                                        shownCommand: "python3 scripted.py \(mode)", commandLocation: SourceLocation(file: "p.yaml", line: 4, column: 14),
+                                        environment: environment, timeout: timeout)
+    return PluginHost(declaration: declaration, directory: FileManager.default.temporaryDirectory.path)
+}
+
+/// The interpreter itself, not a shim on PATH (pyenv's adds its own variables to the environment it is given).
+let pythonExecutable: String? = {
+    guard let python3 = onPath("python3") else { return nil }
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: python3)
+    process.arguments = ["-c", "import sys; print(sys.executable)"]
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return path.isEmpty ? python3 : path
+}()
+
+func onPath(_ program: String) -> String? {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let candidate = "\(folder)/\(program)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// A context for a step run without a run store (rows go to a temporary file).
+func context(dryRun: Bool = false) -> StepContext {
+    StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system,
+                document: PipelineDocument(file: "p.yaml", directory: "."), state: RunState(), isDryRun: dryRun, transport: DryRunTransport())
+}
+
+/// The plugin's step with `options`, built from what it describes.
+func step(_ host: PluginHost, options: PluginValue = .object(["segment": .string("vip")])) async throws -> PluginStep {
+    PluginStep(host: host, description: try await host.describe(), options: options)
+}
+
+/// What a step run failed with.
+func failure(of step: PluginStep, dryRun: Bool = false) async -> StepFailure? {
+    do {
+        _ = try await step.run(in: context(dryRun: dryRun))
+        return nil
+    } catch let failure as StepFailure {
+        return failure
+    } catch {
+        Issue.record("not a step failure: \(error)")
+        return nil
+    }
+}

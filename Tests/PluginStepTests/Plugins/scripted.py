@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A plugin for the host's tests: it behaves, or misbehaves in the one way its first argument names."""
+import json
+import os
+import sys
+import time
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def describe():
+    return {
+        "protocol": 1,
+        "summary": "rows of a pretend CRM segment",
+        "effects": "external" if MODE == "external" else "none",
+        "options": [
+            {"key": "segment", "type": "string", "required": True, "summary": "the segment to read", "examples": ["vip"]},
+            {"key": "limit", "type": "integer", "default": 3, "summary": "how many rows"},
+            {"key": "tags", "type": "list", "summary": "tags to stamp on each row"},
+        ],
+        "outputs": [
+            {"name": "rows", "type": "rows", "summary": "the segment's users"},
+            {"name": "count", "type": "integer", "summary": "how many"},
+            {"name": "note", "type": "string", "summary": "a remark"},
+        ],
+        "examples": ["- crm: { segment: vip }"],
+    }
+
+
+def run(request):
+    options = request["params"]["options"]
+    rid = request["id"]
+    if MODE == "malformed":
+        print("this is not json", flush=True)
+        return
+    if MODE == "stdout-logs":
+        print("fetching page 1 of the segment", flush=True)
+        return
+    if MODE == "overlong":
+        sys.stdout.write('{"id": %d, "rows": [{"x": "%s"}]}\n' % (rid, "y" * (2 << 20)))
+        sys.stdout.flush()
+        return
+    if MODE == "wrong-id":
+        send({"id": 99, "result": {}})
+        return
+    if MODE == "no-id":
+        send({"result": {}})
+        return
+    if MODE == "hang":
+        print("working on it", file=sys.stderr, flush=True)
+        time.sleep(3600)
+    if MODE == "error":
+        send({"id": rid, "error": {"message": "the CRM said 401 to token " + os.environ.get("CRM_TOKEN", ""), "hint": "check CRM_TOKEN"}})
+        return
+    if MODE == "env":
+        send({"id": rid, "result": {"summary": "saw the environment", "outputs": {"note": ",".join(sorted(os.environ.keys()))}}})
+        return
+    if MODE == "external":
+        marker = os.environ.get("MARKER")
+        if marker:
+            open(marker, "w").write("ran")
+        send({"id": rid, "result": {"summary": "posted", "outputs": {"count": 0}}})
+        return
+    limit = options.get("limit", 3)
+    print("reading segment %s with token %s" % (options["segment"], os.environ.get("CRM_TOKEN", "")), file=sys.stderr, flush=True)
+    rows = [{"userId": "u%d" % i, "name": "User %d" % i, "n": i, "vip": i % 2 == 0} for i in range(1, limit + 1)]
+    for start in range(0, len(rows), 2):
+        if MODE == "crash" and start >= 2:
+            print("segment page 2 failed", file=sys.stderr, flush=True)
+            sys.exit(3)
+        send({"id": rid, "rows": rows[start:start + 2]})
+        send({"id": rid, "progress": {"done": min(start + 2, len(rows)), "total": len(rows)}})
+    send({"id": rid, "result": {"summary": "read %d users of %s" % (len(rows), options["segment"]),
+                                "outputs": {"count": len(rows), "note": "token " + os.environ.get("CRM_TOKEN", "")}}})
+    if MODE == "exit-mismatch":
+        sys.exit(1)
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    method = request["method"]
+    if method == "describe":
+        if MODE == "bad-describe":
+            send({"id": request["id"], "result": {"protocol": 1, "summary": "no effects said"}})
+        else:
+            send({"id": request["id"], "result": describe()})
+    elif method == "check":
+        options = request["params"]["options"]
+        problems = []
+        if options.get("segment") == "nobody":
+            problems.append({"path": ["segment"], "message": "no segment is called 'nobody'", "hint": "segments: vip, churned"})
+        send({"id": request["id"], "result": {"problems": problems}})
+    elif method == "run":
+        run(request)
+    else:
+        send({"id": request["id"], "error": {"message": "unknown method " + method}})
