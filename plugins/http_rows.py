@@ -59,8 +59,16 @@ def pick(page, path):
     return value
 
 
-def fetch(url, headers, timeout):
+def origin(url):
+    parts = urllib.parse.urlsplit(url)
+    return (parts.scheme.lower(), parts.netloc.lower())
+
+
+def fetch(url, headers, token, timeout):
     request = urllib.request.Request(url, headers=headers)
+    if token:
+        # Unredirected: urllib would otherwise copy it to whatever host a redirect names.
+        request.add_unredirected_header("Authorization", "Bearer " + token)
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return json.loads(response.read().decode("utf-8"))
@@ -77,19 +85,20 @@ def fetch(url, headers, timeout):
 def run(options, context, emit):
     headers = {"Accept": "application/json", "User-Agent": "pushline-http-rows/1"}
     headers.update(options.get("headers", {}))
-    name = options.get("bearer-env")
+    name, token = options.get("bearer-env"), None
     if name:
         token = os.environ.get(name)
         if not token:
             raise PluginError("bearer-env names %s, which the plugin's env: does not set" % name, "add %s: \"${env:%s}\" under the plugin's env:" % (name, name))
-        headers["Authorization"] = "Bearer " + token
     items_path, next_path = options.get("items", "items"), options.get("next", "next")
     fields, max_pages, timeout = options.get("fields"), options.get("max-pages", 1000), options.get("timeout", 30)
     url, pages, count, columns, dropped = options["url"], 0, 0, None, set()
+    home = origin(url)
     while url:
         if pages == max_pages:
             raise PluginError("there are more than %d pages" % max_pages, "raise max-pages if the API really holds this many")
-        page = fetch(url, headers, timeout)
+        # The token goes only where the first page came from, never to a host a next link names.
+        page = fetch(url, headers, token if origin(url) == home else None, timeout)
         pages += 1
         items = pick(page, items_path)
         if not isinstance(items, list):

@@ -16,10 +16,13 @@ A plugin describes itself once and implements `run` (and, if it has checks of it
 The protocol itself is in docs/plugin-protocol.md; nothing here is needed to speak it.
 """
 import json
+import math
 import sys
 import traceback
 
 PROTOCOL = 1
+# Rows per message are bounded by size: a line may be at most 1 MiB; half of that leaves room.
+MESSAGE_BYTES = 512 * 1024
 
 
 class PluginError(Exception):
@@ -36,10 +39,19 @@ class _Emitter:
         self._id = request_id
 
     def rows(self, rows):
-        """Sends rows (a list of objects of text, numbers, true/false or null), in order."""
-        rows = list(rows)
-        for start in range(0, len(rows), 200):
-            _send({"id": self._id, "rows": rows[start:start + 200]})
+        """Sends rows (a list of objects of text, numbers, true/false or null), in order, in messages under the line cap."""
+        batch, size = [], 0
+        for row in rows:
+            encoded = len(_encode(row))
+            if encoded > MESSAGE_BYTES:
+                raise PluginError("a row is %d KiB, more than a message may hold" % (encoded // 1024), "keep rows to the fields the pipeline uses")
+            if batch and size + encoded > MESSAGE_BYTES:
+                _send({"id": self._id, "rows": batch})
+                batch, size = [], 0
+            batch.append(row)
+            size += encoded + 1
+        if batch:
+            _send({"id": self._id, "rows": batch})
 
     def progress(self, done, total=None):
         message = {"done": done}
@@ -48,8 +60,23 @@ class _Emitter:
         _send({"id": self._id, "progress": message})
 
 
+def _finite(value):
+    """NaN and the infinities are not JSON: they go as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _encode(message):
+    return json.dumps(_finite(message), separators=(",", ":"), allow_nan=False)
+
+
 def _send(message):
-    sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+    sys.stdout.write(_encode(message) + "\n")
     sys.stdout.flush()
 
 
@@ -81,8 +108,12 @@ class Plugin:
         for line in sys.stdin:
             if not line.strip():
                 continue
-            request = json.loads(line)
-            request_id, method, params = request["id"], request["method"], request.get("params", {})
+            try:
+                request = json.loads(line)
+                request_id, method, params = request["id"], request["method"], request.get("params", {})
+            except (ValueError, KeyError, TypeError) as error:
+                log("a request Pushline sent could not be read (%s): %s" % (error, line[:200]))
+                continue
             try:
                 if method == "describe":
                     if PROTOCOL not in params.get("protocol", []):

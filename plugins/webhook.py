@@ -52,9 +52,17 @@ def run(options, context, emit):
         detail = error.read(300).decode("utf-8", "replace").strip()
         raise PluginError("the webhook answered %d %s%s" % (error.code, error.reason, (": " + detail) if detail else ""),
                           "check the webhook URL; a chat app answers 404 or 410 for one it revoked")
-    except (urllib.error.URLError, OSError) as error:
-        raise PluginError("the webhook could not be reached: %s" % getattr(error, "reason", error),
-                          "check the URL and this machine's network; nothing was posted")
+    except TimeoutError:
+        raise PluginError("the webhook did not answer within %s s; the message may have been posted" % options.get("timeout", 10),
+                          "look in the channel before running again: a re-run posts again")
+    except urllib.error.URLError as error:
+        if isinstance(error.reason, TimeoutError):
+            raise PluginError("the webhook did not answer in time; the message may have been posted",
+                              "look in the channel before running again: a re-run posts again")
+        raise PluginError("the webhook could not be reached: %s" % error.reason, "check the URL and this machine's network; nothing was posted")
+    except OSError as error:
+        raise PluginError("the connection to the webhook failed: %s; the message may have been posted" % error,
+                          "look in the channel before running again: a re-run posts again")
     return {"summary": "posted to the webhook (%d)" % status, "outputs": {"status": status}}
 
 

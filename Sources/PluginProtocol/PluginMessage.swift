@@ -17,13 +17,19 @@ public enum PluginMessage: Sendable, Equatable {
     }
 
     /// Reads one line: a JSON object with an integer `id` and exactly one of `result`, `error`, `rows`, `progress`.
-    public static func parse(_ line: some StringProtocol) throws(PluginProtocolError) -> PluginMessage {
-        let value = try PluginValue.parse(line)
+    /// An error quotes the start of the line as `shown` makes it (the host hides the plugin's secrets before it cuts).
+    public static func parse(_ line: String, shown: (String) -> String = { $0 }) throws(PluginProtocolError) -> PluginMessage {
+        let value: PluginValue
+        do {
+            value = try PluginValue.parse(line)
+        } catch {
+            throw PluginProtocolError("a line is not JSON: \(PluginValue.excerpt(shown(line)))", hint: error.hint)
+        }
         guard case .object(let fields) = value else {
-            throw PluginProtocolError("a line is not a JSON object: \(PluginValue.excerpt(line))", hint: "each stdout line is one message object")
+            throw PluginProtocolError("a line is not a JSON object: \(PluginValue.excerpt(shown(line)))", hint: "each stdout line is one message object")
         }
         guard case .integer(let id)? = fields["id"] else {
-            throw PluginProtocolError("a message has no integer \"id\": \(PluginValue.excerpt(line))",
+            throw PluginProtocolError("a message has no integer \"id\": \(PluginValue.excerpt(shown(line)))",
                                       hint: "echo the id of the request the message answers")
         }
         let kinds = ["result", "error", "rows", "progress"].filter { fields[$0] != nil }

@@ -14,21 +14,20 @@ public enum PluginRequest: Sendable, Equatable {
     public struct RunContext: Sendable, Equatable {
         /// True for a dry run: the plugin has no external effects (else it is not run) and must write nothing anywhere.
         public var dryRun: Bool
-        /// The run's id (a dry run has none).
-        public var runId: String?
         /// The pipeline's name.
         public var pipeline: String
-        /// The step's 1-based position in `steps:`, and its `id:` when it has one.
+        /// The step's 1-based position in `steps:`, its `id:` and its `name:` when it has them.
         public var step: Int
         public var stepId: String?
+        public var stepName: String?
 
         /// Creates a context.
-        public init(dryRun: Bool, runId: String?, pipeline: String, step: Int, stepId: String?) {
+        public init(dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil) {
             self.dryRun = dryRun
-            self.runId = runId
             self.pipeline = pipeline
             self.step = step
             self.stepId = stepId
+            self.stepName = stepName
         }
     }
 
@@ -57,8 +56,8 @@ public enum PluginRequest: Sendable, Equatable {
         case .check(_, let options): .object(["options": options])
         case .run(_, let options, let context):
             .object([
-                "options": options, "dryRun": .bool(context.dryRun), "runId": context.runId.map(PluginValue.string) ?? .null,
-                "pipeline": .string(context.pipeline), "step": .integer(context.step), "stepId": context.stepId.map(PluginValue.string) ?? .null,
+                "options": options, "dryRun": .bool(context.dryRun), "pipeline": .string(context.pipeline), "step": .integer(context.step),
+                "stepId": context.stepId.map(PluginValue.string) ?? .null, "stepName": context.stepName.map(PluginValue.string) ?? .null,
             ])
         }
         return PluginValue.object(["id": .integer(id), "method": .string(method), "params": params]).json

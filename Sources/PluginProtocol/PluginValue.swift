@@ -62,7 +62,7 @@ public indirect enum PluginValue: Sendable, Equatable {
     }
 
     /// The start of a line, for messages.
-    static func excerpt(_ text: some StringProtocol) -> String {
+    public static func excerpt(_ text: some StringProtocol) -> String {
         let line = String(text.prefix(80))
         return "'" + line + (text.count > 80 ? "…" : "") + "'"
     }

@@ -40,8 +40,8 @@ struct PluginMessageTests {
         #expect(PluginRequest.check(id: 2, options: .object(["segment": .string("vip")])).line
             == #"{"id":2,"method":"check","params":{"options":{"segment":"vip"}}}"#)
         let run = PluginRequest.run(id: 2, options: .object(["n": .integer(3)]),
-                                    context: .init(dryRun: true, runId: nil, pipeline: "digest", step: 1, stepId: "users"))
-        #expect(run.line == #"{"id":2,"method":"run","params":{"dryRun":true,"options":{"n":3},"pipeline":"digest","runId":null,"step":1,"stepId":"users"}}"#)
+                                    context: .init(dryRun: true, pipeline: "digest", step: 1, stepId: "users"))
+        #expect(run.line == #"{"id":2,"method":"run","params":{"dryRun":true,"options":{"n":3},"pipeline":"digest","step":1,"stepId":"users","stepName":null}}"#)
     }
 
     @Test("strings are escaped so a request is always one line")

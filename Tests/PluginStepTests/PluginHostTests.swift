@@ -124,4 +124,34 @@ struct PluginHostTests {
             #expect(error.message.contains("needs \"effects\": \"none\" or \"external\""), "\(error.message)")
         }
     }
+
+    @Test("a line quoted in an error has the plugin's secrets hidden before it is cut")
+    func quotedLinesAreRedacted() async throws {
+        let failed = try #require(await failure(of: step(scripted("leaky-stdout"))))
+        #expect(failed.message.contains("token=<redacted>"), "\(failed.message)")
+        #expect(!failed.message.contains("s3cret"))
+    }
+
+    @Test("a plugin that writes on stdout after its last answer fails the step")
+    func writingAfterTheAnswerFails() async throws {
+        let failed = try #require(await failure(of: step(scripted("extra-after"))))
+        #expect(failed.message.contains("came after the last answer"), "\(failed.message)")
+    }
+
+    @Test("stopping a plugin stops what it started: its process group goes with it")
+    func timeoutStopsThePluginsChildren() async throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-child-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        let host = try scripted("spawns", environment: ["PIDFILE": pidFile, "PATH": "/usr/bin:/bin"], timeout: 2)
+        let failed = try #require(await failure(of: step(host)))
+        #expect(failed.message.contains("did not finish within 2 s"), "\(failed.message)")
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8)))
+        // Reaped by init once killed; give it a moment.
+        var alive = true
+        for _ in 0..<50 where alive {
+            alive = kill(pid, 0) == 0 && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? true)
+            if alive { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(!alive, "the plugin's child \(pid) outlived it")
+    }
 }

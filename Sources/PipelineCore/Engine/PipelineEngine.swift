@@ -47,6 +47,7 @@ public struct PipelineEngine: Sendable {
                                       isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
             context.inputCheck = check
             context.stepName = built.name
+            context.stepId = built.declaredId
             context.rowsReuseWindow = Self.rowsReuseWindow(of: built, in: pipeline)
             return context
         }

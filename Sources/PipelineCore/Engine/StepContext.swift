@@ -23,6 +23,8 @@ public struct StepContext: Sendable {
     public var stepIndex: Int
     /// The step's `name:`, when it has one: progress lines and the journal show it instead of the step's kind.
     public var stepName: String?
+    /// The step's `id:`, when it has one (later steps use its outputs by it).
+    public var stepId: String?
     /// The journal, stop signal and progress sink for batch steps.
     public var batch: BatchControl
     /// What the input check found in the step's input, when it has one (its record count is the

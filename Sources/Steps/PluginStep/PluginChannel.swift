@@ -11,10 +11,13 @@ final class PluginChannel {
     /// Lines read so far, for messages.
     private(set) var linesRead = 0
     private let failure: (PluginProtocolError) -> PluginFailure
+    private let redact: PluginRedaction
 
-    init(input: StandardInputWriter, output: SubprocessOutputSequence, failure: @escaping (PluginProtocolError) -> PluginFailure) {
+    init(input: StandardInputWriter, output: SubprocessOutputSequence, redact: PluginRedaction,
+         failure: @escaping (PluginProtocolError) -> PluginFailure) {
         self.input = input
         self.output = output.makeAsyncIterator()
+        self.redact = redact
         self.failure = failure
     }
 
@@ -37,10 +40,18 @@ final class PluginChannel {
     func next() async throws(PluginFailure) -> PluginMessage? {
         guard let line = try await nextLine() else { return nil }
         do {
-            return try PluginMessage.parse(line)
+            return try PluginMessage.parse(line) { [redact] in redact($0) }
         } catch {
             throw failure(PluginProtocolError("stdout line \(linesRead): \(error.message)", hint: error.hint))
         }
+    }
+
+    /// Reads stdout to its end once the conversation is over (stdin closed): the plugin may write nothing more. A
+    /// line found is a protocol error; reading on also keeps a plugin that writes on from blocking on a full pipe.
+    func expectEnd() async throws(PluginFailure) {
+        guard let line = try await nextLine() else { return }
+        throw failure(PluginProtocolError("stdout line \(linesRead) came after the last answer: \(PluginValue.excerpt(redact(line)))",
+                                          hint: "write nothing on stdout after answering the last request"))
     }
 
     /// The next non-empty line of stdout, without its newline; nil at the end.
@@ -49,13 +60,17 @@ final class PluginChannel {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 var line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                linesRead += 1
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
                 guard line.count <= PluginProtocol.maxLineBytes else { throw overlong() }
-                return String(decoding: line, as: UTF8.self)
+                linesRead += 1
+                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+                guard let text = String(validating: line, as: UTF8.self) else {
+                    throw failure(PluginProtocolError("stdout line \(linesRead) is not UTF-8", hint: "write UTF-8 JSON on stdout"))
+                }
+                return text
             }
-            if buffer.count > PluginProtocol.maxLineBytes { throw overlong() }
+            // The cap leaves out the newline, and the carriage return of a CRLF ending.
+            if buffer.count > PluginProtocol.maxLineBytes + 1 { throw overlong() }
             if ended {
                 guard !buffer.isEmpty else { return nil }
                 // A last line without its newline still counts.

@@ -33,6 +33,9 @@ public struct PluginConformance: Sendable {
         self.runs = runs
     }
 
+    /// Hides the plugin's environment in what is shown of its words.
+    private var redact: PluginRedaction { PluginRedaction(host.declaration.environment) }
+
     /// Each part in order; a part that needs the description is left out when describe failed.
     public func findings() async -> [Finding] {
         var findings: [Finding] = []
@@ -41,7 +44,7 @@ public struct PluginConformance: Sendable {
             description = try await host.describe()
             let options = description.options.map { $0.key + ($0.isRequired ? " (required)" : "") }
             let outputs = description.outputs.map { "\($0.name) (\($0.type.rawValue))" }
-            findings.append(Finding(part: "describe", passed: true, message: "protocol \(description.protocolVersion), effects \(description.effects.rawValue): \(description.summary)",
+            findings.append(Finding(part: "describe", passed: true, message: "protocol \(description.protocolVersion), effects \(description.effects.rawValue): \(redact(description.summary))",
                                     details: ["options: " + (options.isEmpty ? "none" : options.joined(separator: ", ")),
                                               "outputs: " + (outputs.isEmpty ? "none" : outputs.joined(separator: ", "))]))
         } catch {
@@ -52,7 +55,7 @@ public struct PluginConformance: Sendable {
             let problems = try await host.check(options)
             findings.append(Finding(part: "check", passed: problems.isEmpty,
                                     message: problems.isEmpty ? "the options are accepted" : "the plugin refused the sample options",
-                                    details: problems.map { "\($0.path.compactMap(\.rowText).joined(separator: ".")): \($0.message)" }))
+                                    details: problems.map { redact("\($0.path.compactMap(\.rowText).joined(separator: ".")): \($0.message)") }))
         } catch {
             findings.append(Self.failed("check", error))
         }
@@ -83,12 +86,12 @@ public struct PluginConformance: Sendable {
         let hasRows = description.outputs.contains { $0.type == .rows }
         let collect: ([PluginValue]) async throws(PluginFailure) -> Void = { batch throws(PluginFailure) in try await writer.add(batch) }
         do {
-            let answer = try await host.run(options, context: .init(dryRun: dryRun, runId: nil, pipeline: "plugin-check", step: 1, stepId: nil),
+            let answer = try await host.run(options, context: .init(dryRun: dryRun, pipeline: "plugin-check", step: 1, stepId: nil),
                                             timeout: .seconds(host.declaration.timeout), logger: nil, rows: hasRows ? collect : nil)
             let outputs = try PluginStep.outputs(of: answer, declared: description.outputs, redact: PluginRedaction(host.declaration.environment))
             var details = outputs.sorted { $0.key < $1.key }.map { "output \($0.key): \(Self.shown($0.value))" }
             if hasRows { details.insert("rows: \(writer.written)" + (writer.columns.map { " (columns \($0.joined(separator: ", ")))" } ?? ""), at: 0) }
-            return Finding(part: part, passed: true, message: answer["summary"]?.string ?? "answered", details: details)
+            return Finding(part: part, passed: true, message: answer["summary"]?.string.map { redact($0) } ?? "answered", details: details)
         } catch {
             return Self.failed(part, error)
         }

@@ -8,6 +8,8 @@ public struct PluginFailure: Error, Sendable, Equatable {
     public var hint: String?
     /// Its last stderr lines (secrets of its environment redacted).
     public var stderr: [String]
+    /// True when the plugin itself answered with this error (it kept the protocol; it is not stopped at once).
+    public var answered = false
 
     /// Creates a failure.
     public init(_ message: String, hint: String? = nil, stderr: [String] = []) {

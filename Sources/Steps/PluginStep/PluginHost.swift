@@ -61,7 +61,7 @@ public struct PluginHost: Sendable {
             _ = try await Self.handshake(channel)
             try await channel.send(.other(id: 2, method: method))
             if case .result(let result) = try await Self.reply(to: 2, on: channel, method: method, rows: nil) {
-                throw PluginFailure("the plugin answered the unknown method '\(method)' with a result: \(result.json.prefix(80))",
+                throw PluginFailure("the plugin answered the unknown method '\(method)' with a result: \(PluginRedaction(declaration.environment)(result.json).prefix(80))",
                                     hint: "answer a method you do not know with {\"id\": …, \"error\": {\"message\": \"unknown method\"}}")
             }
         }
@@ -89,7 +89,10 @@ public struct PluginHost: Sendable {
                        rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
         switch try await reply(to: id, on: channel, method: method, rows: rows) {
         case .result(let value): return value
-        case .error(let text, let hint): throw PluginFailure(text, hint: hint)
+        case .error(let text, let hint):
+            var failure = PluginFailure(text, hint: hint)
+            failure.answered = true
+            throw failure
         }
     }
 

@@ -28,6 +28,10 @@ struct PluginProcess: Sendable {
     /// conversation is stopped (SIGTERM, then SIGKILL) when it takes longer than `timeout`. A plugin that exits
     /// with a non-zero code, or by a signal, fails the conversation even when it answered.
     func converse<R: Sendable>(timeout: Duration, _ body: (PluginChannel) async throws(PluginFailure) -> R) async throws(PluginFailure) -> R {
+        // A plugin that exits before reading a request makes the write fail with EPIPE, which the host reports;
+        // SIGPIPE's default action would end pushline without a word instead. (Console still ends the process as
+        // Unix tools do when its own output's reader goes.)
+        signal(SIGPIPE, SIG_IGN)
         let redact = PluginRedaction(declaration.environment)
         let stderr = PluginStderr(logger: logger, redact: redact, keep: PluginProtocol.quotedStderrLines)
         let watch = Watch()
@@ -36,13 +40,16 @@ struct PluginProcess: Sendable {
         for (name, value) in declaration.environment {
             if let key = Environment.Key(rawValue: name) { environment[key] = value }
         }
+        // A process group of its own, so a timeout stops what the plugin started too (`sh` running `python3`).
+        var options = PlatformOptions()
+        options.processGroupID = 0
         let outcome: Result<R, PluginFailure>
         let expiredWhileTalking: Duration?
         let status: TerminationStatus
         do {
             let result = try await Subprocess.run(
                 .path(FilePath(declaration.command[0])), arguments: Arguments(Array(declaration.command.dropFirst())),
-                environment: .custom(environment), workingDirectory: FilePath(directory),
+                environment: .custom(environment), workingDirectory: FilePath(directory), platformOptions: options,
                 input: .inputWriter, output: .sequence, error: .sequence
             ) { execution -> (Result<R, PluginFailure>, Duration?) in
                 let pid = execution.processIdentifier.value
@@ -52,10 +59,10 @@ struct PluginProcess: Sendable {
                     do { for try await chunk in errors { stderr.feed(chunk.withUnsafeBytes { Array($0) }) } } catch {}
                     stderr.finish()
                 }
-                let channel = PluginChannel(input: execution.standardInputWriter, output: execution.standardOutput) { error in
+                let channel = PluginChannel(input: execution.standardInputWriter, output: execution.standardOutput, redact: redact) { error in
                     PluginFailure(redacted(error, redact), stderr: stderr.lastLines)
                 }
-                let answer: Result<R, PluginFailure>
+                var answer: Result<R, PluginFailure>
                 do throws(PluginFailure) {
                     answer = .success(try await body(channel))
                 } catch {
@@ -63,13 +70,24 @@ struct PluginProcess: Sendable {
                 }
                 let timedOut = watch.expired
                 await channel.close()
-                // A plugin that broke the protocol is stopped now: it may be blocked writing what is no longer read.
-                watch.start(pid: pid, after: answer.isFailure && timedOut == nil ? .zero : Self.exitGrace)
+                // A plugin that broke the protocol is stopped now (it may be blocked writing what is no longer read);
+                // one that answered, even with an error, has the grace to finish.
+                let broke = if case .failure(let failure) = answer { !failure.answered } else { false }
+                watch.start(pid: pid, after: broke && timedOut == nil ? .zero : Self.exitGrace)
+                if !broke {
+                    do throws(PluginFailure) {
+                        try await channel.expectEnd()
+                    } catch {
+                        if case .success = answer { answer = .failure(error) }
+                    }
+                }
                 await reader.value
                 return (answer, timedOut)
             }
             (outcome, expiredWhileTalking) = result.closureResult
             status = result.terminationStatus
+            // Whatever it started and left behind goes with it.
+            watch.killGroup()
         } catch {
             throw PluginFailure("cannot start plugin '\(declaration.name)' (\(declaration.shownCommand)): \(error)",
                                 hint: "check the command: its program must exist and be executable", stderr: stderr.lastLines)
@@ -81,7 +99,9 @@ struct PluginProcess: Sendable {
         }
         switch (outcome, status) {
         case (.failure(let failure), _):
-            throw PluginFailure(redact(failure.message), hint: failure.hint.map { redact($0) }, stderr: stderr.lastLines)
+            var redacted = PluginFailure(redact(failure.message), hint: failure.hint.map { redact($0) }, stderr: stderr.lastLines)
+            redacted.answered = failure.answered
+            throw redacted
         case (.success(let value), .exited(0)):
             return value
         case (.success, .exited(let code)):
@@ -106,21 +126,35 @@ private func redacted(_ error: PluginProtocolError, _ redact: PluginRedaction) -
 /// Stops a plugin that runs past its time: SIGTERM, then SIGKILL two seconds later. Restarting it gives the plugin a
 /// new deadline.
 final class Watch: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, expired: Duration?)>((nil, nil))
+    private let state = Mutex<(task: Task<Void, Never>?, expired: Duration?, pid: pid_t?)>((nil, nil, nil))
 
-    /// Arms the watch: `pid` is stopped unless `stop` or another `start` comes within `limit`.
+    /// Arms the watch: `pid`'s process group is stopped unless `stop` or another `start` comes within `limit`.
     func start(pid: pid_t, after limit: Duration) {
         let task = Task { [weak self] in
             guard (try? await Task.sleep(for: limit)) != nil else { return }
             self?.state.withLock { $0.expired = limit }
-            kill(pid, SIGTERM)
+            Self.signal(pid, SIGTERM)
             guard (try? await Task.sleep(for: .seconds(2))) != nil else { return }
-            kill(pid, SIGKILL)
+            Self.signal(pid, SIGKILL)
         }
         state.withLock { state in
             state.task?.cancel()
             state.task = task
+            state.pid = pid
         }
+    }
+
+    /// Stops what is left of the plugin's process group once the plugin has exited. (The group keeps its id while
+    /// any member lives, so the id cannot name another process's group.)
+    func killGroup() {
+        guard let pid = state.withLock({ $0.pid }) else { return }
+        kill(-pid, SIGKILL)
+    }
+
+    /// `signal` to the group the plugin leads, and to the plugin itself in case it left that group.
+    private static func signal(_ pid: pid_t, _ signal: Int32) {
+        kill(-pid, signal)
+        kill(pid, signal)
     }
 
     /// Disarms it (the process has exited).

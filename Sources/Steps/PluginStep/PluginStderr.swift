@@ -23,7 +23,7 @@ final class PluginStderr: Sendable {
                 if byte == UInt8(ascii: "\n") {
                     complete.append(String(decoding: state.partial, as: UTF8.self))
                     state.partial.removeAll(keepingCapacity: true)
-                } else if state.partial.count < 4096 {
+                } else if state.partial.count < Self.keptBytes {
                     state.partial.append(byte)
                 }
             }
@@ -40,8 +40,15 @@ final class PluginStderr: Sendable {
         if !rest.isEmpty { add(String(decoding: rest, as: UTF8.self)) }
     }
 
+    /// Bytes of one line kept: enough that a secret near the shown part is hidden before the line is cut.
+    static let keptBytes = 64 * 1024
+    /// Characters of one line shown.
+    static let shownCharacters = 4096
+
     private func add(_ raw: String) {
-        let line = redact(raw.hasSuffix("\r") ? String(raw.dropLast()) : raw)
+        // Hidden first, cut after: a cut could leave part of a secret that no longer matches it.
+        let redacted = redact(raw.hasSuffix("\r") ? String(raw.dropLast()) : raw)
+        let line = redacted.count > Self.shownCharacters ? String(redacted.prefix(Self.shownCharacters)) + "…" : redacted
         logger?.info("\(line)", metadata: ["source": "plugin stderr"])
         tail.withLock { state in
             state.lines.append(line)

@@ -20,7 +20,11 @@ public struct PluginStep: RunnableStep {
     /// What the rows are read from, as a digest: the plugin (its name and command, never its environment) and its
     /// options. A re-run within the dedupe window reads the rows an earlier run spooled from the same source.
     var sourceDigest: String {
-        ContentDigest.hex(["plugin-v1", host.declaration.name, host.declaration.command.joined(separator: "\u{1F}"), options.json].joined(separator: "\n"))
+        // The environment counts (CRM_URL=staging and =prod are other sources) as a digest of its own, so no value
+        // stands in the stored digest's input.
+        let environment = ContentDigest.hex(host.declaration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n"))
+        return ContentDigest.hex(["plugin-v2", host.declaration.name, host.declaration.command.joined(separator: "\u{1F}"), options.json, environment]
+            .joined(separator: "\n"))
     }
 
     /// Runs the plugin (a dry run only when it has no external effects) and hands on what it declared.
@@ -29,8 +33,8 @@ public struct PluginStep: RunnableStep {
         if context.isDryRun, description.effects == .external {
             return StepResult(summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")
         }
-        let request = PluginRequest.RunContext(dryRun: context.isDryRun, runId: nil, pipeline: context.document.name,
-                                               step: context.stepIndex, stepId: context.stepName)
+        let request = PluginRequest.RunContext(dryRun: context.isDryRun, pipeline: context.document.name, step: context.stepIndex,
+                                               stepId: context.stepId, stepName: context.stepName)
         let timeout = Duration.seconds(host.declaration.timeout)
         let redact = PluginRedaction(host.declaration.environment)
         var outputs: StepOutputs = [:]
@@ -94,7 +98,7 @@ public struct PluginStep: RunnableStep {
             case (.rows, _):
                 throw PluginFailure("protocol error: output '\(name)' is rows, which are sent in \"rows\" messages, not in the result")
             default:
-                throw PluginFailure("protocol error: output '\(name)' must be \(spec.type.documentation), found \(value.json.prefix(40))")
+                throw PluginFailure("protocol error: output '\(name)' must be \(spec.type.documentation), found \(redact(value.json).prefix(40))")
             }
         }
         return outputs

@@ -45,6 +45,18 @@ def run(request):
         sys.stdout.write('{"id": %d, "rows": [{"x": "%s"}]}\n' % (rid, "y" * (2 << 20)))
         sys.stdout.flush()
         return
+    if MODE == "leaky-stdout":
+        print("debug: GET /members token=%s and more" % os.environ.get("CRM_TOKEN", ""), flush=True)
+        return
+    if MODE == "extra-after":
+        send({"id": rid, "result": {"summary": "done"}})
+        send({"id": rid, "result": {"summary": "done again"}})
+        return
+    if MODE == "spawns":
+        import subprocess
+        child = subprocess.Popen(["sleep", "300"])
+        open(os.environ["PIDFILE"], "w").write(str(child.pid))
+        time.sleep(3600)
     if MODE == "wrong-id":
         send({"id": 99, "result": {}})
         return
