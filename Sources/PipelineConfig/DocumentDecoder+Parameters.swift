@@ -19,7 +19,7 @@ extension DocumentDecoder {
 
     private func decodeParameter(_ entry: ConfigEntry) -> ParameterDeclaration? {
         var declaration = ParameterDeclaration(name: entry.key, location: entry.keyLocation)
-        if entry.key.isEmpty || !entry.key.allSatisfy({ ($0.isLetter || $0.isNumber) && $0.isASCII || $0 == "_" || $0 == "-" }) {
+        if !DeclaredName.isValid(entry.key) {
             diagnostics.error("parameter name '\(entry.key)' may hold only letters, digits, _ and -", at: entry.keyLocation,
                               hint: "steps use it as ${param:NAME}")
             return nil

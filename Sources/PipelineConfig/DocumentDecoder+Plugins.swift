@@ -1,4 +1,3 @@
-import Foundation
 import PipelineCore
 
 extension DocumentDecoder {
@@ -20,7 +19,7 @@ extension DocumentDecoder {
 
     private func decodePlugin(_ entry: ConfigEntry) -> PluginDeclaration? {
         let reader = OptionReader(entry.value, specs: Self.pluginKeys, step: nil, what: "plugin '\(entry.key)'", diagnostics: diagnostics)
-        if entry.key.isEmpty || !entry.key.allSatisfy({ ($0.isLetter || $0.isNumber) && $0.isASCII || $0 == "_" || $0 == "-" }) {
+        if !DeclaredName.isValid(entry.key) {
             diagnostics.error("plugin name '\(entry.key)' may hold only letters, digits, _ and -", at: entry.keyLocation,
                               hint: "steps use it as their kind: `- \(entry.key.isEmpty ? "my-plugin" : entry.key): { … }`")
             return nil
@@ -37,39 +36,20 @@ extension DocumentDecoder {
             return nil
         }
         let shown = words.joined(separator: " ")
-        guard let resolved = resolveProgram(program) else {
+        guard let resolved = FilePath.executable(program, relativeTo: directory, searchPath: options.environment["PATH"]) else {
             reader.error("plugin '\(entry.key)': \(program.contains("/") ? "no program at '\(program)' (relative to the pipeline file)" : "no program '\(program)' on PATH")",
                          at: commandNode, hint: program.contains("/") ? "the path is relative to the pipeline file's folder, and the file must be executable (chmod +x), or name its interpreter first: [python3, \(program)]"
                             : "install it, or give its path")
             return nil
         }
+        // A value `validate` could not resolve (its variable is not set here) is not passed.
+        let unresolved = Set(reader.node("env")?.entries?.filter { $0.value.scalar?.isUnresolved == true }.map(\.key) ?? [])
         var environment: [String: String] = [:]
-        var unresolved: [String] = []
-        for (name, value) in reader.stringMap("env") ?? [] {
-            if reader.node("env")?.entries?.first(where: { $0.key == name })?.value.scalar?.isUnresolved == true {
-                unresolved.append(name)
-            } else {
-                environment[name] = value
-            }
+        for (name, value) in reader.stringMap("env") ?? [] where !unresolved.contains(name) {
+            environment[name] = value
         }
         let timeout = reader.duration("timeout", in: 1...(7 * 86400)) ?? PluginDeclaration.defaultTimeout
         return PluginDeclaration(name: entry.key, location: entry.keyLocation, command: [resolved] + words.dropFirst(), shownCommand: shown,
-                                 commandLocation: commandNode.location, environment: environment, unresolved: unresolved, timeout: timeout)
-    }
-
-    /// The program's absolute path: one with a '/' relative to the pipeline's folder, a bare name on `PATH`; nil when
-    /// there is no executable file there.
-    private func resolveProgram(_ program: String) -> String? {
-        let manager = FileManager.default
-        if program.contains("/") {
-            let path = program.hasPrefix("/") ? program : URL(fileURLWithPath: directory).appendingPathComponent(program).standardizedFileURL.path
-            return manager.isExecutableFile(atPath: path) ? path : nil
-        }
-        let searchPath = options.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in searchPath.split(separator: ":") where !folder.isEmpty {
-            let candidate = "\(folder)/\(program)"
-            if manager.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+                                 commandLocation: commandNode.location, environment: environment, timeout: timeout)
     }
 }

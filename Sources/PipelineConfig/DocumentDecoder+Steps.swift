@@ -43,9 +43,7 @@ extension DocumentDecoder {
     /// A step's `id:`: letters, digits, `-` and `_`, unique in the file.
     private func decodeStepId(_ node: ConfigNode?, seen: inout [String: SourceLocation]) -> String? {
         guard let node else { return nil }
-        guard let id = node.scalar?.text, !id.isEmpty,
-              id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F })
-        else {
+        guard let id = node.scalar?.text, DeclaredName.isValid(id) else {
             diagnostics.error("a step's 'id' must be letters, digits, '-' and '_', found \(node.scalar.map { "'\($0.text)'" } ?? node.kindName)",
                               at: node.location, hint: "later steps refer to it by this id, e.g. `id: digest`")
             return nil

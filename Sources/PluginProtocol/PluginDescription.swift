@@ -94,6 +94,6 @@ public struct PluginDescription: Sendable, Equatable {
     }
 
     private static func isName(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 64 && text.allSatisfy { ($0.isLetter || $0.isNumber) && $0.isASCII || $0 == "-" || $0 == "_" }
+        text.count <= 64 && DeclaredName.isValid(text)
     }
 }

@@ -59,20 +59,17 @@ struct PluginCommand: AsyncParsableCommand {
                 throw CommandFailure("--options must be a JSON object: \(error.message)", exitCode: ExitStatus.invalidInput)
             }
             guard case .object = sample else { throw CommandFailure("--options must be a JSON object, e.g. '{\"segment\": \"vip\"}'", exitCode: ExitStatus.invalidInput) }
-            var program = command[0]
-            if !program.contains("/") {
-                guard let found = (console.environment["PATH"] ?? "").split(separator: ":").map({ "\($0)/\(program)" })
-                    .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-                    throw CommandFailure("no program '\(program)' on PATH", exitCode: ExitStatus.invalidInput)
-                }
-                program = found
+            let directory = FileManager.default.currentDirectoryPath
+            guard let program = FilePath.executable(command[0], relativeTo: directory, searchPath: console.environment["PATH"]) else {
+                throw CommandFailure(command[0].contains("/") ? "no executable file at '\(command[0])'" : "no program '\(command[0])' on PATH",
+                                     exitCode: ExitStatus.invalidInput)
             }
             var variables: [String: String] = [:]
             for pair in environment {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 variables[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
-            let check = PluginConformance(command: [program] + command.dropFirst(), directory: FileManager.default.currentDirectoryPath,
+            let check = PluginConformance(command: [program] + command.dropFirst(), directory: directory,
                                           environment: variables, options: sample, timeout: ConfigDuration.seconds(timeout) ?? 60, runs: !noRun)
             let findings = await check.findings()
             for finding in findings {

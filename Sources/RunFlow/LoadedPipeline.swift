@@ -29,17 +29,20 @@ public struct LoadedPipeline {
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
         var registry = base
+        var described: Set<String> = []
         if let document, !document.plugins.isEmpty {
             let kinds = await PluginSteps.kinds(for: document, registry: base, diagnostics: collector)
             registry = (try? base.adding(kinds)) ?? base
+            described = Set(kinds.map(\.id))
         }
         var pipeline = document.flatMap {
             registry.build($0, diagnostics: collector) { path, name, reference, diagnostics in
                 loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
             }
         }
-        if let document, !document.plugins.isEmpty {
-            await PluginSteps.check(document, diagnostics: collector)
+        if let document, !described.isEmpty {
+            // Only plugins that said what they are: one that did not was reported once, at its declaration.
+            await PluginSteps.check(document, plugins: described, diagnostics: collector)
             if collector.hasErrors { pipeline = nil }
         }
         return LoadedPipeline(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)

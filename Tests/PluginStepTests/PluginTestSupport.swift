@@ -29,11 +29,7 @@ let pythonExecutable: String? = {
 }()
 
 func onPath(_ program: String) -> String? {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let candidate = "\(folder)/\(program)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
+    FilePath.executable(program, relativeTo: ".", searchPath: ProcessInfo.processInfo.environment["PATH"])
 }
 
 /// A context for a step run without a run store (rows go to a temporary file).

@@ -14,21 +14,18 @@ public struct PluginDeclaration: Sendable, Equatable {
     public var commandLocation: SourceLocation
     /// The plugin's whole environment: only what `env:` lists, values resolved.
     public var environment: [String: String]
-    /// Names in `env:` whose value could not be resolved (a `validate` without the environment): not passed.
-    public var unresolved: [String]
     /// How long one run of the plugin may take, in seconds.
     public var timeout: Int64
 
     /// Creates a declaration.
     public init(name: String, location: SourceLocation, command: [String], shownCommand: String, commandLocation: SourceLocation,
-                environment: [String: String] = [:], unresolved: [String] = [], timeout: Int64 = PluginDeclaration.defaultTimeout) {
+                environment: [String: String] = [:], timeout: Int64 = PluginDeclaration.defaultTimeout) {
         self.name = name
         self.location = location
         self.command = command
         self.shownCommand = shownCommand
         self.commandLocation = commandLocation
         self.environment = environment
-        self.unresolved = unresolved
         self.timeout = timeout
     }
 

@@ -31,10 +31,11 @@ public struct PluginConformance: Sendable {
                                                          environment: environment, timeout: timeout), directory: directory)
         self.options = options
         self.runs = runs
+        redact = PluginRedaction(environment)
     }
 
     /// Hides the plugin's environment in what is shown of its words.
-    private var redact: PluginRedaction { PluginRedaction(host.declaration.environment) }
+    private let redact: PluginRedaction
 
     /// Each part in order; a part that needs the description is left out when describe failed.
     public func findings() async -> [Finding] {
@@ -88,7 +89,7 @@ public struct PluginConformance: Sendable {
         do {
             let answer = try await host.run(options, context: .init(dryRun: dryRun, pipeline: "plugin-check", step: 1, stepId: nil),
                                             timeout: .seconds(host.declaration.timeout), logger: nil, rows: hasRows ? collect : nil)
-            let outputs = try PluginStep.outputs(of: answer, declared: description.outputs, redact: PluginRedaction(host.declaration.environment))
+            let outputs = try PluginStep.outputs(of: answer, declared: description.outputs, redact: redact)
             var details = outputs.sorted { $0.key < $1.key }.map { "output \($0.key): \(Self.shown($0.value))" }
             if hasRows { details.insert("rows: \(writer.written)" + (writer.columns.map { " (columns \($0.joined(separator: ", ")))" } ?? ""), at: 0) }
             return Finding(part: part, passed: true, message: answer["summary"]?.string.map { redact($0) } ?? "answered", details: details)

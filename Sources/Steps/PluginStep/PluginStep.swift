@@ -110,6 +110,7 @@ public struct PluginStep: RunnableStep {
 struct PluginRowWriter {
     let sink: RowSink?
     private(set) var columns: [String]?
+    private var known: Set<String> = []
     private(set) var written = 0
 
     init(sink: RowSink?) {
@@ -125,15 +126,15 @@ struct PluginRowWriter {
             if columns == nil {
                 guard !fields.isEmpty else { throw PluginFailure("protocol error: row 1 has no fields") }
                 columns = fields.keys.sorted()
+                known = Set(fields.keys)
                 sink?.begin(columns: columns!)
             }
-            let known = columns!
-            if let extra = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            if let extra = fields.keys.filter({ !known.contains($0) }).min() {
                 throw PluginFailure("protocol error: row \(written) has '\(extra)', which the first row does not have",
                                     hint: "give every row the first row's keys (a missing value may be null)")
             }
             var values: [String?] = []
-            for column in known {
+            for column in columns! {
                 let value = fields[column] ?? .null
                 switch value {
                 case .array, .object:

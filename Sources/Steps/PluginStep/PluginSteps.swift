@@ -42,9 +42,10 @@ public enum PluginSteps {
         }
     }
 
-    /// Has each plugin check the options of its steps, as written, and reports its findings at the value they name.
-    public static func check(_ document: PipelineDocument, diagnostics: DiagnosticCollector) async {
-        for invocation in document.steps {
+    /// Has each of the named `plugins` check the options of its steps, as written, and reports its findings at the
+    /// value they name.
+    public static func check(_ document: PipelineDocument, plugins: Set<String>, diagnostics: DiagnosticCollector) async {
+        for invocation in document.steps where plugins.contains(invocation.kind) {
             guard let declaration = document.plugins.first(where: { $0.name == invocation.kind }) else { continue }
             let host = PluginHost(declaration: declaration, directory: document.directory)
             let problems: [(path: [PluginValue], message: String, hint: String?)]
