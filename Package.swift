@@ -8,8 +8,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pushline", targets: ["pushline"]),
+        // The Step API and an entry point that runs the whole command line with a package's own steps
+        // (docs/writing-a-swift-step.md). Its public surface is the API; everything beneath it is `package`.
+        .library(name: "PushlineKit", targets: ["PushlineKit"]),
         // The parsers that read outside input, for the libFuzzer harnesses in fuzz/ (a package of its own, built
-        // with the fuzzer's instrumentation by fuzz/run.sh); not an API.
+        // with the fuzzer's instrumentation by fuzz/run.sh); not an API: what they make public may change.
         .library(name: "HubExpressions", targets: ["HubExpressions"]),
         .library(name: "HubWire", targets: ["HubWire"]),
         .library(name: "PipelineCore", targets: ["PipelineCore"]),
@@ -159,6 +162,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
+        // Pushline as a Swift package: re-exports the Step API and runs the command line with extra steps. Only
+        // swift-log (re-exported: a step's logger is swift-log's).
+        .target(name: "PushlineKit", dependencies: [
+            "PipelineCore", "BuiltinSteps", "PushlineCLI",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Renders per second on one core, for bench/run.sh; not part of the product.
         .executableTarget(name: "RenderBenchmark", dependencies: ["HubExpressions"], path: "Benchmarks/RenderBenchmark"),
         // Items committed per second by each run store, for bench/shards.sh.
@@ -212,6 +221,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
                     exclude: ["Golden", "Inputs"]),
+        .testTarget(name: "PushlineKitTests", dependencies: ["PushlineKit", "PushlineCLI", "RunFlow"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
         .testTarget(name: "StoreBenchmarkTests", dependencies: ["StoreBenchmark", "RunJournal", "RunStore"]),
     ],

@@ -6,16 +6,16 @@ import PipelineCore
 ///
 /// The runner admits, journals, paces, counts and reports the item as it does a single request; the job
 /// only makes its requests through `requests` and says how it ended.
-public protocol BatchJob: Sendable {
+package protocol BatchJob: Sendable {
     /// Makes the item's requests. `reusing` is an id an earlier attempt (of this run, or another run that
     /// left the same item of unknown fate) journalled for it: upsert that rather than make another.
     func perform(_ requests: BatchRequests, reusing id: String?) async -> BatchJobResult
 }
 
 /// How a job ended.
-public struct BatchJobResult: Sendable {
+package struct BatchJobResult: Sendable {
     /// Accepted, with the word the report uses (`created`, `updated`, `deleted`), or failed.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// Every request answered as it should.
         case done(String)
         /// Not done: why (naming the request), what to do, whether trying again may help, and the stop it
@@ -24,12 +24,12 @@ public struct BatchJobResult: Sendable {
     }
 
     /// How it ended.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// The id it made or used (kept in the journal, so a resume reuses it; a failed item keeps it too).
-    public var id: String?
+    package var id: String?
 
     /// Creates a result.
-    public init(_ outcome: Outcome, id: String? = nil) {
+    package init(_ outcome: Outcome, id: String? = nil) {
         self.outcome = outcome
         self.id = id
     }
@@ -37,21 +37,21 @@ public struct BatchJobResult: Sendable {
 
 /// Why a job's request failed: the reason (naming the request), whether trying again may help, and the stop
 /// it causes when the failure is the hub's.
-public struct BatchJobFailure: Error, Sendable {
+package struct BatchJobFailure: Error, Sendable {
     /// Why, naming the request.
-    public var reason: String
+    package var reason: String
     /// The batch's stop, when every further item would fail the same way.
-    public var stop: BatchStop?
+    package var stop: BatchStop?
     /// True when trying again may succeed: no answer, throttling, a server error.
-    public var retriable: Bool
+    package var retriable: Bool
 
     /// Creates a failure.
-    public init(reason: String, stop: BatchStop? = nil, retriable: Bool = false) {
+    package init(reason: String, stop: BatchStop? = nil, retriable: Bool = false) {
         self.reason = reason
         self.stop = stop
         self.retriable = retriable
     }
 
     /// The job's outcome.
-    public var outcome: BatchJobResult.Outcome { .failed(reason: reason, hint: nil, retriable: retriable, stop: stop) }
+    package var outcome: BatchJobResult.Outcome { .failed(reason: reason, hint: nil, retriable: retriable, stop: stop) }
 }

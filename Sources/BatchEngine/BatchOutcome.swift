@@ -2,41 +2,41 @@ import HubWire
 import PipelineCore
 
 /// What a batch came to.
-public struct BatchOutcome: Sendable {
+package struct BatchOutcome: Sendable {
     /// Items by outcome.
-    public var counts = ItemCounts()
+    package var counts = ItemCounts()
     /// The first notification ids (at most `BatchRunner.keptIds`); the journal has them all.
-    public private(set) var notificationIds: [String] = []
+    package private(set) var notificationIds: [String] = []
     /// Every notification id the batch met, kept or not.
-    public private(set) var notificationIdTotal = 0
+    package private(set) var notificationIdTotal = 0
     /// The TrackingIds of the first accepted requests (at most `BatchRunner.keptIds`).
-    public private(set) var trackingIds: [String] = []
+    package private(set) var trackingIds: [String] = []
     /// Every accepted request's TrackingId, kept or not.
-    public private(set) var trackingIdTotal = 0
+    package private(set) var trackingIdTotal = 0
     /// Failed and unknown items grouped by reason, biggest group first.
-    public var failures: [FailureGroup] = []
+    package var failures: [FailureGroup] = []
     /// Dry runs: the first requests as they would be sent (signature redacted).
-    public var dryRunLines: [String] = []
+    package var dryRunLines: [String] = []
     /// The first requests' outcomes (at most `BatchRunner.keptIds`): request, status, TrackingId,
     /// attempts, timing, notification id, outcome and reason.
-    public var requestReports: [ReportValue] = []
+    package var requestReports: [ReportValue] = []
     /// Requests made (retries not counted).
-    public var requests = 0
+    package var requests = 0
     /// Retries made.
-    public var retries = 0
+    package var retries = 0
     /// `--again`: items sent although an earlier run had sent the same notification within the window.
-    public var resent = 0
+    package var resent = 0
     /// True when a stop signal ended the batch before its last item.
-    public var interrupted = false
+    package var interrupted = false
     /// Why the batch stopped starting items before its source ended, if it did.
-    public var stop: BatchStop?
+    package var stop: BatchStop?
     /// The first items' reports in row order (as many as the runner keeps; none by default).
-    public var items: [BatchItemReport] = []
+    package var items: [BatchItemReport] = []
     /// The first failed or bad items' reports in row order (as many as the runner keeps).
-    public var firstFailures: [BatchItemReport] = []
+    package var firstFailures: [BatchItemReport] = []
 
     /// Creates an empty outcome.
-    public init() {}
+    package init() {}
 
     /// Notes a notification id an item came to (the first ones are kept).
     mutating func noteNotificationId(_ id: String?) {
@@ -53,21 +53,21 @@ public struct BatchOutcome: Sendable {
     }
 
     /// One reason and the items that met it.
-    public struct FailureGroup: Sendable, Equatable {
+    package struct FailureGroup: Sendable, Equatable {
         /// `failed`, `unknown`, `duplicate` or `bad`.
-        public var state: ItemState
+        package var state: ItemState
         /// The reason.
-        public var reason: String
+        package var reason: String
         /// Items with it.
-        public var count: Int
+        package var count: Int
         /// The first few items' origins and TrackingIds.
-        public var examples: [String]
+        package var examples: [String]
         /// What to do about it, when known.
-        public var hint: String?
+        package var hint: String?
     }
 
     /// Structured detail for the report: counts, ids, failure groups.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             ReportField("items", .object([
                 ReportField("accepted", .int(counts.accepted)), ReportField("planned", .int(counts.planned)),

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What a `BatchJob` makes its requests through: paced by the step's rate, shown by a dry run in item order,
 /// counted and reported like a single-request item's, and able to journal an id before it is used.
-public final class BatchRequests: Sendable {
+package final class BatchRequests: Sendable {
     private struct Tally {
         var made = 0
         var retries = 0
@@ -12,7 +12,7 @@ public final class BatchRequests: Sendable {
     }
 
     /// The hub session the job talks to.
-    public let session: HubSession
+    package let session: HubSession
     private let governor: RateGovernor
     private let log: RequestLog?
     private let ledger: (any ItemLedger)?
@@ -28,10 +28,10 @@ public final class BatchRequests: Sendable {
     }
 
     /// The hub's endpoint, for building requests.
-    public var endpoint: HubEndpoint { session.endpoint }
+    package var endpoint: HubEndpoint { session.endpoint }
 
     /// Sends `request`; a 2xx, or a status in `allowed`, is answered.
-    public func send(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> HubExchange {
+    package func send(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> HubExchange {
         let number = tally.withLock { tally in
             tally.made += 1
             return tally.made
@@ -59,7 +59,7 @@ public final class BatchRequests: Sendable {
     /// Sends `request` and reads the answer as a job step: a 2xx (or a status in `allowed`) is the response;
     /// anything else is a failure naming the request, retriable when trying again may help, and carrying the
     /// batch's stop when every further item would meet it too (the shared `stopsBatch` rule).
-    public func expect(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> Result<HubResponse, BatchJobFailure> {
+    package func expect(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> Result<HubResponse, BatchJobFailure> {
         let hub = session.hub.name
         switch await send(request, allowing: allowed) {
         case .answered(let result):
@@ -75,7 +75,7 @@ public final class BatchRequests: Sendable {
     }
 
     /// `journal(id:)` as a job step: a journal that cannot be written stops the batch.
-    public func keep(id: String) async -> BatchJobFailure? {
+    package func keep(id: String) async -> BatchJobFailure? {
         do throws(LedgerError) { try await journal(id: id) } catch {
             let failure = error.stepFailure
             return BatchJobFailure(reason: failure.message, stop: BatchStop(.journal, message: failure.message, hint: failure.hint),
@@ -86,7 +86,7 @@ public final class BatchRequests: Sendable {
 
     /// Journals `id` as what the item is creating, before it is used, so a resumed run upserts that resource
     /// instead of creating a second. Nothing is written in a dry run or a run without a journal.
-    public func journal(id: String) async throws(LedgerError) {
+    package func journal(id: String) async throws(LedgerError) {
         guard let ledger else { return }
         try await ledger.assignId(id, to: key)
     }

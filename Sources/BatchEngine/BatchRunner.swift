@@ -16,13 +16,13 @@ import PipelineCore
 /// A failure every further item would share (the key, a right, the hub — the typed `stopsBatch` rule), a
 /// journal that fails, an input that becomes unreadable, or a stop signal ends admission; requests in
 /// flight finish and are recorded. A dry run sends nothing, records nothing and is not paced.
-public struct BatchRunner: Sendable {
+package struct BatchRunner: Sendable {
     /// Notification ids and request reports kept for the report (the journal keeps them all).
-    public static let keptIds = 100
+    package static let keptIds = 100
     /// Requests shown by a dry run; the rest are counted.
-    public static let shownRequests = 3
+    package static let shownRequests = 3
     /// Failed or bad items listed in `BatchOutcome.firstFailures`.
-    public static let listedFailures = 5
+    package static let listedFailures = 5
     /// Outcomes recorded per journal transaction at most.
     static let flushEvery = 64
     /// Items read ahead of admission, whose keys the journal is asked about together.
@@ -33,14 +33,14 @@ public struct BatchRunner: Sendable {
     static let inFlightWait: Double = 300
 
     /// What messages call an item and what it makes: "row" and "notification" for `send`.
-    public struct Wording: Sendable {
+    package struct Wording: Sendable {
         /// The item: `row`, `device`.
-        public var item: String
+        package var item: String
         /// What the same idempotency key means: `notification`, `registration`.
-        public var thing: String
+        package var thing: String
 
         /// Creates a wording.
-        public init(item: String, thing: String) {
+        package init(item: String, thing: String) {
             self.item = item
             self.thing = thing
         }
@@ -54,17 +54,17 @@ public struct BatchRunner: Sendable {
     let control: BatchControl
     let isDryRun: Bool
     /// The number of items, when known before they are read (for progress).
-    public var total: Int?
+    package var total: Int?
     /// Seconds an accepted idempotency key keeps the same item from being done again; 0 for off.
     let dedupeWindow: Double
     let clock: WallClock
     /// Item reports kept in `BatchOutcome.items` (the first ones, in row order).
-    public var keptItems = 0
+    package var keptItems = 0
     /// What messages call items.
-    public var wording = Wording(item: "row", thing: "notification")
+    package var wording = Wording(item: "row", thing: "notification")
 
     /// Creates a runner for the step at `stepIndex` (1-based).
-    public init(session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
+    package init(session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
                 isDryRun: Bool, total: Int? = nil, dedupeWindow: Double = 0, clock: WallClock = .system) {
         self.stepIndex = stepIndex
         self.stepId = stepId
@@ -94,7 +94,7 @@ public struct BatchRunner: Sendable {
 
     /// Runs every item `next` yields and returns what they came to; when admission stopped early (see the
     /// type's notes), `stop` says why.
-    public func collect(_ next: () throws(StepFailure) -> BatchItem?) async -> BatchOutcome {
+    package func collect(_ next: () throws(StepFailure) -> BatchItem?) async -> BatchOutcome {
         // On the HTTP client's own thread when it offers one: the rows, the journal and the requests then
         // meet without thread switches.
         await withTaskExecutorPreference(session.transport.preferredExecutor) {
@@ -241,7 +241,7 @@ public struct BatchRunner: Sendable {
 
     /// Runs every item `next` yields. Throws the stop (the journal failed, the hub refused the key, token or
     /// hub, the input became unreadable) when admission stopped early; items finished before it are journalled.
-    public func run(_ next: () throws(StepFailure) -> BatchItem?) async throws(StepFailure) -> BatchOutcome {
+    package func run(_ next: () throws(StepFailure) -> BatchItem?) async throws(StepFailure) -> BatchOutcome {
         let outcome = await collect(next)
         if let stop = outcome.stop { throw stop.failure }
         return outcome

@@ -3,9 +3,9 @@ import PipelineCore
 /// Why a batch stopped starting items: a failure every further item would share (the key or a right is
 /// refused, the hub is unreachable or does not exist), the journal failed, the input became unreadable, or
 /// the run was cancelled. Items in flight finish and are recorded first.
-public struct BatchStop: Sendable, Equatable {
+package struct BatchStop: Sendable, Equatable {
     /// What stopped it.
-    public enum Cause: Sendable, Equatable {
+    package enum Cause: Sendable, Equatable {
         /// The hub refused or could not be reached, in a way every request would meet.
         case hub
         /// The run journal could not be read or written.
@@ -17,16 +17,16 @@ public struct BatchStop: Sendable, Equatable {
     }
 
     /// What stopped it.
-    public var cause: Cause
+    package var cause: Cause
     /// What happened, for people.
-    public var message: String
+    package var message: String
     /// What to do about it.
-    public var hint: String?
+    package var hint: String?
     /// The request report of the failure that stopped it, when there is one.
-    public var data: ReportValue
+    package var data: ReportValue
 
     /// Creates a stop.
-    public init(_ cause: Cause, message: String, hint: String? = nil, data: ReportValue = .object([])) {
+    package init(_ cause: Cause, message: String, hint: String? = nil, data: ReportValue = .object([])) {
         self.cause = cause
         self.message = message
         self.hint = hint
@@ -34,5 +34,5 @@ public struct BatchStop: Sendable, Equatable {
     }
 
     /// The stop as the step's failure.
-    public var failure: StepFailure { StepFailure(message, hint: hint, data: data) }
+    package var failure: StepFailure { StepFailure(message, hint: hint, data: data) }
 }

@@ -8,14 +8,14 @@ import PipelineCore
 /// and query, the headers that shape the notification, and the body. The schedule-time header counts only
 /// when the step schedules for a fixed time: a delay (`in 2h`) re-run minutes later is still the same
 /// notification, but the same content at 09:00 and at 18:00 is two.
-public enum IdempotencyKey {
+package enum IdempotencyKey {
     /// A declared key as the journal keeps it: `daily-digest/step2:digest-u0203`. A declared key names a
     /// notification within its pipeline and step: two pipelines, or two steps of one (an iOS and an Android send
     /// over the same rows), that declare the same key are not taken for each other, and the pipeline's name (not
     /// its file's directory) keeps it the same key wherever the file is read from. `pushline runs find
     /// digest-u0203` finds it without the prefix. (A default key is the request's digest on its hub, the same
     /// notification whichever pipeline sends it.)
-    public static func scoped(_ key: String, pipeline: String, step: Int) -> String {
+    package static func scoped(_ key: String, pipeline: String, step: Int) -> String {
         "\(pipeline)/step\(step):\(key)"
     }
 
@@ -27,7 +27,7 @@ public enum IdempotencyKey {
     /// The text digested is written as bytes into one buffer (a batch keys every row's request; building it as a
     /// `String` cost more than the digest). It is the same text, byte for byte, that keys have always digested: a key
     /// must never change, or a journal would stop recognising what it sent.
-    public static func of(_ request: HubRequest, hub: HubSession, includingSchedule: Bool = false) -> String {
+    package static func of(_ request: HubRequest, hub: HubSession, includingSchedule: Bool = false) -> String {
         var maker = Maker(hub: hub, includingSchedule: includingSchedule)
         return maker.key(of: request)
     }
@@ -39,7 +39,7 @@ public enum IdempotencyKey {
     /// The text digested is written as bytes into one buffer (building it as a `String` cost more than the digest). It
     /// is the same text, byte for byte, that keys have always digested: a key must never change, or a journal would stop
     /// recognising what it sent.
-    public struct Maker {
+    package struct Maker {
         /// `pushline-key-v1`, the hub's identity and a newline.
         private let head: [UInt8]
         private let base: String
@@ -50,14 +50,14 @@ public enum IdempotencyKey {
         private var digested: [(position: Int, name: [UInt8])] = []
         private var text: [UInt8] = []
 
-        public init(hub: HubSession, includingSchedule: Bool) {
+        package init(hub: HubSession, includingSchedule: Bool) {
             head = Array("pushline-key-v1\n\(identity(of: hub))\n".utf8)
             base = hub.endpoint.hubBaseURL
             self.includingSchedule = includingSchedule
         }
 
         /// The key of `request`: `request:` and 32 hex digits.
-        public mutating func key(of request: HubRequest) -> String {
+        package mutating func key(of request: HubRequest) -> String {
             let headers = request.headers
             if !headers.elementsEqual(names, by: { $0.name == $1 }) {
                 names = headers.map(\.name)
@@ -91,7 +91,7 @@ public enum IdempotencyKey {
     private static let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
 
     /// The key of an item described by `parts` (a device's operation and content) on `hub`, under `kind`.
-    public static func of(_ kind: String, _ parts: [String], hub: HubSession) -> String {
+    package static func of(_ kind: String, _ parts: [String], hub: HubSession) -> String {
         let text = "pushline-key-v1\n\(identity(of: hub))\n" + parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
         return "\(kind):" + ContentDigest.hex(text).prefix(32)
     }

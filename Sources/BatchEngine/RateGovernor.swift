@@ -12,11 +12,11 @@ import Synchronization
 /// - With `SharedPacing`, the pause and the budgets (`rate:` of the hub, or of a step across a sharded run's
 ///   parts) live in the run store, so every process sending to the hub keeps to them together. Budget slots
 ///   are reserved a quarter second's worth at a time: one store round trip per block, not per request.
-public actor RateGovernor: ThrottleObserver {
+package actor RateGovernor: ThrottleObserver {
     /// The configured cap this process keeps to by itself, requests per second; nil for none.
-    public nonisolated let ceiling: Double?
+    package nonisolated let ceiling: Double?
     /// The current pace, or nil for none.
-    public private(set) var current: Double?
+    package private(set) var current: Double?
     private nonisolated let pacing: Atomic<Bool>
     private nonisolated let hasBudgets: Bool
     private let shared: SharedPacing?
@@ -49,7 +49,7 @@ public actor RateGovernor: ThrottleObserver {
 
     /// Creates a governor paced at `ceiling` requests per second (nil: unpaced until throttled), sharing
     /// pauses and budgets through `shared` when given.
-    public init(ceiling: Double?, shared: SharedPacing? = nil) {
+    package init(ceiling: Double?, shared: SharedPacing? = nil) {
         self.ceiling = ceiling
         self.shared = shared
         let budgets = !(shared?.budgets.isEmpty ?? true)
@@ -65,10 +65,10 @@ public actor RateGovernor: ThrottleObserver {
 
     /// True while requests are spaced out (a ceiling, a shared budget, or a pace cut by throttling): the
     /// runner then admits items one at a time. Read without a hop to the actor.
-    public nonisolated var isPacing: Bool { pacing.load(ordering: .relaxed) }
+    package nonisolated var isPacing: Bool { pacing.load(ordering: .relaxed) }
 
     /// Waits for the next slot.
-    public func acquire() async {
+    package func acquire() async {
         raiseIfCalm()
         var at = pausedUntil
         if let shared { at = max(at, await sharedSlot(shared)) }
@@ -86,7 +86,7 @@ public actor RateGovernor: ThrottleObserver {
     }
 
     /// One request finished; `throttled` when the hub answered 429 (or 403 with Retry-After) on the way.
-    public func finished(throttled: Bool) {
+    package func finished(throttled: Bool) {
         finished += 1
         guard throttled else { return }
         let now = clock.now
@@ -102,7 +102,7 @@ public actor RateGovernor: ThrottleObserver {
 
     /// The hub throttled and asked for `seconds`: no request starts before they pass, here and, through the
     /// store, in every process sending to the hub.
-    public func throttled(for seconds: Double) async {
+    package func throttled(for seconds: Double) async {
         guard seconds > 0, seconds.isFinite else { return }
         let until = clock.now + .seconds(seconds)
         // Requests in flight meet the same throttling together; one pause records them all.

@@ -2,16 +2,16 @@ import PipelineCore
 
 /// What a `RateGovernor` shares with the other processes sending to its hub: the run store's pace, the hub's
 /// key in it, and the budgets it draws from.
-public struct SharedPacing: Sendable {
+package struct SharedPacing: Sendable {
     /// The run store's pace.
-    public var pace: any HubPace
+    package var pace: any HubPace
     /// The hub, as the store knows it: its REST base URL (no secret in it).
-    public var hub: String
+    package var hub: String
     /// The budgets every request takes a slot of; empty for none (only pauses are shared).
-    public var budgets: [PaceBudget]
+    package var budgets: [PaceBudget]
 
     /// Creates a shared pacing.
-    public init(pace: any HubPace, hub: String, budgets: [PaceBudget]) {
+    package init(pace: any HubPace, hub: String, budgets: [PaceBudget]) {
         self.pace = pace
         self.hub = hub
         self.budgets = budgets

@@ -7,9 +7,9 @@ import SignStep
 
 /// The step types that ship with Pushline. The CLI builds its `StepRegistry` from this list;
 /// a new step module is added here and nowhere else.
-public enum BuiltinSteps {
+package enum BuiltinSteps {
     /// Every built-in step type, in the order docs list them.
-    public static let all: [any Step.Type] = [
+    package static let all: [any Step.Type] = [
         SignStep.self,
         RegisterStep.self,
         RenderStep.self,
@@ -18,10 +18,10 @@ public enum BuiltinSteps {
     ]
 
     /// Every built-in step's kind, for `PushlineMain.run(_:steps:)` with steps of one's own after them.
-    public static var kinds: [StepKind] { all.map { StepKind($0) } }
+    package static var kinds: [StepKind] { all.map { StepKind($0) } }
 
     /// A registry of the built-in steps.
-    public static func registry() -> StepRegistry {
+    package static func registry() -> StepRegistry {
         do {
             return try StepRegistry(all)
         } catch {

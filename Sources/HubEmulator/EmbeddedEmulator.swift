@@ -1,14 +1,14 @@
 /// The emulator served by a task of this process until stopped: what `pushline demo` runs its pipeline
 /// against, and what a test or another front end can start without a second process.
-public struct EmbeddedEmulator: Sendable {
+package struct EmbeddedEmulator: Sendable {
     /// What it serves.
-    public let emulator: Emulator
+    package let emulator: Emulator
     /// The port it listens on (loopback).
-    public let port: Int
+    package let port: Int
     private let task: Task<Void, any Error>
 
     /// Starts serving on 127.0.0.1:`port` (0: a free port) and returns once it listens.
-    public static func start(_ emulator: Emulator, port: Int) async throws -> EmbeddedEmulator {
+    package static func start(_ emulator: Emulator, port: Int) async throws -> EmbeddedEmulator {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
             // Finishing the stream when serving ends makes a failure to start an error, not a hang.
@@ -27,21 +27,21 @@ public struct EmbeddedEmulator: Sendable {
     }
 
     /// Stops serving (in-flight requests finish) and waits until it has.
-    public func stop() async {
+    package func stop() async {
         await emulator.shutdown()
         _ = try? await task.value
     }
 
     /// Waits until serving ends (Ctrl-C or SIGTERM: the emulator shuts down gracefully).
-    public func waitUntilStopped() async {
+    package func waitUntilStopped() async {
         _ = try? await task.value
     }
 }
 
 /// The emulator could not start serving (the port is taken, the address cannot be bound).
-public struct EmulatorStartFailure: Error, Sendable, CustomStringConvertible {
+package struct EmulatorStartFailure: Error, Sendable, CustomStringConvertible {
     /// What happened.
-    public let message: String
+    package let message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }

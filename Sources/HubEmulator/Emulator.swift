@@ -7,9 +7,9 @@ import Synchronization
 /// (and optionally a state file), with a side channel that shows what each device received.
 ///
 /// Build it, then `run` it: the `pushline emulator` command, or `EmbeddedEmulator` inside another process.
-public final class Emulator: Sendable {
+package final class Emulator: Sendable {
     /// What it serves.
-    public let configuration: EmulatorConfiguration
+    package let configuration: EmulatorConfiguration
     let store: EmulatorStore
     let stateFile: StateFile?
     /// The emulator's clock: `now` moved by the configured offset.
@@ -24,7 +24,7 @@ public final class Emulator: Sendable {
     ///     `GET messages/{id}` answers (oldest dropped first).
     ///   - now: this machine's clock; the emulator's own runs `configuration.clockOffset` seconds from it
     ///     and dates token checks, the `Date` header, scheduled sends and timestamps.
-    public init(
+    package init(
         configuration: EmulatorConfiguration, statePath: String? = nil, deliveryLimit: Int = 100_000,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
@@ -46,7 +46,7 @@ public final class Emulator: Sendable {
     /// Serves until SIGINT, SIGTERM or `shutdown()`, then lets in-flight requests finish and saves the state.
     /// `quiet` logs only warnings and errors (an emulator embedded in another command); `onRunning` receives the
     /// bound port (port 0 picks a free one).
-    public func run(host: String, port: Int, quiet: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(host: String, port: Int, quiet: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let background = Task { await backgroundWork() }
         defer { background.cancel() }
         let responder = EmulatorResponder(store: store, configuration: configuration, now: clock)
@@ -66,29 +66,29 @@ public final class Emulator: Sendable {
     }
 
     /// Ends a `run` as SIGTERM would: no new connections, in-flight requests finish, state is saved.
-    public func shutdown() async {
+    package func shutdown() async {
         await serving.withLock { $0 }?.shutdown()
     }
 
     /// Sends scheduled notifications that are due; returns how many. `run` calls it every 100 ms.
     @discardableResult
-    public func sendDueNotifications() async -> Int {
+    package func sendDueNotifications() async -> Int {
         await store.sendDueNotifications()
     }
 
     /// Writes the state file now (no-op without one).
-    public func saveState() async throws {
+    package func saveState() async throws {
         guard let stateFile else { return }
         try stateFile.save(await store.takeSnapshot())
     }
 
     /// The deliveries recorded so far (what the side channel returns).
-    public func deliveries(since: Int? = nil) async -> [Delivery] {
+    package func deliveries(since: Int? = nil) async -> [Delivery] {
         await store.deliveries(since: since)
     }
 
     /// One connection string per hub and policy, for clients pointed at `baseURL` (e.g. `http://127.0.0.1:8080/`).
-    public func connectionStrings(baseURL: String) -> [(hub: String, policy: String, connectionString: String)] {
+    package func connectionStrings(baseURL: String) -> [(hub: String, policy: String, connectionString: String)] {
         let endpoint = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         return configuration.hubs.flatMap { hub in
             hub.policies.map { policy in
@@ -110,9 +110,9 @@ public final class Emulator: Sendable {
 }
 
 /// A state file that cannot be used.
-public struct EmulatorStateError: Error, Equatable, CustomStringConvertible {
+package struct EmulatorStateError: Error, Equatable, CustomStringConvertible {
     /// What is wrong.
-    public let message: String
+    package let message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -2,9 +2,9 @@ import Foundation
 import HubWire
 
 /// What the emulator serves: a namespace, its tier, hubs with access policies, and injected faults.
-public struct EmulatorConfiguration: Sendable, Equatable {
+package struct EmulatorConfiguration: Sendable, Equatable {
     /// NH pricing tiers; some features exist on Standard only.
-    public enum Tier: String, Sendable, CaseIterable {
+    package enum Tier: String, Sendable, CaseIterable {
         /// Free: no per-message telemetry, no scheduled sends, no direct batch.
         case free
         /// Basic: no per-message telemetry, no scheduled sends.
@@ -14,37 +14,37 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     }
 
     /// One hub and its policies.
-    public struct Hub: Sendable, Equatable {
+    package struct Hub: Sendable, Equatable {
         /// The hub name (the first path segment(s) of every request).
-        public var name: String
+        package var name: String
         /// Access policies (name, key text, rights).
-        public var policies: [AccessPolicy]
+        package var policies: [AccessPolicy]
 
         /// Creates a hub.
-        public init(name: String, policies: [AccessPolicy]) {
+        package init(name: String, policies: [AccessPolicy]) {
             self.name = name
             self.policies = policies
         }
     }
 
     /// The namespace: tokens signed for `https://<namespace>.servicebus.windows.net/…` are accepted.
-    public var namespace: String
+    package var namespace: String
     /// The tier.
-    public var tier: Tier
+    package var tier: Tier
     /// The hubs.
-    public var hubs: [Hub]
+    package var hubs: [Hub]
     /// Faults injected into matching requests.
-    public var faults: [FaultRule]
+    package var faults: [FaultRule]
     /// Seconds of clock skew allowed when checking token expiry (NH behaviour unconfirmed; default 0).
-    public var clockSkew: Int64
+    package var clockSkew: Int64
     /// Seconds the emulator's clock runs ahead of this machine's (negative: behind). It dates tokens'
     /// expiry checks, the `Date` header and scheduled sends, so operators can rehearse a skewed clock.
-    public var clockOffset: Int64
+    package var clockOffset: Int64
     /// Time added before answering matching requests; nil for none.
-    public var latency: LatencyRule?
+    package var latency: LatencyRule?
 
     /// Creates a configuration.
-    public init(
+    package init(
         namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0,
         clockOffset: Int64 = 0, latency: LatencyRule? = nil
     ) {
@@ -58,7 +58,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     }
 
     /// One hub `myhub` in namespace `local` with freshly generated Full and Listen keys, as the portal creates.
-    public static func standardLocal() -> EmulatorConfiguration {
+    package static func standardLocal() -> EmulatorConfiguration {
         EmulatorConfiguration(namespace: "local", hubs: [
             Hub(name: "myhub", policies: [
                 AccessPolicy(name: "DefaultFullSharedAccessSignature", key: generateKey(), rights: [.listen, .manage, .send]),
@@ -68,7 +68,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     }
 
     /// A 44-character key like the portal's: base64 of 32 random bytes.
-    public static func generateKey() -> String {
+    package static func generateKey() -> String {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
     }

@@ -1,7 +1,7 @@
 /// A fault to inject: answer a fraction of matching requests with an error, or drop the connection.
-public struct FaultRule: Sendable, Equatable {
+package struct FaultRule: Sendable, Equatable {
     /// Which requests a rule applies to.
-    public enum Operation: String, Sendable, CaseIterable {
+    package enum Operation: String, Sendable, CaseIterable {
         /// `messages`, `messages/$batch`, `schedulednotifications`.
         case send
         /// `installations/…`.
@@ -11,7 +11,7 @@ public struct FaultRule: Sendable, Equatable {
     }
 
     /// What happens to a request the rule hits.
-    public enum Effect: Sendable, Equatable {
+    package enum Effect: Sendable, Equatable {
         /// Answer with this HTTP status (and `Retry-After` when set).
         case status(Int, retryAfter: Int?)
         /// Close the connection without answering, after the request was received.
@@ -19,14 +19,14 @@ public struct FaultRule: Sendable, Equatable {
     }
 
     /// What happens.
-    public var effect: Effect
+    package var effect: Effect
     /// Fraction of matching requests hit, 0...1.
-    public var rate: Double
+    package var rate: Double
     /// The operations it applies to (all when empty).
-    public var operations: Set<Operation>
+    package var operations: Set<Operation>
 
     /// Creates a rule.
-    public init(effect: Effect, rate: Double, operations: Set<Operation> = []) {
+    package init(effect: Effect, rate: Double, operations: Set<Operation> = []) {
         self.effect = effect
         self.rate = rate
         self.operations = operations

@@ -1,13 +1,13 @@
 /// Time added before the emulator answers matching requests, so operators (and benchmarks) can rehearse a hub
 /// that is far away: a real NH send takes tens of milliseconds, loopback takes microseconds.
-public struct LatencyRule: Sendable, Equatable {
+package struct LatencyRule: Sendable, Equatable {
     /// How long each matching request waits before it is handled.
-    public var delay: Duration
+    package var delay: Duration
     /// The operations it applies to (all when empty).
-    public var operations: Set<FaultRule.Operation>
+    package var operations: Set<FaultRule.Operation>
 
     /// Creates a rule.
-    public init(delay: Duration, operations: Set<FaultRule.Operation> = []) {
+    package init(delay: Duration, operations: Set<FaultRule.Operation> = []) {
         self.delay = delay
         self.operations = operations
     }

@@ -4,12 +4,12 @@ import NIOCore
 import NIOPosix
 
 /// One attempt over AsyncHTTPClient: keep-alive connections, connect and request timeouts.
-public final class AsyncHTTPExecutor: HTTPExecutor {
+package final class AsyncHTTPExecutor: HTTPExecutor {
     let client: HTTPClient
     let requestTimeout: Int64
     /// The client's own one-thread event loop group, when it has one (see `init`).
     private let group: MultiThreadedEventLoopGroup?
-    public let preferredExecutor: (any TaskExecutor)?
+    package let preferredExecutor: (any TaskExecutor)?
     /// Largest response body read (NH responses are small; a list page is the biggest).
     static let maxResponseBytes = 8 << 20
 
@@ -23,7 +23,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     ///     `preferredExecutor`: a batch that runs there hands each request to the client and takes its answer
     ///     back without switching threads (four switches a request otherwise). One core's worth of client is
     ///     far more than a hub takes from one process.
-    public init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30, connectionsPerHost: Int = RetryingTransport.defaultMaxConcurrent,
+    package init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30, connectionsPerHost: Int = RetryingTransport.defaultMaxConcurrent,
                 ownThread: Bool = false) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(connectTimeout), read: .seconds(requestTimeout))
@@ -45,7 +45,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         self.requestTimeout = requestTimeout
     }
 
-    public func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome {
+    package func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome {
         var http = HTTPClientRequest(url: request.url)
         http.method = .init(rawValue: request.method.rawValue)
         http.headers.reserveCapacity(request.headers.count + extraHeaders.count)
@@ -85,7 +85,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     }
 
     /// Closes connections; call once at the end of a run.
-    public func shutdown() async {
+    package func shutdown() async {
         try? await client.shutdown()
         try? await group?.shutdownGracefully()
     }

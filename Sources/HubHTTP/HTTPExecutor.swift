@@ -2,7 +2,7 @@ import HubWire
 
 /// One HTTP attempt, without retries. The retry loop is written once, over this, so it can be
 /// tested with a scripted executor and no network.
-public protocol HTTPExecutor: Sendable {
+package protocol HTTPExecutor: Sendable {
     /// Sends the request once with these extra headers (Authorization, TrackingId, User-Agent).
     func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome
 
@@ -11,11 +11,11 @@ public protocol HTTPExecutor: Sendable {
 }
 
 extension HTTPExecutor {
-    public var preferredExecutor: (any TaskExecutor)? { nil }
+    package var preferredExecutor: (any TaskExecutor)? { nil }
 }
 
 /// What one attempt produced.
-public enum AttemptOutcome: Sendable, Equatable {
+package enum AttemptOutcome: Sendable, Equatable {
     /// A response (any status).
     case response(HubResponse)
     /// Nothing reached the server: connection refused, DNS failure, connect timeout.

@@ -9,7 +9,7 @@ import PipelineCore
 /// outcome is unknown (no response after writing, 500, 504) fails as `ambiguous`, unless the policy
 /// allows resending. Waits honour Retry-After (seconds or HTTP date), else exponential backoff with
 /// jitter, capped by the policy.
-public struct RetryingTransport: HubTransport {
+package struct RetryingTransport: HubTransport {
     let executor: any HTTPExecutor
     let limit: ConcurrencyLimit
     let userAgent: String
@@ -17,9 +17,9 @@ public struct RetryingTransport: HubTransport {
     let jitter: @Sendable () -> Double
     let now: @Sendable () -> Double
     /// Requests in flight at once unless told otherwise.
-    public static let defaultMaxConcurrent = 16
+    package static let defaultMaxConcurrent = 16
 
-    public var preferredExecutor: (any TaskExecutor)? { executor.preferredExecutor }
+    package var preferredExecutor: (any TaskExecutor)? { executor.preferredExecutor }
 
     /// Creates a transport.
     /// - Parameters:
@@ -27,7 +27,7 @@ public struct RetryingTransport: HubTransport {
     ///   - sleep: waits the given seconds (tests pass a recorder).
     ///   - jitter: a factor in 0.5...1 applied to backoff delays.
     ///   - now: epoch seconds, for HTTP-date Retry-After values.
-    public init(
+    package init(
         executor: any HTTPExecutor, maxConcurrent: Int = defaultMaxConcurrent, userAgent: String = "Pushline/1.0",
         sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(for: .seconds(seconds)) },
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1) },
@@ -41,7 +41,7 @@ public struct RetryingTransport: HubTransport {
         self.now = now
     }
 
-    public func execute(
+    package func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
         let trackingId = RandomID.uuidString()

@@ -2,9 +2,9 @@ import Dispatch
 import HummingbirdBcrypt
 
 /// bcrypt password hashes, as `htpasswd -B` writes them: the one place that imports a bcrypt implementation.
-public enum PasswordHash {
+package enum PasswordHash {
     /// True when `hash` is a bcrypt hash this can check (`$2a$`, `$2b$` or `$2y$`, cost 4–31).
-    public static func isSupported(_ hash: String) -> Bool {
+    package static func isSupported(_ hash: String) -> Bool {
         let normalized = normalize(hash)
         guard normalized.hasPrefix("$2a$") || normalized.hasPrefix("$2b$"), normalized.utf8.count == 60 else { return false }
         let cost = normalized.dropFirst(4).prefix(2)
@@ -14,7 +14,7 @@ public enum PasswordHash {
 
     /// True when `password` hashes to `hash`. bcrypt is slow on purpose (tens of milliseconds at cost 10), so the
     /// work runs on a dispatch queue, never on the cooperative pool where it would stall other requests.
-    public static func verify(_ password: String, against hash: String) async -> Bool {
+    package static func verify(_ password: String, against hash: String) async -> Bool {
         guard isSupported(hash) else { return false }
         let normalized = normalize(hash)
         return await withCheckedContinuation { continuation in
@@ -25,7 +25,7 @@ public enum PasswordHash {
     }
 
     /// A new `$2b$` hash of `password` at `cost` (4–31; 10 or more for real use).
-    public static func make(_ password: String, cost: Int = 10) -> String {
+    package static func make(_ password: String, cost: Int = 10) -> String {
         Bcrypt.hash(password, cost: UInt8(min(max(cost, 4), 31)))
     }
 

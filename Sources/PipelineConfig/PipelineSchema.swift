@@ -8,12 +8,12 @@ import PipelineCore
 /// Steps come from the registry: a step module that lists its options appears here without any change to
 /// this file. Values are typed as YAML writes them and `validate` reads them: a plain `12345` is text where
 /// text is expected, and any value may be a `${env:NAME}` or `${file:PATH}` reference.
-public struct PipelineSchema: Sendable {
+package struct PipelineSchema: Sendable {
     /// The schema as a JSON value.
-    public let value: ReportValue
+    package let value: ReportValue
 
     /// Builds the schema for pipelines that may use the steps in `registry`.
-    public init(registry: StepRegistry) {
+    package init(registry: StepRegistry) {
         var definitions: [ReportField] = Self.sharedDefinitions
         var stepProperties: [ReportField] = []
         for kind in registry.kinds {
@@ -54,7 +54,7 @@ public struct PipelineSchema: Sendable {
 
     /// Builds the schema of service files (`pushline serve`) whose `service:` section takes `serviceKeys`; the
     /// service target owns those keys, as steps own theirs.
-    public init(serviceKeys: [OptionSpec]) {
+    package init(serviceKeys: [OptionSpec]) {
         let top = DocumentDecoder.serviceTopLevelKeys.map { spec in
             spec.key == "service" ? OptionSpec("service", .mapping(serviceKeys), required: true, spec.summary) : spec
         }
@@ -69,7 +69,7 @@ public struct PipelineSchema: Sendable {
     }
 
     /// The schema as pretty-printed JSON with sorted keys: the same bytes on every run and platform.
-    public var json: String {
+    package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding a tree of strings, numbers and booleans cannot fail.

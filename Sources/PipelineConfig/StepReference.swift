@@ -3,18 +3,18 @@ import PipelineCore
 /// The steps reference, written from the steps' own declarations (summary, options, examples): what
 /// `pushline steps` prints and `docs/reference/steps.md` holds, so the documentation cannot drift from what
 /// `validate` accepts.
-public struct StepReference: Sendable {
+package struct StepReference: Sendable {
     /// The steps described, in registry order.
-    public let registry: StepRegistry
+    package let registry: StepRegistry
 
     /// Describes the steps of `registry`.
-    public init(registry: StepRegistry) {
+    package init(registry: StepRegistry) {
         self.registry = registry
     }
 
     /// The reference as Markdown: one section per step with its keys, what each needs or excludes, its outputs
     /// and examples.
-    public var markdown: String {
+    package var markdown: String {
         var lines = [
             "# Steps reference",
             "",
@@ -51,7 +51,7 @@ public struct StepReference: Sendable {
     }
 
     /// One step as `pushline steps KIND` prints it: summary, keys, examples.
-    public func text(for kind: StepKind) -> String {
+    package func text(for kind: StepKind) -> String {
         var lines = ["\(kind.id): \(kind.summary)", "", "OPTIONS"]
         func keys(_ specs: [OptionSpec], indent: String) {
             for spec in specs {
@@ -79,7 +79,7 @@ public struct StepReference: Sendable {
     }
 
     /// Every step, one line each.
-    public var list: String {
+    package var list: String {
         let width = registry.ids.map(\.count).max() ?? 0
         return registry.kinds.map { $0.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
     }

@@ -2,9 +2,9 @@ import PipelineCore
 
 /// What a plugin says it is, in its answer to `describe`: the protocol version it speaks, a summary, whether it acts
 /// outside the run, the options it takes and the outputs it hands on.
-public struct PluginDescription: Sendable, Equatable {
+package struct PluginDescription: Sendable, Equatable {
     /// Whether running the plugin changes anything outside the run.
-    public enum Effects: String, Sendable, Equatable {
+    package enum Effects: String, Sendable, Equatable {
         /// It only reads (an API, a file): a dry run runs it, for real rows.
         case none
         /// It writes, posts or sends: a dry run says it would run, and does not run it.
@@ -12,26 +12,26 @@ public struct PluginDescription: Sendable, Equatable {
     }
 
     /// The protocol version it speaks (one of the host's).
-    public var protocolVersion: Int
+    package var protocolVersion: Int
     /// One line of what it does.
-    public var summary: String
+    package var summary: String
     /// Its effects.
-    public var effects: Effects
+    package var effects: Effects
     /// Its options, as the host checks and documents them.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Its outputs; at most one is rows.
-    public var outputs: [OutputSpec]
+    package var outputs: [OutputSpec]
     /// Examples as they appear under `steps:`.
-    public var examples: [String]
+    package var examples: [String]
 
     /// The option types a plugin may declare, and what the host reads them as.
-    public static let optionTypes: [String: OptionSpec.ValueType] = [
+    package static let optionTypes: [String: OptionSpec.ValueType] = [
         "string": .string, "integer": .integer, "number": .number, "boolean": .boolean, "duration": .duration,
         "list": .stringList, "map": .stringMap,
     ]
 
     /// Reads a `describe` result, refusing anything the protocol does not allow.
-    public init(_ result: PluginValue) throws(PluginProtocolError) {
+    package init(_ result: PluginValue) throws(PluginProtocolError) {
         guard case .integer(let version)? = result["protocol"], PluginProtocol.versions.contains(version) else {
             throw PluginProtocolError("the describe result must say \"protocol\": one of \(PluginProtocol.versions.map(String.init).joined(separator: ", ")) (this Pushline's versions)",
                                       hint: "answer {\"protocol\": 1, \"summary\": …}")

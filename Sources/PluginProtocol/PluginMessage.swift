@@ -1,5 +1,5 @@
 /// One line a plugin writes on stdout, as the host reads it. Every message carries the `id` of the request it answers.
-public enum PluginMessage: Sendable, Equatable {
+package enum PluginMessage: Sendable, Equatable {
     /// `{"id": 3, "result": {…}}`: the request is done.
     case result(id: Int, PluginValue)
     /// `{"id": 3, "error": {"message": "…", "hint": "…"}}`: the request failed.
@@ -10,7 +10,7 @@ public enum PluginMessage: Sendable, Equatable {
     case progress(id: Int, done: Int, total: Int?)
 
     /// The id the message carries.
-    public var id: Int {
+    package var id: Int {
         switch self {
         case .result(let id, _), .error(let id, _, _), .rows(let id, _), .progress(let id, _, _): id
         }
@@ -18,7 +18,7 @@ public enum PluginMessage: Sendable, Equatable {
 
     /// Reads one line: a JSON object with an integer `id` and exactly one of `result`, `error`, `rows`, `progress`.
     /// An error quotes the start of the line as `shown` makes it (the host hides the plugin's secrets before it cuts).
-    public static func parse(_ line: String, shown: (String) -> String = { $0 }) throws(PluginProtocolError) -> PluginMessage {
+    package static func parse(_ line: String, shown: (String) -> String = { $0 }) throws(PluginProtocolError) -> PluginMessage {
         let value: PluginValue
         do {
             value = try PluginValue.parse(line)

@@ -1,5 +1,5 @@
 /// A request the host writes to a plugin's stdin, one JSON line: `{"id": n, "method": "…", "params": {…}}`.
-public enum PluginRequest: Sendable, Equatable {
+package enum PluginRequest: Sendable, Equatable {
     /// What are you? Sent first in every session.
     case describe(id: Int)
     /// Are these options right? `options` as the pipeline wrote them (a value that comes from an earlier step is its
@@ -11,18 +11,18 @@ public enum PluginRequest: Sendable, Equatable {
     case other(id: Int, method: String)
 
     /// What a run is told besides its options.
-    public struct RunContext: Sendable, Equatable {
+    package struct RunContext: Sendable, Equatable {
         /// True for a dry run: the plugin has no external effects (else it is not run) and must write nothing anywhere.
-        public var dryRun: Bool
+        package var dryRun: Bool
         /// The pipeline's name.
-        public var pipeline: String
+        package var pipeline: String
         /// The step's 1-based position in `steps:`, its `id:` and its `name:` when it has them.
-        public var step: Int
-        public var stepId: String?
-        public var stepName: String?
+        package var step: Int
+        package var stepId: String?
+        package var stepName: String?
 
         /// Creates a context.
-        public init(dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil) {
+        package init(dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil) {
             self.dryRun = dryRun
             self.pipeline = pipeline
             self.step = step
@@ -32,14 +32,14 @@ public enum PluginRequest: Sendable, Equatable {
     }
 
     /// The request's id.
-    public var id: Int {
+    package var id: Int {
         switch self {
         case .describe(let id), .check(let id, _), .run(let id, _, _), .other(let id, _): id
         }
     }
 
     /// The method's name.
-    public var method: String {
+    package var method: String {
         switch self {
         case .describe: "describe"
         case .check: "check"
@@ -49,7 +49,7 @@ public enum PluginRequest: Sendable, Equatable {
     }
 
     /// The request as one line (without its newline).
-    public var line: String {
+    package var line: String {
         let params: PluginValue = switch self {
         case .describe: .object(["protocol": .array(PluginProtocol.versions.map(PluginValue.integer))])
         case .other: .object([:])
@@ -65,11 +65,11 @@ public enum PluginRequest: Sendable, Equatable {
 }
 
 /// The protocol's fixed numbers.
-public enum PluginProtocol {
+package enum PluginProtocol {
     /// The versions this host speaks.
-    public static let versions = [1]
+    package static let versions = [1]
     /// The longest line either side may write, in bytes (without the newline): 1 MiB.
-    public static let maxLineBytes = 1 << 20
+    package static let maxLineBytes = 1 << 20
     /// The most stderr lines a failure quotes.
-    public static let quotedStderrLines = 10
+    package static let quotedStderrLines = 10
 }

@@ -2,7 +2,7 @@ import Foundation
 import HubWire
 
 /// A JSON value of a plugin message: what options are sent as and what results carry.
-public indirect enum PluginValue: Sendable, Equatable {
+package indirect enum PluginValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -12,7 +12,7 @@ public indirect enum PluginValue: Sendable, Equatable {
     case object([String: PluginValue])
 
     /// The value of a decoded JSON text.
-    public static func parse(_ text: some StringProtocol) throws(PluginProtocolError) -> PluginValue {
+    package static func parse(_ text: some StringProtocol) throws(PluginProtocolError) -> PluginValue {
         do {
             return try JSONDecoder().decode(PluginValue.self, from: Data(text.utf8))
         } catch {
@@ -21,7 +21,7 @@ public indirect enum PluginValue: Sendable, Equatable {
     }
 
     /// The value as one line of JSON (keys sorted, so the same value is always the same text).
-    public var json: String {
+    package var json: String {
         switch self {
         case .null: "null"
         case .bool(let flag): flag ? "true" : "false"
@@ -34,20 +34,20 @@ public indirect enum PluginValue: Sendable, Equatable {
     }
 
     /// A field of an object.
-    public subscript(key: String) -> PluginValue? {
+    package subscript(key: String) -> PluginValue? {
         if case .object(let fields) = self { return fields[key] }
         return nil
     }
 
     /// The text of a string.
-    public var string: String? {
+    package var string: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// A scalar as row text: a string as is, a number as written, a flag as `true`/`false`; nil for null, and
     /// for a list or an object (not a row value).
-    public var rowText: String? {
+    package var rowText: String? {
         switch self {
         case .string(let text): text
         case .integer(let number): "\(number)"
@@ -62,14 +62,14 @@ public indirect enum PluginValue: Sendable, Equatable {
     }
 
     /// The start of a line, for messages.
-    public static func excerpt(_ text: some StringProtocol) -> String {
+    package static func excerpt(_ text: some StringProtocol) -> String {
         let line = String(text.prefix(80))
         return "'" + line + (text.count > 80 ? "…" : "") + "'"
     }
 }
 
 extension PluginValue: Decodable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

@@ -8,9 +8,9 @@ import RunStore
 /// `postgresql://` is the same. A `host=/dir` parameter names a Unix socket directory, as in libpq. The
 /// password comes from the URL, else `$PGPASSWORD`; in either place it may be `${file:PATH}` (a mounted
 /// secret, trailing newline dropped) or `${env:NAME}`.
-public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// How the connection is encrypted, as libpq's `sslmode` says it.
-    public enum TLSMode: String, Sendable, CaseIterable {
+    package enum TLSMode: String, Sendable, CaseIterable {
         /// Never.
         case disable
         /// Encrypt when the server offers it (libpq's default), without checking its certificate.
@@ -24,35 +24,35 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The login name.
-    public var user: String
+    package var user: String
     /// The password; nil when neither the URL nor `$PGPASSWORD` gives one. Never printed.
-    public var password: String?
+    package var password: String?
     /// The host name or address; nil with a Unix socket.
-    public var host: String?
+    package var host: String?
     /// The port.
-    public var port: Int
+    package var port: Int
     /// The Unix socket directory (`?host=/var/run/postgresql`), when not over TCP.
-    public var socketDirectory: String?
+    package var socketDirectory: String?
     /// The database.
-    public var database: String
+    package var database: String
     /// Encryption.
-    public var tls: TLSMode
+    package var tls: TLSMode
     /// A PEM file of the CAs that may sign the server's certificate (`sslrootcert`).
-    public var rootCertificate: String?
+    package var rootCertificate: String?
     /// How long connecting may take, in seconds (`connect_timeout`; 10 when not given).
-    public var connectTimeout: Int
+    package var connectTimeout: Int
     /// What `pg_stat_activity` shows for the connection.
-    public var applicationName: String
+    package var applicationName: String
 
     /// True when `text` names a PostgreSQL store rather than a SQLite file.
-    public static func isURL(_ text: String) -> Bool {
+    package static func isURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
     /// Reads `url`; `environment` supplies `PGPASSWORD` and `${env:}`. Throws a configuration error that never
     /// repeats the password.
     /// With `resolvingPassword` off, a `${file:}` or `${env:}` password is left unread (for naming the store only).
-    public init(_ url: String, environment: [String: String], resolvingPassword: Bool = true) throws(RunStoreError) {
+    package init(_ url: String, environment: [String: String], resolvingPassword: Bool = true) throws(RunStoreError) {
         guard Self.isURL(url), let schemeEnd = url.range(of: "://") else {
             throw Self.invalid("a PostgreSQL run store is given as postgres://USER@HOST:PORT/DATABASE")
         }
@@ -165,7 +165,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `postgres://pushline@db.internal:5432/pushline`: what messages name the store by, never with the password.
-    public var description: String {
+    package var description: String {
         let place: String
         if let socketDirectory {
             place = "@/\(database)?host=\(socketDirectory)"

@@ -74,7 +74,7 @@ extension PostgresStore {
     /// the same database by the prefix.
     static func lockName(_ pipeline: String) -> String { "pushline-run:" + pipeline }
 
-    public func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt {
+    package func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt {
         let name = Self.lockName(pipeline)
         let connection = try await Self.connect(settings, doing: "taking the run lock", role: "run lock")
         let logger = logger
@@ -114,7 +114,7 @@ extension PostgresStore {
         }
     }
 
-    public func isLocked(pipeline: String) async throws(RunStoreError) -> Bool {
+    package func isLocked(pipeline: String) async throws(RunStoreError) -> Bool {
         let name = Self.lockName(pipeline)
         return try await withConnection("checking the run lock") { connection in
             // A bigint advisory lock shows in pg_locks as classid (high 32 bits) and objid (low 32 bits), objsubid 1.
@@ -129,11 +129,11 @@ extension PostgresStore {
         }
     }
 
-    public func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
+    package func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
         PostgresLedger(store: self, run: run.id, fence: (lock as? PostgresRunLock)?.fence, record: run)
     }
 
-    public func readOnlyLedger() -> any ItemLedger {
+    package func readOnlyLedger() -> any ItemLedger {
         PostgresLedger(store: self, run: nil, fence: nil)
     }
 

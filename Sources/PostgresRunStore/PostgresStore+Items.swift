@@ -5,7 +5,7 @@ import RunStore
 
 /// Reading a run's items back for reports, settling unknown items by hand, and finding items again.
 extension PostgresStore {
-    public func counts(run: String) async throws(RunStoreError) -> [StepCount] {
+    package func counts(run: String) async throws(RunStoreError) -> [StepCount] {
         try await withConnection("counting items") { connection in
             var counts: [StepCount] = []
             let rows = try await connection.query(PostgresQuery(unsafeSQL: """
@@ -21,7 +21,7 @@ extension PostgresStore {
         }
     }
 
-    public func items(run: String, states: [ItemState], limit: Int) async throws(RunStoreError) -> [JournalItem] {
+    package func items(run: String, states: [ItemState], limit: Int) async throws(RunStoreError) -> [JournalItem] {
         guard limit > 0 else { return [] }
         let wanted = ItemState.allCases.filter(states.contains).map(\.rawValue)
         return try await withConnection("reading items") { connection in
@@ -39,7 +39,7 @@ extension PostgresStore {
         }
     }
 
-    public func failureGroups(run: String, examples: Int) async throws(RunStoreError) -> [FailureGroup] {
+    package func failureGroups(run: String, examples: Int) async throws(RunStoreError) -> [FailureGroup] {
         try await withConnection("grouping failures") { connection in
             var groups: [FailureGroup] = []
             let rows = try await connection.query(PostgresQuery(unsafeSQL: """
@@ -75,7 +75,7 @@ extension PostgresStore {
         }
     }
 
-    public func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
+    package func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
                         now: Double) async throws(RunStoreError) -> Resolved {
         // A command line cannot carry NUL, but a caller of the store can, and PostgreSQL's text cannot hold it: it
         // becomes U+FFFD here rather than failing the settle (this text is joined to others in SQL, so it is not escaped).
@@ -124,7 +124,7 @@ extension PostgresStore {
         }
     }
 
-    public func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem] {
+    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError) -> [FoundItem] {
         guard !text.isEmpty, limit > 0 else { return [] }
         let columns = Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .joined(separator: ", ")

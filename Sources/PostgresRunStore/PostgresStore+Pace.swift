@@ -9,7 +9,7 @@ import RunStore
 /// read inside each statement, so the machines' own clocks never have to agree. A reservation is one
 /// statement: the upsert locks the budget's row, so two processes reserving at once get consecutive blocks.
 extension PostgresStore {
-    public func reserve(hub: String, budget: PaceBudget?, count: Int) async -> Double? {
+    package func reserve(hub: String, budget: PaceBudget?, count: Int) async -> Double? {
         let pauseKey = Self.pauseKey(hub)
         let logger = logger
         guard let budget, count > 0, budget.rate > 0 else {
@@ -41,7 +41,7 @@ extension PostgresStore {
         }
     }
 
-    public func pause(hub: String, seconds: Double) async {
+    package func pause(hub: String, seconds: Double) async {
         guard seconds > 0, seconds.isFinite else { return }
         let pauseKey = Self.pauseKey(hub)
         let logger = logger

@@ -3,7 +3,7 @@ import RunStore
 
 /// Where each pipeline was last started from (`PipelineHome`).
 extension PostgresStore {
-    public func pipelineHome(name: String) async throws(RunStoreError) -> PipelineHome? {
+    package func pipelineHome(name: String) async throws(RunStoreError) -> PipelineHome? {
         try await withConnection("reading a pipeline") { connection in
             var found: PipelineHome?
             let rows = try await connection.query("""
@@ -17,7 +17,7 @@ extension PostgresStore {
         }
     }
 
-    public func recordPipelineHome(_ home: PipelineHome) async throws(RunStoreError) {
+    package func recordPipelineHome(_ home: PipelineHome) async throws(RunStoreError) {
         try await withConnection("recording a pipeline") { connection in
             try await connection.query("""
                 INSERT INTO pushline.pipelines (name, path, content, declared, seen_at)

@@ -8,7 +8,7 @@ extension PostgresStore {
     /// sending meanwhile are not held up for long.
     static let pruneChunk = 20_000
 
-    public func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns {
+    package func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns {
         var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
         for id in ids {
             let seq: Int? = try await withConnection("finding a run to prune") { connection in
@@ -81,7 +81,7 @@ extension PostgresStore {
 
     /// PostgreSQL's `VACUUM` of the tables pruning touches: the space of removed rows is reused by later writes (and
     /// given back to the file system where it ends a table); autovacuum would get there too, later.
-    public func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace {
+    package func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace {
         let before = try await size()
         for table in ["items", "skips", "runs"] {
             // VACUUM cannot run inside a transaction: a connection of its own, outside one.

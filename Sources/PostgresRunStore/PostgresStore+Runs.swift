@@ -4,7 +4,7 @@ import RunStore
 
 /// Starting, resuming, finishing and finding runs.
 extension PostgresStore {
-    public func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord? {
+    package func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord? {
         try await withConnection("reading runs") { connection in
             try await Self.runs(connection, logger: self.logger, """
                 WHERE identity = \(identity) AND shard IS NOT DISTINCT FROM \(shard?.description) ORDER BY started_at DESC, seq DESC LIMIT 1
@@ -12,7 +12,7 @@ extension PostgresStore {
         }
     }
 
-    public func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
+    package func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
         return try await withConnection("reading runs") { connection in
             try await Self.runs(connection, logger: self.logger, """
@@ -21,7 +21,7 @@ extension PostgresStore {
         }
     }
 
-    public func runningRuns(pipeline: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
+    package func runningRuns(pipeline: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
         return try await withConnection("reading runs") { connection in
             try await Self.runs(connection, logger: self.logger, """
@@ -30,7 +30,7 @@ extension PostgresStore {
         }
     }
 
-    public func startRun(identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?,
+    package func startRun(identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?,
                          pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         let found: RunRecord? = try await withConnection("starting a run") { connection in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
@@ -54,7 +54,7 @@ extension PostgresStore {
         return found
     }
 
-    public func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
+    package func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
         let fence = (lock as? PostgresRunLock)?.fence
         let record: RunRecord? = try await transaction("resuming a run") { connection in
             try await self.checkFence(fence, connection)
@@ -75,7 +75,7 @@ extension PostgresStore {
         return record
     }
 
-    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double,
+    package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double,
                           lock: (any RunLock)?) async throws(RunStoreError) {
         guard state != .running else { throw RunStoreError("run \(id) cannot finish as running (run store at \(location))") }
         let fence = (lock as? PostgresRunLock)?.fence
@@ -107,14 +107,14 @@ extension PostgresStore {
         }
     }
 
-    public func runs(limit: Int) async throws(RunStoreError) -> [RunRecord] {
+    package func runs(limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
         return try await withConnection("listing runs") { connection in
             try await Self.runs(connection, logger: self.logger, "ORDER BY started_at DESC, seq DESC LIMIT \(limit)")
         }
     }
 
-    public func run(matching id: String) async throws(RunStoreError) -> RunRecord? {
+    package func run(matching id: String) async throws(RunStoreError) -> RunRecord? {
         guard !id.isEmpty else { return nil }
         let candidates = try await withConnection("finding a run") { connection in
             if let exact = try await Self.runs(connection, logger: self.logger, "WHERE id = \(id)").first { return [exact] }

@@ -4,7 +4,7 @@ import RunStore
 
 /// Reading back the steps a run completed.
 extension PostgresStore {
-    public func completedSteps(run: String) async throws(RunStoreError) -> [CompletedStep] {
+    package func completedSteps(run: String) async throws(RunStoreError) -> [CompletedStep] {
         try await withConnection("reading completed steps") { connection in
             var steps: [CompletedStep] = []
             let rows = try await connection.query(PostgresQuery(unsafeSQL: """

@@ -14,9 +14,9 @@ import Synchronization
 /// write commits before its method returns. Locks are session advisory locks held on a connection of their
 /// own, released by the server when the holder's process or connection dies, and fenced by an epoch that
 /// every ledger write checks (`PostgresRunLock`).
-public final class PostgresStore: RunStore {
+package final class PostgresStore: RunStore {
     /// The URL without its password.
-    public let location: String
+    package let location: String
     let settings: PostgresLocation
     let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -28,7 +28,7 @@ public final class PostgresStore: RunStore {
     ///
     /// With `create` off, a database without pushline's schema is left untouched and nil is returned (nothing has
     /// run there yet): what a dry run and the `runs` commands, which only read, want.
-    public static func open(_ url: String, environment: [String: String], create: Bool = true) async throws(RunStoreError) -> PostgresStore? {
+    package static func open(_ url: String, environment: [String: String], create: Bool = true) async throws(RunStoreError) -> PostgresStore? {
         try await open(url, environment: environment, create: create, queryLimit: defaultQueryLimit)
     }
 
@@ -88,7 +88,7 @@ public final class PostgresStore: RunStore {
     }
 
     /// Closes the store's connections. Locks are released by their own `release`.
-    public func close() async {
+    package func close() async {
         runner.cancel()
         // The pool ends its connections on cancellation; a server that went away must not hold up the exit.
         let runner = runner

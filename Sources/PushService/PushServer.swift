@@ -36,8 +36,14 @@ public final class PushServer: Sendable {
     let log: AccessLog
     let metrics: ServiceMetrics
 
+    /// A server for `settings` alone, talking to the hub through `transport`: API keys only, no users file, no
+    /// pipelines (what the request fuzzer drives).
+    public convenience init(settings: ServiceSettings, transport: any HubTransport) throws(StepFailure) {
+        try self.init(settings: settings, users: nil, transport: transport)
+    }
+
     /// A server for `settings`, talking to the hub through `transport`; `users` are those of the htpasswd file.
-    public init(settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
+    package init(settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
                 log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics(), pipelines: [ServedPipeline] = [],
                 runConsole: Console = .standard, runEngine: PipelineEngine? = nil, bearer: BearerTokens? = nil) throws(StepFailure) {
         self.settings = settings

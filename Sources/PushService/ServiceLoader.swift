@@ -4,22 +4,22 @@ import RunFlow
 import TokenVerification
 
 /// Reads a service file and the users file it names, reporting every problem with `file:line:column`.
-public enum ServiceLoader {
+package enum ServiceLoader {
     /// What a loaded service needs to start.
-    public struct Loaded: Sendable {
+    package struct Loaded: Sendable {
         /// The settings.
-        public let settings: ServiceSettings
+        package let settings: ServiceSettings
         /// The device users, when the file has `users:`.
-        public let users: UserDirectory?
+        package let users: UserDirectory?
         /// The pipelines it lets callers run, checked as `validate` checks them.
-        public let pipelines: [ServedPipeline]
+        package let pipelines: [ServedPipeline]
         /// The Bearer token checker, when the file has `jwt:`.
-        public let bearer: BearerTokens?
+        package let bearer: BearerTokens?
     }
 
     /// The service at `path`, or nil when it has errors (all of them reported to `diagnostics`). `validate` only
     /// warns about unset `${env:}` references, as it does for pipelines; `run` needs them.
-    public static func load(path: String, purpose: LoaderOptions.Purpose, environment: [String: String],
+    package static func load(path: String, purpose: LoaderOptions.Purpose, environment: [String: String],
                             diagnostics: DiagnosticCollector) async -> Loaded? {
         let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment))
         guard let file = loader.loadService(path: path, diagnostics: diagnostics),

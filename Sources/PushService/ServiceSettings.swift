@@ -47,7 +47,7 @@ public struct ServiceSettings: Sendable {
     /// Scopes every signed-in user has.
     public var userScopes: Set<Scope> = [.register, .send]
     /// How Bearer JWTs are checked, when users may sign in with one.
-    public var bearer: BearerSettings?
+    package var bearer: BearerSettings?
     /// Where `jwt:` is written, for a key that cannot be used.
     public var bearerLocation: SourceLocation?
     /// Scopes every user signed in with a Bearer token has.

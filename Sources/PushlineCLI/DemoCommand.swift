@@ -29,6 +29,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
               pushline demo
               pushline demo --keep-running --port 8080
               pushline demo --pipeline pipelines/notify-user.yaml
+              pushline demo --param message="Hello from the demo"
 
             \(ExitStatus.help([
                 .ok, .init("1", "a step of the demo's run failed (the report says which)"),
@@ -43,6 +44,8 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
 
     @Option(help: "The pipeline to run against the emulator (it should read the hub from NH_CONNECTION and NH_HUB).")
     var pipeline = DemoCommand.seedTutorial
+
+    @OptionGroup var parameters: ParameterOption
 
     @Flag(help: "Leave the emulator running after the demo and print its connection string.")
     var keepRunning = false
@@ -106,7 +109,8 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         var environment = console.environment
         environment["NH_CONNECTION"] = connectionString
         environment["NH_HUB"] = hub
-        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, environment: environment)
+        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, environment: environment,
+                                               parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")

@@ -4,23 +4,23 @@ import PipelineCore
 import RunFlow
 
 /// Exit codes, documented in the README and in `pushline --help`.
-public enum ExitStatus {
+package enum ExitStatus {
     /// Everything succeeded.
-    public static let success = RunExit.success
+    package static let success = RunExit.success
     /// A step failed at run time.
-    public static let failure = RunExit.failure
+    package static let failure = RunExit.failure
     /// Invalid input: a pipeline, template, expression or command line that is wrong, or an input file
     /// whose check found malformed rows (under `bad-rows: stop`). Nothing was sent.
-    public static let invalidInput = RunExit.invalidInput
+    package static let invalidInput = RunExit.invalidInput
     /// Partial: every step ran, but some items failed or their fate is unknown.
-    public static let partial = RunExit.partial
+    package static let partial = RunExit.partial
     /// Another run of the same pipeline holds its lock, or the run store cannot be reached (EX_TEMPFAIL: try
     /// again later).
-    public static let locked = RunExit.locked
+    package static let locked = RunExit.locked
     /// The run store is set up wrongly (EX_CONFIG): retrying cannot help.
-    public static let configuration = RunExit.configuration
+    package static let configuration = RunExit.configuration
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15); running again resumes.
-    public static func interrupted(signal: Int32) -> Int32 { RunExit.interrupted(signal: signal) }
+    package static func interrupted(signal: Int32) -> Int32 { RunExit.interrupted(signal: signal) }
 
     /// One exit code of a command and what it means there.
     struct Meaning {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BuiltinSteps
 import Foundation
 import PipelineConfig
 import RunFlow

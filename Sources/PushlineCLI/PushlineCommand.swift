@@ -4,11 +4,11 @@ import PipelineCore
 import RunFlow
 
 /// The root command: `pushline <subcommand>`.
-public struct PushlineCommand: AsyncParsableCommand {
+package struct PushlineCommand: AsyncParsableCommand {
     /// Command configuration.
     // Every command here names itself: left out, ArgumentParser derives the name with
     // String(describing:), a runtime conformance scan that was a quarter of a cold `validate`.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "pushline",
         abstract: "Send Azure Notification Hubs pushes from YAML pipelines.",
         discussion: """
@@ -29,21 +29,21 @@ public struct PushlineCommand: AsyncParsableCommand {
                       ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self])
 
     /// Creates the command (ArgumentParser needs this).
-    public init() {}
+    package init() {}
 }
 
 /// Runs the command line and returns the process exit code. The executable is a one-line wrapper.
-public enum PushlineMain {
+package enum PushlineMain {
     /// Installs the process-wide log handler (standard error): plain on a terminal, JSON lines off one.
     /// Call once, from the executable.
-    public static func bootstrapLogging() {
+    package static func bootstrapLogging() {
         PushlineLogging.bootstrapStandardError(json: isatty(STDERR_FILENO) == 0)
     }
 
     /// Parses `arguments` (without the program name), runs the command with the step kinds `steps` (the built-in
     /// ones when nil; a Swift package's own `pushline` passes `BuiltinSteps.kinds + [StepKind(MyStep.self)]`),
     /// and returns its exit code. The registry is built here, once, and every command reads it from the console.
-    public static func run(_ arguments: [String], steps: [StepKind]? = nil) async -> Int32 {
+    package static func run(_ arguments: [String], steps: [StepKind]? = nil) async -> Int32 {
         var console = Console.current
         if let steps {
             do {

@@ -1,6 +1,6 @@
 /// Pushline's version, as `pushline --version` prints it.
-public enum PushlineVersion {
+package enum PushlineVersion {
     /// Semantic version of this build. Raised by hand with each release; the pipeline file format has its
     /// own `version:` (1), which changes only when old files stop meaning the same thing.
-    public static let current = "0.7.0"
+    package static let current = "0.7.0"
 }

@@ -3,9 +3,9 @@ import PipelineCore
 
 /// `--shard I/N` on the command line.
 extension Shard: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         self.init(argument)
     }
 
-    public static var defaultCompletionKind: CompletionKind { .default }
+    package static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BuiltinSteps
 import PipelineConfig
 import PipelineCore
 import RunFlow

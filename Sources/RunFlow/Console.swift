@@ -7,23 +7,23 @@ import Synchronization
 ///
 /// A task-local value so tests run commands in-process and compare exact output, while the
 /// executable uses the real streams. Commands never call `print` directly.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes text to standard output.
-    public var out: @Sendable (String) -> Void
+    package var out: @Sendable (String) -> Void
     /// Writes text to standard error.
-    public var err: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// The environment for `${env:NAME}` and option defaults.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The time source.
-    public var clock: WallClock
+    package var clock: WallClock
     /// True when standard error is a terminal: progress is drawn as a bar there, logged as JSON lines otherwise.
-    public var isTerminal: Bool
+    package var isTerminal: Bool
     /// The step kinds pipelines may use: built once where `pushline` starts (`PushlineMain.run(_:steps:)`) and read
     /// by every command, `serve` included. A pipeline's plugins extend it for that pipeline.
-    public var steps: StepRegistry = BuiltinSteps.registry()
+    package var steps: StepRegistry = BuiltinSteps.registry()
 
     /// This console with other streams (a quiet one for checks whose words are collected elsewhere).
-    public func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) -> Console {
+    package func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) -> Console {
         var copy = self
         copy.out = out
         copy.err = err
@@ -31,7 +31,7 @@ public struct Console: Sendable {
     }
 
     /// Creates a console.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 environment: [String: String], clock: WallClock, isTerminal: Bool = false) {
         self.out = out
         self.err = err
@@ -41,7 +41,7 @@ public struct Console: Sendable {
     }
 
     /// The process's own streams, environment and clock.
-    public static let standard = Console(
+    package static let standard = Console(
         out: { write($0, to: STDOUT_FILENO) },
         err: { write($0, to: STDERR_FILENO) },
         environment: ProcessInfo.processInfo.environment, clock: .system, isTerminal: isatty(STDERR_FILENO) == 1)
@@ -78,10 +78,10 @@ public struct Console: Sendable {
     private static let warnedOfLostOutput = Atomic<Bool>(false)
 
     /// The console commands use.
-    @TaskLocal public static var current = Console.standard
+    @TaskLocal package static var current = Console.standard
 
     /// Writes a line to standard output.
-    public func line(_ text: String = "") { out(text + "\n") }
+    package func line(_ text: String = "") { out(text + "\n") }
     /// Writes a line to standard error.
-    public func errorLine(_ text: String) { err(text + "\n") }
+    package func errorLine(_ text: String) { err(text + "\n") }
 }

@@ -1,24 +1,23 @@
-import BuiltinSteps
 import PipelineConfig
 import PipelineCore
 import PluginStep
 
 /// Loads and builds one pipeline file the same way for every command.
-public struct LoadedPipeline {
+package struct LoadedPipeline {
     /// The document, when the file could be read at all.
-    public let document: PipelineDocument?
+    package let document: PipelineDocument?
     /// The runnable pipeline, when there was no error.
-    public let pipeline: Pipeline?
+    package let pipeline: Pipeline?
     /// Everything reported, in order.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
     /// The step registry the pipeline was built with.
-    public let registry: StepRegistry
+    package let registry: StepRegistry
 
     /// Loads `path` for `purpose` with the given parameter values, then decodes every step; no hub or database is
     /// contacted. The pipeline's plugins are asked what they are and to check their steps' options (cheap
     /// conversations without effects). `${env:}` reads `environment` (the process's when nil). The steps are the
     /// console's (`registry` for others).
-    public static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
+    package static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
                             environment: [String: String]? = nil, parameters: [String: String] = [:],
                             registry: StepRegistry? = nil) async -> LoadedPipeline {
         let base = registry ?? console.steps

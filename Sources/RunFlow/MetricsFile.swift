@@ -3,8 +3,8 @@ import PipelineCore
 
 /// A Prometheus textfile for the node exporter's textfile collector: the last run's items by step
 /// and state, its duration, retries, exit code and end time.
-public enum MetricsFile {
-    public static func render(_ report: RunReport, seconds: Double, exitCode: Int32) -> String {
+package enum MetricsFile {
+    package static func render(_ report: RunReport, seconds: Double, exitCode: Int32) -> String {
         let pipeline = label(URL(fileURLWithPath: report.pipeline).deletingPathExtension().lastPathComponent)
         var text = """
             # HELP pushline_items Items of the last run of a pipeline, by step and final state.

@@ -7,41 +7,41 @@ import RunStore
 /// A live run is recorded in the run store and locked, stopped cleanly by SIGINT or SIGTERM, and sent over
 /// one keep-alive HTTP client with retries. A dry run sends nothing and writes nothing: it reads the store
 /// (never creating it) to show which items an earlier run already sent.
-public struct PipelineRun: Sendable {
+package struct PipelineRun: Sendable {
     /// The run store's location (nil: `$PUSHLINE_JOURNAL` or the default SQLite file).
-    public var store: String?
+    package var store: String?
     /// Send nothing: show what would be sent.
-    public var dryRun = false
+    package var dryRun = false
     /// Start afresh even when the same run completed or was cut off, and send items a run already sent.
-    public var again = false
+    package var again = false
     /// On resume, resend items an earlier attempt left unknown.
-    public var resendUnknown = false
+    package var resendUnknown = false
     /// Where progress goes, if anywhere.
-    public var progress: (any ProgressSink)?
+    package var progress: (any ProgressSink)?
     /// Receives every request and its answer, signature redacted; nil traces nothing.
-    public var trace: (@Sendable (HubTrace) -> Void)?
+    package var trace: (@Sendable (HubTrace) -> Void)?
     /// Watch SIGINT and SIGTERM during a live run (off for a front end that handles signals itself).
-    public var watchSignals = true
+    package var watchSignals = true
     /// `--shard I/N`: run only this part of the rows, as one shard of the run; nil for every row.
-    public var shard: Shard?
+    package var shard: Shard?
     /// Told the run's id once a live run has started or resumed (holding the lock), before its first item:
     /// a front end that answers before the run ends (`serve`) answers with it.
-    public var onStart: (@Sendable (RunRecord) -> Void)?
+    package var onStart: (@Sendable (RunRecord) -> Void)?
 
     /// Creates a run; every option off.
-    public init(store: String? = nil) {
+    package init(store: String? = nil) {
         self.store = store
     }
 
     /// How a run ended.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// It ran (or resumed) and ended with this exit code.
         case finished(exitCode: Int32)
         /// The same run had completed: nothing was sent (the console was told).
         case alreadyCompleted
 
         /// The process's exit code: 0 for a run already completed.
-        public var exitCode: Int32 {
+        package var exitCode: Int32 {
             switch self {
             case .finished(let code): code
             case .alreadyCompleted: RunExit.success
@@ -52,7 +52,7 @@ public struct PipelineRun: Sendable {
     /// Runs `pipeline`, then hands the report and exit code to `finish` while the pipeline's lock and the
     /// signal handling still hold (so reports and metrics are written by this run alone, and a signal during
     /// the writing is a second signal, not death). Throws `RunFlowError` when a live run cannot start.
-    public func execute(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, console: Console,
+    package func execute(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, console: Console,
                         finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
         let location = RunStores.location(store, environment: console.environment)
         if dryRun {
@@ -122,7 +122,7 @@ public struct PipelineRun: Sendable {
 
     /// What a live run of `pipeline` (of one part of it, with `shard`) would do if it started now, without
     /// starting it: nothing is created.
-    public static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, shard: Shard? = nil,
+    package static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, shard: Shard? = nil,
                                console: Console) async -> Preview {
         let location = RunStores.location(store, environment: console.environment)
         guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
@@ -151,7 +151,7 @@ public struct PipelineRun: Sendable {
     }
 
     /// What a live run would do now.
-    public enum Preview: Equatable, Sendable {
+    package enum Preview: Equatable, Sendable {
         /// The store knows a pipeline of the same name as another file, and this one has no `name:`: it would stop
         /// with exit 2 (`RunFlowError.nameTaken`).
         case nameTaken(PipelineHome)

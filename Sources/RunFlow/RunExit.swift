@@ -3,27 +3,27 @@ import PipelineCore
 import RunStore
 
 /// The exit code a run ends with, whichever front end started it (documented in the README).
-public enum RunExit {
+package enum RunExit {
     /// Everything succeeded (or a completed run was not repeated).
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// A step failed at run time.
-    public static let failure: Int32 = 1
+    package static let failure: Int32 = 1
     /// Invalid input; nothing was sent.
-    public static let invalidInput: Int32 = 2
+    package static let invalidInput: Int32 = 2
     /// Every step ran, but some items failed, are bad or their fate is unknown.
-    public static let partial: Int32 = 3
+    package static let partial: Int32 = 3
     /// Another run of the same pipeline (or shard) holds its lock, or the run store cannot be reached now
     /// (EX_TEMPFAIL: try again later; the run resumes).
-    public static let locked: Int32 = 75
+    package static let locked: Int32 = 75
     /// The run store is set up wrongly: a login it rejects, a database that does not exist, a file that is not
     /// a journal (EX_CONFIG). Retrying cannot help until a person fixes it.
-    public static let configuration: Int32 = 78
+    package static let configuration: Int32 = 78
 
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15); running again resumes.
-    public static func interrupted(signal: Int32) -> Int32 { 128 + signal }
+    package static func interrupted(signal: Int32) -> Int32 { 128 + signal }
 
     /// The code a run that could not use its store ends with.
-    public static func of(_ kind: RunStoreError.Kind) -> Int32 {
+    package static func of(_ kind: RunStoreError.Kind) -> Int32 {
         switch kind {
         case .configuration: configuration
         case .unavailable: locked
@@ -32,7 +32,7 @@ public enum RunExit {
     }
 
     /// The code of a run that ended with `status`; `signal` is the one that stopped it, if any.
-    public static func of(_ status: RunReport.Status, signal: Int32?) -> Int32 {
+    package static func of(_ status: RunReport.Status, signal: Int32?) -> Int32 {
         switch status {
         case .succeeded: success
         case .partial: partial

@@ -2,7 +2,7 @@ import PipelineCore
 import RunStore
 
 /// Why a live run did not start.
-public enum RunFlowError: Error, Sendable, Equatable {
+package enum RunFlowError: Error, Sendable, Equatable {
     /// Another run of the pipeline holds its lock (exit 75); its holder when known.
     case locked(pipeline: String, holder: LockHolder?)
     /// The same run (its identity) was started split another way (`--shard I/N` with another N, or none): rows
@@ -19,12 +19,12 @@ public enum RunFlowError: Error, Sendable, Equatable {
     case store(String, kind: RunStoreError.Kind)
 
     /// The flow error of a store error.
-    public static func store(_ error: RunStoreError) -> RunFlowError {
+    package static func store(_ error: RunStoreError) -> RunFlowError {
         .store(error.message, kind: error.kind)
     }
 
     /// For people.
-    public var message: String {
+    package var message: String {
         switch self {
         case .locked(let pipeline, let holder):
             "another run of \(pipeline) is in progress (\(holder?.description ?? "its holder did not say who it is")); not started"
@@ -48,7 +48,7 @@ public enum RunFlowError: Error, Sendable, Equatable {
     }
 
     /// The exit code it ends the command with.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .locked, .otherSplitRunning: RunExit.locked
         case .store(_, let kind): RunExit.of(kind)

@@ -5,9 +5,9 @@ import PipelineCore
 /// What makes two runs "the same run": the pipeline (its name and text), the values its references resolved to,
 /// and the content of every file its steps read. Starting the same run again resumes it (or, when
 /// it completed, does nothing); change any of these and it is a new run.
-public enum RunIdentity {
+package enum RunIdentity {
     /// A hex digest over the document and the input files its steps name in `.path` options.
-    public static func digest(of pipeline: Pipeline, registry: StepRegistry) -> String {
+    package static func digest(of pipeline: Pipeline, registry: StepRegistry) -> String {
         let document = pipeline.document
         // Paths resolve exactly as the steps resolved them when they were built.
         let paths = BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })

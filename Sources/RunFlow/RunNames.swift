@@ -5,21 +5,21 @@ import RunStore
 /// How a run names its pipeline in the run store and its locks: by the pipeline's name (`PipelineName`), never by
 /// the directory its file is read from, so a pipeline in a new release directory, another mount or another checkout
 /// is the same pipeline, shares its locks and resumes its runs.
-public enum RunNames {
+package enum RunNames {
     /// The pipeline file's absolute, standardized path: the loader's stamp, else the path made absolute. Recorded for
     /// people (`runs show`) and to tell a moved pipeline from an unrelated one of the same name (`PipelineHome`).
-    public static func absolute(_ document: PipelineDocument) -> String {
+    package static func absolute(_ document: PipelineDocument) -> String {
         document.absolutePath ?? absolute(document.file)
     }
 
     /// `file` made absolute and standardized.
-    public static func absolute(_ file: String) -> String {
+    package static func absolute(_ file: String) -> String {
         URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
     /// The name of the lock of the pipeline named `pipeline`, or of one shard of it: the shards of a run each take
     /// their own.
-    public static func lockName(_ pipeline: String, shard: Shard?) -> String {
+    package static func lockName(_ pipeline: String, shard: Shard?) -> String {
         "pipeline:" + pipeline + (shard.map { "#shard-\($0.index)-of-\($0.count)" } ?? "")
     }
 
@@ -50,7 +50,7 @@ public enum RunNames {
 
     /// Whether the process of a run the store shows `running` still holds its lock; if not, it was killed and the
     /// run is abandoned. Throws when the store cannot tell.
-    public static func isLive(_ run: RunRecord, in store: any RunStore) async throws(RunStoreError) -> Bool {
+    package static func isLive(_ run: RunRecord, in store: any RunStore) async throws(RunStoreError) -> Bool {
         try await store.isLocked(pipeline: runLockName(run.identity, shard: run.shard))
     }
 

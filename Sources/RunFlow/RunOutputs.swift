@@ -5,16 +5,16 @@ import Synchronization
 /// Where a run leaves its outcome besides the console: the JSON report (`--report`) and the Prometheus
 /// textfile for the node exporter (`--metrics`). Every end of a run writes them, early ends included, so
 /// monitoring never reads the last run's success after a run that failed to start.
-public final class RunOutputs: Sendable {
+package final class RunOutputs: Sendable {
     /// The JSON report's path, if any.
-    public let report: String?
+    package let report: String?
     /// The metrics textfile's path, if any.
-    public let metrics: String?
+    package let metrics: String?
     private let started: Date
     private let metricsWritten = Mutex(false)
 
     /// Outputs for a run that started at `started`.
-    public init(report: String?, metrics: String?, started: Date = Date()) {
+    package init(report: String?, metrics: String?, started: Date = Date()) {
         self.report = report
         self.metrics = metrics
         self.started = started
@@ -23,7 +23,7 @@ public final class RunOutputs: Sendable {
     /// Finds out before anything runs whether the files can be written: makes a missing directory (cron lines
     /// name dated paths under directories nobody made by hand); a path that is a directory, or a directory that
     /// cannot be written, is an error (exit 2).
-    public func prepare() throws(RunOutputError) {
+    package func prepare() throws(RunOutputError) {
         if let report { try Self.checkWritable(report, option: "--report") }
         if let metrics { try Self.checkWritable(metrics, option: "--metrics") }
     }
@@ -31,7 +31,7 @@ public final class RunOutputs: Sendable {
     /// Writes the report and the metrics of a run that ended with `exitCode`.
     /// Both are tried; the first failure is thrown after (a report that cannot be written must not leave the
     /// metrics saying the run never reached a step).
-    public func write(_ result: RunReport, exitCode: Int32) throws(RunOutputError) {
+    package func write(_ result: RunReport, exitCode: Int32) throws(RunOutputError) {
         var failure: RunOutputError?
         if let report {
             do throws(RunOutputError) { try Self.write(JSONText.encode(result) + "\n", to: report) } catch { failure = error }
@@ -46,14 +46,14 @@ public final class RunOutputs: Sendable {
     }
 
     /// Writes `text` (already JSON: an invalid pipeline's diagnostics) as the report.
-    public func writeReport(text: String) throws(RunOutputError) {
+    package func writeReport(text: String) throws(RunOutputError) {
         if let report { try Self.write(text + "\n", to: report) }
     }
 
     /// The metrics of a run that ended before it had a report (invalid pipeline, lock held, store unusable):
     /// its exit code and no items. Does nothing once the run's own metrics were written; a file that cannot
     /// be written here is left alone (the run's own error is what is reported).
-    public func writeEarlyMetrics(pipeline: String, dryRun: Bool, exitCode: Int32) {
+    package func writeEarlyMetrics(pipeline: String, dryRun: Bool, exitCode: Int32) {
         guard let metrics, !metricsWritten.withLock({ $0 }) else { return }
         let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
         try? Self.checkWritable(metrics, option: "--metrics")
@@ -86,9 +86,9 @@ public final class RunOutputs: Sendable {
 }
 
 /// A report or metrics file that cannot be written.
-public struct RunOutputError: Error, Sendable, Equatable {
+package struct RunOutputError: Error, Sendable, Equatable {
     /// What is wrong, naming the file.
-    public let message: String
+    package let message: String
     /// 2 when found before the run (nothing ran), 1 when writing after it failed (the run's outcome stands).
-    public let exitCode: Int32
+    package let exitCode: Int32
 }

@@ -4,19 +4,19 @@ import RunStore
 /// Pruning the run store: `pushline runs prune`, and a pipeline's `retention:` at the end of each live run. Which runs
 /// go is `PrunePolicy`'s rule; this asks the store which running runs are live, removes the rest, and gives the space
 /// back.
-public enum RunPruning {
+package enum RunPruning {
     /// What a prune did (or would do, for a dry run).
-    public struct Outcome: Sendable {
-        public var plan: PrunePlan
-        public var removed: RemovedRuns
+    package struct Outcome: Sendable {
+        package var plan: PrunePlan
+        package var removed: RemovedRuns
         /// The store's size before and after; nil for a dry run or when nothing was removed.
-        public var space: ReclaimedSpace?
+        package var space: ReclaimedSpace?
         /// Why the space could not be given back, when it could not (the runs are removed all the same).
-        public var spaceProblem: String?
+        package var spaceProblem: String?
     }
 
     /// Prunes `store` by `policy` at `now`; with `dryRun`, only counts.
-    public static func prune(_ store: any RunStore, policy: PrunePolicy, dryRun: Bool, now: Double) async throws(RunStoreError) -> Outcome {
+    package static func prune(_ store: any RunStore, policy: PrunePolicy, dryRun: Bool, now: Double) async throws(RunStoreError) -> Outcome {
         let runs = try await store.runs(limit: Int(Int32.max))
         var live: Set<String> = []
         for run in runs where run.status == .running {

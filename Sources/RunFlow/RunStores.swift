@@ -8,15 +8,15 @@ import RunStore
 ///
 /// A `postgres://` URL names the PostgreSQL store, shared by runs on several machines; anything else is the
 /// path of a SQLite journal file. No command knows which implementation it talks to.
-public enum RunStores {
+package enum RunStores {
     /// The store `location` names, else `$PUSHLINE_JOURNAL`, else the SQLite file under `$XDG_STATE_HOME`.
-    public static func location(_ location: String?, environment: [String: String]) -> String {
+    package static func location(_ location: String?, environment: [String: String]) -> String {
         location ?? Journal.defaultPath(environment: environment)
     }
 
     /// Opens (creating if needed) the store at `location`; `environment` supplies a PostgreSQL password
     /// (`PGPASSWORD`, `${env:}`).
-    public static func open(_ location: String, environment: [String: String]) async throws(RunStoreError) -> any RunStore {
+    package static func open(_ location: String, environment: [String: String]) async throws(RunStoreError) -> any RunStore {
         if PostgresLocation.isURL(location) {
             guard let store = try await PostgresStore.open(location, environment: environment, create: true) else {
                 throw RunStoreError("the run store at \(display(location)) could not be created")
@@ -28,7 +28,7 @@ public enum RunStores {
 
     /// Opens the store at `location` only when it exists already; nil when it does not (nothing has run yet).
     /// Creates nothing.
-    public static func openExisting(_ location: String, environment: [String: String]) async throws(RunStoreError) -> (any RunStore)? {
+    package static func openExisting(_ location: String, environment: [String: String]) async throws(RunStoreError) -> (any RunStore)? {
         if PostgresLocation.isURL(location) {
             return try await PostgresStore.open(location, environment: environment, create: false)
         }
@@ -37,7 +37,7 @@ public enum RunStores {
     }
 
     /// How people see `location` in messages: a PostgreSQL URL without its password.
-    public static func display(_ location: String) -> String {
+    package static func display(_ location: String) -> String {
         guard PostgresLocation.isURL(location) else { return location }
         return (try? PostgresLocation(location, environment: [:], resolvingPassword: false).description) ?? "postgres://…"
     }
@@ -45,7 +45,7 @@ public enum RunStores {
     /// The store as a dry run sees it: read, never written, never created. nil when there is no store yet or
     /// it cannot be read (then the dry run shows every item as planned; `warn` hears why). The store stays open
     /// for the ledger's life.
-    public static func dryRunLedger(for pipeline: Pipeline, location: String, environment: [String: String],
+    package static func dryRunLedger(for pipeline: Pipeline, location: String, environment: [String: String],
                                     warn: (String) -> Void) async -> (any ItemLedger)? {
         do {
             return try await openExisting(location, environment: environment)?.readOnlyLedger()

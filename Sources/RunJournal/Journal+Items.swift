@@ -5,7 +5,7 @@ import RunStore
 extension Journal {
     /// Item counts per step and state for a run, ordered by step and then by state in lifecycle order
     /// (pending, sending, accepted, failed, unknown); rows skipped as already sent count as duplicates.
-    public func counts(run: String) throws(RunStoreError) -> [StepCount] {
+    package func counts(run: String) throws(RunStoreError) -> [StepCount] {
         try withConnection { (connection) throws(RunStoreError) -> [StepCount] in
             var counts: [StepCount] = []
             try connection.query("""
@@ -22,7 +22,7 @@ extension Journal {
 
     /// Items of a run in the given states (all states when `states` is empty), ordered by (step, row), at
     /// most `limit` (none when `limit` is not positive).
-    public func items(run: String, states: [ItemState], limit: Int) throws(RunStoreError) -> [JournalItem] {
+    package func items(run: String, states: [ItemState], limit: Int) throws(RunStoreError) -> [JournalItem] {
         guard limit > 0 else { return [] }
         // Sorted and deduplicated, so each set of states maps to one cached statement.
         let wanted = ItemState.allCases.filter(states.contains)
@@ -48,7 +48,7 @@ extension Journal {
     ///
     /// The reason is the error text, except that an "already sent by run X (rows.csv:41 at …)" groups
     /// by its run (`FailureReason`), so a thousand duplicates of one run are one group.
-    public func failureGroups(run: String, examples: Int) throws(RunStoreError) -> [FailureGroup] {
+    package func failureGroups(run: String, examples: Int) throws(RunStoreError) -> [FailureGroup] {
         try withConnection { (connection) throws(RunStoreError) -> [FailureGroup] in
             var groups: [FailureGroup] = []
             try connection.query("""

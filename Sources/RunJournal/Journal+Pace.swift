@@ -6,7 +6,7 @@ import RunStore
 /// run on one machine, or two pipelines sending to one hub. Same table and rules as the PostgreSQL store,
 /// on this machine's clock (every process sharing the file shares the clock).
 extension Journal {
-    public func reserve(hub: String, budget: PaceBudget?, count: Int) -> Double? {
+    package func reserve(hub: String, budget: PaceBudget?, count: Int) -> Double? {
         let now = Date().timeIntervalSince1970
         return try? withConnection { (connection) throws(RunStoreError) -> Double in
             guard let budget, count > 0, budget.rate > 0 else { return max(0, try Self.pausedUntil(hub, connection) - now) }
@@ -29,7 +29,7 @@ extension Journal {
         }
     }
 
-    public func pause(hub: String, seconds: Double) {
+    package func pause(hub: String, seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }
         let until = Date().timeIntervalSince1970 + seconds
         _ = try? withConnection { (connection) throws(RunStoreError) -> Int in

@@ -2,7 +2,7 @@ import RunStore
 
 /// Where each pipeline was last started from (`PipelineHome`).
 extension Journal {
-    public func pipelineHome(name: String) throws(RunStoreError) -> PipelineHome? {
+    package func pipelineHome(name: String) throws(RunStoreError) -> PipelineHome? {
         try withConnection { (connection) throws(RunStoreError) -> PipelineHome? in
             var found: PipelineHome?
             try connection.query("SELECT path, content, declared, seen_at FROM pipelines WHERE name = ?1", bind: {
@@ -15,7 +15,7 @@ extension Journal {
         }
     }
 
-    public func recordPipelineHome(_ home: PipelineHome) throws(RunStoreError) {
+    package func recordPipelineHome(_ home: PipelineHome) throws(RunStoreError) {
         try withConnection { (connection) throws(RunStoreError) in
             try connection.execute("""
                 INSERT INTO pipelines (name, path, content, declared, seen_at) VALUES (?1, ?2, ?3, ?4, ?5)

@@ -6,7 +6,7 @@ extension Journal {
     /// Items deleted per transaction, so runs sending meanwhile wait for the journal's lock only briefly.
     static let pruneChunk = 20_000
 
-    public func removeRuns(_ ids: [String], dryRun: Bool) throws(RunStoreError) -> RemovedRuns {
+    package func removeRuns(_ ids: [String], dryRun: Bool) throws(RunStoreError) -> RemovedRuns {
         var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
         for id in ids {
             try withConnection { (connection) throws(RunStoreError) in
@@ -61,7 +61,7 @@ extension Journal {
     /// Gives the free pages back to the file system: `PRAGMA incremental_vacuum` on a journal made with incremental
     /// auto-vacuum; a journal made before that is rewritten whole once (`VACUUM`), which also switches it over, so
     /// later prunes are incremental. The write-ahead log is checkpointed and truncated first and after.
-    public func reclaimSpace() throws(RunStoreError) -> ReclaimedSpace {
+    package func reclaimSpace() throws(RunStoreError) -> ReclaimedSpace {
         try withConnection { (connection) throws(RunStoreError) -> ReclaimedSpace in
             try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(RunStoreError) in }
             let before = fileSize()

@@ -8,7 +8,7 @@ extension Journal {
     /// keys it; nil for all) and rows within `rows` (empty for all), as `resolution`, recording who did it,
     /// when and why in each item's `resolution`. A `partial` run left with no failed, unknown or bad item
     /// becomes `completed` (exit code 0). One transaction.
-    public func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
+    package func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
                         now: Double) throws(RunStoreError) -> Resolved {
         let when = RunID.iso(now)
         // NUL becomes U+FFFD, as in the PostgreSQL store (whose text cannot hold it), so both keep the same record.
@@ -68,7 +68,7 @@ extension Journal {
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target (audience, handle, installation id)
     /// holds `text` as a whole word (`u0203` finds `$UserId:{u0203}`, not `u02031`), newest first, at most
     /// `limit`; only of `pipeline`'s runs when given, and only those written at or after `since`.
-    public func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(RunStoreError) -> [FoundItem] {
+    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(RunStoreError) -> [FoundItem] {
         guard !text.isEmpty, limit > 0 else { return [] }
         return try withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []

@@ -4,34 +4,34 @@ import RunStore
 /// The SQLite journal as a run store; its lock is a file lock in `locks/` beside the journal file.
 extension Journal: RunStore {
     /// The journal file's path.
-    public var location: String { path }
+    package var location: String { path }
 
     /// The directory of the pipelines' lock files.
     var lockDirectory: String { FilePath.directory(of: path) + "/locks" }
 
-    public func lock(pipeline: String, holder: LockHolder) throws(RunStoreError) -> LockAttempt {
+    package func lock(pipeline: String, holder: LockHolder) throws(RunStoreError) -> LockAttempt {
         try FileRunLock.acquire(pipeline: pipeline, directory: lockDirectory, holder: holder)
     }
 
-    public func isLocked(pipeline: String) -> Bool {
+    package func isLocked(pipeline: String) -> Bool {
         FileRunLock.isHeld(pipeline: pipeline, directory: lockDirectory)
     }
 
     /// The ledger of `run`. A file lock cannot be lost while its process lives, so there is nothing to fence.
-    public func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
+    package func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
         ledger(for: run)
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
-    public func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) throws(RunStoreError) -> RunRecord {
+    package func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) throws(RunStoreError) -> RunRecord {
         try resumeRun(id: id, path: path, pid: pid, now: now)
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
-    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) throws(RunStoreError) {
+    package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) throws(RunStoreError) {
         try finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now)
     }
 
     /// Nothing to do: the connection closes when the journal is released.
-    public func close() async {}
+    package func close() async {}
 }

@@ -4,7 +4,7 @@ import RunStore
 /// Reading back the steps a run completed.
 extension Journal {
     /// The steps of `run` that completed, with their outputs, in step order.
-    public func completedSteps(run: String) throws(RunStoreError) -> [CompletedStep] {
+    package func completedSteps(run: String) throws(RunStoreError) -> [CompletedStep] {
         try withConnection { (connection) throws(RunStoreError) -> [CompletedStep] in
             var steps: [CompletedStep] = []
             try connection.query("""

@@ -13,9 +13,9 @@ import Synchronization
 /// Durability: every write is committed before its method returns, with `synchronous=NORMAL`. A
 /// committed write survives the process being killed; a power loss or OS crash may lose the last
 /// transactions before the WAL reached the disk.
-public final class Journal: Sendable {
+package final class Journal: Sendable {
     /// The journal file's path.
-    public let path: String
+    package let path: String
     private let connection: Mutex<SQLiteConnection>
 
     /// Opens (creating if needed, with parent directories mode 0700, file mode 0600) the journal at `path`.
@@ -24,7 +24,7 @@ public final class Journal: Sendable {
     /// last transactions), a 5000 ms busy timeout and foreign keys, and creates or migrates the schema
     /// (`PRAGMA user_version` = 1). A file that is not a SQLite database, or one written with a newer
     /// schema version, throws a `RunStoreError` whose message names the path.
-    public init(path: String) throws(RunStoreError) {
+    package init(path: String) throws(RunStoreError) {
         self.path = path
         try JournalFiles.prepare(path)
         let opened = try SQLiteConnection(path: path)
@@ -38,7 +38,7 @@ public final class Journal: Sendable {
     /// The environment is passed in rather than read from the process, so it is testable. As the XDG
     /// spec asks, a relative `XDG_STATE_HOME` is ignored. Without `HOME`, the user's home directory from
     /// the system is used.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let explicit = environment["PUSHLINE_JOURNAL"], !explicit.isEmpty { return explicit }
         let stateHome: String
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
@@ -54,18 +54,18 @@ public final class Journal: Sendable {
     ///
     /// The ledger shares this journal's connection. Its methods throw if the journal has no run with
     /// this id (items refer to their run).
-    public func ledger(run: String) -> JournalLedger {
+    package func ledger(run: String) -> JournalLedger {
         JournalLedger(journal: self, run: run)
     }
 
     /// An `ItemLedger` that records items under `run`; idempotency keys count across every run of the journal.
-    public func ledger(for run: RunRecord) -> any ItemLedger {
+    package func ledger(for run: RunRecord) -> any ItemLedger {
         JournalLedger(journal: self, run: run.id, record: run)
     }
 
     /// A read-only `ItemLedger`: what a dry run consults to show which items an earlier run already sent. Every
     /// write throws.
-    public func readOnlyLedger() -> any ItemLedger {
+    package func readOnlyLedger() -> any ItemLedger {
         JournalLedger(journal: self, run: nil)
     }
 

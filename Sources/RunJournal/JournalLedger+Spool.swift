@@ -5,10 +5,10 @@ import RunStore
 /// Rows a step produced, spooled in the journal's `spools` and `spool_rows` tables (see `RowSpool`).
 extension JournalLedger: RowSpool, SpoolWriting {
     /// A ledger for a started run keeps rows; a read-only view or one made from an id alone does not.
-    public var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
+    package var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
 
     /// The complete spool of this run's identity and generation, or its lock and a fresh spool to fill, or `.busy`.
-    public func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
+    package func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
         guard let record else { throw LedgerError("this view of the run journal keeps no rows") }
         if let complete = try completeSpool(step: step, source: source, of: record) { return .complete(complete) }
         let lock: any RunLock
@@ -64,7 +64,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// The newest complete spool of this pipeline's step and source completed at or after `since`.
-    public func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? {
+    package func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? {
         guard let record else { return nil }
         return try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
             try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
@@ -85,7 +85,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Up to `limit` lines of `spool` after row `after`, in order.
-    public func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
+    package func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
         try ledgerCall { () throws(RunStoreError) -> [String] in
             try journal.withConnection { (connection) throws(RunStoreError) -> [String] in
                 var lines: [String] = []
@@ -126,7 +126,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Appends rows to the spool `spool`, numbered on, one transaction a page.
-    public func appendSpool(_ spool: Int64, lines: [String], from first: Int) throws(LedgerError) {
+    package func appendSpool(_ spool: Int64, lines: [String], from first: Int) throws(LedgerError) {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 try connection.transaction { () throws(RunStoreError) in
@@ -143,7 +143,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Marks the spool `spool` complete; throws unless it was being filled.
-    public func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) {
+    package func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 try Self.complete(spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection)
@@ -152,7 +152,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Copies the rows of `source` into `spool` and completes it, in one transaction.
-    public func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) throws(LedgerError) {
+    package func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) throws(LedgerError) {
         guard let from = source.spool else { throw LedgerError("the rows to copy are not in the journal") }
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in

@@ -4,7 +4,7 @@ import RunStore
 /// Steps of the run that completed, with their outputs, in the `steps` table beside their ids.
 extension JournalLedger {
     /// The step as an earlier attempt of this run completed it; nil when it did not complete.
-    public func completedStep(_ step: Int) throws(LedgerError) -> CompletedStep? {
+    package func completedStep(_ step: Int) throws(LedgerError) -> CompletedStep? {
         try ledgerCall { () throws(RunStoreError) -> CompletedStep? in
             try journal.withConnection { (connection) throws(RunStoreError) -> CompletedStep? in
                 let seq = try runSeq(connection)
@@ -25,7 +25,7 @@ extension JournalLedger {
     }
 
     /// Records that the step completed, with its one line and its outputs, in one transaction.
-    public func recordCompleted(_ completed: CompletedStep) throws(LedgerError) {
+    package func recordCompleted(_ completed: CompletedStep) throws(LedgerError) {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)

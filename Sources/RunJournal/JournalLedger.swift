@@ -8,11 +8,11 @@ import Synchronization
 /// Each method is one transaction on the journal's connection and is durable against a killed process
 /// when it returns. Errors become `LedgerError`s with the journal's message, so the run stops rather
 /// than send without a record.
-public final class JournalLedger: ItemLedger {
+package final class JournalLedger: ItemLedger {
     /// The journal it writes to.
-    public let journal: Journal
+    package let journal: Journal
     /// The run id items are recorded under; nil for a read-only view (a dry run's).
-    public let run: String?
+    package let run: String?
     /// The run's integer key in the items table, looked up on first use (runs are never renumbered).
     private let runKey = Mutex<Int64?>(nil)
     /// Ids of runs by seq, as `priorSends` found them.
@@ -31,13 +31,13 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// False for a read-only view: every write throws.
-    public var isWritable: Bool { run != nil }
+    package var isWritable: Bool { run != nil }
 
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
     ///
     /// A point lookup on the primary key through a cached statement: a resume calls it once per row.
     /// Throws if the journal has no run with this ledger's id.
-    public func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? {
+    package func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? {
         try ledgerCall { () throws(RunStoreError) -> LedgerEntry? in
             try journal.withConnection { (connection) throws(RunStoreError) -> LedgerEntry? in
                 let seq = try runSeq(connection)
@@ -60,7 +60,7 @@ public final class JournalLedger: ItemLedger {
     ///
     /// The previous attempt's notification id and error are cleared: while an item is `sending`, its
     /// fate is unknown, and its outcome will be recorded afresh.
-    public func markSending(_ items: [LedgerItem]) throws(LedgerError) {
+    package func markSending(_ items: [LedgerItem]) throws(LedgerError) {
         try write(items, sql: LedgerSQL.markSending, perRow: LedgerSQL.markSendingParametersPerRow) {
             (item, statement, first) throws(RunStoreError) in
             try bindItem(item, to: statement, at: first)
@@ -70,7 +70,7 @@ public final class JournalLedger: ItemLedger {
     /// Marks items `sending`, first checking in the same transaction each item that claims its key. SQLite's
     /// `BEGIN IMMEDIATE` holds the file's write lock for the whole transaction, so a second process claiming the same
     /// key waits, then sees this one's mark.
-    public func markSending(_ items: [LedgerItem], claim: KeyClaim) throws(LedgerError) -> [LedgerKey: PriorSend] {
+    package func markSending(_ items: [LedgerItem], claim: KeyClaim) throws(LedgerError) -> [LedgerKey: PriorSend] {
         guard !items.isEmpty else { return [:] }
         let now = Self.now()
         return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
@@ -93,7 +93,7 @@ public final class JournalLedger: ItemLedger {
     /// Records outcomes and skip ranges in one transaction; an item never marked `sending` is inserted with 0
     /// attempts. The state is stored as given (normally `accepted`, `failed` or `unknown`). A skip range replaces the
     /// run's ranges it overlaps (the same range, shorter, written before).
-    public func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
+    package func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
         guard !outcomes.isEmpty || !skips.isEmpty else { return }
         let now = Self.now()
         try ledgerCall { () throws(RunStoreError) in
@@ -115,7 +115,7 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// Records outcomes, no skip ranges.
-    public func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
+    package func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
         try record(outcomes, skips: [])
     }
 
@@ -141,7 +141,7 @@ public final class JournalLedger: ItemLedger {
     }
 
     /// Marks one item `sending` and records the id of what it is creating, in one transaction.
-    public func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
+    package func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
         let now = Self.now()
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
@@ -169,7 +169,7 @@ public final class JournalLedger: ItemLedger {
     ///
     /// Throws when the item is not `sending`: an id with no item could not be found by a resume, and a
     /// settled item's id is history.
-    public func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
+    package func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
         let now = Self.now()
         let changed = try ledgerCall { () throws(RunStoreError) -> Int in
             try journal.withConnection { (connection) throws(RunStoreError) -> Int in

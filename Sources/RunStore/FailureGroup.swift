@@ -2,19 +2,19 @@ import PipelineCore
 
 /// Failed or unknown items of one step that share an error, so a report can say
 /// "412 rows: 403 Forbidden (rows.csv:2, rows.csv:9, …)" instead of listing every row.
-public struct FailureGroup: Sendable, Equatable, Encodable {
+package struct FailureGroup: Sendable, Equatable, Encodable {
     /// The step's index in the pipeline (0-based).
-    public var step: Int
+    package var step: Int
     /// The step's id (`send`, `register`).
-    public var stepId: String
+    package var stepId: String
     /// `failed` or `unknown`.
-    public var state: ItemState
+    package var state: ItemState
     /// The shared error text; nil when the items recorded none.
-    public var error: String?
+    package var error: String?
     /// How many items share it.
-    public var count: Int
+    package var count: Int
     /// The origins of the first few of them, in row order.
-    public var examples: [String]
+    package var examples: [String]
 
     /// The JSON keys (`runs show --format json`): the error is the group's `reason`.
     enum CodingKeys: String, CodingKey {
@@ -22,7 +22,7 @@ public struct FailureGroup: Sendable, Equatable, Encodable {
     }
 
     /// Creates a group.
-    public init(step: Int, stepId: String, state: ItemState, error: String?, count: Int, examples: [String]) {
+    package init(step: Int, stepId: String, state: ItemState, error: String?, count: Int, examples: [String]) {
         self.step = step
         self.stepId = stepId
         self.state = state

@@ -3,24 +3,24 @@ import PipelineCore
 /// One item of a run, as the journal last recorded it: the ledger's entry for it (what a resumed run reads back)
 /// and what the journal keeps beside it for people and for `runs find`.
 @dynamicMemberLookup
-public struct JournalItem: Sendable, Equatable {
+package struct JournalItem: Sendable, Equatable {
     /// What the batch engine recorded: key, digest, state, attempts, notification id, error, retriable.
-    public var entry: LedgerEntry
+    package var entry: LedgerEntry
     /// The step's id (`send`, `register`).
-    public var stepId: String
+    package var stepId: String
     /// Where it came from, for people: `rows.csv:42`.
-    public var origin: String
+    package var origin: String
     /// When it was last written (seconds since the Unix epoch).
-    public var updatedAt: Double
+    package var updatedAt: Double
     /// Its idempotency key, when it has one.
-    public var idempotencyKey: String?
+    package var idempotencyKey: String?
     /// Whom it was for: the audience, handle(s) or installation id.
-    public var target: String?
+    package var target: String?
     /// Who settled it by hand (`pushline runs resolve`), when, and how.
-    public var resolution: String?
+    package var resolution: String?
 
     /// Creates an item.
-    public init(key: LedgerKey, stepId: String, origin: String, digest: String, state: ItemState, attempts: Int,
+    package init(key: LedgerKey, stepId: String, origin: String, digest: String, state: ItemState, attempts: Int,
                 notificationId: String? = nil, error: String? = nil, retriable: Bool = false, updatedAt: Double,
                 idempotencyKey: String? = nil, target: String? = nil, resolution: String? = nil) {
         entry = LedgerEntry(key: key, digest: digest, state: state, attempts: attempts, notificationId: notificationId,
@@ -34,7 +34,7 @@ public struct JournalItem: Sendable, Equatable {
     }
 
     /// The entry's fields read as the item's own (`item.state`, `item.key`).
-    public subscript<Value>(dynamicMember path: WritableKeyPath<LedgerEntry, Value>) -> Value {
+    package subscript<Value>(dynamicMember path: WritableKeyPath<LedgerEntry, Value>) -> Value {
         get { entry[keyPath: path] }
         set { entry[keyPath: path] = newValue }
     }

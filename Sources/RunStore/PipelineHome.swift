@@ -1,19 +1,19 @@
 /// Where the run store last saw a pipeline's file: what tells a pipeline that moved (a new release directory,
 /// another mount, another checkout) from an unrelated pipeline that only shares its file name.
-public struct PipelineHome: Sendable, Equatable {
+package struct PipelineHome: Sendable, Equatable {
     /// The pipeline's name (`PipelineName`).
-    public var name: String
+    package var name: String
     /// The file it was last started from (absolute).
-    public var path: String
+    package var path: String
     /// A digest of that file's text; nil when unknown (a pipeline recorded before names existed).
-    public var contentDigest: String?
+    package var contentDigest: String?
     /// Whether that file declared the name with `name:`.
-    public var declared: Bool
+    package var declared: Bool
     /// When it was last started (seconds since the Unix epoch).
-    public var seenAt: Double
+    package var seenAt: Double
 
     /// Creates a home.
-    public init(name: String, path: String, contentDigest: String?, declared: Bool, seenAt: Double) {
+    package init(name: String, path: String, contentDigest: String?, declared: Bool, seenAt: Double) {
         self.name = name
         self.path = path
         self.contentDigest = contentDigest

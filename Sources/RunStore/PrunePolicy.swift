@@ -2,21 +2,21 @@
 /// whose dedupe window has not passed still keeps its notifications from being sent again; the newest run of an input
 /// that did not complete can still resume (unless `unfinished` says to remove those too, once they are older than the
 /// cutoff and no process holds them); a run still sending is never removed.
-public struct PrunePolicy: Sendable, Equatable {
+package struct PrunePolicy: Sendable, Equatable {
     /// Runs that ended at least this many seconds ago are removed.
-    public var olderThan: Double
+    package var olderThan: Double
     /// Only runs of the pipeline with this name; nil for every pipeline.
-    public var pipeline: String?
+    package var pipeline: String?
     /// Also remove the newest run of an input that did not complete (it could otherwise resume).
-    public var unfinished: Bool
+    package var unfinished: Bool
     /// A run never removed: the one pruning at its end.
-    public var sparing: String?
+    package var sparing: String?
 
     /// The dedupe window of a run that recorded none (journalled before runs recorded theirs): the default window.
-    public static let defaultWindow: Double = 12 * 3600
+    package static let defaultWindow: Double = 12 * 3600
 
     /// Creates a policy.
-    public init(olderThan: Double, pipeline: String? = nil, unfinished: Bool = false, sparing: String? = nil) {
+    package init(olderThan: Double, pipeline: String? = nil, unfinished: Bool = false, sparing: String? = nil) {
         self.olderThan = olderThan
         self.pipeline = pipeline
         self.unfinished = unfinished
@@ -25,7 +25,7 @@ public struct PrunePolicy: Sendable, Equatable {
 
     /// Splits `runs` (every run of the store) at `now` into what goes and what stays, and why; `isLive` tells a run
     /// the store shows running whose process still holds its lock from one that was killed.
-    public func plan(_ runs: [RunRecord], now: Double, isLive: (RunRecord) -> Bool) -> PrunePlan {
+    package func plan(_ runs: [RunRecord], now: Double, isLive: (RunRecord) -> Bool) -> PrunePlan {
         let cutoff = now - olderThan
         // The newest run of each input (and part): the one that a start of the same input resumes.
         var newest: [String: RunRecord] = [:]
@@ -56,31 +56,31 @@ public struct PrunePolicy: Sendable, Equatable {
 }
 
 /// What a `PrunePolicy` makes of a store's runs.
-public struct PrunePlan: Sendable, Equatable {
+package struct PrunePlan: Sendable, Equatable {
     /// Runs to remove, with their items.
-    public var remove: [RunRecord] = []
+    package var remove: [RunRecord] = []
     /// Kept: ended after the cutoff.
-    public var recent: [RunRecord] = []
+    package var recent: [RunRecord] = []
     /// Kept: older, but their dedupe window has not passed.
-    public var inWindow: [RunRecord] = []
+    package var inWindow: [RunRecord] = []
     /// Kept: the newest run of an input that did not complete, which a start of that input resumes.
-    public var unfinished: [RunRecord] = []
+    package var unfinished: [RunRecord] = []
     /// Kept: still sending.
-    public var running: [RunRecord] = []
+    package var running: [RunRecord] = []
 
     /// Creates an empty plan.
-    public init() {}
+    package init() {}
 }
 
 /// What removing runs took away (or would, for a dry run).
-public struct RemovedRuns: Sendable, Equatable {
+package struct RemovedRuns: Sendable, Equatable {
     /// Runs, items and skip ranges removed.
-    public var runs: Int
-    public var items: Int
-    public var skipRanges: Int
+    package var runs: Int
+    package var items: Int
+    package var skipRanges: Int
 
     /// Creates a count.
-    public init(runs: Int, items: Int, skipRanges: Int) {
+    package init(runs: Int, items: Int, skipRanges: Int) {
         self.runs = runs
         self.items = items
         self.skipRanges = skipRanges
@@ -88,14 +88,14 @@ public struct RemovedRuns: Sendable, Equatable {
 }
 
 /// The store's size before and after giving back the space of removed runs, in bytes.
-public struct ReclaimedSpace: Sendable, Equatable {
-    public var before: Int64
-    public var after: Int64
+package struct ReclaimedSpace: Sendable, Equatable {
+    package var before: Int64
+    package var after: Int64
     /// How: `incremental vacuum`, `VACUUM` (a journal made before incremental vacuum, converted once), PostgreSQL's `VACUUM`.
-    public var method: String
+    package var method: String
 
     /// Creates a measurement.
-    public init(before: Int64, after: Int64, method: String) {
+    package init(before: Int64, after: Int64, method: String) {
         self.before = before
         self.after = after
         self.method = method

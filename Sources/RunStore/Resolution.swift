@@ -1,5 +1,5 @@
 /// How `pushline runs resolve` settles an item of unknown fate.
-public enum Resolution: String, Sendable, CaseIterable {
+package enum Resolution: String, Sendable, CaseIterable {
     /// Checked and found delivered: the item counts as accepted (and its key as sent).
     case delivered
     /// Not delivered (or not worth the doubt): the next start of the run sends it again.

@@ -5,26 +5,26 @@ import Synchronization
 extension RunRecord {
     /// The lock the process filling a spool holds: one name for every part of the run (same identity and
     /// generation), for the step and source `key` names.
-    public func spoolLockName(step: Int, source: String) -> String {
+    package func spoolLockName(step: Int, source: String) -> String {
         "spool-" + String(ContentDigest.hex("\(identity) \(generation) \(step) \(source)").prefix(32))
     }
 }
 
 extension SpooledRows {
     /// The columns as a store keeps them: a JSON array.
-    public var columnsJSON: String { Self.columnsJSON(columns) }
+    package var columnsJSON: String { Self.columnsJSON(columns) }
 
     /// `columns` as a store keeps them: a JSON array.
-    public static func columnsJSON(_ columns: [String]) -> String { JSONRowLine.array(columns) }
+    package static func columnsJSON(_ columns: [String]) -> String { JSONRowLine.array(columns) }
 
     /// Columns from their stored JSON array (none when it is not one).
-    public static func columns(fromJSON text: String?) -> [String] {
+    package static func columns(fromJSON text: String?) -> [String] {
         JSONRowLine.strings(fromArray: text ?? "[]")
     }
 }
 
 /// What a store's ledger does to fill a spool: append numbered lines, mark it complete.
-public protocol SpoolWriting: Sendable {
+package protocol SpoolWriting: Sendable {
     /// Appends `lines` to `spool`, numbered on from `first`, durable when it returns.
     func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError)
     /// Marks `spool` complete; throws unless it was being filled (another process took it over).
@@ -34,7 +34,7 @@ public protocol SpoolWriting: Sendable {
 }
 
 /// The process filling one spool for a store: the rows go in page by page while it holds the spool's lock.
-public final class LockedSpoolFiller: SpoolFiller {
+package final class LockedSpoolFiller: SpoolFiller {
     private let writer: any SpoolWriting
     private let spool: Int64
     private let run: String
@@ -42,7 +42,7 @@ public final class LockedSpoolFiller: SpoolFiller {
     private let written = Mutex(0)
 
     /// A filler of `spool` for `run`, writing through `writer`, holding `lock`.
-    public init(writer: any SpoolWriting, spool: Int64, run: String, lock: any RunLock) {
+    package init(writer: any SpoolWriting, spool: Int64, run: String, lock: any RunLock) {
         self.writer = writer
         self.spool = spool
         self.run = run
@@ -50,26 +50,26 @@ public final class LockedSpoolFiller: SpoolFiller {
     }
 
     /// Appends lines numbered on from the last.
-    public func append(_ lines: [String]) async throws(LedgerError) {
+    package func append(_ lines: [String]) async throws(LedgerError) {
         let first = written.withLock { $0 } + 1
         try await writer.appendSpool(spool, lines: lines, from: first)
         written.withLock { $0 += lines.count }
     }
 
     /// Marks the spool complete.
-    public func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) -> SpooledRows {
+    package func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) -> SpooledRows {
         try await writer.completeSpool(spool, columns: columns, count: count, digest: digest, now: now)
         return SpooledRows(spool: spool, columns: columns, count: count, digest: digest, run: run, readAt: now)
     }
 
     /// Copies an earlier run's rows in and completes the spool.
-    public func copy(_ rows: SpooledRows, now: Double) async throws(LedgerError) -> SpooledRows {
+    package func copy(_ rows: SpooledRows, now: Double) async throws(LedgerError) -> SpooledRows {
         try await writer.copySpool(rows, into: spool, now: now)
         return SpooledRows(spool: spool, columns: rows.columns, count: rows.count, digest: rows.digest, run: run, readAt: rows.readAt)
     }
 
     /// Gives the spool's lock back.
-    public func release() async {
+    package func release() async {
         await lock.release()
     }
 }

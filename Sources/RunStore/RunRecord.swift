@@ -1,44 +1,44 @@
 import PipelineCore
 
 /// One run as the journal records it.
-public struct RunRecord: Sendable, Equatable {
+package struct RunRecord: Sendable, Equatable {
     /// The run's id: its UTC start time and six random hex digits (`20261122-041200-3f9c2a`).
-    public var id: String
+    package var id: String
     /// The hex digest the caller computed over what makes two runs "the same run".
-    public var identity: String
+    package var identity: String
     /// The pipeline's name (`PipelineName`): its `name:`, else its file name without the extension.
-    public var pipeline: String
+    package var pipeline: String
     /// The pipeline file the run was last started or resumed from (absolute); nil when not recorded.
-    public var path: String?
+    package var path: String?
     /// When it started (seconds since the Unix epoch).
-    public var startedAt: Double
+    package var startedAt: Double
     /// When it last finished; nil while it is running.
-    public var endedAt: Double?
+    package var endedAt: Double?
     /// When it was last resumed; nil if it never was.
-    public var resumedAt: Double?
+    package var resumedAt: Double?
     /// Where it stands.
-    public var status: RunStatus
+    package var status: RunStatus
     /// The process that last started or resumed it.
-    public var pid: Int32
+    package var pid: Int32
     /// The exit code it finished with; nil while it is running.
-    public var exitCode: Int32?
+    package var exitCode: Int32?
     /// How many times it was resumed.
-    public var resumes: Int
+    package var resumes: Int
     /// The JSON summary it finished with, if any.
-    public var summary: String?
+    package var summary: String?
     /// The part of a `--shard I/N` run it is; nil for a run of every row. The shards of one run share its
     /// identity and each is a run record of its own, with its own lock.
-    public var shard: Shard?
+    package var shard: Shard?
     /// Which start of the run's parts it belongs to: 0 for the first; each `--again` of a part that already ran
     /// in the newest generation opens the next, which the other parts' `--again` starts join. `runs show` lists
     /// one generation's parts together.
-    public var generation: Int
+    package var generation: Int
     /// The longest dedupe window of the run's steps, in seconds: pruning keeps the run at least this long after it
     /// ends, so its idempotency keys go on holding back repeats. Nil when not recorded (runs of an earlier pushline).
-    public var dedupeWindow: Double?
+    package var dedupeWindow: Double?
 
     /// Creates a record.
-    public init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
+    package init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
                 resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
                 summary: String? = nil, shard: Shard? = nil, generation: Int = 0, path: String? = nil, dedupeWindow: Double? = nil) {
         self.id = id

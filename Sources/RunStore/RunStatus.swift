@@ -1,7 +1,7 @@
 /// Where a whole run stands.
 ///
 /// Named `RunStatus` because `PipelineCore` already has a `RunState` (the outputs steps share).
-public enum RunStatus: String, Sendable, CaseIterable, Codable {
+package enum RunStatus: String, Sendable, CaseIterable, Codable {
     /// Started or resumed and not finished; if its process is gone, it was killed.
     case running
     /// Every item was accepted.

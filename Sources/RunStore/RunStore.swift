@@ -10,7 +10,7 @@ import PipelineCore
 /// Every write is durable when its method returns. Errors name the store (`location`), never a secret.
 ///
 /// A store is also the `HubPace` its runs share: a hub's pause after throttling, and `rate:` budgets.
-public protocol RunStore: HubPace {
+package protocol RunStore: HubPace {
     /// Where the store is, for people: a file path or a URL without its password.
     var location: String { get }
 
@@ -92,37 +92,37 @@ public protocol RunStore: HubPace {
 
 extension RunStore {
     /// The newest run of every row (no shard) with this identity, or nil.
-    public func latestRun(identity: String) async throws(RunStoreError) -> RunRecord? {
+    package func latestRun(identity: String) async throws(RunStoreError) -> RunRecord? {
         try await latestRun(identity: identity, shard: nil)
     }
 
     /// Resumes a run without checking a lock (tools and tests; a live run passes its lock).
-    public func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+    package func resumeRun(id: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         try await resumeRun(id: id, path: nil, pid: pid, now: now, lock: nil)
     }
 
     /// Resumes a run, keeping the path it was recorded with.
-    public func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
+    package func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
         try await resumeRun(id: id, path: nil, pid: pid, now: now, lock: lock)
     }
 
     /// Ends a run without checking a lock (tools and tests; a live run passes its lock).
-    public func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError) {
+    package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError) {
         try await finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now, lock: nil)
     }
 
     /// Starts a new run of every row.
-    public func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+    package func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: nil, generation: 0, dedupeWindow: nil, pid: pid, now: now)
     }
 
     /// Starts a new run, in the first generation.
-    public func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
+    package func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
         try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: 0, dedupeWindow: nil, pid: pid, now: now)
     }
 
     /// Starts a new run in `generation`, with no path or dedupe window recorded (tools and tests).
-    public func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
+    package func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
                          now: Double) async throws(RunStoreError) -> RunRecord {
         try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil,
                            pid: pid, now: now)

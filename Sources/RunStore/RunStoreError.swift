@@ -2,9 +2,9 @@
 ///
 /// Every message names the store (its path, or its URL without the password), because a cron job's log is
 /// often the only place a person sees it and "database is locked" alone does not say which file to look at.
-public struct RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What an orchestrator should do about it: the exit code a run that could not start ends with follows it.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// The store is set up wrongly (a login it rejects, a database that does not exist, a file that is not
         /// a journal, a schema newer than this build): running again will not help until a person fixes it.
         case configuration
@@ -16,16 +16,16 @@ public struct RunStoreError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// What went wrong, for people.
-    public let message: String
+    package let message: String
     /// Whether it is worth retrying.
-    public let kind: Kind
+    package let kind: Kind
 
     /// Creates an error.
-    public init(_ message: String, kind: Kind = .failure) {
+    package init(_ message: String, kind: Kind = .failure) {
         self.message = message
         self.kind = kind
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -5,7 +5,7 @@ import PipelineCore
 /// here, so `runs show`, reports and `runs find` count and list skipped rows alike whatever the store.
 extension SkipRange {
     /// `counts` (by step, states in lifecycle order) with each step's skipped rows added to its `duplicate` count.
-    public static func adding(_ skips: [SkipRange], to counts: [StepCount]) -> [StepCount] {
+    package static func adding(_ skips: [SkipRange], to counts: [StepCount]) -> [StepCount] {
         guard !skips.isEmpty else { return counts }
         var merged = counts
         for skip in skips {
@@ -21,7 +21,7 @@ extension SkipRange {
 
     /// `groups` (biggest first) with the skipped rows added: one `already sent by run X` group per step and run, with
     /// the origins of its first rows as examples (after the items' own, up to `examples`).
-    public static func adding(_ skips: [SkipRange], to groups: [FailureGroup], examples: Int) -> [FailureGroup] {
+    package static func adding(_ skips: [SkipRange], to groups: [FailureGroup], examples: Int) -> [FailureGroup] {
         guard !skips.isEmpty else { return groups }
         var merged = groups
         for skip in skips.sorted(by: { ($0.step, $0.rows.lowerBound) < ($1.step, $1.rows.lowerBound) }) {
@@ -39,7 +39,7 @@ extension SkipRange {
 
     /// Row `row` of this range, of run `runId` (of pipeline `pipeline`, started at `startedAt`), as `runs find` lists
     /// it: the notification `prior`, the earlier run `priorRun`'s item, already sent.
-    public func found(row: Int, runId: String, pipeline: String, startedAt: Double, prior: JournalItem) -> FoundItem {
+    package func found(row: Int, runId: String, pipeline: String, startedAt: Double, prior: JournalItem) -> FoundItem {
         let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.updatedAt))
         let item = JournalItem(key: LedgerKey(step: step, row: row), stepId: stepId, origin: origin(of: row), digest: prior.digest,
                                state: .duplicate, attempts: 0, notificationId: prior.notificationId,

@@ -1,8 +1,8 @@
 /// How `RunStore.find` matches an item's target: the text as a whole word.
-public enum TargetWords {
+package enum TargetWords {
     /// True when `word` occurs in `text` with no letter, digit, `_`, `-` or `.` right before or after it
     /// (`u0203` is in `$UserId:{u0203}`, not in `u02031`).
-    public static func holds(_ text: String, _ word: String) -> Bool {
+    package static func holds(_ text: String, _ word: String) -> Bool {
         let isPart = { (character: Character) in character.isLetter || character.isNumber || "_-.".contains(character) }
         var searched = text[...]
         while let range = searched.range(of: word) {

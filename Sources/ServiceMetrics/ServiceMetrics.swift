@@ -2,17 +2,17 @@ import Prometheus
 
 /// The counters and latencies `pushline serve` exposes at `/metrics`, in Prometheus' text format: the one place
 /// that imports a Prometheus client.
-public final class ServiceMetrics: Sendable {
+package final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
 
     /// The content type of `exposition()` (Prometheus text format 0.0.4).
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// Empty metrics.
-    public init() {}
+    package init() {}
 
     /// One answered request: counted by route template and status, timed by route.
-    public func request(route: String, status: Int, duration: Duration) {
+    package func request(route: String, status: Int, duration: Duration) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "pushline", subsystem: "http", metricName: "requests", unitName: "total",
                                              helpText: "Requests answered, by route template and status"),
@@ -28,7 +28,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// One request to the hub: `outcome` is the status class (`2xx`, `4xx`, …), `throttled` or `no-answer`.
-    public func hubRequest(outcome: String) {
+    package func hubRequest(outcome: String) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "pushline", subsystem: "hub", metricName: "requests", unitName: "total",
                                              helpText: "Requests to the notification hub, by outcome"),
@@ -37,7 +37,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Every metric in the text exposition format.
-    public func exposition() -> String {
+    package func exposition() -> String {
         registry.emitToString()
     }
 }

@@ -5,7 +5,7 @@ import JWTKit
 /// public key, or a JWKS), the header's `alg` against the keys' algorithms (no algorithm confusion, no `none`),
 /// `exp` (required), `nbf`, `iss` and `aud` with a small leeway, and the user from a configurable claim. The one
 /// place that imports a JWT library.
-public final class BearerTokens: Sendable {
+package final class BearerTokens: Sendable {
     /// One collection per algorithm, chosen by the token header's `alg`: a key only ever checks tokens of its own
     /// algorithm, and a key without a kid cannot become another algorithm's default.
     private let collections: [String: JWTKeyCollection]
@@ -17,7 +17,7 @@ public final class BearerTokens: Sendable {
     }
 
     /// Keys from `settings`; throws a message saying which key is unusable (never its value).
-    public static func make(_ settings: BearerSettings) async throws(BearerConfigError) -> BearerTokens {
+    package static func make(_ settings: BearerSettings) async throws(BearerConfigError) -> BearerTokens {
         var collections: [String: JWTKeyCollection] = [:]
         if let secret = settings.hmacSecret {
             // jwt-kit asserts on a short secret in debug builds and takes it silently in release ones.
@@ -72,7 +72,7 @@ public final class BearerTokens: Sendable {
     }
 
     /// The user the token names, or why it is refused (never a claim value or the token).
-    public func user(from token: String, now: Date = Date()) async -> Result<String, BearerRejection> {
+    package func user(from token: String, now: Date = Date()) async -> Result<String, BearerRejection> {
         guard let alg = Self.headerAlgorithm(token) else { return .failure(.init("the token is not a JWT")) }
         guard let keys = collections[alg] else { return .failure(.init("tokens signed with \(alg) are not accepted")) }
         let claims: Claims
@@ -97,7 +97,7 @@ public final class BearerTokens: Sendable {
     }
 
     /// Signs `claims` with the configured HS256 secret (tests and local tokens only).
-    public func signForTesting(_ claims: [String: String], numbers: [String: Double]) async throws -> String {
+    package func signForTesting(_ claims: [String: String], numbers: [String: Double]) async throws -> String {
         var all: [String: JWTHeaderField] = claims.mapValues { .string($0) }
         for (name, value) in numbers { all[name] = .decimal(value) }
         guard let keys = collections["HS256"] else { throw BearerConfigError("no HS256 secret to sign with") }

@@ -42,7 +42,8 @@ private struct RowsReader: Step {
     var dedupeWindow: Int64 { 3600 }
     func run(in context: StepContext) async throws -> StepResult {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no file)"
-        return StepResult(summary: "\(shown): " + text.split(separator: "\n").joined(separator: " "))
+        // The file read goes in the lines, so a test can check it is gone once the run ends.
+        return StepResult(summary: "\(shown): " + text.split(separator: "\n").joined(separator: " "), lines: [path])
     }
 }
 
@@ -128,11 +129,12 @@ private final class MemorySpool: RowSpool, ItemLedger {
     @Test func aDryRunReadsTheSourceIntoAFileOfItsOwnThatGoesWithTheRun() async throws {
         let registry = try StepRegistry([RowsSource.self, RowsReader.self])
         let engine = PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
-        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pushline-rows-") }.count
         let dry = await engine.run(try pipeline(registry, rows: "a,b"), mode: .dryRun, batch: BatchControl(ledger: MemorySpool()))
         #expect(dry.steps.map(\.summary) == ["2 rows (read)", #"${steps.users.rows}: {"userId":"a"} {"userId":"b"}"#])
-        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pushline-rows-") }.count
-        #expect(after <= before, "the run's row files are removed when it ends")
+        // Other tests make row files at the same time, so the check is of this run's own file, not a count.
+        let file = try #require(dry.steps.last?.lines.first)
+        #expect(file.contains("pushline-rows-"), "\(file)")
+        #expect(!FileManager.default.fileExists(atPath: file), "the run's row files are removed when it ends")
     }
 
     @Test func rowsFitOnlyAForEachAndNeverACondition() throws {

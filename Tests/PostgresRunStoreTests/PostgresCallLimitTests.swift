@@ -24,11 +24,10 @@ struct PostgresCallLimitTests {
             let holder = try Server.background("BEGIN; LOCK TABLE pushline.items IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT;",
                                                database: url)
             try await Task.sleep(for: .milliseconds(500))
-            let started = ContinuousClock.now
             let error = await #expect(throws: LedgerError.self) { try await ledger.markSending([item]) }
-            let waited = ContinuousClock.now - started
-            #expect(waited < .seconds(7), "the write gave up at its limit (\(waited)), before the table was let go")
+            // The write gave up at its limit; it was not merely slow until the table was let go.
             #expect(error?.message.contains("no answer within") == true, "\(error?.message ?? "")")
+            #expect(holder.isRunning, "the holder still held the table when the write gave up")
 
             while holder.isRunning { try await Task.sleep(for: .milliseconds(50)) }
             #expect(holder.terminationStatus == 0)

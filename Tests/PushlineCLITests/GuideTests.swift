@@ -23,4 +23,46 @@ import Testing
             try ReadmeTests.runOutputs(of: block, in: directory, file: guide)
         }
     }
+
+    static let swiftGuide = "docs/writing-a-swift-step.md"
+    /// The example package's own pushline, once `swift build --package-path Examples` has built it.
+    static let examplePushline = CommandRunner.root + "/Examples/.build/debug/my-pushline"
+    /// CI builds the example package first and sets this, so the guide's commands cannot be skipped there.
+    static let examplesRequired = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_EXAMPLES"] == "1"
+
+    @Test("the Swift guide shows the example package's code as it is (CI builds and tests that package)")
+    func swiftGuideShowsTheExample() throws {
+        let text = try String(contentsOfFile: CommandRunner.root + "/" + Self.swiftGuide, encoding: .utf8)
+        let sources = ReadmeTests.blocks(of: text, marker: "guide-test").filter { $0.marker?.hasPrefix("source ") == true }
+        #expect(sources.count >= 3)
+        for block in sources {
+            let path = String(block.marker!.dropFirst("source ".count))
+            let file = try String(contentsOfFile: CommandRunner.root + "/" + path, encoding: .utf8)
+            #expect(file.contains(block.lines.joined(separator: "\n")), "\(Self.swiftGuide):\(block.line): not as written in \(path)")
+        }
+    }
+
+    @Test("the Swift guide's commands print what it shows, with the example package's pushline",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: GuideTests.examplePushline) || GuideTests.examplesRequired,
+                   "needs `swift build --package-path Examples`"))
+    func swiftGuideRunsAsWritten() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.examplePushline), "build it: swift build --package-path Examples")
+        let text = try String(contentsOfFile: CommandRunner.root + "/" + Self.swiftGuide, encoding: .utf8)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-guide-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/Examples/pipelines", toPath: directory + "/pipelines")
+        let blocks = ReadmeTests.blocks(of: text, marker: "guide-test")
+        #expect(blocks.contains { $0.marker == "output" })
+        for block in blocks {
+            guard let marker = block.marker, !marker.hasPrefix("source ") else { continue }
+            if marker.hasPrefix("file ") {
+                let name = String(marker.dropFirst("file ".count))
+                try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+                continue
+            }
+            #expect(marker == "output", "\(Self.swiftGuide):\(block.line): unknown marker '\(marker)'")
+            try ReadmeTests.runOutputs(of: block, in: directory, file: Self.swiftGuide, executables: ["my-pushline": Self.examplePushline])
+        }
+    }
 }

@@ -18,6 +18,9 @@ import Testing
         #expect(FileManager.default.createFile(atPath: binary, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
         #expect(Invocation.prefix(argument0: binary, environment: ["PATH": "\(empty):\(directory)"]) == "pushline")
         #expect(Invocation.prefix(argument0: binary, environment: ["PATH": empty]) == binary)
+        // A package's own build is suggested by its own name.
+        #expect(Invocation.prefix(argument0: "my-pushline", environment: [:]) == "my-pushline")
+        #expect(Invocation.prefix(argument0: "/src/app/.build/release/my-pushline", environment: ["PATH": empty]) == "swift run my-pushline")
     }
 
     @Test func aFreePortIsOneNothingListensOn() {

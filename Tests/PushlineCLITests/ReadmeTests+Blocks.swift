@@ -77,20 +77,22 @@ extension ReadmeTests {
         return directory
     }
 
-    /// Runs `script` in bash where `swift run pushline` and `pushline` are the built executable.
-    static func shell(_ script: String, in directory: String) throws -> (status: Int32, output: String) {
+    /// Runs `script` in bash where `swift run pushline` and `pushline` are the built executable, and `swift run NAME`
+    /// and `NAME` each of `executables` (a name and its path).
+    static func shell(_ script: String, in directory: String, executables: [String: String] = [:]) throws -> (status: Int32, output: String) {
         // `pushline` is a real command on PATH (a link to the built executable), not a shell function, so a
         // walkthrough's `pushline serve … &` is the server's own pid and `kill` stops it; background jobs left
         // by a failing script are stopped on exit, so the test never waits on their open output.
         let bin = directory + "/bin"
         try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try? FileManager.default.createSymbolicLink(atPath: bin + "/pushline", withDestinationPath: PushlineProcess.executable.path)
+        let commands = executables.merging(["pushline": PushlineProcess.executable.path]) { given, _ in given }
+        for (name, path) in commands { try? FileManager.default.createSymbolicLink(atPath: bin + "/" + name, withDestinationPath: path) }
         let prelude = """
             set -euo pipefail
             export PATH="\(bin):$PATH"
             trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
             swift() {
-              if [ "$1" = run ] && [ "$2" = pushline ]; then shift 2; "$PUSHLINE_BIN" "$@"
+              if [ "$1" = run ] && [ -n "${2:-}" ] && [ -x "\(bin)/$2" ]; then local name="$2"; shift 2; "\(bin)/$name" "$@"
               else echo "readme test: unexpected command: swift $*" >&2; return 97; fi
             }
 

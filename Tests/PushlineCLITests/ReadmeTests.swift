@@ -68,7 +68,7 @@ import Testing
 
     /// Runs each `$ command` line of an output block in `directory` and compares what it prints with the lines that
     /// follow it (`…` for any lines, or any text within a line); each must exit 0.
-    static func runOutputs(of block: Block, in directory: String, file: String) throws {
+    static func runOutputs(of block: Block, in directory: String, file: String, executables: [String: String] = [:]) throws {
         var lines = block.lines[...]
         while let line = lines.popFirst() {
             guard line.hasPrefix("$ ") else { continue }
@@ -78,7 +78,7 @@ import Testing
                 lines.removeFirst()
             }
             while expected.last == "" { expected.removeLast() }
-            let (status, output) = try shell(String(line.dropFirst(2)), in: directory)
+            let (status, output) = try shell(String(line.dropFirst(2)), in: directory, executables: executables)
             #expect(status == 0, "\(file):\(block.line): `\(line.dropFirst(2))` exited \(status):\n\(output)")
             #expect(matches(output, expected), "\(file):\(block.line): `\(line.dropFirst(2))` printed:\n\(output)")
         }

@@ -140,7 +140,7 @@ func lines(_ rows: SpooledRows) throws -> [String] {
         #expect(url == nil && urlDiagnostics.count == 1 && !urlDiagnostics[0].message.contains("s3cret"), "\(urlDiagnostics)")
     }
 
-    @Test("more rows than max-rows fail the step; the timeout stops a query that runs on")
+    @Test("more rows than max-rows fail the step; the timeout stops a query that runs on", .timeLimit(.minutes(1)))
     func limits() async throws {
         let scratch = try Scratch(appSQL)
         defer { scratch.remove() }
@@ -154,14 +154,12 @@ func lines(_ rows: SpooledRows) throws -> [String] {
         let endless = try #require(build([("database", "app.sqlite"), ("timeout", "1s"),
                                           ("sql", "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n")],
                                          directory: scratch.directory).0)
-        let started = ContinuousClock.now
         do {
             _ = try await endless.run(in: context())
             Issue.record("it never ends")
         } catch let failure as StepFailure {
             #expect(failure.message.contains("ran past its timeout"), "\(failure.message)")
         }
-        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test("the source digest names the database, the SQL, the arguments and the limit, never a password")

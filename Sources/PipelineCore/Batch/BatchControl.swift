@@ -1,34 +1,34 @@
 /// What a run gives its batch steps besides the transport: the journal, the stop signal, where
 /// progress goes, and whether to resend items whose fate is unknown.
-public struct BatchControl: Sendable {
+package struct BatchControl: Sendable {
     /// The run's journal; for a dry run a read-only view of it (to show what is already sent), or nil.
-    public var ledger: (any ItemLedger)?
+    package var ledger: (any ItemLedger)?
     /// True when this run resumes an earlier attempt, so the journal may know items already.
-    public var isResume: Bool
+    package var isResume: Bool
     /// Resend items an earlier attempt left `unknown` (may deliver twice).
-    public var resendUnknown: Bool
+    package var resendUnknown: Bool
     /// Fired by SIGINT/SIGTERM.
-    public var stop: StopSignal
+    package var stop: StopSignal
     /// Where progress goes; nil for none.
-    public var progress: (any ProgressSink)?
+    package var progress: (any ProgressSink)?
     /// `--again`: send items even when another run sent the same notification within the dedupe window
     /// (they are counted as resent).
-    public var again: Bool
+    package var again: Bool
     /// `--shard I/N`: only rows of this part are run (the others are counted `otherShards`); nil for all rows.
-    public var shard: Shard?
+    package var shard: Shard?
     /// The run store's pace, shared with every process that sends to the same hub through it: pauses after
     /// throttling, and hubs' `rate:` budgets. Nil paces each process by itself (no journal, a dry run).
-    public var pace: (any HubPace)?
+    package var pace: (any HubPace)?
     /// For the parts of a sharded run, the run's identity: a step's `rate:` is then one budget for all the parts,
     /// kept in `pace`. Nil: a step's `rate:` paces this process.
-    public var paceScope: String?
+    package var paceScope: String?
     /// Whether the run with this id is still going (its process holds the run's lock). An item whose key another run
     /// marked `sending` is then waited for, to come to a duplicate or be sent here, instead of being reported of
     /// unknown fate while that run still sends it. Nil: nothing is waited for.
-    public var runIsLive: (@Sendable (String) async -> Bool)?
+    package var runIsLive: (@Sendable (String) async -> Bool)?
 
     /// Creates a control; the default journals nothing and never stops.
-    public init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
+    package init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
                 progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil, pace: (any HubPace)? = nil,
                 paceScope: String? = nil, runIsLive: (@Sendable (String) async -> Bool)? = nil) {
         self.ledger = ledger

@@ -3,18 +3,18 @@ import Foundation
 /// A step a run completed, as the run's journal keeps it: a resumed run reads it back rather than run the step
 /// again (a cancel that already cancelled would find nothing; a send already done has nothing left to do), and
 /// `pushline runs show` prints its outputs.
-public struct CompletedStep: Sendable, Equatable {
+package struct CompletedStep: Sendable, Equatable {
     /// 1-based position in `steps:`.
-    public var step: Int
+    package var step: Int
     /// How the journal names the step: its `name:`, or its kind.
-    public var stepId: String
+    package var stepId: String
     /// The step's one line, as it ended.
-    public var summary: String
+    package var summary: String
     /// What it handed on.
-    public var outputs: StepOutputs
+    package var outputs: StepOutputs
 
     /// Creates a record.
-    public init(step: Int, stepId: String, summary: String, outputs: StepOutputs) {
+    package init(step: Int, stepId: String, summary: String, outputs: StepOutputs) {
         self.step = step
         self.stepId = stepId
         self.summary = summary
@@ -23,7 +23,7 @@ public struct CompletedStep: Sendable, Equatable {
 
     /// The outputs as the journal stores them: a JSON object, lists as `{"values": […], "total": n}`, rows as
     /// `{"rows": {…}}` (where the spool is, its count, columns and digest).
-    public var outputsJSON: String {
+    package var outputsJSON: String {
         let object = outputs.sorted { $0.key < $1.key }.map { name, value -> ReportField in
             switch value {
             case .integer(let number): ReportField(name, .int(number))
@@ -40,7 +40,7 @@ public struct CompletedStep: Sendable, Equatable {
     }
 
     /// Outputs from their stored JSON; nil when the text is not what `outputsJSON` writes.
-    public static func outputs(fromJSON text: String) -> StepOutputs? {
+    package static func outputs(fromJSON text: String) -> StepOutputs? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
         var outputs: StepOutputs = [:]
         for (name, value) in object {
@@ -77,7 +77,7 @@ extension CompletedStep: Encodable {
     }
 
     /// As `runs show --format json` prints it: the outputs as an object, in the report's form.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(step, forKey: .step)
         try container.encode(stepId, forKey: .stepId)

@@ -9,7 +9,7 @@
 /// disagree still agree on a pause. Both methods deal in seconds from now, never in absolute times. A store
 /// that cannot be asked answers nil; the caller then paces by itself (the run's journal writes fail on the
 /// same outage and stop the run).
-public protocol HubPace: Sendable {
+package protocol HubPace: Sendable {
     /// Reserves `count` consecutive slots of `budget`, none before a pause recorded for `hub`, and returns the
     /// seconds from now until the first one (0 when it is now); the others follow `1 / budget.rate` apart. With
     /// no budget, nothing is reserved and the answer is what remains of `hub`'s pause.
@@ -20,14 +20,14 @@ public protocol HubPace: Sendable {
 }
 
 /// A send budget in a `HubPace`: at most `rate` slots a second under `key`, shared by every process that uses it.
-public struct PaceBudget: Sendable, Hashable {
+package struct PaceBudget: Sendable, Hashable {
     /// What the budget is for: a hub's `rate:`, or one step's `rate:` across the parts of a sharded run.
-    public var key: String
+    package var key: String
     /// Slots per second.
-    public var rate: Double
+    package var rate: Double
 
     /// Creates a budget.
-    public init(key: String, rate: Double) {
+    package init(key: String, rate: Double) {
         self.key = key
         self.rate = rate
     }

@@ -4,7 +4,7 @@
 /// Methods are async because a shared store answers over the network. Every one is durable when it
 /// returns: an item is marked `sending` before its request is written, and its outcome is recorded
 /// before it counts as done.
-public protocol ItemLedger: AnyObject, Sendable {
+package protocol ItemLedger: AnyObject, Sendable {
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
     func entry(_ key: LedgerKey) async throws(LedgerError) -> LedgerEntry?
     /// Marks items `sending` (and counts an attempt) in one transaction.
@@ -46,15 +46,15 @@ public protocol ItemLedger: AnyObject, Sendable {
 
 extension ItemLedger {
     /// A ledger that keeps no steps (tests' in-memory ledgers) has none completed.
-    public func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep? { nil }
+    package func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep? { nil }
 
     /// A ledger that keeps no steps records none.
-    public func recordCompleted(_ step: CompletedStep) async throws(LedgerError) {}
+    package func recordCompleted(_ step: CompletedStep) async throws(LedgerError) {}
     /// A ledger that keeps no steps keeps no rows.
-    public var rowSpool: (any RowSpool)? { nil }
+    package var rowSpool: (any RowSpool)? { nil }
 
     /// One `priorSend` after another: for stores where that is as cheap as one read.
-    public func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+    package func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         var found: [LedgerKey: PriorSend] = [:]
         for ask in asks {
             if let prior = try await priorSend(key: ask.key, since: since, excluding: ask.item) { found[ask.item] = prior }
@@ -63,13 +63,13 @@ extension ItemLedger {
     }
 
     /// Records final outcomes, no skip ranges.
-    public func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
+    package func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
         try await record(outcomes, skips: [])
     }
 
     /// For a ledger only one process writes (tests' in-memory ledgers): the checks and the marks in turn. A store that
     /// several processes share implements it in one transaction.
-    public func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+    package func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         var priors: [LedgerKey: PriorSend] = [:]
         for item in items where item.claimsKey {
             guard let key = item.idempotencyKey else { continue }

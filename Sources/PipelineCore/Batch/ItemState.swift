@@ -1,6 +1,6 @@
 /// An item's life: `pending` → `sending` → `accepted` | `failed` | `unknown`; or, never sent, `duplicate`
 /// (the same notification was sent already) or `bad` (a malformed record of the input).
-public enum ItemState: String, Sendable, CaseIterable, Codable {
+package enum ItemState: String, Sendable, CaseIterable, Codable {
     /// Known, not started.
     case pending
     /// Its request may have been written; if the run stops now, its fate is unknown.

@@ -1,23 +1,23 @@
 /// An item as it is first recorded.
-public struct LedgerItem: Sendable, Equatable {
+package struct LedgerItem: Sendable, Equatable {
     /// Which item.
-    public var key: LedgerKey
+    package var key: LedgerKey
     /// The step's id (`send`, `register`).
-    public var stepId: String
+    package var stepId: String
     /// Where it came from, for people: `rows.csv:42`.
-    public var origin: String
+    package var origin: String
     /// A digest of the row's content, so a resumed run can tell the row is the same one.
-    public var digest: String
+    package var digest: String
     /// The idempotency key: the same key means the same notification, across runs.
-    public var idempotencyKey: String?
+    package var idempotencyKey: String?
     /// Whom it is for, for `pushline runs find`: the audience, handle(s) or installation id.
-    public var target: String?
+    package var target: String?
     /// Whether marking it `sending` claims its idempotency key (`ItemLedger.markSending(_:claim:)`): set for items
     /// that must not be sent while another run holds the same key; off for items safe to repeat.
-    public var claimsKey = false
+    package var claimsKey = false
 
     /// Creates an item.
-    public init(key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) {
+    package init(key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) {
         self.key = key
         self.stepId = stepId
         self.origin = origin

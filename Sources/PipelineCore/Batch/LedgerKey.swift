@@ -1,15 +1,15 @@
 /// Which item: the step's position in the pipeline and the row's number in its input (1-based).
-public struct LedgerKey: Sendable, Hashable, Comparable {
+package struct LedgerKey: Sendable, Hashable, Comparable {
     /// The step's index in the pipeline (0-based).
-    public var step: Int
+    package var step: Int
     /// The row number (1-based; for CSV the header is not a row).
-    public var row: Int
+    package var row: Int
 
     /// Creates a key.
-    public init(step: Int, row: Int) {
+    package init(step: Int, row: Int) {
         self.step = step
         self.row = row
     }
 
-    public static func < (lhs: LedgerKey, rhs: LedgerKey) -> Bool { (lhs.step, lhs.row) < (rhs.step, rhs.row) }
+    package static func < (lhs: LedgerKey, rhs: LedgerKey) -> Bool { (lhs.step, lhs.row) < (rhs.step, rhs.row) }
 }

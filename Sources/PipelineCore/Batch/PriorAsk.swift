@@ -1,12 +1,12 @@
 /// One item asking for its key's prior send (`ItemLedger.priorSends`).
-public struct PriorAsk: Sendable, Equatable {
+package struct PriorAsk: Sendable, Equatable {
     /// The idempotency key.
-    public var key: String
+    package var key: String
     /// The item asking, never its own prior.
-    public var item: LedgerKey
+    package var item: LedgerKey
 
     /// Creates an ask.
-    public init(key: String, item: LedgerKey) {
+    package init(key: String, item: LedgerKey) {
         self.key = key
         self.item = item
     }
@@ -14,7 +14,7 @@ public struct PriorAsk: Sendable, Equatable {
     /// This item's prior among `candidates` (items with its key, recent enough, accepted, sending or unknown), as
     /// `priorSend` chooses: never the item itself; this run's own first, then an accepted one, then the newest, then the
     /// last by step and row (items recorded in one transaction share their time).
-    public func best(among candidates: [PriorSend]) -> PriorSend? {
+    package func best(among candidates: [PriorSend]) -> PriorSend? {
         func rank(_ prior: PriorSend) -> (Int, Int, Double, Int, Int) {
             (prior.sameRun ? 1 : 0, prior.state == .accepted ? 1 : 0, prior.at, prior.key?.step ?? 0, prior.key?.row ?? 0)
         }

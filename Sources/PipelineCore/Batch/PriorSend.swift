@@ -1,23 +1,23 @@
 /// An earlier send of the same notification (same idempotency key), as the journal remembers it.
-public struct PriorSend: Sendable, Equatable {
+package struct PriorSend: Sendable, Equatable {
     /// The run that sent it.
-    public var runId: String
+    package var runId: String
     /// When it was last recorded (epoch seconds): accepted, or marked sending.
-    public var at: Double
+    package var at: Double
     /// `accepted`, `sending` or `unknown`.
-    public var state: ItemState
+    package var state: ItemState
     /// Where that item came from (`rows.csv:42`).
-    public var origin: String
+    package var origin: String
     /// True when it is an item of the asking run.
-    public var sameRun: Bool
+    package var sameRun: Bool
     /// Its notification id, when the hub gave one.
-    public var notificationId: String?
+    package var notificationId: String?
     /// That item's step and row, when the journal gave them: rows skipped because of it are then kept as ranges
     /// (`SkipRange`), not one record each.
-    public var key: LedgerKey?
+    package var key: LedgerKey?
 
     /// Creates a prior send.
-    public init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil,
+    package init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil,
                 key: LedgerKey? = nil) {
         self.runId = runId
         self.at = at

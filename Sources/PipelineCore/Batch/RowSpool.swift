@@ -5,7 +5,7 @@
 /// A spool is named by the run's identity and generation (the parts of a split run share both), the step's position
 /// and a digest of its source (what the step read: the database, the SQL and its arguments). One process fills it,
 /// holding the spool's lock; the others wait for it to complete, and take it over when its filler died.
-public protocol RowSpool: AnyObject, Sendable {
+package protocol RowSpool: AnyObject, Sendable {
     /// The newest complete spool a run of the same pipeline made for the step at `step` (1-based) reading `source` (a
     /// digest of what it reads, never a password) at or after `since`
     /// (epoch seconds): a re-run after a fix reads the rows the first run read.
@@ -18,7 +18,7 @@ public protocol RowSpool: AnyObject, Sendable {
 }
 
 /// What claiming a spool found.
-public enum SpoolClaim: Sendable {
+package enum SpoolClaim: Sendable {
     /// Every row is there (an earlier attempt of this run, or another part of it, filled it).
     case complete(SpooledRows)
     /// This process fills it.
@@ -28,7 +28,7 @@ public enum SpoolClaim: Sendable {
 }
 
 /// The process filling a spool: appends rows in order, then completes it, then gives its lock back.
-public protocol SpoolFiller: Sendable {
+package protocol SpoolFiller: Sendable {
     /// Appends lines numbered on from the last (the first is row 1), durable when it returns.
     func append(_ lines: [String]) async throws(LedgerError)
     /// Marks the spool complete with what it holds; from then on every reader gets these rows. Throws when another

@@ -2,13 +2,13 @@
 ///
 /// A pipeline line may hold a connection string or a database URL with its password written inline, and a file
 /// named by mistake as a template may be a key file; the snippet must not print any of them.
-public enum SecretRedaction {
+package enum SecretRedaction {
     /// Markers after which everything up to the next separator is a secret.
     static let markers = ["SharedAccessKey=", "sig=", "password="]
 
     /// `text` with the value after each marker, and the password of a `scheme://user:password@host` URL, replaced by
     /// `<redacted>`.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         let text = redactURLPasswords(text)
         guard markers.contains(where: { text.range(of: $0, options: .caseInsensitive) != nil }) else { return text }
         var result = text

@@ -5,21 +5,21 @@ import Logging
 ///
 /// This is the one place runtime errors are enriched: steps throw small `StepFailure`s, and the
 /// engine records them against the step's id and YAML location.
-public struct PipelineEngine: Sendable {
+package struct PipelineEngine: Sendable {
     /// The base logger; each step gets a copy with its id in the metadata.
-    public var logger: Logger
+    package var logger: Logger
     /// The time source.
-    public var clock: WallClock
+    package var clock: WallClock
 
     /// Creates an engine.
-    public init(logger: Logger, clock: WallClock = .system) {
+    package init(logger: Logger, clock: WallClock = .system) {
         self.logger = logger
         self.clock = clock
     }
 
     /// How a run reaches hubs. There is no default: a live run must be given a real transport, so
     /// a run can never quietly "succeed" without sending.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Sign and render, record requests, send nothing.
         case dryRun
         /// Send through this transport.
@@ -30,7 +30,7 @@ public struct PipelineEngine: Sendable {
     /// as skipped, and after a stop signal as interrupted. An input check that finds malformed records
     /// under `bad-rows: stop` (or cannot read an input) ends the run before anything is sent: the report
     /// is `rejected`.
-    public func run(_ pipeline: Pipeline, mode: Mode, batch: BatchControl = BatchControl()) async -> RunReport {
+    package func run(_ pipeline: Pipeline, mode: Mode, batch: BatchControl = BatchControl()) async -> RunReport {
         let dryRun: Bool
         let transport: any HubTransport
         switch mode {

@@ -8,9 +8,9 @@ import HubWire
 /// are used as they are; else, within `reuseWindow` seconds, the rows a run of the same pipeline spooled from the same
 /// source (a re-run after a fix); else the source is read now. A dry run (or a run without a store) reads the source
 /// into a file of its own, removed when the run ends.
-public struct RowSpooler: Sendable {
+package struct RowSpooler: Sendable {
     /// How the rows came to be.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// Read from the source now.
         case read
         /// Spooled by an earlier attempt of this run or another part of it.
@@ -20,21 +20,21 @@ public struct RowSpooler: Sendable {
     }
 
     /// The producing step's 1-based position.
-    public let step: Int
+    package let step: Int
     /// A digest of what it reads (never a password).
-    public let source: String
+    package let source: String
     /// Seconds within which another run's rows from the same source are read again (0: never).
-    public let reuseWindow: Int64
+    package let reuseWindow: Int64
 
     /// A spooler for the step at `step` reading `source`.
-    public init(step: Int, source: String, reuseWindow: Int64) {
+    package init(step: Int, source: String, reuseWindow: Int64) {
         self.step = step
         self.source = source
         self.reuseWindow = reuseWindow
     }
 
     /// The rows, spooled; `read` reads the source into the sink it is given only when no spool can be used.
-    public func rows(in context: StepContext, read: (RowSink) async throws -> Void) async throws -> (SpooledRows, Origin) {
+    package func rows(in context: StepContext, read: (RowSink) async throws -> Void) async throws -> (SpooledRows, Origin) {
         let now = { context.clock.now().timeIntervalSince1970 }
         guard !context.isDryRun, let ledger = context.batch.ledger, ledger.isWritable, let spool = ledger.rowSpool else {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-rows-\(UUID().uuidString).jsonl").path
@@ -96,7 +96,7 @@ public struct RowSpooler: Sendable {
 
     /// A JSON Lines file of `rows` for a step to read as its `for-each` (rows from the store are copied out page by
     /// page, in constant memory, and checked against their count and digest); the caller removes it when `temporary`.
-    public static func file(of rows: SpooledRows, ledger: (any ItemLedger)?, producer: String) async throws -> (path: String, temporary: Bool) {
+    package static func file(of rows: SpooledRows, ledger: (any ItemLedger)?, producer: String) async throws -> (path: String, temporary: Bool) {
         if let file = rows.file { return (file, false) }
         guard let spool = rows.spool, let store = ledger?.rowSpool else {
             throw StepFailure("the rows of \(producer) are in the run store, and this run has none open", hint: "run with the same --journal")
@@ -138,7 +138,7 @@ public struct RowSpooler: Sendable {
 }
 
 /// Where a source's rows go as they are read: numbered lines of JSON objects, flushed in pages.
-public final class RowSink {
+package final class RowSink {
     enum Destination {
         case spool(any SpoolFiller)
         case file(FileHandle)
@@ -148,9 +148,9 @@ public final class RowSink {
     private var pending: [String] = []
     private var pendingBytes = 0
     /// The columns, as `begin` set them.
-    public private(set) var columns: [String] = []
+    package private(set) var columns: [String] = []
     /// Rows added so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
     var digest = ContentDigest.Running()
 
     init(_ destination: Destination) {
@@ -158,12 +158,12 @@ public final class RowSink {
     }
 
     /// Sets the columns every row has (the source's, in order), before the first row.
-    public func begin(columns: [String]) {
+    package func begin(columns: [String]) {
         self.columns = columns
     }
 
     /// Adds one row: its values in column order, nil for a null.
-    public func add(_ values: [String?]) async throws {
+    package func add(_ values: [String?]) async throws {
         let line = JSONRowLine.of(columns, values)
         digest.add(line: line)
         pending.append(line)

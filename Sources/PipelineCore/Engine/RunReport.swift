@@ -1,9 +1,9 @@
 import Foundation
 
 /// The outcome of running a pipeline, printed as text or JSON by the CLI.
-public struct RunReport: Sendable, Equatable, Encodable {
+package struct RunReport: Sendable, Equatable, Encodable {
     /// How the run ended.
-    public enum Status: String, Sendable, Equatable, Encodable {
+    package enum Status: String, Sendable, Equatable, Encodable {
         /// Every step succeeded and every item was accepted.
         case succeeded
         /// Every step ran, but some items failed or their fate is unknown.
@@ -17,24 +17,24 @@ public struct RunReport: Sendable, Equatable, Encodable {
     }
 
     /// The pipeline file.
-    public var pipeline: String
+    package var pipeline: String
     /// True for a dry run.
-    public var dryRun: Bool
+    package var dryRun: Bool
     /// When the run started (ISO 8601, UTC).
-    public var startedAt: String
+    package var startedAt: String
     /// When the run finished (ISO 8601, UTC).
-    public var finishedAt: String
+    package var finishedAt: String
     /// How the run ended.
-    public var status: Status
+    package var status: Status
     /// One record per step, in order.
-    public var steps: [StepRecord]
+    package var steps: [StepRecord]
     /// The journal's id for this run (live runs), shown by `pushline runs`.
-    public var runId: String?
+    package var runId: String?
     /// True when this run resumed an earlier attempt that was cut off.
-    public var resumed: Bool?
+    package var resumed: Bool?
 
     /// Creates a report.
-    public init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {
+    package init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {
         self.pipeline = pipeline
         self.dryRun = dryRun
         self.startedAt = RunReport.timestamp(startedAt)
@@ -44,7 +44,7 @@ public struct RunReport: Sendable, Equatable, Encodable {
     }
 
     /// ISO 8601 with second precision in UTC, as cron logs and JSON consumers expect.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
     }
 }

@@ -12,13 +12,13 @@ public struct StepContext: Sendable {
     /// The loaded document (declarations, directory for relative paths).
     public var document: PipelineDocument
     /// Outputs left by earlier steps.
-    public var state: RunState
+    package var state: RunState
     /// True for `--dry-run`: do everything offline, send nothing.
     public var isDryRun: Bool
     /// How requests reach hubs (a recorder in dry runs).
-    public var transport: any HubTransport
+    package var transport: any HubTransport
     /// Retry rules for requests.
-    public var retryPolicy: RetryPolicy
+    package var retryPolicy: RetryPolicy
     /// The step's 1-based position in the pipeline (journal keys use it).
     public var stepIndex: Int
     /// The step's `name:`, when it has one: progress lines and the journal show it instead of the step's kind.
@@ -26,18 +26,18 @@ public struct StepContext: Sendable {
     /// The step's `id:`, when it has one (later steps use its outputs by it).
     public var stepId: String?
     /// The journal, stop signal and progress sink for batch steps.
-    public var batch: BatchControl
+    package var batch: BatchControl
     /// What the input check found in the step's input, when it has one (its record count is the
     /// progress total).
     public var inputCheck: InputCheck?
     /// What the steps before this one handed on, by their `id:`.
-    public var earlierOutputs = EarlierOutputs()
+    package var earlierOutputs = EarlierOutputs()
     /// Seconds within which a re-run reads the rows this step spooled rather than its source again: the longest
     /// dedupe window of the later steps that read them (0: always read afresh).
-    public var rowsReuseWindow: Int64 = 0
+    package var rowsReuseWindow: Int64 = 0
 
     /// Creates a context.
-    public init(
+    package init(
         logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool,
         transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy(), stepIndex: Int = 1,
         batch: BatchControl = BatchControl()

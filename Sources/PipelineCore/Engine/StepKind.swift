@@ -42,12 +42,12 @@ public struct StepKind: Sendable {
     }
 
     /// A reader of `node` against this kind's keys.
-    public func reader(_ node: ConfigNode, diagnostics: DiagnosticCollector) -> OptionReader {
+    package func reader(_ node: ConfigNode, diagnostics: DiagnosticCollector) -> OptionReader {
         OptionReader(node, specs: options, step: id, what: "\(id) options", diagnostics: diagnostics)
     }
 
     /// Decodes and validates `options` into a step; nil when it cannot be built (the reader's diagnostics say why).
-    public func build(_ options: OptionReader, in context: BuildContext) -> (any RunnableStep)? {
+    package func build(_ options: OptionReader, in context: BuildContext) -> (any RunnableStep)? {
         make(options, context)
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What happened to one step.
-public struct StepRecord: Sendable, Equatable, Encodable {
+package struct StepRecord: Sendable, Equatable, Encodable {
     /// How the step ended.
-    public enum Status: String, Sendable, Equatable, Encodable {
+    package enum Status: String, Sendable, Equatable, Encodable {
         /// It did its work.
         case succeeded
         /// It ran every item, but some failed or their fate is unknown.
@@ -17,38 +17,38 @@ public struct StepRecord: Sendable, Equatable, Encodable {
     }
 
     /// 1-based position in `steps:`.
-    public var index: Int
+    package var index: Int
     /// The step kind.
-    public var step: String
+    package var step: String
     /// The step's `id:`, when it has one.
-    public var id: String?
+    package var id: String?
     /// The step's `name:`, when it has one.
-    public var name: String?
+    package var name: String?
     /// How people see the step: its name, or its kind.
-    public var title: String { name ?? step }
+    package var title: String { name ?? step }
     /// Where the step is written, `file:line:column`.
-    public var location: String
+    package var location: String
     /// How it ended.
-    public var status: Status
+    package var status: Status
     /// One line for people.
-    public var summary: String
+    package var summary: String
     /// Further lines for the text report.
-    public var lines: [String]
+    package var lines: [String]
     /// Structured detail.
-    public var data: ReportValue
+    package var data: ReportValue
     /// Wall time in milliseconds.
-    public var durationMs: Int
+    package var durationMs: Int
     /// The failure's hint, when it failed and had one.
-    public var hint: String?
+    package var hint: String?
     /// A batch step's items by outcome.
-    public var items: ItemCounts?
+    package var items: ItemCounts?
     /// What the input check found in the step's input, when it has one.
-    public var input: InputSummary?
+    package var input: InputSummary?
     /// The step's outputs by name, in the order the step declares them; nil when it did not run or declares none.
-    public var outputs: ReportValue?
+    package var outputs: ReportValue?
 
     /// Creates a record.
-    public init(
+    package init(
         index: Int, step: String, location: String, status: Status, summary: String, lines: [String] = [],
         data: ReportValue = .object([]), durationMs: Int = 0, hint: String? = nil, items: ItemCounts? = nil
     ) {

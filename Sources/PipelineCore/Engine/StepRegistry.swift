@@ -1,11 +1,11 @@
 /// The kinds of step a pipeline may use, keyed by id. A value, built once where `pushline` starts and passed down;
 /// a pipeline's plugins extend it for that pipeline (`adding(_:)`).
-public struct StepRegistry: Sendable {
+package struct StepRegistry: Sendable {
     /// The registered kinds, in registration order.
-    public let kinds: [StepKind]
+    package let kinds: [StepKind]
 
     /// Creates a registry, rejecting two kinds that claim the same id.
-    public init(kinds: [StepKind]) throws(StepRegistryError) {
+    package init(kinds: [StepKind]) throws(StepRegistryError) {
         var seen: Set<String> = []
         for kind in kinds where !seen.insert(kind.id).inserted {
             throw StepRegistryError(duplicateID: kind.id)
@@ -14,26 +14,26 @@ public struct StepRegistry: Sendable {
     }
 
     /// A registry of Swift step types.
-    public init(_ types: [any Step.Type]) throws(StepRegistryError) {
+    package init(_ types: [any Step.Type]) throws(StepRegistryError) {
         try self.init(kinds: types.map { StepKind($0) })
     }
 
     /// This registry with `more` kinds after its own; a kind whose id is taken is refused.
-    public func adding(_ more: [StepKind]) throws(StepRegistryError) -> StepRegistry {
+    package func adding(_ more: [StepKind]) throws(StepRegistryError) -> StepRegistry {
         try StepRegistry(kinds: kinds + more)
     }
 
     /// The ids of every registered step.
-    public var ids: [String] { kinds.map(\.id) }
+    package var ids: [String] { kinds.map(\.id) }
 
     /// The kind registered under `id`.
-    public func kind(for id: String) -> StepKind? {
+    package func kind(for id: String) -> StepKind? {
         kinds.first { $0.id == id }
     }
 
     /// Decodes and validates every step of `document`, reporting all problems before anything runs.
     /// Returns nil when any error was reported (including errors reported earlier by the loader).
-    public func build(
+    package func build(
         _ document: PipelineDocument, diagnostics: DiagnosticCollector, loadDataFile: @escaping DataFileLoader
     ) -> Pipeline? {
         let context = BuildContext(document: document, loadDataFile: loadDataFile)
@@ -83,7 +83,7 @@ public struct StepRegistry: Sendable {
     }
 
     /// The keys a step entry may have beside its kind.
-    public static let entryKeys = ["id", "name", "when"]
+    package static let entryKeys = ["id", "name", "when"]
 
     /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written
     /// above `send:`), so the error falls on the stray key rather than on the step.

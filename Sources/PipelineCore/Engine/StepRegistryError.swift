@@ -1,8 +1,8 @@
 /// Two step types registered under one id.
-public struct StepRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct StepRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The id claimed twice.
-    public let duplicateID: String
+    package let duplicateID: String
 
     /// A sentence for the developer who wired the registry.
-    public var description: String { "step id '\(duplicateID)' is registered twice" }
+    package var description: String { "step id '\(duplicateID)' is registered twice" }
 }

@@ -1,13 +1,13 @@
 import Logging
 
 /// Logging setup, kept here so swift-log is imported by this target only.
-public enum PushlineLogging {
+package enum PushlineLogging {
     /// The level names accepted by `--log-level`.
-    public static let levelNames = Logger.Level.allCases.map(\.rawValue)
+    package static let levelNames = Logger.Level.allCases.map(\.rawValue)
 
     /// Installs the process-wide handler on standard error, so stdout stays for output: plain lines
     /// on a terminal, one JSON object per line otherwise (cron, systemd). Call once, from the executable.
-    public static func bootstrapStandardError(json: Bool) {
+    package static func bootstrapStandardError(json: Bool) {
         if json {
             LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
         } else {
@@ -16,7 +16,7 @@ public enum PushlineLogging {
     }
 
     /// A logger for `label` at the named level, or nil for an unknown level name.
-    public static func logger(label: String, level: String) -> Logger? {
+    package static func logger(label: String, level: String) -> Logger? {
         guard let level = Logger.Level(rawValue: level) else { return nil }
         var logger = Logger(label: label)
         logger.logLevel = level

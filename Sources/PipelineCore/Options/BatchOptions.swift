@@ -2,33 +2,33 @@ import HubExpressions
 
 /// The keys of steps that work item by item through the batch runner (`send` with `for-each`, `register`),
 /// declared once so both read, check and document them alike.
-public enum BatchOptions {
+package enum BatchOptions {
     /// The default dedupe window: long enough to cover an operator fixing a failed night run the next
     /// morning and running it again, short enough that a daily job whose notification happens not to change
     /// (the same reminder every morning, with a few minutes of cron jitter) is never taken for a duplicate of
     /// yesterday's.
-    public static let defaultDedupeWindow: Int64 = 12 * 3600
+    package static let defaultDedupeWindow: Int64 = 12 * 3600
 
     /// `for-each`: the rows the step works through.
-    public static let forEach = OptionKey<String>.path(
+    package static let forEach = OptionKey<String>.path(
         "for-each", examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
         "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's")
 
     /// `concurrency`: requests in flight.
-    public static let concurrency = OptionKey<Int>.integer("concurrency", in: 1...256, default: 16, "most requests in flight at once")
+    package static let concurrency = OptionKey<Int>.integer("concurrency", in: 1...256, default: 16, "most requests in flight at once")
 
     /// `rate`: requests per second at most.
-    public static let rate = OptionKey<Double>.number(
+    package static let rate = OptionKey<Double>.number(
         "rate", in: 0.001...100_000, examples: ["200"],
         "most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles")
 
     /// `bad-rows`: what the input check does with malformed rows.
-    public static let badRows = OptionKey<BadRowPolicy>.choice(
+    package static let badRows = OptionKey<BadRowPolicy>.choice(
         "bad-rows", default: .stop,
         "what to do when the input check finds malformed rows: stop (send nothing, the default) or skip (send the rest, report them)")
 
     /// `idempotency-key`: what makes two items the same across runs, as `$(column)` text.
-    public static let idempotencyKey = OptionKey<TextTemplate>(
+    package static let idempotencyKey = OptionKey<TextTemplate>(
         OptionSpec("idempotency-key", .string, examples: ["\"digest-$(userId)\""],
                    "what makes two items the same notification across runs of this pipeline and step; $(column) takes the "
                        + "row's value. Default: a digest of the exact request (hub, audience or handle, format, headers, payload), "
@@ -46,14 +46,14 @@ public enum BatchOptions {
     }
 
     /// `dedupe-window`: how long an accepted key holds back the same item.
-    public static let dedupeWindow = OptionKey<Int64>.duration(
+    package static let dedupeWindow = OptionKey<Int64>.duration(
         "dedupe-window", in: 0...(366 * 86400), default: defaultDedupeWindow, examples: ["12h", "30m", "0"],
         "an item whose idempotency key a run had accepted this recently is not sent again (reported as already "
             + "sent by that run); 0 turns it off; `pushline run --again` overrides it. The run journal keeps a run's "
             + "keys at least this long after it ends")
 
     /// `shard-key`: the column that places a row in a part of a split run.
-    public static let shardKey = OptionKey<String>(
+    package static let shardKey = OptionKey<String>(
         OptionSpec("shard-key", .string, examples: ["userId"],
                    "the column whose value places a row in one part of `pushline run --shard I/N` (rows with the same value go to the "
                        + "same part); default: the row's idempotency key")
@@ -68,28 +68,28 @@ public enum BatchOptions {
 }
 
 /// How a batch step works through its items, read from the keys above; every key's default to begin with.
-public struct BatchSettings: Sendable, Equatable {
+package struct BatchSettings: Sendable, Equatable {
     /// Requests in flight at once.
-    public var concurrency = BatchOptions.concurrency.defaultValue ?? 16
+    package var concurrency = BatchOptions.concurrency.defaultValue ?? 16
     /// Requests per second at most; nil for no cap.
-    public var rate: Double?
+    package var rate: Double?
     /// What the input check does with malformed rows.
-    public var badRows = BadRowPolicy.stop
+    package var badRows = BadRowPolicy.stop
     /// The declared idempotency key; nil: the request's digest is the key.
-    public var idempotencyKey: TextTemplate?
+    package var idempotencyKey: TextTemplate?
     /// Seconds an accepted key holds the same item back; 0 for off.
-    public var dedupeWindow = BatchOptions.defaultDedupeWindow
+    package var dedupeWindow = BatchOptions.defaultDedupeWindow
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.
-    public var shardKey: String?
+    package var shardKey: String?
 
     /// The defaults of every key.
-    public init() {}
+    package init() {}
 }
 
 extension OptionReader {
     /// Reads every batch key the mapping declares (a key a step does not declare was reported as unknown and
     /// keeps its default); nil after reporting a problem.
-    public func batchSettings() -> BatchSettings? {
+    package func batchSettings() -> BatchSettings? {
         let errorsBefore = diagnostics.errorCount
         var settings = BatchSettings()
         settings.concurrency = value(BatchOptions.concurrency) ?? settings.concurrency

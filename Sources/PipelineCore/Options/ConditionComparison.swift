@@ -1,5 +1,5 @@
 /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
-public enum ConditionComparison: String, Sendable, Equatable, CaseIterable {
+package enum ConditionComparison: String, Sendable, Equatable, CaseIterable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
 
     /// True when `left` and `right` (of types the load-time check let through) compare this way.

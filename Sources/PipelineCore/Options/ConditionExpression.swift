@@ -4,7 +4,7 @@
 /// `${param:…}` and `${env:…}` are known when the pipeline is loaded and are values here already; step outputs
 /// are read when the step is about to run. Written text is kept for messages, never a resolved value (a
 /// parameter or a variable may hold something that must not reach a log).
-public indirect enum ConditionExpression: Sendable, Equatable {
+package indirect enum ConditionExpression: Sendable, Equatable {
     /// A value known when the pipeline is loaded: a literal, a parameter or an environment variable, with how
     /// it is written (messages quote that, never a parameter's or a variable's value).
     case constant(ConditionValue, written: String)
@@ -23,7 +23,7 @@ public indirect enum ConditionExpression: Sendable, Equatable {
 
     /// True when the expression reads how earlier steps ended (`failure` or `always`); otherwise it holds only
     /// when no earlier step failed, as `when: success` does.
-    public var readsFailure: Bool {
+    package var readsFailure: Bool {
         switch self {
         case .status(let status): status == .failure || status == .always
         case .not(let inner): inner.readsFailure
@@ -33,7 +33,7 @@ public indirect enum ConditionExpression: Sendable, Equatable {
     }
 
     /// The operand or expression as written (with the parameters and variables it reads named, not their values).
-    public var written: String {
+    package var written: String {
         switch self {
         case .constant(_, let written): written
         case .output(let reference): reference.written
@@ -46,7 +46,7 @@ public indirect enum ConditionExpression: Sendable, Equatable {
     }
 
     /// Every step output the expression reads.
-    public var outputReferences: [OutputReference] {
+    package var outputReferences: [OutputReference] {
         switch self {
         case .output(let reference): [reference]
         case .not(let inner): inner.outputReferences

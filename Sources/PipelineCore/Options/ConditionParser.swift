@@ -9,7 +9,7 @@
 /// operand    := "(" expression ")" | integer | "text" | 'text' | true | false | [] | success | failure | always | dry-run
 ///             | ${steps.ID.OUTPUT} | ${steps.ID.OUTPUT[N]} | ${param:NAME} | ${env:NAME}
 /// ```
-public struct ConditionParser {
+package struct ConditionParser {
     /// A token and the 1-based character where it starts.
     enum Token: Equatable {
         case value(ConditionValue, written: String)
@@ -20,18 +20,18 @@ public struct ConditionParser {
     }
 
     /// A `${param:NAME}`'s value, or nil when the pipeline declares no such parameter (or it has no value).
-    public var parameter: (String) -> ConditionValue?
+    package var parameter: (String) -> ConditionValue?
     /// A `${env:NAME}`'s value, or nil when it is not set.
-    public var environment: (String) -> String?
+    package var environment: (String) -> String?
 
     /// Creates a parser that reads parameters and environment variables through these.
-    public init(parameter: @escaping (String) -> ConditionValue?, environment: @escaping (String) -> String?) {
+    package init(parameter: @escaping (String) -> ConditionValue?, environment: @escaping (String) -> String?) {
         self.parameter = parameter
         self.environment = environment
     }
 
     /// The expression, or the first problem with where it is.
-    public func parse(_ text: String) -> Result<ConditionExpression, ConditionSyntaxError> {
+    package func parse(_ text: String) -> Result<ConditionExpression, ConditionSyntaxError> {
         do throws(ConditionSyntaxError) {
             var cursor = Cursor(tokens: try tokens(text), end: text.count + 1)
             let expression = try cursor.or()
@@ -187,16 +187,16 @@ public struct ConditionParser {
 }
 
 /// Why a `when:` expression does not parse or does not type-check, and where.
-public struct ConditionSyntaxError: Error, Sendable, Equatable {
+package struct ConditionSyntaxError: Error, Sendable, Equatable {
     /// What is wrong.
-    public let message: String
+    package let message: String
     /// The 1-based character in the expression as written.
-    public let column: Int
+    package let column: Int
     /// What to do.
-    public let hint: String?
+    package let hint: String?
 
     /// Creates an error.
-    public init(_ message: String, column: Int, hint: String? = nil) {
+    package init(_ message: String, column: Int, hint: String? = nil) {
         self.message = message
         self.column = column
         self.hint = hint

@@ -1,5 +1,5 @@
 /// How the run stands, as a `when:` expression reads it.
-public enum ConditionStatus: String, Sendable, Equatable, CaseIterable {
+package enum ConditionStatus: String, Sendable, Equatable, CaseIterable {
     /// No earlier step failed.
     case success
     /// An earlier step failed.

@@ -1,5 +1,5 @@
 /// The types a `when:` operand has.
-public enum ConditionType: String, Sendable, Equatable {
+package enum ConditionType: String, Sendable, Equatable {
     /// A whole number.
     case integer
     /// Text.
@@ -10,5 +10,5 @@ public enum ConditionType: String, Sendable, Equatable {
     case list
 
     /// "an integer", "a string", ….
-    public var withArticle: String { self == .integer ? "an integer" : "a \(rawValue)" }
+    package var withArticle: String { self == .integer ? "an integer" : "a \(rawValue)" }
 }

@@ -1,5 +1,5 @@
 /// A value in a `when:` expression.
-public enum ConditionValue: Sendable, Equatable {
+package enum ConditionValue: Sendable, Equatable {
     /// A whole number.
     case integer(Int)
     /// Text.
@@ -10,7 +10,7 @@ public enum ConditionValue: Sendable, Equatable {
     case list([String], total: Int)
 
     /// The type, as checked when the pipeline is loaded.
-    public var type: ConditionType {
+    package var type: ConditionType {
         switch self {
         case .integer: .integer
         case .string: .string

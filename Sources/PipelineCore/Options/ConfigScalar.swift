@@ -11,10 +11,10 @@ public struct ConfigScalar: Sendable, Equatable {
     public var isUnresolved: Bool
     /// The pieces of a scalar that holds `${steps.ID.OUTPUT}` references, known only when the step runs; nil for
     /// every other scalar. Such a scalar is also unresolved, so build-time checks of its content are skipped.
-    public var deferred: [DeferredPart]?
+    package var deferred: [DeferredPart]?
 
     /// Creates a scalar.
-    public init(text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false, deferred: [DeferredPart]? = nil) {
+    package init(text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false, deferred: [DeferredPart]? = nil) {
         self.text = text
         self.sourceText = sourceText ?? text
         self.isPlain = isPlain
@@ -23,7 +23,7 @@ public struct ConfigScalar: Sendable, Equatable {
     }
 
     /// The step output references the scalar holds.
-    public var outputReferences: [OutputReference] {
+    package var outputReferences: [OutputReference] {
         (deferred ?? []).compactMap { if case .output(let reference) = $0 { reference } else { nil } }
     }
 

@@ -1,29 +1,29 @@
 /// The retry keys, shared by every step that talks to a hub, so they read and check alike.
-public enum RetryOptions {
+package enum RetryOptions {
     /// `retries`, with the .NET SDK's default.
-    public static let retries = OptionKey<Int>.integer(
+    package static let retries = OptionKey<Int>.integer(
         "retries", in: 0...10, default: RetryPolicy().maxRetries,
         "retries after throttling (429, 403 with Retry-After), busy (503) and timeout (408) answers and connection failures")
     /// `retry-delay`.
-    public static let retryDelay = OptionKey<Int64>.duration(
+    package static let retryDelay = OptionKey<Int64>.duration(
         "retry-delay", in: 1...60, default: Int64(RetryPolicy().baseDelay), "the first backoff delay, doubled per retry with jitter")
     /// `retry-max-delay`.
-    public static let retryMaxDelay = OptionKey<Int64>.duration(
+    package static let retryMaxDelay = OptionKey<Int64>.duration(
         "retry-max-delay", in: 1...3600, default: Int64(RetryPolicy().maxDelay),
         "the longest wait between attempts, Retry-After included; at least `retry-delay`")
     /// `retry-ambiguous` (steps whose requests may deliver twice when resent declare it).
-    public static let retryAmbiguous = OptionKey<Bool>.flag(
+    package static let retryAmbiguous = OptionKey<Bool>.flag(
         "retry-ambiguous", default: RetryPolicy().retryAmbiguous,
         "resend when the outcome is unknown (timeout after writing, 500, 504); may deliver twice")
 
     /// `retries`, `retry-delay` and `retry-max-delay`.
-    public static let specs = [retries.spec, retryDelay.spec, retryMaxDelay.spec]
+    package static let specs = [retries.spec, retryDelay.spec, retryMaxDelay.spec]
 }
 
 extension OptionReader {
     /// Reads `retries`, `retry-delay` and `retry-max-delay` (and `retry-ambiguous` when the step
     /// declares it) into a policy; nil after reporting a problem.
-    public func retryPolicy() -> RetryPolicy? {
+    package func retryPolicy() -> RetryPolicy? {
         let errorsBefore = diagnostics.errorCount
         let retries = value(RetryOptions.retries)
         let base = value(RetryOptions.retryDelay)

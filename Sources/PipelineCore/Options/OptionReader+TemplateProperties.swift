@@ -1,17 +1,17 @@
 import HubExpressions
 
 /// The template property keys, shared by every step that renders templates.
-public enum PropertyOptions {
+package enum PropertyOptions {
     /// `properties`: inline, name to text.
-    public static let properties = OptionKey<ConfigNode>.node(
+    package static let properties = OptionKey<ConfigNode>.node(
         OptionSpec("properties", .stringMap, examples: ["{ message: \"Red Sox win!\" }"], "template properties, e.g. { message: \"Red Sox win!\" }")
     ).excluding(["properties-file"], hint: "keep the properties in one place: the file, or `properties:`")
     /// `properties-file`: a JSON or YAML file of them.
-    public static let propertiesFile = OptionKey<String>.path(
+    package static let propertiesFile = OptionKey<String>.path(
         "properties-file", "a JSON or YAML file holding a mapping of properties (instead of `properties`)")
 
     /// Both keys.
-    public static let specs = [properties.spec, propertiesFile.spec]
+    package static let specs = [properties.spec, propertiesFile.spec]
 }
 
 extension OptionReader {
@@ -20,7 +20,7 @@ extension OptionReader {
     /// only in letter case are an error (NH matches names case-insensitively, so which one it uses is unclear);
     /// a property the template uses that is not given is a warning (it renders as an empty string). False
     /// after an error.
-    public func checkProperties(_ names: some Collection<String>, for template: TemplateDeclaration) -> Bool {
+    package func checkProperties(_ names: some Collection<String>, for template: TemplateDeclaration) -> Bool {
         let properties = TemplateProperties(Dictionary(names.map { ($0, "") }, uniquingKeysWith: { first, _ in first }))
         if !properties.caseConflicts.isEmpty {
             let conflicting = properties.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")
@@ -36,7 +36,7 @@ extension OptionReader {
 
     /// Reads `properties:` or `properties-file:` into name → text (nil after reporting a problem;
     /// empty when neither is given). YAML numbers and booleans are taken as their text.
-    public func templateProperties(in context: BuildContext) -> [String: String]? {
+    package func templateProperties(in context: BuildContext) -> [String: String]? {
         PropertiesDecoder(options: self, context: context).decode()
     }
 }

@@ -1,17 +1,17 @@
 /// `${steps.ID.OUTPUT}` or `${steps.ID.OUTPUT[N]}`: a value an earlier step hands on, used in a later step's options.
-public struct OutputReference: Sendable, Equatable, Hashable {
+package struct OutputReference: Sendable, Equatable, Hashable {
     /// The `id:` of the step that produces the value.
-    public let step: String
+    package let step: String
     /// The output's name.
-    public let output: String
+    package let output: String
     /// An index into a list output (0 is the first); nil for the whole value.
-    public var index: Int? = nil
+    package var index: Int? = nil
 
     /// As written: `${steps.schedule.notification-ids[0]}`.
-    public var written: String { "${steps.\(step).\(output)\(index.map { "[\($0)]" } ?? "")}" }
+    package var written: String { "${steps.\(step).\(output)\(index.map { "[\($0)]" } ?? "")}" }
 
     /// The inside of `${…}` after `steps.`, or why it is not a reference: `schedule.notification-ids[0]`.
-    public static func parse(_ text: Substring) -> Result<OutputReference, ReferenceSyntaxError> {
+    package static func parse(_ text: Substring) -> Result<OutputReference, ReferenceSyntaxError> {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             return .failure(ReferenceSyntaxError("write ${steps.ID.OUTPUT}: the id of an earlier step and one of its outputs"))
@@ -36,22 +36,22 @@ public struct OutputReference: Sendable, Equatable, Hashable {
     }
 
     /// Letters, digits, `-` and `_`: what step ids and output names are made of.
-    public static func isIdCharacter(_ character: Character) -> Bool {
+    package static func isIdCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
     }
 }
 
 /// Why `${steps.…}` does not parse.
-public struct ReferenceSyntaxError: Error, Sendable, Equatable {
+package struct ReferenceSyntaxError: Error, Sendable, Equatable {
     /// What is wrong and how to write it.
-    public let message: String
+    package let message: String
 
     init(_ message: String) { self.message = message }
 }
 
 /// A scalar that holds step output references, in pieces: the text between them (other references already
 /// resolved) and the references, put together when the step runs.
-public enum DeferredPart: Sendable, Equatable {
+package enum DeferredPart: Sendable, Equatable {
     /// Text as it stands.
     case text(String)
     /// A value an earlier step hands on.

@@ -23,11 +23,11 @@ public struct PipelineDocument: Sendable {
     /// Declared templates, in file order.
     public var templates: [TemplateDeclaration]
     /// The steps, in order.
-    public var steps: [StepInvocation]
+    package var steps: [StepInvocation]
     /// Declared parameters, in file order.
     public var parameters: [ParameterDeclaration] = []
     /// Declared process plugins, in file order.
-    public var plugins: [PluginDeclaration] = []
+    package var plugins: [PluginDeclaration] = []
     /// The parameter values the run was given or took by default, by name (what `${param:…}` resolved to).
     public var parameterValues: [String: String] = [:]
     /// The file's absolute, standardized path, as the loader resolved it (runs and locks are named by it).
@@ -37,7 +37,7 @@ public struct PipelineDocument: Sendable {
     public var contentDigest: String?
 
     /// Creates a document.
-    public init(
+    package init(
         file: String, directory: String, description: String? = nil, hubs: [HubDeclaration] = [],
         audiences: [AudienceDeclaration] = [], templates: [TemplateDeclaration] = [], steps: [StepInvocation] = []
     ) {
@@ -140,29 +140,29 @@ public struct TemplateDeclaration: Sendable {
 }
 
 /// One `- kind: { options }` item of `steps:`, before the step type decodes it.
-public struct StepInvocation: Sendable {
+package struct StepInvocation: Sendable {
     /// 1-based position in `steps:`.
-    public var index: Int
+    package var index: Int
     /// The step kind (`sign`, `render`, …).
-    public var kind: String
+    package var kind: String
     /// Where the kind is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The options node (a mapping, or null for a step without options).
-    public var options: ConfigNode
+    package var options: ConfigNode
     /// The step's `id:`, which later steps refer to it by; unique in the file.
-    public var id: String?
+    package var id: String?
     /// The step's `name:`, shown in progress, reports and the journal instead of its kind.
-    public var name: String?
+    package var name: String?
     /// The step's `when:` (default `success`).
-    public var condition: StepCondition
+    package var condition: StepCondition
     /// Where `when:` is written, when it is.
-    public var conditionLocation: SourceLocation?
+    package var conditionLocation: SourceLocation?
     /// Keys beside the kind that are neither `id`, `name` nor `when`: the registry reports them (one of them may be
     /// the kind, when the first key is not).
-    public var strays: [ConfigEntry]
+    package var strays: [ConfigEntry]
 
     /// Creates an invocation.
-    public init(index: Int, kind: String, location: SourceLocation, options: ConfigNode, id: String? = nil, name: String? = nil,
+    package init(index: Int, kind: String, location: SourceLocation, options: ConfigNode, id: String? = nil, name: String? = nil,
                 condition: StepCondition = .success, strays: [ConfigEntry] = []) {
         self.index = index
         self.kind = kind
@@ -175,5 +175,5 @@ public struct StepInvocation: Sendable {
     }
 
     /// How people see the step: its name, or its kind.
-    public var title: String { name ?? kind }
+    package var title: String { name ?? kind }
 }

@@ -5,15 +5,15 @@
 /// operator's checkout is the same pipeline. The name is the file's top-level `name:`, else the file's name without
 /// its extension (`pipelines/daily-digest.yaml` is `daily-digest`). The run store remembers where each name was last
 /// read from, so two unrelated files that only share a file name are told apart (see `RunFlow`'s start).
-public enum PipelineName {
+package enum PipelineName {
     /// The longest name a pipeline may declare.
-    public static let maximumLength = 100
+    package static let maximumLength = 100
 
     /// The name a pipeline without `name:` goes by: its file name without the last extension.
     ///
     /// Journals written before pipelines had names are migrated with this same function, so it must not change:
     /// a run recorded under `/srv/app/pipelines/digest.yaml` is the pipeline `digest`.
-    public static func fromFile(_ path: String) -> String {
+    package static func fromFile(_ path: String) -> String {
         let file = FilePath.lastComponent(of: path)
         guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file.isEmpty ? "pipeline" : file }
         return String(file[..<dot])
@@ -22,7 +22,7 @@ public enum PipelineName {
     /// Why `name` cannot be a declared name, or nil when it can: letters, digits, `.`, `_` and `-`, starting with a
     /// letter or digit, at most `maximumLength` characters. (`/` and `:` stay out: a declared idempotency key is filed
     /// as `name/step2:key`, and a lock file is named after the name.)
-    public static func problem(with name: String) -> String? {
+    package static func problem(with name: String) -> String? {
         if name.isEmpty { return "is empty" }
         if name.utf8.count > maximumLength { return "is longer than \(maximumLength) characters" }
         guard let first = name.utf8.first, isAlphanumeric(first) else { return "must start with a letter or a digit" }

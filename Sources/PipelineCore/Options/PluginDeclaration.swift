@@ -1,24 +1,24 @@
 /// A `plugins:` entry: a step kind that a child process provides, speaking the plugin protocol on its stdin and
 /// stdout. The loader checks the declaration; the plugin host asks the process what it is.
-public struct PluginDeclaration: Sendable, Equatable {
+package struct PluginDeclaration: Sendable, Equatable {
     /// The name steps use as their kind (`- crm-segment: { … }`).
-    public var name: String
+    package var name: String
     /// Where the name is declared.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The program (resolved: a path relative to the pipeline made absolute, a bare name found on `PATH`) and its
     /// arguments.
-    public var command: [String]
+    package var command: [String]
     /// The command as written, for messages.
-    public var shownCommand: String
+    package var shownCommand: String
     /// Where `command:` is written.
-    public var commandLocation: SourceLocation
+    package var commandLocation: SourceLocation
     /// The plugin's whole environment: only what `env:` lists, values resolved.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// How long one run of the plugin may take, in seconds.
-    public var timeout: Int64
+    package var timeout: Int64
 
     /// Creates a declaration.
-    public init(name: String, location: SourceLocation, command: [String], shownCommand: String, commandLocation: SourceLocation,
+    package init(name: String, location: SourceLocation, command: [String], shownCommand: String, commandLocation: SourceLocation,
                 environment: [String: String] = [:], timeout: Int64 = PluginDeclaration.defaultTimeout) {
         self.name = name
         self.location = location
@@ -30,5 +30,5 @@ public struct PluginDeclaration: Sendable, Equatable {
     }
 
     /// Ten minutes.
-    public static let defaultTimeout: Int64 = 600
+    package static let defaultTimeout: Int64 = 600
 }

@@ -1,5 +1,5 @@
 /// When a step runs (`when:` beside its kind): a word judged from how the steps before it ended, or an expression.
-public enum StepCondition: Sendable, Equatable {
+package enum StepCondition: Sendable, Equatable {
     /// Every earlier step succeeded or was skipped (the default).
     case success
     /// An earlier step failed: a step that tells someone, or cleans up.
@@ -11,10 +11,10 @@ public enum StepCondition: Sendable, Equatable {
     case expression(ConditionExpression, written: String)
 
     /// The words `when:` may be.
-    public static let keywords = ["success", "failure", "always"]
+    package static let keywords = ["success", "failure", "always"]
 
     /// The word for `text`, if it is one.
-    public init?(keyword text: String) {
+    package init?(keyword text: String) {
         switch text {
         case "success": self = .success
         case "failure": self = .failure
@@ -24,7 +24,7 @@ public enum StepCondition: Sendable, Equatable {
     }
 
     /// As written.
-    public var written: String {
+    package var written: String {
         switch self {
         case .success: "success"
         case .failure: "failure"

@@ -5,22 +5,22 @@ import Synchronization
 /// service would on success, so steps run their normal path and show what they would send.
 ///
 /// Only the first `kept` requests are held, so a dry run over a million rows stays in constant memory.
-public final class DryRunTransport: HubTransport {
+package final class DryRunTransport: HubTransport {
     private let recorded = Mutex<(requests: [HubRequest], count: Int)>(([], 0))
     private let kept: Int
 
     /// Creates an empty recorder that keeps the first `kept` requests.
-    public init(kept: Int = 1000) {
+    package init(kept: Int = 1000) {
         self.kept = kept
     }
 
     /// The first requests a step asked to send, in order (at most `kept`).
-    public var requests: [HubRequest] { recorded.withLock { $0.requests } }
+    package var requests: [HubRequest] { recorded.withLock { $0.requests } }
 
     /// How many requests were asked for.
-    public var count: Int { recorded.withLock { $0.count } }
+    package var count: Int { recorded.withLock { $0.count } }
 
-    public func execute(
+    package func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
         let count = recorded.withLock { state -> Int in

@@ -4,7 +4,7 @@ import HubWire
 /// What one request came to, unclassified for a batch: the answer the caller accepts, the hub's refusal, or
 /// no usable answer at all. A batch job that makes several requests reads these and decides; `attempt`
 /// classifies one for a single-request item.
-public enum HubExchange: Sendable {
+package enum HubExchange: Sendable {
     /// 2xx, or a status the caller allowed (a 410 Gone that means "get a new registration id").
     case answered(TransportResult)
     /// Any other status, classified.
@@ -15,7 +15,7 @@ public enum HubExchange: Sendable {
 
 extension HubSession {
     /// Sends `request` without throwing; a status in `allowed` counts as answered.
-    public func exchange(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> HubExchange {
+    package func exchange(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> HubExchange {
         let provider = tokens
         do {
             let result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
@@ -31,7 +31,7 @@ extension HubSession {
 extension HubFailure {
     /// The hub-wide stop rule: failures about the key, the token or the hub itself, which every later request
     /// of the batch would meet too, so a batch stops starting items.
-    public var stopsBatch: Bool {
+    package var stopsBatch: Bool {
         switch kind {
         case .invalidSignature, .expiredToken, .unauthorized, .missingRight: true
         case .notFound: detail?.contains("No service is hosted") == true
@@ -43,5 +43,5 @@ extension HubFailure {
 extension TransportError {
     /// The hub-wide stop rule for a request with no answer: an unreachable hub stops the batch (the next request
     /// would not fare better); an ambiguous one (written, no answer) is the item's own.
-    public var stopsBatch: Bool { kind == .unreachable }
+    package var stopsBatch: Bool { kind == .unreachable }
 }

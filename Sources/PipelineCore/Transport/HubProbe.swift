@@ -11,21 +11,21 @@ import HubWire
 ///   sending or cancelling anything. A tier that takes no scheduled sends answers otherwise; then Send
 ///   cannot be proven without sending, and the report says so.
 /// Manage is never needed by a pipeline's steps.
-public enum HubProbe {
+package enum HubProbe {
     /// One finding about a hub.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// Proven, failed, or not provable without sending.
-        public enum Verdict: String, Sendable {
+        package enum Verdict: String, Sendable {
             case proven, failed, unproven
         }
 
-        public var verdict: Verdict
+        package var verdict: Verdict
         /// What was found, for people.
-        public var text: String
+        package var text: String
     }
 
     /// Checks `session`'s hub for `rights` (with what each is needed for); every finding, in order.
-    public static func check(_ session: HubSession, rights: [AccessRight: [String]]) async -> [Finding] {
+    package static func check(_ session: HubSession, rights: [AccessRight: [String]]) async -> [Finding] {
         var findings: [Finding] = []
         let id = "pushline-check-\(UUID().uuidString.lowercased())"
         let read = HubRequests.getInstallation(id: id, at: session.endpoint)

@@ -3,7 +3,7 @@ import HubWire
 
 /// What one request came to, classified for a batch: accepted, failed (and whether trying again may
 /// help), or unknown (it may have been accepted).
-public enum HubAttempt: Sendable {
+package enum HubAttempt: Sendable {
     /// 2xx.
     case accepted(TransportResult)
     /// A definite failure; `stopsRun` is true when every later request would fail the same way (the
@@ -16,7 +16,7 @@ public enum HubAttempt: Sendable {
 extension HubSession {
     /// Sends `request` and classifies what came back, without throwing: batches count outcomes
     /// instead of stopping at the first failure.
-    public func attempt(_ request: HubRequest) async -> HubAttempt {
+    package func attempt(_ request: HubRequest) async -> HubAttempt {
         switch await exchange(request) {
         case .answered(let result):
             return .accepted(result)

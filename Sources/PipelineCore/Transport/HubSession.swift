@@ -5,20 +5,20 @@ import HubWire
 ///
 /// Steps send through `perform`, which turns every failure into a `StepFailure` naming the hub
 /// and saying what to do; the engine then adds the step and its YAML location.
-public struct HubSession: Sendable {
+package struct HubSession: Sendable {
     /// The declared hub.
-    public let hub: HubDeclaration
+    package let hub: HubDeclaration
     /// Where requests go.
-    public let endpoint: HubEndpoint
+    package let endpoint: HubEndpoint
     /// The SAS token source (the `sign` step's, or one made on first use).
-    public let tokens: SASTokenProvider
+    package let tokens: SASTokenProvider
     /// The transport (a recorder in dry runs).
-    public let transport: any HubTransport
+    package let transport: any HubTransport
     /// Retry rules.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
 
     /// Sends `request`; a non-2xx answer or no answer becomes a `StepFailure` with NH's reason.
-    public func perform(_ request: HubRequest, accepting extra: Set<Int> = []) async throws(StepFailure) -> TransportResult {
+    package func perform(_ request: HubRequest, accepting extra: Set<Int> = []) async throws(StepFailure) -> TransportResult {
         let provider = tokens
         let result: TransportResult
         do {
@@ -46,7 +46,7 @@ public struct HubSession: Sendable {
 
     /// A session for `hub` outside a pipeline run (`pushline serve`): a token provider of its own with a one-hour
     /// lifetime, renewed before it expires.
-    public init(hub: HubDeclaration, transport: any HubTransport, policy: RetryPolicy, clock: WallClock) throws(StepFailure) {
+    package init(hub: HubDeclaration, transport: any HubTransport, policy: RetryPolicy, clock: WallClock) throws(StepFailure) {
         guard let connection = hub.connection, let hubName = hub.hubName else {
             throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
                               hint: "set the environment variables its `connection:` and `hub:` reference")
@@ -68,18 +68,18 @@ public struct HubSession: Sendable {
     }
 
     /// The same session with other retry rules (a step's own `retries` and `retry-ambiguous`).
-    public func with(policy: RetryPolicy) -> HubSession {
+    package func with(policy: RetryPolicy) -> HubSession {
         HubSession(hub: hub, endpoint: endpoint, tokens: tokens, transport: transport, policy: policy)
     }
 
     /// The Authorization value as a dry run shows it: signature replaced by `<redacted>`.
-    public var redactedAuthorization: String { tokens.token().redacted }
+    package var redactedAuthorization: String { tokens.token().redacted }
 }
 
 extension StepContext {
     /// A session for a declared hub: the `sign` step's token provider, or a new one with the default
     /// lifetime (1 h) when the pipeline has no `sign` step for this hub.
-    public func session(for hub: HubDeclaration) throws(StepFailure) -> HubSession {
+    package func session(for hub: HubDeclaration) throws(StepFailure) -> HubSession {
         guard let connection = hub.connection, let hubName = hub.hubName else {
             throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
                               hint: "set the environment variables its `connection:` and `hub:` reference")

@@ -1,19 +1,19 @@
 /// One request a run sent and how it ended, with the signature redacted: what `run --trace` prints and
 /// what `demo` shows after the run.
-public struct HubTrace: Sendable, Equatable {
+package struct HubTrace: Sendable, Equatable {
     /// The request as a dry run shows it: method and URL, `Authorization` (redacted), headers, body.
-    public var requestLines: [String]
+    package var requestLines: [String]
     /// The final status, or nil when no usable response came back.
-    public var status: Int?
+    package var status: Int?
     /// The `Location` the hub answered with, if any (a send's notification id).
-    public var location: String?
+    package var location: String?
     /// Attempts it took.
-    public var attempts: Int
+    package var attempts: Int
     /// Why no response was usable, when `status` is nil.
-    public var failure: String?
+    package var failure: String?
 
     /// One line: `→ 201 (1 attempt) Location: …` or `→ no response (4 attempts): …`.
-    public var outcomeLine: String {
+    package var outcomeLine: String {
         let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
         guard let status else { return "→ no response (\(tries)): \(failure ?? "unknown")" }
         return "→ \(status) (\(tries))" + (location.map { " Location: \($0)" } ?? "")

@@ -13,7 +13,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retryAmbiguous: Bool
     /// Told when the hub throttles, before the transport waits (a batch's `RateGovernor`); nil for nobody.
     /// Not part of equality: it says who listens, not how hard to try.
-    public var throttle: (any ThrottleObserver)?
+    package var throttle: (any ThrottleObserver)?
 
     /// Creates a policy.
     public init(maxRetries: Int = 3, baseDelay: Double = 1, maxDelay: Double = 60, retryAmbiguous: Bool = false) {

@@ -4,21 +4,21 @@ import HubWire
 ///
 /// It wraps the real transport, so what it reports is exactly what was sent; the signature never reaches
 /// the sink.
-public struct TracingTransport: HubTransport {
+package struct TracingTransport: HubTransport {
     private let inner: any HubTransport
     private let sink: @Sendable (HubTrace) -> Void
 
     /// Traces `inner`'s requests to `sink` (called once per request, after its final answer).
-    public init(_ inner: any HubTransport, sink: @escaping @Sendable (HubTrace) -> Void) {
+    package init(_ inner: any HubTransport, sink: @escaping @Sendable (HubTrace) -> Void) {
         self.inner = inner
         self.sink = sink
     }
 
     /// The wrapped transport's.
-    public var preferredExecutor: (any TaskExecutor)? { inner.preferredExecutor }
+    package var preferredExecutor: (any TaskExecutor)? { inner.preferredExecutor }
 
     /// Sends `request` through the wrapped transport and reports it, with its final answer or failure.
-    public func execute(
+    package func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
         let lines = request.dryRunLines(redactedAuthorization: Self.shown(authorization()))

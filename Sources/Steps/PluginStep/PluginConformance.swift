@@ -4,28 +4,28 @@ import PluginProtocol
 
 /// What `pushline plugin check` finds: a plugin driven through each part of the protocol on its own, without a
 /// pipeline, each part passed or failed with what to fix.
-public struct PluginConformance: Sendable {
+package struct PluginConformance: Sendable {
     /// One part's outcome.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// Which part: `describe`, `check`, `unknown method`, `dry run`, `run`.
-        public var part: String
+        package var part: String
         /// True when the plugin did what the protocol asks.
-        public var passed: Bool
+        package var passed: Bool
         /// What happened.
-        public var message: String
+        package var message: String
         /// What to fix, and the plugin's last stderr lines.
-        public var details: [String]
+        package var details: [String]
     }
 
     /// The plugin.
-    public let host: PluginHost
+    package let host: PluginHost
     /// Options for `check`, the dry run and the run.
-    public let options: PluginValue
+    package let options: PluginValue
     /// Whether to run it for real (a plugin with external effects then acts).
-    public let runs: Bool
+    package let runs: Bool
 
     /// Creates a check of the plugin `command` (run in `directory` with only `environment`).
-    public init(command: [String], directory: String, environment: [String: String], options: PluginValue, timeout: Int64, runs: Bool) {
+    package init(command: [String], directory: String, environment: [String: String], options: PluginValue, timeout: Int64, runs: Bool) {
         host = PluginHost(declaration: PluginDeclaration(name: "plugin", location: SourceLocation(file: "-", line: 1, column: 1), command: command,
                                                          shownCommand: command.joined(separator: " "), commandLocation: SourceLocation(file: "-", line: 1, column: 1),
                                                          environment: environment, timeout: timeout), directory: directory)
@@ -38,7 +38,7 @@ public struct PluginConformance: Sendable {
     private let redact: PluginRedaction
 
     /// Each part in order; a part that needs the description is left out when describe failed.
-    public func findings() async -> [Finding] {
+    package func findings() async -> [Finding] {
         var findings: [Finding] = []
         let description: PluginDescription
         do {

@@ -1,18 +1,18 @@
 import PluginProtocol
 
 /// Why a conversation with a plugin ended badly: what the host saw, and the plugin's last stderr lines.
-public struct PluginFailure: Error, Sendable, Equatable {
+package struct PluginFailure: Error, Sendable, Equatable {
     /// What happened, e.g. "the plugin did not answer within 10 s".
-    public var message: String
+    package var message: String
     /// What to fix.
-    public var hint: String?
+    package var hint: String?
     /// Its last stderr lines (secrets of its environment redacted).
-    public var stderr: [String]
+    package var stderr: [String]
     /// True when the plugin itself answered with this error (it kept the protocol; it is not stopped at once).
-    public var answered = false
+    package var answered = false
 
     /// Creates a failure.
-    public init(_ message: String, hint: String? = nil, stderr: [String] = []) {
+    package init(_ message: String, hint: String? = nil, stderr: [String] = []) {
         self.message = message
         self.hint = hint
         self.stderr = stderr

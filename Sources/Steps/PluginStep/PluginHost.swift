@@ -4,23 +4,23 @@ import PluginProtocol
 
 /// The three conversations the host has with a plugin: `describe` (what are you?), `check` (are these options
 /// right?) and `run`. Each starts the plugin afresh, asks `describe` first, and ends by closing its stdin.
-public struct PluginHost: Sendable {
+package struct PluginHost: Sendable {
     /// The plugin.
-    public let declaration: PluginDeclaration
+    package let declaration: PluginDeclaration
     /// The pipeline's folder: the plugin's working directory.
-    public let directory: String
+    package let directory: String
 
     /// How long `describe` and `check` may take: they are cheap and have no effects.
-    public static let handshakeTimeout: Duration = .seconds(10)
+    package static let handshakeTimeout: Duration = .seconds(10)
 
     /// Creates a host for one declared plugin.
-    public init(declaration: PluginDeclaration, directory: String) {
+    package init(declaration: PluginDeclaration, directory: String) {
         self.declaration = declaration
         self.directory = directory
     }
 
     /// What the plugin is.
-    public func describe(logger: Logger? = nil) async throws(PluginFailure) -> PluginDescription {
+    package func describe(logger: Logger? = nil) async throws(PluginFailure) -> PluginDescription {
         try await PluginProcess(declaration: declaration, directory: directory, logger: logger).converse(timeout: Self.handshakeTimeout) { channel throws(PluginFailure) in
             try await Self.handshake(channel)
         }
@@ -28,7 +28,7 @@ public struct PluginHost: Sendable {
 
     /// The plugin's own findings about `options` (after the host's checks of keys and types): each a path into the
     /// options, a message and a hint.
-    public func check(_ options: PluginValue, logger: Logger? = nil) async throws(PluginFailure) -> [(path: [PluginValue], message: String, hint: String?)] {
+    package func check(_ options: PluginValue, logger: Logger? = nil) async throws(PluginFailure) -> [(path: [PluginValue], message: String, hint: String?)] {
         try await PluginProcess(declaration: declaration, directory: directory, logger: logger).converse(timeout: Self.handshakeTimeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.check(id: 2, options: options))
@@ -45,7 +45,7 @@ public struct PluginHost: Sendable {
     }
 
     /// Runs the plugin: rows it sends go to `rows` (in order) before its result, which is returned.
-    public func run(_ options: PluginValue, context: PluginRequest.RunContext, timeout: Duration, logger: Logger?,
+    package func run(_ options: PluginValue, context: PluginRequest.RunContext, timeout: Duration, logger: Logger?,
                     rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
         try await PluginProcess(declaration: declaration, directory: directory, logger: logger).converse(timeout: timeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
@@ -56,7 +56,7 @@ public struct PluginHost: Sendable {
 
     /// Sends a request the plugin does not know after the handshake: it must answer with an error (and not crash,
     /// hang or answer something else).
-    public func probe(method: String) async throws(PluginFailure) {
+    package func probe(method: String) async throws(PluginFailure) {
         try await PluginProcess(declaration: declaration, directory: directory, logger: nil).converse(timeout: Self.handshakeTimeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.other(id: 2, method: method))

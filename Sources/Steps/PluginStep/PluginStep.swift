@@ -5,17 +5,17 @@ import PluginProtocol
 
 /// A step a process plugin does: its options checked by the host against what the plugin declared, the plugin run
 /// with them, the rows it sends spooled by the engine, and the outputs it declared handed on.
-public struct PluginStep: RunnableStep {
+package struct PluginStep: RunnableStep {
     /// The plugin.
-    public let host: PluginHost
+    package let host: PluginHost
     /// What it said it is.
-    public let description: PluginDescription
+    package let description: PluginDescription
     /// Its options, typed.
-    public let options: PluginValue
+    package let options: PluginValue
 
     /// A plugin's outputs come from outside the run (an API's rows, a post already made): a resumed run reads them
     /// back and never runs the plugin again.
-    public var recordsCompletion: Bool { true }
+    package var recordsCompletion: Bool { true }
 
     /// What the rows are read from, as a digest: the plugin (its name and command, never its environment) and its
     /// options. A re-run within the dedupe window reads the rows an earlier run spooled from the same source.
@@ -28,7 +28,7 @@ public struct PluginStep: RunnableStep {
     }
 
     /// Runs the plugin (a dry run only when it has no external effects) and hands on what it declared.
-    public func run(in context: StepContext) async throws -> StepResult {
+    package func run(in context: StepContext) async throws -> StepResult {
         let name = host.declaration.name
         if context.isDryRun, description.effects == .external {
             return StepResult(summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")

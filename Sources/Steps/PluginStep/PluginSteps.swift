@@ -4,10 +4,10 @@ import PluginProtocol
 
 /// What the loader does with a pipeline's `plugins:`: asks each plugin what it is, to register its step kind, and
 /// has each plugin step's options checked by its plugin after the host's own checks.
-public enum PluginSteps {
+package enum PluginSteps {
     /// The step kind of each declared plugin, from its `describe` answer. A plugin named like a step `registry`
     /// already has, or one that cannot say what it is, is an error at its declaration (with its last stderr lines).
-    public static func kinds(for document: PipelineDocument, registry: StepRegistry, diagnostics: DiagnosticCollector) async -> [StepKind] {
+    package static func kinds(for document: PipelineDocument, registry: StepRegistry, diagnostics: DiagnosticCollector) async -> [StepKind] {
         var kinds: [StepKind] = []
         for declaration in document.plugins {
             if registry.kind(for: declaration.name) != nil {
@@ -44,7 +44,7 @@ public enum PluginSteps {
 
     /// Has each of the named `plugins` check the options of its steps, as written, and reports its findings at the
     /// value they name.
-    public static func check(_ document: PipelineDocument, plugins: Set<String>, diagnostics: DiagnosticCollector) async {
+    package static func check(_ document: PipelineDocument, plugins: Set<String>, diagnostics: DiagnosticCollector) async {
         for invocation in document.steps where plugins.contains(invocation.kind) {
             guard let declaration = document.plugins.first(where: { $0.name == invocation.kind }) else { continue }
             let host = PluginHost(declaration: declaration, directory: document.directory)

@@ -3,14 +3,14 @@ import PipelineCore
 import PostgresRunStore
 
 /// The database a `query` reads: a SQLite file, or PostgreSQL at a `postgres://` URL.
-public enum QueryDatabase: Sendable, Equatable {
+package enum QueryDatabase: Sendable, Equatable {
     /// A SQLite file: the path to open, and how messages name it (as written).
     case sqlite(path: String, shown: String)
     /// A PostgreSQL server (the run store's URL rules: sslmode, sslrootcert, connect_timeout, a password never shown).
     case postgres(PostgresLocation)
 
     /// How messages name it: the file as written, or the URL without its password.
-    public var shown: String {
+    package var shown: String {
         switch self {
         case .sqlite(_, let shown): "'\(shown)'"
         case .postgres(let location): location.description

@@ -3,19 +3,19 @@ import PipelineCore
 
 /// A query's SQL and where it is written (inline in the pipeline, or a `.sql` file), so an error the database reports
 /// names the place to fix.
-public struct QuerySQL: Sendable, Equatable {
+package struct QuerySQL: Sendable, Equatable {
     /// The statement.
-    public let text: String
+    package let text: String
     /// The `.sql` file it was read from, as written (nil when inline).
-    public let file: String?
+    package let file: String?
     /// Where the `sql:` value is in the pipeline.
-    public let location: SourceLocation
+    package let location: SourceLocation
 
     /// The longest `.sql` file read.
     static let maxFileBytes = 1 << 20
 
     /// Creates the SQL directly (tests, programmatic use).
-    public init(text: String, file: String? = nil, location: SourceLocation) {
+    package init(text: String, file: String? = nil, location: SourceLocation) {
         self.text = text
         self.file = file
         self.location = location

@@ -5,62 +5,62 @@ import PipelineCore
 /// `query`: reads rows from the app's database (SQLite or PostgreSQL) with one read-only SQL statement, for a later
 /// step's `for-each`. The rows are spooled in the run store, so a resumed run and every part of a split run send the
 /// rows this query returned, never a fresh query's.
-public struct QueryStep: Step {
+package struct QueryStep: Step {
     /// The YAML key of this step.
-    public static let id = "query"
+    package static let id = "query"
     /// One line for docs.
-    public static let summary = "Reads rows from a SQLite or PostgreSQL database with one read-only SELECT, for a later step's for-each."
+    package static let summary = "Reads rows from a SQLite or PostgreSQL database with one read-only SELECT, for a later step's for-each."
 
     /// The keys of `query`, each declared once.
-    public enum Keys {
+    package enum Keys {
         /// `database`.
-        public static let database = OptionKey<String>.text(
+        package static let database = OptionKey<String>.text(
             "database", required: true, examples: ["data/app.sqlite", "postgres://reader@db.internal/app?sslmode=verify-full", "${env:APP_DATABASE}"],
             "a SQLite file (relative to the pipeline) or a postgres:// URL with the run store's options (sslmode, sslrootcert, …); the password from the URL, PGPASSWORD or ${file:…}, never shown")
         /// `sql`.
-        public static let sql = OptionKey<String>.text(
+        package static let sql = OptionKey<String>.text(
             "sql", required: true, examples: ["select user_id as \"userId\", token from devices where active", "queries/digest.sql"],
             "one SELECT (or WITH … SELECT), inline or a .sql file relative to the pipeline; each result column becomes a row field by its name")
         /// `arguments`.
-        public static let arguments = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
+        package static let arguments = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
             "arguments", examples: ["[\"${param:since}\", \"${env:REGION}\"]"],
             "values bound as $1, $2, … (text; never put into the SQL); cast in the SQL where a number is compared, e.g. $1::int")
         /// `timeout`.
-        public static let timeout = OptionKey<Int64>.duration(
+        package static let timeout = OptionKey<Int64>.duration(
             "timeout", in: 1...3600, default: 30, examples: ["30s", "5m"], "how long the statement may run (and wait on a lock) before it is stopped; for PostgreSQL, streaming its rows into the spool counts too")
         /// `max-rows`.
-        public static let maxRows = OptionKey<Int>.integer(
+        package static let maxRows = OptionKey<Int>.integer(
             "max-rows", in: 1...100_000_000, default: 1_000_000, examples: ["50000"],
             "the most rows the query may return; more fails the step before any later step sends (nothing is cut silently)")
     }
 
     /// The keys `query` accepts.
-    public static let options = [Keys.database.spec, Keys.sql.spec, Keys.arguments.spec, Keys.timeout.spec, Keys.maxRows.spec]
+    package static let options = [Keys.database.spec, Keys.sql.spec, Keys.arguments.spec, Keys.timeout.spec, Keys.maxRows.spec]
     /// What `query` hands to later steps.
-    public static let outputs = [
+    package static let outputs = [
         OutputSpec("rows", .rows, "the rows, for a later send's or register's `for-each: ${steps.ID.rows}` (kept in the run store)"),
         OutputSpec("count", .integer, "how many rows"),
     ]
 
     /// Examples as they appear under `steps:`.
-    public static let examples = [
+    package static let examples = [
         "- query: { database: ../data/app.sqlite, sql: \"select user_id as \\\"userId\\\", name from users where digest = 1\" }",
         "- query:\n    database: postgres://reader@db.internal/app?sslmode=verify-full\n    sql: ../data/digest.sql\n    arguments: [eu]\n    timeout: 2m",
     ]
 
     /// The database.
-    public let database: QueryDatabase
+    package let database: QueryDatabase
     /// The SQL, and where it is written.
-    public let sql: QuerySQL
+    package let sql: QuerySQL
     /// Bound as `$1`, `$2`, ….
-    public let arguments: [String]
+    package let arguments: [String]
     /// Statement time limit, seconds.
-    public let timeout: Int64
+    package let timeout: Int64
     /// Most rows.
-    public let maxRows: Int
+    package let maxRows: Int
 
     /// Creates the step directly (tests, programmatic use).
-    public init(database: QueryDatabase, sql: QuerySQL, arguments: [String] = [], timeout: Int64 = 30, maxRows: Int = 1_000_000) {
+    package init(database: QueryDatabase, sql: QuerySQL, arguments: [String] = [], timeout: Int64 = 30, maxRows: Int = 1_000_000) {
         self.database = database
         self.sql = sql
         self.arguments = arguments
@@ -69,7 +69,7 @@ public struct QueryStep: Step {
     }
 
     /// Decodes the database, the SQL (reading a `.sql` file), the arguments and the limits.
-    public static func build(_ options: OptionReader, in context: BuildContext) -> QueryStep? {
+    package static func build(_ options: OptionReader, in context: BuildContext) -> QueryStep? {
         let database = options.located(Keys.database).flatMap { QueryDatabase.read($0.value, at: $0.node, in: context, options: options) }
         let sql = options.located(Keys.sql).flatMap { QuerySQL.read($0.value, at: $0.node, in: context, options: options) }
         let arguments = options.value(Keys.arguments)?.map(\.value) ?? []
@@ -80,16 +80,16 @@ public struct QueryStep: Step {
     }
 
     /// Its rows come from outside the run: a resumed run reads them back, never queries again.
-    public var recordsCompletion: Bool { true }
+    package var recordsCompletion: Bool { true }
 
     /// What the rows are read from, as a digest: the database (never its password), the SQL, the arguments and the
     /// row limit. A re-run within the dedupe window reads the rows of the same source that an earlier run spooled.
-    public var sourceDigest: String {
+    package var sourceDigest: String {
         ContentDigest.hex(["query-v1", database.identity, sql.text, "\(maxRows)"].joined(separator: "\n") + "\n" + JSONRowLine.array(arguments))
     }
 
     /// Runs the query into the run's spool (or reads the rows spooled earlier) and hands them on.
-    public func run(in context: StepContext) async throws -> StepResult {
+    package func run(in context: StepContext) async throws -> StepResult {
         let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest, reuseWindow: context.rowsReuseWindow)
         let started = ContinuousClock.now
         let (rows, origin) = try await spooler.rows(in: context) { sink in

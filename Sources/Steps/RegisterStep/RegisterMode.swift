@@ -1,5 +1,5 @@
 /// What `register` does with each installation (`mode:`).
-public enum RegisterMode: String, Sendable, CaseIterable {
+package enum RegisterMode: String, Sendable, CaseIterable {
     /// `PUT installations/{id}`: create, or overwrite the whole installation.
     case put
     /// `PATCH installations/{id}`: JSON-Patch the fields given (nh-rest-api.md §3.1).

@@ -11,38 +11,38 @@ import RowReading
 /// first (platform, push-channel shape, tags): a bad YAML device is a build diagnostic, a bad row a failed
 /// device naming `file:line`. Devices run with bounded concurrency and pace, each journalled so a resumed
 /// run creates nothing twice; any failure fails the step at the end.
-public struct RegisterStep: Step {
+package struct RegisterStep: Step {
     /// The YAML key of this step.
-    public static let id = "register"
+    package static let id = "register"
     /// One line for docs.
-    public static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
+    package static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
     /// The keys of `register`, each declared once (with the shared batch and retry keys).
-    public enum Keys {
+    package enum Keys {
         /// `hub`.
-        public static let hub = OptionKey<String>.hub("the declared hub to register with")
+        package static let hub = OptionKey<String>.hub("the declared hub to register with")
         /// `installations`: devices in the YAML, or a file of them.
-        public static let installations = OptionKey<ConfigNode>.node(OptionSpec(
+        package static let installations = OptionKey<ConfigNode>.node(OptionSpec(
             "installations", .anyOf([.path, .list(.mapping(installationKeys))]),
             "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
                 + "or a .jsonl, .json (array) or .csv file of them, streamed; give this or `registrations`")
         ).excluding(["registrations"], hint: "one register step writes installations or registrations; use two steps for both")
         /// `registrations`.
-        public static let registrations = OptionKey<ConfigNode>.node(OptionSpec(
+        package static let registrations = OptionKey<ConfigNode>.node(OptionSpec(
             "registrations", .list(.mapping(registrationKeys)),
             "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
                 + "(without id, a new id is requested first); give this or `installations`"))
         /// `templates`.
-        public static let templates = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
+        package static let templates = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
             "templates", "declared templates to attach to every installation; each must be for the installation's platform")
         /// `mode`.
-        public static let mode = OptionKey<RegisterMode>.choice(
+        package static let mode = OptionKey<RegisterMode>.choice(
             "mode", default: .put, "put creates or overwrites each installation, patch changes only what is given, delete removes it")
         /// `add-tags`.
-        public static let addTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("add-tags", "patch mode: tags to add to every installation")
+        package static let addTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("add-tags", "patch mode: tags to add to every installation")
         /// `remove-tags`.
-        public static let removeTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("remove-tags", "patch mode: tags to remove from every installation")
+        package static let removeTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("remove-tags", "patch mode: tags to remove from every installation")
         /// `dedupe-window`, narrowed: only registrations without an id make something new.
-        public static let dedupeWindow = BatchOptions.dedupeWindow.described(
+        package static let dedupeWindow = BatchOptions.dedupeWindow.described(
             "a registration without an id (each makes a new one) that a run of this pipeline made this recently with the "
                 + "same key (default: the same handle, tags and template) is not made again (reported as already sent); 0 turns it off; "
                 + "installations and registrations by id are always written")
@@ -53,13 +53,13 @@ public struct RegisterStep: Step {
     }
 
     /// The keys `register` accepts.
-    public static let options: [OptionSpec] = [
+    package static let options: [OptionSpec] = [
         Keys.hub.spec, Keys.installations.spec, Keys.registrations.spec, Keys.templates.spec, Keys.mode.spec, Keys.addTags.spec,
         Keys.removeTags.spec, BatchOptions.concurrency.spec, BatchOptions.rate.spec, BatchOptions.forEach.spec, BatchOptions.badRows.spec,
     ] + Keys.forEachOnly + [Keys.dedupeWindow.spec] + RetryOptions.specs
 
     /// What `register` hands to later steps.
-    public static let outputs = [
+    package static let outputs = [
         OutputSpec("accepted", .integer, "devices the hub took (in a resumed run, those an earlier attempt did too); 0 in a dry run"),
         OutputSpec("failed", .integer, "devices the hub refused"),
         OutputSpec("unknown", .integer, "devices whose fate is unknown"),
@@ -68,7 +68,7 @@ public struct RegisterStep: Step {
     ]
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
-    public static let installationKeys: [OptionSpec] = [
+    package static let installationKeys: [OptionSpec] = [
         OptionSpec("installationId", .string, "the installation's id (required)"),
         OptionSpec("platform", .anyCaseOf(DeviceRules.platforms.map(\.rawValue)), "the device platform (required for put)"),
         OptionSpec("pushChannel", .string,
@@ -78,7 +78,7 @@ public struct RegisterStep: Step {
     ]
 
     /// The keys of one registration.
-    public static let registrationKeys: [OptionSpec] = [
+    package static let registrationKeys: [OptionSpec] = [
         OptionSpec("platform", .anyCaseOf(DeviceRules.platforms.map(\.rawValue)), required: true, "the device platform"),
         OptionSpec("handle", .string, required: true, "the PNS handle, as for an installation's pushChannel"),
         OptionSpec("tags", .stringList, "tags (at most 60, the template's tags included)"),
@@ -87,7 +87,7 @@ public struct RegisterStep: Step {
     ]
 
     /// Examples as they appear under `steps:`.
-    public static let examples = [
+    package static let examples = [
         "- register: { hub: sports, installations: ../data/devices.jsonl, templates: [alert] }",
         """
         - register:
@@ -125,19 +125,19 @@ public struct RegisterStep: Step {
     }
 
     /// The declared hub.
-    public let hub: HubDeclaration
+    package let hub: HubDeclaration
     /// What happens to each installation.
-    public let mode: RegisterMode
+    package let mode: RegisterMode
     /// Most requests in flight.
-    public let concurrency: Int
+    package let concurrency: Int
     /// Retries and backoff for each request.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     /// Requests per second at most; nil for no cap.
-    public let rate: Double?
+    package let rate: Double?
     /// What the input check does with malformed rows of a device or rows file.
-    public var badRows: BadRowPolicy = .stop
+    package var badRows: BadRowPolicy = .stop
     /// Seconds a device done by a run of the pipeline keeps it from being done again; 0 for off.
-    public var dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow
+    package var dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow
     /// `for-each`: the declared idempotency key (`$(column)` text); nil: the device's content is the key.
     var idempotencyKey: TextTemplate?
     /// `for-each`: the column that places a row in a part of `--shard I/N`; nil for the device's key.
@@ -159,18 +159,18 @@ public struct RegisterStep: Step {
     }
 
     /// Decodes and checks every option and every YAML device, and prechecks a device file.
-    public static func build(_ options: OptionReader, in context: BuildContext) -> RegisterStep? {
+    package static func build(_ options: OptionReader, in context: BuildContext) -> RegisterStep? {
         RegisterOptionsDecoder(options: options, context: context).decode()
     }
 
     /// Installations and registrations need the Listen right (what a client app's key holds).
-    public var access: [HubAccess] {
+    package var access: [HubAccess] {
         [HubAccess(hub: hub, right: .listen, purpose: "register devices")]
     }
 
     /// Reads a device or rows file whole before anything is sent: counts its devices and finds the
     /// malformed rows (bad CSV or JSON, a missing field, a handle or tag that fails the offline checks).
-    public func checkInput(in context: StepContext) async throws -> InputCheck? {
+    package func checkInput(in context: StepContext) async throws -> InputCheck? {
         guard let (next, shown) = try streamedDevices() else { return nil }
         var check = InputCheck(input: shown, policy: badRows)
         while let item = try next() {
@@ -184,7 +184,7 @@ public struct RegisterStep: Step {
 
     /// Sends every device through the shared batch runner, then reports each one's outcome; fails after all
     /// were tried if any failed.
-    public func run(in context: StepContext) async throws -> StepResult {
+    package func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
         var runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: concurrency, rate: rate,
                                  control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,

@@ -4,42 +4,42 @@ import PipelineCore
 
 /// `render`: renders a declared template offline with given properties, exactly as NH would for a
 /// device, and lints the result (well-formed JSON/XML, within the platform's size limit).
-public struct RenderStep: Step {
+package struct RenderStep: Step {
     /// The YAML key of this step.
-    public static let id = "render"
+    package static let id = "render"
     /// One line for docs.
-    public static let summary = "Renders a template offline with properties and lints the payload a device would receive."
+    package static let summary = "Renders a template offline with properties and lints the payload a device would receive."
 
     /// The keys of `render`, each declared once (and the shared property keys).
-    public enum Keys {
+    package enum Keys {
         /// `template`.
-        public static let template = OptionKey<String>.name("template", of: "template", required: true, "the declared template to render")
+        package static let template = OptionKey<String>.name("template", of: "template", required: true, "the declared template to render")
     }
 
     /// The keys `render` accepts.
-    public static let options = [Keys.template.spec] + PropertyOptions.specs
+    package static let options = [Keys.template.spec] + PropertyOptions.specs
     /// What `render` hands to later steps.
-    public static let outputs = [
+    package static let outputs = [
         OutputSpec("payload", .string, "the payload a device would receive, as rendered"),
         OutputSpec("bytes", .integer, "the payload's size in bytes (UTF-8)"),
         OutputSpec("platform", .string, "the template's platform (apns, fcmv1, wns, …)"),
     ]
 
     /// Examples as they appear under `steps:`.
-    public static let examples = [
+    package static let examples = [
         "- render: { template: alert, properties: { message: \"Red Sox win!\" } }",
         "- render: { template: alert, properties-file: ../data/alert-properties.json }",
     ]
 
     /// The declared template.
-    public let template: TemplateDeclaration
+    package let template: TemplateDeclaration
     /// The compiled body.
-    public let body: CompiledTemplate
+    package let body: CompiledTemplate
     /// The properties to render with.
-    public let properties: TemplateProperties
+    package let properties: TemplateProperties
 
     /// Creates the step directly (tests, programmatic use).
-    public init(template: TemplateDeclaration, body: CompiledTemplate, properties: TemplateProperties) {
+    package init(template: TemplateDeclaration, body: CompiledTemplate, properties: TemplateProperties) {
         self.template = template
         self.body = body
         self.properties = properties
@@ -47,12 +47,12 @@ public struct RenderStep: Step {
 
     /// Decodes the template reference and the properties, and warns about properties the template
     /// uses but nobody gives (NH renders those as empty strings, usually a mistake).
-    public static func build(_ options: OptionReader, in context: BuildContext) -> RenderStep? {
+    package static func build(_ options: OptionReader, in context: BuildContext) -> RenderStep? {
         RenderOptionsDecoder(options: options, context: context).decode()
     }
 
     /// Renders and lints; an error finding fails the step, with the payload shown.
-    public func run(in context: StepContext) async throws -> StepResult {
+    package func run(in context: StepContext) async throws -> StepResult {
         let platform = template.platform
         let rendering = TemplateRendering(body, properties: properties, byteLimit: platform.payloadLimit)
         let payload = rendering.payload

@@ -2,7 +2,7 @@ import PipelineCore
 
 extension SendStep {
     /// Decodes and checks every option; see `SendOptionsDecoder`.
-    public static func build(_ options: OptionReader, in context: BuildContext) -> SendStep? {
+    package static func build(_ options: OptionReader, in context: BuildContext) -> SendStep? {
         SendOptionsDecoder(options: options, context: context).decode()
     }
 }

@@ -5,7 +5,7 @@ import PipelineCore
 
 extension SendStep {
     /// Every send, test send and cancellation needs the Send right.
-    public var access: [HubAccess] {
+    package var access: [HubAccess] {
         let purpose = switch action {
         case .cancel: "cancel a scheduled send"
         case .send where test: "test send"
@@ -15,20 +15,20 @@ extension SendStep {
     }
 
     /// A `for-each` send keeps its `concurrency:` requests in flight; every other send one.
-    public var concurrency: Int {
+    package var concurrency: Int {
         if case .sendEach(let plan) = action { plan.concurrency } else { 1 }
     }
 
     /// A `for-each` send reads its rows file whole first: the run stops before anything is sent when a
     /// row is malformed (unless `bad-rows: skip`).
-    public func checkInput(in context: StepContext) async throws -> InputCheck? {
+    package func checkInput(in context: StepContext) async throws -> InputCheck? {
         guard case .sendEach(let plan) = action else { return nil }
         return try checkRows(plan)
     }
 
     /// Sends the notification (one request, or one per batch of direct handles) or cancels a scheduled
     /// one, and reports the notification id(s).
-    public func run(in context: StepContext) async throws -> StepResult {
+    package func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
         // A cancellation or a test send is one request outside the journal: in a sharded run, part 0 makes it, so
         // N parts do not make it N times (a second cancel would find nothing and fail its part).

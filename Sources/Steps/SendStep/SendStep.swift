@@ -7,55 +7,55 @@ import PipelineCore
 /// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
 /// straight to device handles (inline or streamed from a file). Can schedule, use NH's test send,
 /// or cancel a scheduled send.
-public struct SendStep: Step {
+package struct SendStep: Step {
     /// The YAML key of this step.
-    public static let id = "send"
+    package static let id = "send"
     /// One line for docs.
-    public static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
+    package static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
     /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
     static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
 
     /// The keys of `send`, each declared once (with the shared batch, retry and property keys).
-    public enum Keys {
+    package enum Keys {
         /// `hub`.
-        public static let hub = OptionKey<String>.hub("the declared hub to send through")
+        package static let hub = OptionKey<String>.hub("the declared hub to send through")
         /// `format`.
-        public static let format = OptionKey<String>.word(
+        package static let format = OptionKey<String>.word(
             "format", ["template"] + nativeFormats, default: "template",
             "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)")
         /// `audience`.
-        public static let audience = OptionKey<String>.text(
+        package static let audience = OptionKey<String>.text(
             "audience", examples: ["boston-fans", "\"follows_RedSox && location_Boston\"", "\"$UserId:{$(userId)}\""],
             "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\"")
         /// `broadcast`.
-        public static let broadcast = OptionKey<Bool>.flag("broadcast", default: nil,
+        package static let broadcast = OptionKey<Bool>.flag("broadcast", default: nil,
                                                        "send to every device; must be written out, never implied by a missing audience")
         /// `direct`.
-        public static let direct = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
+        package static let direct = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
             "direct", "device handle(s) to send to directly (native formats); lists go out in batches of 1000")
         /// `direct-file`.
-        public static let directFile = OptionKey<String>.path(
+        package static let directFile = OptionKey<String>.path(
             "direct-file", "a file of device handles, one per line (blank lines and # comments skipped), checked first, then streamed in batches of 1000"
         ).excluding([BatchOptions.forEach.key], hint: "put the handles in a column of the rows and write `direct: $(column)`")
         /// `template`.
-        public static let template = OptionKey<String>.name(
+        package static let template = OptionKey<String>.name(
             "template", of: "template", "native formats: the pipeline template rendered locally into the payload")
         /// `headers`.
-        public static let headers = OptionKey<[(key: String, value: String)]>.stringMap(
+        package static let headers = OptionKey<[(key: String, value: String)]>.stringMap(
             "headers", examples: ["{ apns-push-type: alert, apns-priority: \"10\" }", "{ X-WNS-Type: wns/toast }"],
             "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }")
         /// `test`.
-        public static let test = OptionKey<Bool>.flag("test", "NH test send: at most 10 devices, per-device outcome in the report")
+        package static let test = OptionKey<Bool>.flag("test", "NH test send: at most 10 devices, per-device outcome in the report")
             .excluding([BatchOptions.forEach.key], hint: "a test send goes out once; remove `test` or `for-each`")
         /// `schedule`.
-        public static let schedule = OptionKey<String>.text(
+        package static let schedule = OptionKey<String>.text(
             "schedule", examples: ["2026-11-23T08:00:00Z", "in 2h"], "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead")
         /// `cancel`: instead of sending, cancel a scheduled send; beside it only the hub and the retry keys.
-        public static let cancel = OptionKey<String>.text(
+        package static let cancel = OptionKey<String>.text(
             "cancel", "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)"
         ).excluding(targets + shaping, hint: "use one step to schedule and another to cancel")
         /// `retry-ambiguous`.
-        public static let retryAmbiguous = RetryOptions.retryAmbiguous
+        package static let retryAmbiguous = RetryOptions.retryAmbiguous
 
         /// Batch keys that only rows give a meaning.
         static let forEachOnly = [
@@ -71,14 +71,14 @@ public struct SendStep: Step {
     }
 
     /// The keys `send` accepts.
-    public static let options: [OptionSpec] = [
+    package static let options: [OptionSpec] = [
         Keys.hub.spec, Keys.format.spec, Keys.audience.spec, Keys.broadcast.spec, Keys.direct.spec, Keys.directFile.spec, Keys.template.spec,
         Keys.headers.spec, Keys.test.spec, Keys.schedule.spec, Keys.cancel.spec, BatchOptions.forEach.spec,
     ] + Keys.forEachOnly + [BatchOptions.idempotencyKey.spec, BatchOptions.dedupeWindow.spec] + RetryOptions.specs + [Keys.retryAmbiguous.spec]
         + PropertyOptions.specs
 
     /// What `send` hands to later steps.
-    public static let outputs = [
+    package static let outputs = [
         OutputSpec("accepted", .integer, "notifications the hub accepted (in a resumed run, those an earlier attempt sent too); 0 in a dry run"),
         OutputSpec("failed", .integer, "notifications the hub refused"),
         OutputSpec("unknown", .integer, "notifications whose fate is unknown (a timeout after the request was written)"),
@@ -88,7 +88,7 @@ public struct SendStep: Step {
     ]
 
     /// Examples as they appear under `steps:`.
-    public static let examples = [
+    package static let examples = [
         "- send: { hub: sports, audience: boston-fans, properties: { message: \"Red Sox win!\" } }",
         "- send: { hub: sports, format: apple, template: alert, audience: \"username:alice\", properties: { message: \"Hi\" } }",
         "- send: { hub: sports, broadcast: true, schedule: in 2h, properties: { message: \"Good morning\" } }",
@@ -149,7 +149,7 @@ public struct SendStep: Step {
     /// The declared idempotency key (`$(column)` text); nil: the request's digest is the key.
     var idempotencyKey: TextTemplate?
     /// Seconds an accepted key keeps the same notification from being sent again; 0 for off.
-    public var dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow
+    package var dedupeWindow: Int64 = BatchOptions.defaultDedupeWindow
     /// What the input check does with malformed rows of a `for-each` file.
     var badRows: BadRowPolicy = .stop
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.

@@ -6,57 +6,57 @@ import PipelineCore
 ///
 /// The provider signs offline (no network) and renews its token before expiry, so one `sign` serves
 /// a long batch. Reports show only the redacted token; the signature never leaves the process.
-public struct SignStep: Step {
+package struct SignStep: Step {
     /// The YAML key of this step.
-    public static let id = "sign"
+    package static let id = "sign"
     /// One line for docs.
-    public static let summary = "Signs a SAS token for a hub (offline) and keeps it, renewed before expiry, for later steps."
+    package static let summary = "Signs a SAS token for a hub (offline) and keeps it, renewed before expiry, for later steps."
     /// Shortest and longest token lifetimes accepted.
-    public static let lifetimeRange: ClosedRange<Int64> = 60...(365 * 86400)
+    package static let lifetimeRange: ClosedRange<Int64> = 60...(365 * 86400)
     /// The default token lifetime in seconds (1 hour).
-    public static let defaultLifetime: Int64 = 3600
+    package static let defaultLifetime: Int64 = 3600
 
     /// The keys of `sign`, each declared once.
-    public enum Keys {
+    package enum Keys {
         /// `hub`.
-        public static let hub = OptionKey<String>.hub("the declared hub to sign for")
+        package static let hub = OptionKey<String>.hub("the declared hub to sign for")
         /// `lifetime`.
-        public static let lifetime = OptionKey<Int64>.duration(
+        package static let lifetime = OptionKey<Int64>.duration(
             "lifetime", in: lifetimeRange, default: defaultLifetime, examples: ["20m", "1h30m", "7d"],
             "how long each token is valid; tokens are renewed 2 minutes before they expire")
     }
 
     /// The keys `sign` accepts.
-    public static let options = [Keys.hub.spec, Keys.lifetime.spec]
+    package static let options = [Keys.hub.spec, Keys.lifetime.spec]
     /// What `sign` hands to later steps (never the token: it is a secret).
-    public static let outputs = [
+    package static let outputs = [
         OutputSpec("expires", .string, "when the first token expires, UTC (later tokens are signed before each expires)"),
     ]
 
     /// Examples as they appear under `steps:`.
-    public static let examples = [
+    package static let examples = [
         "- sign: { hub: sports }",
         "- sign: { hub: sports, lifetime: 20m }",
     ]
 
     /// The declared hub.
-    public let hub: HubDeclaration
+    package let hub: HubDeclaration
     /// Token lifetime in seconds.
-    public let lifetime: Int64
+    package let lifetime: Int64
 
     /// Creates the step directly (tests, programmatic use).
-    public init(hub: HubDeclaration, lifetime: Int64 = SignStep.defaultLifetime) {
+    package init(hub: HubDeclaration, lifetime: Int64 = SignStep.defaultLifetime) {
         self.hub = hub
         self.lifetime = lifetime
     }
 
     /// Decodes `hub` and `lifetime`.
-    public static func build(_ options: OptionReader, in context: BuildContext) -> SignStep? {
+    package static func build(_ options: OptionReader, in context: BuildContext) -> SignStep? {
         SignOptionsDecoder(options: options, context: context).decode()
     }
 
     /// Signs the first token and registers the provider under the hub's name.
-    public func run(in context: StepContext) async throws -> StepResult {
+    package func run(in context: StepContext) async throws -> StepResult {
         guard let connection = hub.connection, let hubName = hub.hubName else {
             throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
                               hint: "set the environment variables its `connection:` and `hub:` reference")

@@ -28,7 +28,7 @@ let server: PushServer = {
     settings.apiKeys = [.init(name: "app", digest: ContentDigest.hex(apiKey), scopes: [.register, .send], user: "alice")]
     settings.perIdentityPerMinute = 1 << 40
     settings.perAddressPerMinute = 1 << 40
-    return try! PushServer(settings: settings, users: nil, transport: AnsweringHub())
+    return try! PushServer(settings: settings, transport: AnsweringHub())
 }()
 
 let routes: [(HTTPMethod, String)] = [

@@ -1,0 +1,4 @@
+import PushlineKit
+import QuietHours
+
+await Pushline.main(adding: [QuietHoursStep.self])
