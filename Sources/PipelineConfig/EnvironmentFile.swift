@@ -11,6 +11,12 @@ import PipelineCore
 /// appears in a message or a snippet (the snippet stops after the value's opening quote, `…` for the
 /// rest), since these files hold connection strings and passwords.
 public enum EnvironmentFile {
+    /// The largest file read: a settings file is some lines of names, URLs and secrets; anything far larger is a
+    /// wrong path, and is refused before it is read whole.
+    public static let maxFileBytes = 1 << 20
+    /// The longest value, as `${file:}` holds a referenced file: a value is a name, a URL or a secret, never a document.
+    public static let maxValueBytes = 64 * 1024
+
     /// The variables of `text`, read from `file`, and every problem in it (the values are only to be used
     /// when there is none).
     public static func parse(_ text: String, file: String) -> (values: [String: String], problems: [Diagnostic]) {
@@ -24,6 +30,14 @@ public enum EnvironmentFile {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             switch entry(trimmed) {
+            case .success(let (name, value)) where value.utf8.count > maxValueBytes:
+                // Only the name is shown; the value may be a secret.
+                let indent = line.count - trimmed.count
+                let shown = trimmed.distance(from: trimmed.startIndex, to: trimmed.firstIndex(of: "=")!) + 1
+                problems.append(Diagnostic(.error, "the value of \(name) is \(value.utf8.count) bytes; the limit is \(maxValueBytes) bytes",
+                                           at: SourceLocation(file: file, line: offset + 1, column: indent + 1),
+                                           hint: "a setting is a name, a URL or a secret; is this the right file?",
+                                           sourceLine: String(line.prefix(indent + shown)) + "…"))
             case .success(let (name, value)):
                 values[name] = value
             case .failure(let problem):

@@ -53,10 +53,11 @@ extension EnvironmentFileOption {
     /// the file is what the command line asked for). Throws after printing `file:line:column` diagnostics.
     static func apply(_ path: String, to environment: [String: String], console: Console) throws -> [String: String] {
         let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+        do throws(TextFile.Failure) {
+            // Read with a limit: a wrong path to a huge file is refused at once, never read whole.
+            text = try TextFile.read(path, limit: EnvironmentFile.maxFileBytes)
         } catch {
-            throw CommandFailure("--env-file '\(path)' cannot be read: \(FileManager.default.fileExists(atPath: path) ? "not UTF-8 text or not readable" : "no such file")")
+            throw CommandFailure(error.message(what: "--env-file", name: path))
         }
         let (values, problems) = EnvironmentFile.parse(text, file: path)
         guard problems.isEmpty else {

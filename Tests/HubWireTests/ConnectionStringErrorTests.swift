@@ -40,7 +40,15 @@ struct ConnectionStringErrorTests {
          "use sb://, https:// or http://, e.g. Endpoint=sb://<namespace>.servicebus.windows.net/"),
         ("Endpoint=sb:///;\(keyName);\(key)", "Endpoint has no host.",
          "e.g. Endpoint=sb://<namespace>.servicebus.windows.net/ or http://127.0.0.1:8080/"),
+        // A key that cannot be NH's (a wrong file or variable) is refused here, not sent to be refused request after request.
+        ("\(endpoint);\(keyName);SharedAccessKey=\(String(repeating: Sample.key, count: 6))",
+         "SharedAccessKey is 264 bytes long; an NH key is 44 characters (256 bits in base64), so it cannot be the hub's key.", reload),
+        ("\(endpoint);\(keyName);SharedAccessKey=k9Ua5tXvq8Nd3Jm Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=",
+         "SharedAccessKey holds spaces, control characters or non-ASCII characters, which an NH key (base64) never has, so it cannot be the hub's key.",
+         reload),
     ]
+    static let reload =
+        "copy the connection string again from the hub's Access Policies page; does the file or variable it comes from hold something else?"
 
     @Test("rejects with message and hint", arguments: cases)
     func rejects(_ text: String, _ message: String, _ hint: String?) {

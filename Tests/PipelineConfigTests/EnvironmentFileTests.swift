@@ -61,4 +61,18 @@ import Testing
         let shown = problems.map { $0.description + ($0.sourceLine ?? "") + ($0.hint ?? "") }.joined()
         #expect(!shown.contains("Tbfo8WlVo5p"))
     }
+
+    @Test func aValueOverTheLimitIsALocatedErrorThatNeverShowsTheValue() {
+        let huge = "  export NH_KEY=" + String(repeating: "k", count: EnvironmentFile.maxValueBytes + 1) + "\nNH_HUB=h\n"
+        let (values, problems) = EnvironmentFile.parse("# keys\n" + huge, file: "big.env")
+        #expect(problems.count == 1)
+        let problem = try! #require(problems.first)
+        #expect(problem.location == SourceLocation(file: "big.env", line: 2, column: 3))
+        #expect(problem.message == "the value of NH_KEY is 65537 bytes; the limit is 65536 bytes")
+        #expect(problem.sourceLine == "  export NH_KEY=…")
+        #expect(values["NH_KEY"] == nil)
+        // A value at the limit is fine.
+        let atLimit = EnvironmentFile.parse("V=" + String(repeating: "v", count: EnvironmentFile.maxValueBytes), file: "ok.env")
+        #expect(atLimit.problems.isEmpty && atLimit.values["V"]?.count == EnvironmentFile.maxValueBytes)
+    }
 }

@@ -55,4 +55,29 @@ import Testing
         #expect(try await http("GET", "\(base)_emulator/deliveries").1 == "[]")
         #expect(try await emulator.stop() == 0)
     }
+
+    @Test func aSendTheHubRefusesStopsAndItsReportStillAddsUpToTheRecords() async throws {
+        let (emulator, base, connection) = try await emulator(config: "emulator.yaml")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-refused-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rows = directory + "/rows.csv"
+        try ("userId,headline\n" + (1...40).map { "u\($0),news \($0)\n" }.joined()).write(toFile: rows, atomically: true, encoding: .utf8)
+        // The right shape, the wrong key: the hub answers 401 to every send, and the batch stops at the first.
+        let wrongKey = connection.replacingOccurrences(of: #"SharedAccessKey=[^;]*"#, with: "SharedAccessKey=V3JvbmdLZXlXcm9uZ0tleVdyb25nS2V5V3JvbmdLZXk=",
+                                                       options: .regularExpression)
+        let run = try PushlineProcess(["run", inputs + "e2e/digest-fixable.yaml", "--journal", directory + "/journal.sqlite"],
+                                      environment: ["NH_CONNECTION": wrongKey, "DIGEST_ROWS": rows])
+        #expect(try await run.waitForExit(timeout: 120) == 1)
+        // `40 records in 'rows.csv': 0 accepted + 8 failed + 32 not reached`: every record is in one of the terms.
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains("records in '") }, "\(run.stdout)")
+        let terms = line.split(separator: ":").last!.split(separator: "+").map { $0.trimmingCharacters(in: .whitespaces) }
+        let sum = terms.compactMap { Int($0.split(separator: " ").first ?? "") }.reduce(0, +)
+        #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("40 records in '"), "\(line)")
+        #expect(sum == 40, "\(line)")
+        #expect(terms.count >= 2 && line.contains("failed"), "\(line)")
+        #expect(run.stdout.contains("result: failed — "), "\(run.stdout)")
+        #expect(try await http("GET", "\(base)_emulator/deliveries").1 == "[]")
+        #expect(try await emulator.stop() == 0)
+    }
 }

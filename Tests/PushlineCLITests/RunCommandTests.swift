@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PipelineConfig
 
 @Suite struct RunCommandTests {
     let key = "k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="
@@ -134,6 +135,26 @@ import Testing
         #expect((try? String(contentsOfFile: metrics, encoding: .utf8))?.contains("pushline_run_exit_code{pipeline=\"seed-tutorial\"} 2") == true)
         let missing = await CommandRunner.run(["runs", "list", "--env-file", "/no/such.env"])
         #expect(missing.status == 2)
-        #expect(missing.err.contains("--env-file '/no/such.env' cannot be read: no such file"))
+        #expect(missing.err.contains("--env-file '/no/such.env' does not exist"))
+    }
+
+    @Test func aHugeFileOrValueIsRefusedBeforeAnythingRunsAndAKeyThatCannotBeAnNHKeyNeverReachesAHub() async throws {
+        // Over the file limit: refused from the first megabyte read, exit 2, nothing of it printed.
+        let huge = try file("NH_HUB=h\nBIG=" + String(repeating: "x", count: EnvironmentFile.maxFileBytes) + "\n")
+        defer { try? FileManager.default.removeItem(atPath: huge) }
+        let refused = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--dry-run", "--env-file", huge])
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("--env-file '\(huge)' is 1048590 bytes; the limit is 1048576 bytes"), "\(refused.err)")
+        #expect(!refused.err.contains("xxxx"))
+        // A key of 1 MB cannot be an NH key: the pipeline is refused at the connection, before any request.
+        let key = String(repeating: "A", count: 60_000)
+        let longKey = try file("NH_CONNECTION=Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(key)\nNH_HUB=h\n")
+        defer { try? FileManager.default.removeItem(atPath: longKey) }
+        let run = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--env-file", longKey])
+        #expect(run.status == 2)
+        #expect(run.err.contains("SharedAccessKey is 60000 bytes long; an NH key is 44 characters (256 bits in base64), so it cannot be the hub's key."),
+                "\(run.err)")
+        #expect(!run.err.contains("AAAAAAAA") && !run.out.contains("AAAAAAAA"))
+        #expect(!run.out.contains("PUT ") && !run.out.contains("POST "))
     }
 }

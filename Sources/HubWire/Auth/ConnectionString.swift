@@ -23,12 +23,19 @@ public struct ConnectionString: Sendable, Equatable {
         guard let keyName = values[.sharedAccessKeyName] else { throw .missing(.sharedAccessKeyName) }
         guard NHNames.isPolicyName(keyName) else { throw ConnectionStringError.invalidKeyName }
         guard let key = values[.sharedAccessKey] else { throw .missing(.sharedAccessKey) }
+        guard key.utf8.count <= Self.maxKeyLength, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw .implausibleKey(length: key.utf8.count)
+        }
         self.endpoint = endpoint
         self.baseURL = try Self.baseURL(forEndpoint: endpoint)
         self.keyName = keyName
         self.key = key
         self.entityPath = values[.entityPath]
     }
+
+    /// The longest SharedAccessKey accepted. NH's keys are 256 bits in base64, 44 characters; a key far longer (a
+    /// wrong file or variable) would only be refused by the hub, request after request, so it is refused here.
+    public static let maxKeyLength = 256
 
     /// `host[:port]` of `baseURL`, as written.
     public var host: String {

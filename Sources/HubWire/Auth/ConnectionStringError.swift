@@ -64,6 +64,16 @@ extension ConnectionStringError {
         message: "SharedAccessKeyName holds characters a policy name cannot have.",
         hint: "policy names use letters, digits, '.', '-' and '_', e.g. DefaultFullSharedAccessSignature; is the key in the wrong place?")
 
+    static func implausibleKey(length: Int) -> ConnectionStringError {
+        // Only the length is said: the key itself, or any part of it, is never shown.
+        let what = length > ConnectionString.maxKeyLength
+            ? "is \(length) bytes long; an NH key is 44 characters (256 bits in base64)"
+            : "holds spaces, control characters or non-ASCII characters, which an NH key (base64) never has"
+        return ConnectionStringError(
+            message: "SharedAccessKey \(what), so it cannot be the hub's key.",
+            hint: "copy the connection string again from the hub's Access Policies page; does the file or variable it comes from hold something else?")
+    }
+
     static func missing(_ key: ConnectionString.Key) -> ConnectionStringError {
         ConnectionStringError(
             message: "The connection string has no \(key.name).",

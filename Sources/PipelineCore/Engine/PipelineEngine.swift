@@ -127,7 +127,7 @@ package struct PipelineEngine: Sendable {
             } catch let failure as StepFailure {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: failure.message, lines: failure.lines, data: failure.data,
-                                    durationMs: Self.milliseconds(since: stepStart), hint: failure.hint)
+                                    durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
                 record.outputs = Self.declared(failure.outputs, of: built.outputs)
                 produced = failure.outputs.isEmpty ? nil : failure.outputs
             } catch {

@@ -13,6 +13,9 @@ public struct StepFailure: Error, Sendable, Equatable {
     /// The outputs the step had produced when it failed (counts of a batch that stopped), for later steps that run
     /// on failure.
     public var outputs: StepOutputs = [:]
+    /// What happened to the step's items before it failed (a batch stopped by the hub or the run store), so the report
+    /// still adds up: accepted + failed + unknown + not reached = the input's records.
+    public var items: ItemCounts?
 
     /// Creates a failure.
     public init(_ message: String, hint: String? = nil, lines: [String] = [], data: ReportValue = .object([])) {

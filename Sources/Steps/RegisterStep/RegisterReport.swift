@@ -71,6 +71,7 @@ struct RegisterReport {
                 lines: lines + requestLines + notes, data: data)
         }
         failure.outputs = outputs
+        failure.items = items
         throw failure
     }
 

@@ -213,6 +213,7 @@ extension SendStep {
         failure.outputs = outputs(accepted: counts.accepted + counts.skipped, failed: counts.failed, unknown: counts.unknown,
                                   ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
                                   tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
+        failure.items = counts
         throw failure
     }
 
