@@ -9,9 +9,10 @@ import RunStore
 /// store's `description`.
 enum PostgresFailure {
     /// The store error for `error`, met while `doing` something with the store at `location`.
-    static func storeError(_ error: any Error, location: String, doing: String) -> RunStoreError {
+    static func storeError(_ error: any Error, location: String, doing: String, pauses: ProcessPauses = .shared) -> RunStoreError {
         if let known = error as? RunStoreError { return known }
         if let deadline = error as? StoreDeadline {
+            if let pause = pauses.longest(since: deadline.started) { return paused(doing: doing, location: location, pause: pause) }
             return RunStoreError("\(doing) in the run store at \(location) got no answer within \(deadline.limit); "
                 + "it is down or unreachable: run again once it is back, and the run resumes", kind: .unavailable)
         }
@@ -48,6 +49,26 @@ enum PostgresFailure {
         default:
             return RunStoreError("\(doing) in the run store at \(location) failed (\(psql.code))", kind: .failure)
         }
+    }
+
+    /// A call that failed as if the store were down, while in fact this process stood still for `pause` (its
+    /// timer fired late, or the server ended a session that sat idle in a transaction meanwhile).
+    static func paused(doing: String, location: String, pause: Duration) -> RunStoreError {
+        RunStoreError("\(doing) in the run store at \(location) was cut short: \(ProcessPauses.explanation(pause)) while it "
+            + "waited, so the store may well be up. A pause longer than the run's lock lasts lets another run take the lock "
+            + "over; this run then sends nothing more", kind: .unavailable,
+            hint: "find what stopped this process (SIGSTOP, a frozen machine, a starved CPU); then run again, and the run resumes "
+                + "where the journal says, unless another run already holds the lock and carries on")
+    }
+
+    /// The refusal of a write by a holder whose lock another process took over; when this process stood still
+    /// within the last hour, that is why (it outlasted the lock's heartbeat).
+    static func lostLock(location: String, pauses: ProcessPauses) -> RunStoreError {
+        let why = pauses.latest(since: .now - .seconds(3600)).map { ", after " + ProcessPauses.explanation($0) } ?? ""
+        return RunStoreError("this run lost its lock in the run store at \(location): another process took it over\(why). "
+            + "This run sends nothing more, so that two processes never send the same items; what it sent is in the journal, "
+            + "and the run that holds the lock carries on from there", kind: .unavailable,
+            hint: "nothing was lost: the run that took the lock over sends the rest; `pushline runs show` follows it")
     }
 
     /// An error the server sent, by its SQLSTATE class.

@@ -232,7 +232,8 @@ final class PostgresLedger: ItemLedger {
         do {
             return try await body()
         } catch {
-            throw LedgerError(PostgresFailure.storeError(error, location: store.location, doing: "writing the ledger").message)
+            let failure = PostgresFailure.storeError(error, location: store.location, doing: "writing the ledger")
+            throw LedgerError(failure.message, hint: failure.hint)
         }
     }
 }

@@ -102,8 +102,7 @@ extension PostgresStore {
             current = try row.decode(Int.self)
         }
         guard current == fence.epoch else {
-            throw RunStoreError("this run lost its lock in the run store at \(location) "
-                + "(another process took it over); stopped so that two processes never send the same items", kind: .unavailable)
+            throw PostgresFailure.lostLock(location: location, pauses: .shared)
         }
     }
 

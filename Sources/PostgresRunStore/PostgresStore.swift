@@ -17,6 +17,8 @@ import Synchronization
 package final class PostgresStore: RunStore {
     /// The URL without its password.
     package let location: String
+    /// A session's lock lapses when the server stops hearing from it, even while its process still exists.
+    package var locksEndWithTheirProcess: Bool { false }
     let settings: PostgresLocation
     let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -36,6 +38,8 @@ package final class PostgresStore: RunStore {
     static func open(_ url: String, environment: [String: String], create: Bool, queryLimit: Duration) async throws(RunStoreError) -> PostgresStore? {
         let settings = try PostgresLocation(url, environment: environment)
         let location = settings.description
+        // A lock in PostgreSQL can be lost while this process stands still; the watch lets messages say so.
+        ProcessPauses.shared.start()
         // One direct connection first: a wrong password or an unknown database is an error now, not a pool
         // that retries in the background while a query waits.
         let connection = try await connect(settings, doing: "connecting")
@@ -131,6 +135,7 @@ package final class PostgresStore: RunStore {
                 + "run again once it is back, and the run resumes", kind: .unavailable)
         }
         let client = client
+        let started = ContinuousClock.now
         // A lease that arrives after the caller gave up runs nothing, and a call given up while it runs loses its
         // connection, so a write reported as failed does not land later.
         let call = PooledCall()
@@ -160,9 +165,17 @@ package final class PostgresStore: RunStore {
                 let closing: EventLoopFuture<Void> = connection.close()
                 closing.whenComplete { _ in withExtendedLifetime(connection) {} }
             }
-            let failure = PostgresFailure.storeError(error, location: location, doing: doing)
-            // Only a store that did not answer counts as down; a refusal the store itself gave (a lost lock) does not.
-            if failure.kind == .unavailable, !(error is RunStoreError) { wentDown.withLock { $0 = .now } }
+            var failure = PostgresFailure.storeError(error, location: location, doing: doing)
+            // Only a store that did not answer counts as down; a refusal the store itself gave (a lost lock) does not,
+            // nor a call cut short because this process stood still (its timer fired late, or the server ended a
+            // session left idle in a transaction meanwhile): that is said as what it was.
+            if failure.kind == .unavailable, !(error is RunStoreError) {
+                if let pause = ProcessPauses.shared.longest(since: started) {
+                    failure = PostgresFailure.paused(doing: doing, location: location, pause: pause)
+                } else {
+                    wentDown.withLock { $0 = .now }
+                }
+            }
             throw failure
         }
     }
@@ -196,6 +209,7 @@ package final class PostgresStore: RunStore {
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let outcome = Outcome<T>()
         let timer = TimerBox()
+        let started = ContinuousClock.now
         return try await withCheckedThrowingContinuation { continuation in
             outcome.attach(continuation)
             let work = Task {
@@ -207,7 +221,7 @@ package final class PostgresStore: RunStore {
                 try? await Task.sleep(for: limit)
                 if Task.isCancelled { return }
                 if let phase, !phase.giveUpWaiting() { return }
-                if outcome.finish(.failure(StoreDeadline(limit: limit))) { work.cancel() }
+                if outcome.finish(.failure(StoreDeadline(limit: limit, started: started))) { work.cancel() }
             })
         }
     }

@@ -15,7 +15,9 @@ import HubExpressions
 /// - a failed sign-in is counted per address *and* user name before the check runs (and handed back when the
 ///   password was right), so parallel guesses cannot outrun the limit, and one attacker behind a shared proxy
 ///   address cannot lock every user out;
-/// - at most `maxConcurrentChecks` run at once; more are answered 503 at once instead of queueing CPU work;
+/// - at most `maxConcurrentChecks` run at once; the rest wait their turn in `SignInAdmission`'s bounded queue, where
+///   an address with fewer recent failed sign-ins goes first, so a distributed flood of failures cannot take the
+///   checks from users who can sign in; a request that cannot get a turn in time is answered 503;
 /// - an unknown user is checked against a decoy hash of the users file's highest cost, so it takes as long.
 ///
 /// Keys are checked before any lockout: they are long and random, and guessing them is not helped by the limit.
@@ -25,14 +27,15 @@ final class Authenticator: Sendable {
     private let keys: [ServiceSettings.APIKey]
     private let failures: RateLimiter
     private let verified = Mutex<[String: Double]>([:])
-    private let checksRunning = Mutex(0)
-    private let maxConcurrentChecks: Int
+    private let admission: SignInAdmission
     private let decoy: String
     private let bearer: BearerTokens?
     private let bearerScopes: Set<Scope>
     private let identityPrefix: String
 
     static let rememberSeconds: Double = 300
+    /// Requests waiting for a password check now (for tests and metrics).
+    var signInsWaiting: Int { admission.waitingCount }
 
     init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
          bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [], identityPrefix: String = "username:",
@@ -43,7 +46,7 @@ final class Authenticator: Sendable {
         self.users = users
         self.userScopes = userScopes
         self.keys = keys
-        self.maxConcurrentChecks = maxConcurrentChecks
+        admission = SignInAdmission(capacity: maxConcurrentChecks, clock: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
         failures = RateLimiter(perMinute: failedSignInsPerMinute)
         decoy = PasswordHash.make("pushline-decoy", cost: users?.highestCost ?? 10)
     }
@@ -111,18 +114,17 @@ final class Authenticator: Sendable {
         if let wait = failures.take(failureKey, now: now) {
             throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins for this user from this address; try again in \(wait) s")
         }
-        guard checksRunning.withLock({ running in
-            guard running < maxConcurrentChecks else { return false }
-            running += 1
-            return true
-        }) else {
+        guard await admission.enter(address: address) else {
             failures.giveBack(failureKey)
             throw Problem(.serviceUnavailable, "Service Unavailable", "too many sign-ins are being checked; try again in 1 s",
                           headers: [.retryAfter: "1"])
         }
         let valid = await PasswordHash.verify(password, against: entry?.hash ?? decoy)
-        checksRunning.withLock { $0 -= 1 }
-        guard valid, let entry else { throw unauthorized("the user name or password is wrong") }
+        admission.leave()
+        guard valid, let entry else {
+            admission.failed(address: address)
+            throw unauthorized("the user name or password is wrong")
+        }
         failures.giveBack(failureKey)
         verified.withLock { memos in
             if memos.count > 10_000 { memos = memos.filter { $0.value > now } }

@@ -78,7 +78,8 @@ public final class PushServer: Sendable {
             response = error.response
         }
         let elapsed = ContinuousClock.now - started
-        log.record(request: request, route: route, status: response.status.code, caller: caller, elapsed: elapsed)
+        log.record(request: request, route: route, status: response.status.code, caller: caller, address: clientAddress.of(request),
+                   elapsed: elapsed)
         metrics.request(route: route.name, status: response.status.code, duration: elapsed)
         return response
     }
@@ -160,7 +161,13 @@ public final class PushServer: Sendable {
             isReady = known
         } else {
             let probe = HubRequests.getRegistration(id: "pushline-readiness-probe", at: hub.session.endpoint)
-            isReady = (try? await hub.perform(probe, allowing: [404])) != nil
+            do {
+                _ = try await hub.perform(probe, allowing: [404])
+                isReady = true
+            } catch {
+                isReady = false
+                log.event("not-ready", reason: error.detail)
+            }
             readiness.withLock { $0 = (now, isReady) }
         }
         guard isReady else {

@@ -88,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
         await server.waitForRuns()
         await server.closeRunStore()
         await executor.shutdown()
+        log.flush()
         console.line("server stopped")
     }
 }

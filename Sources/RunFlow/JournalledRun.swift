@@ -91,7 +91,10 @@ struct JournalledRun {
             if let latest {
                 record = try await store.resumeRun(id: latest.id, path: path, pid: getpid(), now: now, lock: held[1])
                 // A run still marked running while this process holds its lock was killed: abandoned.
-                let was = latest.status == .running ? "abandoned: its process \(latest.pid) is gone" : latest.status.rawValue
+                let was = latest.status != .running ? latest.status.rawValue
+                    : store.locksEndWithTheirProcess ? "abandoned: its process \(latest.pid) is gone"
+                    : "abandoned: its process \(latest.pid) no longer holds the lock (it ended, or stood still or was cut off from the "
+                    + "run store longer than the lock lasts; if it still runs, its next write is refused and it sends nothing more)"
                 console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
             } else {
                 let generation = Self.generation(for: shard, again: again, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))

@@ -13,6 +13,10 @@ import PipelineCore
 package protocol RunStore: HubPace {
     /// Where the store is, for people: a file path or a URL without its password.
     var location: String { get }
+    /// True when a run's lock ends only with its process (a file lock): a run left running whose lock is free was
+    /// killed. False when the lock can also lapse while its process still exists (a database session that stood
+    /// still or was cut off).
+    var locksEndWithTheirProcess: Bool { get }
 
     /// The newest run with this identity (a hex digest the caller computed) that is `shard` (nil: a run of
     /// every row), or nil.
@@ -127,4 +131,9 @@ extension RunStore {
         try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil,
                            pid: pid, now: now)
     }
+}
+
+extension RunStore {
+    /// Most stores' locks are files: they end with their process.
+    package var locksEndWithTheirProcess: Bool { true }
 }

@@ -19,11 +19,14 @@ package struct RunStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     package let message: String
     /// Whether it is worth retrying.
     package let kind: Kind
+    /// What to do, when the store knows better than a generic "check the store" (a lost lock).
+    package var hint: String?
 
     /// Creates an error.
-    package init(_ message: String, kind: Kind = .failure) {
+    package init(_ message: String, kind: Kind = .failure, hint: String? = nil) {
         self.message = message
         self.kind = kind
+        self.hint = hint
     }
 
     /// The message.

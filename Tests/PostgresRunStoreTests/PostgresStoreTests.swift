@@ -89,6 +89,30 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a call cut short by a pause of this process, and a lock lost in one, say so rather than that the store is down")
+    func pausedProcess() {
+        let pauses = ProcessPauses()
+        let started = ContinuousClock.now
+        let down = PostgresFailure.storeError(StoreDeadline(limit: .seconds(42), started: started), location: "postgres://p@db/x",
+                                              doing: "writing the ledger", pauses: pauses)
+        #expect(down.message.contains("got no answer within 42.0 seconds; it is down or unreachable"), "\(down.message)")
+        pauses.observe(previous: started, now: started + .seconds(41) + .milliseconds(250))
+        let paused = PostgresFailure.storeError(StoreDeadline(limit: .seconds(42), started: started), location: "postgres://p@db/x",
+                                                doing: "writing the ledger", pauses: pauses)
+        #expect(paused.kind == .unavailable)
+        #expect(paused.message.hasPrefix("writing the ledger in the run store at postgres://p@db/x was cut short: this process did not run "
+            + "for 41 s (it was stopped with SIGSTOP, its machine was frozen, or it had no CPU) while it waited, so the store may well be up."),
+                "\(paused.message)")
+        #expect(!paused.message.contains("down or unreachable"))
+        let lost = PostgresFailure.lostLock(location: "postgres://p@db/x", pauses: pauses)
+        #expect(lost.message.hasPrefix("this run lost its lock in the run store at postgres://p@db/x: another process took it over, "
+            + "after this process did not run for 41 s"), "\(lost.message)")
+        #expect(lost.message.contains("This run sends nothing more"))
+        #expect(lost.hint?.contains("the run that took the lock over sends the rest") == true)
+        #expect(paused.hint?.hasPrefix("find what stopped this process") == true)
+        #expect(!PostgresFailure.lostLock(location: "l", pauses: ProcessPauses()).message.contains("did not run"))
+    }
+
     @Test("the lock dies with its holder's connection; the holder that lost it is fenced out of every ledger write")
     func fencedAfterTakeover() async throws {
         try await Server.withDatabase { url in

@@ -109,6 +109,9 @@ struct AuthAndLimitTests {
             let ready = await harness.call(.get, "/readyz")
             #expect(ready.status == 503, "\(ready)")
             #expect(ready.detail.contains("not ready"))
+            // The answer says only "not ready"; the log says why.
+            let reason = harness.lines.lines.first { $0.contains(#""event":"not-ready""#) }
+            #expect(reason?.contains("credentials") == true, "\(harness.lines.lines)")
             let register = await harness.call(.post, "/api/register", as: "alice")
             #expect(register.status == 502)
             #expect(register.detail.contains("credentials"))

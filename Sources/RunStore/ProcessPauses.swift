@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+
+/// When this process did not run: stopped by SIGSTOP, frozen with its machine, or starved of CPU.
+///
+/// A process cannot see its own pause while it happens, only the gap afterwards, so a thread of its own wakes every
+/// `tick` and records any wake that came more than `threshold` late. A store call that runs out of time, or a lock
+/// that was taken over, can then say that this process stood still, not that the store was down.
+package final class ProcessPauses: Sendable {
+    /// The watch of this process, started by the first store that needs it.
+    package static let shared = ProcessPauses()
+
+    /// A pause: how long, and when it ended.
+    package struct Pause: Equatable, Sendable {
+        package let end: ContinuousClock.Instant
+        package let length: Duration
+    }
+
+    /// How often the watch wakes.
+    package let tick: Duration
+    /// How late a wake must be to count as a pause.
+    package let threshold: Duration
+    private let recent = Mutex<[Pause]>([])
+    private let watching = Mutex(false)
+    /// When the watch's thread last woke: a caller that resumes before it can see a gap still open.
+    private let lastWake = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// A watch that wakes every `tick` and counts a wake more than `threshold` late as a pause.
+    package init(tick: Duration = .milliseconds(250), threshold: Duration = .seconds(2)) {
+        self.tick = tick
+        self.threshold = threshold
+    }
+
+    /// Starts the watch's thread, once; later calls do nothing.
+    package func start() {
+        let first = watching.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        let seconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
+        // A thread, not a task: the cooperative pool may be busy with the run's own work, which is not a pause.
+        lastWake.withLock { $0 = .now }
+        Thread.detachNewThread { [self] in
+            var last = ContinuousClock.now
+            while true {
+                Thread.sleep(forTimeInterval: seconds)
+                let now = ContinuousClock.now
+                observe(previous: last, now: now)
+                lastWake.withLock { $0 = now }
+                last = now
+            }
+        }
+    }
+
+    /// Records a pause when a wake at `now` after one at `previous` came more than `threshold` late.
+    package func observe(previous: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        let gap = now - previous
+        guard gap > tick + threshold else { return }
+        recent.withLock { pauses in
+            pauses.append(Pause(end: now, length: gap - tick))
+            if pauses.count > 32 { pauses.removeFirst(pauses.count - 32) }
+        }
+    }
+
+    /// The longest pause that ended after `since` (within a call that started then), if any. A pause that has just
+    /// ended counts though the watch's thread has not woken to record it yet: after SIGCONT, the call's timer and the
+    /// watch wake together, in either order.
+    package func longest(since: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> Duration? {
+        let open = lastWake.withLock { $0 }.flatMap { last -> Duration? in
+            let gap = now - last
+            return gap > tick + threshold ? gap - tick : nil
+        }
+        let recorded = recent.withLock { pauses in pauses.filter { $0.end > since }.map(\.length).max() }
+        return [open, recorded].compactMap { $0 }.max()
+    }
+
+    /// The most recent pause that ended after `since`, if any (counting one just ended, as `longest` does).
+    package func latest(since: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> Duration? {
+        if let open = lastWake.withLock({ $0 }).flatMap({ now - $0 > tick + threshold ? now - $0 - tick : nil }) { return open }
+        return recent.withLock { pauses in pauses.last { $0.end > since }?.length }
+    }
+
+    /// Sets when the watch last woke, as its thread does (for tests of a pause not yet recorded).
+    package func woke(at instant: ContinuousClock.Instant) {
+        lastWake.withLock { $0 = instant }
+    }
+
+    /// `duration` for a message: "41 s".
+    package static func describe(_ duration: Duration) -> String {
+        "\(duration.components.seconds) s"
+    }
+
+    /// The sentence a message about a call or a lock cut short by `pause` ends with.
+    package static func explanation(_ pause: Duration) -> String {
+        "this process did not run for \(describe(pause)) (it was stopped with SIGSTOP, its machine was frozen, or it had no CPU)"
+    }
+}
