@@ -104,7 +104,9 @@ extension EmulatorStore {
     /// ETag.
     static func condition(_ header: String?) throws(EmulatorError) -> IfMatch {
         let trimmed = header?.trimmingCharacters(in: .whitespaces) ?? ""
-        if trimmed == "*" { return .any }
+        // The .NET SDK quotes the ETag it is given, `"*"` included, and NH accepts that as any ETag (its 412 text asks
+        // for "\"*\", or a quoted ETag").
+        if trimmed == "*" || trimmed == "\"*\"" { return .any }
         let quoted = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
         guard quoted.count >= 3, quoted.first == "\"", quoted.last == "\"", let etag = Int(quoted.dropFirst().dropLast()) else {
             throw EmulatorError(412, "The ETag header is either missing or invalid.")
