@@ -33,6 +33,9 @@ extension EmulatorResponder {
         }
     }
 
+    /// The media type NH gives its XML answers, and its empty 2xx answers to installation writes and sends too.
+    static let xmlType = "application/xml; charset=utf-8"
+
     /// A response with a text body.
     func response(_ status: HTTPStatus, contentType: String? = nil, body: String = "", headers: HeaderFields = [:]) -> ServedResponse {
         var headers = headers

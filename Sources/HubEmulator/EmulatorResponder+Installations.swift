@@ -9,13 +9,14 @@ extension EmulatorResponder {
             throw EmulatorError.badRequest("The installationId in the body ('\(installation.installationId)') does not match the URL ('\(id)').")
         }
         try await store.putInstallation(installation, hub: call.hub)
-        return ServedResponse(status: .ok)
+        // Empty, but labelled as NH labels it (the .NET SDK's recordings: 200, `application/xml; charset=utf-8`).
+        return response(.ok, contentType: Self.xmlType)
     }
 
     func patchInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         let operations: [InstallationPatchOperation] = try decodeJSON(try await body(call), what: "JSON-Patch array")
         try await store.patchInstallation(id: id, operations: operations, hub: call.hub)
-        return ServedResponse(status: .ok)
+        return response(.ok, contentType: Self.xmlType)
     }
 
     func getInstallation(_ call: Call, id: String) async throws -> ServedResponse {
@@ -34,7 +35,8 @@ extension EmulatorResponder {
 
     func deleteInstallation(_ call: Call, id: String) async -> ServedResponse {
         await store.deleteInstallation(id: id, hub: call.hub)
-        return ServedResponse(status: .noContent)
+        // NH's 204 carries `Content-Type: application/xml; charset=utf-8` too (recorded 2018).
+        return ServedResponse(status: .noContent, headers: [.contentType: Self.xmlType])
     }
 
     /// Decodes a JSON body, turning decoding errors into a 400 whose detail says what was wrong.

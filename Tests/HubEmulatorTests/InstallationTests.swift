@@ -23,6 +23,8 @@ struct InstallationTests {
             let put = try await client.putInstallation("inst-1", seedInstallation(id: "inst-1"))
             #expect(put.status == 200, "\(put)")
             #expect(put.body.isEmpty)
+            // Empty, yet labelled, as NH's recorded answers are (the .NET SDK's MockData, 2018).
+            #expect(normalizedContentType(put.header("Content-Type")) == "application/xml;charset=utf-8", "\(put)")
 
             let get = try await client.getInstallation("inst-1")
             #expect(get.status == 200, "\(get)")
@@ -41,6 +43,7 @@ struct InstallationTests {
             let delete = try await client.request(.delete, "/myhub/installations/inst-1?\(NH.api)", auth: Token.full())
             #expect(delete.status == 204, "\(delete)")
             #expect(delete.body.isEmpty)
+            #expect(normalizedContentType(delete.header("Content-Type")) == "application/xml;charset=utf-8", "\(delete)")
 
             let missing = try await client.getInstallation("inst-1")
             AuthTests.expectError(missing, 404, detailPrefix: "Installation not found.")

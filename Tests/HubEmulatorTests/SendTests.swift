@@ -12,6 +12,9 @@ struct SendTests {
                               sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(response.status == 201, "\(response)", sourceLocation: sourceLocation)
         #expect(response.body.isEmpty, "\(response)", sourceLocation: sourceLocation)
+        // Empty, yet labelled as NH labels it (SendNotificationAsync_SendTemplateNotification in the .NET SDK's MockData).
+        #expect(normalizedContentType(response.header("Content-Type")) == "application/xml;charset=utf-8", "\(response)",
+                sourceLocation: sourceLocation)
         let location = response.header("Location") ?? ""
         #expect(location.matches(#"^https?://[^/]+/\#(hub)/messages/[^/?]+\?api-version=2015-01\#(query)$"#), "Location: \(location)",
                 sourceLocation: sourceLocation)
