@@ -201,6 +201,41 @@ struct RegistrationTests {
         }
     }
 
+    /// How the .NET SDK writes every create, update and upsert (DataContractSerializer): the base type as the element,
+    /// the concrete type in `i:type`. NH answers 200 with the typed description
+    /// (CreateRegistrationAsync_CreateFcmNativeRegistration_GetFcmRegistrationType in the SDK's MockData).
+    @Test("a <RegistrationDescription i:type=\"…\"> is read as that type, native and template, on POST and PUT")
+    func typedDescription() async throws {
+        try await withEmulator { client, _ async throws in
+            func entry(_ type: String, _ fields: String) -> String {
+                #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="application/xml">"#
+                    + #"<RegistrationDescription xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:type="\#(type)" "#
+                    + #"xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect">\#(fields)"#
+                    + "</RegistrationDescription></content></entry>"
+            }
+            let native = try await client.request(.post, "/myhub/registrations?\(NH.api)", auth: Token.listen(),
+                                                  headers: [("Content-Type", atomEntryType)],
+                                                  body: entry("GcmRegistrationDescription", "<Tags>a,b</Tags><GcmRegistrationId>gcm-1</GcmRegistrationId>"))
+            #expect(native.status == 200 || native.status == 201, "\(native)")
+            #expect(native.body.contains("<GcmRegistrationDescription"), "\(native)")
+            #expect(Self.element("GcmRegistrationId", in: native.body) == "gcm-1")
+            #expect(Self.element("Tags", in: native.body) == "a,b")
+            let id = try #require(Self.element("RegistrationId", in: native.body))
+            let template = try await Self.put(client, id, entry("GcmTemplateRegistrationDescription",
+                                                                "<GcmRegistrationId>gcm-1</GcmRegistrationId>"
+                                                                    + #"<BodyTemplate><![CDATA[{"data":{"m":"$(m)"}}]]></BodyTemplate>"#))
+            #expect(template.status == 200, "\(template)")
+            #expect(template.body.contains("<GcmTemplateRegistrationDescription"), "\(template)")
+            // No i:type: still not a registration.
+            let untyped = try await client.request(.post, "/myhub/registrations?\(NH.api)", auth: Token.listen(),
+                                                   headers: [("Content-Type", atomEntryType)],
+                                                   body: #"<entry xmlns="http://www.w3.org/2005/Atom"><content type="application/xml">"#
+                                                       + "<RegistrationDescription><GcmRegistrationId>x</GcmRegistrationId></RegistrationDescription>"
+                                                       + "</content></entry>")
+            #expect(untyped.status == 400, "\(untyped)")
+        }
+    }
+
     @Test("an invalid entry → 400")
     func invalidEntry() async throws {
         try await withEmulator { client, _ async throws in

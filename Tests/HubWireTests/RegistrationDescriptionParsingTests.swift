@@ -14,6 +14,17 @@ struct RegistrationDescriptionParsingTests {
         #expect(description.handleElementName == "DeviceToken")
     }
 
+    @Test("reads the .NET SDK's form: the base element with the concrete type in i:type (prefixed or not)")
+    func typedByAttribute() throws {
+        let native = try RegistrationDescription(parsing: #"<RegistrationDescription xmlns:i="http://www.w3.org/2001/XMLSchema-instance" "#
+            + #"i:type="AppleRegistrationDescription"><Tags>x</Tags><DeviceToken>abc</DeviceToken></RegistrationDescription>"#)
+        #expect(native == RegistrationDescription(kind: .apple, isTemplate: false, handle: "abc", tags: ["x"]))
+        let template = try RegistrationDescription(parsing: #"<RegistrationDescription i:type="d:FcmV1TemplateRegistrationDescription">"#
+            + "<FcmV1RegistrationId>f</FcmV1RegistrationId><BodyTemplate>{}</BodyTemplate></RegistrationDescription>")
+        #expect(template.kind == .fcmV1 && template.isTemplate && template.bodyTemplate == "{}")
+        #expect(throws: RegistrationXMLError.self) { try RegistrationDescription(parsing: "<RegistrationDescription><DeviceToken>a</DeviceToken></RegistrationDescription>") }
+    }
+
     @Test("parses the real Apple template response body in an entry, and writes it back unchanged")
     func realAppleTemplate() throws {
         let entry = #"<entry a:etag="W/&quot;1&quot;" xmlns="http://www.w3.org/2005/Atom" "#

@@ -11,9 +11,13 @@ extension RegistrationDescription {
     public init(parsing xml: String) throws(RegistrationXMLError) {
         let root = try RegistrationXMLError.parse(xml)
         let element = try Self.descriptionElement(in: root)
-        guard let (kind, isTemplate) = Self.kind(ofElement: element.localName) else {
+        // The .NET SDK (DataContractSerializer) writes the base type as the element and the concrete type in `i:type`:
+        // `<RegistrationDescription i:type="GcmRegistrationDescription">`, which NH accepts as that type.
+        let typeName = element.localName == "RegistrationDescription"
+            ? element.attribute("type").map(XMLTree.localName(of:)) ?? element.localName : element.localName
+        guard let (kind, isTemplate) = Self.kind(ofElement: typeName) else {
             let known = Kind.allCases.map { "\($0.rawValue)RegistrationDescription" }.joined(separator: ", ")
-            throw RegistrationXMLError(message: "Unknown registration type <\(element.localName)>; expected one of "
+            throw RegistrationXMLError(message: "Unknown registration type <\(typeName)>; expected one of "
                 + "\(known), or their Template forms.")
         }
         let handleName = kind.handleElementName
