@@ -34,8 +34,6 @@ final class Authenticator: Sendable {
     private let identityPrefix: String
 
     static let rememberSeconds: Double = 300
-    /// Requests waiting for a password check now (for tests and metrics).
-    var signInsWaiting: Int { admission.waitingCount }
 
     init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
          bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [], identityPrefix: String = "username:",

@@ -72,19 +72,20 @@ public final class PushServer: Sendable {
         let route = Route(method: request.method, path: request.path)
         var caller: Caller?
         var response: ServedResponse
+        // Rate limits, sign-in order and the access log's refusal summaries all go by this address.
+        let address = clientAddress.of(request)
         do {
-            response = try await answer(request, route: route, caller: &caller)
+            response = try await answer(request, route: route, address: address, caller: &caller)
         } catch {
             response = error.response
         }
         let elapsed = ContinuousClock.now - started
-        log.record(request: request, route: route, status: response.status.code, caller: caller, address: clientAddress.of(request),
-                   elapsed: elapsed)
+        log.record(request: request, route: route, status: response.status.code, caller: caller, address: address, elapsed: elapsed)
         metrics.request(route: route.name, status: response.status.code, duration: elapsed)
         return response
     }
 
-    private func answer(_ request: ServedRequest, route: Route, caller: inout Caller?) async throws(Problem) -> ServedResponse {
+    private func answer(_ request: ServedRequest, route: Route, address: String, caller: inout Caller?) async throws(Problem) -> ServedResponse {
         let now = clock.now().timeIntervalSince1970
         switch route {
         case .healthz: return json(.ok, #"{"status":"ok"}"#)
@@ -97,7 +98,6 @@ public final class PushServer: Sendable {
         default: break
         }
         guard QueryPairs(request.query).isValid else { throw .badRequest("the query string has a broken %-escape or is not UTF-8") }
-        let address = clientAddress.of(request)
         if let wait = perAddress.take(address, now: now) {
             throw .tooManyRequests(retryAfter: wait, "too many requests from this address; try again in \(wait) s")
         }

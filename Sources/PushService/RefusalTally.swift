@@ -62,7 +62,10 @@ final class RefusalTally: Sendable {
 
     private static func due(_ state: inout State, now: Double, interval: Double, maxKeys: Int) -> [Summary] {
         guard let since = state.since, now - since >= interval, !state.counts.isEmpty else { return [] }
-        let ranked = state.counts.sorted { ($1.value, $0.key.route, $0.key.address) < ($0.value, $1.key.route, $1.key.address) }
+        // Busiest first; equal counts in a fixed order, so the lines read the same from run to run.
+        let ranked = state.counts.sorted { a, b in
+            a.value != b.value ? a.value > b.value : (a.key.route, a.key.address, a.key.status) < (b.key.route, b.key.address, b.key.status)
+        }
         let seconds = now - since
         var summaries = ranked.prefix(maxKeys).map { Summary(key: $0.key, count: $0.value, keys: 1, since: since, seconds: seconds) }
         let rest = ranked.dropFirst(maxKeys)

@@ -44,13 +44,18 @@ final class SignInAdmission: Sendable {
             return entry.count
         }
 
+        /// Where a request from `address` with `ticket` ranks: fewer recent failures first, then the earlier ticket.
+        func key(_ address: String, _ ticket: UInt64, now: Double, window: Double) -> (Int, UInt64) {
+            (failureCount(address, now: now, window: window), ticket)
+        }
+
         /// The index of the waiter to serve first (`best`) or to refuse first (`worst`).
         func rank(now: Double, window: Double) -> (best: Int, worst: Int)? {
             guard !waiting.isEmpty else { return nil }
             var best = 0, worst = 0
             var bestKey = (Int.max, UInt64.max), worstKey = (Int.min, UInt64.min)
             for (index, waiter) in waiting.enumerated() {
-                let key = (failureCount(waiter.address, now: now, window: window), waiter.ticket)
+                let key = key(waiter.address, waiter.ticket, now: now, window: window)
                 if key < bestKey { (best, bestKey) = (index, key) }
                 if key > worstKey { (worst, worstKey) = (index, key) }
             }
@@ -92,8 +97,8 @@ final class SignInAdmission: Sendable {
                 }
                 // Full: the newcomer takes the worst waiter's place only when it ranks better.
                 guard let (_, worst) = state.rank(now: now, window: window),
-                      (state.failureCount(address, now: now, window: window), waiter.ticket)
-                        < (state.failureCount(state.waiting[worst].address, now: now, window: window), state.waiting[worst].ticket)
+                      state.key(address, waiter.ticket, now: now, window: window)
+                        < state.key(state.waiting[worst].address, state.waiting[worst].ticket, now: now, window: window)
                 else { return (.refuse, nil) }
                 let displaced = state.waiting.remove(at: worst)
                 state.waiting.append(waiter)

@@ -67,18 +67,20 @@ package final class ProcessPauses: Sendable {
     /// ended counts though the watch's thread has not woken to record it yet: after SIGCONT, the call's timer and the
     /// watch wake together, in either order.
     package func longest(since: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> Duration? {
-        let open = lastWake.withLock { $0 }.flatMap { last -> Duration? in
-            let gap = now - last
-            return gap > tick + threshold ? gap - tick : nil
-        }
         let recorded = recent.withLock { pauses in pauses.filter { $0.end > since }.map(\.length).max() }
-        return [open, recorded].compactMap { $0 }.max()
+        return [openPause(now: now), recorded].compactMap { $0 }.max()
     }
 
     /// The most recent pause that ended after `since`, if any (counting one just ended, as `longest` does).
     package func latest(since: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> Duration? {
-        if let open = lastWake.withLock({ $0 }).flatMap({ now - $0 > tick + threshold ? now - $0 - tick : nil }) { return open }
-        return recent.withLock { pauses in pauses.last { $0.end > since }?.length }
+        openPause(now: now) ?? recent.withLock { pauses in pauses.last { $0.end > since }?.length }
+    }
+
+    /// The pause that ends at `now` when the watch has not woken for longer than a pause takes (nil when it has, or
+    /// when it was never started).
+    private func openPause(now: ContinuousClock.Instant) -> Duration? {
+        guard let last = lastWake.withLock({ $0 }), now - last > tick + threshold else { return nil }
+        return now - last - tick
     }
 
     /// Sets when the watch last woke, as its thread does (for tests of a pause not yet recorded).
