@@ -21,16 +21,15 @@ extension EmulatorResponder {
 
     func getInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         guard let installation = await store.installation(id: id, hub: call.hub) else {
-            throw EmulatorError.notFound("Installation not found.")
+            throw EmulatorError.notFound("Installation not found")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(installation), as: UTF8.self)
-        var headers = HeaderFields()
-        headers[.contentLocation] = call.url("installations/\(id)")
         // The body is JSON, but recorded NH traffic (the .NET SDK's recordings of 2018 and 2020) labels it
-        // `application/xml; charset=utf-8`, and clients must cope with that: so does the emulator.
-        return response(.ok, contentType: "application/xml; charset=utf-8", body: json, headers: headers)
+        // `application/xml; charset=utf-8`, and clients must cope with that: so does the emulator. Those answers carry
+        // no Content-Location either (the REST reference shows one; the service sends none).
+        return response(.ok, contentType: "application/xml; charset=utf-8", body: json)
     }
 
     func deleteInstallation(_ call: Call, id: String) async -> ServedResponse {

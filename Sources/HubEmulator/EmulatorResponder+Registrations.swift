@@ -16,7 +16,11 @@ extension EmulatorResponder {
 
     func createRegistration(_ call: Call) async throws -> ServedResponse {
         let description = try parseRegistration(try await body(call))
-        return entryResponse(try await store.createRegistration(description, hub: call.hub), call: call)
+        let stored = try await store.createRegistration(description, hub: call.hub)
+        // Only a create answers with Content-Location: the id is new to the client (recorded: POST yes; PUT, GET no).
+        var headers = HeaderFields()
+        headers[.contentLocation] = call.url("registrations/\(stored.id)")
+        return entryResponse(stored, call: call, headers: headers)
     }
 
     func upsertRegistration(_ call: Call, id: String) async throws -> ServedResponse {
@@ -27,7 +31,7 @@ extension EmulatorResponder {
 
     func getRegistration(_ call: Call, id: String) async throws -> ServedResponse {
         guard let stored = await store.registration(id: id, hub: call.hub) else { throw EmulatorError.notFound("") }
-        return entryResponse(stored, call: call)
+        return entryResponse(stored, call: call, reading: true)
     }
 
     func deleteRegistration(_ call: Call, id: String) async throws -> ServedResponse {
@@ -37,22 +41,42 @@ extension EmulatorResponder {
 
     /// Lists registrations (all, by handle with `$filter`, or by tag), `$top` per page, with a
     /// continuation token for the next page in `x-ms-continuationtoken` and a `next` link.
+    ///
+    /// As recorded: the feed's and each entry's id and self link carry the request's query as sent; entries of a
+    /// tag listing sit under `tags/{tag}/registrations/{id}`; the next link re-encodes the query (`%24top=2`) and
+    /// the already encoded token (`%253D`).
     func listRegistrations(_ call: Call, tag: String?) async throws -> ServedResponse {
         let top = min(max(Int(call.query["$top"] ?? "") ?? 100, 1), 100)
         let skip = try call.query["continuationtoken"].map(Self.decodeContinuation) ?? 0
         let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
         let (page, next) = await store.registrations(hub: call.hub, handle: handle, tag: tag, skip: skip, top: top)
-        let entries = page.map { entryXML($0, call: call) }
         let path = tag.map { "tags/\(PercentCoding.encode($0, hexCase: .upper))/registrations" } ?? "registrations"
+        let asSent = call.request.query.map { "?" + $0 } ?? ""
+        let entries = page.map { entryXML($0, selfURL: "\(call.base)/\(call.hub)/\(path)/\($0.id)\(asSent)", reading: true, inFeed: true) }
         var headers = HeaderFields()
         var nextURL: String?
         if let next {
             let token = Self.encodeContinuation(next)
             headers[.continuationToken] = token
-            nextURL = call.url(path, extraQuery: "&continuationtoken=\(token)")
+            nextURL = call.url(path, extraQuery: Self.nextQuery(call.request.query, token: token))
         }
-        let feed = AtomFeed.render(entries: entries, selfURL: call.url(path), nextURL: nextURL, updated: await store.timestamp())
+        let feed = AtomFeed.render(entries: entries, selfURL: "\(call.base)/\(call.hub)/\(path)\(asSent)", nextURL: nextURL,
+                                   updated: await store.atomTimestamp())
         return response(.ok, contentType: Self.feedContentType, body: feed, headers: headers)
+    }
+
+    /// The next link's query after `api-version`: the request's other items, each name and value percent-encoded again,
+    /// then `continuationtoken` with the (already encoded) token encoded once more.
+    static func nextQuery(_ query: String?, token: String) -> String {
+        var out = ""
+        for part in (query ?? "").split(separator: "&") {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = QueryString.decode(String(pieces[0]), plusAsSpace: true)
+            guard !["api-version", "continuationtoken"].contains(name.lowercased()) else { continue }
+            let value = pieces.count > 1 ? QueryString.decode(String(pieces[1]), plusAsSpace: true) : ""
+            out += "&" + PercentCoding.encode(name, hexCase: .upper) + "=" + PercentCoding.encode(value, hexCase: .upper)
+        }
+        return out + "&continuationtoken=" + PercentCoding.encode(token, hexCase: .upper)
     }
 
     private func parseRegistration(_ text: String) throws -> RegistrationDescription {
@@ -63,18 +87,22 @@ extension EmulatorResponder {
         }
     }
 
-    private func entryXML(_ stored: StoredRegistration, call: Call) -> String {
-        let description = (try? RegistrationDescription(parsing: stored.descriptionXML))
+    /// An entry for `stored`. A read (GET, listings) writes the expiration time with its `Z`, as recorded; the answer
+    /// to a write repeats it as stored, without.
+    private func entryXML(_ stored: StoredRegistration, selfURL: String, reading: Bool, inFeed: Bool = false) -> String {
+        var description = (try? RegistrationDescription(parsing: stored.descriptionXML))
             ?? RegistrationDescription(kind: .apple, isTemplate: false, handle: "")
-        return description.responseEntryXML(selfURL: call.url("registrations/\(stored.id)"), published: stored.published,
-                                            updated: stored.updated)
+        if reading, let expiration = description.expirationTime, !expiration.hasSuffix("Z") {
+            description.expirationTime = expiration + "Z"
+        }
+        return description.responseEntryXML(selfURL: selfURL, published: stored.published, updated: stored.updated, inFeed: inFeed)
     }
 
-    private func entryResponse(_ stored: StoredRegistration, call: Call) -> ServedResponse {
-        var headers = HeaderFields()
+    private func entryResponse(_ stored: StoredRegistration, call: Call, reading: Bool = false, headers: HeaderFields = [:]) -> ServedResponse {
+        var headers = headers
         headers[.eTag] = "W/\"\(stored.etag)\""
-        headers[.contentLocation] = call.url("registrations/\(stored.id)")
-        return response(.ok, contentType: Self.entryContentType, body: entryXML(stored, call: call), headers: headers)
+        let body = entryXML(stored, selfURL: call.url("registrations/\(stored.id)"), reading: reading)
+        return response(.ok, contentType: Self.entryContentType, body: body, headers: headers)
     }
 
     /// `ChannelUri eq 'x'`, `DeviceToken eq 'x'`, `GcmRegistrationId eq 'x'`, … → x.

@@ -14,7 +14,7 @@ extension EmulatorStore {
 
     /// Applies a JSON-Patch (PATCH); 404 when the installation does not exist.
     func patchInstallation(id: String, operations: [InstallationPatchOperation], hub: String) throws(EmulatorError) {
-        guard var installation = hubs[hub]?.installations[id] else { throw .notFound("Installation not found.") }
+        guard var installation = hubs[hub]?.installations[id] else { throw .notFound("Installation not found") }
         do {
             try installation.apply(operations)
         } catch {
@@ -44,11 +44,18 @@ extension EmulatorStore {
     /// Deletes an installation; deleting a missing one succeeds too (idempotent).
     func deleteInstallation(id: String, hub: String) {
         guard hubs[hub]?.installations.removeValue(forKey: id) != nil else { return }
+        forgetRegistrations(of: id, hub: hub)
         indexes[hub]?.remove(owner: .installation(id))
         markDirty()
     }
 
     private func store(_ installation: Installation, hub: String) throws(EmulatorError) {
+        var installation = installation
+        if case .handle(let channel) = installation.pushChannel,
+           let platform = PushPlatform(caseInsensitive: installation.platform), platform == .wns || platform == .mpns
+        {
+            installation.pushChannel = .handle(ChannelURI.normalized(channel))
+        }
         let targets: [Target]
         do {
             targets = try Target.targets(of: installation)
@@ -56,6 +63,8 @@ extension EmulatorStore {
             throw .badRequest(error.detail)
         }
         hubs[hub]?.installations[installation.installationId] = installation
+        // Every part has its registration again after a write (one deleted through the registrations API included).
+        recordRegistrations(of: installation, hub: hub)
         indexes[hub]?.replace(owner: .installation(installation.installationId), with: targets)
         markDirty()
     }

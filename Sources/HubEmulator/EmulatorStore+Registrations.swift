@@ -4,11 +4,17 @@ import HubWire
 extension EmulatorStore {
     /// Issues a registration id (`POST registrationIDs`); ids look like the service's: three numbers.
     func newRegistrationID(hub: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let id = "\(UInt64.random(in: 1_000_000_000_000_000...9_000_000_000_000_000, using: &generator))-\(UInt64.random(in: 1_000_000_000_000_000...9_000_000_000_000_000, using: &generator))-\(nextSequence())"
+        let id = makeRegistrationID()
         hubs[hub]?.issuedRegistrationIDs.insert(id)
         markDirty()
         return id
+    }
+
+    /// A fresh id in the service's shape (`2769164299032376463-7564246112616637413-3`).
+    func makeRegistrationID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let range: ClosedRange<UInt64> = 1_000_000_000_000_000...9_000_000_000_000_000
+        return "\(UInt64.random(in: range, using: &generator))-\(UInt64.random(in: range, using: &generator))-\(nextSequence())"
     }
 
     /// Creates a registration under a new id (`POST registrations`).
@@ -19,16 +25,23 @@ extension EmulatorStore {
 
     /// Creates or updates the registration at `id` (`PUT registrations/{id}`).
     ///
-    /// 410 Gone for an id this emulator never issued or has deleted, so clients' "get a new id and
-    /// retry" path is exercised; 412 when `If-Match` names another ETag or is not one (no `If-Match` is a plain
-    /// overwrite, as recorded traffic shows).
+    /// An id the client chose is created (NH answered 200 with `ETag: W/"1"` for `123-234-1`); 410 Gone for an
+    /// id that was deleted, so clients' "get a new id and retry" path is exercised; 412 when `If-Match` names
+    /// another ETag or is not one (no `If-Match` is a plain overwrite, as recorded traffic shows). An installation's
+    /// registration is changed through its installation: 400 says so.
     func upsertRegistration(
         _ description: RegistrationDescription, id: String, ifMatch: String?, hub: String
     ) throws(EmulatorError) -> StoredRegistration {
         guard var state = hubs[hub] else { throw .notFound("No service is hosted at the specified address.") }
+        if let part = installationParts[hub]?[id] {
+            throw .badRequest("Registration \(id) belongs to installation '\(part.installationId)'; change it with PUT or PATCH installations/\(part.installationId).")
+        }
         let existing = state.registrations[id]
-        if existing == nil, state.retiredRegistrationIDs.contains(id) || !state.issuedRegistrationIDs.contains(id) {
+        if existing == nil, state.retiredRegistrationIDs.contains(id) {
             throw EmulatorError(410, "The registration id is gone; create a new registration id and retry.")
+        }
+        if existing == nil, !state.issuedRegistrationIDs.contains(id), !Self.isRegistrationID(id) {
+            throw .badRequest("'\(id.prefix(64))' is not a registration id: use 1 to 128 letters, digits, '-', '_' or '.'.")
         }
         if let ifMatch {
             let condition = try Self.condition(ifMatch)
@@ -53,9 +66,9 @@ extension EmulatorStore {
         } catch {
             throw .badRequest(error.detail)
         }
-        let time = timestamp()
-        let record = StoredRegistration(id: id, etag: etag, descriptionXML: stored.descriptionXML(),
-                                        published: existing?.published ?? time, updated: time)
+        // Recorded answers date a written registration's `published` and `updated` alike, in whole seconds.
+        let time = atomTimestamp()
+        let record = StoredRegistration(id: id, etag: etag, descriptionXML: stored.descriptionXML(), published: time, updated: time)
         state.registrations[id] = record
         hubs[hub] = state
         indexes[hub]?.replace(owner: .registration(id), with: [target])
@@ -63,15 +76,24 @@ extension EmulatorStore {
         return record
     }
 
-    /// The registration at `id`.
+    /// The registration at `id`, an installation's included.
     func registration(id: String, hub: String) -> StoredRegistration? {
-        hubs[hub]?.registrations[id]
+        hubs[hub]?.registrations[id] ?? ownedRegistration(id, hub: hub)
+    }
+
+    /// Ids a client may choose: what NH issues (digits and dashes) and the like, nothing a URL or XML must escape.
+    static func isRegistrationID(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count)
+            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
     }
 
     /// Deletes a registration; its id is retired (a later PUT gets 410).
     func deleteRegistration(id: String, ifMatch: String?, hub: String) throws(EmulatorError) {
         // The service requires If-Match on a delete (every SDK sends `*`), checked before the registration is looked up.
         let condition = try Self.condition(ifMatch)
+        if let part = installationParts[hub]?[id] {
+            return try deleteOwnedRegistration(id, part: part, condition: condition, hub: hub)
+        }
         guard let existing = hubs[hub]?.registrations[id] else { throw .notFound("") }
         guard condition.matches(existing.etag) else {
             throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
@@ -82,19 +104,30 @@ extension EmulatorStore {
         markDirty()
     }
 
-    /// Registrations matching an optional handle or tag, ordered by id, paged by offset.
+    /// Registrations matching an optional handle or tag, the installations' included, ordered by id, paged by offset.
     func registrations(
         hub: String, handle: String?, tag: String?, skip: Int, top: Int
     ) -> (page: [StoredRegistration], next: Int?) {
-        let all = (hubs[hub]?.registrations.values.sorted { $0.id < $1.id }) ?? []
-        let matching = all.filter { stored in
-            guard handle != nil || tag != nil else { return true }
-            guard let description = try? RegistrationDescription(parsing: stored.descriptionXML) else { return false }
+        func matches(_ description: RegistrationDescription) -> Bool {
             if let handle, description.handle.lowercased() != handle.lowercased() { return false }
             if let tag, !description.tags.contains(tag) { return false }
             return true
         }
-        let page = Array(matching.dropFirst(skip).prefix(top))
+        let stored = (hubs[hub]?.registrations.values).map(Array.init) ?? []
+        var matching: [(id: String, make: () -> StoredRegistration)] = stored.compactMap { stored in
+            if handle != nil || tag != nil {
+                guard let description = try? RegistrationDescription(parsing: stored.descriptionXML), matches(description) else { return nil }
+            }
+            return (stored.id, { stored })
+        }
+        for owned in ownedRegistrations(hub: hub) where matches(owned.description) {
+            matching.append((owned.id, {
+                StoredRegistration(id: owned.id, etag: owned.etag, descriptionXML: owned.description.descriptionXML(),
+                                   published: owned.published, updated: owned.updated)
+            }))
+        }
+        matching.sort { $0.id < $1.id }
+        let page = matching.dropFirst(skip).prefix(top).map { $0.make() }
         let next = skip + page.count < matching.count ? skip + page.count : nil
         return (page, next)
     }

@@ -69,10 +69,33 @@ extension EmulatorStore {
     /// Telemetry for a notification id.
     func notificationRecord(id: String) -> NotificationRecord? { telemetry[id] }
 
-    /// An id shaped like the service's: 32 hex digits, a time stamp and a sequence number.
+    /// An id shaped like the service's (`73622a22…-20181107001834-33331921-18` in the .NET SDK's recordings): 32 hex
+    /// digits, the time stamp in UTC, this emulator's 8-digit node number and a sequence number.
     func newNotificationID() -> String {
-        let hex = RandomID.uuidString().replacingOccurrences(of: "-", with: "").lowercased()
-        return "\(hex)-\(nextSequence())"
+        "\(Self.hex32())-\(compactTimestamp())-\(nodeNumber)-\(nextSequence())"
+    }
+
+    /// A scheduled notification's id, as recorded:
+    /// `af14e491…_20181107001832_33331921_17_QNHQueue930aa64c…-S68116944391983712`.
+    func newScheduledNotificationID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let queued = UInt64.random(in: 10_000_000_000_000_000...99_999_999_999_999_999, using: &generator)
+        return "\(Self.hex32())_\(compactTimestamp())_\(nodeNumber)_\(nextSequence())_QNHQueue\(Self.hex32())-S\(queued)"
+    }
+
+    private static func hex32() -> String {
+        RandomID.uuidString().replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// `yyyyMMddHHmmss` in UTC.
+    private func compactTimestamp() -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: currentDate)
+        let fields = [(parts.year ?? 0, 4), (parts.month ?? 0, 2), (parts.day ?? 0, 2), (parts.hour ?? 0, 2), (parts.minute ?? 0, 2),
+                      (parts.second ?? 0, 2)]
+        return fields.map { value, width in
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }.joined()
     }
 }
 

@@ -14,6 +14,8 @@ actor EmulatorStore {
 
     var hubs: [String: HubState] = [:]
     var indexes: [String: TargetIndex] = [:]
+    /// Per hub, which installation part each installation registration id stands for (rebuilt from `hubs` on restore).
+    var installationParts: [String: [String: InstallationPart]] = [:]
     /// A ring, so dropping the oldest once the limit is reached costs O(1) per delivery, not a shift of
     /// the whole log (which made every send at the limit copy 100,000 deliveries).
     var deliveries = BoundedLog<LoggedDelivery>()
@@ -25,6 +27,8 @@ actor EmulatorStore {
     var sequence = 0
     /// Deliveries numbered so far (not saved: the delivery log lives in memory only).
     var deliverySequence = 0
+    /// The 8-digit number NH puts in notification ids (one per emulator, as one per service node).
+    let nodeNumber = Int.random(in: 10_000_000...99_999_999)
     /// True when `hubs` changed since the last snapshot was taken.
     private(set) var isDirty = false
 
@@ -68,9 +72,12 @@ actor EmulatorStore {
         sequence = max(sequence, snapshot.sequence)
         for (name, state) in snapshot.hubs where hubs[name] != nil {
             hubs[name] = state
+            restoreInstallationParts(hub: name)
             var index = TargetIndex()
             for installation in state.installations.values {
-                index.replace(owner: .installation(installation.installationId), with: try Target.targets(of: installation))
+                var targets = try Target.targets(of: installation)
+                if let record = hubs[name]?.installationRegistrations[installation.installationId] { targets = targets.filter(record.keeps) }
+                index.replace(owner: .installation(installation.installationId), with: targets)
             }
             for stored in state.registrations.values {
                 guard let description = try? RegistrationDescription(parsing: stored.descriptionXML) else { continue }
@@ -98,6 +105,11 @@ actor EmulatorStore {
     /// Drops the oldest deliveries beyond the limit (senders append to `deliveries` directly).
     func dropOldDeliveries() {
         if deliveries.count > deliveryLimit { deliveries.removeFirst(deliveries.count - deliveryLimit) }
+    }
+
+    /// ISO 8601 in whole seconds, UTC (`2018-11-07T00:18:38Z`): how Atom entries and feeds are dated.
+    func atomTimestamp() -> String {
+        now().formatted(Date.ISO8601FormatStyle())
     }
 
     /// ISO 8601 with milliseconds in UTC.

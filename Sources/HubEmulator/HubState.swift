@@ -25,6 +25,22 @@ struct HubState: Sendable, Codable, Equatable {
     var issuedRegistrationIDs: Set<String> = []
     var retiredRegistrationIDs: Set<String> = []
     var scheduled: [String: ScheduledSend] = [:]
+    /// The registrations behind each installation, by installation id.
+    var installationRegistrations: [String: InstallationRegistrations] = [:]
+
+    init() {}
+
+    /// Reads state files written before installations' registrations were kept (those get ids when restored).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        installations = try container.decode([String: Installation].self, forKey: .installations)
+        registrations = try container.decode([String: StoredRegistration].self, forKey: .registrations)
+        issuedRegistrationIDs = try container.decode(Set<String>.self, forKey: .issuedRegistrationIDs)
+        retiredRegistrationIDs = try container.decode(Set<String>.self, forKey: .retiredRegistrationIDs)
+        scheduled = try container.decode([String: ScheduledSend].self, forKey: .scheduled)
+        installationRegistrations = try container.decodeIfPresent([String: InstallationRegistrations].self,
+                                                                  forKey: .installationRegistrations) ?? [:]
+    }
 }
 
 /// Everything `--state FILE` holds.

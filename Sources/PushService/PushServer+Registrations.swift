@@ -26,8 +26,11 @@ extension PushServer {
             guard handle.utf8.count <= 4096, !handle.contains(where: \.isNewline) else {
                 throw .badRequest("the handle is not a device handle (too long, or it has line breaks)")
             }
-            // Only the caller's own registrations for this handle are reused and tidied; another user's are theirs.
-            let own = try await registrations(handle: handle).filter { $0.tags.contains(tags.identityTag(for: user)) }
+            // Only the caller's own registrations for this handle are reused and tidied; another user's are theirs, and
+            // those NH lists for an installation (tagged `$InstallationId:{…}`) belong to the installation routes.
+            let own = try await registrations(handle: handle).filter {
+                $0.installationId == nil && $0.tags.contains(tags.identityTag(for: user))
+            }
             id = own.first?.registrationId
             for extra in own.dropFirst() {
                 guard let extraID = extra.registrationId else { continue }
@@ -69,9 +72,9 @@ extension PushServer {
     func deleteRegistration(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
         try Self.checkRegistrationID(id)
-        guard let existing = try await registration(id), existing.tags.contains(tags.identityTag(for: user)) else {
-            throw .notFound("you have no registration \(id)")
-        }
+        guard let existing = try await registration(id), existing.installationId == nil,
+              existing.tags.contains(tags.identityTag(for: user))
+        else { throw .notFound("you have no registration \(id)") }
         _ = try await hub.perform(HubRequests.deleteRegistration(id: id, at: hub.session.endpoint), allowing: [404])
         return ServedResponse(status: .ok)
     }
@@ -94,7 +97,10 @@ extension PushServer {
     /// (else 410, so the app asks for a fresh id as it does after any 410).
     private func requireOwnOrIssued(_ id: String, user: String, now: Double) async throws(Problem) {
         if let existing = try await registration(id) {
-            guard existing.tags.contains(tags.identityTag(for: user)) else { throw .notFound("you have no registration \(id)") }
+            // An installation's registration is changed through the installation routes, never as a registration.
+            guard existing.installationId == nil, existing.tags.contains(tags.identityTag(for: user)) else {
+                throw .notFound("you have no registration \(id)")
+            }
             return
         }
         guard issued.isIssued(id, to: user, now: now) else {

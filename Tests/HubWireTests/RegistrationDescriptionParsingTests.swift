@@ -151,4 +151,27 @@ struct RegistrationDescriptionParsingTests {
     func xiaomi() {
         #expect(RegistrationDescription.Kind(platform: .xiaomi) == nil)
     }
+
+    /// The template registration NH lists for an installation (the .NET SDK's recording
+    /// CreateOrUpdateRegistrationAsync_UpsertAppleNativeRegistrationWithCustomId_GetUpsertedRegistrationBack).
+    @Test("a registration NH lists for an installation names it by its $InstallationId:{…} tag; others name none")
+    func installationOwned() throws {
+        let feed = #"<feed xmlns="http://www.w3.org/2005/Atom"><title type="text">Registrations</title>"#
+            + #"<entry a:etag="W/&quot;1&quot;" xmlns:a="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><content type="application/xml">"#
+            + #"<AppleTemplateRegistrationDescription xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">"#
+            + "<ETag>1</ETag><ExpirationTime>9999-12-31T23:59:59.9999999Z</ExpirationTime><RegistrationId>7145748118279315839-4405912120491952657-3</RegistrationId>"
+            + "<Tags>$InstallationId:{95e4cf2e-685f-4141-98e2-4c5f71d1a696},tag1,Template Name</Tags><PushVariables>{\"var1\":\"value1\"}</PushVariables>"
+            + "<DeviceToken>62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA</DeviceToken>"
+            + #"<BodyTemplate><![CDATA[{"aps":{"alert":"alert!"}}]]></BodyTemplate><Expiry>2018-11-07T16:18:32.6641371-08:00</Expiry>"#
+            + "<TemplateName>Template Name</TemplateName><ApnsHeaders/></AppleTemplateRegistrationDescription></content></entry></feed>"
+        let entries = AtomFeed.entries(in: feed)
+        #expect(entries.count == 1)
+        let description = try RegistrationDescription(parsing: try #require(entries.first))
+        #expect(description.installationId == "95e4cf2e-685f-4141-98e2-4c5f71d1a696")
+        #expect(description.tags == ["$InstallationId:{95e4cf2e-685f-4141-98e2-4c5f71d1a696}", "tag1", "Template Name"])
+        #expect(description.templateName == "Template Name")
+        #expect(description.pushVariables == #"{"var1":"value1"}"#)
+        #expect(RegistrationDescription(kind: .apple, isTemplate: false, handle: "a", tags: ["username:alice"]).installationId == nil)
+        #expect(RegistrationDescription(kind: .apple, isTemplate: false, handle: "a", tags: ["$InstallationId:{x"]).installationId == nil)
+    }
 }

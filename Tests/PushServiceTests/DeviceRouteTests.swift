@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServing
 import HubEmulator
+import HubWire
 import PushService
 import Testing
 
@@ -42,6 +43,25 @@ struct DeviceRouteTests {
             _ = await harness.call(.post, "/api/notifications?pns=apns&to_tag=alice", as: "bob", body: #""once""#)
             // One registration left for the handle, so one delivery, not two.
             #expect(await harness.deliveries().count == 1)
+        }
+    }
+
+    @Test func theRegistrationsNHListsForAnInstallationAreNeitherReusedNorTidiedAway() async throws {
+        try await ServiceHarness.with { harness in
+            let handle = apnsToken(7)
+            // alice's phone has an installation (the sample backend's route) for the handle: NH lists its registration
+            // among the handle's registrations, tagged $InstallationId:{…} and username:alice.
+            let installation = SampleBackendRouteTests.installation("alice-phone-7", channel: handle)
+            #expect(await harness.call(.put, "/api/notifications/installations", as: "alice", body: installation).status == 200)
+            // The seed flow for the same handle gets an id of its own and registers under it.
+            let id = try await harness.register("alice", handle: handle)
+            let again = await harness.call(.post, "/api/register?handle=\(handle)", as: "alice")
+            #expect(again.text == "\"\(id)\"")
+            // Both reach the phone: the installation was not tidied away as a duplicate registration.
+            _ = await harness.call(.post, "/api/notifications?pns=apns&to_tag=alice", as: "bob", body: #""both""#)
+            let deliveries = await harness.deliveries()
+            #expect(Set(deliveries.compactMap(\.installationId)) == ["alice-phone-7"])
+            #expect(Set(deliveries.compactMap(\.registrationId)) == [id])
         }
     }
 
@@ -118,22 +138,19 @@ struct DeviceRouteTests {
     }
 
     @Test func aGoneRegistrationIsAnswered410SoTheAppAsksForANewId() async throws {
-        // The hub loses the registration id it issued (a new hub, a restored namespace): its 410 reaches the app.
-        let emulator = try await Emulator(configuration: ServiceHarness.emulatorConfiguration())
-        let first = try await EmbeddedEmulator.start(emulator, port: 0)
-        let port = first.port
-        await first.stop()
-        try await ServiceHarness.with(port: port) { harness in
+        try await ServiceHarness.with { harness in
             let created = await harness.call(.post, "/api/register", as: "alice")
             let id = try #require(try JSONDecoder().decode(String?.self, from: Data(created.text.utf8)))
-            await harness.served.stop()
-            let fresh = try await EmbeddedEmulator.start(try await Emulator(configuration: ServiceHarness.emulatorConfiguration()), port: port)
-            defer { Task { await fresh.stop() } }
+            // Before alice's app uses the id, the hub retires it: a registration under it is made and deleted straight
+            // at the hub (an operator's clean-up). NH answers a later PUT of a deleted id with 410 Gone.
+            let endpoint = HubEndpoint(hubBaseURL: "http://127.0.0.1:\(harness.served.port)/myhub/", hub: "myhub")
+            let description = RegistrationDescription(kind: .apple, isTemplate: false, handle: apnsToken(8))
+            #expect(await harness.hubStatus(HubRequests.upsertRegistration(description, id: id, at: endpoint)) == 200)
+            #expect(await harness.hubStatus(HubRequests.deleteRegistration(id: id, at: endpoint)) == 200)
             let put = await harness.call(.put, "/api/register/\(id)", as: "alice",
                                          body: #"{"Platform":"apns","Handle":"\#(apnsToken(9))","Tags":[]}"#)
             #expect(put.status == 410, "\(put)")
             #expect(put.detail.contains("POST /api/register"))
-            await fresh.stop()
         }
     }
 }

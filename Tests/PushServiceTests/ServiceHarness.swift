@@ -148,6 +148,15 @@ struct ServiceHarness {
 
     /// What the emulator delivered, by device handle.
     func deliveries() async -> [Delivery] { await emulator.deliveries() }
+
+    /// The status of a request made straight to the hub, signed with the hub's Full key (what an operator's tool does).
+    func hubStatus(_ request: HubRequest) async -> Int? {
+        let resource = "http://127.0.0.1:\(served.port)/myhub"
+        let token = SASSigner(keyName: "Full", key: Self.hubKey).token(forResource: resource, expiry: Int64(Date().timeIntervalSince1970) + 600)
+        let outcome = await executor.perform(request, extraHeaders: [HubHeader("Authorization", token.headerValue)])
+        guard case .response(let response) = outcome else { return nil }
+        return response.status
+    }
 }
 
 /// A response as the tests read it.

@@ -57,10 +57,12 @@ extension RegistrationDescription {
 
     /// A response entry as the service returns it (nh-rest-api.md §4.2): `a:etag="W/&quot;n&quot;"` (left out
     /// without an etag), `id` (= `selfURL`), `title` (= registration id), `published`, `updated`,
-    /// `link rel="self"`, then the description in `content`.
-    public func responseEntryXML(selfURL: String, published: String, updated: String) -> String {
+    /// `link rel="self"`, then the description in `content`. An entry `inFeed` leaves the Atom namespace to its
+    /// `<feed>`, as the service's listings do.
+    public func responseEntryXML(selfURL: String, published: String, updated: String, inFeed: Bool = false) -> String {
         let etagAttribute = etag.map { " a:etag=\"\(XMLText.escape("W/\"\($0)\""))\"" } ?? ""
-        return "<entry\(etagAttribute) xmlns=\"\(XMLNamespace.atom)\" xmlns:a=\"\(XMLNamespace.metadata)\">"
+        let atom = inFeed ? "" : " xmlns=\"\(XMLNamespace.atom)\""
+        return "<entry\(etagAttribute)\(atom) xmlns:a=\"\(XMLNamespace.metadata)\">"
             + XMLText.leaf("id", selfURL)
             + "<title type=\"text\">\(XMLText.escapeText(registrationId ?? ""))</title>"
             + XMLText.leaf("published", published) + XMLText.leaf("updated", updated)

@@ -142,3 +142,13 @@ extension RegistrationDescription.Kind {
         }
     }
 }
+
+extension RegistrationDescription {
+    /// The installation this registration stands for, from its `$InstallationId:{…}` tag: NH lists one registration per
+    /// installation and per installation template among the registrations; nil for a registration of its own.
+    public var installationId: String? {
+        let prefix = "$InstallationId:{"
+        guard let tag = tags.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix("}") }) else { return nil }
+        return String(tag.dropFirst(prefix.count).dropLast())
+    }
+}
