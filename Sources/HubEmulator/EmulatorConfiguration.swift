@@ -42,13 +42,19 @@ package struct EmulatorConfiguration: Sendable, Equatable {
     package var clockOffset: Int64
     /// Time added before answering matching requests; nil for none.
     package var latency: LatencyRule?
+    /// Devices whose channel the PNS refuses.
+    package var deadChannels: [DeadChannelRule]
+    /// Seconds a notification's telemetry stays `Enqueued`, then `Processing`, before its outcome is final.
+    package var telemetryDelay: Double
 
     /// Creates a configuration.
     package init(
         namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0,
-        clockOffset: Int64 = 0, latency: LatencyRule? = nil
+        clockOffset: Int64 = 0, latency: LatencyRule? = nil, deadChannels: [DeadChannelRule] = [], telemetryDelay: Double = 2
     ) {
         self.latency = latency
+        self.deadChannels = deadChannels
+        self.telemetryDelay = telemetryDelay
         self.namespace = namespace
         self.tier = tier
         self.hubs = hubs

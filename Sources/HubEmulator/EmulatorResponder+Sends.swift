@@ -76,21 +76,37 @@ extension EmulatorResponder {
         return ServedResponse(status: .ok, headers: [.contentLength: "0"])
     }
 
-    /// `GET messages/{id}`: per-message telemetry (Standard tier).
+    /// `GET messages/{id}`: per-message telemetry (Standard tier; below it, the 403 the REST reference gives). The state
+    /// moves on with time (`Enqueued`, `Processing`, then final); the counts, the end time and the PNS error link come
+    /// with the final state.
     func telemetry(_ call: Call, id: String) async throws -> ServedResponse {
-        guard configuration.tier == .standard else { throw EmulatorError(403, "Per-message telemetry needs the Standard tier.") }
-        guard let record = await store.notificationRecord(id: id) else { throw EmulatorError.notFound("The notification was not found.") }
-        var details = NotificationDetails(notificationId: record.id, state: record.state)
+        guard configuration.tier == .standard else {
+            throw EmulatorError(403, "Request rejected because this feature is not enabled for your SKU. Upgrade to Standard.")
+        }
+        guard let record = await store.notificationRecord(id: id) else {
+            throw EmulatorError.notFound("Telemetry does not exist: the notification id is invalid, or the message has not progressed far enough in processing")
+        }
+        let now = await store.currentDate
+        let state = record.state(at: now, delay: configuration.telemetryDelay)
+        var details = NotificationDetails(notificationId: record.id, state: state)
         details.location = call.url("messages/\(record.id)")
         details.enqueueTime = record.enqueueTime
-        details.startTime = record.enqueueTime
-        details.endTime = record.endTime
         details.notificationBody = record.body
         details.tags = record.tags
         details.targetPlatforms = record.outcomes.keys.map(\.notificationFormat).sorted().joined(separator: ",")
-        for (platform, counts) in record.outcomes {
-            details.outcomeCounts[Self.outcomeElementPrefix(platform), default: []] += counts.sorted { $0.key < $1.key }
-                .map { NotificationDetails.OutcomeCount(name: $0.key, count: $0.value) }
+        if state != .enqueued {
+            details.startTime = record.enqueueTime
+        }
+        if state == record.final {
+            details.endTime = await store.timestamp(record.enqueuedAt.addingTimeInterval(configuration.telemetryDelay))
+            for (platform, counts) in record.outcomes {
+                details.outcomeCounts[platform.outcomeCountsPrefix, default: []] += counts.sorted { $0.key < $1.key }
+                    .map { NotificationDetails.OutcomeCount(name: $0.key, count: $0.value) }
+            }
+            // NH links a blob of per-device errors when the PNS refused any; the emulator's names the side channel.
+            if !record.pnsErrors.isEmpty {
+                details.pnsErrorDetailsUri = "\(call.base)/_emulator/pns-errors/\(record.id)"
+            }
         }
         return response(.ok, contentType: "application/xml; charset=utf-8", body: details.xml())
     }
@@ -147,19 +163,5 @@ extension EmulatorResponder {
         if configuration.tier == .standard { headers[.location] = call.url(location, extraQuery: extraQuery) }
         // With no outcome the body is empty, yet labelled as NH labels it (recorded sends: 201, `application/xml`).
         return response(.created, contentType: Self.xmlType, body: outcome ?? "", headers: headers)
-    }
-
-    static func outcomeElementPrefix(_ platform: PushPlatform) -> String {
-        switch platform {
-        case .apns: return "Apns"
-        case .fcmv1: return "FcmV1"
-        case .gcm: return "Gcm"
-        case .wns: return "Wns"
-        case .mpns: return "Mpns"
-        case .adm: return "Adm"
-        case .baidu: return "Baidu"
-        case .browser: return "Browser"
-        case .xiaomi: return "Xiaomi"
-        }
     }
 }

@@ -20,8 +20,16 @@ extension EmulatorResponder {
         case ("deliveries", .delete):
             await store.clearDeliveries()
             return ServedResponse(status: .noContent)
+        case (let rest, .get) where rest.hasPrefix("pns-errors/"):
+            let id = String(rest.dropFirst("pns-errors/".count))
+            guard let errors = await store.pnsErrors(notificationId: id) else {
+                throw EmulatorError.notFound("No telemetry for notification '\(id.prefix(128))'.")
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return response(.ok, contentType: "application/json", body: String(decoding: try encoder.encode(errors), as: UTF8.self))
         default:
-            throw EmulatorError.notFound("The side channel has /_emulator/health and /_emulator/deliveries.")
+            throw EmulatorError.notFound("The side channel has /_emulator/health, /_emulator/deliveries and /_emulator/pns-errors/{notificationId}.")
         }
     }
 }

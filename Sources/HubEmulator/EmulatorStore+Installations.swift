@@ -27,7 +27,7 @@ extension EmulatorStore {
     /// The installation as GET returns it: read-only fields filled in, template names among template tags.
     func installation(id: String, hub: String) -> Installation? {
         guard var installation = hubs[hub]?.installations[id] else { return nil }
-        installation.pushChannelExpired = false
+        installation.pushChannelExpired = hubs[hub]?.expiredChannels.contains(id) == true
         installation.expirationTime = "9999-12-31T23:59:59.9999999Z"
         if var templates = installation.templates {
             for (name, var template) in templates {
@@ -45,6 +45,7 @@ extension EmulatorStore {
     func deleteInstallation(id: String, hub: String) {
         guard hubs[hub]?.installations.removeValue(forKey: id) != nil else { return }
         forgetRegistrations(of: id, hub: hub)
+        hubs[hub]?.expiredChannels.remove(id)
         indexes[hub]?.remove(owner: .installation(id))
         markDirty()
     }
@@ -63,6 +64,8 @@ extension EmulatorStore {
             throw .badRequest(error.detail)
         }
         hubs[hub]?.installations[installation.installationId] = installation
+        // A write is the app's news of its channel: the PNS has not refused this one yet.
+        hubs[hub]?.expiredChannels.remove(installation.installationId)
         // Every part has its registration again after a write (one deleted through the registrations API included).
         recordRegistrations(of: installation, hub: hub)
         indexes[hub]?.replace(owner: .installation(installation.installationId), with: targets)

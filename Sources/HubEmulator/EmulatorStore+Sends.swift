@@ -30,7 +30,15 @@ extension EmulatorStore {
             // escaped where they land, so every render is. (Linting each payload was most of a large
             // fan-out's time.)
             if let limit = target.platform.payloadLimit, payload.utf8.count > limit {
-                outcome.failed(target, "PayloadTooLarge")
+                outcome.failed(target, Refusal.tooLarge)
+                continue
+            }
+            if let refusal = refusal(target.platform, target.pushChannel) {
+                outcome.failed(target, refusal)
+                if refusal.channelIsDead, case .installation(let installation) = target.key.owner {
+                    hubs[hub]?.expiredChannels.insert(installation)
+                    markDirty()
+                }
                 continue
             }
             outcome.succeeded(target)
@@ -39,8 +47,8 @@ extension EmulatorStore {
         }
         dropOldDeliveries()
         keepTelemetry(NotificationRecord(
-            id: id, state: targets.isEmpty ? .noTargetFound : .completed, enqueueTime: enqueued, endTime: timestamp(),
-            body: notification.body, tags: notification.tags, outcomes: outcome.counts))
+            id: id, final: targets.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate, enqueueTime: enqueued,
+            body: notification.body, tags: notification.tags, outcomes: outcome.counts, pnsErrors: outcome.pnsErrors))
         return SendResult(notificationId: id, outcome: outcome.notificationOutcome)
     }
 
@@ -49,10 +57,16 @@ extension EmulatorStore {
         let id = newNotificationID()
         let enqueued = timestamp()
         var counts: [String: Int] = [:]
+        var pnsErrors: [PnsError] = []
         let send = LoggedDelivery.Send(notificationId: id, hub: hub, time: enqueued, headers: notification.headers)
         for handle in handles {
             if let limit = platform.payloadLimit, notification.body.utf8.count > limit {
-                counts["PayloadTooLarge", default: 0] += 1
+                counts[Refusal.tooLarge.outcome, default: 0] += 1
+                continue
+            }
+            if let refusal = refusal(platform, handle) {
+                counts[refusal.outcome, default: 0] += 1
+                pnsErrors.append(PnsError(platform: platform.rawValue, pushChannel: handle, outcome: refusal.outcome))
                 continue
             }
             counts["Success", default: 0] += 1
@@ -61,13 +75,16 @@ extension EmulatorStore {
         }
         dropOldDeliveries()
         keepTelemetry(NotificationRecord(
-            id: id, state: handles.isEmpty ? .noTargetFound : .completed, enqueueTime: enqueued, endTime: timestamp(),
-            body: notification.body, tags: nil, outcomes: [platform: counts]))
+            id: id, final: handles.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate, enqueueTime: enqueued,
+            body: notification.body, tags: nil, outcomes: [platform: counts], pnsErrors: pnsErrors))
         return id
     }
 
     /// Telemetry for a notification id.
     func notificationRecord(id: String) -> NotificationRecord? { telemetry[id] }
+
+    /// The devices the PNS refused for a notification; nil for an id with no telemetry.
+    func pnsErrors(notificationId: String) -> [PnsError]? { telemetry[notificationId]?.pnsErrors }
 
     /// An id shaped like the service's (`73622a22…-20181107001834-33331921-18` in the .NET SDK's recordings): 32 hex
     /// digits, the time stamp in UTC, this emulator's 8-digit node number and a sequence number.
@@ -107,6 +124,8 @@ struct OutcomeTally {
     private var successes: [PushPlatform: Int] = [:]
     private var failures: [PushPlatform: [String: Int]] = [:]
     private var results: [NotificationOutcome.Result] = []
+    /// Every device the PNS refused (not those NH refused itself, such as an oversized payload).
+    private(set) var pnsErrors: [PnsError] = []
     private var success = 0
     private var failure = 0
 
@@ -128,11 +147,19 @@ struct OutcomeTally {
         if keepsResults { keep(target, "The Notification was successfully sent to the Push Notification System") }
     }
 
-    /// A device not reached, and why (`PayloadTooLarge`).
-    mutating func failed(_ target: Target, _ reason: String) {
-        failures[target.platform, default: [:]][reason, default: 0] += 1
+    /// A device not reached, and why.
+    mutating func failed(_ target: Target, _ refusal: Refusal) {
+        failures[target.platform, default: [:]][refusal.outcome, default: 0] += 1
         failure += 1
-        if keepsResults { keep(target, reason) }
+        if keepsResults { keep(target, refusal.text) }
+        if refusal.channelIsDead || refusal == .legacyFCMRetired {
+            var error = PnsError(platform: target.platform.rawValue, pushChannel: target.pushChannel, outcome: refusal.outcome)
+            switch target.key.owner {
+            case .installation(let id): error.installationId = id
+            case .registration(let id): error.registrationId = id
+            }
+            pnsErrors.append(error)
+        }
     }
 
     private mutating func keep(_ target: Target, _ outcome: String) {

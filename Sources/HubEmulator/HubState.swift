@@ -27,6 +27,8 @@ struct HubState: Sendable, Codable, Equatable {
     var scheduled: [String: ScheduledSend] = [:]
     /// The registrations behind each installation, by installation id.
     var installationRegistrations: [String: InstallationRegistrations] = [:]
+    /// Installations whose channel the PNS refused since they were last written (`pushChannelExpired: true`).
+    var expiredChannels: Set<String> = []
 
     init() {}
 
@@ -40,6 +42,7 @@ struct HubState: Sendable, Codable, Equatable {
         scheduled = try container.decode([String: ScheduledSend].self, forKey: .scheduled)
         installationRegistrations = try container.decodeIfPresent([String: InstallationRegistrations].self,
                                                                   forKey: .installationRegistrations) ?? [:]
+        expiredChannels = try container.decodeIfPresent(Set<String>.self, forKey: .expiredChannels) ?? []
     }
 }
 

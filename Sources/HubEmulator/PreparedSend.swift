@@ -56,13 +56,26 @@ struct PreparedSend: Sendable {
 }
 
 /// Per-notification telemetry, as `GET messages/{id}` reports it.
+///
+/// The outcome is worked out when the send is made, but reported as NH reports it: `Enqueued`, then `Processing`,
+/// and the final state with its counts only once the configured telemetry delay has passed.
 struct NotificationRecord: Sendable {
     var id: String
-    var state: NotificationDetails.State
+    /// The state once processing is over: `Completed`, or `NoTargetFound`.
+    var final: NotificationDetails.State
+    var enqueuedAt: Date
     var enqueueTime: String
-    var endTime: String
     var body: String
     var tags: String?
     /// Outcome name → count, per platform.
     var outcomes: [PushPlatform: [String: Int]]
+    /// The devices the PNS refused, for the error details link.
+    var pnsErrors: [PnsError] = []
+
+    /// The state at `now`, given `delay` seconds of processing: the first half `Enqueued`, the rest `Processing`.
+    func state(at now: Date, delay: Double) -> NotificationDetails.State {
+        let elapsed = now.timeIntervalSince(enqueuedAt)
+        if elapsed >= delay { return final }
+        return elapsed < delay / 2 ? .enqueued : .processing
+    }
 }

@@ -16,6 +16,10 @@ struct EmulatorConfigDecoder {
         OptionSpec("clock-skew", .duration, default: "0s", "how far past expiry a token is still accepted"),
         OptionSpec("clock-offset", .string, default: "0s",
                    "how far the emulator's clock runs ahead of this machine's (-2h: behind), to rehearse clock skew"),
+        OptionSpec("dead-channels", .stringList,
+                   "devices whose channel the PNS refuses: { reason: expired | invalid, handles: [...] } or { reason, platform, share: 0.05 }"),
+        OptionSpec("telemetry-delay", .string, default: "2s",
+                   "how long a notification's telemetry stays Enqueued, then Processing, before its outcome is final (at most 60s)"),
     ]
     static let latencyKeys: [OptionSpec] = [
         OptionSpec("delay", .string, required: true, examples: ["50ms"], "time added before each answer: 50ms, 0.2s, at most 60s"),
@@ -74,7 +78,8 @@ struct EmulatorConfigDecoder {
         }
         let latency = reader.node("latency").flatMap(latencyRule)
         return EmulatorConfiguration(namespace: namespace, tier: tier, hubs: hubs, faults: faults, clockSkew: skew,
-                                     clockOffset: offset, latency: latency)
+                                     clockOffset: offset, latency: latency, deadChannels: deadChannels(reader),
+                                     telemetryDelay: telemetryDelay(reader))
     }
 
     /// `latency: { delay: 50ms, operations: [send] }`.

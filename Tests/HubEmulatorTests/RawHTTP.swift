@@ -33,7 +33,8 @@ enum NH {
     static let otherKey = "Ot1He2Rh3Ub4Ke5Yt6Ex7Tf8Or9Th0Ei1Rp2Ol3Ic4Y="
 
     static func configuration(
-        tier: EmulatorConfiguration.Tier = .standard, faults: [FaultRule] = [], clockSkew: Int64 = 0, clockOffset: Int64 = 0
+        tier: EmulatorConfiguration.Tier = .standard, faults: [FaultRule] = [], clockSkew: Int64 = 0, clockOffset: Int64 = 0,
+        deadChannels: [DeadChannelRule] = [], telemetryDelay: Double = 2
     ) -> EmulatorConfiguration {
         EmulatorConfiguration(namespace: namespace, tier: tier, hubs: [
             .init(name: hub, policies: [
@@ -44,7 +45,7 @@ enum NH {
             .init(name: otherHub, policies: [
                 AccessPolicy(name: otherName, key: otherKey, rights: [.listen, .manage, .send]),
             ]),
-        ], faults: faults, clockSkew: clockSkew, clockOffset: clockOffset)
+        ], faults: faults, clockSkew: clockSkew, clockOffset: clockOffset, deadChannels: deadChannels, telemetryDelay: telemetryDelay)
     }
 }
 
@@ -56,8 +57,11 @@ enum NH {
 /// the real clock), while scheduled sends can be made due without sleeping.
 final class TestClock: Sendable {
     private let offset = Mutex<TimeInterval>(0)
-    init() {}
-    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    /// When set, the clock stands still at this time (plus what the test advanced it by): for tests that read states
+    /// which change with time, so a slow machine cannot move them on.
+    private let frozenAt: Date?
+    init(frozen: Bool = false) { frozenAt = frozen ? Date() : nil }
+    var now: Date { (frozenAt ?? Date()).addingTimeInterval(offset.withLock { $0 }) }
     func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
     var provider: @Sendable () -> Date { { [self] in self.now } }
 }

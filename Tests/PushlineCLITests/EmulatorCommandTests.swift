@@ -1,5 +1,6 @@
 import Foundation
 import HubEmulator
+import HubWire
 import PipelineCore
 import Testing
 @testable import PushlineCLI
@@ -22,6 +23,11 @@ import Testing
             FaultRule(effect: .dropConnection, rate: 0.01, operations: [.installation, .registration]),
         ])
         #expect(configuration.latency == LatencyRule(delay: .milliseconds(50), operations: [.send]))
+        #expect(configuration.deadChannels == [
+            DeadChannelRule(reason: .expired, selection: .handles(["AAAA", "BBBB"])),
+            DeadChannelRule(reason: .invalid, selection: .share(.fcmv1, 0.05)),
+        ])
+        #expect(configuration.telemetryDelay == 0.5)
         #expect(EmulatorConfigDecoder.shortDuration("0.2s") == .milliseconds(200) && EmulatorConfigDecoder.shortDuration("60s") == .seconds(60))
         #expect(EmulatorConfigDecoder.shortDuration("61s") == nil && EmulatorConfigDecoder.shortDuration("-5ms") == nil
                 && EmulatorConfigDecoder.shortDuration("5") == nil && EmulatorConfigDecoder.shortDuration("1e3ms") == nil)

@@ -46,7 +46,7 @@ extension NotificationDetails {
         guard let id = root.optionalText(of: "NotificationId") else {
             throw RegistrationXMLError(message: "<NotificationDetails> has no NotificationId.")
         }
-        self.init(notificationId: id, state: root.trimmedText(of: "State").flatMap(State.init(rawValue:)) ?? .unknown)
+        self.init(notificationId: id, state: root.trimmedText(of: "State").flatMap(State.init(name:)) ?? .unknown)
         location = root.optionalText(of: "Location")
         enqueueTime = root.optionalText(of: "EnqueueTime")
         startTime = root.optionalText(of: "StartTime")

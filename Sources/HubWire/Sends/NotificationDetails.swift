@@ -14,8 +14,29 @@ public struct NotificationDetails: Sendable, Equatable {
         case unknown = "Unknown"
         /// No registration matched.
         case noTargetFound = "NoTargetFound"
-        /// A scheduled send that was cancelled.
+        /// A scheduled send that was cancelled (the REST reference and Java spell it `Canceled`; both read as this).
         case cancelled = "Cancelled"
+        /// A scheduled send waiting for its time.
+        case scheduled = "Scheduled"
+
+        /// The state named `text`, either spelling of cancelled included; nil for a name this version does not know.
+        public init?(name text: String) {
+            let trimmed = text.trimmingWhitespace()
+            if trimmed.lowercased() == "canceled" {
+                self = .cancelled
+                return
+            }
+            guard let state = State.allCases.first(where: { $0.rawValue.lowercased() == trimmed.lowercased() }) else { return nil }
+            self = state
+        }
+
+        /// True for states that do not change any more: `Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`.
+        public var isFinal: Bool {
+            switch self {
+            case .completed, .abandoned, .noTargetFound, .cancelled: true
+            case .enqueued, .processing, .unknown, .scheduled: false
+            }
+        }
     }
 
     /// One `<Outcome>` of an `…OutcomeCounts` element.
