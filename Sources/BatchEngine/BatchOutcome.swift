@@ -9,6 +9,11 @@ package struct BatchOutcome: Sendable {
     package private(set) var notificationIds: [String] = []
     /// Every notification id the batch met, kept or not.
     package private(set) var notificationIdTotal = 0
+    /// A uniform sample of every notification id the batch met (at most `BatchRunner.sampledIds`), for reading
+    /// delivery outcomes of a large batch without reading them all.
+    package private(set) var sampledNotificationIds: [String] = []
+    /// Draws the sample; seeded, so a run's sample depends only on the order ids arrive in.
+    private var sampler = SplitMix64(seed: 0x5EED_0F_0C_7C0E5)
     /// The TrackingIds of the first accepted requests (at most `BatchRunner.keptIds`).
     package private(set) var trackingIds: [String] = []
     /// Every accepted request's TrackingId, kept or not.
@@ -43,6 +48,13 @@ package struct BatchOutcome: Sendable {
         guard let id else { return }
         notificationIdTotal += 1
         if notificationIds.count < BatchRunner.keptIds { notificationIds.append(id) }
+        // Reservoir sampling (Algorithm R): every id met so far is in the sample with the same chance.
+        if sampledNotificationIds.count < BatchRunner.sampledIds {
+            sampledNotificationIds.append(id)
+        } else {
+            let slot = Int(sampler.next() % UInt64(notificationIdTotal))
+            if slot < BatchRunner.sampledIds { sampledNotificationIds[slot] = id }
+        }
     }
 
     /// Notes an accepted request's TrackingId (the first ones are kept).
@@ -82,5 +94,20 @@ package struct BatchOutcome: Sendable {
             })),
             ReportField("requests", .int(requests)), ReportField("retries", .int(retries)), ReportField("resent", .int(resent)),
         ]
+    }
+}
+
+/// A small seeded generator (SplitMix64): the same seed gives the same numbers on every machine.
+struct SplitMix64: Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }

@@ -19,6 +19,8 @@ import PipelineCore
 package struct BatchRunner: Sendable {
     /// Notification ids and request reports kept for the report (the journal keeps them all).
     package static let keptIds = 100
+    /// Most notification ids kept as a uniform sample of a batch (for reading delivery outcomes).
+    package static let sampledIds = 1000
     /// Requests shown by a dry run; the rest are counted.
     package static let shownRequests = 3
     /// Failed or bad items listed in `BatchOutcome.firstFailures`.

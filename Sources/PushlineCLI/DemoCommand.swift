@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HubEmulator
+import HubWire
 import PipelineCore
 import RunFlow
 import Synchronization
@@ -30,6 +31,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
               pushline demo --keep-running --port 8080
               pushline demo --pipeline pipelines/notify-user.yaml
               pushline demo --param message="Hello from the demo"
+              pushline demo --pipeline digest.yaml --emulator-config emulator.yaml
 
             \(ExitStatus.help([
                 .ok, .init("1", "a step of the demo's run failed (the report says which)"),
@@ -53,6 +55,9 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
     @Option(help: "Port for the emulator (0 picks a free one).")
     var port = 0
 
+    @Option(help: ArgumentHelp("An emulator config file (as `pushline emulator --config` reads): its tier, dead channels, telemetry delay and faults. The pipeline runs against its first hub, with its first policy that has Listen, Manage and Send.", valueName: "file"))
+    var emulatorConfig: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
     }
@@ -65,17 +70,19 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
                 : "check the path"
             throw CommandFailure("cannot find the pipeline '\(pipeline)'; \(hint)")
         }
-        let emulator = try await Emulator(configuration: .standardLocal())
+        let emulator = try await Emulator(configuration: try configuration(console))
         let server: EmbeddedEmulator
         do { server = try await EmbeddedEmulator.start(emulator, port: port) } catch let failure as EmulatorStartFailure {
             throw CommandFailure(failure.message)
         }
         let base = "http://127.0.0.1:\(server.port)/"
+        let everything: Set<AccessRight> = [.listen, .manage, .send]
         guard let hub = emulator.configuration.hubs.first,
-              let full = emulator.connectionStrings(baseURL: base).first(where: { $0.policy == "DefaultFullSharedAccessSignature" })
+              let policy = hub.policies.first(where: { everything.isSubset(of: $0.rights) }),
+              let full = emulator.connectionStrings(baseURL: base).first(where: { $0.hub == hub.name && $0.policy == policy.name })
         else {
             await server.stop()
-            throw CommandFailure("the emulator has no hub with a Full policy")
+            throw CommandFailure("the emulator's first hub has no policy with Listen, Manage and Send; add one to the config")
         }
         console.line("Pushline demo: \(pipeline) against a local NH emulator (hub '\(hub.name)' at \(base))")
         console.line()
@@ -102,6 +109,16 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         console.line("then follow the walkthrough in README.md. Stop the emulator with Ctrl-C.")
         await server.waitUntilStopped()
         console.line("emulator stopped")
+    }
+
+    /// The emulator's configuration: `--emulator-config`, or one hub `myhub` with fresh keys.
+    private func configuration(_ console: Console) throws -> EmulatorConfiguration {
+        guard let emulatorConfig else { return .standardLocal() }
+        let diagnostics = DiagnosticCollector()
+        let loaded = EmulatorConfigDecoder.load(emulatorConfig, environment: console.environment, diagnostics: diagnostics)
+        diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+        guard let loaded else { throw ExitStatus.exit(ExitStatus.invalidInput) }
+        return loaded
     }
 
     /// Runs the pipeline as `run` does, then shows the deliveries, the requests and the next commands.

@@ -14,6 +14,8 @@ package enum ExitStatus {
     package static let invalidInput = RunExit.invalidInput
     /// Partial: every step ran, but some items failed or their fate is unknown.
     package static let partial = RunExit.partial
+    /// Every notification was accepted, but their outcomes (`outcomes:`) show no device was reached.
+    package static let undelivered = RunExit.undelivered
     /// Another run of the same pipeline holds its lock, or the run store cannot be reached (EX_TEMPFAIL: try
     /// again later).
     package static let locked = RunExit.locked
@@ -43,6 +45,7 @@ package enum ExitStatus {
         Meaning("1", "a step failed while running, or the hub refused a request"),
         Meaning("2", "invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent"),
         Meaning("3", "partial: some items failed, are bad or their fate is unknown (see the report)"),
+        Meaning("4", "undelivered: the hub accepted every notification, but the outcomes a send read show none reached a device"),
         Meaning("75", "another run of this pipeline holds its lock, or the run store cannot be reached now; retry later"),
         Meaning("78", "the run store is set up wrongly (a login it rejects, a database that does not exist); not worth retrying"),
         Meaning("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),

@@ -28,8 +28,8 @@ struct NotificationCommand: AsyncParsableCommand {
 
                 \(ExitStatus.help([.ok,
                     .init("1", "the hub keeps no telemetry for it (a Free or Basic hub, an unknown id), or refused the request"),
-                    .init("3", "with --wait: the outcome was not final when the wait ended (the state so far is shown)"),
-                    .usage]))
+                    .usage,
+                    .init("3", "with --wait: the outcome was not final when the wait ended (the state so far is shown)")]))
                 """)
 
         @OptionGroup var hub: HubOptions

@@ -38,6 +38,7 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
                 .init("1", "a step failed while running, or the hub refused the key, token or hub part-way"),
                 .init("2", "invalid input: the pipeline, or malformed rows in an input file (bad-rows: stop); nothing was sent"),
                 .init("3", "partial: some items failed, are bad or their fate is unknown (see the report; run again to retry)"),
+                .init("4", "undelivered: every notification was accepted, but the outcomes a send read (`outcomes:`) show none reached a device"),
                 .init("75", "another run of this pipeline holds its lock, or the run store cannot be reached now; nothing was sent"),
                 .init("78", "the run store is set up wrongly (a login it rejects, a database that does not exist); nothing was sent"),
                 .init("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),

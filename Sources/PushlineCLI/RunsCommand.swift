@@ -14,7 +14,7 @@ struct RunsCommand: AsyncParsableCommand {
             .init("75", "a PostgreSQL run store cannot be reached now"),
             .init("78", "the run store is set up wrongly (a login it rejects, a database that does not exist)"),
         ]),
-        subcommands: [List.self, Show.self, Resolve.self, Find.self, Prune.self])
+        subcommands: [List.self, Show.self, Resolve.self, Find.self, Outcomes.self, Prune.self])
 
     struct List: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(

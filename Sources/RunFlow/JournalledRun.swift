@@ -148,7 +148,7 @@ struct JournalledRun {
     /// recorded already).
     func finish(_ report: RunReport, exitCode: Int32, console: Console) async {
         let status: RunStatus = switch report.status {
-        case .succeeded: .completed
+        case .succeeded, .undelivered: .completed
         case .partial: .partial
         case .failed, .rejected: .failed
         case .interrupted: .interrupted

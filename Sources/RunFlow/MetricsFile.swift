@@ -19,6 +19,7 @@ package enum MetricsFile {
                 text += "pushline_items{pipeline=\"\(pipeline)\",step=\"\(step.index):\(step.step)\",state=\"\(state)\"} \(count)\n"
             }
         }
+        text += outcomes(report, pipeline: pipeline)
         let retries = report.steps.reduce(0) { sum, step in
             if case .object(let fields) = step.data, case .int(let value)? = fields.first(where: { $0.key == "retries" })?.value {
                 return sum + value
@@ -32,7 +33,7 @@ package enum MetricsFile {
             # HELP pushline_run_retries Retries (throttling, busy answers, connection failures) in the last run.
             # TYPE pushline_run_retries gauge
             pushline_run_retries{pipeline="\(pipeline)"} \(retries)
-            # HELP pushline_run_exit_code Exit code of the last run (0 ok, 1 failed, 2 invalid input, 3 partial, 130/143 stopped).
+            # HELP pushline_run_exit_code Exit code of the last run (0 ok, 1 failed, 2 invalid input, 3 partial, 4 undelivered, 130/143 stopped).
             # TYPE pushline_run_exit_code gauge
             pushline_run_exit_code{pipeline="\(pipeline)"} \(exitCode)
             # HELP pushline_run_last_end_timestamp_seconds When the last run ended.
@@ -44,7 +45,7 @@ package enum MetricsFile {
     }
 
     /// A label value with `\`, `"` and line breaks escaped, as the exposition format asks.
-    private static func label(_ text: String) -> String {
+    static func label(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }

@@ -12,6 +12,8 @@ package enum RunExit {
     package static let invalidInput: Int32 = 2
     /// Every step ran, but some items failed, are bad or their fate is unknown.
     package static let partial: Int32 = 3
+    /// Every notification was accepted, but the telemetry a send read (`outcomes:`) shows no device was reached.
+    package static let undelivered: Int32 = 4
     /// Another run of the same pipeline (or shard) holds its lock, or the run store cannot be reached now
     /// (EX_TEMPFAIL: try again later; the run resumes).
     package static let locked: Int32 = 75
@@ -36,6 +38,7 @@ package enum RunExit {
         switch status {
         case .succeeded: success
         case .partial: partial
+        case .undelivered: undelivered
         case .failed: failure
         case .interrupted: interrupted(signal: signal ?? SIGTERM)
         case .rejected: invalidInput

@@ -5,7 +5,7 @@ import Testing
 /// in a scratch folder, and each `<!-- guide-test: output -->` block's `$ command` lines run there and print what
 /// the guide shows (`…` stands for any lines, or any text within a line).
 @Suite struct GuideTests {
-    @Test("the guide is followed as written", arguments: ["docs/writing-a-plugin.md"])
+    @Test("the guide is followed as written", arguments: ["docs/writing-a-plugin.md", "docs/delivery-outcomes.md"])
     func guideRunsAsWritten(guide: String) throws {
         let text = try String(contentsOfFile: CommandRunner.root + "/" + guide, encoding: .utf8)
         let directory = try ReadmeTests.sandbox()

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func eachCommandListsOnlyTheCodesItCanReturn() async throws {
-        #expect(try await exitCodes(["run"]) == ["0", "1", "2", "3", "75", "78", "130"])
+        #expect(try await exitCodes(["run"]) == ["0", "1", "2", "3", "4", "75", "78", "130"])
         #expect(try await exitCodes(["validate"]) == ["0", "2"])
         #expect(try await exitCodes(["emulator"]) == ["0", "1", "2"])
         #expect(try await exitCodes(["explain"]) == ["0", "2"])
@@ -36,7 +36,9 @@ import Testing
         for hub in [["send"], ["installation"], ["registration"], ["schedule", "cancel"]] {
             #expect(try await exitCodes(hub) == ["0", "1", "2"], "\(hub)")
         }
-        #expect(try await exitCodes([]) == ["0", "1", "2", "3", "75", "78", "130"])
+        #expect(try await exitCodes(["notification", "show"]) == ["0", "1", "2", "3"])
+        #expect(try await exitCodes(["runs", "outcomes"]) == ["0", "1", "2", "3", "4"])
+        #expect(try await exitCodes([]) == ["0", "1", "2", "3", "4", "75", "78", "130"])
     }
 
     @Test func meaningsWrapAt78ColumnsUnderTheirEntry() {

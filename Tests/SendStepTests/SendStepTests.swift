@@ -63,7 +63,7 @@ func temporaryFile(_ text: String, prefix: String, ext: String) throws -> String
     return path
 }
 
-func run(_ step: SendStep, transport: RecordingTransport, dryRun: Bool = false, batch: BatchControl = BatchControl()) async throws -> StepResult {
+func run(_ step: SendStep, transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl()) async throws -> StepResult {
     let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)),
                               document: document, state: RunState(), isDryRun: dryRun, transport: transport, batch: batch)
     return try await step.run(in: context)

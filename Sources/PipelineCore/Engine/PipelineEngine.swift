@@ -65,6 +65,7 @@ package struct PipelineEngine: Sendable {
         var failed = false
         var interrupted = false
         var partial = false
+        var undelivered = false
         for built in pipeline.steps {
             let location = built.location.description
             // A stop signal ends the run whatever a step's `when:` says; a failure skips the steps that need success
@@ -124,6 +125,7 @@ package struct PipelineEngine: Sendable {
                 produced = result.outputs
                 interrupted = interrupted || result.interrupted
                 partial = partial || status == .partial
+                undelivered = undelivered || result.reachedNoDevice
             } catch let failure as StepFailure {
                 record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                     summary: failure.message, lines: failure.lines, data: failure.data,
@@ -150,7 +152,7 @@ package struct PipelineEngine: Sendable {
             }
             records.append(record)
         }
-        let status: RunReport.Status = failed ? .failed : interrupted ? .interrupted : partial ? .partial : .succeeded
+        let status: RunReport.Status = failed ? .failed : interrupted ? .interrupted : partial ? .partial : undelivered ? .undelivered : .succeeded
         return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                          status: status, steps: records)
     }

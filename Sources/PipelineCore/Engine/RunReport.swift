@@ -8,6 +8,9 @@ package struct RunReport: Sendable, Equatable, Encodable {
         case succeeded
         /// Every step ran, but some items failed or their fate is unknown.
         case partial
+        /// Every step ran and the hub accepted every notification, but the telemetry a send read (`outcomes:`) shows
+        /// that none reached a device.
+        case undelivered
         /// A step failed; later steps were skipped.
         case failed
         /// A stop signal ended the run; running it again resumes it.

@@ -14,6 +14,9 @@ public struct StepResult: Sendable, Equatable {
     public var interrupted: Bool
     /// The values of the step's declared outputs, for later steps and the report.
     public var outputs: StepOutputs = [:]
+    /// True when the step's notifications were accepted but their telemetry shows no device was reached: the run
+    /// ends `undelivered` (exit 4) instead of succeeded.
+    package var reachedNoDevice = false
 
     /// Creates a result.
     public init(summary: String, lines: [String] = [], data: ReportValue = .object([]), items: ItemCounts? = nil,

@@ -10,7 +10,8 @@ import HubWire
 /// - `DELETE schedulednotifications/{id}` (Send), only when a step sends: 404 proves Send without
 ///   sending or cancelling anything. A tier that takes no scheduled sends answers otherwise; then Send
 ///   cannot be proven without sending, and the report says so.
-/// Manage is never needed by a pipeline's steps.
+/// - `GET messages/{id}` (Manage), only when a step reads delivery outcomes: 404 proves Manage and that the hub keeps
+///   telemetry; below Standard NH answers 403 "not enabled for your SKU", which the report says plainly.
 package enum HubProbe {
     /// One finding about a hub.
     package struct Finding: Sendable, Equatable {
@@ -55,7 +56,7 @@ package enum HubProbe {
         }
         guard let purposes = rights[.send] else {
             findings.append(Finding(verdict: .proven, text: "Send: not needed by any step"))
-            findings.append(Finding(verdict: .proven, text: "Manage: not needed by any step"))
+            findings.append(await manage(session, rights, id: id))
             return findings
         }
         let cancel = HubRequests.cancelScheduled(id: id, at: session.endpoint)
@@ -82,8 +83,37 @@ package enum HubProbe {
         } catch {
             findings.append(Finding(verdict: .failed, text: "\(needed): the hub cannot be reached: \(error.message)"))
         }
-        findings.append(Finding(verdict: .proven, text: "Manage: not needed by any step"))
+        findings.append(await manage(session, rights, id: id))
         return findings
+    }
+
+    /// Manage, for the steps that read telemetry: a read of a notification that cannot exist.
+    private static func manage(_ session: HubSession, _ rights: [AccessRight: [String]], id: String) async -> Finding {
+        guard let purposes = rights[.manage] else { return Finding(verdict: .proven, text: "Manage: not needed by any step") }
+        let needed = "Manage (\(purposes.joined(separator: ", ")))"
+        let read = HubRequests.notificationDetails(id: id, at: session.endpoint)
+        let result: TransportResult
+        do {
+            result = try await session.perform(read, accepting: Set(100..<600))
+        } catch {
+            return Finding(verdict: .failed, text: "\(needed): the hub cannot be reached: \(error.message)")
+        }
+        let code = result.response.status
+        switch code {
+        case 200..<300, 404:
+            return Finding(verdict: .proven, text: "\(needed): proven, and the hub keeps telemetry (GET of a notification that cannot exist: \(code))")
+        case 401, 403 where result.response.header("Retry-After") == nil:
+            let detail = NHErrorBody(parsing: result.response.bodyText)?.message ?? ""
+            if detail.lowercased().contains("sku") || detail.lowercased().contains("standard") {
+                return Finding(verdict: .failed, text: "\(needed): the hub keeps no per-message telemetry: that needs the Standard tier, "
+                    + "and this hub is Free or Basic; upgrade it, or remove `outcomes:` (sends work either way)")
+            }
+            return Finding(verdict: .failed, text: "\(needed): the key's policy does not grant it (GET notification: \(code)); "
+                + "use a policy with Manage, such as DefaultFullSharedAccessSignature, or remove `outcomes:`")
+        default:
+            let failure = HubFailure.classify(result.response, for: read, now: Date().timeIntervalSince1970)
+            return Finding(verdict: .unproven, text: "\(needed): cannot be proven here (GET notification: \(failure.messageWithDetail))")
+        }
     }
 
     private static func listen(_ rights: [AccessRight: [String]], _ verdict: Finding.Verdict, _ how: String) -> Finding {

@@ -25,7 +25,8 @@ extension SendOptionsDecoder {
         let compiled = compileProperties(properties ?? [:])
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
         guard let source = options.rowSource(in: context) else { return nil }
-        guard let hub, let target, let compiled, let policy, let batch,
+        let outcomes = decodeOutcomes(test: false, scheduled: schedule != nil)
+        guard let hub, let target, let compiled, let policy, let batch, let outcomes,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: batch.concurrency, rate: batch.rate)
@@ -36,6 +37,7 @@ extension SendOptionsDecoder {
         step.dedupeWindow = batch.dedupeWindow
         step.badRows = batch.badRows
         step.shardKey = batch.shardKey
+        step.outcomes = outcomes
         return step
     }
 

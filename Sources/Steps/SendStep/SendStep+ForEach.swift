@@ -44,7 +44,7 @@ extension SendStep {
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         var result = finish(outcome, what: what, context: context)
         result.lines = payloadWarnings + result.lines
-        return result
+        return await withOutcomes(result, of: outcome, session: session, context: context)
     }
 
     /// Reads the rows file whole before the run sends anything: every row's audience or handles and
@@ -115,7 +115,7 @@ extension SendStep {
             }
         })
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
-        return finish(outcome, what: what, context: context)
+        return await withOutcomes(finish(outcome, what: what, context: context), of: outcome, session: session, context: context)
     }
 
     /// True when the send is scheduled for a fixed time: two sends of the same content at different fixed

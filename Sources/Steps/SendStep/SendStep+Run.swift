@@ -11,7 +11,8 @@ extension SendStep {
         case .send where test: "test send"
         case .send, .sendEach: "send"
         }
-        return [HubAccess(hub: hub, right: .send, purpose: purpose)]
+        let reading = outcomes == nil ? [] : [HubAccess(hub: hub, right: .manage, purpose: "read delivery outcomes (telemetry)")]
+        return [HubAccess(hub: hub, right: .send, purpose: purpose)] + reading
     }
 
     /// A `for-each` send keeps its `concurrency:` requests in flight; every other send one.

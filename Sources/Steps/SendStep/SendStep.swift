@@ -56,6 +56,11 @@ package struct SendStep: Step {
         ).excluding(targets + shaping, hint: "use one step to schedule and another to cancel")
         /// `retry-ambiguous`.
         package static let retryAmbiguous = RetryOptions.retryAmbiguous
+        /// `outcomes`.
+        package static let outcomes = OptionKey<ConfigNode>.node(OptionSpec(
+            "outcomes", .mapping(OutcomeSettings.keys), examples: ["{ wait: 10m }", "{ wait: 30m, sample: 200 }"],
+            "after sending, read NH's telemetry until the outcomes are final (Standard tier, a key with Manage): "
+                + "per-platform counts go to the outputs, the report, the journal and --metrics; off by default"))
 
         /// Batch keys that only rows give a meaning.
         static let forEachOnly = [
@@ -66,7 +71,7 @@ package struct SendStep: Step {
         static let targets = [audience.key, broadcast.key, direct.key, directFile.key]
 
         /// The keys that shape a send, so make no sense next to `cancel`.
-        static let shaping = [format.key, template.key, headers.key, test.key, schedule.key, retryAmbiguous.key, BatchOptions.forEach.key,
+        static let shaping = [format.key, template.key, headers.key, test.key, schedule.key, retryAmbiguous.key, outcomes.key, BatchOptions.forEach.key,
                               BatchOptions.idempotencyKey.key, BatchOptions.dedupeWindow.key] + PropertyOptions.specs.map(\.key) + forEachOnly.map(\.key)
     }
 
@@ -75,7 +80,7 @@ package struct SendStep: Step {
         Keys.hub.spec, Keys.format.spec, Keys.audience.spec, Keys.broadcast.spec, Keys.direct.spec, Keys.directFile.spec, Keys.template.spec,
         Keys.headers.spec, Keys.test.spec, Keys.schedule.spec, Keys.cancel.spec, BatchOptions.forEach.spec,
     ] + Keys.forEachOnly + [BatchOptions.idempotencyKey.spec, BatchOptions.dedupeWindow.spec] + RetryOptions.specs + [Keys.retryAmbiguous.spec]
-        + PropertyOptions.specs
+        + PropertyOptions.specs + [Keys.outcomes.spec]
 
     /// What `send` hands to later steps.
     package static let outputs = [
@@ -85,6 +90,13 @@ package struct SendStep: Step {
         OutputSpec("notification-ids", .list,
                    "the ids of the notifications sent (a scheduled send's are the ids a later step cancels); a cancel's is the id it cancelled"),
         OutputSpec("tracking-ids", .list, "the TrackingIds of the accepted requests, for Azure support"),
+        OutputSpec("outcome-state", .string,
+                   "with `outcomes:`, how far reading telemetry got: final, partial (the wait ended first), unavailable (no Standard tier, "
+                       + "no Manage right, the hub unreachable) or none (nothing was accepted); off without `outcomes:`"),
+        OutputSpec("delivered", .integer, "with `outcomes:`, devices the PNS accepted the notifications for (Success), over the notifications read"),
+        OutputSpec("not-delivered", .integer, "with `outcomes:`, devices not reached, for any reason (dead channels, credentials, payload, throttling)"),
+        OutputSpec("dead-channels", .integer, "with `outcomes:`, devices whose channel the PNS called dead (ExpiredChannel, BadChannel, …)"),
+        OutputSpec("outcome-counts", .list, "with `outcomes:`, per-platform counts as `platform outcome count` (e.g. `fcmv1 Success 9200`)"),
     ]
 
     /// Examples as they appear under `steps:`.
@@ -154,6 +166,10 @@ package struct SendStep: Step {
     var badRows: BadRowPolicy = .stop
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.
     var shardKey: String?
+    /// `outcomes:`; nil when the step does not read telemetry.
+    var outcomes: OutcomeSettings?
+    /// How the step waits between readings of telemetry (tests replace it).
+    var outcomeSleep: @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
 
     /// Creates a send (tests and `build`).
     init(

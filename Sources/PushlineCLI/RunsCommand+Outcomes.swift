@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import HubHTTP
+import HubWire
+import PipelineCore
+import RunFlow
+import RunStore
+
+extension RunsCommand {
+    /// `pushline runs outcomes ID`: reads the delivery outcomes of a run's notifications after the run, from the journal's
+    /// notification ids and the hub's telemetry, and keeps them with the run's completed steps.
+    struct Outcomes: AsyncParsableCommand, JournalCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "outcomes",
+            abstract: "Read the delivery outcomes of a run's notifications from the hub's telemetry, after the run.",
+            discussion: """
+                For each step of the run that sent notifications, reads NH's per-message telemetry of (a uniform sample of)
+                the notifications the journal holds for it, and prints the per-platform outcome counts. The counts of a
+                completed step are kept in the journal with its outputs (`runs show` prints them). The hubs are the
+                pipeline's, read from the pipeline file the run used, with this environment (--env-file, --param).
+
+                EXAMPLES:
+                  pushline runs outcomes 20261123-030000-3f9c2a
+                  pushline runs outcomes 20261123-030000 --wait 5m --format json
+
+                \(ExitStatus.help([.ok,
+                    .init("1", "telemetry could not be read (a Free or Basic hub, a key without Manage, the hub unreachable)"),
+                    .init("2", "no such run, a run still running, a pipeline file that cannot be loaded, or a bad option"),
+                    .init("3", "some outcomes were not final (or had no telemetry yet) when the wait ended"),
+                    .init("4", "the outcomes are final and show no device was reached"),
+                ]))
+                """)
+
+        @OptionGroup var store: JournalOption
+        @OptionGroup var parameters: ParameterOption
+        @Argument(help: "The run id (a unique prefix will do).") var id: String
+        @Option(help: "Only this step (its number in `steps:`).") var step: Int?
+        @Option(help: "Notifications read per step at most, a uniform sample of the step's (1 to 1000).") var sample = 100
+        @Option(help: "Keep asking, waiting longer each time, until the outcomes are final or this much time has passed (e.g. 5m).")
+        var wait = "0s"
+        @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+
+        func validate() throws {
+            guard (1...1000).contains(sample) else { throw ValidationError("--sample must be from 1 to 1000, found \(sample)") }
+            guard ConfigDuration.seconds(wait) != nil || wait == "0s" || wait == "0" else {
+                throw ValidationError("--wait must be a duration such as 90s or 5m, found '\(wait)'")
+            }
+        }
+
+        func run() async throws {
+            let console = Console.current
+            let journal = try await store.open(console: console)
+            let run: RunRecord
+            let items: [JournalItem]
+            do {
+                guard let found = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
+                run = found
+                if try await JournalOption.shownStatus(run, store: journal) == "running" {
+                    throw CommandFailure("run \(run.id) is running (pid \(run.pid)); read its outcomes after it ends")
+                }
+                items = try await journal.items(run: run.id, states: [.accepted], limit: Int.max)
+            } catch let error as RunStoreError {
+                throw CommandFailure("the run journal: \(error.message)")
+            }
+            let executor = AsyncHTTPExecutor()
+            let sessions: [Int: HubSession]
+            do { sessions = try await hubSessions(for: run, console: console, transport: RetryingTransport(executor: executor)) } catch {
+                await executor.shutdown()
+                throw error
+            }
+            var idsByStep: [Int: [String]] = [:]
+            for item in items {
+                guard let notification = item.entry.notificationId, step.map({ $0 == item.key.step }) ?? true else { continue }
+                idsByStep[item.key.step, default: []].append(notification)
+            }
+            if idsByStep.isEmpty {
+                await executor.shutdown()
+                console.line("run \(run.id) has no accepted notifications\(step.map { " in step \($0)" } ?? "") to read outcomes of")
+                return
+            }
+            var read: [(step: Int, stepId: String, outcomes: DeliveryOutcomes)] = []
+            for (index, ids) in idsByStep.sorted(by: { $0.key < $1.key }) {
+                let stepId = items.first { $0.key.step == index }?.stepId ?? "step"
+                guard let hub = sessions[index] else {
+                    read.append((index, stepId, DeliveryOutcomes(state: .unavailable, reason: "the pipeline file no longer has a sending step \(index)",
+                                                                 of: ids.count)))
+                    continue
+                }
+                let outcomes = await OutcomeCollector(session: hub)
+                    .collect(OutcomeCollector.sample(ids, size: sample), of: ids.count, wait: Double(ConfigDuration.seconds(wait) ?? 0))
+                read.append((index, stepId, outcomes))
+            }
+            await executor.shutdown()
+            let kept = await keep(read, run: run, journal: journal, console: console)
+            print(read, run: run, kept: kept, console: console)
+            let states = read.map(\.outcomes)
+            if states.contains(where: { $0.state == .unavailable }) { throw ExitStatus.exit(ExitStatus.failure) }
+            if states.contains(where: { $0.state == .partial }) { throw ExitStatus.exit(ExitStatus.partial) }
+            if states.allSatisfy(\.reachedNoDevice) { throw ExitStatus.exit(ExitStatus.undelivered) }
+        }
+
+        /// A session per sending step, from the pipeline file the run used, loaded as `pushline run` loads it.
+        private func hubSessions(for run: RunRecord, console: Console, transport: any HubTransport) async throws -> [Int: HubSession] {
+            guard let path = run.path else { throw CommandFailure("run \(run.id) does not say which pipeline file it ran") }
+            let loaded = await LoadedPipeline.load(path, purpose: .run, console: console, parameters: try parameters.values())
+            guard let pipeline = loaded.pipeline else {
+                let first = loaded.diagnostics.first { $0.severity == .error }.map { ": " + ($0.location.map { "\($0): " } ?? "") + $0.message } ?? ""
+                throw CommandFailure("cannot load '\(path)', the pipeline run \(run.id) ran\(first) (give the environment the run had: --env-file, --param)")
+            }
+            var sessions: [Int: HubSession] = [:]
+            for built in pipeline.steps {
+                guard let hub = built.step.access.first(where: { $0.right == .send })?.hub else { continue }
+                do {
+                    sessions[built.index] = try HubSession(hub: hub, transport: transport, policy: RetryPolicy(), clock: console.clock)
+                } catch {
+                    throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
+                }
+            }
+            return sessions
+        }
+
+        /// Writes each completed step's counts into its journalled outputs; returns the steps written.
+        private func keep(_ read: [(step: Int, stepId: String, outcomes: DeliveryOutcomes)], run: RunRecord, journal: any RunStore,
+                          console: Console) async -> Set<Int> {
+            let ledger = journal.ledger(for: run, lock: nil)
+            var kept: Set<Int> = []
+            for (index, _, outcomes) in read where outcomes.final > 0 {
+                do {
+                    guard var completed = try await ledger.completedStep(index) else { continue }
+                    completed.outputs.merge(outcomes.outputs) { _, new in new }
+                    try await ledger.recordCompleted(completed)
+                    kept.insert(index)
+                } catch {
+                    console.errorLine("pushline: warning: cannot keep step \(index)'s outcomes in the journal: \(error.message)")
+                }
+            }
+            return kept
+        }
+
+        private func print(_ read: [(step: Int, stepId: String, outcomes: DeliveryOutcomes)], run: RunRecord, kept: Set<Int>, console: Console) {
+            if format == .json {
+                let steps: [ReportValue] = read.map { step, stepId, outcomes in
+                    .object([ReportField("step", .int(step)), ReportField("stepId", .string(stepId)), ReportField("outcomes", outcomes.report),
+                             ReportField("kept", .bool(kept.contains(step)))])
+                }
+                console.line(JSONText.encode(ReportValue.object([ReportField("run", .string(run.id)), ReportField("steps", .array(steps))])))
+                return
+            }
+            for (step, stepId, outcomes) in read {
+                console.line("step \(step) \(stepId):")
+                for line in outcomes.lines { console.line("  \(line)") }
+                if outcomes.reachedNoDevice { console.line("  \(outcomes.reachedNoDeviceWarning)") }
+                if kept.contains(step) { console.line("  kept with the step's outputs in the journal") }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import BatchEngine
+import PipelineCore
+
+extension SendStep {
+    /// With `outcomes:`, reads the telemetry of (a sample of) the notifications the step sent and adds what it found to
+    /// the result: outputs, report, lines, and the "reached no device" mark. Without it, `outcome-state` is `off`.
+    func withOutcomes(_ result: StepResult, of batch: BatchOutcome, session: HubSession, context: StepContext) async -> StepResult {
+        var result = result
+        guard let settings = outcomes else {
+            result.outputs["outcome-state"] = .string("off")
+            return result
+        }
+        if context.isDryRun {
+            result.lines.append("would read the notifications' outcomes for up to \(ConfigDuration.format(Int64(settings.wait)))")
+            // Zeros, as a dry run's `accepted` is: a later step that reads them can be planned too.
+            result.outputs.merge(DeliveryOutcomes(state: .none).outputs) { _, new in new }
+            return result
+        }
+        let ids = OutcomeCollector.sample(batch.sampledNotificationIds, size: settings.sample)
+        let read = await OutcomeCollector(session: session, sleep: outcomeSleep).collect(ids, of: batch.notificationIdTotal, wait: settings.wait)
+        result.outputs.merge(read.outputs) { _, new in new }
+        result.lines += read.lines
+        if case .object(var fields) = result.data {
+            fields.append(ReportField("outcomes", read.report))
+            result.data = .object(fields)
+        }
+        if read.reachedNoDevice {
+            result.reachedNoDevice = true
+            result.lines.append(read.reachedNoDeviceWarning)
+            context.logger.warning("no device reached", metadata: ["read": "\(read.read)", "of": "\(read.of)", "deadChannels": "\(read.deadChannels)"])
+        } else if read.state == .unavailable || read.state == .partial {
+            context.logger.warning("outcomes \(read.state.rawValue)", metadata: ["reason": "\(read.reason ?? "")"])
+        }
+        return result
+    }
+}

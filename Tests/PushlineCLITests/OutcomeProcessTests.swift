@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Delivery outcomes in a real batch run against the emulator: a quarter of the APNs devices have expired channels and
+/// the legacy FCM devices reach nobody; the report, the metrics, `runs show` and `runs outcomes` carry the counts the
+/// emulator produced, and a run that reaches no device ends with exit 4.
+extension PipelineRunProcessTests {
+    @Test("a batch's outcome counts reach its report, metrics and journal; a run that reaches no device exits 4")
+    func outcomesOfABatch() async throws {
+        let directory = NSTemporaryDirectory() + "pushline-outcomes-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            namespace: local
+            hubs:
+              myhub:
+                policies:
+                  DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
+            dead-channels:
+              - { reason: expired, platform: apns, share: 0.25 }
+            telemetry-delay: 1s
+            """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
+        var devices = (1...40).map { n in
+            #"{"installationId":"u\#(n)","userId":"u\#(n)","platform":"apns","pushChannel":"\#(String(format: "%064X", n))"}"#
+        }
+        devices += (1...3).map { #"{"installationId":"old\#($0)","platform":"gcm","pushChannel":"legacy-token-\#($0)","tags":["legacy"]}"# }
+        try devices.joined(separator: "\n").write(toFile: directory + "/devices.jsonl", atomically: true, encoding: .utf8)
+        try (["user"] + (1...40).map { "u\($0)" }).joined(separator: "\n").write(toFile: directory + "/rows.csv", atomically: true, encoding: .utf8)
+        let head = """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+            templates:
+              alert: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
+              legacy: { platform: gcm, body: '{"data":{"message":"$(message)"}}' }
+
+            """
+        try (head + """
+            steps:
+              - register: { hub: main, installations: devices.jsonl }
+              - id: digest
+                send:
+                  hub: main
+                  format: apple
+                  template: alert
+                  for-each: rows.csv
+                  audience: "$UserId:{$(user)}"
+                  properties: { message: "hello $(user)" }
+                  outcomes: { wait: 60s, sample: 10 }
+            """).write(toFile: directory + "/digest.yaml", atomically: true, encoding: .utf8)
+        try (head + """
+            steps:
+              - send: { hub: main, format: gcm, template: legacy, audience: legacy, properties: { message: "still there?" }, outcomes: { wait: 60s } }
+            """).write(toFile: directory + "/legacy.yaml", atomically: true, encoding: .utf8)
+
+        let (emulator, _, strings) = try await emulator(["--config", directory + "/emulator.yaml"])
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let journal = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        let (status, output) = try await run(["run", directory + "/digest.yaml", "--report", directory + "/report.json",
+                                              "--metrics", directory + "/metrics.prom"], connection: full, environment: journal)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("outcomes (a sample of 10 of 40 notifications read, all final):"), "\(output)")
+
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        let send = try #require((report["steps"] as? [[String: Any]])?.last)
+        let outcomes = try #require((send["data"] as? [String: Any])?["outcomes"] as? [String: Any], "\(send)")
+        #expect(outcomes["state"] as? String == "final")
+        #expect(outcomes["read"] as? Int == 10 && outcomes["of"] as? Int == 40)
+        let apns = try #require((outcomes["platforms"] as? [String: Any])?["apns"] as? [String: Int])
+        let success = apns["Success"] ?? 0, expired = apns["ExpiredChannel"] ?? 0
+        #expect(success + expired == 10, "\(apns)")
+        let sendOutputs = try #require(send["outputs"] as? [String: Any])
+        #expect(sendOutputs["delivered"] as? Int == success)
+        #expect(sendOutputs["dead-channels"] as? Int == expired)
+        #expect(sendOutputs["outcome-state"] as? String == "final")
+
+        let metrics = try String(contentsOfFile: directory + "/metrics.prom", encoding: .utf8)
+        #expect(metrics.contains(#"pushline_outcomes{pipeline="digest",step="2:send",platform="apns",outcome="Success"} \#(success)"#), "\(metrics)")
+        #expect(metrics.contains(#"pushline_outcome_state{pipeline="digest",step="2:send",state="final"} 1"#))
+
+        // Later, every notification of the run, read again and kept in the journal.
+        let runId = try #require(report["runId"] as? String)
+        let (later, laterOutput) = try await run(["runs", "outcomes", runId, "--sample", "40"], connection: full, environment: journal)
+        #expect(later == 0, "\(laterOutput)")
+        #expect(laterOutput.contains("outcomes (40 notifications read, all final):"), "\(laterOutput)")
+        #expect(laterOutput.contains("kept with the step's outputs in the journal"))
+        let allExpired = laterOutput.split(separator: "\n").first { $0.contains("APNs:") }.map(String.init) ?? ""
+        #expect(allExpired.contains("Success") && allExpired.contains("ExpiredChannel (dead-channel)"), "\(laterOutput)")
+        let (_, shown) = try await run(["runs", "show", runId], connection: full, environment: journal)
+        #expect(shown.contains("outcome-state final"), "\(shown)")
+
+        let (legacy, legacyOutput) = try await run(["run", directory + "/legacy.yaml"], connection: full, environment: journal)
+        #expect(legacy == 4, "\(legacyOutput)")
+        #expect(legacyOutput.contains("FCM legacy (GCM): 3 PnsUnavailable (transient)"), "\(legacyOutput)")
+        #expect(legacyOutput.contains("warning: the hub accepted 1 notification, but telemetry shows none reached a device"))
+        #expect(legacyOutput.contains("result: undelivered"))
+        #expect(try await emulator.stop() == 0)
+    }
+}
