@@ -24,10 +24,15 @@ package struct DeadChannelRule: Sendable, Equatable {
     package var reason: Reason
     package var selection: Selection
 
-    /// Creates a rule.
+    /// Creates a rule. Channel URIs among the handles are kept as the hub keeps channels (`https://some.url/`), so a
+    /// rule written either way matches.
     package init(reason: Reason, selection: Selection) {
         self.reason = reason
-        self.selection = selection
+        if case .handles(let handles) = selection {
+            self.selection = .handles(Set(handles.map(ChannelURI.normalized)))
+        } else {
+            self.selection = selection
+        }
     }
 
     /// True when the rule marks `handle` on `platform`.

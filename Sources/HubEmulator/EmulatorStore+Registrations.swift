@@ -108,8 +108,10 @@ extension EmulatorStore {
     func registrations(
         hub: String, handle: String?, tag: String?, skip: Int, top: Int
     ) -> (page: [StoredRegistration], next: Int?) {
+        // Channel URIs compare as the hub keeps them (an installation's `https://some.url` is `https://some.url/`).
+        let wanted = handle.map { ChannelURI.normalized($0).lowercased() }
         func matches(_ description: RegistrationDescription) -> Bool {
-            if let handle, description.handle.lowercased() != handle.lowercased() { return false }
+            if let wanted, ChannelURI.normalized(description.handle).lowercased() != wanted { return false }
             if let tag, !description.tags.contains(tag) { return false }
             return true
         }

@@ -19,7 +19,16 @@ extension EmulatorStore {
         let platform: PushPlatform? = if case .native(let native) = notification.format { native } else { nil }
         let targets = (indexes[hub] ?? TargetIndex()).matching(prepared.expression, platform: platform).prefix(limit)
         // Per-device results are only reported by test sends (at most 10 devices).
-        var outcome = OutcomeTally(keepsResults: limit <= NHLimits.maxTestSendDevices)
+        // A test send names each device by its registration, an installation's own registration ids included.
+        let owned = hubs[hub]?.installationRegistrations ?? [:]
+        var outcome = OutcomeTally(keepsResults: limit <= NHLimits.maxTestSendDevices) { target in
+            switch target.key.owner {
+            case .registration(let id): return id
+            case .installation(let id):
+                let record = owned[id]
+                return (target.key.template.map { record?.templateIDs[$0] } ?? record?.nativeID) ?? id
+            }
+        }
         let send = LoggedDelivery.Send(notificationId: id, hub: hub, time: enqueued, headers: notification.headers)
         // Straight into the log: a thousand-device send copied every delivery once more through an array.
         deliveries.reserveCapacity(deliveries.count + targets.count)
@@ -66,7 +75,9 @@ extension EmulatorStore {
             }
             if let refusal = refusal(platform, handle) {
                 counts[refusal.outcome, default: 0] += 1
-                pnsErrors.append(PnsError(platform: platform.rawValue, pushChannel: handle, outcome: refusal.outcome))
+                if pnsErrors.count < OutcomeTally.pnsErrorLimit {
+                    pnsErrors.append(PnsError(platform: platform.rawValue, pushChannel: handle, outcome: refusal.outcome))
+                }
                 continue
             }
             counts["Success", default: 0] += 1
@@ -124,13 +135,22 @@ struct OutcomeTally {
     private var successes: [PushPlatform: Int] = [:]
     private var failures: [PushPlatform: [String: Int]] = [:]
     private var results: [NotificationOutcome.Result] = []
-    /// Every device the PNS refused (not those NH refused itself, such as an oversized payload).
+    /// Every device the PNS refused (not those NH refused itself, such as an oversized payload), the first
+    /// `pnsErrorLimit` of them: telemetry is kept for many notifications, so each keeps a bounded list.
     private(set) var pnsErrors: [PnsError] = []
+    static let pnsErrorLimit = 10_000
+    /// The registration id a test send reports for a target (an installation's own registration ids included).
+    let registrationId: (Target) -> String
     private var success = 0
     private var failure = 0
 
-    init(keepsResults: Bool = true) {
+    init(keepsResults: Bool = true, registrationId: @escaping (Target) -> String = { target in
+        switch target.key.owner {
+        case .installation(let id), .registration(let id): id
+        }
+    }) {
         self.keepsResults = keepsResults
+        self.registrationId = registrationId
     }
 
     /// Outcome name → count, per platform, as telemetry reports them.
@@ -152,7 +172,7 @@ struct OutcomeTally {
         failures[target.platform, default: [:]][refusal.outcome, default: 0] += 1
         failure += 1
         if keepsResults { keep(target, refusal.text) }
-        if refusal.channelIsDead || refusal == .legacyFCMRetired {
+        if refusal.channelIsDead || refusal == .legacyFCMRetired, pnsErrors.count < Self.pnsErrorLimit {
             var error = PnsError(platform: target.platform.rawValue, pushChannel: target.pushChannel, outcome: refusal.outcome)
             switch target.key.owner {
             case .installation(let id): error.installationId = id
@@ -163,13 +183,8 @@ struct OutcomeTally {
     }
 
     private mutating func keep(_ target: Target, _ outcome: String) {
-        let registration: String
-        switch target.key.owner {
-        case .installation(let id): registration = id
-        case .registration(let id): registration = id
-        }
         results.append(NotificationOutcome.Result(
-            platform: target.platform.notificationFormat, pnsHandle: target.pushChannel, registrationId: registration, outcome: outcome))
+            platform: target.platform.notificationFormat, pnsHandle: target.pushChannel, registrationId: registrationId(target), outcome: outcome))
     }
 
     var notificationOutcome: NotificationOutcome {

@@ -36,6 +36,8 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
             \(ExitStatus.help([
                 .ok, .init("1", "a step of the demo's run failed (the report says which)"),
                 .init("2", "no pipeline to run (run it in a checkout's root, or give --pipeline), or a bad option"),
+                .init("3", "the run was partial: some items failed (the report lists them)"),
+                .init("4", "undelivered: the outcomes a send read show no device was reached"),
             ]))
             """)
 

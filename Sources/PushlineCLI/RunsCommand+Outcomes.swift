@@ -27,7 +27,7 @@ extension RunsCommand {
                     .init("1", "telemetry could not be read (a Free or Basic hub, a key without Manage, the hub unreachable)"),
                     .init("2", "no such run, a run still running, a pipeline file that cannot be loaded, or a bad option"),
                     .init("3", "some outcomes were not final (or had no telemetry yet) when the wait ended"),
-                    .init("4", "the outcomes are final and show no device was reached"),
+                    .init("4", "the outcomes of a step are final and show none of its notifications reached a device"),
                 ]))
                 """)
 
@@ -69,9 +69,20 @@ extension RunsCommand {
                 throw error
             }
             var idsByStep: [Int: [String]] = [:]
-            for item in items {
-                guard let notification = item.entry.notificationId, step.map({ $0 == item.key.step }) ?? true else { continue }
+            var withoutIds: [Int: Int] = [:]
+            for item in items where step.map({ $0 == item.key.step }) ?? true {
+                guard sessions[item.key.step] != nil else { continue }
+                guard let notification = item.entry.notificationId else {
+                    withoutIds[item.key.step, default: 0] += 1
+                    continue
+                }
                 idsByStep[item.key.step, default: []].append(notification)
+            }
+            if idsByStep.isEmpty, let (index, count) = withoutIds.min(by: { $0.key < $1.key }) {
+                await executor.shutdown()
+                // NH gives a notification id (the send's Location) only on the Standard tier.
+                throw CommandFailure("step \(index) of run \(run.id) sent \(count) notification\(count == 1 ? "" : "s") but the hub gave no notification ids: "
+                                     + "it keeps no per-message telemetry (a Free or Basic hub); that needs the Standard tier", exitCode: ExitStatus.failure)
             }
             if idsByStep.isEmpty {
                 await executor.shutdown()
@@ -96,7 +107,7 @@ extension RunsCommand {
             let states = read.map(\.outcomes)
             if states.contains(where: { $0.state == .unavailable }) { throw ExitStatus.exit(ExitStatus.failure) }
             if states.contains(where: { $0.state == .partial }) { throw ExitStatus.exit(ExitStatus.partial) }
-            if states.allSatisfy(\.reachedNoDevice) { throw ExitStatus.exit(ExitStatus.undelivered) }
+            if states.contains(where: \.reachedNoDevice) { throw ExitStatus.exit(ExitStatus.undelivered) }
         }
 
         /// A session per sending step, from the pipeline file the run used, loaded as `pushline run` loads it.

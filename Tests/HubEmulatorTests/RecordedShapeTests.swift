@@ -84,6 +84,31 @@ struct RecordedShapeTests {
             #expect(try await client.sendNative("windows", "<toast/>", tags: "t", contentType: "application/xml",
                                                 extraHeaders: [("X-WNS-Type", "wns/toast")]).status == 201)
             #expect(try await client.deliveries().first?["pushChannel"] as? String == "https://some.url/")
+            // A channel filter written as the app wrote the channel finds it too.
+            let filtered = try await client.request(.get, "/myhub/registrations?\(NH.api)&$filter=ChannelUri+eq+%27https%3A%2F%2Fsome.url%27",
+                                                    auth: Token.full())
+            #expect(InstallationRegistrationTests.entries(filtered.body).count == 1, "\(filtered.body)")
+        }
+        // A dead-channels rule written as the app wrote the channel matches the channel as kept.
+        let rules = [DeadChannelRule(reason: .expired, selection: .handles(["https://Some.URL"]))]
+        try await withEmulator(NH.configuration(deadChannels: rules)) { client, _ async throws in
+            let body = #"{"installationId":"w1","platform":"wns","pushChannel":"https://some.url","tags":["t"]}"#
+            #expect(try await client.putInstallation("w1", body).status == 200)
+            #expect(try await client.sendNative("windows", "<toast/>", tags: "t", contentType: "application/xml",
+                                                extraHeaders: [("X-WNS-Type", "wns/toast")]).status == 201)
+            #expect(try await client.deliveries().isEmpty)
+        }
+    }
+
+    @Test("a test send names an installation's device by the installation's own registration id")
+    func testSendRegistrationIds() async throws {
+        try await withEmulator { client, _ async throws in
+            #expect(try await client.putInstallation("i1", seedInstallation(id: "i1")).status == 200)
+            let listed = try await client.request(.get, "/myhub/registrations?\(NH.api)", auth: Token.full())
+            let templateEntry = try #require(InstallationRegistrationTests.entries(listed.body).first { $0.contains("TemplateRegistrationDescription") })
+            let templateId = try #require(RegistrationTests.element("RegistrationId", in: templateEntry))
+            let test = try await client.sendTemplate(#"{"message":"x"}"#, tags: "12345", query: "&test")
+            #expect(RegistrationTests.element("RegistrationId", in: test.body) == templateId, "\(test.body)")
         }
     }
 

@@ -15,7 +15,7 @@ struct PnsOutcomeTests {
         ("InvalidNotificationFormat", .fcmv1, .payload), ("InvalidNotificationSize", .apns, .payload),
         ("Throttled", .fcmv1, .transient), ("ChannelThrottled", .wns, .transient), ("PnsThrottled", .apns, .transient),
         ("ChannelDisconnected", .mpns, .transient), ("Dropped", .wns, .transient), ("PnsUnreachable", .apns, .transient),
-        ("PnsUnavailable", .gcm, .transient), ("PnsServerError", .apns, .transient), ("PnsInterfaceError", .apns, .transient),
+        ("PnsUnavailable", .apns, .transient), ("PnsUnavailable", .gcm, .configuration), ("PnsServerError", .apns, .transient), ("PnsInterfaceError", .apns, .transient),
         ("AbandonedNotificationMessages", .apns, .transient), ("NoTargets", .apns, .notSent), ("Skipped", .apns, .notSent),
         ("UnknownError", .apns, .unknown), ("SomethingNew", .apns, .unknown),
     ])

@@ -67,6 +67,23 @@ private final class StepLedger: ItemLedger {
         #expect(dry.steps.first?.summary == "acted as a (run 4)")
     }
 
+    @Test func aStepReadBackWhoseNotificationsReachedNoDeviceStillEndsTheRunUndelivered() async throws {
+        let registry = try StepRegistry([HubActingStep.self])
+        let document = PipelineDocument(file: Build.file, directory: ".", steps: [invocation(1, "acting", [("name", Build.scalar("a"))])])
+        let pipeline = try #require(registry.build(document, diagnostics: DiagnosticCollector(), loadDataFile: noFiles))
+        let ledger = StepLedger()
+        ledger.completed.withLock {
+            $0[1] = CompletedStep(step: 1, stepId: "acting", summary: "sent", outputs: [
+                "ids": .list([], total: 0), DeliveryOutcomes.reachedNoDeviceMark: .integer(1),
+            ])
+        }
+        let engine = PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
+        let resumed = await engine.run(pipeline, mode: .live(DryRunTransport()), batch: BatchControl(ledger: ledger, isResume: true))
+        #expect(resumed.status == .undelivered)
+        // The mark is the engine's: not among the outputs the report shows.
+        #expect(resumed.steps.first?.outputs == .object([ReportField("ids", .array([]))]))
+    }
+
     @Test func outputsRoundTripThroughTheirStoredJSON() {
         let outputs: StepOutputs = ["n": .integer(3), "t": .string("5"), "l": .list(["a", "b"], total: 9)]
         let step = CompletedStep(step: 1, stepId: "send", summary: "s", outputs: outputs)

@@ -17,7 +17,7 @@ import Testing
         var devices: String { directory + "/devices.csv" }
 
         init(users count: Int, badRows: [Int: String] = [:], journal kind: JournalKind = .sqlite) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString)").path
+            directory = TestScratch.root.appendingPathComponent("digest-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             journal = try kind.make(directory)
             let devices = (1...count).map { "dev-\($0),apns,\(String(format: "%064X", $0)),digest,u-\($0)" }

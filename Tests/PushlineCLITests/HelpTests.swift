@@ -31,7 +31,7 @@ import Testing
         #expect(try await exitCodes(["check"]) == ["0", "1", "2", "75", "78"])
         #expect(try await exitCodes(["sas"]) == ["0", "2"])
         #expect(try await exitCodes(["render"]) == ["0", "2"])
-        #expect(try await exitCodes(["demo"]) == ["0", "1", "2"])
+        #expect(try await exitCodes(["demo"]) == ["0", "1", "2", "3", "4"])
         #expect(try await exitCodes(["runs"]) == ["0", "1", "2", "75", "78"])
         for hub in [["send"], ["installation"], ["registration"], ["schedule", "cancel"]] {
             #expect(try await exitCodes(hub) == ["0", "1", "2"], "\(hub)")

@@ -29,7 +29,7 @@ import PipelineConfig
 
     @Test("a dry run whose input has a malformed row ends as the live run would: rejected, exit 2, the row named")
     func dryRunOfMalformedRowsExitsTwo() async throws {
-        let rows = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).csv").path
+        let rows = TestScratch.root.appendingPathComponent("rows-\(UUID().uuidString).csv").path
         try "userId,headline\nu1,Hi\nu2,\"open\nu3,Hi\n".write(toFile: rows, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: rows) }
         let output = await CommandRunner.run(["run", "pipelines/daily-digest.yaml", "--dry-run"],

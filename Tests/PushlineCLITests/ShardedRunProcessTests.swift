@@ -10,7 +10,7 @@ struct ShardedRunProcessTests {
 
     /// A working directory of its own, as another pod or machine has.
     func workingDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shard-cwd-\(UUID().uuidString)").path
+        let directory = TestScratch.root.appendingPathComponent("shard-cwd-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -36,7 +36,7 @@ import Testing
     }
 
     private func workingDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pace-cwd-\(UUID().uuidString)").path
+        let directory = TestScratch.root.appendingPathComponent("pace-cwd-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -83,7 +83,7 @@ func failure(of step: RegisterStep, in context: StepContext) async throws -> Ste
 
 /// A scratch directory holding the given files.
 func directory(with files: [String: String]) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("register-tests-\(UUID().uuidString)")
+    let url = TestScratch.root.appendingPathComponent("register-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     for (name, text) in files {
         try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)

@@ -104,6 +104,46 @@ private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = [
         #expect(none.lines.last?.hasSuffix("(none matched a device)") == true)
     }
 
+    @Test func aFinalNotificationWithoutCountsSaysNothingAboutDevices() async throws {
+        let step = try outcomeStep([("wait", "1m")])
+        let result = try await run(step, transport: TelemetryTransport([TelemetryTransport.details("Completed")]))
+        #expect(result.outputs["outcome-state"] == .string("final"))
+        #expect(!result.reachedNoDevice)
+        #expect(result.outputs[DeliveryOutcomes.reachedNoDeviceMark] == nil)
+    }
+
+    @Test func aHubThatGivesNoNotificationIdsKeepsNoTelemetry() async throws {
+        let step = try outcomeStep([("wait", "1m")])
+        // A Free or Basic hub answers a send 201 without a Location.
+        let result = try await run(step, transport: RecordingTransport([HubResponse(status: 201)]))
+        #expect(result.outputs["accepted"] == .integer(1))
+        #expect(result.outputs["outcome-state"] == .string("unavailable"))
+        #expect(result.lines.contains { $0.hasPrefix("outcomes unavailable: hub 'sports' gave no notification ids for the 1 it accepted") },
+                "\(result.lines)")
+    }
+
+    @Test func aStopSignalEndsTheReadingAndKeepsWhatWasRead() async throws {
+        var step = try outcomeStep([("wait", "10m")])
+        let stop = StopSignal()
+        let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
+        step.outcomeSleep = { _ in stop.request() }
+        let result = try await run(step, transport: transport, batch: BatchControl(stop: stop))
+        #expect(transport.reads == 1)
+        #expect(result.outputs["outcome-state"] == .string("partial"))
+        #expect(result.lines.contains { $0.contains("a stop signal ended the reading") }, "\(result.lines)")
+    }
+
+    @Test func theWaitBoundsAPassOverASlowHub() async throws {
+        // Four notifications, each read taking 0.3 s, never final: all are read once (1.2 s), and the second pass stops
+        // at the 1.5 s wait after its first read (or does not start, on a machine slow enough to use the wait up first).
+        let transport = SlowTelemetryTransport(delay: .milliseconds(300))
+        let ids = (1...4).map { "n\($0)" }
+        let collector = OutcomeCollector(session: try session(transport), sleep: { _ in })
+        let read = await collector.collect(ids, of: 4, wait: 1.5)
+        #expect(read.state == .partial)
+        #expect((4...5).contains(transport.reads), "read \(transport.reads)")
+    }
+
     @Test func aDryRunReadsNothingAndWithoutOutcomesTheStateIsOff() async throws {
         let step = try outcomeStep([("wait", "10m")])
         let transport = TelemetryTransport([TelemetryTransport.details("Completed")])
@@ -135,4 +175,23 @@ private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = [
         #expect(OutcomeCollector.sample(ids, size: 4) == ["n0", "n2", "n5", "n7"])
         #expect(OutcomeCollector.sample(ids, size: 20) == ids)
     }
+}
+
+/// Answers every telemetry read with Processing, after `delay`.
+final class SlowTelemetryTransport: HubTransport {
+    private let count = Mutex(0)
+    let delay: Duration
+    init(delay: Duration) { self.delay = delay }
+    var reads: Int { count.withLock { $0 } }
+
+    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy) async throws(TransportError) -> TransportResult {
+        count.withLock { $0 += 1 }
+        try? await Task.sleep(for: delay)
+        return TransportResult(response: TelemetryTransport.details("Processing"), attempts: 1, elapsedMs: 1, trackingId: "t")
+    }
+}
+
+/// A session for `hub` over `transport`, as a run makes one.
+func session(_ transport: any HubTransport) throws -> HubSession {
+    try HubSession(hub: hub, transport: transport, policy: RetryPolicy(), clock: .system)
 }

@@ -105,6 +105,7 @@ package struct PipelineEngine: Sendable {
             if let done = await Self.completedEarlier(built, batch: batch, dryRun: dryRun, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
+                undelivered = undelivered || done.outputs[DeliveryOutcomes.reachedNoDeviceMark] != nil
                 if let id = built.declaredId { earlier.record(done.outputs, of: id) }
                 records.append(record)
                 continue

@@ -28,6 +28,8 @@ package struct DeliveryOutcomes: Sendable, Equatable {
     package var final: Int
     /// Notifications that matched no device (`NoTargetFound`).
     package var noTarget: Int
+    /// Final notifications that came with no outcome counts at all (and matched devices): NH said nothing about them.
+    package var withoutCounts: Int
     /// Outcome counts by platform (`apns`, or NH's prefix for one this version does not know) and outcome name.
     package var counts: [String: [String: Int]]
 
@@ -39,13 +41,18 @@ package struct DeliveryOutcomes: Sendable, Equatable {
         self.of = of
         final = 0
         noTarget = 0
+        withoutCounts = 0
         counts = [:]
     }
 
     /// Adds one notification's final details.
     package mutating func add(_ details: NotificationDetails) {
         final += 1
-        if details.state == .noTargetFound { noTarget += 1 }
+        if details.state == .noTargetFound {
+            noTarget += 1
+        } else if details.outcomeCounts.isEmpty {
+            withoutCounts += 1
+        }
         for platform in details.platformOutcomes {
             let name = platform.platform?.rawValue ?? platform.prefix
             for count in platform.counts { counts[name, default: [:]][count.name, default: 0] += count.count }
@@ -68,10 +75,11 @@ package struct DeliveryOutcomes: Sendable, Equatable {
     /// Devices whose channel is dead.
     package var deadChannels: Int { totals[.deadChannel] ?? 0 }
 
-    /// True when every notification read is final and none reached a device: the hub accepted them, but nothing
-    /// arrived anywhere (all channels dead, every device on a retired platform, no device matched).
+    /// True when every notification read is final and what NH said about each shows none reached a device: the hub
+    /// accepted them, but nothing arrived anywhere (all channels dead, every device on a retired platform, no device
+    /// matched). A final notification without counts says nothing, so it never counts as reaching no one.
     package var reachedNoDevice: Bool {
-        state == .final && read > 0 && delivered == 0
+        state == .final && read > 0 && delivered == 0 && withoutCounts == 0 && notDelivered + noTarget > 0
     }
 
     /// `platform outcome count` lines (`fcmv1 Success 9200`), sorted, as the `outcome-counts` output holds them.

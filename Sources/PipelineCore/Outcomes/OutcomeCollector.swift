@@ -16,8 +16,10 @@ package struct OutcomeCollector: Sendable {
         self.sleep = sleep
     }
 
-    /// The outcomes of `ids` (already a sample of `total`), reading for at most `wait` seconds.
-    package func collect(_ ids: [String], of total: Int, wait: Double) async -> DeliveryOutcomes {
+    /// The outcomes of `ids` (already a sample of `total`): each is read once, then those not final are read again until
+    /// they are or `wait` seconds have passed (a read under way when the wait ends is the last). `stopped` ends the
+    /// reading early (a stop signal): what was read is kept.
+    package func collect(_ ids: [String], of total: Int, wait: Double, stopped: @Sendable () -> Bool = { false }) async -> DeliveryOutcomes {
         guard !ids.isEmpty else { return DeliveryOutcomes(state: .none, of: total) }
         var outcomes = DeliveryOutcomes(state: .final, read: ids.count, of: total)
         var pending = ids
@@ -27,10 +29,21 @@ package struct OutcomeCollector: Sendable {
         let started = ContinuousClock.now
         var slept = 0.0
         var poll = TelemetryPoll()
+        func spent() -> Double {
+            let elapsed = ContinuousClock.now - started
+            return max(slept, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        var firstPass = true
         while true {
             var still: [String] = []
             missing = 0
-            for id in pending {
+            for (position, id) in pending.enumerated() {
+                // Every notification is read once; after that the wait bounds the reading, not only the pauses, so a
+                // large sample over a slow hub stops when the wait is up.
+                if stopped() || (!firstPass && position > 0 && spent() >= wait) {
+                    still += pending[position...]
+                    break
+                }
                 let request = HubRequests.notificationDetails(id: id, at: session.endpoint)
                 let result: TransportResult
                 do {
@@ -53,14 +66,19 @@ package struct OutcomeCollector: Sendable {
                 }
             }
             pending = still
+            firstPass = false
             guard !pending.isEmpty else { return outcomes }
-            let elapsed = ContinuousClock.now - started
-            let spent = max(slept, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-            guard let delay = poll.nextDelay(now: Date(timeIntervalSince1970: spent), deadline: Date(timeIntervalSince1970: wait)) else { break }
+            if stopped() { break }
+            guard let delay = poll.nextDelay(now: Date(timeIntervalSince1970: spent()), deadline: Date(timeIntervalSince1970: wait)) else { break }
             do { try await sleep(delay) } catch { break }
             slept += delay
         }
         outcomes.state = .partial
+        if stopped() {
+            outcomes.reason = "a stop signal ended the reading: \(pending.count) of \(ids.count) notifications not final yet; "
+                + "`pushline runs outcomes` reads them again later"
+            return outcomes
+        }
         let parts = [(pending.count - missing, "still processing"), (missing, "with no telemetry yet")].filter { $0.0 > 0 }
         outcomes.reason = "after the wait, \(pending.count) of \(ids.count) notifications were not final ("
             + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + "); `pushline runs outcomes` reads them again later"

@@ -16,8 +16,21 @@ extension SendStep {
             result.outputs.merge(DeliveryOutcomes(state: .none).outputs) { _, new in new }
             return result
         }
-        let ids = OutcomeCollector.sample(batch.sampledNotificationIds, size: settings.sample)
-        let read = await OutcomeCollector(session: session, sleep: outcomeSleep).collect(ids, of: batch.notificationIdTotal, wait: settings.wait)
+        let accepted = batch.counts.accepted + batch.counts.skipped
+        let read: DeliveryOutcomes
+        if batch.interrupted || context.batch.stop.isRequested {
+            read = DeliveryOutcomes(state: .partial, reason: "a stop signal ended the run before the outcomes were read; "
+                                        + "`pushline runs outcomes` reads them later", of: accepted)
+        } else if batch.notificationIdTotal == 0, accepted > 0 {
+            // NH gives a notification id (the answer's Location) only on the Standard tier.
+            read = DeliveryOutcomes(state: .unavailable, reason: "hub '\(hub.name)' gave no notification ids for the \(accepted) it accepted: "
+                                        + "it keeps no per-message telemetry (a Free or Basic hub); that needs the Standard tier", of: accepted)
+        } else {
+            let ids = OutcomeCollector.sample(batch.sampledNotificationIds, size: settings.sample)
+            let stop = context.batch.stop
+            read = await OutcomeCollector(session: session, sleep: outcomeSleep)
+                .collect(ids, of: batch.notificationIdTotal, wait: settings.wait, stopped: { stop.isRequested })
+        }
         result.outputs.merge(read.outputs) { _, new in new }
         result.lines += read.lines
         if case .object(var fields) = result.data {
@@ -26,6 +39,8 @@ extension SendStep {
         }
         if read.reachedNoDevice {
             result.reachedNoDevice = true
+            // Kept with the outputs in the journal, so a resumed run that reads this step back still ends undelivered.
+            result.outputs[DeliveryOutcomes.reachedNoDeviceMark] = .integer(1)
             result.lines.append(read.reachedNoDeviceWarning)
             context.logger.warning("no device reached", metadata: ["read": "\(read.read)", "of": "\(read.of)", "deadChannels": "\(read.deadChannels)"])
         } else if read.state == .unavailable || read.state == .partial {
