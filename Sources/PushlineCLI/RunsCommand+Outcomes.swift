@@ -112,22 +112,8 @@ extension RunsCommand {
 
         /// A session per sending step, from the pipeline file the run used, loaded as `pushline run` loads it.
         private func hubSessions(for run: RunRecord, console: Console, transport: any HubTransport) async throws -> [Int: HubSession] {
-            guard let path = run.path else { throw CommandFailure("run \(run.id) does not say which pipeline file it ran") }
-            let loaded = await LoadedPipeline.load(path, purpose: .run, console: console, parameters: try parameters.values())
-            guard let pipeline = loaded.pipeline else {
-                let first = loaded.diagnostics.first { $0.severity == .error }.map { ": " + ($0.location.map { "\($0): " } ?? "") + $0.message } ?? ""
-                throw CommandFailure("cannot load '\(path)', the pipeline run \(run.id) ran\(first) (give the environment the run had: --env-file, --param)")
-            }
-            var sessions: [Int: HubSession] = [:]
-            for built in pipeline.steps {
-                guard let hub = built.step.access.first(where: { $0.right == .send })?.hub else { continue }
-                do {
-                    sessions[built.index] = try HubSession(hub: hub, transport: transport, policy: RetryPolicy(), clock: console.clock)
-                } catch {
-                    throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
-                }
-            }
-            return sessions
+            let loaded = try await RunPipeline.load(run, parameters: try parameters.values(), console: console)
+            return try loaded.hubs(right: .send).mapValues { try RunPipeline.session($0, transport: transport, console: console) }
         }
 
         /// Writes each completed step's counts into its journalled outputs; returns the steps written.

@@ -38,6 +38,7 @@ import Testing
         }
         #expect(try await exitCodes(["notification", "show"]) == ["0", "1", "2", "3"])
         #expect(try await exitCodes(["runs", "outcomes"]) == ["0", "1", "2", "3", "4"])
+        #expect(try await exitCodes(["devices", "prune"]) == ["0", "1", "2", "3"])
         #expect(try await exitCodes([]) == ["0", "1", "2", "3", "4", "75", "78", "130"])
     }
 

@@ -98,3 +98,79 @@ extension PipelineRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 }
+
+extension PipelineRunProcessTests {
+    @Test("devices prune lists exactly the dead devices of a run, by reason, and deletes the installations only when asked")
+    func pruneDeadDevices() async throws {
+        let directory = NSTemporaryDirectory() + "pushline-prune-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let expired = String(format: "%064X", 0xE1), invalid = String(format: "%064X", 0xB1), deadRegistration = String(format: "%064X", 0xB2)
+        try """
+            namespace: local
+            hubs:
+              myhub:
+                policies:
+                  DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
+            dead-channels:
+              - { reason: expired, handles: ["\(expired)"] }
+              - { reason: invalid, handles: ["\(invalid)", "\(deadRegistration)"] }
+            telemetry-delay: 1s
+            """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
+        try """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+            templates:
+              alert: { platform: apns, body: '{"aps":{"alert":"$(m)"}}' }
+            steps:
+              - register:
+                  hub: main
+                  installations:
+                    - { installationId: live-1, platform: apns, pushChannel: "\(String(format: "%064X", 1))", tags: [news] }
+                    - { installationId: live-2, platform: apns, pushChannel: "\(String(format: "%064X", 2))", tags: [news] }
+                    - { installationId: gone-1, platform: apns, pushChannel: "\(expired)", tags: [news] }
+                    - { installationId: bad-1, platform: apns, pushChannel: "\(invalid)", tags: [news] }
+                    - { installationId: old-1, platform: gcm, pushChannel: "legacy-token", tags: [news] }
+              - register:
+                  hub: main
+                  registrations:
+                    - { platform: apns, handle: "\(deadRegistration)", tags: [news] }
+              - send: { hub: main, format: apple, template: alert, audience: news, properties: { m: "hi" }, outcomes: { wait: 60s } }
+            """.write(toFile: directory + "/news.yaml", atomically: true, encoding: .utf8)
+        let (emulator, _, strings) = try await emulator(["--config", directory + "/emulator.yaml"])
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let journal = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        let (status, output) = try await run(["run", directory + "/news.yaml", "--report", directory + "/report.json"], connection: full, environment: journal)
+        #expect(status == 0, "\(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        let runId = try #require(report["runId"] as? String)
+
+        let (listed, listing) = try await run(["devices", "prune", runId, "--format", "json"], connection: full, environment: journal)
+        #expect(listed == 0, "\(listing)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [String: Any], "\(listing)")
+        let dead = (object["dead"] as? [[String: Any]] ?? []).map { "\($0["kind"] as? String ?? ""):\($0["reason"] as? String ?? "")" }
+        // The expired and the invalid installation (NH marks both), and the registration of its own the telemetry names;
+        // not the live devices, and not the legacy FCM one (its platform is retired: a configuration matter, not a dead channel).
+        #expect(dead.sorted() == ["installation:pushChannelExpired", "installation:pushChannelExpired", "registration:BadChannel"], "\(listing)")
+        let ids = Set((object["dead"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String == "installation" ? $0["id"] as? String : nil })
+        #expect(ids == ["gone-1", "bad-1"])
+
+        let (text, textOutput) = try await run(["devices", "prune", runId], connection: full, environment: journal)
+        #expect(text == 0)
+        #expect(textOutput.contains("nothing was changed; to delete the dead installations: pushline devices prune \(runId) --delete"), "\(textOutput)")
+        #expect(try await run(["installation", "get", "gone-1"], connection: full).0 == 0)
+
+        let (deleted, deleteOutput) = try await run(["devices", "prune", runId, "--delete"], connection: full, environment: journal)
+        #expect(deleted == 0, "\(deleteOutput)")
+        #expect(deleteOutput.contains("[1/1] register ok     deleted 2 installations on hub 'main'"), "\(deleteOutput)")
+        #expect(try await run(["installation", "get", "gone-1"], connection: full).0 == 1)
+        #expect(try await run(["installation", "get", "live-1"], connection: full).0 == 0)
+        let (_, runs) = try await run(["runs", "list"], connection: full, environment: journal)
+        #expect(runs.contains("devices-prune-main"), "\(runs)")
+        let (_, after) = try await run(["devices", "prune", runId, "--format", "json"], connection: full, environment: journal)
+        let remaining = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [String: Any])
+        #expect((remaining["dead"] as? [[String: Any]])?.count == 1, "\(after)")
+        #expect(try await emulator.stop() == 0)
+    }
+}

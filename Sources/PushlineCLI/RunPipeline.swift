@@ -1,0 +1,46 @@
+import Foundation
+import HubWire
+import PipelineCore
+import RunFlow
+import RunStore
+
+/// The pipeline a journalled run ran, loaded again from its file with this environment, for commands that act on the
+/// run's hubs after it ended (`runs outcomes`, `devices prune`).
+struct RunPipeline {
+    let pipeline: Pipeline
+    let registry: StepRegistry
+
+    /// Loads `run`'s pipeline file as `pushline run` does; a file that no longer loads is a usage error that says so.
+    static func load(_ run: RunRecord, parameters: [String: String], console: Console) async throws -> RunPipeline {
+        guard let path = run.path else { throw CommandFailure("run \(run.id) does not say which pipeline file it ran") }
+        let loaded = await LoadedPipeline.load(path, purpose: .run, console: console, parameters: parameters)
+        guard let pipeline = loaded.pipeline else {
+            let first = loaded.diagnostics.first { $0.severity == .error }.map { ": " + ($0.location.map { "\($0): " } ?? "") + $0.message } ?? ""
+            throw CommandFailure("cannot load '\(path)', the pipeline run \(run.id) ran\(first) (give the environment the run had: --env-file, --param)")
+        }
+        return RunPipeline(pipeline: pipeline, registry: loaded.registry)
+    }
+
+    /// The hub of each step that sends (`send`) or writes devices (`register`), by step number.
+    func hubs(right: AccessRight) -> [Int: HubDeclaration] {
+        var hubs: [Int: HubDeclaration] = [:]
+        for built in pipeline.steps {
+            if let hub = built.step.access.first(where: { $0.right == right })?.hub { hubs[built.index] = hub }
+        }
+        return hubs
+    }
+
+    /// The step kind (`register`, `send`, …) of each step number.
+    var kinds: [Int: String] {
+        Dictionary(uniqueKeysWithValues: pipeline.steps.map { ($0.index, $0.id) })
+    }
+
+    /// A session for `hub` over `transport`.
+    static func session(_ hub: HubDeclaration, transport: any HubTransport, console: Console) throws -> HubSession {
+        do {
+            return try HubSession(hub: hub, transport: transport, policy: RetryPolicy(), clock: console.clock)
+        } catch {
+            throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
+        }
+    }
+}
