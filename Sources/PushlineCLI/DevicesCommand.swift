@@ -50,18 +50,7 @@ struct DevicesCommand: AsyncParsableCommand {
         func run() async throws {
             let console = Console.current
             let journal = try await store.open(console: console)
-            let run: RunRecord
-            let items: [JournalItem]
-            do {
-                guard let found = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
-                run = found
-                if try await JournalOption.shownStatus(run, store: journal) == "running" {
-                    throw CommandFailure("run \(run.id) is running (pid \(run.pid)); prune its devices after it ends")
-                }
-                items = try await journal.items(run: run.id, states: [.accepted], limit: Int.max)
-            } catch let error as RunStoreError {
-                throw CommandFailure("the run journal: \(error.message)")
-            }
+            let (run, items) = try await RunPipeline.endedRun(id, in: journal, doing: "prune its devices")
             await journal.close()
             let loaded = try await RunPipeline.load(run, parameters: try parameters.values(), console: console)
             let executor = AsyncHTTPExecutor()

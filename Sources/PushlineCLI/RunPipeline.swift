@@ -43,4 +43,18 @@ struct RunPipeline {
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
         }
     }
+
+    /// The ended run `id` names in `journal` and its accepted items; a run still running is refused (`doing` says what
+    /// would wait for its end).
+    static func endedRun(_ id: String, in journal: any RunStore, doing: String) async throws -> (RunRecord, [JournalItem]) {
+        do {
+            guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
+            if try await JournalOption.shownStatus(run, store: journal) == "running" {
+                throw CommandFailure("run \(run.id) is running (pid \(run.pid)); \(doing) after it ends")
+            }
+            return (run, try await journal.items(run: run.id, states: [.accepted], limit: Int.max))
+        } catch let error as RunStoreError {
+            throw CommandFailure("the run journal: \(error.message)")
+        }
+    }
 }

@@ -50,18 +50,7 @@ extension RunsCommand {
         func run() async throws {
             let console = Console.current
             let journal = try await store.open(console: console)
-            let run: RunRecord
-            let items: [JournalItem]
-            do {
-                guard let found = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
-                run = found
-                if try await JournalOption.shownStatus(run, store: journal) == "running" {
-                    throw CommandFailure("run \(run.id) is running (pid \(run.pid)); read its outcomes after it ends")
-                }
-                items = try await journal.items(run: run.id, states: [.accepted], limit: Int.max)
-            } catch let error as RunStoreError {
-                throw CommandFailure("the run journal: \(error.message)")
-            }
+            let (run, items) = try await RunPipeline.endedRun(id, in: journal, doing: "read its outcomes")
             let executor = AsyncHTTPExecutor()
             let sessions: [Int: HubSession]
             do { sessions = try await hubSessions(for: run, console: console, transport: RetryingTransport(executor: executor)) } catch {
