@@ -88,8 +88,8 @@ struct NotificationCommand: AsyncParsableCommand {
 
         /// A 403: below Standard, NH says the SKU lacks the feature; an empty 403 is a key without Manage.
         static func refused(_ response: HubResponse, request: HubRequest, hub: String, console: Console) throws -> Never {
-            let detail = NHErrorBody(parsing: response.bodyText)?.message ?? ""
-            if detail.lowercased().contains("sku") || detail.lowercased().contains("standard") {
+            if response.refusesForTier {
+                let detail = NHErrorBody(parsing: response.bodyText)?.message ?? ""
                 console.errorLine("hub '\(hub)' keeps no per-message telemetry: that needs the Standard tier, and this hub is Free or Basic")
                 console.errorLine("  hint: upgrade the hub to Standard to see outcomes; sends still work (NH: \(detail))")
             } else {

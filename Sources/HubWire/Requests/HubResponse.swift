@@ -29,3 +29,14 @@ public struct HubResponse: Sendable, Equatable {
         (200...299).contains(status)
     }
 }
+
+extension HubResponse {
+    /// True for NH's answer to a Standard-only feature (telemetry, scheduled sends) on a Free or Basic hub: 403 with
+    /// "Request rejected because this feature is not enabled for your SKU. Upgrade to Standard." (an empty 403 is a key
+    /// without the right instead).
+    public var refusesForTier: Bool {
+        guard status == 403 else { return false }
+        let detail = (NHErrorBody(parsing: bodyText)?.message ?? "").lowercased()
+        return detail.contains("sku") || detail.contains("standard")
+    }
+}

@@ -7,11 +7,14 @@ import HubWire
 package struct OutcomeCollector: Sendable {
     /// The hub the notifications went through.
     package let session: HubSession
+    /// Sleeps for that many seconds (the default; a step's tests replace it).
+    package static let sleepForReal: @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+
     /// Waits that many seconds (tests pass one that returns at once).
     package let sleep: @Sendable (Double) async throws -> Void
 
     /// A collector that sleeps for real.
-    package init(session: HubSession, sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
+    package init(session: HubSession, sleep: @escaping @Sendable (Double) async throws -> Void = OutcomeCollector.sleepForReal) {
         self.session = session
         self.sleep = sleep
     }
@@ -94,8 +97,7 @@ package struct OutcomeCollector: Sendable {
 
     /// Why a 403 came: below Standard NH names the SKU; an empty 403 is a key without Manage.
     package static func refusal(_ response: HubResponse, hub: String) -> String {
-        let detail = NHErrorBody(parsing: response.bodyText)?.message ?? ""
-        if detail.lowercased().contains("sku") || detail.lowercased().contains("standard") {
+        if response.refusesForTier {
             return "hub '\(hub)' keeps no per-message telemetry: that needs the Standard tier"
         }
         return "the key for hub '\(hub)' cannot read telemetry: that needs the Manage right"

@@ -103,8 +103,7 @@ package enum HubProbe {
         case 200..<300, 404:
             return Finding(verdict: .proven, text: "\(needed): proven, and the hub keeps telemetry (GET of a notification that cannot exist: \(code))")
         case 401, 403 where result.response.header("Retry-After") == nil:
-            let detail = NHErrorBody(parsing: result.response.bodyText)?.message ?? ""
-            if detail.lowercased().contains("sku") || detail.lowercased().contains("standard") {
+            if result.response.refusesForTier {
                 return Finding(verdict: .failed, text: "\(needed): the hub keeps no per-message telemetry: that needs the Standard tier, "
                     + "and this hub is Free or Basic; upgrade it, or remove `outcomes:` (sends work either way)")
             }

@@ -169,7 +169,7 @@ package struct SendStep: Step {
     /// `outcomes:`; nil when the step does not read telemetry.
     var outcomes: OutcomeSettings?
     /// How the step waits between readings of telemetry (tests replace it).
-    var outcomeSleep: @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    var outcomeSleep: @Sendable (Double) async throws -> Void = OutcomeCollector.sleepForReal
 
     /// Creates a send (tests and `build`).
     init(
