@@ -11,7 +11,12 @@ func scripted(_ mode: String, environment: [String: String] = ["CRM_TOKEN": "s3c
     let declaration = PluginDeclaration(name: "crm", location: SourceLocation(file: "p.yaml", line: 3, column: 3), command: [python, script, mode],
                                         shownCommand: "python3 scripted.py \(mode)", commandLocation: SourceLocation(file: "p.yaml", line: 4, column: 14),
                                         environment: environment, timeout: timeout)
-    return PluginHost(declaration: declaration, directory: FileManager.default.temporaryDirectory.path)
+    var host = PluginHost(declaration: declaration, directory: FileManager.default.temporaryDirectory.path)
+    // The suite starts with every other suite on two cores: a Python start and exit can take tens of seconds then.
+    // These tests are about the run's own limit, not the handshake's.
+    host.handshakeTimeout = .seconds(120)
+    host.exitGrace = .seconds(60)
+    return host
 }
 
 /// The interpreter itself, not a shim on PATH (pyenv's adds its own variables to the environment it is given).

@@ -11,7 +11,10 @@ package struct PluginHost: Sendable {
     package let directory: String
 
     /// How long `describe` and `check` may take: they are cheap and have no effects.
-    package static let handshakeTimeout: Duration = .seconds(10)
+    package var handshakeTimeout: Duration = .seconds(10)
+    /// How long a plugin has to exit once its stdin is closed. Tests on a loaded machine give more: there a
+    /// process that answered can take seconds to be scheduled again.
+    package var exitGrace: Duration = .seconds(5)
 
     /// Creates a host for one declared plugin.
     package init(declaration: PluginDeclaration, directory: String) {
@@ -21,7 +24,7 @@ package struct PluginHost: Sendable {
 
     /// What the plugin is.
     package func describe(logger: Logger? = nil) async throws(PluginFailure) -> PluginDescription {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger).converse(timeout: Self.handshakeTimeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout) { channel throws(PluginFailure) in
             try await Self.handshake(channel)
         }
     }
@@ -29,7 +32,7 @@ package struct PluginHost: Sendable {
     /// The plugin's own findings about `options` (after the host's checks of keys and types): each a path into the
     /// options, a message and a hint.
     package func check(_ options: PluginValue, logger: Logger? = nil) async throws(PluginFailure) -> [(path: [PluginValue], message: String, hint: String?)] {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger).converse(timeout: Self.handshakeTimeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.check(id: 2, options: options))
             let result = try await Self.answer(to: 2, on: channel, method: "check", rows: nil)
@@ -47,7 +50,7 @@ package struct PluginHost: Sendable {
     /// Runs the plugin: rows it sends go to `rows` (in order) before its result, which is returned.
     package func run(_ options: PluginValue, context: PluginRequest.RunContext, timeout: Duration, logger: Logger?,
                     rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger).converse(timeout: timeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: timeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.run(id: 2, options: options, context: context))
             return try await Self.answer(to: 2, on: channel, method: "run", rows: rows)
@@ -57,7 +60,7 @@ package struct PluginHost: Sendable {
     /// Sends a request the plugin does not know after the handshake: it must answer with an error (and not crash,
     /// hang or answer something else).
     package func probe(method: String) async throws(PluginFailure) {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: nil).converse(timeout: Self.handshakeTimeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: nil, exitGrace: exitGrace).converse(timeout: handshakeTimeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.other(id: 2, method: method))
             if case .result(let result) = try await Self.reply(to: 2, on: channel, method: method, rows: nil) {

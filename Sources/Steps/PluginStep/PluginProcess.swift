@@ -20,9 +20,8 @@ struct PluginProcess: Sendable {
     let declaration: PluginDeclaration
     let directory: String
     let logger: Logger?
-
     /// How long a plugin has to exit once its stdin is closed.
-    static let exitGrace: Duration = .seconds(5)
+    let exitGrace: Duration
 
     /// Starts the plugin and runs `body` with a channel to it; then closes its stdin and waits for it to exit. The
     /// conversation is stopped (SIGTERM, then SIGKILL) when it takes longer than `timeout`. A plugin that exits
@@ -73,7 +72,7 @@ struct PluginProcess: Sendable {
                 // A plugin that broke the protocol is stopped now (it may be blocked writing what is no longer read);
                 // one that answered, even with an error, has the grace to finish.
                 let broke = if case .failure(let failure) = answer { !failure.answered } else { false }
-                watch.start(pid: pid, after: broke && timedOut == nil ? .zero : Self.exitGrace)
+                watch.start(pid: pid, after: broke && timedOut == nil ? .zero : exitGrace)
                 if !broke {
                     do throws(PluginFailure) {
                         try await channel.expectEnd()
@@ -94,7 +93,7 @@ struct PluginProcess: Sendable {
         }
         if let limit = expiredWhileTalking ?? (outcome.isFailure ? nil : watch.expired) {
             throw PluginFailure("plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
-                                hint: limit == Self.exitGrace ? "exit when stdin closes" : "raise the plugin's `timeout:` if the work takes longer",
+                                hint: limit == exitGrace ? "exit when stdin closes" : "raise the plugin's `timeout:` if the work takes longer",
                                 stderr: stderr.lastLines)
         }
         switch (outcome, status) {
