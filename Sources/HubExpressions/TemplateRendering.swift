@@ -10,10 +10,13 @@ public struct TemplateRendering: Sendable, Equatable {
     /// names case-insensitively, so which one wins is unclear).
     public let findings: [LintFinding]
 
-    /// Renders `template` with `properties` and checks the result against `byteLimit` (the platform's).
-    public init(_ template: CompiledTemplate, properties: TemplateProperties, byteLimit: Int?, limitName: String? = nil) {
+    /// Renders `template` with `properties` and checks the result against `byteLimit` (the platform's) and the
+    /// platform's own shape (`shapeProblems`: what its push service would refuse, each an error).
+    public init(_ template: CompiledTemplate, properties: TemplateProperties, byteLimit: Int?, limitName: String? = nil,
+                shapeProblems: (String) -> [String] = { _ in [] }) {
         let payload = template.render(properties)
         var findings = TemplateLint.check(payload, format: template.format, byteLimit: byteLimit, limitName: limitName)
+        findings += shapeProblems(payload).map { LintFinding(severity: .error, message: $0) }
         for name in template.propertyNames where properties[name] == nil {
             findings.append(LintFinding(severity: .warning, message: "property '\(name)' is used but not given; it renders as an empty string"))
         }

@@ -34,6 +34,12 @@ extension DocumentDecoder {
                 reader.error("\(what): unknown platform \(node.scalar?.quoted ?? "")\(Suggestion.didYouMean(text, in: names))", at: node,
                              hint: "platforms: \(names.joined(separator: ", "))")
             }
+            if platform == .gcm {
+                // NH accepts gcm sends and registrations still, so nothing else would say it: they reach nobody.
+                diagnostics.warning("\(what): legacy FCM (gcm) was retired by Google on 20 June 2024; NH delivers nothing to gcm devices",
+                                    at: node.location, hint: "use `platform: fcmv1` with the payload inside \"message\" "
+                                        + "(pushline fcmv1 translate FILE writes it); pushline fcmv1 move RUN moves registered devices")
+            }
         }
         let headers = Dictionary(reader.stringMap("headers") ?? [], uniquingKeysWith: { _, last in last })
         var tags: [String] = []

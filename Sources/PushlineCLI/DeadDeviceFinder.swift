@@ -11,9 +11,6 @@ struct DeadDeviceFinder {
     let transport: any HubTransport
     let executor: AsyncHTTPExecutor
     let console: Console
-    /// Reads in flight at once.
-    static let concurrency = 16
-
     struct Found {
         var dead: [DeadDevice] = []
         var checkedInstallations = 0
@@ -56,7 +53,7 @@ struct DeadDeviceFinder {
 
     /// The installations among `ids` whose channel NH marks expired; those gone already are skipped.
     private func expired(_ ids: [String], session: HubSession) async throws -> [DeadDevice] {
-        try await concurrently(ids) { id async throws(StepFailure) -> DeadDevice? in
+        try await HubReads.concurrently(ids) { id async throws(StepFailure) -> DeadDevice? in
             let result = try await session.perform(HubRequests.getInstallation(id: id, at: session.endpoint), accepting: [404])
             guard result.response.status != 404,
                   let installation = try? JSONDecoder().decode(Installation.self, from: Data(result.response.body)),
@@ -69,7 +66,7 @@ struct DeadDeviceFinder {
 
     /// Those of `devices` the hub still has.
     private func existing(_ devices: [DeadDevice], session: HubSession) async throws -> [DeadDevice] {
-        try await concurrently(devices) { device async throws(StepFailure) -> DeadDevice? in
+        try await HubReads.concurrently(devices) { device async throws(StepFailure) -> DeadDevice? in
             let request = device.kind == .installation
                 ? HubRequests.getInstallation(id: device.id, at: session.endpoint)
                 : HubRequests.getRegistration(id: device.id, at: session.endpoint)
@@ -80,7 +77,7 @@ struct DeadDeviceFinder {
 
     /// The devices the PNS error details of `ids` name with a dead-channel outcome, and notes on what could not be read.
     private func pnsErrors(_ ids: [String], session: HubSession) async throws -> ([DeadDevice], [String]) {
-        let links = try await concurrently(ids) { id async throws(StepFailure) -> String? in
+        let links = try await HubReads.concurrently(ids) { id async throws(StepFailure) -> String? in
             let result = try await session.perform(HubRequests.notificationDetails(id: id, at: session.endpoint), accepting: [403, 404])
             guard result.response.status == 200 else { return nil }
             return (try? NotificationDetails(parsing: result.response.bodyText))?.pnsErrorDetailsUri
@@ -111,23 +108,6 @@ struct DeadDeviceFinder {
         let notes = unreadable == 0 ? [] : ["\(unreadable) PNS error details link\(unreadable == 1 ? "" : "s") of hub '\(session.hub.name)' "
             + "could not be read as a list of devices (NH does not document their form); the installations' own marks still count"]
         return (devices, notes)
-    }
-
-    /// `body` over `values`, `concurrency` at a time, results in no particular order without the nils.
-    private func concurrently<T: Sendable, R: Sendable>(_ values: [T], _ body: @escaping @Sendable (T) async throws(StepFailure) -> R?) async throws -> [R] {
-        try await withThrowingTaskGroup(of: R?.self) { group in
-            var results: [R] = []
-            var next = values.makeIterator()
-            for _ in 0..<Self.concurrency {
-                guard let value = next.next() else { break }
-                group.addTask { try await body(value) }
-            }
-            while let result = try await group.next() {
-                if let result { results.append(result) }
-                if let value = next.next() { group.addTask { try await body(value) } }
-            }
-            return results
-        }
     }
 }
 

@@ -25,7 +25,7 @@ package struct PushlineCommand: AsyncParsableCommand {
             """,
         version: PushlineVersion.current,
         subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
-                      SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self, NotificationCommand.self, DevicesCommand.self,
+                      SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self, NotificationCommand.self, DevicesCommand.self, FcmV1Command.self,
                       ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self])
 
     /// Creates the command (ArgumentParser needs this).

@@ -65,7 +65,7 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
         guard props.caseConflicts.isEmpty else {
             throw CommandFailure("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
         }
-        let rendering = TemplateRendering(compiled, properties: props, byteLimit: platform?.payloadLimit)
+        let rendering = TemplateRendering(compiled, properties: props, platform: platform)
         // The payload exactly as rendered; a newline is added only so the shell prompt starts on its own line.
         console.out(rendering.payload.hasSuffix("\n") ? rendering.payload : rendering.payload + "\n")
         for finding in rendering.findings {

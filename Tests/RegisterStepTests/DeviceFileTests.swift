@@ -99,7 +99,7 @@ private func installations(in requests: [HubRequest]) throws -> [String: Install
             "odd: \(file):2: pushChannel 'ABC' is not an APNs device token: it has an odd number of hex digits (3)",
             "\(file):4: not valid JSON",
             "ok-2: \(file):5: invalid tag: tag 'bad tag' contains a space, which is not allowed",
-            "\(file):6: unknown key 'tgas'; did you mean 'tags'? (known keys: installationId, platform, pushChannel, tags, userId)",
+            "\(file):6: unknown key 'tgas'; did you mean 'tags'? (known keys: installationId, platform, pushChannel, tags, userId, templates, pushVariables)",
             "ok-1: \(file):7: installation 'ok-1' already appears at \(file):1; give each device once",
             "… and 1 more failed or bad (see the report data)",
         ])
@@ -161,5 +161,40 @@ private func installations(in requests: [HubRequest]) throws -> [String: Install
             "\(file):4: a ',' is followed by ']' (trailing comma)",
         ])
         #expect(transport.requests.count == 2)
+    }
+}
+
+@Suite("Whole installations in JSON rows: their own templates and push variables")
+struct InstallationRowTests {
+    @Test("a JSON row's templates and push variables are written with the installation")
+    func templatesAndVariablesAreWritten() async throws {
+        let dir = try directory(with: ["devices.jsonl": #"""
+            {"installationId":"pixel-1","platform":"fcmv1","pushChannel":"\#(fcmToken)","tags":["news"],"userId":"alice","pushVariables":{"team":"Sox"},"templates":{"alert":{"body":"{\"message\":{\"data\":{\"m\":\"$(m)\"}}}","tags":["digest"]}}}
+
+            """#])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.jsonl"))], directory: dir)
+        let transport = ScriptedTransport()
+        let result = try await step.run(in: context(transport, directory: dir))
+        #expect(result.summary == "registered 1 installation on hub 'tutorial' (1 ok, 0 failed)")
+        var expected = Installation(installationId: "pixel-1", platform: "fcmv1", pushChannel: .handle(fcmToken), userId: "alice", tags: ["news"],
+                                    templates: ["alert": InstallationTemplate(body: #"{"message":{"data":{"m":"$(m)"}}}"#, tags: ["digest"])])
+        expected.pushVariables = ["team": "Sox"]
+        #expect(try installations(in: transport.requests) == ["pixel-1": expected])
+    }
+
+    @Test("a row's template that does not compile, or has the wrong format, fails that row with the reason", arguments: [
+        (#"{"installationId":"a","platform":"fcmv1","pushChannel":"TOKEN","templates":{"t":{"body":"{\"x\":\"$(\"}"}}}"#, "template 't': "),
+        (#"{"installationId":"a","platform":"fcmv1","pushChannel":"TOKEN","templates":{"t":{"body":"<toast/>"}}}"#, "template 't': FCM v1 templates are JSON"),
+        (#"{"installationId":"a","platform":"fcmv1","pushChannel":"TOKEN","templates":{"t":{"nobody":1}}}"#, "'templates' must be an object of templates by name"),
+        (#"{"installationId":"a","platform":"fcmv1","pushChannel":"TOKEN","pushVariables":{"n":1}}"#, "'pushVariables' must be an object of strings"),
+    ])
+    func badTemplatesFailTheRow(row: String, expected: String) async throws {
+        let dir = try directory(with: ["devices.jsonl": row.replacingOccurrences(of: "TOKEN", with: fcmToken) + "\n"])
+        let step = try built([("hub", scalar("tutorial")), ("installations", scalar("devices.jsonl"))], directory: dir)
+        let transport = ScriptedTransport()
+        let result = try await step.run(in: context(transport, directory: dir))
+        #expect(result.summary == "registered 1 installation on hub 'tutorial' (0 ok, 0 failed, 1 bad)")
+        #expect(result.lines.contains { $0.contains(":1: " + expected) }, "\(result.lines)")
+        #expect(transport.requests.isEmpty)
     }
 }

@@ -9,7 +9,7 @@ import Testing
         let first = #"{"installationId":"a],b,\"{[","tags":["x","y"]}"#
         let second = #"{"installationId":"c\\","n":{"m":[1,[2]]}}"#
         #expect(DeviceRecord.decode(json: Array(second.utf8))
-            == .failure(DeviceRecord.Problem(message: "unknown key 'n' (known keys: installationId, platform, pushChannel, tags, userId)")))
+            == .failure(DeviceRecord.Problem(message: "unknown key 'n' (known keys: installationId, platform, pushChannel, tags, userId, templates, pushVariables)")))
         #expect(try DeviceRecord.decode(json: Array(first.utf8)).get() == DeviceRecord(installationId: #"a],b,"{["#, tags: ["x", "y"]))
     }
 

@@ -89,3 +89,30 @@ private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _,
         #expect(result.lines == [#"{"aps":{"alert":""}}"#, "warning: property 'message' is used but not given; it renders as an empty string"])
     }
 }
+
+@Suite("Rendering for FCM v1: what Google would refuse fails before anything is sent")
+struct FcmV1RenderTests {
+    @Test("a rendered FCM v1 payload with a number in data, or the legacy shape, fails the step with where it goes")
+    func fcmV1ShapeFailsTheStep() async throws {
+        let numbers = declaration("digest", .fcmv1, ##"{"message":{"data":{"count":"#(count)"},"android":{"ttl":"$(ttl)"}}}"##)
+        let step = RenderStep(template: numbers, body: numbers.body!, properties: TemplateProperties(["count": "3", "ttl": "3600"]))
+        let failure = await #expect(throws: StepFailure.self) { try await step.run(in: context()) }
+        #expect(failure?.message == "template 'digest' renders an invalid FCM v1 payload")
+        #expect(failure?.lines.contains("error: message.data.count is a number; FCM v1 data holds only strings: write it as the string \"3\"") == true,
+                "\(failure?.lines ?? [])")
+        #expect(failure?.lines.contains("error: message.android.ttl must be a string of seconds such as \"3.5s\", found \"3600\"") == true)
+
+        let legacy = declaration("legacy", .fcmv1, #"{"data":{"m":"$(m)"}}"#)
+        let refused = await #expect(throws: StepFailure.self) {
+            try await RenderStep(template: legacy, body: legacy.body!, properties: TemplateProperties(["m": "hi"])).run(in: context())
+        }
+        #expect(refused?.lines.contains { $0.contains("this is the legacy FCM shape ('data' at the top)") } == true)
+    }
+
+    @Test("a well-formed FCM v1 payload renders with no finding")
+    func wellFormed() async throws {
+        let good = declaration("digest", .fcmv1, ##"{"message":{"data":{"count":"$(count)"},"android":{"ttl":"{$(ttl) + 's'}"}}}"##)
+        let result = try await RenderStep(template: good, body: good.body!, properties: TemplateProperties(["count": "3", "ttl": "3600"])).run(in: context())
+        #expect(result.lines == [#"{"message":{"data":{"count":"3"},"android":{"ttl":"3600s"}}}"#])
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import HubWire
 import PipelineCore
 
 /// One installation as given (a YAML mapping, a JSON object or a CSV row), before it is checked.
@@ -16,9 +17,16 @@ struct DeviceRecord: Sendable, Equatable {
     var tags: [String] = []
     /// `userId`.
     var userId: String?
+    /// `templates` by name, as NH's installation JSON has them (JSON rows only: an installation read from a hub
+    /// writes back whole).
+    var templates: [String: InstallationTemplate]?
+    /// `pushVariables` (JSON rows only).
+    var pushVariables: [String: String]?
 
     /// The keys a device may have, in the order docs list them.
     static let keys = ["installationId", "platform", "pushChannel", "tags", "userId"]
+    /// The keys a JSON row may have: these and an installation's templates and push variables.
+    static let jsonKeys = keys + ["templates", "pushVariables"]
     /// Read-only keys of an installation read back from a hub; tolerated in JSON rows so exports load.
     static let readOnlyKeys = ["pushChannelExpired", "expirationTime", "lastActiveOn", "lastUpdate"]
 }
@@ -34,9 +42,9 @@ extension DeviceRecord: Decodable {
         guard let object = try? decoder.container(keyedBy: StringCodingKey.self) else {
             throw Problem(message: "each device must be a JSON object")
         }
-        for key in object.allKeys where !Self.keys.contains(key.stringValue) && !Self.readOnlyKeys.contains(key.stringValue) {
-            let known = Self.keys.joined(separator: ", ")
-            throw Problem(message: "unknown key '\(key.stringValue)'\(Suggestion.didYouMean(key.stringValue, in: Self.keys)) (known keys: \(known))")
+        for key in object.allKeys where !Self.jsonKeys.contains(key.stringValue) && !Self.readOnlyKeys.contains(key.stringValue) {
+            let known = Self.jsonKeys.joined(separator: ", ")
+            throw Problem(message: "unknown key '\(key.stringValue)'\(Suggestion.didYouMean(key.stringValue, in: Self.jsonKeys)) (known keys: \(known))")
         }
         func text(_ name: String) throws -> String? {
             let key = StringCodingKey(name)
@@ -57,6 +65,22 @@ extension DeviceRecord: Decodable {
                 throw Problem(message: "'tags' must be a list of strings")
             }
             self.tags = tags
+        }
+        let templatesKey = StringCodingKey("templates")
+        if object.contains(templatesKey), try !object.decodeNil(forKey: templatesKey) {
+            do {
+                templates = try object.decode([String: InstallationTemplate].self, forKey: templatesKey)
+            } catch {
+                throw Problem(message: "'templates' must be an object of templates by name, each with a string 'body' "
+                              + "(and optional 'headers', 'expiry', 'tags'), as NH's installations have them")
+            }
+        }
+        let variablesKey = StringCodingKey("pushVariables")
+        if object.contains(variablesKey), try !object.decodeNil(forKey: variablesKey) {
+            guard let variables = try? object.decode([String: String].self, forKey: variablesKey) else {
+                throw Problem(message: "'pushVariables' must be an object of strings")
+            }
+            pushVariables = variables
         }
     }
 

@@ -85,13 +85,17 @@ struct InstallationPlan: Sendable {
                 problems.append((.platform, "template '\(attachment.name)' is for \(attachment.platform.rawValue), but the device's platform is \(platform.rawValue)"))
             }
         }
+        problems += templateProblems(record, platform: platform)
         guard problems.isEmpty else { return (nil, problems) }
 
         if mode == .put, let platform, let channel = record.pushChannel {
-            let templates = Dictionary(attachments.map { ($0.name, $0.template) }, uniquingKeysWith: { _, last in last })
-            return (.put(Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel),
-                                      userId: record.userId, tags: tags.isEmpty ? nil : tags,
-                                      templates: templates.isEmpty ? nil : templates)), [])
+            var templates = Dictionary(attachments.map { ($0.name, $0.template) }, uniquingKeysWith: { _, last in last })
+            templates.merge(record.templates ?? [:]) { attached, _ in attached }
+            var installation = Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel),
+                                            userId: record.userId, tags: tags.isEmpty ? nil : tags,
+                                            templates: templates.isEmpty ? nil : templates)
+            installation.pushVariables = record.pushVariables
+            return (.put(installation), [])
         }
         let operations = patchOperations(record, tags: tags)
         guard !operations.isEmpty else {
@@ -100,11 +104,36 @@ struct InstallationPlan: Sendable {
         return (.patch(id: id, operations: operations), [])
     }
 
+    /// A device's own templates (JSON rows): each body an NH template of the platform's format, no name the step
+    /// attaches too; push variables only where a whole installation is written.
+    private func templateProblems(_ record: DeviceRecord, platform: PushPlatform?) -> [(field: Field, message: String)] {
+        var problems: [(field: Field, message: String)] = []
+        if record.pushVariables != nil, mode != .put {
+            problems.append((.templates, "pushVariables are written only with `mode: put` (the whole installation)"))
+        }
+        for (name, template) in (record.templates ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if attachments.contains(where: { $0.name == name }) {
+                problems.append((.templates, "template '\(name)' is both the device's own and one the step attaches; rename one"))
+                continue
+            }
+            do {
+                let compiled = try CompiledTemplate(compiling: template.body)
+                if let platform, (compiled.format == .xml) != platform.usesXML {
+                    problems.append((.templates, "template '\(name)': \(platform.displayName) templates are \(platform.usesXML ? "XML" : "JSON")"))
+                }
+            } catch {
+                problems.append((.templates, "template '\(name)': \(error.message)"))
+            }
+        }
+        return problems
+    }
+
     /// JSON-Patch operations (nh-rest-api.md §3.1): set channel and user, add tags, remove tags, add templates.
     private func patchOperations(_ record: DeviceRecord, tags: [String]) -> [InstallationPatchOperation] {
         [record.pushChannel.map(InstallationPatchOperation.setPushChannel), record.userId.map(InstallationPatchOperation.setUserId)]
             .compactMap { $0 } + tags.map(InstallationPatchOperation.addTag) + removeTags.map(InstallationPatchOperation.removeTag)
             + attachments.map { .addTemplate($0.name, $0.template) }
+            + (record.templates ?? [:]).sorted { $0.key < $1.key }.map { .addTemplate($0.key, $0.value) }
     }
 
     /// `a` followed by the items of `b` it lacks.

@@ -24,7 +24,8 @@ package struct RegisterStep: Step {
         package static let installations = OptionKey<ConfigNode>.node(OptionSpec(
             "installations", .anyOf([.path, .list(.mapping(installationKeys))]),
             "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
-                + "or a .jsonl, .json (array) or .csv file of them, streamed; give this or `registrations`")
+                + "or a .jsonl, .json (array) or .csv file of them, streamed (JSON rows may also carry the installation's own "
+                + "`templates` and `pushVariables`, as NH's installation JSON has them); give this or `registrations`")
         ).excluding(["registrations"], hint: "one register step writes installations or registrations; use two steps for both")
         /// `registrations`.
         package static let registrations = OptionKey<ConfigNode>.node(OptionSpec(

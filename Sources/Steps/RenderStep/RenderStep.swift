@@ -54,7 +54,7 @@ package struct RenderStep: Step {
     /// Renders and lints; an error finding fails the step, with the payload shown.
     package func run(in context: StepContext) async throws -> StepResult {
         let platform = template.platform
-        let rendering = TemplateRendering(body, properties: properties, byteLimit: platform.payloadLimit)
+        let rendering = TemplateRendering(body, properties: properties, platform: platform)
         let payload = rendering.payload
         let findings = rendering.findings
         context.state.setRenderedPayload(payload, forTemplate: template.name)

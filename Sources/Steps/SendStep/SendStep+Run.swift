@@ -128,7 +128,7 @@ extension SendStep {
             // Sorted keys keep the body stable (reports, tests, idempotency keys); NH reads it as a flat string map.
             return PropertiesJSON.encode(properties)
         }
-        let rendering = TemplateRendering(body, properties: TemplateProperties(properties), byteLimit: template.platform.payloadLimit)
+        let rendering = TemplateRendering(body, properties: TemplateProperties(properties), platform: template.platform)
         if let error = rendering.error {
             throw StepFailure("template '\(template.name)' renders an invalid \(template.platform.displayName) payload: \(error.message)",
                               hint: "fix the template or the properties; nothing was sent")
@@ -140,7 +140,7 @@ extension SendStep {
     /// give), as the `render` step and `pushline render` word them; none for template sends and rows.
     var payloadWarnings: [String] {
         guard case .send = action, let template, let body = template.body else { return [] }
-        return TemplateRendering(body, properties: TemplateProperties(properties), byteLimit: template.platform.payloadLimit)
+        return TemplateRendering(body, properties: TemplateProperties(properties), platform: template.platform)
             .warnings.map { "warning: template '\(template.name)': \($0.message)" }
     }
 
