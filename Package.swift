@@ -46,6 +46,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         // Beneath swift-subprocess; its API takes SystemPackage's FilePath on Linux.
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
+        // OpenTelemetry spans over OTLP/HTTP (protobuf or JSON); the gRPC exporter's packages are left out.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // Beneath swift-otel; named for the span API the telemetry target records with.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.
@@ -155,10 +159,18 @@ let package = Package(
             "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
             "RunFlow", "RunStore",
         ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
+        // OpenTelemetry spans for `run` and `serve` (PipelineCore's RunTracer), exported over OTLP/HTTP when
+        // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
+        .target(name: "Telemetry", dependencies: [
+            "PipelineCore",
+            .product(name: "OTel", package: "swift-otel"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
-            "PluginProtocol", "PluginStep",
+            "PluginProtocol", "PluginStep", "Telemetry",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -217,10 +229,15 @@ let package = Package(
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
         .testTarget(name: "PushlineCLITests", dependencies: [
-            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline", "CSQLite",
+            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline", "CSQLite", "HTTPServing",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
                     exclude: ["Golden", "Inputs"]),
+        .testTarget(name: "TelemetryTests", dependencies: [
+            "Telemetry", "PipelineCore",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        ]),
         .testTarget(name: "PushlineKitTests", dependencies: ["PushlineKit", "PushlineCLI", "RunFlow"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
         .testTarget(name: "StoreBenchmarkTests", dependencies: ["StoreBenchmark", "RunJournal", "RunStore"]),

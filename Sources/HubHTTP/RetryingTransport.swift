@@ -41,7 +41,26 @@ package struct RetryingTransport: HubTransport {
         self.now = now
     }
 
+    /// Sends `request` with retries, in a span of its own when the run is traced (its attempts are one span: the
+    /// TrackingId is the same on each).
     package func execute(
+        _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
+    ) async throws(TransportError) -> TransportResult {
+        guard RunTracing.current != nil else { return try await attempts(request, authorization: authorization, policy: policy) }
+        let result = await RunTracing.span(HubRequestSpan.name(request), kind: .client) { span in
+            let result: Result<TransportResult, TransportError>
+            do throws(TransportError) {
+                result = .success(try await attempts(request, authorization: authorization, policy: policy))
+            } catch {
+                result = .failure(error)
+            }
+            HubRequestSpan.describe(request, result, on: span)
+            return result
+        }
+        return try result.get()
+    }
+
+    private func attempts(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
         let trackingId = RandomID.uuidString()

@@ -3,6 +3,7 @@ import Foundation
 import PipelineCore
 import RunFlow
 import Synchronization
+import Telemetry
 
 /// `pushline run PIPELINE`: builds every step, then runs them in order and prints a report.
 ///
@@ -28,6 +29,9 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
             is not sent again but reported as already sent, so fixing a bad row and running again sends just \
             that row. --again sends them anyway and says how many. Every for-each input is read whole before \
             the first send; a malformed row stops the run (exit 2) unless the step says bad-rows: skip.
+
+            With OTEL_EXPORTER_OTLP_ENDPOINT set, the run exports OpenTelemetry spans over OTLP/HTTP: the run, \
+            each step, each hub request (NH's TrackingId as azure.service.request.id); see docs/tracing.md.
 
             EXAMPLES:
               pushline run pipelines/seed-tutorial.yaml --dry-run
@@ -95,7 +99,9 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         let console = Console.current
         let outputs = RunOutputs(report: report, metrics: metrics)
         do {
-            try await execute(console: console, outputs: outputs)
+            try await TelemetryExport.run(environment: console.environment, warn: { console.errorLine("pushline: warning: \($0)") }) {
+                try await execute(console: console, outputs: outputs)
+            }
         } catch {
             // A run that ends before its report (invalid pipeline, lock held, journal unusable) still leaves
             // its outcome for monitoring: a metrics file keeping the last run's success would lie.

@@ -4,6 +4,7 @@ import HubHTTP
 import PipelineCore
 import PushService
 import RunFlow
+import Telemetry
 
 /// `pushline serve SERVICE.yaml`: the notify-users backend, configured in YAML.
 struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
@@ -18,7 +19,8 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
             /api/notifications/requests), use an API key in the `apikey` header. The server adds the caller's \
             identity tag itself and keeps only client tags the service file allows. GET /healthz says it is alive, \
             GET /readyz that the hub accepts its key, GET /metrics (admin scope) counts requests in Prometheus text. Listens on loopback unless the file or --host says otherwise: put a \
-            TLS-terminating proxy in front of it for other machines.
+            TLS-terminating proxy in front of it for other machines. With OTEL_EXPORTER_OTLP_ENDPOINT set, each \
+            request is an OpenTelemetry span, its hub requests under it (docs/tracing.md).
 
             EXAMPLES:
               pushline serve pipelines/notify-users.service.yaml
@@ -48,6 +50,12 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
 
     func run() async throws {
         let console = Console.current
+        try await TelemetryExport.run(environment: console.environment, warn: { console.errorLine("pushline: warning: \($0)") }) {
+            try await serve(console: console)
+        }
+    }
+
+    private func serve(console: Console) async throws {
         let diagnostics = DiagnosticCollector()
         let loaded = await ServiceLoader.load(path: service, purpose: .run, environment: console.environment, diagnostics: diagnostics)
         diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
@@ -67,8 +75,20 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
         }
         let host = self.host ?? loaded.settings.host
-        let http = HTTPServer(options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)) {
-            await server.handle($0)
+        // The server's connection tasks may not inherit the command's task-locals: each request is given the tracer.
+        let tracer = RunTracing.current
+        let http = HTTPServer(options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)) { request in
+            guard let tracer else { return await server.handle(request) }
+            return await RunTracing.$current.withValue(tracer) {
+                await RunTracing.span("serve \(request.method.rawValue) \(request.path)", kind: .server) { span in
+                    span.set("http.request.method", .string(request.method.rawValue))
+                    span.set("url.path", .string(request.path))
+                    let response = await server.handle(request)
+                    span.set("http.response.status_code", .int(response.status.code))
+                    if response.status.code >= 500 { span.fail("answered \(response.status.code)") }
+                    return response
+                }
+            }
         }
         let settings = loaded.settings
         let users = loaded.users?.count ?? 0

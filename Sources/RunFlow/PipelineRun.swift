@@ -59,7 +59,9 @@ package struct PipelineRun: Sendable {
             let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
                 console.errorLine("pushline: warning: \($0)")
             }
-            let result = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again, shard: shard))
+            let result = await RunSpan.record(pipeline, runId: nil, resumed: false) {
+                await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again, shard: shard))
+            }
             // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
             let code = RunExit.of(result.status, signal: nil)
             try await finish(result, code)
@@ -111,7 +113,9 @@ package struct PipelineRun: Sendable {
         }
         var transport: any HubTransport = RetryingTransport(executor: executor, maxConcurrent: pipeline.concurrency)
         if let trace { transport = TracingTransport(transport, sink: trace) }
-        var result = await engine.run(pipeline, mode: .live(transport), batch: control)
+        var result = await RunSpan.record(pipeline, runId: runs.record.id, resumed: runs.isResume) {
+            await engine.run(pipeline, mode: .live(transport), batch: control)
+        }
         await executor.shutdown()
         result.runId = runs.record.id
         result.resumed = runs.isResume

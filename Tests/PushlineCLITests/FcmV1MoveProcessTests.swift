@@ -8,17 +8,8 @@ import Testing
 extension PipelineRunProcessTests {
     @Test("fcmv1 move: a dry run first, then the legacy devices re-registered as fcmv1, verified by outcome counts")
     func fcmV1Move() async throws {
-        let directory = NSTemporaryDirectory() + "pushline-fcmv1-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try emulatorScratch("fcmv1")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-            namespace: local
-            hubs:
-              myhub:
-                policies:
-                  DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
-            telemetry-delay: 1s
-            """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
         let legacyTemplate = ##"{"digest":{"body":"{\"data\":{\"m\":\"$(m)\",\"count\":\"#(count)\"},\"time_to_live\":3600,\"priority\":\"high\"}","tags":["digest"]}}"##
         let devices = [
             ##"{"installationId":"pixel-1","platform":"gcm","pushChannel":"legacy-token-1","tags":["news","sports"],"userId":"alice","templates":\##(legacyTemplate)}"##,

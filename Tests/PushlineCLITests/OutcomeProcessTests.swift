@@ -7,19 +7,12 @@ import Testing
 extension PipelineRunProcessTests {
     @Test("a batch's outcome counts reach its report, metrics and journal; a run that reaches no device exits 4")
     func outcomesOfABatch() async throws {
-        let directory = NSTemporaryDirectory() + "pushline-outcomes-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-            namespace: local
-            hubs:
-              myhub:
-                policies:
-                  DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
+        let directory = try emulatorScratch("outcomes", extra: """
             dead-channels:
               - { reason: expired, platform: apns, share: 0.25 }
             telemetry-delay: 1s
-            """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
+            """)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         var devices = (1...40).map { n in
             #"{"installationId":"u\#(n)","userId":"u\#(n)","platform":"apns","pushChannel":"\#(String(format: "%064X", n))"}"#
         }
@@ -102,21 +95,14 @@ extension PipelineRunProcessTests {
 extension PipelineRunProcessTests {
     @Test("devices prune lists exactly the dead devices of a run, by reason, and deletes the installations only when asked")
     func pruneDeadDevices() async throws {
-        let directory = NSTemporaryDirectory() + "pushline-prune-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let expired = String(format: "%064X", 0xE1), invalid = String(format: "%064X", 0xB1), deadRegistration = String(format: "%064X", 0xB2)
-        try """
-            namespace: local
-            hubs:
-              myhub:
-                policies:
-                  DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
+        let directory = try emulatorScratch("prune", extra: """
             dead-channels:
               - { reason: expired, handles: ["\(expired)"] }
               - { reason: invalid, handles: ["\(invalid)", "\(deadRegistration)"] }
             telemetry-delay: 1s
-            """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
+            """)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try """
             version: 1
             hubs:

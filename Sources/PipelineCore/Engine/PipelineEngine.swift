@@ -114,29 +114,37 @@ package struct PipelineEngine: Sendable {
             context.earlierOutputs = earlier
             let stepLogger = context.logger
             let stepStart = ContinuousClock.now
-            var record: StepRecord
-            var produced: StepOutputs?
-            do {
-                let result = try await built.step.run(in: context)
-                let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
-                record = StepRecord(index: built.index, step: built.id, location: location, status: status,
-                                    summary: result.summary, lines: result.lines, data: result.data,
-                                    durationMs: Self.milliseconds(since: stepStart), items: result.items)
-                record.outputs = Self.declared(result.outputs, of: built.outputs)
-                produced = result.outputs
-                interrupted = interrupted || result.interrupted
-                partial = partial || status == .partial
-                undelivered = undelivered || result.reachedNoDevice
-            } catch let failure as StepFailure {
-                record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                    summary: failure.message, lines: failure.lines, data: failure.data,
-                                    durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
-                record.outputs = Self.declared(failure.outputs, of: built.outputs)
-                produced = failure.outputs.isEmpty ? nil : failure.outputs
-            } catch {
-                record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                    summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
+            // One span per step that runs: its hub requests are its children (the tracer is a task-local).
+            let (record0, produced, reachedNoDevice) = await RunTracing.span("step \(built.index) \(built.title)") { span in
+                var record: StepRecord
+                var produced: StepOutputs?
+                var reachedNoDevice = false
+                do {
+                    let result = try await built.step.run(in: context)
+                    let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
+                    record = StepRecord(index: built.index, step: built.id, location: location, status: status,
+                                        summary: result.summary, lines: result.lines, data: result.data,
+                                        durationMs: Self.milliseconds(since: stepStart), items: result.items)
+                    record.outputs = Self.declared(result.outputs, of: built.outputs)
+                    produced = result.outputs
+                    reachedNoDevice = result.reachedNoDevice
+                } catch let failure as StepFailure {
+                    record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                        summary: failure.message, lines: failure.lines, data: failure.data,
+                                        durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
+                    record.outputs = Self.declared(failure.outputs, of: built.outputs)
+                    produced = failure.outputs.isEmpty ? nil : failure.outputs
+                } catch {
+                    record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                        summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
+                }
+                StepSpan.describe(record, outputs: produced, on: span)
+                return (record, produced, reachedNoDevice)
             }
+            var record = record0
+            interrupted = interrupted || record.status == .interrupted
+            partial = partial || record.status == .partial
+            undelivered = undelivered || reachedNoDevice
             record.input = checks[built.index].map(InputSummary.init)
             record = Self.named(record, built)
             if record.status == .succeeded { await Self.recordCompleted(built, record, produced ?? [:], batch: batch, dryRun: dryRun, logger: stepLogger) }
