@@ -163,6 +163,7 @@ let package = Package(
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
         .target(name: "Telemetry", dependencies: [
             "PipelineCore",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "OTel", package: "swift-otel"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -235,6 +236,7 @@ let package = Package(
                     exclude: ["Golden", "Inputs"]),
         .testTarget(name: "TelemetryTests", dependencies: [
             "Telemetry", "PipelineCore",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),

@@ -30,7 +30,9 @@ package final class AsyncHTTPExecutor: HTTPExecutor {
         configuration.httpVersion = .http1Only
         // AsyncHTTPClient's default of 8 would hold `concurrency: 16` to 8 requests in flight.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
-        // Pushline bootstraps no tracer; without this, every request builds a no-op span and its attributes.
+        // Hub requests are traced by RetryingTransport, one span for all attempts, with no query and no handle; with
+        // AsyncHTTPClient's own tracer (the one a traced run installs) each attempt would be a span with the full URL,
+        // and untraced each request would build a no-op span and its attributes.
         configuration.tracing.tracer = nil
         if ownThread {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

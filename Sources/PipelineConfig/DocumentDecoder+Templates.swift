@@ -62,6 +62,12 @@ extension DocumentDecoder {
             diagnostics.error("\(what): \(platform.displayName) templates are JSON, but the body is XML", at: entry.keyLocation)
         } else if let body, body.format == .json, platform.usesXML {
             diagnostics.error("\(what): \(platform.displayName) templates are XML, but the body is JSON", at: entry.keyLocation)
+        } else if let body, platform == .fcmv1 {
+            // NH accepts these; Google refuses every device's send.
+            for problem in FcmV1Shape.problems(template: Array(body.source.utf8)) {
+                diagnostics.error("\(what): \(problem)", at: entry.keyLocation,
+                                  hint: "FCM v1 refuses it for every device although NH accepts the send; a legacy body's v1 form: pushline fcmv1 translate FILE")
+            }
         }
         return TemplateDeclaration(name: entry.key, location: entry.keyLocation, platform: platform, body: body,
                                    bodyFile: bodyFile, headers: headers, tags: tags)

@@ -71,13 +71,22 @@ public final class PushServer: Sendable {
         let started = ContinuousClock.now
         let route = Route(method: request.method, path: request.path)
         var caller: Caller?
-        var response: ServedResponse
         // Rate limits, sign-in order and the access log's refusal summaries all go by this address.
         let address = clientAddress.of(request)
-        do {
-            response = try await answer(request, route: route, address: address, caller: &caller)
-        } catch {
-            response = error.response
+        // A span per request when serve is traced, named by the route's template (ids make no new names); the hub
+        // requests and pipeline steps it starts are its children.
+        let response = await RunTracing.span("serve \(route.name)", kind: .server) { span in
+            span.set("http.request.method", .string(request.method.rawValue))
+            span.set("http.route", .string(route.name))
+            let response: ServedResponse
+            do throws(Problem) {
+                response = try await answer(request, route: route, address: address, caller: &caller)
+            } catch {
+                response = error.response
+            }
+            span.set("http.response.status_code", .int(response.status.code))
+            if response.status.code >= 500 { span.fail("answered \(response.status.code)") }
+            return response
         }
         let elapsed = ContinuousClock.now - started
         log.record(request: request, route: route, status: response.status.code, caller: caller, address: address, elapsed: elapsed)

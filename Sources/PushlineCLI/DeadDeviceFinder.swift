@@ -20,11 +20,11 @@ struct DeadDeviceFinder {
 
     func find(run: RunRecord, items: [JournalItem], pipeline: RunPipeline, sample: Int) async throws -> Found {
         var found = Found()
-        let kinds = pipeline.kinds
         var installations: [Int: [String]] = [:]
         var notifications: [Int: [String]] = [:]
+        let writesInstallations = pipeline.registerSteps.installations
         for item in items {
-            if kinds[item.key.step] == "register", let target = item.target { installations[item.key.step, default: []].append(target) }
+            if writesInstallations.contains(item.key.step), let target = item.target { installations[item.key.step, default: []].append(target) }
             if let id = item.entry.notificationId { notifications[item.key.step, default: []].append(id) }
         }
         var seen: Set<String> = []

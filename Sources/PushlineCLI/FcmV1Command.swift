@@ -69,10 +69,12 @@ struct FcmV1Command: AsyncParsableCommand {
             await executor.shutdown()
             FcmV1Report(plan: plan, run: run, applying: apply).print(format: format, console: console)
             guard apply else { return }
+            // Standard output holds the JSON alone; the move's own report goes with the warnings.
+            let moving = format == .json ? console.writing(out: { console.err($0) }, err: { console.err($0) }) : console
             var worst = ExitStatus.success
             for (hubName, moves) in Dictionary(grouping: plan.moves, by: \.hub).sorted(by: { $0.key < $1.key }) {
                 guard let hub = loaded.pipeline.document.hub(hubName) else { continue }
-                worst = max(worst, try await write(moves.map(\.moved), to: hub, registry: loaded.registry, console: console))
+                worst = max(worst, try await write(moves.map(\.moved), to: hub, registry: loaded.registry, console: moving))
             }
             if worst == ExitStatus.success, !plan.refused.isEmpty {
                 console.errorLine("warning: \(plan.refused.count) legacy FCM installation\(plan.refused.count == 1 ? " was" : "s were") not moved (listed above)")
@@ -81,8 +83,10 @@ struct FcmV1Command: AsyncParsableCommand {
             if worst != ExitStatus.success { throw ExitStatus.exit(worst) }
         }
 
-        /// The installations as a device file (the same plan is the same file, so a cut-off run resumes), written by
-        /// a journalled `register` run in `mode: put`.
+        /// The installations as a device file, written by a journalled `register` run in `mode: put`. The file holds
+        /// FCM tokens: it lives in a folder only this user can read, and goes when the run ends. A move cut off is
+        /// finished by the same command: what moved is on fcmv1 now and is left alone, the rest is planned again
+        /// (PUT is idempotent: nothing is written twice to any effect, nothing skipped).
         private func write(_ installations: [Installation], to hub: HubDeclaration, registry: StepRegistry, console: Console) async throws -> Int32 {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -90,9 +94,14 @@ struct FcmV1Command: AsyncParsableCommand {
             for installation in installations.sorted(by: { $0.installationId < $1.installationId }) {
                 text += String(decoding: try encoder.encode(installation), as: UTF8.self) + "\n"
             }
-            let path = FileManager.default.temporaryDirectory
-                .appendingPathComponent("pushline-fcmv1-\(hub.name)-\(ContentDigest.hex(text).prefix(16)).jsonl").path
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-fcmv1-\(getuid())").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
+            // Named by its content: the same plan is the same run (the run's identity includes the path).
+            let path = folder + "/\(hub.name)-\(ContentDigest.hex(text).prefix(16)).jsonl"
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw CommandFailure("cannot write the move's device file in \(folder)", exitCode: ExitStatus.failure)
+            }
             defer { try? FileManager.default.removeItem(atPath: path) }
             let at = SourceLocation(file: "fcmv1-move-\(hub.name).yaml", line: 1, column: 1)
             let outcome = try await RegisterRun(console: console, store: store.journal).run(

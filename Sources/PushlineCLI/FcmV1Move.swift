@@ -34,6 +34,10 @@ struct FcmV1Move {
         var alreadyFcmV1 = 0
         var otherPlatforms = 0
         var gone = 0
+        /// Channels NH marks expired: moved, they would still reach no one (`devices prune` removes them).
+        var expired = 0
+        /// Registrations of their own the run wrote: not moved (an app re-registers them; or a `register` step).
+        var registrations = 0
         /// The register steps (numbers) that wrote legacy FCM devices: their next run writes them back unless changed.
         var legacySteps: Set<Int> = []
     }
@@ -43,10 +47,14 @@ struct FcmV1Move {
 
     func plan(items: [JournalItem], pipeline: RunPipeline) async throws -> Plan {
         var plan = Plan()
-        let kinds = pipeline.kinds
+        let steps = pipeline.registerSteps
         var installations: [Int: [String]] = [:]
-        for item in items where kinds[item.key.step] == "register" {
-            if let target = item.target { installations[item.key.step, default: []].append(target) }
+        for item in items {
+            if steps.installations.contains(item.key.step), let target = item.target {
+                installations[item.key.step, default: []].append(target)
+            } else if steps.registrations.contains(item.key.step) {
+                plan.registrations += 1
+            }
         }
         var read: [String: Set<String>] = [:]
         for (step, hub) in pipeline.hubs(right: .listen).sorted(by: { $0.key < $1.key }) {
@@ -70,6 +78,8 @@ struct FcmV1Move {
                     continue
                 }
                 switch PushPlatform(caseInsensitive: installation.platform) {
+                case .gcm where installation.pushChannelExpired == true:
+                    plan.expired += 1
                 case .gcm:
                     plan.legacySteps.insert(step)
                     switch Self.translate(installation) {

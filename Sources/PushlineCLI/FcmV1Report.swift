@@ -16,7 +16,11 @@ struct FcmV1Report {
         }
         console.line("run \(run.id): \(plan.read) installation\(plan.read == 1 ? "" : "s") read back: \(plan.moves.count) legacy FCM to move, "
                      + "\(plan.refused.count) not translatable, \(plan.alreadyFcmV1) on FCM v1 already, \(plan.otherPlatforms) on other platforms, "
-                     + "\(plan.gone) gone")
+                     + "\(plan.gone) gone" + (plan.expired == 0 ? "" : ", \(plan.expired) with an expired channel (not moved: pushline devices prune \(run.id))"))
+        if plan.registrations > 0 {
+            console.line("\(plan.registrations) registration\(plan.registrations == 1 ? "" : "s") of their own the run wrote \(plan.registrations == 1 ? "is" : "are") not moved: "
+                         + "write them again with platform fcmv1 (a register step's registrations, or the app's next registration)")
+        }
         for (before, after, notes) in translations {
             console.line("template \(before)")
             console.line("  becomes \(after)")
@@ -66,6 +70,8 @@ struct FcmV1Report {
             ReportField("alreadyFcmV1", .int(plan.alreadyFcmV1)),
             ReportField("otherPlatforms", .int(plan.otherPlatforms)),
             ReportField("gone", .int(plan.gone)),
+            ReportField("expired", .int(plan.expired)),
+            ReportField("registrationsNotMoved", .int(plan.registrations)),
             ReportField("moves", .array(plan.moves.map { move in
                 .object([
                     ReportField("hub", .string(move.hub)), ReportField("installationId", .string(move.moved.installationId)),

@@ -30,6 +30,18 @@ struct RunPipeline {
         return hubs
     }
 
+    /// The `register` steps that write installations (their items' targets are installation ids), and those that
+    /// write registrations (targets are registration ids or handles, which no installation read may take).
+    var registerSteps: (installations: Set<Int>, registrations: Set<Int>) {
+        var installations: Set<Int> = [], registrations: Set<Int> = []
+        for step in pipeline.document.steps where step.kind == "register" {
+            let keys = Set((step.options.entries ?? []).map(\.key))
+            if keys.contains("installations") { installations.insert(step.index) }
+            if keys.contains("registrations") { registrations.insert(step.index) }
+        }
+        return (installations, registrations)
+    }
+
     /// The step kind (`register`, `send`, …) of each step number.
     var kinds: [Int: String] {
         Dictionary(uniqueKeysWithValues: pipeline.steps.map { ($0.index, $0.id) })

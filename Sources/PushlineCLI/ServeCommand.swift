@@ -79,16 +79,7 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let tracer = RunTracing.current
         let http = HTTPServer(options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)) { request in
             guard let tracer else { return await server.handle(request) }
-            return await RunTracing.$current.withValue(tracer) {
-                await RunTracing.span("serve \(request.method.rawValue) \(request.path)", kind: .server) { span in
-                    span.set("http.request.method", .string(request.method.rawValue))
-                    span.set("url.path", .string(request.path))
-                    let response = await server.handle(request)
-                    span.set("http.response.status_code", .int(response.status.code))
-                    if response.status.code >= 500 { span.fail("answered \(response.status.code)") }
-                    return response
-                }
-            }
+            return await RunTracing.$current.withValue(tracer) { await server.handle(request) }
         }
         let settings = loaded.settings
         let users = loaded.users?.count ?? 0

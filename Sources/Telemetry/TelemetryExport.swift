@@ -8,24 +8,31 @@ import Synchronization
 /// installed once for the process, the command runs with PipelineCore's tracer set, and at its end the exporter is
 /// shut down gracefully, which sends what is buffered before the process exits.
 package enum TelemetryExport {
+    /// How long the export may take once the command is done: then what is not sent is dropped.
+    package static let shutdownLimit: Duration = .seconds(10)
+
     /// Whether the process's tracer is installed (swift-otel's bootstrap may run once per process).
     private static let bootstrapped = Mutex(false)
 
     /// Runs `body`; with spans exported when `environment` has `OTEL_EXPORTER_OTLP_ENDPOINT`. A tracing setup that
     /// fails is a warning (`warn`), never the command's failure.
-    package static func run<T>(environment: [String: String], warn: (String) -> Void, _ body: () async throws -> T) async throws -> T {
+    package static func run<T>(environment: [String: String], warn: @escaping @Sendable (String) -> Void,
+                               _ body: () async throws -> T) async throws -> T {
         guard let settings = TelemetrySettings(environment) else { return try await body() }
         settings.warnings.forEach(warn)
         guard bootstrapped.withLock({ done in defer { done = true }; return !done }) else {
-            warn("tracing: already set up in this process; these spans go with the first")
-            return try await RunTracing.$current.withValue(OTelRunTracer()) { try await body() }
+            // The first command's exporter has shut down already: spans recorded now would go nowhere.
+            warn("tracing: a second traced command in one process is not traced")
+            return try await body()
         }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "pushline"
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         configuration.diagnosticLogLevel = .warning
-        // A collector that does not answer must not hold a cron run's exit for long.
+        configuration.diagnosticLogger = .custom(TelemetryDiagnostics.logger(warn))
+        // A collector that does not answer must not hold a cron run's exit for long (the environment may say
+        // otherwise for these two; the shutdown's own limit below holds whatever they say).
         configuration.traces.otlpExporter.timeout = .seconds(5)
         configuration.traces.batchSpanProcessor.exportTimeout = .seconds(10)
         let service: any Service
@@ -35,8 +42,11 @@ package enum TelemetryExport {
             warn("tracing: off, swift-otel could not start: \(error)")
             return try await body()
         }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: service)], logger: Logger(label: "pushline.telemetry", factory: { _ in SwiftLogNoOpLogHandler() })))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: service)], logger: Logger(label: "pushline.telemetry", factory: { _ in SwiftLogNoOpLogHandler() }))
+        groupConfiguration.maximumGracefulShutdownDuration = shutdownLimit
+        groupConfiguration.maximumCancellationDuration = .seconds(1)
+        let group = ServiceGroup(configuration: groupConfiguration)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let outcome: Result<T, any Error>

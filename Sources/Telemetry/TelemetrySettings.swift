@@ -1,3 +1,5 @@
+import Foundation
+
 /// The OpenTelemetry environment Pushline hands to swift-otel: tracing only, over OTLP/HTTP, and never a value that
 /// would stop the process (swift-otel ends it on a propagator, sampler or protocol this build lacks).
 package struct TelemetrySettings: Equatable, Sendable {
@@ -45,6 +47,16 @@ package struct TelemetrySettings: Equatable, Sendable {
                 warnings.append("tracing: \(name)=grpc not supported (this build exports OTLP over HTTP); using http/protobuf")
                 passed[name] = "http/protobuf"
             }
+        }
+        // Values swift-otel takes but cannot work with: a batch of none flushes for ever at exit, no delay spins.
+        let limits: [(String, Int)] = [("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 1), ("OTEL_BSP_MAX_QUEUE_SIZE", 1),
+                                       ("OTEL_BSP_SCHEDULE_DELAY", 100), ("OTEL_BSP_EXPORT_TIMEOUT", 100), ("OTEL_EXPORTER_OTLP_TIMEOUT", 100),
+                                       ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", 100)]
+        for (name, least) in limits {
+            guard let value = passed[name] else { continue }
+            if let number = Int(value.trimmingCharacters(in: .whitespaces)), number >= least { continue }
+            warnings.append("tracing: \(name)=\(value) is not a whole number of at least \(least); the default applies")
+            passed[name] = nil
         }
         self.environment = passed
         self.warnings = warnings

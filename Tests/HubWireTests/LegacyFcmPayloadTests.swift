@@ -20,6 +20,15 @@ struct LegacyFcmPayloadTests {
         #expect(translation.notes == ["data 'count': #(count) renders a bare number; written as $(count), a string"])
     }
 
+    @Test("loc args, a JSON array in a string in legacy FCM, become a list of strings; big numbers keep their digits")
+    func locArgsAndBigNumbers() throws {
+        let translation = try LegacyFcmPayload.translate(
+            #"{"notification":{"body_loc_key":"k","body_loc_args":"[\"a\",2]","title_loc_args":["t"]},"data":{"big":18446744073709551616,"pi":3.14159265358979323846}}"#)
+        #expect(translation.body == #"{"message":{"android":{"notification":{"body_loc_args":["a","2"],"body_loc_key":"k","title_loc_args":["t"]}},"#
+            + #""data":{"big":"18446744073709551616","pi":"3.14159265358979323846"}}}"#)
+        #expect(throws: LegacyFcmPayload.Problem.self) { try LegacyFcmPayload.translate(#"{"notification":{"body_loc_args":"$(args)"}}"#) }
+    }
+
     @Test("the notification splits: title, body and image stay common, Android fields go under android.notification")
     func notificationSplits() throws {
         let translation = try LegacyFcmPayload.translate(
@@ -103,6 +112,15 @@ struct FcmV1ShapeTests {
     func problems(body: String, expected: String) {
         let found = FcmV1Shape.problems(Array(body.utf8))
         #expect(found.contains { $0.contains(expected) }, "\(found)")
+    }
+
+    @Test("a template is judged by what its expressions can render")
+    func templates() {
+        let body = ##"{"message":{"data":{"count":"#(count)","name":"$(name)"},"android":{"ttl":"{$(ttl) + 's'}","priority":"$(p)"}}}"##
+        #expect(FcmV1Shape.problems(template: Array(body.utf8))
+                == ["message.data.count is #(count), which renders a bare number for a number-like value; FCM v1 data holds only strings: write $(count)"])
+        #expect(FcmV1Shape.problems(template: Array(#"{"message":{"android":{"ttl":3600,"notification":{"body_loc_args":"x"}}}}"#.utf8)).count == 2)
+        #expect(FcmV1Shape.problems(Array(#"{"message":{"android":{"priority":1}}}"#.utf8)).isEmpty)
     }
 
     @Test("a body that is not JSON is left to the JSON lint")

@@ -103,6 +103,26 @@ import PipelineCore
         #expect(byLine["p.yaml:13"]?.first?.message.hasPrefix("template 'g': ") == true)
     }
 
+    @Test("an FCM v1 template Google would refuse is an error where it is declared; a legacy FCM one a warning")
+    func fcmTemplates() {
+        harness.write("p.yaml", ##"""
+            version: 1
+            templates:
+              legacy-shape: { platform: fcmv1, body: '{"data":{"m":"$(m)"}}' }
+              bare-number: { platform: fcmv1, body: '{"message":{"data":{"count":"#(count)"}}}' }
+              fine: { platform: fcmv1, body: '{"message":{"data":{"count":"$(count)"},"android":{"ttl":"{$(ttl) + ''s''}","priority":"high"}}}' }
+              old: { platform: gcm, body: '{"data":{"m":"$(m)"}}' }
+            steps: []
+            """##)
+        let (_, diagnostics) = harness.load("p.yaml")
+        let errors = diagnostics.filter { $0.severity == .error }.map(\.description)
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.contains { $0.hasPrefix("p.yaml:3:3: error: template 'legacy-shape': this is the legacy FCM shape ('data' at the top)") })
+        #expect(errors.contains { $0.hasPrefix("p.yaml:4:3: error: template 'bare-number': message.data.count is #(count)") })
+        let warnings = diagnostics.filter { $0.severity == .warning && $0.message.hasPrefix("template") }.map(\.description)
+        #expect(warnings == ["p.yaml:6:20: warning: template 'old': legacy FCM (gcm) was retired by Google on 20 June 2024; NH delivers nothing to gcm devices"])
+    }
+
     @Test func sectionsMustBeMappings() {
         harness.write("p.yaml", "version: 1\nhubs: [a]\naudiences: x\ntemplates: 3\nsteps: {}\n")
         #expect(harness.headlines("p.yaml") == [

@@ -25,7 +25,9 @@ extension PipelineRunProcessTests {
 
             """
         let send = #"{ hub: main, format: template, audience: news, properties: { m: "hi", count: "3" }, outcomes: { wait: 60s } }"#
-        try (head + "steps:\n  - register: { hub: main, installations: devices.jsonl }\n  - send: \(send)\n")
+        // A registration of its own too: listed as not moved, never read as an installation.
+        try (head + "steps:\n  - register: { hub: main, installations: devices.jsonl }\n  - send: \(send)\n"
+             + "  - register: { hub: main, registrations: [{ platform: gcm, handle: legacy-token-9, tags: [other] }] }\n")
             .write(toFile: directory + "/nightly.yaml", atomically: true, encoding: .utf8)
         // Another message: the same one again would be held back as already sent.
         try (head + "steps:\n  - send: \(send.replacingOccurrences(of: "m: \"hi\"", with: "m: \"hi again\""))\n")
@@ -36,7 +38,7 @@ extension PipelineRunProcessTests {
         let journal = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
         func platforms(_ report: String) throws -> [String: [String: Int]] {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
-            let step = try #require((object["steps"] as? [[String: Any]])?.last)
+            let step = try #require((object["steps"] as? [[String: Any]])?.first { ($0["data"] as? [String: Any])?["outcomes"] != nil })
             let outcomes = try #require((step["data"] as? [String: Any])?["outcomes"] as? [String: Any], "\(step)")
             return try #require(outcomes["platforms"] as? [String: [String: Int]])
         }
@@ -61,10 +63,12 @@ extension PipelineRunProcessTests {
         #expect(refused.count == 1 && refused.first?["installationId"] as? String == "pixel-odd")
         #expect((refused.first?["reason"] as? String)?.contains("'mystery' is not a legacy FCM key") == true)
         #expect(object["otherPlatforms"] as? Int == 1 && object["alreadyFcmV1"] as? Int == 0)
+        #expect(object["registrationsNotMoved"] as? Int == 1 && object["gone"] as? Int == 0, "\(plan)")
         #expect(object["legacySteps"] as? [Int] == [1])
         let (_, text) = try await run(["fcmv1", "move", runId], connection: full, environment: journal)
         #expect(text.contains("2 legacy FCM to move, 1 not translatable, 0 on FCM v1 already, 1 on other platforms, 0 gone"), "\(text)")
         #expect(text.contains("nothing was changed; to move them: pushline fcmv1 move \(runId) --apply"))
+        #expect(text.contains("1 registration of their own the run wrote is not moved"), "\(text)")
         #expect(text.contains("register step 1 wrote these devices as gcm"))
         #expect(!text.contains("legacy-token"), "tokens are not printed")
         let (_, unchanged) = try await run(["installation", "get", "pixel-1"], connection: full)

@@ -1,6 +1,8 @@
 import InMemoryTracing
+import Logging
 import PipelineCore
-import Telemetry
+import Synchronization
+@testable import Telemetry
 import Testing
 import Tracing
 
@@ -37,6 +39,35 @@ struct TelemetrySettingsTests {
         #expect(settings.warnings.contains("tracing: OTEL_PROPAGATORS baggage,b3 not supported; using tracecontext"))
         let onlyBaggage = try #require(TelemetrySettings(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c", "OTEL_PROPAGATORS": "baggage"]))
         #expect(onlyBaggage.environment["OTEL_PROPAGATORS"] == "tracecontext")
+    }
+}
+
+extension TelemetrySettingsTests {
+    @Test("batch settings swift-otel cannot work with are dropped, with a warning")
+    func batchSettings() throws {
+        let settings = try #require(TelemetrySettings([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "0", "OTEL_BSP_SCHEDULE_DELAY": "5",
+            "OTEL_BSP_EXPORT_TIMEOUT": "soon", "OTEL_BSP_MAX_QUEUE_SIZE": "4096",
+        ]))
+        #expect(settings.environment == ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c", "OTEL_BSP_MAX_QUEUE_SIZE": "4096"])
+        #expect(settings.warnings.count == 3)
+        #expect(settings.warnings.contains("tracing: OTEL_BSP_MAX_EXPORT_BATCH_SIZE=0 is not a whole number of at least 1; the default applies"))
+    }
+}
+
+@Suite("swift-otel's own messages as Pushline writes them")
+struct TelemetryDiagnosticsTests {
+    @Test("warnings only, one line each, and never a setting's value")
+    func quiet() {
+        let lines = Mutex<[String]>([])
+        let logger = TelemetryDiagnostics.logger { line in lines.withLock { $0.append(line) } }
+        logger.info("Configuration updated from environment", metadata: ["environment_value": "x-api-key=SECRET"])
+        logger.warning("Failed to update configuration from environment", metadata: ["environment_value": "x-api-key=SECRET", "key": "OTEL_EXPORTER_OTLP_HEADERS"])
+        logger.warning("Failed to export batch.", metadata: ["error": "connection refused"])
+        #expect(lines.withLock { $0 } == [
+            "pushline: warning: tracing: Failed to update configuration from environment",
+            "pushline: warning: tracing: Failed to export batch. (error: connection refused)",
+        ])
     }
 }
 

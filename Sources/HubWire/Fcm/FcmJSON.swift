@@ -6,7 +6,8 @@ enum FcmJSON: Decodable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
-    case number(Double)
+    /// Any other number, as a decimal: a Double would turn 18446744073709551616 into 1.8446744073709552e+19.
+    case number(Decimal)
     case string(String)
     case array([FcmJSON])
     case object([String: FcmJSON])
@@ -19,7 +20,7 @@ enum FcmJSON: Decodable, Equatable, Sendable {
             self = .bool(value)
         } else if let value = try? single.decode(Int64.self) {
             self = .integer(value)
-        } else if let value = try? single.decode(Double.self) {
+        } else if let value = try? single.decode(Decimal.self) {
             self = .number(value)
         } else if let value = try? single.decode(String.self) {
             self = .string(value)
@@ -82,8 +83,8 @@ enum FcmJSON: Decodable, Equatable, Sendable {
         }
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    static func format(_ value: Decimal) -> String {
+        value.description
     }
 
     static func quote(_ value: String) -> String {

@@ -16,8 +16,19 @@ public enum FcmV1Shape {
         "to": "nowhere: the hub addresses each device",
     ]
 
-    /// Each problem in words, or none. A body that is not JSON has none here (the JSON lint reports it).
+    /// Each problem of a rendered payload in words, or none. A body that is not JSON has none here (the JSON lint
+    /// reports it).
     public static func problems(_ body: some Collection<UInt8>) -> [String] {
+        problems(body, rendered: true)
+    }
+
+    /// The same for an NH template body before it is rendered: a value written as an expression is judged by what
+    /// it can render (`"#(count)"` in `data` renders a bare number; `"$(ttl)"` may render a duration).
+    public static func problems(template body: some Collection<UInt8>) -> [String] {
+        problems(body, rendered: false)
+    }
+
+    private static func problems(_ body: some Collection<UInt8>, rendered: Bool) -> [String] {
         guard let parsed = FcmJSON.parse(body) else { return [] }
         guard let top = parsed.object else { return ["the FCM v1 payload must be a JSON object with a \"message\" object"] }
         guard let messageValue = top["message"] else {
@@ -37,7 +48,7 @@ public enum FcmV1Shape {
                 problems.append("message.\(key) is a legacy FCM key; in FCM v1 it goes to \(place)")
             }
         }
-        if let data = message["data"] { problems += stringMap(data, at: "message.data") }
+        if let data = message["data"] { problems += stringMap(data, at: "message.data", rendered: rendered) }
         if let notification = message["notification"]?.object {
             for key in notification.keys.sorted() where !LegacyFcmPayload.commonNotificationKeys.contains(key) {
                 let name = LegacyFcmPayload.androidNotificationKeys[key]
@@ -46,23 +57,42 @@ public enum FcmV1Shape {
             }
         }
         if let android = message["android"]?.object {
-            if let ttl = android["ttl"], !isDuration(ttl) {
+            if let ttl = android["ttl"], !isDuration(ttl), rendered || !isExpression(ttl) {
                 problems.append("message.android.ttl must be a string of seconds such as \"3.5s\", found \(ttl.text)")
             }
-            // FCM reads the enum's names in either case ("high", as its own examples write it, or "HIGH").
-            if let priority = android["priority"], !["high", "normal"].contains(priority.stringValue?.lowercased() ?? "") {
+            // FCM reads the enum's names in either case ("high", as its own examples write it, or "HIGH"), or its numbers.
+            if let priority = android["priority"], !["high", "normal"].contains(priority.stringValue?.lowercased() ?? ""),
+               priority != .integer(0), priority != .integer(1), rendered || !isExpression(priority) {
                 problems.append("message.android.priority must be \"high\" or \"normal\", found \(priority.text)")
             }
-            if let data = android["data"] { problems += stringMap(data, at: "message.android.data") }
+            if let data = android["data"] { problems += stringMap(data, at: "message.android.data", rendered: rendered) }
+            if let notification = android["notification"]?.object {
+                for key in ["body_loc_args", "title_loc_args"] {
+                    guard let value = notification[key] else { continue }
+                    guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
+                        problems.append("message.android.notification.\(key) must be a list of strings, found \(value.text)")
+                        continue
+                    }
+                }
+            }
         }
         return problems
     }
 
+    /// Whether a template's value is an NH expression (its rendered value is not known yet).
+    private static func isExpression(_ value: FcmJSON) -> Bool {
+        guard case .string(let text) = value else { return false }
+        return ["$(", "#(", ".(", "%("].contains(where: text.contains) || (text.hasPrefix("{") && text.hasSuffix("}"))
+    }
+
     /// FCM v1's string-only maps.
-    private static func stringMap(_ value: FcmJSON, at path: String) -> [String] {
+    private static func stringMap(_ value: FcmJSON, at path: String, rendered: Bool) -> [String] {
         guard let members = value.object else { return ["\(path) must be an object of strings, found \(value.kindName)"] }
         return members.sorted { $0.key < $1.key }.compactMap { key, value in
-            if case .string = value { return nil }
+            if case .string(let text) = value {
+                guard !rendered, let name = LegacyFcmPayload.bareNumberExpression(text) else { return nil }
+                return "\(path).\(key) is \(text), which renders a bare number for a number-like value; FCM v1 data holds only strings: write $(\(name))"
+            }
             let quoted = value.dataString.map { ": write it as the string \(FcmJSON.quote($0))" } ?? ""
             return "\(path).\(key) is \(value.kindName); FCM v1 data holds only strings\(quoted)"
         }

@@ -93,7 +93,7 @@ public enum LegacyFcmPayload {
                 if commonNotificationKeys.contains(key) {
                     common[key] = value
                 } else if let name = androidNotificationKeys[key] {
-                    specific[name] = value
+                    specific[name] = name.hasSuffix("_loc_args") ? try locArgs(value, key: key) : value
                 } else {
                     throw Problem(message: "'notification.\(key)' has no FCM v1 place this translation knows; write its FCM v1 form by hand")
                 }
@@ -131,6 +131,19 @@ public enum LegacyFcmPayload {
             return "{$(\(simpleExpression(text)!)) + 's'}"
         default: throw Problem(message: "'time_to_live' is \(value.text), not a number of seconds")
         }
+    }
+
+    /// Legacy `body_loc_args` and `title_loc_args` are a JSON array written as a string; v1's are an array of strings.
+    private static func locArgs(_ value: FcmJSON, key: String) throws(Problem) -> FcmJSON {
+        var list = value
+        if case .string(let text) = value {
+            guard let parsed = FcmJSON.parse(Array(text.utf8)), case .array = parsed else {
+                throw Problem(message: "'notification.\(key)' is \(FcmJSON.quote(text)), not a JSON array in a string; write its FCM v1 form by hand")
+            }
+            list = parsed
+        }
+        guard case .array(let items) = list else { throw Problem(message: "'notification.\(key)' is \(value.kindName), not a list") }
+        return .array(items.map { .string($0.dataString ?? "") })
     }
 
     /// The property of a whole-value `$(name)` or `#(name)` (no length), else nil.

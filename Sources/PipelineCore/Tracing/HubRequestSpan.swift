@@ -43,7 +43,7 @@ package enum HubRequestSpan {
 
     /// A send's id from `Location`; a telemetry read's from its path (`…/messages/{id}?…`).
     private static func notificationId(_ request: HubRequest, _ response: HubResponse) -> String? {
-        if let location = response.header("Location"), request.method == .post {
+        if let location = response.header("Location"), request.method == .post, request.url.contains("/messages") {
             return NotificationLocation.notificationId(fromLocation: location)
         }
         guard request.method == .get, let path = request.url.split(separator: "?").first,

@@ -120,6 +120,8 @@ struct InstallationPlan: Sendable {
                 let compiled = try CompiledTemplate(compiling: template.body)
                 if let platform, (compiled.format == .xml) != platform.usesXML {
                     problems.append((.templates, "template '\(name)': \(platform.displayName) templates are \(platform.usesXML ? "XML" : "JSON")"))
+                } else if platform == .fcmv1, let problem = FcmV1Shape.problems(template: Array(template.body.utf8)).first {
+                    problems.append((.templates, "template '\(name)': \(problem)"))
                 }
             } catch {
                 problems.append((.templates, "template '\(name)': \(error.message)"))
