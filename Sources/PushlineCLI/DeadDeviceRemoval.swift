@@ -2,8 +2,9 @@ import Foundation
 import PipelineCore
 import RunFlow
 
-/// Deletes dead installations through a journalled run: per hub, a `register` step in `mode: delete` listing them
-/// (`devices-prune-<hub>` in `runs list`; the same list is the same run, so a cut-off one resumes).
+/// Deletes dead devices through a journalled run: per hub, a `register` step in `mode: delete` for the installations
+/// and one for the registrations of their own (`devices-prune-<hub>` in `runs list`; the same list is the same run,
+/// so a cut-off one resumes).
 struct DeadDeviceRemoval {
     let console: Console
     /// The run store (`--journal`).
@@ -18,12 +19,17 @@ struct DeadDeviceRemoval {
         for (hubName, dead) in Dictionary(grouping: devices, by: \.hub).sorted(by: { $0.key < $1.key }) {
             guard let hub = pipeline.pipeline.document.hub(hubName) else { continue }
             let at = SourceLocation(file: "devices-prune-\(hub.name).yaml", line: 1, column: 1)
-            let ids = dead.map(\.id).sorted().map { RegisterRun.mapping([("installationId", RegisterRun.scalar($0, at: at))], at: at) }
+            func list(_ kind: DeadDevice.Kind, key: String) -> ConfigNode? {
+                let ids = dead.filter { $0.kind == kind }.map(\.id).sorted()
+                guard !ids.isEmpty else { return nil }
+                return ConfigNode(.sequence(ids.map { RegisterRun.mapping([(key, RegisterRun.scalar($0, at: at))], at: at) }), at: at)
+            }
+            // Installations, then registrations of their own: one step each, in one journalled run.
+            let steps = [("installations", list(.installation, key: "installationId")), ("registrations", list(.registration, key: "id"))]
+                .compactMap { key, node in node.map { [("mode", RegisterRun.scalar("delete", at: at)), (key, $0)] } }
             let outcome = try await RegisterRun(console: console, store: store).run(
-                name: "devices-prune-\(hub.name)", hub: hub,
-                options: [("mode", RegisterRun.scalar("delete", at: at)), ("installations", ConfigNode(.sequence(ids), at: at))],
-                registry: pipeline.registry)
-            if outcome == .alreadyCompleted { console.line("these installations were deleted by an earlier run of the same list") }
+                name: "devices-prune-\(hub.name)", hub: hub, steps: steps, registry: pipeline.registry)
+            if outcome == .alreadyCompleted { console.line("these devices were deleted by an earlier run of the same list") }
             worst = max(worst, outcome.exitCode)
         }
         if worst != ExitStatus.success { throw ExitStatus.exit(worst) }

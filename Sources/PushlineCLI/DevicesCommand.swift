@@ -14,16 +14,16 @@ struct DevicesCommand: AsyncParsableCommand {
     struct Prune: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "prune",
-            abstract: "List the devices of a run whose channel is dead, by reason; with --delete, delete the installations.",
+            abstract: "List the devices of a run whose channel is dead, by reason; with --delete, delete them.",
             discussion: """
                 Two sources, each read from the hub: the installations the run's `register` steps wrote, whose
                 `pushChannelExpired` NH sets once the PNS refuses their channel; and the per-device PNS errors NH links
                 from the telemetry of the run's notifications (PnsErrorDetailsUri), each read by its outcome (a dead
                 channel: ExpiredChannel, BadChannel, … see `pushline notification outcomes`). Nothing is changed
-                without --delete. With --delete, the dead installations are deleted by a journalled run of a
-                `register` step in `mode: delete` (`runs show` lists it; a run cut off resumes when the same command
-                runs again). Dead registrations that belong to no installation are listed, with the command that deletes
-                each. The hubs are the pipeline's, from the pipeline file the run used (--env-file, --param).
+                without --delete. With --delete, the dead installations and registrations are deleted by a journalled
+                run of `register` steps in `mode: delete` (`runs show` lists it; a run cut off resumes when the same
+                command runs again). The hubs are the pipeline's, from the pipeline file the run used (--env-file,
+                --param).
 
                 EXAMPLES:
                   pushline devices prune 20261123-030000-3f9c2a
@@ -40,7 +40,7 @@ struct DevicesCommand: AsyncParsableCommand {
         @Argument(help: "The run id (a unique prefix will do).") var id: String
         @Option(help: "Notifications per sending step whose PNS error details are read, a uniform sample (1 to 1000).")
         var sample = 1000
-        @Flag(help: "Delete the dead installations (a journalled run); without it nothing is changed.") var delete = false
+        @Flag(help: "Delete the dead installations and registrations (a journalled run); without it nothing is changed.") var delete = false
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func validate() throws {
@@ -66,7 +66,7 @@ struct DevicesCommand: AsyncParsableCommand {
             await executor.shutdown()
             print(found, run: run, console: console)
             guard delete else { return }
-            try await DeadDeviceRemoval(console: console, store: store.journal).delete(found.dead.filter { $0.kind == .installation }, in: loaded)
+            try await DeadDeviceRemoval(console: console, store: store.journal).delete(found.dead, in: loaded)
         }
 
         private func print(_ found: DeadDeviceFinder.Found, run: RunRecord, console: Console) {
@@ -92,12 +92,8 @@ struct DevicesCommand: AsyncParsableCommand {
                 for device in devices.prefix(20) { console.line("  \(device.line)") }
                 if devices.count > 20 { console.line("  … and \(devices.count - 20) more (--format json lists all)") }
             }
-            let registrations = found.dead.filter { $0.kind == .registration }
-            if !registrations.isEmpty {
-                console.line("registrations of their own are deleted one by one: pushline registration delete ID --hub … (--delete removes installations)")
-            }
-            if !delete, found.dead.contains(where: { $0.kind == .installation }) {
-                console.line("nothing was changed; to delete the dead installations: pushline devices prune \(run.id) --delete")
+            if !delete {
+                console.line("nothing was changed; to delete these devices: pushline devices prune \(run.id) --delete")
             }
         }
     }

@@ -13,7 +13,12 @@ struct RegisterRun {
 
     /// Runs `register: { hub: <hub>, <options> }` as the pipeline `name`; prints its report and returns its outcome.
     func run(name: String, hub: HubDeclaration, options: [(String, ConfigNode)], registry: StepRegistry) async throws -> PipelineRun.Outcome {
-        let built = try build(name: name, hub: hub, options: options, registry: registry)
+        try await run(name: name, hub: hub, steps: [options], registry: registry)
+    }
+
+    /// Runs one `register` step per entry of `steps`, in order, as the pipeline `name`.
+    func run(name: String, hub: HubDeclaration, steps: [[(String, ConfigNode)]], registry: StepRegistry) async throws -> PipelineRun.Outcome {
+        let built = try build(name: name, hub: hub, steps: steps, registry: registry)
         let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "warning")!, clock: console.clock)
         do {
             return try await PipelineRun(store: store).execute(built, registry: registry, engine: engine, console: console) { report, _ in
@@ -34,12 +39,14 @@ struct RegisterRun {
         ConfigNode(.mapping(entries.map { ConfigEntry(key: $0.0, keyLocation: location, value: $0.1) }), at: location)
     }
 
-    private func build(name: String, hub: HubDeclaration, options: [(String, ConfigNode)], registry: StepRegistry) throws -> Pipeline {
+    private func build(name: String, hub: HubDeclaration, steps: [[(String, ConfigNode)]], registry: StepRegistry) throws -> Pipeline {
         let file = "\(name).yaml"
         let at = SourceLocation(file: file, line: 1, column: 1)
-        let step = StepInvocation(index: 1, kind: "register", location: at,
-                                  options: Self.mapping([("hub", Self.scalar(hub.name, at: at))] + options, at: at))
-        var document = PipelineDocument(file: file, directory: FileManager.default.currentDirectoryPath, hubs: [hub], steps: [step])
+        let invocations = steps.enumerated().map { offset, options in
+            StepInvocation(index: offset + 1, kind: "register", location: at,
+                           options: Self.mapping([("hub", Self.scalar(hub.name, at: at))] + options, at: at))
+        }
+        var document = PipelineDocument(file: file, directory: FileManager.default.currentDirectoryPath, hubs: [hub], steps: invocations)
         document.declaredName = name
         let diagnostics = DiagnosticCollector()
         guard let pipeline = registry.build(document, diagnostics: diagnostics, loadDataFile: { _, _, _, _ in nil }) else {

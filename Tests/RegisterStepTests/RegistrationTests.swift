@@ -104,3 +104,30 @@ private let expectedDescription = RegistrationDescription(
         ])
     }
 }
+
+@Suite("Registrations deleted by id (mode: delete)")
+struct RegistrationDeleteTests {
+    @Test("each id is a DELETE with If-Match *; one already gone counts as done")
+    func deletesById() async throws {
+        let step = try built([("hub", scalar("tutorial")), ("mode", scalar("delete")),
+                              ("registrations", list([mapping([("id", scalar("reg-1"))]), mapping([("id", scalar("reg-2"))])]))])
+        let transport = ScriptedTransport { request, _ in request.url.contains("reg-2") ? .success(HubResponse(status: 404)) : nil }
+        let result = try await step.run(in: context(transport))
+        #expect(transport.requests.map(\.summary).sorted() == ["DELETE registration 'reg-1'", "DELETE registration 'reg-2'"])
+        #expect(transport.requests.allSatisfy { $0.method == .delete && $0.headers.contains(HubHeader("If-Match", "*")) })
+        #expect(result.summary == "deleted 2 registrations on hub 'tutorial' (2 ok, 0 failed)")
+        let text = "\(result.data)"
+        #expect(text.contains("deleted") && text.contains("already gone"), "\(text)")
+    }
+
+    @Test("a registration to delete is named by its id alone; patch and rows are refused where written", arguments: [
+        ([("mode", scalar("delete")), ("registrations", list([mapping([("platform", scalar("apns"))])]))], "id"),
+        ([("mode", scalar("patch")), ("registrations", list([mapping([("platform", scalar("apns")), ("handle", scalar(apnsToken))])]))],
+         "'mode: patch' applies to installations; registrations are written whole"),
+    ])
+    func refusals(options: [(String, ConfigNode)], expected: String) {
+        let (step, diagnostics) = build([("hub", scalar("tutorial"))] + options)
+        #expect(step == nil)
+        #expect(diagnostics.contains { $0.message.contains(expected) }, "\(diagnostics.map(\.message))")
+    }
+}

@@ -13,6 +13,8 @@ enum DeviceJob: Sendable, Equatable {
     case delete(id: String)
     /// `POST registrationIDs` when needed, then `PUT registrations/{id}`.
     case register(RegistrationJob)
+    /// `DELETE registrations/{id}`.
+    case deleteRegistration(id: String)
 }
 
 /// A job with what the report calls it and where it came from.
@@ -54,6 +56,7 @@ extension DeviceWork {
         case .patch(let id, let operations): ["patch", id, Self.json(operations)]
         case .delete(let id): ["delete", id]
         case .register(let job): ["register", job.id ?? "", job.description.requestEntryXML()]
+        case .deleteRegistration(let id): ["delete-registration", id]
         }
     }
 

@@ -16,6 +16,12 @@ extension DeviceWork: BatchJob {
             result = await single(HubRequests.deleteInstallation(id: id, at: requests.endpoint), done: "deleted", requests)
         case .register(let registration):
             result = await register(registration, reusing: id, requests)
+        case .deleteRegistration(let id):
+            // Gone already (deleted by its app, or by an earlier attempt whose answer was lost) is what was asked.
+            switch await requests.expect(HubRequests.deleteRegistration(id: id, at: requests.endpoint), allowing: [404]) {
+            case .success(let response): result = BatchJobResult(.done(response.status == 404 ? "already gone" : "deleted"))
+            case .failure(let failure): result = BatchJobResult(failure.outcome)
+            }
         }
         // Reasons about a file row name the row, whatever went wrong with it.
         guard let origin, case .failed(let reason, let hint, let retriable, let stop) = result.outcome, !reason.hasPrefix(origin) else {

@@ -14,6 +14,21 @@ extension RegisterOptionsDecoder {
         return devices.map(RegisterStep.Source.registrations)
     }
 
+    /// `registrations:` with `mode: delete`: a list of `{ id }`.
+    func decodeRegistrationDeletes(_ node: ConfigNode) -> RegisterStep.Source? {
+        let devices = decodeList(node, key: Keys.registrations.key, specs: RegisterStep.registrationDeleteKeys,
+                                 expected: "a list of { id } mappings (registrations to delete)",
+                                 example: "registrations: [{ id: 7138412281836466052-3339543437946614470-1 }]") { reader in
+            guard let (id, idNode) = reader.string("id") else { return (nil, nil) }
+            guard !id.isEmpty else {
+                reader.error("'id' is empty", at: idNode)
+                return (nil, nil)
+            }
+            return (DeviceWork(device: id, origin: nil, job: .deleteRegistration(id: id)), (id, idNode, "registration id '\(id)'"))
+        }
+        return devices.map(RegisterStep.Source.registrations)
+    }
+
     /// One registration; every problem is reported at its field.
     private func registration(_ reader: OptionReader) -> DeviceWork? {
         let platform = reader.string("platform")

@@ -45,12 +45,26 @@ struct RegisterOptionsDecoder {
             let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
             source = forEach ? decodeRows(node, kind: Keys.installations.key, plan: plan, batch: batch) : decodeInstallations(node, plan: plan)
         case (nil, .some(let node)):
-            for key in [Keys.templates.key, Keys.mode.key, Keys.addTags.key, Keys.removeTags.key] where options.node(key) != nil {
+            for key in [Keys.templates.key, Keys.addTags.key, Keys.removeTags.key] where options.node(key) != nil {
                 options.error("'\(key)' applies to installations, not registrations", at: options.node(key)!,
                               hint: key == Keys.templates.key ? "give each registration its own `template:`" : "remove `\(key)`")
                 valid = false
             }
-            source = forEach ? decodeRows(node, kind: Keys.registrations.key, plan: nil, batch: batch) : decodeRegistrations(node)
+            if mode == .patch, let node = options.node(Keys.mode) {
+                options.error("'mode: patch' applies to installations; registrations are written whole", at: node,
+                              hint: "leave `mode` out to create or update registrations, or set `mode: delete`")
+                valid = false
+            }
+            if mode == .delete {
+                if forEach, let node = options.node(BatchOptions.forEach) {
+                    options.error("registrations to delete are listed by id in the YAML, not read from rows", at: node,
+                                  hint: "remove `for-each`, or delete installations from rows instead")
+                    valid = false
+                }
+                source = decodeRegistrationDeletes(node)
+            } else {
+                source = forEach ? decodeRows(node, kind: Keys.registrations.key, plan: nil, batch: batch) : decodeRegistrations(node)
+            }
         }
         if let node = options.node(BatchOptions.badRows), !forEach, !(installations?.scalar != nil) {
             options.error("'bad-rows' applies to a device or rows file", at: node,

@@ -29,15 +29,17 @@ package struct RegisterStep: Step {
         ).excluding(["registrations"], hint: "one register step writes installations or registrations; use two steps for both")
         /// `registrations`.
         package static let registrations = OptionKey<ConfigNode>.node(OptionSpec(
-            "registrations", .list(.mapping(registrationKeys)),
+            "registrations", .anyOf([.list(.mapping(registrationKeys)), .list(.mapping(registrationDeleteKeys))]),
             "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
-                + "(without id, a new id is requested first); give this or `installations`"))
+                + "(without id, a new id is requested first); with `mode: delete`, a list of { id } to delete; "
+                + "give this or `installations`"))
         /// `templates`.
         package static let templates = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
             "templates", "declared templates to attach to every installation; each must be for the installation's platform")
         /// `mode`.
         package static let mode = OptionKey<RegisterMode>.choice(
-            "mode", default: .put, "put creates or overwrites each installation, patch changes only what is given, delete removes it")
+            "mode", default: .put, "put creates or overwrites each installation, patch changes only what is given, delete removes it "
+                + "(an installation, or a registration by id)")
         /// `add-tags`.
         package static let addTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("add-tags", "patch mode: tags to add to every installation")
         /// `remove-tags`.
@@ -85,6 +87,11 @@ package struct RegisterStep: Step {
         OptionSpec("tags", .stringList, "tags (at most 60, the template's tags included)"),
         OptionSpec("template", .reference("template"), "a declared template: makes this a template registration"),
         OptionSpec("id", .string, "an existing registration id to update; without it a new id is requested"),
+    ]
+
+    /// A registration to delete (`mode: delete`): its id alone.
+    package static let registrationDeleteKeys: [OptionSpec] = [
+        OptionSpec("id", .string, required: true, "the registration id to delete"),
     ]
 
     /// Examples as they appear under `steps:`.
@@ -216,9 +223,10 @@ package struct RegisterStep: Step {
         case .rows(_, let entries): entries.contains { if case .registration = $0.kind { true } else { false } }
         case .installations, .installationFile: false
         }
+        let word = isRegistrations && mode != .delete ? RegisterMode.put : mode
         var report = RegisterReport(
             hub: hub.name, noun: isRegistrations ? "registration" : "installation",
-            pastTense: isRegistrations ? "registered" : mode.pastTense, infinitive: isRegistrations ? "register" : mode.infinitive,
+            pastTense: word.pastTense, infinitive: word.infinitive,
             outcome: outcome)
         report.journalled = !context.isDryRun && context.batch.ledger?.isWritable == true
         report.dryRun = context.isDryRun

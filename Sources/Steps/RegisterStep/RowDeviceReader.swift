@@ -64,7 +64,7 @@ final class RowDeviceReader {
     private func once(_ item: DeviceItem) -> DeviceItem {
         guard case .work(let work) = item, let origin = work.origin else { return item }
         switch work.job {
-        case .put, .patch, .delete:
+        case .put, .patch, .delete, .deleteRegistration:
             if let first = seen[work.device] {
                 return .invalid(device: work.device, reason: "\(origin): installation '\(work.device)' already appears at \(first); give each device once")
             }
