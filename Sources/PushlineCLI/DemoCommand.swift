@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
             demo sets to the emulator's. The run journal is a temporary one, removed afterwards.
 
             With --keep-running the emulator stays up and its connection string is printed, for the \
-            walkthrough in README.md; stop it with Ctrl-C.
+            walkthrough in docs/getting-started.md; stop it with Ctrl-C.
 
             EXAMPLES:
               pushline demo
@@ -108,7 +108,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         console.line("  export NH_CONNECTION='\(full.connectionString)'")
         console.line("  export NH_HUB=\(hub.name)")
         console.line("  export NH_EMULATOR=\(base.dropLast())")
-        console.line("then follow the walkthrough in README.md. Stop the emulator with Ctrl-C.")
+        console.line("then follow the walkthrough in docs/getting-started.md. Stop the emulator with Ctrl-C.")
         await server.waitUntilStopped()
         console.line("emulator stopped")
     }
@@ -178,7 +178,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let command = Invocation.current(environment: console.environment)
         let port = Invocation.freePort()
         let suggestions = [
-            ("\(command) demo --keep-running", "keep the emulator up and follow README.md's walkthrough"),
+            ("\(command) demo --keep-running", "keep the emulator up and follow the walkthrough in docs/getting-started.md"),
             ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
             ("\(command) validate pipelines/", "check every example pipeline"),
             ("\(command) emulator" + (port > 0 ? " --port \(port)" : " --port 0"), "run the emulator on its own"),

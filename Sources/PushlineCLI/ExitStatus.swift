@@ -3,7 +3,7 @@ import Foundation
 import PipelineCore
 import RunFlow
 
-/// Exit codes, documented in the README and in `pushline --help`.
+/// Exit codes, documented in docs/troubleshooting.md and in `pushline --help`.
 package enum ExitStatus {
     /// Everything succeeded.
     package static let success = RunExit.success

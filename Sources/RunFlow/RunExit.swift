@@ -2,7 +2,7 @@ import Foundation
 import PipelineCore
 import RunStore
 
-/// The exit code a run ends with, whichever front end started it (documented in the README).
+/// The exit code a run ends with, whichever front end started it (documented in docs/troubleshooting.md).
 package enum RunExit {
     /// Everything succeeded (or a completed run was not repeated).
     package static let success: Int32 = 0

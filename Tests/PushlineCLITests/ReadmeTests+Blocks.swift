@@ -10,9 +10,23 @@ extension ReadmeTests {
         let language: String
         let lines: [String]
         let line: Int
+        /// The document, relative to the repository (`README.md`, `docs/batch-runs.md`).
+        var file = ""
     }
 
-    static var blocks: [Block] { blocks(of: readme, marker: "readme-test") }
+    /// Every `readme-test` block of every document.
+    static let blocks: [Block] = documents.flatMap { file in
+        blocks(of: text(of: file), marker: "readme-test").map { block in
+            var block = block
+            block.file = file
+            return block
+        }
+    }
+
+    /// A document's text.
+    static func text(of file: String) -> String {
+        (try? String(contentsOfFile: CommandRunner.root + "/" + file, encoding: .utf8)) ?? ""
+    }
 
     /// The fenced blocks of a Markdown `text`, each with the `<!-- MARKER: … -->` comment before it.
     static func blocks(of text: String, marker name: String) -> [Block] {

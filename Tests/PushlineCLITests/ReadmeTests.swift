@@ -22,16 +22,30 @@ import Testing
 ///
 /// `swift run pushline …` and `pushline …` run the built executable; servers listen on a free port, not 8080.
 @Suite(.serialized) struct ReadmeTests {
-    static let readme = (try? String(contentsOfFile: CommandRunner.root + "/README.md", encoding: .utf8)) ?? ""
+    /// The README and the pages tested the same way: the task guides, the command list, the benchmarks' and the
+    /// contributors' pages.
+    static let documents = [
+        "README.md", "docs/getting-started.md", "docs/writing-pipelines.md", "docs/batch-runs.md", "docs/emulator.md",
+        "docs/backend.md", "docs/kubernetes.md", "docs/troubleshooting.md", "docs/commands.md", "docs/tracing.md",
+        "bench/README.md", "ARCHITECTURE.md",
+    ]
+    static let readme = text(of: "README.md")
 
-    @Test("every shell block in the README says how a test exercises it")
+    @Test("every shell block in the README and the guides says how a test exercises it")
     func everyBlockIsMarked() throws {
         let known = ["output", "walkthrough-server", "walkthrough", "serve-walkthrough", "server", "sandbox", "ci", "parse"]
         let shell = Self.blocks.filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }
         #expect(shell.count >= 8)
         for block in shell {
-            let marker = try #require(block.marker, "README.md:\(block.line): a shell block without a readme-test marker")
-            #expect(known.contains(marker) || marker.hasPrefix("manual: "), "README.md:\(block.line): unknown marker '\(marker)'")
+            let marker = try #require(block.marker, "\(block.file):\(block.line): a shell block without a readme-test marker")
+            #expect(known.contains(marker) || marker.hasPrefix("manual: "), "\(block.file):\(block.line): unknown marker '\(marker)'")
+        }
+        // Blocks the marker scan cannot see (another comment in between) would go untested.
+        for file in Self.documents {
+            let fences = Self.blocks(of: Self.text(of: file), marker: "no-such-marker")
+                .filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }.count
+            #expect(fences == Self.blocks.filter { $0.file == file && ["sh", "console", "bash", "cron", "ini"].contains($0.language) }.count)
+            #expect(!Self.text(of: file).isEmpty, "\(file) is missing")
         }
         #expect(Self.blocks(marked: "walkthrough-server").count == 1)
         #expect(Self.blocks(marked: "walkthrough").count >= 1)
@@ -39,7 +53,7 @@ import Testing
 
     @Test("the first screen gives exactly two commands, the demo and the tests, and CI runs both")
     func firstScreen() throws {
-        let first = try #require(Self.blocks.first { ["sh", "console"].contains($0.language) })
+        let first = try #require(Self.blocks.first { $0.file == "README.md" && ["sh", "console"].contains($0.language) })
         #expect(first.marker == "ci")
         #expect(Self.commands(first).map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
                 == ["swift run pushline demo", "swift test"])
@@ -52,7 +66,7 @@ import Testing
             for command in Self.commands(block) {
                 let bare = command.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)
                 #expect(script.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == bare },
-                        "README.md:\(block.line): .ci/run does not run `\(bare)`")
+                        "\(block.file):\(block.line): .ci/run does not run `\(bare)`")
             }
         }
     }
@@ -61,9 +75,10 @@ import Testing
     func outputs() throws {
         let directory = try Self.sandbox()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.writeFiles(into: directory)
         let blocks = Self.blocks(marked: "output")
         #expect(!blocks.isEmpty)
-        for block in blocks { try Self.runOutputs(of: block, in: directory, file: "README.md") }
+        for block in blocks { try Self.runOutputs(of: block, in: directory, file: block.file) }
     }
 
     /// Runs each `$ command` line of an output block in `directory` and compares what it prints with the lines that
@@ -134,16 +149,21 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let blocks = Self.blocks(marked: "server")
         #expect(!blocks.isEmpty)
-        // Config files the README shows are written where its commands expect them.
-        for config in Self.blocks.filter({ $0.language == "yaml" && $0.marker?.hasPrefix("file: ") == true }) {
-            let name = String(config.marker!.dropFirst("file: ".count))
-            try config.lines.joined(separator: "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
-        }
+        try Self.writeFiles(into: directory)
         for command in blocks.flatMap(Self.commands) {
             let bare = command.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)
             let process = try PushlineProcess(Self.arguments(bare), directory: directory)
             _ = try await process.waitForOutput(containing: "stop with Ctrl-C", timeout: 60)
             #expect(try await process.stop(signal: SIGINT) == 0, "\(bare)")
+        }
+    }
+
+    /// Files the documents show (`<!-- readme-test: file: NAME -->` before a block) are written where their commands
+    /// expect them.
+    static func writeFiles(into directory: String) throws {
+        for block in blocks where block.marker?.hasPrefix("file: ") == true {
+            let name = String(block.marker!.dropFirst("file: ".count))
+            try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
     }
 
@@ -164,7 +184,7 @@ import Testing
                     parsed += 1
                 } catch {
                     let message = PushlineCommand.fullMessage(for: error)
-                    Issue.record(Comment(rawValue: "README.md:\(block.line): `pushline \(words.joined(separator: " "))` does not parse: \(message)"))
+                    Issue.record(Comment(rawValue: "\(block.file):\(block.line): `pushline \(words.joined(separator: " "))` does not parse: \(message)"))
                 }
             }
         }
@@ -199,7 +219,8 @@ import Testing
 
     @Test("every `pushline …` written inline (synopses in the command table, commands in prose) names real subcommands and options")
     func inlineCommands() throws {
-        let spans = Self.readme.matches(of: /`((?:swift run )?pushline [^`]+)`/).map { String($0.output.1) }
+        let text = Self.documents.map(Self.text(of:)).joined(separator: "\n")
+        let spans = text.matches(of: /`((?:swift run )?pushline [^`]+)`/).map { String($0.output.1) }
         #expect(spans.count >= 20)
         for span in Set(spans) {
             var arguments = Self.concrete(span.replacingOccurrences(of: "swift run ", with: ""))
@@ -213,7 +234,7 @@ import Testing
                 // options exist; an unknown option, subcommand or argument does not.
                 let unknown = ["Unknown option", "Unexpected argument", "Missing expected argument", "Unknown subcommand"]
                     .contains { message.contains($0) }
-                #expect(!unknown, "README: `\(span)` → \(arguments): \(message)")
+                #expect(!unknown, "docs: `\(span)` → \(arguments): \(message)")
             }
         }
     }
@@ -226,7 +247,7 @@ import Testing
         #expect(!blocks.isEmpty)
         for block in blocks {
             let (status, output) = try Self.shell(Self.commands(block).joined(separator: "\n"), in: directory)
-            #expect(status == 0, "README.md:\(block.line):\n\(output)")
+            #expect(status == 0, "\(block.file):\(block.line):\n\(output)")
         }
         // The completion install lines wrote a script for each shell.
         for path in ["home/.local/share/bash-completion/completions/pushline", "home/.zfunc/_pushline", "home/.config/fish/completions/pushline.fish"] {
@@ -236,5 +257,42 @@ import Testing
         // The schema written by the README's command is the committed one.
         #expect(try String(contentsOfFile: directory + "/pipelines/pipeline.schema.json", encoding: .utf8)
                 == String(contentsOfFile: CommandRunner.root + "/pipelines/pipeline.schema.json", encoding: .utf8))
+    }
+}
+
+extension ReadmeTests {
+    /// GitHub's anchor for a heading.
+    static func anchor(_ heading: String) -> String {
+        String(heading.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == " " || $0 == "_" }
+            .map(Character.init)).replacingOccurrences(of: " ", with: "-")
+    }
+
+    @Test("every relative link in the README and the docs reaches a file, and its #anchor a heading there")
+    func links() throws {
+        let pages = Self.documents + ["docs/delivery-outcomes.md", "docs/writing-a-plugin.md", "docs/writing-a-swift-step.md",
+                                      "docs/plugin-protocol.md", "docs/reference/steps.md", "docs/reference/outcomes.md"]
+        var checked = 0
+        for page in pages {
+            let text = Self.text(of: page)
+            #expect(!text.isEmpty, "\(page) is missing")
+            let folder = URL(fileURLWithPath: CommandRunner.root + "/" + page).deletingLastPathComponent()
+            // Links outside code: fenced blocks and inline code are dropped first.
+            let prose = text.replacingOccurrences(of: "(?s)```.*?```", with: "", options: .regularExpression)
+                .replacingOccurrences(of: "`[^`\n]*`", with: "", options: .regularExpression)
+            for match in prose.matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.output.1)
+                guard !target.hasPrefix("http"), !target.hasPrefix("mailto:") else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? URL(fileURLWithPath: CommandRunner.root + "/" + page) : folder.appendingPathComponent(parts[0])
+                #expect(FileManager.default.fileExists(atPath: file.path), "\(page): link to \(target): no such file")
+                if parts.count == 2, file.pathExtension == "md", let linked = try? String(contentsOf: file, encoding: .utf8) {
+                    let anchors = linked.split(separator: "\n").filter { $0.hasPrefix("#") }
+                        .map { Self.anchor($0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)) }
+                    #expect(anchors.contains(parts[1]), "\(page): link to \(target): no such heading")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 30)
     }
 }
