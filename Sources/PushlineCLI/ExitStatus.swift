@@ -51,6 +51,21 @@ package enum ExitStatus {
         Meaning("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
     ]
 
+    /// What to do about each code, for the exit-code reference (docs/reference/exit-codes.md).
+    static let whatToDo: [String: String] = [
+        "0": "nothing",
+        "1": "read the failed step's reason and hint in the report; a hub that refused the key or the hub name needs "
+            + "the connection string fixed; run the same command again to finish the run (nothing is sent twice)",
+        "2": "fix what the diagnostics name (`file:line:column`); `pushline validate` checks a pipeline without running it",
+        "3": "read the report's failed and unknown items by reason; run again to retry what can be retried; settle "
+            + "unknown items with `pushline runs resolve`",
+        "4": "the devices' channels or the hub's PNS credentials: `pushline runs outcomes` and `pushline devices prune` "
+            + "say which; legacy FCM devices need `pushline fcmv1 move`",
+        "75": "wait and retry (a cron job can simply run again later); `pushline runs list` shows the run holding the lock",
+        "78": "fix the run store's settings (`--journal`, `PUSHLINE_JOURNAL`): the message names what is wrong",
+        "130": "run the same command again: it resumes where it stopped",
+    ]
+
     /// The EXIT CODES section of a command's help: only the codes it can return, each meaning wrapped to
     /// fit 80 columns with its continuation lines indented under it (ArgumentParser would wrap a long line
     /// back to the first column).

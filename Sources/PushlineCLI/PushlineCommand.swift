@@ -26,7 +26,7 @@ package struct PushlineCommand: AsyncParsableCommand {
         version: PushlineVersion.current,
         subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
                       SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self, NotificationCommand.self, DevicesCommand.self, FcmV1Command.self,
-                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self])
+                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self, ReferenceCommand.self])
 
     /// Creates the command (ArgumentParser needs this).
     package init() {}

@@ -224,8 +224,8 @@ import Testing
         #expect(spans.count >= 20)
         for span in Set(spans) {
             var arguments = Self.concrete(span.replacingOccurrences(of: "swift run ", with: ""))
-            // `pushline run` in prose names the command, not a command line: its help must exist.
-            if arguments.count == 1, !arguments[0].hasPrefix("-") { arguments.append("--help") }
+            // `pushline run` or `pushline devices prune` in prose names the command, not a command line: its help must exist.
+            if arguments.count <= 2, arguments.allSatisfy({ word in word.allSatisfy { $0.isLowercase || $0.isNumber } }) { arguments.append("--help") }
             do {
                 _ = try PushlineCommand.parseAsRoot(arguments)
             } catch {
