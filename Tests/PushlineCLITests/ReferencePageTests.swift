@@ -5,12 +5,16 @@ import Testing
 /// The reference pages written from the code are committed as the code writes them: a change to a command's help or
 /// to the exit codes that does not regenerate its page fails here.
 @Suite struct ReferencePageTests {
-    @Test("docs/reference/commands.md and exit-codes.md are current", arguments: [
-        ("docs/reference/commands.md", "commands"), ("docs/reference/exit-codes.md", "exit-codes"),
+    @Test("docs/reference/commands.md, exit-codes.md and metrics.md are current", arguments: [
+        ("docs/reference/commands.md", "commands"), ("docs/reference/exit-codes.md", "exit-codes"), ("docs/reference/metrics.md", "metrics"),
     ])
     func current(page: String, kind: String) throws {
         let committed = try String(contentsOfFile: CommandRunner.root + "/" + page, encoding: .utf8)
-        let written = kind == "commands" ? ReferenceCommand.commands() : ReferenceCommand.exitCodes()
+        let written = switch kind {
+        case "commands": ReferenceCommand.commands()
+        case "exit-codes": ReferenceCommand.exitCodes()
+        default: ReferenceCommand.metrics()
+        }
         #expect(committed == written, "\(page) is stale: run `swift run pushline reference \(kind) > \(page)`")
     }
 
@@ -21,6 +25,10 @@ import Testing
             #expect(commands.contains("\n## \(name)\n"), "\(name)")
         }
         #expect(!commands.contains("## pushline reference"))
+        let metrics = ReferenceCommand.metrics()
+        for name in ["pushline_items", "pushline_outcomes", "pushline_run_exit_code", "pushline_http_requests_total", "pushline_hub_requests_total"] {
+            #expect(metrics.contains("| `\(name)` |"), "\(name)")
+        }
         for meaning in ExitStatus.all {
             #expect(ExitStatus.whatToDo[meaning.code]?.isEmpty == false, "exit \(meaning.code) says what to do")
         }
