@@ -17,10 +17,11 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         abstract: "Run the seed tutorial against a local emulator and show what the device received.",
         discussion: """
             Starts the NH emulator in this process on a free loopback port (hub 'myhub', fresh keys), runs \
-            pipelines/seed-tutorial.yaml against it as `pushline run` would (sign, register installation \
+            the seed tutorial (pipelines/seed-tutorial.yaml, or the copy inside the binary outside a checkout) against it \
+            as `pushline run` would (sign, register installation \
             seed-1 with tag 12345 and genericTemplate, render, send "Hello from Postman!" to 12345), then \
-            prints what the device received and every request made (Authorization redacted). Run it from a \
-            Pushline checkout, or give --pipeline. The pipeline reads NH_CONNECTION and NH_HUB, which the \
+            prints what the device received and every request made (Authorization redacted). It runs anywhere; \
+            `pushline init` writes the tutorial out. The pipeline reads NH_CONNECTION and NH_HUB, which the \
             demo sets to the emulator's. The run journal is a temporary one, removed afterwards.
 
             With --keep-running the emulator stays up and its connection string is printed, for the \
@@ -35,14 +36,14 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
 
             \(ExitStatus.help([
                 .ok, .init("1", "a step of the demo's run failed (the report says which)"),
-                .init("2", "no pipeline to run (run it in a checkout's root, or give --pipeline), or a bad option"),
+                .init("2", "a --pipeline that does not exist or is invalid, or a bad option"),
                 .init("3", "the run was partial: some items failed (the report lists them)"),
                 .init("4", "undelivered: the outcomes a send read show no device was reached"),
             ]))
             """)
 
-    /// The pipeline the demo runs unless told otherwise.
-    static let seedTutorial = "pipelines/seed-tutorial.yaml"
+    /// The pipeline the demo runs unless told otherwise: the checkout's, or the copy inside the binary.
+    static let seedTutorial = SeedTutorial.path
 
     @OptionGroup var settings: EnvironmentFileOption
 
@@ -66,11 +67,19 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
 
     func run() async throws {
         let console = Console.current
+        // Outside a checkout the seed tutorial comes from inside the binary, written to a folder of its own.
+        var builtIn: String?
+        if pipeline == Self.seedTutorial, !FileManager.default.fileExists(atPath: pipeline) {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-demo-seed-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder + "/pipelines", withIntermediateDirectories: true)
+            try SeedTutorial.text.write(toFile: folder + "/" + SeedTutorial.path, atomically: true, encoding: .utf8)
+            builtIn = folder
+        }
+        defer { if let builtIn { try? FileManager.default.removeItem(atPath: builtIn) } }
+        let pipeline = builtIn.map { $0 + "/" + SeedTutorial.path } ?? self.pipeline
+        let shown = builtIn == nil ? pipeline : "the seed tutorial (built in; `pushline init` writes it to \(SeedTutorial.path))"
         guard FileManager.default.fileExists(atPath: pipeline) else {
-            let hint = pipeline == Self.seedTutorial
-                ? "run `pushline demo` in the root of a Pushline checkout, where \(Self.seedTutorial) is, or pass --pipeline FILE"
-                : "check the path"
-            throw CommandFailure("cannot find the pipeline '\(pipeline)'; \(hint)")
+            throw CommandFailure("cannot find the pipeline '\(pipeline)'; check the path")
         }
         let emulator = try await Emulator(configuration: try configuration(console))
         let server: EmbeddedEmulator
@@ -86,11 +95,12 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
             await server.stop()
             throw CommandFailure("the emulator's first hub has no policy with Listen, Manage and Send; add one to the config")
         }
-        console.line("Pushline demo: \(pipeline) against a local NH emulator (hub '\(hub.name)' at \(base))")
+        console.line("Pushline demo: \(shown) against a local NH emulator (hub '\(hub.name)' at \(base))")
         console.line()
         let code: Int32
         do {
-            code = try await runPipeline(connectionString: full.connectionString, hub: hub.name, emulator: emulator, console: console)
+            code = try await runPipeline(pipeline, builtIn: builtIn != nil, connectionString: full.connectionString, hub: hub.name,
+                                         emulator: emulator, console: console)
         } catch {
             await server.stop()
             throw error
@@ -124,7 +134,8 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
     }
 
     /// Runs the pipeline as `run` does, then shows the deliveries, the requests and the next commands.
-    private func runPipeline(connectionString: String, hub: String, emulator: Emulator, console: Console) async throws -> Int32 {
+    private func runPipeline(_ pipeline: String, builtIn: Bool, connectionString: String, hub: String, emulator: Emulator,
+                             console: Console) async throws -> Int32 {
         var environment = console.environment
         environment["NH_CONNECTION"] = connectionString
         environment["NH_HUB"] = hub
@@ -179,8 +190,9 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let port = Invocation.freePort()
         let suggestions = [
             ("\(command) demo --keep-running", "keep the emulator up and follow the walkthrough in docs/getting-started.md"),
-            ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
-            ("\(command) validate pipelines/", "check every example pipeline"),
+            builtIn ? ("\(command) init", "write the seed tutorial and a starter project into this folder")
+                    : ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
+            ("\(command) validate pipelines/", builtIn ? "then check them" : "check every example pipeline"),
             ("\(command) emulator" + (port > 0 ? " --port \(port)" : " --port 0"), "run the emulator on its own"),
         ]
         let width = suggestions.map(\.0.count).max() ?? 0

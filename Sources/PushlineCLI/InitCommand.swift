@@ -42,7 +42,9 @@ struct InitCommand: AsyncParsableCommand {
         do {
             for file in files {
                 let path = FilePathJoin.join(directory, file.path)
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                // A file at the top of `.` has no folder to make (and "" is no path).
+                let folder = (path as NSString).deletingLastPathComponent
+                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
                 try Data(file.content.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
                 written.append(path)
             }

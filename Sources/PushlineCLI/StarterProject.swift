@@ -94,6 +94,7 @@ enum StarterProject {
             File(path: "templates/alert.apns.json", purpose: "the APNs template the pipeline previews", content: template),
             File(path: "data/rows.csv", purpose: "sample rows: userId,message", content: rows),
             File(path: ".env.example", purpose: "every variable the pipeline reads; copy to .env and fill in", content: environmentExample),
+            File(path: SeedTutorial.path, purpose: "NH's seed tutorial, the pipeline `pushline demo` runs", content: SeedTutorial.text),
         ]
     }
 }

@@ -33,15 +33,14 @@ import Testing
         #expect(output.hasSuffix("emulator stopped\n"))
     }
 
-    @Test("outside a checkout the demo says where to run it; exit 2")
-    func outsideACheckout() async throws {
+    @Test("a --pipeline that does not exist is exit 2, named")
+    func missingPipeline() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-demo-test-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        let process = try PushlineProcess(["demo"], directory: empty)
+        let process = try PushlineProcess(["demo", "--pipeline", "nope.yaml"], directory: empty)
         #expect(try await process.waitForExit() == 2)
-        #expect(process.stdout == "error: cannot find the pipeline 'pipelines/seed-tutorial.yaml'; run `pushline demo` in the root "
-                + "of a Pushline checkout, where pipelines/seed-tutorial.yaml is, or pass --pipeline FILE\n")
+        #expect(process.stdout == "error: cannot find the pipeline 'nope.yaml'; check the path\n")
     }
 
     @Test("--keep-running leaves the emulator up with a working connection string until SIGINT")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PushlineCLI
 
 /// `pushline init`: a starter project that validates clean and dry-runs at once, and never overwrites.
 @Suite struct InitCommandTests {
@@ -57,5 +58,28 @@ import Testing
         #expect(output.status == 2)
         #expect(output.err.contains("DIR is empty"))
         #expect(!FileManager.default.fileExists(atPath: "/pipelines/digest.yaml"))
+    }
+}
+
+/// The seed tutorial travels inside the binary: `demo` runs it from any folder, and `init` writes it out as the checkout has it.
+@Suite struct SeedTutorialTests {
+    @Test("the copy inside the binary is the checkout's pipelines/seed-tutorial.yaml")
+    func sameText() throws {
+        #expect(try String(contentsOfFile: CommandRunner.root + "/" + SeedTutorial.path, encoding: .utf8) == SeedTutorial.text)
+    }
+
+    @Test("demo runs the built-in tutorial from an empty folder, and init writes it there")
+    func demoAnywhere() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-anywhere-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let demo = try PushlineProcess(["demo"], directory: folder)
+        #expect(try await demo.waitForExit() == 0, "\(demo.stdout)")
+        #expect(demo.stdout.contains("Pushline demo: the seed tutorial (built in; `pushline init` writes it to pipelines/seed-tutorial.yaml)"))
+        #expect(demo.stdout.contains(#"installation seed-1 (apns, template genericTemplate): {"aps":{"alert":"Hello from Postman!"}}"#))
+        #expect(demo.stdout.contains("write the seed tutorial and a starter project into this folder"))
+        let initialised = try PushlineProcess(["init"], directory: folder)
+        #expect(try await initialised.waitForExit() == 0, "\(initialised.stdout)")
+        #expect(try String(contentsOfFile: folder + "/pipelines/seed-tutorial.yaml", encoding: .utf8) == SeedTutorial.text)
     }
 }
