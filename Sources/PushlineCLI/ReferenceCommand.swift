@@ -10,15 +10,16 @@ import ServiceMetrics
 /// repository's docs, which a test keeps current.
 struct ReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reference", abstract: "Write a reference page (commands, exit-codes, metrics) as Markdown.", shouldDisplay: false)
+        commandName: "reference", abstract: "Write a reference page (commands, exit-codes, metrics, files) as Markdown.", shouldDisplay: false)
 
     enum Page: String, ExpressibleByArgument, CaseIterable {
         case commands
         case exitCodes = "exit-codes"
         case metrics
+        case files
     }
 
-    @Argument(help: "The page: commands, exit-codes or metrics.") var page: Page
+    @Argument(help: "The page: commands, exit-codes, metrics or files.") var page: Page
 
     func run() throws {
         let console = Console.current
@@ -26,6 +27,7 @@ struct ReferenceCommand: ParsableCommand {
         case .commands: console.out(Self.commands())
         case .exitCodes: console.out(Self.exitCodes())
         case .metrics: console.out(Self.metrics())
+        case .files: console.out(FileKeysReference.markdown())
         }
     }
 

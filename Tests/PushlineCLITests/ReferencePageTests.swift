@@ -7,13 +7,15 @@ import Testing
 @Suite struct ReferencePageTests {
     @Test("docs/reference/commands.md, exit-codes.md and metrics.md are current", arguments: [
         ("docs/reference/commands.md", "commands"), ("docs/reference/exit-codes.md", "exit-codes"), ("docs/reference/metrics.md", "metrics"),
+        ("docs/reference/files.md", "files"),
     ])
     func current(page: String, kind: String) throws {
         let committed = try String(contentsOfFile: CommandRunner.root + "/" + page, encoding: .utf8)
         let written = switch kind {
         case "commands": ReferenceCommand.commands()
         case "exit-codes": ReferenceCommand.exitCodes()
-        default: ReferenceCommand.metrics()
+        case "metrics": ReferenceCommand.metrics()
+        default: FileKeysReference.markdown()
         }
         #expect(committed == written, "\(page) is stale: run `swift run pushline reference \(kind) > \(page)`")
     }
@@ -25,6 +27,10 @@ import Testing
             #expect(commands.contains("\n## \(name)\n"), "\(name)")
         }
         #expect(!commands.contains("## pushline reference"))
+        let files = FileKeysReference.markdown()
+        for key in ["### `hubs.<name>`", "| `connection` |", "### `templates.<name>`", "| `retention` |", "### `service`"] {
+            #expect(files.contains(key), "\(key)")
+        }
         let metrics = ReferenceCommand.metrics()
         for name in ["pushline_items", "pushline_outcomes", "pushline_run_exit_code", "pushline_http_requests_total", "pushline_hub_requests_total"] {
             #expect(metrics.contains("| `\(name)` |"), "\(name)")
