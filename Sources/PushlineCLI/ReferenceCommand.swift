@@ -10,16 +10,17 @@ import ServiceMetrics
 /// repository's docs, which a test keeps current.
 struct ReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reference", abstract: "Write a reference page (commands, exit-codes, metrics, files) as Markdown.", shouldDisplay: false)
+        commandName: "reference", abstract: "Write a reference page (commands, exit-codes, metrics, files, report) as Markdown.", shouldDisplay: false)
 
     enum Page: String, ExpressibleByArgument, CaseIterable {
         case commands
         case exitCodes = "exit-codes"
         case metrics
         case files
+        case report
     }
 
-    @Argument(help: "The page: commands, exit-codes, metrics or files.") var page: Page
+    @Argument(help: "The page: commands, exit-codes, metrics, files or report.") var page: Page
 
     func run() throws {
         let console = Console.current
@@ -28,6 +29,7 @@ struct ReferenceCommand: ParsableCommand {
         case .exitCodes: console.out(Self.exitCodes())
         case .metrics: console.out(Self.metrics())
         case .files: console.out(FileKeysReference.markdown())
+        case .report: console.out(ReportFieldsReference.markdown())
         }
     }
 

@@ -270,7 +270,9 @@ extension ReadmeTests {
     @Test("every relative link in the README and the docs reaches a file, and its #anchor a heading there")
     func links() throws {
         let pages = Self.documents + ["docs/delivery-outcomes.md", "docs/writing-a-plugin.md", "docs/writing-a-swift-step.md",
-                                      "docs/plugin-protocol.md", "docs/reference/steps.md", "docs/reference/outcomes.md"]
+                                      "docs/plugin-protocol.md", "docs/reference/steps.md", "docs/reference/outcomes.md",
+                                      "docs/reference/commands.md", "docs/reference/exit-codes.md", "docs/reference/metrics.md",
+                                      "docs/reference/files.md", "docs/reference/report.md", "CHANGELOG.md"]
         var checked = 0
         for page in pages {
             let text = Self.text(of: page)

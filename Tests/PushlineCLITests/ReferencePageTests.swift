@@ -7,7 +7,7 @@ import Testing
 @Suite struct ReferencePageTests {
     @Test("docs/reference/commands.md, exit-codes.md and metrics.md are current", arguments: [
         ("docs/reference/commands.md", "commands"), ("docs/reference/exit-codes.md", "exit-codes"), ("docs/reference/metrics.md", "metrics"),
-        ("docs/reference/files.md", "files"),
+        ("docs/reference/files.md", "files"), ("docs/reference/report.md", "report"),
     ])
     func current(page: String, kind: String) throws {
         let committed = try String(contentsOfFile: CommandRunner.root + "/" + page, encoding: .utf8)
@@ -15,6 +15,7 @@ import Testing
         case "commands": ReferenceCommand.commands()
         case "exit-codes": ReferenceCommand.exitCodes()
         case "metrics": ReferenceCommand.metrics()
+        case "report": ReportFieldsReference.markdown()
         default: FileKeysReference.markdown()
         }
         #expect(committed == written, "\(page) is stale: run `swift run pushline reference \(kind) > \(page)`")
@@ -38,5 +39,14 @@ import Testing
         for meaning in ExitStatus.all {
             #expect(ExitStatus.whatToDo[meaning.code]?.isEmpty == false, "exit \(meaning.code) says what to do")
         }
+    }
+
+    @Test("every field the JSON report encodes has its meaning on the page, and every meaning a field")
+    func reportFields() {
+        let paths = Set(ReportFieldsReference.paths)
+        let described = Set(ReportFieldsReference.meanings.keys)
+        #expect(paths.count >= 30)
+        #expect(paths.subtracting(described).isEmpty, "fields without a meaning: \(paths.subtracting(described).sorted())")
+        #expect(described.subtracting(paths).isEmpty, "meanings of no field: \(described.subtracting(paths).sorted())")
     }
 }
