@@ -9,8 +9,12 @@ struct PluginConformanceTests {
     func findings(_ mode: String, options: PluginValue = .object(["segment": .string("vip")]), runs: Bool = true) async throws -> [PluginConformance.Finding] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/scripted.py").path
         let python = try #require(pythonExecutable)
-        return await PluginConformance(command: [python, script, mode], directory: NSTemporaryDirectory(), environment: [:], options: options,
-                                       timeout: 5, runs: runs).findings()
+        var conformance = PluginConformance(command: [python, script, mode], directory: NSTemporaryDirectory(), environment: [:], options: options,
+                                            timeout: 5, runs: runs)
+        // The suite starts with every other suite on two cores: a Python start and exit can take tens of seconds then.
+        conformance.host.handshakeTimeout = .seconds(120)
+        conformance.host.exitGrace = .seconds(60)
+        return await conformance.findings()
     }
 
     @Test("a plugin that keeps the protocol passes every part; its rows and outputs are shown")

@@ -18,7 +18,7 @@ package struct PluginConformance: Sendable {
     }
 
     /// The plugin.
-    package let host: PluginHost
+    package var host: PluginHost
     /// Options for `check`, the dry run and the run.
     package let options: PluginValue
     /// Whether to run it for real (a plugin with external effects then acts).

@@ -10,11 +10,12 @@ package struct PluginHost: Sendable {
     /// The pipeline's folder: the plugin's working directory.
     package let directory: String
 
-    /// How long `describe` and `check` may take: they are cheap and have no effects.
-    package var handshakeTimeout: Duration = .seconds(10)
-    /// How long a plugin has to exit once its stdin is closed. Tests on a loaded machine give more: there a
-    /// process that answered can take seconds to be scheduled again.
-    package var exitGrace: Duration = .seconds(5)
+    /// How long `describe` and `check` may take: they are cheap and have no effects, but a runtime's cold start
+    /// (a JVM, Node on a busy machine) can take seconds.
+    package var handshakeTimeout: Duration = .seconds(30)
+    /// How long a plugin has to exit once its stdin is closed: on a loaded machine a process that answered can
+    /// take seconds to be scheduled again. Tests give more still.
+    package var exitGrace: Duration = .seconds(10)
 
     /// Creates a host for one declared plugin.
     package init(declaration: PluginDeclaration, directory: String) {
