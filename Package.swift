@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         // Beneath swift-otel; named for the span API the telemetry target records with.
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // `swift package generate-documentation --target PipelineCore`: the Step API's DocC catalog (CI builds it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Tag expressions and the NH template language. No third-party imports.

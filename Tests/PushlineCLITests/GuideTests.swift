@@ -13,7 +13,7 @@ import Testing
         let blocks = ReadmeTests.blocks(of: text, marker: "guide-test")
         #expect(blocks.contains { $0.marker == "output" })
         for block in blocks {
-            guard let marker = block.marker else { continue }
+            guard let marker = block.marker, !marker.hasPrefix("manual: ") else { continue }
             if marker.hasPrefix("file ") {
                 let name = String(marker.dropFirst("file ".count))
                 try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
@@ -55,7 +55,7 @@ import Testing
         let blocks = ReadmeTests.blocks(of: text, marker: "guide-test")
         #expect(blocks.contains { $0.marker == "output" })
         for block in blocks {
-            guard let marker = block.marker, !marker.hasPrefix("source ") else { continue }
+            guard let marker = block.marker, !marker.hasPrefix("source "), !marker.hasPrefix("manual: ") else { continue }
             if marker.hasPrefix("file ") {
                 let name = String(marker.dropFirst("file ".count))
                 try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)

@@ -16,7 +16,12 @@ public struct OptionReader {
     public let specs: [OptionSpec]
 
     /// Validates that `node` is a mapping whose keys are all in `specs`.
-    /// - Parameter what: how to name the mapping in messages, e.g. "sign options" or "hub 'sports'".
+    /// - Parameters:
+    ///   - node: the options as the pipeline file wrote them.
+    ///   - specs: the keys this mapping accepts.
+    ///   - step: the step's kind, stamped on every diagnostic; nil outside a step.
+    ///   - what: how to name the mapping in messages, e.g. "sign options" or "hub 'sports'".
+    ///   - diagnostics: where problems are reported.
     public init(_ node: ConfigNode, specs: [OptionSpec], step: String?, what: String, diagnostics: DiagnosticCollector) {
         self.node = node
         self.step = step
