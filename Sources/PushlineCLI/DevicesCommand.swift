@@ -49,21 +49,12 @@ struct DevicesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try await store.open(console: console)
-            let (run, items) = try await RunPipeline.endedRun(id, in: journal, doing: "prune its devices")
-            await journal.close()
-            let loaded = try await RunPipeline.load(run, parameters: try parameters.values(), console: console)
-            let executor = AsyncHTTPExecutor()
-            let transport = RetryingTransport(executor: executor)
-            let finder = DeadDeviceFinder(transport: transport, executor: executor, console: console)
-            let found: DeadDeviceFinder.Found
-            do {
-                found = try await finder.find(run: run, items: items, pipeline: loaded, sample: sample)
-            } catch {
-                await executor.shutdown()
-                throw error
+            let (run, items, loaded) = try await RunPipeline.ended(id, store: store, parameters: try parameters.values(),
+                                                                   doing: "prune its devices", console: console)
+            let found = try await RunPipeline.reading { executor in
+                try await DeadDeviceFinder(transport: RetryingTransport(executor: executor), executor: executor, console: console)
+                    .find(run: run, items: items, pipeline: loaded, sample: sample)
             }
-            await executor.shutdown()
             print(found, run: run, console: console)
             guard delete else { return }
             try await DeadDeviceRemoval(console: console, store: store.journal).delete(found.dead, in: loaded)

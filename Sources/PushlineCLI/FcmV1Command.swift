@@ -54,19 +54,11 @@ struct FcmV1Command: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            let journal = try await store.open(console: console)
-            let (run, items) = try await RunPipeline.endedRun(id, in: journal, doing: "move its devices")
-            await journal.close()
-            let loaded = try await RunPipeline.load(run, parameters: try parameters.values(), console: console)
-            let executor = AsyncHTTPExecutor()
-            let plan: FcmV1Move.Plan
-            do {
-                plan = try await FcmV1Move(transport: RetryingTransport(executor: executor), console: console).plan(items: items, pipeline: loaded)
-            } catch {
-                await executor.shutdown()
-                throw error
+            let (run, items, loaded) = try await RunPipeline.ended(id, store: store, parameters: try parameters.values(),
+                                                                   doing: "move its devices", console: console)
+            let plan = try await RunPipeline.reading { executor in
+                try await FcmV1Move(transport: RetryingTransport(executor: executor), console: console).plan(items: items, pipeline: loaded)
             }
-            await executor.shutdown()
             FcmV1Report(plan: plan, run: run, applying: apply).print(format: format, console: console)
             guard apply else { return }
             // Standard output holds the JSON alone; the move's own report goes with the warnings.
@@ -78,7 +70,7 @@ struct FcmV1Command: AsyncParsableCommand {
             }
             if worst == ExitStatus.success, !plan.refused.isEmpty {
                 console.errorLine("warning: \(plan.refused.count) legacy FCM installation\(plan.refused.count == 1 ? " was" : "s were") not moved (listed above)")
-                worst = 3
+                worst = ExitStatus.partial
             }
             if worst != ExitStatus.success { throw ExitStatus.exit(worst) }
         }

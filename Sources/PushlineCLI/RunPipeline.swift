@@ -1,4 +1,5 @@
 import Foundation
+import HubHTTP
 import HubWire
 import PipelineCore
 import RunFlow
@@ -53,6 +54,29 @@ struct RunPipeline {
             return try HubSession(hub: hub, transport: transport, policy: RetryPolicy(), clock: console.clock)
         } catch {
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
+        }
+    }
+
+    /// The ended run `id` names in the store, its accepted items, and its pipeline loaded again: what the commands
+    /// that act on a run afterwards start from (`doing` says what would wait for a running run's end).
+    static func ended(_ id: String, store: JournalOption, parameters: [String: String], doing: String,
+                      console: Console) async throws -> (RunRecord, [JournalItem], RunPipeline) {
+        let journal = try await store.open(console: console)
+        let (run, items) = try await endedRun(id, in: journal, doing: doing)
+        await journal.close()
+        return (run, items, try await load(run, parameters: parameters, console: console))
+    }
+
+    /// `body` with an HTTP executor of its own, shut down afterwards whatever `body` did.
+    static func reading<T>(_ body: (AsyncHTTPExecutor) async throws -> T) async throws -> T {
+        let executor = AsyncHTTPExecutor()
+        do {
+            let value = try await body(executor)
+            await executor.shutdown()
+            return value
+        } catch {
+            await executor.shutdown()
+            throw error
         }
     }
 
