@@ -12,11 +12,17 @@ struct PostgresCallLimitTests {
     @Test("a write held up past its limit fails, and does not commit once what held it up lets go")
     func aWriteGivenUpNeverLandsLater() async throws {
         try await Server.withDatabase { url in
-            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s.
+            // The run is started through a store with the product's limits, so a busy machine (every suite at once
+            // in CI) cannot fail the setup; only the write under test runs with the short ones.
+            let setup = try #require(try await PostgresStore.open(url, environment: [:]))
+            let run = try await setup.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
+            await setup.close()
+            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s, well inside the holder's 8 s.
             let store = try #require(try await PostgresStore.open(url + "&connect_timeout=1", environment: [:], create: true,
                                                                   queryLimit: .seconds(1)))
             defer { Task { await store.close() } }
-            let run = try await store.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
+            // A pooled connection is made now, not while the write is timed.
+            _ = try await store.runs(identity: "i", limit: 1)
             let ledger = store.ledger(for: run, lock: nil)
             let item = LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:2", digest: "d")
 
