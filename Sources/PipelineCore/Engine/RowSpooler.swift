@@ -37,10 +37,7 @@ package struct RowSpooler: Sendable {
     package func rows(in context: StepContext, read: (RowSink) async throws -> Void) async throws -> (SpooledRows, Origin) {
         let now = { context.clock.now().timeIntervalSince1970 }
         guard !context.isDryRun, let ledger = context.batch.ledger, ledger.isWritable, let spool = ledger.rowSpool else {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-rows-\(UUID().uuidString).jsonl").path
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw StepFailure("cannot write the rows to a temporary file (\(path))", hint: "check that TMPDIR is writable")
-            }
+            let (path, handle) = try Self.temporaryFile(for: "the rows")
             context.state.addTemporaryFile(path)
             let sink = RowSink(.file(handle))
             do {
@@ -94,6 +91,17 @@ package struct RowSpooler: Sendable {
         do throws(LedgerError) { return try await body() } catch { throw error.stepFailure }
     }
 
+    /// A new, empty rows file in TMPDIR that only this user can read: rows carry user ids and the data of messages,
+    /// and TMPDIR is often shared with other users of the machine.
+    static func temporaryFile(for what: String) throws -> (path: String, handle: FileHandle) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-rows-\(UUID().uuidString).jsonl").path
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw StepFailure("cannot write \(what) to a temporary file (\(path))", hint: "check that TMPDIR is writable")
+        }
+        return (path, handle)
+    }
+
     /// A JSON Lines file of `rows` for a step to read as its `for-each` (rows from the store are copied out page by
     /// page, in constant memory, and checked against their count and digest); the caller removes it when `temporary`.
     package static func file(of rows: SpooledRows, ledger: (any ItemLedger)?, producer: String) async throws -> (path: String, temporary: Bool) {
@@ -101,10 +109,7 @@ package struct RowSpooler: Sendable {
         guard let spool = rows.spool, let store = ledger?.rowSpool else {
             throw StepFailure("the rows of \(producer) are in the run store, and this run has none open", hint: "run with the same --journal")
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-rows-\(UUID().uuidString).jsonl").path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw StepFailure("cannot write the rows of \(producer) to a temporary file (\(path))", hint: "check that TMPDIR is writable")
-        }
+        let (path, handle) = try temporaryFile(for: "the rows of \(producer)")
         defer { try? handle.close() }
         var digest = ContentDigest.Running()
         var count = 0
