@@ -47,7 +47,7 @@ package enum ExitStatus {
         Meaning("3", "partial: some items failed, are bad or their fate is unknown (see the report)"),
         Meaning("4", "undelivered: the hub accepted every notification, but the outcomes a send read show none reached a device"),
         Meaning("75", "another run of this pipeline holds its lock, or the run store cannot be reached now; retry later"),
-        Meaning("78", "the run store is set up wrongly (a login it rejects, a database that does not exist); not worth retrying"),
+        Meaning("78", "set up wrongly: the run store (a login it rejects, a database that does not exist), or a custom build's steps (two with one id); not worth retrying"),
         Meaning("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
     ]
 
@@ -62,7 +62,8 @@ package enum ExitStatus {
         "4": "the devices' channels or the hub's PNS credentials: `pushline runs outcomes` and `pushline devices prune` "
             + "say which; legacy FCM devices need `pushline fcmv1 move`",
         "75": "wait and retry (a cron job can simply run again later); `pushline runs list` shows the run holding the lock",
-        "78": "fix the run store's settings (`--journal`, `PUSHLINE_JOURNAL`): the message names what is wrong",
+        "78": "fix the run store's settings (`--journal`, `PUSHLINE_JOURNAL`), or rename the step whose id is taken in "
+            + "your own build: the message names what is wrong",
         "130": "run the same command again: it resumes where it stopped",
     ]
 

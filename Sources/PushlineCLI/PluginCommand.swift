@@ -38,7 +38,7 @@ struct PluginCommand: AsyncParsableCommand {
         @Flag(help: "Leave out the run (for a plugin with external effects that should not act now).")
         var noRun = false
 
-        @Option(help: "How long each conversation may take.")
+        @Option(help: "How long the dry run and the run may each take, as a pipeline's `timeout:` (describe and check get 30 s, as in a pipeline).")
         var timeout: String = "1m"
 
         @Argument(parsing: .postTerminator, help: "The plugin's command and arguments, after `--`.")

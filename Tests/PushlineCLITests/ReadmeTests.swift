@@ -33,7 +33,7 @@ import Testing
 
     @Test("every shell block in the README and the guides says how a test exercises it")
     func everyBlockIsMarked() throws {
-        let known = ["output", "walkthrough-server", "walkthrough", "serve-walkthrough", "server", "sandbox", "ci", "parse"]
+        let known = ["output", "walkthrough-server", "walkthrough", "serve-walkthrough", "batch-walkthrough", "server", "sandbox", "ci", "parse"]
         let shell = Self.blocks.filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }
         #expect(shell.count >= 8)
         for block in shell {
@@ -97,50 +97,6 @@ import Testing
             #expect(status == 0, "\(file):\(block.line): `\(line.dropFirst(2))` exited \(status):\n\(output)")
             #expect(matches(output, expected), "\(file):\(block.line): `\(line.dropFirst(2))` printed:\n\(output)")
         }
-    }
-
-    @Test("the five-minute walkthrough runs as written against `pushline demo --keep-running`")
-    func walkthrough() async throws {
-        let directory = try Self.sandbox()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let serverCommand = try #require(Self.blocks(marked: "walkthrough-server").first.flatMap { Self.commands($0).first })
-        let server = try PushlineProcess(Self.arguments(serverCommand), directory: directory)
-        let banner = try await server.waitForOutput(containing: "Stop the emulator with Ctrl-C.", timeout: 60)
-        // What an operator pastes: the export lines the demo printed.
-        let exports = banner.split(separator: "\n").filter { $0.hasPrefix("  export ") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(exports.count == 3)
-        #expect(exports.contains { $0.hasPrefix("export NH_EMULATOR=http://127.0.0.1:") })
-        let script = (exports + Self.blocks(marked: "walkthrough").flatMap { $0.lines }).joined(separator: "\n")
-        let (status, output) = try Self.shell(script, in: directory)
-        #expect(status == 0, "\(output)")
-        // 1. The token is accepted: an unknown installation is 404, not 401.
-        #expect(output.contains("\n404\n") || output.hasPrefix("404\n"), "\(output)")
-        // 2. The installation is stored and read back with the template's name among its tags.
-        #expect(output.contains("installation 'seed-1' saved on hub 'myhub'"))
-        #expect(output.contains(#""installationId":"seed-1""#) && output.contains("genericTemplate"))
-        // 3. The test send reaches the device, and the side channel shows the payload.
-        #expect(output.contains("test send: 1 succeeded, 0 failed"))
-        #expect(output.contains(#""payload":"{\"aps\":{\"alert\":\"Hello from Postman!\"}}""#))
-        #expect(try await server.stop(signal: SIGINT) == 0)
-    }
-
-    @Test("the notify-users walkthrough runs as written: only bob's phone receives alice's notification")
-    func serveWalkthrough() async throws {
-        let directory = try Self.sandbox()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let serverCommand = try #require(Self.blocks(marked: "walkthrough-server").first.flatMap { Self.commands($0).first })
-        let demo = try PushlineProcess(Self.arguments(serverCommand), directory: directory)
-        let banner = try await demo.waitForOutput(containing: "Stop the emulator with Ctrl-C.", timeout: 60)
-        let exports = banner.split(separator: "\n").filter { $0.hasPrefix("  export ") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        let block = try #require(Self.blocks(marked: "serve-walkthrough").first)
-        let (status, output) = try Self.shell((exports + block.lines).joined(separator: "\n"), in: directory)
-        #expect(status == 0, "\(output)")
-        let deliveries = try #require(output.split(separator: "\n").last { $0.hasPrefix("[") })
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(deliveries.utf8)) as? [[String: Any]])
-        let lunch = parsed.filter { ($0["payload"] as? String)?.contains("From alice: Lunch at noon?") == true }
-        #expect(lunch.count == 1, "\(output)")
-        #expect(lunch.first?["pushChannel"] as? String == String(repeating: "B0", count: 32))
-        #expect(try await demo.stop(signal: SIGINT) == 0)
     }
 
     @Test("long-running commands start, print their banner and stop on SIGINT")
