@@ -5,7 +5,19 @@ import Testing
 /// in a scratch folder, and each `<!-- guide-test: output -->` block's `$ command` lines run there and print what
 /// the guide shows (`…` stands for any lines, or any text within a line).
 @Suite struct GuideTests {
-    @Test("the guide is followed as written", arguments: ["docs/writing-a-plugin.md", "docs/delivery-outcomes.md"])
+    /// The guides this suite follows; the others are ReadmeTests' `documents`.
+    static let guides = ["docs/writing-a-plugin.md", "docs/delivery-outcomes.md"]
+
+    @Test("every page in docs/ is tested by one suite or the other, or is the protocol's specification")
+    func everyPageIsTested() throws {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: CommandRunner.root + "/docs").filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        // The protocol page has no commands to run: `plugin check` and the guide's plugin test what it specifies.
+        let tested = Set(ReadmeTests.documents + Self.guides + [Self.swiftGuide, "docs/plugin-protocol.md"])
+        #expect(pages.count >= 10)
+        for page in pages { #expect(tested.contains(page), "\(page) is tested by no suite: add it to ReadmeTests.documents") }
+    }
+
+    @Test("the guide is followed as written", arguments: GuideTests.guides)
     func guideRunsAsWritten(guide: String) throws {
         let text = try String(contentsOfFile: CommandRunner.root + "/" + guide, encoding: .utf8)
         let directory = try ReadmeTests.sandbox()
