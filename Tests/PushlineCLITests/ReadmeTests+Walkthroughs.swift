@@ -58,6 +58,8 @@ extension ReadmeTests {
         #expect(output.contains("exit code 3"), "\(output)")
         // The fixed file: one sent, two already sent.
         #expect(output.contains("/tonight.csv' = 1 accepted + 2 already sent"), "\(output)")
+        // The same command once more: the run already completed, nothing is sent.
+        #expect(output.contains("already completed at"), "\(output)")
         // Each phone received exactly one digest, with its own headline.
         let deliveries = try #require(output.split(separator: "\n").last { $0.hasPrefix("[") })
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(deliveries.utf8)) as? [[String: Any]])
