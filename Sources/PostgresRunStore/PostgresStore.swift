@@ -141,19 +141,17 @@ package final class PostgresStore: RunStore {
         let call = PooledCall()
         do {
             let leaseLimit = leaseLimit
-            // The whole call is bounded too: a query on a connection whose server died mid-query was seen to wait
-            // forever, though its socket was gone.
-            let value: T = try await Self.within(leaseLimit + queryLimit) {
-                try await Self.within(leaseLimit, ifStillWaiting: call) {
-                    try await client.withConnection { connection in
-                        guard call.start(on: connection) else { throw StoreDeadline(limit: .zero) }
-                        let result: Result<T, any Error>
-                        do { result = .success(try await body(connection, call)) } catch { result = .failure(error) }
-                        // Given up while running: the connection is being closed; it goes back to the pool closed,
-                        // never to be leased half-closed by another call.
-                        if !call.finish() { try? await connection.close() }
-                        return try result.get()
-                    }
+            // The whole call is bounded too, by the same timer: a query on a connection whose server died mid-query
+            // was seen to wait forever, though its socket was gone.
+            let value: T = try await Self.within(leaseLimit + queryLimit, waiting: (leaseLimit, call)) {
+                try await client.withConnection { connection in
+                    guard call.start(on: connection) else { throw StoreDeadline(limit: .zero) }
+                    let result: Result<T, any Error>
+                    do { result = .success(try await body(connection, call)) } catch { result = .failure(error) }
+                    // Given up while running: the connection is being closed; it goes back to the pool closed,
+                    // never to be leased half-closed by another call.
+                    if !call.finish() { try? await connection.close() }
+                    return try result.get()
                 }
             }
             wentDown.withLock { $0 = nil }
@@ -200,12 +198,13 @@ package final class PostgresStore: RunStore {
         }
     }
 
-    /// `body`'s result, or `StoreDeadline` once `limit` passes. With `phase`, the limit applies only while it is 0
-    /// (waiting); once `body` moved it on, `body` takes as long as it needs.
+    /// `body`'s result, or `StoreDeadline` once `limit` passes. With `waiting`, `body` also fails at that earlier
+    /// limit if its call is still waiting for a connection then; once it runs, only `limit` bounds it.
     ///
-    /// `body` runs in a task of its own that is cancelled but not awaited when the limit passes: PostgresNIO's pool
-    /// may not answer a cancelled lease while it is reconnecting, and waiting for it is the hang this prevents.
-    static func within<T: Sendable>(_ limit: Duration, ifStillWaiting phase: PooledCall? = nil,
+    /// `body` runs in a task of its own that is cancelled but not awaited when a limit passes: PostgresNIO's pool
+    /// may not answer a cancelled lease while it is reconnecting, and waiting for it is the hang this prevents. One
+    /// timer serves both limits: every journal write passes through here, and each task it starts costs thread hops.
+    static func within<T: Sendable>(_ limit: Duration, waiting: (limit: Duration, call: PooledCall)? = nil,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let outcome = Outcome<T>()
         let timer = TimerBox()
@@ -218,9 +217,16 @@ package final class PostgresStore: RunStore {
                 timer.cancel()
             }
             timer.set(Task {
-                try? await Task.sleep(for: limit)
+                if let waiting, waiting.limit < limit {
+                    try? await Task.sleep(for: waiting.limit)
+                    if Task.isCancelled { return }
+                    if waiting.call.giveUpWaiting() {
+                        if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) { work.cancel() }
+                        return
+                    }
+                }
+                try? await Task.sleep(until: started + limit)
                 if Task.isCancelled { return }
-                if let phase, !phase.giveUpWaiting() { return }
                 if outcome.finish(.failure(StoreDeadline(limit: limit, started: started))) { work.cancel() }
             })
         }

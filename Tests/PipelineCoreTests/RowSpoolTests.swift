@@ -137,19 +137,12 @@ private final class MemorySpool: RowSpool, ItemLedger {
         #expect(!FileManager.default.fileExists(atPath: file), "the run's row files are removed when it ends")
     }
 
-    @Test func aRowsFileIsReadableByItsOwnerOnlyAndGoesWithItsRunState() throws {
-        var path = ""
-        do {
-            let state = RunState()
-            let (file, handle) = try RowSpooler.temporaryFile(for: "the rows")
-            try handle.close()
-            path = file
-            state.addTemporaryFile(file)
-            let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
-            #expect(mode & 0o777 == 0o600, "rows carry user data; TMPDIR is shared: \(String(mode, radix: 8))")
-        }
-        // The state went away without its run's clean-up: its files go with it.
-        #expect(!path.isEmpty && !FileManager.default.fileExists(atPath: path))
+    @Test func aRowsFileIsReadableByItsOwnerOnly() throws {
+        let (file, handle) = try RowSpooler.temporaryFile(for: "the rows")
+        try handle.close()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o600, "rows carry user data; TMPDIR is shared: \(String(mode, radix: 8))")
     }
 
     @Test func rowsFitOnlyAForEachAndNeverACondition() throws {

@@ -17,11 +17,6 @@ package final class RunState: Sendable {
     /// Creates an empty state.
     package init() {}
 
-    /// A run that ended without reaching its own clean-up (a caller that threw before it) leaves no rows behind.
-    deinit {
-        removeTemporaryFiles()
-    }
-
     /// Registers the token provider for a declared hub (by its pipeline name).
     package func setTokenProvider(_ provider: SASTokenProvider, forHub hub: String) {
         storage.withLock { $0.tokenProviders[hub] = provider }
