@@ -218,7 +218,7 @@ package final class PostgresStore: RunStore {
             }
             timer.set(Task {
                 if let waiting, waiting.limit < limit {
-                    try? await Task.sleep(for: waiting.limit)
+                    try? await Task.sleep(until: started + waiting.limit)
                     if Task.isCancelled { return }
                     if waiting.call.giveUpWaiting() {
                         if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) { work.cancel() }
