@@ -73,10 +73,11 @@ struct ServiceHarness {
         ], faults: faults)
     }
 
-    /// Runs `body` with a fresh emulator and server; both stop afterwards.
+    /// Runs `body` with a fresh emulator and server; both stop afterwards. Tests of the rate limits pass `.stopped`:
+    /// the buckets refill with the server's clock, and on a loaded machine a few calls can span a refill.
     static func with(
         port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [], bearer: BearerTokens? = nil,
-        _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
+        clock: WallClock = .system, _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
         _ body: (ServiceHarness) async throws -> Void
     ) async throws {
         let emulator = try await Emulator(configuration: emulatorConfiguration(faults: faults))
@@ -102,7 +103,7 @@ struct ServiceHarness {
                 #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
                 servedPipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
             }
-            let server = try PushServer(settings: settings, users: users, transport: RetryingTransport(executor: executor),
+            let server = try PushServer(settings: settings, users: users, transport: RetryingTransport(executor: executor), clock: clock,
                                         log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console,
                                         bearer: bearer)
             try await body(ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
@@ -185,4 +186,9 @@ extension Array where Element == String {
 func apnsToken(_ seed: Int) -> String {
     let hex = String(seed, radix: 16, uppercase: true)
     return String(repeating: "A", count: 64 - hex.count) + hex
+}
+
+extension WallClock {
+    /// The current time, stopped there for as long as a test runs.
+    static var stopped: WallClock { .fixed(Date()) }
 }
