@@ -34,6 +34,8 @@ package actor RateGovernor: ThrottleObserver {
     /// When the store's pause was last read (only without budgets: a reservation reads it anyway).
     private var lastPoll: ContinuousClock.Instant?
     private let clock = ContinuousClock()
+    /// The time source for slots and pauses; waits still sleep on `clock`. Tests stop it to make calls simultaneous.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// How often a process without budgets asks the store whether another one met throttling.
     static let pollEvery: Duration = .milliseconds(250)
@@ -49,18 +51,19 @@ package actor RateGovernor: ThrottleObserver {
 
     /// Creates a governor paced at `ceiling` requests per second (nil: unpaced until throttled), sharing
     /// pauses and budgets through `shared` when given.
-    package init(ceiling: Double?, shared: SharedPacing? = nil) {
+    package init(ceiling: Double?, shared: SharedPacing? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.ceiling = ceiling
+        self.now = now
         self.shared = shared
         let budgets = !(shared?.budgets.isEmpty ?? true)
         hasBudgets = budgets
         pacing = Atomic(ceiling != nil || budgets)
         current = ceiling
-        let now = clock.now
-        nextSlot = now
-        lastRaise = now
-        started = now
-        pausedUntil = now
+        let start = now()
+        nextSlot = start
+        lastRaise = start
+        started = start
+        pausedUntil = start
     }
 
     /// True while requests are spaced out (a ceiling, a shared budget, or a pace cut by throttling): the
@@ -73,7 +76,7 @@ package actor RateGovernor: ThrottleObserver {
         var at = pausedUntil
         if let shared { at = max(at, await sharedSlot(shared)) }
         if let current, current > 0 {
-            let slot = max(nextSlot, at, clock.now)
+            let slot = max(nextSlot, at, now())
             nextSlot = slot + .seconds(1 / current)
             at = slot
         }
@@ -89,7 +92,7 @@ package actor RateGovernor: ThrottleObserver {
     package func finished(throttled: Bool) {
         finished += 1
         guard throttled else { return }
-        let now = clock.now
+        let now = self.now()
         // Many requests in flight meet the same throttling; cut once per second, not once per request.
         if let lastCut, now - lastCut < .seconds(2) { return }
         let elapsed = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
@@ -104,7 +107,7 @@ package actor RateGovernor: ThrottleObserver {
     /// store, in every process sending to the hub.
     package func throttled(for seconds: Double) async {
         guard seconds > 0, seconds.isFinite else { return }
-        let until = clock.now + .seconds(seconds)
+        let until = now() + .seconds(seconds)
         // Requests in flight meet the same throttling together; one pause records them all.
         guard until > pausedUntil + .milliseconds(100) else { return }
         pausedUntil = until
@@ -117,16 +120,16 @@ package actor RateGovernor: ThrottleObserver {
     /// reserved slot of every budget.
     private func sharedSlot(_ shared: SharedPacing) async -> ContinuousClock.Instant {
         guard !shared.budgets.isEmpty else {
-            let now = clock.now
+            let now = self.now()
             if lastPoll.map({ now - $0 >= Self.pollEvery }) ?? true {
                 lastPoll = now
                 if let wait = await shared.pace.reserve(hub: shared.hub, budget: nil, count: 0), wait > 0 {
-                    pausedUntil = max(pausedUntil, clock.now + .seconds(wait))
+                    pausedUntil = max(pausedUntil, self.now() + .seconds(wait))
                 }
             }
             return pausedUntil
         }
-        var at = clock.now
+        var at = now()
         for budget in shared.budgets { at = max(at, await slot(of: budget, shared)) }
         return at
     }
@@ -147,10 +150,10 @@ package actor RateGovernor: ThrottleObserver {
                 refill = pending
             } else {
                 let count = Self.blockSize(budget.rate)
-                let pace = shared.pace, hub = shared.hub, clock = clock
+                let pace = shared.pace, hub = shared.hub, now = now
                 refill = Task {
                     let wait = await pace.reserve(hub: hub, budget: budget, count: count) ?? 0
-                    return Block(next: clock.now + .seconds(max(0, wait)), left: count, interval: .seconds(1 / budget.rate))
+                    return Block(next: now() + .seconds(max(0, wait)), left: count, interval: .seconds(1 / budget.rate))
                 }
                 refills[budget.key] = refill
             }
@@ -165,7 +168,7 @@ package actor RateGovernor: ThrottleObserver {
 
     private func raiseIfCalm() {
         guard let pace = current else { return }
-        let now = clock.now
+        let now = self.now()
         guard now - lastRaise >= .seconds(1), lastCut.map({ now - $0 >= .seconds(1) }) ?? true else { return }
         lastRaise = now
         let raised = pace * 1.25

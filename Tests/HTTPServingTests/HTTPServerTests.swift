@@ -36,7 +36,7 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
     let request = TestClient.Request(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers,
                                      body: body.map { ByteBuffer(bytes: $0) })
     let response = try await TestClient.withClient(host: "127.0.0.1", port: port,
-                                                   configuration: .init(timeout: .seconds(10))) { client in
+                                                   configuration: .init(timeout: .seconds(60))) { client in
         try await client.execute(request)
     }
     return Answer(status: Int(response.status.code), headers: response.headers,

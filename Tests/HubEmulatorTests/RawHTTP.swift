@@ -269,7 +269,7 @@ struct RawClient: Sendable {
         let request = TestClient.Request(uri, method: method, authority: authority, headers: fields,
                                          body: body.map { ByteBuffer(bytes: $0) })
         let response = try await TestClient.withClient(host: "localhost", port: port,
-                                                       configuration: .init(timeout: .seconds(10))) { client in
+                                                       configuration: .init(timeout: .seconds(60))) { client in
             try await client.execute(request)
         }
         let text = response.body.map { String(buffer: $0) } ?? ""

@@ -171,9 +171,9 @@ final class InFlightGauge: HTTPExecutor {
     /// One HTTP/1.1 connection carries one request at a time, so `concurrency: 24` needs 24 connections;
     /// AsyncHTTPClient's own default would open 8 and queue the rest.
     @Test(arguments: [24, 4]) func opensAsManyConnectionsAsRequestsInFlight(limit: Int) async throws {
-        let server = try SlowLoopbackServer(holdSeconds: 0.3)
+        let server = try SlowLoopbackServer(holdSeconds: 0.3, gather: limit)
         defer { server.stop() }
-        let executor = AsyncHTTPExecutor(connectTimeout: 2, requestTimeout: 10, connectionsPerHost: limit)
+        let executor = AsyncHTTPExecutor(connectTimeout: 30, requestTimeout: 60, connectionsPerHost: limit)
         let transport = RetryingTransport(executor: executor, maxConcurrent: limit)
         var request = send
         request.url = "http://127.0.0.1:\(server.port)/myhub/messages/?api-version=2015-01"

@@ -13,6 +13,9 @@ final class SlowLoopbackServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let hold: Double
+    /// Connections to wait for before answering anything (at most 30 s), so a slow client start cannot let an early
+    /// answer free a connection for reuse before the others are opened.
+    private let gather: Int
     private let counts = Mutex((open: 0, peak: 0, requests: 0))
 
     /// Most connections that were open at the same time.
@@ -20,8 +23,9 @@ final class SlowLoopbackServer: Sendable {
     /// Requests answered.
     var requests: Int { counts.withLock { $0.requests } }
 
-    init(holdSeconds: Double) throws {
+    init(holdSeconds: Double, gather: Int = 0) throws {
         hold = holdSeconds
+        self.gather = gather
         #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -87,6 +91,8 @@ final class SlowLoopbackServer: Sendable {
                 buffer.append(contentsOf: chunk[0..<count])
             }
             buffer.removeFirst(headEnd! + bodyLength)
+            let deadline = Date().addingTimeInterval(30)
+            while counts.withLock({ $0.open }) < gather, Date() < deadline { usleep(5_000) }
             Thread.sleep(forTimeInterval: hold)
             let answer = Array("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n".utf8)
             guard write(connection, answer, answer.count) == answer.count else { return }

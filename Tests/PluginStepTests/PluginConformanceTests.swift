@@ -10,7 +10,7 @@ struct PluginConformanceTests {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/scripted.py").path
         let python = try #require(pythonExecutable)
         var conformance = PluginConformance(command: [python, script, mode], directory: NSTemporaryDirectory(), environment: [:], options: options,
-                                            timeout: 5, runs: runs)
+                                            timeout: 120, runs: runs)
         // The suite starts with every other suite on two cores: a Python start and exit can take tens of seconds then.
         conformance.host.handshakeTimeout = .seconds(120)
         conformance.host.exitGrace = .seconds(60)

@@ -17,7 +17,7 @@ struct PostgresCallLimitTests {
             let setup = try #require(try await PostgresStore.open(url, environment: [:]))
             let run = try await setup.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
             await setup.close()
-            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s, well inside the holder's 8 s.
+            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s, well inside the holder's minute.
             let store = try #require(try await PostgresStore.open(url + "&connect_timeout=1", environment: [:], create: true,
                                                                   queryLimit: .seconds(1)))
             defer { Task { await store.close() } }
@@ -26,17 +26,28 @@ struct PostgresCallLimitTests {
             let ledger = store.ledger(for: run, lock: nil)
             let item = LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:2", digest: "d")
 
-            // Another session holds the items table for 8 s, so the write waits on the server.
-            let holder = try Server.background("BEGIN; LOCK TABLE pushline.items IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT;",
+            // Another session holds the items table, so the write waits on the server. It holds it until this test
+            // ends it, and the write starts only once the lock is seen granted: a slow psql start cannot let it through.
+            let holder = try Server.background("BEGIN; LOCK TABLE pushline.items IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;",
                                                database: url)
-            try await Task.sleep(for: .milliseconds(500))
+            let held = """
+                SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                WHERE c.relname = 'items' AND l.mode = 'AccessExclusiveLock' AND l.granted
+                  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await Server.query(held, database: url) != "1", ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
             let error = await #expect(throws: LedgerError.self) { try await ledger.markSending([item]) }
             // The write gave up at its limit; it was not merely slow until the table was let go.
             #expect(error?.message.contains("no answer within") == true, "\(error?.message ?? "")")
             #expect(holder.isRunning, "the holder still held the table when the write gave up")
 
+            // Let go of the table: its session ends and its transaction rolls back.
+            try await Server.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                                   + "AND query LIKE '%pg_sleep(120)%' AND pid <> pg_backend_pid()", database: url)
             while holder.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(holder.terminationStatus == 0)
             try await Task.sleep(for: .seconds(1))
             // Read past the store's 5 s pause after an unreachable moment, through psql.
             #expect(try await Server.query("SELECT count(*) FROM pushline.items", database: url) == "0",

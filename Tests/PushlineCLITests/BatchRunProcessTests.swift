@@ -212,9 +212,9 @@ import Testing
         let (emulator, base, connection) = try await emulator()
         let pipeline = inputs + "e2e/register-users.yaml"
         let env = environment(scratch, connection).merging(["USERS": users]) { $1 }
-        // About 150 devices a second (two requests each at 300/s): killed a few hundred in.
+        // About 150 devices a second (two requests each at 300/s): killed a few hundred in, counted in its journal.
         let first = try PushlineProcess(["run", pipeline, "--quiet"], environment: env)
-        try await Task.sleep(for: .seconds(4))
+        try await waitForJournalItems(scratch.journal, atLeast: 300)
         _ = try await first.stop(signal: SIGKILL)
 
         let report = scratch.directory + "/register-report.json"

@@ -50,7 +50,7 @@ final class PushlineProcess: @unchecked Sendable {
     var stdout: String { lock.withLock { captured } }
 
     /// Waits (up to `timeout` seconds) until standard output contains `text`.
-    func waitForOutput(containing text: String, timeout: Double = 20) async throws -> String {
+    func waitForOutput(containing text: String, timeout: Double = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if stdout.contains(text) { return stdout }
@@ -92,7 +92,7 @@ final class PushlineProcess: @unchecked Sendable {
     }
 
     /// Sends a signal and waits (up to `timeout` seconds) for the exit status.
-    func stop(signal: Int32 = SIGTERM, timeout: Double = 20) async throws -> Int32 {
+    func stop(signal: Int32 = SIGTERM, timeout: Double = 60) async throws -> Int32 {
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }

@@ -14,7 +14,7 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
     let target = parsed.path + (parsed.query.map { "?" + $0 } ?? "")
     let request = TestClient.Request(target, method: HTTPRequest.Method(method)!, authority: "127.0.0.1:\(port)", headers: fields,
                                      body: body.map { ByteBuffer(string: $0) })
-    let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20))) { client in
+    let response = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) { client in
         try await client.execute(request)
     }
     return (Int(response.status.code), response.body.map { String(buffer: $0) } ?? "")

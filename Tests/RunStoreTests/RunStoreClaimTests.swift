@@ -47,7 +47,7 @@ struct RunStoreClaimTests {
             let resend = try await ledger.markSending([claiming(7, key: "going")], claim: KeyClaim(since: now - 60, unsettledHolds: false))
             #expect(resend.isEmpty)
             // Outside the window nothing holds, not even this run's own row 5.
-            #expect(try await ledger.markSending([claiming(8, key: "sent")], claim: KeyClaim(since: now + 60)).isEmpty)
+            #expect(try await ledger.markSending([claiming(8, key: "sent")], claim: KeyClaim(since: now + 3600)).isEmpty)
             // Inside it, this run's own item holds the key whatever the flags say.
             let own = try await ledger.markSending([claiming(9, key: "sent")], claim: KeyClaim(since: now - 60, acceptedHolds: false,
                                                                                                 unsettledHolds: false))

@@ -75,7 +75,7 @@ private func keyed(_ step: Int, _ row: Int, key: String, target: String? = nil) 
             }
             let seen = try await asking.priorSends(asks, since: now - 60)
             #expect(seen.count == 49 && seen[LedgerKey(step: 1, row: 109)]?.sameRun == true && seen[LedgerKey(step: 1, row: 103)]?.runId == first.id)
-            #expect(try await asking.priorSends(asks, since: now + 60).isEmpty)
+            #expect(try await asking.priorSends(asks, since: now + 3600).isEmpty)
         }
     }
 
