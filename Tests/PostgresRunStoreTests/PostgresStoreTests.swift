@@ -136,7 +136,8 @@ struct PostgresStoreTests {
                 WHERE application_name = 'holder-one (run lock)'
                 """, database: url)
             var taken: (any RunLock)?
-            for _ in 0..<50 where taken == nil {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while taken == nil, ContinuousClock.now < deadline {
                 if case .acquired(let lock) = try await second.lock(pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000)) {
                     taken = lock
                 } else {

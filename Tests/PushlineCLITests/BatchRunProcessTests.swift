@@ -142,6 +142,11 @@ import Testing
         let scratch = try Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
+        // Slower than the shared paced pipeline: a second process must start and meet the lock while the first still
+        // has most of its 20 s to go, even on a loaded machine.
+        let paced = scratch.directory + "/digest-paced.yaml"
+        try String(contentsOfFile: self.paced, encoding: .utf8).replacingOccurrences(of: "rate: \"400\"", with: "rate: \"150\"")
+            .write(toFile: paced, atomically: true, encoding: .utf8)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
         try await waitForDeliveries(base, atLeast: 300)
         let second = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))

@@ -59,6 +59,8 @@ def main():
     parser.add_argument("--attackers", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--deadline", type=float, default=2.0)
+    # How long a flooding or /healthz request may wait for its answer before it counts as failed.
+    parser.add_argument("--request-timeout", type=float, default=10.0)
     args = parser.parse_args()
     url = urllib.parse.urlparse(args.base)
     host, port = url.hostname, url.port
@@ -75,7 +77,7 @@ def main():
         count = 0
         while not stop.is_set():
             count += 1
-            status, _ = ask(host, port, source, {"Authorization": basic(f"flood-{index}-{count}", "wrong-password")}, 10)
+            status, _ = ask(host, port, source, {"Authorization": basic(f"flood-{index}-{count}", "wrong-password")}, args.request_timeout)
             with lock:
                 attacker_statuses[str(status)] = attacker_statuses.get(str(status), 0) + 1
             if status in (429, 503):
@@ -89,7 +91,7 @@ def main():
 
     def health():
         while not stop.is_set():
-            status, seconds = ask(host, port, "127.0.3.1", {}, 10, path="/healthz")
+            status, seconds = ask(host, port, "127.0.3.1", {}, args.request_timeout, path="/healthz")
             with lock:
                 healthz.append(seconds if status == 200 else float("inf"))
             time.sleep(0.25)
@@ -113,7 +115,7 @@ def main():
         thread.join()
     stop.set()
     for thread in threads:
-        thread.join(timeout=15)
+        thread.join(timeout=args.request_timeout + 5)
 
     served = sum(1 for entry in legit if entry["served"])
     latencies = [entry["seconds"] for entry in legit]
