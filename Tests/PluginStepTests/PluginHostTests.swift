@@ -63,8 +63,8 @@ struct PluginHostTests {
     // seconds for on a loaded machine, so it must be wide enough to reach the stderr line.
     @Test("a plugin that hangs is stopped at its timeout; the step fails with its last stderr lines", .timeLimit(.minutes(2)))
     func hangingPluginIsStopped() async throws {
-        let failed = try #require(await failure(of: step(scripted("hang", timeout: 15))))
-        #expect(failed.message.contains("did not finish within 15 s, so it was stopped"), "\(failed.message)")
+        let failed = try #require(await failure(of: step(scripted("hang", timeout: 30))))
+        #expect(failed.message.contains("did not finish within 30 s, so it was stopped"), "\(failed.message)")
         #expect(failed.lines.contains("stderr: working on it"))
     }
 
@@ -141,9 +141,9 @@ struct PluginHostTests {
     func timeoutStopsThePluginsChildren() async throws {
         let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-child-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
-        let host = try scripted("spawns", environment: ["PIDFILE": pidFile, "PATH": "/usr/bin:/bin"], timeout: 15)
+        let host = try scripted("spawns", environment: ["PIDFILE": pidFile, "PATH": "/usr/bin:/bin"], timeout: 30)
         let failed = try #require(await failure(of: step(host)))
-        #expect(failed.message.contains("did not finish within 15 s"), "\(failed.message)")
+        #expect(failed.message.contains("did not finish within 30 s"), "\(failed.message)")
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8)))
         // Reaped by init once killed; give it a moment (a loaded machine may take seconds).
         var alive = true

@@ -17,7 +17,7 @@ struct PostgresCallLimitTests {
             let setup = try #require(try await PostgresStore.open(url, environment: [:]))
             let run = try await setup.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
             await setup.close()
-            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s, well inside the holder's minute.
+            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s, while the holder still holds the table.
             let store = try #require(try await PostgresStore.open(url + "&connect_timeout=1", environment: [:], create: true,
                                                                   queryLimit: .seconds(1)))
             defer { Task { await store.close() } }
@@ -36,9 +36,10 @@ struct PostgresCallLimitTests {
                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 """
             let deadline = ContinuousClock.now + .seconds(60)
-            while try await Server.query(held, database: url) != "1", ContinuousClock.now < deadline {
+            while holder.isRunning, try await Server.query(held, database: url) != "1", ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
+            try #require(try await Server.query(held, database: url) == "1", "the holder never took the lock")
             let error = await #expect(throws: LedgerError.self) { try await ledger.markSending([item]) }
             // The write gave up at its limit; it was not merely slow until the table was let go.
             #expect(error?.message.contains("no answer within") == true, "\(error?.message ?? "")")

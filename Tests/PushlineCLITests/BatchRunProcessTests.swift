@@ -219,7 +219,7 @@ import Testing
         let env = environment(scratch, connection).merging(["USERS": users]) { $1 }
         // About 150 devices a second (two requests each at 300/s): killed a few hundred in, counted in its journal.
         let first = try PushlineProcess(["run", pipeline, "--quiet"], environment: env)
-        try await waitForJournalItems(scratch.journal, atLeast: 300)
+        try await waitForJournalItems(scratch.journal, atLeast: 300, of: first)
         _ = try await first.stop(signal: SIGKILL)
 
         let report = scratch.directory + "/register-report.json"

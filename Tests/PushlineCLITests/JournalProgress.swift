@@ -15,8 +15,8 @@ func journalItemCount(_ path: String) -> Int {
     return Int(sqlite3_column_int64(statement, 0))
 }
 
-/// Waits until the journal at `path` holds at least `count` items, or `timeout` seconds pass.
-func waitForJournalItems(_ path: String, atLeast count: Int, timeout: Double = 120) async throws {
+/// Waits until the journal at `path` holds at least `count` items, `running` has ended, or `timeout` seconds pass.
+func waitForJournalItems(_ path: String, atLeast count: Int, of running: PushlineProcess, timeout: Double = 120) async throws {
     let deadline = Date().addingTimeInterval(timeout)
-    while journalItemCount(path) < count, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    while running.process.isRunning, journalItemCount(path) < count, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
 }

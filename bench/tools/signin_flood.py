@@ -13,6 +13,7 @@ Prints one JSON object: the legitimate sign-ins, how many were served within the
 latencies, the attackers' requests by status, and /healthz latencies. Standard library only.
 
     signin_flood.py --base http://127.0.0.1:8088/ --users users.txt [--attackers 40] [--seconds 30] [--deadline 2]
+        [--request-timeout 10]
 
 users.txt holds `name:password` lines of users the server knows.
 """
