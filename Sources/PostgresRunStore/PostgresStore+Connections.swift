@@ -27,7 +27,8 @@ extension PostgresStore {
         let configured = configuration
         do {
             let limit = Duration.seconds(settings.connectTimeout + 5)
-            return try await within(limit) {
+            // A connection made after the limit passed is closed, not left open to the server.
+            return try await within(limit, late: { connection in try? await connection.close() }) {
                 try await PostgresConnection.connect(configuration: configured, id: 1, logger: logger)
             }
         } catch let deadline as StoreDeadline {

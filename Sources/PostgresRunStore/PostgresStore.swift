@@ -204,7 +204,9 @@ package final class PostgresStore: RunStore {
     /// `body` runs in a task of its own that is cancelled but not awaited when a limit passes: PostgresNIO's pool
     /// may not answer a cancelled lease while it is reconnecting, and waiting for it is the hang this prevents. One
     /// timer serves both limits: every journal write passes through here, and each task it starts costs thread hops.
+    /// A result that comes after a limit passed is nobody's: `late` disposes of it (a connection must be closed).
     static func within<T: Sendable>(_ limit: Duration, waiting: (limit: Duration, call: PooledCall)? = nil,
+                                    late: (@Sendable (T) async -> Void)? = nil,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let outcome = Outcome<T>()
         let timer = TimerBox()
@@ -212,7 +214,10 @@ package final class PostgresStore: RunStore {
         return try await withCheckedThrowingContinuation { continuation in
             outcome.attach(continuation)
             let work = Task {
-                do { outcome.finish(.success(try await body())) } catch { outcome.finish(.failure(error)) }
+                do {
+                    let value = try await body()
+                    if !outcome.finish(.success(value)) { await late?(value) }
+                } catch { outcome.finish(.failure(error)) }
                 // Finished first: the timer has nothing left to do (thousands of calls must not leave sleepers behind).
                 timer.cancel()
             }

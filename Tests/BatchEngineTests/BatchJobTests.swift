@@ -178,15 +178,22 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
         let ledger = MemoryLedger()
         ledger.failAssign.store(true, ordering: .relaxed)
         // Row 1 is refused hub-wide first; row 2, slower, is accepted but its id cannot be journalled. Row 2 waits for row 1
-        // to be answered, then a second more, so the runner takes row 1's refusal first even on a loaded machine.
+        // to be answered, then two seconds more (asleep, holding no thread), so the runner takes row 1's refusal first
+        // even on a loaded machine. Nothing outside the runner shows when it has taken it: row 1's outcome is journalled
+        // only with row 2's.
         final class Flag: Sendable { let raised = Atomic<Bool>(false) }
         let answered = Flag()
-        let transport = RowTransport(script: [1: 401], onSend: { row in
+        let onSend: @Sendable (Int) async -> Void = { row in
             if row == 1 { answered.raised.store(true, ordering: .relaxed) }
             guard row == 2 else { return }
-            for _ in 0..<500 where !answered.raised.load(ordering: .relaxed) { usleep(10_000) }
-            usleep(1_000_000)
-        })
+            var waited = 0
+            while !answered.raised.load(ordering: .relaxed), waited < 6_000 {
+                try? await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            try? await Task.sleep(for: .seconds(2))
+        }
+        let transport = RowTransport(script: [1: 401], onSend: onSend)
         let outcome = try await runJobs(rows: 2, transport: transport, control: BatchControl(ledger: ledger), concurrency: 2, steps: 1)
         #expect(outcome.stop?.cause == .journal)
         #expect(outcome.stop?.message.hasPrefix("disk full") == true || outcome.stop?.message.contains("disk full") == true)

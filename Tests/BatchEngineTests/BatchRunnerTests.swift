@@ -109,9 +109,9 @@ final class RowTransport: HubTransport {
     let sent = Mutex<[Int]>([])
     let inFlight = Atomic<Int>(0)
     let maxInFlight = Atomic<Int>(0)
-    let onSend: (@Sendable (Int) -> Void)?
+    let onSend: (@Sendable (Int) async -> Void)?
 
-    init(script: [Int: Int] = [:], ambiguous: Set<Int> = [], onSend: (@Sendable (Int) -> Void)? = nil) {
+    init(script: [Int: Int] = [:], ambiguous: Set<Int> = [], onSend: (@Sendable (Int) async -> Void)? = nil) {
         self.script = script
         self.ambiguous = ambiguous
         self.onSend = onSend
@@ -122,7 +122,7 @@ final class RowTransport: HubTransport {
         let now = inFlight.add(1, ordering: .relaxed).newValue
         _ = maxInFlight.max(now, ordering: .relaxed)
         sent.withLock { $0.append(row) }
-        onSend?(row)
+        await onSend?(row)
         try? await Task.sleep(for: .milliseconds(2))
         inFlight.subtract(1, ordering: .relaxed)
         if ambiguous.contains(row) {
