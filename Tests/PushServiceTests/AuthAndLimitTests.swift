@@ -50,7 +50,7 @@ struct AuthAndLimitTests {
     }
 
     @Test func failedSignInsFromOneAddressAreThrottled() async throws {
-        try await ServiceHarness.with(clock: .stopped, { $0.failedSignInsPerMinute = 3 }) { harness in
+        try await ServiceHarness.with(clock: .fixed(Date()), { $0.failedSignInsPerMinute = 3 }) { harness in
             for _ in 0..<3 {
                 #expect(await harness.call(.post, "/api/register", as: "alice", password: "guess", peer: "10.0.0.7").status == 401)
             }
@@ -64,7 +64,7 @@ struct AuthAndLimitTests {
     }
 
     @Test func requestsPerIdentityAndPerAddressAreLimited() async throws {
-        try await ServiceHarness.with(clock: .stopped, { $0.perIdentityPerMinute = 2; $0.perAddressPerMinute = 5 }) { harness in
+        try await ServiceHarness.with(clock: .fixed(Date()), { $0.perIdentityPerMinute = 2; $0.perAddressPerMinute = 5 }) { harness in
             #expect(await harness.call(.post, "/api/register", as: "alice").status == 200)
             #expect(await harness.call(.post, "/api/register", as: "alice").status == 200)
             let third = await harness.call(.post, "/api/register", as: "alice")

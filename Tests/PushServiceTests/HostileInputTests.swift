@@ -7,7 +7,7 @@ import Testing
 @Suite("Hostile input: guessing, proxies, odd ids and bodies")
 struct HostileInputTests {
     @Test func parallelGuessesCannotOutrunTheFailedSignInLimit() async throws {
-        try await ServiceHarness.with(clock: .stopped, { $0.failedSignInsPerMinute = 3 }) { harness in
+        try await ServiceHarness.with(clock: .fixed(Date()), { $0.failedSignInsPerMinute = 3 }) { harness in
             let statuses = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<20 {
                     group.addTask { await harness.call(.post, "/api/register", as: "alice", password: "guess", peer: "10.1.1.1").status }
@@ -20,7 +20,7 @@ struct HostileInputTests {
     }
 
     @Test func behindATrustedProxyEachClientAndUserIsLimitedOnItsOwn() async throws {
-        try await ServiceHarness.with(clock: .stopped, { $0.failedSignInsPerMinute = 2; $0.trustedProxies = ["10.9.9.9"] }) { harness in
+        try await ServiceHarness.with(clock: .fixed(Date()), { $0.failedSignInsPerMinute = 2; $0.trustedProxies = ["10.9.9.9"] }) { harness in
             func guess(_ user: String, from client: String) async -> Int {
                 await harness.call(.post, "/api/register", as: user, password: "nope", headers: ["X-Forwarded-For": "1.2.3.4, \(client)"],
                                    peer: "10.9.9.9").status

@@ -73,7 +73,7 @@ struct ServiceHarness {
         ], faults: faults)
     }
 
-    /// Runs `body` with a fresh emulator and server; both stop afterwards. Tests of the rate limits pass `.stopped`:
+    /// Runs `body` with a fresh emulator and server; both stop afterwards. Tests of the rate limits pass a fixed clock:
     /// the buckets refill with the server's clock, and on a loaded machine a few calls can span a refill.
     static func with(
         port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [], bearer: BearerTokens? = nil,
@@ -186,9 +186,4 @@ extension Array where Element == String {
 func apnsToken(_ seed: Int) -> String {
     let hex = String(seed, radix: 16, uppercase: true)
     return String(repeating: "A", count: 64 - hex.count) + hex
-}
-
-extension WallClock {
-    /// The current time, stopped there for as long as a test runs.
-    static var stopped: WallClock { .fixed(Date()) }
 }

@@ -8,6 +8,12 @@ import Testing
     let digest = CommandRunner.root + "/pipelines/daily-digest.yaml"
     let paced = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/digest-paced.yaml"
 
+    /// The paced pipeline at 150 sends a second instead of 400: for tests that start a second process while the first
+    /// sends, so the first still has most of its rows to go when the second starts, even on a loaded machine.
+    func slowPacedText() throws -> String {
+        try String(contentsOfFile: paced, encoding: .utf8).replacingOccurrences(of: "rate: \"400\"", with: "rate: \"150\"")
+    }
+
     /// A scratch directory with a journal path, a devices CSV and a rows CSV for `count` users.
     struct Scratch {
         let directory: String
@@ -142,11 +148,8 @@ import Testing
         let scratch = try Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
-        // Slower than the shared paced pipeline: a second process must start and meet the lock while the first still
-        // has most of its 20 s to go, even on a loaded machine.
         let paced = scratch.directory + "/digest-paced.yaml"
-        try String(contentsOfFile: self.paced, encoding: .utf8).replacingOccurrences(of: "rate: \"400\"", with: "rate: \"150\"")
-            .write(toFile: paced, atomically: true, encoding: .utf8)
+        try slowPacedText().write(toFile: paced, atomically: true, encoding: .utf8)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
         try await waitForDeliveries(base, atLeast: 300)
         let second = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))

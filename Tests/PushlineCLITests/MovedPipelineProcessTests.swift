@@ -9,8 +9,7 @@ extension BatchRunProcessTests {
         let scratch = try Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
-        // Slower than the shared paced pipeline: the start from elsewhere must meet the first while it still sends.
-        let text = try String(contentsOfFile: paced, encoding: .utf8).replacingOccurrences(of: "rate: \"400\"", with: "rate: \"150\"")
+        let text = try slowPacedText()
         let copies = try (0..<2).map { index in
             let directory = scratch.directory + "/checkout-\(index)/pipelines"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
