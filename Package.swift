@@ -210,7 +210,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
         .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
-        .testTarget(name: "RunFlowTests", dependencies: ["RunFlow", "RunStore", "PipelineCore"]),
+        .testTarget(name: "RunFlowTests", dependencies: ["RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
         // The run-store contract: every implementation passes the same suite.
         .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PostgresRunStore", "PipelineCore"]),
         .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),

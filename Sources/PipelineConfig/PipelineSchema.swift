@@ -107,7 +107,7 @@ package struct PipelineSchema: Sendable {
     /// A step's options: its own keys only.
     private static func stepSchema(_ kind: StepKind) -> ReportValue {
         var fields = mappingSchema(kind.options)
-        let outputs = kind.outputs.map { "\($0.name) (\($0.type.documentation)): \($0.summary)" }
+        let outputs = kind.ownOutputs.map { "\($0.name) (\($0.type.documentation)): \($0.summary)" }
         fields.insert(ReportField("description", .string(kind.summary + (outputs.isEmpty ? "" : " Outputs: " + outputs.joined(separator: "; ") + "."))), at: 0)
         let examples = kind.examples.compactMap { stepExample($0, id: kind.id) }
         if !examples.isEmpty { fields.append(ReportField("examples", .array(examples))) }

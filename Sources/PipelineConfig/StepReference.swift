@@ -26,7 +26,13 @@ package struct StepReference: Sendable {
             "`${steps.digest.failed} > 0 || ${param:channel} == \"ios\"`).",
             "",
             "A later step uses a step's outputs as `${steps.ID.OUTPUT}` (one item of a list: `${steps.ID.OUTPUT[0]}`) wherever a",
-            "value goes in its options.",
+            "value goes in its options. Every step has its outputs whatever became of it: one that failed or did not run hands",
+            "them on empty (0, empty text, an empty list, no rows), so a `when: always` summary can always read them. Besides",
+            "its own, every step has:",
+            "",
+            "| output | type | meaning |",
+            "|---|---|---|",
+        ] + StepKind.commonOutputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" } + [
             "",
             registry.kinds.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
         ]
@@ -37,9 +43,9 @@ package struct StepReference: Sendable {
                 lines += ["", "Each entry of `\(name)`:", ""]
                 lines += Self.table(keys)
             }
-            if !kind.outputs.isEmpty {
+            if !kind.ownOutputs.isEmpty {
                 lines += ["", "Outputs:", "", "| output | type | meaning |", "|---|---|---|"]
-                lines += kind.outputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
+                lines += kind.ownOutputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
             }
             if !kind.examples.isEmpty {
                 lines += ["", "```yaml", "steps:"]
@@ -64,12 +70,10 @@ package struct StepReference: Sendable {
             lines += ["", "EACH ENTRY OF \(name.uppercased())"]
             keys(specs, indent: "  ")
         }
-        if !kind.outputs.isEmpty {
-            lines += ["", "OUTPUTS"]
-            for output in kind.outputs {
-                lines.append("  \(output.name)  (\(output.type.documentation))")
-                lines.append("      \(output.summary)")
-            }
+        lines += ["", "OUTPUTS"]
+        for output in kind.ownOutputs + StepKind.commonOutputs {
+            lines.append("  \(output.name)  (\(output.type.documentation))")
+            lines.append("      \(output.summary)")
         }
         if !kind.examples.isEmpty {
             lines += ["", "EXAMPLES"]

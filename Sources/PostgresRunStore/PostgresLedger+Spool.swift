@@ -55,20 +55,6 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
     }
 
-    func reusableSpool(step: Int, source: String, since: Double) async throws(LedgerError) -> SpooledRows? {
-        guard let record else { return nil }
-        let pipeline = record.pipeline
-        return try await ledgerCall {
-            try await self.store.withConnection("finding spooled rows") { connection in
-                try await Self.spooled(connection.query("""
-                    SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM pushline.spools s JOIN pushline.runs r ON r.seq = s.run
-                    WHERE s.pipeline = \(pipeline) AND s.step = \(step) AND s.source = \(source) AND s.state = 1 AND s.completed_at >= \(since)
-                    ORDER BY s.completed_at DESC LIMIT 1
-                    """, logger: self.store.logger))
-            }
-        }
-    }
-
     func spoolLines(_ spool: Int64, after: Int, limit: Int) async throws(LedgerError) -> [String] {
         try await ledgerCall {
             try await self.store.withConnection("reading spooled rows") { connection in
@@ -127,22 +113,6 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
     }
 
-    /// Copies the rows of `source` into `spool` and completes it, in one fenced transaction.
-    func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) async throws(LedgerError) {
-        guard let from = source.spool else { throw LedgerError("the rows to copy are not in the run store") }
-        let (count, columnsJSON, digest, readAt, run) = (source.count, source.columnsJSON, source.digest, source.readAt, source.run ?? "?")
-        try await write("copying spooled rows") { connection, _, _ in
-            var copied = 0
-            for try await _ in try await connection.query("""
-                INSERT INTO pushline.spool_rows (spool, number, line) SELECT \(spool), number, line FROM pushline.spool_rows WHERE spool = \(from)
-                RETURNING 1
-                """, logger: self.store.logger) { copied += 1 }
-            guard copied == count else {
-                throw RunStoreError("the rows spooled by run \(run) are incomplete (\(copied) of \(count)); they were pruned meanwhile")
-            }
-            try await Self.complete(spool, columns: columnsJSON, count: count, digest: digest, now: readAt, connection, logger: self.store.logger)
-        }
-    }
 
     /// `UPDATE` of a spool being filled to complete; throws when it is not being filled (another process took it over).
     private static func complete(_ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: PostgresConnection,

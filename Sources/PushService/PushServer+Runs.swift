@@ -57,11 +57,11 @@ extension PushServer {
             return response
         }
         switch await task.result {
-        case .success:
-            // The same run completed before: nothing was sent. Answer with that run.
-            if case .completed(let record) = await PipelineRun.preview(pipeline, registry: loaded.registry, store: nil, console: console) {
-                if let key { idempotency.remember(key, caller: owner, digest: digest, runID: record.id, now: now) }
-                return try await runResponse(id: record.id, pipeline: name, status: .ok)
+        case .success(let outcome):
+            // The same work completed before: nothing was sent. Answer with that run.
+            if case .alreadyCompleted(let report) = outcome, let id = report.runId {
+                if let key { idempotency.remember(key, caller: owner, digest: digest, runID: id, now: now) }
+                return try await runResponse(id: id, pipeline: name, status: .ok)
             }
             throw Problem(.internalServerError, "Internal Server Error", "the run ended before it started")
         case .failure(RunFlowError.locked(_, let holder)):

@@ -147,14 +147,23 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
                          + "would stop with exit 2 (rows would move between parts): use the same split, or --again for a fresh run")
             return (ExitStatus.invalidInput, false)
         case .start:
-            console.line("run: a live run would start a new run\(shard.map { " of part \($0)" } ?? "")")
+            console.line("run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now")
+            return (ExitStatus.success, false)
+        case .newRun(let completed):
+            console.line("run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now; if they give "
+                         + "the rows run \(completed.id) sent (completed at \(RunID.iso(completed.endedAt ?? completed.startedAt))), it sends nothing")
+            return (ExitStatus.success, false)
+        case .expire(let cutOff):
+            console.line("run: run \(cutOff.id) was cut off more than \(ConfigDuration.format(Int64(cutOff.resumeWindow))) after it started; a live run "
+                         + "would close it as expired (its unknown items stay listed) and start a new run, reading its sources now")
             return (ExitStatus.success, false)
         case .completed(let latest):
             console.line("run: the same run (\(latest.id)) completed at \(RunID.iso(latest.endedAt ?? latest.startedAt)); "
                          + "a live run would send nothing (--again starts a fresh one)")
             return (ExitStatus.success, true)
         case .resume(let latest):
-            console.line("run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue))")
+            console.line("run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue)) "
+                         + "with the rows it first read")
             return (ExitStatus.success, false)
         }
     }

@@ -29,7 +29,7 @@ struct DeadDeviceRemoval {
                 .compactMap { key, node in node.map { [("mode", RegisterRun.scalar("delete", at: at)), (key, $0)] } }
             let outcome = try await RegisterRun(console: console, store: store).run(
                 name: "devices-prune-\(hub.name)", hub: hub, steps: steps, registry: pipeline.registry)
-            if outcome == .alreadyCompleted { console.line("these devices were deleted by an earlier run of the same list") }
+            if outcome.isAlreadyCompleted { console.line("these devices were deleted by an earlier run of the same list") }
             worst = max(worst, outcome.exitCode)
         }
         if worst != ExitStatus.success { throw ExitStatus.exit(worst) }

@@ -100,7 +100,7 @@ struct FcmV1Command: AsyncParsableCommand {
                 name: "fcmv1-move-\(hub.name)", hub: hub,
                 options: [("mode", RegisterRun.scalar("put", at: at)), ("installations", RegisterRun.scalar(path, at: at))],
                 registry: registry)
-            if outcome == .alreadyCompleted { console.line("these installations were moved by an earlier run of the same plan") }
+            if outcome.isAlreadyCompleted { console.line("these installations were moved by an earlier run of the same plan") }
             return outcome.exitCode
         }
     }

@@ -15,6 +15,7 @@ enum ReportFieldsReference {
         "status": "how it ended: `succeeded`, `partial`, `undelivered`, `failed`, `interrupted` or `rejected` (the input check stopped it); the exit code follows from it",
         "runId": "the journal's id of the run (live runs), as `pushline runs` shows it",
         "resumed": "true when this run resumed an attempt that was cut off",
+        "unchanged": "set when nothing ran because the work was done: why (the same run completed, or the sources gave the rows a completed run sent); `runId` is then that run's",
         "steps": "one record per step, in order, run or not",
         "steps[].index": "the step's number, from 1",
         "steps[].step": "its kind: `send`, `register`, a plugin's kind, …",
@@ -59,6 +60,7 @@ enum ReportFieldsReference {
                                finishedAt: Date(timeIntervalSince1970: 1), status: .partial, steps: [step])
         report.runId = "20261127-000000-000000"
         report.resumed = false
+        report.unchanged = "the sources gave the rows run 20261126-000000-000000 sent"
         return report
     }
 

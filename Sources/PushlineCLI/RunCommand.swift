@@ -166,6 +166,11 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         } catch let error as RunFlowError {
             throw error.commandError(console: console)
         }
+        if case .alreadyCompleted(let report) = outcome {
+            // Nothing ran, and monitoring still hears of this invocation: a report and metrics that say so.
+            if format == .json { console.line(JSONText.encode(report)) }
+            do { try outputs.write(report, exitCode: ExitStatus.success) } catch { throw error.commandError(console: console) }
+        }
         if outcome.exitCode != ExitStatus.success { throw ExitStatus.exit(outcome.exitCode) }
     }
 

@@ -12,8 +12,19 @@ struct JournalledRun {
     /// The pipeline's lock (by its name): no two versions of one pipeline send at once, wherever their files lie.
     let pathLock: any RunLock
     let isResume: Bool
+    /// The run of the same pipeline identity (and shard) that ran to its end before this new one, if any: when it
+    /// completed and this run's sources give the same rows, nothing needs to run.
+    var previous: RunRecord?
     /// The pipeline's `retention:` (seconds): what `finish` prunes of its runs. Nil: nothing.
     var retention: Double?
+
+    /// How a start came out: a run to send (new or resumed), or nothing to do.
+    enum Begun {
+        /// A run holding its locks.
+        case run(JournalledRun)
+        /// The same run completed before (a pipeline without sources, whose identity holds all its input): nothing runs.
+        case alreadyCompleted(RunRecord)
+    }
 
     /// Releases both locks.
     func release() async {
@@ -21,16 +32,16 @@ struct JournalledRun {
         await pathLock.release()
     }
 
-    /// Locks the pipeline, then starts or resumes its run. Returns nil (after saying so) when the same run
-    /// already completed and `again` is off: nothing is sent.
+    /// Locks the pipeline, then resumes its run that was cut off, or starts a new one. A pipeline that reads no
+    /// source (its identity holds every input) whose same run completed is not run again, unless `again`.
     static func begin(_ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool, shard: Shard?,
-                      console: Console) async throws(RunFlowError) -> JournalledRun? {
+                      console: Console) async throws(RunFlowError) -> Begun {
         let name = pipeline.document.name
         let now = console.clock.now().timeIntervalSince1970
         // Starts of the pipeline pass one at a time through its gate, so the check for another split still sending
         // and the taking of this run's lock are one step: two splits started at once cannot both pass the check.
         let gate = try await takeGate(name, pipeline: pipeline, store: store, now: now)
-        let outcome: Result<JournalledRun?, RunFlowError>
+        let outcome: Result<Begun, RunFlowError>
         do {
             outcome = .success(try await beginPastGate(pipeline, name: name, registry: registry, store: store,
                                                        again: again, shard: shard, now: now, console: console))
@@ -45,7 +56,7 @@ struct JournalledRun {
     /// The start itself, while this process holds the pipeline's start gate.
     private static func beginPastGate(_ pipeline: Pipeline, name: String, registry: StepRegistry, store: any RunStore,
                                       again: Bool, shard: Shard?, now: Double,
-                                      console: Console) async throws(RunFlowError) -> JournalledRun? {
+                                      console: Console) async throws(RunFlowError) -> Begun {
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
         let document = pipeline.document
         let path = RunNames.absolute(document)
@@ -71,39 +82,51 @@ struct JournalledRun {
                     throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
                 }
             }
-            if !again, let newest = try await store.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
-                // Rows are placed by the number of parts: the same run split another way would send rows the other
-                // split already sent.
+            if !again, let newest = try await store.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count,
+               case .resume = newest.nextStart(now: now) {
+                // Rows are placed by the number of parts: a run cut off while split one way resumes only split that way
+                // (another split would send rows the other already sent). A run that ran to its end holds nothing back.
                 await releaseAll()
                 throw RunFlowError.shardMismatch(pipeline: pipeline.document.file, run: newest.id, was: newest.shard, asked: shard)
             }
-            let latest = again ? nil : try await store.latestRun(identity: identity, shard: shard)
-            if let latest, latest.status == .completed {
+            // Resume what was cut off within its window; else a new run, which reads its sources now (see RunRecord.nextStart).
+            var resumable: RunRecord?
+            var previous: RunRecord?
+            switch try await again ? nil : store.latestRun(identity: identity, shard: shard)?.nextStart(now: now) {
+            case .resume(let run)?: resumable = run
+            case .expire(let run)?: try await expire(run, store: store, lock: held[1], now: now, console: console)
+            case .newRun(let run)?: previous = run
+            case nil: break
+            }
+            if let previous, previous.status == .completed, !pipeline.readsSources {
                 let part = shard.map { "shard \($0) of " } ?? ""
-                console.line("\(part)run \(latest.id) of \(pipeline.document.file) already completed at \(time(latest.endedAt ?? latest.startedAt)); "
-                             + "nothing sent (--again starts a fresh run)")
+                console.line("\(part)run \(previous.id) of \(pipeline.document.file) already completed at \(time(previous.endedAt ?? previous.startedAt)); "
+                             + "nothing sent (--again starts a fresh run; journal \(store.location))")
                 await releaseAll()
-                return nil
+                return .alreadyCompleted(previous)
             }
             try await store.recordPipelineHome(PipelineHome(name: name, path: path, contentDigest: document.contentDigest,
                                                             declared: document.declaredName != nil, seenAt: now))
             let record: RunRecord
-            if let latest {
-                record = try await store.resumeRun(id: latest.id, path: path, pid: getpid(), now: now, lock: held[1])
-                // A run still marked running while this process holds its lock was killed: abandoned.
-                let was = latest.status != .running ? latest.status.rawValue
-                    : store.locksEndWithTheirProcess ? "abandoned: its process \(latest.pid) is gone"
-                    : "abandoned: its process \(latest.pid) no longer holds the lock (it ended, or stood still or was cut off from the "
-                    + "run store longer than the lock lasts; if it still runs, its next write is refused and it sends nothing more)"
-                console.errorLine("pushline: resuming run \(latest.id) (started \(time(latest.startedAt)), \(was))")
+            if let resumable {
+                record = try await store.resumeRun(id: resumable.id, path: path, pid: getpid(), now: now, lock: held[1])
+                console.errorLine("pushline: resuming run \(resumable.id) (started \(time(resumable.startedAt)), \(cutOff(resumable, store: store))) "
+                                  + "with the rows it first read")
             } else {
-                let generation = Self.generation(for: shard, again: again, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))
+                // A new run opens the next generation of its split (or joins the one another part opened), so its spools are
+                // its own: it never reads the rows an earlier run read.
+                let generation = Self.generation(for: shard, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))
                 let window = pipeline.steps.map(\.step.dedupeWindow).max() ?? 0
                 record = try await store.startRun(identity: identity, pipeline: name, path: path, shard: shard, generation: generation,
                                                   dedupeWindow: Double(window), pid: getpid(), now: now)
             }
-            return JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: latest != nil,
-                                 retention: document.retention)
+            // Before any step, what cron's log needs to find this run again: the pipeline, the run and where it is recorded.
+            console.errorLine("pushline: pipeline '\(name)' (\(document.file)): \(resumable == nil ? "new run" : "run") \(record.id)"
+                              + "\(shard.map { ", shard \($0)" } ?? ""), journal \(store.location)")
+            var begun = JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: resumable != nil,
+                                      retention: document.retention)
+            begun.previous = previous
+            return .run(begun)
         } catch let error as RunFlowError {
             throw error
         } catch let error as RunStoreError {
@@ -115,13 +138,30 @@ struct JournalledRun {
         }
     }
 
-    /// The generation a fresh run of `shard` joins: the newest among the runs split the same way, or, with `again`
-    /// when this part already ran in it, the next. So the parts of one `--again` start share a generation whichever
+    /// How a run that was cut off had ended: its status, or why a run still marked running was abandoned.
+    private static func cutOff(_ run: RunRecord, store: any RunStore) -> String {
+        guard run.status == .running else { return run.status.rawValue }
+        return store.locksEndWithTheirProcess ? "abandoned: its process \(run.pid) is gone"
+            : "abandoned: its process \(run.pid) no longer holds the lock (it ended, or stood still or was cut off from the "
+            + "run store longer than the lock lasts; if it still runs, its next write is refused and it sends nothing more)"
+    }
+
+    /// Closes a run that was cut off and not resumed within its window as expired: its rows are too old to send now.
+    /// Its unknown items stay listed (and keep holding their idempotency keys within the dedupe window).
+    private static func expire(_ run: RunRecord, store: any RunStore, lock: any RunLock, now: Double,
+                               console: Console) async throws(RunStoreError) {
+        try await store.finishRun(id: run.id, state: .expired, exitCode: run.exitCode ?? RunExit.failure, summary: run.summary, now: now, lock: lock)
+        console.errorLine("pushline: run \(run.id) (started \(time(run.startedAt)), \(cutOff(run, store: store))) was not resumed within "
+                          + "\(ConfigDuration.format(Int64(run.resumeWindow))) of its start: closed as expired (its unknown items stay listed: "
+                          + "pushline runs show \(run.id)); this run reads its sources afresh")
+    }
+
+    /// The generation a new run of `shard` joins: the newest among the runs split the same way, or, when this part
+    /// already ran in it, the next. So the parts of one night's start share a generation (and its spools) whichever
     /// starts first, and `runs show` does not mix them with the parts of an earlier start.
-    static func generation(for shard: Shard?, again: Bool, among runs: [RunRecord]) -> Int {
+    static func generation(for shard: Shard?, among runs: [RunRecord]) -> Int {
         let split = runs.filter { $0.shard?.count == shard?.count }
         guard let newest = split.map(\.generation).max() else { return 0 }
-        guard again else { return newest }
         return split.contains { $0.generation == newest && $0.shard?.index == shard?.index } ? newest + 1 : newest
     }
 
@@ -144,13 +184,27 @@ struct JournalledRun {
         throw .locked(pipeline: pipeline.document.file, holder: holder)
     }
 
+    /// Takes a new run that found nothing to do out of the store (its spools with it), so the completed run it repeats
+    /// stays the newest; when the store cannot remove it, it is recorded as completed instead, never left running.
+    func discard(console: Console) async {
+        do {
+            _ = try await store.removeRuns([record.id], dryRun: false)
+        } catch {
+            console.errorLine("pushline: warning: cannot remove run \(record.id), which sent nothing, from the journal (\(error.message)); "
+                              + "it is recorded as completed")
+            try? await store.finishRun(id: record.id, state: .completed, exitCode: RunExit.success, summary: nil,
+                                       now: console.clock.now().timeIntervalSince1970, lock: lock)
+        }
+    }
+
     /// Records how the run ended; a store that cannot be written now is reported, not fatal (every item is
     /// recorded already).
     func finish(_ report: RunReport, exitCode: Int32, console: Console) async {
         let status: RunStatus = switch report.status {
         case .succeeded, .undelivered: .completed
         case .partial: .partial
-        case .failed, .rejected: .failed
+        case .failed: .failed
+        case .rejected: .rejected
         case .interrupted: .interrupted
         }
         do {

@@ -24,8 +24,9 @@ package struct PipelineRun: Sendable {
     package var watchSignals = true
     /// `--shard I/N`: run only this part of the rows, as one shard of the run; nil for every row.
     package var shard: Shard?
-    /// Told the run's id once a live run has started or resumed (holding the lock), before its first item:
-    /// a front end that answers before the run ends (`serve`) answers with it.
+    /// Told the run's id once a live run has started or resumed (holding the lock), before its first item; a new run
+    /// after a completed one, once its sources gave other rows (else it is no run: the outcome is `alreadyCompleted`).
+    /// A front end that answers before the run ends (`serve`) answers with it.
     package var onStart: (@Sendable (RunRecord) -> Void)?
 
     /// Creates a run; every option off.
@@ -37,8 +38,9 @@ package struct PipelineRun: Sendable {
     package enum Outcome: Equatable, Sendable {
         /// It ran (or resumed) and ended with this exit code.
         case finished(exitCode: Int32)
-        /// The same run had completed: nothing was sent (the console was told).
-        case alreadyCompleted
+        /// The same run had completed, or a new run read the rows a completed run sent: nothing was sent (the console
+        /// was told). The report says why, every step not run but the sources it read.
+        case alreadyCompleted(RunReport)
 
         /// The process's exit code: 0 for a run already completed.
         package var exitCode: Int32 {
@@ -46,6 +48,11 @@ package struct PipelineRun: Sendable {
             case .finished(let code): code
             case .alreadyCompleted: RunExit.success
             }
+        }
+
+        /// True when nothing ran because the same work had completed.
+        package var isAlreadyCompleted: Bool {
+            if case .alreadyCompleted = self { true } else { false }
         }
     }
 
@@ -69,27 +76,36 @@ package struct PipelineRun: Sendable {
         }
         let opened: any RunStore
         do { opened = try await RunStores.open(location, environment: console.environment) } catch { throw RunFlowError.store(error) }
-        let begun: JournalledRun?
+        let begun: JournalledRun.Begun
         do {
             begun = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, shard: shard, console: console)
         } catch {
             await opened.close()
             throw error
         }
-        guard let runs = begun else {
+        let runs: JournalledRun
+        switch begun {
+        case .run(let started): runs = started
+        case .alreadyCompleted(let completed):
             await opened.close()
-            return .alreadyCompleted
+            let reason = "run \(completed.id) already completed at \(JournalledRun.time(completed.endedAt ?? completed.startedAt))"
+            return .alreadyCompleted(Self.notRun(pipeline, because: reason, completed: completed, clock: console.clock))
         }
-        onStart?(runs.record)
         let stop = StopSignal()
         let signals = watchSignals ? SignalWatch(stop: stop, console: console) : nil
         do {
-            let (result, code) = try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console)
-            try await finish(result, code)
+            let outcome: Outcome
+            switch try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console) {
+            case .sent(let result, let code):
+                try await finish(result, code)
+                outcome = .finished(exitCode: code)
+            case .unchanged(let result):
+                outcome = .alreadyCompleted(result)
+            }
             signals?.cancel()
             await runs.release()
             await opened.close()
-            return .finished(exitCode: code)
+            return outcome
         } catch {
             signals?.cancel()
             await runs.release()
@@ -98,15 +114,36 @@ package struct PipelineRun: Sendable {
         }
     }
 
+    /// What sending a started run came to.
+    private enum Sent {
+        /// The run ran (or resumed) to this report and exit code, recorded in the store.
+        case sent(RunReport, Int32)
+        /// Its sources gave the rows a completed run sent: nothing else ran, and the new run was taken out of the store.
+        case unchanged(RunReport)
+    }
+
     private func send(_ pipeline: Pipeline, engine: PipelineEngine, runs: JournalledRun, stop: StopSignal, signals: SignalWatch?,
-                      console: Console) async throws -> (RunReport, Int32) {
+                      console: Console) async throws -> Sent {
         // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
         // connections and requests in flight as the busiest step asks for.
         let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true)
-        let control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
+        var control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
                                    pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity,
                                    runIsLive: RunNames.liveness(runs.store))
+        // A new run after a completed one first reads its sources: only when they differ is it a run (and a front end
+        // told of it); else it is taken out again and the completed run answers.
+        let record = runs.record
+        if let previous = runs.previous, previous.status == .completed {
+            let comparison = SourceComparison(store: runs.store, completed: previous)
+            control.sourcesRead = { [onStart] digests in
+                let reason = await comparison.unchanged(digests)
+                if reason == nil { onStart?(record) }
+                return reason
+            }
+        } else {
+            onStart?(record)
+        }
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
                               + "the report counts them")
@@ -117,11 +154,36 @@ package struct PipelineRun: Sendable {
             await engine.run(pipeline, mode: .live(transport), batch: control)
         }
         await executor.shutdown()
+        if let reason = result.unchanged, let previous = runs.previous {
+            // Nothing of the new run is kept: the completed run stays the newest, and the next start compares with it.
+            await runs.discard(console: console)
+            let part = shard.map { "shard \($0) of " } ?? ""
+            console.line("\(part)run \(previous.id) of \(pipeline.document.file) already completed at "
+                         + "\(JournalledRun.time(previous.endedAt ?? previous.startedAt)); \(reason); nothing sent, and run \(runs.record.id) is not kept (--again starts a fresh run)")
+            result.runId = previous.id
+            return .unchanged(result)
+        }
         result.runId = runs.record.id
         result.resumed = runs.isResume
         let code = RunExit.of(result.status, signal: signals?.signal)
         await runs.finish(result, exitCode: code, console: console)
-        return (result, code)
+        return .sent(result, code)
+    }
+
+    /// The report of a start that ran nothing because `completed` did the same work: every step not run, for `reason`.
+    static func notRun(_ pipeline: Pipeline, because reason: String, completed: RunRecord, clock: WallClock) -> RunReport {
+        let now = clock.now()
+        let steps = pipeline.steps.map { built in
+            var record = StepRecord(index: built.index, step: built.id, location: built.location.description, status: .skipped,
+                                    summary: "not run: \(reason)")
+            record.id = built.declaredId
+            record.name = built.name
+            return record
+        }
+        var report = RunReport(pipeline: pipeline.document.file, dryRun: false, startedAt: now, finishedAt: now, status: .succeeded, steps: steps)
+        report.runId = completed.id
+        report.unchanged = reason
+        return report
     }
 
     /// What a live run of `pipeline` (of one part of it, with `shard`) would do if it started now, without
@@ -130,12 +192,12 @@ package struct PipelineRun: Sendable {
                                console: Console) async -> Preview {
         let location = RunStores.location(store, environment: console.environment)
         guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
-        let preview = await preview(pipeline, registry: registry, opened: opened, shard: shard)
+        let preview = await preview(pipeline, registry: registry, opened: opened, shard: shard, now: console.clock.now().timeIntervalSince1970)
         await opened.close()
         return preview
     }
 
-    private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?) async -> Preview {
+    private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?, now: Double) async -> Preview {
         let name = pipeline.document.name
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
         if let known = (try? await RunNames.stranger(pipeline.document, identity: identity, in: opened)) ?? nil {
@@ -147,11 +209,17 @@ package struct PipelineRun: Sendable {
         if let other = (try? await RunNames.liveOtherSplit(name, identity: identity, shard: shard, in: opened)) ?? nil {
             return .otherSplitRunning(other)
         }
-        if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count {
+        if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count,
+           case .resume = newest.nextStart(now: now) {
             return .splitDifferently(newest)
         }
         guard let latest = try? await opened.latestRun(identity: identity, shard: shard) else { return .start }
-        return latest.status == .completed ? .completed(latest) : .resume(latest)
+        switch latest.nextStart(now: now) {
+        case .resume(let run): return .resume(run)
+        case .expire(let run): return .expire(run)
+        case .newRun(let run) where run.status == .completed: return pipeline.readsSources ? .newRun(after: run) : .completed(run)
+        case .newRun: return .start
+        }
     }
 
     /// What a live run would do now.
@@ -163,13 +231,18 @@ package struct PipelineRun: Sendable {
         case locked
         /// This run, split another way (or not split), is sending now: it would exit 75.
         case otherSplitRunning(RunRecord)
-        /// The newest run with the same identity was split another way: it would stop with exit 2 unless `--again`.
+        /// The newest run with the same identity was cut off while split another way: it would stop with exit 2 unless
+        /// `--again`.
         case splitDifferently(RunRecord)
-        /// Start a new run.
+        /// Start a new run (no run before it, or the one before ended partial, failed on its input, or expired).
         case start
-        /// Resume this run (interrupted, partial, failed, or abandoned when it shows `running`).
+        /// Start a new run that reads its sources; if they give the rows this completed run sent, nothing is sent.
+        case newRun(after: RunRecord)
+        /// Resume this run, cut off within its window (interrupted, failed mid-way, or abandoned when it shows `running`).
         case resume(RunRecord)
-        /// Nothing: this same run completed.
+        /// Close this run, cut off longer ago than its window, as expired; then start a new run.
+        case expire(RunRecord)
+        /// Nothing: this same run completed, and the pipeline reads no source (its identity holds every input).
         case completed(RunRecord)
     }
 }

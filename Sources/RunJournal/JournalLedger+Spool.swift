@@ -63,27 +63,6 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
     }
 
-    /// The newest complete spool of this pipeline's step and source completed at or after `since`.
-    package func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? {
-        guard let record else { return nil }
-        return try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
-                var found: SpooledRows?
-                try connection.query("""
-                    SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM spools s JOIN runs r ON r.seq = s.run
-                    WHERE s.pipeline = ?1 AND s.step = ?2 AND s.source = ?3 AND s.state = 1 AND s.completed_at >= ?4
-                    ORDER BY s.completed_at DESC LIMIT 1
-                    """, bind: { (statement) throws(RunStoreError) in
-                        try statement.bind(1, record.pipeline)
-                        try statement.bind(2, Int64(step))
-                        try statement.bind(3, source)
-                        try statement.bind(4, since)
-                    }) { (row) throws(RunStoreError) in found = Self.spooled(row) }
-                return found
-            }
-        }
-    }
-
     /// Up to `limit` lines of `spool` after row `after`, in order.
     package func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
         try ledgerCall { () throws(RunStoreError) -> [String] in
@@ -147,26 +126,6 @@ extension JournalLedger: RowSpool, SpoolWriting {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 try Self.complete(spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection)
-            }
-        }
-    }
-
-    /// Copies the rows of `source` into `spool` and completes it, in one transaction.
-    package func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) throws(LedgerError) {
-        guard let from = source.spool else { throw LedgerError("the rows to copy are not in the journal") }
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
-                try connection.transaction { () throws(RunStoreError) in
-                    let copied = try connection.execute("INSERT INTO spool_rows (spool, number, line) SELECT ?1, number, line FROM spool_rows WHERE spool = ?2") {
-                        (statement) throws(RunStoreError) in
-                        try statement.bind(1, spool)
-                        try statement.bind(2, from)
-                    }
-                    guard copied == source.count else {
-                        throw RunStoreError("the rows spooled by run \(source.run ?? "?") are incomplete (\(copied) of \(source.count)); they were pruned meanwhile")
-                    }
-                    try Self.complete(spool, columns: source.columnsJSON, count: source.count, digest: source.digest, now: source.readAt, connection)
-                }
             }
         }
     }

@@ -29,8 +29,6 @@ package protocol SpoolWriting: Sendable {
     func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError)
     /// Marks `spool` complete; throws unless it was being filled (another process took it over).
     func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError)
-    /// Copies the rows of `source` into `spool` and marks it complete as `source` is, in one transaction.
-    func copySpool(_ source: SpooledRows, into spool: Int64, now: Double) async throws(LedgerError)
 }
 
 /// The process filling one spool for a store: the rows go in page by page while it holds the spool's lock.
@@ -60,12 +58,6 @@ package final class LockedSpoolFiller: SpoolFiller {
     package func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) -> SpooledRows {
         try await writer.completeSpool(spool, columns: columns, count: count, digest: digest, now: now)
         return SpooledRows(spool: spool, columns: columns, count: count, digest: digest, run: run, readAt: now)
-    }
-
-    /// Copies an earlier run's rows in and completes the spool.
-    package func copy(_ rows: SpooledRows, now: Double) async throws(LedgerError) -> SpooledRows {
-        try await writer.copySpool(rows, into: spool, now: now)
-        return SpooledRows(spool: spool, columns: rows.columns, count: rows.count, digest: rows.digest, run: run, readAt: rows.readAt)
     }
 
     /// Gives the spool's lock back.

@@ -10,6 +10,12 @@ package enum RunStatus: String, Sendable, CaseIterable, Codable {
     case partial
     /// It stopped on an error before the end.
     case failed
+    /// Its input was refused (malformed rows under `bad-rows: stop`) before anything was sent: the data needs fixing,
+    /// and the next start reads it afresh.
+    case rejected
     /// It was stopped (a signal, Ctrl-C) and can be resumed.
     case interrupted
+    /// It was cut off and not resumed within its dedupe window: closed by a later start, which read its sources
+    /// afresh. Its unknown items stay listed.
+    case expired
 }

@@ -17,7 +17,7 @@ private struct RowsSource: Step {
     }
     var recordsCompletion: Bool { true }
     func run(in context: StepContext) async throws -> StepResult {
-        let (rows, origin) = try await RowSpooler(step: context.stepIndex, source: "s", reuseWindow: context.rowsReuseWindow).rows(in: context) { sink in
+        let (rows, origin) = try await RowSpooler(step: context.stepIndex, source: "s").rows(in: context) { sink in
             Self.reads.withLock { $0 += 1 }
             sink.begin(columns: ["userId"])
             for value in values { try await sink.add([value]) }
@@ -65,7 +65,6 @@ private final class MemorySpool: RowSpool, ItemLedger {
         spools.withLock { $0[Int64(step)] = Spool() }
         return .fill(Filler(spool: self, id: Int64(step)))
     }
-    func reusableSpool(step: Int, source: String, since: Double) throws(LedgerError) -> SpooledRows? { nil }
     func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
         spools.withLock { Array(($0[spool]?.lines ?? []).dropFirst(after).prefix(limit)) }
     }
@@ -79,11 +78,6 @@ private final class MemorySpool: RowSpool, ItemLedger {
             let rows = SpooledRows(spool: id, columns: columns, count: count, digest: digest, run: "r1", readAt: now)
             spool.spools.withLock { $0[id]?.rows = rows }
             return rows
-        }
-        func copy(_ rows: SpooledRows, now: Double) throws(LedgerError) -> SpooledRows {
-            let lines = spool.spools.withLock { $0[rows.spool ?? -1]?.lines ?? [] }
-            try append(lines)
-            return try complete(columns: rows.columns, count: rows.count, digest: rows.digest, now: rows.readAt)
         }
         func release() async {}
     }

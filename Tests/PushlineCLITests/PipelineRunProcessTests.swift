@@ -112,7 +112,9 @@ import Testing
         let inputs = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/"
         let (status, output) = try await run(["run", inputs + "schedule.yaml", "--format", "json", "--quiet"], connection: full)
         #expect(status == 0, "\(output)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        // Standard error's lines (which run, which journal) come with the report here: the report is the rest.
+        let json = output.split(separator: "\n").filter { !$0.hasPrefix("pushline: ") }.joined(separator: "\n")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
         let steps = try #require(report["steps"] as? [[String: Any]])
         let data = try #require(steps.first?["data"] as? [String: Any])
         let id = try #require((data["notificationIds"] as? [String])?.first, "\(output)")

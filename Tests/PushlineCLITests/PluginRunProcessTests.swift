@@ -42,7 +42,7 @@ extension PipelineRunProcessTests {
     }
 
     /// members → digest → summary, the plugins named by their files in the repository.
-    func pluginPipeline(_ directory: String, api: APIServer, rate: Int = 500, membersKey: String = "items") throws -> String {
+    func pluginPipeline(_ directory: String, api: APIServer, rate: Int = 500, membersKey: String = "items", membersPath: String = "/members") throws -> String {
         let path = directory + "/crm-digest.yaml"
         let plugins = CommandRunner.root + "/plugins"
         try """
@@ -61,7 +61,7 @@ extension PipelineRunProcessTests {
               digest: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
             steps:
               - id: members
-                http-rows: { url: "\(api.base)/members", \(membersKey): data, next: links.next, bearer-env: CRM_TOKEN }
+                http-rows: { url: "\(api.base)\(membersPath)", \(membersKey): data, next: links.next, bearer-env: CRM_TOKEN }
               - id: digest
                 send:
                   hub: main
@@ -71,7 +71,7 @@ extension PipelineRunProcessTests {
                   rate: \(rate)
               - name: tell the on-call channel
                 when: always
-                webhook: { url: "\(api.base)/hook", text: "digest: ${steps.digest.accepted} sent, ${steps.digest.failed} failed, ${steps.members.count} members" }
+                webhook: { url: "\(api.base)/hook", text: "digest: ${steps.digest.accepted} sent, ${steps.digest.failed} failed, ${steps.members.count} members (${steps.members.status}: ${steps.members.error})" }
 
             """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -142,6 +142,27 @@ extension PipelineRunProcessTests {
         #expect(posts.count == 1, "\(posts)")
         #expect(posts.first?.contains(#"{"text": "digest: "#) == true && posts.first?.contains("1200 members") == true, "\(posts)")
         #expect(!output.contains("crm-token-123"))
+        #expect(try await emulator.stop() == 0)
+    }
+
+    @Test("when the rows plugin fails, the send is skipped and the summary is still posted: no members, and the plugin's error")
+    func aFailingRowsPluginStillPostsTheSummary() async throws {
+        let (emulator, base, strings) = try await emulator()
+        let full = try #require(strings["DefaultFullSharedAccessSignature"])
+        let api = try APIServer(members: 10)
+        defer { api.stop() }
+        let directory = try queryScratch(users: 10)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite", "NH_CONNECTION": full, "CRM_TOKEN": "crm-token-123"]
+        let pipeline = try pluginPipeline(directory, api: api, membersPath: "/no-such-segment")
+        let (status, output) = try await run(["run", pipeline], connection: full, environment: environment)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("[2/3] send") && output.contains("skipped"), "\(output)")
+        let posts = api.lines("posts")
+        #expect(posts.count == 1 && posts.first?.contains("digest: 0 sent, 0 failed, 0 members (failed: plugin 'http-rows': ") == true, "\(posts)")
+        #expect(posts.first?.contains("answered 404") == true, "\(posts)")
+        #expect(try await delivered(base).counts.isEmpty)
+        #expect(!output.contains("crm-token-123") && !(posts.first ?? "").contains("crm-token-123"))
         #expect(try await emulator.stop() == 0)
     }
 }

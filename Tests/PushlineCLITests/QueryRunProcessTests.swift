@@ -198,7 +198,7 @@ extension PipelineRunProcessTests {
 }
 
 extension PipelineRunProcessTests {
-    @Test("the digest-from-database example: its query selects the opted-in users with unread items, each gets a digest, and ops a summary")
+    @Test("the digest-from-database example: its query selects the opted-in users with unread items, each gets a digest, and ops a summary; the same rows again send nothing; a failing query still posts the summary")
     func digestFromDatabaseExample() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
@@ -235,7 +235,22 @@ extension PipelineRunProcessTests {
         let reached = list.compactMap { $0["installationId"] as? String }.sorted()
         #expect(reached == ["alice", "bob", "chen", "farah", "hana", "ops-1"], "\(reached)")
         #expect(text.contains(#"Farah \\\"Fay\\\", you have 2 unread items"#), "a value from the database is escaped into the payload: \(text)")
-        #expect(text.contains("nightly digest: 5 selected, 5 sent, 0 failed, 0 unknown"), "\(text)")
+        #expect(text.contains("nightly digest: 5 selected, 5 sent, 0 already sent, 0 failed, 0 unknown, 0 bad (query succeeded, send succeeded)"), "\(text)")
+
+        // The same command again reads the same rows: nothing is sent, not even the summary, and it says so.
+        let (againStatus, again) = try await run(["run", example], connection: full, environment: environment)
+        #expect(againStatus == 0 && again.contains("already completed") && again.contains("nothing sent"), "\(again)")
+        #expect(try await http("GET", "\(base)_emulator/deliveries").1 == text)
+
+        // A query that fails still posts the summary: counts of 0, and which step failed.
+        let broken = directory + "/broken"
+        try FileManager.default.createDirectory(atPath: broken + "/data", withIntermediateDirectories: true)
+        try Self.sqlite(broken + "/data/app.sqlite", "CREATE TABLE other (x TEXT);")
+        try String(contentsOfFile: example, encoding: .utf8).write(toFile: broken + "/digest.yaml", atomically: true, encoding: .utf8)
+        let (failedStatus, failed) = try await run(["run", broken + "/digest.yaml"], connection: full, environment: environment)
+        #expect(failedStatus == 1 && failed.contains("no such table: users"), "\(failed)")
+        let after = try await http("GET", "\(base)_emulator/deliveries").1
+        #expect(after.contains("nightly digest: 0 selected, 0 sent, 0 already sent, 0 failed, 0 unknown, 0 bad (query failed, send skipped)"), "\(after)")
         #expect(try await emulator.stop() == 0)
     }
 }

@@ -8,17 +8,7 @@ import Testing
 @Suite("PipelineRun: the run flow every front end drives")
 struct PipelineRunTests {
     private func run(_ fixture: RunFlowFixture, dryRun: Bool = false, again: Bool = false) async throws -> (PipelineRun.Outcome, RunReport?) {
-        let loaded = await fixture.load()
-        let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
-        var flow = PipelineRun(store: fixture.storePath)
-        flow.dryRun = dryRun
-        flow.again = again
-        flow.watchSignals = false
-        var seen: RunReport?
-        let outcome = try await flow.execute(pipeline, registry: loaded.registry, engine: fixture.engine, console: fixture.console) { report, _ in
-            seen = report
-        }
-        return (outcome, seen)
+        try await fixture.run(dryRun: dryRun, again: again)
     }
 
     @Test("a live run is recorded in the store and completes; the same run again sends nothing; --again starts afresh")
@@ -38,7 +28,7 @@ struct PipelineRunTests {
         #expect(!store.isLocked(pipeline: RunNames.lockName(record.pipeline, shard: nil)), "the lock is released when the run ends")
 
         let (second, unreported) = try await run(fixture)
-        #expect(second == .alreadyCompleted)
+        #expect(second.isAlreadyCompleted)
         #expect(unreported == nil)
         #expect(fixture.printed.contains("run \(runId) of \(fixture.pipelinePath) already completed"))
 

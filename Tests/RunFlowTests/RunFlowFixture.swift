@@ -2,6 +2,7 @@ import Foundation
 import PipelineCore
 import RunFlow
 import Synchronization
+import Testing
 
 /// A scratch directory with one pipeline file that signs and renders offline (nothing to send), a console
 /// that keeps what it was told, and a run store path inside the directory.
@@ -11,9 +12,11 @@ final class RunFlowFixture: Sendable {
     let storePath: String
     private let out = Mutex("")
     private let err = Mutex("")
+    /// What the console's clock reads (epoch seconds): tests move it to the next night.
+    let now = Mutex(1_795_320_720.0)
 
-    static let pipeline = """
-        version: 1
+    /// The hub and template every fixture pipeline declares (a `name:` may come before it).
+    static let declarations = """
         hubs:
           main:
             connection: "Endpoint=http://127.0.0.1:9/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=RunFlowTestKey0NotASecret00000000000000000000="
@@ -22,6 +25,10 @@ final class RunFlowFixture: Sendable {
           alert:
             platform: apns
             body: '{"aps":{"alert":"$(message)"}}'
+
+        """
+
+    static let pipeline = "version: 1\n" + declarations + """
         steps:
           - sign: { hub: main, lifetime: 20m }
           - render: { template: alert, properties: { message: "hello" } }
@@ -42,7 +49,13 @@ final class RunFlowFixture: Sendable {
 
     var console: Console {
         Console(out: { [self] text in out.withLock { $0 += text } }, err: { [self] text in err.withLock { $0 += text } },
-                       environment: ["HOME": directory], clock: .fixed(Date(timeIntervalSince1970: 1_795_320_720)), isTerminal: false)
+                       environment: ["HOME": directory], clock: WallClock { [self] in Date(timeIntervalSince1970: now.withLock { $0 }) },
+                isTerminal: false)
+    }
+
+    /// Moves the clock on by `seconds`.
+    func advance(_ seconds: Double) {
+        now.withLock { $0 += seconds }
     }
 
     var printed: String { out.withLock { $0 } }
@@ -50,6 +63,22 @@ final class RunFlowFixture: Sendable {
 
     func load(parameters: [String: String] = [:]) async -> LoadedPipeline {
         await LoadedPipeline.load(pipelinePath, purpose: .run, console: console, parameters: parameters)
+    }
+
+    /// Runs the pipeline through the run flow as `pushline run` does (signals not watched): how it came out, and the
+    /// report it finished with, if it ran.
+    func run(dryRun: Bool = false, again: Bool = false) async throws -> (PipelineRun.Outcome, RunReport?) {
+        let loaded = await load()
+        let pipeline = try #require(loaded.pipeline, "\(loaded.diagnostics)")
+        var flow = PipelineRun(store: storePath)
+        flow.dryRun = dryRun
+        flow.again = again
+        flow.watchSignals = false
+        let seen = Mutex<RunReport?>(nil)
+        let outcome = try await flow.execute(pipeline, registry: loaded.registry, engine: engine, console: console) { report, _ in
+            seen.withLock { $0 = report }
+        }
+        return (outcome, seen.withLock { $0 })
     }
 
     var engine: PipelineEngine {

@@ -68,39 +68,33 @@ struct RunStoreSpoolTests {
         }
     }
 
-    @Test("a later run of the pipeline finds the rows an earlier run spooled from the same source within the window, not outside it; pruning the run removes them",
+    @Test("a new run (the next generation) fills a spool of its own and never finds an earlier run's rows; a resume finds its own; removing a run removes its rows",
           arguments: StoreKind.all)
-    func reuseWithinWindow(_ kind: StoreKind) async throws {
+    func newRunReadsAfresh(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let earlier = try await store.startRun(identity: "before-fix", pipeline: "digest", pid: 1, now: novemberMorning)
-            guard case .fill(let filler) = try await #require(store.ledger(for: earlier).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning) else {
+            let night1 = try await store.startRun(identity: "abc", pipeline: "digest", shard: nil, generation: 0, pid: 1, now: novemberMorning)
+            guard case .fill(let filler) = try await #require(store.ledger(for: night1).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning) else {
                 Issue.record("fills")
                 return
             }
-            let rows = try await fill(filler, count: 3, now: novemberMorning + 10)
-            try await store.finishRun(id: earlier.id, state: .failed, exitCode: 1, summary: nil, now: novemberMorning + 20)
-            let fixed = try await store.startRun(identity: "after-fix", pipeline: "digest", pid: 2, now: novemberMorning + 3600)
-            let spool = try #require(store.ledger(for: fixed).rowSpool)
-            let reused = try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning)
-            #expect(reused?.spool == rows.spool && reused?.run == earlier.id && reused?.count == 3)
-            #expect(try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning + 11) == nil, "outside the window")
-            #expect(try await spool.reusableSpool(step: 1, source: "other", since: novemberMorning) == nil, "another source")
-            #expect(try await spool.reusableSpool(step: 2, source: Self.source, since: novemberMorning) == nil, "another step")
-            let stranger = try await store.startRun(identity: "x", pipeline: "another-pipeline", pid: 3, now: novemberMorning + 3600)
-            #expect(try await #require(store.ledger(for: stranger).rowSpool).reusableSpool(step: 1, source: Self.source, since: novemberMorning) == nil, "another pipeline")
-            // The fixed run copies the rows into a spool of its own, which outlives the earlier run.
-            guard case .fill(let copier) = try await spool.claimSpool(step: 1, source: Self.source, now: novemberMorning + 3600) else {
-                Issue.record("the fixed run fills its own spool")
+            let first = try await fill(filler, count: 3, now: novemberMorning + 10)
+            try await store.finishRun(id: night1.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 20)
+            let night2 = try await store.startRun(identity: "abc", pipeline: "digest", shard: nil, generation: 1, pid: 2, now: novemberMorning + 86_400)
+            let spool = try #require(store.ledger(for: night2).rowSpool)
+            guard case .fill(let fresh) = try await spool.claimSpool(step: 1, source: Self.source, now: novemberMorning + 86_400) else {
+                Issue.record("the next night's run reads its source afresh")
                 return
             }
-            let copied = try await copier.copy(try #require(reused), now: novemberMorning + 3601)
-            await copier.release()
-            #expect(copied.spool != rows.spool && copied.count == 3 && copied.digest == rows.digest && copied.readAt == rows.readAt)
-            _ = try await store.removeRuns([earlier.id], dryRun: false)
-            #expect(try await spool.spoolLines(try #require(rows.spool), after: 0, limit: 10).isEmpty)
-            #expect(try await spool.spoolLines(try #require(copied.spool), after: 0, limit: 10).count == 3)
-            #expect(try await spool.reusableSpool(step: 1, source: Self.source, since: novemberMorning)?.spool == copied.spool,
-                    "the copy keeps the time the rows were read")
+            let second = try await fill(fresh, count: 2, now: novemberMorning + 86_410)
+            #expect(second.spool != first.spool && second.count == 2)
+            guard case .complete(let kept) = try await #require(store.ledger(for: night1).rowSpool).claimSpool(step: 1, source: Self.source, now: novemberMorning + 86_420) else {
+                Issue.record("a resume of the first run finds the rows it first read")
+                return
+            }
+            #expect(kept.spool == first.spool && kept.count == 3)
+            _ = try await store.removeRuns([night2.id], dryRun: false)
+            #expect(try await spool.spoolLines(try #require(second.spool), after: 0, limit: 10).isEmpty)
+            #expect(try await spool.spoolLines(try #require(first.spool), after: 0, limit: 10).count == 3)
         }
     }
 

@@ -28,7 +28,8 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
         #expect(transport.requests.map { $0.header("ServiceBusNotification-Tags") } == ["$UserId:{alice}", "$UserId:{bob}"])
         #expect(transport.requests.map { String(decoding: $0.body, as: UTF8.self) } == [#"{"message":"Rain later"}"#, #"{"message":"Sun, all day"}"#])
         #expect(result.items == ItemCounts(accepted: 2))
-        #expect(result.outputs == ["accepted": .integer(2), "failed": .integer(0), "unknown": .integer(0),
+        #expect(result.outputs == ["accepted": .integer(2), "failed": .integer(0), "unknown": .integer(0), "already-sent": .integer(0),
+                                   "bad": .integer(0), "skipped": .integer(0), "total": .integer(2),
                                    "notification-ids": .list(["n1", "n2"], total: 2), "tracking-ids": .list(["t", "t"], total: 2),
                                    "outcome-state": .string("off")])
         // The outcome counts are handed on only by a send that reads them (`outcomes:`).

@@ -26,6 +26,10 @@ package struct BatchControl: Sendable {
     /// marked `sending` is then waited for, to come to a duplicate or be sent here, instead of being reported of
     /// unknown fate while that run still sends it. Nil: nothing is waited for.
     package var runIsLive: (@Sendable (String) async -> Bool)?
+    /// Asked once the run's sources are read (`RunnableStep.readsSource`), before any other step runs, with the digest of
+    /// each source's rows by step position: nil to go on, or why nothing needs to run (the same rows completed
+    /// before). Nil: the run always goes on.
+    package var sourcesRead: (@Sendable (_ digests: [Int: String]) async -> String?)?
 
     /// Creates a control; the default journals nothing and never stops.
     package init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),

@@ -32,4 +32,10 @@ package struct BuiltStep: Sendable {
 
     /// How people see the step: its name, or its kind.
     package var title: String { name ?? id }
+
+    /// True for a source (`RunnableStep.readsSource`) that a new run reads before any other step: one that runs unless
+    /// an earlier step failed, or always. A source with another `when:` is read at its turn.
+    package var isReadFirst: Bool {
+        step.readsSource && (condition == .success || condition == .always)
+    }
 }

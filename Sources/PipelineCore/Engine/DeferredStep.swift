@@ -62,8 +62,12 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
         var context = context
         if let check = try await built.checkInput(in: context) {
             if check.stopsRun {
-                throw StepFailure("the input check found \(check.summary); nothing was sent by this step", hint: "fix the rows, or set `bad-rows: skip`",
-                                  lines: check.lines)
+                var failure = StepFailure("the input check found \(check.summary); nothing was sent by this step",
+                                          hint: "fix the rows at their source and run the same command again (it reads them afresh; what was "
+                                              + "sent is not sent twice), or set `bad-rows: skip`",
+                                          lines: check.lines)
+                failure.rejectsInput = true
+                throw failure
             }
             context.inputCheck = check
         }

@@ -9,4 +9,10 @@ package struct Pipeline: Sendable {
     package var concurrency: Int {
         steps.map(\.step.concurrency).max() ?? 1
     }
+
+    /// True when a step reads its rows from a source (a query, a rows plugin) before the others run: a new run's
+    /// data is then known only once it has read them.
+    package var readsSources: Bool {
+        steps.contains(where: \.isReadFirst)
+    }
 }

@@ -48,7 +48,6 @@ package struct PipelineEngine: Sendable {
             context.inputCheck = check
             context.stepName = built.name
             context.stepId = built.declaredId
-            context.rowsReuseWindow = Self.rowsReuseWindow(of: built, in: pipeline)
             return context
         }
         let (checks, rejections) = await checkInputs(pipeline, context: { context(for: $0) })
@@ -60,17 +59,35 @@ package struct PipelineEngine: Sendable {
             return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                              status: .rejected, steps: records)
         }
+        // Sources first: a new run reads them before anything else runs, so it can tell that its rows are the ones a
+        // completed run sent (then nothing runs). A resume reads its rows back from the spool at each step's turn.
+        var early: [Int: Executed] = [:]
+        if !batch.isResume {
+            for built in pipeline.steps where built.isReadFirst {
+                early[built.index] = await execute(built, in: context(for: built, check: checks[built.index]))
+            }
+            if let decide = batch.sourcesRead, let reason = await decide(Self.rowDigests(early)) {
+                var report = RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(), status: .succeeded,
+                                       steps: pipeline.steps.map { built in
+                                           early[built.index].map { Self.named($0.record, built) }
+                                               ?? Self.notRun(built, status: .skipped, summary: "not run: \(reason)")
+                                       })
+                report.unchanged = reason
+                return report
+            }
+        }
         var records: [StepRecord] = []
         var earlier = EarlierOutputs()
         var failed = false
         var interrupted = false
         var partial = false
         var undelivered = false
+        var rejected = false
         for built in pipeline.steps {
             let location = built.location.description
             // A stop signal ends the run whatever a step's `when:` says; a failure skips the steps that need success
-            // and lets those that run on failure, or always, run. An expression reads earlier outputs: one that is
-            // not there (a skipped step's) fails this step, naming both.
+            // and lets those that run on failure, or always, run. An expression reads earlier outputs, which every
+            // earlier step with an id has (a skipped step's are empty: `HandedOn`).
             let runs: Bool
             do throws(StepFailure) {
                 runs = try built.condition.holds(ConditionSituation(outputs: earlier, earlierFailed: failed, isDryRun: dryRun,
@@ -82,78 +99,51 @@ package struct PipelineEngine: Sendable {
                 records.append(stopped ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                        : Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                                                summary: error.message, hint: error.hint), built))
-                if stopped {
-                    if let id = built.declaredId { earlier.recordMissing(id, because: "was not started (the run was stopped)") }
-                    continue
+                if let id = built.declaredId, let record = records.last {
+                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id)
                 }
-                if let id = built.declaredId { earlier.recordMissing(id, because: "failed before it produced its outputs") }
-                failed = true
+                if !stopped { failed = true }
                 continue
             }
             if interrupted || batch.stop.isRequested {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
                 records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                     : Self.skipped(built, afterFailure: failed))
-                if let id = built.declaredId { earlier.recordMissing(id, because: "was not started (the run was stopped)") }
+                if let id = built.declaredId, let record = records.last {
+                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id)
+                }
                 continue
             }
             guard runs else {
-                records.append(Self.skipped(built, afterFailure: failed))
-                if let id = built.declaredId { earlier.recordMissing(id, because: "was skipped (when: \(built.condition.written))") }
+                let record = Self.skipped(built, afterFailure: failed)
+                records.append(record)
+                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id) }
                 continue
             }
             if let done = await Self.completedEarlier(built, batch: batch, dryRun: dryRun, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
                 undelivered = undelivered || done.outputs[DeliveryOutcomes.reachedNoDeviceMark] != nil
-                if let id = built.declaredId { earlier.record(done.outputs, of: id) }
+                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: done.outputs, rejected: false), of: id) }
                 records.append(record)
                 continue
             }
             var context = context(for: built, check: checks[built.index])
             context.earlierOutputs = earlier
             let stepLogger = context.logger
-            let stepStart = ContinuousClock.now
-            // One span per step that runs: its hub requests are its children (the tracer is a task-local).
-            let (record0, produced, reachedNoDevice) = await RunTracing.span("step \(built.index) \(built.title)") { span in
-                var record: StepRecord
-                var produced: StepOutputs?
-                var reachedNoDevice = false
-                do {
-                    let result = try await built.step.run(in: context)
-                    let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
-                    record = StepRecord(index: built.index, step: built.id, location: location, status: status,
-                                        summary: result.summary, lines: result.lines, data: result.data,
-                                        durationMs: Self.milliseconds(since: stepStart), items: result.items)
-                    record.outputs = Self.declared(result.outputs, of: built.outputs)
-                    produced = result.outputs
-                    reachedNoDevice = result.reachedNoDevice
-                } catch let failure as StepFailure {
-                    record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                        summary: failure.message, lines: failure.lines, data: failure.data,
-                                        durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
-                    record.outputs = Self.declared(failure.outputs, of: built.outputs)
-                    produced = failure.outputs.isEmpty ? nil : failure.outputs
-                } catch {
-                    record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                        summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
-                }
-                StepSpan.describe(record, outputs: produced, on: span)
-                return (record, produced, reachedNoDevice)
-            }
-            var record = record0
+            let executed: Executed
+            if let done = early.removeValue(forKey: built.index) { executed = done } else { executed = await execute(built, in: context) }
+            let (produced, reachedNoDevice) = (executed.produced, executed.reachedNoDevice)
+            var record = executed.record
             interrupted = interrupted || record.status == .interrupted
             partial = partial || record.status == .partial
             undelivered = undelivered || reachedNoDevice
+            rejected = rejected || executed.rejectsInput
             record.input = checks[built.index].map(InputSummary.init)
             record = Self.named(record, built)
             if record.status == .succeeded { await Self.recordCompleted(built, record, produced ?? [:], batch: batch, dryRun: dryRun, logger: stepLogger) }
             if let id = built.declaredId {
-                if let produced {
-                    earlier.record(produced, of: id)
-                } else {
-                    earlier.recordMissing(id, because: record.status == .failed ? "failed before it produced its outputs" : "was stopped")
-                }
+                earlier.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: executed.rejectsInput), of: id)
             }
             if record.status == .failed {
                 failed = true
@@ -161,9 +151,60 @@ package struct PipelineEngine: Sendable {
             }
             records.append(record)
         }
-        let status: RunReport.Status = failed ? .failed : interrupted ? .interrupted : partial ? .partial : undelivered ? .undelivered : .succeeded
+        // Refused input is the cause a person must fix, whatever the steps that run on failure did after it.
+        let status: RunReport.Status = rejected ? .rejected : failed ? .failed : interrupted ? .interrupted : partial ? .partial : undelivered ? .undelivered : .succeeded
         return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                          status: status, steps: records)
+    }
+
+    /// What running one step gave: its record, the outputs it produced (nil when it produced none), and whether its
+    /// notifications reached no device.
+    struct Executed: Sendable {
+        var record: StepRecord
+        var produced: StepOutputs?
+        var reachedNoDevice = false
+        /// The step refused its input before sending anything (`StepFailure.rejectsInput`).
+        var rejectsInput = false
+    }
+
+    /// Runs one step in its own span (its hub requests are the span's children; the tracer is a task-local) and records
+    /// what it did or why it failed.
+    private func execute(_ built: BuiltStep, in context: StepContext) async -> Executed {
+        let location = built.location.description
+        let stepStart = ContinuousClock.now
+        return await RunTracing.span("step \(built.index) \(built.title)") { span in
+            var executed: Executed
+            do {
+                let result = try await built.step.run(in: context)
+                let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
+                var record = StepRecord(index: built.index, step: built.id, location: location, status: status,
+                                        summary: result.summary, lines: result.lines, data: result.data,
+                                        durationMs: Self.milliseconds(since: stepStart), items: result.items)
+                record.outputs = Self.declared(result.outputs, of: built.outputs)
+                executed = Executed(record: record, produced: result.outputs, reachedNoDevice: result.reachedNoDevice)
+            } catch let failure as StepFailure {
+                var record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                        summary: failure.message, lines: failure.lines, data: failure.data,
+                                        durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
+                record.outputs = Self.declared(failure.outputs, of: built.outputs)
+                executed = Executed(record: record, produced: failure.outputs.isEmpty ? nil : failure.outputs, rejectsInput: failure.rejectsInput)
+            } catch {
+                executed = Executed(record: StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                                       summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart)))
+            }
+            StepSpan.describe(executed.record, outputs: executed.produced, on: span)
+            return executed
+        }
+    }
+
+    /// The digest of the rows each source that succeeded produced, by step position.
+    static func rowDigests(_ sources: [Int: Executed]) -> [Int: String] {
+        sources.reduce(into: [:]) { digests, source in
+            guard source.value.record.status == .succeeded, let outputs = source.value.produced else { return }
+            for case .rows(let rows) in outputs.values {
+                digests[source.key] = rows.digest
+            }
+        }
     }
 
     /// Reads every step's input before anything is sent. Returns the checks by step index, and a failed
@@ -233,16 +274,6 @@ package struct PipelineEngine: Sendable {
             outputs[spec.name].flatMap { $0.type == spec.type ? ReportField(spec.name, $0.report) : nil }
         }
         return fields.isEmpty ? nil : .object(fields)
-    }
-
-    /// The longest dedupe window of the later steps that read `built`'s outputs: how long a re-run reads the rows
-    /// `built` spooled instead of its source (what those steps sent in that time is what holds the rows back).
-    static func rowsReuseWindow(of built: BuiltStep, in pipeline: Pipeline) -> Int64 {
-        guard let id = built.declaredId else { return 0 }
-        return pipeline.steps.filter { $0.index > built.index }.reduce(0) { window, later in
-            guard let reader = later.step as? any ReadsEarlierOutputs, reader.outputReferences.contains(where: { $0.step == id }) else { return window }
-            return max(window, later.step.dedupeWindow)
-        }
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

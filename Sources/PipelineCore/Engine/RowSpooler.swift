@@ -5,9 +5,9 @@ import HubWire
 /// produces rows (`query`) runs its source through it, so every step that reads them reads the same rows.
 ///
 /// In a live run with a run store: the rows an earlier attempt of this run (or another part of a split run) spooled
-/// are used as they are; else, within `reuseWindow` seconds, the rows a run of the same pipeline spooled from the same
-/// source (a re-run after a fix); else the source is read now. A dry run (or a run without a store) reads the source
-/// into a file of its own, removed when the run ends.
+/// are used as they are; else the source is read now. A new run never takes another run's rows: every run that is not
+/// a resume reads its sources afresh, so a fixed row or the next night's data is what it sends. A dry run (or a run
+/// without a store) reads the source into a file of its own, removed when the run ends.
 package struct RowSpooler: Sendable {
     /// How the rows came to be.
     package enum Origin: Sendable, Equatable {
@@ -15,22 +15,17 @@ package struct RowSpooler: Sendable {
         case read
         /// Spooled by an earlier attempt of this run or another part of it.
         case spooled
-        /// Spooled by an earlier run within the dedupe window (its id, and when it read them), copied into this run's spool.
-        case reused(run: String?, at: Double)
     }
 
     /// The producing step's 1-based position.
     package let step: Int
     /// A digest of what it reads (never a password).
     package let source: String
-    /// Seconds within which another run's rows from the same source are read again (0: never).
-    package let reuseWindow: Int64
 
     /// A spooler for the step at `step` reading `source`.
-    package init(step: Int, source: String, reuseWindow: Int64) {
+    package init(step: Int, source: String) {
         self.step = step
         self.source = source
-        self.reuseWindow = reuseWindow
     }
 
     /// The rows, spooled; `read` reads the source into the sink it is given only when no spool can be used.
@@ -63,13 +58,6 @@ package struct RowSpooler: Sendable {
                 try? await Task.sleep(for: .milliseconds(250))
             case .fill(let filler):
                 do {
-                    if !context.batch.again, reuseWindow > 0, let earlier = try await Self.stored({ () async throws(LedgerError) in
-                        try await spool.reusableSpool(step: step, source: source, since: now() - Double(reuseWindow))
-                    }) {
-                        let rows = try await Self.stored({ () async throws(LedgerError) in try await filler.copy(earlier, now: now()) })
-                        await filler.release()
-                        return (rows, .reused(run: earlier.run, at: earlier.readAt))
-                    }
                     let sink = RowSink(.spool(filler))
                     try await read(sink)
                     try await sink.flush()
@@ -106,6 +94,12 @@ package struct RowSpooler: Sendable {
     /// page, in constant memory, and checked against their count and digest); the caller removes it when `temporary`.
     package static func file(of rows: SpooledRows, ledger: (any ItemLedger)?, producer: String) async throws -> (path: String, temporary: Bool) {
         if let file = rows.file { return (file, false) }
+        if rows.spool == nil, rows.count == 0 {
+            // No rows at all (the step that makes them did not run): an empty file, so a `when: always` step reads none.
+            let (path, handle) = try temporaryFile(for: "the rows of \(producer)")
+            try? handle.close()
+            return (path, true)
+        }
         guard let spool = rows.spool, let store = ledger?.rowSpool else {
             throw StepFailure("the rows of \(producer) are in the run store, and this run has none open", hint: "run with the same --journal")
         }

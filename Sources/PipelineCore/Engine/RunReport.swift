@@ -35,6 +35,8 @@ package struct RunReport: Sendable, Equatable, Encodable {
     package var runId: String?
     /// True when this run resumed an earlier attempt that was cut off.
     package var resumed: Bool?
+    /// Why no step ran, when the run's sources gave the rows a completed run already sent (`already completed`).
+    package var unchanged: String?
 
     /// Creates a report.
     package init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {

@@ -1,6 +1,5 @@
 /// Rows a step produced (a query's result), as a later step's `for-each` reads them: kept in the run store's spool,
-/// so a resumed run, every part of a split run and a re-run within the dedupe window read the same rows, never a
-/// fresh query.
+/// so a resumed run and every part of a split run read the same rows, never a fresh query.
 ///
 /// Each row is one JSON object line, its fields in column order, numbered from 1 in the spool.
 public struct SpooledRows: Sendable, Equatable, Codable {
@@ -14,7 +13,7 @@ public struct SpooledRows: Sendable, Equatable, Codable {
     public var count: Int
     /// A SHA-256 over the rows' lines, in order: the spool read back is the spool written.
     public var digest: String
-    /// The run whose step produced the rows (another run's when they were reused), when known.
+    /// The run whose step produced the rows, when known.
     public var run: String?
     /// When the rows were read from their source (epoch seconds).
     public var readAt: Double

@@ -24,6 +24,11 @@ public protocol RunnableStep: Sendable {
     /// query's rows, which the table may no longer hold). Offline steps run again: they are cheap and exact.
     var recordsCompletion: Bool { get }
 
+    /// True for a step that only reads rows from outside the run (a database, an API) and uses no earlier step's
+    /// output. The engine runs such steps before any other, so a run knows whether its data changed since the last
+    /// run that completed before it sends anything; the step's record keeps its place in the report.
+    var readsSource: Bool { get }
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
 }
@@ -43,6 +48,9 @@ extension RunnableStep {
 
     /// A step that talks to a hub is recorded; an offline one runs again.
     public var recordsCompletion: Bool { !access.isEmpty }
+
+    /// Most steps are not sources of rows.
+    public var readsSource: Bool { false }
 }
 
 /// A kind of pipeline step written in Swift (`sign`, `render`, …), each in its own module: it documents its YAML

@@ -32,9 +32,6 @@ public struct StepContext: Sendable {
     public var inputCheck: InputCheck?
     /// What the steps before this one handed on, by their `id:`.
     package var earlierOutputs = EarlierOutputs()
-    /// Seconds within which a re-run reads the rows this step spooled rather than its source again: the longest
-    /// dedupe window of the later steps that read them (0: always read afresh).
-    package var rowsReuseWindow: Int64 = 0
 
     /// Creates a context.
     package init(

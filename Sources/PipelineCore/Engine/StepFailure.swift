@@ -16,6 +16,9 @@ public struct StepFailure: Error, Sendable, Equatable {
     /// What happened to the step's items before it failed (a batch stopped by the hub or the run store), so the report
     /// still adds up: accepted + failed + unknown + not reached = the input's records.
     public var items: ItemCounts?
+    /// True when the step refused its input (malformed rows under `bad-rows: stop`) before sending anything: the run
+    /// ends `rejected` (exit 2), a data error only a person can fix, not a failure worth retrying.
+    package var rejectsInput = false
 
     /// Creates a failure.
     public init(_ message: String, hint: String? = nil, lines: [String] = [], data: ReportValue = .object([])) {

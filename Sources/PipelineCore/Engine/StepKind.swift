@@ -8,7 +8,7 @@ public struct StepKind: Sendable {
     public let summary: String
     /// Every key the step accepts.
     public let options: [OptionSpec]
-    /// The values it hands to later steps.
+    /// The values it hands to later steps: its own, then `status` and `error`, which every step has.
     public let outputs: [OutputSpec]
     /// YAML examples, as they appear under `steps:`.
     public let examples: [String]
@@ -22,7 +22,7 @@ public struct StepKind: Sendable {
         id = S.id
         summary = S.summary
         options = S.options
-        outputs = S.outputs
+        outputs = Self.withCommon(S.outputs)
         examples = S.examples
         origin = nil
         make = { reader, context in S.build(reader, in: context) }
@@ -35,10 +35,23 @@ public struct StepKind: Sendable {
         self.id = id
         self.summary = summary
         self.options = options
-        self.outputs = outputs
+        self.outputs = Self.withCommon(outputs)
         self.examples = examples
         self.origin = origin
         make = build
+    }
+
+    /// The outputs every step has, whatever became of it: how it ended and why it failed.
+    package static var commonOutputs: [OutputSpec] { HandedOn.common }
+
+    /// The outputs the kind declares itself: `outputs` without the common ones.
+    package var ownOutputs: [OutputSpec] {
+        outputs.filter { output in !HandedOn.common.contains { $0.name == output.name } }
+    }
+
+    /// `outputs` and the ones every step has (`status`, `error`), unless the kind declares them itself.
+    private static func withCommon(_ outputs: [OutputSpec]) -> [OutputSpec] {
+        outputs + HandedOn.common.filter { common in !outputs.contains { $0.name == common.name } }
     }
 
     /// A reader of `node` against this kind's keys.

@@ -17,8 +17,13 @@ package struct PluginStep: RunnableStep {
     /// back and never runs the plugin again.
     package var recordsCompletion: Bool { true }
 
+    /// A plugin that hands on rows and has no effects outside the run only reads: a new run reads it before any other step.
+    package var readsSource: Bool {
+        description.effects != .external && description.outputs.contains { $0.type == .rows }
+    }
+
     /// What the rows are read from, as a digest: the plugin (its name and command, never its environment) and its
-    /// options. A re-run within the dedupe window reads the rows an earlier run spooled from the same source.
+    /// options. It names the run's spool of these rows.
     var sourceDigest: String {
         // The environment counts (CRM_URL=staging and =prod are other sources) as a digest of its own, so no value
         // stands in the stored digest's input.
@@ -42,7 +47,7 @@ package struct PluginStep: RunnableStep {
         var summary: String
         do {
             if let rowsOutput = description.outputs.first(where: { $0.type == .rows }) {
-                let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest, reuseWindow: context.rowsReuseWindow)
+                let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest)
                 var answer: PluginValue?
                 let (rows, origin) = try await spooler.rows(in: context) { sink in
                     var writer = PluginRowWriter(sink: sink)
@@ -58,9 +63,6 @@ package struct PluginStep: RunnableStep {
                     if let answer { outputs.merge(try Self.outputs(of: answer, declared: description.outputs, redact: redact)) { kept, _ in kept } }
                 case .spooled:
                     summary = "\(counted) spooled by plugin '\(name)' earlier, by this run or another part of it (not run again)"
-                case .reused(let run, let at):
-                    summary = "\(counted) spooled by plugin '\(name)' in run \(run ?? "?") at \(RunReport.timestamp(Date(timeIntervalSince1970: at))), "
-                        + "within the dedupe window (not run again; --again runs it afresh)"
                 }
                 if !rows.columns.isEmpty { lines.append("columns: \(rows.columns.joined(separator: ", "))") }
             } else {

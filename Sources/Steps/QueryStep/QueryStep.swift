@@ -82,15 +82,19 @@ package struct QueryStep: Step {
     /// Its rows come from outside the run: a resumed run reads them back, never queries again.
     package var recordsCompletion: Bool { true }
 
+    /// A query only reads, and its options use no earlier output (one that does is built when it runs, as another
+    /// step): a new run reads it before any other step.
+    package var readsSource: Bool { true }
+
     /// What the rows are read from, as a digest: the database (never its password), the SQL, the arguments and the
-    /// row limit. A re-run within the dedupe window reads the rows of the same source that an earlier run spooled.
+    /// row limit. It names the run's spool of these rows.
     package var sourceDigest: String {
         ContentDigest.hex(["query-v1", database.identity, sql.text, "\(maxRows)"].joined(separator: "\n") + "\n" + JSONRowLine.array(arguments))
     }
 
     /// Runs the query into the run's spool (or reads the rows spooled earlier) and hands them on.
     package func run(in context: StepContext) async throws -> StepResult {
-        let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest, reuseWindow: context.rowsReuseWindow)
+        let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest)
         let started = ContinuousClock.now
         let (rows, origin) = try await spooler.rows(in: context) { sink in
             do {
@@ -112,9 +116,6 @@ package struct QueryStep: Step {
                 + (context.isDryRun ? " (a dry run reads; it writes nothing)" : "")
         case .spooled:
             "\(counted) spooled from \(database.shown) earlier, by this run or another part of it (not queried again)"
-        case .reused(let run, let at):
-            "\(counted) spooled from \(database.shown) by run \(run ?? "?") at \(RunReport.timestamp(Date(timeIntervalSince1970: at))), "
-                + "within the dedupe window (not queried again; --again queries afresh)"
         }
         var lines = rows.columns.isEmpty ? [] : ["columns: \(rows.columns.joined(separator: ", "))"]
         if context.isDryRun, let file = rows.file { lines += Self.preview(file, limit: 5) }

@@ -84,8 +84,7 @@ struct RegisterReport {
             ? .list(done.map(\.label), total: max(done.count, counts.accepted + counts.skipped)) : .list([], total: 0)
         let registrations: OutputValue = noun == "registration"
             ? .list(outcome.notificationIds, total: outcome.notificationIdTotal) : .list([], total: 0)
-        return ["accepted": .integer(counts.accepted + counts.skipped), "failed": .integer(counts.failed), "unknown": .integer(counts.unknown),
-                "installation-ids": installations, "registration-ids": registrations]
+        return counts.outputs.merging(["installation-ids": installations, "registration-ids": registrations]) { kept, _ in kept }
     }
 
     /// A device's entry in the report data: `{device, outcome, registrationId?, reason?}`.

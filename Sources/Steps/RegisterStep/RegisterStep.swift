@@ -62,10 +62,7 @@ package struct RegisterStep: Step {
     ] + Keys.forEachOnly + [Keys.dedupeWindow.spec] + RetryOptions.specs
 
     /// What `register` hands to later steps.
-    package static let outputs = [
-        OutputSpec("accepted", .integer, "devices the hub took (in a resumed run, those an earlier attempt did too); 0 in a dry run"),
-        OutputSpec("failed", .integer, "devices the hub refused"),
-        OutputSpec("unknown", .integer, "devices whose fate is unknown"),
+    package static let outputs = ItemCounts.outputSpecs + [
         OutputSpec("installation-ids", .list, "the ids of the installations written or deleted"),
         OutputSpec("registration-ids", .list, "the ids of the registrations created or updated (new ones as the hub issued them)"),
     ]

@@ -38,7 +38,7 @@ extension SendStep {
                                 ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
                                 : failure.hint, data: report)
             // A later step (a summary `when: always`) still reads what happened.
-            stepFailure.outputs = Self.outputs(accepted: 0, failed: failure.state == .unknown ? 0 : 1, unknown: failure.state == .unknown ? 1 : 0)
+            stepFailure.outputs = Self.outputs(failure.state == .unknown ? ItemCounts(unknown: 1) : ItemCounts(failed: 1))
             throw stepFailure
         }
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
@@ -133,7 +133,11 @@ extension SendStep {
         let missing = zip(plan.columns, plan.foldedColumns).filter { values[$0.1] == nil }.map(\.0)
             + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
         if !missing.isEmpty {
-            return .failure(RowProblem("the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))"))
+            // What the row does have, and the near one: a query's `user_id as "userId"` read as $(user_id) is one edit away.
+            let names = values.values.keys.sorted()
+            let near = missing.count == 1 ? Suggestion.didYouMean(missing[0], in: names) : ""
+            return .failure(RowProblem("the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))\(near) "
+                                       + "(its columns: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"))
         }
         let target: NotificationTargets
         switch plan.target(for: values, platform: platform) {
@@ -199,9 +203,8 @@ extension SendStep {
         ] + outcome.reportFields.filter { $0.key != "requests" } + [ReportField("requestCount", .int(outcome.requests))]),
         // A single send that went out (or would, in a dry run) has no items to count; anything else does.
         items: counts.total == 1 && counts.accepted + counts.skipped + counts.planned == 1 ? nil : counts, interrupted: outcome.interrupted)
-        result.outputs = Self.outputs(
-            accepted: counts.accepted + counts.skipped, failed: counts.failed, unknown: counts.unknown,
-            ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal), tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
+        result.outputs = Self.outputs(counts, ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
+                                      tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
         return result
     }
 
@@ -210,8 +213,7 @@ extension SendStep {
         guard let stop = outcome.stop else { return outcome }
         var failure = stop.failure
         let counts = outcome.counts
-        failure.outputs = outputs(accepted: counts.accepted + counts.skipped, failed: counts.failed, unknown: counts.unknown,
-                                  ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
+        failure.outputs = outputs(counts, ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
                                   tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
         failure.items = counts
         throw failure

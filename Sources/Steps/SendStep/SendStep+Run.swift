@@ -39,7 +39,7 @@ extension SendStep {
                 let what = if case .cancel(let id) = action { "cancelling scheduled notification '\(id)'" } else { "the test send" }
                 var result = StepResult(summary: "\(what) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
                                         data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
-                result.outputs = Self.outputs(accepted: 0)
+                result.outputs = Self.outputs(ItemCounts(otherShards: 1))
                 return result
             case .send, .sendEach:
                 break
@@ -92,7 +92,8 @@ extension SendStep {
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("notificationIds", .array(ids.map(ReportValue.string))), ReportField("requests", .array(sent)),
         ]))
-        result.outputs = Self.outputs(accepted: context.isDryRun ? 0 : count, ids: .list(ids, total: ids.count), tracking: .list(tracking, total: tracking.count))
+        result.outputs = Self.outputs(context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: .list(ids, total: ids.count),
+                                      tracking: .list(tracking, total: tracking.count))
         return result
     }
 
@@ -112,7 +113,7 @@ extension SendStep {
             ReportField("hub", .string(hub.name)), ReportField("cancelled", .string(notificationId)),
             ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
         ]))
-        cancelled.outputs = Self.outputs(accepted: context.isDryRun ? 0 : 1, ids: .list([notificationId], total: 1),
+        cancelled.outputs = Self.outputs(context.isDryRun ? ItemCounts(planned: 1) : ItemCounts(accepted: 1), ids: .list([notificationId], total: 1),
                                          tracking: context.isDryRun ? nil : .list([result.trackingId], total: 1))
         return cancelled
     }
@@ -226,9 +227,8 @@ extension SendStep {
 }
 
 extension SendStep {
-    /// The step's outputs: counts, and the ids it met (empty lists when it made no request).
-    static func outputs(accepted: Int, failed: Int = 0, unknown: Int = 0, ids: OutputValue? = nil, tracking: OutputValue? = nil) -> StepOutputs {
-        ["accepted": .integer(accepted), "failed": .integer(failed), "unknown": .integer(unknown),
-         "notification-ids": ids ?? .list([], total: 0), "tracking-ids": tracking ?? .list([], total: 0)]
+    /// The step's outputs: its items' counts, and the ids it met (empty lists when it made no request).
+    static func outputs(_ counts: ItemCounts, ids: OutputValue? = nil, tracking: OutputValue? = nil) -> StepOutputs {
+        counts.outputs.merging(["notification-ids": ids ?? .list([], total: 0), "tracking-ids": tracking ?? .list([], total: 0)]) { kept, _ in kept }
     }
 }

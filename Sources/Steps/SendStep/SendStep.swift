@@ -83,10 +83,7 @@ package struct SendStep: Step {
         + PropertyOptions.specs + [Keys.outcomes.spec]
 
     /// What `send` hands to later steps.
-    package static let outputs = [
-        OutputSpec("accepted", .integer, "notifications the hub accepted (in a resumed run, those an earlier attempt sent too); 0 in a dry run"),
-        OutputSpec("failed", .integer, "notifications the hub refused"),
-        OutputSpec("unknown", .integer, "notifications whose fate is unknown (a timeout after the request was written)"),
+    package static let outputs = ItemCounts.outputSpecs + [
         OutputSpec("notification-ids", .list,
                    "the ids of the notifications sent (a scheduled send's are the ids a later step cancels); a cancel's is the id it cancelled"),
         OutputSpec("tracking-ids", .list, "the TrackingIds of the accepted requests, for Azure support"),

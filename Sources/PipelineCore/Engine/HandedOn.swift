@@ -1,0 +1,33 @@
+import HubWire
+
+/// What a step hands to later steps, whatever became of it: every output its kind declares (what it did, or nothing
+/// when it never started: 0, empty text, an empty list, no rows), with `status` and `error`. So a summary that runs
+/// `when: always` reads the counts of a step that failed or was skipped instead of failing itself.
+enum HandedOn {
+    /// The outputs every step has besides its own.
+    static let common = [
+        OutputSpec("status", .string, "how the step ended: succeeded, partial, failed, rejected (its input refused, nothing sent), skipped, or interrupted"),
+        OutputSpec("error", .string, "why it failed or was rejected, as the report says it; empty otherwise"),
+    ]
+
+    /// `produced` over the empty value of every declared output, with the step's status and error.
+    static func outputs(of built: BuiltStep, record: StepRecord, produced: StepOutputs?, rejected: Bool) -> StepOutputs {
+        var outputs: StepOutputs = [:]
+        for spec in built.outputs { outputs[spec.name] = empty(spec.type) }
+        if let produced { outputs.merge(produced) { _, made in made } }
+        let status = rejected ? "rejected" : record.status.rawValue
+        outputs["status"] = .string(status)
+        outputs["error"] = .string(record.status == .failed ? record.summary : "")
+        return outputs
+    }
+
+    /// What an output holds when its step produced nothing.
+    static func empty(_ type: OutputSpec.ValueType) -> OutputValue {
+        switch type {
+        case .integer: .integer(0)
+        case .string: .string("")
+        case .list: .list([], total: 0)
+        case .rows: .rows(SpooledRows(spool: nil, columns: [], count: 0, digest: ContentDigest.Running().finish(), readAt: 0))
+        }
+    }
+}

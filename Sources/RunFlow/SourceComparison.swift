@@ -1,0 +1,26 @@
+import PipelineCore
+import RunStore
+
+/// Whether a new run's sources gave the rows a completed run of the same pipeline sent: the digest of each source's
+/// rows, by step, against what the completed run recorded of the same steps. Equal, nothing needs to run (the same
+/// command again on the same data); any difference, and the new run goes on, its idempotency keys holding back what was
+/// sent.
+struct SourceComparison: Sendable {
+    /// The store both runs are in.
+    let store: any RunStore
+    /// The completed run the new one follows.
+    let completed: RunRecord
+
+    /// Why nothing needs to run, or nil to go on (a source that failed, or rows that differ, or a store that cannot say).
+    func unchanged(_ digests: [Int: String]) async -> String? {
+        guard !digests.isEmpty, let steps = try? await store.completedSteps(run: completed.id) else { return nil }
+        var before: [Int: (digest: String, count: Int, step: String)] = [:]
+        for step in steps {
+            for case .rows(let rows) in step.outputs.values { before[step.step] = (rows.digest, rows.count, step.stepId) }
+        }
+        guard before.mapValues(\.digest) == digests else { return nil }
+        let counts = before.sorted { $0.key < $1.key }
+            .map { "'\($0.value.step)': \(ItemCounts.grouped($0.value.count)) row\($0.value.count == 1 ? "" : "s")" }
+        return "the sources gave the rows run \(completed.id) sent (\(counts.joined(separator: ", ")))"
+    }
+}
