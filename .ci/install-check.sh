@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="${1:?usage: .ci/install-check.sh PREFIX}"
-make install PREFIX="$prefix"
+# A build folder of its own: the tests run beside this lane on the debug build in .build, and SwiftPM locks a build folder.
+make install PREFIX="$prefix" BUILD_FLAGS="-c release --static-swift-stdlib --scratch-path .build-release"
 # ldd's own failure stops the script (set -e); only then is its output searched.
 deps="$(ldd "$prefix/bin/pushline")"
 if grep -E "libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime" <<<"$deps"; then

@@ -20,14 +20,25 @@ package enum PluginRequest: Sendable, Equatable {
         package var step: Int
         package var stepId: String?
         package var stepName: String?
+        /// The journal's id of the run (a live run with a journal), the same in every attempt of it.
+        package var run: String?
+        /// Which attempt of the run this is: 1, then 2 for its first resumption, and so on.
+        package var attempt: Int?
+        /// A key for this step of this run, the same in every attempt: a plugin with external effects passes it on
+        /// (an `Idempotency-Key` header, a unique column) so that a repeat after a cut-off run does nothing twice.
+        package var idempotencyKey: String?
 
         /// Creates a context.
-        package init(dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil) {
+        package init(dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil, run: String? = nil,
+                     attempt: Int? = nil, idempotencyKey: String? = nil) {
             self.dryRun = dryRun
             self.pipeline = pipeline
             self.step = step
             self.stepId = stepId
             self.stepName = stepName
+            self.run = run
+            self.attempt = attempt
+            self.idempotencyKey = idempotencyKey
         }
     }
 
@@ -55,9 +66,13 @@ package enum PluginRequest: Sendable, Equatable {
         case .other: .object([:])
         case .check(_, let options): .object(["options": options])
         case .run(_, let options, let context):
+            // `run`, `attempt` and `idempotencyKey` are optional fields of protocol 1 (a plugin that does not know them
+            // ignores them): null in a dry run or a run without a journal.
             .object([
                 "options": options, "dryRun": .bool(context.dryRun), "pipeline": .string(context.pipeline), "step": .integer(context.step),
                 "stepId": context.stepId.map(PluginValue.string) ?? .null, "stepName": context.stepName.map(PluginValue.string) ?? .null,
+                "run": context.run.map(PluginValue.string) ?? .null, "attempt": context.attempt.map(PluginValue.integer) ?? .null,
+                "idempotencyKey": context.idempotencyKey.map(PluginValue.string) ?? .null,
             ])
         }
         return PluginValue.object(["id": .integer(id), "method": .string(method), "params": params]).json

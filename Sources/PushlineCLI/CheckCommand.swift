@@ -115,7 +115,8 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
         default: break
         }
 
-        // Would a live run start now?
+        // Would a live run start now, and in which journal?
+        if let warning = RunStores.unpinnedWarning(store.journal, environment: console.environment) { console.line("warning: \(warning)") }
         let (stateCode, done) = await state(of: built, registry: loaded.registry, console: console)
         code = max(code, stateCode)
         console.line(code != ExitStatus.success ? "not ready (exit \(code))"

@@ -11,6 +11,12 @@ struct ProgressReporter: ProgressSink {
 
     func report(_ progress: StepProgress, final: Bool) {
         let counts = progress.counts
+        if terminal, let done = progress.pluginDone {
+            var line = "[\(progress.stepIndex) \(progress.stepId)] \(done)"
+            if let total = progress.total, total > 0 { line += "/\(total) \(Self.bar(Double(done) / Double(total)))" }
+            console.err("\r\u{1B}[K" + line + " · as the plugin reports it" + (final ? "\n" : ""))
+            return
+        }
         if terminal {
             // A one-item step (a single send) needs no bar.
             if final, counts.total <= 1 { return }

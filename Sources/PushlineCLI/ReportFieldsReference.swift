@@ -9,6 +9,7 @@ enum ReportFieldsReference {
     /// Each field's meaning, by its path (`steps[].items.accepted`).
     static let meanings: [String: String] = [
         "pipeline": "the pipeline file as given",
+        "name": "the pipeline's name: its `name:`, else its file name without the extension (as the journal and the metrics call it)",
         "dryRun": "true for `--dry-run`: nothing was sent",
         "startedAt": "when the run started (ISO 8601, UTC, whole seconds)",
         "finishedAt": "when it ended",
@@ -59,6 +60,7 @@ enum ReportFieldsReference {
         var report = RunReport(pipeline: "digest.yaml", dryRun: false, startedAt: Date(timeIntervalSince1970: 0),
                                finishedAt: Date(timeIntervalSince1970: 1), status: .partial, steps: [step])
         report.runId = "20261127-000000-000000"
+        report.name = "digest"
         report.resumed = false
         report.unchanged = "the sources gave the rows run 20261126-000000-000000 sent"
         return report

@@ -164,6 +164,9 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
                 }
             }
         } catch let error as RunFlowError {
+            if case .locked = error {
+                outputs.leaveMetrics(console: console, because: "another run of this pipeline holds the lock and writes its own series when it ends")
+            }
             throw error.commandError(console: console)
         }
         if case .alreadyCompleted(let report) = outcome {

@@ -27,6 +27,8 @@ struct RunView: Encodable {
     let startedAt: String
     let endedAt: String?
     let resumes: Int
+    /// The newer run a later start began instead of resuming this one, when this one did not complete.
+    var supersededBy: String?
     let items: [String: [String: Int]]
     let groups: [FailureGroup]
     let unknown: [ItemView]

@@ -41,7 +41,8 @@ struct RunsCommand: AsyncParsableCommand {
                     throw CommandFailure("the run journal: \(error.message)")
                 }
                 let shard = run.shard.map { "  shard \($0)" } ?? ""
-                console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)  \(run.pipeline)\(shard)")
+                let superseded = run.supersededBy(among: runs).map { ", superseded by \($0.id)" } ?? ""
+                console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)\(superseded)  \(run.pipeline)\(shard)")
             }
         }
     }
@@ -93,15 +94,25 @@ struct RunsCommand: AsyncParsableCommand {
                 let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
                 let parts = try await JournalOption.parts(of: run, store: journal)
                 let completed = try await journal.completedSteps(run: run.id)
+                let superseded = run.supersededBy(among: try await journal.runs(identity: run.identity, limit: 4 * Shard.maximumCount))
                 if format == .json {
-                    console.line(JSONText.encode(RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown,
-                                                         shards: run.shard == nil ? nil : parts, completed: completed)))
+                    var view = RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown,
+                                       shards: run.shard == nil ? nil : parts, completed: completed)
+                    view.supersededBy = superseded?.id
+                    console.line(JSONText.encode(view))
                     return
                 }
                 console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")"
                              + (run.shard.map { ", shard \($0) of a run split \($0.count) ways" } ?? ""))
                 if status == "abandoned" {
                     console.line("  its process (pid \(run.pid)) is gone; run the same command again to resume it")
+                }
+                if run.status == .expired {
+                    console.line("  it was cut off and not resumed within its dedupe window; a later start closed it and read its sources afresh")
+                }
+                if let superseded {
+                    console.line("  superseded by run \(superseded.id): the next start read its sources afresh instead of resuming this run"
+                                 + " (its unknown items stay listed here)")
                 }
                 console.line("pipeline: \(run.pipeline)" + (run.path.map { " (\($0))" } ?? ""))
                 console.line("started: \(RunID.iso(run.startedAt))" + (run.endedAt.map { ", ended: \(RunID.iso($0))" } ?? "")

@@ -9,15 +9,15 @@ extension MetricsFile {
             guard case .object(let fields)? = step.outputs,
                   case .string(let state)? = fields.first(where: { $0.key == "outcome-state" })?.value, state != "off"
             else { continue }
-            let stepLabel = label("\(step.index):\(step.step)")
+            let stepLabels = stepLabels(step)
             for known in ["final", "partial", "unavailable", "none"] {
-                states += "pushline_outcome_state{pipeline=\"\(pipeline)\",step=\"\(stepLabel)\",state=\"\(known)\"} \(known == state ? 1 : 0)\n"
+                states += "pushline_outcome_state{pipeline=\"\(pipeline)\",\(stepLabels),state=\"\(known)\"} \(known == state ? 1 : 0)\n"
             }
             guard case .array(let lines)? = fields.first(where: { $0.key == "outcome-counts" })?.value else { continue }
             for case .string(let line) in lines {
                 let parts = line.split(separator: " ")
                 guard parts.count == 3, let count = Int(parts[2]) else { continue }
-                counts += "pushline_outcomes{pipeline=\"\(pipeline)\",step=\"\(stepLabel)\",platform=\"\(label(String(parts[0])))\","
+                counts += "pushline_outcomes{pipeline=\"\(pipeline)\",\(stepLabels),platform=\"\(label(String(parts[0])))\","
                     + "outcome=\"\(label(String(parts[1])))\"} \(count)\n"
             }
         }

@@ -2,10 +2,12 @@ import Foundation
 import PipelineCore
 
 /// A Prometheus textfile for the node exporter's textfile collector: the last run's items by step
-/// and state, its duration, retries, exit code and end time.
+/// and state, its duration, retries, exit code and end time. Series are labelled as the journal, the locks and
+/// `runs find` name things: the pipeline by its `name:` (else its file name), a step by its `id:` (else its position),
+/// with its kind beside.
 package enum MetricsFile {
     package static func render(_ report: RunReport, seconds: Double, exitCode: Int32) -> String {
-        let pipeline = label(URL(fileURLWithPath: report.pipeline).deletingPathExtension().lastPathComponent)
+        let pipeline = label(report.name ?? PipelineName.fromFile(report.pipeline))
         var text = """
             # HELP pushline_items Items of the last run of a pipeline, by step and final state.
             # TYPE pushline_items gauge
@@ -16,7 +18,7 @@ package enum MetricsFile {
             let states = [("accepted", items.accepted), ("planned", items.planned), ("failed", items.failed), ("unknown", items.unknown),
                           ("skipped", items.skipped), ("duplicate", items.duplicates), ("bad", items.bad)]
             for (state, count) in states {
-                text += "pushline_items{pipeline=\"\(pipeline)\",step=\"\(step.index):\(step.step)\",state=\"\(state)\"} \(count)\n"
+                text += "pushline_items{pipeline=\"\(pipeline)\",\(stepLabels(step)),state=\"\(state)\"} \(count)\n"
             }
         }
         text += outcomes(report, pipeline: pipeline)
@@ -42,6 +44,11 @@ package enum MetricsFile {
 
             """
         return text
+    }
+
+    /// A step's labels: `step` (its `id:`, else its position) and `kind`.
+    static func stepLabels(_ step: StepRecord) -> String {
+        "step=\"\(label(step.id ?? String(step.index)))\",kind=\"\(label(step.step))\""
     }
 
     /// A label value with `\`, `"` and line breaks escaped, as the exposition format asks.

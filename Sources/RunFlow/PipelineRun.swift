@@ -1,3 +1,4 @@
+import Foundation
 import HubHTTP
 import PipelineCore
 import RunStore
@@ -63,17 +64,9 @@ package struct PipelineRun: Sendable {
                         finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
         let location = RunStores.location(store, environment: console.environment)
         if dryRun {
-            let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
-                console.errorLine("pushline: warning: \($0)")
-            }
-            let result = await RunSpan.record(pipeline, runId: nil, resumed: false) {
-                await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, progress: progress, again: again, shard: shard))
-            }
-            // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
-            let code = RunExit.of(result.status, signal: nil)
-            try await finish(result, code)
-            return .finished(exitCode: code)
+            return try await dryRun(pipeline, registry: registry, engine: engine, location: location, console: console, finish: finish)
         }
+        if let warning = RunStores.unpinnedWarning(store, environment: console.environment) { console.errorLine("pushline: warning: \(warning)") }
         let opened: any RunStore
         do { opened = try await RunStores.open(location, environment: console.environment) } catch { throw RunFlowError.store(error) }
         let begun: JournalledRun.Begun
@@ -114,6 +107,38 @@ package struct PipelineRun: Sendable {
         }
     }
 
+    /// A dry run: what a live run would do first (from the same decision, said in its first line), then every step
+    /// signed and rendered, nothing sent. After a completed run, its sources are read and compared as a live run's
+    /// are: the same rows, and it says that a live run would send nothing.
+    private func dryRun(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, location: String, console: Console,
+                        finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
+        let preview = again ? .start : await Self.preview(pipeline, registry: registry, store: store, shard: shard, console: console)
+        console.errorLine("pushline: dry run of pipeline '\(pipeline.document.name)' (\(pipeline.document.file)): \(preview.plan); "
+                          + "journal \(RunStores.display(location))")
+        let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
+            console.errorLine("pushline: warning: \($0)")
+        }
+        var control = BatchControl(ledger: ledger, progress: progress, again: again, shard: shard)
+        let compared: (any RunStore)?
+        if case .newRun(let completed) = preview, let opened = try? await RunStores.openExisting(location, environment: console.environment) {
+            compared = opened
+            control.sourcesRead = SourceComparison(store: opened, completed: completed).unchanged
+        } else {
+            compared = nil
+        }
+        let result = await RunSpan.record(pipeline, runId: nil, resumed: false) {
+            await engine.run(pipeline, mode: .dryRun, batch: control)
+        }
+        await compared?.close()
+        if let reason = result.unchanged {
+            console.errorLine("pushline: dry run: a live run would send nothing: \(reason)")
+        }
+        // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
+        let code = RunExit.of(result.status, signal: nil)
+        try await finish(result, code)
+        return .finished(exitCode: code)
+    }
+
     /// What sending a started run came to.
     private enum Sent {
         /// The run ran (or resumed) to this report and exit code, recorded in the store.
@@ -131,6 +156,7 @@ package struct PipelineRun: Sendable {
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
                                    pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity,
                                    runIsLive: RunNames.liveness(runs.store))
+        control.run = (runs.record.id, runs.record.resumes + 1)
         // A new run after a completed one first reads its sources: only when they differ is it a run (and a front end
         // told of it); else it is taken out again and the completed run answers.
         let record = runs.record
@@ -182,6 +208,7 @@ package struct PipelineRun: Sendable {
         }
         var report = RunReport(pipeline: pipeline.document.file, dryRun: false, startedAt: now, finishedAt: now, status: .succeeded, steps: steps)
         report.runId = completed.id
+        report.name = pipeline.document.name
         report.unchanged = reason
         return report
     }
@@ -244,5 +271,27 @@ package struct PipelineRun: Sendable {
         case expire(RunRecord)
         /// Nothing: this same run completed, and the pipeline reads no source (its identity holds every input).
         case completed(RunRecord)
+
+        /// What a live run would do, in words (a dry run's first line).
+        package var plan: String {
+            switch self {
+            case .nameTaken(let home):
+                "a live run would stop with exit 2: the journal knows another pipeline of this name (last started from \(home.path))"
+            case .locked: "a live run would exit 75: another run of this pipeline holds its lock"
+            case .otherSplitRunning(let run): "a live run would exit 75: run \(run.id) of this pipeline is sending, split another way"
+            case .splitDifferently(let run):
+                "a live run would stop with exit 2: run \(run.id) was cut off while split \(run.shard.map { "in \($0.count) parts" } ?? "whole")"
+            case .start: "a live run would start a new run, reading its sources now"
+            case .newRun(let run):
+                "a live run would start a new run, reading its sources now; if they give the rows run \(run.id) sent, it sends nothing"
+            case .resume(let run):
+                "a live run would resume run \(run.id) (\(run.status == .running ? "abandoned" : run.status.rawValue)) with the rows it first "
+                    + "read; this dry run reads the sources now"
+            case .expire(let run):
+                "a live run would close run \(run.id), cut off too long ago, as expired, and start a new run reading its sources now"
+            case .completed(let run):
+                "a live run would send nothing: run \(run.id) completed at \(RunReport.timestamp(Date(timeIntervalSince1970: run.endedAt ?? run.startedAt)))"
+            }
+        }
     }
 }

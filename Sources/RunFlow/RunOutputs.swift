@@ -50,6 +50,14 @@ package final class RunOutputs: Sendable {
         if let report { try Self.write(text + "\n", to: report) }
     }
 
+    /// Leaves the metrics file as it is: another run of the pipeline holds the lock, and the file holds that run's
+    /// series (which it writes when it ends); says so on standard error.
+    package func leaveMetrics(console: Console, because reason: String) {
+        guard let metrics else { return }
+        metricsWritten.withLock { $0 = true }
+        console.errorLine("pushline: --metrics '\(metrics)' left as it is: \(reason)")
+    }
+
     /// The metrics of a run that ended before it had a report (invalid pipeline, lock held, store unusable):
     /// its exit code and no items. Does nothing once the run's own metrics were written; a file that cannot
     /// be written here is left alone (the run's own error is what is reported).

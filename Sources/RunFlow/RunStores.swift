@@ -14,6 +14,17 @@ package enum RunStores {
         location ?? Journal.defaultPath(environment: environment)
     }
 
+    /// A warning when the journal would come from the default location while `HOME` is not set, as under cron: the
+    /// path then depends on the account the system reports, and a start made another way may use another journal,
+    /// one that does not know what was sent. Nil when the journal is named (`--journal`, `PUSHLINE_JOURNAL`,
+    /// `XDG_STATE_HOME`) or `HOME` is set.
+    package static func unpinnedWarning(_ location: String?, environment: [String: String]) -> String? {
+        guard location == nil, (environment["PUSHLINE_JOURNAL"] ?? "").isEmpty, !(environment["XDG_STATE_HOME"] ?? "").hasPrefix("/"),
+              (environment["HOME"] ?? "").isEmpty else { return nil }
+        return "the run journal is \(self.location(nil, environment: environment)), chosen because HOME is not set (as under cron); "
+            + "pin it with --journal or PUSHLINE_JOURNAL, so that every start of the pipeline finds the runs the others recorded"
+    }
+
     /// Opens (creating if needed) the store at `location`; `environment` supplies a PostgreSQL password
     /// (`PGPASSWORD`, `${env:}`).
     package static func open(_ location: String, environment: [String: String]) async throws(RunStoreError) -> any RunStore {

@@ -21,6 +21,14 @@ extension RunRecord {
         return Double(BatchOptions.defaultDedupeWindow)
     }
 
+    /// The newer run of the same identity and shard that a later start began instead of resuming this one, when this one
+    /// did not complete (it ran to its end partial or rejected, or expired): found among `runs`.
+    package func supersededBy(among runs: [RunRecord]) -> RunRecord? {
+        guard status != .completed, status != .running else { return nil }
+        return runs.filter { $0.identity == identity && $0.shard == shard && ($0.startedAt, $0.id) > (startedAt, id) }
+            .min { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }
+    }
+
     /// What the next start does about this run, the newest of its pipeline identity (and shard), at `now`.
     package func nextStart(now: Double) -> NextStart {
         guard wasCutOff else { return .newRun(after: self) }

@@ -41,7 +41,12 @@ struct PluginMessageTests {
             == #"{"id":2,"method":"check","params":{"options":{"segment":"vip"}}}"#)
         let run = PluginRequest.run(id: 2, options: .object(["n": .integer(3)]),
                                     context: .init(dryRun: true, pipeline: "digest", step: 1, stepId: "users"))
-        #expect(run.line == #"{"id":2,"method":"run","params":{"dryRun":true,"options":{"n":3},"pipeline":"digest","step":1,"stepId":"users","stepName":null}}"#)
+        #expect(run.line == #"{"id":2,"method":"run","params":{"attempt":null,"dryRun":true,"idempotencyKey":null,"options":{"n":3},"pipeline":"digest","run":null,"step":1,"stepId":"users","stepName":null}}"#)
+        let live = PluginRequest.run(id: 2, options: .object([:]), context: .init(dryRun: false, pipeline: "digest", step: 2, stepId: nil,
+                                                                                  run: "20261128-021500-3f9c2a", attempt: 2,
+                                                                                  idempotencyKey: "20261128-021500-3f9c2a/step-2"))
+        #expect(live.line.contains(#""attempt":2,"#) && live.line.contains(#""idempotencyKey":"20261128-021500-3f9c2a/step-2""#)
+                && live.line.contains(#""run":"20261128-021500-3f9c2a""#))
     }
 
     @Test("strings are escaped so a request is always one line")

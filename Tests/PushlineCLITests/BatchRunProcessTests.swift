@@ -92,7 +92,7 @@ import Testing
         #expect(counts["accepted", default: 0] + counts["unknown", default: 0] + counts["failed", default: 0] == 5000)
         #expect(counts["accepted", default: 0] > 4500)
         let metrics = try String(contentsOfFile: scratch.directory + "/pushline.prom", encoding: .utf8)
-        #expect(metrics.contains("pushline_items{pipeline=\"daily-digest\",step=\"1:send\",state=\"accepted\"} \(counts["accepted"] ?? -1)"))
+        #expect(metrics.contains("pushline_items{pipeline=\"daily-digest\",step=\"1\",kind=\"send\",state=\"accepted\"} \(counts["accepted"] ?? -1)"))
         // The emulator dropped those before delivering; resuming with --resend-unknown completes the digest
         // (a resumed run may meet faults too, so it is started again until it completes).
         var finished = status == 0

@@ -166,3 +166,46 @@ extension PipelineRunProcessTests {
         #expect(try await emulator.stop() == 0)
     }
 }
+
+extension PipelineRunProcessTests {
+    @Test("a plugin is told the run, the attempt and its step's key; stopped with its run (SIGTERM), it is stopped at once, and the resumed run tells it attempt 2 with the same key")
+    func pluginsLiveAndDieWithTheirRun() async throws {
+        let directory = NSTemporaryDirectory() + "pushline-recorder-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "".write(toFile: directory + "/slow", atomically: true, encoding: .utf8)
+        let pipeline = directory + "/recorded.yaml"
+        try """
+            version: 1
+            name: recorded
+            plugins:
+              recorder: { command: [python3, \(CommandRunner.root)/Tests/PushlineCLITests/Inputs/plugins/recorder.py], timeout: 5m }
+            steps:
+              - id: members
+                recorder: { folder: "\(directory)" }
+
+            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        let first = try PushlineProcess(["run", pipeline], environment: environment)
+        // Its progress is logged under cron (no terminal): the plugin is at work.
+        _ = try await first.waitForOutput(containing: "plugin progress")
+        let plugin = try #require(Int32(try String(contentsOfFile: directory + "/pid", encoding: .utf8)))
+        let status = try await first.stop(signal: SIGTERM)
+        #expect(status == 143, "\(first.stdout)")
+        #expect(kill(plugin, 0) != 0, "the plugin outlived its run")
+        #expect(first.stdout.contains("stopped with the run before plugin 'recorder' finished"), "\(first.stdout)")
+
+        try FileManager.default.removeItem(atPath: directory + "/slow")
+        let resumed = try PushlineProcess(["run", pipeline], environment: environment)
+        #expect(try await resumed.waitForExit() == 0, "\(resumed.stdout)")
+        #expect(resumed.stdout.contains("resuming run"), "\(resumed.stdout)")
+        let requests = try String(contentsOfFile: directory + "/requests.jsonl", encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(requests.count == 2)
+        let run = try #require(requests.first?["run"] as? String)
+        #expect(requests.map { $0["run"] as? String } == [run, run])
+        #expect(requests.map { $0["attempt"] as? Int } == [1, 2])
+        #expect(requests.map { $0["idempotencyKey"] as? String } == ["\(run)/step-1", "\(run)/step-1"])
+    }
+}

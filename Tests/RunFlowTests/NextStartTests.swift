@@ -37,4 +37,21 @@ struct NextStartTests {
             #expect(record.nextStart(now: started + Double(BatchOptions.defaultDedupeWindow)) == .expire(record))
         }
     }
+
+    @Test("a run that did not complete is superseded by the next run of its identity and shard; a completed one is not")
+    func superseded() {
+        var partial = run(.partial, exitCode: 3)
+        partial.id = "a"
+        var next = run(.completed, exitCode: 0)
+        next.id = "b"
+        next.startedAt = started + 86_400
+        var other = next
+        other.id = "c"
+        other.identity = "another pipeline"
+        #expect(partial.supersededBy(among: [other, next, partial])?.id == "b")
+        #expect(next.supersededBy(among: [other, next, partial]) == nil)
+        var split = next
+        split.shard = Shard(index: 0, count: 2)
+        #expect(partial.supersededBy(among: [split]) == nil, "another split is another series of runs")
+    }
 }

@@ -60,4 +60,29 @@ struct RunOutputsTests {
         let metrics = try String(contentsOfFile: directory + "/m/pushline.prom", encoding: .utf8)
         #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#), "the run's own code, not the early-end one")
     }
+
+    @Test("a start turned away by the lock leaves the metrics file to the run that holds it, and says so")
+    func aLockedStartLeavesTheRunningRunsMetrics() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/pushline.prom"
+        try RunOutputs(report: nil, metrics: path).write(report, exitCode: 0)
+        let running = try String(contentsOfFile: path, encoding: .utf8)
+        let fixture = try RunFlowFixture()
+        defer { fixture.remove() }
+        let outputs = RunOutputs(report: nil, metrics: path)
+        outputs.leaveMetrics(console: fixture.console, because: "another run of this pipeline holds the lock")
+        outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 75)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == running)
+        #expect(fixture.warned.contains("--metrics '\(path)' left as it is: another run of this pipeline holds the lock"))
+    }
+
+    @Test("a journal left to its default while HOME is unset (cron) is warned about; a named one, or a HOME, is not")
+    func unpinnedJournal() {
+        let warning = RunStores.unpinnedWarning(nil, environment: ["PATH": "/usr/bin"])
+        #expect(warning?.contains("chosen because HOME is not set (as under cron); pin it with --journal or PUSHLINE_JOURNAL") == true)
+        #expect(RunStores.unpinnedWarning("/var/lib/pushline/journal.sqlite", environment: [:]) == nil)
+        #expect(RunStores.unpinnedWarning(nil, environment: ["PUSHLINE_JOURNAL": "/var/lib/pushline/journal.sqlite"]) == nil)
+        #expect(RunStores.unpinnedWarning(nil, environment: ["HOME": "/home/ops"]) == nil)
+    }
 }

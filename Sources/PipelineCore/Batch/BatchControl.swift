@@ -26,6 +26,9 @@ package struct BatchControl: Sendable {
     /// marked `sending` is then waited for, to come to a duplicate or be sent here, instead of being reported of
     /// unknown fate while that run still sends it. Nil: nothing is waited for.
     package var runIsLive: (@Sendable (String) async -> Bool)?
+    /// The journal's id of the run and which attempt of it this is (1 for the first start); nil for a dry run or a
+    /// run without a journal. Plugins are told both.
+    package var run: (id: String, attempt: Int)?
     /// Asked once the run's sources are read (`RunnableStep.readsSource`), before any other step runs, with the digest of
     /// each source's rows by step position: nil to go on, or why nothing needs to run (the same rows completed
     /// before). Nil: the run always goes on.

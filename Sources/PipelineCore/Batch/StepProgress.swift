@@ -13,6 +13,9 @@ package struct StepProgress: Sendable, Equatable {
     package var elapsed: Double
     /// True in a dry run: items are planned, never accepted.
     package var dryRun: Bool
+    /// How much of its work a plugin says it has done (its `progress` messages, of `total` when it said): a plugin
+    /// step reports this instead of items.
+    package var pluginDone: Int?
 
     /// Creates a report.
     package init(stepIndex: Int, stepId: String, counts: ItemCounts, total: Int?, elapsed: Double, dryRun: Bool = false) {

@@ -56,8 +56,10 @@ package struct PipelineEngine: Sendable {
                 rejections[built.index].map { Self.named($0, built) }
                     ?? Self.notRun(built, status: .skipped, summary: "not started: the input check failed, so nothing was sent")
             }
-            return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
-                             status: .rejected, steps: records)
+            var report = RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+                                   status: .rejected, steps: records)
+            report.name = pipeline.document.name
+            return report
         }
         // Sources first: a new run reads them before anything else runs, so it can tell that its rows are the ones a
         // completed run sent (then nothing runs). A resume reads its rows back from the spool at each step's turn.
@@ -73,6 +75,7 @@ package struct PipelineEngine: Sendable {
                                                ?? Self.notRun(built, status: .skipped, summary: "not run: \(reason)")
                                        })
                 report.unchanged = reason
+                report.name = pipeline.document.name
                 return report
             }
         }
@@ -105,7 +108,8 @@ package struct PipelineEngine: Sendable {
                 if !stopped { failed = true }
                 continue
             }
-            if interrupted || batch.stop.isRequested {
+            // A source read before the others has run already, stopped or not: its record stands.
+            if interrupted || batch.stop.isRequested, early[built.index] == nil {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
                 records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                     : Self.skipped(built, afterFailure: failed))
@@ -153,8 +157,10 @@ package struct PipelineEngine: Sendable {
         }
         // Refused input is the cause a person must fix, whatever the steps that run on failure did after it.
         let status: RunReport.Status = rejected ? .rejected : failed ? .failed : interrupted ? .interrupted : partial ? .partial : undelivered ? .undelivered : .succeeded
-        return RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
-                         status: status, steps: records)
+        var report = RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+                               status: status, steps: records)
+        report.name = pipeline.document.name
+        return report
     }
 
     /// What running one step gave: its record, the outputs it produced (nil when it produced none), and whether its

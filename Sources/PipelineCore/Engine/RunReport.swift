@@ -21,6 +21,9 @@ package struct RunReport: Sendable, Equatable, Encodable {
 
     /// The pipeline file.
     package var pipeline: String
+    /// The pipeline's name: its `name:`, else its file name without the extension (what the journal, the locks and
+    /// the metrics call it).
+    package var name: String?
     /// True for a dry run.
     package var dryRun: Bool
     /// When the run started (ISO 8601, UTC).

@@ -18,11 +18,20 @@ package final class LoggedProgress: ProgressSink, @unchecked Sendable {
 
     package func report(_ progress: StepProgress, final: Bool) {
         let due = lock.withLock { () -> Bool in
-            guard final || progress.elapsed - (last[progress.stepIndex] ?? 0) >= every else { return false }
+            // A plugin's first word is logged at once (it may be all there is before a long silence); then every `every`.
+            let first = progress.pluginDone != nil && last[progress.stepIndex] == nil
+            guard final || first || progress.elapsed - (last[progress.stepIndex] ?? 0) >= every else { return false }
             last[progress.stepIndex] = progress.elapsed
             return true
         }
         guard due else { return }
+        if let done = progress.pluginDone {
+            var metadata: Logger.Metadata = ["step": "\(progress.stepIndex):\(progress.stepId)", "done": "\(done)",
+                                             "elapsed": .string(String(format: "%.1f", progress.elapsed))]
+            if let total = progress.total { metadata["total"] = "\(total)" }
+            logger.info("plugin progress", metadata: metadata)
+            return
+        }
         let counts = progress.counts
         var metadata: Logger.Metadata = [
             "step": "\(progress.stepIndex):\(progress.stepId)", "failed": "\(counts.failed)", "unknown": "\(counts.unknown)",

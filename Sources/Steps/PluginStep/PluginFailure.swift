@@ -10,6 +10,8 @@ package struct PluginFailure: Error, Sendable, Equatable {
     package var stderr: [String]
     /// True when the plugin itself answered with this error (it kept the protocol; it is not stopped at once).
     package var answered = false
+    /// True when the plugin was stopped because its run was (SIGINT or SIGTERM to pushline): the run resumes it.
+    package var stoppedWithTheRun = false
 
     /// Creates a failure.
     package init(_ message: String, hint: String? = nil, stderr: [String] = []) {

@@ -48,13 +48,17 @@ package struct PluginHost: Sendable {
         }
     }
 
-    /// Runs the plugin: rows it sends go to `rows` (in order) before its result, which is returned.
-    package func run(_ options: PluginValue, context: PluginRequest.RunContext, timeout: Duration, logger: Logger?,
+    /// Runs the plugin: rows it sends go to `rows` (in order) before its result, which is returned; its progress
+    /// messages go to `progress`. `stop` (the run's) stops the plugin when the run is stopped.
+    package func run(_ options: PluginValue, context: PluginRequest.RunContext, timeout: Duration, logger: Logger?, stop: StopSignal? = nil,
+                    progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? = nil,
                     rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: timeout) { channel throws(PluginFailure) in
+        var process = PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace)
+        process.stop = stop
+        return try await process.converse(timeout: timeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.run(id: 2, options: options, context: context))
-            return try await Self.answer(to: 2, on: channel, method: "run", rows: rows)
+            return try await Self.answer(to: 2, on: channel, method: "run", rows: rows, progress: progress)
         }
     }
 
@@ -89,9 +93,9 @@ package struct PluginHost: Sendable {
     }
 
     /// Reads messages until the answer to request `id`: its result, or a failure for its error.
-    static func answer(to id: Int, on channel: PluginChannel, method: String,
-                       rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
-        switch try await reply(to: id, on: channel, method: method, rows: rows) {
+    static func answer(to id: Int, on channel: PluginChannel, method: String, rows: (([PluginValue]) async throws(PluginFailure) -> Void)?,
+                       progress: (@Sendable (Int, Int?) -> Void)? = nil) async throws(PluginFailure) -> PluginValue {
+        switch try await reply(to: id, on: channel, method: method, rows: rows, progress: progress) {
         case .result(let value): return value
         case .error(let text, let hint):
             var failure = PluginFailure(text, hint: hint)
@@ -101,9 +105,9 @@ package struct PluginHost: Sendable {
     }
 
     /// Reads messages until the answer to request `id`. Rows go to `rows` (a request that takes none refuses them);
-    /// progress is read and passed over.
-    static func reply(to id: Int, on channel: PluginChannel, method: String,
-                      rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> Reply {
+    /// progress goes to `progress`, when given.
+    static func reply(to id: Int, on channel: PluginChannel, method: String, rows: (([PluginValue]) async throws(PluginFailure) -> Void)?,
+                      progress: (@Sendable (Int, Int?) -> Void)? = nil) async throws(PluginFailure) -> Reply {
         while true {
             guard let message = try await channel.next() else {
                 throw PluginFailure("the plugin ended without answering the \(method) request",
@@ -123,8 +127,8 @@ package struct PluginHost: Sendable {
                     throw PluginFailure("protocol error: rows in answer to the \(method) request", hint: "send rows only while running")
                 }
                 try await rows(batch)
-            case .progress:
-                continue
+            case .progress(_, let done, let total):
+                progress?(done, total)
             }
         }
     }

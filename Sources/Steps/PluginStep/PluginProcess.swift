@@ -22,6 +22,11 @@ struct PluginProcess: Sendable {
     let logger: Logger?
     /// How long a plugin has to exit once its stdin is closed.
     let exitGrace: Duration
+    /// Fired when the run is stopped (SIGINT, SIGTERM): the plugin's group gets SIGTERM at once, SIGKILL `stopGrace`
+    /// later, so a stopped run ends in moments, not when its work would have. Nil for a conversation no run waits on.
+    var stop: StopSignal?
+    /// How long a plugin stopped with its run has between SIGTERM and SIGKILL.
+    var stopGrace: Duration = .seconds(5)
 
     /// Starts the plugin and runs `body` with a channel to it; then closes its stdin and waits for it to exit. The
     /// conversation is stopped (SIGTERM, then SIGKILL) when it takes longer than `timeout`. A plugin that exits
@@ -53,6 +58,14 @@ struct PluginProcess: Sendable {
             ) { execution -> (Result<R, PluginFailure>, Duration?) in
                 let pid = execution.processIdentifier.value
                 watch.start(pid: pid, after: timeout)
+                // Stopped with its run: the group hears of it at once.
+                let stopper = Task { [stop, stopGrace] in
+                    guard let stop else { return }
+                    await stop.wait()
+                    guard !Task.isCancelled else { return }
+                    watch.stopWithTheRun(pid: pid, grace: stopGrace)
+                }
+                defer { stopper.cancel() }
                 let errors = execution.standardError
                 let reader = Task {
                     do { for try await chunk in errors { stderr.feed(chunk.withUnsafeBytes { Array($0) }) } } catch {}
@@ -91,6 +104,12 @@ struct PluginProcess: Sendable {
             throw PluginFailure("cannot start plugin '\(declaration.name)' (\(declaration.shownCommand)): \(error)",
                                 hint: "check the command: its program must exist and be executable", stderr: stderr.lastLines)
         }
+        if watch.stoppedWithTheRun {
+            var failure = PluginFailure("plugin '\(declaration.name)' was stopped with its run (SIGINT or SIGTERM)",
+                                        hint: "run the same command again to resume the run", stderr: stderr.lastLines)
+            failure.stoppedWithTheRun = true
+            throw failure
+        }
         if let limit = expiredWhileTalking ?? (outcome.isFailure ? nil : watch.expired) {
             throw PluginFailure("plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
                                 hint: limit == exitGrace ? "exit when stdin closes" : "raise the plugin's `timeout:` if the work takes longer",
@@ -123,9 +142,9 @@ private func redacted(_ error: PluginProtocolError, _ redact: PluginRedaction) -
 }
 
 /// Stops a plugin that runs past its time: SIGTERM, then SIGKILL two seconds later. Restarting it gives the plugin a
-/// new deadline.
+/// new deadline. A plugin stopped with its run is stopped at once, and no later deadline brings it back.
 final class Watch: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, expired: Duration?, pid: pid_t?)>((nil, nil, nil))
+    private let state = Mutex<(task: Task<Void, Never>?, expired: Duration?, pid: pid_t?, stopped: Bool)>((nil, nil, nil, false))
 
     /// Arms the watch: `pid`'s process group is stopped unless `stop` or another `start` comes within `limit`.
     func start(pid: pid_t, after limit: Duration) {
@@ -136,12 +155,33 @@ final class Watch: Sendable {
             guard (try? await Task.sleep(for: .seconds(2))) != nil else { return }
             Self.signal(pid, SIGKILL)
         }
+        let kept = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.task?.cancel()
+            state.task = task
+            state.pid = pid
+            return true
+        }
+        if !kept { task.cancel() }
+    }
+
+    /// Stops the plugin because its run was stopped: SIGTERM to its group now, SIGKILL after `grace`.
+    func stopWithTheRun(pid: pid_t, grace: Duration) {
+        let task = Task {
+            Self.signal(pid, SIGTERM)
+            guard (try? await Task.sleep(for: grace)) != nil else { return }
+            Self.signal(pid, SIGKILL)
+        }
         state.withLock { state in
             state.task?.cancel()
             state.task = task
             state.pid = pid
+            state.stopped = true
         }
     }
+
+    /// True once the plugin was stopped with its run.
+    var stoppedWithTheRun: Bool { state.withLock { $0.stopped } }
 
     /// Stops what is left of the plugin's process group once the plugin has exited. (The group keeps its id while
     /// any member lives, so the id cannot name another process's group.)

@@ -38,8 +38,12 @@ package struct PluginStep: RunnableStep {
         if context.isDryRun, description.effects == .external {
             return StepResult(summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")
         }
+        let run = context.isDryRun ? nil : context.batch.run
         let request = PluginRequest.RunContext(dryRun: context.isDryRun, pipeline: context.document.name, step: context.stepIndex,
-                                               stepId: context.stepId, stepName: context.stepName)
+                                               stepId: context.stepId, stepName: context.stepName, run: run?.id, attempt: run?.attempt,
+                                               idempotencyKey: run.map { "\($0.id)/step-\(context.stepIndex)" })
+        let stop = context.batch.stop
+        let progress = Self.progress(context)
         let timeout = Duration.seconds(host.declaration.timeout)
         let redact = PluginRedaction(host.declaration.environment)
         var outputs: StepOutputs = [:]
@@ -51,7 +55,8 @@ package struct PluginStep: RunnableStep {
                 var answer: PluginValue?
                 let (rows, origin) = try await spooler.rows(in: context) { sink in
                     var writer = PluginRowWriter(sink: sink)
-                    answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger) { batch throws(PluginFailure) in
+                    answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, stop: stop,
+                                                progress: progress) { batch throws(PluginFailure) in
                         try await writer.add(batch)
                     }
                 }
@@ -66,10 +71,14 @@ package struct PluginStep: RunnableStep {
                 }
                 if !rows.columns.isEmpty { lines.append("columns: \(rows.columns.joined(separator: ", "))") }
             } else {
-                let answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, rows: nil)
+                let answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, stop: stop,
+                                                progress: progress, rows: nil)
                 summary = answer["summary"]?.string.map { redact($0) } ?? "plugin '\(name)' ran"
                 outputs = try Self.outputs(of: answer, declared: description.outputs, redact: redact)
             }
+        } catch let failure as PluginFailure where failure.stoppedWithTheRun {
+            // Not done: the run is interrupted, and its resumption runs the plugin again.
+            return StepResult(summary: "stopped with the run before plugin '\(name)' finished (it was sent SIGTERM)", interrupted: true)
         } catch let failure as PluginFailure {
             throw StepFailure("plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
                               lines: failure.stderr.map { "stderr: \($0)" })
@@ -78,6 +87,19 @@ package struct PluginStep: RunnableStep {
         var result = StepResult(summary: summary, lines: lines)
         result.outputs = outputs
         return result
+    }
+
+    /// Where a plugin's `progress` messages go: the run's progress (a line on a terminal, log lines under cron).
+    static func progress(_ context: StepContext) -> (@Sendable (Int, Int?) -> Void)? {
+        guard let sink = context.batch.progress else { return nil }
+        let (index, title, dryRun, started) = (context.stepIndex, context.stepName ?? context.stepId ?? "plugin", context.isDryRun, ContinuousClock.now)
+        return { done, total in
+            let elapsed = ContinuousClock.now - started
+            var progress = StepProgress(stepIndex: index, stepId: title, counts: ItemCounts(), total: total,
+                                        elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, dryRun: dryRun)
+            progress.pluginDone = done
+            sink.report(progress, final: total.map { done >= $0 } ?? false)
+        }
     }
 
     /// The declared outputs of a run's result (`{"outputs": {"count": 3}}`), each of its declared type; a value of
