@@ -37,8 +37,10 @@ import Testing
     }
 
     static let swiftGuide = "docs/writing-a-swift-step.md"
-    /// The example package's own pushline, once `swift build --package-path Examples` has built it.
-    static let examplePushline = CommandRunner.root + "/Examples/.build/debug/my-pushline"
+    /// The example package's own pushline, once `swift build --package-path Examples` has built it (CI builds it in
+    /// another folder and names it in `PUSHLINE_EXAMPLE_PUSHLINE`).
+    static let examplePushline = ProcessInfo.processInfo.environment["PUSHLINE_EXAMPLE_PUSHLINE"]
+        ?? CommandRunner.root + "/Examples/.build/debug/my-pushline"
     /// CI sets this once the example package is built, so the guide's commands cannot be skipped there.
     static let examplesRequired = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_EXAMPLES"] == "1"
     /// CI builds the example package beside the tests and sets this for the tests' main run: the guide's commands run

@@ -69,8 +69,8 @@ extension PipelineRunProcessTests {
         #expect(sendOutputs["outcome-state"] as? String == "final")
 
         let metrics = try String(contentsOfFile: directory + "/metrics.prom", encoding: .utf8)
-        #expect(metrics.contains(#"pushline_outcomes{pipeline="digest",step="2:send",platform="apns",outcome="Success"} \#(success)"#), "\(metrics)")
-        #expect(metrics.contains(#"pushline_outcome_state{pipeline="digest",step="2:send",state="final"} 1"#))
+        #expect(metrics.contains(#"pushline_outcomes{pipeline="digest",step="digest",kind="send",platform="apns",outcome="Success"} \#(success)"#), "\(metrics)")
+        #expect(metrics.contains(#"pushline_outcome_state{pipeline="digest",step="digest",kind="send",state="final"} 1"#))
 
         // Later, every notification of the run, read again and kept in the journal.
         let runId = try #require(report["runId"] as? String)
