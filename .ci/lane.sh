@@ -2,7 +2,7 @@
 # One lane of .ci/run: runs COMMAND at the lowest CPU priority, each line of its output stamped with the minutes since
 # CI_STARTED_AT (epoch seconds) into DIR/NAME.log, then writes its exit status to DIR/NAME.status.
 #
-#   setsid .ci/lane.sh NAME DIR COMMAND...
+#   .ci/lane.sh NAME DIR COMMAND...     (in a process group of its own: `set -m` before starting it in the background)
 set -uo pipefail
 name=$1 dir=$2
 shift 2

@@ -2,6 +2,7 @@ import Foundation
 import HubHTTP
 import PipelineCore
 import RunStore
+import Synchronization
 
 /// A run of a built pipeline, as `run`, `demo` and `serve` all do it.
 ///
@@ -107,38 +108,6 @@ package struct PipelineRun: Sendable {
         }
     }
 
-    /// A dry run: what a live run would do first (from the same decision, said in its first line), then every step
-    /// signed and rendered, nothing sent. After a completed run, its sources are read and compared as a live run's
-    /// are: the same rows, and it says that a live run would send nothing.
-    private func dryRun(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, location: String, console: Console,
-                        finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
-        let preview = again ? .start : await Self.preview(pipeline, registry: registry, store: store, shard: shard, console: console)
-        console.errorLine("pushline: dry run of pipeline '\(pipeline.document.name)' (\(pipeline.document.file)): \(preview.plan); "
-                          + "journal \(RunStores.display(location))")
-        let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
-            console.errorLine("pushline: warning: \($0)")
-        }
-        var control = BatchControl(ledger: ledger, progress: progress, again: again, shard: shard)
-        let compared: (any RunStore)?
-        if case .newRun(let completed) = preview, let opened = try? await RunStores.openExisting(location, environment: console.environment) {
-            compared = opened
-            control.sourcesRead = SourceComparison(store: opened, completed: completed).unchanged
-        } else {
-            compared = nil
-        }
-        let result = await RunSpan.record(pipeline, runId: nil, resumed: false) {
-            await engine.run(pipeline, mode: .dryRun, batch: control)
-        }
-        await compared?.close()
-        if let reason = result.unchanged {
-            console.errorLine("pushline: dry run: a live run would send nothing: \(reason)")
-        }
-        // A dry run ends with the code its live run would: failed 1, rejected input 2, partial 3.
-        let code = RunExit.of(result.status, signal: nil)
-        try await finish(result, code)
-        return .finished(exitCode: code)
-    }
-
     /// What sending a started run came to.
     private enum Sent {
         /// The run ran (or resumed) to this report and exit code, recorded in the store.
@@ -160,15 +129,19 @@ package struct PipelineRun: Sendable {
         // A new run after a completed one first reads its sources: only when they differ is it a run (and a front end
         // told of it); else it is taken out again and the completed run answers.
         let record = runs.record
+        let told = Once()
+        let tell: @Sendable () -> Void = { [onStart] in
+            if told.first() { onStart?(record) }
+        }
         if let previous = runs.previous, previous.status == .completed {
             let comparison = SourceComparison(store: runs.store, completed: previous)
-            control.sourcesRead = { [onStart] digests in
+            control.sourcesRead = { digests in
                 let reason = await comparison.unchanged(digests)
-                if reason == nil { onStart?(record) }
+                if reason == nil { tell() }
                 return reason
             }
         } else {
-            onStart?(record)
+            tell()
         }
         if again {
             console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
@@ -189,6 +162,8 @@ package struct PipelineRun: Sendable {
             result.runId = previous.id
             return .unchanged(result)
         }
+        // A run whose input check stopped it before its sources were read is a run too (rejected): told now.
+        tell()
         result.runId = runs.record.id
         result.resumed = runs.isResume
         let code = RunExit.of(result.status, signal: signals?.signal)
@@ -213,85 +188,16 @@ package struct PipelineRun: Sendable {
         return report
     }
 
-    /// What a live run of `pipeline` (of one part of it, with `shard`) would do if it started now, without
-    /// starting it: nothing is created.
-    package static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, shard: Shard? = nil,
-                               console: Console) async -> Preview {
-        let location = RunStores.location(store, environment: console.environment)
-        guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
-        let preview = await preview(pipeline, registry: registry, opened: opened, shard: shard, now: console.clock.now().timeIntervalSince1970)
-        await opened.close()
-        return preview
-    }
+}
 
-    private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?, now: Double) async -> Preview {
-        let name = pipeline.document.name
-        let identity = RunIdentity.digest(of: pipeline, registry: registry)
-        if let known = (try? await RunNames.stranger(pipeline.document, identity: identity, in: opened)) ?? nil {
-            return .nameTaken(known)
-        }
-        for lockName in RunNames.lockNames(name, identity: identity, shard: shard) where (try? await opened.isLocked(pipeline: lockName)) == true {
-            return .locked
-        }
-        if let other = (try? await RunNames.liveOtherSplit(name, identity: identity, shard: shard, in: opened)) ?? nil {
-            return .otherSplitRunning(other)
-        }
-        if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count,
-           case .resume = newest.nextStart(now: now) {
-            return .splitDifferently(newest)
-        }
-        guard let latest = try? await opened.latestRun(identity: identity, shard: shard) else { return .start }
-        switch latest.nextStart(now: now) {
-        case .resume(let run): return .resume(run)
-        case .expire(let run): return .expire(run)
-        case .newRun(let run) where run.status == .completed: return pipeline.readsSources ? .newRun(after: run) : .completed(run)
-        case .newRun: return .start
-        }
-    }
+/// True the first time it is asked, false ever after: a front end is told of its run once.
+private final class Once: Sendable {
+    private let asked = Mutex(false)
 
-    /// What a live run would do now.
-    package enum Preview: Equatable, Sendable {
-        /// The store knows a pipeline of the same name as another file, and this one has no `name:`: it would stop
-        /// with exit 2 (`RunFlowError.nameTaken`).
-        case nameTaken(PipelineHome)
-        /// Another run holds the pipeline's lock (or this part's): it would exit 75.
-        case locked
-        /// This run, split another way (or not split), is sending now: it would exit 75.
-        case otherSplitRunning(RunRecord)
-        /// The newest run with the same identity was cut off while split another way: it would stop with exit 2 unless
-        /// `--again`.
-        case splitDifferently(RunRecord)
-        /// Start a new run (no run before it, or the one before ended partial, failed on its input, or expired).
-        case start
-        /// Start a new run that reads its sources; if they give the rows this completed run sent, nothing is sent.
-        case newRun(after: RunRecord)
-        /// Resume this run, cut off within its window (interrupted, failed mid-way, or abandoned when it shows `running`).
-        case resume(RunRecord)
-        /// Close this run, cut off longer ago than its window, as expired; then start a new run.
-        case expire(RunRecord)
-        /// Nothing: this same run completed, and the pipeline reads no source (its identity holds every input).
-        case completed(RunRecord)
-
-        /// What a live run would do, in words (a dry run's first line).
-        package var plan: String {
-            switch self {
-            case .nameTaken(let home):
-                "a live run would stop with exit 2: the journal knows another pipeline of this name (last started from \(home.path))"
-            case .locked: "a live run would exit 75: another run of this pipeline holds its lock"
-            case .otherSplitRunning(let run): "a live run would exit 75: run \(run.id) of this pipeline is sending, split another way"
-            case .splitDifferently(let run):
-                "a live run would stop with exit 2: run \(run.id) was cut off while split \(run.shard.map { "in \($0.count) parts" } ?? "whole")"
-            case .start: "a live run would start a new run, reading its sources now"
-            case .newRun(let run):
-                "a live run would start a new run, reading its sources now; if they give the rows run \(run.id) sent, it sends nothing"
-            case .resume(let run):
-                "a live run would resume run \(run.id) (\(run.status == .running ? "abandoned" : run.status.rawValue)) with the rows it first "
-                    + "read; this dry run reads the sources now"
-            case .expire(let run):
-                "a live run would close run \(run.id), cut off too long ago, as expired, and start a new run reading its sources now"
-            case .completed(let run):
-                "a live run would send nothing: run \(run.id) completed at \(RunReport.timestamp(Date(timeIntervalSince1970: run.endedAt ?? run.startedAt)))"
-            }
+    func first() -> Bool {
+        asked.withLock { asked in
+            defer { asked = true }
+            return !asked
         }
     }
 }
