@@ -69,7 +69,10 @@ timed() {
 }
 
 # accepted LABEL: the items a `pushline run --format json` report says its first step's hub accepted.
-accepted() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps"][0]["items"]["accepted"])' "$work/$1.out"; }
+# (Its output holds standard error too: the lines `pushline: …` that say which run and journal it is are left out.)
+accepted() {
+  python3 -c 'import json, sys; lines = [l for l in open(sys.argv[1]) if not l.startswith("pushline: ")]; print(json.loads("".join(lines))["steps"][0]["items"]["accepted"])' "$work/$1.out"
+}
 
 # batch WORKLOAD: runs pushline and both Python peers $runs times each on the workload (`send`: the digest
 # template send per row; `register`: an installation PUT per row), checks that each did every row, and
