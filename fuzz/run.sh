@@ -6,7 +6,13 @@
 #
 #   fuzz/run.sh HARNESS SECONDS      e.g. fuzz/run.sh TemplateFuzz 600
 #   fuzz/run.sh --list               the harnesses
-#   fuzz/run.sh --all SECONDS        every harness in turn (CI runs this briefly)
+#   fuzz/run.sh --all SECONDS        every harness in turn
+#   fuzz/run.sh --replay [BUILD]     every harness built plainly (a replayer, no sanitizer), each committed seed run
+#                                    through it once: what CI does, in the product's debug build folder BUILD (an
+#                                    absolute path; only the harnesses are compiled there), so it costs a minute
+#
+# SECONDS 0 runs every seed (and what earlier runs learnt) through the sanitized harness once and stops. (libFuzzer's
+# own -max_total_time=0 would mean "no limit".)
 #
 # Reproduce a finding without the fuzzer: swift run --package-path fuzz HARNESS fuzz/findings/HARNESS/crash-…
 set -euo pipefail
@@ -20,7 +26,17 @@ case "${1:-}" in
     status=0
     for harness in $(harnesses); do ./run.sh "$harness" "$seconds" || status=1; done
     exit $status ;;
-  ""|-*) echo "usage: fuzz/run.sh HARNESS SECONDS | --list | --all SECONDS" >&2; exit 2 ;;
+  --replay)
+    build=${2:-$PWD/.build/replay}
+    swift build --scratch-path "$build" >&2
+    bin="$(swift build --scratch-path "$build" --show-bin-path)"
+    status=0
+    for harness in $(harnesses); do
+      seeds=(corpus/"$harness"/*)
+      if "$bin/$harness" "${seeds[@]}" >/dev/null; then echo "$harness: ${#seeds[@]} seeds replayed"; else echo "$harness: a seed failed"; status=1; fi
+    done
+    exit $status ;;
+  ""|-*) echo "usage: fuzz/run.sh HARNESS SECONDS | --list | --all SECONDS | --replay [BUILD]" >&2; exit 2 ;;
 esac
 harness=$1
 seconds=${2:?usage: fuzz/run.sh HARNESS SECONDS}
@@ -49,7 +65,8 @@ trap 'rm -f "$log"' EXIT
 # at exit (ASAN_OPTIONS): LeakSanitizer counts the Swift globals a process creates once (a decoder's key tables) as
 # leaked when it exits, which ended a 10-minute run with an empty "crash".
 status=0
-ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$binary" "$corpus" "corpus/$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -detect_leaks=0 \
+if [ "$seconds" -eq 0 ]; then limit=(-runs=0); else limit=(-max_total_time="$seconds"); fi
+ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$binary" "$corpus" "corpus/$harness" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -detect_leaks=0 \
   -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1 || status=$?
 executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
 found="$(find "$findings" -type f | wc -l | tr -d ' ')"

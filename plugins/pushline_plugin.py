@@ -86,11 +86,14 @@ def log(text):
 
 
 class Plugin:
-    def __init__(self, summary, effects, options=(), outputs=(), examples=()):
+    def __init__(self, summary, effects, options=(), outputs=(), examples=(), repeat_safe=False):
         self.description = {
             "protocol": PROTOCOL, "summary": summary, "effects": effects,
             "options": list(options), "outputs": list(outputs), "examples": list(examples),
         }
+        if repeat_safe:
+            # A repeat of a run with the same idempotencyKey does nothing twice: a resumed run may run it again.
+            self.description["repeatSafe"] = True
         self._run = None
         self._check = lambda options: []
 

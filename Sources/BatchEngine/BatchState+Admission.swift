@@ -15,7 +15,8 @@ extension BatchState {
         case .request, .job:
             break
         }
-        if runner.control.isResume, let ledger {
+        // A dry run of a start that would resume reads the run's items through its read-only ledger (and writes nothing).
+        if runner.control.isResume, let ledger = ledger ?? runner.control.ledger {
             let entry: LedgerEntry?
             do throws(LedgerError) { entry = try await ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
                 journalFailed(error)

@@ -17,6 +17,10 @@ package struct PluginDescription: Sendable, Equatable {
     package var summary: String
     /// Its effects.
     package var effects: Effects
+    /// True when the plugin says a repeat of a `run` with the same `idempotencyKey` does nothing twice (it passes the
+    /// key on to what it writes to): a run resumed after it was cut off while the plugin ran runs it again. Otherwise
+    /// such a step is of unknown fate and is not run again until `pushline runs resolve` settles it.
+    package var repeatSafe: Bool
     /// Its options, as the host checks and documents them.
     package var options: [OptionSpec]
     /// Its outputs; at most one is rows.
@@ -46,6 +50,11 @@ package struct PluginDescription: Sendable, Equatable {
                                       hint: "\"none\" when the plugin only reads (a dry run runs it), \"external\" when it writes, posts or sends")
         }
         self.effects = effects
+        switch result["repeatSafe"] {
+        case nil, .null?: repeatSafe = false
+        case .bool(let safe)?: repeatSafe = safe
+        default: throw PluginProtocolError("\"repeatSafe\" must be true or false", hint: "true only when the plugin passes the run's idempotencyKey on, so a repeat does nothing twice")
+        }
         options = try Self.options(result["options"])
         outputs = try Self.outputs(result["outputs"])
         examples = if case .array(let items)? = result["examples"] { items.compactMap(\.string) } else { [] }

@@ -93,7 +93,8 @@ enum ReportFieldsReference {
             What `pushline run --format json` prints and `--report FILE` writes, field by field (written by
             `pushline reference report` from the report the code encodes; a test fails when a field is missing here).
             A run that cannot start (an invalid pipeline) writes `{"pipeline", "status": "invalid", "diagnostics"}`
-            instead.
+            instead, and one that does not start because another run of the pipeline holds its lock (exit 75) writes
+            `{"pipeline", "status": "locked", "message", "exitCode"}` (its `--metrics` file is left to the running run).
 
             | field | meaning |
             |---|---|

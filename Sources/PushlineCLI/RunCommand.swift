@@ -164,8 +164,13 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
                 }
             }
         } catch let error as RunFlowError {
-            if case .locked = error {
+            switch error {
+            case .locked, .otherSplitRunning:
                 outputs.leaveMetrics(console: console, because: "another run of this pipeline holds the lock and writes its own series when it ends")
+                // The report is this invocation's own: it says that it waited for nothing and ran nothing.
+                try? outputs.writeReport(text: JSONText.encode(LockedRun(pipeline: pipeline, message: error.message, exitCode: error.exitCode)))
+            default:
+                break
             }
             throw error.commandError(console: console)
         }

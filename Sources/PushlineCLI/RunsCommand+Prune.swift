@@ -11,7 +11,7 @@ extension RunsCommand {
             discussion: """
                 Keeps, whatever their age: a run whose dedupe window has not passed since it ended (its sends still keep \
                 the same notifications from going out again; runs journalled before runs recorded their window count \
-                12h), the newest run of an input that did not complete (it resumes when that input runs again; \
+                12h), the newest run of an input that was cut off within its window (the next start of that input resumes it; \
                 --unfinished removes it too), and a run still sending. Then SQLite journals vacuum incrementally (a \
                 journal made before incremental vacuum is rewritten whole, once) and PostgreSQL runs VACUUM.
 
@@ -28,7 +28,7 @@ extension RunsCommand {
         @Option(help: "Only runs of this pipeline: its name, or its file.")
         var pipeline: String?
 
-        @Flag(help: "Also remove the newest run of an input that did not complete, once older than --older-than (it can then no longer resume).")
+        @Flag(help: "Also remove the newest run of an input that the next start would resume, once older than --older-than (it is then not resumed).")
         var unfinished = false
 
         @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")

@@ -92,13 +92,14 @@ struct JournalledRun {
             // Resume what was cut off within its window; else a new run, which reads its sources now (see RunRecord.nextStart).
             var resumable: RunRecord?
             var previous: RunRecord?
-            switch try await again ? nil : store.latestRun(identity: identity, shard: shard)?.nextStart(now: now) {
+            let next = try await again ? nil : store.latestRun(identity: identity, shard: shard)?.nextStart(now: now)
+            switch next {
             case .resume(let run)?: resumable = run
             case .expire(let run)?: try await expire(run, store: store, lock: held[1], now: now, console: console)
             case .newRun(let run)?: previous = run
             case nil: break
             }
-            if let previous, previous.status == .completed, !pipeline.readsSources {
+            if let previous = next?.completedAlready(readsSources: pipeline.readsSources) {
                 let part = shard.map { "shard \($0) of " } ?? ""
                 console.line("\(part)run \(previous.id) of \(pipeline.document.file) already completed at \(time(previous.endedAt ?? previous.startedAt)); "
                              + "nothing sent (--again starts a fresh run; journal \(store.location))")

@@ -6,24 +6,37 @@ import RunStore
 extension PipelineRun {
     /// A dry run: what a live run would do first (from the same decision, said in its first line), then every step
     /// signed and rendered, nothing sent. After a completed run, its sources are read and compared as a live run's
-    /// are: the same rows, and it says that a live run would send nothing.
+    /// are: the same rows, and it says that a live run would send nothing. Before a resume, it reads the run it would
+    /// resume: its completed steps, its spooled rows and its items, never the sources again.
     func dryRun(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, location: String, console: Console,
                 finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
         let preview = again ? .start : await Self.preview(pipeline, registry: registry, store: store, shard: shard, console: console)
         console.errorLine("pushline: dry run of pipeline '\(pipeline.document.name)' (\(pipeline.document.file)): \(preview.plan); "
                           + "journal \(RunStores.display(location))")
-        let ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
+        var ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
             console.errorLine("pushline: warning: \($0)")
         }
-        var control = BatchControl(ledger: ledger, progress: progress, again: again, shard: shard)
+        var resumes = false
         let compared: (any RunStore)?
-        if case .newRun(let completed) = preview, let opened = try? await RunStores.openExisting(location, environment: console.environment) {
-            compared = opened
-            control.sourcesRead = SourceComparison(store: opened, completed: completed).unchanged
-        } else {
+        switch preview {
+        case .newRun(let completed):
+            compared = try? await RunStores.openExisting(location, environment: console.environment)
+        case .resume(let run):
+            // What the resume would do: the steps that run completed are read back, its rows come from its spool, and
+            // its items are skipped, retried or reported unknown as the resume would; nothing is written.
+            compared = try? await RunStores.openExisting(location, environment: console.environment)
+            if let compared {
+                ledger = ReadOnlyLedger(compared.ledger(for: run, lock: nil))
+                resumes = true
+            }
+        default:
             compared = nil
         }
-        let result = await RunSpan.record(pipeline, runId: nil, resumed: false) {
+        var control = BatchControl(ledger: ledger, isResume: resumes, progress: progress, again: again, shard: shard)
+        if case .newRun(let completed) = preview, let compared {
+            control.sourcesRead = SourceComparison(store: compared, completed: completed).unchanged
+        }
+        let result = await RunSpan.record(pipeline, runId: nil, resumed: resumes) {
             await engine.run(pipeline, mode: .dryRun, batch: control)
         }
         await compared?.close()

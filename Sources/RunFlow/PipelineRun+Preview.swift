@@ -32,10 +32,12 @@ extension PipelineRun {
             return .splitDifferently(newest)
         }
         guard let latest = try? await opened.latestRun(identity: identity, shard: shard) else { return .start }
-        switch latest.nextStart(now: now) {
+        let next = latest.nextStart(now: now)
+        if let done = next.completedAlready(readsSources: pipeline.readsSources) { return .completed(done) }
+        switch next {
         case .resume(let run): return .resume(run)
         case .expire(let run): return .expire(run)
-        case .newRun(let run) where run.status == .completed: return pipeline.readsSources ? .newRun(after: run) : .completed(run)
+        case .newRun(let run) where run.status == .completed: return .newRun(after: run)
         case .newRun: return .start
         }
     }
@@ -77,7 +79,7 @@ extension PipelineRun {
                 "a live run would start a new run, reading its sources now; if they give the rows run \(run.id) sent, it sends nothing"
             case .resume(let run):
                 "a live run would resume run \(run.id) (\(run.status == .running ? "abandoned" : run.status.rawValue)) with the rows it first "
-                    + "read; this dry run reads the sources now"
+                    + "read, skipping what it completed"
             case .expire(let run):
                 "a live run would close run \(run.id), cut off too long ago, as expired, and start a new run reading its sources now"
             case .completed(let run):

@@ -1,13 +1,14 @@
 /// What pruning the journal removes: finished runs that ended before a cutoff, except what is still needed. A run
 /// whose dedupe window has not passed still keeps its notifications from being sent again; the newest run of an input
-/// that did not complete can still resume (unless `unfinished` says to remove those too, once they are older than the
-/// cutoff and no process holds them); a run still sending is never removed.
+/// that the next start would resume (`RunRecord.nextStart`: cut off, within its window) is kept too (unless
+/// `unfinished` says to remove those as well, once they are older than the cutoff and no process holds them); a run
+/// still sending is never removed.
 package struct PrunePolicy: Sendable, Equatable {
     /// Runs that ended at least this many seconds ago are removed.
     package var olderThan: Double
     /// Only runs of the pipeline with this name; nil for every pipeline.
     package var pipeline: String?
-    /// Also remove the newest run of an input that did not complete (it could otherwise resume).
+    /// Also remove the newest run of an input that the next start would resume.
     package var unfinished: Bool
     /// A run never removed: the one pruning at its end.
     package var sparing: String?
@@ -38,7 +39,9 @@ package struct PrunePolicy: Sendable, Equatable {
         for run in runs where pipeline == nil || run.pipeline == pipeline {
             guard run.id != sparing else { continue }
             let ended = run.endedAt ?? run.resumedAt ?? run.startedAt
-            let resumable = newest[run.identity + "#" + (run.shard?.description ?? "")]?.id == run.id && run.status != .completed
+            // The rule a start follows: only the newest run of its input, cut off and within its window, is resumed.
+            let resumable = newest[run.identity + "#" + (run.shard?.description ?? "")]?.id == run.id
+                && run.nextStart(now: now) == .resume(run)
             if run.status == .running, isLive(run) {
                 plan.running.append(run)
             } else if ended > cutoff {
@@ -63,7 +66,7 @@ package struct PrunePlan: Sendable, Equatable {
     package var recent: [RunRecord] = []
     /// Kept: older, but their dedupe window has not passed.
     package var inWindow: [RunRecord] = []
-    /// Kept: the newest run of an input that did not complete, which a start of that input resumes.
+    /// Kept: the newest run of an input that was cut off within its window, which a start of that input resumes.
     package var unfinished: [RunRecord] = []
     /// Kept: still sending.
     package var running: [RunRecord] = []

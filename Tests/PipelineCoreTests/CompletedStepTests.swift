@@ -62,9 +62,14 @@ private final class StepLedger: ItemLedger {
         #expect(resumed.steps.map(\.summary) == ["done by an earlier attempt of this run: acted as a (run 1)", "acted as id-1 (run 3)"])
         #expect(resumed.steps.first?.outputs == .object([ReportField("ids", .array([.string("id-1")]))]))
 
-        // A dry run neither reads nor records.
-        let dry = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ledger, isResume: true))
-        #expect(dry.steps.first?.summary == "acted as a (run 4)")
+        // A dry run of a resume reads what the run completed, as the resume would, and records nothing.
+        let before = ledger.completed.withLock { $0 }
+        let dry = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ReadOnlyLedger(ledger), isResume: true))
+        #expect(dry.steps.first?.summary == "done by an earlier attempt of this run: acted as a (run 1)")
+        #expect(ledger.completed.withLock { $0 } == before)
+        // A dry run of a new run reads nothing back.
+        let fresh = await engine.run(pipeline, mode: .dryRun, batch: BatchControl(ledger: ReadOnlyLedger(ledger)))
+        #expect(fresh.steps.first?.summary == "acted as a (run 4)")
     }
 
     @Test func aStepReadBackWhoseNotificationsReachedNoDeviceStillEndsTheRunUndelivered() async throws {

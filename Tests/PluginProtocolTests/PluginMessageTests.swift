@@ -85,6 +85,15 @@ struct PluginDescriptionTests {
         ])
         #expect(description.outputs == [OutputSpec("status", .integer, "HTTP status")])
         #expect(description.examples == ["- webhook: { url: https://x }"])
+        #expect(!description.repeatSafe, "a plugin that does not say so is not safe to repeat")
+    }
+
+    @Test("repeatSafe is read when given, false when absent or null")
+    func readsRepeatSafe() throws {
+        let base = #"{"protocol": 1, "summary": "x", "effects": "external""#
+        #expect(try PluginDescription(try PluginValue.parse(base + #", "repeatSafe": true}"#)).repeatSafe)
+        #expect(try !PluginDescription(try PluginValue.parse(base + #", "repeatSafe": false}"#)).repeatSafe)
+        #expect(try !PluginDescription(try PluginValue.parse(base + #", "repeatSafe": null}"#)).repeatSafe)
     }
 
     @Test("descriptions the host cannot use are refused", arguments: [
@@ -97,6 +106,7 @@ struct PluginDescriptionTests {
         (#"{"protocol": 1, "summary": "x", "effects": "none", "options": [{"key": "a", "type": "string", "summary": "s"}, {"key": "a", "type": "string", "summary": "s"}]}"#, "declared twice"),
         (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "a", "type": "rows"}, {"name": "b", "type": "rows"}]}"#, "at most one rows output"),
         (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "a", "type": "table"}]}"#, "needs a \"type\""),
+        (#"{"protocol": 1, "summary": "x", "effects": "external", "repeatSafe": "yes"}"#, "\"repeatSafe\" must be true or false"),
     ])
     func refusesInvalid(text: String, expected: String) throws {
         let value = try PluginValue.parse(text)

@@ -152,10 +152,19 @@ import Testing
         try slowPacedText().write(toFile: paced, atomically: true, encoding: .utf8)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
         try await waitForDeliveries(base, atLeast: 300)
-        let second = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
+        // The refused invocation writes its own report, and leaves the running run's metrics file alone (and says so).
+        let (report, metrics) = (scratch.directory + "/second.json", scratch.directory + "/pushline.prom")
+        try "pushline_run_status{pipeline=\"the running run's\"} 1\n".write(toFile: metrics, atomically: true, encoding: .utf8)
+        let second = try PushlineProcess(["run", paced, "--quiet", "--report", report, "--metrics", metrics],
+                                         environment: environment(scratch, connection))
         #expect(try await second.waitForExit() == 75)
         #expect(second.stdout.contains("another run of"), "\(second.stdout)")
         #expect(second.stdout.contains("pid \(first.process.processIdentifier)"), "\(second.stdout)")
+        #expect(second.stdout.contains("pushline: --metrics '\(metrics)' left as it is"), "\(second.stdout)")
+        #expect(try String(contentsOfFile: metrics, encoding: .utf8) == "pushline_run_status{pipeline=\"the running run's\"} 1\n")
+        let refused = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(refused["status"] as? String == "locked" && refused["exitCode"] as? Int == 75, "\(refused)")
+        #expect((refused["message"] as? String)?.contains("pid \(first.process.processIdentifier)") == true, "\(refused)")
 
         #expect(try await first.stop(signal: SIGTERM) == 143)
         #expect(first.stdout.contains("run the same command again to resume run"), "\(first.stdout)")

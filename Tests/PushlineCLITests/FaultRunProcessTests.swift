@@ -45,13 +45,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: report) }
         let run = try PushlineProcess(["run", CommandRunner.root + "/pipelines/seed-tutorial.yaml", "--report", report],
                                       environment: ["NH_CONNECTION": connection, "NH_HUB": "myhub"])
-        #expect(try await run.waitForExit() == 1)
+        // Partial, as an unknown item of a batch: the run ends (exit 3), and the next start is not held up by it.
+        #expect(try await run.waitForExit() == 3, "\(run.stdout)")
         #expect(run.stdout.contains("may or may not have been accepted"))
+        #expect(run.stdout.contains("pushline runs resolve"), "\(run.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let send = ((json?["steps"] as? [[String: Any]]) ?? []).first { $0["step"] as? String == "send" }
-        let data = send?["data"] as? [String: Any]
-        #expect(data?["outcome"] as? String == "unknown")
-        #expect(data?["attempts"] as? Int == 1)
+        let request = ((send?["data"] as? [String: Any])?["requests"] as? [[String: Any]])?.first
+        #expect(request?["outcome"] as? String == "unknown", "\(send ?? [:])")
+        #expect(request?["attempts"] as? Int == 1)
+        #expect((send?["items"] as? [String: Int])?["unknown"] == 1)
         #expect(try await http("GET", "\(base)_emulator/deliveries").1 == "[]")
         #expect(try await emulator.stop() == 0)
     }

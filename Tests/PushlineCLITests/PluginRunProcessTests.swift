@@ -122,6 +122,18 @@ extension PipelineRunProcessTests {
         #expect(before >= 300 && before < 1_200, "killed half-way: \(before)")
         #expect(api.lines("gets").count == 24)
 
+        // A dry run shows the resume: the members step read back (the API is not read again), the rows sent skipped.
+        let (previewStatus, preview) = try await run(["run", pipeline, "--dry-run"], connection: full, environment: environment)
+        // It ends with the code the resume would: 3 when rows were in flight at the kill (unknown, not resent).
+        #expect(previewStatus == 0 || previewStatus == 3, "\(preview)")
+        #expect((previewStatus == 3) == preview.contains(" unknown"), "\(preview)")
+        #expect(preview.contains("a live run would resume run"), "\(preview)")
+        #expect(preview.contains("[1/3] http-rows") && preview.contains("done by an earlier attempt of this run"), "\(preview)")
+        // The send's line counts the rows the killed run had sent as done by an earlier attempt, the rest as would be sent.
+        let sendLine = try #require(preview.split(separator: "\n").first { $0.contains("[2/3] send") })
+        #expect(sendLine.contains("would be sent") && sendLine.contains("done by an earlier attempt"), "\(preview)")
+        #expect(api.lines("gets").count == 24, "the dry run read the API")
+
         // The API changes meanwhile; the resumed run reads none of it.
         _ = try await http("POST", "\(api.base)/_members/1500")
         let (status, output) = try await run(["run", pipeline, "--report", directory + "/report.json"], connection: full, environment: environment)
@@ -168,8 +180,9 @@ extension PipelineRunProcessTests {
 }
 
 extension PipelineRunProcessTests {
-    @Test("a plugin is told the run, the attempt and its step's key; stopped with its run (SIGTERM), it is stopped at once, and the resumed run tells it attempt 2 with the same key")
-    func pluginsLiveAndDieWithTheirRun() async throws {
+    @Test("a plugin is told the run, the attempt and its step's key; stopped with its run (SIGTERM), it is stopped at once, and the resumed run tells it attempt 2 with the same key",
+          arguments: JournalKind.all)
+    func pluginsLiveAndDieWithTheirRun(_ kind: JournalKind) async throws {
         let directory = NSTemporaryDirectory() + "pushline-recorder-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -185,7 +198,7 @@ extension PipelineRunProcessTests {
                 recorder: { folder: "\(directory)" }
 
             """.write(toFile: pipeline, atomically: true, encoding: .utf8)
-        let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        let environment = ["PUSHLINE_JOURNAL": try kind.make(directory)]
         let first = try PushlineProcess(["run", pipeline], environment: environment)
         // Its progress is logged under cron (no terminal): the plugin is at work.
         _ = try await first.waitForOutput(containing: "plugin progress")

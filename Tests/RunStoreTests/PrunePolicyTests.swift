@@ -30,18 +30,25 @@ import Testing
         ]
         let policy = PrunePolicy(olderThan: 30 * 86400)
         let plan = policy.plan(runs, now: now) { $0.id == "sending" }
-        #expect(plan.remove.map(\.id) == ["old", "superseded", "other"])
+        // A partial run is never resumed, nor is one cut off longer ago than its window: the next start is a new run.
+        #expect(plan.remove.map(\.id) == ["old", "superseded", "newer", "killed", "other"])
         #expect(plan.recent.map(\.id) == ["recent", "migrated"])
         #expect(plan.inWindow.map(\.id) == ["window"])
-        #expect(plan.unfinished.map(\.id) == ["newer", "killed"], "the newest run of an input that did not complete can resume")
+        #expect(plan.unfinished.isEmpty)
         #expect(plan.running.map(\.id) == ["sending"])
 
         // A run journalled before runs recorded their window keeps the default 12 hours.
         let zero = PrunePolicy(olderThan: 0).plan(runs, now: now) { $0.id == "sending" }
         #expect(zero.inWindow.map(\.id) == ["window", "migrated"])
 
-        let unfinished = PrunePolicy(olderThan: 30 * 86400, unfinished: true).plan(runs, now: now) { $0.id == "sending" }
-        #expect(unfinished.remove.map(\.id) == ["old", "superseded", "newer", "killed", "other"])
+        // Cut off within its window (a dedupe window of 0 resumes within the default 12 hours): the next start resumes it.
+        let cut = runs + [run("cut", status: .interrupted, endedDaysAgo: 0.1, window: 0),
+                          run("ran", identity: "ran", status: .partial, endedDaysAgo: 0.1, window: 0)]
+        let resumable = PrunePolicy(olderThan: 0).plan(cut, now: now) { $0.id == "sending" }
+        #expect(resumable.unfinished.map(\.id) == ["cut"], "the newest run of an input that the next start resumes")
+        #expect(resumable.remove.contains { $0.id == "ran" })
+        let unfinished = PrunePolicy(olderThan: 0, unfinished: true).plan(cut, now: now) { $0.id == "sending" }
+        #expect(unfinished.remove.contains { $0.id == "cut" } && unfinished.unfinished.isEmpty)
         #expect(unfinished.running.map(\.id) == ["sending"], "a run still sending is never removed")
 
         let one = PrunePolicy(olderThan: 30 * 86400, pipeline: "news").plan(runs, now: now) { _ in false }

@@ -4,9 +4,10 @@ import Logging
 extension PipelineEngine {
     /// What an earlier attempt of this run recorded for a step that acts on a hub and completed, when this run resumes
     /// it: such a step is not run again (a cancel would find nothing left to cancel). Offline steps (`sign`, `render`)
-    /// run again: they are cheap, and what they leave for later steps lives in this process only.
-    static func completedEarlier(_ built: BuiltStep, batch: BatchControl, dryRun: Bool, logger: Logger) async -> CompletedStep? {
-        guard !dryRun, batch.isResume, built.step.recordsCompletion, let ledger = batch.ledger else { return nil }
+    /// run again: they are cheap, and what they leave for later steps lives in this process only. A dry run of a start
+    /// that would resume a run reads the same (through a `ReadOnlyLedger`), so it shows what the resume would do.
+    static func completedEarlier(_ built: BuiltStep, batch: BatchControl, logger: Logger) async -> CompletedStep? {
+        guard batch.isResume, built.step.recordsCompletion, let ledger = batch.ledger else { return nil }
         do throws(LedgerError) {
             return try await ledger.completedStep(built.index)
         } catch {

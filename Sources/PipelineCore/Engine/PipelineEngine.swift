@@ -124,7 +124,7 @@ package struct PipelineEngine: Sendable {
                 if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id) }
                 continue
             }
-            if let done = await Self.completedEarlier(built, batch: batch, dryRun: dryRun, logger: logger) {
+            if let done = await Self.completedEarlier(built, batch: batch, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
                 undelivered = undelivered || done.outputs[DeliveryOutcomes.reachedNoDeviceMark] != nil

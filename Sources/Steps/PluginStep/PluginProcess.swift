@@ -58,6 +58,9 @@ struct PluginProcess: Sendable {
             ) { execution -> (Result<R, PluginFailure>, Duration?) in
                 let pid = execution.processIdentifier.value
                 watch.start(pid: pid, after: timeout)
+                // Should pushline die without stopping it (SIGKILL), the group is stopped all the same.
+                let guardian = PluginGuard.start(group: pid, logger: logger)
+                defer { guardian?.release() }
                 // Stopped with its run: the group hears of it at once.
                 let stopper = Task { [stop, stopGrace] in
                     guard let stop else { return }

@@ -49,6 +49,10 @@ package struct PluginStep: RunnableStep {
         var outputs: StepOutputs = [:]
         var lines: [String] = []
         var summary: String
+        // What it does outside the run is journalled as one item, so a cut-off run never does it twice (`PluginEffect`).
+        let effect = description.effects == .external
+            ? PluginEffect(context, plugin: name, identity: sourceDigest, repeatSafe: description.repeatSafe) : nil
+        if let effect, case .settled(let result) = try await effect.admit() { return result }
         do {
             if let rowsOutput = description.outputs.first(where: { $0.type == .rows }) {
                 let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest)
@@ -76,10 +80,16 @@ package struct PluginStep: RunnableStep {
                 summary = answer["summary"]?.string.map { redact($0) } ?? "plugin '\(name)' ran"
                 outputs = try Self.outputs(of: answer, declared: description.outputs, redact: redact)
             }
+            try await effect?.record(.accepted)
         } catch let failure as PluginFailure where failure.stoppedWithTheRun {
-            // Not done: the run is interrupted, and its resumption runs the plugin again.
+            // Not done: the run is interrupted. Its resumption runs a plugin without external effects again; one with
+            // them is of unknown fate (it may have written before it stopped), unless it declared itself repeat-safe.
+            try? await effect?.record(.unknown, error: "the run was stopped while plugin '\(name)' ran")
             return StepResult(summary: "stopped with the run before plugin '\(name)' finished (it was sent SIGTERM)", interrupted: true)
         } catch let failure as PluginFailure {
+            // An error the plugin answered says it did nothing; a timeout, a crash or a broken answer after the request
+            // went out says nothing about what it did.
+            try? await effect?.record(failure.answered ? .failed : .unknown, error: redact(failure.message))
             throw StepFailure("plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
                               lines: failure.stderr.map { "stderr: \($0)" })
         }

@@ -7,7 +7,10 @@ import RowReading
 
 extension SendStep {
     /// A send that is not per row: its request(s) (one, or one per 1000 direct handles) go through the
-    /// batch runner so they are journalled; a single request that fails fails the step.
+    /// batch runner so they are journalled; a single request that fails fails the step. One whose fate is unknown (no
+    /// answer after it was written, or in flight when an earlier attempt was cut off) leaves the step partial, as an
+    /// unknown item of a batch does: it is not sent again blindly, and the run ends, so the next start is not held up
+    /// by a resume that would stop at the same request.
     func sendJournalled(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
         let body = try payload()
         let next = try requests(to: target, body: body, now: context.clock.now().timeIntervalSince1970, endpoint: session.endpoint)
@@ -32,18 +35,19 @@ extension SendStep {
             return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request),
                              key: key, target: whom)
         })
-        if single, let failure = outcome.failures.first, failure.state != .duplicate, outcome.counts.skipped == 0 {
-            let report = outcome.requestReports.first ?? .object([])
-            var stepFailure = StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.state == .unknown
-                                ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
-                                : failure.hint, data: report)
+        if single, let failure = outcome.failures.first, failure.state != .duplicate, failure.state != .unknown, outcome.counts.skipped == 0 {
+            var stepFailure = StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.hint, data: outcome.requestReports.first ?? .object([]))
             // A later step (a summary `when: always`) still reads what happened.
-            stepFailure.outputs = Self.outputs(failure.state == .unknown ? ItemCounts(unknown: 1) : ItemCounts(failed: 1))
+            stepFailure.outputs = Self.outputs(ItemCounts(failed: 1))
             throw stepFailure
         }
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         var result = finish(outcome, what: what, context: context)
         result.lines = payloadWarnings + result.lines
+        if single, !context.isDryRun, outcome.failures.contains(where: { $0.state == .unknown }) {
+            result.lines.append("settle it once checked: `pushline runs resolve \(context.batch.run?.id ?? "RUN") --step \(context.stepIndex) --delivered` "
+                                + "or `--resend`; `retry-ambiguous: true` resends such a request automatically")
+        }
         return await withOutcomes(result, of: outcome, session: session, context: context)
     }
 

@@ -1,5 +1,8 @@
 """A test plugin that records every run request it gets (the run, the attempt, the step's idempotency key) and, while
-a file named `slow` lies in its folder, works for a minute: for the tests of plugins that live and die with their run."""
+a file named `slow` lies in its folder, works for a minute: for the tests of plugins that live and die with their run.
+
+With RECORDER_EFFECTS=external (in its `env:`) it has external effects and hands on a count instead of rows, as a
+plugin that posts would; RECORDER_REPEAT_SAFE=1 makes it declare that a repeat with the same key is safe."""
 import json
 import os
 import sys
@@ -8,11 +11,14 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "plugins"))
 from pushline_plugin import Plugin  # noqa: E402
 
+external = os.environ.get("RECORDER_EFFECTS") == "external"
 plugin = Plugin(
     summary="records its run requests",
-    effects="none",
+    effects="external" if external else "none",
     options=[{"key": "folder", "type": "string", "required": True, "summary": "where to record (requests.jsonl, pid) and to look for `slow`"}],
-    outputs=[{"name": "rows", "type": "rows", "summary": "one row"}],
+    outputs=[{"name": "posted", "type": "integer", "summary": "1 when it ran"}] if external
+    else [{"name": "rows", "type": "rows", "summary": "one row"}],
+    repeat_safe=os.environ.get("RECORDER_REPEAT_SAFE") == "1",
 )
 
 
@@ -26,6 +32,8 @@ def run(options, context, emit):
     emit.progress(1, 2)
     if os.path.exists(os.path.join(folder, "slow")):
         time.sleep(60)
+    if external:
+        return {"summary": "recorded the request (and posted)", "outputs": {"posted": 1}}
     emit.rows([{"userId": "u-1"}])
     return {"summary": "recorded the request"}
 
