@@ -69,4 +69,17 @@ import Testing
         #expect(error("${file:x} == 1")?.message == "'${file:x}' cannot be used in when:")
         #expect(error("true false")?.message == "unexpected text after the expression")
     }
+
+    @Test("operators written as words (or, and, not) are named with the symbol when: uses, where they stand")
+    func wordOperatorsSuggestTheirSymbols() throws {
+        func error(_ text: String) -> ConditionSyntaxError? {
+            if case .failure(let error) = parser.parse(text) { error } else { nil }
+        }
+        #expect(error("failure or ${steps.digest.failed} > 0") == ConditionSyntaxError("'or' is not an operator in when:; write ||", column: 9,
+                                                                                        hint: "the operators are && (and), || (or) and ! (not)"))
+        #expect(error("success AND ${param:limit} > 1")?.message == "'AND' is not an operator in when:; write &&")
+        #expect(error("not failure")?.message == "'not' is not an operator in when:; write !")
+        #expect(error("not failure")?.column == 1)
+        #expect(try holds("failure || ${steps.digest.failed} > 0"), "the symbol form of the same condition holds")
+    }
 }

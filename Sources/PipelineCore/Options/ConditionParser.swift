@@ -96,6 +96,10 @@ package struct ConditionParser {
                     tokens.append((.value(.boolean(word == "true"), written: word), column))
                 } else if let status = ConditionStatus(rawValue: word) {
                     tokens.append((.status(status), column))
+                } else if let symbol = Self.wordOperators[word.lowercased()] {
+                    // Written as in Python or SQL: say the operator `when:` spells it with.
+                    throw ConditionSyntaxError("'\(word)' is not an operator in when:; write \(symbol)", column: column,
+                                               hint: "the operators are && (and), || (or) and ! (not)")
                 } else {
                     let names = ["true", "false"] + ConditionStatus.allCases.map(\.rawValue)
                     throw ConditionSyntaxError("unknown name '\(word)'\(Suggestion.didYouMean(word, in: names))", column: column,
@@ -105,6 +109,9 @@ package struct ConditionParser {
         }
         return tokens
     }
+
+    /// Operators written as words elsewhere, and how `when:` writes them.
+    private static let wordOperators = ["or": "||", "and": "&&", "not": "!"]
 
     /// The token a `${…}` is: a step output, or a parameter's or an environment variable's value.
     private func reference(_ inside: String, column: Int) throws(ConditionSyntaxError) -> Token {
