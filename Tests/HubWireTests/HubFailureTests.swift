@@ -256,6 +256,10 @@ struct HubFailureTests {
         let hub = Self.classify(Self.response(404, "<Error><Code>404</Code><Detail>No service is hosted at the "
             + "specified address..TrackingId:n-3,TimeStamp:1/2/2024 3:04:05 AM</Detail></Error>"))
         #expect(hub.hint == "check the hub name and the namespace in the connection string")
+        // A cancel of a scheduled send that is gone speaks of scheduled sends, not installations.
+        let cancel = HubFailure(kind: .notFound, status: 404, detail: nil, trackingId: nil, operation: "DELETE scheduled notification 'n-9'")
+        #expect(cancel.message == "the scheduled notification does not exist on the hub")
+        #expect(cancel.hint?.hasPrefix("it was sent at its time, cancelled already, or scheduled on another hub") == true, "\(cancel.hint ?? "")")
     }
 
     @Test("412, 409, 408 and a stray 2xx")

@@ -18,6 +18,8 @@ extension HubFailure {
             return "throttled by the hub; retry after \(Self.seconds(seconds)) s"
         case .throttled(nil):
             return "throttled by the hub" + (detail.map { ": \($0)" } ?? "")
+        case .notFound where isScheduledCancel:
+            return "the scheduled notification does not exist on the hub"
         case .notFound:
             return "the hub or resource does not exist"
         case .gone:
@@ -36,6 +38,9 @@ extension HubFailure {
             return "unexpected HTTP \(status)" + (detail.map { ": \($0)" } ?? "")
         }
     }
+
+    /// Whether the request cancelled a scheduled send (`HubRequests.cancelScheduled`): its 404 is about that send.
+    private var isScheduledCancel: Bool { operation.hasPrefix("DELETE scheduled notification") }
 
     /// What to do about it; nil when there is nothing specific to suggest.
     public var hint: String? {
@@ -59,6 +64,9 @@ extension HubFailure {
             return "lower the request rate or concurrency; the hub's tier limits how fast it accepts requests"
         case .notFound where detail?.contains("No service is hosted") == true:
             return "check the hub name and the namespace in the connection string"
+        case .notFound where isScheduledCancel:
+            return "it was sent at its time, cancelled already, or scheduled on another hub: a scheduled send keeps its id "
+                + "only until it fires (check the id the scheduling run reported)"
         case .notFound:
             return "check the hub name and the id; a just-written installation can take a moment to appear"
         case .gone:
