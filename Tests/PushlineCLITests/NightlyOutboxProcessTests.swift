@@ -30,12 +30,12 @@ struct NightlyOutboxProcessTests {
         let night = try Night(source: source, journal: kind, connection: full)
         defer { night.remove() }
         try await night.registerDevices()
-        try await walk(night, source: source, received: { try await Received(base) })
+        try await walk(night, source: source, base: base, received: { try await Received(base) })
         #expect(try await emulator.stop() == 0)
     }
 
     /// The nights, `received` reading what the emulator delivered so far.
-    private func walk(_ night: Night, source: Source, received: () async throws -> Received) async throws {
+    private func walk(_ night: Night, source: Source, base: String, received: () async throws -> Received) async throws {
         let day = 86400.0
         // Night 3 runs on the real clock: the others are placed around it, at whole seconds.
         let third = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -81,7 +81,7 @@ struct NightlyOutboxProcessTests {
         let users = ["ada", "bo", "cy"]
         // 600 rows at the pipeline's 100 a second: the kill lands in the send, not after it, however loaded the machine.
         try night.sql("insert into outbox (user_id, message) values " + (1...600).map { "('\(users[$0 % 3])', 'night 3 #\($0).')" }.joined(separator: ", "))
-        try await night.kill { try await received().count(containing: "night 3 #") >= 20 }
+        try await night.kill(base: base, atLeast: now.total + 20)
         try night.sql("insert into outbox (user_id, message) values " + (1...5).map { "('\(users[$0 % 3])', 'late #\($0).')" }.joined(separator: ", "))
         (status, output) = try await night.run(at: nil, report: "resumed", exporting: false)
         #expect(status == 0 || status == 3, "\(output)")
@@ -219,12 +219,12 @@ struct Night {
         return (result.status, result.err + result.out)
     }
 
-    /// Starts the night's command on the real clock and kills it (SIGKILL) once `sent` says enough went out.
-    func kill(when sent: () async throws -> Bool) async throws {
+    /// Starts the night's command on the real clock and kills it (SIGKILL) once the emulator at `base` has delivered
+    /// `atLeast` notifications in all.
+    func kill(base: String, atLeast count: Int) async throws {
         try export()
         let process = try PushlineProcess(["run", directory + "/outbox.yaml"], environment: environment)
-        let deadline = Date().addingTimeInterval(60)
-        while try await !sent(), process.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await BatchRunProcessTests().waitForDeliveries(base, atLeast: count)
         #expect(process.process.isRunning && process.stdout.contains("tell ops") == false, "the send ended before it could be killed: \(process.stdout)")
         _ = try await process.stop(signal: SIGKILL)
     }
