@@ -17,29 +17,30 @@ extension PipelineRun {
             console.errorLine("pushline: warning: \($0)")
         }
         var resumes = false
-        let compared: (any RunStore)?
+        // The store the preview's runs are read from: the completed run's rows to compare, or the run to resume.
+        let opened: (any RunStore)?
         switch preview {
-        case .newRun(let completed):
-            compared = try? await RunStores.openExisting(location, environment: console.environment)
+        case .newRun:
+            opened = try? await RunStores.openExisting(location, environment: console.environment)
         case .resume(let run):
             // What the resume would do: the steps that run completed are read back, its rows come from its spool, and
             // its items are skipped, retried or reported unknown as the resume would; nothing is written.
-            compared = try? await RunStores.openExisting(location, environment: console.environment)
-            if let compared {
-                ledger = ReadOnlyLedger(compared.ledger(for: run, lock: nil))
+            opened = try? await RunStores.openExisting(location, environment: console.environment)
+            if let opened {
+                ledger = ReadOnlyLedger(opened.ledger(for: run, lock: nil))
                 resumes = true
             }
         default:
-            compared = nil
+            opened = nil
         }
         var control = BatchControl(ledger: ledger, isResume: resumes, progress: progress, again: again, shard: shard)
-        if case .newRun(let completed) = preview, let compared {
-            control.sourcesRead = SourceComparison(store: compared, completed: completed).unchanged
+        if case .newRun(let completed) = preview, let opened {
+            control.sourcesRead = SourceComparison(store: opened, completed: completed).unchanged
         }
         let result = await RunSpan.record(pipeline, runId: nil, resumed: resumes) {
             await engine.run(pipeline, mode: .dryRun, batch: control)
         }
-        await compared?.close()
+        await opened?.close()
         if let reason = result.unchanged {
             console.errorLine("pushline: dry run: a live run would send nothing: \(reason)")
         }
