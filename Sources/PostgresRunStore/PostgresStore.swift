@@ -31,11 +31,6 @@ package final class PostgresStore: RunStore {
     /// With `create` off, a database without pushline's schema is left untouched and nil is returned (nothing has
     /// run there yet): what a dry run and the `runs` commands, which only read, want.
     package static func open(_ url: String, environment: [String: String], create: Bool = true) async throws(RunStoreError) -> PostgresStore? {
-        try await open(url, environment: environment, create: create, queryLimit: defaultQueryLimit)
-    }
-
-    /// `open` with another limit on a call's queries (tests shorten it to see what a call given up leaves behind).
-    static func open(_ url: String, environment: [String: String], create: Bool, queryLimit: Duration) async throws(RunStoreError) -> PostgresStore? {
         let settings = try PostgresLocation(url, environment: environment)
         let location = settings.description
         // A lock in PostgreSQL can be lost while this process stands still; the watch lets messages say so.
@@ -59,12 +54,11 @@ package final class PostgresStore: RunStore {
             throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema")
         }
         try? await connection.close()
-        return present ? try PostgresStore(settings: settings, queryLimit: queryLimit) : nil
+        return present ? try PostgresStore(settings: settings) : nil
     }
 
-    private init(settings: PostgresLocation, queryLimit: Duration) throws(RunStoreError) {
+    private init(settings: PostgresLocation) throws(RunStoreError) {
         self.settings = settings
-        self.queryLimit = queryLimit
         location = settings.description
         var configuration: PostgresClient.Configuration
         let tls = try Self.clientTLS(settings)
@@ -112,7 +106,14 @@ package final class PostgresStore: RunStore {
     /// the longest read (`runs find` over a large journal) stays far below it.
     static let defaultQueryLimit = Duration.seconds(30)
     /// This store's limit: `defaultQueryLimit` but in tests.
-    let queryLimit: Duration
+    var queryLimit: Duration { limit.withLock { $0 } }
+    private let limit = Mutex(defaultQueryLimit)
+
+    /// Shortens the limit on a call's queries from now on. Tests do, once the store's pool has a connection, to see
+    /// what a call given up leaves behind: with the short limit from the start, a loaded machine fails the setup.
+    func limitQueries(to limit: Duration) {
+        self.limit.withLock { $0 = limit }
+    }
 
     /// Session settings of pooled connections, so the server itself ends what the client gave up on: a statement
     /// stops before `defaultQueryLimit` passes, and a transaction left open by a caller that is gone is rolled back.

@@ -12,20 +12,13 @@ struct PostgresCallLimitTests {
     @Test("a write held up past its limit fails, and does not commit once what held it up lets go")
     func aWriteGivenUpNeverLandsLater() async throws {
         try await Server.withDatabase { url in
-            // The run is started through a store with the product's limits, so a busy machine (every suite at once
-            // in CI) cannot fail the setup; only the write under test runs with the short ones.
-            let setup = try #require(try await PostgresStore.open(url, environment: [:]))
-            let run = try await setup.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
-            await setup.close()
-            // connect_timeout=1: a lease may wait 3 s; the write may then run 1 s, while the holder still holds the table.
-            let store = try #require(try await PostgresStore.open(url + "&connect_timeout=1", environment: [:], create: true,
-                                                                  queryLimit: .seconds(1)))
+            // The store is opened, and its pool given a connection, with the product's limits, so a busy machine
+            // (every suite at once in CI) cannot fail the setup; only the write under test runs with a short one.
+            let store = try #require(try await PostgresStore.open(url, environment: [:]))
             defer { Task { await store.close() } }
-            // A pooled connection is made now, not while the write is timed. It is set up, not under test: on a loaded
-            // machine (every suite at once) making it can outlast the short limits, so it is tried again.
-            var primed = false
-            for _ in 0..<10 where !primed { primed = (try? await store.runs(identity: "i", limit: 1)) != nil }
-            try #require(primed, "no pooled connection within ten tries")
+            let run = try await store.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
+            _ = try await store.runs(identity: "i", limit: 1)
+            store.limitQueries(to: .seconds(1))
             let ledger = store.ledger(for: run, lock: nil)
             let item = LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:2", digest: "d")
 
