@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Beneath postgres-nio; named for the TLS settings of a `postgres://…?sslmode=` run store.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
         // Child processes for plugins: their stdin, stdout and stderr streamed, and signals to stop them.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         // Beneath swift-subprocess; its API takes SystemPackage's FilePath on Linux.
@@ -129,12 +131,20 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // HTTP/1.1 serving for the emulator and `pushline serve`: a request in, a response out, graceful shutdown.
         // Only Hummingbird and the NIO/HTTP/lifecycle types beneath it, so neither server imports them.
         .target(name: "HTTPServing", dependencies: [
             "HubWire",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            // Makes the emulator's local certificate authority (`LocalCertificates`); no other target imports it.
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -159,7 +169,7 @@ let package = Package(
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
             "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
-            "RunFlow", "RunStore",
+            "RunFlow", "RunStore", "HubHTTP",
         ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
         // OpenTelemetry spans for `run` and `serve` (PipelineCore's RunTracer), exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
@@ -173,7 +183,7 @@ let package = Package(
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         .target(name: "PushlineCLI", dependencies: [
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
-            "PluginProtocol", "PluginStep", "Telemetry",
+            "PluginProtocol", "PluginStep", "Telemetry", "HTTPServing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),

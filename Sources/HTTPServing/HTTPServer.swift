@@ -1,6 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
 // Only for the log level of Hummingbird's own logger; the servers log through their own handlers.
 import Logging
 import NIOCore
@@ -37,6 +40,14 @@ public final class HTTPServer: Sendable {
         let idle = options.idleTimeout.components
         // A handler per connection: channel handlers are never shared.
         let idleNanoseconds = idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000
+        var server = HTTPServerBuilder.http1(configuration: .init(
+            additionalChannelHandlers: clock.map { [ResponseDating(now: $0)] } ?? [],
+            idleTimeout: TimeAmount.nanoseconds(idleNanoseconds)))
+        if let tls = options.tls {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChainFile).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: tls.privateKeyFile, format: .pem)
+            server = try .tls(server, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        }
         var application = Application(
             responder: CallbackResponder { (request: Request, context: ServingContext) in
                 var response = await handler(ServedRequest(request, context: context))
@@ -44,9 +55,7 @@ public final class HTTPServer: Sendable {
                 if request.method == .head { response.body = [] }
                 return Response(response)
             },
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: clock.map { [ResponseDating(now: $0)] } ?? [],
-                idleTimeout: TimeAmount.nanoseconds(idleNanoseconds))),
+            server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: options.serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
         if options.quiet { application.logger.logLevel = Logger.Level.warning }

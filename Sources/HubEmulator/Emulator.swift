@@ -46,14 +46,16 @@ package final class Emulator: Sendable {
     /// Serves until SIGINT, SIGTERM or `shutdown()`, then lets in-flight requests finish and saves the state.
     /// `quiet` logs only warnings and errors (an emulator embedded in another command); `onRunning` receives the
     /// bound port (port 0 picks a free one).
-    package func run(host: String, port: Int, quiet: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// With `tls` it serves HTTPS, and the URLs it answers with (Location, entry ids) are `https://` ones.
+    package func run(host: String, port: Int, quiet: Bool = false, tls: ServerTLS? = nil,
+                     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let background = Task { await backgroundWork() }
         defer { background.cancel() }
-        let responder = EmulatorResponder(store: store, configuration: configuration, now: clock)
+        let responder = EmulatorResponder(store: store, configuration: configuration, now: clock, scheme: tls == nil ? "http" : "https")
         // Only an offset clock needs its own `Date`; the usual path keeps the server's cached one.
         let server = HTTPServer(
             options: ServerOptions(host: host, port: port, serverName: "Pushline-Emulator", quiet: quiet,
-                                   responseClock: configuration.clockOffset == 0 ? nil : clock),
+                                   responseClock: configuration.clockOffset == 0 ? nil : clock, tls: tls),
             handler: { request in await responder.respond(to: request) })
         serving.withLock { $0 = server }
         defer { serving.withLock { $0 = nil } }

@@ -33,8 +33,15 @@ extension EmulatorResponder {
         }
     }
 
-    /// The media type NH gives its XML answers, and its empty 2xx answers to installation writes and sends too.
+    /// The media type NH gives its XML answers.
     static let xmlType = "application/xml; charset=utf-8"
+
+    /// An answer with no body: today's service labels none of them (installation writes, deletes, sends).
+    static func empty(_ status: HTTPStatus, headers: HeaderFields = [:]) -> ServedResponse {
+        var headers = headers
+        headers[.contentLength] = "0"
+        return ServedResponse(status: status, headers: headers)
+    }
 
     /// A response with a text body.
     func response(_ status: HTTPStatus, contentType: String? = nil, body: String = "", headers: HeaderFields = [:]) -> ServedResponse {

@@ -9,14 +9,15 @@ extension EmulatorResponder {
             throw EmulatorError.badRequest("The installationId in the body ('\(installation.installationId)') does not match the URL ('\(id)').")
         }
         try await store.putInstallation(installation, hub: call.hub)
-        // Empty, but labelled as NH labels it (the .NET SDK's recordings: 200, `application/xml; charset=utf-8`).
-        return response(.ok, contentType: Self.xmlType)
+        // Today's service answers 200 with no body and no Content-Type (the JS SDK's recordings, 2024; the .NET
+        // SDK's of 2018–2020 labelled it `application/xml`).
+        return Self.empty(.ok)
     }
 
     func patchInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         let operations: [InstallationPatchOperation] = try decodeJSON(try await body(call), what: "JSON-Patch array")
         try await store.patchInstallation(id: id, operations: operations, hub: call.hub)
-        return response(.ok, contentType: Self.xmlType)
+        return Self.empty(.ok)
     }
 
     func getInstallation(_ call: Call, id: String) async throws -> ServedResponse {
@@ -34,8 +35,8 @@ extension EmulatorResponder {
 
     func deleteInstallation(_ call: Call, id: String) async -> ServedResponse {
         await store.deleteInstallation(id: id, hub: call.hub)
-        // NH's 204 carries `Content-Type: application/xml; charset=utf-8` too (recorded 2018).
-        return ServedResponse(status: .noContent, headers: [.contentType: Self.xmlType])
+        // A 204 with no Content-Type (recorded 2024; the old front end labelled it `application/xml` in 2018).
+        return ServedResponse(status: .noContent)
     }
 
     /// Decodes a JSON body, turning decoding errors into a 400 whose detail says what was wrong.

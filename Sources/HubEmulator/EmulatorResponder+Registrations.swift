@@ -3,24 +3,26 @@ import HubWire
 import HTTPServing
 
 extension EmulatorResponder {
+    /// The label of a written registration's answer (and, recorded 2024, of the empty answer to `registrationIDs`).
     static let entryContentType = "application/atom+xml; type=entry; charset=utf-8"
-    static let feedContentType = "application/atom+xml; type=feed; charset=utf-8"
+    /// Reads (one registration, listings) are labelled plain XML by today's service.
+    static let readContentType = "application/xml"
 
+    /// 201, empty, labelled as an entry, with a Location that carries no query (recorded 2024).
     func createRegistrationID(_ call: Call) async -> ServedResponse {
         let id = await store.newRegistrationID(hub: call.hub)
         var headers = HeaderFields()
-        headers[.location] = call.url("registrationids/\(id)")
-        headers[.contentLength] = "0"
-        return ServedResponse(status: .created, headers: headers)
+        headers[.location] = "\(call.base)/\(call.hub)/registrationids/\(id)"
+        headers[.contentType] = Self.entryContentType
+        return Self.empty(.created, headers: headers)
     }
 
+    /// 200 with the entry. Today's service sends no ETag header (the entry's `etag` attribute and `ETag` element
+    /// carry it) and no Content-Location (the old front end sent one on a create).
     func createRegistration(_ call: Call) async throws -> ServedResponse {
         let description = try parseRegistration(try await body(call))
         let stored = try await store.createRegistration(description, hub: call.hub)
-        // Only a create answers with Content-Location: the id is new to the client (recorded: POST yes; PUT, GET no).
-        var headers = HeaderFields()
-        headers[.contentLocation] = call.url("registrations/\(stored.id)")
-        return entryResponse(stored, call: call, headers: headers)
+        return entryResponse(stored, call: call)
     }
 
     func upsertRegistration(_ call: Call, id: String) async throws -> ServedResponse {
@@ -42,17 +44,16 @@ extension EmulatorResponder {
     /// Lists registrations (all, by handle with `$filter`, or by tag), `$top` per page, with a
     /// continuation token for the next page in `x-ms-continuationtoken` and a `next` link.
     ///
-    /// As recorded: the feed's and each entry's id and self link carry the request's query as sent; entries of a
-    /// tag listing sit under `tags/{tag}/registrations/{id}`; the next link re-encodes the query (`%24top=2`) and
-    /// the already encoded token (`%253D`).
+    /// As recorded: the feed's and each entry's id and self link name `resources` (`/hub/resources/{id}`, a tag
+    /// listing's too, as today's service does) with the request's query as sent; the next link, on the path the
+    /// client called, re-encodes the query (`%24top=2`) and the already encoded token (`%253D`).
     func listRegistrations(_ call: Call, tag: String?) async throws -> ServedResponse {
         let top = min(max(Int(call.query["$top"] ?? "") ?? 100, 1), 100)
         let skip = try call.query["continuationtoken"].map(Self.decodeContinuation) ?? 0
         let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
         let (page, next) = await store.registrations(hub: call.hub, handle: handle, tag: tag, skip: skip, top: top)
         let path = tag.map { "tags/\(PercentCoding.encode($0, hexCase: .upper))/registrations" } ?? "registrations"
-        let asSent = call.request.query.map { "?" + $0 } ?? ""
-        let entries = page.map { entryXML($0, selfURL: "\(call.base)/\(call.hub)/\(path)/\($0.id)\(asSent)", reading: true, inFeed: true) }
+        let entries = page.map { entryXML($0, selfURL: call.urlAsSent("resources/\($0.id)"), reading: true, inFeed: true) }
         var headers = HeaderFields()
         var nextURL: String?
         if let next {
@@ -60,9 +61,9 @@ extension EmulatorResponder {
             headers[.continuationToken] = token
             nextURL = call.url(path, extraQuery: Self.nextQuery(call.request.query, token: token))
         }
-        let feed = AtomFeed.render(entries: entries, selfURL: "\(call.base)/\(call.hub)/\(path)\(asSent)", nextURL: nextURL,
+        let feed = AtomFeed.render(entries: entries, selfURL: call.urlAsSent("resources"), nextURL: nextURL,
                                    updated: await store.atomTimestamp())
-        return response(.ok, contentType: Self.feedContentType, body: feed, headers: headers)
+        return response(.ok, contentType: Self.readContentType, body: feed, headers: headers)
     }
 
     /// The next link's query after `api-version`: the request's other items, each name and value percent-encoded again,
@@ -98,11 +99,12 @@ extension EmulatorResponder {
         return description.responseEntryXML(selfURL: selfURL, published: stored.published, updated: stored.updated, inFeed: inFeed)
     }
 
-    private func entryResponse(_ stored: StoredRegistration, call: Call, reading: Bool = false, headers: HeaderFields = [:]) -> ServedResponse {
-        var headers = headers
-        headers[.eTag] = "W/\"\(stored.etag)\""
-        let body = entryXML(stored, selfURL: call.url("registrations/\(stored.id)"), reading: reading)
-        return response(.ok, contentType: Self.entryContentType, body: body, headers: headers)
+    /// A written registration is named `registrations/{id}` and labelled an Atom entry; a read one is named
+    /// `resources/{id}` and labelled plain XML, as today's service answers.
+    private func entryResponse(_ stored: StoredRegistration, call: Call, reading: Bool = false) -> ServedResponse {
+        let selfURL = reading ? call.urlAsSent("resources/\(stored.id)") : call.url("registrations/\(stored.id)")
+        let body = entryXML(stored, selfURL: selfURL, reading: reading)
+        return response(.ok, contentType: reading ? Self.readContentType : Self.entryContentType, body: body)
     }
 
     /// `ChannelUri eq 'x'`, `DeviceToken eq 'x'`, `GcmRegistrationId eq 'x'`, … → x.

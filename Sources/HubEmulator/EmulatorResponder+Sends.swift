@@ -161,7 +161,9 @@ extension EmulatorResponder {
     private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil) -> ServedResponse {
         var headers = HeaderFields()
         if configuration.tier == .standard { headers[.location] = call.url(location, extraQuery: extraQuery) }
-        // With no outcome the body is empty, yet labelled as NH labels it (recorded sends: 201, `application/xml`).
-        return response(.created, contentType: Self.xmlType, body: outcome ?? "", headers: headers)
+        headers[.poweredBy] = "Azure Notification Hubs"
+        // With no outcome the body is empty and unlabelled (recorded 2024: 201, Content-Length 0, no Content-Type).
+        guard let outcome else { return Self.empty(.created, headers: headers) }
+        return response(.created, contentType: Self.xmlType, body: outcome, headers: headers)
     }
 }

@@ -13,16 +13,19 @@ struct EmulatorResponder: Sendable {
     let namespaceHost: String
     /// The emulator's clock (possibly offset from this machine's).
     let now: @Sendable () -> Date
+    /// `http`, or `https` when served over TLS: the scheme of the URLs it answers with.
+    let scheme: String
 
-    init(store: EmulatorStore, configuration: EmulatorConfiguration, now: @escaping @Sendable () -> Date) {
+    init(store: EmulatorStore, configuration: EmulatorConfiguration, now: @escaping @Sendable () -> Date, scheme: String = "http") {
         self.store = store
         self.configuration = configuration
         self.now = now
+        self.scheme = scheme
         namespaceHost = "\(configuration.namespace).servicebus.windows.net".lowercased()
     }
 
     func respond(to request: ServedRequest) async -> ServedResponse {
-        let trackingId = request.headers[.trackingId] ?? RandomID.uuidString()
+        let trackingId = request.headers[.trackingId] ?? RandomID.uuidString(lowercase: true)
         var response: ServedResponse
         do {
             response = try await handle(request)
@@ -33,7 +36,8 @@ struct EmulatorResponder: Sendable {
             response = errorResponse(EmulatorError(500, "The emulator failed to process the request."), trackingId: trackingId)
         }
         response.headers[.trackingId] = trackingId
-        response.headers[.correlationId] = trackingId
+        // Today's service gives each answer a correlation id of its own beside the TrackingId (both lower-case GUIDs).
+        response.headers[.correlationId] = RandomID.uuidString(lowercase: true)
         return response
     }
 
@@ -88,7 +92,7 @@ struct EmulatorResponder: Sendable {
 
     private func baseURL(_ request: ServedRequest) -> String {
         let host = request.authority ?? "\(configuration.namespace).servicebus.windows.net"
-        return "http://\(host)"
+        return "\(scheme)://\(host)"
     }
 
     /// The NH error body (§9) with TrackingId and timestamp; empty for 403 missing-claim answers.
@@ -122,18 +126,24 @@ struct Call {
     let route: Route
     let query: QueryString
     let apiVersion: String
-    /// `http://host:port` the client called, for Location headers.
+    /// `http://host:port` (or `https://`) the client called, for Location headers.
     let base: String
 
-    /// `base/hub/path?api-version=…` for Location and Content-Location headers.
+    /// `base/hub/path?api-version=…` for Location headers and entry ids.
     func url(_ path: String, extraQuery: String = "") -> String {
         "\(base)/\(hub)/\(path)?api-version=\(apiVersion)\(extraQuery)"
+    }
+
+    /// `base/hub/path` followed by the request's query as the client sent it: how reads name what they list.
+    func urlAsSent(_ path: String) -> String {
+        "\(base)/\(hub)/\(path)" + (request.query.map { "?" + $0 } ?? "")
     }
 }
 
 extension HeaderName {
     static let trackingId: HeaderName = "TrackingId"
     static let correlationId: HeaderName = "x-ms-correlation-request-id"
+    static let poweredBy: HeaderName = "X-Powered-By"
     static let notificationFormat: HeaderName = "ServiceBusNotification-Format"
     static let notificationTags: HeaderName = "ServiceBusNotification-Tags"
     static let deviceHandle: HeaderName = "ServiceBusNotification-DeviceHandle"

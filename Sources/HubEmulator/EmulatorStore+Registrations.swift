@@ -59,7 +59,9 @@ extension EmulatorStore {
         stored.registrationId = id
         let etag = (existing?.etag ?? 0) + 1
         stored.etag = String(etag)
-        stored.expirationTime = "9999-12-31T23:59:59.999"
+        stored.expirationTime = "9999-12-31T23:59:59.9999999"
+        // The service keeps an APNs token upper-cased and answers it so (recorded 2024); tokens compare without case.
+        if description.kind == .apple { stored.handle = description.handle.uppercased() }
         let target: Target
         do {
             target = try Target.target(of: stored, id: id)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HubWire
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// One attempt over AsyncHTTPClient: keep-alive connections, connect and request timeouts.
 package final class AsyncHTTPExecutor: HTTPExecutor {
@@ -23,13 +24,22 @@ package final class AsyncHTTPExecutor: HTTPExecutor {
     ///     `preferredExecutor`: a batch that runs there hands each request to the client and takes its answer
     ///     back without switching threads (four switches a request otherwise). One core's worth of client is
     ///     far more than a hub takes from one process.
+    ///   - trust: the certificates a hub's may chain to besides the system's (`PUSHLINE_CA_FILE`).
     package init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30, connectionsPerHost: Int = RetryingTransport.defaultMaxConcurrent,
-                ownThread: Bool = false) {
+                ownThread: Bool = false, trust: HubTrust = .system) {
         var configuration = HTTPClient.Configuration()
+        if !trust.certificates.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(trust.certificates)]
+            configuration.tlsConfiguration = tls
+        }
         configuration.timeout = .init(connect: .seconds(connectTimeout), read: .seconds(requestTimeout))
         configuration.httpVersion = .http1Only
         // AsyncHTTPClient's default of 8 would hold `concurrency: 16` to 8 requests in flight.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
+        // A connection that cannot be made (refused, TLS refused) fails its request at once: RetryingTransport retries
+        // with its own backoff. The pool's own retries would hold each attempt until the connect timeout (10 s).
+        configuration.connectionPool.retryConnectionEstablishment = false
         // Hub requests are traced by RetryingTransport, one span for all attempts, with no query and no handle; with
         // AsyncHTTPClient's own tracer (the one a traced run installs) each attempt would be a span with the full URL,
         // and untraced each request would build a no-op span and its attributes.
@@ -74,8 +84,15 @@ package final class AsyncHTTPExecutor: HTTPExecutor {
         if let clientError = error as? HTTPClientError, clientError == .connectTimeout {
             return .notSent("connect timed out")
         }
-        // NIO's connection errors are not imported here (AsyncHTTPClient is this target's one
-        // dependency); their descriptions are stable and say what happened.
+        // A TLS handshake that failed sent nothing: the request is written only over an established session.
+        if error is NIOSSLError || error is BoringSSLError {
+            let text = String(describing: error)
+            let reason = text.contains("CERTIFICATE_VERIFY_FAILED") ? "the hub's certificate is not one this machine trusts"
+                : "the TLS handshake failed (\(text))"
+            return .notSent("\(reason); if it comes from a CA of your own (such as `pushline emulator --tls`), set "
+                + "\(HubTrust.variable) to that CA's PEM file")
+        }
+        // NIO's connection errors are not imported here; their descriptions are stable and say what happened.
         let text = String(describing: error)
         let typeName = String(describing: type(of: error))
         if typeName.contains("NIOConnectionError") || text.contains("Connection refused") || text.contains("connectionRefused")

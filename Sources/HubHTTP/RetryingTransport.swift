@@ -107,7 +107,9 @@ package struct RetryingTransport: HubTransport {
                     throw TransportError(kind: .unreachable, message: "\(request.summary): cannot reach the hub: \(reason)",
                                          attempts: attempt, trackingId: trackingId)
                 }
-                await sleep(backoff(attempt, policy))
+                // Half the usual waits: nothing reached the hub, and an endpoint that refuses connections (a wrong
+                // address, a hub not started, a certificate not trusted) is said within a few seconds, not ten.
+                await sleep(backoff(attempt, policy) / 2)
             case .noResponse(let reason):
                 guard request.isIdempotent || policy.retryAmbiguous else {
                     throw TransportError(kind: .ambiguous,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import HubHTTP
 import HubWire
 import PipelineCore
 import RunFlow
@@ -36,6 +37,11 @@ extension PushServer {
             throw Problem(.internalServerError, "Internal Server Error", "the pipeline cannot run: " + errors.joined(separator: "; "))
         }
         var run = PipelineRun(store: nil)
+        do {
+            run.trust = try HubTrust(environment: runConsole.environment)
+        } catch {
+            throw Problem(.internalServerError, "Internal Server Error", "the pipeline cannot run: \(error.description)")
+        }
         run.watchSignals = false
         let (started, continuation) = AsyncStream<RunRecord>.makeStream()
         run.onStart = { record in

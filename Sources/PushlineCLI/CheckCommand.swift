@@ -70,7 +70,7 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
             if needs[index].rights[access.right]?.contains(access.purpose) != true { needs[index].rights[access.right, default: []].append(access.purpose) }
         }
         if needs.isEmpty { console.line("hubs: no step talks to a hub") }
-        let executor = AsyncHTTPExecutor()
+        let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
         var transport: any HubTransport = RetryingTransport(executor: executor)
         if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
         let context = StepContext(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock,

@@ -21,7 +21,9 @@ struct RegisterRun {
         let built = try build(name: name, hub: hub, steps: steps, registry: registry)
         let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "warning")!, clock: console.clock)
         do {
-            return try await PipelineRun(store: store).execute(built, registry: registry, engine: engine, console: console) { report, _ in
+            var run = PipelineRun(store: store)
+            run.trust = try console.hubTrust()
+            return try await run.execute(built, registry: registry, engine: engine, console: console) { report, _ in
                 console.out(TextReporter.format(report))
             }
         } catch let error as RunFlowError {

@@ -144,6 +144,7 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
             : ProgressReporter(console: console, terminal: console.isTerminal, fallback: LoggedProgress(level: "info"))
         let engine = PipelineEngine(logger: logger, clock: console.clock)
         var run = PipelineRun(store: store.journal)
+        run.trust = try console.hubTrust()
         run.dryRun = dryRun
         run.again = again
         run.shard = shard

@@ -51,7 +51,7 @@ extension RunsCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             let (run, items) = try await RunPipeline.endedRun(id, in: journal, doing: "read its outcomes")
-            let executor = AsyncHTTPExecutor()
+            let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
             let sessions: [Int: HubSession]
             do { sessions = try await hubSessions(for: run, console: console, transport: RetryingTransport(executor: executor)) } catch {
                 await executor.shutdown()

@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
             console.errorLine(DiagnosticPrinter.summary(diagnostics.diagnostics))
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
-        let executor = AsyncHTTPExecutor()
+        let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
         let log = AccessLog(json: !console.isTerminal) { console.errorLine($0) }
         let server: PushServer
         do {

@@ -30,6 +30,8 @@ package struct PipelineRun: Sendable {
     /// after a completed one, once its sources gave other rows (else it is no run: the outcome is `alreadyCompleted`).
     /// A front end that answers before the run ends (`serve`) answers with it.
     package var onStart: (@Sendable (RunRecord) -> Void)?
+    /// The certificates hubs' may chain to besides the system's (`PUSHLINE_CA_FILE`, read by the front end before the run).
+    package var trust: HubTrust = .system
 
     /// Creates a run; every option off.
     package init(store: String? = nil) {
@@ -120,7 +122,7 @@ package struct PipelineRun: Sendable {
                       console: Console) async throws -> Sent {
         // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
         // connections and requests in flight as the busiest step asks for.
-        let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true)
+        let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true, trust: trust)
         var control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
                                    resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
                                    pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity,

@@ -26,7 +26,7 @@ struct InstallationRegistrationTests {
     static func list(_ client: RawClient, _ path: String = "registrations", query: String = "$top=100") async throws -> RawResponse {
         let response = try await client.request(.get, "/myhub/\(path)?\(NH.api)&\(query)", auth: Token.full())
         #expect(response.status == 200, "\(response)")
-        #expect(normalizedContentType(response.header("Content-Type")) == "application/atom+xml;type=feed;charset=utf-8")
+        #expect(normalizedContentType(response.header("Content-Type")) == "application/xml")
         return response
     }
 
@@ -46,7 +46,7 @@ struct InstallationRegistrationTests {
             let native = try #require(entries.first { $0.contains("<AppleRegistrationDescription") }, "\(feed.body)")
             let template = try #require(entries.first { $0.contains("<AppleTemplateRegistrationDescription") }, "\(feed.body)")
 
-            #expect(native.contains(#"a:etag="W/&quot;1&quot;""#), "\(native)")
+            #expect(native.contains(#"p2:etag="W/&quot;1&quot;""#), "\(native)")
             #expect(Self.element("ETag", native) == "1")
             #expect(Self.element("ExpirationTime", native) == "9999-12-31T23:59:59.9999999Z")
             #expect(Self.element("Tags", native) == "$InstallationId:{\(Self.installationId)},tag1")
@@ -67,7 +67,7 @@ struct InstallationRegistrationTests {
             // Each reads back on its own, as a registration does.
             let get = try await client.request(.get, "/myhub/registrations/\(templateId)?\(NH.api)", auth: Token.full())
             #expect(get.status == 200, "\(get)")
-            #expect(get.header("ETag") == "W/\"1\"")
+            #expect(get.header("ETag") == nil && Self.element("ETag", get.body) == "1", "\(get)")
             #expect(Self.element("TemplateName", get.body) == "Template Name")
 
             // The .NET SDK's clean-up: every listed registration deleted with If-Match "*", each 200 with an empty body.
@@ -98,7 +98,7 @@ struct InstallationRegistrationTests {
             #expect(entries.count == 1)
             let entry = try #require(entries.first)
             #expect(Self.element("ETag", entry) == "2")
-            #expect(entry.contains(#"a:etag="W/&quot;2&quot;""#))
+            #expect(entry.contains(#"p2:etag="W/&quot;2&quot;""#))
             #expect(Self.element("Tags", entry) == "$InstallationId:{\(id)},$UserId:{5812c2fb}")
             #expect(Self.element("PushVariables", entry) == nil)
 
@@ -170,7 +170,7 @@ struct InstallationRegistrationTests {
             let entry = appleRegistrationEntry(token: Self.token, tags: nil)
             let created = try await RegistrationTests.put(client, "123-234-1", entry)
             RegistrationTests.expectEntry(created, id: "123-234-1", etag: 1)
-            #expect(Self.element("ExpirationTime", created.body) == "9999-12-31T23:59:59.999")
+            #expect(Self.element("ExpirationTime", created.body) == "9999-12-31T23:59:59.9999999")
             #expect(Self.element("DeviceToken", created.body) == Self.token)
             RegistrationTests.expectEntry(try await RegistrationTests.put(client, "123-234-1", entry), id: "123-234-1", etag: 2)
 

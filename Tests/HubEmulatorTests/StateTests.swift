@@ -40,7 +40,7 @@ struct StateTests {
 
             let id = registration.get()
             let get = try await client.request(.get, "/myhub/registrations/\(id)?\(NH.api)", auth: Token.listen())
-            RegistrationTests.expectEntry(get, id: id, etag: 2)
+            RegistrationTests.expectEntry(get, id: id, etag: 2, read: true)
             // The ETag keeps counting from where it was.
             let third = try await RegistrationTests.put(client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"),
                                                         ifMatch: "\"2\"")

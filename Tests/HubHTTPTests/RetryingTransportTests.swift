@@ -101,14 +101,17 @@ import Testing
 
     @Test func unreachableAfterTheAllowedRetries() async {
         let executor = ScriptedExecutor(Array(repeating: .notSent("connection refused"), count: 10))
+        let sleeps = SleepRecorder()
         do {
-            _ = try await transport(executor, SleepRecorder()).execute(send, authorization: token, policy: RetryPolicy(maxRetries: 2))
+            _ = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy(maxRetries: 3))
             Issue.record("expected unreachable")
         } catch {
             #expect(error.kind == .unreachable)
-            #expect(error.attempts == 3)
+            #expect(error.attempts == 4)
             #expect(error.message.hasSuffix("cannot reach the hub: connection refused"))
         }
+        // Half the backoff of an answered retry: a refused endpoint is said within 3.5 s at most.
+        #expect(sleeps.sleeps == [0.5, 1, 2])
     }
 
     @Test func nonRetriableStatusesComeBackAtOnce() async throws {

@@ -13,12 +13,12 @@ struct AtomFeedTests {
                                    updated: "2024-05-01T10:00:00Z")
         #expect(feed == #"<feed xmlns="http://www.w3.org/2005/Atom"><title type="text">Registrations</title>"#
             + "<id>https://ns/hub/registrations?api-version=2020-06&amp;$top=2</id><updated>2024-05-01T10:00:00Z"
-            + #"</updated><link rel="self" href="https://ns/hub/registrations?api-version=2020-06&amp;$top=2"/>"#
+            + #"</updated><link rel="self" href="https://ns/hub/registrations?api-version=2020-06&amp;$top=2" />"#
             + #"<link rel="next" href="https://ns/hub/registrations?api-version=2020-06&amp;$top=2&amp;"#
             + #"continuationtoken=Mz%3D"/><entry>1</entry><entry>2</entry></feed>"#)
         #expect(AtomFeed.render(entries: [], selfURL: "u", nextURL: nil, updated: "t")
             == #"<feed xmlns="http://www.w3.org/2005/Atom"><title type="text">Registrations</title><id>u</id>"#
-            + #"<updated>t</updated><link rel="self" href="u"/></feed>"#)
+            + #"<updated>t</updated><link rel="self" href="u" /></feed>"#)
     }
 
     @Test("entries(in:) returns each description of a rendered feed, in order")

@@ -127,16 +127,16 @@ struct RegistrationDescriptionXMLTests {
             + "</AppleRegistrationDescription></content></entry>")
     }
 
-    @Test("response entry without an etag leaves out a:etag; URLs are escaped")
+    @Test("response entry without an etag leaves out p1:etag; URLs are escaped")
     func responseEntryWithoutETag() {
         var fcm = RegistrationDescription(kind: .fcmV1, isTemplate: false, handle: "f")
         fcm.registrationId = "r-1"
         #expect(fcm.responseEntryXML(selfURL: "http://127.0.0.1:8080/hub/registrations/r-1?api-version=2020-06&x=1",
                                      published: "P", updated: "U")
-            == #"<entry xmlns="http://www.w3.org/2005/Atom" xmlns:a="http://schemas.microsoft.com/ado/2007/08/"#
-            + #"dataservices/metadata"><id>http://127.0.0.1:8080/hub/registrations/r-1?api-version=2020-06&amp;x=1"#
+            == #"<entry xmlns:p1="http://schemas.microsoft.com/ado/2007/08/"#
+            + #"dataservices/metadata" xmlns="http://www.w3.org/2005/Atom"><id>http://127.0.0.1:8080/hub/registrations/r-1?api-version=2020-06&amp;x=1"#
             + #"</id><title type="text">r-1</title><published>P</published><updated>U</updated><link rel="self" "#
-            + #"href="http://127.0.0.1:8080/hub/registrations/r-1?api-version=2020-06&amp;x=1"/><content type="#
+            + #"href="http://127.0.0.1:8080/hub/registrations/r-1?api-version=2020-06&amp;x=1" /><content type="#
             + #""application/xml"><FcmV1RegistrationDescription \#(Self.ns)><RegistrationId>r-1</RegistrationId>"#
             + "<FcmV1RegistrationId>f</FcmV1RegistrationId></FcmV1RegistrationDescription></content></entry>")
     }

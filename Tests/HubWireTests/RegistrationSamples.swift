@@ -29,15 +29,16 @@ enum RegistrationSamples {
     static let appleTemplateDescription = #"<AppleTemplateRegistrationDescription \#(namespaces)>"#
         + appleTemplateBody + "</AppleTemplateRegistrationDescription>"
 
-    /// A recorded create response (DOTNET-REC, GetRegistrationsByChannelAsync…): one Apple native entry.
-    static let recordedAppleEntry = #"<entry a:etag="W/&quot;1&quot;" xmlns="http://www.w3.org/2005/Atom" "#
-        + #"xmlns:a="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><id>https://sdk-sample-namespace"#
+    /// A recorded create response (DOTNET-REC, GetRegistrationsByChannelAsync…), in the form today's service writes
+    /// it (the JS SDK's recordings, 2024: `p1:etag` first, `ExpirationTime` to seven places): one Apple native entry.
+    static let recordedAppleEntry = #"<entry p1:etag="W/&quot;1&quot;" "#
+        + #"xmlns:p1="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" xmlns="http://www.w3.org/2005/Atom"><id>https://sdk-sample-namespace"#
         + #".servicebus.windows.net/sdk-sample-nh/registrations/3198129520782546842-5934554123377093628-2?api-version"#
         + #"=2017-04</id><title type="text">3198129520782546842-5934554123377093628-2</title><published>2018-11-07T0"#
         + #"0:18:24Z</published><updated>2018-11-07T00:18:24Z</updated><link rel="self" href="https://sdk-sample-names"#
         + #"pace.servicebus.windows.net/sdk-sample-nh/registrations/3198129520782546842-5934554123377093628-2?api-ver"#
-        + #"sion=2017-04"/><content type="application/xml"><AppleRegistrationDescription \#(namespaces)><ETag>1</ETa"#
-        + #"g><ExpirationTime>9999-12-31T23:59:59.999</ExpirationTime><RegistrationId>3198129520782546842-59345541233"#
+        + #"sion=2017-04" /><content type="application/xml"><AppleRegistrationDescription \#(namespaces)><ETag>1</ETa"#
+        + #"g><ExpirationTime>9999-12-31T23:59:59.9999999</ExpirationTime><RegistrationId>3198129520782546842-59345541233"#
         + #"77093628-2</RegistrationId><DeviceToken>\#(token)</DeviceToken></AppleRegistrationDescription></content>"#
         + "</entry>"
 

@@ -6,7 +6,7 @@ public enum AtomFeed {
     public static func render(entries: [String], selfURL: String, nextURL: String?, updated: String) -> String {
         var out = "<feed xmlns=\"\(XMLNamespace.atom)\"><title type=\"text\">Registrations</title>"
             + XMLText.leaf("id", selfURL) + XMLText.leaf("updated", updated)
-            + "<link rel=\"self\" href=\"\(XMLText.escape(selfURL))\"/>"
+            + "<link rel=\"self\" href=\"\(XMLText.escape(selfURL))\" />"
         if let nextURL { out += "<link rel=\"next\" href=\"\(XMLText.escape(nextURL))\"/>" }
         return out + entries.joined() + "</feed>"
     }

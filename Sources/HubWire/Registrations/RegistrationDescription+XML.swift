@@ -60,13 +60,15 @@ extension RegistrationDescription {
     /// `link rel="self"`, then the description in `content`. An entry `inFeed` leaves the Atom namespace to its
     /// `<feed>`, as the service's listings do.
     public func responseEntryXML(selfURL: String, published: String, updated: String, inFeed: Bool = false) -> String {
-        let etagAttribute = etag.map { " a:etag=\"\(XMLText.escape("W/\"\($0)\""))\"" } ?? ""
+        // As the service writes it: `p1` on an entry of its own, `p2` in a feed, the etag attribute first.
+        let prefix = inFeed ? "p2" : "p1"
+        let etagAttribute = etag.map { " \(prefix):etag=\"\(XMLText.escape("W/\"\($0)\""))\"" } ?? ""
         let atom = inFeed ? "" : " xmlns=\"\(XMLNamespace.atom)\""
-        return "<entry\(etagAttribute)\(atom) xmlns:a=\"\(XMLNamespace.metadata)\">"
+        return "<entry\(etagAttribute) xmlns:\(prefix)=\"\(XMLNamespace.metadata)\"\(atom)>"
             + XMLText.leaf("id", selfURL)
             + "<title type=\"text\">\(XMLText.escapeText(registrationId ?? ""))</title>"
             + XMLText.leaf("published", published) + XMLText.leaf("updated", updated)
-            + "<link rel=\"self\" href=\"\(XMLText.escape(selfURL))\"/>"
+            + "<link rel=\"self\" href=\"\(XMLText.escape(selfURL))\" />"
             + "<content type=\"application/xml\">\(descriptionXML())</content></entry>"
     }
 }

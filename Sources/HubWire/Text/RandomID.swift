@@ -9,6 +9,7 @@ import Synchronization
 /// `getrandom` call per 8 bytes: a system call or two per request of a batch. Never use these for a secret.
 public enum RandomID {
     private static let digits = Array("0123456789ABCDEF".utf8)
+    private static let lowerDigits = Array("0123456789abcdef".utf8)
     private static let seed: (UInt64, UInt64) = {
         var generator = SystemRandomNumberGenerator()
         return (generator.next(), generator.next())
@@ -16,7 +17,9 @@ public enum RandomID {
     private static let counter = Atomic<UInt64>(0)
 
     /// A new UUID, e.g. `9F2C4E1A-7B3D-4C8E-A1F0-3D5B6C7E8F90`.
-    public static func uuidString() -> String {
+    /// With `lowercase`, in the form NH's own ids take (`e0b5d7f8-a3b0-443b-9e3b-aa91e6d54603`).
+    public static func uuidString(lowercase: Bool = false) -> String {
+        let digits = lowercase ? Self.lowerDigits : Self.digits
         let step = counter.wrappingAdd(1, ordering: .relaxed).oldValue &* 0x9E37_79B9_7F4A_7C15
         var bytes = (mix(seed.0 &+ step), mix(seed.1 &+ step))
         return withUnsafeMutableBytes(of: &bytes) { raw in
