@@ -84,12 +84,14 @@ extension PipelineLoader {
 
 extension PipelineLoader {
     /// Parses JSON or YAML data given as text (e.g. a `--properties` argument) into nodes; `name`
-    /// stands in for the file name in diagnostics.
-    public func loadData(text: String, name: String, diagnostics: DiagnosticCollector) -> ConfigNode? {
+    /// stands in for the file name in diagnostics. With `resolvingReferences`, `${env:}` and `${file:}` (relative to
+    /// `directory`) resolve as in a pipeline (a step's options given on the command line or in an example).
+    public func loadData(text: String, name: String, resolvingReferences: Bool = false, directory: String = ".",
+                         diagnostics: DiagnosticCollector) -> ConfigNode? {
         diagnostics.register(source: text, for: name)
         var literal = options
-        literal.environment = [:]
-        let references = ReferenceResolver(options: literal, directory: ".", diagnostics: diagnostics, resolves: false)
+        if !resolvingReferences { literal.environment = [:] }
+        let references = ReferenceResolver(options: literal, directory: directory, diagnostics: diagnostics, resolves: resolvingReferences)
         return YAMLComposer(file: name, options: options, diagnostics: diagnostics, references: references).compose(text)
     }
 }

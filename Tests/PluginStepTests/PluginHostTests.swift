@@ -68,6 +68,27 @@ struct PluginHostTests {
         #expect(failed.lines.contains("stderr: working on it"))
     }
 
+    @Test("each limit is named for what it is: describe's own, the run's timeout:, the exit after stdin closes", .timeLimit(.minutes(2)))
+    func limitsSayWhatToDo() async throws {
+        var describing = try scripted("hang-describe")
+        describing.handshakeTimeout = .seconds(2)
+        do {
+            _ = try await describing.describe()
+            Issue.record("a describe that hangs must fail")
+        } catch {
+            #expect(error.message.contains("did not finish within 2 s"), "\(error.message)")
+            #expect(error.hint?.hasPrefix("answer describe and check within 2 s, a limit of their own that `timeout:` does not change") == true,
+                    "\(error.hint ?? "")")
+        }
+        let running = try #require(await failure(of: step(scripted("hang", timeout: 3))))
+        #expect(running.hint == "raise the plugin's `timeout:` if the work takes longer")
+        var lingering = try scripted("linger")
+        lingering.exitGrace = .seconds(2)
+        let lingered = try #require(await failure(of: step(lingering)))
+        #expect(lingered.message.contains("answered but did not exit within 2 s of its stdin closing"), "\(lingered.message)")
+        #expect(lingered.hint == "exit when stdin closes (the end of input): the conversation is over")
+    }
+
     @Test("a plugin that dies half-way through its rows fails the step; no result is made up")
     func crashHalfWay() async throws {
         let failed = try #require(await failure(of: step(scripted("crash"), options: .object(["segment": .string("vip"), "limit": .integer(6)]))))

@@ -3,33 +3,71 @@ import PipelineCore
 import PluginProtocol
 
 /// What `pushline plugin check` finds: a plugin driven through each part of the protocol on its own, without a
-/// pipeline, each part passed or failed with what to fix.
+/// pipeline, with sample options read exactly as a pipeline reads a step's (the host's key and type rules, then the
+/// plugin's own `check`). Each part passed, failed with every violation and what to fix, or was skipped with why.
 package struct PluginConformance: Sendable {
     /// One part's outcome.
     package struct Finding: Sendable, Equatable {
-        /// Which part: `describe`, `check`, `unknown method`, `dry run`, `run`.
+        /// How a part ended.
+        package enum Outcome: String, Sendable {
+            case passed, failed, skipped
+        }
+
+        /// Which part: `describe`, `options`, `check`, `unknown method`, `dry run`, `run`, with the sample it used.
         package var part: String
-        /// True when the plugin did what the protocol asks.
-        package var passed: Bool
-        /// What happened.
+        /// Whether the plugin did what the protocol asks.
+        package var outcome: Outcome
+        /// What happened, or why the part was not tried.
         package var message: String
-        /// What to fix, and the plugin's last stderr lines.
+        /// Every violation and what to fix, and the plugin's last stderr lines.
         package var details: [String]
+
+        package var passed: Bool { outcome != .failed }
+
+        package init(part: String, outcome: Outcome, message: String, details: [String]) {
+            self.part = part
+            self.outcome = outcome
+            self.message = message
+            self.details = details
+        }
+    }
+
+    /// A set of sample options: given with `--options`, or one of the plugin's own examples.
+    package struct Sample: Sendable {
+        /// How findings name it: `--options`, `example 1`.
+        package var label: String
+        /// The options as a pipeline would hold them under the step.
+        package var options: ConfigNode
+
+        package init(label: String, options: ConfigNode) {
+            self.label = label
+            self.options = options
+        }
+    }
+
+    /// Which runs to make.
+    package enum Runs: Sendable {
+        /// A dry run and a run when the plugin has no external effects; only a dry run is safe otherwise, and a
+        /// plugin with external effects has none: it is not run.
+        case safe
+        /// Also a run of a plugin with external effects: it acts for real (`--run`).
+        case all
+        /// No run at all, only the dry run of a plugin without effects (`--no-run`).
+        case none
     }
 
     /// The plugin.
     package var host: PluginHost
-    /// Options for `check`, the dry run and the run.
-    package let options: PluginValue
-    /// Whether to run it for real (a plugin with external effects then acts).
-    package let runs: Bool
+    /// Which runs to make.
+    package let runs: Runs
 
-    /// Creates a check of the plugin `command` (run in `directory` with only `environment`).
-    package init(command: [String], directory: String, environment: [String: String], options: PluginValue, timeout: Int64, runs: Bool) {
-        host = PluginHost(declaration: PluginDeclaration(name: "plugin", location: SourceLocation(file: "-", line: 1, column: 1), command: command,
-                                                         shownCommand: command.joined(separator: " "), commandLocation: SourceLocation(file: "-", line: 1, column: 1),
+    /// Creates a check of the plugin `command` (run in `directory` with only `environment`), named `name` in
+    /// messages, whose dry run and run may each take `timeout` seconds.
+    package init(command: [String], name: String, directory: String, environment: [String: String], timeout: Int64, runs: Runs) {
+        let location = SourceLocation(file: "-", line: 1, column: 1)
+        host = PluginHost(declaration: PluginDeclaration(name: name, location: location, command: command,
+                                                         shownCommand: command.joined(separator: " "), commandLocation: location,
                                                          environment: environment, timeout: timeout), directory: directory)
-        self.options = options
         self.runs = runs
         redact = PluginRedaction(environment)
     }
@@ -37,52 +75,132 @@ package struct PluginConformance: Sendable {
     /// Hides the plugin's environment in what is shown of its words.
     private let redact: PluginRedaction
 
-    /// Each part in order; a part that needs the description is left out when describe failed.
-    package func findings() async -> [Finding] {
-        var findings: [Finding] = []
-        let description: PluginDescription
+    /// The plugin's description and the part that says how asking for it went (nil description: nothing else can run).
+    package func describe() async -> (finding: Finding, description: PluginDescription?) {
         do {
-            description = try await host.describe()
+            let description = try await host.describe()
             let options = description.options.map { $0.key + ($0.isRequired ? " (required)" : "") }
             let outputs = description.outputs.map { "\($0.name) (\($0.type.rawValue))" }
-            findings.append(Finding(part: "describe", passed: true, message: "protocol \(description.protocolVersion), effects \(description.effects.rawValue): \(redact(description.summary))",
-                                    details: ["options: " + (options.isEmpty ? "none" : options.joined(separator: ", ")),
-                                              "outputs: " + (outputs.isEmpty ? "none" : outputs.joined(separator: ", "))]))
+            let examples = description.examples.isEmpty ? "none (optional: `pushline steps` and editors show them, and this check uses them)"
+                : "\(description.examples.count)"
+            return (Finding(part: "describe", outcome: .passed,
+                            message: "protocol \(description.protocolVersion), effects \(description.effects.rawValue): \(redact(description.summary))",
+                            details: ["options: " + (options.isEmpty ? "none" : options.joined(separator: ", ")),
+                                      "outputs: " + (outputs.isEmpty ? "none" : outputs.joined(separator: ", ")),
+                                      "examples: " + examples]),
+                    description)
         } catch {
-            return [Self.failed("describe", error)]
+            return (Self.failed("describe", error), nil)
         }
-        findings += descriptionProblems(description)
-        do {
-            let problems = try await host.check(options)
-            findings.append(Finding(part: "check", passed: problems.isEmpty,
-                                    message: problems.isEmpty ? "the options are accepted" : "the plugin refused the sample options",
-                                    details: problems.map { redact("\($0.path.compactMap(\.rowText).joined(separator: ".")): \($0.message)") }))
-        } catch {
-            findings.append(Self.failed("check", error))
+    }
+
+    /// Every part after `describe`, in order. Each sample's options are read by the host's rules and checked by the
+    /// plugin; the dry run and the run use the first sample both accept (with every reference resolved). A part that
+    /// cannot be tried (no usable sample, effects outside the run, an earlier part that hung) is skipped, saying why.
+    package func findings(after description: PluginDescription, samples: [Sample]) async -> [Finding] {
+        var findings = descriptionProblems(description)
+        var usable: (label: String, options: PluginValue)?
+        var unusable: [String] = []
+        var hung: String?
+        for sample in samples {
+            let (optionsFinding, typed) = read(sample, description)
+            findings.append(optionsFinding)
+            if let hung {
+                findings.append(Self.skipped("check (\(sample.label))", "an earlier part did not answer in time (\(hung))"))
+                continue
+            }
+            let checked = await check(sample)
+            findings.append(checked)
+            if checked.outcome == .failed, checked.message.contains("did not finish within") { hung = "check" }
+            guard optionsFinding.outcome == .passed, checked.outcome == .passed, let typed else {
+                unusable.append("\(sample.label): refused")
+                continue
+            }
+            if let reference = Self.unresolvedReference(in: sample.options) {
+                unusable.append("\(sample.label): \(reference) has no value here")
+                continue
+            }
+            if usable == nil { usable = (sample.label, typed) }
         }
-        do {
-            try await host.probe(method: "pushline-check-unknown-method")
-            findings.append(Finding(part: "unknown method", passed: true, message: "a method it does not know is answered with an error", details: []))
-        } catch {
-            findings.append(Self.failed("unknown method", error))
+        if let hung {
+            findings.append(Self.skipped("unknown method", "an earlier part did not answer in time (\(hung))"))
+        } else {
+            do {
+                try await host.probe(method: "pushline-check-unknown-method")
+                findings.append(Finding(part: "unknown method", outcome: .passed, message: "a method it does not know is answered with an error", details: []))
+            } catch {
+                findings.append(Self.failed("unknown method", error))
+                if Self.timedOut(error) { hung = "unknown method" }
+            }
         }
-        if let missing = description.options.first(where: { $0.isRequired && options[$0.key] == nil }) {
-            findings.append(Finding(part: "run", passed: false, message: "not run: the sample options lack the required '\(missing.key)'",
-                                    details: ["give them with --options '{\"\(missing.key)\": …}'"]))
-            return findings
-        }
+        // No options at all is a sample of its own when the plugin requires none.
+        if samples.isEmpty, !description.options.contains(where: \.isRequired) { usable = ("no options", .object([:])) }
+        let noSample: String? = usable != nil ? nil
+            : samples.isEmpty ? "no sample options: give --options '{…}', or add \"examples\" to describe"
+            : "no sample could run (\(unusable.joined(separator: "; "))); give --options '{…}' with every value"
+        let dryRunPart = "dry run" + (usable.map { " (\($0.label))" } ?? "")
+        let runPart = "run" + (usable.map { " (\($0.label))" } ?? "")
         if description.effects == .none {
-            findings.append(await run(description, dryRun: true))
+            if let why = hung.map({ "an earlier part did not answer in time (\($0))" }) ?? noSample {
+                findings.append(Self.skipped(dryRunPart, why))
+            } else if let usable {
+                let finding = await run(description, options: usable.options, part: dryRunPart, dryRun: true)
+                findings.append(finding)
+                if finding.outcome == .failed, finding.message.contains("did not finish within") { hung = "dry run" }
+            }
+        } else {
+            findings.append(Self.skipped(dryRunPart, "a plugin with external effects is not run by a dry run"))
         }
-        if runs {
-            findings.append(await run(description, dryRun: false))
+        let runWhy: String? = switch (runs, description.effects) {
+        case (.none, _): "--no-run"
+        case (.safe, .external): "it has external effects and would act for real: give --run to run it"
+        default: hung.map { "an earlier part did not answer in time (\($0))" } ?? noSample
+        }
+        if let runWhy {
+            findings.append(Self.skipped(runPart, runWhy))
+        } else if let usable {
+            findings.append(await run(description, options: usable.options, part: runPart, dryRun: false))
         }
         return findings
     }
 
-    /// A run with the sample options: its rows checked as the engine checks them, its outputs against the declared ones.
-    private func run(_ description: PluginDescription, dryRun: Bool) async -> Finding {
-        let part = dryRun ? "dry run" : "run"
+    /// The host's reading of a sample, as a pipeline's: unknown keys, missing required ones, wrong types, each listed.
+    private func read(_ sample: Sample, _ description: PluginDescription) -> (Finding, PluginValue?) {
+        let diagnostics = DiagnosticCollector()
+        let reader = OptionReader(sample.options, specs: description.options, step: host.declaration.name,
+                                  what: "plugin '\(host.declaration.name)' options", diagnostics: diagnostics)
+        let typed = PluginOptions.read(reader)
+        let errors = diagnostics.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            return (Finding(part: "options (\(sample.label))", outcome: .failed,
+                            message: "\(errors.count) problem\(errors.count == 1 ? "" : "s") a pipeline would refuse before the plugin sees them",
+                            details: errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }), nil)
+        }
+        // Each value as the plugin's run would receive it, or, for a reference, as written.
+        let details = (sample.options.entries ?? []).map { entry in
+            if let reference = Self.unresolvedReference(in: entry.value) { return "\(entry.key): \(reference) (a reference: its value is known in a pipeline)" }
+            return "\(entry.key): " + (typed[entry.key]?.json ?? "null")
+        }
+        return (Finding(part: "options (\(sample.label))", outcome: .passed, message: "the keys and types are what a pipeline accepts",
+                        details: details), typed)
+    }
+
+    /// The plugin's own `check` of a sample, as written (references unresolved), every problem listed.
+    private func check(_ sample: Sample) async -> Finding {
+        let part = "check (\(sample.label))"
+        do {
+            let problems = try await host.check(PluginOptions.written(sample.options))
+            return Finding(part: part, outcome: problems.isEmpty ? .passed : .failed,
+                           message: problems.isEmpty ? "the plugin accepts the options" : "the plugin refused the options",
+                           details: problems.map { redact(($0.path.compactMap(\.rowText).joined(separator: ".")) + ": " + $0.message) })
+        } catch {
+            return Self.failed(part, error)
+        }
+    }
+
+    /// A run with typed options: its rows checked as the engine checks them, its outputs against the declared ones (a
+    /// declared output the run leaves unset fails it; a dry run may leave them unset).
+    private func run(_ description: PluginDescription, options: PluginValue, part: String, dryRun: Bool) async -> Finding {
         var writer = PluginRowWriter(sink: nil)
         let hasRows = description.outputs.contains { $0.type == .rows }
         let collect: ([PluginValue]) async throws(PluginFailure) -> Void = { batch throws(PluginFailure) in try await writer.add(batch) }
@@ -92,7 +210,14 @@ package struct PluginConformance: Sendable {
             let outputs = try PluginStep.outputs(of: answer, declared: description.outputs, redact: redact)
             var details = outputs.sorted { $0.key < $1.key }.map { "output \($0.key): \(Self.shown($0.value))" }
             if hasRows { details.insert("rows: \(writer.written)" + (writer.columns.map { " (columns \($0.joined(separator: ", ")))" } ?? ""), at: 0) }
-            return Finding(part: part, passed: true, message: answer["summary"]?.string.map { redact($0) } ?? "answered", details: details)
+            let unset = description.outputs.filter { $0.type != .rows && outputs[$0.name] == nil }.map(\.name)
+            let message = answer["summary"]?.string.map { redact($0) } ?? "answered"
+            if !unset.isEmpty, !dryRun {
+                return Finding(part: part, outcome: .failed, message: message,
+                               details: unset.map { "declared output '\($0)' was not set: set it in the result's \"outputs\", or stop declaring it" } + details)
+            }
+            if !unset.isEmpty { details.append("not set by the dry run: \(unset.joined(separator: ", "))") }
+            return Finding(part: part, outcome: .passed, message: message, details: details)
         } catch {
             return Self.failed(part, error)
         }
@@ -100,16 +225,23 @@ package struct PluginConformance: Sendable {
 
     /// What the description says that the host accepts but an author should hear about.
     private func descriptionProblems(_ description: PluginDescription) -> [Finding] {
-        var findings: [Finding] = []
-        if description.outputs.contains(where: { $0.summary.isEmpty }) {
-            findings.append(Finding(part: "describe", passed: false, message: "an output has no summary",
-                                    details: ["give each output a \"summary\": `pushline steps` and editors show it"]))
+        let unsummarised = description.outputs.filter { $0.summary.isEmpty }.map(\.name)
+            + description.options.filter { $0.summary.isEmpty }.map(\.key)
+        guard !unsummarised.isEmpty else { return [] }
+        return [Finding(part: "describe", outcome: .failed, message: "no summary for \(unsummarised.map { "'\($0)'" }.joined(separator: ", "))",
+                        details: ["give each option and output a \"summary\": `pushline steps` and editors show it"])]
+    }
+
+    /// The first `${env:…}`/`${file:…}` without a value, or `${steps.…}` (known only in a pipeline), in `node`.
+    static func unresolvedReference(in node: ConfigNode) -> String? {
+        switch node.value {
+        case .scalar(let scalar):
+            return scalar.isUnresolved || scalar.deferred != nil ? scalar.sourceText : nil
+        case .mapping(let entries):
+            return entries.lazy.compactMap { unresolvedReference(in: $0.value) }.first
+        case .sequence(let items):
+            return items.lazy.compactMap(unresolvedReference).first
         }
-        if description.examples.isEmpty {
-            findings.append(Finding(part: "describe", passed: false, message: "no examples",
-                                    details: ["add \"examples\": YAML lines as they appear under steps:"]))
-        }
-        return findings
     }
 
     private static func shown(_ value: OutputValue) -> String {
@@ -121,8 +253,16 @@ package struct PluginConformance: Sendable {
         }
     }
 
+    private static func timedOut(_ failure: PluginFailure) -> Bool {
+        failure.message.contains("did not finish within")
+    }
+
+    private static func skipped(_ part: String, _ why: String) -> Finding {
+        Finding(part: part, outcome: .skipped, message: why, details: [])
+    }
+
     private static func failed(_ part: String, _ failure: PluginFailure) -> Finding {
-        Finding(part: part, passed: false, message: failure.message,
+        Finding(part: part, outcome: .failed, message: failure.message,
                 details: (failure.hint.map { ["fix: " + $0] } ?? []) + failure.stderr.map { "stderr: " + $0 })
     }
 }

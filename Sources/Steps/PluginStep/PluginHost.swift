@@ -25,7 +25,7 @@ package struct PluginHost: Sendable {
 
     /// What the plugin is.
     package func describe(logger: Logger? = nil) async throws(PluginFailure) -> PluginDescription {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
             try await Self.handshake(channel)
         }
     }
@@ -33,7 +33,7 @@ package struct PluginHost: Sendable {
     /// The plugin's own findings about `options` (after the host's checks of keys and types): each a path into the
     /// options, a message and a hint.
     package func check(_ options: PluginValue, logger: Logger? = nil) async throws(PluginFailure) -> [(path: [PluginValue], message: String, hint: String?)] {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.check(id: 2, options: options))
             let result = try await Self.answer(to: 2, on: channel, method: "check", rows: nil)
@@ -65,7 +65,7 @@ package struct PluginHost: Sendable {
     /// Sends a request the plugin does not know after the handshake: it must answer with an error (and not crash,
     /// hang or answer something else).
     package func probe(method: String) async throws(PluginFailure) {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: nil, exitGrace: exitGrace).converse(timeout: handshakeTimeout) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, directory: directory, logger: nil, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.other(id: 2, method: method))
             if case .result(let result) = try await Self.reply(to: 2, on: channel, method: method, rows: nil) {

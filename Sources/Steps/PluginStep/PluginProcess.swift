@@ -31,7 +31,11 @@ struct PluginProcess: Sendable {
     /// Starts the plugin and runs `body` with a channel to it; then closes its stdin and waits for it to exit. The
     /// conversation is stopped (SIGTERM, then SIGKILL) when it takes longer than `timeout`. A plugin that exits
     /// with a non-zero code, or by a signal, fails the conversation even when it answered.
-    func converse<R: Sendable>(timeout: Duration, _ body: (PluginChannel) async throws(PluginFailure) -> R) async throws(PluginFailure) -> R {
+    ///
+    /// `handshake` marks `describe` and `check`, whose limit is fixed (a pipeline's `timeout:` is the run's): what a
+    /// plugin is told to do when it passes says so.
+    func converse<R: Sendable>(timeout: Duration, handshake: Bool = false,
+                               _ body: (PluginChannel) async throws(PluginFailure) -> R) async throws(PluginFailure) -> R {
         // A plugin that exits before reading a request makes the write fail with EPIPE, which the host reports;
         // SIGPIPE's default action would end pushline without a word instead. (Console still ends the process as
         // Unix tools do when its own output's reader goes.)
@@ -113,9 +117,17 @@ struct PluginProcess: Sendable {
             failure.stoppedWithTheRun = true
             throw failure
         }
-        if let limit = expiredWhileTalking ?? (outcome.isFailure ? nil : watch.expired) {
+        if let limit = expiredWhileTalking {
+            // Stopped mid-conversation, its stdin still open: the work took too long.
             throw PluginFailure("plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
-                                hint: limit == exitGrace ? "exit when stdin closes" : "raise the plugin's `timeout:` if the work takes longer",
+                                hint: handshake ? "answer describe and check within \(Self.describe(limit)), a limit of their own that `timeout:` does not change: "
+                                    + "do slow work (imports, connections) only for run"
+                                    : "raise the plugin's `timeout:` if the work takes longer", stderr: stderr.lastLines)
+        }
+        if !outcome.isFailure, let limit = watch.expired {
+            // It answered, then went on after its stdin was closed.
+            throw PluginFailure("plugin '\(declaration.name)' answered but did not exit within \(Self.describe(limit)) of its stdin closing, "
+                                + "so it was stopped", hint: "exit when stdin closes (the end of input): the conversation is over",
                                 stderr: stderr.lastLines)
         }
         switch (outcome, status) {

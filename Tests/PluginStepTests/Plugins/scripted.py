@@ -91,12 +91,17 @@ def run(request):
                                 "outputs": {"count": len(rows), "note": "token " + os.environ.get("CRM_TOKEN", "")}}})
     if MODE == "exit-mismatch":
         sys.exit(1)
+    if MODE == "linger":
+        # Answered, then ignores the end of its input.
+        time.sleep(3600)
 
 
 for line in sys.stdin:
     request = json.loads(line)
     method = request["method"]
     if method == "describe":
+        if MODE == "hang-describe":
+            time.sleep(3600)
         if MODE == "bad-describe":
             send({"id": request["id"], "result": {"protocol": 1, "summary": "no effects said"}})
         else:
