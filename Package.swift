@@ -181,7 +181,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
+        // One C call Swift cannot make (prctl is variadic): the process made non-dumpable, so plugins cannot read it.
+        .target(name: "CProcessControl"),
         .target(name: "PushlineCLI", dependencies: [
+            "CProcessControl",
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
             "PluginProtocol", "PluginStep", "Telemetry", "HTTPServing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcessControl
 import Foundation
 import PipelineCore
 import RunFlow
@@ -38,6 +39,13 @@ package enum PushlineMain {
     /// Call once, from the executable.
     package static func bootstrapLogging() {
         PushlineLogging.bootstrapStandardError(json: isatty(STDERR_FILENO) == 0)
+    }
+
+    /// Makes the process non-dumpable on Linux before anything is read: a plugin runs as the same user, and could
+    /// otherwise read the hubs' keys from `/proc/<pushline>/environ` or `/proc/<pushline>/mem`. It also means no core
+    /// dump (which would hold them) and no debugger attaching without root. Call once, from the executable.
+    package static func protectProcess() {
+        _ = pushline_make_nondumpable()
     }
 
     /// Parses `arguments` (without the program name), runs the command with the step kinds `steps` (the built-in

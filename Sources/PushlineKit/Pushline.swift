@@ -22,6 +22,7 @@ public enum Pushline {
     /// Runs this process's command line with `steps` added to the built-in ones, and exits with the command's code.
     /// Call it once, from your executable's top level.
     public static func main(adding steps: [any Step.Type]) async -> Never {
+        PushlineMain.protectProcess()
         PushlineMain.bootstrapLogging()
         exit(await run(Array(CommandLine.arguments.dropFirst()), adding: steps))
     }

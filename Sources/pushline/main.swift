@@ -1,5 +1,6 @@
 import Foundation
 import PushlineCLI
 
+PushlineMain.protectProcess()
 PushlineMain.bootstrapLogging()
 exit(await PushlineMain.run(Array(CommandLine.arguments.dropFirst())))
