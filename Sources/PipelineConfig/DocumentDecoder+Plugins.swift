@@ -5,7 +5,9 @@ extension DocumentDecoder {
         OptionSpec("command", .anyOf([.stringList, .string]), required: true, examples: ["[python3, ../plugins/crm_segment.py]"],
                    "the program and its arguments: a program with a '/' is relative to the pipeline file, a bare name is found on PATH"),
         OptionSpec("env", .stringMap, examples: ["{ CRM_URL: \"${env:CRM_URL}\", CRM_TOKEN: \"${env:CRM_TOKEN}\" }"],
-                   "the plugin's whole environment (it inherits nothing else, not even PATH); values are redacted wherever Pushline shows the plugin's words"),
+                   "the plugin's whole environment (it inherits nothing else, not even PATH)"),
+        OptionSpec("secret-env", .stringList, examples: ["[CRM_WEBHOOK]"],
+                   "the env: entries whose values are secrets, hidden wherever Pushline shows the plugin's words; names with TOKEN, KEY, SECRET, PASSWORD, AUTH and the like are secret without being listed"),
         OptionSpec("timeout", .duration, default: "10m", examples: ["30s", "1h"],
                    "how long one run of the plugin may take before it is stopped and its step fails"),
     ]
@@ -49,7 +51,34 @@ extension DocumentDecoder {
             environment[name] = value
         }
         let timeout = reader.duration("timeout", in: 1...(7 * 86400)) ?? PluginDeclaration.defaultTimeout
-        return PluginDeclaration(name: entry.key, location: entry.keyLocation, command: [resolved] + words.dropFirst(), shownCommand: shown,
-                                 commandLocation: commandNode.location, environment: environment, timeout: timeout)
+        var declaration = PluginDeclaration(name: entry.key, location: entry.keyLocation, command: [resolved] + words.dropFirst(), shownCommand: shown,
+                                            commandLocation: commandNode.location, environment: environment, timeout: timeout)
+        declaration.secretNames.formUnion(secretNames(of: entry.key, reader: reader))
+        return declaration
+    }
+
+    /// The `env:` names whose values are secrets: listed in `secret-env:`, named like a secret's, or holding a hub's
+    /// connection string (which a plugin should not need at all: that is warned about).
+    private func secretNames(of plugin: String, reader: OptionReader) -> Set<String> {
+        let entries = reader.node("env")?.entries ?? []
+        let names = entries.map(\.key)
+        var secret = Set(names.filter(PluginDeclaration.isSecretName))
+        for (name, node) in reader.stringList("secret-env") ?? [] {
+            guard names.contains(name) else {
+                reader.error("plugin '\(plugin)': secret-env names '\(name)', which env: does not have\(Suggestion.didYouMean(name, in: names))",
+                             at: node, hint: names.isEmpty ? "give the plugin its env: first" : "env: has \(names.joined(separator: ", "))")
+                continue
+            }
+            secret.insert(name)
+        }
+        for entry in entries {
+            let text = entry.value.scalar?.text ?? ""
+            guard text.range(of: "SharedAccessKey=", options: .caseInsensitive) != nil else { continue }
+            secret.insert(entry.key)
+            diagnostics.warning("plugin '\(plugin)' is given a hub's connection string in env: \(entry.key); it is hidden as a secret, "
+                                + "but a plugin needs none: steps reach hubs, and a plugin runs as your user with its own code",
+                                at: entry.keyLocation, hint: "hand the plugin what it needs from the hub as step outputs or rows, not the key")
+        }
+        return secret
     }
 }

@@ -77,7 +77,12 @@ package struct PluginDescription: Sendable, Equatable {
             }
             let required = item["required"] == .bool(true)
             let examples: [String] = if case .array(let list)? = item["examples"] { list.compactMap(\.rowText) } else { [] }
-            specs.append(OptionSpec(key, type, required: required, default: item["default"]?.rowText, examples: examples, summary))
+            let spec = OptionSpec(key, type, required: required, default: item["default"]?.rowText, examples: examples, summary)
+            switch item["secret"] {
+            case nil, .null?, .bool(false)?: specs.append(spec)
+            case .bool(true)?: specs.append(spec.secret())
+            default: throw PluginProtocolError("option '\(key)': \"secret\" must be true or false")
+            }
         }
         return specs
     }

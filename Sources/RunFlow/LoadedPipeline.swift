@@ -28,11 +28,10 @@ package struct LoadedPipeline {
         let document = loader.load(path: path, diagnostics: collector)
         // Steps are checked even when declarations had errors, so one pass reports everything.
         var registry = base
-        var described: Set<String> = []
+        var described: [StepKind] = []
         if let document, !document.plugins.isEmpty {
-            let kinds = await PluginSteps.kinds(for: document, registry: base, diagnostics: collector)
-            registry = (try? base.adding(kinds)) ?? base
-            described = Set(kinds.map(\.id))
+            described = await PluginSteps.kinds(for: document, registry: base, diagnostics: collector)
+            registry = (try? base.adding(described)) ?? base
         }
         var pipeline = document.flatMap {
             registry.build($0, diagnostics: collector) { path, name, reference, diagnostics in
@@ -41,7 +40,7 @@ package struct LoadedPipeline {
         }
         if let document, !described.isEmpty {
             // Only plugins that said what they are: one that did not was reported once, at its declaration.
-            await PluginSteps.check(document, plugins: described, diagnostics: collector)
+            await PluginSteps.check(document, kinds: described, diagnostics: collector)
             if collector.hasErrors { pipeline = nil }
         }
         return LoadedPipeline(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)

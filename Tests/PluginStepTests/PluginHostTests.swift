@@ -11,9 +11,10 @@ struct PluginHostTests {
         let description = try await scripted("good").describe()
         #expect(description.summary == "rows of a pretend CRM segment")
         #expect(description.effects == .none)
-        #expect(description.options.map(\.key) == ["segment", "limit", "tags"])
+        #expect(description.options.map(\.key) == ["segment", "limit", "tags", "api-key"])
         #expect(description.options[0].isRequired && description.options[1].defaultValue == "3")
         #expect(description.options[2].type == .stringList)
+        #expect(description.options.map(\.isSecret) == [false, false, false, true])
         #expect(description.outputs.map(\.name) == ["rows", "count", "note"])
         #expect(description.outputs[0].type == .rows)
     }
@@ -66,6 +67,15 @@ struct PluginHostTests {
         let failed = try #require(await failure(of: step(scripted("hang", timeout: 30))))
         #expect(failed.message.contains("did not finish within 30 s, so it was stopped"), "\(failed.message)")
         #expect(failed.lines.contains("stderr: working on it"))
+    }
+
+    @Test("only secrets are hidden: env values named like secrets and secret options; other values are shown as they are")
+    func onlySecretsAreHidden() async throws {
+        let host = try scripted("words", environment: ["ABUSE": "fork", "ROWS": "1000000", "CRM_TOKEN": "s3cret-token"])
+        let step = try await step(host, options: .object(["segment": .string("vip"), "api-key": .string("k-98765")]))
+        let result = try await step.run(in: context())
+        #expect(result.summary == "forked 1000000 rows with token <redacted> and key <redacted>")
+        #expect(result.outputs["note"] == .string("forked 1000000 rows with token <redacted> and key <redacted>"))
     }
 
     @Test("each limit is named for what it is: describe's own, the run's timeout:, the exit after stdin closes", .timeLimit(.minutes(2)))

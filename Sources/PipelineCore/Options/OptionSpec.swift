@@ -89,6 +89,9 @@ public struct OptionSpec: Sendable, Equatable {
     public internal(set) var exclusion: Exclusion?
     /// A key without which this one has no meaning, and what to do about it.
     public internal(set) var requirement: Requirement?
+    /// Whether its value is a secret (a plugin's token, a webhook URL that is its own credential): hidden in whatever
+    /// Pushline shows of the step that takes it.
+    public internal(set) var isSecret = false
 
     /// Keys that exclude a key: giving one of them beside it is an error with `hint`.
     public struct Exclusion: Sendable, Equatable {
@@ -129,6 +132,13 @@ public struct OptionSpec: Sendable, Equatable {
         return copy
     }
 
+    /// This key, its value a secret.
+    public func secret() -> OptionSpec {
+        var copy = self
+        copy.isSecret = true
+        return copy
+    }
+
     /// This key, accepted only beside `key`.
     public func requiring(_ key: String, because reason: String, hint: String) -> OptionSpec {
         var copy = self
@@ -155,6 +165,7 @@ extension OptionSpec {
         copy.bounds = bounds
         copy.exclusion = exclusion
         copy.requirement = requirement
+        copy.isSecret = isSecret
         return copy
     }
 }

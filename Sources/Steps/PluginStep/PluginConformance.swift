@@ -65,15 +65,15 @@ package struct PluginConformance: Sendable {
     /// messages, whose dry run and run may each take `timeout` seconds.
     package init(command: [String], name: String, directory: String, environment: [String: String], timeout: Int64, runs: Runs) {
         let location = SourceLocation(file: "-", line: 1, column: 1)
+        // As in a pipeline, the variables named like secrets are secret (`plugin check` has no `secret-env:`).
         host = PluginHost(declaration: PluginDeclaration(name: name, location: location, command: command,
                                                          shownCommand: command.joined(separator: " "), commandLocation: location,
                                                          environment: environment, timeout: timeout), directory: directory)
         self.runs = runs
-        redact = PluginRedaction(environment)
     }
 
-    /// Hides the plugin's environment in what is shown of its words.
-    private let redact: PluginRedaction
+    /// Hides the plugin's secrets (and those of the options `host` is given) in what is shown of its words.
+    private var redact: PluginRedaction { PluginRedaction(host.declaration, options: host.optionSecrets) }
 
     /// The plugin's description and the part that says how asking for it went (nil description: nothing else can run).
     package func describe() async -> (finding: Finding, description: PluginDescription?) {
@@ -109,7 +109,7 @@ package struct PluginConformance: Sendable {
                 findings.append(Self.skipped("check (\(sample.label))", "an earlier part did not answer in time (\(hung))"))
                 continue
             }
-            let checked = await check(sample)
+            let checked = await check(sample, description)
             findings.append(checked)
             if checked.outcome == .failed, checked.message.contains("did not finish within") { hung = "check" }
             guard optionsFinding.outcome == .passed, checked.outcome == .passed, let typed else {
@@ -176,20 +176,26 @@ package struct PluginConformance: Sendable {
                             message: "\(errors.count) problem\(errors.count == 1 ? "" : "s") a pipeline would refuse before the plugin sees them",
                             details: errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }), nil)
         }
-        // Each value as the plugin's run would receive it, or, for a reference, as written.
+        // Each value as the plugin's run would receive it, or, for a reference, as written; a secret's hidden.
+        let redact = PluginRedaction(host.declaration, options: PluginOptions.secretValues(typed, specs: description.options)
+                                        + PluginOptions.secretValues(PluginOptions.written(sample.options), specs: description.options))
         let details = (sample.options.entries ?? []).map { entry in
             if let reference = Self.unresolvedReference(in: entry.value) { return "\(entry.key): \(reference) (a reference: its value is known in a pipeline)" }
-            return "\(entry.key): " + (typed[entry.key]?.json ?? "null")
+            return redact("\(entry.key): " + (typed[entry.key]?.json ?? "null"))
         }
         return (Finding(part: "options (\(sample.label))", outcome: .passed, message: "the keys and types are what a pipeline accepts",
                         details: details), typed)
     }
 
     /// The plugin's own `check` of a sample, as written (references unresolved), every problem listed.
-    private func check(_ sample: Sample) async -> Finding {
+    private func check(_ sample: Sample, _ description: PluginDescription) async -> Finding {
         let part = "check (\(sample.label))"
+        let written = PluginOptions.written(sample.options)
+        var host = host
+        host.optionSecrets = PluginOptions.secretValues(written, specs: description.options)
+        let redact = PluginRedaction(host.declaration, options: host.optionSecrets)
         do {
-            let problems = try await host.check(PluginOptions.written(sample.options))
+            let problems = try await host.check(written)
             return Finding(part: part, outcome: problems.isEmpty ? .passed : .failed,
                            message: problems.isEmpty ? "the plugin accepts the options" : "the plugin refused the options",
                            details: problems.map { redact(($0.path.compactMap(\.rowText).joined(separator: ".")) + ": " + $0.message) })
@@ -201,6 +207,9 @@ package struct PluginConformance: Sendable {
     /// A run with typed options: its rows checked as the engine checks them, its outputs against the declared ones (a
     /// declared output the run leaves unset fails it; a dry run may leave them unset).
     private func run(_ description: PluginDescription, options: PluginValue, part: String, dryRun: Bool) async -> Finding {
+        var host = host
+        host.optionSecrets = PluginOptions.secretValues(options, specs: description.options)
+        let redact = PluginRedaction(host.declaration, options: host.optionSecrets)
         var writer = PluginRowWriter(sink: nil)
         let hasRows = description.outputs.contains { $0.type == .rows }
         let collect: ([PluginValue]) async throws(PluginFailure) -> Void = { batch throws(PluginFailure) in try await writer.add(batch) }

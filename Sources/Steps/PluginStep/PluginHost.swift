@@ -9,6 +9,8 @@ package struct PluginHost: Sendable {
     package let declaration: PluginDeclaration
     /// The pipeline's folder: the plugin's working directory.
     package let directory: String
+    /// The values of the secret options of the step it runs for, hidden with its declaration's secrets.
+    package var optionSecrets: [String] = []
 
     /// How long `describe` and `check` may take: they are cheap and have no effects, but a runtime's cold start
     /// (a JVM, Node on a busy machine) can take seconds.
@@ -25,7 +27,7 @@ package struct PluginHost: Sendable {
 
     /// What the plugin is.
     package func describe(logger: Logger? = nil) async throws(PluginFailure) -> PluginDescription {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, optionSecrets: optionSecrets, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
             try await Self.handshake(channel)
         }
     }
@@ -33,7 +35,7 @@ package struct PluginHost: Sendable {
     /// The plugin's own findings about `options` (after the host's checks of keys and types): each a path into the
     /// options, a message and a hint.
     package func check(_ options: PluginValue, logger: Logger? = nil) async throws(PluginFailure) -> [(path: [PluginValue], message: String, hint: String?)] {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, optionSecrets: optionSecrets, directory: directory, logger: logger, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.check(id: 2, options: options))
             let result = try await Self.answer(to: 2, on: channel, method: "check", rows: nil)
@@ -53,7 +55,7 @@ package struct PluginHost: Sendable {
     package func run(_ options: PluginValue, context: PluginRequest.RunContext, timeout: Duration, logger: Logger?, stop: StopSignal? = nil,
                     progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? = nil,
                     rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
-        var process = PluginProcess(declaration: declaration, directory: directory, logger: logger, exitGrace: exitGrace)
+        var process = PluginProcess(declaration: declaration, optionSecrets: optionSecrets, directory: directory, logger: logger, exitGrace: exitGrace)
         process.stop = stop
         return try await process.converse(timeout: timeout) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
@@ -65,11 +67,11 @@ package struct PluginHost: Sendable {
     /// Sends a request the plugin does not know after the handshake: it must answer with an error (and not crash,
     /// hang or answer something else).
     package func probe(method: String) async throws(PluginFailure) {
-        try await PluginProcess(declaration: declaration, directory: directory, logger: nil, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
+        try await PluginProcess(declaration: declaration, optionSecrets: optionSecrets, directory: directory, logger: nil, exitGrace: exitGrace).converse(timeout: handshakeTimeout, handshake: true) { channel throws(PluginFailure) in
             _ = try await Self.handshake(channel)
             try await channel.send(.other(id: 2, method: method))
             if case .result(let result) = try await Self.reply(to: 2, on: channel, method: method, rows: nil) {
-                throw PluginFailure("the plugin answered the unknown method '\(method)' with a result: \(PluginRedaction(declaration.environment)(result.json).prefix(80))",
+                throw PluginFailure("the plugin answered the unknown method '\(method)' with a result: \(PluginRedaction(declaration, options: optionSecrets)(result.json).prefix(80))",
                                     hint: "answer a method you do not know with {\"id\": …, \"error\": {\"message\": \"unknown method\"}}")
             }
         }

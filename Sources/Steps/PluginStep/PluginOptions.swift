@@ -37,6 +37,19 @@ enum PluginOptions {
         return .object(fields)
     }
 
+    /// The text of every value of a secret option in `options` (typed or as written): a string, a list's items, a
+    /// map's values.
+    static func secretValues(_ options: PluginValue, specs: [OptionSpec]) -> [String] {
+        func texts(_ value: PluginValue) -> [String] {
+            switch value {
+            case .array(let items): items.flatMap(texts)
+            case .object(let fields): fields.values.flatMap(texts)
+            default: value.rowText.map { [$0] } ?? []
+            }
+        }
+        return specs.filter(\.isSecret).flatMap { spec in options[spec.key].map(texts) ?? [] }
+    }
+
     /// `node` as the plugin's `check` sees it: written values (a reference to an earlier step's output as written,
     /// since its value is not known yet), scalars as text.
     static func written(_ node: ConfigNode) -> PluginValue {

@@ -18,6 +18,8 @@ import SystemPackage
 /// declaration lists, its stderr logged, stopped when the conversation takes longer than allowed.
 struct PluginProcess: Sendable {
     let declaration: PluginDeclaration
+    /// The values of the step's secret options, hidden with the declaration's secrets.
+    var optionSecrets: [String] = []
     let directory: String
     let logger: Logger?
     /// How long a plugin has to exit once its stdin is closed.
@@ -40,7 +42,7 @@ struct PluginProcess: Sendable {
         // SIGPIPE's default action would end pushline without a word instead. (Console still ends the process as
         // Unix tools do when its own output's reader goes.)
         signal(SIGPIPE, SIG_IGN)
-        let redact = PluginRedaction(declaration.environment)
+        let redact = PluginRedaction(declaration, options: optionSecrets)
         let stderr = PluginStderr(logger: logger, redact: redact, keep: PluginProtocol.quotedStderrLines)
         let watch = Watch()
         defer { watch.stop() }

@@ -1,13 +1,19 @@
 import PipelineCore
 
-/// Hides the values a plugin was given in `env:` in whatever Pushline shows of its words (stderr lines, errors,
-/// summaries, text outputs), as it hides every other secret.
+/// Hides a plugin's secrets (its secret `env:` values, its secret options' values) in whatever Pushline shows of its
+/// words (stderr lines, errors, summaries, text outputs), as it hides every other credential. Only those values: an
+/// `env:` value that is no secret (`ROWS=1000`) stays readable.
 struct PluginRedaction: Sendable {
     /// Values long enough to be worth hiding (a 1- or 2-character value would blank ordinary text), longest first.
     let secrets: [String]
 
-    init(_ environment: [String: String]) {
-        secrets = Set(environment.values.filter { $0.count >= 3 }).sorted { $0.count > $1.count }
+    init(secrets: [String]) {
+        self.secrets = Set(secrets.filter { $0.count >= 3 }).sorted { $0.count > $1.count }
+    }
+
+    /// The secrets of `declaration` and of the options a step gives it.
+    init(_ declaration: PluginDeclaration, options: [String] = []) {
+        self.init(secrets: declaration.secretValues + options)
     }
 
     /// `text` with each secret replaced by `<redacted>`, and the credentials every output hides.

@@ -35,6 +35,10 @@ package struct PluginStep: RunnableStep {
     /// Runs the plugin (a dry run only when it has no external effects) and hands on what it declared.
     package func run(in context: StepContext) async throws -> StepResult {
         let name = host.declaration.name
+        // Its secret options' values are hidden with its declaration's secrets, in all it says and in the journal.
+        let secrets = PluginOptions.secretValues(options, specs: description.options)
+        var host = host
+        host.optionSecrets = secrets
         if context.isDryRun, description.effects == .external {
             return StepResult(summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")
         }
@@ -45,7 +49,7 @@ package struct PluginStep: RunnableStep {
         let stop = context.batch.stop
         let progress = Self.progress(context)
         let timeout = Duration.seconds(host.declaration.timeout)
-        let redact = PluginRedaction(host.declaration.environment)
+        let redact = PluginRedaction(host.declaration, options: secrets)
         var outputs: StepOutputs = [:]
         var lines: [String] = []
         var summary: String

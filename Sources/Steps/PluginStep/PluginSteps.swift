@@ -42,21 +42,24 @@ package enum PluginSteps {
         }
     }
 
-    /// Has each of the named `plugins` check the options of its steps, as written, and reports its findings at the
-    /// value they name.
-    package static func check(_ document: PipelineDocument, plugins: Set<String>, diagnostics: DiagnosticCollector) async {
-        for invocation in document.steps where plugins.contains(invocation.kind) {
-            guard let declaration = document.plugins.first(where: { $0.name == invocation.kind }) else { continue }
-            let host = PluginHost(declaration: declaration, directory: document.directory)
+    /// Has each plugin of `kinds` (those that said what they are) check the options of its steps, as written, and
+    /// reports its findings at the value they name, its secret options' values hidden.
+    package static func check(_ document: PipelineDocument, kinds: [StepKind], diagnostics: DiagnosticCollector) async {
+        for invocation in document.steps {
+            guard let kind = kinds.first(where: { $0.id == invocation.kind }),
+                  let declaration = document.plugins.first(where: { $0.name == invocation.kind }) else { continue }
+            let written = PluginOptions.written(invocation.options)
+            var host = PluginHost(declaration: declaration, directory: document.directory)
+            host.optionSecrets = PluginOptions.secretValues(written, specs: kind.options)
             let problems: [(path: [PluginValue], message: String, hint: String?)]
             do {
-                problems = try await host.check(PluginOptions.written(invocation.options))
+                problems = try await host.check(written)
             } catch {
                 diagnostics.error("plugin '\(declaration.name)' could not check the options: \(error.message)", at: invocation.location,
                                   step: invocation.kind, hint: ([error.hint].compactMap { $0 } + error.stderr.map { "stderr: \($0)" }).joined(separator: "\n"))
                 continue
             }
-            let redact = PluginRedaction(declaration.environment)
+            let redact = PluginRedaction(declaration, options: host.optionSecrets)
             for problem in problems {
                 let (node, keyLocation) = PluginOptions.node(at: problem.path, in: invocation.options)
                 let place = problem.path.compactMap(\.rowText).joined(separator: ".")

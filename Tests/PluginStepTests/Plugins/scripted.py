@@ -22,6 +22,7 @@ def describe():
             {"key": "segment", "type": "string", "required": True, "summary": "the segment to read", "examples": ["vip"]},
             {"key": "limit", "type": "integer", "default": 3, "summary": "how many rows"},
             {"key": "tags", "type": "list", "summary": "tags to stamp on each row"},
+            {"key": "api-key", "type": "string", "secret": True, "summary": "a key the CRM gives"},
         ],
         "outputs": [
             {"name": "rows", "type": "rows", "summary": "the segment's users"},
@@ -68,6 +69,12 @@ def run(request):
         time.sleep(3600)
     if MODE == "error":
         send({"id": rid, "error": {"message": "the CRM said 401 to token " + os.environ.get("CRM_TOKEN", ""), "hint": "check CRM_TOKEN"}})
+        return
+    if MODE == "words":
+        # Its environment's and its options' values in its words: which are hidden is the host's to say.
+        words = "forked %s rows with token %s and key %s" % (os.environ.get("ROWS", ""), os.environ.get("CRM_TOKEN", ""), options.get("api-key", ""))
+        print(words, file=sys.stderr, flush=True)
+        send({"id": rid, "result": {"summary": words, "outputs": {"note": words}}})
         return
     if MODE == "env":
         send({"id": rid, "result": {"summary": "saw the environment", "outputs": {"note": ",".join(sorted(os.environ.keys()))}}})
