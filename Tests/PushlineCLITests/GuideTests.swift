@@ -6,7 +6,7 @@ import Testing
 /// the guide shows (`…` stands for any lines, or any text within a line).
 @Suite struct GuideTests {
     /// The guides this suite follows; the others are ReadmeTests' `documents`.
-    static let guides = ["docs/writing-a-plugin.md", "docs/delivery-outcomes.md"]
+    static let guides = ["docs/writing-a-plugin.md", "docs/writing-a-plugin-in-node.md", "docs/delivery-outcomes.md"]
 
     @Test("every page in docs/ is tested by one suite or the other, or is the protocol's specification")
     func everyPageIsTested() throws {

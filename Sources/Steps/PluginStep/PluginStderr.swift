@@ -49,7 +49,7 @@ final class PluginStderr: Sendable {
         // Hidden first, cut after: a cut could leave part of a secret that no longer matches it.
         let redacted = redact(raw.hasSuffix("\r") ? String(raw.dropLast()) : raw)
         let line = redacted.count > Self.shownCharacters ? String(redacted.prefix(Self.shownCharacters)) + "…" : redacted
-        logger?.info("\(line)", metadata: ["source": "plugin stderr"])
+        logger?.log(level: Self.level(of: line), "\(line)", metadata: ["source": "plugin stderr"])
         tail.withLock { state in
             state.lines.append(line)
             if state.lines.count > keep { state.lines.removeFirst(state.lines.count - keep) }
@@ -58,4 +58,16 @@ final class PluginStderr: Sendable {
 
     /// The last lines.
     var lastLines: [String] { tail.withLock { $0.lines } }
+
+    /// The level a line is logged at: a warning or an error when its first words say so (`WARNING: …`, `[warn]`,
+    /// `Error: …`, `Traceback …`, `2024-05-01 10:00:00 ERROR …`), so the default log level shows it; info otherwise.
+    static func level(of line: String) -> Logger.Level {
+        let words = line.prefix(80).split { !$0.isLetter }.prefix(6).map { $0.lowercased() }
+        if words.contains(where: errorWords.contains) { return .error }
+        if words.contains(where: warningWords.contains) { return .warning }
+        return .info
+    }
+
+    static let errorWords: Set<String> = ["error", "err", "fatal", "critical", "traceback", "exception", "panic"]
+    static let warningWords: Set<String> = ["warning", "warn", "deprecationwarning", "deprecated"]
 }
