@@ -31,7 +31,7 @@ struct ProgressReporter: ProgressSink {
             if counts.skipped > 0 { line += " · \(counts.skipped) done earlier" }
             if counts.duplicates > 0 { line += " · \(counts.duplicates) already sent" }
             if counts.bad > 0 { line += " · \(counts.bad) bad" }
-            line += String(format: " · %.0f/s", progress.rate)
+            line += String(format: " · %.0f/s", progress.sentRate)
             if let total = progress.total, progress.rate > 0, !final {
                 line += " · ETA \(Self.clock(Double(total - counts.total) / progress.rate))"
             }

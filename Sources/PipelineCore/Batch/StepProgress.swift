@@ -27,6 +27,12 @@ package struct StepProgress: Sendable, Equatable {
         self.dryRun = dryRun
     }
 
-    /// Items finished per second so far.
+    /// Items finished per second so far, whatever became of them (what an estimate of the time left divides by).
     package var rate: Double { elapsed > 0 ? Double(counts.total) / elapsed : 0 }
+
+    /// Items sent (or, in a dry run, planned) per second so far: what a hub took. Items held back as duplicates,
+    /// skipped, bad or another shard's are not sent and do not count.
+    package var sentRate: Double {
+        elapsed > 0 ? Double(counts.accepted + counts.failed + counts.unknown + counts.planned) / elapsed : 0
+    }
 }

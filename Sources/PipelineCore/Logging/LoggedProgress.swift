@@ -4,6 +4,11 @@ import Logging
 /// Progress as log lines (`progress`, then `step finished`), at most one per step every `every`
 /// seconds: what cron and systemd keep of a long run.
 package final class LoggedProgress: ProgressSink, @unchecked Sendable {
+    /// `value` to one decimal, as the lines show it.
+    static func tenths(_ value: Double) -> Double {
+        (value * 10).rounded() / 10
+    }
+
     private let logger: Logger
     private let every: Double
     private let lock = NSLock()
@@ -26,21 +31,23 @@ package final class LoggedProgress: ProgressSink, @unchecked Sendable {
         }
         guard due else { return }
         if let done = progress.pluginDone {
-            var metadata: Logger.Metadata = ["step": "\(progress.stepIndex):\(progress.stepId)", "done": "\(done)",
-                                             "elapsed": .string(String(format: "%.1f", progress.elapsed))]
-            if let total = progress.total { metadata["total"] = "\(total)" }
+            var metadata: Logger.Metadata = ["step": "\(progress.stepIndex):\(progress.stepId)", "done": .stringConvertible(done),
+                                             "elapsed": .stringConvertible(Self.tenths(progress.elapsed))]
+            if let total = progress.total { metadata["total"] = .stringConvertible(total) }
             logger.info("plugin progress", metadata: metadata)
             return
         }
         let counts = progress.counts
+        // Numbers as numbers (JSON log lines carry them so); the rate counts what was sent, not what was held back.
         var metadata: Logger.Metadata = [
-            "step": "\(progress.stepIndex):\(progress.stepId)", "failed": "\(counts.failed)", "unknown": "\(counts.unknown)",
-            "skipped": "\(counts.skipped)", "duplicates": "\(counts.duplicates)", "bad": "\(counts.bad)",
-            "rate": .string(String(format: "%.1f", progress.rate)), "elapsed": .string(String(format: "%.1f", progress.elapsed)),
+            "step": "\(progress.stepIndex):\(progress.stepId)", "failed": .stringConvertible(counts.failed),
+            "unknown": .stringConvertible(counts.unknown), "skipped": .stringConvertible(counts.skipped),
+            "duplicates": .stringConvertible(counts.duplicates), "bad": .stringConvertible(counts.bad),
+            "rate": .stringConvertible(Self.tenths(progress.sentRate)), "elapsed": .stringConvertible(Self.tenths(progress.elapsed)),
         ]
         // A dry run sends nothing: it logs what it would send ("planned"), never "accepted".
-        if progress.dryRun { metadata["planned"] = "\(counts.planned)" } else { metadata["accepted"] = "\(counts.accepted)" }
-        if let total = progress.total { metadata["total"] = "\(total)" }
+        if progress.dryRun { metadata["planned"] = .stringConvertible(counts.planned) } else { metadata["accepted"] = .stringConvertible(counts.accepted) }
+        if let total = progress.total { metadata["total"] = .stringConvertible(total) }
         logger.info(final ? (progress.dryRun ? "dry run step finished" : "step finished") : (progress.dryRun ? "dry run progress" : "progress"),
                     metadata: metadata)
     }
