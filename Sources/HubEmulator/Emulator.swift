@@ -85,6 +85,11 @@ package final class Emulator: Sendable {
     }
 
     /// The deliveries recorded so far (what the side channel returns).
+    /// Forgets what was delivered (ids keep increasing), as `DELETE /_emulator/deliveries` does.
+    package func clearDeliveries() async {
+        await store.clearDeliveries()
+    }
+
     package func deliveries(since: Int? = nil) async -> [Delivery] {
         await store.deliveries(since: since)
     }

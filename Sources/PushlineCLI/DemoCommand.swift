@@ -100,7 +100,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let code: Int32
         do {
             code = try await runPipeline(pipeline, builtIn: builtIn != nil, connectionString: full.connectionString, hub: hub.name,
-                                         emulator: emulator, console: console)
+                                         emulator: emulator, keepsRunning: keepRunning, console: console)
         } catch {
             await server.stop()
             throw error
@@ -112,8 +112,10 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
             if code != ExitStatus.success { throw ExitStatus.exit(code) }
             return
         }
+        // What the walkthrough then sends is all `/_emulator/deliveries` lists, not the demo's own sends besides.
+        await emulator.clearDeliveries()
         console.line()
-        console.line("The emulator keeps running. In another terminal, paste:")
+        console.line("The emulator keeps running (the demo's deliveries cleared). In another terminal, paste:")
         // The emulator's own key, printed on purpose (as `pushline emulator` does): it guards nothing else.
         console.line("  export NH_CONNECTION='\(full.connectionString)'")
         console.line("  export NH_HUB=\(hub.name)")
@@ -135,7 +137,7 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
 
     /// Runs the pipeline as `run` does, then shows the deliveries, the requests and the next commands.
     private func runPipeline(_ pipeline: String, builtIn: Bool, connectionString: String, hub: String, emulator: Emulator,
-                             console: Console) async throws -> Int32 {
+                             keepsRunning: Bool, console: Console) async throws -> Int32 {
         var environment = console.environment
         environment["NH_CONNECTION"] = connectionString
         environment["NH_HUB"] = hub
@@ -185,16 +187,17 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         }
         // The journal is a fresh one, so a completed earlier run cannot happen; it would be a success.
         let code = outcome.exitCode
-        // Suggestions to paste as they are: the way this process was started, and a port that is free now.
+        // Suggestions to paste as they are, the way this process was started; none for what is about to keep running.
         let command = Invocation.current(environment: console.environment)
-        let port = Invocation.freePort()
-        let suggestions = [
-            ("\(command) demo --keep-running", "keep the emulator up and follow the walkthrough in docs/getting-started.md"),
+        var suggestions = [
             builtIn ? ("\(command) init", "write the seed tutorial and a starter project into this folder")
                     : ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
             ("\(command) validate pipelines/", builtIn ? "then check them" : "check every example pipeline"),
-            ("\(command) emulator" + (port > 0 ? " --port \(port)" : " --port 0"), "run the emulator on its own"),
         ]
+        if !keepsRunning {
+            suggestions.insert(("\(command) demo --keep-running", "keep the emulator up and follow the walkthrough in docs/getting-started.md"), at: 0)
+            suggestions.append(("\(command) emulator", "run the emulator on its own (port 8080; --port 0 picks a free one)"))
+        }
         let width = suggestions.map(\.0.count).max() ?? 0
         console.line("Next:")
         for (line, why) in suggestions { console.line("  \(line.padding(to: width))   \(why)") }

@@ -21,29 +21,4 @@ enum Invocation {
     static func current(environment: [String: String]) -> String {
         prefix(argument0: CommandLine.arguments.first ?? "pushline", environment: environment)
     }
-
-    /// A TCP port on the loopback interface that nothing listens on right now (0 when none could be found).
-    static func freePort() -> Int {
-        #if canImport(Glibc)
-        let stream = Int32(SOCK_STREAM.rawValue)
-        #else
-        let stream = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, stream, 0)
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0 else { return 0 }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return named == 0 ? Int(UInt16(bigEndian: address.sin_port)) : 0
-    }
 }

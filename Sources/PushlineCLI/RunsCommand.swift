@@ -121,14 +121,16 @@ struct RunsCommand: AsyncParsableCommand {
                 for count in counts {
                     byStep[count.step, default: (count.stepId, [:])].1[count.state] = count.count
                 }
-                for step in byStep.keys.sorted() {
-                    let (stepId, states) = byStep[step]!
-                    let parts = ItemState.allCases.compactMap { state in states[state].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
-                    console.line("step \(step) \(stepId): \(parts.joined(separator: ", "))")
-                }
-                for step in completed {
-                    console.line("step \(step.step) \(step.stepId): completed: \(step.summary)")
-                    if !step.outputs.isEmpty { console.line("  outputs: \(RunView.outputsLine(step.outputs))") }
+                // The steps in the pipeline's order: a step's item counts, then what it completed with.
+                for step in Set(byStep.keys).union(completed.map(\.step)).sorted() {
+                    if let (stepId, states) = byStep[step] {
+                        let parts = ItemState.allCases.compactMap { state in states[state].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
+                        console.line("step \(step) \(stepId): \(parts.joined(separator: ", "))")
+                    }
+                    for done in completed where done.step == step {
+                        console.line("step \(done.step) \(done.stepId): completed: \(done.summary)")
+                        if !done.outputs.isEmpty { console.line("  outputs: \(RunView.outputsLine(done.outputs))") }
+                    }
                 }
                 for group in groups {
                     console.line("\(group.state.rawValue) ×\(ItemCounts.grouped(group.count)) (step \(group.step) \(group.stepId)): \(group.error ?? "no reason recorded")")
@@ -237,7 +239,9 @@ struct RunsCommand: AsyncParsableCommand {
                 } else if resend {
                     console.line("the next run that reaches them sends them: the same command resumes run \(run.id)")
                 } else if result.remaining > 0 {
-                    console.line("\(ItemCounts.grouped(result.remaining)) item\(result.remaining == 1 ? "" : "s") of the run are still failed, unknown or bad (`pushline runs show \(run.id)`)")
+                    let one = result.remaining == 1
+                    console.line("\(ItemCounts.grouped(result.remaining)) item\(one ? " of the run is" : "s of the run are") still failed, unknown or bad "
+                        + "(`pushline runs show \(run.id)`)")
                 }
             } catch let error as RunStoreError {
                 throw CommandFailure("the run journal: \(error.message)")

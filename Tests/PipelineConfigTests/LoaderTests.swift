@@ -32,7 +32,6 @@ import PipelineCore
             """)
         #expect(harness.headlines("p.yaml") == [
             "p.yaml:2:1: error: unknown key 'step'; did you mean 'steps'?",
-            "p.yaml:1:1: error: missing required key 'steps'",
             "p.yaml:1:10: error: unsupported pipeline version 2; this Pushline reads version 1",
         ])
     }

@@ -78,7 +78,6 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
         #expect(collector.diagnostics.map(\.description) == [
             "test.yaml:11:5: error: unknown step 'prob'; did you mean 'probe'?",
             "test.yaml:12:20: error: [probe] unknown key 'nmae'; did you mean 'name'?",
-            "test.yaml:12:12: error: [probe] missing required key 'name'",
         ])
     }
 }

@@ -28,6 +28,15 @@ import Testing
         #expect(collector.diagnostics.first?.location == Build.at(4, 5))
     }
 
+    @Test("a required key written misspelled is one error, the unknown key's, not a second 'missing' one")
+    func misspelledRequiredKeyIsOneError() {
+        let collector = DiagnosticCollector()
+        let reader = OptionReader(Build.mapping([("hbu", Build.scalar("sports", 2, 10))], 1, 5), specs: specs, step: "sign",
+                                  what: "sign options", diagnostics: collector)
+        #expect(collector.diagnostics.map(\.message) == ["unknown key 'hbu'; did you mean 'hub'?"])
+        #expect(reader.isMisspelled("hub") && !reader.isMisspelled("tags"))
+    }
+
     @Test func nonMappingIsAnError() {
         let collector = DiagnosticCollector()
         _ = OptionReader(Build.scalar("sports", 2, 9), specs: specs, step: "sign", what: "sign options", diagnostics: collector)

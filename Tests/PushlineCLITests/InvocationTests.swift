@@ -22,9 +22,4 @@ import Testing
         #expect(Invocation.prefix(argument0: "my-pushline", environment: [:]) == "my-pushline")
         #expect(Invocation.prefix(argument0: "/src/app/.build/release/my-pushline", environment: ["PATH": empty]) == "swift run my-pushline")
     }
-
-    @Test func aFreePortIsOneNothingListensOn() {
-        let port = Invocation.freePort()
-        #expect((1024...65535).contains(port))
-    }
 }

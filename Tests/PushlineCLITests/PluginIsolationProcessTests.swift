@@ -11,7 +11,10 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-snoop-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let plugin = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/plugins/snoop.py"
+        // The plugin is copied beside the pipeline: the checkout may lie in a folder only its owner can read (CI's).
+        let plugin = directory + "/snoop.py"
+        try FileManager.default.copyItem(atPath: CommandRunner.root + "/Tests/PushlineCLITests/Inputs/plugins/snoop.py", toPath: plugin)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: plugin)
         try """
             version: 1
             plugins:
@@ -19,7 +22,14 @@ import Testing
             steps:
               - snoop: {}
             """.write(toFile: directory + "/snoop.yaml", atomically: true, encoding: .utf8)
-        let pushline = [PushlineProcess.executable.path, "run", directory + "/snoop.yaml"]
+        // So is pushline, for the same reason, when it is to run as another user.
+        var executable = PushlineProcess.executable.path
+        if getuid() == 0 {
+            executable = directory + "/pushline"
+            try FileManager.default.copyItem(atPath: PushlineProcess.executable.path, toPath: executable)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable)
+        }
+        let pushline = [executable, "run", directory + "/snoop.yaml"]
         let process = Process()
         if getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")

@@ -119,6 +119,9 @@ extension PipelineRunProcessTests {
         #expect(show.stdout.contains("step 3 cancel it: completed: cancelled scheduled notification '\(scheduled)'"), "\(show.stdout)")
         #expect(show.stdout.contains("  outputs: accepted 1; already-sent 0; bad 0; failed 0; notification-ids [\(scheduled)]; skipped 0; total 1"),
                 "\(show.stdout)")
+        // The steps are listed in the pipeline's order, those with items and those that completed alike.
+        let numbers = show.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }.compactMap { Int($0.split(separator: " ")[1]) }
+        #expect(numbers.count >= 3 && numbers == numbers.sorted(), "\(show.stdout)")
         #expect(try await emulator.stop() == 0)
     }
 

@@ -29,7 +29,7 @@ let appSQL = """
     """
 
 /// Builds `query` from string options, as the pipeline would give them.
-func build(_ pairs: [(String, Any)], directory: String) -> (QueryStep?, [Diagnostic]) {
+func build(_ pairs: [(String, Any)], directory: String, environment: [String: String] = [:]) -> (QueryStep?, [Diagnostic]) {
     let collector = DiagnosticCollector()
     let file = directory + "/p.yaml"
     let node = ConfigNode(.mapping(pairs.enumerated().map { offset, pair in
@@ -42,7 +42,8 @@ func build(_ pairs: [(String, Any)], directory: String) -> (QueryStep?, [Diagnos
         return ConfigEntry(key: pair.0, keyLocation: SourceLocation(file: file, line: offset + 10, column: 5), value: value)
     }), at: SourceLocation(file: file, line: 9, column: 5))
     let reader = OptionReader(node, specs: QueryStep.options, step: QueryStep.id, what: "query options", diagnostics: collector)
-    let document = PipelineDocument(file: file, directory: directory)
+    var document = PipelineDocument(file: file, directory: directory)
+    document.environment = environment
     return (QueryStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })), collector.diagnostics)
 }
 
@@ -174,5 +175,18 @@ func lines(_ rows: SpooledRows) throws -> [String] {
         let newPassword = try #require(build([("database", "postgres://reader:two@db/app"), ("sql", "select 1")], directory: scratch.directory).0)
         #expect(withPassword.sourceDigest == newPassword.sourceDigest, "a new password is the same database")
         #expect(!withPassword.database.shown.contains("one"))
+    }
+
+    @Test("a PostgreSQL password comes from the run's environment (--env-file, serve's settings), not this process's")
+    func passwordFromTheRunsEnvironment() throws {
+        let scratch = try Scratch(appSQL)
+        defer { scratch.remove() }
+        let step = try #require(build([("database", "postgres://reader@db/app"), ("sql", "select 1")], directory: scratch.directory,
+                                      environment: ["PGPASSWORD": "from-the-env-file"]).0)
+        guard case .postgres(let location) = step.database else { Issue.record("not PostgreSQL: \(step.database)"); return }
+        #expect(location.password == "from-the-env-file")
+        let without = try #require(build([("database", "postgres://reader@db/app"), ("sql", "select 1")], directory: scratch.directory).0)
+        guard case .postgres(let bare) = without.database else { return }
+        #expect(bare.password == nil || bare.password == "", "the process's PGPASSWORD is not read")
     }
 }

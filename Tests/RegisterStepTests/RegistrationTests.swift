@@ -99,7 +99,6 @@ private let expectedDescription = RegistrationDescription(
             "5:80 template 'alert' is for apns, but the registration's platform is wns",
             "5:99 invalid tag: tag 'no!' contains '!', which is not allowed",
             "6:30 unknown key 'handel'; did you mean 'handle'?",
-            "6:9 missing required key 'handle'",
             "6:19 platform 'ios' is not supported; use apns, fcmv1, gcm or wns",
         ])
     }

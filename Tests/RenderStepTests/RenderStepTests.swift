@@ -81,12 +81,12 @@ private func build(_ node: ConfigNode, files: @escaping DataFileLoader = { _, _,
         #expect(result.lines == [#"{"aps":{"alert":"from a file"}}"#])
     }
 
-    @Test func missingPropertyIsAWarningAndRendersEmpty() async throws {
+    @Test("a property the template uses and nobody gives is an error, as `send` says it: the payload would carry it empty")
+    func missingPropertyIsAnError() async throws {
         let (step, diagnostics) = build(mapping([("template", scalar("genericTemplate", 2, 13))]))
-        #expect(diagnostics.map(\.severity) == [.warning])
-        let result = try await #require(step).run(in: context())
-        // The run shows the same finding `send` and `pushline render` would (one render-and-lint path).
-        #expect(result.lines == [#"{"aps":{"alert":""}}"#, "warning: property 'message' is used but not given; it renders as an empty string"])
+        #expect(step == nil)
+        #expect(diagnostics.map(\.severity) == [.error])
+        #expect(diagnostics.first?.message == "template 'genericTemplate' uses property 'message', which is not given; the payload would carry it empty")
     }
 }
 

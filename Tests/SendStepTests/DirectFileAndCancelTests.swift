@@ -36,7 +36,8 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
 
     @Test func aSingleHandleIsADirectSendNotABatch() async throws {
         let path = try file(token(7))
-        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path)]).0)
+        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path),
+                                               ("properties", [("message", "x")])]).0)
         let transport = RecordingTransport()
         _ = try await run(step, transport: transport)
         #expect(transport.requests.map(\.url) == ["http://127.0.0.1:8080/myhub/messages?api-version=2020-06&direct"])
@@ -73,11 +74,16 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
             == ["p.yaml:2:10 error: give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'"])
     }
 
-    @Test func aTemplatePropertyNotGivenIsWarnedOfAsRenderWarnsAndCaseTwinsAreRefused() {
+    @Test func aTemplatePropertyNotGivenIsRefusedAsRenderRefusesItAndCaseTwinsAreRefused() {
         let apple: [(String, Any)] = [("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct", [token(1)])]
         let (step, problems) = diagnose(apple)
-        #expect(step != nil, "a missing property renders empty: a warning, not an error")
-        #expect(problems == ["p.yaml:2:10 warning: template 'alert' uses property 'message', which is not given; it renders as an empty string"])
+        #expect(step == nil, "a payload with the property empty is never what was meant")
+        #expect(problems == ["p.yaml:2:10 error: template 'alert' uses property 'message', which is not given; the payload would carry it empty"])
+        // A property given that the template does not use is warned of at its key, with the name it is nearest to.
+        let (typo, warned) = diagnose(apple + [("properties", [("mesage", "hi"), ("message", "hi")])])
+        #expect(typo != nil)
+        #expect(warned.count == 1 && warned[0].contains("warning: property 'mesage' is used by template 'alert' nowhere; did you mean 'message'?"),
+                "\(warned)")
         let (twins, found) = diagnose(apple + [("properties", [("message", "a"), ("Message", "b")])])
         #expect(twins == nil)
         #expect(found == ["p.yaml:2:10 error: properties 'Message', 'message' differ only in letter case"])
@@ -92,7 +98,8 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
 
     @Test func aFileChangedAfterTheCheckStopsAtTheBadLineAfterSendingTheBatchesBefore() async throws {
         let path = try file((0..<1500).map(token).joined(separator: "\n"))
-        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path)]).0)
+        let step = try #require(diagnose([("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path),
+                                               ("properties", [("message", "x")])]).0)
         try ((0..<1200).map(token) + ["oops"]).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let transport = RecordingTransport()
         await #expect(throws: StepFailure.self) { _ = try await run(step, transport: transport) }

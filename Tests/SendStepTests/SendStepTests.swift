@@ -77,6 +77,11 @@ func run(_ step: SendStep, transport: any HubTransport, dryRun: Bool = false, ba
         #expect(build([("hub", "sports"), ("broadcast", "false")]).1 == ["a send needs a target"])
     }
 
+    @Test("a misspelled target is one error, at its own key: no follow-on 'needs a target' about another line")
+    func misspelledTargetIsOneError() {
+        #expect(build([("hub", "sports"), ("audiance", "fans")]).1 == ["unknown key 'audiance'; did you mean 'audience'?"])
+    }
+
     @Test func inlineAudienceIsCheckedAgainstNHLimits() {
         let (step, errors) = build([("hub", "sports"), ("audience", "a && b && c && d && e && f && g")])
         #expect(step == nil)
@@ -90,9 +95,10 @@ func run(_ step: SendStep, transport: any HubTransport, dryRun: Bool = false, ba
     @Test func formatAndTemplateMustAgree() {
         #expect(build([("hub", "sports"), ("format", "apple"), ("audience", "fans")]).1
             == ["a native send needs `template:`, the pipeline template rendered into the payload"])
-        #expect(build([("hub", "sports"), ("format", "fcmv1"), ("template", "alert"), ("audience", "fans")]).1
+        let message: (String, Any) = ("properties", [("message", "hi")])
+        #expect(build([("hub", "sports"), ("format", "fcmv1"), ("template", "alert"), ("audience", "fans"), message]).1
             == ["template 'alert' is for APNs, which sends as 'apple', not 'fcmv1'"])
-        #expect(build([("hub", "sports"), ("template", "alert"), ("audience", "fans")]).1
+        #expect(build([("hub", "sports"), ("template", "alert"), ("audience", "fans"), message]).1
             == ["'template' is for native formats; a template send uses the templates devices registered"])
         #expect(build([("hub", "sports"), ("direct", "AB12")]).1
             == ["direct sends need a native format; NH renders templates only for registered devices"])
@@ -119,6 +125,14 @@ func run(_ step: SendStep, transport: any HubTransport, dryRun: Bool = false, ba
         #expect(request.header("ServiceBusNotification-Tags") == "a || b")
         #expect(String(decoding: request.body, as: UTF8.self) == #"{"message":"Hi \"you\""}"#)
         #expect(result.summary == "sent a template notification to audience 'fans' on hub 'sports': notification n1")
+    }
+
+    @Test("a scheduled send's summary says when it goes out")
+    func scheduledSendSaysWhen() async throws {
+        let step = try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "later")]), ("schedule", "in 2h")]).0)
+        let result = try await run(step, transport: RecordingTransport())
+        // The clock stands at 2023-11-14T22:13:20Z: two hours on.
+        #expect(result.summary.hasSuffix("; scheduled: it goes out at 2023-11-15T00:13:20 UTC"), "\(result.summary)")
     }
 
     @Test func nativeSendRendersLocallyAndMergesHeaders() async throws {

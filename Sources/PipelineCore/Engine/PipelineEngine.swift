@@ -227,7 +227,8 @@ package struct PipelineEngine: Sendable {
                 guard let check = try await built.step.checkInput(in: stepContext) else { continue }
                 checks[built.index] = check
                 stepContext.logger.info("input checked", metadata: [
-                    "input": "\(check.input)", "records": "\(check.records)", "bad": "\(check.bad)", "policy": "\(check.policy.rawValue)",
+                    "input": "\(check.input)", "records": .stringConvertible(check.records), "bad": .stringConvertible(check.bad),
+                    "policy": "\(check.policy.rawValue)",
                 ])
                 guard check.stopsRun else { continue }
                 var record = StepRecord(

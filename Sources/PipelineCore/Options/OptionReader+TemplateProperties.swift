@@ -17,9 +17,10 @@ package enum PropertyOptions {
 extension OptionReader {
     /// The build-time half of the one render-and-lint path (`TemplateRendering` is the run-time half), so
     /// `render` and `send` with a pipeline template say the same before anything runs: properties that differ
-    /// only in letter case are an error (NH matches names case-insensitively, so which one it uses is unclear);
-    /// a property the template uses that is not given is a warning (it renders as an empty string). False
-    /// after an error.
+    /// only in letter case are an error (NH matches names case-insensitively, so which one it uses is unclear); so is
+    /// a property the template uses that is not given (the payload would carry it empty: never what was meant); a
+    /// property given that the template does not use, named like one it does (`mesage` → `message`), is a warning at
+    /// its key. False after an error.
     package func checkProperties(_ names: some Collection<String>, for template: TemplateDeclaration) -> Bool {
         let properties = TemplateProperties(Dictionary(names.map { ($0, "") }, uniquingKeysWith: { first, _ in first }))
         if !properties.caseConflicts.isEmpty {
@@ -27,11 +28,27 @@ extension OptionReader {
             error("properties \(conflicting) differ only in letter case", at: node,
                   hint: "NH matches property names case-insensitively; keep one spelling")
         }
-        for name in template.body?.propertyNames ?? [] where properties[name] == nil {
-            diagnostics.warning("template '\(template.name)' uses property '\(name)', which is not given; it renders as an empty string",
-                                at: node.location, step: step, hint: "add `\(name):` under properties")
+        let used = template.body?.propertyNames ?? []
+        let usedNames = TemplateProperties(Dictionary(used.map { ($0, "") }, uniquingKeysWith: { first, _ in first }))
+        let given = Array(names)
+        // With `properties:` misspelled (`propertis:`), that error says it all: none would be "missing" besides.
+        let misspelled = isMisspelled(PropertyOptions.properties.key) || isMisspelled(PropertyOptions.propertiesFile.key)
+        let missing = misspelled ? [] : used.filter { properties[$0] == nil }
+        for name in missing {
+            let near = Suggestion.didYouMean(name, in: given.filter { usedNames[$0] == nil })
+            error("template '\(template.name)' uses property '\(name)', which is not given; the payload would carry it empty", at: node,
+                  hint: "add `\(name):` under properties" + (near.isEmpty ? "" : " (one given is named like it\(near))"))
         }
-        return properties.caseConflicts.isEmpty
+        // A property the template does not use is fine (one set of properties may serve several templates), unless it is
+        // a misspelling of one the template does use: that is said at its key.
+        let entries = self.node(PropertyOptions.properties.key)?.entries ?? []
+        for name in given.sorted() where usedNames[name] == nil {
+            guard let meant = Suggestion.closest(to: name, in: used) else { continue }
+            let location = entries.first { $0.key == name }?.keyLocation ?? self.node(PropertyOptions.properties.key)?.location ?? node.location
+            diagnostics.warning("property '\(name)' is used by template '\(template.name)' nowhere; did you mean '\(meant)'?",
+                                at: location, step: step, hint: "the template uses \(used.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        return properties.caseConflicts.isEmpty && missing.isEmpty
     }
 
     /// Reads `properties:` or `properties-file:` into name → text (nil after reporting a problem;

@@ -62,7 +62,7 @@ public struct OptionReader {
             }
         }
         if node.entries != nil {
-            for spec in specs where spec.isRequired {
+            for spec in specs where spec.isRequired && !isMisspelled(spec.key) {
                 if let entry = entries.first(where: { $0.key == spec.key }) {
                     if entry.value.isNull {
                         diagnostics.error("'\(spec.key)' has no value", at: entry.keyLocation, step: step,
@@ -94,6 +94,13 @@ public struct OptionReader {
     /// already reported, so a step skips checks that depend on it instead of reporting it missing.
     public func isUnresolved(_ key: String) -> Bool {
         entries.first { $0.key == key }?.value.containsUnresolved == true
+    }
+
+    /// Whether an unknown key was reported as a misspelling of `key` ("unknown key 'audiance'; did you mean
+    /// 'audience'?"): a check that `key` is missing would only say the same thing again, about another line.
+    public func isMisspelled(_ key: String) -> Bool {
+        let known = specs.map(\.key)
+        return entries.contains { entry in !known.contains(entry.key) && Suggestion.closest(to: entry.key, in: known) == key }
     }
 
     /// Reports an error at a node, tagged with this reader's step.

@@ -35,6 +35,10 @@ public struct PipelineDocument: Sendable {
     /// A SHA-256 of the exact text the loader read, so a run's identity covers what was run, not what the
     /// file holds a moment later.
     public var contentDigest: String?
+    /// The environment the file was read with (the process's, with `--env-file`'s values, or `serve`'s settings'):
+    /// where a step that connects to something takes what the file leaves to the environment (`PGPASSWORD`).
+    /// Never written anywhere.
+    package var environment: [String: String] = [:]
 
     /// Creates a document.
     package init(

@@ -31,7 +31,8 @@ package enum QueryDatabase: Sendable, Equatable {
         let text = value.trimmingCharacters(in: .whitespaces)
         if PostgresLocation.isURL(text) {
             do {
-                return .postgres(try PostgresLocation(text, environment: ProcessInfo.processInfo.environment))
+                // The run's environment (`--env-file`, serve's settings), as every other value of the pipeline.
+                return .postgres(try PostgresLocation(text, environment: context.document.environment))
             } catch {
                 options.error("'database': \(error.message.replacingOccurrences(of: "run store", with: "database"))", at: node, hint: "postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full]")
                 return nil

@@ -49,6 +49,7 @@ extension SendOptionsDecoder {
         }
         guard given.count == 1 else {
             if given.isEmpty, [Keys.audience.key, Keys.direct.key].contains(where: options.isUnresolved) { return nil }
+            if given.isEmpty, [Keys.audience.key, Keys.broadcast.key, Keys.direct.key].contains(where: options.isMisspelled) { return nil }
             options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true' and 'direct'",
                           at: given.dropFirst().first.flatMap(options.node) ?? options.node,
                           hint: "write `audience: \"$UserId:{$(userId)}\"` (a tag expression per row), `broadcast: true` or `direct: $(handle)`")

@@ -104,6 +104,8 @@ struct SendOptionsDecoder {
             return key != Keys.broadcast.key || broadcast
         }
         guard given.count == 1 else {
+            // A misspelled target ('audiance') was reported as that: "needs a target" would point at another line.
+            if given.isEmpty, Keys.targets.contains(where: options.isMisspelled) { return nil }
             let extra = given.dropFirst().first.flatMap { key in options.node.entries?.first { $0.key == key }?.value }
             options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'",
                           at: extra ?? options.node,

@@ -13,7 +13,8 @@ extension SendStep {
     /// by a resume that would stop at the same request.
     func sendJournalled(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
         let body = try payload()
-        let next = try requests(to: target, body: body, now: context.clock.now().timeIntervalSince1970, endpoint: session.endpoint)
+        let now = context.clock.now().timeIntervalSince1970
+        let next = try requests(to: target, body: body, now: now, endpoint: session.endpoint)
         let single: Bool = switch target {
         case .audience, .broadcast: true
         case .direct(let handles): handles.count <= NHLimits.maxDirectBatchHandles
@@ -43,6 +44,7 @@ extension SendStep {
         }
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         var result = finish(outcome, what: what, context: context)
+        if let at = try scheduleTime(now: now) { result.summary += Self.goesOut(at) }
         result.lines = payloadWarnings + result.lines
         if single, !context.isDryRun, outcome.failures.contains(where: { $0.state == .unknown }) {
             result.lines.append("settle it once checked: `pushline runs resolve \(context.batch.run?.id ?? "RUN") --step \(context.stepIndex) --delivered` "
@@ -119,7 +121,9 @@ extension SendStep {
             }
         })
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
-        return await withOutcomes(finish(outcome, what: what, context: context), of: outcome, session: session, context: context)
+        var result = finish(outcome, what: what, context: context)
+        if let scheduleTime { result.summary += Self.goesOut(scheduleTime) }
+        return await withOutcomes(result, of: outcome, session: session, context: context)
     }
 
     /// True when the send is scheduled for a fixed time: two sends of the same content at different fixed
@@ -187,7 +191,10 @@ extension SendStep {
             }
         }
         if outcome.resent > 0 {
-            summary += "; --again: \(ItemCounts.grouped(outcome.resent)) of these had been sent by an earlier run within the dedupe window and were sent again"
+            // A dry run sends nothing: it says what the live run would do.
+            let one = outcome.resent == 1
+            summary += "; --again: \(ItemCounts.grouped(outcome.resent)) of these had been sent by an earlier run within the dedupe window and "
+                + (context.isDryRun ? "would be sent again" : "\(one ? "was" : "were") sent again")
         }
         if outcome.interrupted { summary += "; stopped by a signal before the last row" }
         var lines = outcome.dryRunLines

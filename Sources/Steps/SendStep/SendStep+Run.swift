@@ -59,7 +59,8 @@ extension SendStep {
 
     private func send(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
         let body = try payload()
-        let next = try requests(to: target, body: body, now: context.clock.now().timeIntervalSince1970, endpoint: session.endpoint)
+        let now = context.clock.now().timeIntervalSince1970
+        let next = try requests(to: target, body: body, now: now, endpoint: session.endpoint)
         var lines: [String] = []
         var sent: [ReportValue] = []
         var ids: [String] = []
@@ -85,9 +86,10 @@ extension SendStep {
         }
         lines = payloadWarnings + lines
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
-        let summary = context.isDryRun
+        var summary = context.isDryRun
             ? "would send \(what) on hub '\(hub.name)' (\(count) request\(count == 1 ? "" : "s"), nothing sent)"
             : "sent \(what) on hub '\(hub.name)'" + (ids.isEmpty ? "" : ": notification \(ids.joined(separator: ", "))")
+        if let at = try scheduleTime(now: now) { summary += Self.goesOut(at) }
         var result = StepResult(summary: summary, lines: lines, data: .object([
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("notificationIds", .array(ids.map(ReportValue.string))), ReportField("requests", .array(sent)),
@@ -187,6 +189,11 @@ extension SendStep {
         let stepNames = Set(headers.map { $0.name.lowercased() })
         return (template?.headers ?? [:]).sorted { $0.key < $1.key }
             .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
+    }
+
+    /// What a scheduled send's summary adds: when it goes out.
+    static func goesOut(_ time: Double) -> String {
+        "; scheduled: it goes out at \(ScheduleTime.format(time)) UTC"
     }
 
     /// Epoch seconds to schedule for, checked against NH's 7-day window; nil to send now.

@@ -1,13 +1,9 @@
 """A test plugin that does what a hostile plugin would: it tries to read pushline's environment and memory through
-/proc (its parent, as the same user) and says in its summary what it could read."""
+/proc (its parent, as the same user) and says in its summary what it could read. Self-contained (the protocol by
+hand), so it can be copied to a folder any user can read."""
+import json
 import os
 import sys
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "plugins"))
-from pushline_plugin import Plugin  # noqa: E402
-
-plugin = Plugin(summary="tries to read its host's secrets", effects="none",
-                outputs=[{"name": "found", "type": "string", "summary": "what it could read"}])
 
 
 def attempt(path, marker):
@@ -19,13 +15,23 @@ def attempt(path, marker):
         return "denied (%s)" % error.__class__.__name__
 
 
-@plugin.run
-def run(options, context, emit):
-    parent = os.getppid()
-    # Its own are readable: what is refused is refused because it is pushline's.
-    found = "own environ %s; pushline's environ %s; pushline's mem %s" % (
-        attempt("/proc/self/environ", None), attempt("/proc/%d/environ" % parent, b"SNOOP_MARKER"), attempt("/proc/%d/mem" % parent, None))
-    return {"summary": found, "outputs": {"found": found}}
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
 
 
-plugin.serve()
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["method"] == "describe":
+        send({"id": request["id"], "result": {"protocol": 1, "summary": "tries to read its host's secrets", "effects": "none",
+                                              "outputs": [{"name": "found", "type": "string", "summary": "what it could read"}]}})
+    elif request["method"] == "check":
+        send({"id": request["id"], "result": {"problems": []}})
+    elif request["method"] == "run":
+        parent = os.getppid()
+        # Its own are readable: what is refused is refused because it is pushline's.
+        found = "own environ %s; pushline's environ %s; pushline's mem %s" % (
+            attempt("/proc/self/environ", None), attempt("/proc/%d/environ" % parent, b"SNOOP_MARKER"), attempt("/proc/%d/mem" % parent, None))
+        send({"id": request["id"], "result": {"summary": found, "outputs": {"found": found}}})
+    else:
+        send({"id": request["id"], "error": {"message": "unknown method " + request["method"]}})
