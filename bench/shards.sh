@@ -80,7 +80,7 @@ send() {
     pids+=($!)
   done
   for index in "${!pids[@]}"; do
-    wait "${pids[$index]}" || { echo "bench: part $index failed:" >&2; tail -5 "$work/part-$index.err" "$work/part-$index.json" >&2; exit 1; }
+    wait "${pids[$index]}" || { echo "bench: part $index failed:" >&2; tail -n 5 "$work/part-$index.err" "$work/part-$index.json" >&2; exit 1; }
   done
   end=$(date +%s.%N)
   for index in $(seq 0 $((parts - 1))); do
