@@ -46,14 +46,12 @@ extension DocumentDecoder {
     /// The location of a text column inside a single-line scalar, through any quoting escapes.
     /// References change offsets, so for those the scalar's own location is used.
     func location(ofColumn column: Int, in node: ConfigNode) -> SourceLocation {
-        guard let scalar = node.scalar, !scalar.hasReferences, !scalar.text.contains("\n"),
-            node.location.line >= 1, node.location.line <= sourceLines.count
-        else { return node.location }
-        guard let mapped = ScalarColumns.sourceColumn(
-            forTextColumn: column, line: sourceLines[node.location.line - 1], startColumn: node.location.column)
-        else { return node.location }
-        var location = node.location
-        location.column = mapped
-        return location
+        guard let scalar = node.scalar, !scalar.hasReferences, !scalar.text.contains("\n") else { return node.location }
+        return ScalarPlace.location(line: 1, column: column, text: scalar.text, at: node.location, sourceLine: sourceLine) ?? node.location
+    }
+
+    /// Line `line` (1-based) of the pipeline file.
+    func sourceLine(_ line: Int) -> Substring? {
+        line >= 1 && line <= sourceLines.count ? sourceLines[line - 1] : nil
     }
 }

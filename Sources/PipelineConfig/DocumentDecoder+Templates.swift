@@ -110,34 +110,10 @@ extension DocumentDecoder {
         }
     }
 
-    /// Maps a position inside an inline template to the YAML file: same line for flow scalars,
-    /// following lines (at the block's indentation) for block scalars.
+    /// Maps a position inside an inline template to the YAML file (`ScalarPlace`); the scalar itself where it does
+    /// not map line for line.
     private func inlineLocation(of error: TemplateError, in node: ConfigNode) -> SourceLocation {
         guard let scalar = node.scalar, !scalar.hasReferences else { return node.location }
-        guard scalar.text.contains("\n") else {
-            return error.line == 1 ? location(ofColumn: error.column, in: node) : node.location
-        }
-        // A literal block scalar's content starts on the line after its `|` indicator, indented as
-        // its first line is. Folded (`>`) and explicitly indented (`|2`) blocks do not map line for
-        // line, so those point at the scalar itself.
-        guard isPlainLiteralBlock(at: node.location) else { return node.location }
-        var location = node.location
-        location.line += error.line
-        location.column = indentation(ofLine: node.location.line + 1) + error.column
-        return location
-    }
-
-    /// True when the scalar at `location` is introduced by `|`, `|-` or `|+` (no indentation digit).
-    private func isPlainLiteralBlock(at location: SourceLocation) -> Bool {
-        guard location.line >= 1, location.line <= sourceLines.count else { return false }
-        let rest = sourceLines[location.line - 1].unicodeScalars.dropFirst(location.column - 1)
-        guard rest.first == "|" else { return false }
-        return !rest.dropFirst().prefix(2).contains { $0.properties.numericType != nil }
-    }
-
-    /// Leading spaces of a 1-based line of the pipeline file (a block scalar's content indentation).
-    private func indentation(ofLine line: Int) -> Int {
-        guard line >= 1, line <= sourceLines.count else { return 0 }
-        return sourceLines[line - 1].prefix { $0 == " " }.count
+        return ScalarPlace.location(line: error.line, column: error.column, text: scalar.text, at: node.location, sourceLine: sourceLine) ?? node.location
     }
 }

@@ -36,6 +36,7 @@ struct DocumentDecoder {
         guard let reader = topLevel(root, what: "a pipeline file", keys: Self.topLevelKeys, body: "steps") else { return nil }
         var document = PipelineDocument(file: file, directory: directory)
         document.environment = options.environment
+        document.isValidation = options.purpose == .validate
         document.description = decodeDescription(reader)
         document.declaredName = decodeName(reader)
         document.retention = reader.duration("retention", in: 0...(10 * 366 * 86400)).map(Double.init)

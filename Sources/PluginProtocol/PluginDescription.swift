@@ -102,9 +102,25 @@ package struct PluginDescription: Sendable, Equatable {
             guard type != .rows || !specs.contains(where: { $0.type == .rows }) else {
                 throw PluginProtocolError("output '\(name)': a plugin hands on at most one rows output")
             }
-            specs.append(OutputSpec(name, type, item["summary"]?.string ?? ""))
+            specs.append(OutputSpec(name, type, item["summary"]?.string ?? "", columns: try columns(item["columns"], of: name, type: type)))
         }
         return specs
+    }
+
+    /// A rows output's `"columns"`: the fields every row has, so `validate` checks `$(column)` references against them.
+    private static func columns(_ value: PluginValue?, of name: String, type: OutputSpec.ValueType) throws(PluginProtocolError) -> [String]? {
+        guard let value, value != .null else { return nil }
+        guard type == .rows else { throw PluginProtocolError("output '\(name)': only a rows output has \"columns\"") }
+        guard case .array(let items) = value, !items.isEmpty, items.allSatisfy({ $0.string?.isEmpty == false }) else {
+            throw PluginProtocolError("output '\(name)': \"columns\" must be a list of the column names every row has",
+                                      hint: "e.g. \"columns\": [\"userId\", \"name\"]")
+        }
+        let columns = items.compactMap(\.string)
+        var seen: Set<String> = []
+        if let twice = columns.first(where: { !seen.insert($0.lowercased()).inserted }) {
+            throw PluginProtocolError("output '\(name)': column '\(twice)' is declared twice")
+        }
+        return columns
     }
 
     private static func isName(_ text: String) -> Bool {

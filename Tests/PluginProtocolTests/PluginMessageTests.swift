@@ -88,6 +88,13 @@ struct PluginDescriptionTests {
         #expect(!description.repeatSafe, "a plugin that does not say so is not safe to repeat")
     }
 
+    @Test("a rows output's columns are read when given; without them only the run knows")
+    func readsColumns() throws {
+        let base = #"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "members", "type": "rows""#
+        #expect(try PluginDescription(try PluginValue.parse(base + #", "columns": ["userId", "name"]}]}"#)).outputs.first?.columns == ["userId", "name"])
+        #expect(try PluginDescription(try PluginValue.parse(base + "}]}")).outputs.first?.columns == nil)
+    }
+
     @Test("repeatSafe is read when given, false when absent or null")
     func readsRepeatSafe() throws {
         let base = #"{"protocol": 1, "summary": "x", "effects": "external""#
@@ -107,6 +114,10 @@ struct PluginDescriptionTests {
         (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "a", "type": "rows"}, {"name": "b", "type": "rows"}]}"#, "at most one rows output"),
         (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "a", "type": "table"}]}"#, "needs a \"type\""),
         (#"{"protocol": 1, "summary": "x", "effects": "external", "repeatSafe": "yes"}"#, "\"repeatSafe\" must be true or false"),
+        (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "n", "type": "integer", "columns": ["a"]}]}"#, "only a rows output has \"columns\""),
+        (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "r", "type": "rows", "columns": "a,b"}]}"#, "must be a list of the column names"),
+        (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "r", "type": "rows", "columns": []}]}"#, "must be a list of the column names"),
+        (#"{"protocol": 1, "summary": "x", "effects": "none", "outputs": [{"name": "r", "type": "rows", "columns": ["id", "ID"]}]}"#, "column 'ID' is declared twice"),
     ])
     func refusesInvalid(text: String, expected: String) throws {
         let value = try PluginValue.parse(text)

@@ -33,6 +33,18 @@ struct PluginHostTests {
         #expect(result.summary == "read 5 users of vip")
     }
 
+    @Test("a rows output may declare its columns; a run whose rows lack one fails with what is missing")
+    func declaredColumns() async throws {
+        let declared = try await step(scripted("columns"))
+        #expect(declared.columns(of: "rows") == ["userId", "name", "n", "vip"] && declared.columns(of: "count") == nil)
+        let result = try await declared.run(in: context())
+        guard case .rows(let rows)? = result.outputs["rows"] else { Issue.record("no rows output"); return }
+        #expect(rows.count == 3)
+        #expect(try await step(scripted("good")).columns(of: "rows") == nil, "undeclared: only the run knows them")
+        let failure = await failure(of: try await step(scripted("columns-missing")))
+        #expect(failure?.message == "plugin 'crm': protocol error: row 1 has no 'email', a column the plugin declared for its rows")
+    }
+
     @Test("the plugin's environment is what env: lists and nothing else: no PATH, no hub key, no HOME")
     func environmentIsOnlyWhatIsListed() async throws {
         let result = try await step(scripted("env", environment: ["CRM_URL": "http://crm", "CRM_TOKEN": "abc-123"])).run(in: context())

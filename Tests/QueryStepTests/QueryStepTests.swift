@@ -20,6 +20,19 @@ struct Scratch {
 
     func remove() { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// Runs `sql` on the scratch database; the first column of its first row, as a number (0 without rows).
+    static func count(_ scratch: Scratch, _ sql: String) throws -> Int {
+        var db: OpaquePointer?
+        guard sqlite3_open(scratch.directory + "/app.sqlite", &db) == SQLITE_OK else { throw Failure("cannot open the database") }
+        defer { sqlite3_close(db) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw Failure(String(cString: sqlite3_errmsg(db))) }
+        defer { sqlite3_finalize(statement) }
+        let result = sqlite3_step(statement)
+        guard result == SQLITE_ROW || result == SQLITE_DONE else { throw Failure(String(cString: sqlite3_errmsg(db))) }
+        return result == SQLITE_ROW ? Int(sqlite3_column_int64(statement, 0)) : 0
+    }
+
     struct Failure: Error { let message: String; init(_ message: String) { self.message = message } }
 }
 
@@ -29,9 +42,13 @@ let appSQL = """
     """
 
 /// Builds `query` from string options, as the pipeline would give them.
-func build(_ pairs: [(String, Any)], directory: String, environment: [String: String] = [:]) -> (QueryStep?, [Diagnostic]) {
+/// With `source`, the pipeline's text by line number (the rest blank), so a place inside the SQL maps to its line.
+/// `validation` builds as `validate` does (a table not there is an error); false, as a run does.
+func build(_ pairs: [(String, Any)], directory: String, environment: [String: String] = [:], source: [Int: String] = [:],
+           validation: Bool = true) -> (QueryStep?, [Diagnostic]) {
     let collector = DiagnosticCollector()
     let file = directory + "/p.yaml"
+    if let last = source.keys.max() { collector.register(source: (1...last).map { source[$0] ?? "" }.joined(separator: "\n") + "\n", for: file) }
     let node = ConfigNode(.mapping(pairs.enumerated().map { offset, pair in
         let location = SourceLocation(file: file, line: offset + 10, column: 12)
         let value: ConfigNode = if let list = pair.1 as? [String] {
@@ -44,6 +61,7 @@ func build(_ pairs: [(String, Any)], directory: String, environment: [String: St
     let reader = OptionReader(node, specs: QueryStep.options, step: QueryStep.id, what: "query options", diagnostics: collector)
     var document = PipelineDocument(file: file, directory: directory)
     document.environment = environment
+    document.isValidation = validation
     return (QueryStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil })), collector.diagnostics)
 }
 
@@ -86,23 +104,60 @@ func lines(_ rows: SpooledRows) throws -> [String] {
         #expect(!FileManager.default.fileExists(atPath: try #require(rows.file)), "the run's row file goes with the run")
     }
 
-    @Test("a statement that writes, two statements, a missing table and a syntax error each fail with the database's message at the sql's place; nothing is written")
-    func refusesWhatIsNotOneRead() async throws {
+    @Test("the SQL is prepared when the step is built: a write, two statements, a missing table or column and a syntax error are errors at their place in the file; nothing runs")
+    func refusesWhatIsNotOneReadBeforeTheRun() throws {
         let scratch = try Scratch(appSQL)
         defer { scratch.remove() }
         let file = scratch.directory + "/p.yaml"
-        for (sql, expected) in [
-            ("delete from users", "\(file):11:12 (sql): the statement would write to the database; a query only reads (SELECT or WITH … SELECT)"),
-            ("select 1; delete from users", "\(file):11:12 (sql): the SQL holds more than one statement; a query runs one SELECT"),
-            ("select * from userz", "\(file):11:12 (sql): no such table: userz"),
-            ("select user_id,\n  nme from users", "\(file):11:12 (sql, line 2, column 3): no such column: nme"),
-            ("selct 1", "\(file):11:12 (sql, line 1, column 1): near \"selct\": syntax error"),
-        ] {
-            let query = try #require(build([("database", "app.sqlite"), ("sql", sql)], directory: scratch.directory).0)
-            await #expect(throws: StepFailure.self) { try await query.run(in: context()) }
-            do { _ = try await query.run(in: context()) } catch let failure as StepFailure {
-                #expect(failure.message == expected)
-            }
+        let block = [11: "      sql: |", 12: "        select user_id,", 13: "          nme from users"]
+        for (sql, source, line, column, message) in [
+            ("delete from users", [:], 11, 12, "the SQL: the statement would write to the database; a query only reads (SELECT or WITH … SELECT)"),
+            ("select 1; delete from users", [:], 11, 12, "the SQL: the SQL holds more than one statement; a query runs one SELECT"),
+            ("select * from userz", [:], 11, 12, "the SQL: no such table: userz"),
+            ("selct 1", [11: "      sql: selct 1"], 11, 12, "the SQL: near \"selct\": syntax error"),
+            ("select 1 from users where nme = 1", [11: "      sql: \"select 1 from users where nme = 1\""], 11, 39, "the SQL: no such column: nme"),
+            ("select user_id,\n  nme from users\n", block, 13, 11, "the SQL: no such column: nme"),
+            ("select user_id,\n  nme from users", [:], 11, 12, "the SQL, line 2, column 3: no such column: nme"),
+            ("select user_id from users where name = $1", [:], 11, 12, "the SQL: the SQL uses 1 parameter and `arguments` gives 0"),
+        ] as [(String, [Int: String], Int, Int, String)] {
+            let (query, diagnostics) = build([("database", "app.sqlite"), ("sql", sql)], directory: scratch.directory, source: source)
+            #expect(query == nil)
+            #expect(diagnostics.map(\.message) == [message])
+            #expect(diagnostics.first?.location == SourceLocation(file: file, line: line, column: column), "\(sql)")
+            #expect(diagnostics.first?.severity == .error)
+        }
+        #expect(try Scratch.count(scratch, "select count(*) from users") == 3, "nothing was run")
+        // A run builds SQL that names a table the database lacks (a migration may come first): the query fails when it runs.
+        let (later, none) = build([("database", "app.sqlite"), ("sql", "select * from userz")], directory: scratch.directory, validation: false)
+        #expect(none.isEmpty && later?.columns(of: "rows") == nil)
+        let (syntax, refused) = build([("database", "app.sqlite"), ("sql", "selct 1")], directory: scratch.directory, validation: false)
+        #expect(syntax == nil && refused.map(\.message) == ["the SQL, line 1, column 1: near \"selct\": syntax error"], "SQL no database can run is refused by a run too")
+        let (good, diagnostics) = build([("database", "app.sqlite"), ("sql", #"select user_id as "userId", name from users"#)], directory: scratch.directory)
+        #expect(diagnostics.isEmpty)
+        #expect(good?.columns(of: "rows") == ["userId", "name"] && good?.columns(of: "count") == nil, "its columns are known before the run")
+    }
+
+    @Test("the database changed between the build and the run: the failure names the file line of the SQL")
+    func aFailureAtRunTimeNamesTheLine() async throws {
+        let scratch = try Scratch(appSQL)
+        defer { scratch.remove() }
+        let file = scratch.directory + "/p.yaml"
+        let block = [11: "      sql: |", 12: "        select user_id,", 13: "          name from users"]
+        let query = try #require(build([("database", "app.sqlite"), ("sql", "select user_id,\n  name from users\n")], directory: scratch.directory, source: block).0)
+        _ = try Scratch.count(scratch, "alter table users rename column name to display_name")
+        do {
+            _ = try await query.run(in: context())
+            Issue.record("the column is gone")
+        } catch let failure as StepFailure {
+            #expect(failure.message == "\(file):13:11: no such column: name")
+        }
+        let inline = try #require(build([("database", "app.sqlite"), ("sql", "select user_id,\n  display_name from users")], directory: scratch.directory).0)
+        _ = try Scratch.count(scratch, "alter table users rename column display_name to name")
+        do {
+            _ = try await inline.run(in: context())
+            Issue.record("the column is gone")
+        } catch let failure as StepFailure {
+            #expect(failure.message == "\(file):11:12 (sql, line 2, column 3): no such column: display_name", "not a line-for-line block: the place inside the SQL")
         }
         let count = try #require(build([("database", "app.sqlite"), ("sql", "select count(*) as n from users; -- every user\n")], directory: scratch.directory).0)
         let result = try await count.run(in: context())
@@ -110,23 +165,29 @@ func lines(_ rows: SpooledRows) throws -> [String] {
         #expect(try lines(rows) == [#"{"n":"3"}"#])
     }
 
-    @Test("SQL read from a .sql file is located in that file; an error names its line and column")
+    @Test("SQL read from a .sql file is located in that file, named from the pipeline's folder; an error names its line and column")
     func sqlFromAFile() async throws {
         let scratch = try Scratch(appSQL)
         defer { scratch.remove() }
         try FileManager.default.createDirectory(atPath: scratch.directory + "/queries", withIntermediateDirectories: true)
-        try "-- who gets the digest\nselect user_id,\n       nmae\nfrom users\n".write(toFile: scratch.directory + "/queries/digest.sql", atomically: true, encoding: .utf8)
+        let path = scratch.directory + "/queries/digest.sql"
+        try "-- who gets the digest\nselect user_id,\n       nmae\nfrom users\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let (refused, diagnostics) = build([("database", "app.sqlite"), ("sql", "queries/digest.sql")], directory: scratch.directory)
+        #expect(refused == nil && diagnostics.map(\.message) == ["the SQL: no such column: nmae"])
+        #expect(diagnostics.first?.location == SourceLocation(file: path, line: 3, column: 8))
+        #expect(diagnostics.first?.sourceLine == "       nmae", "the line is shown from the .sql file")
+        try "-- who gets the digest\nselect user_id,\n       name\nfrom users\n".write(toFile: path, atomically: true, encoding: .utf8)
         let query = try #require(build([("database", "app.sqlite"), ("sql", "queries/digest.sql")], directory: scratch.directory).0)
-        #expect(query.sql.file == "queries/digest.sql")
+        #expect(query.sql.file == path)
+        _ = try Scratch.count(scratch, "alter table users rename column name to display_name")
         do {
             _ = try await query.run(in: context())
             Issue.record("the column does not exist")
         } catch let failure as StepFailure {
-            #expect(failure.message == "queries/digest.sql: no such column: nmae" || failure.message.hasPrefix("queries/digest.sql:3:8: no such column: nmae"),
-                    "\(failure.message)")
+            #expect(failure.message == "\(path):3:8: no such column: name", "\(failure.message)")
         }
-        let (missing, diagnostics) = build([("database", "app.sqlite"), ("sql", "queries/nope.sql")], directory: scratch.directory)
-        #expect(missing == nil && diagnostics.map(\.message) == ["SQL file 'queries/nope.sql' does not exist"])
+        let (missing, notThere) = build([("database", "app.sqlite"), ("sql", "queries/nope.sql")], directory: scratch.directory)
+        #expect(missing == nil && notThere.map(\.message) == ["SQL file 'queries/nope.sql' does not exist"])
     }
 
     @Test("a database that is not there, a bad postgres URL and a max-rows out of range are build errors at their key")

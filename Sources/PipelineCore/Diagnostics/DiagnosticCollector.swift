@@ -17,6 +17,12 @@ public final class DiagnosticCollector {
         sources[file] = source.lines
     }
 
+    /// Line `line` (1-based) of a registered file, for mapping a place inside a scalar to the file.
+    package func sourceLine(_ line: Int, of file: String) -> Substring? {
+        guard let lines = sources[file], line >= 1, line <= lines.count else { return nil }
+        return lines[line - 1]
+    }
+
     /// Appends a diagnostic, attaching the source line when the location points into a known file.
     public func report(_ diagnostic: Diagnostic) {
         var diagnostic = diagnostic

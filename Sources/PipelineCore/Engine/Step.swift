@@ -29,6 +29,15 @@ public protocol RunnableStep: Sendable {
     /// run that completed before it sends anything; the step's record keeps its place in the report.
     var readsSource: Bool { get }
 
+    /// The columns of its rows output `output`, when they are known before the run (a SQLite query prepared, a
+    /// plugin's declared columns), so `validate` checks a later step's `$(column)` references against them as
+    /// against a CSV header. Nil when only the run knows.
+    func columns(of output: String) -> [String]?
+
+    /// The row columns the step's `for-each` reads (its `$(column)` references, idempotency and shard keys); empty
+    /// for a step that reads no rows.
+    var columnsRead: [String] { get }
+
     /// Does the step's work.
     func run(in context: StepContext) async throws -> StepResult
 }
@@ -51,6 +60,12 @@ extension RunnableStep {
 
     /// Most steps are not sources of rows.
     public var readsSource: Bool { false }
+
+    /// Most steps hand on no rows, or rows whose columns only the run knows.
+    public func columns(of output: String) -> [String]? { nil }
+
+    /// Most steps read no rows.
+    public var columnsRead: [String] { [] }
 }
 
 /// A kind of pipeline step written in Swift (`sign`, `render`, …), each in its own module: it documents its YAML

@@ -49,7 +49,10 @@ package struct StepRegistry: Sendable {
             }
             reportStrays(invocation, of: kind, diagnostics)
             checkCondition(of: invocation, steps: document.steps, diagnostics)
-            if let step = build(kind, invocation, context, steps: document.steps, diagnostics) { built.append(step) }
+            if let step = build(kind, invocation, context, steps: document.steps, diagnostics) {
+                checkColumns(of: step, invocation, earlier: built, diagnostics)
+                built.append(step)
+            }
         }
         guard !diagnostics.hasErrors else { return nil }
         return Pipeline(document: document, steps: built)

@@ -39,6 +39,10 @@ public struct PipelineDocument: Sendable {
     /// where a step that connects to something takes what the file leaves to the environment (`PGPASSWORD`).
     /// Never written anywhere.
     package var environment: [String: String] = [:]
+    /// True when the file is read for `validate`: a step may then refuse what a run finds out only when it runs (a
+    /// table its query needs that is not there yet), which at run time is a failure of that step, so the steps after
+    /// it that run whatever happened still run.
+    package var isValidation = false
 
     /// Creates a document.
     package init(

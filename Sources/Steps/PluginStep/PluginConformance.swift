@@ -209,8 +209,9 @@ package struct PluginConformance: Sendable {
         var host = host
         host.optionSecrets = PluginOptions.secretValues(options, specs: description.options)
         let redact = PluginRedaction(host.declaration, options: host.optionSecrets)
-        var writer = PluginRowWriter(sink: nil)
-        let hasRows = description.outputs.contains { $0.type == .rows }
+        let rowsOutput = description.outputs.first { $0.type == .rows }
+        var writer = PluginRowWriter(sink: nil, declared: rowsOutput?.columns)
+        let hasRows = rowsOutput != nil
         let collect: ([PluginValue]) async throws(PluginFailure) -> Void = { batch throws(PluginFailure) in try await writer.add(batch) }
         do {
             let answer = try await host.run(options, context: .init(dryRun: dryRun, pipeline: "plugin-check", step: 1, stepId: nil),

@@ -32,6 +32,11 @@ package struct PluginStep: RunnableStep {
             .joined(separator: "\n"))
     }
 
+    /// The columns its rows output declared in `describe`, if it did.
+    package func columns(of output: String) -> [String]? {
+        description.outputs.first { $0.name == output }?.columns
+    }
+
     /// Runs the plugin (a dry run only when it has no external effects) and hands on what it declared.
     package func run(in context: StepContext) async throws -> StepResult {
         let name = host.declaration.name
@@ -62,7 +67,7 @@ package struct PluginStep: RunnableStep {
                 let spooler = RowSpooler(step: context.stepIndex, source: sourceDigest)
                 var answer: PluginValue?
                 let (rows, origin) = try await spooler.rows(in: context) { sink in
-                    var writer = PluginRowWriter(sink: sink)
+                    var writer = PluginRowWriter(sink: sink, declared: rowsOutput.columns)
                     answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, stop: stop,
                                                 progress: progress) { batch throws(PluginFailure) in
                         try await writer.add(batch)
@@ -151,8 +156,12 @@ struct PluginRowWriter {
     private var known: Set<String> = []
     private(set) var written = 0
 
-    init(sink: RowSink?) {
+    /// The columns the plugin declared its rows have, if it did.
+    let declared: [String]?
+
+    init(sink: RowSink?, declared: [String]? = nil) {
         self.sink = sink
+        self.declared = declared
     }
 
     mutating func add(_ batch: [PluginValue]) async throws(PluginFailure) {
@@ -165,6 +174,12 @@ struct PluginRowWriter {
                 guard !fields.isEmpty else { throw PluginFailure("protocol error: row 1 has no fields") }
                 columns = fields.keys.sorted()
                 known = Set(fields.keys)
+                // Later steps were checked against the declared columns; rows without one would fail there row by row.
+                let lowered = Set(fields.keys.map { $0.lowercased() })
+                if let missing = declared?.first(where: { !lowered.contains($0.lowercased()) }) {
+                    throw PluginFailure("protocol error: row 1 has no '\(missing)', a column the plugin declared for its rows",
+                                        hint: "give every row each declared column (a missing value may be null), or change \"columns\" in describe")
+                }
                 sink?.begin(columns: columns!)
             }
             if let extra = fields.keys.filter({ !known.contains($0) }).min() {

@@ -58,6 +58,8 @@ package struct QueryStep: Step {
     package let timeout: Int64
     /// Most rows.
     package let maxRows: Int
+    /// The result's columns, when the SQL was prepared at build time (a SQLite file); nil for PostgreSQL.
+    package var preparedColumns: [String]?
 
     /// Creates the step directly (tests, programmatic use).
     package init(database: QueryDatabase, sql: QuerySQL, arguments: [String] = [], timeout: Int64 = 30, maxRows: Int = 1_000_000) {
@@ -76,7 +78,45 @@ package struct QueryStep: Step {
         let timeout = options.value(Keys.timeout) ?? 30
         let maxRows = options.value(Keys.maxRows) ?? 1_000_000
         guard let database, let sql else { return nil }
-        return QueryStep(database: database, sql: sql, arguments: arguments, timeout: timeout, maxRows: maxRows)
+        var step = QueryStep(database: database, sql: sql, arguments: arguments, timeout: timeout, maxRows: maxRows)
+        guard case .sqlite(let path, let shown) = database else { return step }
+        // Prepared, never run: the SQL's errors and its columns are known before anything sends.
+        do throws(QueryFailure) {
+            step.preparedColumns = try SQLiteReader(path: path, shown: shown).columns(of: sql.text, arguments: arguments.count)
+        } catch {
+            let sqlNode = options.node(Keys.sql.key) ?? options.node
+            switch error {
+            case .sql(let message, _) where !context.document.isValidation && Self.dependsOnTheSchema(message):
+                // A table or column missing now may be a migration not run yet: the run's query finds out, as a failure of
+                // this step, so a `when: always` summary still tells. `validate` says it now.
+                return step
+            case .sql(let message, let offset):
+                let place = offset.flatMap(sql.place)
+                // Where the place inside cannot be put on a line of the file, the message says it.
+                let inside = place == nil ? offset.map { QuerySQL.lineAndColumn(sql.text, offset: $0) } : nil
+                options.diagnostics.error("the SQL\(inside.map { ", line \($0.line), column \($0.column)" } ?? ""): \(message)",
+                                          at: place ?? sql.file.map { SourceLocation(file: $0, line: 1, column: 1) } ?? sqlNode.location, step: options.step,
+                                          hint: "SQLite prepared the statement (it did not run it) against \(database.shown)")
+            case .connection(let message):
+                options.error(message, at: options.node(Keys.database.key) ?? options.node, hint: "a SQLite file, or a postgres:// URL")
+            case .timeout(let message), .tooManyRows(let message), .value(let message):
+                options.diagnostics.warning("the SQL could not be checked before the run: \(message)", at: sqlNode.location, step: options.step,
+                                            hint: "the run checks it when it queries")
+                return step
+            }
+            return nil
+        }
+        return step
+    }
+
+    /// True for SQLite's words for SQL that names what the database does not hold (yet).
+    static func dependsOnTheSchema(_ message: String) -> Bool {
+        ["no such table", "no such column", "no such function", "no such collation sequence", "no such module"].contains { message.hasPrefix($0) }
+    }
+
+    /// The columns of `rows`, when the SQL was prepared.
+    package func columns(of output: String) -> [String]? {
+        output == "rows" ? preparedColumns : nil
     }
 
     /// Its rows come from outside the run: a resumed run reads them back, never queries again.

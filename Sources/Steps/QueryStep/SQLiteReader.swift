@@ -10,18 +10,21 @@ struct SQLiteReader {
     /// How messages name it.
     let shown: String
 
+    /// Prepares `sql` (never runs it): the columns its rows would have, or why SQLite refuses it (a syntax error, a
+    /// table or column the database does not have, a write, more than one statement, too few `arguments`). `validate`
+    /// and every run's build ask this, so an SQL error is found before any step sends.
+    func columns(of sql: String, arguments: Int) throws(QueryFailure) -> [String] {
+        let db = try open(busyTimeout: .seconds(2))
+        defer { sqlite3_close_v2(db) }
+        let statement = try prepare(sql, in: db, arguments: arguments)
+        defer { sqlite3_finalize(statement) }
+        return try columns(of: statement)
+    }
+
     /// Runs `sql` with `arguments` bound as `$1`, `$2`, … (text), putting each row in `sink`.
     func read(_ sql: String, arguments: [String], timeout: Duration, maxRows: Int, into sink: RowSink) async throws -> Void {
-        var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
-        guard let db = handle, opened == SQLITE_OK else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(handle)
-            throw QueryFailure.connection("cannot open the SQLite database '\(shown)': \(message)")
-        }
+        let db = try open(busyTimeout: timeout)
         defer { sqlite3_close_v2(db) }
-        sqlite3_busy_timeout(db, Int32(clamping: timeout.components.seconds * 1000))
-        sqlite3_exec(db, "PRAGMA query_only = 1", nil, nil, nil)
         // The limit: SQLite calls the handler every 1,000 virtual-machine steps; past the deadline it interrupts.
         let deadline = Deadline(ContinuousClock.now + timeout)
         let context = Unmanaged.passRetained(deadline)
@@ -30,37 +33,16 @@ struct SQLiteReader {
             guard let pointer else { return 0 }
             return Unmanaged<Deadline>.fromOpaque(pointer).takeUnretainedValue().hasPassed ? 1 : 0
         }, context.toOpaque())
-
-        var statementHandle: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let prepared = sql.withCString { text in
-            let result = sqlite3_prepare_v2(db, text, -1, &statementHandle, &tail)
-            let rest = tail.map { String(cString: $0) } ?? ""
-            return (result, rest)
-        }
-        guard prepared.0 == SQLITE_OK, let statement = statementHandle else {
-            throw failure(db, prepared.0, sql: sql)
-        }
+        let statement = try prepare(sql, in: db, arguments: arguments.count)
         defer { sqlite3_finalize(statement) }
-        guard Self.isEmpty(prepared.1, in: db) else {
-            throw QueryFailure.sql("the SQL holds more than one statement; a query runs one SELECT")
-        }
-        guard sqlite3_stmt_readonly(statement) != 0 else {
-            throw QueryFailure.sql("the statement would write to the database; a query only reads (SELECT or WITH … SELECT)")
-        }
-        let parameters = Int(sqlite3_bind_parameter_count(statement))
-        guard parameters <= arguments.count else {
-            throw QueryFailure.sql("the SQL uses \(parameters) parameter\(parameters == 1 ? "" : "s") and `arguments` gives \(arguments.count)")
-        }
         for (index, argument) in arguments.enumerated() {
             // `$1` is SQLite's named parameter "$1"; `?1` and `?` number the same way.
             var position = sqlite3_bind_parameter_index(statement, "$\(index + 1)")
-            if position == 0, index < parameters { position = Int32(index + 1) }
+            if position == 0, index < Int(sqlite3_bind_parameter_count(statement)) { position = Int32(index + 1) }
             guard position > 0 else { continue }
             sqlite3_bind_text(statement, position, argument, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
-        let columns = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
-        if let problem = QueryColumns.problem(columns) { throw QueryFailure.sql(problem) }
+        let columns = try columns(of: statement)
         sink.begin(columns: columns)
         while true {
             let result = sqlite3_step(statement)
@@ -84,6 +66,55 @@ struct SQLiteReader {
         }
     }
 
+    /// Opens the file read-only (and `query_only`, so not even a pragma writes).
+    private func open(busyTimeout: Duration) throws(QueryFailure) -> OpaquePointer {
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard let db = handle, opened == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw QueryFailure.connection("cannot open the SQLite database '\(shown)': \(message)")
+        }
+        sqlite3_busy_timeout(db, Int32(clamping: busyTimeout.components.seconds * 1000))
+        sqlite3_exec(db, "PRAGMA query_only = 1", nil, nil, nil)
+        return db
+    }
+
+    /// The one read-only statement of `sql`, which takes at most `arguments` parameters.
+    private func prepare(_ sql: String, in db: OpaquePointer, arguments: Int) throws(QueryFailure) -> OpaquePointer {
+        var statementHandle: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let prepared = sql.withCString { text in
+            let result = sqlite3_prepare_v2(db, text, -1, &statementHandle, &tail)
+            let rest = tail.map { String(cString: $0) } ?? ""
+            return (result, rest)
+        }
+        guard prepared.0 == SQLITE_OK, let statement = statementHandle else {
+            throw failure(db, prepared.0, sql: sql)
+        }
+        guard Self.isEmpty(prepared.1, in: db) else {
+            sqlite3_finalize(statement)
+            throw QueryFailure.sql("the SQL holds more than one statement; a query runs one SELECT")
+        }
+        guard sqlite3_stmt_readonly(statement) != 0 else {
+            sqlite3_finalize(statement)
+            throw QueryFailure.sql("the statement would write to the database; a query only reads (SELECT or WITH … SELECT)")
+        }
+        let parameters = Int(sqlite3_bind_parameter_count(statement))
+        guard parameters <= arguments else {
+            sqlite3_finalize(statement)
+            throw QueryFailure.sql("the SQL uses \(parameters) parameter\(parameters == 1 ? "" : "s") and `arguments` gives \(arguments)")
+        }
+        return statement
+    }
+
+    /// The result's column names, refused when they cannot name row fields.
+    private func columns(of statement: OpaquePointer) throws(QueryFailure) -> [String] {
+        let columns = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
+        if let problem = QueryColumns.problem(columns) { throw QueryFailure.sql(problem) }
+        return columns
+    }
+
     /// True when what follows the statement is only whitespace, semicolons and comments (SQLite prepares nothing of it).
     static func isEmpty(_ tail: String, in db: OpaquePointer) -> Bool {
         var statement: OpaquePointer?
@@ -94,6 +125,9 @@ struct SQLiteReader {
 
     private func failure(_ db: OpaquePointer, _ code: Int32, sql: String) -> QueryFailure {
         if code == SQLITE_INTERRUPT { return QueryFailure.timeout("the query ran past its timeout and was stopped") }
+        // A lock held past the busy timeout is the database's state, not the SQL's; a file that is not a database is `database:`'s.
+        if code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED { return QueryFailure.timeout("the database stayed locked past the timeout") }
+        if code & 0xFF == SQLITE_NOTADB { return QueryFailure.connection("'\(shown)' is not a SQLite database") }
         let offset = Int(sqlite3_error_offset(db))
         return QueryFailure.sql(String(cString: sqlite3_errmsg(db)), offset: offset >= 0 ? Self.characterOffset(sql, utf8: offset) : nil)
     }

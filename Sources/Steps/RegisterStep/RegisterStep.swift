@@ -131,6 +131,12 @@ package struct RegisterStep: Step {
 
     /// The declared hub.
     package let hub: HubDeclaration
+
+    /// What a `for-each` register reads of each row: the columns its entries use, its idempotency key's and its shard key.
+    package var columnsRead: [String] {
+        guard case .rows(_, let entries) = source else { return [] }
+        return entries.flatMap(\.columns) + (idempotencyKey?.propertyNames ?? []) + (shardKey.map { [$0] } ?? [])
+    }
     /// What happens to each installation.
     package let mode: RegisterMode
     /// Most requests in flight.

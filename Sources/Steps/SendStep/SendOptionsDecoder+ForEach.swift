@@ -30,14 +30,14 @@ extension SendOptionsDecoder {
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: batch.concurrency, rate: batch.rate)
-        options.checkColumns(plan.columns + (batch.idempotencyKey?.propertyNames ?? []) + (batch.shardKey.map { [$0] } ?? []), of: source)
-        guard options.diagnostics.errorCount == errorsBefore else { return nil }
         var step = SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
         step.idempotencyKey = batch.idempotencyKey
         step.dedupeWindow = batch.dedupeWindow
         step.badRows = batch.badRows
         step.shardKey = batch.shardKey
         step.outcomes = outcomes
+        options.checkColumns(step.columnsRead, of: source)
+        guard options.diagnostics.errorCount == errorsBefore else { return nil }
         return step
     }
 

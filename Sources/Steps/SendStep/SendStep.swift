@@ -184,6 +184,13 @@ package struct SendStep: Step {
         self.policy = policy
     }
 
+    /// What a `for-each` send reads of each row: the columns its target and properties use, its idempotency key's and
+    /// its shard key.
+    package var columnsRead: [String] {
+        guard case .sendEach(let plan) = action else { return [] }
+        return plan.columns + (idempotencyKey?.propertyNames ?? []) + (shardKey.map { [$0] } ?? [])
+    }
+
     /// Creates a `for-each` send.
     init(hub: HubDeclaration, format: String, plan: RowPlan, template: TemplateDeclaration?, headers: [HubHeader],
          schedule: Schedule?, policy: RetryPolicy) {

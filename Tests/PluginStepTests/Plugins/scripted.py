@@ -25,7 +25,9 @@ def describe():
             {"key": "api-key", "type": "string", "secret": True, "summary": "a key the CRM gives"},
         ],
         "outputs": [
-            {"name": "rows", "type": "rows", "summary": "the segment's users"},
+            {"name": "rows", "type": "rows", "summary": "the segment's users",
+             # "columns": the fields every row has; "columns-missing" declares one its rows lack.
+             **({"columns": ["userId", "name", "n", "vip"] + (["email"] if MODE == "columns-missing" else [])} if MODE.startswith("columns") else {})},
             {"name": "count", "type": "integer", "summary": "how many"},
             {"name": "note", "type": "string", "summary": "a remark"},
         ],

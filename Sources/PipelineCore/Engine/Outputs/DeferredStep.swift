@@ -22,6 +22,8 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
     var dedupeWindow: Int64 { sample?.dedupeWindow ?? 0 }
     /// Without a sample, recorded: reading a completed step back is always safe, running a hub step twice is not.
     var recordsCompletion: Bool { sample?.recordsCompletion ?? true }
+    func columns(of output: String) -> [String]? { sample?.columns(of: output) }
+    var columnsRead: [String] { sample?.columnsRead ?? [] }
 
     var outputReferences: [OutputReference] { optionsNode.deferredScalars.flatMap { $0.0.outputReferences } }
 

@@ -29,12 +29,15 @@ public struct OutputSpec: Sendable, Equatable {
     public let type: ValueType
     /// One line saying what it is.
     public let summary: String
+    /// For rows whose columns are the same every run (a plugin declares them): those columns; nil when they vary.
+    public let columns: [String]?
 
-    /// Declares an output.
-    public init(_ name: String, _ type: ValueType, _ summary: String) {
+    /// Declares an output; `columns` only for rows whose columns are fixed.
+    public init(_ name: String, _ type: ValueType, _ summary: String, columns: [String]? = nil) {
         self.name = name
         self.type = type
         self.summary = summary
+        self.columns = type == .rows ? columns : nil
     }
 }
 

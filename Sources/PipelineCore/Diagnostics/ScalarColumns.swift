@@ -4,10 +4,10 @@
 /// quotes, `\"` or `\u00e9` in double quotes), so a caret placed by text position alone drifts.
 /// Text columns count Characters (as the expression parsers do); source columns count Unicode
 /// scalars (as libyaml and the caret printer do).
-enum ScalarColumns {
+package enum ScalarColumns {
     /// The source column of the `textColumn`-th character of a flow scalar that starts at
     /// `startColumn` on `line`, or nil when that character is not on this line (multi-line scalars).
-    static func sourceColumn(forTextColumn textColumn: Int, line: Substring, startColumn: Int) -> Int? {
+    package static func sourceColumn(forTextColumn textColumn: Int, line: Substring, startColumn: Int) -> Int? {
         let characters = Array(line)
         var scalarColumn = 1
         var index = 0
@@ -49,5 +49,33 @@ enum ScalarColumns {
         default:
             return 1
         }
+    }
+}
+
+/// Where a place inside a scalar's text is in the file: the same line for a one-line flow scalar, the following lines
+/// (at the block's indentation) for a literal block (`|`, `|-`, `|+`). Folded (`>`) and explicitly indented (`|2`)
+/// blocks and multi-line flow scalars do not map line for line; for those there is no place finer than the scalar.
+package enum ScalarPlace {
+    /// The file location of `line`:`column` (1-based, in Characters) of `text`, the scalar at `start`, reading the
+    /// file's lines through `sourceLine` (1-based); nil when it cannot be mapped.
+    package static func location(line: Int, column: Int, text: String, at start: SourceLocation,
+                                 sourceLine: (Int) -> Substring?) -> SourceLocation? {
+        guard let first = sourceLine(start.line) else { return nil }
+        guard text.contains("\n") else {
+            guard line == 1, let mapped = ScalarColumns.sourceColumn(forTextColumn: column, line: first, startColumn: start.column) else { return nil }
+            return SourceLocation(file: start.file, line: start.line, column: mapped)
+        }
+        guard isPlainLiteralBlock(first, column: start.column), let content = sourceLine(start.line + line) else { return nil }
+        // Every content line is indented at least as far as the block's first (leading blank lines aside).
+        let indentation = (1...line).compactMap { sourceLine(start.line + $0) }
+            .first { !$0.allSatisfy(\.isWhitespace) }?.prefix { $0 == " " }.count ?? content.prefix { $0 == " " }.count
+        return SourceLocation(file: start.file, line: start.line + line, column: indentation + column)
+    }
+
+    /// True when the scalar that starts at `column` of `line` is introduced by `|`, `|-` or `|+` (no indentation digit).
+    static func isPlainLiteralBlock(_ line: Substring, column: Int) -> Bool {
+        let rest = line.unicodeScalars.dropFirst(column - 1)
+        guard rest.first == "|" else { return false }
+        return !rest.dropFirst().prefix(2).contains { $0.properties.numericType != nil }
     }
 }
