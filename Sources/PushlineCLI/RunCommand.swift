@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
     @Flag(name: [.short, .long], help: "No progress bar or progress log lines.")
     var quiet = false
 
-    @Flag(help: "Print every request sent (Authorization redacted) and its answer to standard error.")
+    @Flag(help: "Print every request sent (Authorization redacted) and its answer to standard error; with --dry-run, every request a live run would send.")
     var trace = false
 
     func validate() throws {

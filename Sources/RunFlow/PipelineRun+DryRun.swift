@@ -38,7 +38,7 @@ extension PipelineRun {
             control.sourcesRead = SourceComparison(store: opened, completed: completed).unchanged
         }
         let result = await RunSpan.record(pipeline, runId: nil, resumed: resumes) {
-            await engine.run(pipeline, mode: .dryRun, batch: control)
+            await engine.run(pipeline, mode: trace.map { .tracedDryRun($0) } ?? .dryRun, batch: control)
         }
         await opened?.close()
         if let reason = result.unchanged {

@@ -42,6 +42,24 @@ import PipelineConfig
         #expect(output.out.contains("result: rejected"), "\(output.out)")
     }
 
+    @Test("a for-each dry run shows three requests and says how to see all; --dry-run --trace prints every one, none sent, no signature")
+    func dryRunTracePrintsEveryRequest() async throws {
+        let rows = TestScratch.root.appendingPathComponent("rows-\(UUID().uuidString).csv").path
+        try (["userId,headline"] + (1...12).map { "u\($0),Hello \($0)" }).joined(separator: "\n").write(toFile: rows, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: rows) }
+        let variables = environment.merging(["DIGEST_ROWS": rows]) { $1 }
+        let plain = await CommandRunner.run(["run", "pipelines/daily-digest.yaml", "--dry-run"], environment: variables)
+        #expect(plain.status == 0 && plain.out.contains("… and 9 more requests like these (--dry-run --trace prints every one)"), "\(plain.out)")
+        #expect(!plain.err.contains("ServiceBusNotification-Tags"))
+        let traced = await CommandRunner.run(["run", "pipelines/daily-digest.yaml", "--dry-run", "--trace"], environment: variables)
+        #expect(traced.status == 0)
+        let tags = traced.err.split(separator: "\n").filter { $0.hasPrefix("ServiceBusNotification-Tags: ") }.map { String($0.dropFirst(29)) }
+        #expect(tags.sorted() == (1...12).map { "$UserId:{u\($0)}" }.sorted(), "every row's request, once: \(traced.err)")
+        #expect(traced.err.components(separatedBy: "→ not sent (a dry run)").count - 1 == 12)
+        #expect(traced.err.contains(#"{"message":"Hello 12"}"#))
+        #expect(!traced.err.contains("→ 201") && traced.err.components(separatedBy: "&sig=").dropFirst().allSatisfy { $0.hasPrefix("<redacted>") })
+    }
+
     @Test func breakingNewsDryRunPrintsNoSecret() async throws {
         let output = await CommandRunner.run(["run", "pipelines/breaking-news.yaml", "--dry-run"])
         #expect(output.status == 0)

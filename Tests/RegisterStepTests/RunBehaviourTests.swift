@@ -40,7 +40,7 @@ private func devices(_ count: Int) -> ConfigNode {
         #expect(result.lines == (1...3).flatMap { n in [
             "PUT \(base)installations/d\(n)?api-version=2020-06", authorization, "Content-Type: application/json", "",
             #"{"installationId":"d\#(n)","platform":"gcm","pushChannel":"token-\#(n)"}"#,
-        ] } + ["… 2 more requests"])
+        ] } + ["… 2 more requests (--dry-run --trace prints every one)"])
         #expect(transport.requests.count == 5)
         // A dry run sends nothing: its devices are planned, and the summary says what would be done.
         #expect(result.summary == "would register 5 installations on hub 'tutorial' (5 planned, 0 failed); nothing sent")

@@ -22,6 +22,8 @@ package struct PipelineEngine: Sendable {
     package enum Mode: Sendable {
         /// Sign and render, record requests, send nothing.
         case dryRun
+        /// A dry run that hands every request it would send to `trace` (`--dry-run --trace`), signature redacted.
+        case tracedDryRun(@Sendable (HubTrace) -> Void)
         /// Send through this transport.
         case live(any HubTransport)
     }
@@ -35,6 +37,7 @@ package struct PipelineEngine: Sendable {
         let transport: any HubTransport
         switch mode {
         case .dryRun: (dryRun, transport) = (true, DryRunTransport())
+        case .tracedDryRun(let trace): (dryRun, transport) = (true, TracingTransport(DryRunTransport(), sink: trace))
         case .live(let live): (dryRun, transport) = (false, live)
         }
         let started = clock.now()

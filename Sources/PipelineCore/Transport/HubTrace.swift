@@ -14,6 +14,8 @@ package struct HubTrace: Sendable, Equatable {
 
     /// One line: `→ 201 (1 attempt) Location: …` or `→ no response (4 attempts): …`.
     package var outcomeLine: String {
+        // A dry run's transport answers without sending: no attempt was made.
+        if attempts == 0, failure == nil { return "→ not sent (a dry run)" }
         let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
         guard let status else { return "→ no response (\(tries)): \(failure ?? "unknown")" }
         return "→ \(status) (\(tries))" + (location.map { " Location: \($0)" } ?? "")

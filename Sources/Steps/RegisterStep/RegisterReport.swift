@@ -48,7 +48,7 @@ struct RegisterReport {
         let shown = outcome.dryRunLines.count
         var requestLines = outcome.dryRunLines
         let rest = outcome.requests - min(outcome.requests, BatchRunner.shownRequests)
-        if dryRun, rest > 0, shown > 0 { requestLines.append("… \(rest) more request\(rest == 1 ? "" : "s")") }
+        if dryRun, rest > 0, shown > 0 { requestLines.append("… \(rest) more request\(rest == 1 ? "" : "s") (--dry-run --trace prints every one)") }
         // A run stopped by a signal is resumable, whatever failed before the stop: the run says how to resume.
         if (counts.failed == 0 || outcome.interrupted), outcome.stop == nil {
             var summary = "\(dryRun ? "would \(infinitive)" : pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"

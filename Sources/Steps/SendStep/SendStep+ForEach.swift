@@ -199,7 +199,7 @@ extension SendStep {
         if outcome.interrupted { summary += "; stopped by a signal before the last row" }
         var lines = outcome.dryRunLines
         if context.isDryRun, outcome.requests > BatchRunner.shownRequests {
-            lines.append("… and \(outcome.requests - BatchRunner.shownRequests) more requests like these")
+            lines.append("… and \(outcome.requests - BatchRunner.shownRequests) more requests like these (--dry-run --trace prints every one)")
         }
         for group in outcome.failures.prefix(10) {
             lines.append("\(group.state.rawValue) ×\(group.count): \(group.reason)")
