@@ -27,7 +27,7 @@ extension OptionReader {
             return nil
         }
         let resolved = node.scalar.map(context.path(of:)) ?? context.path(path)
-        let source = RowSource(path: resolved, shown: resolved, format: format)
+        let source = RowSource(path: resolved, shown: FilePath.shown(resolved), format: format)
         do { _ = try source.columns() } catch {
             self.error(error.message, at: node)
             return nil

@@ -49,7 +49,7 @@ package enum RunStores {
 
     /// How people see `location` in messages: a PostgreSQL URL without its password.
     package static func display(_ location: String) -> String {
-        guard PostgresLocation.isURL(location) else { return location }
+        guard PostgresLocation.isURL(location) else { return FilePath.shown(location) }
         return (try? PostgresLocation(location, environment: [:], resolvingPassword: false).description) ?? "postgres://…"
     }
 

@@ -52,6 +52,16 @@ import Testing
         #expect(FilePath.resolve("../x", against: "/") == "/x")
     }
 
+    @Test("a path is shown from the current directory when it lies inside it, else as it is")
+    func shownFromTheCurrentDirectory() {
+        #expect(FilePath.shown("/srv/app/pipelines/data/x.csv", currentDirectory: "/srv/app") == "pipelines/data/x.csv")
+        #expect(FilePath.shown("/srv/app/x.csv", currentDirectory: "/srv/app/") == "x.csv")
+        #expect(FilePath.shown("/srv/application/x.csv", currentDirectory: "/srv/app") == "/srv/application/x.csv", "a sibling, not inside")
+        #expect(FilePath.shown("/var/lib/pushline/journal.sqlite", currentDirectory: "/srv/app") == "/var/lib/pushline/journal.sqlite")
+        #expect(FilePath.shown("pipelines/x.csv", currentDirectory: "/srv/app") == "pipelines/x.csv", "relative: from there already")
+        #expect(FilePath.shown("/srv/app", currentDirectory: "/srv/app") == "/srv/app")
+    }
+
     @Test func directoryOf() {
         #expect(FilePath.directory(of: "pipelines/a.yaml") == "pipelines")
         #expect(FilePath.directory(of: "a.yaml") == ".")

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PipelineCore
 import Testing
 
 /// `query` feeding `send` in real runs against the emulator: from SQLite and from PostgreSQL, a dry run that shows the
@@ -107,7 +108,7 @@ extension PipelineRunProcessTests {
 
         let (dryStatus, dry) = try await run(["run", pipeline, "--dry-run"], connection: full, environment: environment)
         #expect(dryStatus == 0, "\(dry)")
-        #expect(dry.contains("[1/3] query") && dry.contains("read 3 rows from 'app.sqlite'"), "\(dry)")
+        #expect(dry.contains("[1/3] query") && dry.contains("read 3 rows from '\(directory)/app.sqlite'"), "\(dry)")
         #expect(dry.contains(#"row: {"userId":"u-1"}"#) && dry.contains("ServiceBusNotification-Tags: $UserId:{u-3}"), "\(dry)")
         #expect(dry.contains(#"{"message":"digest for u-2"}"#), "\(dry)")
         #expect(try await delivered(base).counts.isEmpty, "a dry run sends nothing")
@@ -227,7 +228,7 @@ extension PipelineRunProcessTests {
         #expect(try await run(["run", directory + "/devices.yaml", "--quiet"], connection: full, environment: environment).0 == 0)
         let example = CommandRunner.root + "/pipelines/digest-from-database.yaml"
         let (dryStatus, dry) = try await run(["run", example, "--dry-run"], connection: full, environment: environment)
-        #expect(dryStatus == 0 && dry.contains("[1/3] users with unread items") && dry.contains("read 5 rows from 'data/app.sqlite'"), "\(dry)")
+        #expect(dryStatus == 0 && dry.contains("[1/3] users with unread items") && dry.contains("read 5 rows from '\(FilePath.shown(CommandRunner.root + "/pipelines/data/app.sqlite"))'"), "\(dry)")
         let (status, output) = try await run(["run", example], connection: full, environment: environment)
         #expect(status == 0, "\(output)")
         let text = try await http("GET", "\(base)_emulator/deliveries").1
@@ -306,8 +307,8 @@ extension PipelineRunProcessTests {
             #expect(try await part.waitForExit(timeout: 120) == 0, "\(part.stdout)")
             outputs.append(part.stdout)
         }
-        let read = outputs.filter { $0.contains("read 600 rows from 'app.sqlite'") }
-        let spooled = outputs.filter { $0.contains("600 rows spooled from 'app.sqlite' earlier") }
+        let read = outputs.filter { $0.contains("read 600 rows from '\(directory)/app.sqlite'") }
+        let spooled = outputs.filter { $0.contains("600 rows spooled from '\(directory)/app.sqlite' earlier") }
         #expect(read.count == 1 && spooled.count == 1, "one part queried, the other read its spool: \(outputs)")
         let text = try await http("GET", "\(base)_emulator/deliveries").1
         let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []

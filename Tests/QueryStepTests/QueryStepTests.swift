@@ -95,7 +95,7 @@ func lines(_ rows: SpooledRows) throws -> [String] {
             #"{"userId":"u2","name":"Bob \"the\" builder","visits":"0","score":"2.25","note":"x"}"#,
             #"{"userId":"u3","name":"Robert'); DROP TABLE users;--","visits":"7","score":"0.0","note":""}"#,
         ])
-        #expect(result.summary.hasPrefix("read 3 rows from 'app.sqlite' in ") && result.summary.hasSuffix("(a dry run reads; it writes nothing)"))
+        #expect(result.summary.hasPrefix("read 3 rows from '\(scratch.directory)/app.sqlite' in ") && result.summary.hasSuffix("(a dry run reads; it writes nothing)"))
         #expect(result.lines.first == "columns: userId, name, visits, score, note" && result.lines.count == 4, "the dry run previews the rows")
         // The table is still there: the argument was a value.
         let again = try await query.run(in: context())

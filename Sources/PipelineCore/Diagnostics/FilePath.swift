@@ -1,3 +1,5 @@
+import Foundation
+
 /// Path helpers that keep user-given relative paths readable in output.
 public enum FilePath {
     /// `relative` resolved against `directory` and normalised lexically (`a/../b` → `b`);
@@ -10,6 +12,15 @@ public enum FilePath {
             joined = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
         }
         return normalize(joined)
+    }
+
+    /// `path` as Pushline shows it: relative to the current directory when it lies inside it (the base of the pipeline
+    /// path the operator typed, and of every path written in a pipeline), else as it is. One base for every path in
+    /// output, so each can be pasted into the same shell.
+    public static func shown(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        guard path.hasPrefix("/"), currentDirectory.hasPrefix("/") else { return path }
+        let base = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
+        return path.hasPrefix(base) && path.count > base.count ? String(path.dropFirst(base.count)) : path
     }
 
     /// Removes `.` segments and folds `name/..` pairs without touching the file system.

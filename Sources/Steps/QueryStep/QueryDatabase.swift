@@ -4,7 +4,7 @@ import PostgresRunStore
 
 /// The database a `query` reads: a SQLite file, or PostgreSQL at a `postgres://` URL.
 package enum QueryDatabase: Sendable, Equatable {
-    /// A SQLite file: the path to open, and how messages name it (as written).
+    /// A SQLite file: the path to open, and how messages name it (from the current directory, as every path).
     case sqlite(path: String, shown: String)
     /// A PostgreSQL server (the run store's URL rules: sslmode, sslrootcert, connect_timeout, a password never shown).
     case postgres(PostgresLocation)
@@ -49,6 +49,6 @@ package enum QueryDatabase: Sendable, Equatable {
                           hint: "a path relative to the pipeline file, or a postgres:// URL")
             return nil
         }
-        return .sqlite(path: path, shown: text)
+        return .sqlite(path: path, shown: FilePath.shown(path))
     }
 }

@@ -79,7 +79,7 @@ package struct QuerySQL: Sendable, Equatable {
                 return nil
             }
             options.diagnostics.register(source: text, for: path)
-            return QuerySQL(text: text, file: path, location: node.location, source: [:])
+            return QuerySQL(text: text, file: FilePath.shown(path), location: node.location, source: [:])
         } catch {
             options.error(error.message(what: "SQL file", name: trimmed), at: node, hint: "a path relative to the pipeline file")
             return nil
