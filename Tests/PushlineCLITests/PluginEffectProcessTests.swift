@@ -8,7 +8,7 @@ import Testing
 extension PipelineRunProcessTests {
     /// A folder with `posted.yaml`: one step of the recorder plugin with external effects (and `slow` while it should
     /// work for a minute).
-    func externalRecorder(repeatSafe: Bool = false) throws -> (directory: String, pipeline: String) {
+    func externalRecorder(repeatSafe: Bool = false, failStart: Int? = nil) throws -> (directory: String, pipeline: String) {
         let directory = NSTemporaryDirectory() + "pushline-effect-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "".write(toFile: directory + "/slow", atomically: true, encoding: .utf8)
@@ -20,7 +20,7 @@ extension PipelineRunProcessTests {
               recorder:
                 command: [python3, \(CommandRunner.root)/Tests/PushlineCLITests/Inputs/plugins/recorder.py]
                 timeout: 5m
-                env: { RECORDER_EFFECTS: external, RECORDER_REPEAT_SAFE: "\(repeatSafe ? 1 : 0)" }
+                env: { RECORDER_EFFECTS: external, RECORDER_REPEAT_SAFE: "\(repeatSafe ? 1 : 0)", RECORDER_STARTS: "\(directory)/starts", RECORDER_FAIL_START: "\(failStart ?? 0)" }
             steps:
               - id: post
                 recorder: { folder: "\(directory)" }
@@ -97,6 +97,24 @@ extension PipelineRunProcessTests {
         let requests = try recordedRequests(directory)
         #expect(requests.count == 2)
         #expect(requests.last?["run"] as? String != run && requests.last?["attempt"] as? Int == 1)
+    }
+
+    @Test("an external plugin that fails before it is given its run request did nothing: failed, not unknown, and the same command runs it")
+    func aPluginThatFailsBeforeItsRequestIsFailed() async throws {
+        // Starts 1 and 2 are the build (describe, then check), start 3 the run's plugin, which exits before its handshake.
+        let (directory, pipeline) = try externalRecorder(failStart: 3)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.removeItem(atPath: directory + "/slow")
+        let environment = ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]
+        let first = try PushlineProcess(["run", pipeline], environment: environment)
+        #expect(try await first.waitForExit() == 1, "\(first.stdout)")
+        #expect(first.stdout.contains("cannot reach the chat service"), "its stderr is shown: \(first.stdout)")
+        #expect(!first.stdout.contains("unknown"), "\(first.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/requests.jsonl"), "it never got a run request")
+        let again = try PushlineProcess(["run", pipeline], environment: environment)
+        #expect(try await again.waitForExit() == 0, "\(again.stdout)")
+        #expect(again.stdout.contains("recorded the request (and posted)"), "\(again.stdout)")
+        #expect(try recordedRequests(directory).count == 1)
     }
 
     @Test("a plugin that declares a repeat with the same key safe is run again when its run resumes, with the same key and the next attempt")

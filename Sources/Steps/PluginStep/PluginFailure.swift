@@ -12,6 +12,8 @@ package struct PluginFailure: Error, Sendable, Equatable {
     package var answered = false
     /// True when the plugin was stopped because its run was (SIGINT or SIGTERM to pushline): the run resumes it.
     package var stoppedWithTheRun = false
+    /// True when it ended before the run request was written to the plugin: it cannot have done anything.
+    package var beforeRunRequest = false
 
     /// Creates a failure.
     package init(_ message: String, hint: String? = nil, stderr: [String] = []) {

@@ -1,6 +1,7 @@
 import Logging
 import PipelineCore
 import PluginProtocol
+import Synchronization
 
 /// The three conversations the host has with a plugin: `describe` (what are you?), `check` (are these options
 /// right?) and `run`. Each starts the plugin afresh, asks `describe` first, and ends by closing its stdin.
@@ -57,10 +58,20 @@ package struct PluginHost: Sendable {
                     rows: (([PluginValue]) async throws(PluginFailure) -> Void)?) async throws(PluginFailure) -> PluginValue {
         var process = PluginProcess(declaration: declaration, optionSecrets: optionSecrets, directory: directory, logger: logger, exitGrace: exitGrace)
         process.stop = stop
-        return try await process.converse(timeout: timeout) { channel throws(PluginFailure) in
-            _ = try await Self.handshake(channel)
-            try await channel.send(.run(id: 2, options: options, context: context))
-            return try await Self.answer(to: 2, on: channel, method: "run", rows: rows, progress: progress)
+        // Whether the plugin was ever given the run request: before that, whatever failed (it would not start, its
+        // handshake broke, it was stopped), it did nothing.
+        let written = Mutex(false)
+        do {
+            return try await process.converse(timeout: timeout) { channel throws(PluginFailure) in
+                _ = try await Self.handshake(channel)
+                try await channel.send(.run(id: 2, options: options, context: context))
+                written.withLock { $0 = true }
+                return try await Self.answer(to: 2, on: channel, method: "run", rows: rows, progress: progress)
+            }
+        } catch {
+            var failure = error
+            failure.beforeRunRequest = !written.withLock { $0 }
+            throw failure
         }
     }
 

@@ -90,15 +90,19 @@ package struct PluginStep: RunnableStep {
                 outputs = try Self.outputs(of: answer, declared: description.outputs, redact: redact)
             }
             try await effect?.record(.accepted)
+        } catch let failure as PluginFailure where failure.stoppedWithTheRun && failure.beforeRunRequest {
+            // Stopped before it was asked to run: nothing happened; the resumed run runs it.
+            try? await effect?.record(.failed, error: "the run was stopped before plugin '\(name)' was asked to run")
+            return StepResult(summary: "stopped with the run before plugin '\(name)' was asked to run (it was sent SIGTERM)", interrupted: true)
         } catch let failure as PluginFailure where failure.stoppedWithTheRun {
             // Not done: the run is interrupted. Its resumption runs a plugin without external effects again; one with
             // them is of unknown fate (it may have written before it stopped), unless it declared itself repeat-safe.
             try? await effect?.record(.unknown, error: "the run was stopped while plugin '\(name)' ran")
             return StepResult(summary: "stopped with the run before plugin '\(name)' finished (it was sent SIGTERM)", interrupted: true)
         } catch let failure as PluginFailure {
-            // An error the plugin answered says it did nothing; a timeout, a crash or a broken answer after the request
-            // went out says nothing about what it did.
-            try? await effect?.record(failure.answered ? .failed : .unknown, error: redact(failure.message))
+            // An error the plugin answered says it did nothing, as does any failure before it was given the run request;
+            // a timeout, a crash or a broken answer after the request went out says nothing about what it did.
+            try? await effect?.record(failure.answered || failure.beforeRunRequest ? .failed : .unknown, error: redact(failure.message))
             throw StepFailure("plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
                               lines: failure.stderr.map { "stderr: \($0)" })
         }

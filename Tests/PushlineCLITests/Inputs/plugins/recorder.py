@@ -2,11 +2,20 @@
 a file named `slow` lies in its folder, works for a minute: for the tests of plugins that live and die with their run.
 
 With RECORDER_EFFECTS=external (in its `env:`) it has external effects and hands on a count instead of rows, as a
-plugin that posts would; RECORDER_REPEAT_SAFE=1 makes it declare that a repeat with the same key is safe."""
+plugin that posts would; RECORDER_REPEAT_SAFE=1 makes it declare that a repeat with the same key is safe. With RECORDER_STARTS=FILE and
+RECORDER_FAIL_START=N it counts its starts in FILE and exits at once (before any request) on the Nth."""
 import json
 import os
 import sys
 import time
+
+if os.environ.get("RECORDER_STARTS"):
+    counter = os.environ["RECORDER_STARTS"]
+    starts = (int(open(counter).read()) if os.path.exists(counter) else 0) + 1
+    open(counter, "w").write(str(starts))
+    if str(starts) == os.environ.get("RECORDER_FAIL_START"):
+        print("cannot reach the chat service", file=sys.stderr, flush=True)
+        sys.exit(3)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "plugins"))
 from pushline_plugin import Plugin  # noqa: E402
