@@ -84,7 +84,7 @@ struct RunPipeline {
     /// would wait for its end).
     static func endedRun(_ id: String, in journal: any RunStore, doing: String) async throws -> (RunRecord, [JournalItem]) {
         do {
-            guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
+            guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
             if try await JournalOption.shownStatus(run, store: journal) == "running" {
                 throw CommandFailure("run \(run.id) is running (pid \(run.pid)); \(doing) after it ends")
             }

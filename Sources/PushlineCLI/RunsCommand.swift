@@ -77,7 +77,7 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             do {
-                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
+                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
                 if items {
                     let listed = try await journal.items(run: run.id, states: state, limit: max(1, limit))
                     switch format {
@@ -221,7 +221,7 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             do {
-                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(journal.location)") }
+                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
                 if try await JournalOption.shownStatus(run, store: journal) == "running" {
                     throw CommandFailure("run \(run.id) is running (pid \(run.pid)); settle its items after it ends")
                 }

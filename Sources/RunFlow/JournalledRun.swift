@@ -102,7 +102,7 @@ struct JournalledRun {
             if let previous = next?.completedAlready(readsSources: pipeline.readsSources) {
                 let part = shard.map { "shard \($0) of " } ?? ""
                 console.line("\(part)run \(previous.id) of \(pipeline.document.file) already completed at \(time(previous.endedAt ?? previous.startedAt)); "
-                             + "nothing sent (--again starts a fresh run; journal \(store.location))")
+                             + "nothing sent (--again starts a fresh run; journal \(RunStores.display(store.location)))")
                 await releaseAll()
                 return .alreadyCompleted(previous)
             }
@@ -123,7 +123,7 @@ struct JournalledRun {
             }
             // Before any step, what cron's log needs to find this run again: the pipeline, the run and where it is recorded.
             console.errorLine("pushline: pipeline '\(name)' (\(document.file)): \(resumable == nil ? "new run" : "run") \(record.id)"
-                              + "\(shard.map { ", shard \($0)" } ?? ""), journal \(store.location)")
+                              + "\(shard.map { ", shard \($0)" } ?? ""), journal \(RunStores.display(store.location))")
             var begun = JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: resumable != nil,
                                       retention: document.retention)
             begun.previous = previous

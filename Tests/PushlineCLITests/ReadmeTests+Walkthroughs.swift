@@ -34,10 +34,10 @@ extension ReadmeTests {
         // The first digest: the bad row named, the other two sent, exit 3.
         #expect(output.contains("tonight.csv:4") && output.contains("audience '$UserId:{}' is not a valid tag expression"), "\(output)")
         #expect(!output.contains("warning"), "validate, given the rows, has nothing to warn of: \(output)")
-        #expect(output.contains("/tonight.csv' = 2 accepted + 1 bad"), "\(output)")
+        #expect(output.contains("'tonight.csv' = 2 accepted + 1 bad"), "\(output)")
         #expect(output.contains("exit code 3"), "\(output)")
         // The fixed file: one sent, two already sent.
-        #expect(output.contains("/tonight.csv' = 1 accepted + 2 already sent"), "\(output)")
+        #expect(output.contains("'tonight.csv' = 1 accepted + 2 already sent"), "\(output)")
         // The same command once more: the run already completed, nothing is sent.
         #expect(output.contains("already completed at"), "\(output)")
         // Each phone received exactly one digest, with its own headline.
