@@ -79,7 +79,7 @@ private final class StepLedger: ItemLedger {
         let ledger = StepLedger()
         ledger.completed.withLock {
             $0[1] = CompletedStep(step: 1, stepId: "acting", summary: "sent", outputs: [
-                "ids": .list([], total: 0), DeliveryOutcomes.reachedNoDeviceMark: .integer(1),
+                "ids": .list([], total: 0), "_reached-no-device": .integer(1),  // as the journal stores it
             ])
         }
         let engine = PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
@@ -89,10 +89,15 @@ private final class StepLedger: ItemLedger {
         #expect(resumed.steps.first?.outputs == .object([ReportField("ids", .array([]))]))
     }
 
-    @Test func outputsRoundTripThroughTheirStoredJSON() {
+    @Test func outputsRoundTripThroughTheirStoredJSON() throws {
         let outputs: StepOutputs = ["n": .integer(3), "t": .string("5"), "l": .list(["a", "b"], total: 9)]
         let step = CompletedStep(step: 1, stepId: "send", summary: "s", outputs: outputs)
         #expect(CompletedStep.outputs(fromJSON: step.outputsJSON) == outputs)
+        // Reaching no device is the record's, stored beside the outputs with the mark every journal has used.
+        let undelivered = CompletedStep(step: 1, stepId: "send", summary: "s", outputs: outputs, reachedNoDevice: true)
+        #expect(undelivered.outputsJSON.contains(#""_reached-no-device":1"#))
+        let read = CompletedStep(step: 1, stepId: "send", summary: "s", outputs: try #require(CompletedStep.outputs(fromJSON: undelivered.outputsJSON)))
+        #expect(read.reachedNoDevice && read.outputs == outputs)
         #expect(CompletedStep.outputs(fromJSON: "not json") == nil)
     }
 }

@@ -12,19 +12,27 @@ package struct CompletedStep: Sendable, Equatable {
     package var summary: String
     /// What it handed on.
     package var outputs: StepOutputs
+    /// True when its notifications reached no device (`StepResult.reachedNoDevice`): a resumed run ends `undelivered` too.
+    package var reachedNoDevice: Bool
 
-    /// Creates a record.
-    package init(step: Int, stepId: String, summary: String, outputs: StepOutputs) {
+    /// How the journal marks `reachedNoDevice` among the stored outputs (no step declares it, so none reads it); every
+    /// journal written since the mark was introduced spells it so.
+    static let reachedNoDeviceKey = "_reached-no-device"
+
+    /// Creates a record. Outputs read from a journal may hold the stored mark: it becomes `reachedNoDevice`.
+    package init(step: Int, stepId: String, summary: String, outputs: StepOutputs, reachedNoDevice: Bool = false) {
         self.step = step
         self.stepId = stepId
         self.summary = summary
-        self.outputs = outputs
+        self.reachedNoDevice = reachedNoDevice || outputs[Self.reachedNoDeviceKey] != nil
+        self.outputs = outputs.filter { $0.key != Self.reachedNoDeviceKey }
     }
 
     /// The outputs as the journal stores them: a JSON object, lists as `{"values": […], "total": n}`, rows as
     /// `{"rows": {…}}` (where the spool is, its count, columns and digest).
     package var outputsJSON: String {
-        let object = outputs.sorted { $0.key < $1.key }.map { name, value -> ReportField in
+        let stored = reachedNoDevice ? outputs.merging([Self.reachedNoDeviceKey: .integer(1)]) { kept, _ in kept } : outputs
+        let object = stored.sorted { $0.key < $1.key }.map { name, value -> ReportField in
             switch value {
             case .integer(let number): ReportField(name, .int(number))
             case .string(let text): ReportField(name, .string(text))

@@ -18,10 +18,12 @@ extension PipelineEngine {
     }
 
     /// Records a completed step that acted on a hub or read from outside (`recordsCompletion`), with its outputs, for a resume of this run.
-    static func recordCompleted(_ built: BuiltStep, _ record: StepRecord, _ outputs: StepOutputs, batch: BatchControl, dryRun: Bool, logger: Logger) async {
+    static func recordCompleted(_ built: BuiltStep, _ record: StepRecord, _ outputs: StepOutputs, reachedNoDevice: Bool, batch: BatchControl,
+                                dryRun: Bool, logger: Logger) async {
         guard !dryRun, built.step.recordsCompletion, let ledger = batch.ledger, ledger.isWritable else { return }
         do throws(LedgerError) {
-            try await ledger.recordCompleted(CompletedStep(step: built.index, stepId: built.title, summary: record.summary, outputs: outputs))
+            try await ledger.recordCompleted(CompletedStep(step: built.index, stepId: built.title, summary: record.summary, outputs: outputs,
+                                                           reachedNoDevice: reachedNoDevice))
         } catch {
             logger.warning("could not record that the step completed; a resume runs it again", metadata: ["reason": "\(error)"])
         }

@@ -130,7 +130,7 @@ package struct PipelineEngine: Sendable {
             if let done = await Self.completedEarlier(built, batch: batch, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
-                undelivered = undelivered || done.outputs[DeliveryOutcomes.reachedNoDeviceMark] != nil
+                undelivered = undelivered || done.reachedNoDevice
                 if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: done.outputs, rejected: false), of: id) }
                 records.append(record)
                 continue
@@ -148,7 +148,9 @@ package struct PipelineEngine: Sendable {
             rejected = rejected || executed.rejectsInput
             record.input = checks[built.index].map(InputSummary.init)
             record = Self.named(record, built)
-            if record.status == .succeeded { await Self.recordCompleted(built, record, produced ?? [:], batch: batch, dryRun: dryRun, logger: stepLogger) }
+            if record.status == .succeeded {
+                await Self.recordCompleted(built, record, produced ?? [:], reachedNoDevice: reachedNoDevice, batch: batch, dryRun: dryRun, logger: stepLogger)
+            }
             if let id = built.declaredId {
                 earlier.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: executed.rejectsInput), of: id)
             }
@@ -201,7 +203,7 @@ package struct PipelineEngine: Sendable {
                 executed = Executed(record: StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                                        summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart)))
             }
-            StepSpan.describe(executed.record, outputs: executed.produced, on: span)
+            StepSpan.describe(executed.record, outputs: executed.produced, declared: built.outputs, on: span)
             return executed
         }
     }

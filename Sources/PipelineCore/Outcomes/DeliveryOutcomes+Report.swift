@@ -1,10 +1,6 @@
 import HubWire
 
 extension DeliveryOutcomes {
-    /// The engine's own output key (not declared, so no step reads it) marking a step whose notifications reached no
-    /// device; journalled with the outputs so a resumed run ends `undelivered` too.
-    package static let reachedNoDeviceMark = "_reached-no-device"
-
     /// The outputs a `send` step with `outcomes:` hands on.
     package var outputs: StepOutputs {
         let lines = countLines

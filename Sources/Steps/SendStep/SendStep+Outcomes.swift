@@ -39,8 +39,6 @@ extension SendStep {
         }
         if read.reachedNoDevice {
             result.reachedNoDevice = true
-            // Kept with the outputs in the journal, so a resumed run that reads this step back still ends undelivered.
-            result.outputs[DeliveryOutcomes.reachedNoDeviceMark] = .integer(1)
             result.lines.append(read.reachedNoDeviceWarning)
             context.logger.warning("no device reached", metadata: ["read": "\(read.read)", "of": "\(read.of)", "deadChannels": "\(read.deadChannels)"])
         } else if read.state == .unavailable || read.state == .partial {

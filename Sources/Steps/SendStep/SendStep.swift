@@ -85,14 +85,19 @@ package struct SendStep: Step {
     /// What `send` hands to later steps.
     package static let outputs = ItemCounts.outputSpecs + [
         OutputSpec("notification-ids", .list,
-                   "the ids of the notifications sent (a scheduled send's are the ids a later step cancels); a cancel's is the id it cancelled"),
+                   "the ids of the notifications sent (a scheduled send's are the ids a later step cancels); a cancel's is the id it cancelled")
+                   .traced(as: "nh.notification.ids", count: "nh.notification.count"),
         OutputSpec("tracking-ids", .list, "the TrackingIds of the accepted requests, for Azure support"),
         OutputSpec("outcome-state", .string,
                    "with `outcomes:`, how far reading telemetry got: final, partial (the wait ended first), unavailable (no Standard tier, "
-                       + "no Manage right, the hub unreachable) or none (nothing was accepted); off without `outcomes:`"),
-        OutputSpec("delivered", .integer, "with `outcomes:`, devices the PNS accepted the notifications for (Success), over the notifications read"),
-        OutputSpec("not-delivered", .integer, "with `outcomes:`, devices not reached, for any reason (dead channels, credentials, payload, throttling)"),
-        OutputSpec("dead-channels", .integer, "with `outcomes:`, devices whose channel the PNS called dead (ExpiredChannel, BadChannel, …)"),
+                       + "no Manage right, the hub unreachable) or none (nothing was accepted); off without `outcomes:`")
+                       .traced(as: "pushline.output.outcome-state"),
+        OutputSpec("delivered", .integer, "with `outcomes:`, devices the PNS accepted the notifications for (Success), over the notifications read")
+            .traced(as: "pushline.output.delivered"),
+        OutputSpec("not-delivered", .integer, "with `outcomes:`, devices not reached, for any reason (dead channels, credentials, payload, throttling)")
+            .traced(as: "pushline.output.not-delivered"),
+        OutputSpec("dead-channels", .integer, "with `outcomes:`, devices whose channel the PNS called dead (ExpiredChannel, BadChannel, …)")
+            .traced(as: "pushline.output.dead-channels"),
         OutputSpec("outcome-counts", .list, "with `outcomes:`, per-platform counts as `platform outcome count` (e.g. `fcmv1 Success 9200`)"),
     ]
 

@@ -31,6 +31,10 @@ public struct OutputSpec: Sendable, Equatable {
     public let summary: String
     /// For rows whose columns are the same every run (a plugin declares them): those columns; nil when they vary.
     public let columns: [String]?
+    /// The attribute the step's span carries this output as (`traced(as:)`); nil for an output a span does not carry.
+    public private(set) var spanAttribute: String?
+    /// For a list carried by a span: the attribute that carries how many values it holds (the span lists the first 20).
+    public private(set) var spanCountAttribute: String?
 
     /// Declares an output; `columns` only for rows whose columns are fixed.
     public init(_ name: String, _ type: ValueType, _ summary: String, columns: [String]? = nil) {
@@ -38,6 +42,15 @@ public struct OutputSpec: Sendable, Equatable {
         self.type = type
         self.summary = summary
         self.columns = type == .rows ? columns : nil
+    }
+
+    /// This output, carried by the step's span as `attribute` (a count or a state an operator follows in traces; a
+    /// list as its first values, with `count` holding how many there are). Only values a report shows, never a secret.
+    public func traced(as attribute: String, count: String? = nil) -> OutputSpec {
+        var traced = self
+        traced.spanAttribute = attribute
+        traced.spanCountAttribute = type == .list ? count : nil
+        return traced
     }
 }
 
