@@ -61,6 +61,7 @@ struct RunView: Encodable {
             switch value {
             case .integer(let number): return "\(name) \(number)"
             case .string(let text): return "\(name) \(text.count > 60 ? String(text.prefix(60)) + "…" : text)"
+            case .boolean(let value): return "\(name) \(value)"
             case .list(let values, let total):
                 let shown = values.prefix(3).joined(separator: ", ")
                 return "\(name) [\(shown)\(total > 3 ? ", … \(total) in all" : "")]"

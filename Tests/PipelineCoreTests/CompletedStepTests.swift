@@ -90,7 +90,8 @@ private final class StepLedger: ItemLedger {
     }
 
     @Test func outputsRoundTripThroughTheirStoredJSON() throws {
-        let outputs: StepOutputs = ["n": .integer(3), "t": .string("5"), "l": .list(["a", "b"], total: 9)]
+        let outputs: StepOutputs = ["n": .integer(3), "t": .string("5"), "l": .list(["a", "b"], total: 9), "yes": .boolean(true), "no": .boolean(false),
+                                    "one": .integer(1)]
         let step = CompletedStep(step: 1, stepId: "send", summary: "s", outputs: outputs)
         #expect(CompletedStep.outputs(fromJSON: step.outputsJSON) == outputs)
         // Reaching no device is the record's, stored beside the outputs with the mark every journal has used.

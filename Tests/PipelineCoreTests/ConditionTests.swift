@@ -10,7 +10,8 @@ import Testing
 
     private var outputs: EarlierOutputs {
         var outputs = EarlierOutputs()
-        outputs.record(["failed": .integer(2), "notification-ids": .list(["n1"], total: 1), "platform": .string("apns")], of: "digest")
+        outputs.record(["failed": .integer(2), "notification-ids": .list(["n1"], total: 1), "platform": .string("apns"), "quiet": .boolean(true)],
+                       of: "digest")
         // A step that was skipped hands on its outputs empty, with its status (what the engine records: HandedOn).
         outputs.record(["accepted": .integer(0), "status": .string("skipped"), "error": .string("")], of: "apology")
         return outputs
@@ -37,6 +38,9 @@ import Testing
         #expect(try holds("!dry-run"))
         #expect(try !holds("!dry-run", dryRun: true))
         #expect(try holds("${steps.digest.platform} != \"fcmv1\""))
+        // A boolean output is a condition of its own, or compared with true and false.
+        #expect(try holds("${steps.digest.quiet}") && holds("${steps.digest.quiet} == true") && !holds("!${steps.digest.quiet}"))
+        #expect(try !holds("${steps.digest.quiet} == false"))
     }
 
     @Test func anExpressionRunsAfterAFailureOnlyWhenItReadsFailure() throws {

@@ -47,7 +47,7 @@ private struct OutputProbe: Step {
 
     private var outputs: EarlierOutputs {
         var outputs = EarlierOutputs()
-        outputs.record(["ids": .list(["n1", "n2"], total: 2), "count": .integer(2), "kept": .list(["a"], total: 5)], of: "s")
+        outputs.record(["ids": .list(["n1", "n2"], total: 2), "count": .integer(2), "kept": .list(["a"], total: 5), "quiet": .boolean(false)], of: "s")
         return outputs
     }
 
@@ -56,6 +56,8 @@ private struct OutputProbe: Step {
         let text = try substitution.apply(deferred([.text("sent "), .output(OutputReference(step: "s", output: "count")), .text(": "),
                                                     .output(OutputReference(step: "s", output: "ids", index: 1))]))
         #expect(text.scalar?.text == "sent 2: n2")
+        let flag = try substitution.apply(deferred([.text("quiet: "), .output(OutputReference(step: "s", output: "quiet"))]))
+        #expect(flag.scalar?.text == "quiet: false", "a boolean goes into text as true or false")
         #expect(text.scalar?.sourceText == "written", "messages quote the reference as written")
         #expect(text.scalar?.isUnresolved == false && text.scalar?.deferred == nil)
         let list = try substitution.apply(Build.mapping([("direct", deferred([.output(OutputReference(step: "s", output: "ids"))]))]))

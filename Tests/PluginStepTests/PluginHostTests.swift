@@ -45,6 +45,14 @@ struct PluginHostTests {
         #expect(failure?.message == "plugin 'crm': protocol error: row 1 has no 'email', a column the plugin declared for its rows")
     }
 
+    @Test("a boolean output is handed on as true or false; text in its place is a protocol error")
+    func booleanOutputs() async throws {
+        let result = try await step(scripted("boolean")).run(in: context())
+        #expect(result.outputs["complete"] == .boolean(true))
+        let failure = await failure(of: try await step(scripted("boolean-text")))
+        #expect(failure?.message == #"plugin 'crm': protocol error: output 'complete' must be boolean, found "yes""#)
+    }
+
     @Test("the plugin's environment is what env: lists and nothing else: no PATH, no hub key, no HOME")
     func environmentIsOnlyWhatIsListed() async throws {
         let result = try await step(scripted("env", environment: ["CRM_URL": "http://crm", "CRM_TOKEN": "abc-123"])).run(in: context())

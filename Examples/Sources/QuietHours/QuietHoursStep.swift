@@ -2,7 +2,7 @@ import Foundation
 import PushlineKit
 
 /// `quiet-hours`: says whether it is now within the quiet hours of a time zone, so a later step can hold a
-/// send back with `when: ${steps.ID.quiet} == "no"`.
+/// send back with `when: ${steps.ID.quiet} == false`.
 public struct QuietHoursStep: Step {
     public static let id = "quiet-hours"
     public static let summary = "Says whether it is now within the quiet hours of a time zone (for a later step's `when:`)."
@@ -13,7 +13,7 @@ public struct QuietHoursStep: Step {
         OptionSpec("until", .string, default: "08:00", "when they end, local time (HH:MM); the same as `from`: never quiet"),
     ]
     public static let outputs = [
-        OutputSpec("quiet", .string, "\"yes\" within quiet hours, else \"no\""),
+        OutputSpec("quiet", .boolean, "true within quiet hours, else false"),
         OutputSpec("local-time", .string, "the time in the time zone when the step ran (HH:MM)"),
         OutputSpec("minutes-left", .integer, "minutes until quiet hours end (0 outside them)"),
     ]
@@ -64,7 +64,7 @@ public struct QuietHoursStep: Step {
         context.logger.debug("quiet hours checked", metadata: ["time-zone": "\(timeZone.identifier)", "local-time": "\(localTime)"])
         var result = StepResult(summary: left > 0 ? "quiet hours in \(timeZone.identifier) (\(localTime)), \(left) min left"
                                                   : "not quiet hours in \(timeZone.identifier) (\(localTime))")
-        result.outputs = ["quiet": .string(left > 0 ? "yes" : "no"), "local-time": .string(localTime), "minutes-left": .integer(left)]
+        result.outputs = ["quiet": .boolean(left > 0), "local-time": .string(localTime), "minutes-left": .integer(left)]
         return result
     }
 }

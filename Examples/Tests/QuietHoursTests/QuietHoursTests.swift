@@ -70,13 +70,13 @@ final class QuietHoursCommandTests: Sendable {
         }
     }
 
-    @Test("outside quiet hours the reminder is sent; within them it is held back", arguments: [("00:00", "00:00", "no"), ("00:00", "23:59", "yes")])
-    func holdsBack(from: String, until: String, quiet: String) async throws {
+    @Test("outside quiet hours the reminder is sent; within them it is held back", arguments: [("00:00", "00:00", false), ("00:00", "23:59", true)])
+    func holdsBack(from: String, until: String, quiet: Bool) async throws {
         let run = try await report(["run", pipeline, "--dry-run", "--param", "quiet-from=\(from)", "--param", "quiet-until=\(until)"])
         #expect(run.status == 0)
         let hours = try #require(run.steps.first { ($0["step"] as? String) == "quiet-hours" }, "\(run.steps)")
         let send = try #require(run.steps.first { ($0["step"] as? String) == "send" }, "\(run.steps)")
-        #expect((hours["outputs"] as? [String: Any])?["quiet"] as? String == quiet, "\(hours)")
-        #expect((send["status"] as? String) == (quiet == "no" ? "succeeded" : "skipped"), "\(send)")
+        #expect((hours["outputs"] as? [String: Any])?["quiet"] as? Bool == quiet, "\(hours)")
+        #expect((send["status"] as? String) == (quiet ? "skipped" : "succeeded"), "\(send)")
     }
 }

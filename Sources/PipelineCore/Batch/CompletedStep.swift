@@ -28,7 +28,7 @@ package struct CompletedStep: Sendable, Equatable {
         self.outputs = outputs.filter { $0.key != Self.reachedNoDeviceKey }
     }
 
-    /// The outputs as the journal stores them: a JSON object, lists as `{"values": […], "total": n}`, rows as
+    /// The outputs as the journal stores them: a JSON object, booleans as `{"boolean": true}`, lists as `{"values": […], "total": n}`, rows as
     /// `{"rows": {…}}` (where the spool is, its count, columns and digest).
     package var outputsJSON: String {
         let stored = reachedNoDevice ? outputs.merging([Self.reachedNoDeviceKey: .integer(1)]) { kept, _ in kept } : outputs
@@ -36,6 +36,8 @@ package struct CompletedStep: Sendable, Equatable {
             switch value {
             case .integer(let number): ReportField(name, .int(number))
             case .string(let text): ReportField(name, .string(text))
+            // Wrapped: a bare JSON true reads back as the number 1 where Foundation bridges numbers.
+            case .boolean(let value): ReportField(name, .object([ReportField("boolean", .bool(value))]))
             case .list(let values, let total):
                 ReportField(name, .object([ReportField("values", .array(values.map(ReportValue.string))), ReportField("total", .int(total))]))
             case .rows(let rows):
@@ -54,6 +56,8 @@ package struct CompletedStep: Sendable, Equatable {
         for (name, value) in object {
             if let text = value as? String {
                 outputs[name] = .string(text)
+            } else if let wrapped = value as? [String: Any], wrapped.count == 1, let flag = wrapped["boolean"] as? Bool {
+                outputs[name] = .boolean(flag)
             } else if let list = value as? [String: Any], let values = list["values"] as? [String], let total = list["total"] as? Int {
                 outputs[name] = .list(values, total: total)
             } else if let wrapped = value as? [String: Any], let rows = wrapped["rows"],

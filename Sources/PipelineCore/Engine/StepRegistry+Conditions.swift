@@ -41,6 +41,7 @@ extension StepRegistry {
                 return nil
             case (.integer, nil): return .integer
             case (.string, nil): return .string
+            case (.boolean, nil): return .boolean
             }
         case .status:
             return .boolean

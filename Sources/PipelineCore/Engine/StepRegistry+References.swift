@@ -22,7 +22,7 @@ extension StepRegistry {
                     case (.list, nil) where !listFits:
                         diagnostics.error("\(reference.written) is a list, and '\(entry.key)' takes one value here", at: node.location, step: kind.id,
                                           hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)")
-                    case (.integer, .some), (.string, .some), (.rows, .some):
+                    case (.integer, .some), (.string, .some), (.boolean, .some), (.rows, .some):
                         diagnostics.error("'\(reference.output)' of step '\(reference.step)' is \(output.type == .rows ? "" : output.type == .integer ? "an " : "a ")\(output.type.documentation), not a list; remove the index",
                                           at: node.location, step: kind.id, hint: "write \(OutputReference(step: reference.step, output: reference.output).written)")
                     default:
@@ -30,6 +30,7 @@ extension StepRegistry {
                         let sample: OutputValue = switch output.type {
                         case .integer: .integer(1)
                         case .string: .string("sample")
+                        case .boolean: .boolean(true)
                         case .list: .list(Array(repeating: "sample", count: count), total: count)
                         case .rows: .rows(SpooledRows(spool: nil, columns: [], count: 0, digest: "", readAt: 0))
                         }

@@ -65,6 +65,7 @@ package indirect enum ConditionExpression: Sendable, Equatable {
             switch (value, reference.index) {
             case (.integer(let number), _): return .integer(number)
             case (.string(let text), _): return .string(text)
+            case (.boolean(let value), _): return .boolean(value)
             case (.list(let values, let total), nil): return .list(values, total: total)
             case (.rows, _):
                 // Refused when the pipeline is loaded; kept for a value that came from elsewhere.

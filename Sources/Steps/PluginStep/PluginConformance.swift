@@ -257,6 +257,7 @@ package struct PluginConformance: Sendable {
         switch value {
         case .integer(let number): "\(number)"
         case .string(let text): "\"\(text.prefix(60))\""
+        case .boolean(let value): "\(value)"
         case .list(let values, let total): "[\(values.prefix(3).joined(separator: ", "))\(total > 3 ? ", …" : "")] (\(total))"
         case .rows(let rows): "\(rows.count) rows"
         }

@@ -139,6 +139,7 @@ package struct PluginStep: RunnableStep {
             switch (spec.type, value) {
             case (.integer, .integer(let number)): outputs[name] = .integer(number)
             case (.string, .string(let text)): outputs[name] = .string(redact(text))
+            case (.boolean, .bool(let flag)): outputs[name] = .boolean(flag)
             case (.list, .array(let items)) where items.allSatisfy({ $0.rowText != nil }):
                 let values = items.compactMap(\.rowText).map { redact($0) }
                 outputs[name] = .list(values, total: values.count)

@@ -30,7 +30,7 @@ def describe():
              **({"columns": ["userId", "name", "n", "vip"] + (["email"] if MODE == "columns-missing" else [])} if MODE.startswith("columns") else {})},
             {"name": "count", "type": "integer", "summary": "how many"},
             {"name": "note", "type": "string", "summary": "a remark"},
-        ],
+        ] + ([{"name": "complete", "type": "boolean", "summary": "whether every page was read"}] if MODE.startswith("boolean") else []),
         "examples": ["- crm: { segment: vip }"],
     }
 
@@ -80,6 +80,9 @@ def run(request):
         return
     if MODE == "env":
         send({"id": rid, "result": {"summary": "saw the environment", "outputs": {"note": ",".join(sorted(os.environ.keys()))}}})
+        return
+    if MODE.startswith("boolean"):
+        send({"id": rid, "result": {"summary": "flagged", "outputs": {"complete": True if MODE == "boolean" else "yes"}}})
         return
     if MODE == "external":
         marker = os.environ.get("MARKER")

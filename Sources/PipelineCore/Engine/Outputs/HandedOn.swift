@@ -26,6 +26,7 @@ enum HandedOn {
         switch type {
         case .integer: .integer(0)
         case .string: .string("")
+        case .boolean: .boolean(false)
         case .list: .list([], total: 0)
         case .rows: .rows(SpooledRows(spool: nil, columns: [], count: 0, digest: ContentDigest.Running().finish(), readAt: 0))
         }

@@ -59,6 +59,7 @@ struct OutputSubstitution {
         switch (value, reference.index) {
         case (.integer(let number), nil): return String(number)
         case (.string(let text), nil): return text
+        case (.boolean(let value), nil): return value ? "true" : "false"
         case (.list(let values, let total), let index?):
             guard index < total else {
                 throw StepFailure("\(consumer) uses \(reference.written), but '\(reference.output)' of step '\(reference.step)' holds \(total) item\(total == 1 ? "" : "s")",

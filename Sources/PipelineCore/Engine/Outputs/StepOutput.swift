@@ -7,6 +7,8 @@ public struct OutputSpec: Sendable, Equatable {
         case integer
         /// Text.
         case string
+        /// True or false (whether something happened), for `when:` and for text as `true`/`false`.
+        case boolean
         /// A list of text (ids).
         case list
         /// Rows (a query's): each a set of named fields, kept in the run store; only a `for-each` takes them.
@@ -17,6 +19,7 @@ public struct OutputSpec: Sendable, Equatable {
             switch self {
             case .integer: "integer"
             case .string: "string"
+            case .boolean: "boolean"
             case .list: "list of strings"
             case .rows: "rows"
             }
@@ -60,6 +63,8 @@ public enum OutputValue: Sendable, Equatable {
     case integer(Int)
     /// Text.
     case string(String)
+    /// True or false.
+    case boolean(Bool)
     /// A list. `total` counts every value the step produced; `values` holds them all, or the first ones when the
     /// step keeps only those (its journal has the rest), so a later step can tell a partial list from a whole one.
     case list([String], total: Int)
@@ -71,6 +76,7 @@ public enum OutputValue: Sendable, Equatable {
         switch self {
         case .integer: .integer
         case .string: .string
+        case .boolean: .boolean
         case .list: .list
         case .rows: .rows
         }
@@ -81,6 +87,7 @@ public enum OutputValue: Sendable, Equatable {
         switch self {
         case .integer(let value): .int(value)
         case .string(let value): .string(value)
+        case .boolean(let value): .bool(value)
         case .list(let values, let total) where values.count == total: .array(values.map(ReportValue.string))
         case .list(let values, let total): .object([ReportField("first", .array(values.map(ReportValue.string))), ReportField("total", .int(total))])
         case .rows(let rows): rows.report
