@@ -186,7 +186,7 @@ let package = Package(
         .target(name: "PushlineCLI", dependencies: [
             "CProcessControl",
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
-            "PluginProtocol", "PluginStep", "Telemetry", "HTTPServing",
+            "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),

@@ -65,8 +65,9 @@ package final class BatchRequests: Sendable {
         case .answered(let result):
             return .success(result.response)
         case .noAnswer(let error):
-            let stop = error.stopsBatch
+            var stop = error.stopsBatch
                 ? BatchStop(.hub, message: "hub '\(hub)': \(error.message)", hint: "check the hub's endpoint and the network") : nil
+            stop?.unreachable = true
             return .failure(BatchJobFailure(reason: "\(request.summary): \(error.message)", stop: stop, retriable: true))
         case .refused(let failure, _):
             let stop = failure.stopsBatch ? BatchStop(.hub, message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil

@@ -127,6 +127,7 @@ struct BatchState {
                 stop = BatchStop(.hub, message: "hub '\(runner.session.hub.name)': \(summary): \(reason)\(more)",
                                  hint: runner.total == 1 ? hint : hint.map { $0 + "; then run again to resume" } ?? "run again to resume",
                                  data: outcome.requestReports.last ?? .object([]))
+                stop?.unreachable = status == nil
             }
         case .unknown(let reason, let trackingId, let attempts):
             await governor.finished(throttled: false)

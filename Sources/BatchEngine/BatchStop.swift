@@ -24,6 +24,8 @@ package struct BatchStop: Sendable, Equatable {
     package var hint: String?
     /// The request report of the failure that stopped it, when there is one.
     package var data: ReportValue
+    /// For a hub stop: true when the hub was not reached (no answer), false when it answered with a refusal.
+    package var unreachable = false
 
     /// Creates a stop.
     package init(_ cause: Cause, message: String, hint: String? = nil, data: ReportValue = .object([])) {
@@ -34,5 +36,13 @@ package struct BatchStop: Sendable, Equatable {
     }
 
     /// The stop as the step's failure.
-    package var failure: StepFailure { StepFailure(message, hint: hint, data: data) }
+    package var failure: StepFailure {
+        let code: StepFailure.Code = switch cause {
+        case .hub: unreachable ? .hubUnreachable : .hubRefused
+        case .journal: .journalUnavailable
+        case .source: .inputRejected
+        case .cancelled: .stopped
+        }
+        return StepFailure(message, hint: hint, data: data).coded(code)
+    }
 }

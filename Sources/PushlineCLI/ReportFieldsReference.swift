@@ -1,5 +1,7 @@
 import Foundation
 import PipelineCore
+import PluginStep
+import QueryStep
 import RunFlow
 
 /// docs/reference/report.md: every field of the JSON report (`run --format json`, `--report FILE`). The paths are read
@@ -29,6 +31,7 @@ enum ReportFieldsReference {
         "steps[].data": "the step's own details (for `send`: notification ids, items not accepted by reason, `outcomes`; see each step in the steps reference)",
         "steps[].durationMs": "how long it took",
         "steps[].hint": "what to do, when it failed",
+        "steps[].code": "when it failed, what kind of failure, in words that stay the same across releases (the message may be reworded): one of the codes below",
         "steps[].outputs": "its declared outputs by name, as later steps read them ([the steps reference](steps.md) lists each step's)",
         "steps[].items": "for batch steps, where every item ended; the counts add up to the items read",
         "steps[].items.accepted": "accepted by the hub in this run",
@@ -51,6 +54,7 @@ enum ReportFieldsReference {
     static var sample: RunReport {
         var step = StepRecord(index: 1, step: "send", location: "digest.yaml:9:5", status: .partial, summary: "sent", lines: ["line"],
                               data: .object([]), durationMs: 1, hint: "hint", items: ItemCounts(accepted: 1))
+        step.code = StepFailure.Code.hubRefused.rawValue
         step.id = "digest"
         step.name = "digest"
         step.outputs = .object([ReportField("accepted", .int(1))])
@@ -101,6 +105,19 @@ enum ReportFieldsReference {
 
             """
         for path in paths { text += "| `\(path)` | \(meanings[path] ?? "") |\n" }
+        text += """
+
+            ## Failure codes
+
+            A failed step's `code`: scripts and alerts can match on it.
+
+            | code | meaning |
+            |---|---|
+
+            """
+        for (code, meaning) in StepFailure.coreCodes + QueryStep.failureCodes + PluginStep.failureCodes {
+            text += "| `\(code)` | \(meaning) |\n"
+        }
         return text
     }
 }

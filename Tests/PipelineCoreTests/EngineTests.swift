@@ -140,9 +140,11 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
         ])
         let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .live(DryRunTransport()))
         #expect(report.status == .failed)
+        var failed = StepRecord(index: 1, step: "probe", location: "test.yaml:11:5", status: .failed, summary: "probe a failed",
+                                lines: ["detail"], durationMs: report.steps[0].durationMs, hint: "do not fail")
+        failed.code = "step.failed"  // a failure without a code of its own
         #expect(report.steps == [
-            StepRecord(index: 1, step: "probe", location: "test.yaml:11:5", status: .failed, summary: "probe a failed",
-                       lines: ["detail"], durationMs: report.steps[0].durationMs, hint: "do not fail"),
+            failed,
             StepRecord(index: 2, step: "probe", location: "test.yaml:12:5", status: .skipped,
                        summary: "skipped: an earlier step failed"),
         ])

@@ -87,6 +87,7 @@ struct PluginHostTests {
         let failed = try #require(await failure(of: step(scripted("hang", timeout: 30))))
         #expect(failed.message.contains("did not finish within 30 s, so it was stopped"), "\(failed.message)")
         #expect(failed.lines.contains("stderr: working on it"))
+        #expect(failed.code == .pluginTimeout)
     }
 
     @Test("only secrets are hidden: env values named like secrets and secret options; other values are shown as they are")
@@ -138,6 +139,13 @@ struct PluginHostTests {
         let failed = try #require(await failure(of: step(scripted("error"))))
         #expect(failed.message == "plugin 'crm': the CRM said 401 to token <redacted>")
         #expect(failed.hint == "check CRM_TOKEN")
+        #expect(failed.code == .pluginError)
+    }
+
+    @Test("a failure's code names its kind: the protocol broken, the plugin gone")
+    func failureCodes() async throws {
+        #expect(await failure(of: try await step(scripted("malformed")))?.code == .pluginProtocol)
+        #expect(await failure(of: try await step(scripted("crash")))?.code == .pluginFailed)
     }
 
     @Test("a dry run does not run a plugin with external effects; it runs one without")

@@ -60,6 +60,19 @@ import PipelineConfig
         #expect(!traced.err.contains("→ 201") && traced.err.components(separatedBy: "&sig=").dropFirst().allSatisfy { $0.hasPrefix("<redacted>") })
     }
 
+    @Test("a failed step's report carries a code that names the kind of failure: a hub nobody answers for is hub.unreachable")
+    func aFailedStepCarriesItsCode() async throws {
+        let unreachable = ["NH_CONNECTION": "Endpoint=http://127.0.0.1:1/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=\(key)",
+                           "NH_HUB": "myhub"]
+        let output = await CommandRunner.run(["run", "pipelines/seed-tutorial.yaml", "--format", "json"], environment: unreachable)
+        #expect(output.status == 1, "\(output.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
+        let steps = try #require(report["steps"] as? [[String: Any]])
+        let failed = steps.filter { $0["status"] as? String == "failed" }
+        #expect(failed.count == 1 && failed.first?["code"] as? String == "hub.unreachable", "\(steps)")
+        #expect(steps.allSatisfy { $0["status"] as? String == "failed" || $0["code"] == nil }, "only a failed step has a code")
+    }
+
     @Test func breakingNewsDryRunPrintsNoSecret() async throws {
         let output = await CommandRunner.run(["run", "pipelines/breaking-news.yaml", "--dry-run"])
         #expect(output.status == 0)

@@ -150,6 +150,7 @@ func lines(_ rows: SpooledRows) throws -> [String] {
             Issue.record("the column is gone")
         } catch let failure as StepFailure {
             #expect(failure.message == "\(file):13:11: no such column: name")
+            #expect(failure.code == .querySQL)
         }
         let inline = try #require(build([("database", "app.sqlite"), ("sql", "select user_id,\n  display_name from users")], directory: scratch.directory).0)
         _ = try Scratch.count(scratch, "alter table users rename column display_name to name")

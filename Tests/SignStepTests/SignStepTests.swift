@@ -70,7 +70,7 @@ private func build(_ pairs: [(String, String)]) -> (SignStep?, [Diagnostic]) {
     @Test func failsClearlyWithoutAConnection() async {
         let unresolved = HubDeclaration(name: "tutorial", location: at, connection: nil, hubName: nil, endpoint: nil)
         await #expect(throws: StepFailure("hub 'tutorial' has no usable connection string or hub name",
-                                          hint: "set the environment variables its `connection:` and `hub:` reference")) {
+                                          hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)) {
             try await SignStep(hub: unresolved).run(in: context(now: 0))
         }
     }

@@ -19,5 +19,6 @@ package struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible 
         StepFailure("the run journal cannot be written: \(message); stopped so that nothing is sent without a record",
                     hint: hint ?? ("check the run journal (--journal or PUSHLINE_JOURNAL): a file's disk and permissions, or that a "
                         + "PostgreSQL store's server is up; then run again to resume"))
+            .coded(.journalUnavailable)
     }
 }

@@ -197,11 +197,14 @@ package struct PipelineEngine: Sendable {
                 var record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                         summary: failure.message, lines: failure.lines, data: failure.data,
                                         durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
+                record.code = failure.code.rawValue
                 record.outputs = Self.declared(failure.outputs, of: built.outputs)
                 executed = Executed(record: record, produced: failure.outputs.isEmpty ? nil : failure.outputs, rejectsInput: failure.rejectsInput)
             } catch {
-                executed = Executed(record: StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                                       summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart)))
+                var record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
+                                        summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
+                record.code = StepFailure.Code.failed.rawValue
+                executed = Executed(record: record)
             }
             StepSpan.describe(executed.record, outputs: executed.produced, declared: built.outputs, on: span)
             return executed

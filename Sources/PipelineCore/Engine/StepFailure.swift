@@ -18,7 +18,11 @@ public struct StepFailure: Error, Sendable, Equatable {
     public var items: ItemCounts?
     /// True when the step refused its input (malformed rows under `bad-rows: stop`) before sending anything: the run
     /// ends `rejected` (exit 2), a data error only a person can fix, not a failure worth retrying.
-    package var rejectsInput = false
+    package var rejectsInput = false {
+        didSet { if rejectsInput, code == .failed { code = .inputRejected } }
+    }
+    /// What kind of failure it is, in words that stay the same (the report's `steps[].code`).
+    public var code: Code = .failed
 
     /// Creates a failure.
     public init(_ message: String, hint: String? = nil, lines: [String] = [], data: ReportValue = .object([])) {

@@ -40,6 +40,8 @@ package struct StepRecord: Sendable, Equatable, Encodable {
     package var durationMs: Int
     /// The failure's hint, when it failed and had one.
     package var hint: String?
+    /// The failure's code (`StepFailure.Code`), when it failed.
+    package var code: String?
     /// A batch step's items by outcome.
     package var items: ItemCounts?
     /// What the input check found in the step's input, when it has one.

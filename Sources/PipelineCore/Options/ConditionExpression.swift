@@ -70,12 +70,12 @@ package indirect enum ConditionExpression: Sendable, Equatable {
             case (.rows, _):
                 // Refused when the pipeline is loaded; kept for a value that came from elsewhere.
                 throw StepFailure("\(situation.consumer)'s when: reads \(reference.written), rows, which a condition cannot compare",
-                                  hint: "compare the rows' count instead")
+                                  hint: "compare the rows' count instead").coded(.referenceUnavailable)
             case (.list(let values, let total), let index?):
                 guard index < values.count else {
                     throw StepFailure("\(situation.consumer)'s when: reads \(reference.written), but '\(reference.output)' of step '\(reference.step)' "
                                           + (index < total ? "hands on only its first \(values.count) items" : "holds \(total) item\(total == 1 ? "" : "s")"),
-                                      hint: "compare the list's size instead, e.g. \(OutputReference(step: reference.step, output: reference.output).written) != []")
+                                      hint: "compare the list's size instead, e.g. \(OutputReference(step: reference.step, output: reference.output).written) != []").coded(.referenceUnavailable)
                 }
                 return .string(values[index])
             }

@@ -31,6 +31,7 @@ package struct HubSession: Sendable {
                               data: .object([ReportField("trackingId", .string(error.trackingId)),
                                              ReportField("attempts", .int(error.attempts)),
                                              ReportField("outcome", .string(error.kind == .ambiguous ? "unknown" : "unreachable"))]))
+                .coded(.hubUnreachable)
         }
         let status = result.response.status
         guard (200..<300).contains(status) || extra.contains(status) else {
@@ -40,6 +41,7 @@ package struct HubSession: Sendable {
                               data: .object([ReportField("status", .int(status)),
                                              ReportField("trackingId", .string(failure.trackingId ?? result.trackingId)),
                                              ReportField("attempts", .int(result.attempts))]))
+                .coded(.hubRefused)
         }
         return result
     }
@@ -49,7 +51,7 @@ package struct HubSession: Sendable {
     package init(hub: HubDeclaration, transport: any HubTransport, policy: RetryPolicy, clock: WallClock) throws(StepFailure) {
         guard let connection = hub.connection, let hubName = hub.hubName else {
             throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
-                              hint: "set the environment variables its `connection:` and `hub:` reference")
+                              hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)
         }
         let provider = SASTokenProvider(
             signer: connection.signer,
@@ -82,7 +84,7 @@ extension StepContext {
     package func session(for hub: HubDeclaration) throws(StepFailure) -> HubSession {
         guard let connection = hub.connection, let hubName = hub.hubName else {
             throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
-                              hint: "set the environment variables its `connection:` and `hub:` reference")
+                              hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)
         }
         let provider: SASTokenProvider
         if let signed = state.tokenProvider(forHub: hub.name) {

@@ -264,7 +264,7 @@ package struct PluginConformance: Sendable {
     }
 
     private static func timedOut(_ failure: PluginFailure) -> Bool {
-        failure.message.contains("did not finish within")
+        failure.timedOut
     }
 
     private static func skipped(_ part: String, _ why: String) -> Finding {

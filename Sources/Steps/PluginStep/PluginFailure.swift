@@ -1,3 +1,4 @@
+import PipelineCore
 import PluginProtocol
 
 /// Why a conversation with a plugin ended badly: what the host saw, and the plugin's last stderr lines.
@@ -14,6 +15,8 @@ package struct PluginFailure: Error, Sendable, Equatable {
     package var stoppedWithTheRun = false
     /// True when it ended before the run request was written to the plugin: it cannot have done anything.
     package var beforeRunRequest = false
+    /// True when it was stopped at its time limit mid-conversation.
+    package var timedOut = false
 
     /// Creates a failure.
     package init(_ message: String, hint: String? = nil, stderr: [String] = []) {
@@ -25,4 +28,35 @@ package struct PluginFailure: Error, Sendable, Equatable {
     init(_ error: PluginProtocolError, stderr: [String]) {
         self.init("protocol error: " + error.message, hint: error.hint ?? "see the plugin protocol reference (docs/plugin-protocol.md)", stderr: stderr)
     }
+}
+
+extension PluginFailure {
+    /// The step failure's code: the plugin's own error, a protocol error, its time limit, or anything else.
+    var code: StepFailure.Code {
+        if answered { return .pluginError }
+        if message.hasPrefix("protocol error:") { return .pluginProtocol }
+        if timedOut { return .pluginTimeout }
+        return .pluginFailed
+    }
+}
+
+extension PluginStep {
+    /// The codes a plugin step's failure has, with what each means.
+    package static let failureCodes: [(StepFailure.Code, String)] = [
+        (.pluginError, "a plugin answered with an error (it says it did nothing)"),
+        (.pluginProtocol, "a plugin broke the protocol (a line that is not JSON, an output it did not declare, a row without a declared column)"),
+        (.pluginTimeout, "a plugin did not finish within its `timeout:`"),
+        (.pluginFailed, "a plugin would not start, crashed or exited without answering"),
+    ]
+}
+
+extension StepFailure.Code {
+    /// The plugin answered with an error: it says it did nothing.
+    static let pluginError: Self = "plugin.error"
+    /// The plugin broke the protocol (a line that is not JSON, an undeclared output, a row without a declared column).
+    static let pluginProtocol: Self = "plugin.protocol"
+    /// The plugin did not finish within its `timeout:` (or `describe` within its own limit).
+    static let pluginTimeout: Self = "plugin.timeout"
+    /// The plugin would not start, crashed or exited without answering.
+    static let pluginFailed: Self = "plugin.failed"
 }

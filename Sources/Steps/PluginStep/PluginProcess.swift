@@ -121,10 +121,12 @@ struct PluginProcess: Sendable {
         }
         if let limit = expiredWhileTalking {
             // Stopped mid-conversation, its stdin still open: the work took too long.
-            throw PluginFailure("plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
-                                hint: handshake ? "answer describe and check within \(Self.describe(limit)), a limit of their own that `timeout:` does not change: "
-                                    + "do slow work (imports, connections) only for run"
-                                    : "raise the plugin's `timeout:` if the work takes longer", stderr: stderr.lastLines)
+            var failure = PluginFailure("plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
+                                        hint: handshake ? "answer describe and check within \(Self.describe(limit)), a limit of their own that `timeout:` does not change: "
+                                            + "do slow work (imports, connections) only for run"
+                                            : "raise the plugin's `timeout:` if the work takes longer", stderr: stderr.lastLines)
+            failure.timedOut = true
+            throw failure
         }
         if !outcome.isFailure, let limit = watch.expired {
             // It answered, then went on after its stdin was closed.

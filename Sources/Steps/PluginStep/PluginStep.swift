@@ -104,7 +104,7 @@ package struct PluginStep: RunnableStep {
             // a timeout, a crash or a broken answer after the request went out says nothing about what it did.
             try? await effect?.record(failure.answered || failure.beforeRunRequest ? .failed : .unknown, error: redact(failure.message))
             throw StepFailure("plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
-                              lines: failure.stderr.map { "stderr: \($0)" })
+                              lines: failure.stderr.map { "stderr: \($0)" }).coded(failure.code)
         }
         if context.isDryRun { summary += " (a dry run: the plugin has no external effects, so it ran)" }
         var result = StepResult(summary: summary, lines: lines)

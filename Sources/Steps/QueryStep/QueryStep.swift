@@ -179,15 +179,39 @@ package struct QueryStep: Step {
     func stepFailure(_ failure: QueryFailure) -> StepFailure {
         switch failure {
         case .sql(let message, let offset):
-            StepFailure("\(sql.locate(offset)): \(message)", hint: "fix the SQL; `pushline run --dry-run` runs the query without sending")
+            StepFailure("\(sql.locate(offset)): \(message)", hint: "fix the SQL; `pushline run --dry-run` runs the query without sending").coded(.querySQL)
         case .connection(let message):
-            StepFailure(message, hint: "check `database:` (the file, or the server, user and password) and that the database is up")
+            StepFailure(message, hint: "check `database:` (the file, or the server, user and password) and that the database is up").coded(.queryConnection)
         case .timeout(let message):
-            StepFailure("\(sql.locate(nil)): \(message)", hint: "raise `timeout:` or make the query cheaper (an index)")
+            StepFailure("\(sql.locate(nil)): \(message)", hint: "raise `timeout:` or make the query cheaper (an index)").coded(.queryTimeout)
         case .tooManyRows(let message):
-            StepFailure("\(sql.locate(nil)): \(message); no later step used any", hint: "raise `max-rows:`, or narrow the query")
+            StepFailure("\(sql.locate(nil)): \(message); no later step used any", hint: "raise `max-rows:`, or narrow the query").coded(.queryTooManyRows)
         case .value(let message):
-            StepFailure("\(sql.locate(nil)): \(message)", hint: "every column becomes text; cast the others in the SQL")
+            StepFailure("\(sql.locate(nil)): \(message)", hint: "every column becomes text; cast the others in the SQL").coded(.queryValue)
         }
     }
+}
+
+extension QueryStep {
+    /// The codes a query's failure has, with what each means.
+    package static let failureCodes: [(StepFailure.Code, String)] = [
+        (.querySQL, "`query`: the database refused the SQL (its syntax, a table or column it lacks)"),
+        (.queryConnection, "`query`: the database could not be opened or reached, or refused the login"),
+        (.queryTimeout, "`query`: the query ran past its `timeout:`"),
+        (.queryTooManyRows, "`query`: the query returned more than `max-rows:`"),
+        (.queryValue, "`query`: a value could not be read as text"),
+    ]
+}
+
+extension StepFailure.Code {
+    /// The database refused the SQL (syntax, a table or column it lacks, a write).
+    static let querySQL: Self = "query.sql"
+    /// The database could not be opened or reached, or refused the login.
+    static let queryConnection: Self = "query.connection"
+    /// The query ran past its `timeout:`.
+    static let queryTimeout: Self = "query.timeout"
+    /// The query returned more than `max-rows:`.
+    static let queryTooManyRows: Self = "query.too-many-rows"
+    /// A value the step cannot read as text.
+    static let queryValue: Self = "query.value"
 }

@@ -27,7 +27,7 @@ final class DeviceFileReader {
     func next() throws(StepFailure) -> DeviceItem? {
         let record: RecordStream.Record?
         do throws(TextFile.Failure) { record = try records.next() } catch {
-            throw StepFailure(error.message(what: "device file", name: file.shown))
+            throw StepFailure(error.message(what: "device file", name: file.shown)).coded(.inputRejected)
         }
         switch record {
         case nil:
@@ -56,7 +56,7 @@ final class DeviceFileReader {
     }
 
     private func headerFailure(_ line: Int, _ message: String) -> StepFailure {
-        StepFailure("\(file.shown):\(line): \(message)", hint: "the first row names the columns: \(DeviceRecord.keys.joined(separator: ","))")
+        StepFailure("\(file.shown):\(line): \(message)", hint: "the first row names the columns: \(DeviceRecord.keys.joined(separator: ","))").coded(.inputRejected)
     }
 
     /// A CSV row as a record: empty cells are absent, tags are split on `|` (an empty cell means no tags).

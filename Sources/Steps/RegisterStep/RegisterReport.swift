@@ -63,12 +63,12 @@ struct RegisterReport {
             failure = StepFailure(
                 "stopped after \(Self.count(devices, noun)) on hub '\(hub)' (\(tally)): \(stop.message)",
                 hint: stop.hint ?? "fix the problem and run the step again; the devices not reached were not attempted",
-                lines: lines + requestLines + notes, data: data)
+                lines: lines + requestLines + notes, data: data).coded(stop.failure.code)
         } else {
             failure = StepFailure(
                 "could not \(infinitive) \(counts.failed) of \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))",
                 hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
-                lines: lines + requestLines + notes, data: data)
+                lines: lines + requestLines + notes, data: data).coded(.hubRefused)
         }
         failure.outputs = outputs
         failure.items = items

@@ -246,7 +246,7 @@ package struct RegisterStep: Step {
             return nil
         case .installationFile(let file, let plan):
             do { return (try DeviceFileReader(file, plan: plan).next, file.shown) } catch {
-                throw StepFailure(error.message(what: "device file", name: file.shown))
+                throw StepFailure(error.message(what: "device file", name: file.shown)).coded(.inputRejected)
             }
         case .rows(let rows, let entries):
             return (try RowDeviceReader(rows, entries: entries, key: idempotencyKey, shardKey: shardKey).next, rows.shown)

@@ -21,7 +21,7 @@ final class RowDeviceReader {
     /// With `key`, each device's idempotency key is the row's rendering of it (with the entry's position when a
     /// row makes several devices); with `shardKey`, the row's value of that column places its devices in a part.
     init(_ source: RowSource, entries: [DeviceTemplate], key: TextTemplate? = nil, shardKey: String? = nil) throws(StepFailure) {
-        do { reader = try source.open() } catch { throw StepFailure(error.message) }
+        do { reader = try source.open() } catch { throw StepFailure(error.message).coded(.inputRejected) }
         self.entries = entries
         self.key = key
         self.shardKey = shardKey
@@ -32,7 +32,7 @@ final class RowDeviceReader {
     func next() throws(StepFailure) -> DeviceItem? {
         if !queued.isEmpty { return queued.removeFirst() }
         let item: RowReader.Item?
-        do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
+        do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected) }
         switch item {
         case nil:
             return nil

@@ -72,7 +72,7 @@ package struct RenderStep: Step {
         ])
         if findings.contains(where: { $0.severity == .error }) {
             throw StepFailure("template '\(template.name)' renders an invalid \(platform.displayName) payload",
-                              hint: "fix the template or the properties; the payload is shown below", lines: lines, data: data)
+                              hint: "fix the template or the properties; the payload is shown below", lines: lines, data: data).coded(.payloadInvalid)
         }
         var result = StepResult(
             summary: "rendered template '\(template.name)' for \(platform.displayName): \(size) bytes\(limitText)",

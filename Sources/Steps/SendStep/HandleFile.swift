@@ -56,7 +56,7 @@ struct HandleFile: Sendable, Equatable {
             var batch: [String] = []
             while batch.count < size {
                 let item: Item?
-                do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "handle file", name: shown)) }
+                do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "handle file", name: shown)).coded(.inputRejected) }
                 switch item {
                 case nil:
                     return batch.isEmpty ? nil : batch
@@ -64,7 +64,7 @@ struct HandleFile: Sendable, Equatable {
                     batch.append(handle)
                 case .problem(let problem):
                     throw StepFailure("handle file '\(shown)' changed after it was checked: line \(problem.line): \(problem.message)",
-                                      hint: "the batches before this line were sent; fix the file, then send the rest")
+                                      hint: "the batches before this line were sent; fix the file, then send the rest").coded(.inputRejected)
                 }
             }
             return batch

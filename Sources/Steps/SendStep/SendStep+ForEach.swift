@@ -38,6 +38,7 @@ extension SendStep {
         })
         if single, let failure = outcome.failures.first, failure.state != .duplicate, failure.state != .unknown, outcome.counts.skipped == 0 {
             var stepFailure = StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.hint, data: outcome.requestReports.first ?? .object([]))
+                .coded(outcome.stop?.failure.code ?? .hubRefused)
             // A later step (a summary `when: always`) still reads what happened.
             stepFailure.outputs = Self.outputs(ItemCounts(failed: 1))
             throw stepFailure
@@ -57,13 +58,13 @@ extension SendStep {
     /// payload are built as the send would build them, and every one that cannot be is a malformed row.
     func checkRows(_ plan: RowPlan) throws(StepFailure) -> InputCheck {
         let reader: RowReader
-        do { reader = try plan.source.open(digests: false) } catch { throw StepFailure(error.message) }
+        do { reader = try plan.source.open(digests: false) } catch { throw StepFailure(error.message).coded(.inputRejected) }
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         let shown = plan.source.shown
         var check = InputCheck(input: shown, policy: badRows)
         while true {
             let item: RowReader.Item?
-            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
+            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected) }
             switch item {
             case nil:
                 return check
@@ -81,7 +82,7 @@ extension SendStep {
     /// One request per row; malformed rows are counted bad with their `file:line`.
     func sendEach(_ plan: RowPlan, session: HubSession, context: StepContext) async throws -> StepResult {
         let reader: RowReader
-        do { reader = try plan.source.open() } catch { throw StepFailure(error.message) }
+        do { reader = try plan.source.open() } catch { throw StepFailure(error.message).coded(.inputRejected) }
         let merged = mergedHeaders
         let scheduleTime = try self.scheduleTime(now: context.clock.now().timeIntervalSince1970)
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
@@ -98,7 +99,7 @@ extension SendStep {
         var keys = IdempotencyKey.Maker(hub: session, includingSchedule: scheduledAt)
         let outcome = try Self.stopped(await runner.collect { () throws(StepFailure) -> BatchItem? in
             let item: RowReader.Item?
-            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)) }
+            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected) }
             switch item {
             case nil:
                 return nil

@@ -105,7 +105,7 @@ extension SendStep {
         let result = try await session.perform(request, accepting: [404])
         if result.response.status == 404 {
             throw StepFailure("hub '\(hub.name)' has no scheduled notification '\(notificationId)': it was sent or cancelled already, or the id is wrong",
-                              hint: "the id is one of the notificationIds a scheduled send reported")
+                              hint: "the id is one of the notificationIds a scheduled send reported").coded(.hubRefused)
         }
         let lines = context.isDryRun ? request.dryRunLines(redactedAuthorization: session.redactedAuthorization) : []
         let summary = context.isDryRun
@@ -134,7 +134,7 @@ extension SendStep {
         let rendering = TemplateRendering(body, properties: TemplateProperties(properties), platform: template.platform)
         if let error = rendering.error {
             throw StepFailure("template '\(template.name)' renders an invalid \(template.platform.displayName) payload: \(error.message)",
-                              hint: "fix the template or the properties; nothing was sent")
+                              hint: "fix the template or the properties; nothing was sent").coded(.payloadInvalid)
         }
         return Array(rendering.payload.utf8)
     }
@@ -169,7 +169,7 @@ extension SendStep {
         case .directFile(let file):
             let batches: () throws(StepFailure) -> [String]?
             do { batches = try file.batches(size: NHLimits.maxDirectBatchHandles) } catch {
-                throw StepFailure(error.message(what: "handle file", name: file.shown))
+                throw StepFailure(error.message(what: "handle file", name: file.shown)).coded(.inputRejected)
             }
             return { () throws(StepFailure) -> HubRequest? in try batches().map(direct) }
         case .broadcast, .audience:
@@ -206,7 +206,7 @@ extension SendStep {
         if let time {
             guard time > now, time - now <= Double(NHLimits.maxScheduleAheadSeconds) else {
                 throw StepFailure("the schedule time \(ScheduleTime.format(time)) UTC is not within the next 7 days",
-                                  hint: "NH schedules at most 7 days ahead; use `schedule: in 2h` for a delay")
+                                  hint: "NH schedules at most 7 days ahead; use `schedule: in 2h` for a delay").coded(.optionsInvalid)
             }
         }
         return time

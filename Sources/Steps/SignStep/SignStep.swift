@@ -59,7 +59,7 @@ package struct SignStep: Step {
     package func run(in context: StepContext) async throws -> StepResult {
         guard let connection = hub.connection, let hubName = hub.hubName else {
             throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
-                              hint: "set the environment variables its `connection:` and `hub:` reference")
+                              hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)
         }
         let resource = HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: hub.endpoint)
         let clock = context.clock

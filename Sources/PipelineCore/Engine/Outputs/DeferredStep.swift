@@ -59,7 +59,7 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
         let errors = diagnostics.diagnostics.filter { $0.severity == .error }
         guard let built, errors.isEmpty else {
             throw StepFailure("with the outputs of earlier steps in, the options are invalid: \(errors.first?.description ?? "the step cannot be built")",
-                              hint: errors.first?.hint ?? "check the values the earlier steps produced", lines: errors.dropFirst().map(\.description))
+                              hint: errors.first?.hint ?? "check the values the earlier steps produced", lines: errors.dropFirst().map(\.description)).coded(.optionsInvalid)
         }
         var context = context
         if let check = try await built.checkInput(in: context) {

@@ -14,7 +14,7 @@ package struct EarlierOutputs: Sendable {
     package func value(of reference: OutputReference, for consumer: String) throws(StepFailure) -> OutputValue {
         guard let value = produced[reference.step]?[reference.output] else {
             throw StepFailure("\(consumer) uses \(reference.written), but step '\(reference.step)' has not produced '\(reference.output)'",
-                              hint: "the steps reference lists each step's outputs")
+                              hint: "the steps reference lists each step's outputs").coded(.referenceUnavailable)
         }
         return value
     }

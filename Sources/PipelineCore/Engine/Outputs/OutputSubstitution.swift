@@ -63,19 +63,19 @@ struct OutputSubstitution {
         case (.list(let values, let total), let index?):
             guard index < total else {
                 throw StepFailure("\(consumer) uses \(reference.written), but '\(reference.output)' of step '\(reference.step)' holds \(total) item\(total == 1 ? "" : "s")",
-                                  hint: total == 0 ? "the step produced none; give this step a `when:` that checks for them" : "indexes start at 0")
+                                  hint: total == 0 ? "the step produced none; give this step a `when:` that checks for them" : "indexes start at 0").coded(.referenceUnavailable)
             }
             guard index < values.count else {
                 throw StepFailure("\(consumer) uses \(reference.written), but only the first \(values.count) of the \(total) items of '\(reference.output)' are handed on",
-                                  hint: "the run journal has them all (`pushline runs show ID`)")
+                                  hint: "the run journal has them all (`pushline runs show ID`)").coded(.referenceUnavailable)
             }
             return values[index]
         case (.rows, _):
-            throw StepFailure("\(consumer) uses \(reference.written), rows, inside other text", hint: "rows go whole into a `for-each`")
+            throw StepFailure("\(consumer) uses \(reference.written), rows, inside other text", hint: "rows go whole into a `for-each`").coded(.referenceUnavailable)
         case (.list, nil):
-            throw StepFailure("\(consumer) uses \(reference.written), a list, where one value goes", hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)")
+            throw StepFailure("\(consumer) uses \(reference.written), a list, where one value goes", hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)").coded(.referenceUnavailable)
         case (_, .some):
-            throw StepFailure("\(consumer) uses \(reference.written), but '\(reference.output)' is not a list", hint: "remove the index")
+            throw StepFailure("\(consumer) uses \(reference.written), but '\(reference.output)' is not a list", hint: "remove the index").coded(.referenceUnavailable)
         }
     }
 
@@ -83,7 +83,7 @@ struct OutputSubstitution {
     private func complete(_ values: [String], _ total: Int, _ reference: OutputReference) throws(StepFailure) {
         guard values.count == total else {
             throw StepFailure("\(consumer) uses \(reference.written), but only the first \(values.count) of its \(total) items are handed on; none was used",
-                              hint: "a list output passes whole up to \(values.count) items; the run journal has them all")
+                              hint: "a list output passes whole up to \(values.count) items; the run journal has them all").coded(.referenceUnavailable)
         }
     }
 }

@@ -52,7 +52,7 @@ package struct RowSpooler: Sendable {
                 return (rows, .spooled)
             case .busy:
                 // Another part of the split run is reading the source; its lock goes when it ends or dies.
-                if context.batch.stop.isRequested { throw StepFailure("stopped while another part of the run was spooling the rows") }
+                if context.batch.stop.isRequested { throw StepFailure("stopped while another part of the run was spooling the rows").coded(.stopped) }
                 if !waited { context.logger.info("waiting for another part of the run to spool the rows", metadata: ["step": "\(step)"]) }
                 waited = true
                 try? await Task.sleep(for: .milliseconds(250))
@@ -85,7 +85,7 @@ package struct RowSpooler: Sendable {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-rows-\(UUID().uuidString).jsonl").path
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: path) else {
-            throw StepFailure("cannot write \(what) to a temporary file (\(path))", hint: "check that TMPDIR is writable")
+            throw StepFailure("cannot write \(what) to a temporary file (\(path))", hint: "check that TMPDIR is writable").coded(.rowsUnavailable)
         }
         return (path, handle)
     }
@@ -101,7 +101,7 @@ package struct RowSpooler: Sendable {
             return (path, true)
         }
         guard let spool = rows.spool, let store = ledger?.rowSpool else {
-            throw StepFailure("the rows of \(producer) are in the run store, and this run has none open", hint: "run with the same --journal")
+            throw StepFailure("the rows of \(producer) are in the run store, and this run has none open", hint: "run with the same --journal").coded(.rowsUnavailable)
         }
         let (path, handle) = try temporaryFile(for: "the rows of \(producer)")
         defer { try? handle.close() }
@@ -125,12 +125,12 @@ package struct RowSpooler: Sendable {
             throw error.stepFailure
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw StepFailure("cannot write the rows of \(producer) to a temporary file: \(error)", hint: "check the space in TMPDIR")
+            throw StepFailure("cannot write the rows of \(producer) to a temporary file: \(error)", hint: "check the space in TMPDIR").coded(.rowsUnavailable)
         }
         guard count == rows.count, digest.finish() == rows.digest else {
             try? FileManager.default.removeItem(atPath: path)
             throw StepFailure("the rows \(producer) spooled are not what the run recorded (\(count) rows read back, \(rows.count) recorded, or their digest differs)",
-                              hint: "the run store was changed by hand, or its runs pruned; start the run afresh with --again")
+                              hint: "the run store was changed by hand, or its runs pruned; start the run afresh with --again").coded(.rowsUnavailable)
         }
         return (path, true)
     }
@@ -185,7 +185,7 @@ package final class RowSink {
                 chunk += "\n"
             }
             do { try handle.write(contentsOf: Data(chunk.utf8)) } catch {
-                throw StepFailure("cannot write the rows to a temporary file: \(error)", hint: "check the space in TMPDIR")
+                throw StepFailure("cannot write the rows to a temporary file: \(error)", hint: "check the space in TMPDIR").coded(.rowsUnavailable)
             }
         }
         pending.removeAll(keepingCapacity: true)
