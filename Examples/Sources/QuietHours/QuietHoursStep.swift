@@ -6,12 +6,7 @@ import PushlineKit
 public struct QuietHoursStep: Step {
     public static let id = "quiet-hours"
     public static let summary = "Says whether it is now within the quiet hours of a time zone (for a later step's `when:`)."
-    public static let options = [
-        OptionSpec("time-zone", .string, required: true, examples: ["Europe/Berlin", "America/New_York"],
-                   "the audience's IANA time zone"),
-        OptionSpec("from", .string, default: "21:00", "when quiet hours begin, local time (HH:MM)"),
-        OptionSpec("until", .string, default: "08:00", "when they end, local time (HH:MM); the same as `from`: never quiet"),
-    ]
+    public static let options = [Keys.timeZone.spec, Keys.from.spec, Keys.until.spec]
     public static let outputs = [
         OutputSpec("quiet", .boolean, "true within quiet hours, else false"),
         OutputSpec("local-time", .string, "the time in the time zone when the step ran (HH:MM)"),
@@ -29,29 +24,11 @@ public struct QuietHoursStep: Step {
     /// Reads and checks the options: every mistake is reported at its line and column, and nil means the step
     /// cannot be built.
     public static func build(_ options: OptionReader, in context: BuildContext) -> QuietHoursStep? {
-        var zone: TimeZone?
-        if let (name, node) = options.string("time-zone") {
-            zone = TimeZone(identifier: name)
-            if zone == nil {
-                options.error("'\(name)' is not a time zone" + Suggestion.didYouMean(name, in: TimeZone.knownTimeZoneIdentifiers),
-                              at: node, hint: "use an IANA name such as Europe/Berlin or America/New_York")
-            }
-        }
-        let from = minute(of: "from", default: 21 * 60, in: options)
-        let until = minute(of: "until", default: 8 * 60, in: options)
+        let zone = options.value(Keys.timeZone)
+        let from = options.value(Keys.from)
+        let until = options.value(Keys.until)
         guard let zone, let from, let until else { return nil }
         return QuietHoursStep(timeZone: zone, window: QuietWindow(from: from, until: until))
-    }
-
-    /// The minute of the day `HH:MM` under `key` names, the default when the key is absent, nil (reported) when it
-    /// is not a time.
-    static func minute(of key: String, default fallback: Int, in options: OptionReader) -> Int? {
-        guard let (text, node) = options.string(key) else { return options.contains(key) ? nil : fallback }
-        guard let minute = QuietWindow.minute(text) else {
-            options.error("'\(key)' must be a time of day as HH:MM (00:00 to 23:59), found '\(text)'", at: node)
-            return nil
-        }
-        return minute
     }
 
     public func run(in context: StepContext) async throws -> StepResult {
@@ -66,5 +43,41 @@ public struct QuietHoursStep: Step {
                                                   : "not quiet hours in \(timeZone.identifier) (\(localTime))")
         result.outputs = ["quiet": .boolean(left > 0), "local-time": .string(localTime), "minutes-left": .integer(left)]
         return result
+    }
+}
+
+extension QuietHoursStep {
+    /// The keys of `quiet-hours`, each declared once: its spelling, type, default and meaning (what `pushline steps`,
+    /// the JSON Schema and editors show), and how its value is read and checked, with the problem reported at the
+    /// value's line and column.
+    public enum Keys {
+        /// `time-zone`: an IANA time zone, with "did you mean" for a misspelt one.
+        public static let timeZone = OptionKey<TimeZone>(
+            OptionSpec("time-zone", .string, required: true, examples: ["Europe/Berlin", "America/New_York"], "the audience's IANA time zone")
+        ) { options, node in
+            guard let name = options.string("time-zone")?.value else { return nil }
+            guard let zone = TimeZone(identifier: name) else {
+                options.error("'\(name)' is not a time zone" + Suggestion.didYouMean(name, in: TimeZone.knownTimeZoneIdentifiers),
+                              at: node, hint: "use an IANA name such as Europe/Berlin or America/New_York")
+                return nil
+            }
+            return zone
+        }
+        /// `from`: when quiet hours begin.
+        public static let from = timeOfDay("from", default: 21 * 60, "when quiet hours begin, local time (HH:MM)")
+        /// `until`: when they end.
+        public static let until = timeOfDay("until", default: 8 * 60, "when they end, local time (HH:MM); the same as `from`: never quiet")
+
+        /// A key whose value is a time of day, `HH:MM`, read as the minute of the day.
+        static func timeOfDay(_ key: String, default minute: Int, _ summary: String) -> OptionKey<Int> {
+            OptionKey(OptionSpec(key, .string, default: String(format: "%02d:%02d", minute / 60, minute % 60), summary), default: minute) { options, node in
+                guard let text = options.string(key)?.value else { return nil }
+                guard let minute = QuietWindow.minute(text) else {
+                    options.error("'\(key)' must be a time of day as HH:MM (00:00 to 23:59), found '\(text)'", at: node)
+                    return nil
+                }
+                return minute
+            }
+        }
     }
 }
