@@ -218,7 +218,9 @@ let package = Package(
         ]),
         .testTarget(name: "PluginProtocolTests", dependencies: ["PluginProtocol", "PipelineCore"]),
         // Scripted plugins (Python, standard library only) that behave and misbehave.
-        .testTarget(name: "PluginStepTests", dependencies: ["PluginStep", "PluginProtocol", "PipelineCore"], exclude: ["Plugins"]),
+        // What tests share: waiting for a process that is not the test's child to end (pidfd).
+        .target(name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
+        .testTarget(name: "PluginStepTests", dependencies: ["PluginStep", "PluginProtocol", "PipelineCore", "ProcessTestSupport"], exclude: ["Plugins"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
@@ -245,7 +247,7 @@ let package = Package(
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
         .testTarget(name: "PushlineCLITests", dependencies: [
-            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline", "CSQLite", "HTTPServing",
+            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline", "CSQLite", "HTTPServing", "ProcessTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
                     exclude: ["Golden", "Inputs"]),

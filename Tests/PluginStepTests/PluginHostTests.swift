@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PluginProtocol
+import ProcessTestSupport
 @testable import PluginStep
 import Testing
 
@@ -204,12 +205,24 @@ struct PluginHostTests {
         let failed = try #require(await failure(of: step(host)))
         #expect(failed.message.contains("did not finish within 30 s"), "\(failed.message)")
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8)))
-        // Reaped by init once killed; give it a moment (a loaded machine may take seconds).
-        var alive = true
-        for _ in 0..<300 where alive {
-            alive = kill(pid, 0) == 0 && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? true)
-            if alive { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(!alive, "the plugin's child \(pid) outlived it")
+        // Killed with its group; a loaded machine may take seconds to deliver that.
+        #expect(ProcessEnd.wait(for: pid, within: .seconds(30)), "the plugin's child \(pid) outlived it")
+    }
+}
+
+@Suite("Waiting for a process to end")
+struct ProcessEndTests {
+    @Test("a process that runs has not ended; once killed it has, whoever reaps it; one that is gone has ended")
+    func waitsForTheKernelsWord() throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["600"]
+        try sleeper.run()
+        let pid = sleeper.processIdentifier
+        #expect(!ProcessEnd.wait(for: pid, within: .milliseconds(20)), "it sleeps for ten minutes")
+        kill(pid, SIGKILL)
+        #expect(ProcessEnd.wait(for: pid, within: .seconds(60)))
+        sleeper.waitUntilExit()
+        #expect(ProcessEnd.wait(for: pid, within: .zero), "reaped: no such process")
     }
 }

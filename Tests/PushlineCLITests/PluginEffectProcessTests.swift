@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// A plugin with external effects in runs cut off while it works: `pushline` killed with SIGKILL takes the plugin with
@@ -43,18 +44,8 @@ extension PipelineRunProcessTests {
         _ = try await first.waitForOutput(containing: "plugin progress")
         let plugin = try #require(Int32(try String(contentsOfFile: directory + "/pid", encoding: .utf8)))
         #expect(try await first.stop(signal: SIGKILL) == SIGKILL)
-        let deadline = Date().addingTimeInterval(5)
-        while Self.isAlive(plugin), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!Self.isAlive(plugin), "the plugin outlived pushline by more than 5 s")
+        #expect(ProcessEnd.wait(for: plugin, within: .seconds(5)), "the plugin outlived pushline by more than 5 s")
         return plugin
-    }
-
-    /// Whether `pid` is a live process (a zombie waiting for init to reap it is not).
-    static func isAlive(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        return !stat[close...].hasPrefix(") Z")
     }
 
     @Test("an external plugin in flight when pushline is killed is stopped with it, unknown on resume (not run again), held back by the next run, settled by runs resolve; then a later run does not repeat it and --again does", arguments: JournalKind.all)

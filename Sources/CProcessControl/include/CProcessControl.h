@@ -9,4 +9,8 @@ int pushline_make_nondumpable(void);
 /// 1 when this process is dumpable, 0 when not, -1 where that cannot be told.
 int pushline_is_dumpable(void);
 
+/// A pidfd for process `pid` (Linux `pidfd_open(2)`, made through `syscall`, which is variadic): readable once the
+/// process has exited, whoever its parent is. -1 with errno set where it fails or does not exist (ESRCH: no such process).
+int pushline_pidfd_open(int pid);
+
 #endif
