@@ -4,11 +4,10 @@ extension ItemCounts {
     /// The outputs every batch step declares, in this order.
     package static let outputSpecs = [
         OutputSpec("accepted", .integer, "items the hub accepted (in a resumed run, those an earlier attempt did too); 0 in a dry run")
-            .traced(as: "pushline.output.accepted"),
-        OutputSpec("failed", .integer, "items the hub refused, or that could not be built")
-            .traced(as: "pushline.output.failed"),
+            .traced(),
+        OutputSpec("failed", .integer, "items the hub refused, or that could not be built").traced(),
         OutputSpec("unknown", .integer, "items whose fate is unknown (a timeout after the request was written, or left so by an earlier run): not resent")
-            .traced(as: "pushline.output.unknown"),
+            .traced(),
         OutputSpec("already-sent", .integer, "items not sent because a run sent the same one (its idempotency key) within the dedupe window"),
         OutputSpec("bad", .integer, "malformed rows, never sent (with `bad-rows: skip`)"),
         OutputSpec("skipped", .integer, "items this invocation did not send: another part's rows in a split run, and a dry run's would-be sends"),

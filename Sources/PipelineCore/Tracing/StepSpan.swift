@@ -4,7 +4,7 @@ enum StepSpan {
     /// Values of a list output a span lists at most (a batch has thousands of ids; the count says how many).
     static let listedValues = 20
 
-    /// Sets the step's attributes on `span`: what every step has, then each output the step declares `traced(as:)`.
+    /// Sets the step's attributes on `span`: what every step has, then each output the step declares `traced(as:count:)`.
     static func describe(_ record: StepRecord, outputs: StepOutputs?, declared: [OutputSpec], on span: any TraceSpan) {
         span.set("pushline.step.index", .int(record.index))
         span.set("pushline.step.kind", .string(record.step))

@@ -91,13 +91,13 @@ package struct SendStep: Step {
         OutputSpec("outcome-state", .string,
                    "with `outcomes:`, how far reading telemetry got: final, partial (the wait ended first), unavailable (no Standard tier, "
                        + "no Manage right, the hub unreachable) or none (nothing was accepted); off without `outcomes:`")
-                       .traced(as: "pushline.output.outcome-state"),
+                       .traced(),
         OutputSpec("delivered", .integer, "with `outcomes:`, devices the PNS accepted the notifications for (Success), over the notifications read")
-            .traced(as: "pushline.output.delivered"),
+            .traced(),
         OutputSpec("not-delivered", .integer, "with `outcomes:`, devices not reached, for any reason (dead channels, credentials, payload, throttling)")
-            .traced(as: "pushline.output.not-delivered"),
+            .traced(),
         OutputSpec("dead-channels", .integer, "with `outcomes:`, devices whose channel the PNS called dead (ExpiredChannel, BadChannel, …)")
-            .traced(as: "pushline.output.dead-channels"),
+            .traced(),
         OutputSpec("outcome-counts", .list, "with `outcomes:`, per-platform counts as `platform outcome count` (e.g. `fcmv1 Success 9200`)"),
     ]
 

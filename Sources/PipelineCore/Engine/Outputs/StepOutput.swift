@@ -34,7 +34,7 @@ public struct OutputSpec: Sendable, Equatable {
     public let summary: String
     /// For rows whose columns are the same every run (a plugin declares them): those columns; nil when they vary.
     public let columns: [String]?
-    /// The attribute the step's span carries this output as (`traced(as:)`); nil for an output a span does not carry.
+    /// The attribute the step's span carries this output as (`traced(as:count:)`); nil for an output a span does not carry.
     public private(set) var spanAttribute: String?
     /// For a list carried by a span: the attribute that carries how many values it holds (the span lists the first 20).
     public private(set) var spanCountAttribute: String?
@@ -48,10 +48,11 @@ public struct OutputSpec: Sendable, Equatable {
     }
 
     /// This output, carried by the step's span as `attribute` (a count or a state an operator follows in traces; a
-    /// list as its first values, with `count` holding how many there are). Only values a report shows, never a secret.
-    public func traced(as attribute: String, count: String? = nil) -> OutputSpec {
+    /// list as its first values, with `count` holding how many there are), by default `pushline.output.NAME`. Only
+    /// values a report shows, never a secret.
+    public func traced(as attribute: String? = nil, count: String? = nil) -> OutputSpec {
         var traced = self
-        traced.spanAttribute = attribute
+        traced.spanAttribute = attribute ?? "pushline.output.\(name)"
         traced.spanCountAttribute = type == .list ? count : nil
         return traced
     }
