@@ -96,7 +96,7 @@ package struct QueryStep: Step {
                 let inside = place == nil ? offset.map { QuerySQL.lineAndColumn(sql.text, offset: $0) } : nil
                 options.diagnostics.error("the SQL\(inside.map { ", line \($0.line), column \($0.column)" } ?? ""): \(message)",
                                           at: place ?? sql.file.map { SourceLocation(file: $0, line: 1, column: 1) } ?? sqlNode.location, step: options.step,
-                                          hint: "SQLite prepared the statement (it did not run it) against \(database.shown)")
+                                          hint: "fix the SQL; SQLite prepared it (without running it) against \(database.shown)")
             case .connection(let message):
                 options.error(message, at: options.node(Keys.database.key) ?? options.node, hint: "a SQLite file, or a postgres:// URL")
             case .timeout(let message), .tooManyRows(let message), .value(let message):
