@@ -101,3 +101,43 @@ extension OptionReader {
         return diagnostics.errorCount == errorsBefore ? settings : nil
     }
 }
+
+/// The batch keys of a step that makes one request per row, as a group of its declared options
+/// (`@KeyGroup var batch: BatchKeys`): `for-each`, the keys only rows give a meaning, and the idempotency keys.
+package struct BatchKeys: DeclaredOptions {
+    /// `for-each`, as written.
+    @Key(BatchOptions.forEach) package var forEach: String?
+    /// `concurrency`.
+    @Key(BatchKeys.perRow(BatchOptions.concurrency)) package var concurrency: Int
+    /// `rate`.
+    @Key(BatchKeys.perRow(BatchOptions.rate)) package var rate: Double?
+    /// `bad-rows`.
+    @Key(BatchKeys.perRow(BatchOptions.badRows)) package var badRows: BadRowPolicy
+    /// `shard-key`.
+    @Key(BatchKeys.perRow(BatchOptions.shardKey)) package var shardKey: String?
+    /// `idempotency-key`.
+    @Key(BatchOptions.idempotencyKey) package var idempotencyKey: TextTemplate?
+    /// `dedupe-window`.
+    @Key(BatchOptions.dedupeWindow) package var dedupeWindow: Int64
+
+    /// The defaults.
+    package init() {}
+
+    /// `key`, accepted only beside `for-each`.
+    private static func perRow<Value>(_ key: OptionKey<Value>) -> OptionKey<Value> {
+        key.requiring(BatchOptions.forEach.key, because: "for-each sends make one request per row",
+                      hint: "add `for-each: <rows file>` or remove `\(key.key)`")
+    }
+
+    /// The settings the keys give.
+    package var settings: BatchSettings {
+        var settings = BatchSettings()
+        settings.concurrency = concurrency
+        settings.rate = rate
+        settings.badRows = badRows
+        settings.idempotencyKey = idempotencyKey
+        settings.dedupeWindow = dedupeWindow
+        settings.shardKey = shardKey
+        return settings
+    }
+}

@@ -66,9 +66,9 @@ extension OptionKey where Value == Double {
 
 extension OptionKey where Value == Int64 {
     /// A duration (`90s`, `20m`, `1h30m`) in seconds within `range`; a bare `0` when the range starts at 0.
-    public static func duration(_ key: String, in range: ClosedRange<Int64>, default defaultValue: Int64? = nil, examples: [String] = [],
-                                _ summary: String) -> OptionKey {
-        var spec = OptionSpec(key, .duration, default: defaultValue.map(ConfigDuration.format), examples: examples, summary)
+    public static func duration(_ key: String, in range: ClosedRange<Int64>, required: Bool = false, default defaultValue: Int64? = nil,
+                                examples: [String] = [], _ summary: String) -> OptionKey {
+        var spec = OptionSpec(key, .duration, required: required, default: defaultValue.map(ConfigDuration.format), examples: examples, summary)
         spec.bounds = Double(range.lowerBound)...Double(range.upperBound)
         return OptionKey(spec, default: defaultValue) { reader, node in
             if range.lowerBound == 0, node.scalar?.text.trimmingCharacters() == "0" { return 0 }
@@ -106,5 +106,23 @@ extension OptionKey where Value == ConfigNode {
     /// it, the decoder reads the node.
     public static func node(_ spec: OptionSpec) -> OptionKey {
         OptionKey(spec) { _, node in node }
+    }
+}
+
+extension OptionKey where Value: DeclaredOptions {
+    /// A mapping whose keys `Value` declares (`outcomes: { wait: 10m }`), read with them: unknown keys with "did you
+    /// mean", each value at its place, then `Value`'s checks.
+    public static func mapping(_ key: String, examples: [String], _ summary: String) -> OptionKey {
+        OptionKey(OptionSpec(key, .mapping(Value.specs), examples: examples, summary)) { reader, node in
+            guard node.entries != nil else {
+                reader.error("'\(key)' must be a mapping such as \(examples.first ?? "{ key: value }"), found \(node.kindName)", at: node,
+                             hint: "`\(key):` holds \(Value.specs.map(\.key).joined(separator: ", ")): \(summary)")
+                return nil
+            }
+            let errorsBefore = reader.diagnostics.errorCount
+            let nested = OptionReader(node, specs: Value.specs, step: reader.step, what: "'\(key)'", diagnostics: reader.diagnostics)
+            let value = Value(reading: nested)
+            return reader.diagnostics.errorCount == errorsBefore ? value : nil
+        }
     }
 }

@@ -39,3 +39,28 @@ extension OptionReader {
         return RetryPolicy(maxRetries: retries, baseDelay: Double(base), maxDelay: Double(cap), retryAmbiguous: ambiguous)
     }
 }
+
+/// The retry keys as a group of a step's declared options: `@KeyGroup var retry: RetryKeys`.
+package struct RetryKeys: DeclaredOptions {
+    /// `retries`.
+    @Key(RetryOptions.retries) package var retries: Int
+    /// `retry-delay`, in seconds.
+    @Key(RetryOptions.retryDelay) package var delay: Int64
+    /// `retry-max-delay`, in seconds.
+    @Key(RetryOptions.retryMaxDelay) package var maxDelay: Int64
+
+    /// The defaults.
+    package init() {}
+
+    /// The longest wait cannot be shorter than the first.
+    package func check(_ reader: OptionReader) {
+        guard $delay.isRead || $maxDelay.isRead, !$delay.isRefused, !$maxDelay.isRefused, maxDelay < delay else { return }
+        reader.error("'retry-max-delay' (\(ConfigDuration.format(maxDelay))) is shorter than 'retry-delay' (\(ConfigDuration.format(delay)))",
+                     at: $maxDelay.node ?? $delay.node ?? reader.node, hint: "raise `retry-max-delay` or lower `retry-delay`")
+    }
+
+    /// The policy the keys give, resending ambiguous requests when `ambiguous`.
+    package func policy(ambiguous: Bool = false) -> RetryPolicy {
+        RetryPolicy(maxRetries: retries, baseDelay: Double(delay), maxDelay: Double(maxDelay), retryAmbiguous: ambiguous)
+    }
+}

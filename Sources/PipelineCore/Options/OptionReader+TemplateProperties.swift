@@ -54,7 +54,25 @@ extension OptionReader {
     /// Reads `properties:` or `properties-file:` into name → text (nil after reporting a problem;
     /// empty when neither is given). YAML numbers and booleans are taken as their text.
     package func templateProperties(in context: BuildContext) -> [String: String]? {
-        PropertiesDecoder(options: self, context: context).decode()
+        PropertiesDecoder(options: self, context: context).decode(inline: node(PropertyOptions.properties), file: node(PropertyOptions.propertiesFile))
+    }
+}
+
+/// The template property keys as a group of a step's declared options: `@KeyGroup var properties: PropertyKeys`.
+package struct PropertyKeys: DeclaredOptions {
+    /// `properties`, as written.
+    @Key(PropertyOptions.properties) package var inline: ConfigNode?
+    /// `properties-file`.
+    @Key(PropertyOptions.propertiesFile) package var file: String?
+
+    /// Neither key.
+    package init() {}
+
+    /// Name → text, from the mapping or the file (nil after reporting a problem; empty when neither is given).
+    package func values(reporting reader: OptionReader, in context: BuildContext) -> [String: String]? {
+        // A refused `properties-file` was reported; reading none instead would report every property as missing.
+        if $file.isRefused { return nil }
+        return PropertiesDecoder(options: reader, context: context).decode(inline: inline, file: $file.node)
     }
 }
 
@@ -64,9 +82,7 @@ struct PropertiesDecoder {
     let context: BuildContext
 
     /// The properties, or nil after reporting a problem.
-    func decode() -> [String: String]? {
-        let inline = options.node(PropertyOptions.properties)
-        let file = options.node(PropertyOptions.propertiesFile)
+    func decode(inline: ConfigNode?, file: ConfigNode?) -> [String: String]? {
         // Both given was reported when the options were read.
         if inline != nil, file != nil { return nil }
         if let inline { return values(of: inline, what: "'properties'") }

@@ -10,23 +10,25 @@ extension SendOptionsDecoder {
     /// audience, handles and properties compile as `$(column)` text.
     func decodeForEach() -> SendStep? {
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub(Keys.hub, in: options)
-        let format = options.value(Keys.format)
-        let properties = options.templateProperties(in: context)
-        let template = options.contains(Keys.template) ? context.template(Keys.template, in: options) : nil
-        let headers = (options.value(Keys.headers) ?? []).map { HubHeader($0.key, $0.value) }
+        let hub = context.hub(values.hub, at: values.$hub, in: options)
+        let format = values.format
+        let properties = values.properties.values(reporting: options, in: context)
+        let template = context.template(values.template, at: values.$template, in: options)
+        let headers = values.headers.map { HubHeader($0.key, $0.value) }
         let schedule = decodeSchedule()
-        let policy = options.retryPolicy()
         // `direct-file` and `test` beside `for-each` were reported when the options were read.
-        let batch = options.batchSettings()
-        guard let format else { return nil }
+        let batch = values.batch.settings
+        if values.$format.isRefused { return nil }
         let target = decodeRowTarget(format: format)
         checkFormat(format, template: template, target: nil)
         let compiled = compileProperties(properties ?? [:])
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
-        guard let source = options.rowSource(in: context) else { return nil }
+        guard let path = values.batch.forEach, let node = values.batch.$forEach.node,
+            let source = options.rowSource(path, at: node, in: context)
+        else { return nil }
         let outcomes = decodeOutcomes(test: false, scheduled: schedule != nil)
-        guard let hub, let target, let compiled, let policy, let batch, let outcomes,
+        let policy = values.retry.policy(ambiguous: values.retryAmbiguous)
+        guard let hub, let target, let compiled, let outcomes,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: batch.concurrency, rate: batch.rate)
@@ -43,23 +45,24 @@ extension SendOptionsDecoder {
 
     /// Exactly one of `audience`, `broadcast: true` and `direct`, each as `$(column)` text.
     private func decodeRowTarget(format: String) -> RowPlan.Target? {
-        let broadcast = options.value(Keys.broadcast) ?? false
-        let given = [Keys.audience.key, Keys.broadcast.key, Keys.direct.key].filter { key in
-            options.node(key) != nil && (key != Keys.broadcast.key || broadcast)
+        let broadcast = values.broadcast ?? false
+        let given = [values.$audience, values.$broadcast, values.$direct].filter { source in
+            source.node != nil && (source.key != values.$broadcast.key || broadcast)
         }
         guard given.count == 1 else {
-            if given.isEmpty, [Keys.audience.key, Keys.direct.key].contains(where: options.isUnresolved) { return nil }
-            if given.isEmpty, [Keys.audience.key, Keys.broadcast.key, Keys.direct.key].contains(where: options.isMisspelled) { return nil }
+            if given.isEmpty, [values.$audience.key, values.$direct.key].contains(where: options.isUnresolved) { return nil }
+            if given.isEmpty, [values.$audience.key, values.$broadcast.key, values.$direct.key].contains(where: options.isMisspelled) { return nil }
             options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true' and 'direct'",
-                          at: given.dropFirst().first.flatMap(options.node) ?? options.node,
+                          at: given.dropFirst().first?.node ?? options.node,
                           hint: "write `audience: \"$UserId:{$(userId)}\"` (a tag expression per row), `broadcast: true` or `direct: $(handle)`")
             return nil
         }
-        switch given[0] {
-        case Keys.broadcast.key:
+        switch given[0].key {
+        case values.$broadcast.key:
             return .broadcast
-        case Keys.direct.key:
-            guard format != "template", let handles = options.value(Keys.direct) else { return nil }
+        case values.$direct.key:
+            guard format != "template", !values.$direct.isRefused else { return nil }
+            let handles = values.direct
             var templates: [TextTemplate] = []
             for (text, node) in handles {
                 do { templates.append(try TextTemplate(compiling: text)) } catch {
@@ -68,7 +71,7 @@ extension SendOptionsDecoder {
             }
             return templates.count == handles.count ? .direct(templates) : nil
         default:
-            guard let (text, node) = options.located(Keys.audience) else { return nil }
+            guard let text = values.audience, let node = values.$audience.node else { return nil }
             let template: TextTemplate
             do { template = try TextTemplate(compiling: text) } catch {
                 options.error("'audience' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
@@ -98,7 +101,7 @@ extension SendOptionsDecoder {
         for (name, text) in properties {
             do { compiled[name] = try TextTemplate(compiling: text) } catch {
                 options.error("property '\(name)' has a malformed reference: \(error.message) (character \(error.column))",
-                              at: options.node(PropertyOptions.properties) ?? options.node(PropertyOptions.propertiesFile) ?? options.node, hint: error.hint)
+                              at: values.properties.$inline.node ?? values.properties.$file.node ?? options.node, hint: error.hint)
             }
         }
         return compiled.count == properties.count ? compiled : nil

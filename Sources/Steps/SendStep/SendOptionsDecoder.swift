@@ -5,49 +5,50 @@ import PipelineCore
 
 /// Decodes `send`'s options, reporting every problem with its YAML location before anything runs.
 struct SendOptionsDecoder {
-    typealias Keys = SendStep.Keys
-
+    /// The values, read against their declarations.
+    let values: SendOptions
+    /// Where problems are reported.
     let options: OptionReader
     let context: BuildContext
 
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
     func decode() -> SendStep? {
-        if options.contains(Keys.cancel) { return decodeCancel() }
-        if options.contains(BatchOptions.forEach) { return decodeForEach() }
+        if options.contains(values.$cancel.key) { return decodeCancel() }
+        if options.contains(values.batch.$forEach.key) { return decodeForEach() }
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub(Keys.hub, in: options)
-        let format = options.value(Keys.format)
-        let properties = options.templateProperties(in: context)
-        let template = options.contains(Keys.template) ? context.template(Keys.template, in: options) : nil
-        let target = format.flatMap { decodeTarget(format: $0) }
-        let headers = (options.value(Keys.headers) ?? []).map { HubHeader($0.key, $0.value) }
-        let test = options.value(Keys.test) ?? false
+        let hub = context.hub(values.hub, at: values.$hub, in: options)
+        let format = values.format
+        let properties = values.properties.values(reporting: options, in: context)
+        let template = context.template(values.template, at: values.$template, in: options)
+        let target = values.$format.isRefused ? nil : decodeTarget(format: format)
+        let headers = values.headers.map { HubHeader($0.key, $0.value) }
+        let test = values.test
         let schedule = decodeSchedule()
-        let policy = options.retryPolicy()
-        let batch = options.batchSettings()
-        if let key = batch?.idempotencyKey, !key.isConstant, let node = options.node(BatchOptions.idempotencyKey) {
-            options.error("'\(BatchOptions.idempotencyKey.key)' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
+        let batch = values.batch.settings
+        if let key = batch.idempotencyKey, !key.isConstant, let node = values.batch.$idempotencyKey.node {
+            options.error("'\(values.batch.$idempotencyKey.key)' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
                           at: node, hint: "write a fixed key, e.g. \"weekly-2026-48\", or add `for-each: <rows file>`")
         }
-        guard let format else { return nil }
+        if values.$format.isRefused { return nil }
         checkFormat(format, template: template, target: target)
         let isDirect = switch target {
         case .direct, .directFile: true
         default: false
         }
-        if test, let node = options.node(Keys.test), isDirect {
+        if test, let node = values.$test.node, isDirect {
             options.error("a test send goes to an audience or to everyone, not to direct handles", at: node)
         }
-        if test, schedule != nil, let node = options.node(Keys.test) {
+        if test, schedule != nil, let node = values.$test.node {
             options.error("a test send cannot be scheduled", at: node)
         }
-        if schedule != nil, isDirect, let node = options.node(Keys.schedule) {
+        if schedule != nil, isDirect, let node = values.$schedule.node {
             options.error("direct sends cannot be scheduled", at: node)
         }
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
         let outcomes = decodeOutcomes(test: test, scheduled: schedule != nil)
-        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties, let policy, let batch,
+        let policy = values.retry.policy(ambiguous: values.retryAmbiguous)
+        guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties,
             template != nil || format == "template", let outcomes
         else { return nil }
         var step = SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
@@ -61,51 +62,51 @@ struct SendOptionsDecoder {
     /// `cancel: ID` with the hub and retry options only.
     private func decodeCancel() -> SendStep? {
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub(Keys.hub, in: options)
-        let policy = options.retryPolicy()
+        let hub = context.hub(values.hub, at: values.$hub, in: options)
         // Keys beside `cancel` were reported when the options were read.
-        guard let (notificationId, node) = options.located(Keys.cancel) else { return nil }
+        guard let notificationId = values.cancel, let node = values.$cancel.node else { return nil }
         if notificationId.isEmpty || notificationId.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "?" || $0 == "#" }) {
-            options.error("'\(Keys.cancel.key)' must be the notification id a scheduled send reported, found \(node.scalar?.quoted ?? "")", at: node,
+            options.error("'\(values.$cancel.key)' must be the notification id a scheduled send reported, found \(node.scalar?.quoted ?? "")", at: node,
                           hint: "ids look like 7138412281836466052-3339543437946614470-1 (the report's notificationIds)")
         }
-        guard options.diagnostics.errorCount == errorsBefore, let hub, let policy else { return nil }
-        return SendStep(hub: hub, cancelling: notificationId, policy: policy)
+        guard options.diagnostics.errorCount == errorsBefore, let hub else { return nil }
+        return SendStep(hub: hub, cancelling: notificationId, policy: values.retry.policy())
     }
 
     /// A template send takes no `template:` and no handles; a native one needs a template of its format.
     func checkFormat(_ format: String, template: TemplateDeclaration?, target: SendStep.Target?) {
         guard format == "template" else {
-            if options.node(Keys.template) == nil, !options.isUnresolved(Keys.template.key) {
+            if values.$template.node == nil, !options.isUnresolved(values.$template.key) {
                 options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
                               hint: "add `template: <name>` (a template whose platform sends as '\(format)')")
             } else if let template, template.platform.notificationFormat != format {
                 options.error("template '\(template.name)' is for \(template.platform.displayName), which sends as '\(template.platform.notificationFormat)', not '\(format)'",
-                              at: options.node(Keys.template) ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
+                              at: values.$template.node ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
             }
             return
         }
-        if let node = options.node(Keys.template) {
+        if let node = values.$template.node {
             options.error("'template' is for native formats; a template send uses the templates devices registered", at: node,
                           hint: "remove `template:`, or set `format:` to the template's native format")
         }
-        if let key = [Keys.direct.key, Keys.directFile.key].first(where: { options.contains($0) }) {
+        if let given = [values.$direct, values.$directFile].first(where: { options.contains($0.key) }) {
             options.error("direct sends need a native format; NH renders templates only for registered devices",
-                          at: options.node(key) ?? options.node,
+                          at: given.node ?? options.node,
                           hint: "set `format:` (apple, fcmv1, …) and `template:` to render the payload locally")
         }
     }
 
     /// Exactly one of `audience`, `broadcast: true`, `direct` and `direct-file`.
     private func decodeTarget(format: String) -> SendStep.Target? {
-        let broadcast = options.value(Keys.broadcast) ?? false
-        let given = Keys.targets.filter { key in
+        let broadcast = values.broadcast ?? false
+        let targets = [values.$audience, values.$broadcast, values.$direct, values.$directFile].map(\.key)
+        let given = targets.filter { key in
             guard options.isGiven(key) else { return false }
-            return key != Keys.broadcast.key || broadcast
+            return key != values.$broadcast.key || broadcast
         }
         guard given.count == 1 else {
             // A misspelled target ('audiance') was reported as that: "needs a target" would point at another line.
-            if given.isEmpty, Keys.targets.contains(where: options.isMisspelled) { return nil }
+            if given.isEmpty, targets.contains(where: options.isMisspelled) { return nil }
             let extra = given.dropFirst().first.flatMap { key in options.node.entries?.first { $0.key == key }?.value }
             options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'",
                           at: extra ?? options.node,
@@ -116,18 +117,19 @@ struct SendOptionsDecoder {
         if options.isUnresolved(given[0]) { return nil }
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         switch given[0] {
-        case Keys.broadcast.key: return .broadcast
-        case Keys.direct.key: return decodeDirect(platform: platform)
-        case Keys.directFile.key: return decodeDirectFile(platform: platform)
+        case values.$broadcast.key: return .broadcast
+        case values.$direct.key: return decodeDirect(platform: platform)
+        case values.$directFile.key: return decodeDirectFile(platform: platform)
         default: return decodeAudience()
         }
     }
 
     /// Inline handles, each checked against the format's platform.
     private func decodeDirect(platform: PushPlatform?) -> SendStep.Target? {
-        guard let handles = options.value(Keys.direct) else { return nil }
+        if values.$direct.isRefused { return nil }
+        let handles = values.direct
         guard !handles.isEmpty else {
-            options.error("'\(Keys.direct.key)' lists no handles", at: options.node(Keys.direct) ?? options.node)
+            options.error("'\(values.$direct.key)' lists no handles", at: values.$direct.node ?? options.node)
             return nil
         }
         var valid = true
@@ -142,7 +144,7 @@ struct SendOptionsDecoder {
 
     /// A handle file: opened and every line checked now, so a bad line stops the send before it starts.
     private func decodeDirectFile(platform: PushPlatform?) -> SendStep.Target? {
-        guard let (path, node) = options.located(Keys.directFile), let platform else { return nil }
+        guard let path = values.directFile, let node = values.$directFile.node, let platform else { return nil }
         guard !path.isEmpty else {
             options.error("'direct-file' is an empty path", at: node)
             return nil
@@ -171,7 +173,7 @@ struct SendOptionsDecoder {
 
     /// A declared audience, or an inline tag expression checked against NH's limits.
     func decodeAudience() -> SendStep.Target? {
-        guard let (text, node) = options.located(Keys.audience) else { return nil }
+        guard let text = values.audience, let node = values.$audience.node else { return nil }
         if let declared = context.document.audience(text) {
             return declared.expression.map { .audience(name: declared.name, expression: $0) }
         }
@@ -197,7 +199,7 @@ struct SendOptionsDecoder {
 
     /// `2026-11-23T08:00:00Z` (or without zone: UTC) or `in 2h`.
     func decodeSchedule() -> SendStep.Schedule? {
-        guard let (text, node) = options.located(Keys.schedule) else { return nil }
+        guard let text = values.schedule, let node = values.$schedule.node else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased().hasPrefix("in ") {
             guard let seconds = ConfigDuration.seconds(String(trimmed.dropFirst(3))), seconds > 0,

@@ -1,8 +1,8 @@
 import PipelineCore
 
 extension SendStep {
-    /// Decodes and checks every option; see `SendOptionsDecoder`.
-    package static func build(_ options: OptionReader, in context: BuildContext) -> SendStep? {
-        SendOptionsDecoder(options: options, context: context).decode()
+    /// Checks the options against each other and the pipeline; see `SendOptionsDecoder`.
+    package static func build(_ options: SendOptions, reporting reader: OptionReader, in context: BuildContext) -> SendStep? {
+        SendOptionsDecoder(values: options, options: reader, context: context).decode()
     }
 }

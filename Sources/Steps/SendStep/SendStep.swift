@@ -7,80 +7,13 @@ import PipelineCore
 /// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
 /// straight to device handles (inline or streamed from a file). Can schedule, use NH's test send,
 /// or cancel a scheduled send.
-package struct SendStep: Step {
+package struct SendStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "send"
     /// One line for docs.
     package static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
     /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
     static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
-
-    /// The keys of `send`, each declared once (with the shared batch, retry and property keys).
-    package enum Keys {
-        /// `hub`.
-        package static let hub = OptionKey<String>.hub("the declared hub to send through")
-        /// `format`.
-        package static let format = OptionKey<String>.word(
-            "format", ["template"] + nativeFormats, default: "template",
-            "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)")
-        /// `audience`.
-        package static let audience = OptionKey<String>.text(
-            "audience", examples: ["boston-fans", "\"follows_RedSox && location_Boston\"", "\"$UserId:{$(userId)}\""],
-            "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\"")
-        /// `broadcast`.
-        package static let broadcast = OptionKey<Bool>.flag("broadcast", default: nil,
-                                                       "send to every device; must be written out, never implied by a missing audience")
-        /// `direct`.
-        package static let direct = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
-            "direct", "device handle(s) to send to directly (native formats); lists go out in batches of 1000")
-        /// `direct-file`.
-        package static let directFile = OptionKey<String>.path(
-            "direct-file", "a file of device handles, one per line (blank lines and # comments skipped), checked first, then streamed in batches of 1000"
-        ).excluding([BatchOptions.forEach.key], hint: "put the handles in a column of the rows and write `direct: $(column)`")
-        /// `template`.
-        package static let template = OptionKey<String>.name(
-            "template", of: "template", "native formats: the pipeline template rendered locally into the payload")
-        /// `headers`.
-        package static let headers = OptionKey<[(key: String, value: String)]>.stringMap(
-            "headers", examples: ["{ apns-push-type: alert, apns-priority: \"10\" }", "{ X-WNS-Type: wns/toast }"],
-            "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }")
-        /// `test`.
-        package static let test = OptionKey<Bool>.flag("test", "NH test send: at most 10 devices, per-device outcome in the report")
-            .excluding([BatchOptions.forEach.key], hint: "a test send goes out once; remove `test` or `for-each`")
-        /// `schedule`.
-        package static let schedule = OptionKey<String>.text(
-            "schedule", examples: ["2026-11-23T08:00:00Z", "in 2h"], "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead")
-        /// `cancel`: instead of sending, cancel a scheduled send; beside it only the hub and the retry keys.
-        package static let cancel = OptionKey<String>.text(
-            "cancel", "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)"
-        ).excluding(targets + shaping, hint: "use one step to schedule and another to cancel")
-        /// `retry-ambiguous`.
-        package static let retryAmbiguous = RetryOptions.retryAmbiguous
-        /// `outcomes`.
-        package static let outcomes = OptionKey<ConfigNode>.node(OptionSpec(
-            "outcomes", .mapping(OutcomeSettings.keys), examples: ["{ wait: 10m }", "{ wait: 30m, sample: 200 }"],
-            "after sending, read NH's telemetry until the outcomes are final (Standard tier, a key with Manage): "
-                + "per-platform counts go to the outputs, the report, the journal and --metrics; off by default"))
-
-        /// Batch keys that only rows give a meaning.
-        static let forEachOnly = [
-            BatchOptions.concurrency.spec, BatchOptions.rate.spec, BatchOptions.badRows.spec, BatchOptions.shardKey.spec,
-        ].map { $0.requiring(BatchOptions.forEach.key, because: "for-each sends make one request per row", hint: "add `for-each: <rows file>` or remove `\($0.key)`") }
-
-        /// The keys that choose where a send goes; exactly one is given.
-        static let targets = [audience.key, broadcast.key, direct.key, directFile.key]
-
-        /// The keys that shape a send, so make no sense next to `cancel`.
-        static let shaping = [format.key, template.key, headers.key, test.key, schedule.key, retryAmbiguous.key, outcomes.key, BatchOptions.forEach.key,
-                              BatchOptions.idempotencyKey.key, BatchOptions.dedupeWindow.key] + PropertyOptions.specs.map(\.key) + forEachOnly.map(\.key)
-    }
-
-    /// The keys `send` accepts.
-    package static let options: [OptionSpec] = [
-        Keys.hub.spec, Keys.format.spec, Keys.audience.spec, Keys.broadcast.spec, Keys.direct.spec, Keys.directFile.spec, Keys.template.spec,
-        Keys.headers.spec, Keys.test.spec, Keys.schedule.spec, Keys.cancel.spec, BatchOptions.forEach.spec,
-    ] + Keys.forEachOnly + [BatchOptions.idempotencyKey.spec, BatchOptions.dedupeWindow.spec] + RetryOptions.specs + [Keys.retryAmbiguous.spec]
-        + PropertyOptions.specs + [Keys.outcomes.spec]
 
     /// What `send` hands to later steps.
     package static let outputs = ItemCounts.outputSpecs + [

@@ -1,0 +1,21 @@
+/// A step whose keys are one `DeclaredOptions` type: its key list is derived from the type, and `build` is
+/// given the values already read and checked against their declarations.
+public protocol DeclaredStep: Step {
+    /// The step's keys.
+    associatedtype Options: DeclaredOptions
+
+    /// Builds the step from its values, reporting what depends on the pipeline (a hub that is not declared, a
+    /// template of another platform) through `reader`, whose `error(_:at:)` places a problem at a value's node
+    /// (`options.$audience.node`). Returns nil when the step cannot be built.
+    static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> Self?
+}
+
+extension DeclaredStep {
+    /// The keys of `Options`.
+    public static var options: [OptionSpec] { Options.specs }
+
+    /// Reads `Options`, then builds from them.
+    public static func build(_ reader: OptionReader, in context: BuildContext) -> Self? {
+        build(Options(reading: reader), reporting: reader, in: context)
+    }
+}

@@ -1,0 +1,85 @@
+import HubExpressions
+import HubWire
+import PipelineCore
+
+/// The keys of `send`, each declared once, with the shared batch, retry and property groups.
+package struct SendOptions: DeclaredOptions {
+    /// `hub`.
+    @Key(.hub("the declared hub to send through")) package var hub: String?
+    /// `format`.
+    @Key(.word("format", ["template"] + SendStep.nativeFormats, default: "template",
+                  "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)"))
+    package var format: String
+    /// `audience`.
+    @Key(.text("audience", examples: ["boston-fans", "\"follows_RedSox && location_Boston\"", "\"$UserId:{$(userId)}\""],
+                  "a declared audience name, or an inline tag expression such as \"follows_RedSox && location_Boston\""))
+    package var audience: String?
+    /// `broadcast`.
+    @Key(.flag("broadcast", default: nil, "send to every device; must be written out, never implied by a missing audience"))
+    package var broadcast: Bool?
+    /// `direct`.
+    @Key(.stringList("direct", "device handle(s) to send to directly (native formats); lists go out in batches of 1000"))
+    package var direct: [(value: String, node: ConfigNode)]
+    /// `direct-file`.
+    @Key(OptionKey.path("direct-file", "a file of device handles, one per line (blank lines and # comments skipped), checked first, then streamed in batches of 1000")
+        .excluding([BatchOptions.forEach.key], hint: "put the handles in a column of the rows and write `direct: $(column)`"))
+    package var directFile: String?
+    /// `template`.
+    @Key(.name("template", of: "template", "native formats: the pipeline template rendered locally into the payload"))
+    package var template: String?
+    /// `headers`.
+    @Key(.stringMap("headers", examples: ["{ apns-push-type: alert, apns-priority: \"10\" }", "{ X-WNS-Type: wns/toast }"],
+                       "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }"))
+    package var headers: [(key: String, value: String)]
+    /// `test`.
+    @Key(OptionKey.flag("test", "NH test send: at most 10 devices, per-device outcome in the report")
+        .excluding([BatchOptions.forEach.key], hint: "a test send goes out once; remove `test` or `for-each`"))
+    package var test: Bool
+    /// `schedule`.
+    @Key(.text("schedule", examples: ["2026-11-23T08:00:00Z", "in 2h"],
+                  "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"))
+    package var schedule: String?
+    /// `cancel`: instead of sending, cancel a scheduled send; beside it only the hub and the retry keys.
+    @Key(OptionKey.text("cancel", "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)")
+        .excluding(SendOptions.targets + SendOptions.shaping, hint: "use one step to schedule and another to cancel"))
+    package var cancel: String?
+    /// `for-each` and the keys of a send per row.
+    @KeyGroup package var batch: BatchKeys
+    /// `retries`, `retry-delay`, `retry-max-delay`.
+    @KeyGroup package var retry: RetryKeys
+    /// `retry-ambiguous`.
+    @Key(RetryOptions.retryAmbiguous) package var retryAmbiguous: Bool
+    /// `properties` or `properties-file`.
+    @KeyGroup package var properties: PropertyKeys
+    /// `outcomes`.
+    @Key(.mapping("outcomes", examples: ["{ wait: 10m }", "{ wait: 30m, sample: 200 }"],
+                     "after sending, read NH's telemetry until the outcomes are final (Standard tier, a key with Manage): "
+                         + "per-platform counts go to the outputs, the report, the journal and --metrics; off by default"))
+    package var outcomes: OutcomeKeys?
+
+    /// Every key at its default.
+    package init() {}
+
+    /// The keys that choose where a send goes; exactly one is given.
+    static let targets = ["audience", "broadcast", "direct", "direct-file"]
+
+    /// The keys that shape a send, so make no sense next to `cancel`.
+    static var shaping: [String] {
+        ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "outcomes"] + BatchKeys.specs.map(\.key) + PropertyKeys.specs.map(\.key)
+    }
+}
+
+/// `outcomes: { wait: 10m, sample: 100 }`.
+package struct OutcomeKeys: DeclaredOptions {
+    /// `wait`, in seconds.
+    @Key(.duration("wait", in: 1...21_600, required: true, examples: ["10m"],
+                      "how long to wait for final outcomes after the last send; the run waits at most this long"))
+    package var wait: Int64?
+    /// `sample`.
+    @Key(.integer("sample", in: 1...1000, default: 100, examples: ["100"],
+                     "how many of the step's notifications to read; a larger batch is read through a uniform sample of this size"))
+    package var sample: Int
+
+    /// The defaults.
+    package init() {}
+}
