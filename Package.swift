@@ -81,6 +81,8 @@ let package = Package(
                 path: "Sources/Steps/SignStep"),
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
+        .target(name: "CancelStep", dependencies: ["PipelineCore", "HubWire"],
+                path: "Sources/Steps/CancelStep"),
         .target(name: "RegisterStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RegisterStep"),
         .target(name: "SendStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
@@ -92,7 +94,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Steps/QueryStep"),
-        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "QueryStep"]),
+        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep", "QueryStep"]),
         // The plugin protocol's messages: JSON Lines read and written, a plugin's description. No third-party imports.
         .target(name: "PluginProtocol", dependencies: ["PipelineCore", "HubWire"]),
         // Process plugins: the host's side of the protocol over a child's stdin and stdout. Only swift-subprocess (and
@@ -212,7 +214,7 @@ let package = Package(
         .testTarget(name: "RenderStepTests", dependencies: ["RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(name: "RegisterStepTests", dependencies: ["RegisterStep", "PipelineCore"]),
-        .testTarget(name: "SendStepTests", dependencies: ["SendStep", "PipelineCore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["SendStep", "CancelStep", "PipelineCore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
             "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

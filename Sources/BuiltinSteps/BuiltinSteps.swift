@@ -1,3 +1,4 @@
+import CancelStep
 import PipelineCore
 import QueryStep
 import RegisterStep
@@ -14,6 +15,7 @@ package enum BuiltinSteps {
         RegisterStep.self,
         RenderStep.self,
         SendStep.self,
+        CancelStep.self,
         QueryStep.self,
     ]
 

@@ -15,9 +15,14 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
             error; one status line per file goes to standard output. Unset ${env:…}/${file:…} references \
             are warnings here and errors for `pushline run`.
 
+            A step written the way an earlier release accepted is read as it now is, with a warning that shows \
+            the new form; --fix rewrites such steps in the files (only the words that changed, comments and \
+            layout kept) and then checks the files again.
+
             EXAMPLES:
               pushline validate pipelines/
               pushline validate pipelines/daily-digest.yaml --format json
+              pushline validate --fix pipelines/
 
             \(ExitStatus.help([
                 .init("0", "no errors (warnings are allowed: unset references, for instance)"),
@@ -33,6 +38,9 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
     @Option(help: "Output format: text (diagnostics to stderr) or json (to stdout).")
     var format: OutputFormat = .text
 
+    @Flag(help: "Rewrite what the diagnostics can fix (a step in a former spelling), then check again.")
+    var fix = false
+
     func run() async throws {
         let console = Console.current
         var results: [FileDiagnostics] = []
@@ -44,6 +52,9 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
                 // JSON mode writes JSON only: a path that is not there is one more error in the document.
                 results.append(FileDiagnostics(file: path, diagnostics: [Diagnostic(.error, failure.message)]))
             }
+        }
+        if fix {
+            for file in files { try await applyFixes(to: file, console: console) }
         }
         for file in files {
             // A service file (`pushline serve`) sits beside the pipelines and is checked as what it is.
@@ -69,6 +80,30 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
                 warnings: all.filter { $0.severity == .warning }.count)))
         }
         if all.hasErrors { throw ExitStatus.exit(ExitStatus.invalidInput) }
+    }
+}
+
+extension ValidateCommand {
+    /// Rewrites `file` with the fixes its diagnostics carry and says what changed (to standard error, so JSON output
+    /// stays JSON); a file already current is left untouched.
+    private func applyFixes(to file: String, console: Console) async throws {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), !PipelineLoader.isServiceFile(text: text) else { return }
+        let loaded = await LoadedPipeline.load(file, purpose: .validate, console: console)
+        let here = FilePath.resolve(file, against: FileManager.default.currentDirectoryPath)
+        let fixes = loaded.diagnostics.flatMap { $0.fixes ?? [] }
+            .filter { FilePath.resolve($0.location.file, against: FileManager.default.currentDirectoryPath) == here }
+        guard !fixes.isEmpty else { return }
+        let (fixed, skipped) = FixIt.apply(fixes, to: text)
+        do {
+            try fixed.write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw CommandFailure("cannot write the fixed \(file): \(error.localizedDescription)")
+        }
+        let count = fixes.count - skipped.count
+        console.err("\(file): fixed \(count) place\(count == 1 ? "" : "s")")
+        for fix in skipped {
+            console.err("\(fix.location): note: not fixed: expected '\(fix.replacing)' there; fix it by hand: '\(fix.with)'")
+        }
     }
 }
 

@@ -54,3 +54,39 @@ import Testing
         #expect(files.map { $0["file"] as? String } == ["no/such/dir", "pipelines/seed-tutorial.yaml"])
     }
 }
+
+/// A step in a former spelling: read as it now is with a warning, and rewritten by `validate --fix`.
+@Suite struct ValidateFixTests {
+    @Test("`validate --fix` rewrites a step in a former spelling, keeping comments and layout, and the file then validates clean")
+    func fixRewritesFormerSpellings() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fix-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/p.yaml"
+        let original = """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+            steps:
+              - id: later
+                send: { hub: main, broadcast: true, schedule: in 2h, properties: { message: "later" } }
+              # cancel what was scheduled
+              - send: { hub: main, cancel: "${steps.later.notification-ids[0]}" }   # by its id
+
+            """
+        try original.write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"]
+        let warned = await CommandRunner.run(["validate", path], environment: environment)
+        #expect(warned.status == 0 && warned.out == "\(path): 1 warning\n", "\(warned)")
+        #expect(warned.err.contains("`send:` with `cancel:` is now a step of its own: `cancel: { hub: main, notification-ids: ${steps.later.notification-ids[0]} }`"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == original, "validate alone changes nothing")
+
+        let fixed = await CommandRunner.run(["validate", "--fix", path], environment: environment)
+        #expect(fixed.status == 0 && fixed.out == "\(path): ok\n", "\(fixed)")
+        #expect(fixed.err.split(separator: "\n") == ["\(path): fixed 2 places"], "\(fixed.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8)
+            == original.replacingOccurrences(of: "- send: { hub: main, cancel:", with: "- cancel: { hub: main, notification-ids:"))
+        let again = await CommandRunner.run(["validate", "--fix", path], environment: environment)
+        #expect(again.err == "" && again.status == 0, "a current file is left as it is")
+    }
+}

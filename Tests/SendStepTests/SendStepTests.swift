@@ -44,9 +44,14 @@ func node(_ value: Any, _ column: Int = 10) -> ConfigNode {
 
 /// Builds the step and returns every diagnostic.
 func diagnostics(_ pairs: [(String, Any)]) -> (SendStep?, [Diagnostic]) {
+    diagnostics(SendStep.self, pairs)
+}
+
+/// A step of `type` built from `pairs`, and what building it reported.
+func diagnostics<S: Step>(_ type: S.Type, _ pairs: [(String, Any)]) -> (S?, [Diagnostic]) {
     let collector = DiagnosticCollector()
-    let reader = OptionReader(node(pairs), specs: SendStep.options, step: SendStep.id, what: "send options", diagnostics: collector)
-    let step = SendStep.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
+    let reader = OptionReader(node(pairs), specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: collector)
+    let step = S.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
     return (step, collector.diagnostics)
 }
 
@@ -63,7 +68,7 @@ func temporaryFile(_ text: String, prefix: String, ext: String) throws -> String
     return path
 }
 
-func run(_ step: SendStep, transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl()) async throws -> StepResult {
+func run(_ step: some RunnableStep, transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl()) async throws -> StepResult {
     let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)),
                               document: document, state: RunState(), isDryRun: dryRun, transport: transport, batch: batch)
     return try await step.run(in: context)

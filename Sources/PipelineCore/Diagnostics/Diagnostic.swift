@@ -25,6 +25,8 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var hint: String?
     /// The source line the location points into, for the snippet under the message.
     public var sourceLine: String?
+    /// Edits of the file that fix the problem (`pushline validate --fix` applies them); nil when there are none.
+    public var fixes: [FixIt]?
 
     /// Creates a diagnostic.
     public init(
@@ -44,6 +46,23 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         let prefix = location.map { "\($0): " } ?? ""
         let stepTag = step.map { "[\($0)] " } ?? ""
         return "\(prefix)\(severity.rawValue): \(stepTag)\(message)"
+    }
+}
+
+/// One edit of a source file that fixes a diagnostic: the text `replacing` at `location` becomes `with`.
+public struct FixIt: Sendable, Hashable, Codable {
+    /// Where the text to replace begins.
+    public var location: SourceLocation
+    /// The text there now.
+    public var replacing: String
+    /// The text it becomes.
+    public var with: String
+
+    /// Creates an edit.
+    public init(at location: SourceLocation, replacing: String, with: String) {
+        self.location = location
+        self.replacing = replacing
+        self.with = with
     }
 }
 

@@ -39,9 +39,11 @@ public final class DiagnosticCollector {
         report(Diagnostic(.error, message, at: location, step: step, hint: hint))
     }
 
-    /// Reports a warning.
-    public func warning(_ message: String, at location: SourceLocation?, step: String? = nil, hint: String? = nil) {
-        report(Diagnostic(.warning, message, at: location, step: step, hint: hint))
+    /// Reports a warning; `fixes` are edits of the file that resolve it.
+    public func warning(_ message: String, at location: SourceLocation?, step: String? = nil, hint: String? = nil, fixes: [FixIt] = []) {
+        var diagnostic = Diagnostic(.warning, message, at: location, step: step, hint: hint)
+        diagnostic.fixes = fixes.isEmpty ? nil : fixes
+        report(diagnostic)
     }
 
     /// How many errors have been reported (a step compares counts to see whether it reported one).

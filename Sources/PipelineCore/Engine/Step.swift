@@ -83,6 +83,8 @@ public protocol Step: RunnableStep, SendableMetatype {
     static var examples: [String] { get }
     /// The values the step hands to later steps, each set in its result's `outputs` when it runs.
     static var outputs: [OutputSpec] { get }
+    /// Spellings of other steps an earlier release accepted that are now this step, read with a warning.
+    static var formerSpellings: [StepMigration] { get }
 
     /// Decodes and validates options, reporting every problem through `options.diagnostics`.
     /// Returns nil when the step cannot be built.
@@ -92,4 +94,7 @@ public protocol Step: RunnableStep, SendableMetatype {
 extension Step {
     /// A step that declares no outputs hands nothing on.
     public static var outputs: [OutputSpec] { [] }
+
+    /// Most steps took no other step's spelling over.
+    public static var formerSpellings: [StepMigration] { [] }
 }

@@ -39,10 +39,6 @@ package struct SendOptions: DeclaredOptions {
     @Key(.text("schedule", examples: ["2026-11-23T08:00:00Z", "in 2h"],
                   "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"))
     package var schedule: String?
-    /// `cancel`: instead of sending, cancel a scheduled send; beside it only the hub and the retry keys.
-    @Key(OptionKey.text("cancel", "instead of sending: cancel the scheduled send with this notification id (as a scheduled send reported it)")
-        .excluding(SendOptions.targets + SendOptions.shaping, hint: "use one step to schedule and another to cancel"))
-    package var cancel: String?
     /// `for-each` and the keys of a send per row.
     @KeyGroup package var batch: BatchKeys
     /// `retries`, `retry-delay`, `retry-max-delay`.
@@ -59,14 +55,6 @@ package struct SendOptions: DeclaredOptions {
 
     /// Every key at its default.
     package init() {}
-
-    /// The keys that choose where a send goes; exactly one is given.
-    static let targets = ["audience", "broadcast", "direct", "direct-file"]
-
-    /// The keys that shape a send, so make no sense next to `cancel`.
-    static var shaping: [String] {
-        ["format", "template", "headers", "test", "schedule", "retry-ambiguous", "outcomes"] + BatchKeys.specs.map(\.key) + PropertyKeys.specs.map(\.key)
-    }
 }
 
 /// `outcomes: { wait: 10m, sample: 100 }`.

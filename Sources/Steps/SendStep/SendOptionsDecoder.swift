@@ -14,7 +14,6 @@ struct SendOptionsDecoder {
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
     func decode() -> SendStep? {
-        if options.contains(values.$cancel.key) { return decodeCancel() }
         if options.contains(values.batch.$forEach.key) { return decodeForEach() }
         let errorsBefore = options.diagnostics.errorCount
         let hub = context.hub(values.hub, at: values.$hub, in: options)
@@ -57,20 +56,6 @@ struct SendOptionsDecoder {
         step.dedupeWindow = batch.dedupeWindow
         step.outcomes = outcomes
         return step
-    }
-
-    /// `cancel: ID` with the hub and retry options only.
-    private func decodeCancel() -> SendStep? {
-        let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub(values.hub, at: values.$hub, in: options)
-        // Keys beside `cancel` were reported when the options were read.
-        guard let notificationId = values.cancel, let node = values.$cancel.node else { return nil }
-        if notificationId.isEmpty || notificationId.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "?" || $0 == "#" }) {
-            options.error("'\(values.$cancel.key)' must be the notification id a scheduled send reported, found \(node.scalar?.quoted ?? "")", at: node,
-                          hint: "ids look like 7138412281836466052-3339543437946614470-1 (the report's notificationIds)")
-        }
-        guard options.diagnostics.errorCount == errorsBefore, let hub else { return nil }
-        return SendStep(hub: hub, cancelling: notificationId, policy: values.retry.policy())
     }
 
     /// A template send takes no `template:` and no handles; a native one needs a template of its format.

@@ -4,10 +4,9 @@ import HubWire
 import PipelineCore
 
 extension SendStep {
-    /// Every send, test send and cancellation needs the Send right.
+    /// Every send and test send needs the Send right.
     package var access: [HubAccess] {
         let purpose = switch action {
-        case .cancel: "cancel a scheduled send"
         case .send where test: "test send"
         case .send, .sendEach: "send"
         }
@@ -27,17 +26,16 @@ extension SendStep {
         return try checkRows(plan)
     }
 
-    /// Sends the notification (one request, or one per batch of direct handles) or cancels a scheduled
-    /// one, and reports the notification id(s).
+    /// Sends the notification (one request, or one per batch of direct handles, or one per row) and reports the
+    /// notification id(s).
     package func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
-        // A cancellation or a test send is one request outside the journal: in a sharded run, part 0 makes it, so
-        // N parts do not make it N times (a second cancel would find nothing and fail its part).
+        // A test send is one request outside the journal: in a sharded run, part 0 makes it, so N parts do not make
+        // it N times.
         if let shard = context.batch.shard, shard.index != 0 {
             switch action {
-            case .cancel, .send where test:
-                let what = if case .cancel(let id) = action { "cancelling scheduled notification '\(id)'" } else { "the test send" }
-                var result = StepResult(summary: "\(what) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
+            case .send where test:
+                var result = StepResult(summary: "the test send on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
                                         data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
                 result.outputs = Self.outputs(ItemCounts(otherShards: 1))
                 return result
@@ -46,8 +44,6 @@ extension SendStep {
             }
         }
         switch action {
-        case .cancel(let notificationId):
-            return try await cancel(notificationId, session: session, context: context)
         case .send(let target) where test:
             return try await send(to: target, session: session, context: context)
         case .send(let target):
@@ -97,27 +93,6 @@ extension SendStep {
         result.outputs = Self.outputs(context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: .list(ids, total: ids.count),
                                       tracking: .list(tracking, total: tracking.count))
         return result
-    }
-
-    /// DELETE the scheduled notification; a 404 means it already went out, was cancelled, or never existed.
-    private func cancel(_ notificationId: String, session: HubSession, context: StepContext) async throws -> StepResult {
-        let request = HubRequests.cancelScheduled(id: notificationId, at: session.endpoint)
-        let result = try await session.perform(request, accepting: [404])
-        if result.response.status == 404 {
-            throw StepFailure("hub '\(hub.name)' has no scheduled notification '\(notificationId)': it was sent or cancelled already, or the id is wrong",
-                              hint: "the id is one of the notificationIds a scheduled send reported").coded(.hubRefused)
-        }
-        let lines = context.isDryRun ? request.dryRunLines(redactedAuthorization: session.redactedAuthorization) : []
-        let summary = context.isDryRun
-            ? "would cancel scheduled notification '\(notificationId)' on hub '\(hub.name)' (nothing sent)"
-            : "cancelled scheduled notification '\(notificationId)' on hub '\(hub.name)'"
-        var cancelled = StepResult(summary: summary, lines: lines, data: .object([
-            ReportField("hub", .string(hub.name)), ReportField("cancelled", .string(notificationId)),
-            ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
-        ]))
-        cancelled.outputs = Self.outputs(context.isDryRun ? ItemCounts(planned: 1) : ItemCounts(accepted: 1), ids: .list([notificationId], total: 1),
-                                         tracking: context.isDryRun ? nil : .list([result.trackingId], total: 1))
-        return cancelled
     }
 
     /// The request body: template properties as a JSON object, or the locally rendered native payload.

@@ -5,8 +5,7 @@ import PipelineCore
 
 /// `send`: sends one notification through a hub: a template send with properties, or a native
 /// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
-/// straight to device handles (inline or streamed from a file). Can schedule, use NH's test send,
-/// or cancel a scheduled send.
+/// straight to device handles (inline or streamed from a file). Can schedule, or use NH's test send.
 package struct SendStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "send"
@@ -18,7 +17,7 @@ package struct SendStep: DeclaredStep {
     /// What `send` hands to later steps.
     package static let outputs = ItemCounts.outputSpecs + [
         OutputSpec("notification-ids", .list,
-                   "the ids of the notifications sent (a scheduled send's are the ids a later step cancels); a cancel's is the id it cancelled")
+                   "the ids of the notifications sent (a scheduled send's are the ids a later `cancel` step cancels)")
                    .traced(as: "nh.notification.ids", count: "nh.notification.count"),
         OutputSpec("tracking-ids", .list, "the TrackingIds of the accepted requests, for Azure support"),
         OutputSpec("outcome-state", .string,
@@ -40,7 +39,6 @@ package struct SendStep: DeclaredStep {
         "- send: { hub: sports, format: apple, template: alert, audience: \"username:alice\", properties: { message: \"Hi\" } }",
         "- send: { hub: sports, broadcast: true, schedule: in 2h, properties: { message: \"Good morning\" } }",
         "- send: { hub: sports, format: apple, template: alert, direct-file: ../data/tokens.txt, properties: { message: \"Hi\" } }",
-        "- send: { hub: sports, cancel: \"7138412281836466052-3339543437946614470-1\" }",
         "- send: { hub: digest, for-each: ../data/rows.csv, audience: \"$UserId:{$(userId)}\", properties: { message: \"$(headline)\" } }",
         """
         - send:
@@ -58,8 +56,6 @@ package struct SendStep: DeclaredStep {
     enum Action: Sendable, Equatable {
         /// Sends a notification.
         case send(Target)
-        /// Cancels the scheduled send with this notification id.
-        case cancel(notificationId: String)
         /// Sends one notification per row.
         case sendEach(RowPlan)
     }
@@ -140,19 +136,6 @@ package struct SendStep: DeclaredStep {
         self.headers = headers
         test = false
         self.schedule = schedule
-        self.policy = policy
-    }
-
-    /// Creates a cancellation.
-    init(hub: HubDeclaration, cancelling notificationId: String, policy: RetryPolicy) {
-        self.hub = hub
-        action = .cancel(notificationId: notificationId)
-        format = "template"
-        template = nil
-        properties = [:]
-        headers = []
-        test = false
-        schedule = nil
         self.policy = policy
     }
 }

@@ -15,6 +15,8 @@ public struct StepKind: Sendable {
     /// Where the kind comes from, for messages and docs: nil for a step built into this `pushline`, else the plugin's
     /// command as written.
     public let origin: String?
+    /// Spellings of other steps an earlier release accepted that are now this kind.
+    public let formerSpellings: [StepMigration]
     private let make: @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?
 
     /// The kind of a Swift step type.
@@ -25,6 +27,7 @@ public struct StepKind: Sendable {
         outputs = Self.withCommon(S.outputs)
         examples = S.examples
         origin = nil
+        formerSpellings = S.formerSpellings
         make = { reader, context in S.build(reader, in: context) }
     }
 
@@ -38,6 +41,7 @@ public struct StepKind: Sendable {
         self.outputs = Self.withCommon(outputs)
         self.examples = examples
         self.origin = origin
+        formerSpellings = []
         make = build
     }
 

@@ -36,6 +36,7 @@ package struct StepRegistry: Sendable {
     package func build(
         _ document: PipelineDocument, diagnostics: DiagnosticCollector, loadDataFile: @escaping DataFileLoader
     ) -> Pipeline? {
+        let document = migrated(document, diagnostics)
         let context = BuildContext(document: document, loadDataFile: loadDataFile)
         var built: [BuiltStep] = []
         for var invocation in document.steps {
@@ -90,6 +91,17 @@ package struct StepRegistry: Sendable {
 
     /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written
     /// above `send:`), so the error falls on the stray key rather than on the step.
+    /// `document` with every step written in a former spelling read as the step it now is, each with a warning.
+    private func migrated(_ document: PipelineDocument, _ diagnostics: DiagnosticCollector) -> PipelineDocument {
+        let migrations = kinds.flatMap(\.formerSpellings)
+        guard !migrations.isEmpty else { return document }
+        var migrated = document
+        migrated.steps = document.steps.map { invocation in
+            migrations.first { $0.applies(to: invocation) }.map { $0.migrate(invocation, diagnostics) } ?? invocation
+        }
+        return migrated
+    }
+
     private func kindFirst(_ invocation: StepInvocation) -> StepInvocation {
         guard kind(for: invocation.kind) == nil, let index = invocation.strays.firstIndex(where: { kind(for: $0.key) != nil }) else {
             return invocation

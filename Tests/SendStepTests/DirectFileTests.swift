@@ -110,62 +110,6 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
     }
 }
 
-@Suite struct CancelTests {
-    @Test func cancelDeletesTheScheduledNotification() async throws {
-        let step = try #require(diagnose([("hub", "sports"), ("cancel", "7138412281836466052-3339543437946614470-1")]).0)
-        let transport = RecordingTransport([HubResponse(status: 200)])
-        let result = try await run(step, transport: transport)
-        let request = try #require(transport.requests.first)
-        #expect(request.method == .delete)
-        #expect(request.url == "http://127.0.0.1:8080/myhub/schedulednotifications/7138412281836466052-3339543437946614470-1?api-version=2020-06")
-        #expect(result.summary == "cancelled scheduled notification '7138412281836466052-3339543437946614470-1' on hub 'sports'")
-        #expect(result.outputs["notification-ids"] == .list(["7138412281836466052-3339543437946614470-1"], total: 1))
-        #expect(result.outputs["accepted"] == .integer(1))
-    }
-
-    @Test func inASplitRunPartZeroCancelsAndTestSendsAndTheOtherPartsLeaveItToIt() async throws {
-        let cancel = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
-        let test = try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("m", "x")]), ("test", "true")]).0)
-        for step in [cancel, test] {
-            var sent = 0
-            for index in 0..<3 {
-                let transport = RecordingTransport([HubResponse(status: 201, headers: [HubHeader("Location", "http://h/myhub/messages/n1?api-version=2020-06")])])
-                let result = try await run(step, transport: transport, batch: BatchControl(shard: Shard(index: index, count: 3)))
-                sent += transport.requests.count
-                if index > 0 { #expect(result.summary.hasSuffix("is left to part 0/3; this is part \(index)/3"), "\(result.summary)") }
-            }
-            #expect(sent == 1, "one request for the whole split run")
-        }
-    }
-
-    @Test func anUnknownIdSaysItWasSentOrCancelledAlready() async throws {
-        let step = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
-        do {
-            _ = try await run(step, transport: RecordingTransport([HubResponse(status: 404)]))
-            Issue.record("a 404 must fail the step")
-        } catch let failure as StepFailure {
-            #expect(failure.message == "hub 'sports' has no scheduled notification 'n-1': it was sent or cancelled already, or the id is wrong")
-        }
-    }
-
-    @Test func cancelTakesNoSendOptionsAndAnId() {
-        #expect(diagnose([("hub", "sports"), ("cancel", "n-1"), ("audience", "fans"), ("properties", [("m", "x")])]).1 == [
-            "p.yaml:2:10 error: give either 'cancel' or 'audience', not both",
-            "p.yaml:2:10 error: give either 'cancel' or 'properties', not both",
-        ])
-        #expect(diagnose([("hub", "sports"), ("cancel", "a b")]).1
-            == ["p.yaml:2:10 error: 'cancel' must be the notification id a scheduled send reported, found 'a b'"])
-        #expect(diagnose([("hub", "sports"), ("cancel", "n-1"), ("retries", "1")]).0?.policy.maxRetries == 1)
-    }
-
-    @Test func dryRunShowsTheDeleteAndSendsNothing() async throws {
-        let step = try #require(diagnose([("hub", "sports"), ("cancel", "n-1")]).0)
-        let result = try await run(step, transport: RecordingTransport(), dryRun: true)
-        #expect(result.summary == "would cancel scheduled notification 'n-1' on hub 'sports' (nothing sent)")
-        #expect(result.lines.first?.hasPrefix("DELETE http://127.0.0.1:8080/myhub/schedulednotifications/n-1?api-version=2020-06") == true)
-    }
-}
-
 @Suite struct RetryOptionTests {
     @Test func retryOptionsBecomeThePolicy() throws {
         let step = try #require(diagnose([("hub", "sports"), ("broadcast", "true"), ("retries", "5"), ("retry-delay", "2s"),
