@@ -63,17 +63,9 @@ public struct BuildContext: Sendable {
         return path(scalar.text)
     }
 
-    /// The declared hub a declared key's value names (`context.hub(options.hub, at: options.$hub, in: reader)`),
-    /// reporting an unknown name at its place; nil when absent.
-    public func hub(_ name: String?, at source: OptionSource, in options: OptionReader) -> HubDeclaration? {
-        guard let name, let node = source.node else { return nil }
-        return report(name, at: node, in: options, kind: "hub", names: document.hubs.map(\.name), lookup: document.hub)
-    }
-
-    /// The declared template a declared key's value names, reporting an unknown name at its place; nil when absent.
-    public func template(_ name: String?, at source: OptionSource, in options: OptionReader) -> TemplateDeclaration? {
-        guard let name, let node = source.node else { return nil }
-        return report(name, at: node, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
+    /// The hub `name` (written at `node`) names, or nil after reporting an unknown name.
+    func hub(named name: String, at node: ConfigNode, in options: OptionReader) -> HubDeclaration? {
+        report(name, at: node, in: options, kind: "hub", names: document.hubs.map(\.name), lookup: document.hub)
     }
 
     private func resolve<T>(

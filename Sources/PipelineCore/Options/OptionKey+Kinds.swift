@@ -120,9 +120,30 @@ extension OptionKey where Value: DeclaredOptions {
                 return nil
             }
             let errorsBefore = reader.diagnostics.errorCount
-            let nested = OptionReader(node, specs: Value.specs, step: reader.step, what: "'\(key)'", diagnostics: reader.diagnostics)
+            var nested = OptionReader(node, specs: Value.specs, step: reader.step, what: "'\(key)'", diagnostics: reader.diagnostics)
+            nested.context = reader.context
             let value = Value(reading: nested)
             return reader.diagnostics.errorCount == errorsBefore ? value : nil
+        }
+    }
+}
+
+extension OptionKey where Value == HubDeclaration {
+    /// `hub`: the declared hub a step talks to, required; its value is the declaration.
+    public static func hub(_ summary: String) -> OptionKey {
+        OptionKey(OptionSpec("hub", .reference("hub"), required: true, summary)) { reader, _ in
+            guard let (name, node) = reader.string("hub") else { return nil }
+            return reader.context?.hub(named: name, at: node, in: reader)
+        }
+    }
+}
+
+extension OptionKey where Value == TemplateDeclaration {
+    /// A key naming a declared template; its value is the declaration.
+    public static func template(_ key: String, required: Bool = false, _ summary: String) -> OptionKey {
+        OptionKey(OptionSpec(key, .reference("template"), required: required, summary)) { reader, _ in
+            guard let (name, node) = reader.string(key) else { return nil }
+            return reader.context?.template(named: name, at: node, in: reader)
         }
     }
 }

@@ -50,12 +50,6 @@ extension OptionReader {
         }
         return properties.caseConflicts.isEmpty && missing.isEmpty
     }
-
-    /// Reads `properties:` or `properties-file:` into name → text (nil after reporting a problem;
-    /// empty when neither is given). YAML numbers and booleans are taken as their text.
-    package func templateProperties(in context: BuildContext) -> [String: String]? {
-        PropertiesDecoder(options: self, context: context).decode(inline: node(PropertyOptions.properties), file: node(PropertyOptions.propertiesFile))
-    }
 }
 
 /// The template property keys as a group of a step's declared options: `@KeyGroup var properties: PropertyKeys`.

@@ -14,6 +14,9 @@ public struct OptionReader {
     public let diagnostics: DiagnosticCollector
     /// The keys this mapping accepts.
     public let specs: [OptionSpec]
+    /// The pipeline's declarations, when the mapping belongs to a step: keys that name a hub or a template read
+    /// the declaration itself.
+    public internal(set) var context: BuildContext?
 
     /// Validates that `node` is a mapping whose keys are all in `specs`.
     /// - Parameters:

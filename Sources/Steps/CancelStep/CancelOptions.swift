@@ -3,7 +3,7 @@ import PipelineCore
 /// The keys of `cancel`, each declared once, with the shared retry group.
 package struct CancelOptions: DeclaredOptions {
     /// `hub`.
-    @Key(.hub("the declared hub the notifications were scheduled on")) package var hub: String?
+    @Key(.hub("the declared hub the notifications were scheduled on")) package var hub: HubDeclaration?
     /// `notification-ids`.
     @Key(.stringList("notification-ids", examples: ["${steps.reminder.notification-ids}", "\"7138412281836466052-3339543437946614470-1\""],
                      "the ids of the scheduled notifications to cancel, as a scheduled send reported them: one id, a list, or an earlier send's `notification-ids`"))

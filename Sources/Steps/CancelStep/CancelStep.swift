@@ -34,9 +34,7 @@ package struct CancelStep: DeclaredStep {
 
     /// Checks the hub; the ids were checked by their declaration.
     package static func build(_ options: CancelOptions, reporting reader: OptionReader, in context: BuildContext) -> CancelStep? {
-        let errorsBefore = reader.diagnostics.errorCount
-        let hub = context.hub(options.hub, at: options.$hub, in: reader)
-        guard reader.diagnostics.errorCount == errorsBefore, let hub else { return nil }
+        guard let hub = options.hub else { return nil }
         var seen: Set<String> = []
         let ids = options.notificationIds.map(\.value).filter { seen.insert($0).inserted }
         return CancelStep(hub: hub, notificationIds: ids, policy: options.retry.policy())

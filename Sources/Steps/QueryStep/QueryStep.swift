@@ -5,37 +5,12 @@ import PipelineCore
 /// `query`: reads rows from the app's database (SQLite or PostgreSQL) with one read-only SQL statement, for a later
 /// step's `for-each`. The rows are spooled in the run store, so a resumed run and every part of a split run send the
 /// rows this query returned, never a fresh query's.
-package struct QueryStep: Step {
+package struct QueryStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "query"
     /// One line for docs.
     package static let summary = "Reads rows from a SQLite or PostgreSQL database with one read-only SELECT, for a later step's for-each."
 
-    /// The keys of `query`, each declared once.
-    package enum Keys {
-        /// `database`.
-        package static let database = OptionKey<String>.text(
-            "database", required: true, examples: ["data/app.sqlite", "postgres://reader@db.internal/app?sslmode=verify-full", "${env:APP_DATABASE}"],
-            "a SQLite file (relative to the pipeline) or a postgres:// URL with the run store's options (sslmode, sslrootcert, …); the password from the URL, PGPASSWORD or ${file:…}, never shown")
-        /// `sql`.
-        package static let sql = OptionKey<String>.text(
-            "sql", required: true, examples: ["select user_id as \"userId\", token from devices where active", "queries/digest.sql"],
-            "one SELECT (or WITH … SELECT), inline or a .sql file relative to the pipeline; each result column becomes a row field by its name")
-        /// `arguments`.
-        package static let arguments = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
-            "arguments", examples: ["[\"${param:since}\", \"${env:REGION}\"]"],
-            "values bound as $1, $2, … (text; never put into the SQL); cast in the SQL where a number is compared, e.g. $1::int")
-        /// `timeout`.
-        package static let timeout = OptionKey<Int64>.duration(
-            "timeout", in: 1...3600, default: 30, examples: ["30s", "5m"], "how long the statement may run (and wait on a lock) before it is stopped; for PostgreSQL, streaming its rows into the spool counts too")
-        /// `max-rows`.
-        package static let maxRows = OptionKey<Int>.integer(
-            "max-rows", in: 1...100_000_000, default: 1_000_000, examples: ["50000"],
-            "the most rows the query may return; more fails the step before any later step sends (nothing is cut silently)")
-    }
-
-    /// The keys `query` accepts.
-    package static let options = [Keys.database.spec, Keys.sql.spec, Keys.arguments.spec, Keys.timeout.spec, Keys.maxRows.spec]
     /// What `query` hands to later steps.
     package static let outputs = [
         OutputSpec("rows", .rows, "the rows, for a later send's or register's `for-each: ${steps.ID.rows}` (kept in the run store)"),
@@ -70,21 +45,51 @@ package struct QueryStep: Step {
         self.maxRows = maxRows
     }
 
-    /// Decodes the database, the SQL (reading a `.sql` file), the arguments and the limits.
-    package static func build(_ options: OptionReader, in context: BuildContext) -> QueryStep? {
-        let database = options.located(Keys.database).flatMap { QueryDatabase.read($0.value, at: $0.node, in: context, options: options) }
-        let sql = options.located(Keys.sql).flatMap { QuerySQL.read($0.value, at: $0.node, in: context, options: options) }
-        let arguments = options.value(Keys.arguments)?.map(\.value) ?? []
-        let timeout = options.value(Keys.timeout) ?? 30
-        let maxRows = options.value(Keys.maxRows) ?? 1_000_000
-        guard let database, let sql else { return nil }
-        var step = QueryStep(database: database, sql: sql, arguments: arguments, timeout: timeout, maxRows: maxRows)
-        guard case .sqlite(let path, let shown) = database else { return step }
-        // Prepared, never run: the SQL's errors and its columns are known before anything sends.
+    /// The keys of `query`, each declared once.
+    package struct Options: DeclaredOptions {
+        /// `database`.
+        @Key(.text("database", required: true, examples: ["data/app.sqlite", "postgres://reader@db.internal/app?sslmode=verify-full", "${env:APP_DATABASE}"],
+                   "a SQLite file (relative to the pipeline) or a postgres:// URL with the run store's options (sslmode, sslrootcert, …); the password from the URL, PGPASSWORD or ${file:…}, never shown"))
+        package var database: String?
+        /// `sql`.
+        @Key(.text("sql", required: true, examples: ["select user_id as \"userId\", token from devices where active", "queries/digest.sql"],
+                   "one SELECT (or WITH … SELECT), inline or a .sql file relative to the pipeline; each result column becomes a row field by its name"))
+        package var sql: String?
+        /// `arguments`.
+        @Key(.stringList("arguments", examples: ["[\"${param:since}\", \"${env:REGION}\"]"],
+                         "values bound as $1, $2, … (text; never put into the SQL); cast in the SQL where a number is compared, e.g. $1::int"))
+        package var arguments: [(value: String, node: ConfigNode)]
+        /// `timeout`, in seconds.
+        @Key(.duration("timeout", in: 1...3600, default: 30, examples: ["30s", "5m"],
+                       "how long the statement may run (and wait on a lock) before it is stopped; for PostgreSQL, streaming its rows into the spool counts too"))
+        package var timeout: Int64
+        /// `max-rows`.
+        @Key(.integer("max-rows", in: 1...100_000_000, default: 1_000_000, examples: ["50000"],
+                      "the most rows the query may return; more fails the step before any later step sends (nothing is cut silently)"))
+        package var maxRows: Int
+
+        /// Every key at its default.
+        package init() {}
+    }
+
+    /// Reads the database and the SQL (a `.sql` file too), then prepares the SQL against a SQLite file.
+    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> QueryStep? {
+        let database = options.database.flatMap { text in options.$database.node.flatMap { QueryDatabase.read(text, at: $0, in: context, options: reader) } }
+        let sql = options.sql.flatMap { text in options.$sql.node.flatMap { QuerySQL.read(text, at: $0, in: context, options: reader) } }
+        guard let database, let sql, !options.$timeout.isRefused, !options.$maxRows.isRefused, !options.$arguments.isRefused else { return nil }
+        let step = QueryStep(database: database, sql: sql, arguments: options.arguments.map(\.value), timeout: options.timeout, maxRows: options.maxRows)
+        return step.prepared(reporting: reader, sqlAt: options.$sql.node ?? reader.node, databaseAt: options.$database.node ?? reader.node, in: context)
+    }
+
+    /// The step with its columns, when its SQL is prepared (never run) against a SQLite file, so the SQL's errors and
+    /// its columns are known before anything sends; nil after reporting an error in the SQL.
+    private func prepared(reporting reader: OptionReader, sqlAt sqlNode: ConfigNode, databaseAt databaseNode: ConfigNode,
+                          in context: BuildContext) -> QueryStep? {
+        guard case .sqlite(let path, let shown) = database else { return self }
+        var step = self
         do throws(QueryFailure) {
             step.preparedColumns = try SQLiteReader(path: path, shown: shown).columns(of: sql.text, arguments: arguments.count)
         } catch {
-            let sqlNode = options.node(Keys.sql.key) ?? options.node
             switch error {
             case .sql(let message, _) where !context.document.isValidation && Self.dependsOnTheSchema(message):
                 // A table or column missing now may be a migration not run yet: the run's query finds out, as a failure of
@@ -94,14 +99,14 @@ package struct QueryStep: Step {
                 let place = offset.flatMap(sql.place)
                 // Where the place inside cannot be put on a line of the file, the message says it.
                 let inside = place == nil ? offset.map { QuerySQL.lineAndColumn(sql.text, offset: $0) } : nil
-                options.diagnostics.error("the SQL\(inside.map { ", line \($0.line), column \($0.column)" } ?? ""): \(message)",
-                                          at: place ?? sql.file.map { SourceLocation(file: $0, line: 1, column: 1) } ?? sqlNode.location, step: options.step,
-                                          hint: "fix the SQL; SQLite prepared it (without running it) against \(database.shown)")
+                reader.diagnostics.error("the SQL\(inside.map { ", line \($0.line), column \($0.column)" } ?? ""): \(message)",
+                                         at: place ?? sql.file.map { SourceLocation(file: $0, line: 1, column: 1) } ?? sqlNode.location, step: reader.step,
+                                         hint: "fix the SQL; SQLite prepared it (without running it) against \(database.shown)")
             case .connection(let message):
-                options.error(message, at: options.node(Keys.database.key) ?? options.node, hint: "a SQLite file, or a postgres:// URL")
+                reader.error(message, at: databaseNode, hint: "a SQLite file, or a postgres:// URL")
             case .timeout(let message), .tooManyRows(let message), .value(let message):
-                options.diagnostics.warning("the SQL could not be checked before the run: \(message)", at: sqlNode.location, step: options.step,
-                                            hint: "the run checks it when it queries")
+                reader.diagnostics.warning("the SQL could not be checked before the run: \(message)", at: sqlNode.location, step: reader.step,
+                                           hint: "the run checks it when it queries")
                 return step
             }
             return nil

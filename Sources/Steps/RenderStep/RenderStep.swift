@@ -4,20 +4,12 @@ import PipelineCore
 
 /// `render`: renders a declared template offline with given properties, exactly as NH would for a
 /// device, and lints the result (well-formed JSON/XML, within the platform's size limit).
-package struct RenderStep: Step {
+package struct RenderStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "render"
     /// One line for docs.
     package static let summary = "Renders a template offline with properties and lints the payload a device would receive."
 
-    /// The keys of `render`, each declared once (and the shared property keys).
-    package enum Keys {
-        /// `template`.
-        package static let template = OptionKey<String>.name("template", of: "template", required: true, "the declared template to render")
-    }
-
-    /// The keys `render` accepts.
-    package static let options = [Keys.template.spec] + PropertyOptions.specs
     /// What `render` hands to later steps.
     package static let outputs = [
         OutputSpec("payload", .string, "the payload a device would receive, as rendered"),
@@ -47,8 +39,23 @@ package struct RenderStep: Step {
 
     /// Decodes the template reference and the properties, and warns about properties the template
     /// uses but nobody gives (NH renders those as empty strings, usually a mistake).
-    package static func build(_ options: OptionReader, in context: BuildContext) -> RenderStep? {
-        RenderOptionsDecoder(options: options, context: context).decode()
+    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> RenderStep? {
+        let template = options.template
+        let values = options.properties.values(reporting: reader, in: context)
+        guard let template, let body = template.body, let values else { return nil }
+        guard reader.checkProperties(values.keys, for: template) else { return nil }
+        return RenderStep(template: template, body: body, properties: TemplateProperties(values))
+    }
+
+    /// The keys of `render`, each declared once, with the shared property keys.
+    package struct Options: DeclaredOptions {
+        /// `template`.
+        @Key(.template("template", required: true, "the declared template to render")) package var template: TemplateDeclaration?
+        /// `properties` or `properties-file`.
+        @KeyGroup package var properties: PropertyKeys
+
+        /// Every key at its default.
+        package init() {}
     }
 
     /// Renders and lints; an error finding fails the step, with the payload shown.

@@ -5,7 +5,7 @@ import PipelineCore
 /// The keys of `send`, each declared once, with the shared batch, retry and property groups.
 package struct SendOptions: DeclaredOptions {
     /// `hub`.
-    @Key(.hub("the declared hub to send through")) package var hub: String?
+    @Key(.hub("the declared hub to send through")) package var hub: HubDeclaration?
     /// `format`.
     @Key(.word("format", ["template"] + SendStep.nativeFormats, default: "template",
                   "template (NH renders each device's registered template) or a native format (apple, fcmv1, gcm, windows, …)"))
@@ -25,8 +25,8 @@ package struct SendOptions: DeclaredOptions {
         .excluding([BatchOptions.forEach.key], hint: "put the handles in a column of the rows and write `direct: $(column)`"))
     package var directFile: String?
     /// `template`.
-    @Key(.name("template", of: "template", "native formats: the pipeline template rendered locally into the payload"))
-    package var template: String?
+    @Key(.template("template", "native formats: the pipeline template rendered locally into the payload"))
+    package var template: TemplateDeclaration?
     /// `headers`.
     @Key(.stringMap("headers", examples: ["{ apns-push-type: alert, apns-priority: \"10\" }", "{ X-WNS-Type: wns/toast }"],
                        "platform headers, e.g. { apns-push-type: alert, apns-priority: \"10\" } or { X-WNS-Type: wns/toast }"))

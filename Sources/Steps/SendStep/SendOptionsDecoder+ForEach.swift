@@ -10,10 +10,10 @@ extension SendOptionsDecoder {
     /// audience, handles and properties compile as `$(column)` text.
     func decodeForEach() -> SendStep? {
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub(values.hub, at: values.$hub, in: options)
+        let hub = values.hub
         let format = values.format
         let properties = values.properties.values(reporting: options, in: context)
-        let template = context.template(values.template, at: values.$template, in: options)
+        let template = values.template
         let headers = values.headers.map { HubHeader($0.key, $0.value) }
         let schedule = decodeSchedule()
         // `direct-file` and `test` beside `for-each` were reported when the options were read.

@@ -16,10 +16,10 @@ struct SendOptionsDecoder {
     func decode() -> SendStep? {
         if options.contains(values.batch.$forEach.key) { return decodeForEach() }
         let errorsBefore = options.diagnostics.errorCount
-        let hub = context.hub(values.hub, at: values.$hub, in: options)
+        let hub = values.hub
         let format = values.format
         let properties = values.properties.values(reporting: options, in: context)
-        let template = context.template(values.template, at: values.$template, in: options)
+        let template = values.template
         let target = values.$format.isRefused ? nil : decodeTarget(format: format)
         let headers = values.headers.map { HubHeader($0.key, $0.value) }
         let test = values.test

@@ -6,7 +6,7 @@ import PipelineCore
 ///
 /// The provider signs offline (no network) and renews its token before expiry, so one `sign` serves
 /// a long batch. Reports show only the redacted token; the signature never leaves the process.
-package struct SignStep: Step {
+package struct SignStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "sign"
     /// One line for docs.
@@ -16,18 +16,6 @@ package struct SignStep: Step {
     /// The default token lifetime in seconds (1 hour).
     package static let defaultLifetime: Int64 = 3600
 
-    /// The keys of `sign`, each declared once.
-    package enum Keys {
-        /// `hub`.
-        package static let hub = OptionKey<String>.hub("the declared hub to sign for")
-        /// `lifetime`.
-        package static let lifetime = OptionKey<Int64>.duration(
-            "lifetime", in: lifetimeRange, default: defaultLifetime, examples: ["20m", "1h30m", "7d"],
-            "how long each token is valid; tokens are renewed 2 minutes before they expire")
-    }
-
-    /// The keys `sign` accepts.
-    package static let options = [Keys.hub.spec, Keys.lifetime.spec]
     /// What `sign` hands to later steps (never the token: it is a secret).
     package static let outputs = [
         OutputSpec("expires", .string, "when the first token expires, UTC (later tokens are signed before each expires)"),
@@ -50,9 +38,23 @@ package struct SignStep: Step {
         self.lifetime = lifetime
     }
 
-    /// Decodes `hub` and `lifetime`.
-    package static func build(_ options: OptionReader, in context: BuildContext) -> SignStep? {
-        SignOptionsDecoder(options: options, context: context).decode()
+    /// The keys of `sign`, each declared once.
+    package struct Options: DeclaredOptions {
+        /// `hub`.
+        @Key(.hub("the declared hub to sign for")) package var hub: HubDeclaration?
+        /// `lifetime`, in seconds.
+        @Key(.duration("lifetime", in: lifetimeRange, default: defaultLifetime, examples: ["20m", "1h30m", "7d"],
+                       "how long each token is valid; tokens are renewed 2 minutes before they expire"))
+        package var lifetime: Int64
+
+        /// Every key at its default.
+        package init() {}
+    }
+
+    /// Checks that the hub is declared.
+    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> SignStep? {
+        guard let hub = options.hub, !options.$lifetime.isRefused else { return nil }
+        return SignStep(hub: hub, lifetime: options.lifetime)
     }
 
     /// Signs the first token and registers the provider under the hub's name.

@@ -14,8 +14,10 @@ extension DeclaredStep {
     /// The keys of `Options`.
     public static var options: [OptionSpec] { Options.specs }
 
-    /// Reads `Options`, then builds from them.
+    /// Reads `Options` (names of hubs and templates resolved against the pipeline), then builds from them.
     public static func build(_ reader: OptionReader, in context: BuildContext) -> Self? {
-        build(Options(reading: reader), reporting: reader, in: context)
+        var reader = reader
+        reader.context = context
+        return build(Options(reading: reader), reporting: reader, in: context)
     }
 }
