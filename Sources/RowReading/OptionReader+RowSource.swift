@@ -1,17 +1,11 @@
 import PipelineCore
 
 extension OptionReader {
-    /// Reads `for-each:`: a `.csv`, `.jsonl` or `.json` rows file that opens (and, for CSV, has a header);
-    /// nil when not given or after reporting a problem.
+    /// Opens `for-each:`'s rows: a `.csv`, `.jsonl` or `.json` file that opens (and, for CSV, has a header), or an
+    /// earlier step's rows; nil after reporting a problem.
     ///
     /// A path given whole by a reference (`${env:ROWS}`) is relative to the current directory, one written
     /// in the pipeline to the pipeline; rows are reported as `file:line` under the path as it can be opened.
-    public func rowSource(in context: BuildContext) -> RowSource? {
-        guard let (path, node) = string("for-each") else { return nil }
-        return rowSource(path, at: node, in: context)
-    }
-
-    /// Opens the rows `path`, written at `node` (the value of `for-each:`); nil after reporting a problem.
     public func rowSource(_ path: String, at node: ConfigNode, in context: BuildContext) -> RowSource? {
         // An earlier step's rows (`${steps.ID.rows}`): a JSON Lines file the engine copied them to, named in messages
         // by the reference, one line per row; empty while the step is built before the run (nothing to open yet).

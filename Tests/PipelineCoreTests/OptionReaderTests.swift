@@ -110,7 +110,9 @@ import Testing
         let collector = DiagnosticCollector()
         let specs = RetryOptions.specs + [RetryOptions.retryAmbiguous.spec]
         let reader = OptionReader(Build.mapping(pairs), specs: specs, step: "send", what: "send options", diagnostics: collector)
-        return (reader.retryPolicy(), collector.diagnostics.map(\.message))
+        let keys = RetryKeys(reading: reader)
+        let ambiguous = reader.value(RetryOptions.retryAmbiguous) ?? false
+        return (collector.hasErrors ? nil : keys.policy(ambiguous: ambiguous), collector.diagnostics.map(\.message))
     }
 
     @Test func defaultsAreTheDotNetSDKs() {

@@ -86,22 +86,6 @@ package struct BatchSettings: Sendable, Equatable {
     package init() {}
 }
 
-extension OptionReader {
-    /// Reads every batch key the mapping declares (a key a step does not declare was reported as unknown and
-    /// keeps its default); nil after reporting a problem.
-    package func batchSettings() -> BatchSettings? {
-        let errorsBefore = diagnostics.errorCount
-        var settings = BatchSettings()
-        settings.concurrency = value(BatchOptions.concurrency) ?? settings.concurrency
-        settings.rate = value(BatchOptions.rate)
-        settings.badRows = value(BatchOptions.badRows) ?? .stop
-        settings.idempotencyKey = value(BatchOptions.idempotencyKey)
-        settings.dedupeWindow = value(BatchOptions.dedupeWindow) ?? settings.dedupeWindow
-        settings.shardKey = value(BatchOptions.shardKey)
-        return diagnostics.errorCount == errorsBefore ? settings : nil
-    }
-}
-
 /// The batch keys of a step that makes one request per row, as a group of its declared options
 /// (`@KeyGroup var batch: BatchKeys`): `for-each`, the keys only rows give a meaning, and the idempotency keys.
 package struct BatchKeys: DeclaredOptions {

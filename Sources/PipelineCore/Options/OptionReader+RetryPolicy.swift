@@ -20,26 +20,6 @@ package enum RetryOptions {
     package static let specs = [retries.spec, retryDelay.spec, retryMaxDelay.spec]
 }
 
-extension OptionReader {
-    /// Reads `retries`, `retry-delay` and `retry-max-delay` (and `retry-ambiguous` when the step
-    /// declares it) into a policy; nil after reporting a problem.
-    package func retryPolicy() -> RetryPolicy? {
-        let errorsBefore = diagnostics.errorCount
-        let retries = value(RetryOptions.retries)
-        let base = value(RetryOptions.retryDelay)
-        let cap = value(RetryOptions.retryMaxDelay)
-        let ambiguous = value(RetryOptions.retryAmbiguous) ?? false
-        guard diagnostics.errorCount == errorsBefore, let retries, let base, let cap else { return nil }
-        guard cap >= base else {
-            error("'retry-max-delay' (\(ConfigDuration.format(cap))) is shorter than 'retry-delay' (\(ConfigDuration.format(base)))",
-                  at: node(RetryOptions.retryMaxDelay) ?? node(RetryOptions.retryDelay) ?? self.node,
-                  hint: "raise `retry-max-delay` or lower `retry-delay`")
-            return nil
-        }
-        return RetryPolicy(maxRetries: retries, baseDelay: Double(base), maxDelay: Double(cap), retryAmbiguous: ambiguous)
-    }
-}
-
 /// The retry keys as a group of a step's declared options: `@KeyGroup var retry: RetryKeys`.
 package struct RetryKeys: DeclaredOptions {
     /// `retries`.

@@ -8,7 +8,7 @@ extension RegisterOptionsDecoder {
     func decodeRows(_ node: ConfigNode, kind key: String, plan: InstallationPlan?, batch: BatchSettings?) -> RegisterStep.Source? {
         guard let items = node.items, !items.isEmpty else {
             options.error("with 'for-each', '\(key)' must be a list of entries whose values use $(column)", at: node,
-                          hint: key == Keys.installations.key
+                          hint: key == values.$installations.key
                               ? "e.g. installations: [{ installationId: \"$(id)\", platform: apns, pushChannel: \"$(token)\", tags: [\"$(team)\"] }]"
                               : "e.g. registrations: [{ platform: fcmv1, handle: \"$(token)\", tags: [\"$UserId:{$(user)}\"] }]")
             return nil
@@ -18,16 +18,16 @@ extension RegisterOptionsDecoder {
         var valid = true
         for (offset, item) in items.enumerated() {
             let errorsBefore = errorCount
-            let reader = OptionReader(item, specs: key == Keys.installations.key ? RegisterStep.installationKeys : RegisterStep.registrationKeys,
+            let reader = OptionReader(item, specs: key == values.$installations.key ? RegisterStep.installationKeys : RegisterStep.registrationKeys,
                                       step: options.step, what: "\(key.dropLast()) \(offset + 1)", diagnostics: options.diagnostics)
             guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
-            let built = key == Keys.installations.key ? installationEntry(reader, plan: plan) : registrationEntry(reader)
+            let built = key == values.$installations.key ? installationEntry(reader, plan: plan) : registrationEntry(reader)
             // Columns of an entry with other problems are checked too, so every problem shows at once.
             columns += built?.entry.columns ?? []
             guard let built, built.usable, errorCount == errorsBefore else { valid = false; continue }
             entries.append(built.entry)
         }
-        guard let source = options.rowSource(in: context) else { return nil }
+        guard let path = values.forEach, let forEach = values.$forEach.node, let source = options.rowSource(path, at: forEach, in: context) else { return nil }
         options.checkColumns(columns + (batch?.idempotencyKey?.propertyNames ?? []) + (batch?.shardKey.map { [$0] } ?? []), of: source)
         return valid ? .rows(source, entries: entries) : nil
     }

@@ -4,7 +4,7 @@ extension RegisterOptionsDecoder {
     /// `installations:` as a list of YAML devices (each checked, problems at the field) or a file path.
     func decodeInstallations(_ node: ConfigNode, plan: InstallationPlan) -> RegisterStep.Source? {
         if let scalar = node.scalar { return decodeFile(scalar, at: node, plan: plan) }
-        let devices = decodeList(node, key: Keys.installations.key, specs: RegisterStep.installationKeys,
+        let devices = decodeList(node, key: values.$installations.key, specs: RegisterStep.installationKeys,
                                  expected: "a list of installations or a path to a .jsonl, .json or .csv file",
                                  example: "installations: [{ installationId: ipad-1, platform: apns, pushChannel: 62BC… }]") { reader in
             var record = DeviceRecord()

@@ -4,7 +4,7 @@ import PipelineCore
 extension RegisterOptionsDecoder {
     /// `registrations:`: a list of `{ platform, handle, tags, template, id }`, each checked offline.
     func decodeRegistrations(_ node: ConfigNode) -> RegisterStep.Source? {
-        let devices = decodeList(node, key: Keys.registrations.key, specs: RegisterStep.registrationKeys,
+        let devices = decodeList(node, key: values.$registrations.key, specs: RegisterStep.registrationKeys,
                                  expected: "a list of { platform, handle, tags, template, id } mappings",
                                  example: "registrations: [{ platform: fcmv1, handle: dGVzdC10b2tlbg, tags: [news] }]") { reader in
             let work = registration(reader)
@@ -16,7 +16,7 @@ extension RegisterOptionsDecoder {
 
     /// `registrations:` with `mode: delete`: a list of `{ id }`.
     func decodeRegistrationDeletes(_ node: ConfigNode) -> RegisterStep.Source? {
-        let devices = decodeList(node, key: Keys.registrations.key, specs: RegisterStep.registrationDeleteKeys,
+        let devices = decodeList(node, key: values.$registrations.key, specs: RegisterStep.registrationDeleteKeys,
                                  expected: "a list of { id } mappings (registrations to delete)",
                                  example: "registrations: [{ id: 7138412281836466052-3339543437946614470-1 }]") { reader in
             guard let (id, idNode) = reader.string("id") else { return (nil, nil) }

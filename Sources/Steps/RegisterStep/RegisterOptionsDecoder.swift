@@ -4,29 +4,30 @@ import PipelineCore
 
 /// Decodes `register`'s options, reporting every problem with its YAML location before anything runs.
 struct RegisterOptionsDecoder {
-    typealias Keys = RegisterStep.Keys
+    /// The values, read against their declarations.
+    let values: RegisterOptions
+    /// Where problems are reported.
     let options: OptionReader
     let context: BuildContext
 
     func decode() -> RegisterStep? {
-        let hub = context.hub(Keys.hub, in: options)
-        let mode = options.value(Keys.mode)
-        let policy = options.retryPolicy()
-        let batch = options.batchSettings()
-        let window = options.value(Keys.dedupeWindow)
+        let errorsBefore = options.diagnostics.errorCount
+        let hub = values.hub
+        let batch = values.batch
         let attachments = templates()
-        let addTags = tagList(Keys.addTags)
-        let removeTags = tagList(Keys.removeTags)
+        let addTags = tagList(values.addTags, at: values.$addTags)
+        let removeTags = tagList(values.removeTags, at: values.$removeTags)
         // The mode decides which other keys are allowed; without it their checks would only add noise.
-        guard let mode else { return nil }
+        if values.$mode.isRefused { return nil }
+        let mode = values.mode
         var valid = attachments != nil && addTags != nil && removeTags != nil
-        let installations = options.node(Keys.installations)
-        let registrations = options.node(Keys.registrations)
-        let forEach = options.isGiven(BatchOptions.forEach)
+        let installations = values.installations
+        let registrations = values.registrations
+        let forEach = options.isGiven(values.$forEach.key)
         let source: RegisterStep.Source?
         switch (installations, registrations) {
         case (nil, nil):
-            let given = options.entries.filter { $0.key == Keys.installations.key || $0.key == Keys.registrations.key }
+            let given = options.entries.filter { $0.key == values.$installations.key || $0.key == values.$registrations.key }
             if given.isEmpty {
                 options.error("give 'installations' or 'registrations'", at: options.node,
                               hint: "`installations:` takes a list of devices or a .jsonl, .json or .csv file; `registrations:` a list")
@@ -43,38 +44,39 @@ struct RegisterOptionsDecoder {
         case (.some(let node), nil):
             valid = checkKeys(for: mode) && valid
             let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
-            source = forEach ? decodeRows(node, kind: Keys.installations.key, plan: plan, batch: batch) : decodeInstallations(node, plan: plan)
+            source = forEach ? decodeRows(node, kind: values.$installations.key, plan: plan, batch: batch) : decodeInstallations(node, plan: plan)
         case (nil, .some(let node)):
-            for key in [Keys.templates.key, Keys.addTags.key, Keys.removeTags.key] where options.node(key) != nil {
-                options.error("'\(key)' applies to installations, not registrations", at: options.node(key)!,
-                              hint: key == Keys.templates.key ? "give each registration its own `template:`" : "remove `\(key)`")
+            for source in [values.$templates, values.$addTags, values.$removeTags] {
+                guard let node = source.node else { continue }
+                options.error("'\(source.key)' applies to installations, not registrations", at: node,
+                              hint: source.key == values.$templates.key ? "give each registration its own `template:`" : "remove `\(source.key)`")
                 valid = false
             }
-            if mode == .patch, let node = options.node(Keys.mode) {
+            if mode == .patch, let node = values.$mode.node {
                 options.error("'mode: patch' applies to installations; registrations are written whole", at: node,
                               hint: "leave `mode` out to create or update registrations, or set `mode: delete`")
                 valid = false
             }
             if mode == .delete {
-                if forEach, let node = options.node(BatchOptions.forEach) {
+                if forEach, let node = values.$forEach.node {
                     options.error("registrations to delete are listed by id in the YAML, not read from rows", at: node,
                                   hint: "remove `for-each`, or delete installations from rows instead")
                     valid = false
                 }
                 source = decodeRegistrationDeletes(node)
             } else {
-                source = forEach ? decodeRows(node, kind: Keys.registrations.key, plan: nil, batch: batch) : decodeRegistrations(node)
+                source = forEach ? decodeRows(node, kind: values.$registrations.key, plan: nil, batch: batch) : decodeRegistrations(node)
             }
         }
-        if let node = options.node(BatchOptions.badRows), !forEach, !(installations?.scalar != nil) {
+        if let node = values.$badRows.node, !forEach, !(installations?.scalar != nil) {
             options.error("'bad-rows' applies to a device or rows file", at: node,
                           hint: "devices written in the YAML are checked when the pipeline is validated; remove `bad-rows`")
             valid = false
         }
-        guard let hub, let batch, let source, let policy, let window, valid else { return nil }
-        var step = RegisterStep(hub: hub, mode: mode, concurrency: batch.concurrency, policy: policy, rate: batch.rate, source: source)
+        guard let hub, let source, valid, options.diagnostics.errorCount == errorsBefore else { return nil }
+        var step = RegisterStep(hub: hub, mode: mode, concurrency: batch.concurrency, policy: values.retry.policy(), rate: batch.rate, source: source)
         step.badRows = batch.badRows
-        step.dedupeWindow = window
+        step.dedupeWindow = batch.dedupeWindow
         step.idempotencyKey = batch.idempotencyKey
         step.shardKey = batch.shardKey
         return step
@@ -84,14 +86,14 @@ struct RegisterOptionsDecoder {
     private func checkKeys(for mode: RegisterMode) -> Bool {
         var valid = true
         if mode != .patch {
-            for key in [Keys.addTags.key, Keys.removeTags.key] {
-                guard let node = options.node(key) else { continue }
-                options.error("'\(key)' applies only with mode: patch", at: node,
-                              hint: mode == .put ? "give tags on each installation, or set `mode: patch`" : "remove `\(key)`")
+            for source in [values.$addTags, values.$removeTags] {
+                guard let node = source.node else { continue }
+                options.error("'\(source.key)' applies only with mode: patch", at: node,
+                              hint: mode == .put ? "give tags on each installation, or set `mode: patch`" : "remove `\(source.key)`")
                 valid = false
             }
         }
-        if mode == .delete, let node = options.node(Keys.templates) {
+        if mode == .delete, let node = values.$templates.node {
             options.error("'templates' cannot be used with mode: delete", at: node, hint: "remove `templates`")
             valid = false
         }
@@ -100,7 +102,8 @@ struct RegisterOptionsDecoder {
 
     /// `templates:`: declared templates with a compiled body, each once, as installation templates.
     private func templates() -> [InstallationPlan.Attachment]? {
-        guard let names = options.value(Keys.templates) else { return nil }
+        if values.$templates.isRefused { return nil }
+        let names = values.templates
         var attachments: [InstallationPlan.Attachment] = []
         var valid = true
         for (name, node) in names {
@@ -121,12 +124,12 @@ struct RegisterOptionsDecoder {
     }
 
     /// `add-tags:` / `remove-tags:`, each tag valid, at most NH's limit per device.
-    private func tagList(_ option: OptionKey<[(value: String, node: ConfigNode)]>) -> [String]? {
-        let key = option.key
-        guard let items = options.value(option) else { return nil }
+    private func tagList(_ items: [(value: String, node: ConfigNode)], at source: OptionSource) -> [String]? {
+        let key = source.key
+        if source.isRefused { return nil }
         let problems = TagSyntax.problems(in: items.map(\.value), limit: NHLimits.maxTagsPerInstallation)
         for (position, message) in problems {
-            options.error(position == nil ? "'\(key)' has \(message)" : message, at: position.map { items[$0].node } ?? options.node(key) ?? options.node,
+            options.error(position == nil ? "'\(key)' has \(message)" : message, at: position.map { items[$0].node } ?? source.node ?? options.node,
                           hint: position == nil ? nil : "tags may contain only letters, digits and _ @ # . : -")
         }
         return problems.isEmpty ? items.map(\.value) : nil

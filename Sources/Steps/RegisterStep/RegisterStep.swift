@@ -11,56 +11,11 @@ import RowReading
 /// first (platform, push-channel shape, tags): a bad YAML device is a build diagnostic, a bad row a failed
 /// device naming `file:line`. Devices run with bounded concurrency and pace, each journalled so a resumed
 /// run creates nothing twice; any failure fails the step at the end.
-package struct RegisterStep: Step {
+package struct RegisterStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "register"
     /// One line for docs.
     package static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
-    /// The keys of `register`, each declared once (with the shared batch and retry keys).
-    package enum Keys {
-        /// `hub`.
-        package static let hub = OptionKey<String>.hub("the declared hub to register with")
-        /// `installations`: devices in the YAML, or a file of them.
-        package static let installations = OptionKey<ConfigNode>.node(OptionSpec(
-            "installations", .anyOf([.path, .list(.mapping(installationKeys))]),
-            "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
-                + "or a .jsonl, .json (array) or .csv file of them, streamed (JSON rows may also carry the installation's own "
-                + "`templates` and `pushVariables`, as NH's installation JSON has them); give this or `registrations`")
-        ).excluding(["registrations"], hint: "one register step writes installations or registrations; use two steps for both")
-        /// `registrations`.
-        package static let registrations = OptionKey<ConfigNode>.node(OptionSpec(
-            "registrations", .anyOf([.list(.mapping(registrationKeys)), .list(.mapping(registrationDeleteKeys))]),
-            "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
-                + "(without id, a new id is requested first); with `mode: delete`, a list of { id } to delete; "
-                + "give this or `installations`"))
-        /// `templates`.
-        package static let templates = OptionKey<[(value: String, node: ConfigNode)]>.stringList(
-            "templates", "declared templates to attach to every installation; each must be for the installation's platform")
-        /// `mode`.
-        package static let mode = OptionKey<RegisterMode>.choice(
-            "mode", default: .put, "put creates or overwrites each installation, patch changes only what is given, delete removes it "
-                + "(an installation, or a registration by id)")
-        /// `add-tags`.
-        package static let addTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("add-tags", "patch mode: tags to add to every installation")
-        /// `remove-tags`.
-        package static let removeTags = OptionKey<[(value: String, node: ConfigNode)]>.stringList("remove-tags", "patch mode: tags to remove from every installation")
-        /// `dedupe-window`, narrowed: only registrations without an id make something new.
-        package static let dedupeWindow = BatchOptions.dedupeWindow.described(
-            "a registration without an id (each makes a new one) that a run of this pipeline made this recently with the "
-                + "same key (default: the same handle, tags and template) is not made again (reported as already sent); 0 turns it off; "
-                + "installations and registrations by id are always written")
-        /// Batch keys that only rows give a meaning.
-        static let forEachOnly = [BatchOptions.idempotencyKey.spec, BatchOptions.shardKey.spec].map {
-            $0.requiring(BatchOptions.forEach.key, because: "they read the columns of the rows", hint: "add `for-each: <rows file>` or remove `\($0.key)`")
-        }
-    }
-
-    /// The keys `register` accepts.
-    package static let options: [OptionSpec] = [
-        Keys.hub.spec, Keys.installations.spec, Keys.registrations.spec, Keys.templates.spec, Keys.mode.spec, Keys.addTags.spec,
-        Keys.removeTags.spec, BatchOptions.concurrency.spec, BatchOptions.rate.spec, BatchOptions.forEach.spec, BatchOptions.badRows.spec,
-    ] + Keys.forEachOnly + [Keys.dedupeWindow.spec] + RetryOptions.specs
-
     /// What `register` hands to later steps.
     package static let outputs = ItemCounts.outputSpecs + [
         OutputSpec("installation-ids", .list, "the ids of the installations written or deleted"),
@@ -170,8 +125,8 @@ package struct RegisterStep: Step {
     }
 
     /// Decodes and checks every option and every YAML device, and prechecks a device file.
-    package static func build(_ options: OptionReader, in context: BuildContext) -> RegisterStep? {
-        RegisterOptionsDecoder(options: options, context: context).decode()
+    package static func build(_ options: RegisterOptions, reporting reader: OptionReader, in context: BuildContext) -> RegisterStep? {
+        RegisterOptionsDecoder(values: options, options: reader, context: context).decode()
     }
 
     /// Installations and registrations need the Listen right (what a client app's key holds).

@@ -14,10 +14,13 @@ extension DeclaredStep {
     /// The keys of `Options`.
     public static var options: [OptionSpec] { Options.specs }
 
-    /// Reads `Options` (names of hubs and templates resolved against the pipeline), then builds from them.
+    /// Reads `Options` (names of hubs and templates resolved against the pipeline), then builds from them; a step
+    /// any of whose options was refused is not built, though `build` still runs to report everything at once.
     public static func build(_ reader: OptionReader, in context: BuildContext) -> Self? {
         var reader = reader
         reader.context = context
-        return build(Options(reading: reader), reporting: reader, in: context)
+        let errorsBefore = reader.diagnostics.errorCount
+        let step = build(Options(reading: reader), reporting: reader, in: context)
+        return reader.diagnostics.errorCount == errorsBefore ? step : nil
     }
 }
