@@ -113,7 +113,9 @@ extension RunsCommand {
             for (index, _, outcomes) in read where outcomes.final > 0 {
                 do {
                     guard var completed = try await ledger.completedStep(index) else { continue }
-                    completed.outputs.merge(outcomes.outputs) { _, new in new }
+                    var read = OutcomeOutputs()
+                    read.read(outcomes)
+                    completed.outputs.merge(read.outputs) { _, new in new }
                     try await ledger.recordCompleted(completed)
                     kept.insert(index)
                 } catch {

@@ -6,11 +6,6 @@ import PushlineKit
 public struct QuietHoursStep: DeclaredStep {
     public static let id = "quiet-hours"
     public static let summary = "Says whether it is now within the quiet hours of a time zone (for a later step's `when:`)."
-    public static let outputs = [
-        OutputSpec("quiet", .boolean, "true within quiet hours, else false"),
-        OutputSpec("local-time", .string, "the time in the time zone when the step ran (HH:MM)"),
-        OutputSpec("minutes-left", .integer, "minutes until quiet hours end (0 outside them)"),
-    ]
     public static let examples = [
         "- id: hours\n  quiet-hours: { time-zone: Europe/Berlin, from: \"22:00\", until: \"07:00\" }",
     ]
@@ -27,6 +22,16 @@ public struct QuietHoursStep: DeclaredStep {
         /// `until`: when they end.
         @Key(.timeOfDay("until", default: 8 * 60, "when they end, local time (HH:MM); the same as `from`: never quiet"))
         public var until: Int
+
+        public init() {}
+    }
+
+    /// What `quiet-hours` hands to later steps: each output a typed field, so a misspelt or mistyped one does not
+    /// compile.
+    public struct Outputs: DeclaredOutputs {
+        @Output("quiet", "true within quiet hours, else false") public var quiet = false
+        @Output("local-time", "the time in the time zone when the step ran (HH:MM)") public var localTime = ""
+        @Output("minutes-left", "minutes until quiet hours end (0 outside them)") public var minutesLeft = 0
 
         public init() {}
     }
@@ -53,7 +58,11 @@ public struct QuietHoursStep: DeclaredStep {
         context.logger.debug("quiet hours checked", metadata: ["time-zone": "\(timeZone.identifier)", "local-time": "\(localTime)"])
         var result = StepResult(summary: left > 0 ? "quiet hours in \(timeZone.identifier) (\(localTime)), \(left) min left"
                                                   : "not quiet hours in \(timeZone.identifier) (\(localTime))")
-        result.outputs = ["quiet": .boolean(left > 0), "local-time": .string(localTime), "minutes-left": .integer(left)]
+        var outputs = Outputs()
+        outputs.quiet = left > 0
+        outputs.localTime = localTime
+        outputs.minutesLeft = left
+        result.handOn(outputs)
         return result
     }
 }

@@ -1,8 +1,8 @@
 /// The counts a batch step (`send`'s rows, `register`'s devices) hands on, so a summary reconciles with the step's
 /// input: `accepted + failed + unknown + already-sent + bad + skipped = total`.
-extension ItemCounts {
+extension ItemCounts: OutputSet {
     /// The outputs every batch step declares, in this order.
-    package static let outputSpecs = [
+    public static let outputSpecs = [
         OutputSpec("accepted", .integer, "items the hub accepted (in a resumed run, those an earlier attempt did too); 0 in a dry run")
             .traced(),
         OutputSpec("failed", .integer, "items the hub refused, or that could not be built").traced(),
@@ -15,7 +15,7 @@ extension ItemCounts {
     ]
 
     /// The values of `outputSpecs`.
-    package var outputs: StepOutputs {
+    public var outputs: StepOutputs {
         ["accepted": .integer(accepted + skipped), "failed": .integer(failed), "unknown": .integer(unknown),
          "already-sent": .integer(duplicates), "bad": .integer(bad), "skipped": .integer(planned + otherShards), "total": .integer(total)]
     }

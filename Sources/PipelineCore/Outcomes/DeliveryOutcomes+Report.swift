@@ -1,13 +1,6 @@
 import HubWire
 
 extension DeliveryOutcomes {
-    /// The outputs a `send` step with `outcomes:` hands on.
-    package var outputs: StepOutputs {
-        let lines = countLines
-        return ["outcome-state": .string(state.rawValue), "delivered": .integer(delivered), "not-delivered": .integer(notDelivered),
-                "dead-channels": .integer(deadChannels), "outcome-counts": .list(lines, total: lines.count)]
-    }
-
     /// As the JSON report writes it.
     package var report: ReportValue {
         var fields = [ReportField("state", .string(state.rawValue))]

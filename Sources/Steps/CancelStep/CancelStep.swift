@@ -10,11 +10,18 @@ package struct CancelStep: DeclaredStep {
     package static let summary = "Cancels scheduled notifications by the ids a scheduled send reported."
 
     /// What `cancel` hands to later steps.
-    package static let outputs = [
-        OutputSpec("cancelled", .integer, "how many scheduled notifications were cancelled (a dry run: 0)").traced(),
-        OutputSpec("notification-ids", .list, "the ids of the notifications cancelled").traced(as: "nh.notification.ids", count: "nh.notification.count"),
-        OutputSpec("tracking-ids", .list, "the TrackingIds of the cancelling requests, for Azure support"),
-    ]
+    package struct Outputs: DeclaredOutputs {
+        /// `cancelled`.
+        @Output("cancelled", "how many scheduled notifications were cancelled (a dry run: 0)", traced: .span) package var cancelled = 0
+        /// `notification-ids`.
+        @Output("notification-ids", "the ids of the notifications cancelled", traced: .attribute("nh.notification.ids", count: "nh.notification.count"))
+        package var notificationIds: [String] = []
+        /// `tracking-ids`.
+        @Output("tracking-ids", "the TrackingIds of the cancelling requests, for Azure support") package var trackingIds: [String] = []
+
+        /// Nothing cancelled.
+        package init() {}
+    }
 
     /// Examples as they appear under `steps:`.
     package static let examples = [
@@ -51,7 +58,7 @@ package struct CancelStep: DeclaredStep {
         if let shard = context.batch.shard, shard.index != 0 {
             var result = StepResult(summary: "cancelling \(described) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
                                     data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
-            result.outputs = Self.outputs(cancelled: [], tracking: [])
+            result.handOn(Outputs())
             return result
         }
         let session = try context.session(for: hub).with(policy: policy)
@@ -86,17 +93,16 @@ package struct CancelStep: DeclaredStep {
             ReportField("hub", .string(hub.name)), ReportField("cancelled", .array(cancelled.map(ReportValue.string))),
             ReportField("requests", .array(requests)),
         ]))
-        result.outputs = Self.outputs(cancelled: context.isDryRun ? [] : cancelled, tracking: tracking)
+        var outputs = Outputs()
+        outputs.notificationIds = context.isDryRun ? [] : cancelled
+        outputs.cancelled = outputs.notificationIds.count
+        outputs.trackingIds = tracking
+        result.handOn(outputs)
         return result
     }
 
     /// "scheduled notification 'ID'", or "3 scheduled notifications".
     private var described: String {
         notificationIds.count == 1 ? "scheduled notification '\(notificationIds[0])'" : "\(notificationIds.count) scheduled notifications"
-    }
-
-    private static func outputs(cancelled: [String], tracking: [String]) -> StepOutputs {
-        ["cancelled": .integer(cancelled.count), "notification-ids": .list(cancelled, total: cancelled.count),
-         "tracking-ids": .list(tracking, total: tracking.count)]
     }
 }

@@ -12,10 +12,16 @@ package struct QueryStep: DeclaredStep {
     package static let summary = "Reads rows from a SQLite or PostgreSQL database with one read-only SELECT, for a later step's for-each."
 
     /// What `query` hands to later steps.
-    package static let outputs = [
-        OutputSpec("rows", .rows, "the rows, for a later send's or register's `for-each: ${steps.ID.rows}` (kept in the run store)"),
-        OutputSpec("count", .integer, "how many rows"),
-    ]
+    package struct Outputs: DeclaredOutputs {
+        /// `rows`, once read.
+        @Output("rows", "the rows, for a later send's or register's `for-each: ${steps.ID.rows}` (kept in the run store)")
+        package var rows: SpooledRows? = nil
+        /// `count`.
+        @Output("count", "how many rows") package var count = 0
+
+        /// No rows yet.
+        package init() {}
+    }
 
     /// Examples as they appear under `steps:`.
     package static let examples = [
@@ -167,7 +173,10 @@ package struct QueryStep: DeclaredStep {
         var result = StepResult(summary: summary, lines: lines, data: .object([
             ReportField("database", .string(database.shown)), ReportField("rows", rows.report),
         ]))
-        result.outputs = ["rows": .rows(rows), "count": .integer(rows.count)]
+        var outputs = Outputs()
+        outputs.rows = rows
+        outputs.count = rows.count
+        result.handOn(outputs)
         return result
     }
 

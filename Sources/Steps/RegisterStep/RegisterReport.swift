@@ -55,7 +55,7 @@ struct RegisterReport {
             if dryRun { summary += "; nothing sent" }
             if outcome.interrupted { summary += "; stopped by a signal before the last device" }
             var result = StepResult(summary: summary, lines: lines + requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
-            result.outputs = outputs
+            result.handOn(outputs)
             return result
         }
         var failure: StepFailure
@@ -70,21 +70,23 @@ struct RegisterReport {
                 hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
                 lines: lines + requestLines + notes, data: data).coded(.hubRefused)
         }
-        failure.outputs = outputs
+        failure.handOn(outputs)
         failure.items = items
         throw failure
     }
 
     /// Counts, and the ids of the devices done: installation ids for installations, the registration ids the hub gave
     /// (or that were updated) for registrations. Lists hold the first ones the report keeps; their totals count all.
-    var outputs: StepOutputs {
-        let counts = outcome.counts
+    var outputs: RegisterStep.Outputs {
+        var outputs = RegisterStep.Outputs()
+        outputs.counts = outcome.counts
         let done = outcome.items.filter { ["created", "updated", "deleted", "skipped", "accepted"].contains($0.outcome) }
-        let installations: OutputValue = noun == "installation"
-            ? .list(done.map(\.label), total: max(done.count, counts.accepted + counts.skipped)) : .list([], total: 0)
-        let registrations: OutputValue = noun == "registration"
-            ? .list(outcome.notificationIds, total: outcome.notificationIdTotal) : .list([], total: 0)
-        return counts.outputs.merging(["installation-ids": installations, "registration-ids": registrations]) { kept, _ in kept }
+        if noun == "installation" {
+            outputs.installationIds = OutputList(done.map(\.label), total: max(done.count, outcome.counts.accepted + outcome.counts.skipped))
+        } else {
+            outputs.registrationIds = OutputList(outcome.notificationIds, total: outcome.notificationIdTotal)
+        }
+        return outputs
     }
 
     /// A device's entry in the report data: `{device, outcome, registrationId?, reason?}`.

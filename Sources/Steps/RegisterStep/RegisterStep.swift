@@ -17,10 +17,18 @@ package struct RegisterStep: DeclaredStep {
     /// One line for docs.
     package static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
     /// What `register` hands to later steps.
-    package static let outputs = ItemCounts.outputSpecs + [
-        OutputSpec("installation-ids", .list, "the ids of the installations written or deleted"),
-        OutputSpec("registration-ids", .list, "the ids of the registrations created or updated (new ones as the hub issued them)"),
-    ]
+    package struct Outputs: DeclaredOutputs {
+        /// `accepted`, `failed`, … `total`.
+        package var counts = ItemCounts()
+        /// `installation-ids`.
+        @Output("installation-ids", "the ids of the installations written or deleted") package var installationIds = OutputList()
+        /// `registration-ids`.
+        @Output("registration-ids", "the ids of the registrations created or updated (new ones as the hub issued them)")
+        package var registrationIds = OutputList()
+
+        /// Nothing registered.
+        package init() {}
+    }
 
     /// The keys of one installation (YAML mapping, JSON object or CSV column).
     package static let installationKeys: [OptionSpec] = [

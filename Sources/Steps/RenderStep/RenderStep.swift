@@ -11,11 +11,17 @@ package struct RenderStep: DeclaredStep {
     package static let summary = "Renders a template offline with properties and lints the payload a device would receive."
 
     /// What `render` hands to later steps.
-    package static let outputs = [
-        OutputSpec("payload", .string, "the payload a device would receive, as rendered"),
-        OutputSpec("bytes", .integer, "the payload's size in bytes (UTF-8)"),
-        OutputSpec("platform", .string, "the template's platform (apns, fcmv1, wns, …)"),
-    ]
+    package struct Outputs: DeclaredOutputs {
+        /// `payload`.
+        @Output("payload", "the payload a device would receive, as rendered") package var payload = ""
+        /// `bytes`.
+        @Output("bytes", "the payload's size in bytes (UTF-8)") package var bytes = 0
+        /// `platform`.
+        @Output("platform", "the template's platform (apns, fcmv1, wns, …)") package var platform = ""
+
+        /// Nothing rendered.
+        package init() {}
+    }
 
     /// Examples as they appear under `steps:`.
     package static let examples = [
@@ -84,7 +90,11 @@ package struct RenderStep: DeclaredStep {
         var result = StepResult(
             summary: "rendered template '\(template.name)' for \(platform.displayName): \(size) bytes\(limitText)",
             lines: lines, data: data)
-        result.outputs = ["payload": .string(payload), "bytes": .integer(size), "platform": .string(platform.rawValue)]
+        var outputs = Outputs()
+        outputs.payload = payload
+        outputs.bytes = size
+        outputs.platform = platform.rawValue
+        result.handOn(outputs)
         return result
     }
 }

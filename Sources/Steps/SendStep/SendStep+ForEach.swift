@@ -40,7 +40,7 @@ extension SendStep {
             var stepFailure = StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.hint, data: outcome.requestReports.first ?? .object([]))
                 .coded(outcome.stop?.failure.code ?? .hubRefused)
             // A later step (a summary `when: always`) still reads what happened.
-            stepFailure.outputs = Self.outputs(ItemCounts(failed: 1))
+            stepFailure.handOn(SendOutputs(ItemCounts(failed: 1)))
             throw stepFailure
         }
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
@@ -215,8 +215,7 @@ extension SendStep {
         ] + outcome.reportFields.filter { $0.key != "requests" } + [ReportField("requestCount", .int(outcome.requests))]),
         // A single send that went out (or would, in a dry run) has no items to count; anything else does.
         items: counts.total == 1 && counts.accepted + counts.skipped + counts.planned == 1 ? nil : counts, interrupted: outcome.interrupted)
-        result.outputs = Self.outputs(counts, ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
-                                      tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
+        result.handOn(SendOutputs(outcome))
         return result
     }
 
@@ -225,8 +224,7 @@ extension SendStep {
         guard let stop = outcome.stop else { return outcome }
         var failure = stop.failure
         let counts = outcome.counts
-        failure.outputs = outputs(counts, ids: .list(outcome.notificationIds, total: outcome.notificationIdTotal),
-                                  tracking: .list(outcome.trackingIds, total: outcome.trackingIdTotal))
+        failure.handOn(SendOutputs(outcome))
         failure.items = counts
         throw failure
     }

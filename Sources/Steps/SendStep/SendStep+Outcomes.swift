@@ -6,14 +6,17 @@ extension SendStep {
     /// the result: outputs, report, lines, and the "reached no device" mark. Without it, `outcome-state` is `off`.
     func withOutcomes(_ result: StepResult, of batch: BatchOutcome, session: HubSession, context: StepContext) async -> StepResult {
         var result = result
+        var outputs = SendOutputs(batch)
         guard let settings = outcomes else {
-            result.outputs["outcome-state"] = .string("off")
+            outputs.outcomes.state = "off"
+            result.handOn(outputs)
             return result
         }
         if context.isDryRun {
             result.lines.append("would read the notifications' outcomes for up to \(ConfigDuration.format(Int64(settings.wait)))")
             // Zeros, as a dry run's `accepted` is: a later step that reads them can be planned too.
-            result.outputs.merge(DeliveryOutcomes(state: .none).outputs) { _, new in new }
+            outputs.outcomes.read(DeliveryOutcomes(state: .none))
+            result.handOn(outputs)
             return result
         }
         let accepted = batch.counts.accepted + batch.counts.skipped
@@ -31,7 +34,8 @@ extension SendStep {
             read = await OutcomeCollector(session: session, sleep: outcomeSleep)
                 .collect(ids, of: batch.notificationIdTotal, wait: settings.wait, stopped: { stop.isRequested })
         }
-        result.outputs.merge(read.outputs) { _, new in new }
+        outputs.outcomes.read(read)
+        result.handOn(outputs)
         result.lines += read.lines
         if case .object(var fields) = result.data {
             fields.append(ReportField("outcomes", read.report))

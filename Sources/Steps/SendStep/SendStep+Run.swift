@@ -37,7 +37,7 @@ extension SendStep {
             case .send where test:
                 var result = StepResult(summary: "the test send on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
                                         data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
-                result.outputs = Self.outputs(ItemCounts(otherShards: 1))
+                result.handOn(SendOutputs(ItemCounts(otherShards: 1)))
                 return result
             case .send, .sendEach:
                 break
@@ -90,8 +90,8 @@ extension SendStep {
             ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
             ReportField("notificationIds", .array(ids.map(ReportValue.string))), ReportField("requests", .array(sent)),
         ]))
-        result.outputs = Self.outputs(context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: .list(ids, total: ids.count),
-                                      tracking: .list(tracking, total: tracking.count))
+        result.handOn(SendOutputs(context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: OutputList(ids),
+                                  tracking: OutputList(tracking)))
         return result
     }
 
@@ -209,8 +209,4 @@ extension SendStep {
 }
 
 extension SendStep {
-    /// The step's outputs: its items' counts, and the ids it met (empty lists when it made no request).
-    static func outputs(_ counts: ItemCounts, ids: OutputValue? = nil, tracking: OutputValue? = nil) -> StepOutputs {
-        counts.outputs.merging(["notification-ids": ids ?? .list([], total: 0), "tracking-ids": tracking ?? .list([], total: 0)]) { kept, _ in kept }
-    }
 }

@@ -7,31 +7,15 @@ import PipelineCore
 /// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
 /// straight to device handles (inline or streamed from a file). Can schedule, or use NH's test send.
 package struct SendStep: DeclaredStep {
+    /// What `send` hands to later steps.
+    package typealias Outputs = SendOutputs
+
     /// The YAML key of this step.
     package static let id = "send"
     /// One line for docs.
     package static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
     /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
     static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
-
-    /// What `send` hands to later steps.
-    package static let outputs = ItemCounts.outputSpecs + [
-        OutputSpec("notification-ids", .list,
-                   "the ids of the notifications sent (a scheduled send's are the ids a later `cancel` step cancels)")
-                   .traced(as: "nh.notification.ids", count: "nh.notification.count"),
-        OutputSpec("tracking-ids", .list, "the TrackingIds of the accepted requests, for Azure support"),
-        OutputSpec("outcome-state", .string,
-                   "with `outcomes:`, how far reading telemetry got: final, partial (the wait ended first), unavailable (no Standard tier, "
-                       + "no Manage right, the hub unreachable) or none (nothing was accepted); off without `outcomes:`")
-                       .traced(),
-        OutputSpec("delivered", .integer, "with `outcomes:`, devices the PNS accepted the notifications for (Success), over the notifications read")
-            .traced(),
-        OutputSpec("not-delivered", .integer, "with `outcomes:`, devices not reached, for any reason (dead channels, credentials, payload, throttling)")
-            .traced(),
-        OutputSpec("dead-channels", .integer, "with `outcomes:`, devices whose channel the PNS called dead (ExpiredChannel, BadChannel, …)")
-            .traced(),
-        OutputSpec("outcome-counts", .list, "with `outcomes:`, per-platform counts as `platform outcome count` (e.g. `fcmv1 Success 9200`)"),
-    ]
 
     /// Examples as they appear under `steps:`.
     package static let examples = [

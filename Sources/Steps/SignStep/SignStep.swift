@@ -17,9 +17,13 @@ package struct SignStep: DeclaredStep {
     package static let defaultLifetime: Int64 = 3600
 
     /// What `sign` hands to later steps (never the token: it is a secret).
-    package static let outputs = [
-        OutputSpec("expires", .string, "when the first token expires, UTC (later tokens are signed before each expires)"),
-    ]
+    package struct Outputs: DeclaredOutputs {
+        /// `expires`.
+        @Output("expires", "when the first token expires, UTC (later tokens are signed before each expires)") package var expires = ""
+
+        /// Nothing yet.
+        package init() {}
+    }
 
     /// Examples as they appear under `steps:`.
     package static let examples = [
@@ -80,7 +84,9 @@ package struct SignStep: DeclaredStep {
                 ReportField("resource", .string(resource)), ReportField("policy", .string(connection.keyName)),
                 ReportField("expiresAt", .string(expires)), ReportField("lifetimeSeconds", .int(Int(lifetime))),
             ]))
-        result.outputs = ["expires": .string(expires)]
+        var outputs = Outputs()
+        outputs.expires = expires
+        result.handOn(outputs)
         return result
     }
 }
