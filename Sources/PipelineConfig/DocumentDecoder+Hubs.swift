@@ -6,13 +6,22 @@ extension DocumentDecoder {
     static let hubRate = BatchOptions.rate.described(
         "most requests per second to this hub, shared by every batch step and every process using the same journal")
 
-    static let hubKeys: [OptionSpec] = [
-        OptionSpec("connection", .string, required: true,
-                   "NH connection string, normally ${env:NAME} or ${file:PATH}; never written inline in git"),
-        OptionSpec("hub", .string, "hub name; defaults to the connection string's EntityPath"),
-        OptionSpec("endpoint", .string, "base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator"),
-        hubRate.spec,
-    ]
+    /// The keys of one hub.
+    struct HubKeys: DeclaredOptions {
+        /// `connection`.
+        @Key(.text("connection", required: true, "NH connection string, normally ${env:NAME} or ${file:PATH}; never written inline in git"))
+        var connection: String?
+        /// `hub`.
+        @Key(.text("hub", "hub name; defaults to the connection string's EntityPath")) var hub: String?
+        /// `endpoint`.
+        @Key(.text("endpoint", "base-URL override, e.g. http://127.0.0.1:8080/ for the local emulator")) var endpoint: String?
+        /// `rate`.
+        @Key(DocumentDecoder.hubRate) var rate: Double?
+
+        init() {}
+    }
+
+    static var hubKeys: [OptionSpec] { HubKeys.specs }
 
     func decodeHubs(_ node: ConfigNode?) -> [HubDeclaration] {
         guard let entries = sectionEntries(node, section: "hubs", example: "sports: { connection: ${env:NH_CONNECTION}, hub: sports-hub }")
@@ -22,8 +31,9 @@ extension DocumentDecoder {
 
     private func decodeHub(_ entry: ConfigEntry) -> HubDeclaration {
         let reader = OptionReader(entry.value, specs: Self.hubKeys, step: nil, what: "hub '\(entry.key)'", diagnostics: diagnostics)
+        let keys = HubKeys(reading: reader)
         var connection: ConnectionString?
-        if let (text, node) = reader.string("connection"), let scalar = node.scalar, !scalar.isUnresolved {
+        if let text = keys.connection, let node = keys.$connection.node, let scalar = node.scalar {
             do {
                 connection = try ConnectionString(parsing: text)
             } catch {
@@ -36,13 +46,13 @@ extension DocumentDecoder {
             }
         }
         var hubName: String?
-        if let (text, node) = reader.string("hub"), node.scalar?.isUnresolved == false {
+        if let text = keys.hub, let node = keys.$hub.node {
             if let problem = NHNames.hubNameProblem(text) {
                 reader.error("hub '\(entry.key)': \(problem)", at: node, hint: "use the hub's name as the Azure portal shows it")
             } else {
                 hubName = text
             }
-        } else if !reader.contains("hub") {
+        } else if !reader.contains(keys.$hub.key) {
             hubName = connection?.entityPath
             if let name = hubName, let problem = NHNames.hubNameProblem(name) {
                 diagnostics.error("hub '\(entry.key)': the connection string's EntityPath is not a hub name: \(problem)",
@@ -54,7 +64,7 @@ extension DocumentDecoder {
             }
         }
         var endpoint: String?
-        if let (text, node) = reader.string("endpoint"), node.scalar?.isUnresolved == false {
+        if let text = keys.endpoint, let node = keys.$endpoint.node {
             let lowered = text.lowercased()
             let host = lowered.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
             if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !host.isEmpty {
@@ -65,6 +75,6 @@ extension DocumentDecoder {
             }
         }
         return HubDeclaration(name: entry.key, location: entry.keyLocation, connection: connection, hubName: hubName,
-                              endpoint: endpoint, rate: reader.value(Self.hubRate))
+                              endpoint: endpoint, rate: keys.rate)
     }
 }

@@ -1,14 +1,25 @@
 import PipelineCore
 
 extension DocumentDecoder {
-    static let parameterKeys: [OptionSpec] = [
-        OptionSpec("type", .oneOf(ParameterDeclaration.Kind.allCases.map(\.rawValue)), default: "string", "what a value must be"),
-        OptionSpec("pattern", .string, examples: ["\"[a-z0-9_-]{1,64}\""], "a regular expression the whole value must match"),
-        OptionSpec("allowed", .stringList, examples: ["[apns, fcmv1]"], "the only values accepted"),
-        OptionSpec("default", .string, "the value when none is given (then the parameter is optional)"),
-        OptionSpec("required", .boolean, default: "false", "a run must give a value (`--param name=value`)"),
-        OptionSpec("description", .string, "what the parameter is for"),
-    ]
+    /// The keys of one parameter.
+    struct ParameterKeys: DeclaredOptions {
+        /// `type`.
+        @Key(.choice("type", default: ParameterDeclaration.Kind.string, "what a value must be")) var kind: ParameterDeclaration.Kind
+        /// `pattern`.
+        @Key(.text("pattern", examples: ["\"[a-z0-9_-]{1,64}\""], "a regular expression the whole value must match")) var pattern: String?
+        /// `allowed`.
+        @Key(.stringList("allowed", examples: ["[apns, fcmv1]"], "the only values accepted")) var allowed: [(value: String, node: ConfigNode)]
+        /// `default`.
+        @Key(.text("default", "the value when none is given (then the parameter is optional)")) var defaultValue: String?
+        /// `required`.
+        @Key(.flag("required", "a run must give a value (`--param name=value`)")) var required: Bool
+        /// `description`.
+        @Key(.text("description", "what the parameter is for")) var description: String?
+
+        init() {}
+    }
+
+    static var parameterKeys: [OptionSpec] { ParameterKeys.specs }
 
     /// `parameters:`: each a mapping of the keys above; a default must itself be a valid value.
     func decodeParameters(_ node: ConfigNode?) -> [ParameterDeclaration] {
@@ -27,10 +38,9 @@ extension DocumentDecoder {
         // `user:` alone declares an optional text parameter.
         guard !entry.value.isNull else { return declaration }
         let reader = OptionReader(entry.value, specs: Self.parameterKeys, step: nil, what: "parameter '\(entry.key)'", diagnostics: diagnostics)
-        if reader.contains("type"), let kind = reader.oneOf("type", ParameterDeclaration.Kind.allCases.map(\.rawValue)) {
-            declaration.kind = ParameterDeclaration.Kind(rawValue: kind) ?? .string
-        }
-        if let (pattern, node) = reader.string("pattern") {
+        let keys = ParameterKeys(reading: reader)
+        declaration.kind = keys.kind
+        if let pattern = keys.pattern, let node = keys.$pattern.node {
             if !ParameterDeclaration.isValidPattern(pattern) {
                 reader.error("parameter '\(entry.key)': 'pattern' is not a valid regular expression", at: node,
                              hint: "e.g. \"[a-z0-9_-]{1,64}\"; the whole value must match")
@@ -38,10 +48,10 @@ extension DocumentDecoder {
                 declaration.pattern = pattern
             }
         }
-        declaration.allowed = (reader.stringList("allowed") ?? []).map(\.value)
-        declaration.description = reader.string("description")?.value
-        declaration.required = reader.bool("required") ?? false
-        if let (value, node) = reader.string("default") {
+        declaration.allowed = keys.allowed.map(\.value)
+        declaration.description = keys.description
+        declaration.required = keys.required
+        if let value = keys.defaultValue, let node = keys.$defaultValue.node {
             if declaration.required {
                 reader.error("parameter '\(entry.key)' is required, so a default would never be used", at: node,
                              hint: "remove `default:` or `required: true`")

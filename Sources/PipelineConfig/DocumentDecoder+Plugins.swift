@@ -1,16 +1,30 @@
 import PipelineCore
 
 extension DocumentDecoder {
-    static let pluginKeys: [OptionSpec] = [
-        OptionSpec("command", .anyOf([.stringList, .string]), required: true, examples: ["[python3, ../plugins/crm_segment.py]"],
-                   "the program and its arguments: a program with a '/' is relative to the pipeline file, a bare name is found on PATH"),
-        OptionSpec("env", .stringMap, examples: ["{ CRM_URL: \"${env:CRM_URL}\", CRM_TOKEN: \"${env:CRM_TOKEN}\" }"],
-                   "the plugin's whole environment (it inherits nothing else, not even PATH)"),
-        OptionSpec("secret-env", .stringList, examples: ["[CRM_WEBHOOK]"],
-                   "the env: entries whose values are secrets, hidden wherever Pushline shows the plugin's words; names with TOKEN, KEY, SECRET, PASSWORD, AUTH and the like are secret without being listed"),
-        OptionSpec("timeout", .duration, default: "10m", examples: ["30s", "1h"],
-                   "how long one run of the plugin may take before it is stopped and its step fails"),
-    ]
+    /// The keys of one plugin.
+    struct PluginKeys: DeclaredOptions {
+        /// `command`: a program, or a program and its arguments.
+        @Key(OptionKey.stringList("command", required: true, examples: ["[python3, ../plugins/crm_segment.py]"],
+                                  "the program and its arguments: a program with a '/' is relative to the pipeline file, a bare name is found on PATH")
+            .documented(as: .anyOf([.stringList, .string])))
+        var command: [(value: String, node: ConfigNode)]
+        /// `env`.
+        @Key(.stringMap("env", examples: ["{ CRM_URL: \"${env:CRM_URL}\", CRM_TOKEN: \"${env:CRM_TOKEN}\" }"],
+                        "the plugin's whole environment (it inherits nothing else, not even PATH)"))
+        var env: [(key: String, value: String)]
+        /// `secret-env`.
+        @Key(.stringList("secret-env", examples: ["[CRM_WEBHOOK]"],
+                         "the env: entries whose values are secrets, hidden wherever Pushline shows the plugin's words; names with TOKEN, KEY, SECRET, PASSWORD, AUTH and the like are secret without being listed"))
+        var secretEnv: [(value: String, node: ConfigNode)]
+        /// `timeout`, in seconds.
+        @Key(.duration("timeout", in: 1...(7 * 86400), default: PluginDeclaration.defaultTimeout, examples: ["30s", "1h"],
+                       "how long one run of the plugin may take before it is stopped and its step fails"))
+        var timeout: Int64
+
+        init() {}
+    }
+
+    static var pluginKeys: [OptionSpec] { PluginKeys.specs }
 
     /// `plugins:`: named child processes that provide step kinds.
     func decodePlugins(_ node: ConfigNode?) -> [PluginDeclaration] {
@@ -26,13 +40,9 @@ extension DocumentDecoder {
                               hint: "steps use it as their kind: `- \(entry.key.isEmpty ? "my-plugin" : entry.key): { … }`")
             return nil
         }
-        guard let commandNode = reader.node("command") else { return nil }
-        var words: [String] = []
-        if let list = reader.stringList("command") {
-            words = list.map(\.value)
-        } else if let (text, _) = reader.string("command") {
-            words = [text]
-        }
+        let keys = PluginKeys(reading: reader)
+        guard let commandNode = keys.$command.node else { return nil }
+        let words = keys.command.map(\.value)
         guard let program = words.first, !program.isEmpty else {
             reader.error("plugin '\(entry.key)': 'command' needs a program", at: commandNode, hint: "e.g. `command: [python3, ../plugins/\(entry.key).py]`")
             return nil
@@ -45,25 +55,25 @@ extension DocumentDecoder {
             return nil
         }
         // A value `validate` could not resolve (its variable is not set here) is not passed.
-        let unresolved = Set(reader.node("env")?.entries?.filter { $0.value.scalar?.isUnresolved == true }.map(\.key) ?? [])
+        let unresolved = Set(keys.$env.node?.entries?.filter { $0.value.scalar?.isUnresolved == true }.map(\.key) ?? [])
         var environment: [String: String] = [:]
-        for (name, value) in reader.stringMap("env") ?? [] where !unresolved.contains(name) {
+        for (name, value) in keys.env where !unresolved.contains(name) {
             environment[name] = value
         }
-        let timeout = reader.duration("timeout", in: 1...(7 * 86400)) ?? PluginDeclaration.defaultTimeout
+        let timeout = keys.timeout
         var declaration = PluginDeclaration(name: entry.key, location: entry.keyLocation, command: [resolved] + words.dropFirst(), shownCommand: shown,
                                             commandLocation: commandNode.location, environment: environment, timeout: timeout)
-        declaration.secretNames.formUnion(secretNames(of: entry.key, reader: reader))
+        declaration.secretNames.formUnion(secretNames(of: entry.key, keys: keys, reader: reader))
         return declaration
     }
 
     /// The `env:` names whose values are secrets: listed in `secret-env:`, named like a secret's, or holding a hub's
     /// connection string (which a plugin should not need at all: that is warned about).
-    private func secretNames(of plugin: String, reader: OptionReader) -> Set<String> {
-        let entries = reader.node("env")?.entries ?? []
+    private func secretNames(of plugin: String, keys: PluginKeys, reader: OptionReader) -> Set<String> {
+        let entries = keys.$env.node?.entries ?? []
         let names = entries.map(\.key)
         var secret = Set(names.filter(PluginDeclaration.isSecretName))
-        for (name, node) in reader.stringList("secret-env") ?? [] {
+        for (name, node) in keys.secretEnv {
             guard names.contains(name) else {
                 reader.error("plugin '\(plugin)': secret-env names '\(name)', which env: does not have\(Suggestion.didYouMean(name, in: names))",
                              at: node, hint: names.isEmpty ? "give the plugin its env: first" : "env: has \(names.joined(separator: ", "))")

@@ -3,13 +3,24 @@ import HubWire
 import PipelineCore
 
 extension DocumentDecoder {
-    static let templateKeys: [OptionSpec] = [
-        OptionSpec("platform", .anyCaseOf(PushPlatform.allCases.map(\.rawValue)), required: true, "device platform the template is for"),
-        OptionSpec("body", .string, required: true,
-                   "the template: inline JSON/XML, or a path to a template file relative to the pipeline file"),
-        OptionSpec("headers", .stringMap, "headers registered with the template, e.g. apns-push-type, X-WNS-Type"),
-        OptionSpec("tags", .stringList, "tags registered with the template"),
-    ]
+    /// The keys of one template.
+    struct TemplateKeys: DeclaredOptions {
+        /// `platform`, as written (any case; checked where it is read, with "did you mean").
+        @Key(OptionKey.text("platform", required: true, "device platform the template is for")
+            .documented(as: .anyCaseOf(PushPlatform.allCases.map(\.rawValue))))
+        var platform: String?
+        /// `body`.
+        @Key(.node(OptionSpec("body", .string, required: true, "the template: inline JSON/XML, or a path to a template file relative to the pipeline file")))
+        var body: ConfigNode?
+        /// `headers`.
+        @Key(.stringMap("headers", "headers registered with the template, e.g. apns-push-type, X-WNS-Type")) var headers: [(key: String, value: String)]
+        /// `tags`.
+        @Key(.stringList("tags", "tags registered with the template")) var tags: [(value: String, node: ConfigNode)]
+
+        init() {}
+    }
+
+    static var templateKeys: [OptionSpec] { TemplateKeys.specs }
 
     /// Largest template file read; NH payloads are a few KB, so anything bigger is a wrong path.
     static let maxTemplateFileBytes = 256 * 1024
@@ -27,7 +38,8 @@ extension DocumentDecoder {
             diagnostics.error("\(what): name is longer than \(NHLimits.maxTemplateNameLength) characters", at: entry.keyLocation)
         }
         var platform: PushPlatform?
-        if let (text, node) = reader.string("platform") {
+        let keys = TemplateKeys(reading: reader)
+        if let text = keys.platform, let node = keys.$platform.node {
             platform = PushPlatform(caseInsensitive: text)
             if platform == nil {
                 let names = PushPlatform.allCases.map(\.rawValue)
@@ -41,9 +53,9 @@ extension DocumentDecoder {
                                         + "(pushline fcmv1 translate FILE writes it); pushline fcmv1 move RUN moves registered devices")
             }
         }
-        let headers = Dictionary(reader.stringMap("headers") ?? [], uniquingKeysWith: { _, last in last })
+        let headers = Dictionary(keys.headers, uniquingKeysWith: { _, last in last })
         var tags: [String] = []
-        for (tag, node) in reader.stringList("tags") ?? [] {
+        for (tag, node) in keys.tags {
             if let problem = TagSyntax.problem(with: tag) {
                 let message = node.scalar?.hasReferences == true
                     ? "\(what): \(node.scalar?.quoted ?? "") is not a valid tag" : "\(what): invalid tag: \(problem)"
@@ -56,7 +68,7 @@ extension DocumentDecoder {
             diagnostics.error("\(what): WNS templates need an X-WNS-Type header", at: entry.keyLocation,
                               hint: "add `headers: { X-WNS-Type: wns/toast }` (or wns/tile, wns/badge, wns/raw)")
         }
-        let (body, bodyFile) = reader.node("body").map { compileBody($0, what: what) } ?? (nil, nil)
+        let (body, bodyFile) = keys.body.map { compileBody($0, what: what) } ?? (nil, nil)
         guard let platform else { return nil }
         if let body, body.format == .xml, !platform.usesXML {
             diagnostics.error("\(what): \(platform.displayName) templates are JSON, but the body is XML", at: entry.keyLocation)

@@ -51,21 +51,34 @@ extension PipelineLoader {
 }
 
 extension DocumentDecoder {
-    static let serviceTopLevelKeys: [OptionSpec] = [
-        OptionSpec("version", .integer, required: true, "service file format version; must be 1"),
-        OptionSpec("description", .string, "what the service is for"),
-        OptionSpec("hubs", .namedMappings(hubKeys), "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"),
-        OptionSpec("templates", .namedMappings(templateKeys), "named templates the service renders (platform, body, headers)"),
-        OptionSpec("service", .mapping([]), required: true, "what `pushline serve` listens on, who may call it and what it sends"),
-    ]
+    /// The keys of a service file.
+    struct ServiceFileKeys: DeclaredOptions {
+        /// `version`.
+        @Key(DocumentDecoder.version("service file format version; must be 1")) var version: Int?
+        /// `description`.
+        @Key(DocumentDecoder.description("what the service is for")) var description: String?
+        /// `hubs`.
+        @Key(DocumentDecoder.hubsSection) var hubs: ConfigNode?
+        /// `templates`.
+        @Key(.node(OptionSpec("templates", .namedMappings(templateKeys), "named templates the service renders (platform, body, headers)")))
+        var templates: ConfigNode?
+        /// `service`: read by the service's own decoder.
+        @Key(.node(OptionSpec("service", .mapping([]), required: true, "what `pushline serve` listens on, who may call it and what it sends")))
+        var service: ConfigNode?
+
+        init() {}
+    }
+
+    static var serviceTopLevelKeys: [OptionSpec] { ServiceFileKeys.specs }
 
     func decodeService(_ root: ConfigNode) -> ServiceFile? {
         guard let reader = topLevel(root, what: "a service file", keys: Self.serviceTopLevelKeys, body: "service") else { return nil }
+        let keys = ServiceFileKeys(reading: reader)
         var service = ServiceFile(file: file, directory: directory)
-        service.description = decodeDescription(reader)
-        service.hubs = decodeHubs(reader.node("hubs"))
-        service.templates = decodeTemplates(reader.node("templates"))
-        service.service = reader.node("service")
+        service.description = keys.description
+        service.hubs = decodeHubs(keys.hubs)
+        service.templates = decodeTemplates(keys.templates)
+        service.service = keys.service
         return service
     }
 }

@@ -96,8 +96,8 @@ extension OptionKey where Value == [(key: String, value: String)] {
 
 extension OptionKey where Value == [(value: String, node: ConfigNode)] {
     /// A list of text, each with its node; a single text is a one-item list.
-    public static func stringList(_ key: String, examples: [String] = [], _ summary: String) -> OptionKey {
-        OptionKey(OptionSpec(key, .stringList, examples: examples, summary), default: []) { reader, _ in reader.stringList(key) }
+    public static func stringList(_ key: String, required: Bool = false, examples: [String] = [], _ summary: String) -> OptionKey {
+        OptionKey(OptionSpec(key, .stringList, required: required, examples: examples, summary), default: []) { reader, _ in reader.stringList(key) }
     }
 }
 

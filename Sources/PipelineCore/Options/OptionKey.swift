@@ -31,6 +31,11 @@ public struct OptionKey<Value: Sendable>: Sendable {
         OptionKey(spec.requiring(key, because: reason, hint: hint), default: defaultValue, decode: decode)
     }
 
+    /// The same key and reading, documented as another type (`.anyCaseOf(words)` for text checked where it is used).
+    public func documented(as type: OptionSpec.ValueType) -> OptionKey {
+        OptionKey(spec.documented(as: type), default: defaultValue, decode: decode)
+    }
+
     /// The same key and reading, described for another step (a shared key whose meaning a step narrows).
     public func described(_ summary: String) -> OptionKey {
         OptionKey(spec.described(summary), default: defaultValue, decode: decode)
