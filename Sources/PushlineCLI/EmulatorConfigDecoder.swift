@@ -6,37 +6,77 @@ import PipelineCore
 /// Reads an emulator config file (YAML) into an `EmulatorConfiguration`, with the same
 /// `file:line:column` diagnostics as pipelines.
 struct EmulatorConfigDecoder {
-    static let topLevel: [OptionSpec] = [
-        OptionSpec("namespace", .string, default: "local", "audiences signed for https://<namespace>.servicebus.windows.net/ are valid"),
-        OptionSpec("tier", .oneOf(EmulatorConfiguration.Tier.allCases.map(\.rawValue)), default: "standard",
-                   "free | basic | standard (Location ids, scheduled sends and telemetry need standard)"),
-        OptionSpec("hubs", .stringMap, required: true, "hub name → { policies: { name: { key, rights } } }"),
-        OptionSpec("latency", .mapping(latencyKeys), "time added before answering, as a distant hub takes: { delay: 50ms, operations: [send] }"),
-        OptionSpec("faults", .stringList, "faults to inject: { status, rate, retry-after, operations } or { drop-connection: true, rate }"),
-        OptionSpec("clock-skew", .duration, default: "0s", "how far past expiry a token is still accepted"),
-        OptionSpec("clock-offset", .string, default: "0s",
-                   "how far the emulator's clock runs ahead of this machine's (-2h: behind), to rehearse clock skew"),
-        OptionSpec("dead-channels", .stringList,
-                   "devices whose channel the PNS refuses: { reason: expired | invalid, handles: [...] } or { reason, platform, share: 0.05 }"),
-        OptionSpec("telemetry-delay", .string, default: "2s",
-                   "how long a notification's telemetry stays Enqueued, then Processing, before its outcome is final (at most 60s)"),
-    ]
-    static let latencyKeys: [OptionSpec] = [
-        OptionSpec("delay", .string, required: true, examples: ["50ms"], "time added before each answer: 50ms, 0.2s, at most 60s"),
-        OptionSpec("operations", .stringList, "send, installation, registration (default: all)"),
-    ]
-    static let hubKeys = [OptionSpec("policies", .stringMap, required: true, "policy name → { key, rights }")]
-    static let policyKeys = [
-        OptionSpec("key", .string, required: true, "the key text (44 characters of base64 from the portal, or any text up to 256)"),
-        OptionSpec("rights", .stringList, required: true, "Listen, Send, Manage (Manage implies the others)"),
-    ]
-    static let faultKeys = [
-        OptionSpec("status", .integer, "HTTP status to answer with (400-599)"),
-        OptionSpec("drop-connection", .boolean, "close the connection without answering (instead of status)"),
-        OptionSpec("rate", .string, required: true, "fraction of matching requests, 0 to 1"),
-        OptionSpec("retry-after", .integer, "Retry-After seconds sent with the status"),
-        OptionSpec("operations", .stringList, "send, installation, registration (default: all)"),
-    ]
+    /// The keys of an emulator config, in the order they are read (a file written in this order is reported in
+    /// file order). The sections' own keys are read with them.
+    struct ConfigKeys: DeclaredOptions {
+        @Key(.text("namespace", default: "local", "audiences signed for https://<namespace>.servicebus.windows.net/ are valid")) var namespace: String
+        @Key(.choice("tier", default: EmulatorConfiguration.Tier.standard,
+                     "free | basic | standard (Location ids, scheduled sends and telemetry need standard)"))
+        var tier: EmulatorConfiguration.Tier
+        @Key(.duration("clock-skew", in: 0...3600, default: 0, "how far past expiry a token is still accepted")) var clockSkew: Int64
+        @Key(.signedDuration("clock-offset", within: NHLimits.maxScheduleAheadSeconds,
+                             "how far the emulator's clock runs ahead of this machine's (-2h: behind), to rehearse clock skew"))
+        var clockOffset: Int64
+        @Key(OptionKey(OptionSpec("hubs", .stringMap, required: true, "hub name → { policies: { name: { key, rights } } }")) { reader, node in
+            EmulatorConfigDecoder(diagnostics: reader.diagnostics).hubs(node, reader)
+        })
+        var hubs: [EmulatorConfiguration.Hub]?
+        @Key(OptionKey(OptionSpec("faults", .stringList, "faults to inject: { status, rate, retry-after, operations } or { drop-connection: true, rate }")) {
+            reader, node in EmulatorConfigDecoder(diagnostics: reader.diagnostics).faults(node, reader)
+        })
+        var faults: [FaultRule]?
+        @Key(OptionKey(OptionSpec("latency", .mapping(LatencyKeys.specs),
+                                  "time added before answering, as a distant hub takes: { delay: 50ms, operations: [send] }")) { reader, node in
+            EmulatorConfigDecoder(diagnostics: reader.diagnostics).latencyRule(node)
+        })
+        var latency: LatencyRule?
+        @Key(OptionKey(OptionSpec("dead-channels", .stringList,
+                                  "devices whose channel the PNS refuses: { reason: expired | invalid, handles: [...] } or { reason, platform, share: 0.05 }")) {
+            reader, node in EmulatorConfigDecoder(diagnostics: reader.diagnostics).deadChannels(node, reader)
+        })
+        var deadChannels: [DeadChannelRule]?
+        @Key(.shortDuration("telemetry-delay", default: .seconds(2), examples: ["2s", "500ms"],
+                            "how long a notification's telemetry stays Enqueued, then Processing, before its outcome is final"))
+        var telemetryDelay: Duration
+
+        init() {}
+    }
+
+    /// `latency:`.
+    struct LatencyKeys: DeclaredOptions {
+        @Key(.shortDuration("delay", required: true, examples: ["50ms", "0.2s"], "time added before each answer")) var delay: Duration?
+        @Key(.operations("operations", "send, installation, registration (default: all)")) var operations: Set<FaultRule.Operation>
+
+        init() {}
+    }
+
+    /// One hub.
+    struct HubKeys: DeclaredOptions {
+        @Key(.node(OptionSpec("policies", .stringMap, required: true, "policy name → { key, rights }"))) var policies: ConfigNode?
+
+        init() {}
+    }
+
+    /// One access policy of a hub.
+    struct PolicyKeys: DeclaredOptions {
+        @Key(.text("key", required: true, "the key text (44 characters of base64 from the portal, or any text up to 256)")) var key: String?
+        @Key(.stringList("rights", required: true, "Listen, Send, Manage (Manage implies the others)")) var rights: [(value: String, node: ConfigNode)]
+
+        init() {}
+    }
+
+    /// One fault.
+    struct FaultKeys: DeclaredOptions {
+        @Key(.integer("status", in: 400...599, "HTTP status to answer with")) var status: Int?
+        @Key(.flag("drop-connection", "close the connection without answering (instead of status)")) var dropConnection: Bool
+        @Key(.fraction("rate", required: true, "fraction of matching requests")) var rate: Double?
+        @Key(.integer("retry-after", in: 0...3600, "Retry-After seconds sent with the status")) var retryAfter: Int?
+        @Key(.operations("operations", "send, installation, registration (default: all)")) var operations: Set<FaultRule.Operation>
+
+        init() {}
+    }
+
+    static var topLevel: [OptionSpec] { ConfigKeys.specs }
 
     let diagnostics: DiagnosticCollector
 
@@ -52,46 +92,50 @@ struct EmulatorConfigDecoder {
 
     func decode(_ root: ConfigNode) -> EmulatorConfiguration? {
         let reader = OptionReader(root, specs: Self.topLevel, step: nil, what: "an emulator config", diagnostics: diagnostics)
-        let namespace = reader.string("namespace")?.value ?? "local"
-        let tier = reader.oneOf("tier", EmulatorConfiguration.Tier.allCases.map(\.rawValue)).flatMap(EmulatorConfiguration.Tier.init) ?? .standard
-        let skew = reader.contains("clock-skew") ? reader.duration("clock-skew", in: 0...3600) ?? 0 : 0
-        let offset = clockOffset(reader)
+        let keys = ConfigKeys(reading: reader)
+        let delay = keys.telemetryDelay
+        return EmulatorConfiguration(namespace: keys.namespace, tier: keys.tier, hubs: keys.hubs ?? [], faults: keys.faults ?? [],
+                                     clockSkew: keys.clockSkew, clockOffset: keys.clockOffset, latency: keys.latency,
+                                     deadChannels: keys.deadChannels ?? [],
+                                     telemetryDelay: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+    }
+
+    /// `hubs:`: each hub's policies.
+    func hubs(_ node: ConfigNode, _ reader: OptionReader) -> [EmulatorConfiguration.Hub] {
+        guard let entries = node.entries else {
+            reader.error("'hubs' must be a mapping of hub names, found \(node.kindName)", at: node)
+            return []
+        }
         var hubs: [EmulatorConfiguration.Hub] = []
-        for entry in reader.node("hubs")?.entries ?? [] {
+        for entry in entries {
             if let problem = NHNames.hubNameProblem(entry.key) {
                 diagnostics.error("hub '\(entry.key)': \(problem)", at: entry.keyLocation)
             }
-            let hub = OptionReader(entry.value, specs: Self.hubKeys, step: nil, what: "hub '\(entry.key)'", diagnostics: diagnostics)
-            let policies = (hub.node("policies")?.entries ?? []).compactMap(policy)
-            if hub.node("policies") != nil, policies.isEmpty {
+            let hub = HubKeys(reading: OptionReader(entry.value, specs: HubKeys.specs, step: nil, what: "hub '\(entry.key)'", diagnostics: diagnostics))
+            let policies = (hub.policies?.entries ?? []).compactMap(policy)
+            if hub.policies != nil, policies.isEmpty {
                 diagnostics.error("hub '\(entry.key)' has no policies", at: entry.keyLocation,
                                   hint: "add DefaultFullSharedAccessSignature: { key: …, rights: [Listen, Manage, Send] }")
             }
             hubs.append(EmulatorConfiguration.Hub(name: entry.key, policies: policies))
         }
-        if let node = reader.node("hubs"), node.entries == nil {
-            reader.error("'hubs' must be a mapping of hub names, found \(node.kindName)", at: node)
-        }
-        let faults = (reader.node("faults")?.items ?? []).compactMap(fault)
-        if let node = reader.node("faults"), node.items == nil {
+        return hubs
+    }
+
+    /// `faults:`: a list of rules.
+    func faults(_ node: ConfigNode, _ reader: OptionReader) -> [FaultRule] {
+        guard let items = node.items else {
             reader.error("'faults' must be a list, found \(node.kindName)", at: node)
+            return []
         }
-        let latency = reader.node("latency").flatMap(latencyRule)
-        return EmulatorConfiguration(namespace: namespace, tier: tier, hubs: hubs, faults: faults, clockSkew: skew,
-                                     clockOffset: offset, latency: latency, deadChannels: deadChannels(reader),
-                                     telemetryDelay: telemetryDelay(reader))
+        return items.compactMap(fault)
     }
 
     /// `latency: { delay: 50ms, operations: [send] }`.
-    private func latencyRule(_ node: ConfigNode) -> LatencyRule? {
-        let reader = OptionReader(node, specs: Self.latencyKeys, step: nil, what: "latency", diagnostics: diagnostics)
-        let operations = operations(reader)
-        guard let (text, delayNode) = reader.string("delay") else { return nil }
-        guard let delay = Self.shortDuration(text) else {
-            reader.error("'delay' must be a duration up to 60s, such as 50ms or 0.2s, found \"\(text)\"", at: delayNode)
-            return nil
-        }
-        return LatencyRule(delay: delay, operations: operations)
+    func latencyRule(_ node: ConfigNode) -> LatencyRule? {
+        let keys = LatencyKeys(reading: OptionReader(node, specs: LatencyKeys.specs, step: nil, what: "latency", diagnostics: diagnostics))
+        guard let delay = keys.delay else { return nil }
+        return LatencyRule(delay: delay, operations: keys.operations)
     }
 
     /// `50ms`, `0.2s`, `2s` → a duration of at most 60 s; nil otherwise.
@@ -101,30 +145,6 @@ struct EmulatorConfigDecoder {
             : trimmed.hasSuffix("s") ? (trimmed.dropLast(), 1) : ("", 0)
         guard let value = Double(number), value >= 0, value * scale <= 60, number.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
         return .milliseconds(Int64((value * scale * 1000).rounded()))
-    }
-
-    /// `operations: [send, …]`, checked; empty for all.
-    private func operations(_ reader: OptionReader) -> Set<FaultRule.Operation> {
-        var operations: Set<FaultRule.Operation> = []
-        for (name, opNode) in reader.stringList("operations") ?? [] {
-            guard let operation = FaultRule.Operation(rawValue: name) else {
-                reader.error("unknown operation '\(name)'\(Suggestion.didYouMean(name, in: FaultRule.Operation.allCases.map(\.rawValue)))",
-                             at: opNode, hint: "operations: send, installation, registration")
-                continue
-            }
-            operations.insert(operation)
-        }
-        return operations
-    }
-
-    /// `clock-offset`: a duration, negative when written with a leading `-`, at most 7 days either way.
-    private func clockOffset(_ reader: OptionReader) -> Int64 {
-        guard let (text, node) = reader.string("clock-offset") else { return 0 }
-        guard let seconds = Self.signedDuration(text), abs(seconds) <= NHLimits.maxScheduleAheadSeconds else {
-            reader.error("'clock-offset' must be a duration within 7 days either way, such as 2h or -90s, found \"\(text)\"", at: node)
-            return 0
-        }
-        return seconds
     }
 
     /// `2h` → 7200, `-90s` → -90, `0` → 0; nil when not a duration.
@@ -140,13 +160,13 @@ struct EmulatorConfigDecoder {
         if !NHNames.isPolicyName(entry.key) {
             diagnostics.error("\(what): policy names use letters, digits, '.', '-' and '_'", at: entry.keyLocation)
         }
-        let reader = OptionReader(entry.value, specs: Self.policyKeys, step: nil, what: what, diagnostics: diagnostics)
-        let key = reader.string("key")
-        if let (text, node) = key, text.isEmpty || text.count > NHNames.maxPolicyNameLength {
+        let reader = OptionReader(entry.value, specs: PolicyKeys.specs, step: nil, what: what, diagnostics: diagnostics)
+        let keys = PolicyKeys(reading: reader)
+        if let text = keys.key, let node = keys.$key.node, text.isEmpty || text.count > NHNames.maxPolicyNameLength {
             reader.error("\(what): 'key' must be 1 to 256 characters", at: node)
         }
         var rights: Set<AccessRight> = []
-        for (name, node) in reader.stringList("rights") ?? [] {
+        for (name, node) in keys.rights {
             guard let right = AccessRight.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
                 let names = AccessRight.allCases.map(\.rawValue)
                 reader.error("\(what): unknown right '\(name)'\(Suggestion.didYouMean(name, in: names))", at: node, hint: "rights: Listen, Send, Manage")
@@ -154,21 +174,14 @@ struct EmulatorConfigDecoder {
             }
             rights.insert(right)
         }
-        guard let key, !rights.isEmpty else { return nil }
-        return AccessPolicy(name: entry.key, key: key.value, rights: rights)
+        guard let key = keys.key, !rights.isEmpty else { return nil }
+        return AccessPolicy(name: entry.key, key: key, rights: rights)
     }
 
     private func fault(_ node: ConfigNode) -> FaultRule? {
-        let reader = OptionReader(node, specs: Self.faultKeys, step: nil, what: "a fault", diagnostics: diagnostics)
-        let status = reader.integer("status", in: 400...599)
-        let drop = reader.bool("drop-connection") ?? false
-        let retryAfter = reader.integer("retry-after", in: 0...3600)
-        var rate: Double?
-        if let (text, rateNode) = reader.string("rate") {
-            rate = Double(text).flatMap { (0...1).contains($0) ? $0 : nil }
-            if rate == nil { reader.error("'rate' must be a number from 0 to 1, found '\(text)'", at: rateNode) }
-        }
-        let operations = operations(reader)
+        let reader = OptionReader(node, specs: FaultKeys.specs, step: nil, what: "a fault", diagnostics: diagnostics)
+        let keys = FaultKeys(reading: reader)
+        let (status, drop, retryAfter, rate, operations) = (keys.status, keys.dropConnection, keys.retryAfter, keys.rate, keys.operations)
         if drop == (status != nil) || (drop && retryAfter != nil) {
             reader.error("a fault needs either 'status' or 'drop-connection: true'", at: node,
                          hint: "e.g. { status: 429, rate: 0.1, retry-after: 1 } or { drop-connection: true, rate: 0.01 }")

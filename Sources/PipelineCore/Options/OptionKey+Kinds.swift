@@ -78,6 +78,14 @@ extension OptionKey where Value == Int64 {
 }
 
 extension OptionKey where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of an enumeration's cases, by its raw value, without a default: its property is optional.
+    public static func choice(_ key: String, required: Bool = false, _ summary: String) -> OptionKey {
+        let words = Value.allCases.map(\.rawValue)
+        return OptionKey(OptionSpec(key, .oneOf(words), required: required, summary)) { reader, _ in
+            reader.oneOf(key, words).flatMap(Value.init(rawValue:))
+        }
+    }
+
     /// One of an enumeration's cases, by its raw value.
     public static func choice(_ key: String, default defaultValue: Value, _ summary: String) -> OptionKey {
         let words = Value.allCases.map(\.rawValue)
