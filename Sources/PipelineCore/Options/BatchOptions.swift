@@ -84,6 +84,16 @@ package struct BatchSettings: Sendable, Equatable {
 
     /// The defaults of every key.
     package init() {}
+
+    /// The settings the batch keys give.
+    package init(concurrency: Int, rate: Double?, badRows: BadRowPolicy, idempotencyKey: TextTemplate?, dedupeWindow: Int64, shardKey: String?) {
+        self.concurrency = concurrency
+        self.rate = rate
+        self.badRows = badRows
+        self.idempotencyKey = idempotencyKey
+        self.dedupeWindow = dedupeWindow
+        self.shardKey = shardKey
+    }
 }
 
 /// The batch keys of a step that makes one request per row, as a group of its declared options
@@ -115,13 +125,6 @@ package struct BatchKeys: DeclaredOptions {
 
     /// The settings the keys give.
     package var settings: BatchSettings {
-        var settings = BatchSettings()
-        settings.concurrency = concurrency
-        settings.rate = rate
-        settings.badRows = badRows
-        settings.idempotencyKey = idempotencyKey
-        settings.dedupeWindow = dedupeWindow
-        settings.shardKey = shardKey
-        return settings
+        BatchSettings(concurrency: concurrency, rate: rate, badRows: badRows, idempotencyKey: idempotencyKey, dedupeWindow: dedupeWindow, shardKey: shardKey)
     }
 }

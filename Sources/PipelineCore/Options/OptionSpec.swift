@@ -160,17 +160,13 @@ public struct OptionSpec: Sendable, Equatable {
 
 extension OptionSpec {
     /// The same key, documented as another type (a key read as text whose words are checked where it is used).
-    public func documented(as type: ValueType) -> OptionSpec {
-        var copy = OptionSpec(key, type, required: isRequired, default: defaultValue, examples: examples, summary)
-        copy.bounds = bounds
-        copy.exclusion = exclusion
-        copy.requirement = requirement
-        copy.isSecret = isSecret
-        return copy
-    }
+    public func documented(as type: ValueType) -> OptionSpec { with(type: type, summary: summary) }
 
     /// The same key with another summary (a shared key whose meaning a step narrows).
-    public func described(_ summary: String) -> OptionSpec {
+    public func described(_ summary: String) -> OptionSpec { with(type: type, summary: summary) }
+
+    /// This key with `type` and `summary`, everything else kept.
+    private func with(type: ValueType, summary: String) -> OptionSpec {
         var copy = OptionSpec(key, type, required: isRequired, default: defaultValue, examples: examples, summary)
         copy.bounds = bounds
         copy.exclusion = exclusion

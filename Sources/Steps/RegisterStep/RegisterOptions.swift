@@ -62,13 +62,6 @@ package struct RegisterOptions: DeclaredOptions {
 
     /// The batch settings the keys give.
     var batch: BatchSettings {
-        var settings = BatchSettings()
-        settings.concurrency = concurrency
-        settings.rate = rate
-        settings.badRows = badRows
-        settings.idempotencyKey = idempotencyKey
-        settings.dedupeWindow = dedupeWindow
-        settings.shardKey = shardKey
-        return settings
+        BatchSettings(concurrency: concurrency, rate: rate, badRows: badRows, idempotencyKey: idempotencyKey, dedupeWindow: dedupeWindow, shardKey: shardKey)
     }
 }
