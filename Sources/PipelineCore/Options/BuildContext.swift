@@ -20,26 +20,10 @@ public struct BuildContext: Sendable {
         self.loadDataFile = loadDataFile
     }
 
-    /// Resolves a hub reference, reporting an unknown name with "did you mean".
-    public func hub(_ key: String, in options: OptionReader) -> HubDeclaration? {
-        resolve(key, in: options, kind: "hub", names: document.hubs.map(\.name), lookup: document.hub)
-    }
-
-    /// Resolves an audience reference, reporting an unknown name with "did you mean".
-    public func audience(_ key: String, in options: OptionReader) -> AudienceDeclaration? {
-        resolve(key, in: options, kind: "audience", names: document.audiences.map(\.name), lookup: document.audience)
-    }
-
     /// Resolves a template reference, reporting an unknown name with "did you mean".
     public func template(_ key: String, in options: OptionReader) -> TemplateDeclaration? {
         resolve(key, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
     }
-
-    /// Resolves the hub a declared key names.
-    public func hub(_ option: OptionKey<String>, in options: OptionReader) -> HubDeclaration? { hub(option.key, in: options) }
-
-    /// Resolves the template a declared key names.
-    public func template(_ option: OptionKey<String>, in options: OptionReader) -> TemplateDeclaration? { template(option.key, in: options) }
 
     /// A declared template named by an item of a list (`templates: [alert, toast]`), reporting an unknown name
     /// at `node` with "did you mean".

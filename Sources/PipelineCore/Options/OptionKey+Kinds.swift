@@ -12,14 +12,6 @@ extension OptionKey where Value == String {
         OptionKey(OptionSpec(key, .path, required: required, examples: examples, summary)) { reader, _ in reader.string(key)?.value }
     }
 
-    /// The name of something declared elsewhere in the pipeline (`hub`, `template`); `BuildContext` resolves it.
-    public static func name(_ key: String, of what: String, required: Bool = false, _ summary: String) -> OptionKey {
-        OptionKey(OptionSpec(key, .reference(what), required: required, summary)) { reader, _ in reader.string(key)?.value }
-    }
-
-    /// `hub`: the declared hub a step talks to, required.
-    public static func hub(_ summary: String) -> OptionKey { name("hub", of: "hub", required: true, summary) }
-
     /// One word out of a fixed set, with "did you mean".
     public static func word(_ key: String, _ words: [String], default defaultValue: String, _ summary: String) -> OptionKey {
         OptionKey(OptionSpec(key, .oneOf(words), default: defaultValue, summary), default: defaultValue) { reader, _ in

@@ -1,7 +1,6 @@
 /// One YAML key, declared once: what documents it (its `OptionSpec`: help, the steps reference, the JSON
-/// Schema, unknown-key hints) and how its value is read and checked. Decoders read values through the
-/// declaration (`options.value(SendStep.Keys.rate)`), so a key's spelling, type, bounds and default live in one
-/// place.
+/// Schema, unknown-key hints) and how its value is read and checked. A `@Key` property of a `DeclaredOptions` type
+/// wraps one, so a key's spelling, type, bounds and default live in one place.
 public struct OptionKey<Value: Sendable>: Sendable {
     /// The key's documentation; a step's `options` list is made of these.
     public let spec: OptionSpec
