@@ -27,14 +27,7 @@ import Testing
 /// Option keys are read through their declarations (`@Key` properties of a `DeclaredOptions` type, or an
 /// `OptionKey`), never by a string spelt again where the value is read: a key spelt twice can drift.
 @Suite struct DeclaredKeyReadTests {
-    /// Files that still read keys by string, to be moved onto declarations; the list only shrinks.
-    static let notYetDeclared: Set<String> = [
-        "Sources/Steps/RegisterStep/RegisterOptionsDecoder+ForEach.swift",
-        "Sources/Steps/RegisterStep/RegisterOptionsDecoder+Installations.swift",
-        "Sources/Steps/RegisterStep/RegisterOptionsDecoder+Registrations.swift",
-    ]
-
-    @Test("no option is read by a string key outside the declarations (PipelineCore/Options), but in the files still listed")
+    @Test("no option is read by a string key outside the declarations (PipelineCore/Options)")
     func keysAreReadThroughDeclarations() throws {
         let root = CommandRunner.root
         let files = FileManager.default.enumerator(atPath: root + "/Sources")?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
@@ -46,7 +39,6 @@ import Testing
                 reading.insert("Sources/" + file)
             }
         }
-        #expect(reading.subtracting(Self.notYetDeclared).isEmpty, "read by a string key: \(reading.subtracting(Self.notYetDeclared).sorted())")
-        #expect(Self.notYetDeclared.subtracting(reading).isEmpty, "declared now, so off the list: \(Self.notYetDeclared.subtracting(reading).sorted())")
+        #expect(reading.isEmpty, "read by a string key: \(reading.sorted())")
     }
 }

@@ -20,11 +20,6 @@ public struct BuildContext: Sendable {
         self.loadDataFile = loadDataFile
     }
 
-    /// Resolves a template reference, reporting an unknown name with "did you mean".
-    public func template(_ key: String, in options: OptionReader) -> TemplateDeclaration? {
-        resolve(key, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
-    }
-
     /// A declared template named by an item of a list (`templates: [alert, toast]`), reporting an unknown name
     /// at `node` with "did you mean".
     public func template(named name: String, at node: ConfigNode, in options: OptionReader) -> TemplateDeclaration? {
@@ -50,13 +45,6 @@ public struct BuildContext: Sendable {
     /// The hub `name` (written at `node`) names, or nil after reporting an unknown name.
     func hub(named name: String, at node: ConfigNode, in options: OptionReader) -> HubDeclaration? {
         report(name, at: node, in: options, kind: "hub", names: document.hubs.map(\.name), lookup: document.hub)
-    }
-
-    private func resolve<T>(
-        _ key: String, in options: OptionReader, kind: String, names: [String], lookup: (String) -> T?
-    ) -> T? {
-        guard let (name, node) = options.string(key) else { return nil }
-        return report(name, at: node, in: options, kind: kind, names: names, lookup: lookup)
     }
 
     /// The declaration `name` (written at `node`) names, or nil after reporting an unknown name.

@@ -120,9 +120,7 @@ extension OptionKey where Value: DeclaredOptions {
                 return nil
             }
             let errorsBefore = reader.diagnostics.errorCount
-            var nested = OptionReader(node, specs: Value.specs, step: reader.step, what: "'\(key)'", diagnostics: reader.diagnostics)
-            nested.context = reader.context
-            let value = Value(reading: nested)
+            let value = reader.read(Value.self, from: node, what: "'\(key)'").values
             return reader.diagnostics.errorCount == errorsBefore ? value : nil
         }
     }

@@ -7,7 +7,7 @@ package struct RegisterOptions: DeclaredOptions {
     @Key(.hub("the declared hub to register with")) package var hub: HubDeclaration?
     /// `installations`: devices in the YAML, or a file of them.
     @Key(OptionKey<ConfigNode>.node(OptionSpec(
-        "installations", .anyOf([.path, .list(.mapping(RegisterStep.installationKeys))]),
+        "installations", .anyOf([.path, .list(.mapping(InstallationEntry.specs))]),
         "the installations: a list of { installationId, platform, pushChannel, tags, userId } mappings, "
             + "or a .jsonl, .json (array) or .csv file of them, streamed (JSON rows may also carry the installation's own "
             + "`templates` and `pushVariables`, as NH's installation JSON has them); give this or `registrations`")
@@ -15,7 +15,7 @@ package struct RegisterOptions: DeclaredOptions {
     package var installations: ConfigNode?
     /// `registrations`.
     @Key(.node(OptionSpec(
-        "registrations", .anyOf([.list(.mapping(RegisterStep.registrationKeys)), .list(.mapping(RegisterStep.registrationDeleteKeys))]),
+        "registrations", .anyOf([.list(.mapping(RegistrationEntry.specs)), .list(.mapping(RegistrationDeleteEntry.specs))]),
         "registrations to create or update: a list of { platform, handle, tags, template, id } mappings "
             + "(without id, a new id is requested first); with `mode: delete`, a list of { id } to delete; "
             + "give this or `installations`")))

@@ -18,10 +18,17 @@ extension RegisterOptionsDecoder {
         var valid = true
         for (offset, item) in items.enumerated() {
             let errorsBefore = errorCount
-            let reader = OptionReader(item, specs: key == values.$installations.key ? RegisterStep.installationKeys : RegisterStep.registrationKeys,
-                                      step: options.step, what: "\(key.dropLast()) \(offset + 1)", diagnostics: options.diagnostics)
-            guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
-            let built = key == values.$installations.key ? installationEntry(reader, plan: plan) : registrationEntry(reader)
+            let what = "\(key.dropLast()) \(offset + 1)"
+            let built: (entry: DeviceTemplate, usable: Bool)?
+            if key == values.$installations.key {
+                let (entry, reader) = options.read(InstallationEntry.self, from: item, what: what)
+                guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
+                built = installationEntry(entry, reader: reader, plan: plan)
+            } else {
+                let (entry, reader) = options.read(RegistrationEntry.self, from: item, what: what)
+                guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
+                built = registrationEntry(entry, reader: reader)
+            }
             // Columns of an entry with other problems are checked too, so every problem shows at once.
             columns += built?.entry.columns ?? []
             guard let built, built.usable, errorCount == errorsBefore else { valid = false; continue }
@@ -33,43 +40,41 @@ extension RegisterOptionsDecoder {
     }
 
     /// An installation entry, and whether every value compiled; nil when the step's plan is invalid.
-    private func installationEntry(_ reader: OptionReader, plan: InstallationPlan?) -> (entry: DeviceTemplate, usable: Bool)? {
-        let (fields, broken) = compiledFields(["installationId", "platform", "pushChannel", "userId"], in: reader)
-        let (tags, tagNodes) = compiledTags(in: reader)
+    private func installationEntry(_ device: InstallationEntry, reader: OptionReader, plan: InstallationPlan?) -> (entry: DeviceTemplate, usable: Bool)? {
+        let (fields, broken) = compiledFields(device.texts, in: reader)
+        let tags = compiledTags(device.tags, in: reader)
         guard let plan else { return nil }
         let entry = DeviceTemplate(kind: .installation(plan), fields: fields, tags: tags ?? [])
         // With sample values in, only problems with fixed values hold for every row. A value that did not
         // compile is not fixed: its problem was reported already.
         for problem in plan.plan(entry.record(for: entry.sampleRow)).problems
-        where isFixed(problem.field, in: entry) && broken.isDisjoint(with: problem.field.dependsOn) && (tags != nil || problem.field.key != "tags") {
-            reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tagNodes))
+        where isFixed(problem.field, in: entry) && broken.isDisjoint(with: problem.field.dependsOn) && (tags != nil || problem.field.key != device.$tags.key) {
+            reader.error(problem.message, at: device.node(for: problem.field, item: reader.node))
         }
         return (entry, broken.isEmpty && tags != nil)
     }
 
     /// A registration entry, and whether every value compiled and its template exists.
-    private func registrationEntry(_ reader: OptionReader) -> (entry: DeviceTemplate, usable: Bool)? {
-        let (fields, broken) = compiledFields(["platform", "handle", "id"], in: reader)
-        let (tags, tagNodes) = compiledTags(in: reader)
-        let template = reader.node("template") == nil ? nil : context.template("template", in: reader)
-        let plan = RegistrationPlan(template: template)
+    private func registrationEntry(_ device: RegistrationEntry, reader: OptionReader) -> (entry: DeviceTemplate, usable: Bool)? {
+        let (fields, broken) = compiledFields(device.texts, in: reader)
+        let tags = compiledTags(device.tags, in: reader)
+        let plan = RegistrationPlan(template: device.template)
         let entry = DeviceTemplate(kind: .registration(plan), fields: fields, tags: tags ?? [])
-        guard broken.isEmpty, let tags, reader.node("template") == nil || template != nil,
-            reader.node("platform") != nil, reader.node("handle") != nil
+        guard broken.isEmpty, let tags, !device.$template.isRefused, device.$platform.node != nil, device.$handle.node != nil
         else { return (entry, false) }
         let sample = entry.sampleRow
-        let problems = plan.plan(platform: entry.value("platform", sample), handle: entry.value("handle", sample),
-                                 tags: tags.map { $0.render(sample) }, id: entry.value("id", sample)).problems
+        let problems = plan.plan(platform: entry.value(device.$platform.key, sample), handle: entry.value(device.$handle.key, sample),
+                                 tags: tags.map { $0.render(sample) }, id: entry.value(device.$id.key, sample)).problems
         for problem in problems {
             let fixed = switch problem.field {
-            case .platform: entry.isFixed("platform")
-            case .handle: entry.isFixed("handle") && entry.isFixed("platform")
-            case .template: entry.isFixed("platform")
-            case .id: entry.isFixed("id")
+            case .platform: entry.isFixed(device.$platform.key)
+            case .handle: entry.isFixed(device.$handle.key) && entry.isFixed(device.$platform.key)
+            case .template: entry.isFixed(device.$platform.key)
+            case .id: entry.isFixed(device.$id.key)
             case .tag(let position): entry.isFixedTag(position)
             case .tags, .registration: true
             }
-            if fixed { reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tagNodes), hint: problem.hint) }
+            if fixed { reader.error(problem.message, at: device.node(for: problem.field, item: reader.node), hint: problem.hint) }
         }
         return (entry, true)
     }
@@ -80,12 +85,12 @@ extension RegisterOptionsDecoder {
         return field.dependsOn.allSatisfy(entry.isFixed)
     }
 
-    /// The given string fields compiled as `$(column)` text, and the keys whose malformed reference was reported.
-    private func compiledFields(_ keys: [String], in reader: OptionReader) -> (fields: [String: TextTemplate], broken: Set<String>) {
+    /// The given text values compiled as `$(column)` text, and the keys whose malformed reference was reported.
+    private func compiledFields(_ texts: [(key: String, text: String, node: ConfigNode)], in reader: OptionReader)
+        -> (fields: [String: TextTemplate], broken: Set<String>) {
         var fields: [String: TextTemplate] = [:]
         var broken = Set<String>()
-        for key in keys {
-            guard let (text, node) = reader.string(key) else { continue }
+        for (key, text, node) in texts {
             do { fields[key] = try TextTemplate(compiling: text) } catch {
                 reader.error("'\(key)' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
                 broken.insert(key)
@@ -94,14 +99,14 @@ extension RegisterOptionsDecoder {
         return (fields, broken)
     }
 
-    private func compiledTags(in reader: OptionReader) -> ([TextTemplate]?, [ConfigNode]) {
-        let items = reader.stringList("tags") ?? []
+    /// The tags compiled as `$(column)` text; nil when any has a malformed reference (reported).
+    private func compiledTags(_ items: [(value: String, node: ConfigNode)], in reader: OptionReader) -> [TextTemplate]? {
         var tags: [TextTemplate] = []
         for (text, node) in items {
             do { tags.append(try TextTemplate(compiling: text)) } catch {
                 reader.error("tag '\(text)' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
             }
         }
-        return (tags.count == items.count ? tags : nil, items.map(\.node))
+        return tags.count == items.count ? tags : nil
     }
 }

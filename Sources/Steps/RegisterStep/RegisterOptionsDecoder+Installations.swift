@@ -4,31 +4,32 @@ extension RegisterOptionsDecoder {
     /// `installations:` as a list of YAML devices (each checked, problems at the field) or a file path.
     func decodeInstallations(_ node: ConfigNode, plan: InstallationPlan) -> RegisterStep.Source? {
         if let scalar = node.scalar { return decodeFile(scalar, at: node, plan: plan) }
-        let devices = decodeList(node, key: values.$installations.key, specs: RegisterStep.installationKeys,
+        let devices = decodeList(node, key: values.$installations.key, entry: InstallationEntry.self,
                                  expected: "a list of installations or a path to a .jsonl, .json or .csv file",
-                                 example: "installations: [{ installationId: ipad-1, platform: apns, pushChannel: 62BC… }]") { reader in
+                                 example: "installations: [{ installationId: ipad-1, platform: apns, pushChannel: 62BC… }]") { entry, reader in
             var record = DeviceRecord()
-            record.installationId = reader.string("installationId")?.value
-            record.platform = reader.string("platform")?.value
-            record.pushChannel = reader.string("pushChannel")?.value
-            record.userId = reader.string("userId")?.value
-            let tags = reader.stringList("tags") ?? []
-            record.tags = tags.map(\.value)
+            record.installationId = entry.installationId
+            record.platform = entry.platform
+            record.pushChannel = entry.pushChannel
+            record.userId = entry.userId
+            record.tags = entry.tags.map(\.value)
             let (job, problems) = plan.plan(record)
             for problem in problems {
-                reader.error(problem.message, at: Self.node(for: problem.field, in: reader, tags: tags.map(\.node)))
+                reader.error(problem.message, at: entry.node(for: problem.field, item: reader.node))
             }
             let id = record.installationId.flatMap { $0.isEmpty ? nil : $0 }
             return (job.flatMap { job in id.map { DeviceWork(device: $0, origin: nil, job: job) } },
-                    id.flatMap { id in reader.node("installationId").map { (id, $0, "installation '\(id)'") } })
+                    id.flatMap { id in entry.$installationId.node.map { (id, $0, "installation '\(id)'") } })
         }
         return devices.map(RegisterStep.Source.installations)
     }
 
-    /// A YAML list of devices: each entry read with `specs` and made by `make`, which reports its problems
-    /// and names the entry's identity; an identity given twice is an error (concurrent requests would race).
-    func decodeList(_ node: ConfigNode, key: String, specs: [OptionSpec], expected: String, example: String,
-                    make: (OptionReader) -> (work: DeviceWork?, identity: (id: String, node: ConfigNode, shown: String)?)) -> [DeviceWork]? {
+    /// A YAML list of devices: each entry read as `Entry` declares it and made by `make`, which reports its
+    /// problems and names the entry's identity; an identity given twice is an error (concurrent requests would race).
+    func decodeList<Entry: DeclaredOptions>(
+        _ node: ConfigNode, key: String, entry: Entry.Type, expected: String, example: String,
+        make: (Entry, OptionReader) -> (work: DeviceWork?, identity: (id: String, node: ConfigNode, shown: String)?)
+    ) -> [DeviceWork]? {
         guard let items = node.items else {
             options.error("'\(key)' must be \(expected), found \(node.kindName)", at: node, hint: "e.g. \(example)")
             return nil
@@ -41,11 +42,10 @@ extension RegisterOptionsDecoder {
         var valid = true
         for (offset, item) in items.enumerated() {
             let errorsBefore = errorCount
-            let reader = OptionReader(item, specs: specs, step: options.step, what: "\(key.dropLast()) \(offset + 1)",
-                                      diagnostics: options.diagnostics)
+            let (values, reader) = options.read(Entry.self, from: item, what: "\(key.dropLast()) \(offset + 1)")
             // An unresolved reference was reported by the loader; checking its placeholder would only mislead.
             guard item.entries != nil, !item.containsUnresolved else { valid = false; continue }
-            let (work, identity) = make(reader)
+            let (work, identity) = make(values, reader)
             if let identity {
                 if let first = firstSeen[identity.id] {
                     reader.error("\(identity.shown) is listed twice (first at \(first))", at: identity.node,
@@ -86,9 +86,4 @@ extension RegisterOptionsDecoder {
         options.diagnostics.diagnostics.filter { $0.severity == .error }.count
     }
 
-    /// The node a problem about `field` points at: the value when given, else the device's mapping.
-    static func node(for field: InstallationPlan.Field, in reader: OptionReader, tags: [ConfigNode]) -> ConfigNode {
-        if case .tag(let position) = field, position < tags.count { return tags[position] }
-        return field.key.flatMap(reader.node) ?? reader.node
-    }
 }

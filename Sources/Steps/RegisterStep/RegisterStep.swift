@@ -30,30 +30,6 @@ package struct RegisterStep: DeclaredStep {
         package init() {}
     }
 
-    /// The keys of one installation (YAML mapping, JSON object or CSV column).
-    package static let installationKeys: [OptionSpec] = [
-        OptionSpec("installationId", .string, "the installation's id (required)"),
-        OptionSpec("platform", .anyCaseOf(DeviceRules.platforms.map(\.rawValue)), "the device platform (required for put)"),
-        OptionSpec("pushChannel", .string,
-                   "the PNS handle: APNs token (hex), FCM token, or WNS channel URI (https); required for put"),
-        OptionSpec("tags", .stringList, "tags (at most 60); in CSV one cell separated by `|`"),
-        OptionSpec("userId", .string, "the user id, targetable as $UserId:{id}"),
-    ]
-
-    /// The keys of one registration.
-    package static let registrationKeys: [OptionSpec] = [
-        OptionSpec("platform", .anyCaseOf(DeviceRules.platforms.map(\.rawValue)), required: true, "the device platform"),
-        OptionSpec("handle", .string, required: true, "the PNS handle, as for an installation's pushChannel"),
-        OptionSpec("tags", .stringList, "tags (at most 60, the template's tags included)"),
-        OptionSpec("template", .reference("template"), "a declared template: makes this a template registration"),
-        OptionSpec("id", .string, "an existing registration id to update; without it a new id is requested"),
-    ]
-
-    /// A registration to delete (`mode: delete`): its id alone.
-    package static let registrationDeleteKeys: [OptionSpec] = [
-        OptionSpec("id", .string, required: true, "the registration id to delete"),
-    ]
-
     /// Examples as they appear under `steps:`.
     package static let examples = [
         "- register: { hub: sports, installations: ../data/devices.jsonl, templates: [alert] }",
