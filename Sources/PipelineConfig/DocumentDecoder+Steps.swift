@@ -21,7 +21,8 @@ extension DocumentDecoder {
                                   at: item.location, hint: "write `- sign: { hub: sports }`; put options under the kind")
                 continue
             }
-            let others = entries.filter { !StepRegistry.entryKeys.contains($0.key) }
+            let entryKeys = StepEntryKeys.keys
+            let others = entries.filter { !entryKeys.contains($0.key) }
             guard let kind = others.first else {
                 diagnostics.error("this step has no key naming its kind, only \(entries.map { "'\($0.key)'" }.joined(separator: ", "))",
                                   at: item.location, hint: "add the step's kind beside them, with its options: `send: { hub: main, … }`")
@@ -29,12 +30,14 @@ extension DocumentDecoder {
             }
             var step = StepInvocation(index: offset + 1, kind: kind.key, location: kind.keyLocation, options: kind.value,
                                       strays: Array(others.dropFirst()))
-            let reader = entries.reduce(into: [String: ConfigNode]()) { $0[$1.key] = $1.value }
-            step.id = decodeStepId(reader["id"], seen: &ids)
-            if let name = reader["name"] { refuseOutputReferences(in: name, section: "a step's 'name'") }
-            step.name = decodeStepName(reader["name"])
-            step.condition = decodeCondition(reader["when"], parameters: parameters, values: values) ?? .success
-            step.conditionLocation = reader["when"]?.location
+            // The kind is read above; what is left beside it is declared by `StepEntryKeys`.
+            let beside = ConfigNode(.mapping(entries.filter { entryKeys.contains($0.key) }), at: item.location)
+            let keys = StepEntryKeys(reading: OptionReader(beside, specs: StepEntryKeys.specs, step: nil, what: "a step entry", diagnostics: diagnostics))
+            step.id = decodeStepId(keys.id, seen: &ids)
+            if let name = keys.name { refuseOutputReferences(in: name, section: "a step's 'name'") }
+            step.name = decodeStepName(keys.name)
+            step.condition = decodeCondition(keys.when, parameters: parameters, values: values) ?? .success
+            step.conditionLocation = keys.when?.location
             steps.append(step)
         }
         return steps

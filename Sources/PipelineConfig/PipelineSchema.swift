@@ -20,21 +20,8 @@ package struct PipelineSchema: Sendable {
             definitions.append(ReportField(Self.definitionName(step: kind.id), Self.stepSchema(kind)))
             stepProperties.append(ReportField(kind.id, .object([ReportField("$ref", .string("#/$defs/\(Self.definitionName(step: kind.id))"))])))
         }
-        let conditions = StepCondition.keywords.map(ReportValue.string)
-        stepProperties += [
-            ReportField("id", .object([
-                ReportField("description", .string("the step's id, unique in the file: later steps refer to it by this")),
-                ReportField("type", .string("string")), ReportField("pattern", .string("^[A-Za-z0-9_-]+$")),
-            ])),
-            ReportField("name", .object([
-                ReportField("description", .string("what progress lines, reports and the run journal call the step instead of its kind")),
-                ReportField("type", .string("string")), ReportField("pattern", .string("^[^\\n]*\\S[^\\n]*$")),
-            ])),
-            ReportField("when", .object([
-                ReportField("description", .string("when the step runs: success (the default: every earlier step succeeded or was skipped), failure (an earlier step failed), always, or an expression over ${steps.ID.OUTPUT}, ${param:NAME}, ${env:NAME}, success, failure and dry-run with == != < <= > >= && || ! and parentheses")),
-                ReportField("anyOf", .array([.object([ReportField("enum", .array(conditions))]), .object([ReportField("type", .string("string"))])])),
-            ])),
-        ]
+        // Written empty, these keys are refused (an empty `when:` is not "success"), so the schema has no null for them.
+        stepProperties += StepEntryKeys.specs.map { ReportField($0.key, Self.propertySchema($0, nullable: false)) }
         definitions.append(ReportField("step", .object([
             ReportField("description", .string("One step: a mapping with one key naming its kind (\(registry.ids.joined(separator: ", "))), its options beneath, and optionally an id, a name and a when beside it.")),
             ReportField("type", .string("object")),
@@ -130,9 +117,9 @@ package struct PipelineSchema: Sendable {
 
     /// One key: its type, with what it does, its default and examples. An optional key may be left empty
     /// (`key:`), which `validate` reads as absent.
-    private static func propertySchema(_ spec: OptionSpec) -> ReportValue {
+    private static func propertySchema(_ spec: OptionSpec, nullable: Bool = true) -> ReportValue {
         var type = typeSchema(spec.type, bounds: spec.bounds)
-        if !spec.isRequired {
+        if !spec.isRequired, nullable {
             let null = ReportValue.object([ReportField("type", .string("null"))])
             if case .object(let fields) = type, fields.count == 1, fields[0].key == "anyOf", case .array(let choices) = fields[0].value {
                 type = anyOf(choices + [null])
@@ -201,6 +188,12 @@ package struct PipelineSchema: Sendable {
             return .object([ReportField("type", .string("array")), ReportField("items", typeSchema(item))])
         case .anyOf(let types):
             return anyOf(types.map { typeSchema($0) })
+        case .identifier:
+            return .object([ReportField("type", .string("string")), ReportField("pattern", .string("^[A-Za-z0-9_-]+$"))])
+        case .line:
+            return .object([ReportField("type", .string("string")), ReportField("pattern", .string("^[^\\n]*\\S[^\\n]*$"))])
+        case .wordOrExpression(let words):
+            return anyOf([.object([ReportField("enum", .array(words.map(ReportValue.string)))]), .object([ReportField("type", .string("string"))])])
         case .steps:
             return .object([ReportField("type", .string("array")), ReportField("items", reference("step"))])
         }

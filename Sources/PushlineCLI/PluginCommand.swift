@@ -145,7 +145,7 @@ struct PluginCommand: AsyncParsableCommand {
                 let diagnostics = DiagnosticCollector()
                 let node = loader.loadData(text: text, name: label, resolvingReferences: true, directory: directory, diagnostics: diagnostics)
                 let step = node?.items?.first ?? node
-                guard let entries = step?.entries, let kind = entries.first(where: { !StepRegistry.entryKeys.contains($0.key) }),
+                guard let entries = step?.entries, let kind = entries.first(where: { !StepEntryKeys.keys.contains($0.key) }),
                       !diagnostics.diagnostics.hasErrors else {
                     let why = diagnostics.diagnostics.first { $0.severity == .error }?.message ?? "it has no key naming the step's kind"
                     problems.append(.init(part: "describe", outcome: .failed, message: "\(label) is not a step as written under steps: \(why)",

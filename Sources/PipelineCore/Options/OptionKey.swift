@@ -8,6 +8,8 @@ public struct OptionKey<Value: Sendable>: Sendable {
     public let defaultValue: Value?
     /// Reads a present, resolved value, or reports why it cannot and returns nil.
     let decode: @Sendable (OptionReader, ConfigNode) -> Value?
+    /// True when the value is read as written: even empty, or holding a reference resolved only when a step runs.
+    private(set) var readsAsWritten = false
 
     /// Declares a key read by `decode`, which reports its own problems at the node it is given.
     public init(_ spec: OptionSpec, default defaultValue: Value? = nil,
@@ -39,24 +41,37 @@ public struct OptionKey<Value: Sendable>: Sendable {
     public func described(_ summary: String) -> OptionKey {
         OptionKey(spec.described(summary), default: defaultValue, decode: decode)
     }
+
+    /// The same key, its node handed to `decode` as written, even empty or holding a reference to a step's output:
+    /// for a key its reader parses itself (a step's `when:`).
+    package func asWritten() -> OptionKey {
+        var key = self
+        key.readsAsWritten = true
+        return key
+    }
 }
 
 extension OptionReader {
     /// The value of a declared key: its default when absent (or an already reported unresolved reference),
     /// the decoded value when present, nil after reporting a problem.
     public func value<Value>(_ option: OptionKey<Value>) -> Value? {
-        guard let node = node(option.key) else { return option.defaultValue }
+        guard let node = node(of: option) else { return option.defaultValue }
         return option.decode(self, node)
     }
 
     /// The value of a declared key with the node it was read from; nil when absent or after reporting a problem.
     public func located<Value>(_ option: OptionKey<Value>) -> (value: Value, node: ConfigNode)? {
-        guard let node = node(option.key), let value = option.decode(self, node) else { return nil }
+        guard let node = node(of: option), let value = option.decode(self, node) else { return nil }
         return (value, node)
     }
 
     /// The node of a declared key, if present, not null and not an unresolved reference.
-    public func node<Value>(_ option: OptionKey<Value>) -> ConfigNode? { node(option.key) }
+    public func node<Value>(_ option: OptionKey<Value>) -> ConfigNode? { node(of: option) }
+
+    /// The node `option` reads: as written when it says so, else only a present, resolved value.
+    private func node<Value>(of option: OptionKey<Value>) -> ConfigNode? {
+        option.readsAsWritten ? entries.first { $0.key == option.key }?.value : node(option.key)
+    }
 
     /// True when a declared key is present (even if null).
     public func contains<Value>(_ option: OptionKey<Value>) -> Bool { contains(option.key) }

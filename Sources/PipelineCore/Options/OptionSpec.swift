@@ -37,6 +37,12 @@ public struct OptionSpec: Sendable, Equatable {
         case anyOf([ValueType])
         /// The pipeline's `steps:` list: one-key mappings naming a registered step.
         case steps
+        /// A name of letters, digits, `-` and `_` (a step's id).
+        case identifier
+        /// One line of text, not blank.
+        case line
+        /// One of these words, or an expression the reader parses (a step's `when:`).
+        case wordOrExpression([String])
 
         /// How the type reads in documentation.
         public var documentation: String {
@@ -57,6 +63,9 @@ public struct OptionSpec: Sendable, Equatable {
             case .list(let item): return "list of \(item.documentation)"
             case .anyOf(let types): return types.map(\.documentation).joined(separator: ", or ")
             case .steps: return "list of steps"
+            case .identifier: return "name (letters, digits, - and _)"
+            case .line: return "one line of text"
+            case .wordOrExpression(let words): return words.joined(separator: " | ") + ", or an expression"
             }
         }
 

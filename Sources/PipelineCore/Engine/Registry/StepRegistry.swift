@@ -86,9 +86,6 @@ package struct StepRegistry: Sendable {
                          name: invocation.name, condition: invocation.condition)
     }
 
-    /// The keys a step entry may have beside its kind.
-    package static let entryKeys = ["id", "name", "when"]
-
     /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written
     /// above `send:`), so the error falls on the stray key rather than on the step.
     /// `document` with every step written in a former spelling read as the step it now is, each with a warning.
@@ -123,7 +120,7 @@ package struct StepRegistry: Sendable {
                 diagnostics.error("'\(stray.key)' is an option of '\(invocation.kind)' but is written beside it", at: stray.keyLocation,
                                   hint: "indent it under `\(invocation.kind):`, with the step's other options")
             } else {
-                let known = Self.entryKeys + ids
+                let known = StepEntryKeys.keys + ids
                 diagnostics.error("unknown key '\(stray.key)' in a step entry\(Suggestion.didYouMean(stray.key, in: known))",
                                   at: stray.keyLocation,
                                   hint: "a step entry holds one key naming its kind (`\(invocation.kind):`) and may have `id:`, `name:` and `when:`")
