@@ -66,7 +66,12 @@ let package = Package(
         .target(name: "PipelineCore", dependencies: [
             "HubExpressions", "HubWire",
             .product(name: "Logging", package: "swift-log"),
+            // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
+        // The process's log handler (plain lines on a terminal, JSON lines for cron) and progress as log lines: set
+        // up by the executables, never by a library.
+        .target(name: "PushlineLogging", dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")]),
         // The batch engine: items sent with bounded concurrency and pacing, journalled before and after, resumed
         // without sending twice, held back by idempotency keys across runs. No third-party imports.
         .target(name: "BatchEngine", dependencies: ["PipelineCore", "HubWire"]),
@@ -125,11 +130,13 @@ let package = Package(
         .target(name: "RunFlow", dependencies: [
             "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "RunJournal",
             "PostgresRunStore",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
         // loop beneath it (a batch runs on the client's own loop).
         .target(name: "HubHTTP", dependencies: [
             "PipelineCore", "HubWire",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -171,9 +178,10 @@ let package = Package(
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
             "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
-            "RunFlow", "RunStore", "HubHTTP",
+            "RunFlow", "RunStore", "HubHTTP", "PushlineLogging",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
-        // OpenTelemetry spans for `run` and `serve` (PipelineCore's RunTracer), exported over OTLP/HTTP when
+        // OpenTelemetry spans for `run` and `serve` (what PipelineCore records through swift-distributed-tracing), exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
         .target(name: "Telemetry", dependencies: [
             "PipelineCore",
@@ -188,7 +196,7 @@ let package = Package(
         .target(name: "PushlineCLI", dependencies: [
             "CProcessControl",
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
-            "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing",
+            "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing", "PushlineLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
@@ -206,28 +214,33 @@ let package = Package(
 
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
-        .testTarget(name: "PipelineCoreTests", dependencies: ["PipelineCore"]),
-        .testTarget(name: "BatchEngineTests", dependencies: ["BatchEngine", "PipelineCore"]),
+        .testTarget(name: "PipelineCoreTests", dependencies: [
+            "PushlineLogging", "PipelineCore",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        ]),
+        .testTarget(name: "PushlineLoggingTests", dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "BatchEngineTests", dependencies: ["PushlineLogging", "BatchEngine", "PipelineCore"]),
         .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
-        .testTarget(name: "SignStepTests", dependencies: ["SignStep", "PipelineCore"]),
-        .testTarget(name: "RenderStepTests", dependencies: ["RenderStep", "PipelineCore"]),
+        .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
+        .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
-        .testTarget(name: "RegisterStepTests", dependencies: ["RegisterStep", "PipelineCore"]),
-        .testTarget(name: "SendStepTests", dependencies: ["SendStep", "CancelStep", "PipelineCore"]),
+        .testTarget(name: "RegisterStepTests", dependencies: ["PushlineLogging", "RegisterStep", "PipelineCore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["PushlineLogging", "SendStep", "CancelStep", "PipelineCore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
-            "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "PushlineLogging", "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "PluginProtocolTests", dependencies: ["PluginProtocol", "PipelineCore"]),
         // Scripted plugins (Python, standard library only) that behave and misbehave.
         // What tests share: waiting for a process that is not the test's child to end (pidfd).
         .target(name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
-        .testTarget(name: "PluginStepTests", dependencies: ["PluginStep", "PluginProtocol", "PipelineCore", "ProcessTestSupport"], exclude: ["Plugins"]),
+        .testTarget(name: "PluginStepTests", dependencies: ["PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "ProcessTestSupport"], exclude: ["Plugins"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
         .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
-        .testTarget(name: "RunFlowTests", dependencies: ["RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
+        .testTarget(name: "RunFlowTests", dependencies: ["PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
         // The run-store contract: every implementation passes the same suite.
         .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PostgresRunStore", "PipelineCore"]),
         .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),
@@ -256,8 +269,6 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: [
             "Telemetry", "PipelineCore",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
         .testTarget(name: "PushlineKitTests", dependencies: ["PushlineKit", "PushlineCLI", "RunFlow"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import Tracing
 
 /// `HubTransport` with NH's retry rules over any `HTTPExecutor`.
 ///
@@ -46,8 +47,8 @@ package struct RetryingTransport: HubTransport {
     package func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
-        guard RunTracing.current != nil else { return try await attempts(request, authorization: authorization, policy: policy) }
-        let result = await RunTracing.span(HubRequestSpan.name(request), kind: .client) { span in
+        guard HubRequestSpan.isRecording else { return try await attempts(request, authorization: authorization, policy: policy) }
+        let result = await withSpan(HubRequestSpan.name(request), ofKind: .client) { span in
             let result: Result<TransportResult, TransportError>
             do throws(TransportError) {
                 result = .success(try await attempts(request, authorization: authorization, policy: policy))

@@ -2,9 +2,11 @@ import Foundation
 import HTTPServing
 import HubWire
 import PipelineCore
+import PushlineLogging
 import RunFlow
 import ServiceMetrics
 import Synchronization
+import Tracing
 import TokenVerification
 
 /// `pushline serve`: the notify-users backend. Devices register through it (it owns the hub key and decides the
@@ -75,17 +77,17 @@ public final class PushServer: Sendable {
         let address = clientAddress.of(request)
         // A span per request when serve is traced, named by the route's template (ids make no new names); the hub
         // requests and pipeline steps it starts are its children.
-        let response = await RunTracing.span("serve \(route.name)", kind: .server) { span in
-            span.set("http.request.method", .string(request.method.rawValue))
-            span.set("http.route", .string(route.name))
+        let response = await withSpan("serve \(route.name)", ofKind: .server) { span in
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["http.route"] = route.name
             let response: ServedResponse
             do throws(Problem) {
                 response = try await answer(request, route: route, address: address, caller: &caller)
             } catch {
                 response = error.response
             }
-            span.set("http.response.status_code", .int(response.status.code))
-            if response.status.code >= 500 { span.fail("answered \(response.status.code)") }
+            span.attributes["http.response.status_code"] = response.status.code
+            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error, message: "answered \(response.status.code)")) }
             return response
         }
         let elapsed = ContinuousClock.now - started

@@ -3,6 +3,7 @@ import Foundation
 import HubHTTP
 import HubWire
 import PipelineCore
+import PushlineLogging
 import RunFlow
 import RunStore
 

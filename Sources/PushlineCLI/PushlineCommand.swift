@@ -2,6 +2,7 @@ import ArgumentParser
 import CProcessControl
 import Foundation
 import PipelineCore
+import PushlineLogging
 import RunFlow
 
 /// The root command: `pushline <subcommand>`.

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import PushlineLogging
 import RunFlow
 
 /// A `register` step built in memory and run as `pushline run` runs pipelines: locked, journalled, listed by

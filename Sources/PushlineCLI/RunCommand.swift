@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import PushlineLogging
 import RunFlow
 import Synchronization
 import Telemetry

@@ -75,11 +75,8 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
         }
         let host = self.host ?? loaded.settings.host
-        // The server's connection tasks may not inherit the command's task-locals: each request is given the tracer.
-        let tracer = RunTracing.current
         let http = HTTPServer(options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)) { request in
-            guard let tracer else { return await server.handle(request) }
-            return await RunTracing.$current.withValue(tracer) { await server.handle(request) }
+            await server.handle(request)
         }
         let settings = loaded.settings
         let users = loaded.users?.count ?? 0

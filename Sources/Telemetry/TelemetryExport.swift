@@ -5,8 +5,9 @@ import ServiceLifecycle
 import Synchronization
 
 /// Exports the spans of one command (`run`, `serve`) when the environment asks for it: swift-otel's tracer is
-/// installed once for the process, the command runs with PipelineCore's tracer set, and at its end the exporter is
-/// shut down gracefully, which sends what is buffered before the process exits.
+/// installed once for the process as swift-distributed-tracing's, which the spans of runs, steps and requests are
+/// recorded through, and at the command's end the exporter is shut down gracefully, which sends what is buffered
+/// before the process exits.
 package enum TelemetryExport {
     /// How long the export may take once the command is done: then what is not sent is dropped.
     package static let shutdownLimit: Duration = .seconds(10)
@@ -51,7 +52,7 @@ package enum TelemetryExport {
             tasks.addTask { try await group.run() }
             let outcome: Result<T, any Error>
             do {
-                outcome = .success(try await RunTracing.$current.withValue(OTelRunTracer()) { try await body() })
+                outcome = .success(try await body())
             } catch {
                 outcome = .failure(error)
             }

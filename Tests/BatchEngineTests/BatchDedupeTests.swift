@@ -1,4 +1,5 @@
 import Foundation
+import PushlineLogging
 import Synchronization
 import HubWire
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import PushlineLogging
 import Synchronization
 import Testing
 @testable import BatchEngine

@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PushlineLogging
 import Synchronization
 import Testing
 import PipelineCore

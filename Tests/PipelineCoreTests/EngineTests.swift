@@ -1,7 +1,9 @@
 import Foundation
-
-import Testing
+import InMemoryTracing
 @testable import PipelineCore
+import PushlineLogging
+import Testing
+import Tracing
 
 /// A step that records its runs and succeeds or fails as told.
 struct ProbeStep: Step {
@@ -148,6 +150,28 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
             StepRecord(index: 2, step: "probe", location: "test.yaml:12:5", status: .skipped,
                        summary: "skipped: an earlier step failed"),
         ])
+    }
+
+    @Test("each step is a span of the tracer the edge installs, a child of the span it runs in, with what it did; without a tracer a request makes no span")
+    func stepsAreSpansOfTheInstalledTracer() async throws {
+        #expect(!HubRequestSpan.isRecording)
+        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))])])
+        let tracer = InMemoryTracer()
+        let (report, recording) = await withTracer(tracer) {
+            await withSpan("pushline run nightly") { _ in
+                (await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .dryRun), HubRequestSpan.isRecording)
+            }
+        }
+        #expect(report.status == .succeeded)
+        #expect(recording)
+        let run = try #require(tracer.finishedSpans.first { $0.operationName == "pushline run nightly" })
+        let step = try #require(tracer.finishedSpans.first { $0.operationName.hasPrefix("step 1 ") })
+        #expect(step.parentSpanID == run.spanID && step.traceID == run.traceID)
+        #expect(step.kind == .internal)
+        #expect(step.attributes["pushline.step.index"]?.toSpanAttribute() == .int64(1))
+        #expect(step.attributes["pushline.step.kind"]?.toSpanAttribute() == .string("probe"))
+        #expect(step.attributes["pushline.step.status"]?.toSpanAttribute() == .string("succeeded"))
+        #expect(step.status == nil)
     }
 
     @Test func reportEncodesAsJSON() async throws {

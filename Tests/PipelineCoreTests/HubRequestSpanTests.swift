@@ -1,14 +1,18 @@
 import HubWire
+import InMemoryTracing
 import PipelineCore
-import Synchronization
 import Testing
+import Tracing
 
-/// A span that keeps what it was given.
-private final class KeptSpan: TraceSpan {
-    let attributes = Mutex<[String: TraceValue]>([:])
-    let failure = Mutex<String?>(nil)
-    func set(_ key: String, _ value: TraceValue) { attributes.withLock { $0[key] = value } }
-    func fail(_ message: String) { failure.withLock { $0 = message } }
+/// A span of an in-memory tracer, read back as a table of what was set on it.
+private struct KeptSpan {
+    let span = InMemoryTracer().startSpan("request")
+    var attributes: [String: SpanAttribute] {
+        var kept: [String: SpanAttribute] = [:]
+        span.attributes.forEach { kept[$0] = $1 }
+        return kept
+    }
+    var failure: String? { span.status?.code == .error ? span.status?.message : nil }
 }
 
 @Suite("What a hub request's span carries")
@@ -29,23 +33,23 @@ struct HubRequestSpanTests {
         let request = HubRequests.registrations(handle: "SECRETHANDLE", tag: nil, top: 100, continuation: nil, at: endpoint)
         let span = KeptSpan()
         HubRequestSpan.describe(request, .success(TransportResult(response: HubResponse(status: 200, headers: [HubHeader("TrackingId", "T-1")]),
-                                                                  attempts: 2, elapsedMs: 5, trackingId: "T-1")), on: span)
-        let kept = span.attributes.withLock { $0 }
+                                                                  attempts: 2, elapsedMs: 5, trackingId: "T-1")), on: span.span)
+        let kept = span.attributes
         #expect(kept["azure.service.request.id"] == .string("T-1"))
-        #expect(kept["pushline.attempts"] == .int(2))
+        #expect(kept["pushline.attempts"] == .int64(2))
         #expect(kept["url.full"] == .string("https://ns.servicebus.windows.net/myhub/registrations"))
         #expect(!"\(kept)".contains("SECRETHANDLE"))
-        #expect(span.failure.withLock { $0 } == nil)
+        #expect(span.failure == nil)
 
         let refused = KeptSpan()
         let post = HubRequests.createRegistrationID(at: endpoint)
-        HubRequestSpan.describe(post, .success(TransportResult(response: HubResponse(status: 403), attempts: 1, elapsedMs: 1, trackingId: "T-2")), on: refused)
-        #expect(refused.attributes.withLock { $0["pushline.outcome"] } == .string("refused 403"))
-        #expect(refused.failure.withLock { $0 } == "the hub answered 403")
+        HubRequestSpan.describe(post, .success(TransportResult(response: HubResponse(status: 403), attempts: 1, elapsedMs: 1, trackingId: "T-2")), on: refused.span)
+        #expect(refused.attributes["pushline.outcome"] == .string("refused 403"))
+        #expect(refused.failure == "the hub answered 403")
 
         let lost = KeptSpan()
-        HubRequestSpan.describe(post, .failure(TransportError(kind: .ambiguous, message: "no answer", attempts: 3, trackingId: "T-3")), on: lost)
-        #expect(lost.attributes.withLock { $0["azure.service.request.id"] } == .string("T-3"))
-        #expect(lost.failure.withLock { $0 } == "no answer")
+        HubRequestSpan.describe(post, .failure(TransportError(kind: .ambiguous, message: "no answer", attempts: 3, trackingId: "T-3")), on: lost.span)
+        #expect(lost.attributes["azure.service.request.id"] == .string("T-3"))
+        #expect(lost.failure == "no answer")
     }
 }

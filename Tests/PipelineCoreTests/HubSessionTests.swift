@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PushlineLogging
 import Testing
 @testable import PipelineCore
 

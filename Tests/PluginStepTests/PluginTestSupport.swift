@@ -2,6 +2,7 @@ import Foundation
 import PipelineCore
 import PluginProtocol
 @testable import PluginStep
+import PushlineLogging
 import Testing
 
 /// The scripted plugin beside these tests, declared to behave as `mode` says.

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PipelineCore
+import PushlineLogging
 import Testing
 @testable import QueryStep
 

@@ -2,6 +2,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import PushlineLogging
 import Synchronization
 import Testing
 @testable import RegisterStep

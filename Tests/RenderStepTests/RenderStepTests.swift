@@ -2,6 +2,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import PushlineLogging
 import Testing
 @testable import RenderStep
 

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import PushlineLogging
 import RunFlow
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import PushlineLogging
 import Testing
 @testable import SignStep
 

@@ -1,10 +1,8 @@
-import InMemoryTracing
 import Logging
 import PipelineCore
 import Synchronization
 @testable import Telemetry
 import Testing
-import Tracing
 
 @Suite("The OpenTelemetry settings Pushline passes to swift-otel")
 struct TelemetrySettingsTests {
@@ -68,46 +66,5 @@ struct TelemetryDiagnosticsTests {
             "pushline: warning: tracing: Failed to update configuration from environment",
             "pushline: warning: tracing: Failed to export batch. (error: connection refused)",
         ])
-    }
-}
-
-@Suite("PipelineCore's spans recorded through swift-distributed-tracing")
-struct OTelRunTracerTests {
-    @Test("nested spans keep their parents, kinds, attributes and failure; no tracer records nothing")
-    func nestedSpans() async throws {
-        let tracer = InMemoryTracer()
-        let value = await withTracer(tracer) {
-            await RunTracing.$current.withValue(OTelRunTracer()) {
-                await RunTracing.span("pushline run nightly") { run in
-                    run.set("pushline.run.id", .string("20261127-1"))
-                    return await RunTracing.span("NH POST send", kind: .client) { request in
-                        request.set("http.response.status_code", .int(403))
-                        request.set("nh.notification.ids", .strings(["a", "b"]))
-                        request.set("pushline.dry_run", .bool(false))
-                        request.fail("the hub answered 403")
-                        return 7
-                    }
-                }
-            }
-        }
-        #expect(value == 7)
-        let spans = tracer.finishedSpans
-        let run = try #require(spans.first { $0.operationName == "pushline run nightly" })
-        let request = try #require(spans.first { $0.operationName == "NH POST send" })
-        #expect(run.parentSpanID == nil)
-        #expect(request.parentSpanID == run.spanID)
-        #expect(request.traceID == run.traceID)
-        #expect(request.kind == .client && run.kind == .internal)
-        #expect(run.attributes["pushline.run.id"]?.toSpanAttribute() == .string("20261127-1"))
-        #expect(request.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(403))
-        #expect(request.attributes["nh.notification.ids"]?.toSpanAttribute() == .stringArray(["a", "b"]))
-        #expect(request.status?.code == .error)
-        #expect(request.status?.message == "the hub answered 403")
-        #expect(run.status == nil)
-
-        tracer.clearAll()
-        let untraced = await withTracer(tracer) { await RunTracing.span("nothing") { _ in 1 } }
-        #expect(untraced == 1)
-        #expect(tracer.finishedSpans.isEmpty, "without RunTracing.current no span is made")
     }
 }

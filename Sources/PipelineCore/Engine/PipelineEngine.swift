@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 
 /// Runs a built pipeline's steps in order and reports what happened.
 ///
@@ -178,12 +179,12 @@ package struct PipelineEngine: Sendable {
         var rejectsInput = false
     }
 
-    /// Runs one step in its own span (its hub requests are the span's children; the tracer is a task-local) and records
+    /// Runs one step in its own span (its hub requests are the span's children, through the task-local context) and records
     /// what it did or why it failed.
     private func execute(_ built: BuiltStep, in context: StepContext) async -> Executed {
         let location = built.location.description
         let stepStart = ContinuousClock.now
-        return await RunTracing.span("step \(built.index) \(built.title)") { span in
+        return await withSpan("step \(built.index) \(built.title)") { span in
             var executed: Executed
             do {
                 let result = try await built.step.run(in: context)

@@ -1,4 +1,5 @@
 import HubWire
+import Tracing
 
 /// What a hub request's span carries, as OpenTelemetry's HTTP conventions name it, with NH's TrackingId as
 /// `azure.service.request.id` (what Azure support asks for), the notification id a send was given or a telemetry
@@ -20,24 +21,29 @@ package enum HubRequestSpan {
         return "NH \(request.method.rawValue) \(resource)"
     }
 
-    package static func describe(_ request: HubRequest, _ result: Result<TransportResult, TransportError>, on span: any TraceSpan) {
-        span.set("http.request.method", .string(request.method.rawValue))
+    /// True when a tracer that records is installed (the edge installs one when tracing is asked for): without one, a
+    /// request skips its span and the work of its attributes.
+    package static var isRecording: Bool { !(InstrumentationSystem.tracer is NoOpTracer) }
+
+    /// Sets the request's attributes on `span`, and an error status when it was refused or got no answer.
+    package static func describe(_ request: HubRequest, _ result: Result<TransportResult, TransportError>, on span: any Span) {
+        span.attributes["http.request.method"] = request.method.rawValue
         // Without the query: it can hold a device handle (`$filter=ChannelUri eq '…'`), which no span keeps.
-        span.set("url.full", .string(SecretRedaction.redact(String(request.url.prefix { $0 != "?" }))))
+        span.attributes["url.full"] = SecretRedaction.redact(String(request.url.prefix { $0 != "?" }))
         switch result {
         case .success(let result):
             let response = result.response
-            span.set("http.response.status_code", .int(response.status))
-            span.set("azure.service.request.id", .string(response.header("TrackingId") ?? result.trackingId))
-            span.set("pushline.attempts", .int(result.attempts))
-            if let id = notificationId(request, response) { span.set("nh.notification.id", .string(id)) }
-            span.set("pushline.outcome", .string(outcome(request, response)))
-            if response.status >= 400 { span.fail("the hub answered \(response.status)") }
+            span.attributes["http.response.status_code"] = response.status
+            span.attributes["azure.service.request.id"] = response.header("TrackingId") ?? result.trackingId
+            span.attributes["pushline.attempts"] = result.attempts
+            if let id = notificationId(request, response) { span.attributes["nh.notification.id"] = id }
+            span.attributes["pushline.outcome"] = outcome(request, response)
+            if response.status >= 400 { span.setStatus(SpanStatus(code: .error, message: "the hub answered \(response.status)")) }
         case .failure(let error):
-            span.set("azure.service.request.id", .string(error.trackingId))
-            span.set("pushline.attempts", .int(error.attempts))
-            span.set("pushline.outcome", .string("no answer"))
-            span.fail(SecretRedaction.redact(error.message))
+            span.attributes["azure.service.request.id"] = error.trackingId
+            span.attributes["pushline.attempts"] = error.attempts
+            span.attributes["pushline.outcome"] = "no answer"
+            span.setStatus(SpanStatus(code: .error, message: SecretRedaction.redact(error.message)))
         }
     }
 

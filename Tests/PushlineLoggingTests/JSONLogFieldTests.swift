@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-@testable import PipelineCore
+import PipelineCore
+@testable import PushlineLogging
 import Testing
 
 @Suite struct JSONLogFieldTests {

@@ -1,6 +1,6 @@
 import Logging
 
-/// Logging setup, kept here so swift-log is imported by this target only.
+/// Logging setup for the executables (`pushline`, `serve`): the process-wide handler and loggers by level name.
 package enum PushlineLogging {
     /// The level names accepted by `--log-level`.
     package static let levelNames = Logger.Level.allCases.map(\.rawValue)

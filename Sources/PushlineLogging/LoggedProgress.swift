@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PipelineCore
 
 /// Progress as log lines (`progress`, then `step finished`), at most one per step every `every`
 /// seconds: what cron and systemd keep of a long run.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PipelineCore
 
 /// One JSON object per log line on standard error, for cron and systemd journals (`jq`-friendly):
 /// `{"ts":"…","level":"info","msg":"progress","step":"2:send","accepted":1200,"rate":61.5,…}`: a value logged as a
