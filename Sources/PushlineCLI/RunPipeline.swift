@@ -35,10 +35,12 @@ struct RunPipeline {
     /// write registrations (targets are registration ids or handles, which no installation read may take).
     var registerSteps: (installations: Set<Int>, registrations: Set<Int>) {
         var installations: Set<Int> = [], registrations: Set<Int> = []
-        for step in pipeline.document.steps where step.kind == "register" {
-            let keys = Set((step.options.entries ?? []).map(\.key))
-            if keys.contains("installations") { installations.insert(step.index) }
-            if keys.contains("registrations") { registrations.insert(step.index) }
+        for step in pipeline.steps {
+            switch step.writtenDevices {
+            case .installations?: installations.insert(step.index)
+            case .registrations?: registrations.insert(step.index)
+            case nil: break
+            }
         }
         return (installations, registrations)
     }

@@ -17,6 +17,8 @@ package struct PluginFailure: Error, Sendable, Equatable {
     package var beforeRunRequest = false
     /// True when it was stopped at its time limit mid-conversation.
     package var timedOut = false
+    /// True when the plugin broke the protocol (a line that is not JSON, an output it did not declare, …).
+    package var brokeProtocol = false
 
     /// Creates a failure.
     package init(_ message: String, hint: String? = nil, stderr: [String] = []) {
@@ -26,7 +28,14 @@ package struct PluginFailure: Error, Sendable, Equatable {
     }
 
     init(_ error: PluginProtocolError, stderr: [String]) {
-        self.init("protocol error: " + error.message, hint: error.hint ?? "see the plugin protocol reference (docs/plugin-protocol.md)", stderr: stderr)
+        self = .brokenProtocol(error.message, hint: error.hint ?? "see the plugin protocol reference (docs/plugin-protocol.md)", stderr: stderr)
+    }
+
+    /// The plugin broke the protocol: the message says so first, and the failure's code is `plugin.protocol`.
+    static func brokenProtocol(_ message: String, hint: String? = nil, stderr: [String] = []) -> PluginFailure {
+        var failure = PluginFailure("protocol error: " + message, hint: hint, stderr: stderr)
+        failure.brokeProtocol = true
+        return failure
     }
 }
 
@@ -34,7 +43,7 @@ extension PluginFailure {
     /// The step failure's code: the plugin's own error, a protocol error, its time limit, or anything else.
     var code: StepFailure.Code {
         if answered { return .pluginError }
-        if message.hasPrefix("protocol error:") { return .pluginProtocol }
+        if brokeProtocol { return .pluginProtocol }
         if timedOut { return .pluginTimeout }
         return .pluginFailed
     }

@@ -42,7 +42,7 @@ package struct PluginHost: Sendable {
             let result = try await Self.answer(to: 2, on: channel, method: "check", rows: nil)
             guard case .array(let problems)? = result["problems"] else {
                 if result["problems"] == nil { return [] }
-                throw PluginFailure("protocol error: the check result's \"problems\" must be a list", hint: "answer {\"problems\": []} when the options are right")
+                throw PluginFailure.brokenProtocol("the check result's \"problems\" must be a list", hint: "answer {\"problems\": []} when the options are right")
             }
             return problems.map { problem in
                 let path: [PluginValue] = if case .array(let parts)? = problem["path"] { parts } else { [] }
@@ -127,7 +127,7 @@ package struct PluginHost: Sendable {
                                     hint: "answer each request with a result or an error line on stdout, flushed, before exiting")
             }
             guard message.id == id else {
-                throw PluginFailure("protocol error: a message carries id \(message.id) while the \(method) request (id \(id)) is open",
+                throw PluginFailure.brokenProtocol("a message carries id \(message.id) while the \(method) request (id \(id)) is open",
                                     hint: "echo the id of the request you are answering")
             }
             switch message {
@@ -137,7 +137,7 @@ package struct PluginHost: Sendable {
                 return .error(text, hint: hint)
             case .rows(_, let batch):
                 guard let rows else {
-                    throw PluginFailure("protocol error: rows in answer to the \(method) request", hint: "send rows only while running")
+                    throw PluginFailure.brokenProtocol("rows in answer to the \(method) request", hint: "send rows only while running")
                 }
                 try await rows(batch)
             case .progress(_, let done, let total):

@@ -136,8 +136,11 @@ struct PluginProcess: Sendable {
         }
         switch (outcome, status) {
         case (.failure(let failure), _):
-            var redacted = PluginFailure(redact(failure.message), hint: failure.hint.map { redact($0) }, stderr: stderr.lastLines)
-            redacted.answered = failure.answered
+            // The same failure (what it is, so its code), in words that hold none of the plugin's secrets.
+            var redacted = failure
+            redacted.message = redact(failure.message)
+            redacted.hint = failure.hint.map { redact($0) }
+            redacted.stderr = stderr.lastLines
             throw redacted
         case (.success(let value), .exited(0)):
             return value

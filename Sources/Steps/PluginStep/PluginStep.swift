@@ -129,11 +129,11 @@ package struct PluginStep: RunnableStep {
     /// another type, or one not declared, is a protocol error.
     static func outputs(of answer: PluginValue, declared: [OutputSpec], redact: PluginRedaction) throws(PluginFailure) -> StepOutputs {
         guard let given = answer["outputs"], given != .null else { return [:] }
-        guard case .object(let fields) = given else { throw PluginFailure("protocol error: the run result's \"outputs\" must be an object") }
+        guard case .object(let fields) = given else { throw PluginFailure.brokenProtocol("the run result's \"outputs\" must be an object") }
         var outputs: StepOutputs = [:]
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             guard let spec = declared.first(where: { $0.name == name }) else {
-                throw PluginFailure("protocol error: the run result has output '\(name)', which the plugin did not declare",
+                throw PluginFailure.brokenProtocol("the run result has output '\(name)', which the plugin did not declare",
                                     hint: "declare it in the describe result's \"outputs\"")
             }
             switch (spec.type, value) {
@@ -144,9 +144,9 @@ package struct PluginStep: RunnableStep {
                 let values = items.compactMap(\.rowText).map { redact($0) }
                 outputs[name] = .list(values, total: values.count)
             case (.rows, _):
-                throw PluginFailure("protocol error: output '\(name)' is rows, which are sent in \"rows\" messages, not in the result")
+                throw PluginFailure.brokenProtocol("output '\(name)' is rows, which are sent in \"rows\" messages, not in the result")
             default:
-                throw PluginFailure("protocol error: output '\(name)' must be \(spec.type.documentation), found \(redact(value.json).prefix(40))")
+                throw PluginFailure.brokenProtocol("output '\(name)' must be \(spec.type.documentation), found \(redact(value.json).prefix(40))")
             }
         }
         return outputs
@@ -173,22 +173,22 @@ struct PluginRowWriter {
         for row in batch {
             written += 1
             guard case .object(let fields) = row else {
-                throw PluginFailure("protocol error: row \(written) is not a JSON object", hint: "send each row as {\"column\": \"value\", …}")
+                throw PluginFailure.brokenProtocol("row \(written) is not a JSON object", hint: "send each row as {\"column\": \"value\", …}")
             }
             if columns == nil {
-                guard !fields.isEmpty else { throw PluginFailure("protocol error: row 1 has no fields") }
+                guard !fields.isEmpty else { throw PluginFailure.brokenProtocol("row 1 has no fields") }
                 columns = fields.keys.sorted()
                 known = Set(fields.keys)
                 // Later steps were checked against the declared columns; rows without one would fail there row by row.
                 let lowered = Set(fields.keys.map { $0.lowercased() })
                 if let missing = declared?.first(where: { !lowered.contains($0.lowercased()) }) {
-                    throw PluginFailure("protocol error: row 1 has no '\(missing)', a column the plugin declared for its rows",
+                    throw PluginFailure.brokenProtocol("row 1 has no '\(missing)', a column the plugin declared for its rows",
                                         hint: "give every row each declared column (a missing value may be null), or change \"columns\" in describe")
                 }
                 sink?.begin(columns: columns!)
             }
             if let extra = fields.keys.filter({ !known.contains($0) }).min() {
-                throw PluginFailure("protocol error: row \(written) has '\(extra)', which the first row does not have",
+                throw PluginFailure.brokenProtocol("row \(written) has '\(extra)', which the first row does not have",
                                     hint: "give every row the first row's keys (a missing value may be null)")
             }
             var values: [String?] = []
@@ -196,7 +196,7 @@ struct PluginRowWriter {
                 let value = fields[column] ?? .null
                 switch value {
                 case .array, .object:
-                    throw PluginFailure("protocol error: row \(written), '\(column)' is a list or an object",
+                    throw PluginFailure.brokenProtocol("row \(written), '\(column)' is a list or an object",
                                         hint: "row values are text, numbers, true/false or null")
                 default:
                     values.append(value.rowText)

@@ -160,11 +160,7 @@ package struct RegisterStep: DeclaredStep {
             row += 1
             return Self.item(device, row: row, session: session, scope: scope)
         }
-        let isRegistrations = switch source {
-        case .registrations: true
-        case .rows(_, let entries): entries.contains { if case .registration = $0.kind { true } else { false } }
-        case .installations, .installationFile: false
-        }
+        let isRegistrations = writtenDevices == .registrations
         let word = isRegistrations && mode != .delete ? RegisterMode.put : mode
         var report = RegisterReport(
             hub: hub.name, noun: isRegistrations ? "registration" : "installation",
@@ -219,6 +215,17 @@ package struct RegisterStep: DeclaredStep {
             item.repeatable = true
             if case .register(let registration) = work.job { item.dedupes = registration.id == nil } else { item.dedupes = false }
             return item
+        }
+    }
+}
+
+extension RegisterStep: WritesDevices {
+    /// Installations, or registrations (to write or to delete), as its entries say.
+    package var writtenDevices: WrittenDevices {
+        switch source {
+        case .installations, .installationFile: .installations
+        case .registrations: .registrations
+        case .rows(_, let entries): entries.contains { if case .registration = $0.kind { true } else { false } } ? .registrations : .installations
         }
     }
 }
