@@ -69,12 +69,18 @@ let package = Package(
             // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
+        // The hub client: a declared hub's session (signed requests, NH's refusals as step failures), the probe of
+        // `check`, reading delivery outcomes from telemetry, and what a request's span carries.
+        .target(name: "HubClient", dependencies: [
+            "PipelineCore", "HubWire",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+        ]),
         // The process's log handler (plain lines on a terminal, JSON lines for cron) and progress as log lines: set
         // up by the executables, never by a library.
         .target(name: "PushlineLogging", dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")]),
         // The batch engine: items sent with bounded concurrency and pacing, journalled before and after, resumed
         // without sending twice, held back by idempotency keys across runs. No third-party imports.
-        .target(name: "BatchEngine", dependencies: ["PipelineCore", "HubWire"]),
+        .target(name: "BatchEngine", dependencies: ["HubClient", "PipelineCore", "HubWire"]),
         // Streamed `for-each`, device and handle files: lines, RFC 4180 CSV, JSON arrays, rows. No third-party imports.
         .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions", "HubWire"]),
         // YAML → PipelineDocument with source marks. Only Yams.
@@ -86,11 +92,11 @@ let package = Package(
                 path: "Sources/Steps/SignStep"),
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
-        .target(name: "CancelStep", dependencies: ["PipelineCore", "HubWire"],
+        .target(name: "CancelStep", dependencies: ["HubClient", "PipelineCore", "HubWire"],
                 path: "Sources/Steps/CancelStep"),
-        .target(name: "RegisterStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
+        .target(name: "RegisterStep", dependencies: ["HubClient", "PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RegisterStep"),
-        .target(name: "SendStep", dependencies: ["PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
+        .target(name: "SendStep", dependencies: ["HubClient", "PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/SendStep"),
         // Reads rows from the app's database: SQLite through the system library, PostgreSQL through postgres-nio with the
         // run store's URL and TLS rules (an edge, as the run store's PostgreSQL side is).
@@ -135,7 +141,7 @@ let package = Package(
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
         // loop beneath it (a batch runs on the client's own loop).
         .target(name: "HubHTTP", dependencies: [
-            "PipelineCore", "HubWire",
+            "HubClient", "PipelineCore", "HubWire",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -177,7 +183,7 @@ let package = Package(
         // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
-            "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+            "HubClient", "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
             "RunFlow", "RunStore", "HubHTTP", "PushlineLogging",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
@@ -194,7 +200,7 @@ let package = Package(
         // One C call Swift cannot make (prctl is variadic): the process made non-dumpable, so plugins cannot read it.
         .target(name: "CProcessControl"),
         .target(name: "PushlineCLI", dependencies: [
-            "CProcessControl",
+            "HubClient", "CProcessControl",
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
             "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing", "PushlineLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -219,15 +225,20 @@ let package = Package(
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
+        .testTarget(name: "HubClientTests", dependencies: [
+            "HubClient", "PipelineCore", "HubWire", "PushlineLogging",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        ]),
         .testTarget(name: "PushlineLoggingTests", dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BatchEngineTests", dependencies: ["PushlineLogging", "BatchEngine", "PipelineCore"]),
+        .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore"]),
         .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(name: "RegisterStepTests", dependencies: ["PushlineLogging", "RegisterStep", "PipelineCore"]),
-        .testTarget(name: "SendStepTests", dependencies: ["PushlineLogging", "SendStep", "CancelStep", "PipelineCore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["HubClient", "PushlineLogging", "SendStep", "CancelStep", "PipelineCore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
             "PushlineLogging", "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
@@ -238,7 +249,7 @@ let package = Package(
         .testTarget(name: "PluginStepTests", dependencies: ["PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "ProcessTestSupport"], exclude: ["Plugins"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "HubHTTPTests", dependencies: ["HubHTTP"]),
+        .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP"]),
         .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
         .testTarget(name: "RunFlowTests", dependencies: ["PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
         // The run-store contract: every implementation passes the same suite.

@@ -1,3 +1,4 @@
+import HubClient
 import HubWire
 import PipelineCore
 

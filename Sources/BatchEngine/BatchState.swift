@@ -1,4 +1,5 @@
 import Foundation
+import HubClient
 import HubWire
 import PipelineCore
 

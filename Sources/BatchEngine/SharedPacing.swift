@@ -1,3 +1,4 @@
+import HubClient
 import PipelineCore
 
 /// What a `RateGovernor` shares with the other processes sending to its hub: the run store's pace, the hub's

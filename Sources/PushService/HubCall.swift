@@ -1,4 +1,5 @@
 import HTTPServing
+import HubClient
 import HubWire
 import PipelineCore
 import ServiceMetrics

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import HubClient
 import HubWire
 import PipelineCore
 import PushlineLogging

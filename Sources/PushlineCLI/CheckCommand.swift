@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HubClient
 import HubHTTP
 import HubWire
 import PipelineCore

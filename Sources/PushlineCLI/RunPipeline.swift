@@ -1,4 +1,5 @@
 import Foundation
+import HubClient
 import HubHTTP
 import HubWire
 import PipelineCore

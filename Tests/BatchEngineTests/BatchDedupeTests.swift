@@ -1,4 +1,5 @@
 import Foundation
+import HubClient
 import PushlineLogging
 import Synchronization
 import HubWire

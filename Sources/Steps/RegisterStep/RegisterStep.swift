@@ -1,4 +1,5 @@
 import BatchEngine
+import HubClient
 import HubExpressions
 import HubWire
 import PipelineCore

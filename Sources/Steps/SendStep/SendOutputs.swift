@@ -1,4 +1,5 @@
 import BatchEngine
+import HubClient
 import PipelineCore
 
 /// What `send` hands to later steps: the item counts, the ids NH gave, and with `outcomes:` what reading the

@@ -1,5 +1,6 @@
 import BatchEngine
 import Foundation
+import HubClient
 import HubExpressions
 import HubWire
 import PipelineCore

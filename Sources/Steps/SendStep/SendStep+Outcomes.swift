@@ -1,4 +1,5 @@
 import BatchEngine
+import HubClient
 import PipelineCore
 
 extension SendStep {

@@ -1,4 +1,5 @@
 import Foundation
+import HubClient
 import HubExpressions
 import HubWire
 import PipelineCore

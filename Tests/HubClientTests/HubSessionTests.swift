@@ -1,8 +1,9 @@
 import Foundation
+@testable import HubClient
 import HubWire
+import PipelineCore
 import PushlineLogging
 import Testing
-@testable import PipelineCore
 
 /// Answers every request with one response.
 private struct FixedTransport: HubTransport {

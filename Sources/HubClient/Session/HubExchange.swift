@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// What one request came to, unclassified for a batch: the answer the caller accepts, the hub's refusal, or
 /// no usable answer at all. A batch job that makes several requests reads these and decides; `attempt`

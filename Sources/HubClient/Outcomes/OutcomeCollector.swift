@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// Reads NH's per-message telemetry for notifications a step sent, asking again with backoff (`TelemetryPoll`) until
 /// each is final or the wait ends. A hub that keeps no telemetry, a key without Manage, or a hub that cannot be reached

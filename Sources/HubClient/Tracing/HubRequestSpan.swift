@@ -1,4 +1,5 @@
 import HubWire
+import PipelineCore
 import Tracing
 
 /// What a hub request's span carries, as OpenTelemetry's HTTP conventions name it, with NH's TrackingId as

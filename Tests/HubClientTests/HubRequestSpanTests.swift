@@ -1,3 +1,4 @@
+import HubClient
 import HubWire
 import InMemoryTracing
 import PipelineCore
@@ -18,6 +19,12 @@ private struct KeptSpan {
 @Suite("What a hub request's span carries")
 struct HubRequestSpanTests {
     let endpoint = HubEndpoint(hubBaseURL: "https://ns.servicebus.windows.net/myhub", hub: "myhub")
+
+    @Test("a request makes a span only under a tracer that records")
+    func recordingOnlyUnderATracer() async {
+        #expect(!HubRequestSpan.isRecording)
+        #expect(await withTracer(InMemoryTracer()) { HubRequestSpan.isRecording })
+    }
 
     @Test("names group requests by method and resource, never by id or handle")
     func names() {

@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// What one request came to, classified for a batch: accepted, failed (and whether trying again may
 /// help), or unknown (it may have been accepted).

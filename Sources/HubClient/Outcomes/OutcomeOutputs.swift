@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// What reading the telemetry of a step's notifications found, as outputs (a `send` with `outcomes:`, and
 /// `pushline runs outcomes` reading them again after the run).
 public struct OutcomeOutputs: DeclaredOutputs {

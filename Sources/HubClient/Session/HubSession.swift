@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// A declared hub ready to talk to: where requests go, the token provider and the transport.
 ///

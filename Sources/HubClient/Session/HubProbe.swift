@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// Proves, without sending a notification or changing anything, that a hub is reachable, that it exists,
 /// that the connection string's key is accepted, and which of the rights a pipeline needs the key holds.

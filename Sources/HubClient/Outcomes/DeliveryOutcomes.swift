@@ -1,4 +1,5 @@
 import HubWire
+import PipelineCore
 
 /// What NH's telemetry says became of a set of notifications the hub accepted: how many were read, how many were
 /// final, and the per-platform outcome counts summed over them. Built by `OutcomeCollector`; a `send` step with

@@ -1,4 +1,5 @@
 import HubWire
+import PipelineCore
 
 extension DeliveryOutcomes {
     /// As the JSON report writes it.
