@@ -66,6 +66,12 @@ let package = Package(
         .target(name: "PipelineCore", dependencies: [
             "HubExpressions", "HubWire",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The engine: the step registry (a value built once), composition (references to earlier steps' outputs, built
+        // then resolved when the step runs; conditions), the run of a pipeline's steps in their spans, and its report.
+        .target(name: "Engine", dependencies: [
+            "PipelineCore", "HubWire",
+            .product(name: "Logging", package: "swift-log"),
             // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
@@ -85,7 +91,7 @@ let package = Package(
         .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions", "HubWire"]),
         // YAML → PipelineDocument with source marks. Only Yams.
         .target(name: "PipelineConfig", dependencies: [
-            "PipelineCore",
+            "Engine", "PipelineCore",
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "SignStep", dependencies: ["PipelineCore", "HubWire"],
@@ -105,7 +111,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Steps/QueryStep"),
-        .target(name: "BuiltinSteps", dependencies: ["PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep", "QueryStep"]),
+        .target(name: "BuiltinSteps", dependencies: ["Engine", "PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep", "QueryStep"]),
         // The plugin protocol's messages: JSON Lines read and written, a plugin's description. No third-party imports.
         .target(name: "PluginProtocol", dependencies: ["PipelineCore", "HubWire"]),
         // Process plugins: the host's side of the protocol over a child's stdin and stdout. Only swift-subprocess (and
@@ -134,7 +140,7 @@ let package = Package(
         // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
         // No third-party imports.
         .target(name: "RunFlow", dependencies: [
-            "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "RunJournal",
+            "Engine", "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "RunJournal",
             "PostgresRunStore",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
@@ -183,7 +189,7 @@ let package = Package(
         // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
         .target(name: "PushService", dependencies: [
-            "HubClient", "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+            "Engine", "HubClient", "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
             "RunFlow", "RunStore", "HubHTTP", "PushlineLogging",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
@@ -200,7 +206,7 @@ let package = Package(
         // One C call Swift cannot make (prctl is variadic): the process made non-dumpable, so plugins cannot read it.
         .target(name: "CProcessControl"),
         .target(name: "PushlineCLI", dependencies: [
-            "HubClient", "CProcessControl",
+            "Engine", "HubClient", "CProcessControl",
             "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
             "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing", "PushlineLogging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -221,7 +227,7 @@ let package = Package(
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "PipelineCoreTests", dependencies: [
-            "PushlineLogging", "PipelineCore",
+            "Engine", "PushlineLogging", "PipelineCore",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
@@ -233,7 +239,7 @@ let package = Package(
         .testTarget(name: "PushlineLoggingTests", dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore"]),
         .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
-        .testTarget(name: "PipelineConfigTests", dependencies: ["PipelineConfig"]),
+        .testTarget(name: "PipelineConfigTests", dependencies: ["Engine", "PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
@@ -251,7 +257,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP"]),
         .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
-        .testTarget(name: "RunFlowTests", dependencies: ["PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
+        .testTarget(name: "RunFlowTests", dependencies: ["Engine", "PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
         // The run-store contract: every implementation passes the same suite.
         .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PostgresRunStore", "PipelineCore"]),
         .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),

@@ -147,7 +147,7 @@ extension BatchState {
             settleSkipped(item, sentBy: prior)
             return
         }
-        let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.at))
+        let when = Timestamp.iso8601(Date(timeIntervalSince1970: prior.at))
         if prior.state == .accepted {
             settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
         } else {

@@ -25,7 +25,7 @@ extension BatchState {
     /// it (its range is) and without writing out its reason unless the report keeps it: a re-run of a million rows
     /// spends its time on the few it sends.
     mutating func settleSkipped(_ item: BatchItem, sentBy prior: PriorSend) {
-        let reason = { "already sent by run \(prior.runId) (\(prior.origin) at \(RunReport.timestamp(Date(timeIntervalSince1970: prior.at))))" }
+        let reason = { "already sent by run \(prior.runId) (\(prior.origin) at \(Timestamp.iso8601(Date(timeIntervalSince1970: prior.at))))" }
         let group: (runId: String, reason: String, key: String)
         if let known = skipGroup, known.runId == prior.runId {
             group = known

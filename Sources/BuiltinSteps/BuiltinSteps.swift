@@ -1,4 +1,5 @@
 import CancelStep
+import Engine
 import PipelineCore
 import QueryStep
 import RegisterStep

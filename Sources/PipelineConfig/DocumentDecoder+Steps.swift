@@ -1,3 +1,4 @@
+import Engine
 import PipelineCore
 
 /// The `steps:` list: each entry is a mapping with one key naming the step's kind (its options under it) and, beside

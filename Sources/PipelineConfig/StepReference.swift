@@ -1,3 +1,4 @@
+import Engine
 import PipelineCore
 
 /// The steps reference, written from the steps' own declarations (summary, options, examples): what

@@ -56,7 +56,7 @@ public struct AccessLog: Sendable {
             write("\(status) \(route.name) \(callerName ?? "-") \(rounded) ms")
             return
         }
-        encodeLine(Line(time: RunReport.timestamp(Date(timeIntervalSince1970: now)), route: route.name, method: request.method.rawValue,
+        encodeLine(Line(time: Timestamp.iso8601(Date(timeIntervalSince1970: now)), route: route.name, method: request.method.rawValue,
                         status: status, caller: callerName, ms: rounded))
     }
 
@@ -77,7 +77,7 @@ public struct AccessLog: Sendable {
             let event: String
             let reason: String
         }
-        encodeLine(Line(time: RunReport.timestamp(Date(timeIntervalSince1970: clock())), event: event, reason: reason))
+        encodeLine(Line(time: Timestamp.iso8601(Date(timeIntervalSince1970: clock())), event: event, reason: reason))
     }
 
     private func summarize(_ summaries: [RefusalTally.Summary]) {
@@ -101,7 +101,7 @@ public struct AccessLog: Sendable {
                 }
                 continue
             }
-            encodeLine(Line(time: RunReport.timestamp(Date(timeIntervalSince1970: summary.since)), refused: summary.count,
+            encodeLine(Line(time: Timestamp.iso8601(Date(timeIntervalSince1970: summary.since)), refused: summary.count,
                             route: summary.key?.route ?? "*", status: summary.key?.status, address: summary.key?.address,
                             keys: summary.key == nil ? summary.keys : nil, seconds: seconds))
         }

@@ -30,8 +30,8 @@ struct RunView: Encodable {
         id = record.id
         self.pipeline = pipeline
         status = record.status.rawValue
-        startedAt = RunReport.timestamp(Date(timeIntervalSince1970: record.startedAt))
-        endedAt = record.endedAt.map { RunReport.timestamp(Date(timeIntervalSince1970: $0)) }
+        startedAt = Timestamp.iso8601(Date(timeIntervalSince1970: record.startedAt))
+        endedAt = record.endedAt.map { Timestamp.iso8601(Date(timeIntervalSince1970: $0)) }
         exitCode = record.exitCode
         resumes = record.resumes
         self.counts = counts

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import HubHTTP
 import HubWire

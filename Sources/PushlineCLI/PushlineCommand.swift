@@ -1,5 +1,6 @@
 import ArgumentParser
 import CProcessControl
+import Engine
 import Foundation
 import PipelineCore
 import PushlineLogging

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import HTTPServing
 import HubHTTP
 import PipelineCore

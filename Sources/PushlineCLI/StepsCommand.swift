@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import PipelineConfig
 import PipelineCore
 import RunFlow

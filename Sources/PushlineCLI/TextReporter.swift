@@ -1,3 +1,4 @@
+import Engine
 import PipelineCore
 
 /// Formats a run report for people: one line per step, details indented under it.

@@ -19,7 +19,7 @@ struct JSONLogHandler: LogHandler {
         var fields: [String: Field] = [:]
         for (key, value) in metadata { fields[key] = Field(value) }
         for (key, value) in event.metadata ?? [:] { fields[key] = Field(value) }
-        fields["ts"] = .text(RunReport.timestamp(Date()))
+        fields["ts"] = .text(Timestamp.iso8601(Date()))
         fields["level"] = .text(event.level.rawValue)
         fields["msg"] = .text("\(event.message)")
         fields["logger"] = .text(label)

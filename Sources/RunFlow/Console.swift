@@ -1,4 +1,5 @@
 import BuiltinSteps
+import Engine
 import Foundation
 import PipelineCore
 import Synchronization

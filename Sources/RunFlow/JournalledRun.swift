@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import PipelineCore
 import RunStore
@@ -240,6 +241,6 @@ struct JournalledRun {
 
     /// `2026-11-22T04:12:00Z`.
     static func time(_ epoch: Double) -> String {
-        RunReport.timestamp(Date(timeIntervalSince1970: epoch))
+        Timestamp.iso8601(Date(timeIntervalSince1970: epoch))
     }
 }

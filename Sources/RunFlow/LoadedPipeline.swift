@@ -1,3 +1,4 @@
+import Engine
 import PipelineConfig
 import PipelineCore
 import PluginStep
@@ -30,7 +31,7 @@ package struct LoadedPipeline {
         var registry = base
         var described: [StepKind] = []
         if let document, !document.plugins.isEmpty {
-            described = await PluginSteps.kinds(for: document, registry: base, diagnostics: collector)
+            described = await PluginSteps.kinds(for: document, registered: Set(base.ids), diagnostics: collector)
             registry = (try? base.adding(described)) ?? base
         }
         var pipeline = document.flatMap {

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import PipelineCore
 import RunStore
@@ -83,7 +84,7 @@ extension PipelineRun {
             case .expire(let run):
                 "a live run would close run \(run.id), cut off too long ago, as expired, and start a new run reading its sources now"
             case .completed(let run):
-                "a live run would send nothing: run \(run.id) completed at \(RunReport.timestamp(Date(timeIntervalSince1970: run.endedAt ?? run.startedAt)))"
+                "a live run would send nothing: run \(run.id) completed at \(Timestamp.iso8601(Date(timeIntervalSince1970: run.endedAt ?? run.startedAt)))"
             }
         }
     }

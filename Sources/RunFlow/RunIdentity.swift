@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import HubWire
 import PipelineCore

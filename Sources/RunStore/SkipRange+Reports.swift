@@ -40,7 +40,7 @@ extension SkipRange {
     /// Row `row` of this range, of run `runId` (of pipeline `pipeline`, started at `startedAt`), as `runs find` lists
     /// it: the notification `prior`, the earlier run `priorRun`'s item, already sent.
     package func found(row: Int, runId: String, pipeline: String, startedAt: Double, prior: JournalItem) -> FoundItem {
-        let when = RunReport.timestamp(Date(timeIntervalSince1970: prior.updatedAt))
+        let when = Timestamp.iso8601(Date(timeIntervalSince1970: prior.updatedAt))
         let item = JournalItem(key: LedgerKey(step: step, row: row), stepId: stepId, origin: origin(of: row), digest: prior.digest,
                                state: .duplicate, attempts: 0, notificationId: prior.notificationId,
                                error: "already sent by run \(priorRun) (\(prior.origin) at \(when))", updatedAt: startedAt,

@@ -1,3 +1,4 @@
+@testable import Engine
 import Testing
 @testable import PipelineCore
 

@@ -1,3 +1,4 @@
+@testable import Engine
 import Foundation
 import InMemoryTracing
 @testable import PipelineCore

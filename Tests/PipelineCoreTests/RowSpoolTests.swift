@@ -1,3 +1,4 @@
+@testable import Engine
 import Foundation
 import Synchronization
 import Testing

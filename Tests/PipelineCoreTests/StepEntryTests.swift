@@ -1,3 +1,4 @@
+@testable import Engine
 import Foundation
 @testable import PipelineCore
 import Testing

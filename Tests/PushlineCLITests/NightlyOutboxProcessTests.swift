@@ -48,7 +48,7 @@ struct NightlyOutboxProcessTests {
         #expect(now.count(of: "3 new replies") == 1 && now.count(of: "Your order shipped") == 1 && now.count(of: "Weekly summary") == 1,
                 "\(now)\n\(output)")
         #expect(now.count(of: "outbox: 3 rows, 3 sent, 0 already sent, 0 unknown (succeeded: )") == 1, "\(now)")
-        #expect(try night.report("night-1")["startedAt"] as? String == RunReport.timestamp(first), "the clock is the night's")
+        #expect(try night.report("night-1")["startedAt"] as? String == Timestamp.iso8601(first), "the clock is the night's")
 
         // The same command again: nothing sent, and still a report and metrics that say why.
         (status, output) = try await night.run(at: first.addingTimeInterval(300), report: "again")

@@ -1,4 +1,5 @@
 import CSQLite
+import Engine
 import Foundation
 import PipelineCore
 import RunFlow

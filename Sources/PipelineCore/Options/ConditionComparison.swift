@@ -21,5 +21,5 @@ package enum ConditionComparison: String, Sendable, Equatable, CaseIterable {
     }
 
     /// True for `<`, `<=`, `>`, `>=`, which compare numbers only.
-    var isOrdering: Bool { self != .equal && self != .notEqual }
+    package var isOrdering: Bool { self != .equal && self != .notEqual }
 }

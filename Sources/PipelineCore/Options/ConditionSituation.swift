@@ -1,11 +1,19 @@
 /// What a `when:` expression is judged against when its step is about to run (the engine makes one per step).
-struct ConditionSituation: Sendable {
+package struct ConditionSituation: Sendable {
     /// What earlier steps handed on.
-    var outputs: EarlierOutputs
+    package var outputs: EarlierOutputs
     /// True when an earlier step failed.
-    var earlierFailed: Bool
+    package var earlierFailed: Bool
     /// True in a dry run.
-    var isDryRun: Bool
+    package var isDryRun: Bool
     /// How messages name the step (`step 'summary'`).
-    var consumer: String
+    package var consumer: String
+
+    /// A situation to judge a condition in.
+    package init(outputs: EarlierOutputs, earlierFailed: Bool, isDryRun: Bool, consumer: String) {
+        self.outputs = outputs
+        self.earlierFailed = earlierFailed
+        self.isDryRun = isDryRun
+        self.consumer = consumer
+    }
 }

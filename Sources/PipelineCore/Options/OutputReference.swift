@@ -7,6 +7,13 @@ package struct OutputReference: Sendable, Equatable, Hashable {
     /// An index into a list output (0 is the first); nil for the whole value.
     package var index: Int? = nil
 
+    /// A reference to `output` of step `step`, or to item `index` of it.
+    package init(step: String, output: String, index: Int? = nil) {
+        self.step = step
+        self.output = output
+        self.index = index
+    }
+
     /// As written: `${steps.schedule.notification-ids[0]}`.
     package var written: String { "${steps.\(step).\(output)\(index.map { "[\($0)]" } ?? "")}" }
 

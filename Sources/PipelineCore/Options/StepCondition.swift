@@ -35,7 +35,7 @@ package enum StepCondition: Sendable, Equatable {
 
     /// Whether a step with this condition runs, in `situation`; throws when the expression reads an output that
     /// is not there (a skipped step's, say).
-    func holds(_ situation: ConditionSituation) throws(StepFailure) -> Bool {
+    package func holds(_ situation: ConditionSituation) throws(StepFailure) -> Bool {
         switch self {
         case .success: return !situation.earlierFailed
         case .failure: return situation.earlierFailed

@@ -69,7 +69,7 @@ struct PluginEffect {
             if prior.state == .accepted {
                 try await ledger.record([LedgerOutcome(item: item, state: .duplicate, error: "already run by run \(prior.runId)")], skips: [])
                 return .settled(StepResult(summary: "plugin '\(plugin)' was run with the same options by run \(prior.runId) at "
-                                               + "\(RunReport.timestamp(Date(timeIntervalSince1970: prior.at))) (within the dedupe window; --again runs it anyway)",
+                                               + "\(Timestamp.iso8601(Date(timeIntervalSince1970: prior.at))) (within the dedupe window; --again runs it anyway)",
                                            items: ItemCounts(duplicates: 1)))
             }
             let reason = "run \(prior.runId) left the same request to plugin '\(plugin)' of unknown fate"

@@ -5,12 +5,13 @@ import PluginProtocol
 /// What the loader does with a pipeline's `plugins:`: asks each plugin what it is, to register its step kind, and
 /// has each plugin step's options checked by its plugin after the host's own checks.
 package enum PluginSteps {
-    /// The step kind of each declared plugin, from its `describe` answer. A plugin named like a step `registry`
-    /// already has, or one that cannot say what it is, is an error at its declaration (with its last stderr lines).
-    package static func kinds(for document: PipelineDocument, registry: StepRegistry, diagnostics: DiagnosticCollector) async -> [StepKind] {
+    /// The step kind of each declared plugin, from its `describe` answer. A plugin named like a step already
+    /// registered (`registered`), or one that cannot say what it is, is an error at its declaration (with its last
+    /// stderr lines).
+    package static func kinds(for document: PipelineDocument, registered: Set<String>, diagnostics: DiagnosticCollector) async -> [StepKind] {
         var kinds: [StepKind] = []
         for declaration in document.plugins {
-            if registry.kind(for: declaration.name) != nil {
+            if registered.contains(declaration.name) {
                 diagnostics.error("plugin '\(declaration.name)' has the name of a step built into pushline", at: declaration.location,
                                   hint: "name the plugin something else, e.g. '\(declaration.name)-plugin'")
                 continue

@@ -74,7 +74,7 @@ package struct SignStep: DeclaredStep {
             lifetime: lifetime, now: { clock.epochSeconds })
         let token = provider.token()
         context.state.setTokenProvider(provider, forHub: hub.name)
-        let expires = RunReport.timestamp(Date(timeIntervalSince1970: TimeInterval(token.expiry)))
+        let expires = Timestamp.iso8601(Date(timeIntervalSince1970: TimeInterval(token.expiry)))
         context.logger.info("signed token", metadata: ["hub": "\(hub.name)", "policy": "\(connection.keyName)", "expires": "\(expires)"])
         var result = StepResult(
             summary: "signed a token for hub '\(hub.name)' (\(hubName)) with policy '\(connection.keyName)', valid \(ConfigDuration.format(lifetime)) until \(expires)",

@@ -21,12 +21,12 @@ public struct StepMigration: Sendable {
     }
 
     /// True when `invocation` is written in the old spelling.
-    func applies(to invocation: StepInvocation) -> Bool {
+    package func applies(to invocation: StepInvocation) -> Bool {
         invocation.kind == kind && invocation.options.entries?.contains { $0.key == key } == true
     }
 
     /// `invocation` in the new spelling; the warning (with its edits) goes to `diagnostics`.
-    func migrate(_ invocation: StepInvocation, _ diagnostics: DiagnosticCollector) -> StepInvocation {
+    package func migrate(_ invocation: StepInvocation, _ diagnostics: DiagnosticCollector) -> StepInvocation {
         var migrated = invocation
         let entries = invocation.options.entries ?? []
         let renamedEntries = entries.map { entry in

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Puts the values of earlier steps' outputs into a step's options, where its `${steps.ID.OUTPUT}` references are.
 ///
 /// A whole list (`direct: ${steps.lookup.handles}`) becomes a YAML list; anything else becomes text inside the

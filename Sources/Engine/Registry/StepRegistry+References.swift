@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Build-time checks of `${steps.ID.OUTPUT}` references, and the deferred step that resolves them at run time.
 extension StepRegistry {
     /// Reports every reference in `invocation`'s options that cannot work — a step id no step has or that runs

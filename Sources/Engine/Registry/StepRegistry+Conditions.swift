@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Load-time checks of `when:` expressions: every output they read exists and comes earlier, and every operator
 /// gets the types it compares.
 extension StepRegistry {

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// The outcome of running a pipeline, printed as text or JSON by the CLI.
 package struct RunReport: Sendable, Equatable, Encodable {
@@ -45,14 +46,9 @@ package struct RunReport: Sendable, Equatable, Encodable {
     package init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {
         self.pipeline = pipeline
         self.dryRun = dryRun
-        self.startedAt = RunReport.timestamp(startedAt)
-        self.finishedAt = RunReport.timestamp(finishedAt)
+        self.startedAt = Timestamp.iso8601(startedAt)
+        self.finishedAt = Timestamp.iso8601(finishedAt)
         self.status = status
         self.steps = steps
-    }
-
-    /// ISO 8601 with second precision in UTC, as cron logs and JSON consumers expect.
-    package static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
     }
 }

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// One decoded step with where it came from.
 package struct BuiltStep: Sendable {
     /// 1-based position in `steps:`.

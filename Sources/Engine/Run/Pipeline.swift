@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// A validated pipeline, ready to run.
 package struct Pipeline: Sendable {
     /// The document it came from.

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): it is built when it runs, from its
 /// options with the values put in, by its kind.

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// What happened to one step.
 package struct StepRecord: Sendable, Equatable, Encodable {

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// The keys a step entry may have beside the one naming its kind, each declared once: the loader reads them
 /// through this declaration, and the key list, the unknown-key hints and the JSON Schema come from it.
 ///

@@ -45,17 +45,20 @@ public struct StepKind: Sendable {
         make = build
     }
 
-    /// The outputs every step has, whatever became of it: how it ended and why it failed.
-    package static var commonOutputs: [OutputSpec] { HandedOn.common }
+    /// The outputs every step has, whatever became of it: how it ended and why it failed (the engine hands them on).
+    package static let commonOutputs = [
+        OutputSpec("status", .string, "how the step ended: succeeded, partial, failed, rejected (its input refused, nothing sent), skipped, or interrupted"),
+        OutputSpec("error", .string, "why it failed or was rejected, as the report says it; empty otherwise"),
+    ]
 
     /// The outputs the kind declares itself: `outputs` without the common ones.
     package var ownOutputs: [OutputSpec] {
-        outputs.filter { output in !HandedOn.common.contains { $0.name == output.name } }
+        outputs.filter { output in !Self.commonOutputs.contains { $0.name == output.name } }
     }
 
     /// `outputs` and the ones every step has (`status`, `error`), unless the kind declares them itself.
     private static func withCommon(_ outputs: [OutputSpec]) -> [OutputSpec] {
-        outputs + HandedOn.common.filter { common in !outputs.contains { $0.name == common.name } }
+        outputs + commonOutputs.filter { common in !outputs.contains { $0.name == common.name } }
     }
 
     /// A reader of `node` against this kind's keys.

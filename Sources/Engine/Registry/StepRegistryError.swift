@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Two step types registered under one id.
 package struct StepRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The id claimed twice.

@@ -1,4 +1,5 @@
 import Logging
+import PipelineCore
 
 /// Steps a resumed run completed before: read back, not run again.
 extension PipelineEngine {

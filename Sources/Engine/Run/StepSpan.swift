@@ -1,3 +1,4 @@
+import PipelineCore
 import Tracing
 
 /// What a step's span carries: the step, how it ended, its item counts, the notifications it sent and, when it read

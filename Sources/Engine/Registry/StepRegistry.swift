@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// The kinds of step a pipeline may use, keyed by id. A value, built once where `pushline` starts and passed down;
 /// a pipeline's plugins extend it for that pipeline (`adding(_:)`).
 package struct StepRegistry: Sendable {

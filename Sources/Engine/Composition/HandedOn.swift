@@ -1,15 +1,11 @@
 import HubWire
+import PipelineCore
 
 /// What a step hands to later steps, whatever became of it: every output its kind declares (what it did, or nothing
 /// when it never started: 0, empty text, an empty list, no rows), with `status` and `error`. So a summary that runs
 /// `when: always` reads the counts of a step that failed or was skipped instead of failing itself.
+/// Every step has `StepKind.commonOutputs` besides its own.
 enum HandedOn {
-    /// The outputs every step has besides its own.
-    static let common = [
-        OutputSpec("status", .string, "how the step ended: succeeded, partial, failed, rejected (its input refused, nothing sent), skipped, or interrupted"),
-        OutputSpec("error", .string, "why it failed or was rejected, as the report says it; empty otherwise"),
-    ]
-
     /// `produced` over the empty value of every declared output, with the step's status and error.
     static func outputs(of built: BuiltStep, record: StepRecord, produced: StepOutputs?, rejected: Bool) -> StepOutputs {
         var outputs: StepOutputs = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PipelineCore
 import Tracing
 
 /// Runs a built pipeline's steps in order and reports what happened.

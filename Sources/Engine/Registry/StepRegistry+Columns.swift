@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// The build-time check that a `for-each` over an earlier step's rows reads only columns those rows have, when the
 /// earlier step knows them before the run (a SQLite query prepared, a plugin's declared columns), as a CSV's header
 /// is checked.
