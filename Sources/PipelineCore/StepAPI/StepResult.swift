@@ -15,8 +15,9 @@ public struct StepResult: Sendable, Equatable {
     /// The values of the step's declared outputs, for later steps and the report.
     public var outputs: StepOutputs = [:]
     /// True when the step's notifications were accepted but their telemetry shows no device was reached: the run
-    /// ends `undelivered` (exit 4) instead of succeeded.
-    package var reachedNoDevice = false
+    /// ends `undelivered` (exit 4) instead of succeeded. Any step that reads delivery outcomes may set it; the engine
+    /// keeps it with the step's record, so a resumed run ends the same way.
+    public var reachedNoDevice = false
 
     /// Creates a result.
     public init(summary: String, lines: [String] = [], data: ReportValue = .object([]), items: ItemCounts? = nil,
