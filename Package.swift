@@ -196,7 +196,6 @@ let package = Package(
         // OpenTelemetry spans for `run` and `serve` (what PipelineCore records through swift-distributed-tracing), exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
         .target(name: "Telemetry", dependencies: [
-            "PipelineCore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "OTel", package: "swift-otel"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -1,6 +1,5 @@
 import Logging
 import OTel
-import PipelineCore
 import ServiceLifecycle
 import Synchronization
 

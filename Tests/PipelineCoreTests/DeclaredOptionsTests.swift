@@ -52,6 +52,23 @@ import Testing
         #expect(inner.map(\.key) == ["wait", "tries"])
     }
 
+    struct Entry: DeclaredOptions {
+        @Key(OptionKey.node(OptionSpec("when", .string, "when")).asWritten().described("when, narrowed")) var when: ConfigNode?
+        @Key(.node(OptionSpec("other", .string, "other"))) var other: ConfigNode?
+        init() {}
+    }
+
+    @Test("a key read as written gets a value that waits for a step's output, which other keys take as absent, through its other modifiers too")
+    func keysReadAsWritten() {
+        let pending = ConfigNode(.scalar(ConfigScalar(text: "", sourceText: "${steps.a.b} > 0", isUnresolved: true)), at: Build.at(2, 7))
+        let reader = OptionReader(Build.mapping([("when", pending), ("other", pending)]), specs: Entry.specs, step: nil, what: "entry",
+                                  diagnostics: DiagnosticCollector())
+        let entry = Entry(reading: reader)
+        #expect(entry.when?.location == Build.at(2, 7))
+        #expect(entry.other == nil)
+        #expect(Entry.specs.first?.summary == "when, narrowed")
+    }
+
     @Test func absentKeysTakeTheirDefaultsAndHaveNoPlace() {
         let (probe, collector) = read([("name", Build.scalar("ann", 3, 9))])
         #expect(probe.name == "ann" && probe.colour == .red && probe.loud == false && probe.limits.low == 10 && probe.retry == nil)

@@ -24,22 +24,29 @@ public struct OptionKey<Value: Sendable>: Sendable {
 
     /// The same key, refused beside `keys` (each naming a key of the same mapping) with `hint`.
     public func excluding(_ keys: [String], hint: String) -> OptionKey {
-        OptionKey(spec.excluding(keys, hint: hint), default: defaultValue, decode: decode)
+        with(spec.excluding(keys, hint: hint))
     }
 
     /// The same key, accepted only beside `key`.
     public func requiring(_ key: String, because reason: String, hint: String) -> OptionKey {
-        OptionKey(spec.requiring(key, because: reason, hint: hint), default: defaultValue, decode: decode)
+        with(spec.requiring(key, because: reason, hint: hint))
     }
 
     /// The same key and reading, documented as another type (`.anyCaseOf(words)` for text checked where it is used).
     public func documented(as type: OptionSpec.ValueType) -> OptionKey {
-        OptionKey(spec.documented(as: type), default: defaultValue, decode: decode)
+        with(spec.documented(as: type))
     }
 
     /// The same key and reading, described for another step (a shared key whose meaning a step narrows).
     public func described(_ summary: String) -> OptionKey {
-        OptionKey(spec.described(summary), default: defaultValue, decode: decode)
+        with(spec.described(summary))
+    }
+
+    /// The same key and reading with `spec` as its documentation.
+    private func with(_ spec: OptionSpec) -> OptionKey {
+        var key = OptionKey(spec, default: defaultValue, decode: decode)
+        key.readsAsWritten = readsAsWritten
+        return key
     }
 
     /// The same key, its node handed to `decode` as written, even empty or holding a reference to a step's output:
