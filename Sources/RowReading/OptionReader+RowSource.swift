@@ -6,20 +6,28 @@ extension OptionReader {
     ///
     /// A path given whole by a reference (`${env:ROWS}`) is relative to the current directory, one written
     /// in the pipeline to the pipeline; rows are reported as `file:line` under the path as it can be opened.
-    public func rowSource(_ path: String, at node: ConfigNode, in context: BuildContext) -> RowSource? {
-        // An earlier step's rows (`${steps.ID.rows}`): a JSON Lines file the engine copied them to, named in messages
-        // by the reference, one line per row; empty while the step is built before the run (nothing to open yet).
-        if let scalar = node.scalar, scalar.sourceText.hasPrefix("${steps."), scalar.sourceText.hasSuffix("}") {
-            let shown = String(scalar.sourceText.dropFirst(2).dropLast())
-            let source = RowSource(path: path, shown: shown, format: .jsonl)
-            if !path.isEmpty {
-                do { _ = try source.columns() } catch {
-                    self.error(error.message, at: node)
-                    return nil
-                }
-            }
-            return source
+    package func rowSource(_ input: RowInput, at node: ConfigNode, in context: BuildContext) -> RowSource? {
+        switch input {
+        case .handed(let rows): return rowSource(rows, at: node)
+        case .file(let path): return rowSource(path, at: node, in: context)
         }
+    }
+
+    /// An earlier step's rows: the JSON Lines file the engine copied them to, one object per line, named in messages
+    /// by the reference; not opened while the pipeline is built (no rows exist yet).
+    private func rowSource(_ rows: HandedRows, at node: ConfigNode) -> RowSource? {
+        let shown = String(rows.reference.written.dropFirst(2).dropLast())
+        let source = RowSource(path: rows.path ?? "", shown: shown, format: .jsonl)
+        if rows.path != nil {
+            do { _ = try source.columns() } catch {
+                self.error(error.message, at: node)
+                return nil
+            }
+        }
+        return source
+    }
+
+    private func rowSource(_ path: String, at node: ConfigNode, in context: BuildContext) -> RowSource? {
         guard let format = RowSource.format(of: path) else {
             error("for-each file \(node.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: node,
                   hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")

@@ -29,7 +29,7 @@ private struct RowsSource: Step {
     }
 }
 
-/// A step that reads `for-each` as a file, as send and register do, and says what it found.
+/// A step that reads `for-each` as the rows the engine hands on, as send and register do, and says what it found.
 private struct RowsReader: Step {
     static let id = "rows-reader"
     static let summary = "reads rows"
@@ -38,7 +38,8 @@ private struct RowsReader: Step {
     let path: String
     let shown: String
     static func build(_ options: OptionReader, in context: BuildContext) -> RowsReader? {
-        options.string("for-each").map { RowsReader(path: $0.value, shown: $0.node.scalar?.sourceText ?? "") }
+        guard case .handed(let rows)? = options.value(BatchOptions.forEach) else { return nil }
+        return RowsReader(path: rows.path ?? "", shown: rows.reference.written)
     }
     var dedupeWindow: Int64 { 3600 }
     func run(in context: StepContext) async throws -> StepResult {

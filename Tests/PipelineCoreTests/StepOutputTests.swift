@@ -54,21 +54,21 @@ private struct OutputProbe: Step {
 
     @Test func valuesGoInAsTextAndAWholeListAsAList() throws {
         let substitution = OutputSubstitution(outputs: outputs, consumer: "step 'next'")
-        let text = try substitution.apply(deferred([.text("sent "), .output(OutputReference(step: "s", output: "count")), .text(": "),
+        let text = try substitution.resolve(deferred([.text("sent "), .output(OutputReference(step: "s", output: "count")), .text(": "),
                                                     .output(OutputReference(step: "s", output: "ids", index: 1))]))
         #expect(text.scalar?.text == "sent 2: n2")
-        let flag = try substitution.apply(deferred([.text("quiet: "), .output(OutputReference(step: "s", output: "quiet"))]))
+        let flag = try substitution.resolve(deferred([.text("quiet: "), .output(OutputReference(step: "s", output: "quiet"))]))
         #expect(flag.scalar?.text == "quiet: false", "a boolean goes into text as true or false")
         #expect(text.scalar?.sourceText == "written", "messages quote the reference as written")
         #expect(text.scalar?.isUnresolved == false && text.scalar?.deferred == nil)
-        let list = try substitution.apply(Build.mapping([("direct", deferred([.output(OutputReference(step: "s", output: "ids"))]))]))
+        let list = try substitution.resolve(Build.mapping([("direct", deferred([.output(OutputReference(step: "s", output: "ids"))]))]))
         #expect(list["direct"]?.items?.compactMap(\.scalar?.text) == ["n1", "n2"])
     }
 
     @Test func aMissingOrUnfitValueIsAFailureNamingBothSteps() {
         let substitution = OutputSubstitution(outputs: outputs, consumer: "step 'next'")
         func failure(_ parts: [DeferredPart]) -> String? {
-            do { _ = try substitution.apply(deferred(parts)); return nil } catch { return error.message }
+            do { _ = try substitution.resolve(deferred(parts)); return nil } catch { return error.message }
         }
         #expect(failure([.output(OutputReference(step: "maybe", output: "accepted"))])
             == "step 'next' uses ${steps.maybe.accepted}, but step 'maybe' has not produced 'accepted'")

@@ -1,20 +1,20 @@
 import Foundation
 import PipelineCore
 
-/// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): it is built when it runs, from its
-/// options with the values put in, by its kind.
+/// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): its options were read once when the
+/// pipeline was built, and the keys that hold references are read with their values when it runs.
 ///
 /// At build time the pipeline checked everything that does not depend on those values, and the references
 /// themselves (the step exists and comes earlier, the output exists, its type fits the key). A copy built with
-/// sample values stands in for what `check` and the run's setup ask before the step runs (its hub access,
-/// concurrency and dedupe window). Its input is checked when it runs, before it sends anything.
+/// sample values in the pending keys stands in for what `check` and the run's setup ask before the step runs (its
+/// hub access, concurrency and dedupe window). Its input is checked when it runs, before it sends anything.
 struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
-    /// What builds it.
+    /// How messages name the step.
     let kind: StepKind
-    /// The options as written, references in them.
-    let optionsNode: ConfigNode
-    /// What the step was built against.
-    let buildContext: BuildContext
+    /// The options, read, with the keys that wait for values.
+    let pending: PendingStep
+    /// Every reference in the step's options.
+    let outputReferences: [OutputReference]
     /// The step built with sample values, if it builds with them.
     let sample: (any RunnableStep)?
 
@@ -26,9 +26,7 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
     func columns(of output: String) -> [String]? { sample?.columns(of: output) }
     var columnsRead: [String] { sample?.columnsRead ?? [] }
 
-    var outputReferences: [OutputReference] { optionsNode.deferredScalars.flatMap { $0.0.outputReferences } }
-
-    /// Builds the step with the values in, checks its input, then runs it.
+    /// Reads the pending keys with the values in, builds the step, checks its input, then runs it.
     func run(in context: StepContext) async throws -> StepResult {
         let consumer = "step '\(context.stepName ?? kind.id)'"
         // Rows are read from a file of this process: the spool, copied out, removed when the step ends.
@@ -41,22 +39,16 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
             rowFiles[reference] = file.path
             if file.temporary { temporary.append(file.path) }
         }
-        let substituted: Result<ConfigNode, StepFailure>
-        do throws(StepFailure) {
-            substituted = .success(try OutputSubstitution(outputs: context.earlierOutputs, consumer: consumer, rowFiles: rowFiles).apply(optionsNode))
-        } catch {
-            substituted = .failure(error)
-        }
-        let resolved: ConfigNode
-        switch substituted {
-        case .success(let node): resolved = node
-        case .failure(let failure) where context.isDryRun:
-            // A dry run sends nothing, so the ids a live run would hand on do not exist: say what would happen.
-            return StepResult(summary: "would run with values a live run hands on (nothing sent): \(failure.message)")
-        case .failure(let failure): throw failure
-        }
+        let values = OutputSubstitution(outputs: context.earlierOutputs, consumer: consumer, rowFiles: rowFiles)
         let diagnostics = DiagnosticCollector()
-        let built = kind.build(kind.reader(resolved, diagnostics: diagnostics), in: buildContext)
+        let built: (any RunnableStep)?
+        do throws(StepFailure) {
+            built = try pending.build(with: values, diagnostics: diagnostics)
+        } catch {
+            // A dry run sends nothing, so the ids a live run would hand on do not exist: say what would happen.
+            if context.isDryRun { return StepResult(summary: "would run with values a live run hands on (nothing sent): \(error.message)") }
+            throw error
+        }
         let errors = diagnostics.diagnostics.filter { $0.severity == .error }
         guard let built, errors.isEmpty else {
             if context.isDryRun {

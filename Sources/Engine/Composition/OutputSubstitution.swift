@@ -1,17 +1,19 @@
 import PipelineCore
 
-/// Puts the values of earlier steps' outputs into a step's options, where its `${steps.ID.OUTPUT}` references are.
+/// The values of earlier steps' outputs, put into the value of a key that holds `${steps.ID.OUTPUT}` references just
+/// before the key is read.
 ///
-/// A whole list (`direct: ${steps.lookup.handles}`) becomes a YAML list; anything else becomes text inside the
-/// scalar, which the step then reads as it reads any value (a payload property is escaped by the template
-/// engine, never spliced into JSON or XML). The text as written is kept, so messages quote the reference.
-struct OutputSubstitution {
+/// Rows given whole (`for-each: ${steps.users.rows}`) become the rows handed on, typed, with their columns; a whole
+/// list (`direct: ${steps.lookup.handles}`) becomes a list; anything else becomes text where the reference was, which
+/// the key reads as it reads any value (a payload property is escaped by the template engine, never spliced into JSON
+/// or XML). The value keeps the reference's place and its text as written, so messages quote the reference there.
+struct OutputSubstitution: ReferenceValues {
     /// The outputs to take values from.
     let outputs: EarlierOutputs
     /// How messages name the step whose options these are.
     let consumer: String
-    /// The file each rows reference is read from (its spool, copied out); a rows reference without one becomes
-    /// empty text (a step built with samples before the run).
+    /// The file each rows reference is read from (its spool, copied out); rows without one have no file yet (a step
+    /// built with samples before the run).
     let rowFiles: [OutputReference: String]
 
     /// Substitutes with `outputs` for the step `consumer` names.
@@ -22,13 +24,14 @@ struct OutputSubstitution {
     }
 
     /// `node` with every reference replaced by its value; throws when a value is missing or does not fit.
-    func apply(_ node: ConfigNode) throws(StepFailure) -> ConfigNode {
+    func resolve(_ node: ConfigNode) throws(StepFailure) -> ConfigNode {
         switch node.value {
         case .scalar(let scalar):
             guard let parts = scalar.deferred else { return node }
-            // Rows become the path of the file that holds them, the reference kept as written for messages.
-            if parts.count == 1, case .output(let reference) = parts[0], case .rows = try outputs.value(of: reference, for: consumer) {
-                return ConfigNode(.scalar(ConfigScalar(text: rowFiles[reference] ?? "", sourceText: reference.written, isPlain: false)), at: node.location)
+            if parts.count == 1, case .output(let reference) = parts[0], case .rows(let rows) = try outputs.value(of: reference, for: consumer) {
+                var scalar = ConfigScalar(text: reference.written, sourceText: reference.written, isPlain: false)
+                scalar.handedRows = HandedRows(reference: reference, path: rowFiles[reference], columns: rows.columns)
+                return ConfigNode(.scalar(scalar), at: node.location)
             }
             if parts.count == 1, case .output(let reference) = parts[0], reference.index == nil,
                 case .list(let values, let total) = try outputs.value(of: reference, for: consumer) {
@@ -46,11 +49,11 @@ struct OutputSubstitution {
             return ConfigNode(.scalar(ConfigScalar(text: text, sourceText: scalar.sourceText, isPlain: false)), at: node.location)
         case .mapping(let entries):
             var replaced: [ConfigEntry] = []
-            for entry in entries { replaced.append(ConfigEntry(key: entry.key, keyLocation: entry.keyLocation, value: try apply(entry.value))) }
+            for entry in entries { replaced.append(ConfigEntry(key: entry.key, keyLocation: entry.keyLocation, value: try resolve(entry.value))) }
             return ConfigNode(.mapping(replaced), at: node.location)
         case .sequence(let items):
             var replaced: [ConfigNode] = []
-            for item in items { replaced.append(try apply(item)) }
+            for item in items { replaced.append(try resolve(item)) }
             return ConfigNode(.sequence(replaced), at: node.location)
         }
     }

@@ -81,14 +81,12 @@ extension StepRegistry {
         }
     }
 
-    /// The step built with sample values in place of its references (for what is asked of it before it runs),
-    /// wrapped to be built for real when it runs.
-    static func deferred(_ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, samples: EarlierOutputs) -> DeferredStep {
-        let quiet = DiagnosticCollector()
-        var sample: (any RunnableStep)?
-        if let options = try? OutputSubstitution(outputs: samples, consumer: kind.id).apply(invocation.options) {
-            sample = kind.build(kind.reader(options, diagnostics: quiet), in: context)
-        }
-        return DeferredStep(kind: kind, optionsNode: invocation.options, buildContext: context, sample: sample)
+    /// The step's options read once, the keys holding references waiting for their values, with a copy built with
+    /// sample values in those keys (for what is asked of it before it runs).
+    static func deferred(_ kind: StepKind, _ reader: OptionReader, _ context: BuildContext, samples: EarlierOutputs) -> DeferredStep {
+        let pending = kind.pending(reader, in: context)
+        let sample = try? pending.build(with: OutputSubstitution(outputs: samples, consumer: kind.id), diagnostics: DiagnosticCollector())
+        return DeferredStep(kind: kind, pending: pending, outputReferences: reader.node.deferredScalars.flatMap { $0.0.outputReferences },
+                            sample: sample ?? nil)
     }
 }

@@ -65,14 +65,15 @@ package struct StepRegistry: Sendable {
         _ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, steps: [StepInvocation], _ diagnostics: DiagnosticCollector
     ) -> BuiltStep? {
         let errorsBefore = diagnostics.diagnostics.filter { $0.severity == .error }.count
-        let built = kind.build(kind.reader(invocation.options, diagnostics: diagnostics), in: context)
-        // Options that use earlier steps' outputs are checked now, and the step is built when it runs.
+        let reader = kind.reader(invocation.options, diagnostics: diagnostics)
+        // Options that use earlier steps' outputs are read and checked now, and the step is built when it runs.
         if !invocation.options.deferredScalars.isEmpty {
             let samples = checkReferences(in: invocation, of: kind, steps: steps, diagnostics)
             return BuiltStep(index: invocation.index, kind: kind, location: invocation.location,
-                             step: Self.deferred(kind, invocation, context, samples: samples),
+                             step: Self.deferred(kind, reader, context, samples: samples),
                              declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
         }
+        let built = kind.build(reader, in: context)
         guard let step = built else {
             // A step that declines to build must never vanish silently. Steps report their own problems;
             // this catches the case where the cause lies elsewhere (an unresolved reference is the one

@@ -10,9 +10,14 @@ package enum BatchOptions {
     package static let defaultDedupeWindow: Int64 = 12 * 3600
 
     /// `for-each`: the rows the step works through.
-    package static let forEach = OptionKey<String>.path(
-        "for-each", examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
-        "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's")
+    package static let forEach = OptionKey<RowInput>(
+        OptionSpec("for-each", .path, examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
+                   "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's")
+    ) { reader, node in
+        // An earlier step's rows arrive resolved by the engine, typed; anything else is a file's path.
+        if let rows = node.scalar?.handedRows { return .handed(rows) }
+        return reader.string("for-each").map { .file($0.value) }
+    }
 
     /// `concurrency`: requests in flight.
     package static let concurrency = OptionKey<Int>.integer("concurrency", in: 1...256, default: 16, "most requests in flight at once")
@@ -100,7 +105,7 @@ package struct BatchSettings: Sendable, Equatable {
 /// (`@KeyGroup var batch: BatchKeys`): `for-each`, the keys only rows give a meaning, and the idempotency keys.
 package struct BatchKeys: DeclaredOptions {
     /// `for-each`, as written.
-    @Key(BatchOptions.forEach) package var forEach: String?
+    @Key(BatchOptions.forEach) package var forEach: RowInput?
     /// `concurrency`.
     @Key(BatchKeys.perRow(BatchOptions.concurrency)) package var concurrency: Int
     /// `rate`.

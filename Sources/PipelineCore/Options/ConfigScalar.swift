@@ -12,6 +12,8 @@ public struct ConfigScalar: Sendable, Equatable {
     /// The pieces of a scalar that holds `${steps.ID.OUTPUT}` references, known only when the step runs; nil for
     /// every other scalar. Such a scalar is also unresolved, so build-time checks of its content are skipped.
     package var deferred: [DeferredPart]?
+    /// The rows an earlier step handed on, when the scalar was a `${steps.ID.rows}` reference the engine resolved.
+    package var handedRows: HandedRows?
 
     /// Creates a scalar.
     package init(text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false, deferred: [DeferredPart]? = nil) {

@@ -79,6 +79,18 @@ public struct OptionReader {
         }
     }
 
+    /// A reader of `entries`, keys that were checked when an earlier reader of the same mapping was made (a pending
+    /// key's value with the values of its references in), reporting to `diagnostics`.
+    package init(entries: [ConfigEntry], node: ConfigNode, step: String?, diagnostics: DiagnosticCollector, specs: [OptionSpec],
+                 context: BuildContext?) {
+        self.entries = entries
+        self.node = node
+        self.step = step
+        self.diagnostics = diagnostics
+        self.specs = specs
+        self.context = context
+    }
+
     /// The node for a key, if present, not null and not an unresolved reference.
     ///
     /// An unresolved `${env:}`/`${file:}` was already reported (a warning for `validate`, an error for

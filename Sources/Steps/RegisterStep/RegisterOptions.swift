@@ -36,7 +36,7 @@ package struct RegisterOptions: DeclaredOptions {
     /// `rate`.
     @Key(BatchOptions.rate) package var rate: Double?
     /// `for-each`, as written.
-    @Key(BatchOptions.forEach) package var forEach: String?
+    @Key(BatchOptions.forEach) package var forEach: RowInput?
     /// `bad-rows`.
     @Key(BatchOptions.badRows) package var badRows: BadRowPolicy
     /// `idempotency-key`.

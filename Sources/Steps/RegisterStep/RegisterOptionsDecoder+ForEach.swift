@@ -34,7 +34,7 @@ extension RegisterOptionsDecoder {
             guard let built, built.usable, errorCount == errorsBefore else { valid = false; continue }
             entries.append(built.entry)
         }
-        guard let path = values.forEach, let forEach = values.$forEach.node, let source = options.rowSource(path, at: forEach, in: context) else { return nil }
+        guard let input = values.forEach, let forEach = values.$forEach.node, let source = options.rowSource(input, at: forEach, in: context) else { return nil }
         options.checkColumns(columns + (batch?.idempotencyKey?.propertyNames ?? []) + (batch?.shardKey.map { [$0] } ?? []), of: source)
         return valid ? .rows(source, entries: entries) : nil
     }

@@ -23,8 +23,8 @@ extension SendOptionsDecoder {
         checkFormat(format, template: template, target: nil)
         let compiled = compileProperties(properties ?? [:])
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
-        guard let path = values.batch.forEach, let node = values.batch.$forEach.node,
-            let source = options.rowSource(path, at: node, in: context)
+        guard let input = values.batch.forEach, let node = values.batch.$forEach.node,
+            let source = options.rowSource(input, at: node, in: context)
         else { return nil }
         let outcomes = decodeOutcomes(test: false, scheduled: schedule != nil)
         let policy = values.retry.policy(ambiguous: values.retryAmbiguous)

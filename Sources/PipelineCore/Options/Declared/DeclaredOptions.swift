@@ -37,8 +37,14 @@ extension DeclaredOptions {
     /// Reads every declared key of `reader`'s mapping (unknown keys were reported when the reader was made),
     /// then runs the checks.
     public init(reading reader: OptionReader) {
+        self.init(found: Self.found(in: reader, keys: nil))
+        runChecks(reader)
+    }
+
+    /// The values read for the declared keys of `reader`'s mapping, by key (all of them when `keys` is nil).
+    static func found(in reader: OptionReader, keys: Set<String>?) -> [String: FoundOption] {
         var found: [String: FoundOption] = [:]
-        for key in Self.declaration.declaredKeys {
+        for key in Self.declaration.declaredKeys where keys?.contains(key.spec.key) ?? true {
             if let value = key.find(in: reader) {
                 found[key.spec.key] = value
             } else if let node = reader.node(key.spec.key) {
@@ -46,8 +52,12 @@ extension DeclaredOptions {
                 found[key.spec.key] = FoundOption(value: nil, node: node)
             }
         }
+        return found
+    }
+
+    /// The value holding `found`, every other key at its default.
+    init(found: [String: FoundOption]) {
         self = OptionDecoding.$found.withValue(found) { Self() }
-        runChecks(reader)
     }
 
     /// The keys of this value's `@Key` properties and of its groups', in declaration order.
@@ -60,7 +70,7 @@ extension DeclaredOptions {
     }
 
     /// Runs the groups' checks, then this value's.
-    private func runChecks(_ reader: OptionReader) {
+    func runChecks(_ reader: OptionReader) {
         for child in Mirror(reflecting: self).children {
             (child.value as? any DeclaredGroup)?.members.runChecks(reader)
         }

@@ -18,6 +18,7 @@ public struct StepKind: Sendable {
     /// Spellings of other steps an earlier release accepted that are now this kind.
     public let formerSpellings: [StepMigration]
     private let make: @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?
+    private let prepare: (@Sendable (OptionReader, BuildContext) -> PendingStep)?
 
     /// The kind of a Swift step type.
     public init<S: Step>(_ type: S.Type) {
@@ -29,6 +30,15 @@ public struct StepKind: Sendable {
         origin = nil
         formerSpellings = S.formerSpellings
         make = { reader, context in S.build(reader, in: context) }
+        if let declared = S.self as? any DeclaredStep.Type {
+            prepare = { reader, context in Self.pending(of: declared, reader, context) }
+        } else {
+            prepare = nil
+        }
+    }
+
+    private static func pending<D: DeclaredStep>(of type: D.Type, _ reader: OptionReader, _ context: BuildContext) -> PendingStep {
+        D.pending(reader, in: context)
     }
 
     /// A kind described at run time (a process plugin): `build` decodes a reader of `options` into a step, reporting
@@ -43,6 +53,7 @@ public struct StepKind: Sendable {
         self.origin = origin
         formerSpellings = []
         make = build
+        prepare = nil
     }
 
     /// The outputs every step has, whatever became of it: how it ended and why it failed (the engine hands them on).
@@ -69,5 +80,23 @@ public struct StepKind: Sendable {
     /// Decodes and validates `options` into a step; nil when it cannot be built (the reader's diagnostics say why).
     package func build(_ options: OptionReader, in context: BuildContext) -> (any RunnableStep)? {
         make(options, context)
+    }
+
+    /// Reads `options`, some of whose keys hold earlier steps' outputs, once, reporting what does not depend on their
+    /// values; the step is built from them when it runs. A step that declares its options reads only the pending keys
+    /// then; one that does not (a plugin's, whose options are JSON it is sent) reads its options whole with the values in.
+    package func pending(_ options: OptionReader, in context: BuildContext) -> PendingStep {
+        if let prepare { return prepare(options, context) }
+        _ = make(options, context)
+        let keys = options.entries.filter { !$0.value.deferredScalars.isEmpty }.map(\.key)
+        let (written, node, make, id, specs) = (options.entries, options.node, make, id, self.options)
+        return PendingStep(keys: keys) { values, diagnostics throws(StepFailure) in
+            let entries = try PendingStep.resolving(Set(keys), of: written, with: values)
+            let reader = OptionReader(entries: entries, node: ConfigNode(.mapping(entries), at: node.location), step: id,
+                                      diagnostics: diagnostics, specs: specs, context: nil)
+            let before = diagnostics.errorCount
+            let step = make(reader, context)
+            return diagnostics.errorCount == before ? step : nil
+        }
     }
 }
