@@ -100,6 +100,8 @@ let package = Package(
                 path: "Sources/Steps/RenderStep"),
         .target(name: "CancelStep", dependencies: ["HubClient", "PipelineCore", "HubWire"],
                 path: "Sources/Steps/CancelStep"),
+        .target(name: "OutcomesStep", dependencies: ["HubClient", "PipelineCore", "HubWire"],
+                path: "Sources/Steps/OutcomesStep"),
         .target(name: "RegisterStep", dependencies: ["HubClient", "PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RegisterStep"),
         .target(name: "SendStep", dependencies: ["HubClient", "PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
@@ -111,7 +113,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Steps/QueryStep"),
-        .target(name: "BuiltinSteps", dependencies: ["Engine", "PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep", "QueryStep"]),
+        .target(name: "BuiltinSteps", dependencies: ["Engine", "PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep", "OutcomesStep", "QueryStep"]),
         // The plugin protocol's messages: JSON Lines read and written, a plugin's description. No third-party imports.
         .target(name: "PluginProtocol", dependencies: ["PipelineCore", "HubWire"]),
         // Process plugins: the host's side of the protocol over a child's stdin and stdout. Only swift-subprocess (and
@@ -243,7 +245,7 @@ let package = Package(
         .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(name: "RegisterStepTests", dependencies: ["PushlineLogging", "RegisterStep", "PipelineCore"]),
-        .testTarget(name: "SendStepTests", dependencies: ["HubClient", "PushlineLogging", "SendStep", "CancelStep", "PipelineCore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
             "PushlineLogging", "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

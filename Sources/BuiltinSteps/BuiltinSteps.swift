@@ -1,4 +1,5 @@
 import CancelStep
+import OutcomesStep
 import Engine
 import PipelineCore
 import QueryStep
@@ -17,6 +18,7 @@ package enum BuiltinSteps {
         RenderStep.self,
         SendStep.self,
         CancelStep.self,
+        OutcomesStep.self,
         QueryStep.self,
     ]
 

@@ -3,9 +3,10 @@ import Yams
 
 /// Step and option examples, written in YAML, as the JSON values the schema lists.
 extension PipelineSchema {
-    /// A step example (`- kind: { options }`) as the JSON of its options.
+    /// A step example (`- kind: { options }`) as the JSON of its options; an example that first shows the step it reads
+    /// (an `outcomes` step's send) documents its last step.
     static func stepExample(_ yaml: String, id: String) -> ReportValue? {
-        guard case .array(let items)? = yamlValue(yaml), case .object(let fields)? = items.first,
+        guard case .array(let items)? = yamlValue(yaml), case .object(let fields)? = items.last,
               fields.count == 1, fields[0].key == id else { return nil }
         return fields[0].value
     }

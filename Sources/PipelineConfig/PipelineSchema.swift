@@ -189,7 +189,7 @@ package struct PipelineSchema: Sendable {
             return .object([ReportField("type", .string("array")), ReportField("items", typeSchema(item))])
         case .anyOf(let types):
             return anyOf(types.map { typeSchema($0) })
-        case .identifier:
+        case .identifier, .earlierStep:
             return .object([ReportField("type", .string("string")), ReportField("pattern", .string("^[A-Za-z0-9_-]+$"))])
         case .line:
             return .object([ReportField("type", .string("string")), ReportField("pattern", .string("^[^\\n]*\\S[^\\n]*$"))])

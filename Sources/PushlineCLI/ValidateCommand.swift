@@ -91,10 +91,14 @@ extension ValidateCommand {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8), !PipelineLoader.isServiceFile(text: text) else { return }
         let loaded = await LoadedPipeline.load(file, purpose: .validate, console: console)
         let here = FilePath.resolve(file, against: FileManager.default.currentDirectoryPath)
-        let fixes = loaded.diagnostics.flatMap { $0.fixes ?? [] }
-            .filter { FilePath.resolve($0.location.file, against: FileManager.default.currentDirectoryPath) == here }
+        // A diagnostic's fixes are one change: made all together or not at all.
+        let groups = loaded.diagnostics.compactMap { $0.fixes }
+            .map { $0.filter { FilePath.resolve($0.location.file, against: FileManager.default.currentDirectoryPath) == here } }
+            .filter { !$0.isEmpty }
+        let fixes = groups.flatMap { $0 }
         guard !fixes.isEmpty else { return }
-        let (fixed, skipped) = FixIt.apply(fixes, to: text)
+        let (fixed, skippedGroups) = FixIt.apply(groups: groups, to: text)
+        let skipped = skippedGroups.flatMap { $0 }
         do {
             try fixed.write(toFile: file, atomically: true, encoding: .utf8)
         } catch {

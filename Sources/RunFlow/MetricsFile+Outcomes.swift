@@ -2,7 +2,7 @@ import Engine
 import PipelineCore
 
 extension MetricsFile {
-    /// The delivery outcomes send steps read (`outcomes:`): devices by platform and outcome, and how far each reading got.
+    /// The delivery outcomes `outcomes` steps read: devices by platform and outcome, and how far each reading got.
     static func outcomes(_ report: RunReport, pipeline: String) -> String {
         var counts = ""
         var states = ""
@@ -23,9 +23,9 @@ extension MetricsFile {
             }
         }
         guard !states.isEmpty else { return "" }
-        return "# HELP pushline_outcomes Devices by platform and delivery outcome, from the telemetry a send step read (its sample).\n"
+        return "# HELP pushline_outcomes Devices by platform and delivery outcome, from the telemetry an outcomes step read (its sample).\n"
             + "# TYPE pushline_outcomes gauge\n" + counts
-            + "# HELP pushline_outcome_state How far a send step's reading of telemetry got (1 for its state).\n"
+            + "# HELP pushline_outcome_state How far an outcomes step's reading of telemetry got (1 for its state).\n"
             + "# TYPE pushline_outcome_state gauge\n" + states
     }
 }

@@ -67,7 +67,7 @@ let sampleEnvironment = [
 @Suite struct RegistryContentsTests {
     @Test func registersEveryBuiltinStepOnce() {
         let registry = BuiltinSteps.registry()
-        #expect(registry.ids == ["sign", "register", "render", "send", "cancel", "query"])
+        #expect(registry.ids == ["sign", "register", "render", "send", "cancel", "outcomes", "query"])
     }
 
     /// (That every example uses only documented keys is proven by building them: `StepExampleTests`.)

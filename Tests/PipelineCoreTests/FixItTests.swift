@@ -27,4 +27,26 @@ import Testing
         #expect(fixed == text)
         #expect(skipped.count == 2 && skipped.contains(fix))
     }
+
+    @Test func aFixMayReplaceWholeLinesAndInsertNewOnes() {
+        let text = "steps:\n  - send:\n      hub: main\n      outcomes:\n        wait: 1m\n      audience: ops\n  - render: {}\n"
+        let removal = FixIt(at: at(4, 1), replacing: "      outcomes:\n        wait: 1m\n", with: "")
+        let insertion = FixIt(at: at(7, 1), replacing: "", with: "  - outcomes: { hub: main, of: send-1 }\n")
+        let (fixed, skipped) = FixIt.apply(groups: [[removal, insertion]], to: text)
+        #expect(skipped.isEmpty)
+        #expect(fixed == "steps:\n  - send:\n      hub: main\n      audience: ops\n  - outcomes: { hub: main, of: send-1 }\n  - render: {}\n")
+    }
+
+    @Test func theFixesOfOneChangeAreMadeAllTogetherOrNotAtAll() {
+        let text = "a: 1\nb: 2\n"
+        let fits = FixIt(at: at(1, 4), replacing: "1", with: "one")
+        let stale = FixIt(at: at(2, 4), replacing: "3", with: "three")
+        let other = FixIt(at: at(2, 1), replacing: "b", with: "bee")
+        let (fixed, skipped) = FixIt.apply(groups: [[fits, stale], [other]], to: text)
+        #expect(fixed == "a: 1\nbee: 2\n", "the change with a stale edit is left whole; the other is made")
+        #expect(skipped == [[fits, stale]])
+        // Lines a multi-line edit expects must read exactly so.
+        let (same, missed) = FixIt.apply(groups: [[FixIt(at: at(1, 1), replacing: "a: 1\nb: 3", with: "")]], to: text)
+        #expect(same == text && missed.count == 1)
+    }
 }

@@ -40,7 +40,7 @@ struct EditorSupportTests {
         #expect(output.out == committed, "regenerate it: swift run pushline schema > pipelines/pipeline.schema.json")
         let parsed = try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any]
         let steps = try #require((parsed?["$defs"] as? [String: Any])?["step"] as? [String: Any])
-        #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys) == ["sign", "render", "register", "send", "cancel", "query", "id", "name", "when"])
+        #expect(Set(((steps["properties"] as? [String: Any]) ?? [:]).keys) == ["sign", "render", "register", "send", "cancel", "outcomes", "query", "id", "name", "when"])
     }
 
     @Test("every example pipeline starts with the schema modeline; one with plugins names its own schema, which knows their steps")

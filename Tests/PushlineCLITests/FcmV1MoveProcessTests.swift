@@ -24,13 +24,13 @@ extension PipelineRunProcessTests {
               main: { connection: "${env:NH_CONNECTION}", hub: myhub }
 
             """
-        let send = #"{ hub: main, format: template, audience: news, properties: { m: "hi", count: "3" }, outcomes: { wait: 60s } }"#
+        let send = #"{ hub: main, format: template, audience: news, properties: { m: "hi", count: "3" } }"# + "\n  - outcomes: { hub: main, of: news, wait: 60s }"
         // A registration of its own too: listed as not moved, never read as an installation.
-        try (head + "steps:\n  - register: { hub: main, installations: devices.jsonl }\n  - send: \(send)\n"
+        try (head + "steps:\n  - register: { hub: main, installations: devices.jsonl }\n  - id: news\n    send: \(send)\n"
              + "  - register: { hub: main, registrations: [{ platform: gcm, handle: legacy-token-9, tags: [other] }] }\n")
             .write(toFile: directory + "/nightly.yaml", atomically: true, encoding: .utf8)
         // Another message: the same one again would be held back as already sent.
-        try (head + "steps:\n  - send: \(send.replacingOccurrences(of: "m: \"hi\"", with: "m: \"hi again\""))\n")
+        try (head + "steps:\n  - id: news\n    send: \(send.replacingOccurrences(of: "m: \"hi\"", with: "m: \"hi again\""))\n")
             .write(toFile: directory + "/after.yaml", atomically: true, encoding: .utf8)
 
         let (emulator, _, strings) = try await emulator(["--config", directory + "/emulator.yaml"])

@@ -39,7 +39,8 @@ extension PipelineRunProcessTests {
                   for-each: rows.csv
                   audience: "$UserId:{$(user)}"
                   properties: { message: "hello $(user)" }
-                  outcomes: { wait: 60s, sample: 10 }
+              - id: reached
+                outcomes: { hub: main, of: digest, wait: 60s, sample: 10 }
             """).write(toFile: directory + "/digest.yaml", atomically: true, encoding: .utf8)
         try (head + """
             steps:
@@ -55,22 +56,22 @@ extension PipelineRunProcessTests {
         #expect(output.contains("outcomes (a sample of 10 of 40 notifications read, all final):"), "\(output)")
 
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
-        let send = try #require((report["steps"] as? [[String: Any]])?.last)
-        let outcomes = try #require((send["data"] as? [String: Any])?["outcomes"] as? [String: Any], "\(send)")
+        let read = try #require((report["steps"] as? [[String: Any]])?.last)
+        let outcomes = try #require((read["data"] as? [String: Any])?["outcomes"] as? [String: Any], "\(read)")
         #expect(outcomes["state"] as? String == "final")
         #expect(outcomes["read"] as? Int == 10 && outcomes["of"] as? Int == 40)
         let apns = try #require((outcomes["platforms"] as? [String: Any])?["apns"] as? [String: Int])
         let success = apns["Success"] ?? 0, expired = apns["ExpiredChannel"] ?? 0
         #expect(success + expired == 10, "\(apns)")
         #expect(success > 0, "\(apns)")
-        let sendOutputs = try #require(send["outputs"] as? [String: Any])
+        let sendOutputs = try #require(read["outputs"] as? [String: Any])
         #expect(sendOutputs["delivered"] as? Int == success)
         #expect(sendOutputs["dead-channels"] as? Int == expired)
         #expect(sendOutputs["outcome-state"] as? String == "final")
 
         let metrics = try String(contentsOfFile: directory + "/metrics.prom", encoding: .utf8)
-        #expect(metrics.contains(#"pushline_outcomes{pipeline="digest",step="digest",kind="send",platform="apns",outcome="Success"} \#(success)"#), "\(metrics)")
-        #expect(metrics.contains(#"pushline_outcome_state{pipeline="digest",step="digest",kind="send",state="final"} 1"#))
+        #expect(metrics.contains(#"pushline_outcomes{pipeline="digest",step="reached",kind="outcomes",platform="apns",outcome="Success"} \#(success)"#), "\(metrics)")
+        #expect(metrics.contains(#"pushline_outcome_state{pipeline="digest",step="reached",kind="outcomes",state="final"} 1"#))
 
         // Later, every notification of the run, read again and kept in the journal.
         let runId = try #require(report["runId"] as? String)
@@ -83,8 +84,11 @@ extension PipelineRunProcessTests {
         let (_, shown) = try await run(["runs", "show", runId], connection: full, environment: journal)
         #expect(shown.contains("outcome-state final"), "\(shown)")
 
+        // Written as an earlier release read outcomes (inside the send): the send, then an outcomes step, with a warning.
         let (legacy, legacyOutput) = try await run(["run", directory + "/legacy.yaml"], connection: full, environment: journal)
         #expect(legacy == 4, "\(legacyOutput)")
+        #expect(legacyOutput.contains("warning: [outcomes] `send:` with `outcomes:` is now two steps"), "\(legacyOutput)")
+        #expect(legacyOutput.contains("[2/2] outcomes"), "\(legacyOutput)")
         #expect(legacyOutput.contains("FCM legacy (GCM): 3 PnsUnavailable (configuration)"), "\(legacyOutput)")
         #expect(legacyOutput.contains("warning: the hub accepted 1 notification, but telemetry shows none reached a device"))
         #expect(legacyOutput.contains("result: undelivered"))
@@ -122,7 +126,9 @@ extension PipelineRunProcessTests {
                   hub: main
                   registrations:
                     - { platform: apns, handle: "\(deadRegistration)", tags: [news] }
-              - send: { hub: main, format: apple, template: alert, audience: news, properties: { m: "hi" }, outcomes: { wait: 60s } }
+              - id: news
+                send: { hub: main, format: apple, template: alert, audience: news, properties: { m: "hi" } }
+              - outcomes: { hub: main, of: news, wait: 60s }
             """.write(toFile: directory + "/news.yaml", atomically: true, encoding: .utf8)
         let (emulator, _, strings) = try await emulator(["--config", directory + "/emulator.yaml"])
         let full = try #require(strings["DefaultFullSharedAccessSignature"])

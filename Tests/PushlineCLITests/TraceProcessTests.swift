@@ -22,7 +22,9 @@ extension PipelineRunProcessTests {
                   hub: main
                   installations:
                     - { installationId: ipad-1, platform: apns, pushChannel: "\(String(format: "%064X", 1))", tags: [news] }
-              - send: { hub: main, format: apple, template: alert, audience: news, properties: { m: "\(message)" }, outcomes: { wait: 60s } }
+              - id: news
+                send: { hub: main, format: apple, template: alert, audience: news, properties: { m: "\(message)" } }
+              - outcomes: { hub: main, of: news, wait: 60s }
             """
         }
         try pipeline("traced").write(toFile: directory + "/traced.yaml", atomically: true, encoding: .utf8)
@@ -45,7 +47,7 @@ extension PipelineRunProcessTests {
         #expect(output.contains("pushline: warning: tracing: OTEL_PROPAGATORS baggage not supported; using tracecontext"), "\(output)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
         let runId = try #require(report["runId"] as? String)
-        let send = try #require((report["steps"] as? [[String: Any]])?.last?["outputs"] as? [String: Any])
+        let send = try #require((report["steps"] as? [[String: Any]])?.dropLast().last?["outputs"] as? [String: Any])
         let notificationId = try #require((send["notification-ids"] as? [String])?.first)
         let trackingId = try #require((send["tracking-ids"] as? [String])?.first)
 
@@ -55,13 +57,14 @@ extension PipelineRunProcessTests {
         #expect(run.attributes["pushline.run.id"] == runId)
         #expect(run.attributes["pushline.run.status"] == "succeeded")
         let steps = spans.filter { $0.parentSpanId == run.spanId }
-        #expect(steps.map(\.name).sorted() == ["step 1 register", "step 2 send"], "\(spans.map(\.name))")
+        #expect(steps.map(\.name).sorted() == ["step 1 register", "step 2 send", "step 3 outcomes"], "\(spans.map(\.name))")
         #expect(spans.allSatisfy { $0.traceId == run.traceId })
         let sendStep = try #require(steps.first { $0.name == "step 2 send" })
         #expect(sendStep.attributes["nh.notification.ids"] == notificationId)
-        #expect(sendStep.attributes["pushline.output.outcome-state"] == "final")
-        #expect(sendStep.attributes["pushline.output.delivered"] == "1")
-        let requests = spans.filter { $0.parentSpanId == sendStep.spanId }
+        let outcomesStep = try #require(steps.first { $0.name == "step 3 outcomes" })
+        #expect(outcomesStep.attributes["pushline.output.outcome-state"] == "final")
+        #expect(outcomesStep.attributes["pushline.output.delivered"] == "1")
+        let requests = spans.filter { $0.parentSpanId == sendStep.spanId || $0.parentSpanId == outcomesStep.spanId }
         let post = try #require(requests.first { $0.attributes["http.request.method"] == "POST" }, "\(requests.map(\.name))")
         #expect(post.kind == 3, "a client span")
         #expect(post.name == "NH POST messages")

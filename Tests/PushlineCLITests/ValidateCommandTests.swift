@@ -89,4 +89,71 @@ import Testing
         let again = await CommandRunner.run(["validate", "--fix", path], environment: environment)
         #expect(again.err == "" && again.status == 0, "a current file is left as it is")
     }
+
+    @Test("`validate --fix` splits a send that read outcomes into the send and an `outcomes` step, with later references, or leaves it whole")
+    func fixSplitsSendAndOutcomes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fix-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/p.yaml"
+        let head = """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: myhub }
+            steps:
+
+            """
+        let original = head + """
+              - send:
+                  hub: main
+                  audience: fans
+                  outcomes:
+                    wait: 10m
+                  properties: { message: "hi" }   # the greeting
+                when: always
+              - when: ${steps.send-1.delivered} == 0
+                send: { hub: main, audience: ops, properties: { message: "none of ${steps.send-1.accepted} reached: ${steps.send-1.outcome-state}" } }
+
+            """
+        try original.write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"]
+        let warned = await CommandRunner.run(["validate", path], environment: environment)
+        #expect(warned.status == 0 && warned.out == "\(path): 1 warning\n", "\(warned)")
+        #expect(warned.err.contains("`send:` with `outcomes:` is now two steps: the send (`id: send-1`), then `- outcomes: { hub: main, of: send-1, wait: 10m }`, with its `when:`"),
+                "\(warned.err)")
+
+        let fixed = await CommandRunner.run(["validate", "--fix", path], environment: environment)
+        #expect(fixed.status == 0 && fixed.out == "\(path): ok\n", "\(fixed)")
+        // The moved outputs are read from the new step; the send's own (`accepted`) still from the send.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == head + """
+              - send:
+                  hub: main
+                  audience: fans
+                  properties: { message: "hi" }   # the greeting
+                when: always
+                id: send-1
+              - id: send-1-outcomes
+                when: always
+                outcomes: { hub: main, of: send-1, wait: 10m }
+              - when: ${steps.send-1-outcomes.delivered} == 0
+                send: { hub: main, audience: ops, properties: { message: "none of ${steps.send-1.accepted} reached: ${steps.send-1-outcomes.outcome-state}" } }
+
+            """)
+
+        // A comment inside the old key: the edits cannot be made with certainty, so none is; the warning says what to write.
+        let commented = head + """
+              - id: digest
+                send:
+                  hub: main
+                  audience: fans
+                  outcomes:
+                    # how long
+                    wait: 10m
+
+            """
+        try commented.write(toFile: path, atomically: true, encoding: .utf8)
+        let kept = await CommandRunner.run(["validate", "--fix", path], environment: environment)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == commented)
+        #expect(kept.err.contains("write the new step after this one by hand"), "\(kept.err)")
+    }
 }

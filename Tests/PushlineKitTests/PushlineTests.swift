@@ -64,7 +64,7 @@ struct PushlineTests {
 
     @Test("the built-in steps come first, in the order pushline steps lists them")
     func builtinSteps() {
-        #expect(Pushline.builtinSteps.map(\.id) == ["sign", "register", "render", "send", "cancel", "query"])
+        #expect(Pushline.builtinSteps.map(\.id) == ["sign", "register", "render", "send", "cancel", "outcomes", "query"])
     }
 
     @Test("an added step is listed, checked at its line and column, run, and its output feeds a later step")

@@ -69,9 +69,11 @@ func temporaryFile(_ text: String, prefix: String, ext: String) throws -> String
     return path
 }
 
-func run(_ step: some RunnableStep, transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl()) async throws -> StepResult {
-    let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)),
+func run(_ step: some RunnableStep, transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl(),
+         earlier: EarlierOutputs = EarlierOutputs()) async throws -> StepResult {
+    var context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)),
                               document: document, state: RunState(), isDryRun: dryRun, transport: transport, batch: batch)
+    context.earlierOutputs = earlier
     return try await step.run(in: context)
 }
 

@@ -47,29 +47,48 @@ extension StepRegistry {
     }
 
     /// The output `reference` names, or nil after reporting why it cannot: no step has the id, the step runs
-    /// later, or it has no such output.
+    /// later, or it has no such output. `key` is the key whose value names the step by its id alone (`of: digest`);
+    /// nil for a reference.
     func producedOutput(_ reference: OutputReference, for invocation: StepInvocation, steps: [StepInvocation], at location: SourceLocation,
-                        step: String, _ diagnostics: DiagnosticCollector) -> OutputSpec? {
+                        step: String, key: String? = nil, _ diagnostics: DiagnosticCollector) -> OutputSpec? {
         let ids = steps.compactMap(\.id)
+        let written = key.map { "`\($0): \(reference.step)`" } ?? reference.written
         guard let producer = steps.first(where: { $0.id == reference.step }) else {
-            diagnostics.error("no step has the id '\(reference.step)' (in \(reference.written))\(Suggestion.didYouMean(reference.step, in: ids))",
+            diagnostics.error("no step has the id '\(reference.step)'\(key == nil ? " (in \(written))" : "")\(Suggestion.didYouMean(reference.step, in: ids))",
                               at: location, step: step,
                               hint: ids.isEmpty ? "give the step whose output this is an `id:`" : "step ids: \(ids.joined(separator: ", "))")
             return nil
         }
         guard producer.index < invocation.index else {
-            diagnostics.error("\(reference.written) names step '\(reference.step)', which runs \(producer.index == invocation.index ? "as this step" : "after this one (line \(producer.location.line))")",
+            diagnostics.error("\(written) names step '\(reference.step)', which runs \(producer.index == invocation.index ? "as this step" : "after this one (line \(producer.location.line))")",
                               at: location, step: step, hint: "a step can use only the outputs of the steps before it")
             return nil
         }
         guard let producerKind = kind(for: producer.kind) else { return nil }
         guard let output = producerKind.outputs.first(where: { $0.name == reference.output }) else {
             let names = producerKind.outputs.map(\.name)
+            if let key {
+                diagnostics.error("step '\(reference.step)' (\(producer.kind)) hands on no '\(reference.output)', which `\(key):` reads", at: location, step: step,
+                                  hint: "`\(key):` names a step that hands on '\(reference.output)', such as a `send`")
+                return nil
+            }
             diagnostics.error("step '\(reference.step)' (\(producer.kind)) has no output '\(reference.output)'\(Suggestion.didYouMean(reference.output, in: names))",
                               at: location, step: step, hint: names.isEmpty ? "\(producer.kind) hands nothing on" : "its outputs: \(names.joined(separator: ", "))")
             return nil
         }
         return output
+    }
+
+    /// Reports every key declared to name an earlier step (`of: digest`) whose value names no step, a later one, or one
+    /// that does not hand on what the key needs, at the value.
+    func checkStepNames(in invocation: StepInvocation, of kind: StepKind, steps: [StepInvocation], _ diagnostics: DiagnosticCollector) {
+        for entry in invocation.options.entries ?? [] {
+            guard let spec = kind.options.first(where: { $0.key == entry.key }), case .earlierStep(let output) = spec.type,
+                let scalar = entry.value.scalar, !scalar.isUnresolved, !scalar.text.isEmpty, scalar.text.allSatisfy(OutputReference.isIdCharacter)
+            else { continue }
+            _ = producedOutput(OutputReference(step: scalar.text, output: output), for: invocation, steps: steps, at: entry.value.location,
+                               step: kind.id, key: entry.key, diagnostics)
+        }
     }
 
     /// True for a key whose value may be a list.

@@ -52,6 +52,7 @@ package struct StepRegistry: Sendable {
             }
             reportStrays(invocation, of: kind, diagnostics)
             checkCondition(of: invocation, steps: document.steps, diagnostics)
+            checkStepNames(in: invocation, of: kind, steps: document.steps, diagnostics)
             if let step = build(kind, invocation, context, steps: document.steps, diagnostics) {
                 checkColumns(of: step, invocation, earlier: built, diagnostics)
                 built.append(step)
@@ -91,14 +92,48 @@ package struct StepRegistry: Sendable {
 
     /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written
     /// above `send:`), so the error falls on the stray key rather than on the step.
-    /// `document` with every step written in a former spelling read as the step it now is, each with a warning.
+    /// `document` with every step written in a former spelling read as the step it now is, and every key that did
+    /// another step's work read as that step after it, each with a warning.
     private func migrated(_ document: PipelineDocument, _ diagnostics: DiagnosticCollector) -> PipelineDocument {
         let migrations = kinds.flatMap(\.formerSpellings)
-        guard !migrations.isEmpty else { return document }
+        let splits = kinds.flatMap(\.formerSplits)
+        guard !migrations.isEmpty || !splits.isEmpty else { return document }
         var migrated = document
-        migrated.steps = document.steps.map { invocation in
-            migrations.first { $0.applies(to: invocation) }.map { $0.migrate(invocation, diagnostics) } ?? invocation
+        var ids = Set(document.steps.compactMap(\.id))
+        var steps: [StepInvocation] = []
+        var moves: [SplitStep] = []
+        // Each split's warning, with its edits; a later step's references to what moved join the edits of its split.
+        var warnings: [(split: SplitStep, location: SourceLocation, referenceFixes: [FixIt])] = []
+        for var invocation in document.steps {
+            invocation = kindFirst(invocation)
+            for (index, move) in moves.enumerated() {
+                let (options, optionFixes) = invocation.options.replacingOutputReferences(move.moved)
+                let (condition, conditionFixes) = invocation.condition.replacingOutputReferences(move.moved, at: invocation.conditionLocation)
+                invocation.options = options
+                invocation.condition = condition
+                warnings[index].referenceFixes += optionFixes + conditionFixes
+            }
+            if let split = splits.first(where: { $0.applies(to: invocation) }) {
+                let done = split.split(invocation, ids: &ids)
+                moves.append(done)
+                warnings.append((done, invocation.location, []))
+                steps += [done.old, done.new]
+            } else {
+                steps.append(migrations.first { $0.applies(to: invocation) }.map { $0.migrate(invocation, diagnostics) } ?? invocation)
+            }
         }
+        for (position, _) in steps.enumerated() { steps[position].index = position + 1 }
+        for (split, location, referenceFixes) in warnings {
+            let fixes = split.fixes.isEmpty ? [] : split.fixes + referenceFixes
+            let references = referenceFixes.isEmpty ? "" : " (and later steps' references to its outputs: ${steps.\(split.oldId).…} is ${steps.\(split.newId).…})"
+            diagnostics.warning("`\(split.old.kind):` with `\(split.new.kind):` is now two steps: \(split.shown)\(references)",
+                                at: location, step: split.new.kind,
+                                hint: fixes.isEmpty
+                                    ? "write the new step after this one by hand; the old form stops working in a later release"
+                                    : "`pushline validate --fix \(location.file)` rewrites it; the old form stops working in a later release",
+                                fixes: fixes)
+        }
+        migrated.steps = steps
         return migrated
     }
 

@@ -108,7 +108,7 @@ package struct PipelineEngine: Sendable {
                                        : Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                                                summary: error.message, hint: error.hint), built))
                 if let id = built.declaredId, let record = records.last {
-                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id)
+                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id, at: built.index)
                 }
                 if !stopped { failed = true }
                 continue
@@ -119,21 +119,21 @@ package struct PipelineEngine: Sendable {
                 records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                     : Self.skipped(built, afterFailure: failed))
                 if let id = built.declaredId, let record = records.last {
-                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id)
+                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id, at: built.index)
                 }
                 continue
             }
             guard runs else {
                 let record = Self.skipped(built, afterFailure: failed)
                 records.append(record)
-                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id) }
+                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id, at: built.index) }
                 continue
             }
             if let done = await Self.completedEarlier(built, batch: batch, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
                 undelivered = undelivered || done.reachedNoDevice
-                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: done.outputs, rejected: false), of: id) }
+                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: done.outputs, rejected: false), of: id, at: built.index) }
                 records.append(record)
                 continue
             }
@@ -154,7 +154,7 @@ package struct PipelineEngine: Sendable {
                 await Self.recordCompleted(built, record, produced ?? [:], reachedNoDevice: reachedNoDevice, batch: batch, dryRun: dryRun, logger: stepLogger)
             }
             if let id = built.declaredId {
-                earlier.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: executed.rejectsInput), of: id)
+                earlier.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: executed.rejectsInput), of: id, at: built.index)
             }
             if record.status == .failed {
                 failed = true

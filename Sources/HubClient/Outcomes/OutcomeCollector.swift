@@ -107,7 +107,6 @@ package struct OutcomeCollector: Sendable {
     /// Up to `size` of `ids`, spread evenly over them (the first, and then every n-th), so a sample of a large batch
     /// covers its start, middle and end.
     package static func sample(_ ids: [String], size: Int) -> [String] {
-        guard ids.count > size, size > 0 else { return ids }
-        return (0..<size).map { ids[$0 * ids.count / size] }
+        NotificationSample.picks(of: ids.count, size: size).map { ids[$0] }
     }
 }

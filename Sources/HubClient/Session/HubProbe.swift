@@ -106,10 +106,10 @@ package enum HubProbe {
         case 401, 403 where result.response.header("Retry-After") == nil:
             if result.response.refusesForTier {
                 return Finding(verdict: .failed, text: "\(needed): the hub keeps no per-message telemetry: that needs the Standard tier, "
-                    + "and this hub is Free or Basic; upgrade it, or remove `outcomes:` (sends work either way)")
+                    + "and this hub is Free or Basic; upgrade it, or remove the `outcomes` step (sends work either way)")
             }
             return Finding(verdict: .failed, text: "\(needed): the key's policy does not grant it (GET notification: \(code)); "
-                + "use a policy with Manage, such as DefaultFullSharedAccessSignature, or remove `outcomes:`")
+                + "use a policy with Manage, such as DefaultFullSharedAccessSignature, or remove the `outcomes` step")
         default:
             let failure = HubFailure.classify(result.response, for: read, now: Date().timeIntervalSince1970)
             return Finding(verdict: .unproven, text: "\(needed): cannot be proven here (GET notification: \(failure.messageWithDetail))")

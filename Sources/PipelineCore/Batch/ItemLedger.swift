@@ -42,6 +42,9 @@ package protocol ItemLedger: AnyObject, Sendable {
     func recordCompleted(_ step: CompletedStep) async throws(LedgerError)
     /// Where rows a step produced are kept for later steps; nil for a ledger that keeps none (a dry run's view, tests').
     var rowSpool: (any RowSpool)? { get }
+    /// A uniform sample (`NotificationSample.picks`) of at most `size` of the notification ids the hub gave the items of
+    /// the step at `step` in this run, in row order, with how many there are; nil for a ledger that keeps no items.
+    func notificationIds(step: Int, sample size: Int) async throws(LedgerError) -> NotificationSample?
 }
 
 extension ItemLedger {
@@ -52,6 +55,8 @@ extension ItemLedger {
     package func recordCompleted(_ step: CompletedStep) async throws(LedgerError) {}
     /// A ledger that keeps no steps keeps no rows.
     package var rowSpool: (any RowSpool)? { nil }
+    /// A ledger that keeps no items to read back has no ids to give.
+    package func notificationIds(step: Int, sample size: Int) async throws(LedgerError) -> NotificationSample? { nil }
 
     /// One `priorSend` after another: for stores where that is as cheap as one read.
     package func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {

@@ -17,6 +17,9 @@ package final class ReadOnlyLedger: ItemLedger {
     package func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend? {
         try await base.priorSend(key: key, since: since, excluding: excluding)
     }
+    package func notificationIds(step: Int, sample size: Int) async throws(LedgerError) -> NotificationSample? {
+        try await base.notificationIds(step: step, sample: size)
+    }
     package func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         try await base.priorSends(asks, since: since)
     }

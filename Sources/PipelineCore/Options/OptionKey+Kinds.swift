@@ -136,6 +136,22 @@ extension OptionKey where Value == HubDeclaration {
     }
 }
 
+extension OptionKey where Value == String {
+    /// The `id:` of an earlier step that hands on `output`; that the step exists, comes earlier and has the output is
+    /// checked when the pipeline is built.
+    public static func earlierStep(_ key: String, output: String, examples: [String] = [], _ summary: String) -> OptionKey {
+        OptionKey(OptionSpec(key, .earlierStep(output: output), required: true, examples: examples, summary)) { reader, node in
+            guard let (id, node) = reader.string(key) else { return nil }
+            guard !id.isEmpty, id.allSatisfy(OutputReference.isIdCharacter) else {
+                reader.error("'\(key)' must be the id of an earlier step, found \(node.scalar?.quoted ?? "")", at: node,
+                             hint: "write the `id:` you gave that step, e.g. \(key): digest")
+                return nil
+            }
+            return id
+        }
+    }
+}
+
 extension OptionKey where Value == TemplateDeclaration {
     /// A key naming a declared template; its value is the declaration.
     public static func template(_ key: String, required: Bool = false, _ summary: String) -> OptionKey {

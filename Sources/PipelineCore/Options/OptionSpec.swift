@@ -43,6 +43,9 @@ public struct OptionSpec: Sendable, Equatable {
         case line
         /// One of these words, or an expression the reader parses (a step's `when:`).
         case wordOrExpression([String])
+        /// The `id:` of an earlier step that hands on `output` (the step whose notifications `outcomes` reads); the
+        /// pipeline checks it names one when it is built.
+        case earlierStep(output: String)
 
         /// How the type reads in documentation.
         public var documentation: String {
@@ -66,6 +69,7 @@ public struct OptionSpec: Sendable, Equatable {
             case .identifier: return "name (letters, digits, - and _)"
             case .line: return "one line of text"
             case .wordOrExpression(let words): return words.joined(separator: " | ") + ", or an expression"
+            case .earlierStep(let output): return "id of an earlier step (one that hands on `\(output)`)"
             }
         }
 

@@ -85,6 +85,8 @@ public protocol Step: RunnableStep, SendableMetatype {
     static var outputs: [OutputSpec] { get }
     /// Spellings of other steps an earlier release accepted that are now this step, read with a warning.
     static var formerSpellings: [StepMigration] { get }
+    /// Keys of other steps an earlier release accepted that did this step's work, read as this step with a warning.
+    static var formerSplits: [StepSplit] { get }
 
     /// Decodes and validates options, reporting every problem through `options.diagnostics`.
     /// Returns nil when the step cannot be built.
@@ -97,4 +99,7 @@ extension Step {
 
     /// Most steps took no other step's spelling over.
     public static var formerSpellings: [StepMigration] { [] }
+
+    /// Most steps took no other step's work over.
+    public static var formerSplits: [StepSplit] { [] }
 }

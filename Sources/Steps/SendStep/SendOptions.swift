@@ -47,27 +47,7 @@ package struct SendOptions: DeclaredOptions {
     @Key(RetryOptions.retryAmbiguous) package var retryAmbiguous: Bool
     /// `properties` or `properties-file`.
     @KeyGroup package var properties: PropertyKeys
-    /// `outcomes`.
-    @Key(.mapping("outcomes", examples: ["{ wait: 10m }", "{ wait: 30m, sample: 200 }"],
-                     "after sending, read NH's telemetry until the outcomes are final (Standard tier, a key with Manage): "
-                         + "per-platform counts go to the outputs, the report, the journal and --metrics; off by default"))
-    package var outcomes: OutcomeKeys?
 
     /// Every key at its default.
-    package init() {}
-}
-
-/// `outcomes: { wait: 10m, sample: 100 }`.
-package struct OutcomeKeys: DeclaredOptions {
-    /// `wait`, in seconds.
-    @Key(.duration("wait", in: 1...21_600, required: true, examples: ["10m"],
-                      "how long to wait for final outcomes after the last send; the run waits at most this long"))
-    package var wait: Int64?
-    /// `sample`.
-    @Key(.integer("sample", in: 1...1000, default: 100, examples: ["100"],
-                     "how many of the step's notifications to read; a larger batch is read through a uniform sample of this size"))
-    package var sample: Int
-
-    /// The defaults.
     package init() {}
 }

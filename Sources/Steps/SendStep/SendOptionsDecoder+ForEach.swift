@@ -26,9 +26,8 @@ extension SendOptionsDecoder {
         guard let input = values.batch.forEach, let node = values.batch.$forEach.node,
             let source = options.rowSource(input, at: node, in: context)
         else { return nil }
-        let outcomes = decodeOutcomes(test: false, scheduled: schedule != nil)
         let policy = values.retry.policy(ambiguous: values.retryAmbiguous)
-        guard let hub, let target, let compiled, let outcomes,
+        guard let hub, let target, let compiled,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
         let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: batch.concurrency, rate: batch.rate)
@@ -37,7 +36,6 @@ extension SendOptionsDecoder {
         step.dedupeWindow = batch.dedupeWindow
         step.badRows = batch.badRows
         step.shardKey = batch.shardKey
-        step.outcomes = outcomes
         options.checkColumns(step.columnsRead, of: source)
         guard options.diagnostics.errorCount == errorsBefore else { return nil }
         return step

@@ -45,16 +45,14 @@ struct SendOptionsDecoder {
             options.error("direct sends cannot be scheduled", at: node)
         }
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
-        let outcomes = decodeOutcomes(test: test, scheduled: schedule != nil)
         let policy = values.retry.policy(ambiguous: values.retryAmbiguous)
         guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties,
-            template != nil || format == "template", let outcomes
+            template != nil || format == "template"
         else { return nil }
         var step = SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
                             headers: headers, test: test, schedule: schedule, policy: policy)
         step.idempotencyKey = batch.idempotencyKey
         step.dedupeWindow = batch.dedupeWindow
-        step.outcomes = outcomes
         return step
     }
 

@@ -2,8 +2,8 @@ import BatchEngine
 import HubClient
 import PipelineCore
 
-/// What `send` hands to later steps: the item counts, the ids NH gave, and with `outcomes:` what reading the
-/// notifications' telemetry found.
+/// What `send` hands to later steps: the item counts and the ids NH gave (an `outcomes` step reads what became of
+/// them).
 package struct SendOutputs: DeclaredOutputs {
     /// `accepted`, `failed`, … `total`.
     package var counts = ItemCounts()
@@ -13,8 +13,6 @@ package struct SendOutputs: DeclaredOutputs {
     package var notificationIds = OutputList()
     /// `tracking-ids`.
     @Output("tracking-ids", "the TrackingIds of the accepted requests, for Azure support") package var trackingIds = OutputList()
-    /// `outcome-state`, `delivered`, … with `outcomes:`.
-    package var outcomes = OutcomeOutputs()
 
     /// Nothing sent.
     package init() {}

@@ -52,7 +52,7 @@ extension SendStep {
             result.lines.append("settle it once checked: `pushline runs resolve \(context.batch.run?.id ?? "RUN") --step \(context.stepIndex) --delivered` "
                                 + "or `--resend`; `retry-ambiguous: true` resends such a request automatically")
         }
-        return await withOutcomes(result, of: outcome, session: session, context: context)
+        return result
     }
 
     /// Reads the rows file whole before the run sends anything: every row's audience or handles and
@@ -125,7 +125,7 @@ extension SendStep {
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
         var result = finish(outcome, what: what, context: context)
         if let scheduleTime { result.summary += Self.goesOut(scheduleTime) }
-        return await withOutcomes(result, of: outcome, session: session, context: context)
+        return result
     }
 
     /// True when the send is scheduled for a fixed time: two sends of the same content at different fixed

@@ -11,8 +11,7 @@ extension SendStep {
         case .send where test: "test send"
         case .send, .sendEach: "send"
         }
-        let reading = outcomes == nil ? [] : [HubAccess(hub: hub, right: .manage, purpose: "read delivery outcomes (telemetry)")]
-        return [HubAccess(hub: hub, right: .send, purpose: purpose)] + reading
+        return [HubAccess(hub: hub, right: .send, purpose: purpose)]
     }
 
     /// A `for-each` send keeps its `concurrency:` requests in flight; every other send one.

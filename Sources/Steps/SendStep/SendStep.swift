@@ -82,10 +82,6 @@ package struct SendStep: DeclaredStep {
     var badRows: BadRowPolicy = .stop
     /// The column that places a row in a part of `--shard I/N`; nil for the whole row.
     var shardKey: String?
-    /// `outcomes:`; nil when the step does not read telemetry.
-    var outcomes: OutcomeSettings?
-    /// How the step waits between readings of telemetry (tests replace it).
-    var outcomeSleep: @Sendable (Double) async throws -> Void = OutcomeCollector.sleepForReal
 
     /// Creates a send (tests and `build`).
     init(

@@ -17,6 +17,8 @@ public struct StepKind: Sendable {
     public let origin: String?
     /// Spellings of other steps an earlier release accepted that are now this kind.
     public let formerSpellings: [StepMigration]
+    /// Keys of other steps an earlier release accepted that did this kind's work.
+    public let formerSplits: [StepSplit]
     private let make: @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?
     private let prepare: (@Sendable (OptionReader, BuildContext) -> PendingStep)?
 
@@ -29,6 +31,7 @@ public struct StepKind: Sendable {
         examples = S.examples
         origin = nil
         formerSpellings = S.formerSpellings
+        formerSplits = S.formerSplits
         make = { reader, context in S.build(reader, in: context) }
         if let declared = S.self as? any DeclaredStep.Type {
             prepare = { reader, context in Self.pending(of: declared, reader, context) }
@@ -52,6 +55,7 @@ public struct StepKind: Sendable {
         self.examples = examples
         self.origin = origin
         formerSpellings = []
+        formerSplits = []
         make = build
         prepare = nil
     }

@@ -4,18 +4,22 @@ import HubWire
 import PipelineCore
 import Synchronization
 import Testing
+@testable import OutcomesStep
 @testable import SendStep
 
 /// Answers sends with 201 and a Location, and telemetry reads from a script per notification id.
 final class TelemetryTransport: HubTransport {
-    private let state: Mutex<(sent: Int, reads: [String: Int], script: [HubResponse])>
+    private let state: Mutex<(sent: Int, reads: [String: Int], order: [String], script: [HubResponse])>
     /// `script` answers the telemetry reads in order; when it runs out, the last answer repeats.
-    init(_ script: [HubResponse]) { state = Mutex((0, [:], script)) }
+    init(_ script: [HubResponse]) { state = Mutex((0, [:], [], script)) }
     var reads: Int { state.withLock { $0.reads.values.reduce(0, +) } }
+    /// The ids read, each once, in order.
+    var readIds: [String] { state.withLock { $0.order } }
 
     func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy) async throws(TransportError) -> TransportResult {
         let response = state.withLock { state -> HubResponse in
             if request.method == .get, let id = request.url.split(separator: "/").last?.split(separator: "?").first {
+                if state.reads[String(id)] == nil { state.order.append(String(id)) }
                 state.reads[String(id), default: 0] += 1
                 return state.script.count > 1 ? state.script.removeFirst() : state.script[0]
             }
@@ -36,22 +40,33 @@ final class TelemetryTransport: HubTransport {
 private let twoDelivered = "<ApnsOutcomeCounts><Outcome><Name>Success</Name><Count>2</Count></Outcome>"
     + "<Outcome><Name>ExpiredChannel</Name><Count>1</Count></Outcome></ApnsOutcomeCounts>"
 
-private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = []) throws -> SendStep {
-    let (step, errors) = build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")]), ("outcomes", outcomes)] + extra)
-    #expect(errors.isEmpty, "\(errors)")
-    var built = try #require(step)
-    built.outcomeSleep = { _ in }
-    return built
+/// An `outcomes` step of step `digest` with `options` (its hub given), and what building it reported.
+private func outcomesStep(_ options: [(String, Any)]) -> (OutcomesStep?, [String]) {
+    let (step, found) = diagnostics(OutcomesStep.self, [("hub", "sports"), ("of", "digest")] + options)
+    return (step, found.filter { $0.severity == .error }.map(\.message))
 }
 
-@Suite struct SendOutcomeTests {
+/// A send to the fans (step 1, `id: digest`), then an `outcomes` step of it with `options`, as a run of the two does.
+private func sendThenRead(_ options: [(String, Any)], transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl(),
+                          sleep: @escaping @Sendable (Double) async throws -> Void = { _ in }) async throws -> (sent: StepResult, read: StepResult) {
+    let send = try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]).0)
+    let (built, errors) = outcomesStep(options)
+    #expect(errors.isEmpty, "\(errors)")
+    var reader = try #require(built)
+    reader.sleep = sleep
+    let sent = try await run(send, transport: transport, dryRun: dryRun, batch: batch)
+    var earlier = EarlierOutputs()
+    earlier.record(sent.outputs, of: "digest", at: 1)
+    return (sent, try await run(reader, transport: transport, dryRun: dryRun, batch: batch, earlier: earlier))
+}
+
+@Suite struct SendThenOutcomesTests {
     @Test func outcomesAreReadUntilFinalAndHandedOn() async throws {
-        let step = try outcomeStep([("wait", "10m")])
         let transport = TelemetryTransport([
             HubResponse(status: 404, body: Array("<Error><Code>404</Code><Detail>Telemetry does not exist</Detail></Error>".utf8)),
             TelemetryTransport.details("Processing"), TelemetryTransport.details("Completed", twoDelivered),
         ])
-        let result = try await run(step, transport: transport)
+        let result = try await sendThenRead([("wait", "10m")], transport: transport).read
         #expect(transport.reads == 3)
         #expect(result.outputs["outcome-state"] == .string("final"))
         #expect(result.outputs["delivered"] == .integer(2))
@@ -69,9 +84,8 @@ private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = [
     }
 
     @Test func aWaitThatEndsFirstLeavesThePartialCountsAndSaysWhy() async throws {
-        let step = try outcomeStep([("wait", "5s")])
         let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
-        let result = try await run(step, transport: transport)
+        let result = try await sendThenRead([("wait", "5s")], transport: transport).read
         #expect(result.outputs["outcome-state"] == .string("partial"))
         #expect(result.lines.first { $0.hasPrefix("outcomes so far") }?.contains("1 of 1 notifications were not final (1 still processing)") == true,
                 "\(result.lines)")
@@ -85,50 +99,44 @@ private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = [
         ("", "the key for hub 'sports' cannot read telemetry: that needs the Manage right"),
     ])
     func aHubWithoutTelemetryLeavesTheSendDoneAndSaysWhy(_ body: String, _ reason: String) async throws {
-        let step = try outcomeStep([("wait", "1m")])
-        let result = try await run(step, transport: TelemetryTransport([HubResponse(status: 403, body: Array(body.utf8))]))
-        #expect(result.outputs["accepted"] == .integer(1))
+        let (sent, result) = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([HubResponse(status: 403, body: Array(body.utf8))]))
+        #expect(sent.outputs["accepted"] == .integer(1))
         #expect(result.outputs["outcome-state"] == .string("unavailable"))
         #expect(result.lines.contains("outcomes unavailable: \(reason)"), "\(result.lines)")
         #expect(!result.reachedNoDevice)
     }
 
     @Test func notificationsThatReachNoDeviceMarkTheResult() async throws {
-        let step = try outcomeStep([("wait", "1m")])
         let dead = "<FcmV1OutcomeCounts><Outcome><Name>BadChannel</Name><Count>4</Count></Outcome></FcmV1OutcomeCounts>"
-        let result = try await run(step, transport: TelemetryTransport([TelemetryTransport.details("Completed", dead)]))
+        let result = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed", dead)])).read
         #expect(result.reachedNoDevice)
         #expect(result.outputs["delivered"] == .integer(0))
         #expect(result.lines.last == "warning: the hub accepted 1 notification, but telemetry shows none reached a device (4 dead channels)")
-        let none = try await run(step, transport: TelemetryTransport([TelemetryTransport.details("NoTargetFound")]))
+        let none = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("NoTargetFound")])).read
         #expect(none.reachedNoDevice)
         #expect(none.lines.last?.hasSuffix("(none matched a device)") == true)
     }
 
     @Test func aFinalNotificationWithoutCountsSaysNothingAboutDevices() async throws {
-        let step = try outcomeStep([("wait", "1m")])
-        let result = try await run(step, transport: TelemetryTransport([TelemetryTransport.details("Completed")]))
+        let result = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed")])).read
         #expect(result.outputs["outcome-state"] == .string("final"))
         #expect(!result.reachedNoDevice)
         #expect(result.outputs.keys.allSatisfy { !$0.hasPrefix("_") }, "no hidden output")
     }
 
     @Test func aHubThatGivesNoNotificationIdsKeepsNoTelemetry() async throws {
-        let step = try outcomeStep([("wait", "1m")])
         // A Free or Basic hub answers a send 201 without a Location.
-        let result = try await run(step, transport: RecordingTransport([HubResponse(status: 201)]))
-        #expect(result.outputs["accepted"] == .integer(1))
+        let (sent, result) = try await sendThenRead([("wait", "1m")], transport: RecordingTransport([HubResponse(status: 201)]))
+        #expect(sent.outputs["accepted"] == .integer(1))
         #expect(result.outputs["outcome-state"] == .string("unavailable"))
         #expect(result.lines.contains { $0.hasPrefix("outcomes unavailable: hub 'sports' gave no notification ids for the 1 it accepted") },
                 "\(result.lines)")
     }
 
     @Test func aStopSignalEndsTheReadingAndKeepsWhatWasRead() async throws {
-        var step = try outcomeStep([("wait", "10m")])
         let stop = StopSignal()
         let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
-        step.outcomeSleep = { _ in stop.request() }
-        let result = try await run(step, transport: transport, batch: BatchControl(stop: stop))
+        let result = try await sendThenRead([("wait", "10m")], transport: transport, batch: BatchControl(stop: stop), sleep: { _ in stop.request() }).read
         #expect(transport.reads == 1)
         #expect(result.outputs["outcome-state"] == .string("partial"))
         #expect(result.lines.contains { $0.contains("a stop signal ended the reading") }, "\(result.lines)")
@@ -145,30 +153,55 @@ private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = [
         #expect((4...5).contains(transport.reads), "read \(transport.reads)")
     }
 
-    @Test func aDryRunReadsNothingAndWithoutOutcomesTheStateIsOff() async throws {
-        let step = try outcomeStep([("wait", "10m")])
+    @Test func aDryRunReadsNothingAndASendReadsNoOutcomes() async throws {
         let transport = TelemetryTransport([TelemetryTransport.details("Completed")])
-        let dry = try await run(step, transport: transport, dryRun: true)
+        let (sent, dry) = try await sendThenRead([("wait", "10m")], transport: transport, dryRun: true)
         #expect(transport.reads == 0)
         #expect(dry.outputs["outcome-state"] == .string("none"))
         #expect(dry.lines.contains("would read the notifications' outcomes for up to 10m"))
-        let plain = try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]).0)
-        #expect(try await run(plain, transport: TelemetryTransport([TelemetryTransport.details("Completed")])).outputs["outcome-state"] == .string("off"))
+        // Reading outcomes is a step of its own: a send hands on no outcome outputs.
+        #expect(sent.outputs["outcome-state"] == nil)
+        #expect(try await run(try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]).0),
+                              transport: transport).outputs["outcome-state"] == nil)
+        #expect(transport.reads == 0)
     }
 
     @Test func outcomesOptionsAreChecked() {
-        let base: [(String, Any)] = [("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]
-        #expect(build(base + [("outcomes", "10m")]).1 == ["'outcomes' must be a mapping such as { wait: 10m }, found a scalar"])
-        #expect(build(base + [("outcomes", [("sample", "5")])]).1.first?.contains("'wait'") == true)
-        #expect(build(base + [("outcomes", [("wait", "10m"), ("sample", "5000")])]).1
-            == ["'sample' must be a whole number from 1 to 1000, found '5000'"])
-        #expect(build(base + [("outcomes", [("wait", "7h")])]).1 == ["'wait' must be between 1s and 6h, found '7h'"])
-        #expect(build(base + [("outcomes", [("wait", "1m")]), ("test", "true")]).1
-            == ["a test send reports each device's outcome itself; `outcomes:` reads telemetry of real sends"])
-        #expect(build(base + [("outcomes", [("wait", "1m")]), ("schedule", "in 2h")]).1
-            == ["a scheduled send has no outcome until it goes out; read it then with `pushline notification show ID`"])
-        let settings = (build(base + [("outcomes", [("wait", "90s")])]).0)?.outcomes
-        #expect(settings == OutcomeSettings(wait: 90, sample: 100))
+        #expect(outcomesStep([("sample", "5000")]).1 == ["'sample' must be a whole number from 1 to 1000, found '5000'"])
+        #expect(outcomesStep([("wait", "7h")]).1 == ["'wait' must be between 1s and 6h, found '7h'"])
+        #expect(diagnostics(OutcomesStep.self, [("hub", "sports")]).1.map(\.message) == ["missing required key 'of'"])
+        #expect(diagnostics(OutcomesStep.self, [("hub", "sports"), ("of", "not an id")]).1.map(\.message)
+            == ["'of' must be the id of an earlier step, found 'not an id'"])
+        let step = outcomesStep([("wait", "90s")]).0
+        #expect(step?.wait == 90 && step?.sample == 100 && step?.of == "digest")
+        #expect(step?.access.map(\.right) == [.manage], "telemetry needs Manage")
+    }
+
+    @Test func aRunWithAJournalReadsASampleOfEveryIdItHolds() async throws {
+        let (built, _) = outcomesStep([("wait", "1m"), ("sample", "3")])
+        var step = try #require(built)
+        step.sleep = { _ in }
+        // The send handed on its first 2 ids of 10; the journal holds all 10, and the sample is spread over them.
+        let ledger = NotificationLedger(ids: (1...10).map { "n\($0)" })
+        var earlier = EarlierOutputs()
+        earlier.record(["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 4)
+        let transport = TelemetryTransport([TelemetryTransport.details("Completed", twoDelivered)])
+        let result = try await run(step, transport: transport, batch: BatchControl(ledger: ledger), earlier: earlier)
+        #expect(ledger.asked.withLock { $0 } == [4], "the journal is asked for the items of the step `of` names, by its place")
+        #expect(transport.readIds == ["n1", "n4", "n7"])
+        #expect(result.summary == "delivery outcomes of step 'digest' (a sample of 3 of 10 read): 6 delivered, 3 not")
+    }
+
+    @Test func withoutAJournalASampleOfAPartListSaysSo() async throws {
+        let (built, _) = outcomesStep([("wait", "1m")])
+        var step = try #require(built)
+        step.sleep = { _ in }
+        var earlier = EarlierOutputs()
+        earlier.record(["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 1)
+        let transport = TelemetryTransport([TelemetryTransport.details("Completed", twoDelivered)])
+        let result = try await run(step, transport: transport, earlier: earlier)
+        #expect(transport.readIds == ["n1", "n2"])
+        #expect(result.lines.first == "the sample is of the first 2 of the 10 ids step 'digest' handed on: this run keeps no journal to read the rest from")
     }
 
     @Test func aSampleIsSpreadOverTheNotifications() {
@@ -176,6 +209,24 @@ private func outcomeStep(_ outcomes: [(String, Any)], extra: [(String, Any)] = [
         #expect(OutcomeCollector.sample(ids, size: 4) == ["n0", "n2", "n5", "n7"])
         #expect(OutcomeCollector.sample(ids, size: 20) == ids)
     }
+}
+
+/// A run journal that holds `ids` for every step it is asked about, and records which steps it was asked about.
+final class NotificationLedger: ItemLedger {
+    let ids: [String]
+    let asked = Mutex<[Int]>([])
+    init(ids: [String]) { self.ids = ids }
+    let isWritable = true
+    func notificationIds(step: Int, sample size: Int) throws(LedgerError) -> NotificationSample? {
+        asked.withLock { $0.append(step) }
+        return NotificationSample(ids: NotificationSample.picks(of: ids.count, size: size).map { ids[$0] }, total: ids.count)
+    }
+    func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? { nil }
+    func markSending(_ items: [LedgerItem]) throws(LedgerError) {}
+    func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {}
+    func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {}
+    func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {}
+    func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? { nil }
 }
 
 /// Answers every telemetry read with Processing, after `delay`.
