@@ -70,7 +70,7 @@ let package = Package(
         // The engine: the step registry (a value built once), composition (references to earlier steps' outputs, built
         // then resolved when the step runs; conditions), the run of a pipeline's steps in their spans, and its report.
         .target(name: "Engine", dependencies: [
-            "PipelineCore", "HubWire",
+            "PipelineCore", "RunStore", "HubWire",
             .product(name: "Logging", package: "swift-log"),
             // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
             .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "PushlineLogging", dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")]),
         // The batch engine: items sent with bounded concurrency and pacing, journalled before and after, resumed
         // without sending twice, held back by idempotency keys across runs. No third-party imports.
-        .target(name: "BatchEngine", dependencies: ["HubClient", "PipelineCore", "HubWire"]),
+        .target(name: "BatchEngine", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"]),
         // Streamed `for-each`, device and handle files: lines, RFC 4180 CSV, JSON arrays, rows. No third-party imports.
         .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions", "HubWire"]),
         // YAML → PipelineDocument with source marks. Only Yams.
@@ -98,18 +98,18 @@ let package = Package(
                 path: "Sources/Steps/SignStep"),
         .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RenderStep"),
-        .target(name: "CancelStep", dependencies: ["HubClient", "PipelineCore", "HubWire"],
+        .target(name: "CancelStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"],
                 path: "Sources/Steps/CancelStep"),
-        .target(name: "OutcomesStep", dependencies: ["HubClient", "PipelineCore", "HubWire"],
+        .target(name: "OutcomesStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"],
                 path: "Sources/Steps/OutcomesStep"),
-        .target(name: "RegisterStep", dependencies: ["HubClient", "PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
+        .target(name: "RegisterStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/RegisterStep"),
-        .target(name: "SendStep", dependencies: ["HubClient", "PipelineCore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
+        .target(name: "SendStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
                 path: "Sources/Steps/SendStep"),
         // Reads rows from the app's database: SQLite through the system library, PostgreSQL through postgres-nio with the
         // run store's URL and TLS rules (an edge, as the run store's PostgreSQL side is).
         .target(name: "QueryStep", dependencies: [
-            "PipelineCore", "HubWire", "CSQLite", "PostgresRunStore",
+            "PipelineCore", "RunStore", "HubWire", "CSQLite", "PostgresRunStore",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Steps/QueryStep"),
@@ -119,7 +119,7 @@ let package = Package(
         // Process plugins: the host's side of the protocol over a child's stdin and stdout. Only swift-subprocess (and
         // swift-log's Logger of the step context).
         .target(name: "PluginStep", dependencies: [
-            "PipelineCore", "PluginProtocol", "HubWire",
+            "PipelineCore", "RunStore", "PluginProtocol", "HubWire",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             .product(name: "Logging", package: "swift-log"),
@@ -128,7 +128,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         // The run-store protocol (runs, items, the per-pipeline lock) and its value types. No third-party imports.
-        .target(name: "RunStore", dependencies: ["PipelineCore", "HubWire"]),
+        .target(name: "RunStore", dependencies: ["PipelineCore", "HubWire", .product(name: "Logging", package: "swift-log")]),
         .target(name: "RunJournal", dependencies: ["RunStore", "PipelineCore", "HubWire", "CSQLite"]),
         // The run store in PostgreSQL, shared by runs on several machines: runs, items, advisory locks fenced by
         // an epoch. Only postgres-nio (and the NIO, TLS and logging types of its API).
@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "PipelineCoreTests", dependencies: [
-            "Engine", "PushlineLogging", "PipelineCore",
+            "Engine", "PushlineLogging", "PipelineCore", "RunStore",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
@@ -238,22 +238,22 @@ let package = Package(
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
         .testTarget(name: "PushlineLoggingTests", dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore"]),
+        .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore", "RunStore"]),
         .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["Engine", "PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
-        .testTarget(name: "RegisterStepTests", dependencies: ["PushlineLogging", "RegisterStep", "PipelineCore"]),
-        .testTarget(name: "SendStepTests", dependencies: ["HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore"]),
+        .testTarget(name: "RegisterStepTests", dependencies: ["PushlineLogging", "RegisterStep", "PipelineCore", "RunStore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore", "RunStore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
-            "PushlineLogging", "QueryStep", "PipelineCore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "PushlineLogging", "QueryStep", "PipelineCore", "RunStore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "PluginProtocolTests", dependencies: ["PluginProtocol", "PipelineCore"]),
         // Scripted plugins (Python, standard library only) that behave and misbehave.
         // What tests share: waiting for a process that is not the test's child to end (pidfd).
         .target(name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
-        .testTarget(name: "PluginStepTests", dependencies: ["PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "ProcessTestSupport"], exclude: ["Plugins"]),
+        .testTarget(name: "PluginStepTests", dependencies: ["PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "RunStore", "ProcessTestSupport"], exclude: ["Plugins"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP"]),
@@ -280,7 +280,7 @@ let package = Package(
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
         .testTarget(name: "PushlineCLITests", dependencies: [
-            "PushlineCLI", "RunFlow", "PasswordHashing", "pushline", "CSQLite", "HTTPServing", "ProcessTestSupport",
+            "PushlineCLI", "RunFlow", "RunStore", "PasswordHashing", "pushline", "CSQLite", "HTTPServing", "ProcessTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
                     exclude: ["Golden", "Inputs"]),

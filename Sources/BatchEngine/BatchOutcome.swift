@@ -1,5 +1,6 @@
 import HubWire
 import PipelineCore
+import RunStore
 
 /// What a batch came to.
 package struct BatchOutcome: Sendable {

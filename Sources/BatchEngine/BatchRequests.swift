@@ -1,6 +1,7 @@
 import HubClient
 import HubWire
 import PipelineCore
+import RunStore
 import Synchronization
 
 /// What a `BatchJob` makes its requests through: paced by the step's rate, shown by a dry run in item order,

@@ -1,6 +1,7 @@
 import HubClient
 import HubWire
 import PipelineCore
+import RunStore
 
 /// Runs a batch step's items — `send`'s rows, `register`'s devices — with bounded concurrency and pacing,
 /// journalling each one so a run that is cut off resumes without doing anything twice.

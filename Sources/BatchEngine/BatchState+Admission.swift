@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunStore
 
 /// Admission: what the journal says of an item before it is sent, on a resume and across runs (an item whose
 /// idempotency key a run holds is not done again).

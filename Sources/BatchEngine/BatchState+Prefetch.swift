@@ -1,4 +1,5 @@
 import PipelineCore
+import RunStore
 
 /// Asking the journal about the next rows' keys together. A re-run of a fixed input spends most of its time on rows it
 /// skips, and one read for a few dozen keys costs little more than one for a single key.

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunStore
 
 /// Rows another run had sent: counted and reported one by one, journalled as ranges (`SkipRange`), so a re-run of a
 /// fixed input writes what it sends rather than a record for each of the rows it skips.

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunStore
 
 /// Items whose idempotency key another run marked `sending` while that run still goes: they wait for it to settle
 /// the key, then are admitted again, to come to a duplicate (its send was accepted) or be sent here (it failed),

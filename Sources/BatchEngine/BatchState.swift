@@ -2,6 +2,7 @@ import Foundation
 import HubClient
 import HubWire
 import PipelineCore
+import RunStore
 
 /// The runner's bookkeeping for one `BatchRunner.collect`: what the journal says of each item, what came
 /// back, what is waiting to be journalled, and the reports kept.

@@ -1,4 +1,5 @@
 import PipelineCore
+import RunStore
 import Synchronization
 
 /// Paces a batch's requests and holds them back when the hub throttles.

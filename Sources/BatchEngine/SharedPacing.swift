@@ -1,5 +1,6 @@
 import HubClient
 import PipelineCore
+import RunStore
 
 /// What a `RateGovernor` shares with the other processes sending to its hub: the run store's pace, the hub's
 /// key in it, and the budgets it draws from.

@@ -4,6 +4,7 @@ import Foundation
 import PipelineCore
 import PushlineLogging
 import RunFlow
+import RunStore
 import Synchronization
 import Telemetry
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipelineCore
+import RunStore
 
 /// `--shard I/N` on the command line.
 extension Shard: ExpressibleByArgument {

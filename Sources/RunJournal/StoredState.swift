@@ -1,4 +1,5 @@
 import PipelineCore
+import RunStore
 
 /// How the journal stores an item's state: a small integer rather than its name. SQLite keeps 0 and 1 in the row's
 /// header alone, so the two states nearly every item is in (`sending`, then `accepted`) cost no bytes at all, where

@@ -1,11 +1,12 @@
+@testable import BatchEngine
 import Foundation
 import HubClient
-import PushlineLogging
-import Synchronization
 import HubWire
-import Testing
 import PipelineCore
-@testable import BatchEngine
+import PushlineLogging
+import RunStore
+import Synchronization
+import Testing
 
 /// Duplicate protection across runs: an item whose idempotency key another run accepted within the
 /// window is not sent; `--again` sends it and counts it; two rows of one run with one key send once.

@@ -1,11 +1,12 @@
+@testable import BatchEngine
 import Foundation
 import HubClient
 import HubWire
 import PipelineCore
 import PushlineLogging
+import RunStore
 import Synchronization
 import Testing
-@testable import BatchEngine
 
 /// Which row was asked to reuse which id.
 final class ReuseRecorder: Sendable {

@@ -1,11 +1,12 @@
+@testable import BatchEngine
 import Foundation
 import HubClient
 import HubWire
+import PipelineCore
 import PushlineLogging
+import RunStore
 import Synchronization
 import Testing
-import PipelineCore
-@testable import BatchEngine
 
 /// A journal in memory, with the same rules as the SQLite one.
 final class MemoryLedger: ItemLedger {

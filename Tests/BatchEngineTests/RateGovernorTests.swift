@@ -1,5 +1,6 @@
 @testable import BatchEngine
 import PipelineCore
+import RunStore
 import Synchronization
 import Testing
 

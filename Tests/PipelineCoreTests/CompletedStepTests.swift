@@ -1,8 +1,9 @@
 @testable import Engine
 import Foundation
+@testable import PipelineCore
+import RunStore
 import Synchronization
 import Testing
-@testable import PipelineCore
 
 /// A step that acts on a hub (so a resume reads it back), counting its runs and handing on an id.
 private struct HubActingStep: Step {

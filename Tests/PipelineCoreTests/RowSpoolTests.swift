@@ -1,8 +1,9 @@
 @testable import Engine
 import Foundation
+@testable import PipelineCore
+@testable import RunStore
 import Synchronization
 import Testing
-@testable import PipelineCore
 
 /// A step that "queries": puts the rows it is given through the spooler, counting how often it read its source.
 private struct RowsSource: Step {

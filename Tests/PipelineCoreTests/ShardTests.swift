@@ -1,4 +1,5 @@
 import PipelineCore
+import RunStore
 import Testing
 
 @Suite("Shard: --shard I/N and its stable hash")

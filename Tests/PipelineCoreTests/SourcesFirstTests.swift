@@ -1,8 +1,9 @@
 @testable import Engine
 import Foundation
+@testable import PipelineCore
+import RunStore
 import Synchronization
 import Testing
-@testable import PipelineCore
 
 /// The order steps ran in, by the token each test gives its steps (tests run in parallel).
 let stepOrder = Mutex<[String: [String]]>([:])

@@ -1,6 +1,7 @@
 @testable import Engine
 import Foundation
 @testable import PipelineCore
+import RunStore
 import Testing
 
 /// A step entry's `id`, `name` and `when` beside its kind: what the registry makes of keys beside the kind, and when the

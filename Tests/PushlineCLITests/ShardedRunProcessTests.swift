@@ -1,4 +1,5 @@
 import Foundation
+import RunStore
 import Testing
 
 /// Sharded batch runs over a shared PostgreSQL journal, as a Kubernetes Indexed Job runs them: the real

@@ -1,9 +1,10 @@
 import Foundation
 import HubWire
 import PipelineCore
+@testable import RegisterStep
+import RunStore
 import Synchronization
 import Testing
-@testable import RegisterStep
 
 /// A journal in memory with the SQLite journal's rules: marking `sending` clears an earlier id.
 final class MemoryLedger: ItemLedger {

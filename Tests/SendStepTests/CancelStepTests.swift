@@ -1,8 +1,9 @@
+@testable import CancelStep
 import HubWire
 import PipelineCore
-import Testing
-@testable import CancelStep
+import RunStore
 @testable import SendStep
+import Testing
 
 /// Every diagnostic of a cancel built from `pairs` as `file:line:column severity: message`.
 private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {

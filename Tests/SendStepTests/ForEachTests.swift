@@ -1,8 +1,9 @@
 import Foundation
 import HubWire
 import PipelineCore
-import Testing
+import RunStore
 @testable import SendStep
+import Testing
 
 private func rows(_ text: String, _ ext: String = "csv") throws -> String {
     try temporaryFile(text, prefix: "rows", ext: ext)

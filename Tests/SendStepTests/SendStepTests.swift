@@ -3,9 +3,10 @@ import HubExpressions
 import HubWire
 import PipelineCore
 import PushlineLogging
+import RunStore
+@testable import SendStep
 import Synchronization
 import Testing
-@testable import SendStep
 
 /// Records requests and answers from a script (201 with a Location by default).
 final class RecordingTransport: HubTransport {

@@ -1,11 +1,12 @@
 import Foundation
 import HubClient
 import HubWire
+@testable import OutcomesStep
 import PipelineCore
+import RunStore
+@testable import SendStep
 import Synchronization
 import Testing
-@testable import OutcomesStep
-@testable import SendStep
 
 /// Answers sends with 201 and a Location, and telemetry reads from a script per notification id.
 final class TelemetryTransport: HubTransport {

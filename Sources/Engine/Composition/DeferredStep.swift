@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import RunStore
 
 /// A step whose options use earlier steps' outputs (`${steps.ID.OUTPUT}`): its options were read once when the
 /// pipeline was built, and the keys that hold references are read with their values when it runs.

@@ -1,5 +1,6 @@
 import Logging
 import PipelineCore
+import RunStore
 
 /// Steps a resumed run completed before: read back, not run again.
 extension PipelineEngine {

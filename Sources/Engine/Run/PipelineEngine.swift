@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PipelineCore
+import RunStore
 import Tracing
 
 /// Runs a built pipeline's steps in order and reports what happened.

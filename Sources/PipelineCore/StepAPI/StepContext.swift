@@ -25,8 +25,9 @@ public struct StepContext: Sendable {
     public var stepName: String?
     /// The step's `id:`, when it has one (later steps use its outputs by it).
     public var stepId: String?
-    /// The journal, stop signal and progress sink for batch steps.
-    package var batch: BatchControl
+    /// What the layers under the engine give a step besides all this, each under its key (the run store's journal and
+    /// batch controls: `context.batch`), so the step API names none of them.
+    package var extensions = StepContextExtensions()
     /// What the input check found in the step's input, when it has one (its record count is the
     /// progress total).
     public var inputCheck: InputCheck?
@@ -36,8 +37,7 @@ public struct StepContext: Sendable {
     /// Creates a context.
     package init(
         logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool,
-        transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy(), stepIndex: Int = 1,
-        batch: BatchControl = BatchControl()
+        transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy(), stepIndex: Int = 1
     ) {
         self.logger = logger
         self.clock = clock
@@ -47,6 +47,28 @@ public struct StepContext: Sendable {
         self.transport = transport
         self.retryPolicy = retryPolicy
         self.stepIndex = stepIndex
-        self.batch = batch
     }
+}
+
+/// Values a layer under the engine attaches to a step's context, one per key type: the step API declares the storage,
+/// the layer the key and an accessor (`extension StepContext { var batch: BatchControl }` in the run store).
+package struct StepContextExtensions: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    /// Nothing attached: every key reads its default.
+    package init() {}
+
+    /// The value attached under `key`, else its default.
+    package subscript<Key: StepContextKey>(_ key: Key.Type) -> Key.Value {
+        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}
+
+/// The key of a value a layer attaches to step contexts.
+package protocol StepContextKey {
+    /// The value's type.
+    associatedtype Value: Sendable
+    /// What a context without one reads.
+    static var defaultValue: Value { get }
 }

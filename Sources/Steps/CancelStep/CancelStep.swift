@@ -1,6 +1,7 @@
 import HubClient
 import HubWire
 import PipelineCore
+import RunStore
 
 /// `cancel`: cancels scheduled notifications by the ids a scheduled send reported (written out, or handed on by
 /// the send's `notification-ids`).

@@ -1,6 +1,7 @@
 import HubClient
 import HubWire
 import PipelineCore
+import RunStore
 
 /// `outcomes`: reads NH's per-message telemetry for the notifications an earlier step sent (a uniform sample of them)
 /// until every outcome is final or the wait ends, and hands on what reached a device.

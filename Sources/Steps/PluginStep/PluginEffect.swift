@@ -2,6 +2,7 @@ import Foundation
 import HubWire
 import PipelineCore
 import PluginProtocol
+import RunStore
 
 /// A plugin step with external effects, journalled as one item of its step, the way a send's notification is: marked
 /// `sending` before the plugin is asked to run, `accepted` when it answers with a result, `failed` when it answers

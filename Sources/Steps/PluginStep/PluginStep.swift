@@ -2,6 +2,7 @@ import Foundation
 import HubWire
 import PipelineCore
 import PluginProtocol
+import RunStore
 
 /// A step a process plugin does: its options checked by the host against what the plugin declared, the plugin run
 /// with them, the rows it sends spooled by the engine, and the outputs it declared handed on.

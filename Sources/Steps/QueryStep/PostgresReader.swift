@@ -3,6 +3,7 @@ import Logging
 import PipelineCore
 import PostgresNIO
 import PostgresRunStore
+import RunStore
 
 /// Reads a query's rows from PostgreSQL: a connection of its own (the run store's TLS settings and URL rules), a
 /// read-only transaction with a statement timeout, rows streamed as the server sends them.

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import RunStore
 
 /// `query`: reads rows from the app's database (SQLite or PostgreSQL) with one read-only SQL statement, for a later
 /// step's `for-each`. The rows are spooled in the run store, so a resumed run and every part of a split run send the

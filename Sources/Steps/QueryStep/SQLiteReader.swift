@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PipelineCore
+import RunStore
 
 /// Reads a query's rows from a SQLite file, opened read-only (and `query_only`, so not even a pragma writes), one
 /// statement, with a time limit checked as SQLite works.

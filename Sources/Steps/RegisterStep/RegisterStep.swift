@@ -4,6 +4,7 @@ import HubExpressions
 import HubWire
 import PipelineCore
 import RowReading
+import RunStore
 
 /// `register`: creates, patches or deletes installations — or creates and updates registrations — on a hub.
 ///

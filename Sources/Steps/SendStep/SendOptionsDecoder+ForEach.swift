@@ -4,6 +4,7 @@ import HubExpressions
 import HubWire
 import PipelineCore
 import RowReading
+import RunStore
 
 extension SendOptionsDecoder {
     /// `for-each:`: the rows file opens (and a CSV header names every column the step reads), and the

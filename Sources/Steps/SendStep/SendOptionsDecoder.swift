@@ -2,6 +2,7 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
+import RunStore
 
 /// Decodes `send`'s options, reporting every problem with its YAML location before anything runs.
 struct SendOptionsDecoder {

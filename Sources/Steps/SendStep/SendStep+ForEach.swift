@@ -5,6 +5,7 @@ import HubExpressions
 import HubWire
 import PipelineCore
 import RowReading
+import RunStore
 
 extension SendStep {
     /// A send that is not per row: its request(s) (one, or one per 1000 direct handles) go through the

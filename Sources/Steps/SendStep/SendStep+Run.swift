@@ -3,6 +3,7 @@ import HubClient
 import HubExpressions
 import HubWire
 import PipelineCore
+import RunStore
 
 extension SendStep {
     /// Every send and test send needs the Send right.

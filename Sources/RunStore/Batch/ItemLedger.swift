@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Where a batch run records each item, so a run that is cut off can resume without sending twice.
 ///
 /// `PipelineCore` states what it needs; a `RunStore` (the SQLite journal, or a shared store) implements it.

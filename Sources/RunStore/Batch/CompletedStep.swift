@@ -1,4 +1,5 @@
 import Foundation
+import PipelineCore
 
 /// A step a run completed, as the run's journal keeps it: a resumed run reads it back rather than run the step
 /// again (a cancel that already cancelled would find nothing; a send already done has nothing left to do), and

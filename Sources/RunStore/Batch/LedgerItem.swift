@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// An item as it is first recorded.
 package struct LedgerItem: Sendable, Equatable {
     /// Which item.

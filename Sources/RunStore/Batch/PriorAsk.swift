@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// One item asking for its key's prior send (`ItemLedger.priorSends`).
 package struct PriorAsk: Sendable, Equatable {
     /// The idempotency key.

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// A pace shared by every process that sends to one hub through the same run store: a pause any of them
 /// records when the hub throttles, and send budgets (`rate:`) they all draw from.
 ///

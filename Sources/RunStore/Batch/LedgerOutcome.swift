@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// An item's final outcome.
 package struct LedgerOutcome: Sendable, Equatable {
     /// The item.

@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import PipelineCore
 
 /// Puts the rows a step reads from its source into the run's spool once, and hands back where they are; a step that
 /// produces rows (`query`) runs its source through it, so every step that reads them reads the same rows.

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// A run's ledger seen by a dry run of the start that would resume it: everything that run recorded can be read (its
 /// items, the steps it completed, the rows it spooled), so the dry run shows what the resume would send and skip;
 /// every write throws, so a dry run can never change the run it previews.

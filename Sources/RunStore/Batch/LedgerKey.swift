@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Which item: the step's position in the pipeline and the row's number in its input (1-based).
 package struct LedgerKey: Sendable, Hashable, Comparable {
     /// The step's index in the pipeline (0-based).

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Where a run keeps the rows a step produced (a query's) for the steps that read them: a table in the run store,
 /// so a resumed run and the other parts of a split run read the rows the source gave, never a fresh query. A new run
 /// (one that is not a resume) reads its sources afresh into a spool of its own generation.

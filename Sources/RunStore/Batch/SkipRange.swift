@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// Rows of a run that were not sent because another run had sent the same notifications (`already sent by run X`),
 /// kept as one range instead of one journal record per row: consecutive rows whose origins run on line by line and
 /// whose earlier sends are consecutive items of one run. A re-run of a fixed input then writes what it sends, not

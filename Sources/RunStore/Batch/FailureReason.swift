@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// How reports group items that were not accepted: by what went wrong, not by row.
 ///
 /// Reasons about an earlier send name the item it duplicates and when (`already sent by run X

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// What an earlier attempt recorded.
 package struct LedgerEntry: Sendable, Equatable {
     /// Which item.

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// An item's life: `pending` → `sending` → `accepted` | `failed` | `unknown`; or, never sent, `duplicate`
 /// (the same notification was sent already) or `bad` (a malformed record of the input).
 package enum ItemState: String, Sendable, CaseIterable, Codable {

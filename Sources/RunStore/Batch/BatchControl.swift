@@ -1,3 +1,6 @@
+import Logging
+import PipelineCore
+
 /// What a run gives its batch steps besides the transport: the journal, the stop signal, where
 /// progress goes, and whether to resend items whose fate is unknown.
 package struct BatchControl: Sendable {
@@ -48,5 +51,28 @@ package struct BatchControl: Sendable {
         self.pace = pace
         self.paceScope = paceScope
         self.runIsLive = runIsLive
+    }
+}
+
+/// Where a step context keeps its batch controls.
+private enum BatchControlKey: StepContextKey {
+    static var defaultValue: BatchControl { BatchControl() }
+}
+
+extension StepContext {
+    /// The journal, stop signal and progress sink for batch steps.
+    package var batch: BatchControl {
+        get { extensions[BatchControlKey.self] }
+        set { extensions[BatchControlKey.self] = newValue }
+    }
+
+    /// Creates a context with the run's batch controls.
+    package init(
+        logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool,
+        transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy(), stepIndex: Int = 1, batch: BatchControl
+    ) {
+        self.init(logger: logger, clock: clock, document: document, state: state, isDryRun: isDryRun, transport: transport,
+                  retryPolicy: retryPolicy, stepIndex: stepIndex)
+        self.batch = batch
     }
 }

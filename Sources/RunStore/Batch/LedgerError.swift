@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// The journal could not be read or written; the run stops rather than send without a record.
 package struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for people.

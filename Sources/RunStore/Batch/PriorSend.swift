@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// An earlier send of the same notification (same idempotency key), as the journal remembers it.
 package struct PriorSend: Sendable, Equatable {
     /// The run that sent it.

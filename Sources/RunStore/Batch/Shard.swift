@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// One part of a run split across processes: `--shard I/N` runs only the rows whose stable hash falls in
 /// part I of N, so N processes (a Kubernetes Indexed Job's pods) send disjoint rows of the same input.
 ///

@@ -1,3 +1,5 @@
+import PipelineCore
+
 /// What marking items `sending` checks first (`ItemLedger.markSending(_:claim:)`): whether a run already holds
 /// their idempotency keys, so two runs that overlap send each notification once.
 package struct KeyClaim: Sendable, Equatable {
