@@ -114,7 +114,7 @@ package struct StepRegistry: Sendable {
                 warnings[index].referenceFixes += optionFixes + conditionFixes
             }
             if let split = splits.first(where: { $0.applies(to: invocation) }) {
-                let done = split.split(invocation, ids: &ids)
+                let done = split.split(invocation, ids: &ids, diagnostics)
                 moves.append(done)
                 warnings.append((done, invocation.location, []))
                 steps += [done.old, done.new]

@@ -57,10 +57,15 @@ package struct SplitStep {
 }
 
 extension StepSplit {
-    /// `invocation` as two steps; `ids` are the ids the file uses, which the new ones are kept apart from.
-    package func split(_ invocation: StepInvocation, ids: inout Set<String>) -> SplitStep {
+    /// `invocation` as two steps; `ids` are the ids the file uses, which the new ones are kept apart from. A value of
+    /// the key that is not a mapping of the new step's keys is an error: nothing it said is dropped unread.
+    package func split(_ invocation: StepInvocation, ids: inout Set<String>, _ diagnostics: DiagnosticCollector) -> SplitStep {
         let entries = invocation.options.entries ?? []
         let moved = entries.first { $0.key == key }
+        if let value = moved?.value, value.entries == nil, !value.isNull {
+            diagnostics.error("'\(key)' must be a mapping such as { wait: 10m }, found \(value.kindName)", at: value.location, step: newKind,
+                              hint: "write its keys as the `\(newKind)` step has them")
+        }
         var old = invocation
         old.options = ConfigNode(.mapping(entries.filter { $0.key != key }), at: invocation.options.location)
         let oldId = invocation.id ?? Self.unused("\(kind)-\(invocation.index)", in: &ids)
@@ -115,7 +120,10 @@ extension SplitStep {
     /// made to with certainty (a value over several lines, a comment between the keys): the warning says what to write.
     fileprivate func withFixes(for invocation: StepInvocation, removing moved: ConfigEntry?, flow: String, addsId: Bool, split: StepSplit) -> SplitStep {
         var copy = self
-        guard let moved, let removal = Self.removal(of: moved, from: invocation), let last = Self.lastLine(of: invocation) else { return copy }
+        // A value that is not a mapping of the new step's keys was reported: nothing is rewritten over it.
+        guard let moved, moved.value.entries != nil, let removal = Self.removal(of: moved, from: invocation),
+            let last = Self.lastLine(of: invocation)
+        else { return copy }
         let dash = max(1, invocation.location.column - 2)
         let indent = String(repeating: " ", count: dash - 1)
         var inserted = ""
