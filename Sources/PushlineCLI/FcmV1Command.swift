@@ -35,7 +35,7 @@ struct FcmV1Command: AsyncParsableCommand {
                 each distinct template translation shown once. With --apply, the planned installations are written by a
                 journalled run of a `register` step (`fcmv1-move-<hub>` in `runs list`). Afterwards, change the
                 pipeline's own `register` source and templates to fcmv1 (or its next run writes them back as gcm),
-                send with `outcomes:` and read `pushline runs outcomes RUN`: the counts come under fcmv1.
+                then send and read the outcomes (an `outcomes` step, or `pushline runs outcomes RUN`): the counts come under fcmv1.
 
                 EXAMPLES:
                   pushline fcmv1 move 20261123-030000-3f9c2a
