@@ -20,10 +20,7 @@ struct InstallationEntry: DeclaredOptions {
 
     /// The text values given, by key, with where each was written.
     var texts: [(key: String, text: String, node: ConfigNode)] {
-        [($installationId, installationId), ($platform, platform), ($pushChannel, pushChannel), ($userId, userId)].compactMap { source, text in
-            guard let text, let node = source.node else { return nil }
-            return (source.key, text, node)
-        }
+        OptionSource.given([($installationId, installationId), ($platform, platform), ($pushChannel, pushChannel), ($userId, userId)])
     }
 
     /// Where a problem about `field` points: the value when given, else the whole device (`item`).
@@ -59,10 +56,7 @@ struct RegistrationEntry: DeclaredOptions {
 
     /// The text values given, by key, with where each was written.
     var texts: [(key: String, text: String, node: ConfigNode)] {
-        [($platform, platform), ($handle, handle), ($id, id)].compactMap { source, text in
-            guard let text, let node = source.node else { return nil }
-            return (source.key, text, node)
-        }
+        OptionSource.given([($platform, platform), ($handle, handle), ($id, id)])
     }
 
     /// Where a problem about `field` points: the value when given, else the whole registration (`item`).
@@ -86,4 +80,14 @@ struct RegistrationDeleteEntry: DeclaredOptions {
     @Key(.text("id", required: true, "the registration id to delete")) var id: String?
 
     init() {}
+}
+
+extension OptionSource {
+    /// The values of `keys` that were given, each with its key and where it was written.
+    static func given(_ keys: [(source: OptionSource, text: String?)]) -> [(key: String, text: String, node: ConfigNode)] {
+        keys.compactMap { source, text in
+            guard let text, let node = source.node else { return nil }
+            return (source.key, text, node)
+        }
+    }
 }
