@@ -28,3 +28,11 @@ enum HandedOn {
         }
     }
 }
+
+extension EarlierOutputs {
+    /// Records what `built` hands on after `record`, at its place; a step without an `id:` hands on nothing.
+    mutating func record(_ built: BuiltStep, _ record: StepRecord, produced: StepOutputs?, rejected: Bool = false) {
+        guard let id = built.declaredId else { return }
+        self.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: rejected), of: id, at: built.index)
+    }
+}

@@ -108,9 +108,7 @@ package struct PipelineEngine: Sendable {
                 records.append(stopped ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                        : Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
                                                                summary: error.message, hint: error.hint), built))
-                if let id = built.declaredId, let record = records.last {
-                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id, at: built.index)
-                }
+                if let record = records.last { earlier.record(built, record, produced: nil) }
                 if !stopped { failed = true }
                 continue
             }
@@ -119,22 +117,20 @@ package struct PipelineEngine: Sendable {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
                 records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
                                     : Self.skipped(built, afterFailure: failed))
-                if let id = built.declaredId, let record = records.last {
-                    earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id, at: built.index)
-                }
+                if let record = records.last { earlier.record(built, record, produced: nil) }
                 continue
             }
             guard runs else {
                 let record = Self.skipped(built, afterFailure: failed)
                 records.append(record)
-                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: nil, rejected: false), of: id, at: built.index) }
+                earlier.record(built, record, produced: nil)
                 continue
             }
             if let done = await Self.completedEarlier(built, batch: batch, logger: logger) {
                 var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
                 undelivered = undelivered || done.reachedNoDevice
-                if let id = built.declaredId { earlier.record(HandedOn.outputs(of: built, record: record, produced: done.outputs, rejected: false), of: id, at: built.index) }
+                earlier.record(built, record, produced: done.outputs)
                 records.append(record)
                 continue
             }
@@ -154,9 +150,7 @@ package struct PipelineEngine: Sendable {
             if record.status == .succeeded {
                 await Self.recordCompleted(built, record, produced ?? [:], reachedNoDevice: reachedNoDevice, batch: batch, dryRun: dryRun, logger: stepLogger)
             }
-            if let id = built.declaredId {
-                earlier.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: executed.rejectsInput), of: id, at: built.index)
-            }
+            earlier.record(built, record, produced: produced, rejected: executed.rejectsInput)
             if record.status == .failed {
                 failed = true
                 stepLogger.error("step failed", metadata: ["location": "\(location)", "reason": "\(record.summary)"])
