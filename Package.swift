@@ -68,9 +68,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The engine: the step registry (a value built once), composition (references to earlier steps' outputs, built
-        // then resolved when the step runs; conditions), the run of a pipeline's steps in their spans, and its report.
+        // then resolved when the step runs; conditions; the rows of a `for-each`, opened for the step), the run of a
+        // pipeline's steps in their spans, and its report.
         .target(name: "Engine", dependencies: [
-            "PipelineCore", "RunStore", "HubWire",
+            "PipelineCore", "RunStore", "RowReading", "HubWire",
             .product(name: "Logging", package: "swift-log"),
             // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
             .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -244,8 +245,8 @@ let package = Package(
         .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
-        .testTarget(name: "RegisterStepTests", dependencies: ["PushlineLogging", "RegisterStep", "PipelineCore", "RunStore"]),
-        .testTarget(name: "SendStepTests", dependencies: ["HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore", "RunStore"]),
+        .testTarget(name: "RegisterStepTests", dependencies: ["Engine", "PushlineLogging", "RegisterStep", "PipelineCore", "RunStore"]),
+        .testTarget(name: "SendStepTests", dependencies: ["Engine", "HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore", "RunStore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
             "PushlineLogging", "QueryStep", "PipelineCore", "RunStore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),

@@ -19,15 +19,21 @@ private struct KnownColumnsSource: Step {
 }
 
 /// A step whose `for-each` reads the columns `reads:` names (as a send's `$(column)` references do).
-private struct ColumnsReader: Step {
+private struct ColumnsReader: ForEachStep {
+    struct Options: DeclaredOptions {
+        @Key(.text("reads", required: true, "comma-separated column names")) var reads: String?
+        init() {}
+    }
     static let id = "columns-reader"
     static let summary = "reads columns of rows"
-    static let options = [BatchOptions.forEach.spec, OptionSpec("reads", .string, required: true, "comma-separated column names")]
     static let examples: [String] = []
     let columnsRead: [String]
-    static func build(_ options: OptionReader, in context: BuildContext) -> ColumnsReader? {
-        _ = options.string("for-each")
-        return options.string("reads").map { ColumnsReader(columnsRead: $0.value.split(separator: ",").map(String.init)) }
+    static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> ColumnsReader? { nil }
+    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext) -> ColumnsReader? {
+        guard let reads = options.reads else { return nil }
+        let step = ColumnsReader(columnsRead: reads.split(separator: ",").map(String.init))
+        rows.checkColumns(step.columnsRead, reporting: reader)
+        return step
     }
     func run(in context: StepContext) async throws -> StepResult { StepResult(summary: "") }
 }

@@ -16,7 +16,7 @@ private func located(_ diagnostics: [Diagnostic]) -> [String] {
         #expect(step.concurrency == 16)
         #expect(RegisterStep.options.first { $0.key == "mode" }?.defaultValue == "put")
         #expect(RegisterStep.options.first { $0.key == "concurrency" }?.defaultValue == "16")
-        #expect(RegisterStep.options.map(\.key) == [
+        #expect(StepKind(RegisterStep.self).options.map(\.key) == [
             "hub", "installations", "registrations", "templates", "mode", "add-tags", "remove-tags", "concurrency",
             "rate", "for-each", "bad-rows", "idempotency-key", "shard-key", "dedupe-window", "retries", "retry-delay", "retry-max-delay",
         ])

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import HubExpressions
 import HubWire
@@ -47,10 +48,10 @@ func mapping(_ pairs: [(String, ConfigNode)], _ line: Int = 1, _ column: Int = 1
 
 func build(_ pairs: [(String, ConfigNode)], directory: String = ".") -> (RegisterStep?, [Diagnostic]) {
     let collector = DiagnosticCollector()
-    let reader = OptionReader(mapping(pairs), specs: RegisterStep.options, step: RegisterStep.id, what: "register options",
-                              diagnostics: collector)
     let context = BuildContext(document: document(directory: directory), loadDataFile: { _, _, _, _ in nil })
-    return (RegisterStep.build(reader, in: context), collector.diagnostics)
+    // Built as the engine builds a step: its `for-each` rows opened for it.
+    let step = StepKind(RegisterStep.self).build(mapping(pairs), in: context, diagnostics: collector)
+    return (step as? RegisterStep, collector.diagnostics)
 }
 
 /// Builds and asserts there were no diagnostics.

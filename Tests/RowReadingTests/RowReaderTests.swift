@@ -29,7 +29,7 @@ private func read(_ source: RowSource) throws -> [String] {
 @Suite struct RowReaderTests {
     @Test func csvRowsFollowTheHeaderAndBadRowsAreReportedAndSkipped() throws {
         let csv = try source("userId,headline\nalice,\"Rain, then sun\"\nbob\ncarol,\"two\nlines\"\n\ndave,\"x\"y\n", "csv")
-        #expect(try csv.columns() == ["userId", "headline"])
+        #expect(try csv.header() == ["userId", "headline"])
         #expect(try read(csv) == [
             "1@2: headline=Rain, then sun userId=alice",
             "2@3 ! the row has 1 fields; the header has 2",
@@ -62,7 +62,7 @@ private func read(_ source: RowSource) throws -> [String] {
 
     @Test func aJSONArrayStreamsItsObjects() throws {
         let json = try source("[\n {\"userId\": \"a\"},\n {\"userId\": \"b\"}\n]\n", "json")
-        #expect(try json.columns() == nil)
+        #expect(try json.header() == nil)
         #expect(try read(json) == ["1@2: userId=a", "2@3: userId=b"])
     }
 

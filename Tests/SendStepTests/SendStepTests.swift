@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import HubExpressions
 import HubWire
@@ -52,9 +53,9 @@ func diagnostics(_ pairs: [(String, Any)]) -> (SendStep?, [Diagnostic]) {
 /// A step of `type` built from `pairs`, and what building it reported.
 func diagnostics<S: Step>(_ type: S.Type, _ pairs: [(String, Any)]) -> (S?, [Diagnostic]) {
     let collector = DiagnosticCollector()
-    let reader = OptionReader(node(pairs), specs: S.options, step: S.id, what: "\(S.id) options", diagnostics: collector)
-    let step = S.build(reader, in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }))
-    return (step, collector.diagnostics)
+    // Built as the engine builds a step: its `for-each` rows opened for it.
+    let step = StepKind(S.self).build(node(pairs), in: BuildContext(document: document, loadDataFile: { _, _, _, _ in nil }), diagnostics: collector)
+    return (step as? S, collector.diagnostics)
 }
 
 /// Builds the step and returns the errors' messages.

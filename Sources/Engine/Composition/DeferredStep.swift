@@ -14,6 +14,10 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
     let kind: StepKind
     /// The options, read, with the keys that wait for values.
     let pending: PendingStep
+    /// Its `for-each`: rows opened when the pipeline was built, or a value that holds references, opened when it runs.
+    let rows: ForEachRows
+    /// The pipeline's declarations, against which a `for-each` path is resolved.
+    let context: BuildContext
     /// Every reference in the step's options.
     let outputReferences: [OutputReference]
     /// The step built with sample values, if it builds with them.
@@ -44,7 +48,9 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
         let diagnostics = DiagnosticCollector()
         let built: (any RunnableStep)?
         do throws(StepFailure) {
-            built = try pending.build(with: values, diagnostics: diagnostics)
+            let rows = try rows(with: values, diagnostics)
+            // Rows that do not open leave the step unbuilt: built without them it would not work once per row.
+            built = diagnostics.hasErrors ? nil : try pending.build(with: values, rows: rows, diagnostics: diagnostics)
         } catch {
             // A dry run sends nothing, so the ids a live run would hand on do not exist: say what would happen.
             if context.isDryRun { return StepResult(summary: "would run with values a live run hands on (nothing sent): \(error.message)") }
@@ -73,6 +79,17 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
             context.inputCheck = check
         }
         return try await built.run(in: context)
+    }
+
+    /// The rows of its `for-each`: opened when the pipeline was built, or opened now from the value with `values` in;
+    /// nil without `for-each`, or when they cannot be opened (`diagnostics` say why).
+    private func rows(with values: OutputSubstitution, _ diagnostics: DiagnosticCollector) throws(StepFailure) -> RowSource? {
+        switch rows {
+        case .none, .unusable: return nil
+        case .opened(let source): return source
+        case .waiting(let value, _):
+            return ForEachRows.open(try values.resolve(value), of: kind, in: self.context, diagnostics)
+        }
     }
 }
 

@@ -101,11 +101,12 @@ extension StepRegistry {
     }
 
     /// The step's options read once, the keys holding references waiting for their values, with a copy built with
-    /// sample values in those keys (for what is asked of it before it runs).
-    static func deferred(_ kind: StepKind, _ reader: OptionReader, _ context: BuildContext, samples: EarlierOutputs) -> DeferredStep {
-        let pending = kind.pending(reader, in: context)
-        let sample = try? pending.build(with: OutputSubstitution(outputs: samples, consumer: kind.id), diagnostics: DiagnosticCollector())
-        return DeferredStep(kind: kind, pending: pending, outputReferences: reader.node.deferredScalars.flatMap { $0.0.outputReferences },
-                            sample: sample ?? nil)
+    /// sample values in those keys (for what is asked of it before it runs), and its `for-each` rows, opened or to be
+    /// opened when it runs.
+    static func deferred(_ kind: StepKind, _ reader: OptionReader, _ context: BuildContext, rows: ForEachRows, samples: EarlierOutputs) -> DeferredStep {
+        let pending = kind.pending(reader, rows: rows.source, in: context)
+        let sample = try? pending.build(with: OutputSubstitution(outputs: samples, consumer: kind.id), rows: rows.source, diagnostics: DiagnosticCollector())
+        return DeferredStep(kind: kind, pending: pending, rows: rows, context: context,
+                            outputReferences: reader.node.deferredScalars.flatMap { $0.0.outputReferences }, sample: sample ?? nil)
     }
 }

@@ -53,8 +53,7 @@ package struct StepRegistry: Sendable {
             reportStrays(invocation, of: kind, diagnostics)
             checkCondition(of: invocation, steps: document.steps, diagnostics)
             checkStepNames(in: invocation, of: kind, steps: document.steps, diagnostics)
-            if let step = build(kind, invocation, context, steps: document.steps, diagnostics) {
-                checkColumns(of: step, invocation, earlier: built, diagnostics)
+            if let step = build(kind, invocation, context, earlier: built, steps: document.steps, diagnostics) {
                 built.append(step)
             }
         }
@@ -63,18 +62,23 @@ package struct StepRegistry: Sendable {
     }
 
     private func build(
-        _ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, steps: [StepInvocation], _ diagnostics: DiagnosticCollector
+        _ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, earlier: [BuiltStep], steps: [StepInvocation],
+        _ diagnostics: DiagnosticCollector
     ) -> BuiltStep? {
         let errorsBefore = diagnostics.diagnostics.filter { $0.severity == .error }.count
         let reader = kind.reader(invocation.options, diagnostics: diagnostics)
+        let rows = ForEachRows.read(invocation.options, of: kind, in: context, declared: { Self.declaredColumns($0, earlier: earlier) }, diagnostics)
         // Options that use earlier steps' outputs are read and checked now, and the step is built when it runs.
         if !invocation.options.deferredScalars.isEmpty {
             let samples = checkReferences(in: invocation, of: kind, steps: steps, diagnostics)
-            return BuiltStep(index: invocation.index, kind: kind, location: invocation.location,
-                             step: Self.deferred(kind, reader, context, samples: samples),
+            let step = Self.deferred(kind, reader, context, rows: rows, samples: samples)
+            if case .unusable = rows { return nil }
+            return BuiltStep(index: invocation.index, kind: kind, location: invocation.location, step: step,
                              declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
         }
-        let built = kind.build(reader, in: context)
+        let built = kind.build(reader, rows: rows.source, in: context)
+        // Rows that cannot be read were reported; the step was built only to report its other problems too.
+        if case .unusable = rows { return nil }
         guard let step = built else {
             // A step that declines to build must never vanish silently. Steps report their own problems;
             // this catches the case where the cause lies elsewhere (an unresolved reference is the one
@@ -88,6 +92,15 @@ package struct StepRegistry: Sendable {
         }
         return BuiltStep(index: invocation.index, kind: kind, location: invocation.location, step: step, declaredId: invocation.id,
                          name: invocation.name, condition: invocation.condition)
+    }
+
+    /// The columns `reference`'s step declares for its rows before the run (a SQLite query prepared, a plugin's
+    /// declared columns), naming the step for messages; nil when only the run knows them.
+    private static func declaredColumns(_ reference: OutputReference, earlier: [BuiltStep]) -> KnownColumns? {
+        guard let producer = earlier.first(where: { $0.declaredId == reference.step }),
+            let columns = producer.step.columns(of: reference.output)
+        else { return nil }
+        return .declared(columns, step: "step '\(reference.step)' (\(producer.id))")
     }
 
     /// `invocation` with a registered kind first when its first key is not one and a later key is (`- nmae: x` written

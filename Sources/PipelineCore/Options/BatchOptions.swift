@@ -9,7 +9,7 @@ package enum BatchOptions {
     /// yesterday's.
     package static let defaultDedupeWindow: Int64 = 12 * 3600
 
-    /// `for-each`: the rows the step works through.
+    /// `for-each`: the rows the step works through, declared by the engine for a step that conforms to `ForEachStep`.
     package static let forEach = OptionKey<RowInput>(
         OptionSpec("for-each", .path, examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
                    "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's")
@@ -102,10 +102,9 @@ package struct BatchSettings: Sendable, Equatable {
 }
 
 /// The batch keys of a step that makes one request per row, as a group of its declared options
-/// (`@KeyGroup var batch: BatchKeys`): `for-each`, the keys only rows give a meaning, and the idempotency keys.
+/// (`@KeyGroup var batch: BatchKeys`): the keys only rows give a meaning, and the idempotency keys. `for-each` itself
+/// is the engine's, given to a step that conforms to `ForEachStep`.
 package struct BatchKeys: DeclaredOptions {
-    /// `for-each`, as written.
-    @Key(BatchOptions.forEach) package var forEach: RowInput?
     /// `concurrency`.
     @Key(BatchKeys.perRow(BatchOptions.concurrency)) package var concurrency: Int
     /// `rate`.

@@ -35,8 +35,6 @@ package struct RegisterOptions: DeclaredOptions {
     @Key(BatchOptions.concurrency) package var concurrency: Int
     /// `rate`.
     @Key(BatchOptions.rate) package var rate: Double?
-    /// `for-each`, as written.
-    @Key(BatchOptions.forEach) package var forEach: RowInput?
     /// `bad-rows`.
     @Key(BatchOptions.badRows) package var badRows: BadRowPolicy
     /// `idempotency-key`.

@@ -3,9 +3,9 @@ import PipelineCore
 
 extension RegisterOptionsDecoder {
     /// `for-each:` with `installations:` or `registrations:` as a list of entries whose values are
-    /// `$(column)` text. Every value must compile, fixed values are checked as for any device, and a CSV
-    /// header must name every column the entries read.
-    func decodeRows(_ node: ConfigNode, kind key: String, plan: InstallationPlan?, batch: BatchSettings?) -> RegisterStep.Source? {
+    /// `$(column)` text. Every value must compile, fixed values are checked as for any device, and the rows (opened by
+    /// the engine) must have every column the entries read, when their columns are known.
+    func decodeRows(_ node: ConfigNode, kind key: String, plan: InstallationPlan?, batch: BatchSettings?, from source: RowSource) -> RegisterStep.Source? {
         guard let items = node.items, !items.isEmpty else {
             options.error("with 'for-each', '\(key)' must be a list of entries whose values use $(column)", at: node,
                           hint: key == values.$installations.key
@@ -34,8 +34,7 @@ extension RegisterOptionsDecoder {
             guard let built, built.usable, errorCount == errorsBefore else { valid = false; continue }
             entries.append(built.entry)
         }
-        guard let input = values.forEach, let forEach = values.$forEach.node, let source = options.rowSource(input, at: forEach, in: context) else { return nil }
-        options.checkColumns(columns + (batch?.idempotencyKey?.propertyNames ?? []) + (batch?.shardKey.map { [$0] } ?? []), of: source)
+        source.checkColumns(columns + (batch?.idempotencyKey?.propertyNames ?? []) + (batch?.shardKey.map { [$0] } ?? []), reporting: options)
         return valid ? .rows(source, entries: entries) : nil
     }
 

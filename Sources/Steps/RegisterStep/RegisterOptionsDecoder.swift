@@ -9,6 +9,8 @@ struct RegisterOptionsDecoder {
     /// Where problems are reported.
     let options: OptionReader
     let context: BuildContext
+    /// The rows of `for-each`, opened by the engine; nil without it.
+    var rows: RowSource?
 
     func decode() -> RegisterStep? {
         let errorsBefore = options.diagnostics.errorCount
@@ -23,7 +25,7 @@ struct RegisterOptionsDecoder {
         var valid = attachments != nil && addTags != nil && removeTags != nil
         let installations = values.installations
         let registrations = values.registrations
-        let forEach = options.isGiven(values.$forEach.key)
+        let forEach = rows != nil
         let source: RegisterStep.Source?
         switch (installations, registrations) {
         case (nil, nil):
@@ -44,7 +46,7 @@ struct RegisterOptionsDecoder {
         case (.some(let node), nil):
             valid = checkKeys(for: mode) && valid
             let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
-            source = forEach ? decodeRows(node, kind: values.$installations.key, plan: plan, batch: batch) : decodeInstallations(node, plan: plan)
+            source = rows.map { decodeRows(node, kind: values.$installations.key, plan: plan, batch: batch, from: $0) } ?? decodeInstallations(node, plan: plan)
         case (nil, .some(let node)):
             for source in [values.$templates, values.$addTags, values.$removeTags] {
                 guard let node = source.node else { continue }
@@ -58,14 +60,14 @@ struct RegisterOptionsDecoder {
                 valid = false
             }
             if mode == .delete {
-                if forEach, let node = values.$forEach.node {
+                if forEach, let node = options.node(BatchOptions.forEach) {
                     options.error("registrations to delete are listed by id in the YAML, not read from rows", at: node,
                                   hint: "remove `for-each`, or delete installations from rows instead")
                     valid = false
                 }
                 source = decodeRegistrationDeletes(node)
             } else {
-                source = forEach ? decodeRows(node, kind: values.$registrations.key, plan: nil, batch: batch) : decodeRegistrations(node)
+                source = rows.map { decodeRows(node, kind: values.$registrations.key, plan: nil, batch: batch, from: $0) } ?? decodeRegistrations(node)
             }
         }
         if let node = values.$badRows.node, !forEach, !(installations?.scalar != nil) {

@@ -13,7 +13,7 @@ import RunStore
 /// first (platform, push-channel shape, tags): a bad YAML device is a build diagnostic, a bad row a failed
 /// device naming `file:line`. Devices run with bounded concurrency and pace, each journalled so a resumed
 /// run creates nothing twice; any failure fails the step at the end.
-package struct RegisterStep: DeclaredStep {
+package struct RegisterStep: ForEachStep {
     /// The YAML key of this step.
     package static let id = "register"
     /// One line for docs.
@@ -113,6 +113,11 @@ package struct RegisterStep: DeclaredStep {
     /// Decodes and checks every option and every YAML device, and prechecks a device file.
     package static func build(_ options: RegisterOptions, reporting reader: OptionReader, in context: BuildContext) -> RegisterStep? {
         RegisterOptionsDecoder(values: options, options: reader, context: context).decode()
+    }
+
+    /// The devices of the entries, once per row of `rows`, whose values take the row's columns.
+    package static func build(_ options: RegisterOptions, rows: RowSource, reporting reader: OptionReader, in context: BuildContext) -> RegisterStep? {
+        RegisterOptionsDecoder(values: options, options: reader, context: context, rows: rows).decode()
     }
 
     /// Installations and registrations need the Listen right (what a client app's key holds).

@@ -3,13 +3,12 @@ import Foundation
 import HubExpressions
 import HubWire
 import PipelineCore
-import RowReading
 import RunStore
 
 extension SendOptionsDecoder {
-    /// `for-each:`: the rows file opens (and a CSV header names every column the step reads), and the
-    /// audience, handles and properties compile as `$(column)` text.
-    func decodeForEach() -> SendStep? {
+    /// One request per row of `rows` (opened by the engine from `for-each`): the audience, handles and properties
+    /// compile as `$(column)` text, and the rows have every column the step reads, when their columns are known.
+    func decode(rows source: RowSource) -> SendStep? {
         let errorsBefore = options.diagnostics.errorCount
         let hub = values.hub
         let format = values.format
@@ -24,9 +23,6 @@ extension SendOptionsDecoder {
         checkFormat(format, template: template, target: nil)
         let compiled = compileProperties(properties ?? [:])
         if let template, let properties { _ = options.checkProperties(properties.keys, for: template) }
-        guard let input = values.batch.forEach, let node = values.batch.$forEach.node,
-            let source = options.rowSource(input, at: node, in: context)
-        else { return nil }
         let policy = values.retry.policy(ambiguous: values.retryAmbiguous)
         guard let hub, let target, let compiled,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
@@ -37,7 +33,7 @@ extension SendOptionsDecoder {
         step.dedupeWindow = batch.dedupeWindow
         step.badRows = batch.badRows
         step.shardKey = batch.shardKey
-        options.checkColumns(step.columnsRead, of: source)
+        source.checkColumns(step.columnsRead, reporting: options)
         guard options.diagnostics.errorCount == errorsBefore else { return nil }
         return step
     }

@@ -15,7 +15,6 @@ struct SendOptionsDecoder {
     /// Decodes and checks everything that can be checked offline: the audience against NH's limits,
     /// the format against the template's platform, every direct handle, conflicting options.
     func decode() -> SendStep? {
-        if options.contains(values.batch.$forEach.key) { return decodeForEach() }
         let errorsBefore = options.diagnostics.errorCount
         let hub = values.hub
         let format = values.format

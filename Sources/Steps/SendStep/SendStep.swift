@@ -7,7 +7,7 @@ import PipelineCore
 /// `send`: sends one notification through a hub: a template send with properties, or a native
 /// payload rendered locally from a pipeline template; to an audience, to everyone (explicitly), or
 /// straight to device handles (inline or streamed from a file). Can schedule, or use NH's test send.
-package struct SendStep: DeclaredStep {
+package struct SendStep: ForEachStep {
     /// What `send` hands to later steps.
     package typealias Outputs = SendOutputs
 

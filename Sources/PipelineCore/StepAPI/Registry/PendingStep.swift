@@ -7,18 +7,22 @@
 package struct PendingStep: Sendable {
     /// The keys whose values hold references.
     package let keys: [String]
-    private let finish: @Sendable (any ReferenceValues, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?
+    private let finish: @Sendable (any ReferenceValues, RowSource?, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?
 
-    /// A step whose `keys` wait for their values; `finish` reads them with the values in and builds the step.
-    package init(keys: [String], finish: @escaping @Sendable (any ReferenceValues, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?) {
+    /// A step whose `keys` wait for their values; `finish` reads them with the values in and builds the step, with the
+    /// rows of its `for-each` when it has one.
+    package init(keys: [String],
+                 finish: @escaping @Sendable (any ReferenceValues, RowSource?, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?) {
         self.keys = keys
         self.finish = finish
     }
 
-    /// The step, with `values` in its pending keys; nil when it cannot be built (`diagnostics` say why). Throws when a
-    /// value is missing or does not fit where its reference is.
-    package func build(with values: any ReferenceValues, diagnostics: DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)? {
-        try finish(values, diagnostics)
+    /// The step, with `values` in its pending keys and working through `rows` (opened by the engine from its
+    /// `for-each`, nil without one); nil when it cannot be built (`diagnostics` say why). Throws when a value is
+    /// missing or does not fit where its reference is.
+    package func build(with values: any ReferenceValues, rows: RowSource? = nil, diagnostics: DiagnosticCollector) throws(StepFailure)
+        -> (any RunnableStep)? {
+        try finish(values, rows, diagnostics)
     }
 
     /// `entries` with the values of `keys` resolved by `values`.
@@ -42,7 +46,13 @@ package protocol ReferenceValues: Sendable {
 extension DeclaredStep {
     /// Reads the options once, reporting every problem that does not depend on the references' values, and keeps what
     /// it read for the step to be built when the values are known.
-    package static func pending(_ reader: OptionReader, in context: BuildContext) -> PendingStep {
+    ///
+    /// `make` builds the step from its options and rows (`rows` now, for the report; the ones the engine opens when it
+    /// runs, then).
+    package static func pending(
+        _ reader: OptionReader, in context: BuildContext, rows: RowSource?,
+        make: @escaping @Sendable (Options, RowSource?, OptionReader, BuildContext) -> Self?
+    ) -> PendingStep {
         var reader = reader
         reader.context = context
         let keys = reader.entries.filter { !$0.value.deferredScalars.isEmpty }.map(\.key)
@@ -50,10 +60,10 @@ extension DeclaredStep {
         // Built once now to report the rest (it cannot run: its pending keys are still empty).
         let options = Options(found: found)
         options.runChecks(reader)
-        _ = build(options, reporting: reader, in: context)
+        _ = make(options, rows, reader, context)
         let pending = Set(keys)
         let (written, node, step, specs) = (reader.entries, reader.node, reader.step, reader.specs)
-        return PendingStep(keys: keys) { values, diagnostics throws(StepFailure) in
+        return PendingStep(keys: keys) { values, rows, diagnostics throws(StepFailure) in
             let entries = try PendingStep.resolving(pending, of: written, with: values)
             let resolved = OptionReader(entries: entries, node: ConfigNode(.mapping(entries), at: node.location), step: step,
                                         diagnostics: diagnostics, specs: specs, context: context)
@@ -61,7 +71,7 @@ extension DeclaredStep {
             // Only the pending keys are read again; every other value is the one read when the pipeline was built.
             let options = Options(found: found.merging(Options.found(in: resolved, keys: pending)) { _, new in new })
             options.runChecks(resolved)
-            let step = build(options, reporting: resolved, in: context)
+            let step = make(options, rows, resolved, context)
             return diagnostics.errorCount == before ? step : nil
         }
     }
