@@ -87,12 +87,22 @@ struct RunPipeline {
     /// The ended run `id` names in `journal` and its accepted items; a run still running is refused (`doing` says what
     /// would wait for its end).
     static func endedRun(_ id: String, in journal: any RunStore, doing: String) async throws -> (RunRecord, [JournalItem]) {
+        let run = try await endedRecord(id, in: journal, doing: doing)
+        do throws(RunStoreError) {
+            return (run, try await journal.items(run: run.id, states: [.accepted], limit: Int.max))
+        } catch {
+            throw CommandFailure("the run journal: \(error.message)")
+        }
+    }
+
+    /// The ended run `id` names in `journal`; a run still running is refused.
+    static func endedRecord(_ id: String, in journal: any RunStore, doing: String) async throws -> RunRecord {
         do {
             guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
             if try await JournalOption.shownStatus(run, store: journal) == "running" {
                 throw CommandFailure("run \(run.id) is running (pid \(run.pid)); \(doing) after it ends")
             }
-            return (run, try await journal.items(run: run.id, states: [.accepted], limit: Int.max))
+            return run
         } catch let error as RunStoreError {
             throw CommandFailure("the run journal: \(error.message)")
         }

@@ -51,44 +51,34 @@ extension RunsCommand {
         func run() async throws {
             let console = Console.current
             let journal = try await store.open(console: console)
-            let (run, items) = try await RunPipeline.endedRun(id, in: journal, doing: "read its outcomes")
+            let run = try await RunPipeline.endedRecord(id, in: journal, doing: "read its outcomes")
             let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
             let sessions: [Int: HubSession]
             do { sessions = try await hubSessions(for: run, console: console, transport: RetryingTransport(executor: executor)) } catch {
                 await executor.shutdown()
                 throw error
             }
-            var idsByStep: [Int: [String]] = [:]
-            var withoutIds: [Int: Int] = [:]
-            for item in items where step.map({ $0 == item.key.step }) ?? true {
-                guard sessions[item.key.step] != nil else { continue }
-                guard let notification = item.entry.notificationId else {
-                    withoutIds[item.key.step, default: 0] += 1
-                    continue
-                }
-                idsByStep[item.key.step, default: []].append(notification)
+            let samples: [(step: Int, stepId: String, accepted: Int, ids: NotificationSample?)]
+            do { samples = try await sampled(run, in: journal, sending: Set(sessions.keys)) } catch {
+                await executor.shutdown()
+                throw error
             }
-            if idsByStep.isEmpty, let (index, count) = withoutIds.min(by: { $0.key < $1.key }) {
+            let withIds = samples.filter { ($0.ids?.total ?? 0) > 0 }
+            if withIds.isEmpty, let first = samples.first {
                 await executor.shutdown()
                 // NH gives a notification id (the send's Location) only on the Standard tier.
-                throw CommandFailure("step \(index) of run \(run.id) sent \(count) notification\(count == 1 ? "" : "s") but the hub gave no notification ids: "
+                throw CommandFailure("step \(first.step) of run \(run.id) sent \(first.accepted) notification\(first.accepted == 1 ? "" : "s") but the hub gave no notification ids: "
                                      + "it keeps no per-message telemetry (a Free or Basic hub); that needs the Standard tier", exitCode: ExitStatus.failure)
             }
-            if idsByStep.isEmpty {
+            if withIds.isEmpty {
                 await executor.shutdown()
                 console.line("run \(run.id) has no accepted notifications\(step.map { " in step \($0)" } ?? "") to read outcomes of")
                 return
             }
             var read: [(step: Int, stepId: String, outcomes: DeliveryOutcomes)] = []
-            for (index, ids) in idsByStep.sorted(by: { $0.key < $1.key }) {
-                let stepId = items.first { $0.key.step == index }?.stepId ?? "step"
-                guard let hub = sessions[index] else {
-                    read.append((index, stepId, DeliveryOutcomes(state: .unavailable, reason: "the pipeline file no longer has a sending step \(index)",
-                                                                 of: ids.count)))
-                    continue
-                }
-                let outcomes = await OutcomeCollector(session: hub)
-                    .collect(OutcomeCollector.sample(ids, size: sample), of: ids.count, wait: Double(ConfigDuration.seconds(wait) ?? 0))
+            for (index, stepId, _, picked) in withIds {
+                guard let hub = sessions[index], let picked else { continue }
+                let outcomes = await OutcomeCollector(session: hub).collect(picked.ids, of: picked.total, wait: Double(ConfigDuration.seconds(wait) ?? 0))
                 read.append((index, stepId, outcomes))
             }
             await executor.shutdown()
@@ -98,6 +88,28 @@ extension RunsCommand {
             if states.contains(where: { $0.state == .unavailable }) { throw ExitStatus.exit(ExitStatus.failure) }
             if states.contains(where: { $0.state == .partial }) { throw ExitStatus.exit(ExitStatus.partial) }
             if states.contains(where: \.reachedNoDevice) { throw ExitStatus.exit(ExitStatus.undelivered) }
+        }
+
+        /// Each step of `run` that the hub accepted notifications from (the one `--step` names, when given) and that
+        /// still sends in the pipeline file, with how many it accepted and a sample of their ids taken by the store,
+        /// which never loads every item of a large run.
+        private func sampled(_ run: RunRecord, in journal: any RunStore, sending: Set<Int>) async throws
+            -> [(step: Int, stepId: String, accepted: Int, ids: NotificationSample?)] {
+            do {
+                let accepted = try await journal.counts(run: run.id).filter { count in
+                    count.state == .accepted && count.count > 0 && sending.contains(count.step) && (step.map { $0 == count.step } ?? true)
+                }
+                let ledger = journal.ledger(for: run, lock: nil)
+                var samples: [(step: Int, stepId: String, accepted: Int, ids: NotificationSample?)] = []
+                for count in accepted.sorted(by: { $0.step < $1.step }) {
+                    samples.append((count.step, count.stepId, count.count, try await ledger.notificationIds(step: count.step, sample: sample)))
+                }
+                return samples
+            } catch let error as RunStoreError {
+                throw CommandFailure("the run journal: \(error.message)")
+            } catch let error as LedgerError {
+                throw CommandFailure("the run journal: \(error.message)")
+            }
         }
 
         /// A session per sending step, from the pipeline file the run used, loaded as `pushline run` loads it.

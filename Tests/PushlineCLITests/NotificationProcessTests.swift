@@ -85,4 +85,37 @@ import Testing
         #expect(status == 2, "\(text)")
         #expect(text.contains("--wait must be a duration such as 90s or 10m, found 'soon'"), "\(text)")
     }
+
+    @Test("runs outcomes of a run on a hub that gives no notification ids says so, with the count the journal holds")
+    func runOutcomesOnAHubWithoutTelemetrySaysWhy() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-run-outcomes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (basic, env) = try await emulator(tier: "basic", in: directory)
+        try "user\nann\nbob\n".write(toFile: directory + "/users.csv", atomically: true, encoding: .utf8)
+        try #"{"aps":{"alert":"$(message)"}}"#.write(toFile: directory + "/alert.json", atomically: true, encoding: .utf8)
+        try """
+        version: 1
+        name: basic-digest
+        hubs:
+          main: { connection: "${env:NH_CONNECTION}", hub: "${env:NH_HUB}" }
+        templates:
+          alert: { platform: apns, body: alert.json }
+        steps:
+          - send: { hub: main, for-each: users.csv, audience: "$UserId:{$(user)}", format: apple, template: alert, properties: { message: "hi $(user)" } }
+        """.write(toFile: directory + "/digest.yaml", atomically: true, encoding: .utf8)
+        var journalled = env
+        journalled["PUSHLINE_JOURNAL"] = directory + "/journal.sqlite"
+        let (sent, output) = try await pushline(["run", directory + "/digest.yaml"], journalled)
+        #expect(sent == 0, "\(output)")
+        let runId = try #require(output.split(separator: "\n").first { $0.hasPrefix("run: ") }.map { String($0.dropFirst(5)) }, "\(output)")
+
+        let (refused, text) = try await pushline(["runs", "outcomes", runId], journalled)
+        #expect(refused == 1)
+        #expect(text.contains("error: step 1 of run \(runId) sent 2 notifications but the hub gave no notification ids: "
+                              + "it keeps no per-message telemetry (a Free or Basic hub); that needs the Standard tier"), "\(text)")
+        let (_, elsewhere) = try await pushline(["runs", "outcomes", runId, "--step", "2"], journalled)
+        #expect(elsewhere == "run \(runId) has no accepted notifications in step 2 to read outcomes of\n")
+        #expect(try await basic.stop() == 0)
+    }
 }
