@@ -39,7 +39,7 @@ package struct SendOptions: DeclaredOptions {
     @Key(.text("schedule", examples: ["2026-11-23T08:00:00Z", "in 2h"],
                   "send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h); at most 7 days ahead"))
     package var schedule: String?
-    /// `for-each` and the keys of a send per row.
+    /// The keys of a send per row (`for-each` itself is the engine's).
     @KeyGroup package var batch: BatchKeys
     /// `retries`, `retry-delay`, `retry-max-delay`.
     @KeyGroup package var retry: RetryKeys
