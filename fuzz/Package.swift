@@ -12,7 +12,7 @@ let harnesses: [(name: String, dependencies: [String])] = [
     ("SASTokenFuzz", ["HubWire"]),
     ("RegistrationXMLFuzz", ["HubWire"]),
     ("DirectBatchFuzz", ["HubWire"]),
-    ("RowsFuzz", ["RowReading"]),
+    ("RowsFuzz", ["RowReading", "PipelineCore"]),
     ("ServeRequestFuzz", ["PushService", "HTTPServing", "PipelineCore", "HubWire"]),
 ]
 

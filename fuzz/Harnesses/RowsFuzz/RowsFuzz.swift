@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import PipelineCore
 import RowReading
 
 /// The `for-each` row readers (RFC 4180 CSV, JSON Lines, a JSON array), streaming a file as `send` and `register`
