@@ -141,11 +141,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
-        // No third-party imports.
+        // No third-party imports but swift-service-lifecycle's signals.
         .target(name: "RunFlow", dependencies: [
             "Engine", "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "RunJournal",
             "PostgresRunStore",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
+            // SIGINT and SIGTERM as an async sequence: swift-service-lifecycle's, which both servers run under.
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
         // loop beneath it (a batch runs on the client's own loop).
@@ -227,7 +229,7 @@ let package = Package(
                           path: "Benchmarks/StoreBenchmark"),
 
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
-        .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
+        .testTarget(name: "HubWireTests", dependencies: ["HubWire", "TestSupport"]),
         .testTarget(name: "PipelineCoreTests", dependencies: [
             "Engine", "PushlineLogging", "PipelineCore", "RunStore",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -239,13 +241,13 @@ let package = Package(
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ]),
         .testTarget(name: "PushlineLoggingTests", dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore", "RunStore"]),
+        .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore", "RunStore", "TestSupport"]),
         .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
         .testTarget(name: "PipelineConfigTests", dependencies: ["Engine", "PipelineConfig"]),
         .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
         .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
-        .testTarget(name: "RegisterStepTests", dependencies: ["Engine", "PushlineLogging", "RegisterStep", "PipelineCore", "RunStore"]),
+        .testTarget(name: "RegisterStepTests", dependencies: ["Engine", "PushlineLogging", "RegisterStep", "PipelineCore", "RunStore", "TestSupport"]),
         .testTarget(name: "SendStepTests", dependencies: ["Engine", "HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore", "RunStore"]),
         .testTarget(name: "QueryStepTests", dependencies: [
             "PushlineLogging", "QueryStep", "PipelineCore", "RunStore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -254,6 +256,8 @@ let package = Package(
         // Scripted plugins (Python, standard library only) that behave and misbehave.
         // What tests share: waiting for a process that is not the test's child to end (pidfd).
         .target(name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
+        // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders.
+        .target(name: "TestSupport", dependencies: ["PipelineCore", "RunStore"], path: "Tests/Support/TestSupport"),
         .testTarget(name: "PluginStepTests", dependencies: ["PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "RunStore", "ProcessTestSupport"], exclude: ["Plugins"]),
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
@@ -276,12 +280,12 @@ let package = Package(
             "RunFlow", "TokenVerification",
         ]),
         .testTarget(name: "HubEmulatorTests", dependencies: [
-            "HubEmulator",
+            "HubEmulator", "TestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
         .testTarget(name: "PushlineCLITests", dependencies: [
-            "PushlineCLI", "RunFlow", "RunStore", "PasswordHashing", "pushline", "CSQLite", "HTTPServing", "ProcessTestSupport",
+            "PushlineCLI", "RunFlow", "RunStore", "PasswordHashing", "pushline", "CSQLite", "HTTPServing", "ProcessTestSupport", "TestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
                     exclude: ["Golden", "Inputs"]),

@@ -8,11 +8,12 @@ import RunStore
 /// server's SQLSTATE and message are read instead. Nothing here prints the URL's password: `location` is the
 /// store's `description`.
 enum PostgresFailure {
-    /// The store error for `error`, met while `doing` something with the store at `location`.
-    static func storeError(_ error: any Error, location: String, doing: String, pauses: ProcessPauses = .shared) -> RunStoreError {
+    /// The store error for `error`, met while `doing` something with the store at `location`; `pauses`, the store's
+    /// watch of this process, tells a call cut short because the process stood still from a store that was down.
+    static func storeError(_ error: any Error, location: String, doing: String, pauses: ProcessPauses? = nil) -> RunStoreError {
         if let known = error as? RunStoreError { return known }
         if let deadline = error as? StoreDeadline {
-            if let pause = pauses.longest(since: deadline.started) { return paused(doing: doing, location: location, pause: pause) }
+            if let pause = pauses?.longest(since: deadline.started) { return paused(doing: doing, location: location, pause: pause) }
             return RunStoreError("\(doing) in the run store at \(location) got no answer within \(deadline.limit); "
                 + "it is down or unreachable: run again once it is back, and the run resumes", kind: .unavailable)
         }
@@ -21,7 +22,7 @@ enum PostgresFailure {
         }
         if let transaction = error as? PostgresTransactionError {
             let inner = transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? transaction.rollbackError
-            if let inner { return storeError(inner, location: location, doing: doing) }
+            if let inner { return storeError(inner, location: location, doing: doing, pauses: pauses) }
         }
         guard let psql = error as? PSQLError else {
             return RunStoreError("\(doing) in the run store at \(location) failed: \(String(describing: type(of: error)))", kind: .unavailable)

@@ -232,7 +232,7 @@ final class PostgresLedger: ItemLedger {
         do {
             return try await body()
         } catch {
-            let failure = PostgresFailure.storeError(error, location: store.location, doing: "writing the ledger")
+            let failure = PostgresFailure.storeError(error, location: store.location, doing: "writing the ledger", pauses: store.pauses)
             throw LedgerError(failure.message, hint: failure.hint)
         }
     }

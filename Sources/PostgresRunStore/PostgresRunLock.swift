@@ -110,7 +110,7 @@ extension PostgresStore {
         } catch {
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in withExtendedLifetime(connection) {} }
-            throw PostgresFailure.storeError(error, location: location, doing: "taking the run lock")
+            throw PostgresFailure.storeError(error, location: location, doing: "taking the run lock", pauses: pauses)
         }
     }
 

@@ -102,7 +102,7 @@ extension PostgresStore {
             current = try row.decode(Int.self)
         }
         guard current == fence.epoch else {
-            throw PostgresFailure.lostLock(location: location, pauses: .shared)
+            throw PostgresFailure.lostLock(location: location, pauses: pauses)
         }
     }
 

@@ -21,6 +21,8 @@ package final class PostgresStore: RunStore {
     package var locksEndWithTheirProcess: Bool { false }
     let settings: PostgresLocation
     let client: PostgresClient
+    /// The watch of this process a lock can be lost to, started when the store opens and stopped when it closes.
+    let pauses: ProcessPauses
     private let runner: Task<Void, Never>
     /// Logs nothing: PostgresNIO's messages may carry a query's values, and the store reports through errors.
     let logger = Logger(label: "pushline.run-store", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -34,10 +36,15 @@ package final class PostgresStore: RunStore {
         let settings = try PostgresLocation(url, environment: environment)
         let location = settings.description
         // A lock in PostgreSQL can be lost while this process stands still; the watch lets messages say so.
-        ProcessPauses.shared.start()
+        let pauses = ProcessPauses()
+        pauses.start()
         // One direct connection first: a wrong password or an unknown database is an error now, not a pool
         // that retries in the background while a query waits.
-        let connection = try await connect(settings, doing: "connecting")
+        let connection: PostgresConnection
+        do { connection = try await connect(settings, doing: "connecting") } catch {
+            pauses.stop()
+            throw error
+        }
         let present: Bool
         do {
             // Bounded: a server that dies mid-migration must not hold the run at its start.
@@ -51,14 +58,23 @@ package final class PostgresStore: RunStore {
         } catch {
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in withExtendedLifetime(connection) {} }
-            throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema")
+            pauses.stop()
+            throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema", pauses: pauses)
         }
         try? await connection.close()
-        return present ? try PostgresStore(settings: settings) : nil
+        guard present else {
+            pauses.stop()
+            return nil
+        }
+        do { return try PostgresStore(settings: settings, pauses: pauses) } catch {
+            pauses.stop()
+            throw error
+        }
     }
 
-    private init(settings: PostgresLocation) throws(RunStoreError) {
+    private init(settings: PostgresLocation, pauses: ProcessPauses) throws(RunStoreError) {
         self.settings = settings
+        self.pauses = pauses
         location = settings.description
         var configuration: PostgresClient.Configuration
         let tls = try Self.clientTLS(settings)
@@ -83,11 +99,13 @@ package final class PostgresStore: RunStore {
 
     deinit {
         runner.cancel()
+        pauses.stop()
     }
 
-    /// Closes the store's connections. Locks are released by their own `release`.
+    /// Closes the store's connections and stops its watch of this process. Locks are released by their own `release`.
     package func close() async {
         runner.cancel()
+        pauses.stop()
         // The pool ends its connections on cancellation; a server that went away must not hold up the exit.
         let runner = runner
         _ = try? await Self.within(.seconds(5)) { await runner.value }
@@ -164,12 +182,12 @@ package final class PostgresStore: RunStore {
                 let closing: EventLoopFuture<Void> = connection.close()
                 closing.whenComplete { _ in withExtendedLifetime(connection) {} }
             }
-            var failure = PostgresFailure.storeError(error, location: location, doing: doing)
+            var failure = PostgresFailure.storeError(error, location: location, doing: doing, pauses: pauses)
             // Only a store that did not answer counts as down; a refusal the store itself gave (a lost lock) does not,
             // nor a call cut short because this process stood still (its timer fired late, or the server ended a
             // session left idle in a transaction meanwhile): that is said as what it was.
             if failure.kind == .unavailable, !(error is RunStoreError) {
-                if let pause = ProcessPauses.shared.longest(since: started) {
+                if let pause = pauses.longest(since: started) {
                     failure = PostgresFailure.paused(doing: doing, location: location, pause: pause)
                 } else {
                     wentDown.withLock { $0 = .now }

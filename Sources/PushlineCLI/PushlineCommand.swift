@@ -45,9 +45,19 @@ package enum PushlineMain {
 
     /// Makes the process non-dumpable on Linux before anything is read: a plugin runs as the same user, and could
     /// otherwise read the hubs' keys from `/proc/<pushline>/environ` or `/proc/<pushline>/mem`. It also means no core
-    /// dump (which would hold them) and no debugger attaching without root. Call once, from the executable.
+    /// dump (which would hold them) and no debugger attaching without root. Ignores SIGPIPE too (`ignoreBrokenPipes`).
+    /// Call once, from the executable.
     package static func protectProcess() {
         _ = pushline_make_nondumpable()
+        ignoreBrokenPipes()
+    }
+
+    /// SIGPIPE ignored, once, for the whole process: a write to a pipe whose reader is gone (a plugin that exits
+    /// before reading its request) then fails with EPIPE, which the writer reports, instead of ending pushline without
+    /// a word. Set by the executable at its start, never by a library (a host of `PushlineMain.run`, such as a test,
+    /// calls this itself). `Console` still ends the process as Unix tools do when its own output's reader goes.
+    package static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Parses `arguments` (without the program name), runs the command with the step kinds `steps` (the built-in
@@ -55,6 +65,8 @@ package enum PushlineMain {
     /// and returns its exit code. The registry is built here, once, and every command reads it from the console.
     package static func run(_ arguments: [String], steps: [StepKind]? = nil) async -> Int32 {
         var console = Console.current
+        // A run stopped twice ends at once: the one place that ends the process other than returning its code.
+        console.endNow = { code in exit(code) }
         if let steps {
             do {
                 console.steps = try StepRegistry(kinds: steps)

@@ -22,6 +22,12 @@ package struct Console: Sendable {
     /// The step kinds pipelines may use: built once where `pushline` starts (`PushlineMain.run(_:steps:)`) and read
     /// by every command, `serve` included. A pipeline's plugins extend it for that pipeline.
     package var steps: StepRegistry = BuiltinSteps.registry()
+    /// Ends the process at once with a code: what a second SIGINT or SIGTERM, or a stop past its grace, does to a
+    /// run. The executable gives its `exit` (`PushlineMain.run`); a library never ends the process itself, so by
+    /// default a console cannot.
+    package var endNow: @Sendable (Int32) -> Never = { code in
+        preconditionFailure("this console cannot end the process (code \(code)); the executable gives `endNow`")
+    }
 
     /// This console with other streams (a quiet one for checks whose words are collected elsewhere).
     package func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) -> Console {
@@ -64,9 +70,10 @@ package struct Console: Sendable {
                 continue
             }
             if code == EPIPE {
+                // SIGPIPE's default action, which ends the process as it would have without the executable's SIG_IGN.
                 signal(SIGPIPE, SIG_DFL)
                 raise(SIGPIPE)
-                exit(128 + SIGPIPE)
+                fatalError("SIGPIPE with its default action did not end the process")
             }
             if descriptor != STDERR_FILENO, !warnedOfLostOutput.exchange(true, ordering: .relaxed) {
                 write("pushline: warning: output to descriptor \(descriptor) is lost: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)

@@ -89,7 +89,7 @@ package struct PipelineRun: Sendable {
             return .alreadyCompleted(Self.notRun(pipeline, because: reason, completed: completed, clock: console.clock))
         }
         let stop = StopSignal()
-        let signals = watchSignals ? SignalWatch(stop: stop, console: console) : nil
+        let signals = watchSignals ? await SignalWatch(stop: stop, console: console) : nil
         do {
             let outcome: Outcome
             switch try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console) {

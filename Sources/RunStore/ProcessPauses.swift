@@ -6,9 +6,10 @@ import Synchronization
 /// A process cannot see its own pause while it happens, only the gap afterwards, so a thread of its own wakes every
 /// `tick` and records any wake that came more than `threshold` late. A store call that runs out of time, or a lock
 /// that was taken over, can then say that this process stood still, not that the store was down.
+///
+/// Whoever starts a watch owns it and stops it (a PostgreSQL store, from its opening to its `close`): nothing in the
+/// process keeps a thread of its own running behind its back.
 package final class ProcessPauses: Sendable {
-    /// The watch of this process, started by the first store that needs it.
-    package static let shared = ProcessPauses()
 
     /// A pause: how long, and when it ended.
     package struct Pause: Equatable, Sendable {
@@ -21,7 +22,9 @@ package final class ProcessPauses: Sendable {
     /// How late a wake must be to count as a pause.
     package let threshold: Duration
     private let recent = Mutex<[Pause]>([])
-    private let watching = Mutex(false)
+    /// Whether the watch's thread runs: not yet, now, or no more.
+    private let state = Mutex(State.idle)
+    private enum State { case idle, watching, stopped }
     /// When the watch's thread last woke: a caller that resumes before it can see a gap still open.
     private let lastWake = Mutex<ContinuousClock.Instant?>(nil)
 
@@ -31,11 +34,12 @@ package final class ProcessPauses: Sendable {
         self.threshold = threshold
     }
 
-    /// Starts the watch's thread, once; later calls do nothing.
+    /// Starts the watch's thread, once; later calls, and calls after `stop`, do nothing.
     package func start() {
-        let first = watching.withLock { started in
-            defer { started = true }
-            return !started
+        let first = state.withLock { state in
+            guard state == .idle else { return false }
+            state = .watching
+            return true
         }
         guard first else { return }
         let seconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
@@ -43,7 +47,7 @@ package final class ProcessPauses: Sendable {
         lastWake.withLock { $0 = .now }
         Thread.detachNewThread { [self] in
             var last = ContinuousClock.now
-            while true {
+            while state.withLock({ $0 == .watching }) {
                 Thread.sleep(forTimeInterval: seconds)
                 let now = ContinuousClock.now
                 observe(previous: last, now: now)
@@ -51,6 +55,15 @@ package final class ProcessPauses: Sendable {
                 last = now
             }
         }
+    }
+
+    /// Whether the watch's thread runs (started, not stopped).
+    package var isWatching: Bool { state.withLock { $0 == .watching } }
+
+    /// Stops the watch: its thread ends within a tick, and no pause is reported any more.
+    package func stop() {
+        state.withLock { $0 = .stopped }
+        lastWake.withLock { $0 = nil }
     }
 
     /// Records a pause when a wake at `now` after one at `previous` came more than `threshold` late.
@@ -79,7 +92,7 @@ package final class ProcessPauses: Sendable {
     /// The pause that ends at `now` when the watch has not woken for longer than a pause takes (nil when it has, or
     /// when it was never started).
     private func openPause(now: ContinuousClock.Instant) -> Duration? {
-        guard let last = lastWake.withLock({ $0 }), now - last > tick + threshold else { return nil }
+        guard state.withLock({ $0 != .stopped }), let last = lastWake.withLock({ $0 }), now - last > tick + threshold else { return nil }
         return now - last - tick
     }
 

@@ -7,6 +7,7 @@ import PushlineLogging
 import RunStore
 import Synchronization
 import Testing
+import TestSupport
 
 /// Duplicate protection across runs: an item whose idempotency key another run accepted within the
 /// window is not sent; `--again` sends it and counts it; two rows of one run with one key send once.

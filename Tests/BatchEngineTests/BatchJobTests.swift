@@ -7,6 +7,7 @@ import PushlineLogging
 import RunStore
 import Synchronization
 import Testing
+import TestSupport
 
 /// Which row was asked to reuse which id.
 final class ReuseRecorder: Sendable {

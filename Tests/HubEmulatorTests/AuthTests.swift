@@ -1,6 +1,7 @@
 import Foundation
 import HubEmulator
 import Testing
+import TestSupport
 
 /// §1.2–§1.6: SAS verification over raw HTTP, every client style, and every way a token goes wrong.
 @Suite("Auth: SAS tokens (§1.2–§1.6)")

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+import TestSupport
 
 // Raw-HTTP harness for the emulator end-to-end tests. Requests are written by hand from
 // docs/nh-rest-api.md; nothing here goes through Pushline's own NH client. The only HubWire call is
@@ -176,40 +177,6 @@ enum Token {
     static func full() -> String { pyamqp() }
     static func listen() -> String { pyamqp(keyName: NH.listenName, key: NH.listenKey) }
     static func sendOnly() -> String { pyamqp(keyName: NH.sendName, key: NH.sendKey) }
-}
-
-// MARK: - Fixture file
-
-struct SASVector: Decodable, Sendable, CustomTestStringConvertible {
-    let style: String
-    let resource: String
-    let keyName: String
-    let key: String
-    let expiry: Int64
-    let encodedResource: String
-    let stringToSign: String
-    let signatureBase64: String
-    let token: String
-    var testDescription: String { style }
-}
-
-struct SASFixture: Decodable, Sendable {
-    struct Negative: Decodable, Sendable {
-        let resource: String
-        let encodedResource: String
-        let wrongSignatureBase64: String
-    }
-    let vectors: [SASVector]
-    let negative: Negative
-
-    /// `Tests/Fixtures/sas-vectors.json`, inside the repository (a plain clone has it).
-    static func load(filePath: String = #filePath) throws -> SASFixture {
-        let tests = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let url = tests.appendingPathComponent("Fixtures/sas-vectors.json")
-        return try JSONDecoder().decode(SASFixture.self, from: Data(contentsOf: url))
-    }
-
-    static let vectors: [SASVector] = (try? load().vectors) ?? []
 }
 
 // MARK: - Raw responses and client

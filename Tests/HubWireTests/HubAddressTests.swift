@@ -1,5 +1,6 @@
 import Testing
 import HubWire
+import TestSupport
 
 @Suite("HubAddress")
 struct HubAddressTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import HubWire
+import TestSupport
 
 @Suite("SASSigner")
 struct SASSignerTests {

@@ -1,5 +1,6 @@
 import Testing
 import HubWire
+import TestSupport
 
 @Suite("SASVerifier")
 struct SASVerifierTests {

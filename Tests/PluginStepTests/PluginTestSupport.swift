@@ -7,6 +7,9 @@ import Testing
 
 /// The scripted plugin beside these tests, declared to behave as `mode` says.
 func scripted(_ mode: String, environment: [String: String] = ["CRM_TOKEN": "s3cret-token"], timeout: Int64 = 120) throws -> PluginHost {
+    // This process hosts plugins as `pushline` does, which ignores SIGPIPE from its start: a plugin that exits before
+    // reading is then an EPIPE the host reports, not the end of the test process.
+    signal(SIGPIPE, SIG_IGN)
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/scripted.py").path
     let python = try #require(pythonExecutable, "python3 is needed for the plugin tests")
     let declaration = PluginDeclaration(name: "crm", location: SourceLocation(file: "p.yaml", line: 3, column: 3), command: [python, script, mode],

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Cron-grade batch runs: the real `pushline run` of the daily digest against the real emulator, with
 /// faults, SIGKILL, SIGTERM, a second run at once, and a completed run started again.

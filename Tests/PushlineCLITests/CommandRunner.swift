@@ -41,6 +41,8 @@ enum CommandRunner {
         let absolute = arguments.map { argument in
             ["pipelines/", "templates/", "Tests/"].contains { argument.hasPrefix($0) } ? root + "/" + argument : argument
         }
+        // What the executable sets at its start, for commands that host plugins here.
+        PushlineMain.ignoreBrokenPipes()
         let status = await Console.$current.withValue(console) { await PushlineMain.run(absolute, steps: steps) }
         let strip = { (text: String) in text.replacingOccurrences(of: root + "/", with: "") }
         return CommandOutput(out: strip(out.withLock { $0 }), err: strip(err.withLock { $0 }), status: status)

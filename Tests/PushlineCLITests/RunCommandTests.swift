@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PipelineConfig
+import TestSupport
 
 @Suite struct RunCommandTests {
     let key = "k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="

@@ -1,6 +1,7 @@
 import Foundation
 import RunStore
 import Testing
+import TestSupport
 
 /// Sharded batch runs over a shared PostgreSQL journal, as a Kubernetes Indexed Job runs them: the real
 /// `pushline run --shard I/N` processes from different working directories against the real emulator.

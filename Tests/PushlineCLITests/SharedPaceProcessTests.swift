@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Budgets shared through the journal: two shards of one run, from two working directories, keep to one
 /// `rate:` together, whether the hub's or the step's. Only a lower bound on the time is asserted (a slow

@@ -5,57 +5,7 @@ import PipelineCore
 import RunStore
 import Synchronization
 import Testing
-
-/// A journal in memory with the SQLite journal's rules: marking `sending` clears an earlier id.
-final class MemoryLedger: ItemLedger {
-    let entries = Mutex<[LedgerKey: LedgerEntry]>([:])
-    /// What other runs of the pipeline did, by idempotency key.
-    let otherRuns = Mutex<[String: PriorSend]>([:])
-    /// The idempotency keys this run's items were marked with, by row.
-    let keys = Mutex<[Int: String]>([:])
-    let isWritable = true
-
-    func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
-        otherRuns.withLock { $0[key] }.flatMap { $0.at >= since ? $0 : nil }
-    }
-
-    func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? { entries.withLock { $0[key] } }
-
-    func markSending(_ items: [LedgerItem]) throws(LedgerError) {
-        entries.withLock { entries in
-            for item in items {
-                if let key = item.idempotencyKey { keys.withLock { $0[item.key.row] = key } }
-                entries[item.key] = LedgerEntry(key: item.key, digest: item.digest, state: .sending,
-                                                attempts: (entries[item.key]?.attempts ?? 0) + 1)
-            }
-        }
-    }
-
-    func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
-        entries.withLock { entries in
-            for outcome in outcomes {
-                entries[outcome.item.key] = LedgerEntry(key: outcome.item.key, digest: outcome.item.digest, state: outcome.state,
-                                                        attempts: entries[outcome.item.key]?.attempts ?? 0,
-                                                        notificationId: outcome.notificationId, error: outcome.error,
-                                                        retriable: outcome.retriable)
-            }
-        }
-    }
-
-    func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
-        try markSending([item])
-        try assignId(id, to: item.key)
-    }
-
-    func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
-        try entries.withLock { (entries) throws(LedgerError) in
-            guard entries[key]?.state == .sending else { throw LedgerError("item \(key.row) is not sending") }
-            entries[key]?.notificationId = id
-        }
-    }
-
-    subscript(row: Int) -> LedgerEntry? { entries.withLock { $0[LedgerKey(step: 1, row: row)] } }
-}
+import TestSupport
 
 private func journalled(_ transport: any HubTransport, ledger: MemoryLedger, resume: Bool = false,
                         stop: StopSignal = StopSignal()) -> StepContext {
@@ -77,10 +27,10 @@ private func fourRegistrations() throws -> RegisterStep {
     /// A ledger whose other runs did what `first` did, in state `state`, with registration ids `ids`.
     private func sentElsewhere(like first: MemoryLedger, state: ItemState, ids: [String?]? = nil) -> MemoryLedger {
         let ledger = MemoryLedger()
-        for (row, key) in first.keys.withLock({ $0 }) {
+        for (item, key) in first.keys.withLock({ $0 }) {
             ledger.otherRuns.withLock {
-                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: state, origin: "row \(row)", sameRun: false,
-                                    notificationId: ids?[row - 1] ?? first[row]?.notificationId)
+                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: state, origin: "row \(item.row)", sameRun: false,
+                                    notificationId: ids?[item.row - 1] ?? first[item.row]?.notificationId)
             }
         }
         return ledger
@@ -319,10 +269,10 @@ private func fourRegistrations() throws -> RegisterStep {
     /// Other runs of the journal did what `first` did and were accepted.
     private func sentElsewhere(like first: MemoryLedger) -> MemoryLedger {
         let ledger = MemoryLedger()
-        for (row, key) in first.keys.withLock({ $0 }) {
+        for (item, key) in first.keys.withLock({ $0 }) {
             ledger.otherRuns.withLock {
-                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "row \(row)", sameRun: false,
-                                    notificationId: first[row]?.notificationId)
+                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "row \(item.row)", sameRun: false,
+                                    notificationId: first[item.row]?.notificationId)
             }
         }
         return ledger

@@ -7,6 +7,7 @@ import PushlineLogging
 import Synchronization
 import Testing
 @testable import RegisterStep
+import TestSupport
 
 let connection = try! ConnectionString(parsing:
     "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=")

@@ -36,6 +36,23 @@ import Testing
         pauses.start()
         try await Task.sleep(for: .milliseconds(100))
         #expect(pauses.longest(since: start) == nil)
+        pauses.stop()
+    }
+
+    @Test("a watch is its owner's: stopped, it reports no pause, not even one still open, and does not start again")
+    func aStoppedWatchReportsNothingAndStaysStopped() {
+        let pauses = ProcessPauses(tick: .milliseconds(250), threshold: .seconds(2))
+        let start = ContinuousClock.now
+        pauses.start()
+        #expect(pauses.isWatching)
+        pauses.woke(at: start)
+        #expect(pauses.longest(since: start, now: start + .seconds(31)) != nil, "an open gap while it watches")
+        pauses.stop()
+        #expect(!pauses.isWatching)
+        #expect(pauses.longest(since: start, now: start + .seconds(31)) == nil)
+        #expect(pauses.latest(since: start, now: start + .seconds(31)) == nil)
+        pauses.start()
+        #expect(!pauses.isWatching, "a stopped watch is not started again")
     }
 
     @Test func theExplanationSaysWhatStoodStillAndForHowLong() {

@@ -36,12 +36,12 @@ struct PluginProcess: Sendable {
     ///
     /// `handshake` marks `describe` and `check`, whose limit is fixed (a pipeline's `timeout:` is the run's): what a
     /// plugin is told to do when it passes says so.
+    ///
+    /// A plugin that exits before reading a request makes the write fail with EPIPE, reported as the plugin's
+    /// failure, in a process that ignores SIGPIPE, as `pushline` does from its start: the step does not change the
+    /// process's signal dispositions itself.
     func converse<R: Sendable>(timeout: Duration, handshake: Bool = false,
                                _ body: (PluginChannel) async throws(PluginFailure) -> R) async throws(PluginFailure) -> R {
-        // A plugin that exits before reading a request makes the write fail with EPIPE, which the host reports;
-        // SIGPIPE's default action would end pushline without a word instead. (Console still ends the process as
-        // Unix tools do when its own output's reader goes.)
-        signal(SIGPIPE, SIG_IGN)
         let redact = PluginRedaction(declaration, options: optionSecrets)
         let stderr = PluginStderr(logger: logger, redact: redact, keep: PluginProtocol.quotedStderrLines)
         let watch = Watch()
