@@ -130,7 +130,7 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         // The run-store protocol (runs, items, the per-pipeline lock) and its value types. No third-party imports.
         .target(name: "RunStore", dependencies: ["PipelineCore", "HubWire", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "RunJournal", dependencies: ["RunStore", "PipelineCore", "HubWire", "CSQLite"]),
+        .target(name: "SQLiteRunStore", dependencies: ["RunStore", "PipelineCore", "HubWire", "CSQLite"]),
         // The run store in PostgreSQL, shared by runs on several machines: runs, items, advisory locks fenced by
         // an epoch. Only postgres-nio (and the NIO, TLS and logging types of its API).
         .target(name: "PostgresRunStore", dependencies: [
@@ -143,7 +143,7 @@ let package = Package(
         // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
         // No third-party imports but swift-service-lifecycle's signals.
         .target(name: "RunFlow", dependencies: [
-            "Engine", "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "RunJournal",
+            "Engine", "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "SQLiteRunStore",
             "PostgresRunStore",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             // SIGINT and SIGTERM as an async sequence: swift-service-lifecycle's, which both servers run under.
@@ -225,7 +225,7 @@ let package = Package(
         // Renders per second on one core, for bench/run.sh; not part of the product.
         .executableTarget(name: "RenderBenchmark", dependencies: ["HubExpressions"], path: "Benchmarks/RenderBenchmark"),
         // Items committed per second by each run store, for bench/shards.sh.
-        .executableTarget(name: "StoreBenchmark", dependencies: ["PipelineCore", "RunStore", "RunJournal", "PostgresRunStore"],
+        .executableTarget(name: "StoreBenchmark", dependencies: ["PipelineCore", "RunStore", "SQLiteRunStore", "PostgresRunStore"],
                           path: "Benchmarks/StoreBenchmark"),
 
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
@@ -262,10 +262,10 @@ let package = Package(
         .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP"]),
-        .testTarget(name: "RunJournalTests", dependencies: ["RunJournal", "RunStore", "PipelineCore"]),
+        .testTarget(name: "SQLiteRunStoreTests", dependencies: ["SQLiteRunStore", "RunStore", "PipelineCore"]),
         .testTarget(name: "RunFlowTests", dependencies: ["Engine", "PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
         // The run-store contract: every implementation passes the same suite.
-        .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunJournal", "PostgresRunStore", "PipelineCore"]),
+        .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore"]),
         .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),
         // Tests of both servers talk raw HTTP/1.1 through HummingbirdTesting's client, never Pushline's own.
         .testTarget(name: "HTTPServingTests", dependencies: [
@@ -295,7 +295,7 @@ let package = Package(
         ]),
         .testTarget(name: "PushlineKitTests", dependencies: ["PushlineKit", "PushlineCLI", "RunFlow"]),
         .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
-        .testTarget(name: "StoreBenchmarkTests", dependencies: ["StoreBenchmark", "RunJournal", "RunStore"]),
+        .testTarget(name: "StoreBenchmarkTests", dependencies: ["StoreBenchmark", "SQLiteRunStore", "RunStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

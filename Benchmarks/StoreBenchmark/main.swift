@@ -1,6 +1,6 @@
 import Foundation
 import PostgresRunStore
-import RunJournal
+import SQLiteRunStore
 import RunStore
 
 // Items committed per second by a run store (issue #18), for bench/shards.sh: the journal traffic of a batch

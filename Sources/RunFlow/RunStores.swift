@@ -2,7 +2,7 @@ import Engine
 import Foundation
 import PipelineCore
 import PostgresRunStore
-import RunJournal
+import SQLiteRunStore
 import RunStore
 
 /// Which run store a command uses, and how it is opened.

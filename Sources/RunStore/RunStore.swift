@@ -4,7 +4,7 @@ import PipelineCore
 /// pipeline go at a time.
 ///
 /// The run flow (`RunFlow`) and the `runs` commands talk to this protocol only. The SQLite journal with a
-/// file lock (`RunJournal`) is the first implementation; the PostgreSQL store (`PostgresRunStore`), shared by
+/// file lock (`SQLiteRunStore`) is the first implementation; the PostgreSQL store (`PostgresRunStore`), shared by
 /// runs on several machines, is the second. Both pass the same contract suite (`Tests/RunStoreTests`).
 ///
 /// Every write is durable when its method returns. Errors name the store (`location`), never a secret.

@@ -3,7 +3,7 @@ import Engine
 import Foundation
 import PipelineCore
 import RunFlow
-import RunJournal
+import SQLiteRunStore
 import RunStore
 import Testing
 

@@ -2,7 +2,7 @@ import Engine
 import Foundation
 import PipelineCore
 import RunFlow
-import RunJournal
+import SQLiteRunStore
 import RunStore
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresRunStore
-import RunJournal
+import SQLiteRunStore
 import RunStore
 import Synchronization
 import Testing

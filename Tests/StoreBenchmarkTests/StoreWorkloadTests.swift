@@ -1,5 +1,5 @@
 import Foundation
-import RunJournal
+import SQLiteRunStore
 import RunStore
 import Testing
 @testable import StoreBenchmark

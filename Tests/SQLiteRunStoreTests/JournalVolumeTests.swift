@@ -1,6 +1,6 @@
 import Foundation
 import PipelineCore
-import RunJournal
+import SQLiteRunStore
 import RunStore
 import Testing
 

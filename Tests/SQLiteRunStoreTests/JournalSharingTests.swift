@@ -1,6 +1,6 @@
 import Foundation
 import PipelineCore
-import RunJournal
+import SQLiteRunStore
 import RunStore
 import Synchronization
 import Testing
@@ -74,7 +74,7 @@ struct JournalSharingTests {
 
     @Test("one journal can be shared by concurrent tasks")
     func sharedAcrossTasks() async throws {
-        let directory = FileManager.default.temporaryDirectory.path + "/RunJournalTests-" + UUID().uuidString
+        let directory = FileManager.default.temporaryDirectory.path + "/SQLiteRunStoreTests-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (journal, run) = try journalWithRun(in: directory)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,6 +1,6 @@
 import Foundation
 import PipelineCore
-import RunJournal
+import SQLiteRunStore
 import RunStore
 
 /// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.
@@ -8,7 +8,7 @@ import RunStore
 /// A closure rather than an object with a deinit: ARC may release an object after its last use, which
 /// could delete the directory while a journal inside it is still open.
 func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
-    let path = FileManager.default.temporaryDirectory.path + "/RunJournalTests-" + UUID().uuidString
+    let path = FileManager.default.temporaryDirectory.path + "/SQLiteRunStoreTests-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)
@@ -55,7 +55,7 @@ func withJournalAndRun<T>(_ body: (_ journal: Journal, _ run: RunRecord, _ path:
 
 /// `withTemporaryDirectory` for async bodies.
 func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-    let path = FileManager.default.temporaryDirectory.path + "/RunJournalTests-" + UUID().uuidString
+    let path = FileManager.default.temporaryDirectory.path + "/SQLiteRunStoreTests-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try await body(path)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import RunJournal
+@testable import SQLiteRunStore
 import RunStore
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import PipelineCore
-@testable import RunJournal
+@testable import SQLiteRunStore
 import RunStore
 import Testing
 
