@@ -58,8 +58,10 @@ package final class PostgresStore: RunStore {
         } catch {
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+            // Read before the watch stops: a pause that has just ended is seen only while it still watches.
+            let failure = PostgresFailure.storeError(error, location: location, doing: "preparing the schema", pauses: pauses)
             pauses.stop()
-            throw PostgresFailure.storeError(error, location: location, doing: "preparing the schema", pauses: pauses)
+            throw failure
         }
         try? await connection.close()
         guard present else {
