@@ -4,6 +4,8 @@
 #   make install PREFIX=$HOME/.local   # somewhere else
 #   make uninstall PREFIX=…            # remove the files install put there (directories stay: they may be shared)
 #   make man                           # regenerate man/pushline.1 from the commands (committed; CI checks it)
+#   make format                        # format every Swift file as .swift-format says (4 spaces, 120 columns)
+#   make lint                          # what CI checks: every Swift file already formatted, no rule broken
 #
 # DESTDIR stages an install for packaging (make install DESTDIR=/tmp/stage PREFIX=/usr).
 
@@ -18,7 +20,10 @@ BUILD_FLAGS ?= -c release --static-swift-stdlib
 # The manual's date is fixed, so regenerating it changes the file only when the commands change.
 MAN_DATE ?= 2026-11-23
 
-.PHONY: build install uninstall man
+# Every Swift file of the repository: the product, its tests and benchmarks, the fuzz package and the example one.
+SWIFT_SOURCES ?= Package.swift Sources Tests Benchmarks fuzz Examples
+
+.PHONY: build install uninstall man format lint
 
 build:
 	$(SWIFT) build $(BUILD_FLAGS) --product pushline
@@ -46,3 +51,9 @@ man:
 	$(SWIFT) package plugin generate-manual --configuration debug --date $(MAN_DATE) --authors "Pushline developers"
 	install -d man
 	cp .build/plugins/GenerateManual/outputs/pushline/pushline.1 man/pushline.1
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)

@@ -59,243 +59,383 @@ let package = Package(
         // Tag expressions and the NH template language. No third-party imports.
         .target(name: "HubExpressions"),
         // Connection strings, SAS tokens, platform rules. Only swift-crypto.
-        .target(name: "HubWire", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "HubWire",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto")
+            ]),
         // Step protocol, registry, engine, diagnostics, reports. Only swift-log.
-        .target(name: "PipelineCore", dependencies: [
-            "HubExpressions", "HubWire",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "PipelineCore",
+            dependencies: [
+                "HubExpressions", "HubWire",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The engine: the step registry (a value built once), composition (references to earlier steps' outputs, built
         // then resolved when the step runs; conditions; the rows of a `for-each`, opened for the step), the run of a
         // pipeline's steps in their spans, and its report.
-        .target(name: "Engine", dependencies: [
-            "PipelineCore", "RunStore", "RowReading", "HubWire",
-            .product(name: "Logging", package: "swift-log"),
-            // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-        ]),
+        .target(
+            name: "Engine",
+            dependencies: [
+                "PipelineCore", "RunStore", "RowReading", "HubWire",
+                .product(name: "Logging", package: "swift-log"),
+                // An API-only package meant for libraries: spans go to whatever tracer the edge installs (none: no spans).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         // The hub client: a declared hub's session (signed requests, NH's refusals as step failures), the probe of
         // `check`, reading delivery outcomes from telemetry, and what a request's span carries.
-        .target(name: "HubClient", dependencies: [
-            "PipelineCore", "HubWire",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-        ]),
+        .target(
+            name: "HubClient",
+            dependencies: [
+                "PipelineCore", "HubWire",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         // The process's log handler (plain lines on a terminal, JSON lines for cron) and progress as log lines: set
         // up by the executables, never by a library.
-        .target(name: "PushlineLogging", dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "PushlineLogging", dependencies: ["PipelineCore", .product(name: "Logging", package: "swift-log")]),
         // The batch engine: items sent with bounded concurrency and pacing, journalled before and after, resumed
         // without sending twice, held back by idempotency keys across runs. No third-party imports.
         .target(name: "BatchEngine", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"]),
         // Streamed `for-each`, device and handle files: lines, RFC 4180 CSV, JSON arrays, rows. No third-party imports.
         .target(name: "RowReading", dependencies: ["PipelineCore", "HubExpressions", "HubWire"]),
         // YAML → PipelineDocument with source marks. Only Yams.
-        .target(name: "PipelineConfig", dependencies: [
-            "Engine", "PipelineCore",
-            .product(name: "Yams", package: "Yams"),
-        ]),
-        .target(name: "SignStep", dependencies: ["PipelineCore", "HubWire"],
-                path: "Sources/Steps/SignStep"),
-        .target(name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
-                path: "Sources/Steps/RenderStep"),
-        .target(name: "CancelStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"],
-                path: "Sources/Steps/CancelStep"),
-        .target(name: "OutcomesStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"],
-                path: "Sources/Steps/OutcomesStep"),
-        .target(name: "RegisterStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
-                path: "Sources/Steps/RegisterStep"),
-        .target(name: "SendStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions"],
-                path: "Sources/Steps/SendStep"),
+        .target(
+            name: "PipelineConfig",
+            dependencies: [
+                "Engine", "PipelineCore",
+                .product(name: "Yams", package: "Yams"), "HubExpressions", "HubWire",
+            ]),
+        .target(
+            name: "SignStep",
+            dependencies: ["PipelineCore", "HubWire", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Steps/SignStep"),
+        .target(
+            name: "RenderStep", dependencies: ["PipelineCore", "HubWire", "HubExpressions"],
+            path: "Sources/Steps/RenderStep"),
+        .target(
+            name: "CancelStep", dependencies: ["HubClient", "PipelineCore", "RunStore", "HubWire"],
+            path: "Sources/Steps/CancelStep"),
+        .target(
+            name: "OutcomesStep",
+            dependencies: [
+                "HubClient", "PipelineCore", "RunStore", "HubWire", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Steps/OutcomesStep"),
+        .target(
+            name: "RegisterStep",
+            dependencies: [
+                "HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Steps/RegisterStep"),
+        .target(
+            name: "SendStep",
+            dependencies: [
+                "HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions",
+            ],
+            path: "Sources/Steps/SendStep"),
         // Reads rows from the app's database: SQLite through the system library, PostgreSQL through postgres-nio with the
         // run store's URL and TLS rules (an edge, as the run store's PostgreSQL side is).
-        .target(name: "QueryStep", dependencies: [
-            "PipelineCore", "RunStore", "HubWire", "CSQLite", "PostgresRunStore",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Sources/Steps/QueryStep"),
-        .target(name: "BuiltinSteps", dependencies: ["Engine", "PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep", "OutcomesStep", "QueryStep"]),
+        .target(
+            name: "QueryStep",
+            dependencies: [
+                "PipelineCore", "RunStore", "HubWire", "CSQLite", "PostgresRunStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Sources/Steps/QueryStep"),
+        .target(
+            name: "BuiltinSteps",
+            dependencies: [
+                "Engine", "PipelineCore", "SignStep", "RenderStep", "RegisterStep", "SendStep", "CancelStep",
+                "OutcomesStep", "QueryStep",
+            ]),
         // The plugin protocol's messages: JSON Lines read and written, a plugin's description. No third-party imports.
         .target(name: "PluginProtocol", dependencies: ["PipelineCore", "HubWire"]),
         // Process plugins: the host's side of the protocol over a child's stdin and stdout. Only swift-subprocess (and
         // swift-log's Logger of the step context).
-        .target(name: "PluginStep", dependencies: [
-            "PipelineCore", "RunStore", "PluginProtocol", "HubWire",
-            .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Sources/Steps/PluginStep"),
+        .target(
+            name: "PluginStep",
+            dependencies: [
+                "PipelineCore", "RunStore", "PluginProtocol", "HubWire",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Sources/Steps/PluginStep"),
         // The run journal over SQLite (the system's libsqlite3). Only CSQLite.
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         // The run-store protocol (runs, items, the per-pipeline lock) and its value types. No third-party imports.
-        .target(name: "RunStore", dependencies: ["PipelineCore", "HubWire", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "RunStore",
+            dependencies: ["PipelineCore", "HubWire", .product(name: "Logging", package: "swift-log")]),
         .target(name: "SQLiteRunStore", dependencies: ["RunStore", "PipelineCore", "HubWire", "CSQLite"]),
         // The run store in PostgreSQL, shared by runs on several machines: runs, items, advisory locks fenced by
         // an epoch. Only postgres-nio (and the NIO, TLS and logging types of its API).
-        .target(name: "PostgresRunStore", dependencies: [
-            "RunStore", "PipelineCore",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "PostgresRunStore",
+            dependencies: [
+                "RunStore", "PipelineCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The run flow every front end drives: load → build → identity → lock → store → run → report and metrics.
         // No third-party imports but swift-service-lifecycle's signals.
-        .target(name: "RunFlow", dependencies: [
-            "Engine", "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP", "RunStore", "SQLiteRunStore",
-            "PostgresRunStore",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            // SIGINT and SIGTERM as an async sequence: swift-service-lifecycle's, which both servers run under.
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        ]),
+        .target(
+            name: "RunFlow",
+            dependencies: [
+                "Engine", "PipelineCore", "PipelineConfig", "BuiltinSteps", "PluginStep", "HubWire", "HubHTTP",
+                "RunStore", "SQLiteRunStore",
+                "PostgresRunStore",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // SIGINT and SIGTERM as an async sequence: swift-service-lifecycle's, which both servers run under.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"), "HubExpressions",
+            ]),
         // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
         // loop beneath it (a batch runs on the client's own loop).
-        .target(name: "HubHTTP", dependencies: [
-            "HubClient", "PipelineCore", "HubWire",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        .target(
+            name: "HubHTTP",
+            dependencies: [
+                "HubClient", "PipelineCore", "HubWire",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // HTTP/1.1 serving for the emulator and `pushline serve`: a request in, a response out, graceful shutdown.
         // Only Hummingbird and the NIO/HTTP/lifecycle types beneath it, so neither server imports them.
-        .target(name: "HTTPServing", dependencies: [
-            "HubWire",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "HummingbirdTLS", package: "hummingbird"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            // Makes the emulator's local certificate authority (`LocalCertificates`); no other target imports it.
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        .target(
+            name: "HTTPServing",
+            dependencies: [
+                "HubWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Makes the emulator's local certificate authority (`LocalCertificates`); no other target imports it.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]),
         // The local NH-compatible server. Shares wire formats and the expression language with the client,
         // never the pipeline engine. No third-party imports.
         .target(name: "HubEmulator", dependencies: ["HubWire", "HubExpressions", "HTTPServing"]),
         // bcrypt for the users file of `pushline serve`. Only hummingbird-auth's HummingbirdBcrypt.
-        .target(name: "PasswordHashing", dependencies: [
-            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-        ]),
+        .target(
+            name: "PasswordHashing",
+            dependencies: [
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")
+            ]),
         // Bearer JWTs for `pushline serve`. Only jwt-kit.
-        .target(name: "TokenVerification", dependencies: [
-            .product(name: "JWTKit", package: "jwt-kit"),
-        ]),
+        .target(
+            name: "TokenVerification",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit")
+            ]),
         // The `/metrics` of `pushline serve`. Only swift-prometheus.
-        .target(name: "ServiceMetrics", dependencies: [
-            .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        .target(
+            name: "ServiceMetrics",
+            dependencies: [
+                .product(name: "Prometheus", package: "swift-prometheus")
+            ]),
         // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
         // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
-        .target(name: "PushService", dependencies: [
-            "Engine", "HubClient", "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification", "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
-            "RunFlow", "RunStore", "HubHTTP", "PushlineLogging",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-        ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
+        .target(
+            name: "PushService",
+            dependencies: [
+                "Engine", "HubClient", "HTTPServing", "PasswordHashing", "ServiceMetrics", "TokenVerification",
+                "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
+                "RunFlow", "RunStore", "HubHTTP", "PushlineLogging",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
         // OpenTelemetry spans for `run` and `serve` (what PipelineCore records through swift-distributed-tracing), exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
-        .target(name: "Telemetry", dependencies: [
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "OTel", package: "swift-otel"),
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         // One C call Swift cannot make (prctl is variadic): the process made non-dumpable, so plugins cannot read it.
         .target(name: "CProcessControl"),
-        .target(name: "PushlineCLI", dependencies: [
-            "Engine", "HubClient", "CProcessControl",
-            "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps", "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
-            "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing", "PushlineLogging",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "PushlineCLI",
+            dependencies: [
+                "Engine", "HubClient", "CProcessControl",
+                "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps",
+                "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
+                "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing", "PushlineLogging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), "ServiceMetrics",
+            ]),
         .executableTarget(name: "pushline", dependencies: ["PushlineCLI"]),
         // Pushline as a Swift package: re-exports the Step API and runs the command line with extra steps. Only
         // swift-log (re-exported: a step's logger is swift-log's).
-        .target(name: "PushlineKit", dependencies: [
-            "PipelineCore", "BuiltinSteps", "PushlineCLI",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "PushlineKit",
+            dependencies: [
+                "PipelineCore", "BuiltinSteps", "PushlineCLI",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Renders per second on one core, for bench/run.sh; not part of the product.
-        .executableTarget(name: "RenderBenchmark", dependencies: ["HubExpressions"], path: "Benchmarks/RenderBenchmark"),
+        .executableTarget(
+            name: "RenderBenchmark", dependencies: ["HubExpressions"], path: "Benchmarks/RenderBenchmark"),
         // Items committed per second by each run store, for bench/shards.sh.
-        .executableTarget(name: "StoreBenchmark", dependencies: ["PipelineCore", "RunStore", "SQLiteRunStore", "PostgresRunStore"],
-                          path: "Benchmarks/StoreBenchmark"),
+        .executableTarget(
+            name: "StoreBenchmark", dependencies: ["PipelineCore", "RunStore", "SQLiteRunStore", "PostgresRunStore"],
+            path: "Benchmarks/StoreBenchmark"),
 
         .testTarget(name: "HubExpressionsTests", dependencies: ["HubExpressions"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire", "TestSupport"]),
-        .testTarget(name: "PipelineCoreTests", dependencies: [
-            "Engine", "PushlineLogging", "PipelineCore", "RunStore",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-        ]),
-        .testTarget(name: "HubClientTests", dependencies: [
-            "HubClient", "PipelineCore", "HubWire", "PushlineLogging",
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-        ]),
-        .testTarget(name: "PushlineLoggingTests", dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BatchEngineTests", dependencies: ["HubClient", "PushlineLogging", "BatchEngine", "PipelineCore", "RunStore", "TestSupport"]),
-        .testTarget(name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire"]),
-        .testTarget(name: "PipelineConfigTests", dependencies: ["Engine", "PipelineConfig"]),
-        .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore"]),
-        .testTarget(name: "RenderStepTests", dependencies: ["PushlineLogging", "RenderStep", "PipelineCore"]),
+        .testTarget(
+            name: "PipelineCoreTests",
+            dependencies: [
+                "Engine", "PushlineLogging", "PipelineCore", "RunStore",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), "HubWire",
+            ]),
+        .testTarget(
+            name: "HubClientTests",
+            dependencies: [
+                "HubClient", "PipelineCore", "HubWire", "PushlineLogging",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]),
+        .testTarget(
+            name: "PushlineLoggingTests",
+            dependencies: ["PushlineLogging", "PipelineCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "BatchEngineTests",
+            dependencies: [
+                "HubClient", "PushlineLogging", "BatchEngine", "PipelineCore", "RunStore", "TestSupport", "HubWire",
+            ]),
+        .testTarget(
+            name: "RowReadingTests", dependencies: ["RowReading", "PipelineCore", "HubWire", "HubExpressions"]),
+        .testTarget(
+            name: "PipelineConfigTests",
+            dependencies: ["Engine", "PipelineConfig", "HubExpressions", "HubWire", "PipelineCore"]),
+        .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore", "HubWire"]),
+        .testTarget(
+            name: "RenderStepTests",
+            dependencies: ["PushlineLogging", "RenderStep", "PipelineCore", "HubExpressions", "HubWire"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
-        .testTarget(name: "RegisterStepTests", dependencies: ["Engine", "PushlineLogging", "RegisterStep", "PipelineCore", "RunStore", "TestSupport"]),
-        .testTarget(name: "SendStepTests", dependencies: ["Engine", "HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore", "RunStore"]),
-        .testTarget(name: "QueryStepTests", dependencies: [
-            "PushlineLogging", "QueryStep", "PipelineCore", "RunStore", "PostgresRunStore", "CSQLite", .product(name: "PostgresNIO", package: "postgres-nio"),
-        ]),
+        .testTarget(
+            name: "RegisterStepTests",
+            dependencies: [
+                "Engine", "PushlineLogging", "RegisterStep", "PipelineCore", "RunStore", "TestSupport",
+                "HubExpressions", "HubWire",
+            ]),
+        .testTarget(
+            name: "SendStepTests",
+            dependencies: [
+                "Engine", "HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore",
+                "RunStore", "HubExpressions", "HubWire",
+            ]),
+        .testTarget(
+            name: "QueryStepTests",
+            dependencies: [
+                "PushlineLogging", "QueryStep", "PipelineCore", "RunStore", "PostgresRunStore", "CSQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(name: "PluginProtocolTests", dependencies: ["PluginProtocol", "PipelineCore"]),
         // Scripted plugins (Python, standard library only) that behave and misbehave.
         // What tests share: waiting for a process that is not the test's child to end (pidfd).
-        .target(name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
+        .target(
+            name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
         // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders.
         .target(name: "TestSupport", dependencies: ["PipelineCore", "RunStore"], path: "Tests/Support/TestSupport"),
-        .testTarget(name: "PluginStepTests", dependencies: ["PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "RunStore", "ProcessTestSupport"], exclude: ["Plugins"]),
-        .testTarget(name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP"]),
+        .testTarget(
+            name: "PluginStepTests",
+            dependencies: [
+                "PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "RunStore", "ProcessTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ], exclude: ["Plugins"]),
+        .testTarget(
+            name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig", "Engine", "PipelineCore"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP", "HubWire", "PipelineCore"]),
         .testTarget(name: "SQLiteRunStoreTests", dependencies: ["SQLiteRunStore", "RunStore", "PipelineCore"]),
-        .testTarget(name: "RunFlowTests", dependencies: ["Engine", "PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite"]),
+        .testTarget(
+            name: "RunFlowTests",
+            dependencies: [
+                "Engine", "PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite", "PipelineConfig",
+                "SQLiteRunStore",
+            ]),
         // The run-store contract: every implementation passes the same suite.
-        .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore"]),
+        .testTarget(
+            name: "RunStoreTests", dependencies: ["RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore"]),
         .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),
         // Tests of both servers talk raw HTTP/1.1 through HummingbirdTesting's client, never Pushline's own.
-        .testTarget(name: "HTTPServingTests", dependencies: [
-            "HTTPServing",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
+        .testTarget(
+            name: "HTTPServingTests",
+            dependencies: [
+                "HTTPServing",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "PasswordHashingTests", dependencies: ["PasswordHashing"]),
         .testTarget(name: "ServiceMetricsTests", dependencies: ["ServiceMetrics"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification"]),
-        .testTarget(name: "PushServiceTests", dependencies: [
-            "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire", "PasswordHashing",
-            "RunFlow", "TokenVerification",
-        ]),
-        .testTarget(name: "HubEmulatorTests", dependencies: [
-            "HubEmulator", "TestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
+        .testTarget(
+            name: "PushServiceTests",
+            dependencies: [
+                "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire",
+                "PasswordHashing",
+                "RunFlow", "TokenVerification",
+            ]),
+        .testTarget(
+            name: "HubEmulatorTests",
+            dependencies: [
+                "HubEmulator", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), "HubWire",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // Depends on the executable too: end-to-end tests launch the real `pushline` binary.
-        .testTarget(name: "PushlineCLITests", dependencies: [
-            "PushlineCLI", "RunFlow", "RunStore", "PasswordHashing", "pushline", "CSQLite", "HTTPServing", "ProcessTestSupport", "TestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ],
-                    exclude: ["Golden", "Inputs"]),
-        .testTarget(name: "TelemetryTests", dependencies: [
-            "Telemetry", "PipelineCore",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "PushlineCLITests",
+            dependencies: [
+                "PushlineCLI", "RunFlow", "RunStore", "PasswordHashing", "pushline", "CSQLite", "HTTPServing",
+                "ProcessTestSupport", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), "BuiltinSteps",
+                .product(name: "HTTPTypes", package: "swift-http-types"), "HubEmulator", "HubWire",
+                .product(name: "NIOCore", package: "swift-nio"), "PipelineConfig", "PipelineCore", "SQLiteRunStore",
+            ],
+            exclude: ["Golden", "Inputs"]),
+        .testTarget(
+            name: "TelemetryTests",
+            dependencies: [
+                "Telemetry", "PipelineCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "PushlineKitTests", dependencies: ["PushlineKit", "PushlineCLI", "RunFlow"]),
-        .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark"]),
+        .testTarget(name: "RenderBenchmarkTests", dependencies: ["RenderBenchmark", "HubExpressions"]),
         .testTarget(name: "StoreBenchmarkTests", dependencies: ["StoreBenchmark", "SQLiteRunStore", "RunStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Two upcoming features for every Swift target, set here once: existentials spelled `any P`, so the cost of a
+// protocol type is visible where it is written, and members visible only through modules a file imports itself, so a
+// file's imports say what it depends on.
+for target in package.targets where target.type != .system && target.type != .binary && target.type != .plugin {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+}

@@ -7,18 +7,22 @@ let package = Package(
     name: "MyPushline",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Pushline", path: ".."),
+        .package(name: "Pushline", path: "..")
     ],
     targets: [
         // The step, in a library of its own so its tests can import it.
         .target(name: "QuietHours", dependencies: [.product(name: "PushlineKit", package: "Pushline")]),
         // The executable: the whole pushline command line with the step added.
-        .executableTarget(name: "my-pushline", dependencies: [
-            "QuietHours", .product(name: "PushlineKit", package: "Pushline"),
-        ]),
-        .testTarget(name: "QuietHoursTests", dependencies: [
-            "QuietHours", .product(name: "PushlineKit", package: "Pushline"),
-        ]),
+        .executableTarget(
+            name: "my-pushline",
+            dependencies: [
+                "QuietHours", .product(name: "PushlineKit", package: "Pushline"),
+            ]),
+        .testTarget(
+            name: "QuietHoursTests",
+            dependencies: [
+                "QuietHours", .product(name: "PushlineKit", package: "Pushline"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,10 +21,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "Pushline", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", path: "Support"),
-    ] + harnesses.map { harness in
-        .executableTarget(name: harness.name,
-                          dependencies: ["FuzzSupport"] + harness.dependencies.map { .product(name: $0, package: "Pushline") },
-                          path: "Harnesses/\(harness.name)")
-    }
+        .target(name: "FuzzSupport", path: "Support")
+    ]
+        + harnesses.map { harness in
+            .executableTarget(
+                name: harness.name,
+                dependencies: ["FuzzSupport"] + harness.dependencies.map { .product(name: $0, package: "Pushline") },
+                path: "Harnesses/\(harness.name)")
+        }
 )

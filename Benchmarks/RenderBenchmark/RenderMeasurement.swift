@@ -6,7 +6,8 @@ struct RenderMeasurement {
     /// The median round's rate.
     var median: Double {
         let sorted = rates.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// Calibrates a batch size that takes about a tenth of `seconds`, warms up, then runs `rounds` rounds

@@ -17,7 +17,8 @@ while let argument = arguments.next() {
     case "--seconds": seconds = arguments.next().flatMap(Double.init) ?? seconds
     case "--only": only = arguments.next()  // profile one workload alone
     default:
-        FileHandle.standardError.write(Data("usage: RenderBenchmark [--rounds N] [--seconds S] [--only generic|rich]\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: RenderBenchmark [--rounds N] [--seconds S] [--only generic|rich]\n".utf8))
         exit(2)
     }
 }
@@ -26,8 +27,12 @@ var results: [String] = []
 let workloads = [("generic", try RenderWorkload.generic()), ("rich", try RenderWorkload.richAPNs())]
 for (key, workload) in workloads where only == nil || only == key {
     let measurement = RenderMeasurement.measure(workload, rounds: max(1, rounds), seconds: seconds)
-    print("\(workload.name): \(Int(measurement.median).formatted()) renders/s (median of \(measurement.rates.count); " +
-          "\(workload.template.source.utf8.count) B template, \(workload.template.render(workload.properties).utf8.count) B payload)")
-    results.append(#"{"workload":"\#(workload.name)","renders_per_s":\#(Int(measurement.median)),"template_bytes":\#(workload.template.source.utf8.count)}"#)
+    print(
+        "\(workload.name): \(Int(measurement.median).formatted()) renders/s (median of \(measurement.rates.count); "
+            + "\(workload.template.source.utf8.count) B template, \(workload.template.render(workload.properties).utf8.count) B payload)"
+    )
+    results.append(
+        #"{"workload":"\#(workload.name)","renders_per_s":\#(Int(measurement.median)),"template_bytes":\#(workload.template.source.utf8.count)}"#
+    )
 }
 print("[" + results.joined(separator: ",") + "]")

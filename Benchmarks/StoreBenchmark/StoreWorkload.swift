@@ -25,7 +25,9 @@ struct StoreWorkload {
     /// Runs `items` items through a fresh run of a pipeline named `pipeline`, holding its lock as a run does.
     func measure(items: Int, pipeline: String) async throws -> Measurement {
         let now = Date().timeIntervalSince1970
-        guard case .acquired(let lock) = try await store.lock(pipeline: pipeline, holder: LockHolder(pid: getpid(), host: "bench", startedAt: now))
+        guard
+            case .acquired(let lock) = try await store.lock(
+                pipeline: pipeline, holder: LockHolder(pid: getpid(), host: "bench", startedAt: now))
         else { throw BenchFailure("the lock of \(pipeline) is held") }
         let run = try await store.startRun(identity: UUID().uuidString, pipeline: pipeline, pid: getpid(), now: now)
         let ledger = store.ledger(for: run, lock: lock)
@@ -35,8 +37,9 @@ struct StoreWorkload {
         var pending: [LedgerOutcome] = []
         for row in 1...max(1, items) {
             let key = LedgerKey(step: 1, row: row)
-            let item = LedgerItem(key: key, stepId: "send", origin: "rows.csv:\(row + 1)", digest: "digest-\(run.id)-\(row)",
-                                  idempotencyKey: "1:digest-\(run.id)-\(row)", target: "$UserId:{u-\(row)}")
+            let item = LedgerItem(
+                key: key, stepId: "send", origin: "rows.csv:\(row + 1)", digest: "digest-\(run.id)-\(row)",
+                idempotencyKey: "1:digest-\(run.id)-\(row)", target: "$UserId:{u-\(row)}")
             _ = try await ledger.priorSend(key: item.idempotencyKey!, since: now - 43_200, excluding: key)
             try await ledger.markSending([item])
             pending.append(LedgerOutcome(item: item, state: .accepted, notificationId: "n-\(row)"))
@@ -48,26 +51,29 @@ struct StoreWorkload {
         if !pending.isEmpty { try await ledger.record(pending) }
         let elapsed = clock.now - start
         let cpu = Self.cpuSeconds() - cpuBefore
-        try await store.finishRun(id: run.id, state: .completed, exitCode: 0, summary: nil, now: Date().timeIntervalSince1970)
+        try await store.finishRun(
+            id: run.id, state: .completed, exitCode: 0, summary: nil, now: Date().timeIntervalSince1970)
         await lock.release()
         let counts = try await store.counts(run: run.id)
         guard counts.map(\.count).reduce(0, +) == items, counts.allSatisfy({ $0.state == .accepted }) else {
             throw BenchFailure("the store holds \(counts) for \(items) items")
         }
-        return Measurement(items: items,
-                           seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                           cpuSeconds: cpu)
+        return Measurement(
+            items: items,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            cpuSeconds: cpu)
     }
 
     /// User + system CPU time of this process so far.
     static func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+            usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }
 

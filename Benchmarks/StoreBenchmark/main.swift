@@ -1,7 +1,7 @@
 import Foundation
 import PostgresRunStore
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 
 // Items committed per second by a run store (issue #18), for bench/shards.sh: the journal traffic of a batch
 // send without the sends (StoreWorkload). Each round is a fresh run of ITEMS items; the median round is
@@ -20,7 +20,8 @@ while let argument = arguments.next() {
     case "--items": items = arguments.next().flatMap(Int.init) ?? items
     case "--rounds": rounds = arguments.next().flatMap(Int.init) ?? rounds
     default:
-        FileHandle.standardError.write(Data("usage: StoreBenchmark --journal PATH|postgres://… [--items N] [--rounds R]\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: StoreBenchmark --journal PATH|postgres://… [--items N] [--rounds R]\n".utf8))
         exit(2)
     }
 }
@@ -34,7 +35,9 @@ do {
     let store: any RunStore
     let kind: String
     if PostgresLocation.isURL(journal) {
-        guard let opened = try await PostgresStore.open(journal, environment: environment) else { throw BenchFailure("no store") }
+        guard let opened = try await PostgresStore.open(journal, environment: environment) else {
+            throw BenchFailure("no store")
+        }
         store = opened
         kind = "postgresql"
     } else {
@@ -43,14 +46,18 @@ do {
     }
     var measurements: [StoreWorkload.Measurement] = []
     for round in 1...max(1, rounds) {
-        let measurement = try await StoreWorkload(store: store).measure(items: items, pipeline: "/bench/store-\(round).yaml")
+        let measurement = try await StoreWorkload(store: store).measure(
+            items: items, pipeline: "/bench/store-\(round).yaml")
         measurements.append(measurement)
-        print("\(kind) round \(round): \(Int(measurement.itemsPerSecond)) items/s, "
-              + String(format: "%.0f", measurement.cpuMicrosecondsPerItem) + " µs CPU per item")
+        print(
+            "\(kind) round \(round): \(Int(measurement.itemsPerSecond)) items/s, "
+                + String(format: "%.0f", measurement.cpuMicrosecondsPerItem) + " µs CPU per item")
     }
     await store.close()
     let median = measurements.sorted { $0.itemsPerSecond < $1.itemsPerSecond }[measurements.count / 2]
-    print(#"{"store":"\#(kind)","items":\#(items),"items_per_s":\#(Int(median.itemsPerSecond)),"cpu_us_per_item":\#(Int(median.cpuMicrosecondsPerItem))}"#)
+    print(
+        #"{"store":"\#(kind)","items":\#(items),"items_per_s":\#(Int(median.itemsPerSecond)),"cpu_us_per_item":\#(Int(median.cpuMicrosecondsPerItem))}"#
+    )
 } catch {
     FileHandle.standardError.write(Data("StoreBenchmark: \(error)\n".utf8))
     exit(1)

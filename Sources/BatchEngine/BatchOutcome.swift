@@ -82,18 +82,28 @@ package struct BatchOutcome: Sendable {
     /// Structured detail for the report: counts, ids, failure groups.
     package var reportFields: [ReportField] {
         [
-            ReportField("items", .object([
-                ReportField("accepted", .int(counts.accepted)), ReportField("planned", .int(counts.planned)),
-                ReportField("failed", .int(counts.failed)), ReportField("unknown", .int(counts.unknown)),
-                ReportField("skipped", .int(counts.skipped)), ReportField("duplicates", .int(counts.duplicates)),
-                ReportField("bad", .int(counts.bad)), ReportField("otherShards", .int(counts.otherShards)),
-            ])),
+            ReportField(
+                "items",
+                .object([
+                    ReportField("accepted", .int(counts.accepted)), ReportField("planned", .int(counts.planned)),
+                    ReportField("failed", .int(counts.failed)), ReportField("unknown", .int(counts.unknown)),
+                    ReportField("skipped", .int(counts.skipped)), ReportField("duplicates", .int(counts.duplicates)),
+                    ReportField("bad", .int(counts.bad)), ReportField("otherShards", .int(counts.otherShards)),
+                ])),
             ReportField("notificationIds", .array(notificationIds.map(ReportValue.string))),
-            ReportField("failures", .array(failures.map { group in
-                .object([ReportField("state", .string(group.state.rawValue)), ReportField("reason", .string(group.reason)),
-                         ReportField("count", .int(group.count)), ReportField("examples", .array(group.examples.map(ReportValue.string)))])
-            })),
-            ReportField("requests", .int(requests)), ReportField("retries", .int(retries)), ReportField("resent", .int(resent)),
+            ReportField(
+                "failures",
+                .array(
+                    failures.map { group in
+                        .object([
+                            ReportField("state", .string(group.state.rawValue)),
+                            ReportField("reason", .string(group.reason)),
+                            ReportField("count", .int(group.count)),
+                            ReportField("examples", .array(group.examples.map(ReportValue.string))),
+                        ])
+                    })),
+            ReportField("requests", .int(requests)), ReportField("retries", .int(retries)),
+            ReportField("resent", .int(resent)),
         ]
     }
 }

@@ -52,8 +52,10 @@ package final class BatchRequests: Sendable {
         case .noAnswer(let error):
             await governor.finished(throttled: false)
             tally.withLock { $0.retries += max(0, error.attempts - 1) }
-            keepReport(BatchState.requestReport(request.summary, status: nil, trackingId: error.trackingId, attempts: error.attempts,
-                                                elapsedMs: nil, notificationId: nil, outcome: "failed", reason: error.message))
+            keepReport(
+                BatchState.requestReport(
+                    request.summary, status: nil, trackingId: error.trackingId, attempts: error.attempts,
+                    elapsedMs: nil, notificationId: nil, outcome: "failed", reason: error.message))
         }
         return exchange
     }
@@ -61,19 +63,29 @@ package final class BatchRequests: Sendable {
     /// Sends `request` and reads the answer as a job step: a 2xx (or a status in `allowed`) is the response;
     /// anything else is a failure naming the request, retriable when trying again may help, and carrying the
     /// batch's stop when every further item would meet it too (the shared `stopsBatch` rule).
-    package func expect(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> Result<HubResponse, BatchJobFailure> {
+    package func expect(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> Result<
+        HubResponse, BatchJobFailure
+    > {
         let hub = session.hub.name
         switch await send(request, allowing: allowed) {
         case .answered(let result):
             return .success(result.response)
         case .noAnswer(let error):
-            var stop = error.stopsBatch
-                ? BatchStop(.hub, message: "hub '\(hub)': \(error.message)", hint: "check the hub's endpoint and the network") : nil
+            var stop =
+                error.stopsBatch
+                ? BatchStop(
+                    .hub, message: "hub '\(hub)': \(error.message)", hint: "check the hub's endpoint and the network")
+                : nil
             stop?.unreachable = true
-            return .failure(BatchJobFailure(reason: "\(request.summary): \(error.message)", stop: stop, retriable: true))
+            return .failure(
+                BatchJobFailure(reason: "\(request.summary): \(error.message)", stop: stop, retriable: true))
         case .refused(let failure, _):
-            let stop = failure.stopsBatch ? BatchStop(.hub, message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil
-            return .failure(BatchJobFailure(reason: "\(request.summary): \(failure.message)", stop: stop, retriable: failure.isRetriable))
+            let stop =
+                failure.stopsBatch
+                ? BatchStop(.hub, message: "hub '\(hub)': \(failure.message)", hint: failure.hint) : nil
+            return .failure(
+                BatchJobFailure(
+                    reason: "\(request.summary): \(failure.message)", stop: stop, retriable: failure.isRetriable))
         }
     }
 
@@ -81,8 +93,9 @@ package final class BatchRequests: Sendable {
     package func keep(id: String) async -> BatchJobFailure? {
         do throws(LedgerError) { try await journal(id: id) } catch {
             let failure = error.stepFailure
-            return BatchJobFailure(reason: failure.message, stop: BatchStop(.journal, message: failure.message, hint: failure.hint),
-                                   retriable: true)
+            return BatchJobFailure(
+                reason: failure.message, stop: BatchStop(.journal, message: failure.message, hint: failure.hint),
+                retriable: true)
         }
         return nil
     }
@@ -96,9 +109,11 @@ package final class BatchRequests: Sendable {
 
     private func keep(_ request: HubRequest, result: TransportResult, outcome: String, reason: String?) {
         tally.withLock { $0.retries += max(0, result.attempts - 1) }
-        keepReport(BatchState.requestReport(request.summary, status: result.response.status, trackingId: result.trackingId,
-                                            attempts: result.attempts, elapsedMs: result.elapsedMs, notificationId: nil,
-                                            outcome: log == nil ? outcome : "planned", reason: reason))
+        keepReport(
+            BatchState.requestReport(
+                request.summary, status: result.response.status, trackingId: result.trackingId,
+                attempts: result.attempts, elapsedMs: result.elapsedMs, notificationId: nil,
+                outcome: log == nil ? outcome : "planned", reason: reason))
     }
 
     private func keepReport(_ report: ReportValue) {

@@ -68,22 +68,25 @@ package struct BatchRunner: Sendable {
     package var wording = Wording(item: "row", thing: "notification")
 
     /// Creates a runner for the step at `stepIndex` (1-based).
-    package init(session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
-                isDryRun: Bool, total: Int? = nil, dedupeWindow: Double = 0, clock: WallClock = .system) {
+    package init(
+        session: HubSession, stepIndex: Int, stepId: String, concurrency: Int, rate: Double?, control: BatchControl,
+        isDryRun: Bool, total: Int? = nil, dedupeWindow: Double = 0, clock: WallClock = .system
+    ) {
         self.stepIndex = stepIndex
         self.stepId = stepId
         self.concurrency = max(1, concurrency)
         // A dry run sends nothing, so there is nothing to pace: it runs as fast as the machine allows.
         let shared = isDryRun ? nil : SharedPacing.forStep(stepIndex, rate: rate, session: session, control: control)
-        let ceiling: Double? = if isDryRun {
-            nil
-        } else if shared != nil {
-            // The store keeps the hub's budget, and a sharded run's step budget; what is left is paced here.
-            control.paceScope == nil ? rate : nil
-        } else {
-            // Without a store, the hub's `rate:` can only be kept by this process.
-            [rate, session.hub.rate].compactMap { $0 }.min()
-        }
+        let ceiling: Double? =
+            if isDryRun {
+                nil
+            } else if shared != nil {
+                // The store keeps the hub's budget, and a sharded run's step budget; what is left is paced here.
+                control.paceScope == nil ? rate : nil
+            } else {
+                // Without a store, the hub's `rate:` can only be kept by this process.
+                [rate, session.hub.rate].compactMap { $0 }.min()
+            }
         let governor = RateGovernor(ceiling: ceiling, shared: shared)
         self.governor = governor
         var policy = session.policy
@@ -111,7 +114,8 @@ package struct BatchRunner: Sendable {
         let session = session
         let governor = governor
         let ledger = isDryRun ? nil : control.ledger.flatMap { $0.isWritable ? $0 : nil }
-        let log = isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization, shown: Self.shownRequests) : nil
+        let log =
+            isDryRun ? RequestLog(redactedAuthorization: session.redactedAuthorization, shown: Self.shownRequests) : nil
         let completions = Completions<(BatchItem, BatchState.Finished)>()
         let stopSignal = control.stop
         let shard = control.shard
@@ -140,7 +144,8 @@ package struct BatchRunner: Sendable {
                         if lookahead.isEmpty { await state.prefetch(lookahead.fill(next, count: Self.lookahead)) }
                         item = lookahead.take()
                         if item == nil, let failure = lookahead.failure {
-                            state.stop = BatchStop(.source, message: failure.message, hint: failure.hint, data: failure.data)
+                            state.stop = BatchStop(
+                                .source, message: failure.message, hint: failure.hint, data: failure.data)
                             break
                         }
                         sourceDone = item == nil
@@ -167,7 +172,9 @@ package struct BatchRunner: Sendable {
                     if let ledger, case .job(_, let reusing?) = admitted {
                         // An id an earlier attempt obtained is journalled with the new attempt, so it is never missing
                         // from the journal while the item is `sending` again.
-                        do throws(LedgerError) { try await ledger.markSending(state.ledgerItem(item), creating: reusing) } catch {
+                        do throws(LedgerError) {
+                            try await ledger.markSending(state.ledgerItem(item), creating: reusing)
+                        } catch {
                             state.journalFailed(error)
                             break
                         }
@@ -195,7 +202,9 @@ package struct BatchRunner: Sendable {
                     } catch {
                         state.journalFailed(error)
                         // Nothing of the group was marked, so nothing of it is sent; an item marked on its own is.
-                        admittedGroup.removeAll { item, admitted in if case .job(_, _?) = admitted { false } else { true } }
+                        admittedGroup.removeAll { item, admitted in
+                            if case .job(_, _?) = admitted { false } else { true }
+                        }
                     }
                 }
                 for (item, admitted) in admittedGroup {
@@ -205,9 +214,12 @@ package struct BatchRunner: Sendable {
                         state.outcome.requests += 1
                         group.addTask { completions.push((item, .attempt(await session.attempt(request)))) }
                     case .job(let job, let reusing):
-                        let requests = BatchRequests(session: session, governor: governor, log: log, ledger: ledger,
-                                                     key: LedgerKey(step: stepIndex, row: item.row))
-                        group.addTask { completions.push((item, .job(await job.perform(requests, reusing: reusing), requests))) }
+                        let requests = BatchRequests(
+                            session: session, governor: governor, log: log, ledger: ledger,
+                            key: LedgerKey(step: stepIndex, row: item.row))
+                        group.addTask {
+                            completions.push((item, .job(await job.perform(requests, reusing: reusing), requests)))
+                        }
                     }
                     inFlight += 1
                 }

@@ -19,7 +19,9 @@ extension BatchState {
         // A dry run of a start that would resume reads the run's items through its read-only ledger (and writes nothing).
         if runner.control.isResume, let ledger = ledger ?? runner.control.ledger {
             let entry: LedgerEntry?
-            do throws(LedgerError) { entry = try await ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row)) } catch {
+            do throws(LedgerError) {
+                entry = try await ledger.entry(LedgerKey(step: runner.stepIndex, row: item.row))
+            } catch {
                 journalFailed(error)
                 return nil
             }
@@ -27,16 +29,23 @@ extension BatchState {
                 guard entry.digest == item.digest else {
                     // The run's identity covers its inputs, so the journal and the input disagree: never guess, and
                     // leave the earlier record (and any id in it) as it was.
-                    settle(item, .failed, error: "\(item.origin): the \(runner.wording.item) differs from the one an earlier attempt journalled; not sent",
-                           journal: false)
+                    settle(
+                        item, .failed,
+                        error:
+                            "\(item.origin): the \(runner.wording.item) differs from the one an earlier attempt journalled; not sent",
+                        journal: false)
                     return nil
                 }
                 switch entry.state {
                 case .accepted:
                     outcome.noteNotificationId(entry.notificationId)
-                    pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: entry.notificationId),
-                                           journal: false, skipped: true,
-                                           report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: "skipped", id: entry.notificationId)))
+                    pending.append(
+                        Pending(
+                            outcome: LedgerOutcome(
+                                item: ledgerItem(item), state: .accepted, notificationId: entry.notificationId),
+                            journal: false, skipped: true,
+                            report: BatchItemReport(
+                                row: item.row, label: item.shownLabel, outcome: "skipped", id: entry.notificationId)))
                     return nil
                 case .duplicate:
                     settle(item, .duplicate, error: entry.error ?? "already sent", journal: false)
@@ -56,7 +65,9 @@ extension BatchState {
                     break
                 case .sending, .unknown:
                     if runner.control.resendUnknown { return Self.admitted(item, reusing: nil) }
-                    let reason = entry.error ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
+                    let reason =
+                        entry.error
+                        ?? "an earlier attempt stopped while this was being sent; the hub may have accepted it"
                     settle(item, .unknown, error: reason)
                     return nil
                 case .failed, .pending:
@@ -93,7 +104,8 @@ extension BatchState {
             prior = known
         } else {
             do throws(LedgerError) {
-                prior = try await lookup.priorSend(key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row))
+                prior = try await lookup.priorSend(
+                    key: key, since: since, excluding: LedgerKey(step: runner.stepIndex, row: item.row))
             } catch {
                 journalFailed(error)
                 return nil
@@ -124,8 +136,9 @@ extension BatchState {
     /// same transaction as the mark, so a run that overlaps this one and marked a key since its item was admitted here
     /// is seen). `--again` lifts what was accepted, `--resend-unknown` what is of unknown fate.
     var keyClaim: KeyClaim {
-        KeyClaim(since: runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow, acceptedHolds: !runner.control.again,
-                 unsettledHolds: !runner.control.resendUnknown)
+        KeyClaim(
+            since: runner.clock.now().timeIntervalSince1970 - runner.dedupeWindow, acceptedHolds: !runner.control.again,
+            unsettledHolds: !runner.control.resendUnknown)
     }
 
     /// Whether `item` claims its key when it is marked: not without a key or a dedupe window, nor when it is safe to
@@ -139,8 +152,10 @@ extension BatchState {
     mutating func settleHeld(_ item: BatchItem, by prior: PriorSend) {
         if prior.sameRun {
             // Two rows of one run that make the same notification: the first one sends it.
-            settle(item, .duplicate, error: "already sent by this run (the same \(runner.wording.thing) as \(prior.origin))",
-                   notificationId: prior.notificationId)
+            settle(
+                item, .duplicate,
+                error: "already sent by this run (the same \(runner.wording.thing) as \(prior.origin))",
+                notificationId: prior.notificationId)
             return
         }
         // Kept as a range with the rows around it that the same run sent, not as a record of its own.
@@ -150,10 +165,14 @@ extension BatchState {
         }
         let when = Timestamp.iso8601(Date(timeIntervalSince1970: prior.at))
         if prior.state == .accepted {
-            settle(item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))", notificationId: prior.notificationId)
+            settle(
+                item, .duplicate, error: "already sent by run \(prior.runId) (\(prior.origin) at \(when))",
+                notificationId: prior.notificationId)
         } else {
-            settle(item, .unknown, error: "left of unknown fate by run \(prior.runId) (\(prior.origin) at \(when)); "
-                   + "`pushline runs resolve \(prior.runId)` settles it")
+            settle(
+                item, .unknown,
+                error: "left of unknown fate by run \(prior.runId) (\(prior.origin) at \(when)); "
+                    + "`pushline runs resolve \(prior.runId)` settles it")
         }
     }
 }

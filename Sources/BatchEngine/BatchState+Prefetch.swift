@@ -1,3 +1,4 @@
+import Foundation
 import PipelineCore
 import RunStore
 
@@ -12,7 +13,9 @@ extension BatchState {
     /// resend once).
     mutating func prefetch(_ items: ArraySlice<BatchItem>) async {
         prefetched.removeAll(keepingCapacity: true)
-        guard runner.dedupeWindow > 0, !runner.control.again, !runner.control.resendUnknown, let lookup = runner.control.ledger else { return }
+        guard runner.dedupeWindow > 0, !runner.control.again, !runner.control.resendUnknown,
+            let lookup = runner.control.ledger
+        else { return }
         let shard = runner.control.shard
         let asks = items.compactMap { item -> PriorAsk? in
             guard claimsKey(item), let key = item.key else { return nil }

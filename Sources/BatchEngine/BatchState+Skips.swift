@@ -17,8 +17,9 @@ extension BatchState {
             }
             closedSkips.append(open)
         }
-        openSkip = SkipRange(step: runner.stepIndex, stepId: runner.stepId, row: item.row, origin: item.origin, priorRun: prior.runId,
-                             prior: key)
+        openSkip = SkipRange(
+            step: runner.stepIndex, stepId: runner.stepId, row: item.row, origin: item.origin, priorRun: prior.runId,
+            prior: key)
         return true
     }
 
@@ -26,7 +27,9 @@ extension BatchState {
     /// it (its range is) and without writing out its reason unless the report keeps it: a re-run of a million rows
     /// spends its time on the few it sends.
     mutating func settleSkipped(_ item: BatchItem, sentBy prior: PriorSend) {
-        let reason = { "already sent by run \(prior.runId) (\(prior.origin) at \(Timestamp.iso8601(Date(timeIntervalSince1970: prior.at))))" }
+        let reason = {
+            "already sent by run \(prior.runId) (\(prior.origin) at \(Timestamp.iso8601(Date(timeIntervalSince1970: prior.at))))"
+        }
         let group: (runId: String, reason: String, key: String)
         if let known = skipGroup, known.runId == prior.runId {
             group = known
@@ -38,8 +41,11 @@ extension BatchState {
         count(.duplicate, in: group.reason, key: group.key, hint: nil) { "\(item.origin): \(reason())" }
         outcome.counts.duplicates += 1
         if item.row >= 1, item.row <= runner.keptItems {
-            keep(BatchItemReport(row: item.row, label: item.shownLabel, outcome: ItemState.duplicate.rawValue, id: prior.notificationId,
-                                 reason: reason()))
+            keep(
+                BatchItemReport(
+                    row: item.row, label: item.shownLabel, outcome: ItemState.duplicate.rawValue,
+                    id: prior.notificationId,
+                    reason: reason()))
         }
     }
 

@@ -18,7 +18,9 @@ extension BatchState {
     mutating func hold(_ item: BatchItem, by prior: PriorSend) async {
         let now = runner.clock.now().timeIntervalSince1970
         let age = max(0, now - prior.at)
-        if !prior.sameRun, prior.state == .sending, !runner.isDryRun, age < BatchRunner.inFlightWait, await isLive(prior.runId) {
+        if !prior.sameRun, prior.state == .sending, !runner.isDryRun, age < BatchRunner.inFlightWait,
+            await isLive(prior.runId)
+        {
             // Sooner while the other run's mark is fresh (its outcome is journalled within a tenth of a second of the
             // answer), up to a second apart for a slow request.
             let delay = min(1.0, max(0.05, age / 4))

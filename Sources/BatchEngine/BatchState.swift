@@ -69,8 +69,10 @@ struct BatchState {
     }
 
     func ledgerItem(_ item: BatchItem) -> LedgerItem {
-        LedgerItem(key: LedgerKey(step: runner.stepIndex, row: item.row), stepId: runner.stepId, origin: item.origin, digest: item.digest,
-                   idempotencyKey: item.key, target: item.target)
+        LedgerItem(
+            key: LedgerKey(step: runner.stepIndex, row: item.row), stepId: runner.stepId, origin: item.origin,
+            digest: item.digest,
+            idempotencyKey: item.key, target: item.target)
     }
 
     /// Records what a finished item came to.
@@ -82,12 +84,16 @@ struct BatchState {
             let (made, retries, reports) = requests.summary
             outcome.requests += made
             outcome.retries += retries
-            for report in reports where outcome.requestReports.count < BatchRunner.keptIds { outcome.requestReports.append(report) }
+            for report in reports where outcome.requestReports.count < BatchRunner.keptIds {
+                outcome.requestReports.append(report)
+            }
             switch result.outcome {
             case .done(let word):
                 outcome.noteNotificationId(result.id)
-                pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: result.id),
-                                       report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: result.id)))
+                pending.append(
+                    Pending(
+                        outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: result.id),
+                        report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: result.id)))
             case .failed(let reason, let hint, let retriable, let stopping):
                 settle(item, .failed, error: reason, retriable: retriable, hint: hint, notificationId: result.id)
                 if let stopping, stopping.cause == .journal {
@@ -114,35 +120,49 @@ struct BatchState {
                 outcome.noteTrackingId(result.trackingId)
             }
             let word = runner.isDryRun ? "planned" : "accepted"
-            pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id),
-                                   report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: id)))
-            keepReport(Self.requestReport(summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
-                                          elapsedMs: result.elapsedMs, notificationId: id, outcome: word, reason: nil))
+            pending.append(
+                Pending(
+                    outcome: LedgerOutcome(item: ledgerItem(item), state: .accepted, notificationId: id),
+                    report: BatchItemReport(row: item.row, label: item.shownLabel, outcome: word, id: id)))
+            keepReport(
+                Self.requestReport(
+                    summary, status: result.response.status, trackingId: result.trackingId, attempts: result.attempts,
+                    elapsedMs: result.elapsedMs, notificationId: id, outcome: word, reason: nil))
         case .failed(let reason, let hint, let retriable, let stopsRun, let status, let trackingId, let attempts):
             await governor.finished(throttled: status == 429)
             outcome.retries += max(0, attempts - 1)
-            settle(item, .failed, error: reason, retriable: retriable, example: "\(item.origin) [TrackingId: \(trackingId)]", hint: hint)
-            keepReport(Self.requestReport(summary, status: status, trackingId: trackingId, attempts: attempts, elapsedMs: nil,
-                                          notificationId: nil, outcome: "failed", reason: reason))
+            settle(
+                item, .failed, error: reason, retriable: retriable,
+                example: "\(item.origin) [TrackingId: \(trackingId)]", hint: hint)
+            keepReport(
+                Self.requestReport(
+                    summary, status: status, trackingId: trackingId, attempts: attempts, elapsedMs: nil,
+                    notificationId: nil, outcome: "failed", reason: reason))
             if stopsRun, stop == nil {
                 let more = runner.total == 1 ? "" : "; stopped starting new items"
-                stop = BatchStop(.hub, message: "hub '\(runner.session.hub.name)': \(summary): \(reason)\(more)",
-                                 hint: runner.total == 1 ? hint : hint.map { $0 + "; then run again to resume" } ?? "run again to resume",
-                                 data: outcome.requestReports.last ?? .object([]))
+                stop = BatchStop(
+                    .hub, message: "hub '\(runner.session.hub.name)': \(summary): \(reason)\(more)",
+                    hint: runner.total == 1
+                        ? hint : hint.map { $0 + "; then run again to resume" } ?? "run again to resume",
+                    data: outcome.requestReports.last ?? .object([]))
                 stop?.unreachable = status == nil
             }
         case .unknown(let reason, let trackingId, let attempts):
             await governor.finished(throttled: false)
             outcome.retries += max(0, attempts - 1)
             settle(item, .unknown, error: reason, example: "\(item.origin) [TrackingId: \(trackingId)]")
-            keepReport(Self.requestReport(summary, status: nil, trackingId: trackingId, attempts: attempts, elapsedMs: nil,
-                                          notificationId: nil, outcome: "unknown", reason: reason))
+            keepReport(
+                Self.requestReport(
+                    summary, status: nil, trackingId: trackingId, attempts: attempts, elapsedMs: nil,
+                    notificationId: nil, outcome: "unknown", reason: reason))
         }
     }
 
     /// One request's report: request, status, TrackingId, attempts, timing, notification id, outcome, reason.
-    static func requestReport(_ summary: String, status: Int?, trackingId: String, attempts: Int, elapsedMs: Int?,
-                              notificationId: String?, outcome state: String, reason: String?) -> ReportValue {
+    static func requestReport(
+        _ summary: String, status: Int?, trackingId: String, attempts: Int, elapsedMs: Int?,
+        notificationId: String?, outcome state: String, reason: String?
+    ) -> ReportValue {
         .object([
             ReportField("request", .string(summary)), ReportField("status", status.map(ReportValue.int) ?? .null),
             ReportField("trackingId", .string(trackingId)), ReportField("attempts", .int(attempts)),
@@ -158,15 +178,21 @@ struct BatchState {
 
     /// An item not accepted: grouped by reason for the report, queued for the journal (unless it is there
     /// already, as a resumed duplicate or bad row is).
-    mutating func settle(_ item: BatchItem, _ state: ItemState, error: String, retriable: Bool = false, example: String? = nil,
-                                 hint: String? = nil, notificationId: String? = nil, journal: Bool = true) {
+    mutating func settle(
+        _ item: BatchItem, _ state: ItemState, error: String, retriable: Bool = false, example: String? = nil,
+        hint: String? = nil, notificationId: String? = nil, journal: Bool = true
+    ) {
         // Reasons about a row start with its `file:line: `; the journal keeps the origin apart, so that
         // `pushline runs show` groups rows by what went wrong rather than one group per row.
         let reason = error.hasPrefix(item.origin + ": ") ? String(error.dropFirst(item.origin.count + 2)) : error
-        let report = BatchItemReport(row: item.row, label: item.shownLabel, outcome: state == .pending ? "failed" : state.rawValue,
-                                     id: notificationId, reason: error)
-        pending.append(Pending(outcome: LedgerOutcome(item: ledgerItem(item), state: state, notificationId: notificationId, error: reason,
-                                                      retriable: retriable), journal: journal, report: report))
+        let report = BatchItemReport(
+            row: item.row, label: item.shownLabel, outcome: state == .pending ? "failed" : state.rawValue,
+            id: notificationId, reason: error)
+        pending.append(
+            Pending(
+                outcome: LedgerOutcome(
+                    item: ledgerItem(item), state: state, notificationId: notificationId, error: reason,
+                    retriable: retriable), journal: journal, report: report))
         let group = FailureReason.group(reason)
         // A grouped reason drops the row's detail; the example keeps it.
         count(state, in: group, hint: hint) { example ?? (group == reason ? item.origin : "\(item.origin): \(reason)") }
@@ -174,7 +200,8 @@ struct BatchState {
 
     /// Counts an item in the report's group of `state` and `group` (made with `hint` when new), keeping `example()` as
     /// one of its first three examples. `key` is the group's `groupKey`, when the caller keeps it.
-    mutating func count(_ state: ItemState, in group: String, key: String? = nil, hint: String?, example: () -> String) {
+    mutating func count(_ state: ItemState, in group: String, key: String? = nil, hint: String?, example: () -> String)
+    {
         let key = key ?? Self.groupKey(state, group)
         // One lookup: a re-run counts a million skipped rows here.
         if let index = groups.index(forKey: key) {
@@ -183,7 +210,8 @@ struct BatchState {
             return
         }
         groupOrder.append(key)
-        groups[key] = BatchOutcome.FailureGroup(state: state, reason: group, count: 1, examples: [example()], hint: hint)
+        groups[key] = BatchOutcome.FailureGroup(
+            state: state, reason: group, count: 1, examples: [example()], hint: hint)
         // A run of wildly varied reasons must not grow the report without bound.
         if groupOrder.count > 200, let last = groupOrder.last {
             groupOrder.removeLast()
@@ -266,9 +294,10 @@ struct BatchState {
 
     func progress() -> StepProgress {
         let elapsed = ContinuousClock.now - started
-        return StepProgress(stepIndex: runner.stepIndex, stepId: runner.stepId, counts: outcome.counts, total: runner.total,
-                            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                            dryRun: runner.isDryRun)
+        return StepProgress(
+            stepIndex: runner.stepIndex, stepId: runner.stepId, counts: outcome.counts, total: runner.total,
+            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            dryRun: runner.isDryRun)
     }
 
     func finishedOutcome() -> BatchOutcome {

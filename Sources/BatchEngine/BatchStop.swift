@@ -37,12 +37,13 @@ package struct BatchStop: Sendable, Equatable {
 
     /// The stop as the step's failure.
     package var failure: StepFailure {
-        let code: StepFailure.Code = switch cause {
-        case .hub: unreachable ? .hubUnreachable : .hubRefused
-        case .journal: .journalUnavailable
-        case .source: .inputRejected
-        case .cancelled: .stopped
-        }
+        let code: StepFailure.Code =
+            switch cause {
+            case .hub: unreachable ? .hubUnreachable : .hubRefused
+            case .journal: .journalUnavailable
+            case .source: .inputRejected
+            case .cancelled: .stopped
+            }
         return StepFailure(message, hint: hint, data: data).coded(code)
     }
 }

@@ -63,8 +63,11 @@ package enum IdempotencyKey {
             if !headers.elementsEqual(names, by: { $0.name == $1 }) {
                 names = headers.map(\.name)
                 // Sorted by lower-cased name exactly as keys always sorted the headers, so equal names keep their order.
-                let sorted = headers.enumerated().map { (position: $0.offset, name: $0.element.name.lowercased()) }.sorted { $0.name < $1.name }
-                digested = sorted.filter { includingSchedule || !ignoredHeaders.contains($0.name) }.map { ($0.position, Array(($0.name + ": ").utf8)) }
+                let sorted = headers.enumerated().map { (position: $0.offset, name: $0.element.name.lowercased()) }
+                    .sorted { $0.name < $1.name }
+                digested = sorted.filter { includingSchedule || !ignoredHeaders.contains($0.name) }.map {
+                    ($0.position, Array(($0.name + ": ").utf8))
+                }
             }
             text.removeAll(keepingCapacity: true)
             text += head
@@ -93,7 +96,8 @@ package enum IdempotencyKey {
 
     /// The key of an item described by `parts` (a device's operation and content) on `hub`, under `kind`.
     package static func of(_ kind: String, _ parts: [String], hub: HubSession) -> String {
-        let text = "pushline-key-v1\n\(identity(of: hub))\n" + parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
+        let text =
+            "pushline-key-v1\n\(identity(of: hub))\n" + parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "\n")
         return "\(kind):" + ContentDigest.hex(text).prefix(32)
     }
 

@@ -52,7 +52,9 @@ package actor RateGovernor: ThrottleObserver {
 
     /// Creates a governor paced at `ceiling` requests per second (nil: unpaced until throttled), sharing
     /// pauses and budgets through `shared` when given.
-    package init(ceiling: Double?, shared: SharedPacing? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    package init(
+        ceiling: Double?, shared: SharedPacing? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.ceiling = ceiling
         self.now = now
         self.shared = shared
@@ -151,7 +153,9 @@ package actor RateGovernor: ThrottleObserver {
                 refill = pending
             } else {
                 let count = Self.blockSize(budget.rate)
-                let pace = shared.pace, hub = shared.hub, now = now
+                let pace = shared.pace
+                let hub = shared.hub
+                let now = now
                 refill = Task {
                     let wait = await pace.reserve(hub: hub, budget: budget, count: count) ?? 0
                     return Block(next: now() + .seconds(max(0, wait)), left: count, interval: .seconds(1 / budget.rate))

@@ -1,4 +1,5 @@
 import HubClient
+import HubWire
 import PipelineCore
 import RunStore
 

@@ -1,6 +1,6 @@
 import CancelStep
-import OutcomesStep
 import Engine
+import OutcomesStep
 import PipelineCore
 import QueryStep
 import RegisterStep

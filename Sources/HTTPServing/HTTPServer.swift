@@ -3,12 +3,13 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import NIOSSL
 // Only for the log level of Hummingbird's own logger; the servers log through their own handlers.
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// An HTTP/1.1 server that hands every request to one handler: the edge where the emulator and `pushline serve`
 /// meet the HTTP library, so neither imports it (one third-party package, one edge target).
@@ -40,13 +41,18 @@ public final class HTTPServer: Sendable {
         let idle = options.idleTimeout.components
         // A handler per connection: channel handlers are never shared.
         let idleNanoseconds = idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000
-        var server = HTTPServerBuilder.http1(configuration: .init(
-            additionalChannelHandlers: clock.map { [ResponseDating(now: $0)] } ?? [],
-            idleTimeout: TimeAmount.nanoseconds(idleNanoseconds)))
+        var server = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: clock.map { [ResponseDating(now: $0)] } ?? [],
+                idleTimeout: TimeAmount.nanoseconds(idleNanoseconds)))
         if let tls = options.tls {
-            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChainFile).map { NIOSSLCertificateSource.certificate($0) }
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChainFile).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
             let key = try NIOSSLPrivateKey(file: tls.privateKeyFile, format: .pem)
-            server = try .tls(server, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            server = try .tls(
+                server,
+                tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
         }
         var application = Application(
             responder: CallbackResponder { (request: Request, context: ServingContext) in
@@ -59,8 +65,9 @@ public final class HTTPServer: Sendable {
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: options.serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
         if options.quiet { application.logger.logLevel = Logger.Level.warning }
-        let group = ServiceGroup(configuration: .init(
-            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger))
         serving.withLock { $0 = group }
         defer { serving.withLock { $0 = nil } }
         if stopRequested.withLock({ $0 }) { await group.triggerGracefulShutdown() }
@@ -94,7 +101,8 @@ extension ServedRequest {
         for field in request.headers { headers.append(HeaderName(field.name.rawName), field.value) }
         self.init(
             method: HTTPMethod(request.method.rawValue), path: request.uri.path, query: request.uri.query,
-            headers: headers, authority: request.head.authority ?? request.headers[HTTPField.Name("Host")!], peerIP: context.peerIP,
+            headers: headers, authority: request.head.authority ?? request.headers[HTTPField.Name("Host")!],
+            peerIP: context.peerIP,
             body: { limit in
                 // One over the limit, so a body of exactly `limit` bytes passes and a longer one is told apart.
                 var request = request
@@ -112,7 +120,8 @@ extension Response {
             guard let name = HTTPField.Name(field.name.rawName) else { continue }
             fields.append(HTTPField(name: name, value: field.value))
         }
-        self.init(status: .init(code: response.status.code), headers: fields,
-                  body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+        self.init(
+            status: .init(code: response.status.code), headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
     }
 }

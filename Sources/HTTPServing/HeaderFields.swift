@@ -41,9 +41,10 @@ public struct HeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral, 
 
     /// The fields, with credential values replaced by `<redacted>`: a printed request never shows a secret.
     public var description: String {
-        "[" + fields.map { field in
-            let value = HeaderName.credentials.contains(field.name) ? "<redacted>" : field.value
-            return "\(field.name.rawName): \(value)"
-        }.joined(separator: ", ") + "]"
+        "["
+            + fields.map { field in
+                let value = HeaderName.credentials.contains(field.name) ? "<redacted>" : field.value
+                return "\(field.name.rawName): \(value)"
+            }.joined(separator: ", ") + "]"
     }
 }

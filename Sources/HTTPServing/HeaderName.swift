@@ -45,5 +45,7 @@ public struct HeaderName: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     public static let allow: HeaderName = "Allow"
 
     /// Fields that carry credentials; never printed.
-    static let credentials: Set<HeaderName> = [authorization, "Proxy-Authorization", "Cookie", "Set-Cookie", "apikey", "X-Api-Key"]
+    static let credentials: Set<HeaderName> = [
+        authorization, "Proxy-Authorization", "Cookie", "Set-Cookie", "apikey", "X-Api-Key",
+    ]
 }

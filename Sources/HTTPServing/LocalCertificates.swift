@@ -22,28 +22,34 @@ public struct LocalCertificates: Sendable {
 
     /// Loads the authority kept in `folder`, or makes one there, and issues a server certificate for `names`
     /// (host names and IP addresses).
-    public static func prepare(folder: String, names: [String], now: Date = Date()) throws(LocalCertificateError) -> LocalCertificates {
+    public static func prepare(folder: String, names: [String], now: Date = Date()) throws(LocalCertificateError)
+        -> LocalCertificates
+    {
         let files = Files(folder: folder)
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw LocalCertificateError("cannot create the certificate folder '\(folder)': \(error.localizedDescription)")
+            throw LocalCertificateError(
+                "cannot create the certificate folder '\(folder)': \(error.localizedDescription)")
         }
         let authority = try loadOrMakeAuthority(files, now: now)
         let key = P256.Signing.PrivateKey()
         do {
             let certificate = try issue(for: names, key: key, authority: authority, now: now)
-            try write(certificate.serializeAsPEM().pemString + "\n" + authority.certificate.serializeAsPEM().pemString + "\n",
-                      to: files.serverCertificate, mode: 0o644)
+            try write(
+                certificate.serializeAsPEM().pemString + "\n" + authority.certificate.serializeAsPEM().pemString + "\n",
+                to: files.serverCertificate, mode: 0o644)
             try write(key.pemRepresentation + "\n", to: files.serverKey, mode: 0o600)
         } catch let error as LocalCertificateError {
             throw error
         } catch {
             throw LocalCertificateError("cannot issue the server certificate: \(error)")
         }
-        return LocalCertificates(authorityFile: files.authority,
-                                 server: ServerTLS(certificateChainFile: files.serverCertificate, privateKeyFile: files.serverKey))
+        return LocalCertificates(
+            authorityFile: files.authority,
+            server: ServerTLS(certificateChainFile: files.serverCertificate, privateKeyFile: files.serverKey))
     }
 
     struct Files {
@@ -70,16 +76,21 @@ public struct LocalCertificates: Sendable {
         let manager = FileManager.default
         if manager.fileExists(atPath: files.authority) || manager.fileExists(atPath: files.authorityKey) {
             do {
-                let certificate = try Certificate(pemEncoded: try String(contentsOfFile: files.authority, encoding: .utf8))
-                let key = try P256.Signing.PrivateKey(pemRepresentation: try String(contentsOfFile: files.authorityKey, encoding: .utf8))
+                let certificate = try Certificate(
+                    pemEncoded: try String(contentsOfFile: files.authority, encoding: .utf8))
+                let key = try P256.Signing.PrivateKey(
+                    pemRepresentation: try String(contentsOfFile: files.authorityKey, encoding: .utf8))
                 // A pair that does not belong together, or an authority past its end, is made anew: clients must
                 // then trust the new `ca.pem`, which the banner names.
-                if certificate.publicKey == Certificate.PublicKey(key.publicKey), certificate.notValidAfter > now.addingTimeInterval(serverLifetime) {
+                if certificate.publicKey == Certificate.PublicKey(key.publicKey),
+                    certificate.notValidAfter > now.addingTimeInterval(serverLifetime)
+                {
                     return Authority(certificate: certificate, key: key)
                 }
             } catch {
-                throw LocalCertificateError("cannot read the certificate authority in '\(files.authority)' and '\(files.authorityKey)': \(error); "
-                    + "remove both to have a new one made")
+                throw LocalCertificateError(
+                    "cannot read the certificate authority in '\(files.authority)' and '\(files.authorityKey)': \(error); "
+                        + "remove both to have a new one made")
             }
         }
         let key = P256.Signing.PrivateKey()
@@ -111,9 +122,13 @@ public struct LocalCertificates: Sendable {
 
     /// A leaf for `names`: server authentication only, its names as subject alternative names (what clients check;
     /// Python 3.13's strict mode also wants the key identifiers).
-    private static func issue(for names: [String], key: P256.Signing.PrivateKey, authority: Authority, now: Date) throws -> Certificate {
+    private static func issue(for names: [String], key: P256.Signing.PrivateKey, authority: Authority, now: Date) throws
+        -> Certificate
+    {
         let alternativeNames = names.map { name -> GeneralName in
-            if let address = IPAddressBytes(name) { return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(address))) }
+            if let address = ipAddressBytes(name) {
+                return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(address)))
+            }
             return .dnsName(name)
         }
         let publicKey = Certificate.PublicKey(key.publicKey)
@@ -141,11 +156,15 @@ public struct LocalCertificates: Sendable {
     private static func write(_ text: String, to path: String, mode: mode_t) throws(LocalCertificateError) {
         unlink(path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw LocalCertificateError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw LocalCertificateError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw LocalCertificateError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        guard written == bytes.count else {
+            throw LocalCertificateError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
     }
 }
 
@@ -156,7 +175,7 @@ public struct LocalCertificateError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The 4 or 16 bytes of an IPv4 or IPv6 address written as text; nil for a host name.
-private func IPAddressBytes(_ text: String) -> [UInt8]? {
+private func ipAddressBytes(_ text: String) -> [UInt8]? {
     var v4 = in_addr()
     if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
     var v6 = in6_addr()

@@ -19,8 +19,10 @@ public struct ServerOptions: Sendable {
     public var tls: ServerTLS?
 
     /// Options for a server on `host:port`.
-    public init(host: String, port: Int, serverName: String, quiet: Bool = false,
-                responseClock: (@Sendable () -> Date)? = nil, idleTimeout: Duration = .seconds(60), tls: ServerTLS? = nil) {
+    public init(
+        host: String, port: Int, serverName: String, quiet: Bool = false,
+        responseClock: (@Sendable () -> Date)? = nil, idleTimeout: Duration = .seconds(60), tls: ServerTLS? = nil
+    ) {
         self.host = host
         self.port = port
         self.serverName = serverName

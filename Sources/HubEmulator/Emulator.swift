@@ -1,6 +1,6 @@
 import Foundation
-import HubWire
 import HTTPServing
+import HubWire
 import Synchronization
 
 /// The local Notification Hubs emulator: NH's data-plane REST API over HTTP, backed by memory
@@ -38,7 +38,8 @@ package final class Emulator: Sendable {
             do {
                 try await store.restore(snapshot)
             } catch {
-                throw EmulatorStateError(message: "state file '\(statePath ?? "")' holds an invalid device: \(error.detail)")
+                throw EmulatorStateError(
+                    message: "state file '\(statePath ?? "")' holds an invalid device: \(error.detail)")
             }
         }
     }
@@ -47,15 +48,19 @@ package final class Emulator: Sendable {
     /// `quiet` logs only warnings and errors (an emulator embedded in another command); `onRunning` receives the
     /// bound port (port 0 picks a free one).
     /// With `tls` it serves HTTPS, and the URLs it answers with (Location, entry ids) are `https://` ones.
-    package func run(host: String, port: Int, quiet: Bool = false, tls: ServerTLS? = nil,
-                     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(
+        host: String, port: Int, quiet: Bool = false, tls: ServerTLS? = nil,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         let background = Task { await backgroundWork() }
         defer { background.cancel() }
-        let responder = EmulatorResponder(store: store, configuration: configuration, now: clock, scheme: tls == nil ? "http" : "https")
+        let responder = EmulatorResponder(
+            store: store, configuration: configuration, now: clock, scheme: tls == nil ? "http" : "https")
         // Only an offset clock needs its own `Date`; the usual path keeps the server's cached one.
         let server = HTTPServer(
-            options: ServerOptions(host: host, port: port, serverName: "Pushline-Emulator", quiet: quiet,
-                                   responseClock: configuration.clockOffset == 0 ? nil : clock, tls: tls),
+            options: ServerOptions(
+                host: host, port: port, serverName: "Pushline-Emulator", quiet: quiet,
+                responseClock: configuration.clockOffset == 0 ? nil : clock, tls: tls),
             handler: { request in await responder.respond(to: request) })
         serving.withLock { $0 = server }
         defer { serving.withLock { $0 = nil } }
@@ -99,7 +104,10 @@ package final class Emulator: Sendable {
         let endpoint = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         return configuration.hubs.flatMap { hub in
             hub.policies.map { policy in
-                (hub.name, policy.name, "Endpoint=\(endpoint);SharedAccessKeyName=\(policy.name);SharedAccessKey=\(policy.key)")
+                (
+                    hub.name, policy.name,
+                    "Endpoint=\(endpoint);SharedAccessKeyName=\(policy.name);SharedAccessKey=\(policy.key)"
+                )
             }
         }
     }

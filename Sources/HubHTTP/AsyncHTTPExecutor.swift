@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import HubWire
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -25,8 +26,11 @@ package final class AsyncHTTPExecutor: HTTPExecutor {
     ///     back without switching threads (four switches a request otherwise). One core's worth of client is
     ///     far more than a hub takes from one process.
     ///   - trust: the certificates a hub's may chain to besides the system's (`PUSHLINE_CA_FILE`).
-    package init(connectTimeout: Int64 = 10, requestTimeout: Int64 = 30, connectionsPerHost: Int = RetryingTransport.defaultMaxConcurrent,
-                ownThread: Bool = false, trust: HubTrust = .system) {
+    package init(
+        connectTimeout: Int64 = 10, requestTimeout: Int64 = 30,
+        connectionsPerHost: Int = RetryingTransport.defaultMaxConcurrent,
+        ownThread: Bool = false, trust: HubTrust = .system
+    ) {
         var configuration = HTTPClient.Configuration()
         if !trust.certificates.isEmpty {
             var tls = TLSConfiguration.makeClientConfiguration()
@@ -87,15 +91,19 @@ package final class AsyncHTTPExecutor: HTTPExecutor {
         // A TLS handshake that failed sent nothing: the request is written only over an established session.
         if error is NIOSSLError || error is BoringSSLError {
             let text = String(describing: error)
-            let reason = text.contains("CERTIFICATE_VERIFY_FAILED") ? "the hub's certificate is not one this machine trusts"
+            let reason =
+                text.contains("CERTIFICATE_VERIFY_FAILED")
+                ? "the hub's certificate is not one this machine trusts"
                 : "the TLS handshake failed (\(text))"
-            return .notSent("\(reason); if it comes from a CA of your own (such as `pushline emulator --tls`), set "
-                + "\(HubTrust.variable) to that CA's PEM file")
+            return .notSent(
+                "\(reason); if it comes from a CA of your own (such as `pushline emulator --tls`), set "
+                    + "\(HubTrust.variable) to that CA's PEM file")
         }
         // NIO's connection errors are not imported here; their descriptions are stable and say what happened.
         let text = String(describing: error)
         let typeName = String(describing: type(of: error))
-        if typeName.contains("NIOConnectionError") || text.contains("Connection refused") || text.contains("connectionRefused")
+        if typeName.contains("NIOConnectionError") || text.contains("Connection refused")
+            || text.contains("connectionRefused")
             || text.contains("No address") || text.contains("lookup")
         {
             return .notSent(text.contains("refused") ? "connection refused" : text)

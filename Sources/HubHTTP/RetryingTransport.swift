@@ -31,7 +31,8 @@ package struct RetryingTransport: HubTransport {
     ///   - now: epoch seconds, for HTTP-date Retry-After values.
     package init(
         executor: any HTTPExecutor, maxConcurrent: Int = defaultMaxConcurrent, userAgent: String = "Pushline/1.0",
-        sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(for: .seconds(seconds)) },
+        sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(for: .seconds(seconds))
+        },
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1) },
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
@@ -48,7 +49,9 @@ package struct RetryingTransport: HubTransport {
     package func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
-        guard HubRequestSpan.isRecording else { return try await attempts(request, authorization: authorization, policy: policy) }
+        guard HubRequestSpan.isRecording else {
+            return try await attempts(request, authorization: authorization, policy: policy)
+        }
         let result = await withSpan(HubRequestSpan.name(request), ofKind: .client) { span in
             let result: Result<TransportResult, TransportError>
             do throws(TransportError) {
@@ -71,8 +74,10 @@ package struct RetryingTransport: HubTransport {
         var throttles = 0
         while true {
             attempt += 1
-            let headers = [HubHeader("Authorization", authorization()), HubHeader("TrackingId", trackingId),
-                           HubHeader("User-Agent", userAgent)]
+            let headers = [
+                HubHeader("Authorization", authorization()), HubHeader("TrackingId", trackingId),
+                HubHeader("User-Agent", userAgent),
+            ]
             await limit.acquire()
             let outcome = await executor.perform(request, extraHeaders: headers)
             await limit.release()
@@ -81,15 +86,19 @@ package struct RetryingTransport: HubTransport {
             case .response(let response):
                 let decision = Self.decide(response, request: request, policy: policy)
                 if decision == .ambiguous {
-                    throw TransportError(kind: .ambiguous,
-                                         message: "\(request.summary): the hub answered \(response.status); the send may or may not have been accepted",
-                                         attempts: attempt, trackingId: trackingId)
+                    throw TransportError(
+                        kind: .ambiguous,
+                        message:
+                            "\(request.summary): the hub answered \(response.status); the send may or may not have been accepted",
+                        attempts: attempt, trackingId: trackingId)
                 }
                 let retrying = decision == .retry && canRetry
                 let throttled = Self.isThrottling(response)
                 guard retrying || throttled else {
-                    return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId,
-                                           throttles: throttles)
+                    return TransportResult(
+                        response: response, attempts: attempt, elapsedMs: Self.ms(since: started),
+                        trackingId: trackingId,
+                        throttles: throttles)
                 }
                 let advised = RetryAfter.seconds(response.header("Retry-After"), now: now())
                 let wait = min(policy.maxDelay, advised ?? backoff(attempt, policy))
@@ -100,28 +109,34 @@ package struct RetryingTransport: HubTransport {
                     if let observer = policy.throttle { await observer.throttled(for: wait) }
                 }
                 guard retrying else {
-                    return TransportResult(response: response, attempts: attempt, elapsedMs: Self.ms(since: started), trackingId: trackingId,
-                                           throttles: throttles)
+                    return TransportResult(
+                        response: response, attempts: attempt, elapsedMs: Self.ms(since: started),
+                        trackingId: trackingId,
+                        throttles: throttles)
                 }
                 await sleep(wait)
             case .notSent(let reason):
                 guard canRetry else {
-                    throw TransportError(kind: .unreachable, message: "\(request.summary): cannot reach the hub: \(reason)",
-                                         attempts: attempt, trackingId: trackingId)
+                    throw TransportError(
+                        kind: .unreachable, message: "\(request.summary): cannot reach the hub: \(reason)",
+                        attempts: attempt, trackingId: trackingId)
                 }
                 // Half the usual waits: nothing reached the hub, and an endpoint that refuses connections (a wrong
                 // address, a hub not started, a certificate not trusted) is said within a few seconds, not ten.
                 await sleep(backoff(attempt, policy) / 2)
             case .noResponse(let reason):
                 guard request.isIdempotent || policy.retryAmbiguous else {
-                    throw TransportError(kind: .ambiguous,
-                                         message: "\(request.summary): no response after the request was sent (\(reason)); it may or may not have been accepted",
-                                         attempts: attempt, trackingId: trackingId)
+                    throw TransportError(
+                        kind: .ambiguous,
+                        message:
+                            "\(request.summary): no response after the request was sent (\(reason)); it may or may not have been accepted",
+                        attempts: attempt, trackingId: trackingId)
                 }
                 guard canRetry else {
-                    throw TransportError(kind: request.isIdempotent ? .unreachable : .ambiguous,
-                                         message: "\(request.summary): no response after \(attempt) attempts (\(reason))",
-                                         attempts: attempt, trackingId: trackingId)
+                    throw TransportError(
+                        kind: request.isIdempotent ? .unreachable : .ambiguous,
+                        message: "\(request.summary): no response after \(attempt) attempts (\(reason))",
+                        attempts: attempt, trackingId: trackingId)
                 }
                 await sleep(backoff(attempt, policy))
             }

@@ -6,9 +6,13 @@ package enum PasswordHash {
     /// True when `hash` is a bcrypt hash this can check (`$2a$`, `$2b$` or `$2y$`, cost 4–31).
     package static func isSupported(_ hash: String) -> Bool {
         let normalized = normalize(hash)
-        guard normalized.hasPrefix("$2a$") || normalized.hasPrefix("$2b$"), normalized.utf8.count == 60 else { return false }
+        guard normalized.hasPrefix("$2a$") || normalized.hasPrefix("$2b$"), normalized.utf8.count == 60 else {
+            return false
+        }
         let cost = normalized.dropFirst(4).prefix(2)
-        guard let rounds = Int(cost), (4...31).contains(rounds), normalized.dropFirst(6).first == "$" else { return false }
+        guard let rounds = Int(cost), (4...31).contains(rounds), normalized.dropFirst(6).first == "$" else {
+            return false
+        }
         return true
     }
 

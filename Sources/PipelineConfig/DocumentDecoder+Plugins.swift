@@ -1,24 +1,35 @@
+import Foundation
 import PipelineCore
 
 extension DocumentDecoder {
     /// The keys of one plugin.
     struct PluginKeys: DeclaredOptions {
         /// `command`: a program, or a program and its arguments.
-        @Key(OptionKey.stringList("command", required: true, examples: ["[python3, ../plugins/crm_segment.py]"],
-                                  "the program and its arguments: a program with a '/' is relative to the pipeline file, a bare name is found on PATH")
+        @Key(
+            OptionKey.stringList(
+                "command", required: true, examples: ["[python3, ../plugins/crm_segment.py]"],
+                "the program and its arguments: a program with a '/' is relative to the pipeline file, a bare name is found on PATH"
+            )
             .documented(as: .anyOf([.stringList, .string])))
         var command: [(value: String, node: ConfigNode)]
         /// `env`.
-        @Key(.stringMap("env", examples: ["{ CRM_URL: \"${env:CRM_URL}\", CRM_TOKEN: \"${env:CRM_TOKEN}\" }"],
-                        "the plugin's whole environment (it inherits nothing else, not even PATH)"))
+        @Key(
+            .stringMap(
+                "env", examples: ["{ CRM_URL: \"${env:CRM_URL}\", CRM_TOKEN: \"${env:CRM_TOKEN}\" }"],
+                "the plugin's whole environment (it inherits nothing else, not even PATH)"))
         var env: [(key: String, value: String)]
         /// `secret-env`.
-        @Key(.stringList("secret-env", examples: ["[CRM_WEBHOOK]"],
-                         "the env: entries whose values are secrets, hidden wherever Pushline shows the plugin's words; names with TOKEN, KEY, SECRET, PASSWORD, AUTH and the like are secret without being listed"))
+        @Key(
+            .stringList(
+                "secret-env", examples: ["[CRM_WEBHOOK]"],
+                "the env: entries whose values are secrets, hidden wherever Pushline shows the plugin's words; names with TOKEN, KEY, SECRET, PASSWORD, AUTH and the like are secret without being listed"
+            ))
         var secretEnv: [(value: String, node: ConfigNode)]
         /// `timeout`, in seconds.
-        @Key(.duration("timeout", in: 1...(7 * 86400), default: PluginDeclaration.defaultTimeout, examples: ["30s", "1h"],
-                       "how long one run of the plugin may take before it is stopped and its step fails"))
+        @Key(
+            .duration(
+                "timeout", in: 1...(7 * 86400), default: PluginDeclaration.defaultTimeout, examples: ["30s", "1h"],
+                "how long one run of the plugin may take before it is stopped and its step fails"))
         var timeout: Int64
 
         init() {}
@@ -28,30 +39,41 @@ extension DocumentDecoder {
 
     /// `plugins:`: named child processes that provide step kinds.
     func decodePlugins(_ node: ConfigNode?) -> [PluginDeclaration] {
-        guard let entries = sectionEntries(node, section: "plugins", example: "crm-segment: { command: [python3, ../plugins/crm_segment.py] }")
+        guard
+            let entries = sectionEntries(
+                node, section: "plugins", example: "crm-segment: { command: [python3, ../plugins/crm_segment.py] }")
         else { return [] }
         return entries.compactMap(decodePlugin)
     }
 
     private func decodePlugin(_ entry: ConfigEntry) -> PluginDeclaration? {
-        let reader = OptionReader(entry.value, specs: Self.pluginKeys, step: nil, what: "plugin '\(entry.key)'", diagnostics: diagnostics)
+        let reader = OptionReader(
+            entry.value, specs: Self.pluginKeys, step: nil, what: "plugin '\(entry.key)'", diagnostics: diagnostics)
         if !DeclaredName.isValid(entry.key) {
-            diagnostics.error("plugin name '\(entry.key)' may hold only letters, digits, _ and -", at: entry.keyLocation,
-                              hint: "steps use it as their kind: `- \(entry.key.isEmpty ? "my-plugin" : entry.key): { … }`")
+            diagnostics.error(
+                "plugin name '\(entry.key)' may hold only letters, digits, _ and -", at: entry.keyLocation,
+                hint: "steps use it as their kind: `- \(entry.key.isEmpty ? "my-plugin" : entry.key): { … }`")
             return nil
         }
         let keys = PluginKeys(reading: reader)
         guard let commandNode = keys.$command.node else { return nil }
         let words = keys.command.map(\.value)
         guard let program = words.first, !program.isEmpty else {
-            reader.error("plugin '\(entry.key)': 'command' needs a program", at: commandNode, hint: "e.g. `command: [python3, ../plugins/\(entry.key).py]`")
+            reader.error(
+                "plugin '\(entry.key)': 'command' needs a program", at: commandNode,
+                hint: "e.g. `command: [python3, ../plugins/\(entry.key).py]`")
             return nil
         }
         let shown = words.joined(separator: " ")
-        guard let resolved = FilePath.executable(program, relativeTo: directory, searchPath: options.environment["PATH"]) else {
-            reader.error("plugin '\(entry.key)': \(program.contains("/") ? "no program at '\(program)' (relative to the pipeline file)" : "no program '\(program)' on PATH")",
-                         at: commandNode, hint: program.contains("/") ? "the path is relative to the pipeline file's folder, and the file must be executable (chmod +x), or name its interpreter first: [python3, \(program)]"
-                            : "install it, or give its path")
+        guard
+            let resolved = FilePath.executable(program, relativeTo: directory, searchPath: options.environment["PATH"])
+        else {
+            reader.error(
+                "plugin '\(entry.key)': \(program.contains("/") ? "no program at '\(program)' (relative to the pipeline file)" : "no program '\(program)' on PATH")",
+                at: commandNode,
+                hint: program.contains("/")
+                    ? "the path is relative to the pipeline file's folder, and the file must be executable (chmod +x), or name its interpreter first: [python3, \(program)]"
+                    : "install it, or give its path")
             return nil
         }
         // A value `validate` could not resolve (its variable is not set here) is not passed.
@@ -61,8 +83,9 @@ extension DocumentDecoder {
             environment[name] = value
         }
         let timeout = keys.timeout
-        var declaration = PluginDeclaration(name: entry.key, location: entry.keyLocation, command: [resolved] + words.dropFirst(), shownCommand: shown,
-                                            commandLocation: commandNode.location, environment: environment, timeout: timeout)
+        var declaration = PluginDeclaration(
+            name: entry.key, location: entry.keyLocation, command: [resolved] + words.dropFirst(), shownCommand: shown,
+            commandLocation: commandNode.location, environment: environment, timeout: timeout)
         declaration.secretNames.formUnion(secretNames(of: entry.key, keys: keys, reader: reader))
         return declaration
     }
@@ -75,8 +98,11 @@ extension DocumentDecoder {
         var secret = Set(names.filter(PluginDeclaration.isSecretName))
         for (name, node) in keys.secretEnv {
             guard names.contains(name) else {
-                reader.error("plugin '\(plugin)': secret-env names '\(name)', which env: does not have\(Suggestion.didYouMean(name, in: names))",
-                             at: node, hint: names.isEmpty ? "give the plugin its env: first" : "env: has \(names.joined(separator: ", "))")
+                reader.error(
+                    "plugin '\(plugin)': secret-env names '\(name)', which env: does not have\(Suggestion.didYouMean(name, in: names))",
+                    at: node,
+                    hint: names.isEmpty ? "give the plugin its env: first" : "env: has \(names.joined(separator: ", "))"
+                )
                 continue
             }
             secret.insert(name)
@@ -85,9 +111,11 @@ extension DocumentDecoder {
             let text = entry.value.scalar?.text ?? ""
             guard text.range(of: "SharedAccessKey=", options: .caseInsensitive) != nil else { continue }
             secret.insert(entry.key)
-            diagnostics.warning("plugin '\(plugin)' is given a hub's connection string in env: \(entry.key); it is hidden as a secret, "
-                                + "but a plugin needs none: steps reach hubs, and a plugin runs as your user with its own code",
-                                at: entry.keyLocation, hint: "hand the plugin what it needs from the hub as step outputs or rows, not the key")
+            diagnostics.warning(
+                "plugin '\(plugin)' is given a hub's connection string in env: \(entry.key); it is hidden as a secret, "
+                    + "but a plugin needs none: steps reach hubs, and a plugin runs as your user with its own code",
+                at: entry.keyLocation,
+                hint: "hand the plugin what it needs from the hub as step outputs or rows, not the key")
         }
         return secret
     }

@@ -13,26 +13,43 @@ struct DocumentDecoder {
         /// `description`.
         @Key(DocumentDecoder.description("what the pipeline is for")) var description: String?
         /// `retention`, in seconds.
-        @Key(.duration("retention", in: 0...(10 * 366 * 86400), examples: ["30d", "90d"],
-                       "at the end of each live run, the pipeline's finished runs that ended longer ago than this are removed from "
-                           + "the run journal (never a run within its dedupe window, nor the newest run of an input that did not "
-                           + "complete, which can still resume). Default: runs are kept until `pushline runs prune`"))
+        @Key(
+            .duration(
+                "retention", in: 0...(10 * 366 * 86400), examples: ["30d", "90d"],
+                "at the end of each live run, the pipeline's finished runs that ended longer ago than this are removed from "
+                    + "the run journal (never a run within its dedupe window, nor the newest run of an input that did not "
+                    + "complete, which can still resume). Default: runs are kept until `pushline runs prune`"))
         var retention: Int64?
         /// `hubs`.
         @Key(DocumentDecoder.hubsSection) var hubs: ConfigNode?
         /// `audiences`.
-        @Key(.node(OptionSpec("audiences", .stringMap, examples: ["{ boston-fans: \"(follows_RedSox || follows_Cardinals) && location_Boston\" }"],
-                              "named tag expressions")))
+        @Key(
+            .node(
+                OptionSpec(
+                    "audiences", .stringMap,
+                    examples: ["{ boston-fans: \"(follows_RedSox || follows_Cardinals) && location_Boston\" }"],
+                    "named tag expressions")))
         var audiences: ConfigNode?
         /// `templates`.
-        @Key(.node(OptionSpec("templates", .namedMappings(templateKeys), "named device templates: platform, body, headers, tags"))) var templates: ConfigNode?
+        @Key(
+            .node(
+                OptionSpec(
+                    "templates", .namedMappings(templateKeys), "named device templates: platform, body, headers, tags"))
+        ) var templates: ConfigNode?
         /// `parameters`.
-        @Key(.node(OptionSpec("parameters", .namedMappings(parameterKeys),
-                              "named values a run is given (`pushline run --param name=value`) and steps use as ${param:name}")))
+        @Key(
+            .node(
+                OptionSpec(
+                    "parameters", .namedMappings(parameterKeys),
+                    "named values a run is given (`pushline run --param name=value`) and steps use as ${param:name}")))
         var parameters: ConfigNode?
         /// `plugins`.
-        @Key(.node(OptionSpec("plugins", .namedMappings(pluginKeys),
-                              "named step kinds provided by child processes (any language) over the plugin protocol: command, env, timeout")))
+        @Key(
+            .node(
+                OptionSpec(
+                    "plugins", .namedMappings(pluginKeys),
+                    "named step kinds provided by child processes (any language) over the plugin protocol: command, env, timeout"
+                )))
         var plugins: ConfigNode?
         /// `steps`.
         @Key(.node(OptionSpec("steps", .steps, required: true, "the steps to run, in order"))) var steps: ConfigNode?
@@ -44,18 +61,25 @@ struct DocumentDecoder {
 
     /// `hubs:`, in a pipeline file and a service file.
     static var hubsSection: OptionKey<ConfigNode> {
-        .node(OptionSpec("hubs", .namedMappings(hubKeys), "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"))
+        .node(
+            OptionSpec(
+                "hubs", .namedMappings(hubKeys),
+                "named hubs: connection (NH connection string), hub (hub name), endpoint (optional base URL)"))
     }
 
     /// `version:`, which must be the one this Pushline reads.
     static func version(_ summary: String) -> OptionKey<Int> {
         OptionKey(OptionSpec("version", .integer, required: true, summary)) { reader, node in
             guard let text = node.scalar?.text, let version = Int(text) else {
-                reader.error("'version' must be a number, found \(node.scalar?.quoted ?? node.kindName)", at: node, hint: "write `version: 1`")
+                reader.error(
+                    "'version' must be a number, found \(node.scalar?.quoted ?? node.kindName)", at: node,
+                    hint: "write `version: 1`")
                 return nil
             }
             guard version == supportedVersion else {
-                reader.error("unsupported pipeline version \(version); this Pushline reads version \(supportedVersion)", at: node, hint: "write `version: 1`")
+                reader.error(
+                    "unsupported pipeline version \(version); this Pushline reads version \(supportedVersion)",
+                    at: node, hint: "write `version: 1`")
                 return nil
             }
             return version
@@ -75,15 +99,22 @@ struct DocumentDecoder {
 
     /// `name:`, a valid pipeline name (`PipelineName.problem`).
     static var pipelineName: OptionKey<String> {
-        OptionKey(OptionSpec("name", .string, examples: ["daily-digest"],
-                             "who the pipeline is in the run journal, wherever its file lies: its runs, locks and declared idempotency "
-                                 + "keys are filed under it. Letters, digits, '.', '_' and '-'. Default: the file name without its extension")) { reader, node in
+        OptionKey(
+            OptionSpec(
+                "name", .string, examples: ["daily-digest"],
+                "who the pipeline is in the run journal, wherever its file lies: its runs, locks and declared idempotency "
+                    + "keys are filed under it. Letters, digits, '.', '_' and '-'. Default: the file name without its extension"
+            )
+        ) { reader, node in
             guard let text = node.scalar?.text else {
-                reader.error("'name' must be text, found \(node.kindName)", at: node, hint: "write `name: daily-digest`")
+                reader.error(
+                    "'name' must be text, found \(node.kindName)", at: node, hint: "write `name: daily-digest`")
                 return nil
             }
             if let problem = PipelineName.problem(with: text) {
-                reader.error("the pipeline name \(node.scalar?.quoted ?? text) \(problem)", at: node, hint: "write a name such as `name: daily-digest`")
+                reader.error(
+                    "the pipeline name \(node.scalar?.quoted ?? text) \(problem)", at: node,
+                    hint: "write a name such as `name: daily-digest`")
                 return nil
             }
             return text
@@ -98,7 +129,9 @@ struct DocumentDecoder {
     let sourceLines: [Substring]
 
     mutating func decode(_ root: ConfigNode) -> PipelineDocument? {
-        guard let reader = topLevel(root, what: "a pipeline file", keys: Self.topLevelKeys, body: "steps") else { return nil }
+        guard let reader = topLevel(root, what: "a pipeline file", keys: Self.topLevelKeys, body: "steps") else {
+            return nil
+        }
         let keys = PipelineKeys(reading: reader)
         var document = PipelineDocument(file: file, directory: directory)
         document.environment = options.environment
@@ -113,7 +146,9 @@ struct DocumentDecoder {
         document.parameterValues = parameterValues(document.parameters, section: keys.parameters)
         document.plugins = decodePlugins(keys.plugins)
         document.steps = decodeSteps(keys.steps, parameters: document.parameters, values: document.parameterValues)
-        for entry in reader.entries where entry.key != keys.$steps.key { refuseOutputReferences(in: entry.value, section: "'\(entry.key)'") }
+        for entry in reader.entries where entry.key != keys.$steps.key {
+            refuseOutputReferences(in: entry.value, section: "'\(entry.key)'")
+        }
         return document
     }
 
@@ -121,8 +156,10 @@ struct DocumentDecoder {
     func refuseOutputReferences(in node: ConfigNode, section: String) {
         for (scalar, node) in node.deferredScalars {
             let written = scalar.outputReferences.first?.written ?? scalar.sourceText
-            diagnostics.error("\(section) cannot use \(written): a step's outputs are known only when the steps run, and this is read before",
-                              at: node.location, hint: "use step outputs in a later step's options; here write a value, ${env:NAME} or ${param:NAME}")
+            diagnostics.error(
+                "\(section) cannot use \(written): a step's outputs are known only when the steps run, and this is read before",
+                at: node.location,
+                hint: "use step outputs in a later step's options; here write a value, ${env:NAME} or ${param:NAME}")
         }
     }
 
@@ -130,8 +167,9 @@ struct DocumentDecoder {
     /// is not a mapping (`body` is the key it must have beside `version:`).
     func topLevel(_ root: ConfigNode, what: String, keys: [OptionSpec], body: String) -> OptionReader? {
         guard root.entries != nil else {
-            diagnostics.error("\(what) must be a mapping with `version:` and `\(body):`, found \(root.kindName)",
-                              at: root.location, hint: "start the file with `version: 1`")
+            diagnostics.error(
+                "\(what) must be a mapping with `version:` and `\(body):`, found \(root.kindName)",
+                at: root.location, hint: "start the file with `version: 1`")
             return nil
         }
         return OptionReader(root, specs: keys, step: nil, what: what, diagnostics: diagnostics)
@@ -141,8 +179,9 @@ struct DocumentDecoder {
     func sectionEntries(_ node: ConfigNode?, section: String, example: String) -> [ConfigEntry]? {
         guard let node else { return nil }
         guard let entries = node.entries else {
-            diagnostics.error("'\(section)' must be a mapping of names, found \(node.kindName)", at: node.location,
-                              hint: "write it as:\n  \(section):\n    \(example)")
+            diagnostics.error(
+                "'\(section)' must be a mapping of names, found \(node.kindName)", at: node.location,
+                hint: "write it as:\n  \(section):\n    \(example)")
             return nil
         }
         return entries

@@ -44,7 +44,10 @@ enum NestingGuard {
             while index < bytes.count {
                 let byte = bytes[index]
                 if let open = quote {
-                    if open == Self.doubleQuote, byte == UInt8(ascii: "\\") { index += 2; continue }
+                    if open == Self.doubleQuote, byte == UInt8(ascii: "\\") {
+                        index += 2
+                        continue
+                    }
                     if byte == open {
                         if open == Self.singleQuote, index + 1 < bytes.count, bytes[index + 1] == Self.singleQuote {
                             index += 2
@@ -83,7 +86,7 @@ enum NestingGuard {
         private static func startsToken(after byte: UInt8) -> Bool {
             switch byte {
             case space, tab, UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":"),
-                 UInt8(ascii: "-"), UInt8(ascii: "?"):
+                UInt8(ascii: "-"), UInt8(ascii: "?"):
                 true
             default:
                 false

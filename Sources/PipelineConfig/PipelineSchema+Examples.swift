@@ -7,7 +7,8 @@ extension PipelineSchema {
     /// (an `outcomes` step's send) documents its last step.
     static func stepExample(_ yaml: String, id: String) -> ReportValue? {
         guard case .array(let items)? = yamlValue(yaml), case .object(let fields)? = items.last,
-              fields.count == 1, fields[0].key == id else { return nil }
+            fields.count == 1, fields[0].key == id
+        else { return nil }
         return fields[0].value
     }
 

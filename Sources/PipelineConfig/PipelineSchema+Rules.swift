@@ -9,20 +9,30 @@ extension PipelineSchema {
         func given(_ keys: [String]) -> ReportValue {
             .object([
                 ReportField("required", .array(keys.map(ReportValue.string))),
-                ReportField("properties", .object(keys.map { ReportField($0, .object([ReportField("not", .object([ReportField("type", .string("null"))]))])) })),
+                ReportField(
+                    "properties",
+                    .object(
+                        keys.map {
+                            ReportField(
+                                $0, .object([ReportField("not", .object([ReportField("type", .string("null"))]))]))
+                        })),
             ])
         }
         var rules: [ReportValue] = []
         if let exclusion = spec.exclusion {
             // Given this key, the others are absent or empty.
             let empty = ReportValue.object([ReportField("type", .string("null"))])
-            rules.append(.object([
-                ReportField("if", given([spec.key])),
-                ReportField("then", .object([ReportField("properties", .object(exclusion.keys.map { ReportField($0, empty) }))])),
-            ]))
+            rules.append(
+                .object([
+                    ReportField("if", given([spec.key])),
+                    ReportField(
+                        "then",
+                        .object([ReportField("properties", .object(exclusion.keys.map { ReportField($0, empty) }))])),
+                ]))
         }
         if let requirement = spec.requirement {
-            rules.append(.object([ReportField("if", given([spec.key])), ReportField("then", given([requirement.key]))]))
+            rules.append(
+                .object([ReportField("if", given([spec.key])), ReportField("then", given([requirement.key]))]))
         }
         return rules
     }
@@ -32,7 +42,9 @@ extension PipelineSchema {
         var text = spec.summary
         if spec.bounds != nil { text += " (\(spec.typeDocumentation))" }
         if let requirement = spec.requirement { text += "; only with `\(requirement.key)`" }
-        if let exclusion = spec.exclusion { text += "; not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ") }
+        if let exclusion = spec.exclusion {
+            text += "; not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ")
+        }
         return text
     }
 

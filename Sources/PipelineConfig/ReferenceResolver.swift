@@ -36,8 +36,9 @@ struct ReferenceResolver {
             output.append(contentsOf: rest[..<start.lowerBound])
             pending.append(contentsOf: rest[..<start.lowerBound])
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                report("unterminated reference '\(rest[start.lowerBound...])'", at: location, severity: .error,
-                       hint: "write ${env:NAME} or ${file:PATH}")
+                report(
+                    "unterminated reference '\(rest[start.lowerBound...])'", at: location, severity: .error,
+                    hint: "write ${env:NAME} or ${file:PATH}")
                 return ConfigScalar(text: text, isPlain: isPlain, isUnresolved: true)
             }
             let reference = rest[start.upperBound..<end]
@@ -49,8 +50,10 @@ struct ReferenceResolver {
                     parts.append(.output(parsed))
                     output += parsed.written
                 case .failure(let error):
-                    report("'${\(reference)}' is not a step output reference: \(error.message)", at: location, severity: .error,
-                           hint: "e.g. ${steps.schedule.notification-ids[0]} (the step's id:, then its output)")
+                    report(
+                        "'${\(reference)}' is not a step output reference: \(error.message)", at: location,
+                        severity: .error,
+                        hint: "e.g. ${steps.schedule.notification-ids[0]} (the step's id:, then its output)")
                     unresolved = true
                 }
             } else if let value = value(of: reference, at: location) {
@@ -64,17 +67,21 @@ struct ReferenceResolver {
         output.append(contentsOf: rest)
         pending.append(contentsOf: rest)
         if !parts.isEmpty, !pending.isEmpty { parts.append(.text(pending)) }
-        return ConfigScalar(text: output, sourceText: text, isPlain: false, isUnresolved: unresolved, deferred: parts.isEmpty ? nil : parts)
+        return ConfigScalar(
+            text: output, sourceText: text, isPlain: false, isUnresolved: unresolved,
+            deferred: parts.isEmpty ? nil : parts)
     }
 
     private func value(of reference: Substring, at location: SourceLocation) -> String? {
         let written = "${\(reference)}"
         guard let colon = reference.firstIndex(of: ":") else {
-            report("reference '\(written)' has no kind", at: location, severity: .error,
-                   hint: "write ${env:NAME}, ${file:PATH}, ${param:NAME} or ${steps.ID.OUTPUT}")
+            report(
+                "reference '\(written)' has no kind", at: location, severity: .error,
+                hint: "write ${env:NAME}, ${file:PATH}, ${param:NAME} or ${steps.ID.OUTPUT}")
             return nil
         }
-        let kind = reference[..<colon], argument = String(reference[reference.index(after: colon)...])
+        let kind = reference[..<colon]
+        let argument = String(reference[reference.index(after: colon)...])
         guard !argument.isEmpty else {
             report("reference '\(written)' names nothing", at: location, severity: .error, hint: "write ${\(kind):…}")
             return nil
@@ -82,8 +89,9 @@ struct ReferenceResolver {
         switch kind {
         case "env":
             if let value = options.environment[argument] { return value }
-            report("environment variable '\(argument)' is not set (referenced as \(written))", at: location,
-                   severity: severityForMissing, hint: "export \(argument)=… before running")
+            report(
+                "environment variable '\(argument)' is not set (referenced as \(written))", at: location,
+                severity: severityForMissing, hint: "export \(argument)=… before running")
             return nil
         case "file":
             let path = FilePath.resolve(argument, against: directory)
@@ -97,21 +105,25 @@ struct ReferenceResolver {
                 return String(value)
             } catch {
                 let severity: Diagnostic.Severity = error == .missing ? severityForMissing : .error
-                report(error.message(what: "file", name: path) + " (referenced as \(written))", at: location,
-                       severity: severity, hint: "paths are relative to the pipeline file")
+                report(
+                    error.message(what: "file", name: path) + " (referenced as \(written))", at: location,
+                    severity: severity, hint: "paths are relative to the pipeline file")
                 return nil
             }
         case "param":
             if let value = parameters.values[argument] { return value }
             if !parameters.declared.contains(argument) {
-                report("unknown parameter '\(argument)' (referenced as \(written))\(Suggestion.didYouMean(argument, in: parameters.declared))",
-                       at: location, severity: .error,
-                       hint: parameters.declared.isEmpty ? "declare it under `parameters:`" : "declared: \(parameters.declared.joined(separator: ", "))")
+                report(
+                    "unknown parameter '\(argument)' (referenced as \(written))\(Suggestion.didYouMean(argument, in: parameters.declared))",
+                    at: location, severity: .error,
+                    hint: parameters.declared.isEmpty
+                        ? "declare it under `parameters:`" : "declared: \(parameters.declared.joined(separator: ", "))")
             }
             return nil
         default:
-            report("unknown reference kind '\(kind)' in '\(written)'\(Suggestion.didYouMean(String(kind), in: ["env", "file", "param"]))",
-                   at: location, severity: .error, hint: "write ${env:NAME}, ${file:PATH} or ${param:NAME}")
+            report(
+                "unknown reference kind '\(kind)' in '\(written)'\(Suggestion.didYouMean(String(kind), in: ["env", "file", "param"]))",
+                at: location, severity: .error, hint: "write ${env:NAME}, ${file:PATH} or ${param:NAME}")
             return nil
         }
     }

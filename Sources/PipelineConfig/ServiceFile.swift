@@ -1,3 +1,4 @@
+import Foundation
 import PipelineCore
 
 /// A `pushline serve` file as the loader reads it: the hubs and templates, checked exactly as a pipeline's are,
@@ -27,8 +28,10 @@ extension PipelineLoader {
     /// Loads a service file. Returns nil when the file could not be read as YAML at all; otherwise the file comes
     /// back with every problem of its hubs and templates reported, and the `service:` section for its own decoder.
     public func loadService(path: String, diagnostics: DiagnosticCollector) -> ServiceFile? {
-        guard let read = SourceText.read(path, limit: options.maxFileBytes, what: "service file", at: nil,
-                                         diagnostics: diagnostics)
+        guard
+            let read = SourceText.read(
+                path, limit: options.maxFileBytes, what: "service file", at: nil,
+                diagnostics: diagnostics)
         else { return nil }
         let text = read.contains(bytes: "\r\n") ? read.replacingOccurrences(of: "\r\n", with: "\n") : read
         diagnostics.register(source: text, for: path)
@@ -36,8 +39,9 @@ extension PipelineLoader {
         let references = ReferenceResolver(options: options, directory: directory, diagnostics: diagnostics)
         let composer = YAMLComposer(file: path, options: options, diagnostics: diagnostics, references: references)
         guard let root = composer.compose(text) else { return nil }
-        let decoder = DocumentDecoder(file: path, directory: directory, options: options, diagnostics: diagnostics,
-                                      sourceLines: text.lines)
+        let decoder = DocumentDecoder(
+            file: path, directory: directory, options: options, diagnostics: diagnostics,
+            sourceLines: text.lines)
         return decoder.decodeService(root)
     }
 
@@ -60,10 +64,18 @@ extension DocumentDecoder {
         /// `hubs`.
         @Key(DocumentDecoder.hubsSection) var hubs: ConfigNode?
         /// `templates`.
-        @Key(.node(OptionSpec("templates", .namedMappings(templateKeys), "named templates the service renders (platform, body, headers)")))
+        @Key(
+            .node(
+                OptionSpec(
+                    "templates", .namedMappings(templateKeys),
+                    "named templates the service renders (platform, body, headers)")))
         var templates: ConfigNode?
         /// `service`: read by the service's own decoder.
-        @Key(.node(OptionSpec("service", .mapping([]), required: true, "what `pushline serve` listens on, who may call it and what it sends")))
+        @Key(
+            .node(
+                OptionSpec(
+                    "service", .mapping([]), required: true,
+                    "what `pushline serve` listens on, who may call it and what it sends")))
         var service: ConfigNode?
 
         init() {}
@@ -72,7 +84,8 @@ extension DocumentDecoder {
     static var serviceTopLevelKeys: [OptionSpec] { ServiceFileKeys.specs }
 
     func decodeService(_ root: ConfigNode) -> ServiceFile? {
-        guard let reader = topLevel(root, what: "a service file", keys: Self.serviceTopLevelKeys, body: "service") else { return nil }
+        guard let reader = topLevel(root, what: "a service file", keys: Self.serviceTopLevelKeys, body: "service")
+        else { return nil }
         let keys = ServiceFileKeys(reading: reader)
         var service = ServiceFile(file: file, directory: directory)
         service.description = keys.description

@@ -14,14 +14,19 @@ enum SourceText {
             let shown = name ?? path
             switch error {
             case .invalidUTF8(_, let line, let column, _):
-                diagnostics.error(error.message(what: what, name: shown), at: SourceLocation(file: path, line: line, column: column),
-                                  hint: "save the file as UTF-8")
+                diagnostics.error(
+                    error.message(what: what, name: shown), at: SourceLocation(file: path, line: line, column: column),
+                    hint: "save the file as UTF-8")
             case .missing:
-                diagnostics.error(error.message(what: what, name: shown), at: reference ?? SourceLocation(file: shown, line: 1, column: 1),
-                                  hint: "check the path; relative paths are resolved against the pipeline file's directory")
+                diagnostics.error(
+                    error.message(what: what, name: shown),
+                    at: reference ?? SourceLocation(file: shown, line: 1, column: 1),
+                    hint: "check the path; relative paths are resolved against the pipeline file's directory")
             default:
-                diagnostics.error(error.message(what: what, name: shown), at: reference ?? SourceLocation(file: shown, line: 1, column: 1),
-                                  hint: "is this the right path?")
+                diagnostics.error(
+                    error.message(what: what, name: shown),
+                    at: reference ?? SourceLocation(file: shown, line: 1, column: 1),
+                    hint: "is this the right path?")
             }
             return nil
         }

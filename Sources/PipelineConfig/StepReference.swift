@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import PipelineCore
 
 /// The steps reference, written from the steps' own declarations (summary, options, examples): what
@@ -16,27 +17,29 @@ package struct StepReference: Sendable {
     /// The reference as Markdown: one section per step with its keys, what each needs or excludes, its outputs
     /// and examples.
     package var markdown: String {
-        var lines = [
-            "# Steps reference",
-            "",
-            "<!-- Written by `pushline steps --markdown` from the steps' own declarations; a test fails when this file is stale. -->",
-            "",
-            "Each entry of `steps:` has one key naming its kind, with its options beneath. Beside that key a step may have",
-            "`id:` (letters, digits, `-` and `_`, unique in the file), `name:` (what progress lines, reports, the run journal",
-            "and `runs show` call it) and `when:` (`\(StepCondition.keywords.joined(separator: "`, `"))`, or an expression such as",
-            "`${steps.digest.failed} > 0 || ${param:channel} == \"ios\"`).",
-            "",
-            "A later step uses a step's outputs as `${steps.ID.OUTPUT}` (one item of a list: `${steps.ID.OUTPUT[0]}`) wherever a",
-            "value goes in its options. Every step has its outputs whatever became of it: one that failed or did not run hands",
-            "them on empty (0, empty text, an empty list, no rows), so a `when: always` summary can always read them. Besides",
-            "its own, every step has:",
-            "",
-            "| output | type | meaning |",
-            "|---|---|---|",
-        ] + StepKind.commonOutputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" } + [
-            "",
-            registry.kinds.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
-        ]
+        var lines =
+            [
+                "# Steps reference",
+                "",
+                "<!-- Written by `pushline steps --markdown` from the steps' own declarations; a test fails when this file is stale. -->",
+                "",
+                "Each entry of `steps:` has one key naming its kind, with its options beneath. Beside that key a step may have",
+                "`id:` (letters, digits, `-` and `_`, unique in the file), `name:` (what progress lines, reports, the run journal",
+                "and `runs show` call it) and `when:` (`\(StepCondition.keywords.joined(separator: "`, `"))`, or an expression such as",
+                "`${steps.digest.failed} > 0 || ${param:channel} == \"ios\"`).",
+                "",
+                "A later step uses a step's outputs as `${steps.ID.OUTPUT}` (one item of a list: `${steps.ID.OUTPUT[0]}`) wherever a",
+                "value goes in its options. Every step has its outputs whatever became of it: one that failed or did not run hands",
+                "them on empty (0, empty text, an empty list, no rows), so a `when: always` summary can always read them. Besides",
+                "its own, every step has:",
+                "",
+                "| output | type | meaning |",
+                "|---|---|---|",
+            ] + StepKind.commonOutputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
+            + [
+                "",
+                registry.kinds.map { "[`\($0.id)`](#\($0.id))" }.joined(separator: " · "),
+            ]
         for kind in registry.kinds {
             lines += ["", "## \(kind.id)", "", kind.summary, ""]
             lines += Self.table(kind.options)
@@ -46,11 +49,15 @@ package struct StepReference: Sendable {
             }
             if !kind.ownOutputs.isEmpty {
                 lines += ["", "Outputs:", "", "| output | type | meaning |", "|---|---|---|"]
-                lines += kind.ownOutputs.map { "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |" }
+                lines += kind.ownOutputs.map {
+                    "| `\($0.name)` | \($0.type.documentation) | \(Self.cell($0.summary)) |"
+                }
             }
             if !kind.examples.isEmpty {
                 lines += ["", "```yaml", "steps:"]
-                lines += kind.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+                lines += kind.examples.flatMap {
+                    $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+                }
                 lines.append("```")
             }
         }
@@ -78,7 +85,9 @@ package struct StepReference: Sendable {
         }
         if !kind.examples.isEmpty {
             lines += ["", "EXAMPLES"]
-            lines += kind.examples.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 } }
+            lines += kind.examples.flatMap {
+                $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -86,14 +95,17 @@ package struct StepReference: Sendable {
     /// Every step, one line each.
     package var list: String {
         let width = registry.ids.map(\.count).max() ?? 0
-        return registry.kinds.map { $0.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+        return registry.kinds.map { $0.id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
+            .joined(separator: "\n") + "\n"
     }
 
     private static func table(_ specs: [OptionSpec]) -> [String] {
-        ["| key | type | default | meaning |", "|---|---|---|---|"] + specs.map { spec in
-            let defaultValue = spec.isRequired ? "required" : spec.defaultValue.map { "`\($0)`" } ?? ""
-            return "| `\(spec.key)` | \(cell(spec.typeDocumentation)) | \(cell(defaultValue)) | \(cell(meaning(spec))) |"
-        }
+        ["| key | type | default | meaning |", "|---|---|---|---|"]
+            + specs.map { spec in
+                let defaultValue = spec.isRequired ? "required" : spec.defaultValue.map { "`\($0)`" } ?? ""
+                return
+                    "| `\(spec.key)` | \(cell(spec.typeDocumentation)) | \(cell(defaultValue)) | \(cell(meaning(spec))) |"
+            }
     }
 
     /// The type, bounds and default, as one line of help.
@@ -105,7 +117,9 @@ package struct StepReference: Sendable {
     private static func meaning(_ spec: OptionSpec) -> String {
         var text = spec.summary
         if let requirement = spec.requirement { text += ". Only with `\(requirement.key)`: \(requirement.reason)" }
-        if let exclusion = spec.exclusion { text += ". Not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ") }
+        if let exclusion = spec.exclusion {
+            text += ". Not with " + exclusion.keys.map { "`\($0)`" }.joined(separator: ", ")
+        }
         return text
     }
 

@@ -11,8 +11,9 @@ struct YAMLComposer {
     /// The root node, or nil after reporting why there is none.
     func compose(_ text: String) -> ConfigNode? {
         if let location = NestingGuard.firstViolation(in: text, limit: options.maxDepth, file: file) {
-            diagnostics.error("nesting is deeper than \(options.maxDepth) levels", at: location,
-                              hint: "pipelines need only a few levels; is this the right file?")
+            diagnostics.error(
+                "nesting is deeper than \(options.maxDepth) levels", at: location,
+                hint: "pipelines need only a few levels; is this the right file?")
             return nil
         }
         let root: Node?
@@ -32,8 +33,9 @@ struct YAMLComposer {
             return nil
         }
         guard let root else {
-            diagnostics.error("pipeline file is empty", at: SourceLocation(file: file, line: 1, column: 1),
-                              hint: "start with `version: 1` and a `steps:` list")
+            diagnostics.error(
+                "pipeline file is empty", at: SourceLocation(file: file, line: 1, column: 1),
+                hint: "start with `version: 1` and a `steps:` list")
             return nil
         }
         var budget = options.maxNodes
@@ -49,8 +51,9 @@ struct YAMLComposer {
         budget -= 1
         guard budget >= 0 else {
             if budget == -1 {
-                diagnostics.error("document expands to more than \(options.maxNodes) values (are aliases nested many times?)",
-                                  at: location(node), hint: "remove the `*alias` repetition")
+                diagnostics.error(
+                    "document expands to more than \(options.maxNodes) values (are aliases nested many times?)",
+                    at: location(node), hint: "remove the `*alias` repetition")
             }
             return nil
         }
@@ -79,8 +82,9 @@ struct YAMLComposer {
             var entries: [ConfigEntry] = []
             for (key, value) in mapping {
                 guard case .scalar(let keyScalar) = key else {
-                    diagnostics.error("mapping keys must be plain names, found \(Self.kindName(of: key))",
-                                      at: location(key), hint: "write `name: value`")
+                    diagnostics.error(
+                        "mapping keys must be plain names, found \(Self.kindName(of: key))",
+                        at: location(key), hint: "write `name: value`")
                     continue
                 }
                 guard let converted = convert(value, depth: depth + 1, budget: &budget) else {

@@ -10,26 +10,31 @@ enum YAMLErrorTranslator {
             .composer(let context, let problem, let mark, _):
             let location = SourceLocation(file: file, line: mark.line, column: mark.column)
             if problem.contains("cannot start any token"), character(in: text, at: mark) == "\t" {
-                return Diagnostic(.error, "tab character used for indentation", at: location,
-                                  hint: "YAML indents with spaces only; replace the tab with spaces")
+                return Diagnostic(
+                    .error, "tab character used for indentation", at: location,
+                    hint: "YAML indents with spaces only; replace the tab with spaces")
             }
             if problem.contains("found another document") {
-                return Diagnostic(.error, "a pipeline file holds one YAML document, but a second one starts here", at: location,
-                                  hint: "remove the second '---' and what follows it, or move it to its own file")
+                return Diagnostic(
+                    .error, "a pipeline file holds one YAML document, but a second one starts here", at: location,
+                    hint: "remove the second '---' and what follows it, or move it to its own file")
             }
             let contextText = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             return Diagnostic(.error, "invalid YAML: \(problem)\(contextText)", at: location, hint: hint(for: problem))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             let key = duplicates.first ?? ""
-            let (line, column) = secondOccurrence(of: key, in: text, after: context.mark)
+            let (line, column) =
+                secondOccurrence(of: key, in: text, after: context.mark)
                 ?? (context.mark.line, context.mark.column)
-            return Diagnostic(.error, "duplicate key \(names) in one mapping",
-                              at: SourceLocation(file: file, line: line, column: column),
-                              hint: "each key may appear once; remove or merge the repeated entry")
+            return Diagnostic(
+                .error, "duplicate key \(names) in one mapping",
+                at: SourceLocation(file: file, line: line, column: column),
+                hint: "each key may appear once; remove or merge the repeated entry")
         case .reader(let problem, let offset, _, _):
             let (line, column) = offset.map { lineAndColumn(ofCharacterOffset: $0, in: text) } ?? (1, 1)
-            return Diagnostic(.error, "cannot read YAML: \(problem)", at: SourceLocation(file: file, line: line, column: column))
+            return Diagnostic(
+                .error, "cannot read YAML: \(problem)", at: SourceLocation(file: file, line: line, column: column))
         default:
             return Diagnostic(.error, "cannot parse YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }
@@ -67,7 +72,9 @@ enum YAMLErrorTranslator {
             let leading = line.prefix { $0 == " " }.count
             if leading < indent, !line.allSatisfy({ $0 == " " }), !line.dropFirst(leading).hasPrefix("#") { break }
             let rest = line.dropFirst(indent)
-            if leading == indent, rest.hasPrefix(key + ":") || rest.hasPrefix("\"\(key)\":") || rest.hasPrefix("'\(key)':") {
+            if leading == indent,
+                rest.hasPrefix(key + ":") || rest.hasPrefix("\"\(key)\":") || rest.hasPrefix("'\(key)':")
+            {
                 return (index + 1, indent + 1)
             }
         }
@@ -75,9 +82,15 @@ enum YAMLErrorTranslator {
     }
 
     private static func lineAndColumn(ofCharacterOffset offset: Int, in text: String) -> (Int, Int) {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for character in text.prefix(offset) {
-            if character == "\n" { line += 1; column = 1 } else { column += 1 }
+            if character == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }

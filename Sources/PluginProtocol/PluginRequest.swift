@@ -29,8 +29,10 @@ package enum PluginRequest: Sendable, Equatable {
         package var idempotencyKey: String?
 
         /// Creates a context.
-        package init(dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil, run: String? = nil,
-                     attempt: Int? = nil, idempotencyKey: String? = nil) {
+        package init(
+            dryRun: Bool, pipeline: String, step: Int, stepId: String?, stepName: String? = nil, run: String? = nil,
+            attempt: Int? = nil, idempotencyKey: String? = nil
+        ) {
             self.dryRun = dryRun
             self.pipeline = pipeline
             self.step = step
@@ -61,20 +63,24 @@ package enum PluginRequest: Sendable, Equatable {
 
     /// The request as one line (without its newline).
     package var line: String {
-        let params: PluginValue = switch self {
-        case .describe: .object(["protocol": .array(PluginProtocol.versions.map(PluginValue.integer))])
-        case .other: .object([:])
-        case .check(_, let options): .object(["options": options])
-        case .run(_, let options, let context):
-            // `run`, `attempt` and `idempotencyKey` are optional fields of protocol 1 (a plugin that does not know them
-            // ignores them): null in a dry run or a run without a journal.
-            .object([
-                "options": options, "dryRun": .bool(context.dryRun), "pipeline": .string(context.pipeline), "step": .integer(context.step),
-                "stepId": context.stepId.map(PluginValue.string) ?? .null, "stepName": context.stepName.map(PluginValue.string) ?? .null,
-                "run": context.run.map(PluginValue.string) ?? .null, "attempt": context.attempt.map(PluginValue.integer) ?? .null,
-                "idempotencyKey": context.idempotencyKey.map(PluginValue.string) ?? .null,
-            ])
-        }
+        let params: PluginValue =
+            switch self {
+            case .describe: .object(["protocol": .array(PluginProtocol.versions.map(PluginValue.integer))])
+            case .other: .object([:])
+            case .check(_, let options): .object(["options": options])
+            case .run(_, let options, let context):
+                // `run`, `attempt` and `idempotencyKey` are optional fields of protocol 1 (a plugin that does not know them
+                // ignores them): null in a dry run or a run without a journal.
+                .object([
+                    "options": options, "dryRun": .bool(context.dryRun), "pipeline": .string(context.pipeline),
+                    "step": .integer(context.step),
+                    "stepId": context.stepId.map(PluginValue.string) ?? .null,
+                    "stepName": context.stepName.map(PluginValue.string) ?? .null,
+                    "run": context.run.map(PluginValue.string) ?? .null,
+                    "attempt": context.attempt.map(PluginValue.integer) ?? .null,
+                    "idempotencyKey": context.idempotencyKey.map(PluginValue.string) ?? .null,
+                ])
+            }
         return PluginValue.object(["id": .integer(id), "method": .string(method), "params": params]).json
     }
 }

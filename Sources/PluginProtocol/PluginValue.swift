@@ -16,7 +16,9 @@ package indirect enum PluginValue: Sendable, Equatable {
         do {
             return try JSONDecoder().decode(PluginValue.self, from: Data(text.utf8))
         } catch {
-            throw PluginProtocolError("a line is not JSON: \(Self.excerpt(text))", hint: "write one JSON object per line on stdout, and logs on stderr")
+            throw PluginProtocolError(
+                "a line is not JSON: \(Self.excerpt(text))",
+                hint: "write one JSON object per line on stdout, and logs on stderr")
         }
     }
 
@@ -29,7 +31,8 @@ package indirect enum PluginValue: Sendable, Equatable {
         case .number(let number): number.isFinite ? "\(number)" : "null"
         case .string(let text): Self.quote(text)
         case .array(let items): "[" + items.map(\.json).joined(separator: ",") + "]"
-        case .object(let fields): "{" + fields.keys.sorted().map { Self.quote($0) + ":" + fields[$0]!.json }.joined(separator: ",") + "}"
+        case .object(let fields):
+            "{" + fields.keys.sorted().map { Self.quote($0) + ":" + fields[$0]!.json }.joined(separator: ",") + "}"
         }
     }
 

@@ -9,7 +9,8 @@ import Synchronization
 
 /// The first of two racing results, handed to one continuation exactly once.
 final class Outcome<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, result: Result<T, any Error>?)>((nil, nil))
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, result: Result<T, any Error>?)>(
+        (nil, nil))
 
     func attach(_ continuation: CheckedContinuation<T, any Error>) {
         let ready = state.withLock { value -> Result<T, any Error>? in

@@ -18,18 +18,21 @@ extension PostgresLedger {
             if !claiming.isEmpty {
                 let keys = claiming.compactMap { $0.idempotencyKey.map { StoredText.encode($0) } }
                 // Read to the end: a lock that times out fails here, not as "transaction aborted" in the next statement.
-                let locked = try await connection.query("""
+                let locked = try await connection.query(
+                    """
                     SELECT pg_advisory_xact_lock(h)
                     FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(\(keys)::text[]) AS k ORDER BY h) AS held
                     """, logger: self.store.logger)
                 for try await _ in locked {}
-                candidates = try await Self.candidates(connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since,
-                                                       logger: self.store.logger)
+                candidates = try await Self.candidates(
+                    connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since,
+                    logger: self.store.logger)
             }
             // This run's items asking here are none of each other's priors (a repeated key among them is the partition's).
             let asking = Set(claiming.map(\.key))
             let (marked, found) = claim.partition(items, run: self.run ?? "", now: now) { item, key in
-                PriorAsk(key: key, item: item.key).best(among: (candidates[key] ?? []).filter { !($0.sameRun && $0.key.map(asking.contains) == true) })
+                PriorAsk(key: key, item: item.key).best(
+                    among: (candidates[key] ?? []).filter { !($0.sameRun && $0.key.map(asking.contains) == true) })
             }
             held.set(found)
             for chunk in Self.chunks(marked, key: \.key) {
@@ -46,4 +49,3 @@ final class HeldKeys: Sendable {
     func set(_ found: [LedgerKey: PriorSend]) { held.withLock { $0 = found } }
     var value: [LedgerKey: PriorSend] { held.withLock { $0 } }
 }
-

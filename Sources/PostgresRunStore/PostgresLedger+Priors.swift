@@ -20,7 +20,8 @@ extension PostgresLedger {
         let candidates = try await ledgerCall {
             try await self.store.withConnection("checking earlier sends") { connection in
                 let seq = self.run == nil ? -1 : try await self.runSeq(connection)
-                return try await Self.candidates(connection, keys: asks.map(\.key), seq: seq, since: since, logger: self.store.logger)
+                return try await Self.candidates(
+                    connection, keys: asks.map(\.key), seq: seq, since: since, logger: self.store.logger)
             }
         }
         var found: [LedgerKey: PriorSend] = [:]
@@ -32,10 +33,13 @@ extension PostgresLedger {
 
     /// Every item that could be the prior send of one of `keys` (accepted, sending or unknown, recorded at or after
     /// `since`), by key; `seq` is the asking run's (-1 for none), whose own items are `sameRun`.
-    static func candidates(_ connection: PostgresConnection, keys: [String], seq: Int, since: Double,
-                           logger: Logger) async throws -> [String: [PriorSend]] {
+    static func candidates(
+        _ connection: PostgresConnection, keys: [String], seq: Int, since: Double,
+        logger: Logger
+    ) async throws -> [String: [PriorSend]] {
         let stored = Array(Set(keys.map { StoredText.encode($0) }))
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id, i.step, i."row"
             FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
             WHERE i.idempotency_key = ANY(\(stored)::text[]) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
@@ -45,8 +49,10 @@ extension PostgresLedger {
             let (key, runId, at, state, origin, sameRun, notificationId, step, itemRow) =
                 try row.decode((String, String, Double, String, String, Bool, String?, Int, Int).self)
             found[StoredText.decode(key), default: []].append(
-                PriorSend(runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
-                          sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: itemRow)))
+                PriorSend(
+                    runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
+                    sameRun: sameRun, notificationId: StoredText.decode(notificationId),
+                    key: LedgerKey(step: step, row: itemRow)))
         }
         return found
     }

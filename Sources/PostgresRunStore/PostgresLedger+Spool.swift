@@ -15,7 +15,9 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         if let complete = try await completeSpool(step: step, source: source, of: record) { return .complete(complete) }
         let lock: any RunLock
         do {
-            switch try await store.lock(pipeline: record.spoolLockName(step: step, source: source), holder: .current(now: now)) {
+            switch try await store.lock(
+                pipeline: record.spoolLockName(step: step, source: source), holder: .current(now: now))
+            {
             case .held: return .busy
             case .acquired(let taken): lock = taken
             }
@@ -34,15 +36,18 @@ extension PostgresLedger: RowSpool, SpoolWriting {
                     let seq = try await self.runSeq(connection)
                     try await self.store.checkFence(fence, connection)
                     // What a filler that died left goes (its rows with it); the rows are read again.
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         DELETE FROM pushline.spools
                         WHERE identity = \(identity) AND generation = \(generation) AND step = \(step) AND source = \(source) AND state <> 1
                         """, logger: self.store.logger)
                     var id: Int64 = 0
-                    for try await row in try await connection.query("""
+                    for try await row in try await connection.query(
+                        """
                         INSERT INTO pushline.spools (run, pipeline, identity, generation, step, source, state, started_at)
                         VALUES (\(seq), \(pipeline), \(identity), \(generation), \(step), \(source), 0, \(now)) RETURNING id
-                        """, logger: self.store.logger) {
+                        """, logger: self.store.logger)
+                    {
                         id = try row.decode(Int64.self)
                     }
                     return id
@@ -59,9 +64,11 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         try await ledgerCall {
             try await self.store.withConnection("reading spooled rows") { connection in
                 var lines: [String] = []
-                for try await row in try await connection.query("""
+                for try await row in try await connection.query(
+                    """
                     SELECT line FROM pushline.spool_rows WHERE spool = \(spool) AND number > \(after) ORDER BY number LIMIT \(limit)
-                    """, logger: self.store.logger) {
+                    """, logger: self.store.logger)
+                {
                     lines.append(try row.decode(String.self))
                 }
                 return lines
@@ -70,15 +77,19 @@ extension PostgresLedger: RowSpool, SpoolWriting {
     }
 
     /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
-    private func completeSpool(step: Int, source: String, of record: RunRecord) async throws(LedgerError) -> SpooledRows? {
+    private func completeSpool(step: Int, source: String, of record: RunRecord) async throws(LedgerError)
+        -> SpooledRows?
+    {
         let (identity, generation) = (record.identity, record.generation)
         return try await ledgerCall {
             try await self.store.withConnection("finding spooled rows") { connection in
-                try await Self.spooled(connection.query("""
-                    SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM pushline.spools s JOIN pushline.runs r ON r.seq = s.run
-                    WHERE s.identity = \(identity) AND s.generation = \(generation) AND s.step = \(step) AND s.source = \(source)
-                      AND s.state = 1
-                    """, logger: self.store.logger))
+                try await Self.spooled(
+                    connection.query(
+                        """
+                        SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM pushline.spools s JOIN pushline.runs r ON r.seq = s.run
+                        WHERE s.identity = \(identity) AND s.generation = \(generation) AND s.step = \(step) AND s.source = \(source)
+                          AND s.state = 1
+                        """, logger: self.store.logger))
             }
         }
     }
@@ -87,9 +98,12 @@ extension PostgresLedger: RowSpool, SpoolWriting {
     private static func spooled(_ rows: PostgresRowSequence) async throws -> SpooledRows? {
         var found: SpooledRows?
         for try await row in rows {
-            let (id, columns, count, digest, completedAt, run) = try row.decode((Int64, String?, Int64?, String?, Double?, String).self)
-            found = SpooledRows(spool: id, columns: SpooledRows.columns(fromJSON: columns), count: Int(count ?? 0), digest: digest ?? "",
-                                run: run, readAt: completedAt ?? 0)
+            let (id, columns, count, digest, completedAt, run) = try row.decode(
+                (Int64, String?, Int64?, String?, Double?, String).self)
+            found = SpooledRows(
+                spool: id, columns: SpooledRows.columns(fromJSON: columns), count: Int(count ?? 0),
+                digest: digest ?? "",
+                run: run, readAt: completedAt ?? 0)
         }
         return found
     }
@@ -98,7 +112,8 @@ extension PostgresLedger: RowSpool, SpoolWriting {
     func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError) {
         let numbers = (first..<(first + lines.count)).map(Int64.init)
         try await write("spooling rows") { connection, _, _ in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO pushline.spool_rows (spool, number, line)
                 SELECT \(spool), n, l FROM unnest(\(numbers)::bigint[], \(lines)::text[]) AS t(n, l)
                 """, logger: self.store.logger)
@@ -106,22 +121,32 @@ extension PostgresLedger: RowSpool, SpoolWriting {
     }
 
     /// Marks the spool `spool` complete; throws unless it was being filled.
-    func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) {
+    func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double)
+        async throws(LedgerError)
+    {
         let columnsJSON = SpooledRows.columnsJSON(columns)
         try await write("completing a spool") { connection, _, _ in
-            try await Self.complete(spool, columns: columnsJSON, count: count, digest: digest, now: now, connection, logger: self.store.logger)
+            try await Self.complete(
+                spool, columns: columnsJSON, count: count, digest: digest, now: now, connection,
+                logger: self.store.logger)
         }
     }
 
-
     /// `UPDATE` of a spool being filled to complete; throws when it is not being filled (another process took it over).
-    private static func complete(_ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: PostgresConnection,
-                                 logger: Logger) async throws {
+    private static func complete(
+        _ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
         var changed = 0
-        for try await _ in try await connection.query("""
+        for try await _ in try await connection.query(
+            """
             UPDATE pushline.spools SET state = 1, columns = \(columns), count = \(count), digest = \(digest), completed_at = \(now)
             WHERE id = \(spool) AND state = 0 RETURNING 1
-            """, logger: logger) { changed += 1 }
-        guard changed == 1 else { throw RunStoreError("the spool was taken over by another process while this one filled it; nothing of it is used") }
+            """, logger: logger)
+        { changed += 1 }
+        guard changed == 1 else {
+            throw RunStoreError(
+                "the spool was taken over by another process while this one filled it; nothing of it is used")
+        }
     }
 }

@@ -10,7 +10,8 @@ extension PostgresLedger {
                 let seq = try await self.runSeq(connection)
                 var found: CompletedStep?
                 let rows = try await connection.query(
-                    "SELECT step_id, summary, outputs FROM pushline.steps WHERE run = \(seq) AND step = \(step)", logger: self.store.logger)
+                    "SELECT step_id, summary, outputs FROM pushline.steps WHERE run = \(seq) AND step = \(step)",
+                    logger: self.store.logger)
                 for try await row in rows {
                     let (stepId, summary, outputs) = try row.decode((String, String, String).self)
                     if let decoded = CompletedStep.outputs(fromJSON: outputs) {
@@ -23,9 +24,12 @@ extension PostgresLedger {
     }
 
     func recordCompleted(_ completed: CompletedStep) async throws(LedgerError) {
-        let (step, stepId, summary, outputs) = (completed.step, completed.stepId, completed.summary, completed.outputsJSON)
+        let (step, stepId, summary, outputs) = (
+            completed.step, completed.stepId, completed.summary, completed.outputsJSON
+        )
         try await write("recording a completed step") { connection, seq, _ in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO pushline.steps (run, step, step_id, summary, outputs) VALUES (\(seq), \(step), \(stepId), \(summary), \(outputs))
                 ON CONFLICT (run, step) DO UPDATE SET summary = excluded.summary, outputs = excluded.outputs
                 """, logger: self.store.logger)

@@ -39,7 +39,8 @@ final class PostgresLedger: ItemLedger {
         try await ledgerCall {
             try await self.store.withConnection("reading an item") { connection in
                 let seq = try await self.runSeq(connection)
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT digest, state, attempts, notification_id, error, retriable FROM pushline.items
                     WHERE run = \(seq) AND step = \(key.step) AND "row" = \(key.row)
                     """, logger: self.store.logger)
@@ -47,9 +48,10 @@ final class PostgresLedger: ItemLedger {
                 for try await row in rows {
                     let (digest, state, attempts, notificationId, error, retriable) =
                         try row.decode((String, String, Int, String?, String?, Bool).self)
-                    found = LedgerEntry(key: key, digest: StoredText.decode(digest), state: try PostgresStore.itemState(state),
-                                        attempts: attempts, notificationId: StoredText.decode(notificationId),
-                                        error: StoredText.decode(error), retriable: retriable)
+                    found = LedgerEntry(
+                        key: key, digest: StoredText.decode(digest), state: try PostgresStore.itemState(state),
+                        attempts: attempts, notificationId: StoredText.decode(notificationId),
+                        error: StoredText.decode(error), retriable: retriable)
                 }
                 return found
             }
@@ -71,33 +73,42 @@ final class PostgresLedger: ItemLedger {
             for chunk in Self.chunks(outcomes, key: \.item.key) {
                 // A new row gets 0 attempts; an existing one keeps its count, step id, origin and digest (those
                 // were recorded when it was marked sending).
-                let query = Self.upsert(chunk, seq: seq, now: now, perRow: 11, bind: { outcome, binds in
-                    Self.bindItem(outcome.item, to: &binds)
-                    binds.append(outcome.state.rawValue)
-                    binds.append(StoredText.encode(outcome.notificationId))
-                    binds.append(StoredText.encode(outcome.error))
-                    binds.append(outcome.retriable)
-                }, tuple: { p in
-                    "(\(p[0 ..< 8].joined(separator: ", ")), 0, \(p[8]), \(p[9]), \(p[10]), $2)"
-                }, conflict: """
-                    idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
-                    target = coalesce(items.target, excluded.target), state = excluded.state,
-                    notification_id = excluded.notification_id, error = excluded.error, retriable = excluded.retriable,
-                    updated_at = excluded.updated_at
-                    """)
+                let query = Self.upsert(
+                    chunk, seq: seq, now: now, perRow: 11,
+                    bind: { outcome, binds in
+                        Self.bindItem(outcome.item, to: &binds)
+                        binds.append(outcome.state.rawValue)
+                        binds.append(StoredText.encode(outcome.notificationId))
+                        binds.append(StoredText.encode(outcome.error))
+                        binds.append(outcome.retriable)
+                    },
+                    tuple: { p in
+                        "(\(p[0 ..< 8].joined(separator: ", ")), 0, \(p[8]), \(p[9]), \(p[10]), $2)"
+                    },
+                    conflict: """
+                        idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
+                        target = coalesce(items.target, excluded.target), state = excluded.state,
+                        notification_id = excluded.notification_id, error = excluded.error, retriable = excluded.retriable,
+                        updated_at = excluded.updated_at
+                        """)
                 try await connection.query(query, logger: self.store.logger)
             }
-            for skip in skips { try await Self.write(skip, connection: connection, seq: seq, logger: self.store.logger) }
+            for skip in skips {
+                try await Self.write(skip, connection: connection, seq: seq, logger: self.store.logger)
+            }
         }
     }
 
     /// Writes a skip range in place of the run's ranges it overlaps: itself, written shorter at an earlier flush.
-    private static func write(_ skip: SkipRange, connection: PostgresConnection, seq: Int, logger: Logger) async throws {
-        try await connection.query("""
+    private static func write(_ skip: SkipRange, connection: PostgresConnection, seq: Int, logger: Logger) async throws
+    {
+        try await connection.query(
+            """
             DELETE FROM pushline.skips
             WHERE run = \(seq) AND step = \(skip.step) AND first_row <= \(skip.rows.upperBound) AND last_row >= \(skip.rows.lowerBound)
             """, logger: logger)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO pushline.skips (run, step, first_row, last_row, step_id, origin, first_line, prior_run, prior_step, prior_first_row)
             VALUES (\(seq), \(skip.step), \(skip.rows.lowerBound), \(skip.rows.upperBound), \(StoredText.encode(skip.stepId)),
                     \(StoredText.encode(skip.originFile)), \(skip.firstLine), \(skip.priorRun), \(skip.prior.step), \(skip.prior.row))
@@ -107,7 +118,8 @@ final class PostgresLedger: ItemLedger {
     func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError) {
         try await write("marking an item sending") { connection, seq, now in
             try await connection.query(Self.markSendingQuery([item], seq: seq, now: now), logger: self.store.logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE pushline.items SET notification_id = \(StoredText.encode(id)), updated_at = \(now)
                 WHERE run = \(seq) AND step = \(item.key.step) AND "row" = \(item.key.row) AND state = 'sending'
                 """, logger: self.store.logger)
@@ -117,14 +129,16 @@ final class PostgresLedger: ItemLedger {
     func assignId(_ id: String, to key: LedgerKey) async throws(LedgerError) {
         let changed = MutexBox(0)
         try await write("recording an id") { connection, seq, now in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE pushline.items SET notification_id = \(StoredText.encode(id)), updated_at = \(now)
                 WHERE run = \(seq) AND step = \(key.step) AND "row" = \(key.row) AND state = 'sending' RETURNING 1
                 """, logger: self.store.logger)
             for try await _ in rows { changed.add(1) }
         }
         guard changed.value == 1 else {
-            throw LedgerError("item \(key.step):\(key.row) is not being sent in the run store, so its id cannot be recorded")
+            throw LedgerError(
+                "item \(key.step):\(key.row) is not being sent in the run store, so its id cannot be recorded")
         }
     }
 
@@ -138,21 +152,26 @@ final class PostgresLedger: ItemLedger {
 
     /// Marks `items` sending and counts an attempt (1 for a new item), clearing the previous attempt's id and error.
     static func markSendingQuery(_ items: some Collection<LedgerItem>, seq: Int, now: Double) -> PostgresQuery {
-        upsert(items, seq: seq, now: now, perRow: 7, bind: { item, binds in bindItem(item, to: &binds) }, tuple: { p in
-            "(\(p.joined(separator: ", ")), 'sending', 1, NULL, NULL, false, $2)"
-        }, conflict: """
-            step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
-            idempotency_key = excluded.idempotency_key, target = excluded.target,
-            state = 'sending', attempts = items.attempts + 1,
-            notification_id = NULL, error = NULL, retriable = false, updated_at = excluded.updated_at
-            """)
+        upsert(
+            items, seq: seq, now: now, perRow: 7, bind: { item, binds in bindItem(item, to: &binds) },
+            tuple: { p in
+                "(\(p.joined(separator: ", ")), 'sending', 1, NULL, NULL, false, $2)"
+            },
+            conflict: """
+                step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
+                idempotency_key = excluded.idempotency_key, target = excluded.target,
+                state = 'sending', attempts = items.attempts + 1,
+                notification_id = NULL, error = NULL, retriable = false, updated_at = excluded.updated_at
+                """)
     }
 
     /// One multi-row `INSERT … ON CONFLICT DO UPDATE` of the items table: `$1` is the run, `$2` the time, then
     /// `perRow` parameters per row, which `tuple` places (after `$1`) from their placeholders.
-    private static func upsert<Row>(_ rows: some Collection<Row>, seq: Int, now: Double, perRow: Int,
-                                    bind: (Row, inout PostgresBindings) -> Void, tuple: ([String]) -> String,
-                                    conflict: String) -> PostgresQuery {
+    private static func upsert<Row>(
+        _ rows: some Collection<Row>, seq: Int, now: Double, perRow: Int,
+        bind: (Row, inout PostgresBindings) -> Void, tuple: ([String]) -> String,
+        conflict: String
+    ) -> PostgresQuery {
         var binds = PostgresBindings(capacity: 2 + rows.count * perRow)
         binds.append(seq)
         binds.append(now)
@@ -162,8 +181,10 @@ final class PostgresLedger: ItemLedger {
             bind(row, &binds)
             tuples.append("($1, " + tuple((0..<perRow).map { "$\(first + $0)" }).dropFirst())
         }
-        return PostgresQuery(unsafeSQL: insert + tuples.joined(separator: ", ") + " ON CONFLICT (run, step, \"row\") DO UPDATE SET " + conflict,
-                             binds: binds)
+        return PostgresQuery(
+            unsafeSQL: insert + tuples.joined(separator: ", ") + " ON CONFLICT (run, step, \"row\") DO UPDATE SET "
+                + conflict,
+            binds: binds)
     }
 
     /// Binds step, row, step id, origin, digest, idempotency key and target.
@@ -199,8 +220,10 @@ final class PostgresLedger: ItemLedger {
 
     /// One fenced write transaction: the lock's epoch is checked first, under a share lock on its row, so a
     /// holder that was taken over cannot commit after the new holder started.
-    func write(_ doing: String,
-                       _ body: @escaping @Sendable (PostgresConnection, Int, Double) async throws -> Void) async throws(LedgerError) {
+    func write(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection, Int, Double) async throws -> Void
+    ) async throws(LedgerError) {
         let now = Date().timeIntervalSince1970
         let fence = fence
         try await ledgerCall {
@@ -216,10 +239,13 @@ final class PostgresLedger: ItemLedger {
     func runSeq(_ connection: PostgresConnection) async throws -> Int {
         if let known = runKey.withLock({ $0 }) { return known }
         guard let run else {
-            throw RunStoreError("this view of the run store at \(store.location) is read-only (a dry run writes nothing)")
+            throw RunStoreError(
+                "this view of the run store at \(store.location) is read-only (a dry run writes nothing)")
         }
         var found: Int?
-        for try await row in try await connection.query("SELECT seq FROM pushline.runs WHERE id = \(run)", logger: store.logger) {
+        for try await row in try await connection.query(
+            "SELECT seq FROM pushline.runs WHERE id = \(run)", logger: store.logger)
+        {
             found = try row.decode(Int.self)
         }
         guard let found else { throw RunStoreError("there is no run \(run) in the run store at \(store.location)") }
@@ -232,7 +258,8 @@ final class PostgresLedger: ItemLedger {
         do {
             return try await body()
         } catch {
-            let failure = PostgresFailure.storeError(error, location: store.location, doing: "writing the ledger", pauses: store.pauses)
+            let failure = PostgresFailure.storeError(
+                error, location: store.location, doing: "writing the ledger", pauses: store.pauses)
             throw LedgerError(failure.message, hint: failure.hint)
         }
     }

@@ -77,8 +77,9 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         // An `@` after the authority means a password with a raw `@` and `/` or `?`: read naively, part of it would
         // become the host and be printed. Refused without repeating any of the URL.
         if tail.contains("@") || rest.filter({ $0 == "@" }).count > 1 {
-            throw Self.invalid("the run store URL has an '@' where none can be; percent-encode '@', '/' and '?' in the user "
-                + "name and password (%40, %2F, %3F), or give the password in PGPASSWORD")
+            throw Self.invalid(
+                "the run store URL has an '@' where none can be; percent-encode '@', '/' and '?' in the user "
+                    + "name and password (%40, %2F, %3F), or give the password in PGPASSWORD")
         }
         var query = Substring("")
         if let mark = tail.firstIndex(of: "?") {
@@ -104,9 +105,13 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         var hostText = String(rest)
         var port = 5432
         if hostText.hasPrefix("[") {
-            guard let close = hostText.firstIndex(of: "]") else { throw Self.invalid("the IPv6 address in the run store URL has no closing ]") }
+            guard let close = hostText.firstIndex(of: "]") else {
+                throw Self.invalid("the IPv6 address in the run store URL has no closing ]")
+            }
             let after = hostText[hostText.index(after: close)...]
-            if after.hasPrefix(":") { port = try Self.port(after.dropFirst()) } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                port = try Self.port(after.dropFirst())
+            } else if !after.isEmpty {
                 throw Self.invalid("unexpected text after the IPv6 address in the run store URL")
             }
             hostText = String(hostText[hostText.index(after: hostText.startIndex)..<close])
@@ -127,7 +132,9 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             switch name {
             case "sslmode":
                 guard let mode = TLSMode(rawValue: value) else {
-                    throw Self.invalid("sslmode must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value)'")
+                    throw Self.invalid(
+                        "sslmode must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", ")); got '\(value)'"
+                    )
                 }
                 tls = mode
             case "sslrootcert": rootCertificate = value
@@ -138,17 +145,24 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                 connectTimeout = seconds
             case "application_name": applicationName = value
             case "host":
-                guard value.hasPrefix("/") else { throw Self.invalid("the host parameter names a Unix socket directory (an absolute path)") }
+                guard value.hasPrefix("/") else {
+                    throw Self.invalid("the host parameter names a Unix socket directory (an absolute path)")
+                }
                 socketDirectory = value
             case "password":
-                throw Self.invalid("a password in the URL's query would be logged with it; put it before the @, in PGPASSWORD, or as ${file:PATH}")
+                throw Self.invalid(
+                    "a password in the URL's query would be logged with it; put it before the @, in PGPASSWORD, or as ${file:PATH}"
+                )
             default:
-                throw Self.invalid("the run store URL has an unknown parameter '\(name)' "
-                    + "(known: sslmode, sslrootcert, connect_timeout, application_name, host)")
+                throw Self.invalid(
+                    "the run store URL has an unknown parameter '\(name)' "
+                        + "(known: sslmode, sslrootcert, connect_timeout, application_name, host)")
             }
         }
         if let environmentUser = environment["PGUSER"], user.isEmpty { user = environmentUser }
-        guard !user.isEmpty else { throw Self.invalid("the run store URL names no user: postgres://USER@HOST/DATABASE") }
+        guard !user.isEmpty else {
+            throw Self.invalid("the run store URL names no user: postgres://USER@HOST/DATABASE")
+        }
         guard socketDirectory != nil || !hostText.isEmpty else {
             throw Self.invalid("the run store URL names no host: postgres://USER@HOST/DATABASE")
         }
@@ -161,7 +175,9 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.rootCertificate = rootCertificate
         self.connectTimeout = connectTimeout
         self.applicationName = applicationName
-        self.password = resolvingPassword ? try Self.resolvePassword(urlPassword ?? environment["PGPASSWORD"], environment: environment) : nil
+        self.password =
+            resolvingPassword
+            ? try Self.resolvePassword(urlPassword ?? environment["PGPASSWORD"], environment: environment) : nil
     }
 
     /// `postgres://pushline@db.internal:5432/pushline`: what messages name the store by, never with the password.
@@ -177,21 +193,27 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The password, read from `${file:}` or `${env:}` when written as a reference.
-    private static func resolvePassword(_ given: String?, environment: [String: String]) throws(RunStoreError) -> String? {
+    private static func resolvePassword(_ given: String?, environment: [String: String]) throws(RunStoreError)
+        -> String?
+    {
         guard let given, !given.isEmpty else { return nil }
         if given.hasPrefix("${file:"), given.hasSuffix("}") {
             let path = String(given.dropFirst(7).dropLast())
-            guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8)
+            else {
                 throw RunStoreError("cannot read the run store's password file \(path)", kind: .configuration)
             }
             while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
-            guard !text.isEmpty else { throw RunStoreError("the run store's password file \(path) is empty", kind: .configuration) }
+            guard !text.isEmpty else {
+                throw RunStoreError("the run store's password file \(path) is empty", kind: .configuration)
+            }
             return text
         }
         if given.hasPrefix("${env:"), given.hasSuffix("}") {
             let name = String(given.dropFirst(6).dropLast())
             guard let value = environment[name], !value.isEmpty else {
-                throw RunStoreError("the run store's password names ${env:\(name)}, which is not set", kind: .configuration)
+                throw RunStoreError(
+                    "the run store's password names ${env:\(name)}, which is not set", kind: .configuration)
             }
             return value
         }

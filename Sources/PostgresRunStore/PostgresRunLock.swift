@@ -53,13 +53,20 @@ final class PostgresRunLock: RunLock {
 
     func release() async {
         heartbeat.cancel()
-        guard let connection = connection.withLock({ value in defer { value = nil }; return value }) else { return }
+        guard
+            let connection = connection.withLock({ value in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         // Closing the session releases its advisory locks; unlocking first makes that immediate even when the
         // close is slow. A connection the server already ended (the lock is gone with it) is only closed here;
         // either step is bounded, so a dead network cannot hold up the end of a run.
         let logger = logger
         _ = try? await PostgresStore.within(.seconds(5)) {
-            if !connection.isClosed { _ = try await connection.query("SELECT pg_advisory_unlock_all()", logger: logger) }
+            if !connection.isClosed {
+                _ = try await connection.query("SELECT pg_advisory_unlock_all()", logger: logger)
+            }
         }
         let closing: EventLoopFuture<Void> = connection.close()
         _ = try? await PostgresStore.within(.seconds(5)) { try await closing.get() }
@@ -87,7 +94,10 @@ extension PostgresStore {
                 try await connection.query("SET lock_timeout = '10s'", logger: logger)
                 var taken = false
                 for try await row in try await connection.query(
-                    PostgresQuery(unsafeSQL: "SELECT pg_try_advisory_lock(\(PostgresRunLock.keySQL))", binds: Self.binds(name)), logger: logger) {
+                    PostgresQuery(
+                        unsafeSQL: "SELECT pg_try_advisory_lock(\(PostgresRunLock.keySQL))", binds: Self.binds(name)),
+                    logger: logger)
+                {
                     taken = try row.decode(Bool.self)
                 }
                 guard taken else {
@@ -96,16 +106,20 @@ extension PostgresStore {
                     return .held(shown)
                 }
                 var epoch = 0
-                for try await row in try await connection.query("""
+                for try await row in try await connection.query(
+                    """
                     INSERT INTO pushline.locks (name, epoch, pid, host, started_at)
                     VALUES (\(name), 1, \(Int(holder.pid)), \(holder.host), \(holder.startedAt))
                     ON CONFLICT (name) DO UPDATE SET epoch = locks.epoch + 1, pid = excluded.pid, host = excluded.host,
                         started_at = excluded.started_at
                     RETURNING epoch
-                    """, logger: logger) {
+                    """, logger: logger)
+                {
                     epoch = try row.decode(Int.self)
                 }
-                return .acquired(PostgresRunLock(holder: holder, fence: .init(name: name, epoch: epoch), connection: connection, logger: logger))
+                return .acquired(
+                    PostgresRunLock(
+                        holder: holder, fence: .init(name: name, epoch: epoch), connection: connection, logger: logger))
             }
         } catch {
             let closing: EventLoopFuture<Void> = connection.close()
@@ -118,11 +132,13 @@ extension PostgresStore {
         let name = Self.lockName(pipeline)
         return try await withConnection("checking the run lock") { connection in
             // A bigint advisory lock shows in pg_locks as classid (high 32 bits) and objid (low 32 bits), objsubid 1.
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
-                    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    AND ((classid::bigint << 32) | objid::bigint) = \(PostgresRunLock.keySQL))
-                """, binds: Self.binds(name)), logger: self.logger)
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                            AND ((classid::bigint << 32) | objid::bigint) = \(PostgresRunLock.keySQL))
+                        """, binds: Self.binds(name)), logger: self.logger)
             var found = false
             for try await row in rows { found = try row.decode(Bool.self) }
             return found
@@ -138,9 +154,13 @@ extension PostgresStore {
     }
 
     /// Who holds the lock `name`, as its holder recorded it.
-    private static func holder(of name: String, on connection: PostgresConnection, logger: Logger) async throws -> LockHolder? {
+    private static func holder(of name: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> LockHolder?
+    {
         var found: LockHolder?
-        for try await row in try await connection.query("SELECT pid, host, started_at FROM pushline.locks WHERE name = \(name)", logger: logger) {
+        for try await row in try await connection.query(
+            "SELECT pid, host, started_at FROM pushline.locks WHERE name = \(name)", logger: logger)
+        {
             let (pid, host, startedAt) = try row.decode((Int, String, Double).self)
             found = LockHolder(pid: Int32(clamping: pid), host: host, startedAt: startedAt)
         }

@@ -63,7 +63,7 @@ extension PostgresSchema {
 
     /// Version 2: shards. A run of `pushline run --shard I/N` records its part (`2/4`); NULL is a run of every row.
     static let version2 = [
-        "ALTER TABLE pushline.runs ADD COLUMN shard text",
+        "ALTER TABLE pushline.runs ADD COLUMN shard text"
     ]
 
     /// Version 3: the pace shared by the processes sending to a hub (`PostgresStore+Pace`): hubs' pauses after
@@ -75,13 +75,13 @@ extension PostgresSchema {
             next_slot double precision NOT NULL DEFAULT 0,
             paused_until double precision NOT NULL DEFAULT 0
         )
-        """,
+        """
     ]
 
     /// Version 4: generations (`RunRecord.generation`): each `--again` of a split run's part that already ran opens
     /// the next, so `runs show` keeps the parts of one start together.
     static let version4 = [
-        "ALTER TABLE pushline.runs ADD COLUMN generation integer NOT NULL DEFAULT 0",
+        "ALTER TABLE pushline.runs ADD COLUMN generation integer NOT NULL DEFAULT 0"
     ]
 
     /// Version 5: pipelines by name (`PipelineName`), not by path, as the SQLite journal's version 6.
@@ -149,7 +149,7 @@ extension PostgresSchema {
             outputs text NOT NULL,
             PRIMARY KEY (run, step)
         )
-        """,
+        """
     ]
 
     /// Version 7: rows a step produced (a query's), spooled for the steps that read them, as the SQLite journal's

@@ -23,13 +23,15 @@ enum PostgresSchema {
         }
         for path in paths {
             let name = StoredText.encode(PipelineName.fromFile(StoredText.decode(path)))
-            try await connection.query("UPDATE pushline.runs SET pipeline = \(name) WHERE pipeline = \(path)", logger: logger)
+            try await connection.query(
+                "UPDATE pushline.runs SET pipeline = \(name) WHERE pipeline = \(path)", logger: logger)
         }
     }
 
     /// A description of a lock another session of this database holds (a run still going), or nil.
     static func heldLock(_ connection: PostgresConnection, logger: Logger) async throws -> String? {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT l.pid FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid()
                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) LIMIT 1
             """, logger: logger)
@@ -40,7 +42,9 @@ enum PostgresSchema {
     /// Version 6: steps a run completed, with their one line and outputs (JSON), so a resumed run reads them back
     /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v (with `version5After` after
     /// the runs are named, for 5).
-    static let migrations: [Int: [String]] = [1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6, 7: version7]
+    static let migrations: [Int: [String]] = [
+        1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6, 7: version7,
+    ]
 
     /// Creates or migrates the schema on `connection`.
     static func prepare(_ connection: PostgresConnection, location: String) async throws(RunStoreError) {
@@ -53,20 +57,26 @@ enum PostgresSchema {
                 try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
                 var found = try await currentVersion(connection, logger: logger)
                 if found > version {
-                    throw RunStoreError("the run store at \(location) has schema version \(found), newer than this pushline "
-                        + "understands (\(version)); use a newer pushline or another database", kind: .configuration)
+                    throw RunStoreError(
+                        "the run store at \(location) has schema version \(found), newer than this pushline "
+                            + "understands (\(version)); use a newer pushline or another database", kind: .configuration
+                    )
                 }
                 if found < 0 {
-                    throw RunStoreError("the run store at \(location) has an invalid schema version", kind: .configuration)
+                    throw RunStoreError(
+                        "the run store at \(location) has an invalid schema version", kind: .configuration)
                 }
                 if found == 0, try await hasForeignTables(connection, logger: logger) {
-                    throw RunStoreError("the schema 'pushline' at \(location) has tables but no pushline schema version; "
-                        + "it is not a pushline run store (use another database)", kind: .configuration)
+                    throw RunStoreError(
+                        "the schema 'pushline' at \(location) has tables but no pushline schema version; "
+                            + "it is not a pushline run store (use another database)", kind: .configuration)
                 }
                 if found > 0, found < version, let held = try await heldLock(connection, logger: logger) {
                     // A run of the older pushline would go on writing in the old way beside the new schema.
-                    throw RunStoreError("the run store at \(location) is from an older pushline and a run is still going (\(held)); "
-                        + "it is upgraded once no run holds a lock: wait for it to end, then start again", kind: .unavailable)
+                    throw RunStoreError(
+                        "the run store at \(location) is from an older pushline and a run is still going (\(held)); "
+                            + "it is upgraded once no run holds a lock: wait for it to end, then start again",
+                        kind: .unavailable)
                 }
                 while found < version {
                     found += 1
@@ -80,7 +90,8 @@ enum PostgresSchema {
                         }
                     }
                     try await connection.query(
-                        "UPDATE pushline.meta SET value = \(String(found)) WHERE key = 'schema_version'", logger: logger)
+                        "UPDATE pushline.meta SET value = \(String(found)) WHERE key = 'schema_version'", logger: logger
+                    )
                 }
                 try await connection.query("COMMIT", logger: logger)
             } catch {
@@ -102,8 +113,9 @@ enum PostgresSchema {
             throw PostgresFailure.storeError(error, location: location, doing: "reading the schema version")
         }
         if found > version {
-            throw RunStoreError("the run store at \(location) has schema version \(found), newer than this pushline "
-                + "understands (\(version)); use a newer pushline or another database", kind: .configuration)
+            throw RunStoreError(
+                "the run store at \(location) has schema version \(found), newer than this pushline "
+                    + "understands (\(version)); use a newer pushline or another database", kind: .configuration)
         }
         return found == version
     }
@@ -113,11 +125,13 @@ enum PostgresSchema {
         // pg_tables, not to_regclass: the catalog cache of a session that waited on an advisory lock may not have
         // seen the tables another session created meanwhile; a query on the catalog reads them with a fresh snapshot.
         let exists = try await connection.query(
-            "SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = 'pushline' AND tablename = 'meta')", logger: logger)
+            "SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = 'pushline' AND tablename = 'meta')",
+            logger: logger)
         var present = false
         for try await row in exists { present = try row.decode(Bool.self) }
         guard present else { return 0 }
-        let rows = try await connection.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", logger: logger)
+        let rows = try await connection.query(
+            "SELECT value FROM pushline.meta WHERE key = 'schema_version'", logger: logger)
         var found = 0
         for try await row in rows {
             let text = try row.decode(String.self)

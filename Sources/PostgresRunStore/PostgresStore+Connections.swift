@@ -9,19 +9,24 @@ import RunStore
 /// connection to a store is made with, from a `postgres://` URL as libpq reads it.
 extension PostgresStore {
     /// A direct connection (not pooled): schema preparation and run locks use one each.
-    package static func connect(_ settings: PostgresLocation, doing: String, role: String? = nil) async throws(RunStoreError) -> PostgresConnection {
+    package static func connect(_ settings: PostgresLocation, doing: String, role: String? = nil)
+        async throws(RunStoreError) -> PostgresConnection
+    {
         var configuration: PostgresConnection.Configuration
         let tls = try connectionTLS(settings)
         if let socket = socketPath(settings) {
-            configuration = PostgresConnection.Configuration(unixSocketPath: socket, username: settings.user,
-                                                             password: settings.password, database: settings.database)
+            configuration = PostgresConnection.Configuration(
+                unixSocketPath: socket, username: settings.user,
+                password: settings.password, database: settings.database)
         } else {
-            configuration = PostgresConnection.Configuration(host: settings.host ?? "", port: settings.port, username: settings.user,
-                                                             password: settings.password, database: settings.database, tls: tls)
+            configuration = PostgresConnection.Configuration(
+                host: settings.host ?? "", port: settings.port, username: settings.user,
+                password: settings.password, database: settings.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeout))
         // `pg_stat_activity` tells a run lock's connection from the others: `pushline (run lock)`.
-        configuration.options.additionalStartupParameters = [("application_name", settings.applicationName + (role.map { " (\($0))" } ?? ""))]
+        configuration.options.additionalStartupParameters =
+            [("application_name", settings.applicationName + (role.map { " (\($0))" } ?? ""))]
             + serverKeepalives
         let logger = Logger(label: "pushline.run-store", factory: { _ in SwiftLogNoOpLogHandler() })
         let configured = configuration
@@ -32,8 +37,9 @@ extension PostgresStore {
                 try await PostgresConnection.connect(configuration: configured, id: 1, logger: logger)
             }
         } catch let deadline as StoreDeadline {
-            throw RunStoreError("cannot reach the run store at \(settings) within \(deadline.limit); "
-                + "it is down or unreachable: run again once it is back", kind: .unavailable)
+            throw RunStoreError(
+                "cannot reach the run store at \(settings) within \(deadline.limit); "
+                    + "it is down or unreachable: run again once it is back", kind: .unavailable)
         } catch {
             throw PostgresFailure.storeError(error, location: settings.description, doing: doing)
         }
@@ -64,14 +70,17 @@ extension PostgresStore {
         }
     }
 
-    static func connectionTLS(_ settings: PostgresLocation) throws(RunStoreError) -> PostgresConnection.Configuration.TLS {
+    static func connectionTLS(_ settings: PostgresLocation) throws(RunStoreError)
+        -> PostgresConnection.Configuration.TLS
+    {
         guard settings.tls != .disable else { return .disable }
         let context: NIOSSLContext
         do {
             context = try NIOSSLContext(configuration: tlsConfiguration(settings))
         } catch {
-            throw RunStoreError("the TLS settings of the run store at \(settings) are unusable (sslrootcert?): \(error)",
-                                kind: .configuration)
+            throw RunStoreError(
+                "the TLS settings of the run store at \(settings) are unusable (sslrootcert?): \(error)",
+                kind: .configuration)
         }
         return settings.tls == .prefer ? .prefer(context) : .require(context)
     }

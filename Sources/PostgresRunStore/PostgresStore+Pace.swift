@@ -14,7 +14,8 @@ extension PostgresStore {
         let logger = logger
         guard let budget, count > 0, budget.rate > 0 else {
             return try? await withConnection("reading the hub's pause") { connection in
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT GREATEST(0, paused_until - extract(epoch FROM clock_timestamp())::float8)
                     FROM pushline.pace WHERE key = \(pauseKey)
                     """, logger: logger)
@@ -26,7 +27,8 @@ extension PostgresStore {
         let span = Double(count) / budget.rate
         return try? await withConnection("reserving send slots") { connection in
             // The block starts at the budget's next free slot, but never before now or before the hub's pause ends.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 WITH clock AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS now),
                 floor AS (SELECT GREATEST(clock.now, COALESCE((SELECT paused_until FROM pushline.pace WHERE key = \(pauseKey)), 0)) AS t
                           FROM clock)
@@ -46,7 +48,8 @@ extension PostgresStore {
         let pauseKey = Self.pauseKey(hub)
         let logger = logger
         _ = try? await withConnection("recording the hub's pause") { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO pushline.pace AS p (key, next_slot, paused_until)
                 VALUES (\(pauseKey), 0, extract(epoch FROM clock_timestamp())::float8 + \(seconds))
                 ON CONFLICT (key) DO UPDATE SET paused_until = GREATEST(p.paused_until, EXCLUDED.paused_until)

@@ -13,7 +13,9 @@ extension PostgresStore {
         for id in ids {
             let seq: Int? = try await withConnection("finding a run to prune") { connection in
                 var found: Int?
-                for try await row in try await connection.query("SELECT seq FROM pushline.runs WHERE id = \(id)", logger: self.logger) {
+                for try await row in try await connection.query(
+                    "SELECT seq FROM pushline.runs WHERE id = \(id)", logger: self.logger)
+                {
                     found = try row.decode(Int.self)
                 }
                 return found
@@ -22,9 +24,11 @@ extension PostgresStore {
             if dryRun {
                 let (items, skips) = try await withConnection("counting what pruning removes") { connection in
                     var counts = (0, 0)
-                    for try await row in try await connection.query("""
+                    for try await row in try await connection.query(
+                        """
                         SELECT (SELECT count(*) FROM pushline.items WHERE run = \(seq)), (SELECT count(*) FROM pushline.skips WHERE run = \(seq))
-                        """, logger: self.logger) {
+                        """, logger: self.logger)
+                    {
                         counts = try row.decode((Int, Int).self)
                     }
                     return counts
@@ -37,10 +41,12 @@ extension PostgresStore {
                 while true {
                     let deleted = try await transaction("pruning a run's items") { connection in
                         var count = 0
-                        for try await _ in try await connection.query("""
+                        for try await _ in try await connection.query(
+                            """
                             DELETE FROM pushline.items
                             WHERE ctid = ANY(ARRAY(SELECT ctid FROM pushline.items WHERE run = \(seq) LIMIT \(Self.pruneChunk))) RETURNING 1
-                            """, logger: self.logger) { count += 1 }
+                            """, logger: self.logger)
+                        { count += 1 }
                         return count
                     }
                     removed.items += deleted
@@ -49,26 +55,35 @@ extension PostgresStore {
                 // Its spools: handed to another run of the same identity and generation that stays (a part of the split
                 // run that may still resume); else marked going, so no run reuses them, and removed in chunks.
                 try await transaction("pruning a run's spools") { connection in
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         UPDATE pushline.spools s SET run = (SELECT r.seq FROM pushline.runs r WHERE r.identity = s.identity
                                                              AND r.generation = s.generation AND r.seq <> \(seq) ORDER BY r.seq DESC LIMIT 1)
                         WHERE s.run = \(seq) AND EXISTS (SELECT 1 FROM pushline.runs r WHERE r.identity = s.identity
                                                          AND r.generation = s.generation AND r.seq <> \(seq))
                         """, logger: self.logger)
-                    try await connection.query("UPDATE pushline.spools SET state = 2 WHERE run = \(seq)", logger: self.logger)
+                    try await connection.query(
+                        "UPDATE pushline.spools SET state = 2 WHERE run = \(seq)", logger: self.logger)
                 }
-                while try await transaction("pruning a run's spooled rows", { connection in
-                    var count = 0
-                    for try await _ in try await connection.query("""
-                        DELETE FROM pushline.spool_rows WHERE ctid = ANY(ARRAY(SELECT ctid FROM pushline.spool_rows
-                            WHERE spool IN (SELECT id FROM pushline.spools WHERE run = \(seq)) LIMIT \(Self.pruneChunk))) RETURNING 1
-                        """, logger: self.logger) { count += 1 }
-                    return count
-                }) == Self.pruneChunk {}
+                while try await transaction(
+                    "pruning a run's spooled rows",
+                    { connection in
+                        var count = 0
+                        for try await _ in try await connection.query(
+                            """
+                            DELETE FROM pushline.spool_rows WHERE ctid = ANY(ARRAY(SELECT ctid FROM pushline.spool_rows
+                                WHERE spool IN (SELECT id FROM pushline.spools WHERE run = \(seq)) LIMIT \(Self.pruneChunk))) RETURNING 1
+                            """, logger: self.logger)
+                        { count += 1 }
+                        return count
+                    }) == Self.pruneChunk
+                {}
                 removed.skipRanges += try await transaction("pruning a run") { connection in
                     var count = 0
-                    for try await _ in try await connection.query("DELETE FROM pushline.skips WHERE run = \(seq) RETURNING 1",
-                                                                  logger: self.logger) { count += 1 }
+                    for try await _ in try await connection.query(
+                        "DELETE FROM pushline.skips WHERE run = \(seq) RETURNING 1",
+                        logger: self.logger)
+                    { count += 1 }
                     try await connection.query("DELETE FROM pushline.spools WHERE run = \(seq)", logger: self.logger)
                     try await connection.query("DELETE FROM pushline.runs WHERE seq = \(seq)", logger: self.logger)
                     return count
@@ -86,7 +101,8 @@ extension PostgresStore {
         for table in ["items", "skips", "runs"] {
             // VACUUM cannot run inside a transaction: a connection of its own, outside one.
             try await withConnection("vacuuming the run store") { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) pushline.\(table)"), logger: self.logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "VACUUM (ANALYZE) pushline.\(table)"), logger: self.logger)
             }
         }
         return ReclaimedSpace(before: before, after: try await size(), method: "VACUUM (space reused by later runs)")
@@ -96,10 +112,12 @@ extension PostgresStore {
     private func size() async throws(RunStoreError) -> Int64 {
         try await withConnection("measuring the run store") { connection in
             var bytes: Int64 = 0
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class AS c
                 JOIN pg_namespace AS n ON n.oid = c.relnamespace WHERE n.nspname = 'pushline' AND c.relkind = 'r'
-                """, logger: self.logger) {
+                """, logger: self.logger)
+            {
                 bytes = try row.decode(Int64.self)
             }
             return bytes

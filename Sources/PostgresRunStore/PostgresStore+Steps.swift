@@ -7,10 +7,12 @@ extension PostgresStore {
     package func completedSteps(run: String) async throws(RunStoreError) -> [CompletedStep] {
         try await withConnection("reading completed steps") { connection in
             var steps: [CompletedStep] = []
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT step, step_id, summary, outputs FROM pushline.steps
-                WHERE run = (SELECT seq FROM pushline.runs WHERE id = $1) ORDER BY step
-                """, binds: Self.binds(run)), logger: self.logger)
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT step, step_id, summary, outputs FROM pushline.steps
+                        WHERE run = (SELECT seq FROM pushline.runs WHERE id = $1) ORDER BY step
+                        """, binds: Self.binds(run)), logger: self.logger)
             for try await row in rows {
                 let (step, stepId, summary, outputs) = try row.decode((Int, String, String, String).self)
                 guard let decoded = CompletedStep.outputs(fromJSON: outputs) else { continue }

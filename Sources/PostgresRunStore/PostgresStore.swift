@@ -32,7 +32,9 @@ package final class PostgresStore: RunStore {
     ///
     /// With `create` off, a database without pushline's schema is left untouched and nil is returned (nothing has
     /// run there yet): what a dry run and the `runs` commands, which only read, want.
-    package static func open(_ url: String, environment: [String: String], create: Bool = true) async throws(RunStoreError) -> PostgresStore? {
+    package static func open(_ url: String, environment: [String: String], create: Bool = true)
+        async throws(RunStoreError) -> PostgresStore?
+    {
         let settings = try PostgresLocation(url, environment: environment)
         let location = settings.description
         // A lock in PostgreSQL can be lost while this process stands still; the watch lets messages say so.
@@ -59,7 +61,8 @@ package final class PostgresStore: RunStore {
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in withExtendedLifetime(connection) {} }
             // Read before the watch stops: a pause that has just ended is seen only while it still watches.
-            let failure = PostgresFailure.storeError(error, location: location, doing: "preparing the schema", pauses: pauses)
+            let failure = PostgresFailure.storeError(
+                error, location: location, doing: "preparing the schema", pauses: pauses)
             pauses.stop()
             throw failure
         }
@@ -81,14 +84,17 @@ package final class PostgresStore: RunStore {
         var configuration: PostgresClient.Configuration
         let tls = try Self.clientTLS(settings)
         if let socket = Self.socketPath(settings) {
-            configuration = PostgresClient.Configuration(unixSocketPath: socket, username: settings.user, password: settings.password,
-                                                         database: settings.database)
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: socket, username: settings.user, password: settings.password,
+                database: settings.database)
         } else {
-            configuration = PostgresClient.Configuration(host: settings.host ?? "", port: settings.port, username: settings.user,
-                                                         password: settings.password, database: settings.database, tls: tls)
+            configuration = PostgresClient.Configuration(
+                host: settings.host ?? "", port: settings.port, username: settings.user,
+                password: settings.password, database: settings.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeout))
-        configuration.options.additionalStartupParameters = [("application_name", settings.applicationName)]
+        configuration.options.additionalStartupParameters =
+            [("application_name", settings.applicationName)]
             + Self.serverTimeouts + Self.serverKeepalives
         // A batch writes from a few tasks at once; more connections than that only cost the server.
         configuration.options.maximumConnections = 8
@@ -140,20 +146,28 @@ package final class PostgresStore: RunStore {
     static let serverTimeouts = [("statement_timeout", "25s"), ("idle_in_transaction_session_timeout", "30s")]
     /// The server probes an idle client after 10 s and drops it after 3 missed probes 5 s apart, so a run lock
     /// held by a machine that vanished (no FIN, no RST) is freed in about 25 s rather than the kernel's 2 hours.
-    static let serverKeepalives = [("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3")]
+    static let serverKeepalives = [
+        ("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"),
+    ]
 
     /// Runs `body` on a pooled connection, turning every failure into a `RunStoreError`.
-    func withConnection<T: Sendable>(_ doing: String,
-                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+    @discardableResult
+    func withConnection<T: Sendable>(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(RunStoreError) -> T {
         try await withCall(doing) { connection, _ in try await body(connection) }
     }
 
     /// `withConnection`, with the call's state given to `body`, so a transaction can see that its caller gave up.
-    private func withCall<T: Sendable>(_ doing: String,
-                                       _ body: @escaping @Sendable (PostgresConnection, PooledCall) async throws -> T) async throws(RunStoreError) -> T {
+    private func withCall<T: Sendable>(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection, PooledCall) async throws -> T
+    ) async throws(RunStoreError) -> T {
         if let down = wentDown.withLock({ $0 }), ContinuousClock.now - down < downPause {
-            throw RunStoreError("cannot reach the run store at \(location) (it was unreachable a moment ago); "
-                + "run again once it is back, and the run resumes", kind: .unavailable)
+            throw RunStoreError(
+                "cannot reach the run store at \(location) (it was unreachable a moment ago); "
+                    + "run again once it is back, and the run resumes", kind: .unavailable)
         }
         let client = client
         let started = ContinuousClock.now
@@ -200,8 +214,10 @@ package final class PostgresStore: RunStore {
     }
 
     /// Runs `body` in a transaction on a pooled connection (committed when it returns, rolled back when it throws).
-    func transaction<T: Sendable>(_ doing: String,
-                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+    func transaction<T: Sendable>(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(RunStoreError) -> T {
         let logger = logger
         let queryLimit = queryLimit
         return try await withCall(doing) { connection, call in
@@ -226,9 +242,11 @@ package final class PostgresStore: RunStore {
     /// may not answer a cancelled lease while it is reconnecting, and waiting for it is the hang this prevents. One
     /// timer serves both limits: every journal write passes through here, and each task it starts costs thread hops.
     /// A result that comes after a limit passed is nobody's: `late` disposes of it (a connection must be closed).
-    static func within<T: Sendable>(_ limit: Duration, waiting: (limit: Duration, call: PooledCall)? = nil,
-                                    late: (@Sendable (T) async -> Void)? = nil,
-                                    _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func within<T: Sendable>(
+        _ limit: Duration, waiting: (limit: Duration, call: PooledCall)? = nil,
+        late: (@Sendable (T) async -> Void)? = nil,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let outcome = Outcome<T>()
         let timer = TimerBox()
         let started = ContinuousClock.now
@@ -242,21 +260,23 @@ package final class PostgresStore: RunStore {
                 // Finished first: the timer has nothing left to do (thousands of calls must not leave sleepers behind).
                 timer.cancel()
             }
-            timer.set(Task {
-                if let waiting, waiting.limit < limit {
-                    try? await Task.sleep(until: started + waiting.limit)
-                    if Task.isCancelled { return }
-                    if waiting.call.giveUpWaiting() {
-                        if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) { work.cancel() }
-                        return
+            timer.set(
+                Task {
+                    if let waiting, waiting.limit < limit {
+                        try? await Task.sleep(until: started + waiting.limit)
+                        if Task.isCancelled { return }
+                        if waiting.call.giveUpWaiting() {
+                            if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) {
+                                work.cancel()
+                            }
+                            return
+                        }
                     }
-                }
-                try? await Task.sleep(until: started + limit)
-                if Task.isCancelled { return }
-                if outcome.finish(.failure(StoreDeadline(limit: limit, started: started))) { work.cancel() }
-            })
+                    try? await Task.sleep(until: started + limit)
+                    if Task.isCancelled { return }
+                    if outcome.finish(.failure(StoreDeadline(limit: limit, started: started))) { work.cancel() }
+                })
         }
     }
 
 }
-

@@ -15,8 +15,10 @@ public struct AccessLog: Sendable {
 
     /// A log that hands each line (without its newline) to `write`; `json` for JSON lines, else short text lines.
     /// Refusals are summarized every `interval` seconds by `clock`.
-    public init(json: Bool, interval: Double = 10, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                write: @escaping @Sendable (String) -> Void) {
+    public init(
+        json: Bool, interval: Double = 10, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.write = write
         self.json = json
         refusals = RefusalTally(interval: interval)
@@ -33,7 +35,8 @@ public struct AccessLog: Sendable {
     /// No access log.
     public static let disabled = AccessLog()
 
-    func record(request: ServedRequest, route: Route, status: Int, caller: Caller?, address: String, elapsed: Duration) {
+    func record(request: ServedRequest, route: Route, status: Int, caller: Caller?, address: String, elapsed: Duration)
+    {
         guard let write else { return }
         let now = clock()
         if RefusalTally.isRefusal(status) {
@@ -56,8 +59,11 @@ public struct AccessLog: Sendable {
             write("\(status) \(route.name) \(callerName ?? "-") \(rounded) ms")
             return
         }
-        encodeLine(Line(time: Timestamp.iso8601(Date(timeIntervalSince1970: now)), route: route.name, method: request.method.rawValue,
-                        status: status, caller: callerName, ms: rounded))
+        encodeLine(
+            Line(
+                time: Timestamp.iso8601(Date(timeIntervalSince1970: now)), route: route.name,
+                method: request.method.rawValue,
+                status: status, caller: callerName, ms: rounded))
     }
 
     /// Writes the refusals counted so far (at shutdown, so the last interval is not lost).
@@ -97,13 +103,17 @@ public struct AccessLog: Sendable {
                 if let key = summary.key {
                     write("refused ×\(summary.count) \(key.status) \(key.route) from \(key.address) in \(seconds) s")
                 } else {
-                    write("refused ×\(summary.count) more, of \(summary.keys) other routes, statuses and addresses, in \(seconds) s")
+                    write(
+                        "refused ×\(summary.count) more, of \(summary.keys) other routes, statuses and addresses, in \(seconds) s"
+                    )
                 }
                 continue
             }
-            encodeLine(Line(time: Timestamp.iso8601(Date(timeIntervalSince1970: summary.since)), refused: summary.count,
-                            route: summary.key?.route ?? "*", status: summary.key?.status, address: summary.key?.address,
-                            keys: summary.key == nil ? summary.keys : nil, seconds: seconds))
+            encodeLine(
+                Line(
+                    time: Timestamp.iso8601(Date(timeIntervalSince1970: summary.since)), refused: summary.count,
+                    route: summary.key?.route ?? "*", status: summary.key?.status, address: summary.key?.address,
+                    keys: summary.key == nil ? summary.keys : nil, seconds: seconds))
         }
     }
 

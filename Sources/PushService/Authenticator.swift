@@ -1,10 +1,10 @@
 import Foundation
 import HTTPServing
+import HubExpressions
 import HubWire
 import PasswordHashing
 import Synchronization
 import TokenVerification
-import HubExpressions
 
 /// Finds who a request comes from: an API key (the `apikey` header, or `Authorization: ApiKey KEY`), or HTTP Basic
 /// against the users file.
@@ -35,16 +35,19 @@ final class Authenticator: Sendable {
 
     static let rememberSeconds: Double = 300
 
-    init(users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
-         bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [], identityPrefix: String = "username:",
-         maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+    init(
+        users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
+        bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [], identityPrefix: String = "username:",
+        maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
         self.bearer = bearer
         self.identityPrefix = identityPrefix
         self.bearerScopes = bearerScopes
         self.users = users
         self.userScopes = userScopes
         self.keys = keys
-        admission = SignInAdmission(capacity: maxConcurrentChecks, clock: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
+        admission = SignInAdmission(
+            capacity: maxConcurrentChecks, clock: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
         failures = RateLimiter(perMinute: failedSignInsPerMinute)
         decoy = PasswordHash.make("pushline-decoy", cost: users?.highestCost ?? 10)
     }
@@ -58,7 +61,8 @@ final class Authenticator: Sendable {
         }
         // `Authorization: ApiKey KEY` is the same key in the form a Prometheus scrape config can send.
         let authorizationKey = request.headers[.authorization].flatMap { value in
-            value.lowercased().hasPrefix("apikey ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+            value.lowercased().hasPrefix("apikey ")
+                ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
         }
         if let key = request.headers["apikey"] ?? authorizationKey {
             let digest = ContentDigest.hex(key)
@@ -67,14 +71,16 @@ final class Authenticator: Sendable {
             for candidate in keys where ConstantTime.equal(candidate.digest, digest) { match = candidate }
             guard let match else {
                 if let wait = failures.take("key@" + address, now: now) {
-                    throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
+                    throw .tooManyRequests(
+                        retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
                 }
                 throw unauthorized("the API key is not valid")
             }
             return Caller(name: match.name, user: match.user, kind: .apiKey, scopes: match.scopes)
         }
         guard let authorization = request.headers[.authorization] else {
-            throw unauthorized("sign in with HTTP Basic (a user of the service)" + (keys.isEmpty ? "" : " or send an `apikey` header"))
+            throw unauthorized(
+                "sign in with HTTP Basic (a user of the service)" + (keys.isEmpty ? "" : " or send an `apikey` header"))
         }
         if authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " {
             guard let bearer else { throw unauthorized("Bearer tokens are not accepted by this service") }
@@ -82,23 +88,27 @@ final class Authenticator: Sendable {
             case .success(let user):
                 // The user becomes part of a tag: a name no tag can hold is refused, not mangled.
                 guard !user.contains(where: { "&|!() ".contains($0) }), user.utf8.count <= 64,
-                      TagSyntax.problem(with: identityPrefix + user) == nil else {
+                    TagSyntax.problem(with: identityPrefix + user) == nil
+                else {
                     throw unauthorized("the token's user name cannot be used")
                 }
                 return Caller(name: user, user: user, kind: .token, scopes: bearerScopes)
             case .failure(let rejection):
                 if let wait = failures.take("token@" + address, now: now) {
-                    throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
+                    throw .tooManyRequests(
+                        retryAfter: wait, "too many failed sign-ins from this address; try again in \(wait) s")
                 }
                 throw unauthorized(rejection.reason)
             }
         }
         guard authorization.count > 6, authorization.prefix(6).lowercased() == "basic " else {
-            throw unauthorized("sign in with HTTP Basic" + (bearer == nil ? "" : " or a Bearer token") + (keys.isEmpty ? "" : ", or send an API key"))
+            throw unauthorized(
+                "sign in with HTTP Basic" + (bearer == nil ? "" : " or a Bearer token")
+                    + (keys.isEmpty ? "" : ", or send an API key"))
         }
         guard let users,
-              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-              let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+            let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { throw unauthorized("the Basic credentials are malformed") }
         let given = String(text[..<colon])
         let password = String(text[text.index(after: colon)...])
@@ -110,12 +120,14 @@ final class Authenticator: Sendable {
         // The failure is counted before the check and handed back when the password is right.
         let failureKey = given.lowercased() + "@" + address
         if let wait = failures.take(failureKey, now: now) {
-            throw .tooManyRequests(retryAfter: wait, "too many failed sign-ins for this user from this address; try again in \(wait) s")
+            throw .tooManyRequests(
+                retryAfter: wait, "too many failed sign-ins for this user from this address; try again in \(wait) s")
         }
         guard await admission.enter(address: address) else {
             failures.giveBack(failureKey)
-            throw Problem(.serviceUnavailable, "Service Unavailable", "too many sign-ins are being checked; try again in 1 s",
-                          headers: [.retryAfter: "1"])
+            throw Problem(
+                .serviceUnavailable, "Service Unavailable", "too many sign-ins are being checked; try again in 1 s",
+                headers: [.retryAfter: "1"])
         }
         let valid = await PasswordHash.verify(password, against: entry?.hash ?? decoy)
         admission.leave()
@@ -132,16 +144,20 @@ final class Authenticator: Sendable {
     }
 
     private func unauthorized(_ detail: String) -> Problem {
-        Problem(.unauthorized, "Unauthorized", detail, headers: [
-            .wwwAuthenticate: "Basic realm=\"pushline\", charset=\"UTF-8\"" + (bearer == nil ? "" : ", Bearer realm=\"pushline\""),
-        ])
+        Problem(
+            .unauthorized, "Unauthorized", detail,
+            headers: [
+                .wwwAuthenticate: "Basic realm=\"pushline\", charset=\"UTF-8\""
+                    + (bearer == nil ? "" : ", Bearer realm=\"pushline\"")
+            ])
     }
 }
 
 /// Comparison whose time depends only on the lengths, never on where the first difference is.
 enum ConstantTime {
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServing
 
 /// The address a request comes from, for rate limits: the peer, or, when the peer is a proxy the service file

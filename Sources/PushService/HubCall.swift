@@ -25,16 +25,24 @@ struct HubCall: Sendable {
         case .answered(let result):
             return result.response
         case .noAnswer(let error):
-            throw Problem(.badGateway, "Bad Gateway", "the notification hub did not answer (\(error.kind == .ambiguous ? "no answer after the request was sent" : "unreachable")); try again later")
+            throw Problem(
+                .badGateway, "Bad Gateway",
+                "the notification hub did not answer (\(error.kind == .ambiguous ? "no answer after the request was sent" : "unreachable")); try again later"
+            )
         case .refused(let failure, let result):
             let status = result.response.status
             if status == 429 || (status == 403 && result.response.header("Retry-After") != nil) {
                 let wait = result.response.header("Retry-After").flatMap { Int($0) } ?? 10
-                throw Problem(.serviceUnavailable, "Service Unavailable", "the notification hub is throttling this service; try again in \(wait) s",
-                              headers: [.retryAfter: String(wait)])
+                throw Problem(
+                    .serviceUnavailable, "Service Unavailable",
+                    "the notification hub is throttling this service; try again in \(wait) s",
+                    headers: [.retryAfter: String(wait)])
             }
             if status == 401 || status == 403 {
-                throw Problem(.badGateway, "Bad Gateway", "the notification hub refused this service's credentials; the operator should check the hub's connection string")
+                throw Problem(
+                    .badGateway, "Bad Gateway",
+                    "the notification hub refused this service's credentials; the operator should check the hub's connection string"
+                )
             }
             throw Problem(.badGateway, "Bad Gateway", "the notification hub answered \(status): \(failure.message)")
         }

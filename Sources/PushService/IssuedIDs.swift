@@ -20,7 +20,9 @@ final class IssuedIDs: Sendable {
 
     func issue(_ id: String, to user: String, now: Double) {
         state.withLock { state in
-            var held = (state.byUser[user] ?? []).filter { state.owners[$0].map { now - $0.at < Self.lifetime } ?? false }
+            var held = (state.byUser[user] ?? []).filter {
+                state.owners[$0].map { now - $0.at < Self.lifetime } ?? false
+            }
             while held.count >= Self.perUser { state.owners[held.removeFirst()] = nil }
             held.append(id)
             state.byUser[user] = held

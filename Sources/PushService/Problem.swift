@@ -33,7 +33,10 @@ struct Problem: Error, Sendable, Equatable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(Body(title: title, status: status.code, detail: detail, field: field))).map { Array($0) } ?? []
+        let body =
+            (try? encoder.encode(Body(title: title, status: status.code, detail: detail, field: field))).map {
+                Array($0)
+            } ?? []
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return ServedResponse(status: status, headers: headers, body: body)
@@ -47,7 +50,9 @@ struct Problem: Error, Sendable, Equatable {
     }
 
     static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, "Bad Request", detail) }
-    static func unprocessable(_ detail: String) -> Problem { Problem(.unprocessableContent, "Unprocessable Content", detail) }
+    static func unprocessable(_ detail: String) -> Problem {
+        Problem(.unprocessableContent, "Unprocessable Content", detail)
+    }
     static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, "Forbidden", detail) }
     static func notFound(_ detail: String) -> Problem { Problem(.notFound, "Not Found", detail) }
     static func tooManyRequests(retryAfter: Int, _ detail: String) -> Problem {

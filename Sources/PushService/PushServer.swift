@@ -8,8 +8,8 @@ import PushlineLogging
 import RunFlow
 import ServiceMetrics
 import Synchronization
-import Tracing
 import TokenVerification
+import Tracing
 
 /// `pushline serve`: the notify-users backend. Devices register through it (it owns the hub key and decides the
 /// tags) and signed-in users notify each other by name. The routes keep the seed tutorial's wire shapes, so its
@@ -47,22 +47,29 @@ public final class PushServer: Sendable {
     }
 
     /// A server for `settings`, talking to the hub through `transport`; `users` are those of the htpasswd file.
-    package init(settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
-                log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics(), pipelines: [ServedPipeline] = [],
-                runConsole: Console = .standard, runEngine: PipelineEngine? = nil, bearer: BearerTokens? = nil) throws(StepFailure) {
+    package init(
+        settings: ServiceSettings, users: UserDirectory?, transport: any HubTransport, clock: WallClock = .system,
+        log: AccessLog = .disabled, metrics: ServiceMetrics = ServiceMetrics(), pipelines: [ServedPipeline] = [],
+        runConsole: Console = .standard, runEngine: PipelineEngine? = nil, bearer: BearerTokens? = nil
+    ) throws(StepFailure) {
         self.settings = settings
         self.pipelines = Dictionary(pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.runConsole = runConsole
         runReader = RunStoreReader(environment: runConsole.environment)
-        self.runEngine = runEngine ?? PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "info")!, clock: clock)
-        hub = HubCall(session: try HubSession(hub: settings.hub, transport: transport,
-                                              policy: RetryPolicy(maxRetries: 2, baseDelay: 0.5, maxDelay: 5), clock: clock),
-                      metrics: metrics)
+        self.runEngine =
+            runEngine ?? PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "info")!, clock: clock)
+        hub = HubCall(
+            session: try HubSession(
+                hub: settings.hub, transport: transport,
+                policy: RetryPolicy(maxRetries: 2, baseDelay: 0.5, maxDelay: 5), clock: clock),
+            metrics: metrics)
         self.metrics = metrics
-        authenticator = Authenticator(users: users, userScopes: settings.userScopes, keys: settings.apiKeys,
-                                      failedSignInsPerMinute: settings.failedSignInsPerMinute, bearer: bearer,
-                                      bearerScopes: settings.bearerScopes, identityPrefix: settings.identityTagPrefix)
-        tags = TagPolicy(identityPrefix: settings.identityTagPrefix, allowed: settings.allowedTags, maxTags: settings.maxTags)
+        authenticator = Authenticator(
+            users: users, userScopes: settings.userScopes, keys: settings.apiKeys,
+            failedSignInsPerMinute: settings.failedSignInsPerMinute, bearer: bearer,
+            bearerScopes: settings.bearerScopes, identityPrefix: settings.identityTagPrefix)
+        tags = TagPolicy(
+            identityPrefix: settings.identityTagPrefix, allowed: settings.allowedTags, maxTags: settings.maxTags)
         perIdentity = RateLimiter(perMinute: settings.perIdentityPerMinute)
         perAddress = RateLimiter(perMinute: settings.perAddressPerMinute)
         self.clock = clock
@@ -89,16 +96,22 @@ public final class PushServer: Sendable {
                 response = error.response
             }
             span.attributes["http.response.status_code"] = response.status.code
-            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error, message: "answered \(response.status.code)")) }
+            if response.status.code >= 500 {
+                span.setStatus(SpanStatus(code: .error, message: "answered \(response.status.code)"))
+            }
             return response
         }
         let elapsed = ContinuousClock.now - started
-        log.record(request: request, route: route, status: response.status.code, caller: caller, address: address, elapsed: elapsed)
+        log.record(
+            request: request, route: route, status: response.status.code, caller: caller, address: address,
+            elapsed: elapsed)
         metrics.request(route: route.name, status: response.status.code, duration: elapsed)
         return response
     }
 
-    private func answer(_ request: ServedRequest, route: Route, address: String, caller: inout Caller?) async throws(Problem) -> ServedResponse {
+    private func answer(_ request: ServedRequest, route: Route, address: String, caller: inout Caller?)
+        async throws(Problem) -> ServedResponse
+    {
         let now = clock.now().timeIntervalSince1970
         switch route {
         case .healthz: return json(.ok, #"{"status":"ok"}"#)
@@ -106,11 +119,15 @@ public final class PushServer: Sendable {
         case .openAPI: return json(.ok, Self.openAPIDocument)
         case .unknown: throw .notFound("no route \(request.method) \(request.path); see /openapi.json")
         case .wrongMethod(let allowed):
-            throw Problem(.methodNotAllowed, "Method Not Allowed", "\(request.path) answers \(allowed.map(\.rawValue).joined(separator: ", "))",
-                          headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")])
+            throw Problem(
+                .methodNotAllowed, "Method Not Allowed",
+                "\(request.path) answers \(allowed.map(\.rawValue).joined(separator: ", "))",
+                headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")])
         default: break
         }
-        guard QueryPairs(request.query).isValid else { throw .badRequest("the query string has a broken %-escape or is not UTF-8") }
+        guard QueryPairs(request.query).isValid else {
+            throw .badRequest("the query string has a broken %-escape or is not UTF-8")
+        }
         if let wait = perAddress.take(address, now: now) {
             throw .tooManyRequests(retryAfter: wait, "too many requests from this address; try again in \(wait) s")
         }
@@ -120,23 +137,31 @@ public final class PushServer: Sendable {
             throw .tooManyRequests(retryAfter: wait, "too many requests from \(signedIn.name); try again in \(wait) s")
         }
         if let scope = route.scope, !signedIn.scopes.contains(scope) {
-            let who = switch signedIn.kind { case .user: "user"; case .token: "token user"; case .apiKey: "API key" }
+            let who =
+                switch signedIn.kind {
+                case .user: "user"
+                case .token: "token user"
+                case .apiKey: "API key"
+                }
             throw .forbidden("this needs the `\(scope.rawValue)` scope, which \(who) '\(signedIn.name)' does not have")
         }
         switch route {
         case .createRegistrationID: return try await createRegistrationID(request, caller: signedIn, now: now)
-        case .upsertRegistration(let id): return try await upsertRegistration(request, id: id, caller: signedIn, now: now)
+        case .upsertRegistration(let id):
+            return try await upsertRegistration(request, id: id, caller: signedIn, now: now)
         case .deleteRegistration(let id): return try await deleteRegistration(id: id, caller: signedIn)
         case .notifyUser: return try await notifyUser(request, caller: signedIn)
         case .putInstallation: return try await putInstallation(request, caller: signedIn)
         case .deleteInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
-        case .putVersionedInstallation(let id): return try await putVersionedInstallation(request, id: id, caller: signedIn)
+        case .putVersionedInstallation(let id):
+            return try await putVersionedInstallation(request, id: id, caller: signedIn)
         case .getVersionedInstallation(let id): return try await getVersionedInstallation(id: id, caller: signedIn)
         case .deleteVersionedInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
         case .startRun(let name): return try await startRun(request, name: name, caller: signedIn, now: now)
         case .showRun(let id): return try await showRun(id: id)
         case .metrics:
-            return ServedResponse(status: .ok, headers: [.contentType: ServiceMetrics.contentType], text: metrics.exposition())
+            return ServedResponse(
+                status: .ok, headers: [.contentType: ServiceMetrics.contentType], text: metrics.exposition())
         case .notificationRequest: return try await notificationRequest(request, caller: signedIn)
         case .healthz, .readyz, .openAPI, .unknown, .wrongMethod: throw .notFound("no such route")
         }
@@ -184,8 +209,10 @@ public final class PushServer: Sendable {
             readiness.withLock { $0 = (now, isReady) }
         }
         guard isReady else {
-            throw Problem(.serviceUnavailable, "Service Unavailable", "not ready: the notification hub does not accept this service's requests",
-                          headers: [.retryAfter: "10"])
+            throw Problem(
+                .serviceUnavailable, "Service Unavailable",
+                "not ready: the notification hub does not accept this service's requests",
+                headers: [.retryAfter: "10"])
         }
         return json(.ok, #"{"status":"ready"}"#)
     }
@@ -193,9 +220,14 @@ public final class PushServer: Sendable {
     /// A JSON body of at most the configured size. JSON only (`application/json` or `…+json`): a form or text body
     /// is what a browser may send cross-site without asking, so it is refused (415) before it is read.
     func body(_ request: ServedRequest) async throws(Problem) -> [UInt8] {
-        let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            (request.headers[.contentType] ?? "").split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         guard type == "application/json" || type.hasSuffix("+json") else {
-            throw Problem(.unsupportedMediaType, "Unsupported Media Type", "send the body as JSON with `Content-Type: application/json`")
+            throw Problem(
+                .unsupportedMediaType, "Unsupported Media Type",
+                "send the body as JSON with `Content-Type: application/json`")
         }
         do {
             return try await request.body(upTo: settings.maxBodyBytes)

@@ -64,13 +64,20 @@ final class RefusalTally: Sendable {
         guard let since = state.since, now - since >= interval, !state.counts.isEmpty else { return [] }
         // Busiest first; equal counts in a fixed order, so the lines read the same from run to run.
         let ranked = state.counts.sorted { a, b in
-            a.value != b.value ? a.value > b.value : (a.key.route, a.key.address, a.key.status) < (b.key.route, b.key.address, b.key.status)
+            a.value != b.value
+                ? a.value > b.value
+                : (a.key.route, a.key.address, a.key.status) < (b.key.route, b.key.address, b.key.status)
         }
         let seconds = now - since
-        var summaries = ranked.prefix(maxKeys).map { Summary(key: $0.key, count: $0.value, keys: 1, since: since, seconds: seconds) }
+        var summaries = ranked.prefix(maxKeys).map {
+            Summary(key: $0.key, count: $0.value, keys: 1, since: since, seconds: seconds)
+        }
         let rest = ranked.dropFirst(maxKeys)
         if !rest.isEmpty {
-            summaries.append(Summary(key: nil, count: rest.reduce(0) { $0 + $1.value }, keys: rest.count, since: since, seconds: seconds))
+            summaries.append(
+                Summary(
+                    key: nil, count: rest.reduce(0) { $0 + $1.value }, keys: rest.count, since: since, seconds: seconds)
+            )
         }
         state = State()
         return summaries

@@ -11,8 +11,8 @@ struct RunView: Encodable {
     static func json(_ view: RunView, report: String?) -> String {
         let encoded = JSONText.encode(view)
         guard let report, let data = report.data(using: .utf8),
-              (try? JSONSerialization.jsonObject(with: data)) is [String: Any],
-              let end = encoded.lastIndex(of: "}")
+            (try? JSONSerialization.jsonObject(with: data)) is [String: Any],
+            let end = encoded.lastIndex(of: "}")
         else { return encoded }
         return encoded[..<end].trimmingCharacters(in: .whitespacesAndNewlines) + ",\"report\":" + report + "}"
     }

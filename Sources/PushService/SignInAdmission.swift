@@ -52,8 +52,10 @@ final class SignInAdmission: Sendable {
         /// The index of the waiter to serve first (`best`) or to refuse first (`worst`).
         func rank(now: Double, window: Double) -> (best: Int, worst: Int)? {
             guard !waiting.isEmpty else { return nil }
-            var best = 0, worst = 0
-            var bestKey = (Int.max, UInt64.max), worstKey = (Int.min, UInt64.min)
+            var best = 0
+            var worst = 0
+            var bestKey = (Int.max, UInt64.max)
+            var worstKey = (Int.min, UInt64.min)
             for (index, waiter) in waiting.enumerated() {
                 let key = key(waiter.address, waiter.ticket, now: now, window: window)
                 if key < bestKey { (best, bestKey) = (index, key) }
@@ -68,8 +70,10 @@ final class SignInAdmission: Sendable {
 
     /// An admission of `capacity` checks at once, `maxWaiting` waiting for at most `maxWait`; `clock` gives seconds
     /// for the failure window.
-    init(capacity: Int, maxWaiting: Int = 256, maxWait: Duration = .seconds(5), failureWindow: Double = 300,
-         clock: @escaping @Sendable () -> Double) {
+    init(
+        capacity: Int, maxWaiting: Int = 256, maxWait: Duration = .seconds(5), failureWindow: Double = 300,
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.capacity = max(1, capacity)
         self.maxWaiting = max(0, maxWaiting)
         self.maxWait = maxWait
@@ -82,7 +86,11 @@ final class SignInAdmission: Sendable {
     func enter(address: String) async -> Bool {
         let now = clock()
         let window = failureWindow
-        enum Start { case run, wait(UInt64), refuse }
+        enum Start {
+            case run
+            case wait(UInt64)
+            case refuse
+        }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let (start, evicted): (Start, CheckedContinuation<Bool, Never>?) = state.withLock { state in
                 if state.running < capacity && state.waiting.isEmpty {
@@ -97,7 +105,7 @@ final class SignInAdmission: Sendable {
                 }
                 // Full: the newcomer takes the worst waiter's place only when it ranks better.
                 guard let (_, worst) = state.rank(now: now, window: window),
-                      state.key(address, waiter.ticket, now: now, window: window)
+                    state.key(address, waiter.ticket, now: now, window: window)
                         < state.key(state.waiting[worst].address, state.waiting[worst].ticket, now: now, window: window)
                 else { return (.refuse, nil) }
                 let displaced = state.waiting.remove(at: worst)
@@ -135,7 +143,9 @@ final class SignInAdmission: Sendable {
     func failed(address: String) {
         let now = clock()
         state.withLock { state in
-            if state.failures.count > 50_000 { state.failures = state.failures.filter { now - $0.value.since < failureWindow } }
+            if state.failures.count > 50_000 {
+                state.failures = state.failures.filter { now - $0.value.since < failureWindow }
+            }
             if var entry = state.failures[address], now - entry.since < failureWindow {
                 entry.count += 1
                 state.failures[address] = entry

@@ -11,7 +11,7 @@ public struct TagPattern: @unchecked Sendable {
     /// Nil when `pattern` is not a valid regular expression.
     public init?(_ pattern: String) {
         guard (try? NSRegularExpression(pattern: pattern)) != nil,
-              let expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
+            let expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
         else { return nil }
         self.pattern = pattern
         self.expression = expression

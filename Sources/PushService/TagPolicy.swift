@@ -36,13 +36,16 @@ struct TagPolicy: Sendable {
                 throw .unprocessable("'\(tag)' is not a valid tag: \(problem)")
             }
             guard let allowed, allowed.matches(tag) else {
-                throw .unprocessable("the tag '\(tag)' is not one this service allows"
-                    + (allowed.map { " (allowed tags match \($0.pattern))" } ?? " (it allows no client tags)"))
+                throw .unprocessable(
+                    "the tag '\(tag)' is not one this service allows"
+                        + (allowed.map { " (allowed tags match \($0.pattern))" } ?? " (it allows no client tags)"))
             }
             kept.append(tag)
         }
         guard kept.count <= maxTags else {
-            throw .unprocessable("a registration may carry at most \(maxTags) tags, the identity tag included; this one has \(kept.count)")
+            throw .unprocessable(
+                "a registration may carry at most \(maxTags) tags, the identity tag included; this one has \(kept.count)"
+            )
         }
         return kept
     }

@@ -26,14 +26,17 @@ public struct UserDirectory: Sendable {
     var highestCost: Int? { hashes.values.compactMap { Int($0.hash.dropFirst(4).prefix(2)) }.max() }
 
     /// Reads `path`; nil after reporting when it cannot be read at all. `reference` is where the service file names it.
-    public static func load(path: String, identityTagPrefix: String, reference: SourceLocation?,
-                            diagnostics: DiagnosticCollector) -> UserDirectory? {
+    public static func load(
+        path: String, identityTagPrefix: String, reference: SourceLocation?,
+        diagnostics: DiagnosticCollector
+    ) -> UserDirectory? {
         let text: String
         do {
             text = try TextFile.read(path, limit: 4 << 20)
         } catch {
-            diagnostics.error(error.message(what: "users file", name: path), at: reference,
-                              hint: "create it with `htpasswd -B -c \(path) alice`")
+            diagnostics.error(
+                error.message(what: "users file", name: path), at: reference,
+                hint: "create it with `htpasswd -B -c \(path) alice`")
             return nil
         }
         diagnostics.register(source: text, for: path)
@@ -45,32 +48,39 @@ public struct UserDirectory: Sendable {
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
             let at = SourceLocation(file: path, line: index + 1, column: 1)
             guard let colon = trimmed.firstIndex(of: ":") else {
-                diagnostics.error("a users line must be `name:hash`", at: at, hint: "write it with `htpasswd -B \(path) NAME`")
+                diagnostics.error(
+                    "a users line must be `name:hash`", at: at, hint: "write it with `htpasswd -B \(path) NAME`")
                 continue
             }
             let name = String(trimmed[..<colon])
             let hash = String(trimmed[trimmed.index(after: colon)...])
             if let problem = TagSyntax.problem(with: identityTagPrefix + name) {
-                diagnostics.error("user name '\(name)' cannot be part of a tag: \(problem)", at: at,
-                                  hint: "user names may use letters, digits and _ @ # . : -")
+                diagnostics.error(
+                    "user name '\(name)' cannot be part of a tag: \(problem)", at: at,
+                    hint: "user names may use letters, digits and _ @ # . : -")
                 continue
             }
             // The message never shows the hash: it is as good as a password to an offline attacker.
             guard PasswordHash.isSupported(hash) else {
-                diagnostics.error("user '\(name)': the password is not a bcrypt hash", at: at,
-                                  hint: "Pushline accepts bcrypt only: `htpasswd -B \(path) \(name)`")
+                diagnostics.error(
+                    "user '\(name)': the password is not a bcrypt hash", at: at,
+                    hint: "Pushline accepts bcrypt only: `htpasswd -B \(path) \(name)`")
                 continue
             }
             // NH may match tags without regard to case, so `Alice` and `alice` would share `username:alice`.
             if let other = folded[name.lowercased()] {
-                diagnostics.error(other == name ? "user '\(name)' is listed twice" : "users '\(other)' and '\(name)' differ only in letter case",
-                                  at: at, hint: "keep one line per user; user names must differ by more than case")
+                diagnostics.error(
+                    other == name
+                        ? "user '\(name)' is listed twice"
+                        : "users '\(other)' and '\(name)' differ only in letter case",
+                    at: at, hint: "keep one line per user; user names must differ by more than case")
                 continue
             }
             folded[name.lowercased()] = name
             if let cost = Int(hash.dropFirst(4).prefix(2)), cost < 10 {
-                diagnostics.warning("user '\(name)': the bcrypt cost is \(cost); 10 or more resists offline guessing", at: at,
-                                    hint: "htpasswd -B -C 10 \(path) \(name)")
+                diagnostics.warning(
+                    "user '\(name)': the bcrypt cost is \(cost); 10 or more resists offline guessing", at: at,
+                    hint: "htpasswd -B -C 10 \(path) \(name)")
             }
             hashes[name] = hash
         }

@@ -37,18 +37,26 @@ package enum ExitStatus {
 
         static let ok = Meaning("0", "success")
         static let usage = Meaning("2", "invalid input (arguments, files); nothing was sent")
-        static let hubFailed = Meaning("1", "the hub refused or could not be reached; NH's reason and a hint are printed")
+        static let hubFailed = Meaning(
+            "1", "the hub refused or could not be reached; NH's reason and a hint are printed")
     }
 
     /// Every code, as the root command lists them.
     static let all: [Meaning] = [
         Meaning("0", "success: every step ran and every item was accepted (or a completed run was not repeated)"),
         Meaning("1", "a step failed while running, or the hub refused a request"),
-        Meaning("2", "invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent"),
+        Meaning(
+            "2", "invalid input (pipeline, template, expression, arguments, malformed input rows); nothing was sent"),
         Meaning("3", "partial: some items failed, are bad or their fate is unknown (see the report)"),
-        Meaning("4", "undelivered: the hub accepted every notification, but the outcomes a send read show none reached a device"),
-        Meaning("75", "another run of this pipeline holds its lock, or the run store cannot be reached now; retry later"),
-        Meaning("78", "set up wrongly: the run store (a login it rejects, a database that does not exist), or a custom build's steps (two with one id); not worth retrying"),
+        Meaning(
+            "4",
+            "undelivered: the hub accepted every notification, but the outcomes a send read show none reached a device"),
+        Meaning(
+            "75", "another run of this pipeline holds its lock, or the run store cannot be reached now; retry later"),
+        Meaning(
+            "78",
+            "set up wrongly: the run store (a login it rejects, a database that does not exist), or a custom build's steps (two with one id); not worth retrying"
+        ),
         Meaning("130", "stopped by SIGINT, 143 by SIGTERM; run the same command again to resume"),
     ]
 
@@ -57,12 +65,15 @@ package enum ExitStatus {
         "0": "nothing",
         "1": "read the failed step's reason and hint in the report; a hub that refused the key or the hub name needs "
             + "the connection string fixed; run the same command again to finish the run (nothing is sent twice)",
-        "2": "fix what the diagnostics name (`file:line:column`); `pushline validate` checks a pipeline without running it",
+        "2":
+            "fix what the diagnostics name (`file:line:column`); `pushline validate` checks a pipeline without running it",
         "3": "read the report's failed and unknown items by reason; run again to retry what can be retried; settle "
             + "unknown items with `pushline runs resolve`",
-        "4": "the devices' channels or the hub's PNS credentials: `pushline runs outcomes` and `pushline devices prune` "
+        "4":
+            "the devices' channels or the hub's PNS credentials: `pushline runs outcomes` and `pushline devices prune` "
             + "say which; legacy FCM devices need `pushline fcmv1 move`",
-        "75": "wait and retry (a cron job can simply run again later); `pushline runs list` shows the run holding the lock",
+        "75":
+            "wait and retry (a cron job can simply run again later); `pushline runs list` shows the run holding the lock",
         "78": "fix the run store's settings (`--journal`, `PUSHLINE_JOURNAL`), or rename the step whose id is taken in "
             + "your own build: the message names what is wrong",
         "130": "run the same command again: it resumes where it stopped",
@@ -76,7 +87,8 @@ package enum ExitStatus {
     /// whole command tree), so it works on bytes: the codes and meanings are ASCII, and splitting and
     /// counting them as Characters was a twentieth of a cold `pushline validate`.
     static func help(_ meanings: [Meaning]) -> String {
-        let space = UInt8(ascii: " "), indent = [UInt8](repeating: space, count: 7)
+        let space = UInt8(ascii: " ")
+        let indent = [UInt8](repeating: space, count: 7)
         var bytes = Array("EXIT CODES:".utf8)
         for meaning in meanings {
             var line: [UInt8] = [space, space] + Array(meaning.code.utf8)

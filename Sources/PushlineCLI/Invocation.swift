@@ -6,11 +6,15 @@ import Foundation
 enum Invocation {
     /// The command prefix for `argument0` (the process's `argv[0]`) under `environment`'s PATH.
     static func prefix(argument0: String, environment: [String: String]) -> String {
-        guard argument0.contains("/") else { return argument0.isEmpty || argument0.contains(" ") ? "pushline" : argument0 }
+        guard argument0.contains("/") else {
+            return argument0.isEmpty || argument0.contains(" ") ? "pushline" : argument0
+        }
         let name = URL(fileURLWithPath: argument0).lastPathComponent
         let invoked = URL(fileURLWithPath: argument0).standardizedFileURL.resolvingSymlinksInPath().path
-        let onPath = (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let onPath = (environment["PATH"] ?? "").split(separator: ":").map {
+            URL(fileURLWithPath: String($0)).appendingPathComponent(name)
+        }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
         if let onPath, onPath.standardizedFileURL.resolvingSymlinksInPath().path == invoked { return name }
         // `swift run pushline` runs `<package>/.build/<configuration>/pushline`.
         if invoked.contains("/.build/"), !name.contains(" ") { return "swift run \(name)" }

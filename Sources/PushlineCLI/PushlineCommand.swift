@@ -27,9 +27,14 @@ package struct PushlineCommand: AsyncParsableCommand {
             \(ExitStatus.help(ExitStatus.all))
             """,
         version: PushlineVersion.current,
-        subcommands: [DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self, RunsCommand.self, RenderCommand.self, ExplainCommand.self,
-                      SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self, NotificationCommand.self, DevicesCommand.self, FcmV1Command.self,
-                      ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self, ReferenceCommand.self])
+        subcommands: [
+            DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self,
+            RunsCommand.self, RenderCommand.self, ExplainCommand.self,
+            SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self,
+            NotificationCommand.self, DevicesCommand.self, FcmV1Command.self,
+            ScheduleCommand.self, SchemaCommand.self, ServeCommand.self, StepsCommand.self, PluginCommand.self,
+            ReferenceCommand.self,
+        ])
 
     /// Creates the command (ArgumentParser needs this).
     package init() {}
@@ -71,7 +76,8 @@ package enum PushlineMain {
             do {
                 console.steps = try StepRegistry(kinds: steps)
             } catch {
-                console.errorLine("pushline: two steps are called '\(error.duplicateID)'; each step kind needs a name of its own")
+                console.errorLine(
+                    "pushline: two steps are called '\(error.duplicateID)'; each step kind needs a name of its own")
                 return ExitStatus.configuration
             }
         }
@@ -81,7 +87,8 @@ package enum PushlineMain {
             var runConsole = console
             if let settings = environmentSettings(of: command), let path = settings.environmentFile {
                 do {
-                    runConsole.environment = try EnvironmentFileOption.apply(path, to: console.environment, console: console)
+                    runConsole.environment = try EnvironmentFileOption.apply(
+                        path, to: console.environment, console: console)
                 } catch {
                     settings.environmentFileFailed(exitCode: ExitStatus.invalidInput, console: console)
                     throw error
@@ -118,12 +125,14 @@ package enum PushlineMain {
     // lookup that misses scans every conformance record in the binary (0.45 M instructions, every start).
 
     /// The command's `--env-file` settings, if it takes them.
-    private static func environmentSettings<Command: ParsableCommand>(of command: Command) -> EnvironmentFileCommand? {
-        command as? EnvironmentFileCommand
+    private static func environmentSettings<Command: ParsableCommand>(of command: Command) -> (
+        any EnvironmentFileCommand
+    )? {
+        command as? any EnvironmentFileCommand
     }
 
     /// The command as an async command, if it is one.
-    private static func asAsync<Command: ParsableCommand>(_ command: Command) -> AsyncParsableCommand? {
-        command as? AsyncParsableCommand
+    private static func asAsync<Command: ParsableCommand>(_ command: Command) -> (any AsyncParsableCommand)? {
+        command as? any AsyncParsableCommand
     }
 }

@@ -32,8 +32,10 @@ package final class LoggedProgress: ProgressSink, @unchecked Sendable {
         }
         guard due else { return }
         if let done = progress.pluginDone {
-            var metadata: Logger.Metadata = ["step": "\(progress.stepIndex):\(progress.stepId)", "done": .stringConvertible(done),
-                                             "elapsed": .stringConvertible(Self.tenths(progress.elapsed))]
+            var metadata: Logger.Metadata = [
+                "step": "\(progress.stepIndex):\(progress.stepId)", "done": .stringConvertible(done),
+                "elapsed": .stringConvertible(Self.tenths(progress.elapsed)),
+            ]
             if let total = progress.total { metadata["total"] = .stringConvertible(total) }
             logger.info("plugin progress", metadata: metadata)
             return
@@ -44,12 +46,20 @@ package final class LoggedProgress: ProgressSink, @unchecked Sendable {
             "step": "\(progress.stepIndex):\(progress.stepId)", "failed": .stringConvertible(counts.failed),
             "unknown": .stringConvertible(counts.unknown), "skipped": .stringConvertible(counts.skipped),
             "duplicates": .stringConvertible(counts.duplicates), "bad": .stringConvertible(counts.bad),
-            "rate": .stringConvertible(Self.tenths(progress.sentRate)), "elapsed": .stringConvertible(Self.tenths(progress.elapsed)),
+            "rate": .stringConvertible(Self.tenths(progress.sentRate)),
+            "elapsed": .stringConvertible(Self.tenths(progress.elapsed)),
         ]
         // A dry run sends nothing: it logs what it would send ("planned"), never "accepted".
-        if progress.dryRun { metadata["planned"] = .stringConvertible(counts.planned) } else { metadata["accepted"] = .stringConvertible(counts.accepted) }
+        if progress.dryRun {
+            metadata["planned"] = .stringConvertible(counts.planned)
+        } else {
+            metadata["accepted"] = .stringConvertible(counts.accepted)
+        }
         if let total = progress.total { metadata["total"] = .stringConvertible(total) }
-        logger.info(final ? (progress.dryRun ? "dry run step finished" : "step finished") : (progress.dryRun ? "dry run progress" : "progress"),
-                    metadata: metadata)
+        logger.info(
+            final
+                ? (progress.dryRun ? "dry run step finished" : "step finished")
+                : (progress.dryRun ? "dry run progress" : "progress"),
+            metadata: metadata)
     }
 }

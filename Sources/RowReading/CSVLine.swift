@@ -35,22 +35,39 @@ public enum CSVLine: Equatable {
         for byte in text.utf8 {
             switch state {
             case .fieldStart:
-                if byte == quote { state = .quoted }
-                else if byte == comma { finish() }
-                else if byte == space || byte == tab { continue }
-                else { field.append(byte); state = .unquoted }
+                if byte == quote {
+                    state = .quoted
+                } else if byte == comma {
+                    finish()
+                } else if byte == space || byte == tab {
+                    continue
+                } else {
+                    field.append(byte)
+                    state = .unquoted
+                }
             case .unquoted:
-                if byte == comma { finish() }
-                else if byte == quote {
-                    return .problem("field \(fields.count + 1) has a '\"' inside; quote the whole field and double the quote (\"\")")
-                } else { field.append(byte) }
+                if byte == comma {
+                    finish()
+                } else if byte == quote {
+                    return .problem(
+                        "field \(fields.count + 1) has a '\"' inside; quote the whole field and double the quote (\"\")"
+                    )
+                } else {
+                    field.append(byte)
+                }
             case .quoted:
                 if byte == quote { state = .afterQuote } else { field.append(byte) }
             case .afterQuote:
-                if byte == quote { field.append(quote); state = .quoted }
-                else if byte == comma { finish() }
-                else if byte == space || byte == tab { continue }
-                else { return .problem("field \(fields.count + 1) has text after its closing quote") }
+                if byte == quote {
+                    field.append(quote)
+                    state = .quoted
+                } else if byte == comma {
+                    finish()
+                } else if byte == space || byte == tab {
+                    continue
+                } else {
+                    return .problem("field \(fields.count + 1) has text after its closing quote")
+                }
             }
         }
         if state == .quoted { return .needsMore }
@@ -58,5 +75,6 @@ public enum CSVLine: Equatable {
         return .fields(fields)
     }
 
-    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), space = UInt8(ascii: " "),
+        tab = UInt8(ascii: "\t")
 }

@@ -63,7 +63,9 @@ public final class CSVRecordReader {
             case .fields(let fields):
                 guard !taken.isEmpty else { return .fields(fields, line: number, through: number) }
                 if let expected = expectedFields, fields.count != expected {
-                    return unclosed(at: number, taken: taken, why: "read as one record it has \(fields.count) fields; the header has \(expected)")
+                    return unclosed(
+                        at: number, taken: taken,
+                        why: "read as one record it has \(fields.count) fields; the header has \(expected)")
                 }
                 return .fields(fields, line: number, through: lastLine)
             case .problem(let message):
@@ -74,8 +76,9 @@ public final class CSVRecordReader {
             }
             guard let next = try nextLine() else {
                 guard !taken.isEmpty else {
-                    return .problem("a quoted field opens here and is not closed before the end of the file; "
-                        + "close the quote, or double a quote inside the field (\"\")", line: number)
+                    return .problem(
+                        "a quoted field opens here and is not closed before the end of the file; "
+                            + "close the quote, or double a quote inside the field (\"\")", line: number)
                 }
                 return unclosed(at: number, taken: taken, why: "no closing quote before the end of the file")
             }
@@ -96,8 +99,10 @@ public final class CSVRecordReader {
         replay.append(contentsOf: taken.reversed())
         let numbers = taken.map(\.number)
         let span = numbers.count == 1 ? "line \(numbers[0])" : "lines \(numbers[0])–\(numbers[numbers.count - 1])"
-        return .problem("a quoted field opens on this line and is not closed properly (\(why)); it would swallow \(span), "
-            + "which are read as rows of their own; close the quote, or double a quote inside the field (\"\")", line: number)
+        return .problem(
+            "a quoted field opens on this line and is not closed properly (\(why)); it would swallow \(span), "
+                + "which are read as rows of their own; close the quote, or double a quote inside the field (\"\")",
+            line: number)
     }
 }
 

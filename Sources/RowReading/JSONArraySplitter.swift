@@ -13,7 +13,11 @@ public final class JSONArraySplitter {
         case problem(String, line: Int)
     }
 
-    private enum Phase { case beforeArray, beforeElement(first: Bool), inElement, afterArray, finished }
+    private enum Phase {
+        case beforeArray
+        case beforeElement(first: Bool)
+        case inElement, afterArray, finished
+    }
 
     private let file: ChunkedFile
     private let maxBytes: Int
@@ -65,7 +69,10 @@ public final class JSONArraySplitter {
         switch phase {
         case .beforeArray:
             if isSpace { return }
-            if byte == UInt8(ascii: "[") { phase = .beforeElement(first: true); return }
+            if byte == UInt8(ascii: "[") {
+                phase = .beforeElement(first: true)
+                return
+            }
             fail("the file must hold a JSON array of \(elements), starting with '['")
         case .beforeElement(let first):
             if isSpace { return }
@@ -73,7 +80,10 @@ public final class JSONArraySplitter {
                 if first { phase = .afterArray } else { fail("a ',' is followed by ']' (trailing comma)") }
                 return
             }
-            if byte == UInt8(ascii: ",") { fail("two ',' in a row (an element is missing)"); return }
+            if byte == UInt8(ascii: ",") {
+                fail("two ',' in a row (an element is missing)")
+                return
+            }
             (element, elementLine, elementTooLong, depth, inString, escaped) = ([], line, false, 0, false, false)
             phase = .inElement
             collect(byte)
@@ -88,7 +98,13 @@ public final class JSONArraySplitter {
 
     private func collect(_ byte: UInt8) {
         if inString {
-            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
         } else {
             switch byte {
             case UInt8(ascii: "\""):
@@ -103,7 +119,7 @@ public final class JSONArraySplitter {
                     phase = .afterArray
                     return
                 }
-                // A stray '}' at depth 0 stays in the element; the decoder then reports it as invalid.
+            // A stray '}' at depth 0 stays in the element; the decoder then reports it as invalid.
             case UInt8(ascii: ","):
                 if depth == 0 {
                     emitElement()
@@ -118,17 +134,20 @@ public final class JSONArraySplitter {
     }
 
     private func emitElement() {
-        ready.append(elementTooLong
-            ? .problem("the element is longer than \(maxBytes) bytes", line: elementLine)
-            : .bytes(element, line: elementLine))
+        ready.append(
+            elementTooLong
+                ? .problem("the element is longer than \(maxBytes) bytes", line: elementLine)
+                : .bytes(element, line: elementLine))
         element = []
     }
 
     private func finishAtEndOfFile() {
         switch phase {
-        case .beforeArray: ready.append(.problem("the file is empty; it must hold a JSON array of \(elements)", line: line))
+        case .beforeArray:
+            ready.append(.problem("the file is empty; it must hold a JSON array of \(elements)", line: line))
         case .beforeElement: ready.append(.problem("the JSON array is not closed (missing ']')", line: line))
-        case .inElement: ready.append(.problem("the file ends inside this element (missing '}' or ']')", line: elementLine))
+        case .inElement:
+            ready.append(.problem("the file ends inside this element (missing '}' or ']')", line: elementLine))
         case .afterArray, .finished: break
         }
         phase = .finished

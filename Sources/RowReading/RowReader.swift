@@ -29,7 +29,8 @@ public final class RowReader {
 
     init(_ source: RowSource, digests: Bool = true) throws {
         self.digests = digests
-        records = try RecordStream(path: source.path, format: source.format, maxBytes: RowSource.maxRowBytes, elements: "rows")
+        records = try RecordStream(
+            path: source.path, format: source.format, maxBytes: RowSource.maxRowBytes, elements: "rows")
         guard source.format == .csv else {
             columns = nil
             foldedColumns = []
@@ -37,7 +38,8 @@ public final class RowReader {
         }
         switch try records.next() {
         case nil:
-            throw RowSourceError("for-each file '\(source.shown)' is empty; a CSV file starts with a header row naming the columns")
+            throw RowSourceError(
+                "for-each file '\(source.shown)' is empty; a CSV file starts with a header row naming the columns")
         case .problem(let message, let line)?:
             throw RowSourceError("\(source.shown):\(line): the header row is malformed: \(message)")
         case .fields(let names, let line, _)?:
@@ -84,10 +86,14 @@ public final class RowReader {
         case .fields(let fields, let line, let through):
             let columns = columns ?? []
             guard fields.count == columns.count else {
-                return .problem(number: number, line: line, message: "the row has \(fields.count) fields; the header has \(columns.count)")
+                return .problem(
+                    number: number, line: line,
+                    message: "the row has \(fields.count) fields; the header has \(columns.count)")
             }
-            return .row(number: number, line: line, values: TemplateProperties(names: columns, foldedNames: foldedColumns, row: fields),
-                        digest: digests ? RowDigest.of(fields) : "", through: through)
+            return .row(
+                number: number, line: line,
+                values: TemplateProperties(names: columns, foldedNames: foldedColumns, row: fields),
+                digest: digests ? RowDigest.of(fields) : "", through: through)
         }
     }
 
@@ -98,7 +104,9 @@ public final class RowReader {
             object = try JSONDecoder().decode([String: RowValue].self, from: Data(bytes))
         } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
             let key = context.codingPath[0].stringValue
-            return .problem(number: number, line: line, message: "'\(key)' holds a list or an object; for-each values are text, numbers or booleans")
+            return .problem(
+                number: number, line: line,
+                message: "'\(key)' holds a list or an object; for-each values are text, numbers or booleans")
         } catch DecodingError.typeMismatch {
             return .problem(number: number, line: line, message: "the row is not a JSON object")
         } catch {
@@ -111,7 +119,8 @@ public final class RowReader {
             values[key] = text
             parts += [key, text]
         }
-        return .row(number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(parts), through: line)
+        return .row(
+            number: number, line: line, values: TemplateProperties(values), digest: RowDigest.of(parts), through: line)
     }
 }
 
@@ -121,11 +130,22 @@ struct RowValue: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { text = ""; return }
-        if let string = try? container.decode(String.self) { text = string; return }
-        if let bool = try? container.decode(Bool.self) { text = bool ? "true" : "false"; return }
-        if let integer = try? container.decode(Int64.self) { text = String(integer); return }
+        if container.decodeNil() {
+            text = ""
+            return
+        }
+        if let string = try? container.decode(String.self) {
+            text = string
+            return
+        }
+        if let bool = try? container.decode(Bool.self) {
+            text = bool ? "true" : "false"
+            return
+        }
+        if let integer = try? container.decode(Int64.self) {
+            text = String(integer)
+            return
+        }
         text = String(try container.decode(Double.self))
     }
 }
-

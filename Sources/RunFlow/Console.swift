@@ -30,7 +30,9 @@ package struct Console: Sendable {
     }
 
     /// This console with other streams (a quiet one for checks whose words are collected elsewhere).
-    package func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) -> Console {
+    package func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void)
+        -> Console
+    {
         var copy = self
         copy.out = out
         copy.err = err
@@ -38,8 +40,10 @@ package struct Console: Sendable {
     }
 
     /// Creates a console.
-    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                environment: [String: String], clock: WallClock, isTerminal: Bool = false) {
+    package init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        environment: [String: String], clock: WallClock, isTerminal: Bool = false
+    ) {
         self.out = out
         self.err = err
         self.environment = environment
@@ -62,7 +66,10 @@ package struct Console: Sendable {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 { bytes = bytes.dropFirst(written); continue }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+                continue
+            }
             let code = errno
             if written < 0, code == EINTR { continue }
             if written < 0, code == EAGAIN || code == EWOULDBLOCK {
@@ -76,7 +83,9 @@ package struct Console: Sendable {
                 fatalError("SIGPIPE with its default action did not end the process")
             }
             if descriptor != STDERR_FILENO, !warnedOfLostOutput.exchange(true, ordering: .relaxed) {
-                write("pushline: warning: output to descriptor \(descriptor) is lost: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
+                write(
+                    "pushline: warning: output to descriptor \(descriptor) is lost: \(String(cString: strerror(code)))\n",
+                    to: STDERR_FILENO)
             }
             return
         }

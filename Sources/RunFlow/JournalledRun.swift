@@ -35,8 +35,10 @@ struct JournalledRun {
 
     /// Locks the pipeline, then resumes its run that was cut off, or starts a new one. A pipeline that reads no
     /// source (its identity holds every input) whose same run completed is not run again, unless `again`.
-    static func begin(_ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool, shard: Shard?,
-                      console: Console) async throws(RunFlowError) -> Begun {
+    static func begin(
+        _ pipeline: Pipeline, registry: StepRegistry, store: any RunStore, again: Bool, shard: Shard?,
+        console: Console
+    ) async throws(RunFlowError) -> Begun {
         let name = pipeline.document.name
         let now = console.clock.now().timeIntervalSince1970
         // Starts of the pipeline pass one at a time through its gate, so the check for another split still sending
@@ -44,8 +46,10 @@ struct JournalledRun {
         let gate = try await takeGate(name, pipeline: pipeline, store: store, now: now)
         let outcome: Result<Begun, RunFlowError>
         do {
-            outcome = .success(try await beginPastGate(pipeline, name: name, registry: registry, store: store,
-                                                       again: again, shard: shard, now: now, console: console))
+            outcome = .success(
+                try await beginPastGate(
+                    pipeline, name: name, registry: registry, store: store,
+                    again: again, shard: shard, now: now, console: console))
         } catch {
             outcome = .failure(error)
         }
@@ -55,9 +59,11 @@ struct JournalledRun {
     }
 
     /// The start itself, while this process holds the pipeline's start gate.
-    private static func beginPastGate(_ pipeline: Pipeline, name: String, registry: StepRegistry, store: any RunStore,
-                                      again: Bool, shard: Shard?, now: Double,
-                                      console: Console) async throws(RunFlowError) -> Begun {
+    private static func beginPastGate(
+        _ pipeline: Pipeline, name: String, registry: StepRegistry, store: any RunStore,
+        again: Bool, shard: Shard?, now: Double,
+        console: Console
+    ) async throws(RunFlowError) -> Begun {
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
         let document = pipeline.document
         let path = RunNames.absolute(document)
@@ -69,8 +75,9 @@ struct JournalledRun {
             }
             // `--again` does not lift this: a fresh run split anew would still send beside the live one.
             if let other = try await RunNames.liveOtherSplit(name, identity: identity, shard: shard, in: store) {
-                throw RunFlowError.otherSplitRunning(pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
-                                                     asked: shard)
+                throw RunFlowError.otherSplitRunning(
+                    pipeline: pipeline.document.file, run: other.id, pid: other.pid, was: other.shard,
+                    asked: shard)
             }
             // Two locks, each per shard (the parts run at once, each part once). The pipeline's name: no two versions
             // of one pipeline send at once, wherever their files lie (a fixed file started from another checkout while
@@ -83,12 +90,15 @@ struct JournalledRun {
                     throw RunFlowError.locked(pipeline: pipeline.document.file, holder: holder)
                 }
             }
-            if !again, let newest = try await store.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count,
-               case .resume = newest.nextStart(now: now) {
+            if !again, let newest = try await store.runs(identity: identity, limit: 1).first,
+                newest.shard?.count != shard?.count,
+                case .resume = newest.nextStart(now: now)
+            {
                 // Rows are placed by the number of parts: a run cut off while split one way resumes only split that way
                 // (another split would send rows the other already sent). A run that ran to its end holds nothing back.
                 await releaseAll()
-                throw RunFlowError.shardMismatch(pipeline: pipeline.document.file, run: newest.id, was: newest.shard, asked: shard)
+                throw RunFlowError.shardMismatch(
+                    pipeline: pipeline.document.file, run: newest.id, was: newest.shard, asked: shard)
             }
             // Resume what was cut off within its window; else a new run, which reads its sources now (see RunRecord.nextStart).
             var resumable: RunRecord?
@@ -102,31 +112,39 @@ struct JournalledRun {
             }
             if let previous = next?.completedAlready(readsSources: pipeline.readsSources) {
                 let part = shard.map { "shard \($0) of " } ?? ""
-                console.line("\(part)run \(previous.id) of \(pipeline.document.file) already completed at \(time(previous.endedAt ?? previous.startedAt)); "
-                             + "nothing sent (--again starts a fresh run; journal \(RunStores.display(store.location)))")
+                console.line(
+                    "\(part)run \(previous.id) of \(pipeline.document.file) already completed at \(time(previous.endedAt ?? previous.startedAt)); "
+                        + "nothing sent (--again starts a fresh run; journal \(RunStores.display(store.location)))")
                 await releaseAll()
                 return .alreadyCompleted(previous)
             }
-            try await store.recordPipelineHome(PipelineHome(name: name, path: path, contentDigest: document.contentDigest,
-                                                            declared: document.declaredName != nil, seenAt: now))
+            try await store.recordPipelineHome(
+                PipelineHome(
+                    name: name, path: path, contentDigest: document.contentDigest,
+                    declared: document.declaredName != nil, seenAt: now))
             let record: RunRecord
             if let resumable {
                 record = try await store.resumeRun(id: resumable.id, path: path, pid: getpid(), now: now, lock: held[1])
-                console.errorLine("pushline: resuming run \(resumable.id) (started \(time(resumable.startedAt)), \(cutOff(resumable, store: store))) "
-                                  + "with the rows it first read")
+                console.errorLine(
+                    "pushline: resuming run \(resumable.id) (started \(time(resumable.startedAt)), \(cutOff(resumable, store: store))) "
+                        + "with the rows it first read")
             } else {
                 // A new run opens the next generation of its split (or joins the one another part opened), so its spools are
                 // its own: it never reads the rows an earlier run read.
-                let generation = Self.generation(for: shard, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))
+                let generation = Self.generation(
+                    for: shard, among: try await store.runs(identity: identity, limit: 4 * Shard.maximumCount))
                 let window = pipeline.steps.map(\.step.dedupeWindow).max() ?? 0
-                record = try await store.startRun(identity: identity, pipeline: name, path: path, shard: shard, generation: generation,
-                                                  dedupeWindow: Double(window), pid: getpid(), now: now)
+                record = try await store.startRun(
+                    identity: identity, pipeline: name, path: path, shard: shard, generation: generation,
+                    dedupeWindow: Double(window), pid: getpid(), now: now)
             }
             // Before any step, what cron's log needs to find this run again: the pipeline, the run and where it is recorded.
-            console.errorLine("pushline: pipeline '\(name)' (\(document.file)): \(resumable == nil ? "new run" : "run") \(record.id)"
-                              + "\(shard.map { ", shard \($0)" } ?? ""), journal \(RunStores.display(store.location))")
-            var begun = JournalledRun(store: store, record: record, lock: held[1], pathLock: held[0], isResume: resumable != nil,
-                                      retention: document.retention)
+            console.errorLine(
+                "pushline: pipeline '\(name)' (\(document.file)): \(resumable == nil ? "new run" : "run") \(record.id)"
+                    + "\(shard.map { ", shard \($0)" } ?? ""), journal \(RunStores.display(store.location))")
+            var begun = JournalledRun(
+                store: store, record: record, lock: held[1], pathLock: held[0], isResume: resumable != nil,
+                retention: document.retention)
             begun.previous = previous
             return .run(begun)
         } catch let error as RunFlowError {
@@ -143,19 +161,25 @@ struct JournalledRun {
     /// How a run that was cut off had ended: its status, or why a run still marked running was abandoned.
     private static func cutOff(_ run: RunRecord, store: any RunStore) -> String {
         guard run.status == .running else { return run.status.rawValue }
-        return store.locksEndWithTheirProcess ? "abandoned: its process \(run.pid) is gone"
+        return store.locksEndWithTheirProcess
+            ? "abandoned: its process \(run.pid) is gone"
             : "abandoned: its process \(run.pid) no longer holds the lock (it ended, or stood still or was cut off from the "
-            + "run store longer than the lock lasts; if it still runs, its next write is refused and it sends nothing more)"
+                + "run store longer than the lock lasts; if it still runs, its next write is refused and it sends nothing more)"
     }
 
     /// Closes a run that was cut off and not resumed within its window as expired: its rows are too old to send now.
     /// Its unknown items stay listed (and keep holding their idempotency keys within the dedupe window).
-    private static func expire(_ run: RunRecord, store: any RunStore, lock: any RunLock, now: Double,
-                               console: Console) async throws(RunStoreError) {
-        try await store.finishRun(id: run.id, state: .expired, exitCode: run.exitCode ?? RunExit.failure, summary: run.summary, now: now, lock: lock)
-        console.errorLine("pushline: run \(run.id) (started \(time(run.startedAt)), \(cutOff(run, store: store))) was not resumed within "
-                          + "\(ConfigDuration.format(Int64(run.resumeWindow))) of its start: closed as expired (its unknown items stay listed: "
-                          + "pushline runs show \(run.id)); this run reads its sources afresh")
+    private static func expire(
+        _ run: RunRecord, store: any RunStore, lock: any RunLock, now: Double,
+        console: Console
+    ) async throws(RunStoreError) {
+        try await store.finishRun(
+            id: run.id, state: .expired, exitCode: run.exitCode ?? RunExit.failure, summary: run.summary, now: now,
+            lock: lock)
+        console.errorLine(
+            "pushline: run \(run.id) (started \(time(run.startedAt)), \(cutOff(run, store: store))) was not resumed within "
+                + "\(ConfigDuration.format(Int64(run.resumeWindow))) of its start: closed as expired (its unknown items stay listed: "
+                + "pushline runs show \(run.id)); this run reads its sources afresh")
     }
 
     /// The generation a new run of `shard` joins: the newest among the runs split the same way, or, when this part
@@ -169,8 +193,10 @@ struct JournalledRun {
 
     /// Takes the pipeline's start gate, held by another start only while it checks and locks (milliseconds), so it
     /// is waited for, up to 10 s.
-    private static func takeGate(_ name: String, pipeline: Pipeline, store: any RunStore,
-                                 now: Double) async throws(RunFlowError) -> any RunLock {
+    private static func takeGate(
+        _ name: String, pipeline: Pipeline, store: any RunStore,
+        now: Double
+    ) async throws(RunFlowError) -> any RunLock {
         var holder: LockHolder?
         for attempt in 0..<100 {
             do {
@@ -192,30 +218,35 @@ struct JournalledRun {
         do {
             _ = try await store.removeRuns([record.id], dryRun: false)
         } catch {
-            console.errorLine("pushline: warning: cannot remove run \(record.id), which sent nothing, from the journal (\(error.message)); "
-                              + "it is recorded as completed")
-            try? await store.finishRun(id: record.id, state: .completed, exitCode: RunExit.success, summary: nil,
-                                       now: console.clock.now().timeIntervalSince1970, lock: lock)
+            console.errorLine(
+                "pushline: warning: cannot remove run \(record.id), which sent nothing, from the journal (\(error.message)); "
+                    + "it is recorded as completed")
+            try? await store.finishRun(
+                id: record.id, state: .completed, exitCode: RunExit.success, summary: nil,
+                now: console.clock.now().timeIntervalSince1970, lock: lock)
         }
     }
 
     /// Records how the run ended; a store that cannot be written now is reported, not fatal (every item is
     /// recorded already).
     func finish(_ report: RunReport, exitCode: Int32, console: Console) async {
-        let status: RunStatus = switch report.status {
-        case .succeeded, .undelivered: .completed
-        case .partial: .partial
-        case .failed: .failed
-        case .rejected: .rejected
-        case .interrupted: .interrupted
-        }
+        let status: RunStatus =
+            switch report.status {
+            case .succeeded, .undelivered: .completed
+            case .partial: .partial
+            case .failed: .failed
+            case .rejected: .rejected
+            case .interrupted: .interrupted
+            }
         do {
             // The whole report (the JSON `run --format json` prints), so `serve`'s GET /v1/runs/{id} and monitoring can
             // read what the run did, not only its counts.
-            try await store.finishRun(id: record.id, state: status, exitCode: exitCode, summary: JSONText.encode(report),
-                                      now: console.clock.now().timeIntervalSince1970, lock: lock)
+            try await store.finishRun(
+                id: record.id, state: status, exitCode: exitCode, summary: JSONText.encode(report),
+                now: console.clock.now().timeIntervalSince1970, lock: lock)
         } catch {
-            console.errorLine("pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")
+            console.errorLine(
+                "pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")
         }
         await prune(console: console)
     }
@@ -226,13 +257,18 @@ struct JournalledRun {
         guard let retention else { return }
         let policy = PrunePolicy(olderThan: retention, pipeline: record.pipeline, sparing: record.id)
         do {
-            let outcome = try await RunPruning.prune(store, policy: policy, dryRun: false, now: console.clock.now().timeIntervalSince1970)
+            let outcome = try await RunPruning.prune(
+                store, policy: policy, dryRun: false, now: console.clock.now().timeIntervalSince1970)
             if outcome.removed.runs > 0 {
-                console.errorLine("pushline: retention: removed \(outcome.removed.runs) run\(outcome.removed.runs == 1 ? "" : "s") of "
-                                  + "\(record.pipeline) older than \(ConfigDuration.format(Int64(retention))) (\(outcome.removed.items) items)")
+                console.errorLine(
+                    "pushline: retention: removed \(outcome.removed.runs) run\(outcome.removed.runs == 1 ? "" : "s") of "
+                        + "\(record.pipeline) older than \(ConfigDuration.format(Int64(retention))) (\(outcome.removed.items) items)"
+                )
             }
             if let problem = outcome.spaceProblem {
-                console.errorLine("pushline: warning: retention: the runs are removed, but their space was not given back: \(problem)")
+                console.errorLine(
+                    "pushline: warning: retention: the runs are removed, but their space was not given back: \(problem)"
+                )
             }
         } catch {
             console.errorLine("pushline: warning: retention: cannot prune the run journal: \(error.message)")

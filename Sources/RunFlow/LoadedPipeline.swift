@@ -18,9 +18,11 @@ package struct LoadedPipeline {
     /// contacted. The pipeline's plugins are asked what they are and to check their steps' options (cheap
     /// conversations without effects). `${env:}` reads `environment` (the process's when nil). The steps are the
     /// console's (`registry` for others).
-    package static func load(_ path: String, purpose: LoaderOptions.Purpose, console: Console,
-                            environment: [String: String]? = nil, parameters: [String: String] = [:],
-                            registry: StepRegistry? = nil) async -> LoadedPipeline {
+    package static func load(
+        _ path: String, purpose: LoaderOptions.Purpose, console: Console,
+        environment: [String: String]? = nil, parameters: [String: String] = [:],
+        registry: StepRegistry? = nil
+    ) async -> LoadedPipeline {
         let base = registry ?? console.steps
         let collector = DiagnosticCollector()
         var options = LoaderOptions(purpose: purpose, environment: environment ?? console.environment)
@@ -44,6 +46,7 @@ package struct LoadedPipeline {
             await PluginSteps.check(document, kinds: described, diagnostics: collector)
             if collector.hasErrors { pipeline = nil }
         }
-        return LoadedPipeline(document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)
+        return LoadedPipeline(
+            document: document, pipeline: pipeline, diagnostics: collector.diagnostics, registry: registry)
     }
 }

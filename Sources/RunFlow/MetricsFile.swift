@@ -16,15 +16,20 @@ package enum MetricsFile {
             """
         for step in report.steps {
             guard let items = step.items else { continue }
-            let states = [("accepted", items.accepted), ("planned", items.planned), ("failed", items.failed), ("unknown", items.unknown),
-                          ("skipped", items.skipped), ("duplicate", items.duplicates), ("bad", items.bad)]
+            let states = [
+                ("accepted", items.accepted), ("planned", items.planned), ("failed", items.failed),
+                ("unknown", items.unknown),
+                ("skipped", items.skipped), ("duplicate", items.duplicates), ("bad", items.bad),
+            ]
             for (state, count) in states {
                 text += "pushline_items{pipeline=\"\(pipeline)\",\(stepLabels(step)),state=\"\(state)\"} \(count)\n"
             }
         }
         text += outcomes(report, pipeline: pipeline)
         let retries = report.steps.reduce(0) { sum, step in
-            if case .object(let fields) = step.data, case .int(let value)? = fields.first(where: { $0.key == "retries" })?.value {
+            if case .object(let fields) = step.data,
+                case .int(let value)? = fields.first(where: { $0.key == "retries" })?.value
+            {
                 return sum + value
             }
             return sum

@@ -9,11 +9,16 @@ extension PipelineRun {
     /// signed and rendered, nothing sent. After a completed run, its sources are read and compared as a live run's
     /// are: the same rows, and it says that a live run would send nothing. Before a resume, it reads the run it would
     /// resume: its completed steps, its spooled rows and its items, never the sources again.
-    func dryRun(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, location: String, console: Console,
-                finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
-        let preview = again ? .start : await Self.preview(pipeline, registry: registry, store: store, shard: shard, console: console)
-        console.errorLine("pushline: dry run of pipeline '\(pipeline.document.name)' (\(pipeline.document.file)): \(preview.plan); "
-                          + "journal \(RunStores.display(location))")
+    func dryRun(
+        _ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, location: String, console: Console,
+        finish: (RunReport, Int32) async throws -> Void
+    ) async throws -> Outcome {
+        let preview =
+            again
+            ? .start : await Self.preview(pipeline, registry: registry, store: store, shard: shard, console: console)
+        console.errorLine(
+            "pushline: dry run of pipeline '\(pipeline.document.name)' (\(pipeline.document.file)): \(preview.plan); "
+                + "journal \(RunStores.display(location))")
         var ledger = await RunStores.dryRunLedger(for: pipeline, location: location, environment: console.environment) {
             console.errorLine("pushline: warning: \($0)")
         }

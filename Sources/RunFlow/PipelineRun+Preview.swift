@@ -7,29 +7,38 @@ import RunStore
 extension PipelineRun {
     /// What a live run of `pipeline` (of one part of it, with `shard`) would do if it started now, without
     /// starting it: nothing is created.
-    package static func preview(_ pipeline: Pipeline, registry: StepRegistry, store: String?, shard: Shard? = nil,
-                               console: Console) async -> Preview {
+    package static func preview(
+        _ pipeline: Pipeline, registry: StepRegistry, store: String?, shard: Shard? = nil,
+        console: Console
+    ) async -> Preview {
         let location = RunStores.location(store, environment: console.environment)
-        guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else { return .start }
-        let preview = await preview(pipeline, registry: registry, opened: opened, shard: shard, now: console.clock.now().timeIntervalSince1970)
+        guard let opened = (try? await RunStores.openExisting(location, environment: console.environment)) ?? nil else {
+            return .start
+        }
+        let preview = await preview(
+            pipeline, registry: registry, opened: opened, shard: shard, now: console.clock.now().timeIntervalSince1970)
         await opened.close()
         return preview
     }
 
-    private static func preview(_ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?, now: Double) async -> Preview {
+    private static func preview(
+        _ pipeline: Pipeline, registry: StepRegistry, opened: any RunStore, shard: Shard?, now: Double
+    ) async -> Preview {
         let name = pipeline.document.name
         let identity = RunIdentity.digest(of: pipeline, registry: registry)
         if let known = (try? await RunNames.stranger(pipeline.document, identity: identity, in: opened)) ?? nil {
             return .nameTaken(known)
         }
-        for lockName in RunNames.lockNames(name, identity: identity, shard: shard) where (try? await opened.isLocked(pipeline: lockName)) == true {
+        for lockName in RunNames.lockNames(name, identity: identity, shard: shard)
+        where (try? await opened.isLocked(pipeline: lockName)) == true {
             return .locked
         }
         if let other = (try? await RunNames.liveOtherSplit(name, identity: identity, shard: shard, in: opened)) ?? nil {
             return .otherSplitRunning(other)
         }
         if let newest = try? await opened.runs(identity: identity, limit: 1).first, newest.shard?.count != shard?.count,
-           case .resume = newest.nextStart(now: now) {
+            case .resume = newest.nextStart(now: now)
+        {
             return .splitDifferently(newest)
         }
         guard let latest = try? await opened.latestRun(identity: identity, shard: shard) else { return .start }
@@ -72,7 +81,8 @@ extension PipelineRun {
             case .nameTaken(let home):
                 "a live run would stop with exit 2: the journal knows another pipeline of this name (last started from \(home.path))"
             case .locked: "a live run would exit 75: another run of this pipeline holds its lock"
-            case .otherSplitRunning(let run): "a live run would exit 75: run \(run.id) of this pipeline is sending, split another way"
+            case .otherSplitRunning(let run):
+                "a live run would exit 75: run \(run.id) of this pipeline is sending, split another way"
             case .splitDifferently(let run):
                 "a live run would stop with exit 2: run \(run.id) was cut off while split \(run.shard.map { "in \($0.count) parts" } ?? "whole")"
             case .start: "a live run would start a new run, reading its sources now"

@@ -64,18 +64,26 @@ package struct PipelineRun: Sendable {
     /// Runs `pipeline`, then hands the report and exit code to `finish` while the pipeline's lock and the
     /// signal handling still hold (so reports and metrics are written by this run alone, and a signal during
     /// the writing is a second signal, not death). Throws `RunFlowError` when a live run cannot start.
-    package func execute(_ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, console: Console,
-                        finish: (RunReport, Int32) async throws -> Void) async throws -> Outcome {
+    package func execute(
+        _ pipeline: Pipeline, registry: StepRegistry, engine: PipelineEngine, console: Console,
+        finish: (RunReport, Int32) async throws -> Void
+    ) async throws -> Outcome {
         let location = RunStores.location(store, environment: console.environment)
         if dryRun {
-            return try await dryRun(pipeline, registry: registry, engine: engine, location: location, console: console, finish: finish)
+            return try await dryRun(
+                pipeline, registry: registry, engine: engine, location: location, console: console, finish: finish)
         }
-        if let warning = RunStores.unpinnedWarning(store, environment: console.environment) { console.errorLine("pushline: warning: \(warning)") }
+        if let warning = RunStores.unpinnedWarning(store, environment: console.environment) {
+            console.errorLine("pushline: warning: \(warning)")
+        }
         let opened: any RunStore
-        do { opened = try await RunStores.open(location, environment: console.environment) } catch { throw RunFlowError.store(error) }
+        do { opened = try await RunStores.open(location, environment: console.environment) } catch {
+            throw RunFlowError.store(error)
+        }
         let begun: JournalledRun.Begun
         do {
-            begun = try await JournalledRun.begin(pipeline, registry: registry, store: opened, again: again, shard: shard, console: console)
+            begun = try await JournalledRun.begin(
+                pipeline, registry: registry, store: opened, again: again, shard: shard, console: console)
         } catch {
             await opened.close()
             throw error
@@ -85,14 +93,16 @@ package struct PipelineRun: Sendable {
         case .run(let started): runs = started
         case .alreadyCompleted(let completed):
             await opened.close()
-            let reason = "run \(completed.id) already completed at \(JournalledRun.time(completed.endedAt ?? completed.startedAt))"
+            let reason =
+                "run \(completed.id) already completed at \(JournalledRun.time(completed.endedAt ?? completed.startedAt))"
             return .alreadyCompleted(Self.notRun(pipeline, because: reason, completed: completed, clock: console.clock))
         }
         let stop = StopSignal()
         let signals = watchSignals ? await SignalWatch(stop: stop, console: console) : nil
         do {
             let outcome: Outcome
-            switch try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console) {
+            switch try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console)
+            {
             case .sent(let result, let code):
                 try await finish(result, code)
                 outcome = .finished(exitCode: code)
@@ -119,15 +129,18 @@ package struct PipelineRun: Sendable {
         case unchanged(RunReport)
     }
 
-    private func send(_ pipeline: Pipeline, engine: PipelineEngine, runs: JournalledRun, stop: StopSignal, signals: SignalWatch?,
-                      console: Console) async throws -> Sent {
+    private func send(
+        _ pipeline: Pipeline, engine: PipelineEngine, runs: JournalledRun, stop: StopSignal, signals: SignalWatch?,
+        console: Console
+    ) async throws -> Sent {
         // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
         // connections and requests in flight as the busiest step asks for.
         let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true, trust: trust)
-        var control = BatchControl(ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
-                                   resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
-                                   pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity,
-                                   runIsLive: RunNames.liveness(runs.store))
+        var control = BatchControl(
+            ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
+            resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
+            pace: runs.store, paceScope: shard == nil ? nil : runs.record.identity,
+            runIsLive: RunNames.liveness(runs.store))
         control.run = (runs.record.id, runs.record.resumes + 1)
         // A new run after a completed one first reads its sources: only when they differ is it a run (and a front end
         // told of it); else it is taken out again and the completed run answers.
@@ -147,8 +160,9 @@ package struct PipelineRun: Sendable {
             tell()
         }
         if again {
-            console.errorLine("pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
-                              + "the report counts them")
+            console.errorLine(
+                "pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
+                    + "the report counts them")
         }
         var transport: any HubTransport = RetryingTransport(executor: executor, maxConcurrent: pipeline.concurrency)
         if let trace { transport = TracingTransport(transport, sink: trace) }
@@ -160,8 +174,10 @@ package struct PipelineRun: Sendable {
             // Nothing of the new run is kept: the completed run stays the newest, and the next start compares with it.
             await runs.discard(console: console)
             let part = shard.map { "shard \($0) of " } ?? ""
-            console.line("\(part)run \(previous.id) of \(pipeline.document.file) already completed at "
-                         + "\(JournalledRun.time(previous.endedAt ?? previous.startedAt)); \(reason); nothing sent, and run \(runs.record.id) is not kept (--again starts a fresh run)")
+            console.line(
+                "\(part)run \(previous.id) of \(pipeline.document.file) already completed at "
+                    + "\(JournalledRun.time(previous.endedAt ?? previous.startedAt)); \(reason); nothing sent, and run \(runs.record.id) is not kept (--again starts a fresh run)"
+            )
             result.runId = previous.id
             return .unchanged(result)
         }
@@ -175,16 +191,21 @@ package struct PipelineRun: Sendable {
     }
 
     /// The report of a start that ran nothing because `completed` did the same work: every step not run, for `reason`.
-    static func notRun(_ pipeline: Pipeline, because reason: String, completed: RunRecord, clock: WallClock) -> RunReport {
+    static func notRun(_ pipeline: Pipeline, because reason: String, completed: RunRecord, clock: WallClock)
+        -> RunReport
+    {
         let now = clock.now()
         let steps = pipeline.steps.map { built in
-            var record = StepRecord(index: built.index, step: built.id, location: built.location.description, status: .skipped,
-                                    summary: "not run: \(reason)")
+            var record = StepRecord(
+                index: built.index, step: built.id, location: built.location.description, status: .skipped,
+                summary: "not run: \(reason)")
             record.id = built.declaredId
             record.name = built.name
             return record
         }
-        var report = RunReport(pipeline: pipeline.document.file, dryRun: false, startedAt: now, finishedAt: now, status: .succeeded, steps: steps)
+        var report = RunReport(
+            pipeline: pipeline.document.file, dryRun: false, startedAt: now, finishedAt: now, status: .succeeded,
+            steps: steps)
         report.runId = completed.id
         report.name = pipeline.document.name
         report.unchanged = reason

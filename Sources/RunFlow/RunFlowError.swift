@@ -36,13 +36,16 @@ package enum RunFlowError: Error, Sendable, Equatable {
                 + "never lock out or deduplicate each other by accident; nothing was sent. If it is that pipeline moved, add "
                 + "`name: \(name)` to it; if it is another pipeline, give it a name of its own (`name: …`)"
         case .otherSplitRunning(let pipeline, let run, let pid, let was, let asked):
-            "run \(run) of \(pipeline) is still sending " + (was.map { "as shard \($0) (--shard I/\($0.count))" } ?? "whole (no --shard)")
+            "run \(run) of \(pipeline) is still sending "
+                + (was.map { "as shard \($0) (--shard I/\($0.count))" } ?? "whole (no --shard)")
                 + " in process \(pid); a run " + (asked.map { "split in \($0.count) parts" } ?? "of every row")
                 + " would send the same rows alongside it; not started (start again once it has ended)"
         case .shardMismatch(let pipeline, let run, let was, let asked):
-            "run \(run) of \(pipeline) is " + (was.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)")
+            "run \(run) of \(pipeline) is "
+                + (was.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)")
                 + (asked.map { ", not in \($0.count)" } ?? ", not run whole")
-                + "; rows would move between parts and be sent twice: use " + (was.map { "--shard I/\($0.count)" } ?? "no --shard")
+                + "; rows would move between parts and be sent twice: use "
+                + (was.map { "--shard I/\($0.count)" } ?? "no --shard")
                 + " to go on with it, or --again to start a fresh run"
         }
     }

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import HubExpressions
 import HubWire
 import PipelineCore
 
@@ -20,7 +21,8 @@ package enum RunIdentity {
         if let name = document.declaredName {
             text += "name \(name)\n"
         } else {
-            text += "file \(FilePath.lastComponent(of: FilePath.normalize(document.absolutePath ?? absolute(document.file))))\n"
+            text +=
+                "file \(FilePath.lastComponent(of: FilePath.normalize(document.absolutePath ?? absolute(document.file))))\n"
         }
         // The text the loader read (a file changed since then is not this run).
         text += "content \(document.contentDigest ?? ContentDigest.hex(fileAt: document.file) ?? "-")\n"
@@ -35,8 +37,10 @@ package enum RunIdentity {
             text += "audience \(audience.name) \(audience.expression?.source.debugDescription ?? "-")\n"
         }
         for template in document.templates {
-            let headers = template.headers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-            text += "template \(template.name) \(template.platform.rawValue) \(ContentDigest.hex(template.body?.source ?? "-")) "
+            let headers = template.headers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: ",")
+            text +=
+                "template \(template.name) \(template.platform.rawValue) \(ContentDigest.hex(template.body?.source ?? "-")) "
                 + "\(headers.debugDescription) \(template.tags.joined(separator: ",").debugDescription)\n"
         }
         for (name, value) in document.parameterValues.sorted(by: { $0.key < $1.key }) {
@@ -46,7 +50,9 @@ package enum RunIdentity {
             text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
             let specs = registry.kind(for: step.kind)?.options ?? []
             for entry in step.options.entries ?? [] {
-                guard specs.contains(where: { $0.key == entry.key && $0.type.acceptsPath }), let scalar = entry.value.scalar else { continue }
+                guard specs.contains(where: { $0.key == entry.key && $0.type.acceptsPath }),
+                    let scalar = entry.value.scalar
+                else { continue }
                 let resolved = paths.path(of: scalar)
                 text += "input \(entry.key) \(ContentDigest.hex(fileAt: resolved) ?? "-")\n"
             }
@@ -60,7 +66,10 @@ package enum RunIdentity {
 
     /// The node as resolved text, structure included, so `a: [b]` and `a: b` differ.
     private static func canonical(_ node: ConfigNode) -> String {
-        if let entries = node.entries { return "{" + entries.map { "\($0.key.debugDescription):\(canonical($0.value))" }.joined(separator: ",") + "}" }
+        if let entries = node.entries {
+            return "{" + entries.map { "\($0.key.debugDescription):\(canonical($0.value))" }.joined(separator: ",")
+                + "}"
+        }
         if let items = node.items { return "[" + items.map(canonical).joined(separator: ",") + "]" }
         return node.scalar.map { $0.text.debugDescription } ?? "~"
     }

@@ -38,10 +38,14 @@ package enum RunNames {
     /// another way than `shard`, or whole, or split when `shard` is nil, and still sending: a start split as `shard`
     /// would send the same rows beside it. Runs the store shows running whose lock is free were killed and are no
     /// obstacle.
-    static func liveOtherSplit(_ pipeline: String, identity: String, shard: Shard?,
-                               in store: any RunStore) async throws(RunStoreError) -> RunRecord? {
+    static func liveOtherSplit(
+        _ pipeline: String, identity: String, shard: Shard?,
+        in store: any RunStore
+    ) async throws(RunStoreError) -> RunRecord? {
         let sameName = try await store.runningRuns(pipeline: pipeline, limit: 64)
-        let sameRun = try await store.runs(identity: identity, limit: 4 * Shard.maximumCount).filter { $0.status == .running }
+        let sameRun = try await store.runs(identity: identity, limit: 4 * Shard.maximumCount).filter {
+            $0.status == .running
+        }
         for other in sameName + sameRun where other.shard?.count != shard?.count {
             if try await isLive(other, in: store) { return other }
         }
@@ -59,7 +63,9 @@ package enum RunNames {
     static func liveness(_ store: any RunStore) -> @Sendable (String) async -> Bool {
         { id in
             do throws(RunStoreError) {
-                guard let run = try await store.run(matching: id), run.id == id, run.status == .running else { return false }
+                guard let run = try await store.run(matching: id), run.id == id, run.status == .running else {
+                    return false
+                }
                 return try await isLive(run, in: store)
             } catch {
                 return false
@@ -78,8 +84,12 @@ package enum RunNames {
     /// its file name with the pipeline the store knows (two teams' `digest.yaml`), and taking it for that pipeline
     /// would lock out or deduplicate the other's sends; nil when it is the same pipeline (the same file, the same text
     /// moved, a run of it recorded before, or a declared `name:`, which is taken at its word).
-    static func stranger(_ document: PipelineDocument, identity: String, in store: any RunStore) async throws(RunStoreError) -> PipelineHome? {
-        guard document.declaredName == nil, let home = try await store.pipelineHome(name: document.name) else { return nil }
+    static func stranger(_ document: PipelineDocument, identity: String, in store: any RunStore)
+        async throws(RunStoreError) -> PipelineHome?
+    {
+        guard document.declaredName == nil, let home = try await store.pipelineHome(name: document.name) else {
+            return nil
+        }
         let path = absolute(document)
         if home.path == path { return nil }
         if let known = home.contentDigest, known == document.contentDigest { return nil }

@@ -35,12 +35,16 @@ package final class RunOutputs: Sendable {
     package func write(_ result: RunReport, exitCode: Int32) throws(RunOutputError) {
         var failure: RunOutputError?
         if let report {
-            do throws(RunOutputError) { try Self.write(JSONText.encode(result) + "\n", to: report) } catch { failure = error }
+            do throws(RunOutputError) { try Self.write(JSONText.encode(result) + "\n", to: report) } catch {
+                failure = error
+            }
         }
         if let metrics {
             metricsWritten.withLock { $0 = true }
             do throws(RunOutputError) {
-                try Self.write(MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
+                try Self.write(
+                    MetricsFile.render(result, seconds: Date().timeIntervalSince(started), exitCode: exitCode),
+                    to: metrics)
             } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
@@ -64,32 +68,40 @@ package final class RunOutputs: Sendable {
     /// be written here is left alone (the run's own error is what is reported).
     package func writeEarlyMetrics(pipeline: String, dryRun: Bool, exitCode: Int32) {
         guard let metrics, !metricsWritten.withLock({ $0 }) else { return }
-        let report = RunReport(pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
+        let report = RunReport(
+            pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
         try? Self.checkWritable(metrics, option: "--metrics")
-        try? Self.write(MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
+        try? Self.write(
+            MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
     }
 
     private static func checkWritable(_ path: String, option: String) throws(RunOutputError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw RunOutputError(message: "\(option) '\(path)' is a directory; give a file path", exitCode: RunExit.invalidInput)
+            throw RunOutputError(
+                message: "\(option) '\(path)' is a directory; give a file path", exitCode: RunExit.invalidInput)
         }
         let directory = FilePath.directory(of: path)
         if !FileManager.default.fileExists(atPath: directory) {
             do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-                throw RunOutputError(message: "\(option) '\(path)': cannot create directory '\(directory)': \(error.localizedDescription)",
-                                     exitCode: RunExit.invalidInput)
+                throw RunOutputError(
+                    message:
+                        "\(option) '\(path)': cannot create directory '\(directory)': \(error.localizedDescription)",
+                    exitCode: RunExit.invalidInput)
             }
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw RunOutputError(message: "\(option) '\(path)': directory '\(directory)' is not writable", exitCode: RunExit.invalidInput)
+            throw RunOutputError(
+                message: "\(option) '\(path)': directory '\(directory)' is not writable", exitCode: RunExit.invalidInput
+            )
         }
     }
 
     /// Written atomically: the node exporter never reads half a file.
     private static func write(_ text: String, to path: String) throws(RunOutputError) {
         do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw RunOutputError(message: "cannot write '\(path)': \(error.localizedDescription)", exitCode: RunExit.failure)
+            throw RunOutputError(
+                message: "cannot write '\(path)': \(error.localizedDescription)", exitCode: RunExit.failure)
         }
     }
 }

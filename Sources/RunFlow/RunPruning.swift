@@ -16,7 +16,9 @@ package enum RunPruning {
     }
 
     /// Prunes `store` by `policy` at `now`; with `dryRun`, only counts.
-    package static func prune(_ store: any RunStore, policy: PrunePolicy, dryRun: Bool, now: Double) async throws(RunStoreError) -> Outcome {
+    package static func prune(_ store: any RunStore, policy: PrunePolicy, dryRun: Bool, now: Double)
+        async throws(RunStoreError) -> Outcome
+    {
         let runs = try await store.runs(limit: Int(Int32.max))
         var live: Set<String> = []
         for run in runs where run.status == .running {

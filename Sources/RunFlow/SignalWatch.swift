@@ -41,8 +41,9 @@ final class SignalWatch: Sendable {
                     return received == nil
                 }
                 guard first else { console.endNow(128 + number) }
-                console.errorLine("pushline: \(number == SIGINT ? "SIGINT" : "SIGTERM") received: no new items; letting requests in flight finish "
-                                  + "(up to \(Int(grace)) s; signal again to stop at once)")
+                console.errorLine(
+                    "pushline: \(number == SIGINT ? "SIGINT" : "SIGTERM") received: no new items; letting requests in flight finish "
+                        + "(up to \(Int(grace)) s; signal again to stop at once)")
                 stop.request()
                 // Cancelled when the run ended in time: a front end that goes on afterwards (`demo`, `serve`)
                 // must not be ended by a stop that already finished.

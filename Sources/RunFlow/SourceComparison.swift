@@ -16,7 +16,9 @@ struct SourceComparison: Sendable {
         guard !digests.isEmpty, let steps = try? await store.completedSteps(run: completed.id) else { return nil }
         var before: [Int: (digest: String, count: Int, step: String)] = [:]
         for step in steps {
-            for case .rows(let rows) in step.outputs.values { before[step.step] = (rows.digest, rows.count, step.stepId) }
+            for case .rows(let rows) in step.outputs.values {
+                before[step.step] = (rows.digest, rows.count, step.stepId)
+            }
         }
         guard before.mapValues(\.digest) == digests else { return nil }
         let counts = before.sorted { $0.key < $1.key }

@@ -18,7 +18,9 @@ package struct FailureGroup: Sendable, Equatable, Encodable {
 
     /// The JSON keys (`runs show --format json`): the error is the group's `reason`.
     enum CodingKeys: String, CodingKey {
-        case step, stepId, state, error = "reason", count, examples
+        case step, stepId, state
+        case error = "reason"
+        case count, examples
     }
 
     /// Creates a group.

@@ -20,11 +20,14 @@ package struct JournalItem: Sendable, Equatable {
     package var resolution: String?
 
     /// Creates an item.
-    package init(key: LedgerKey, stepId: String, origin: String, digest: String, state: ItemState, attempts: Int,
-                notificationId: String? = nil, error: String? = nil, retriable: Bool = false, updatedAt: Double,
-                idempotencyKey: String? = nil, target: String? = nil, resolution: String? = nil) {
-        entry = LedgerEntry(key: key, digest: digest, state: state, attempts: attempts, notificationId: notificationId,
-                            error: error, retriable: retriable)
+    package init(
+        key: LedgerKey, stepId: String, origin: String, digest: String, state: ItemState, attempts: Int,
+        notificationId: String? = nil, error: String? = nil, retriable: Bool = false, updatedAt: Double,
+        idempotencyKey: String? = nil, target: String? = nil, resolution: String? = nil
+    ) {
+        entry = LedgerEntry(
+            key: key, digest: digest, state: state, attempts: attempts, notificationId: notificationId,
+            error: error, retriable: retriable)
         self.stepId = stepId
         self.origin = origin
         self.updatedAt = updatedAt

@@ -92,7 +92,8 @@ package final class ProcessPauses: Sendable {
     /// The pause that ends at `now` when the watch has not woken for longer than a pause takes (nil when it has, or
     /// when it was never started).
     private func openPause(now: ContinuousClock.Instant) -> Duration? {
-        guard state.withLock({ $0 != .stopped }), let last = lastWake.withLock({ $0 }), now - last > tick + threshold else { return nil }
+        guard state.withLock({ $0 != .stopped }), let last = lastWake.withLock({ $0 }), now - last > tick + threshold
+        else { return nil }
         return now - last - tick
     }
 

@@ -40,7 +40,8 @@ package struct PrunePolicy: Sendable, Equatable {
             guard run.id != sparing else { continue }
             let ended = run.endedAt ?? run.resumedAt ?? run.startedAt
             // The rule a start follows: only the newest run of its input, cut off and within its window, is resumed.
-            let resumable = newest[run.identity + "#" + (run.shard?.description ?? "")]?.id == run.id
+            let resumable =
+                newest[run.identity + "#" + (run.shard?.description ?? "")]?.id == run.id
                 && run.nextStart(now: now) == .resume(run)
             if run.status == .running, isLive(run) {
                 plan.running.append(run)

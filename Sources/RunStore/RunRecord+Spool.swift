@@ -28,7 +28,8 @@ package protocol SpoolWriting: Sendable {
     /// Appends `lines` to `spool`, numbered on from `first`, durable when it returns.
     func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError)
     /// Marks `spool` complete; throws unless it was being filled (another process took it over).
-    func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError)
+    func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double)
+        async throws(LedgerError)
 }
 
 /// The process filling one spool for a store: the rows go in page by page while it holds the spool's lock.
@@ -55,7 +56,9 @@ package final class LockedSpoolFiller: SpoolFiller {
     }
 
     /// Marks the spool complete.
-    package func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError) -> SpooledRows {
+    package func complete(columns: [String], count: Int, digest: String, now: Double) async throws(LedgerError)
+        -> SpooledRows
+    {
         try await writer.completeSpool(spool, columns: columns, count: count, digest: digest, now: now)
         return SpooledRows(spool: spool, columns: columns, count: count, digest: digest, run: run, readAt: now)
     }

@@ -38,9 +38,12 @@ package struct RunRecord: Sendable, Equatable {
     package var dedupeWindow: Double?
 
     /// Creates a record.
-    package init(id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
-                resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
-                summary: String? = nil, shard: Shard? = nil, generation: Int = 0, path: String? = nil, dedupeWindow: Double? = nil) {
+    package init(
+        id: String, identity: String, pipeline: String, startedAt: Double, endedAt: Double? = nil,
+        resumedAt: Double? = nil, status: RunStatus, pid: Int32, exitCode: Int32? = nil, resumes: Int = 0,
+        summary: String? = nil, shard: Shard? = nil, generation: Int = 0, path: String? = nil,
+        dedupeWindow: Double? = nil
+    ) {
         self.id = id
         self.path = path
         self.dedupeWindow = dedupeWindow

@@ -25,16 +25,21 @@ package protocol RunStore: HubPace {
     func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord]
     /// Starts a new run of the pipeline named `pipeline`, read from `path`, as `shard` of it when given, in
     /// `generation`, whose steps' longest dedupe window is `dedupeWindow` seconds: a fresh `RunID`, status `.running`.
-    func startRun(identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?, pid: Int32,
-                  now: Double) async throws(RunStoreError) -> RunRecord
+    func startRun(
+        identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?,
+        pid: Int32,
+        now: Double
+    ) async throws(RunStoreError) -> RunRecord
     /// Marks an existing run running again: `pid`, `resumedAt = now`, `resumes += 1`, and `path` when given (where it
     /// is read from now); the previous attempt's end, exit code and summary are cleared. Throws when there is no such
     /// run, or when `lock` (the run's, from this store) was lost to another process: then the other process owns the run.
-    func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord
+    func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError)
+        -> RunRecord
     /// Ends a run with a status other than `.running`, an exit code and an optional JSON summary. Throws when
     /// there is no such run or `state` is `.running`, or when `lock` was lost: a process that was taken over must
     /// not end the run its successor is sending.
-    func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) async throws(RunStoreError)
+    func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?)
+        async throws(RunStoreError)
 
     /// Runs of the pipeline named `pipeline` the store shows running, live or abandoned, newest first, at most
     /// `limit`: what a new start checks for another split of the pipeline still sending.
@@ -56,8 +61,10 @@ package protocol RunStore: HubPace {
     /// Settles the run's unknown and stale `sending` items (of step `step`, 0-based, or all; of rows in `rows`,
     /// or all) as `resolution`, recording who, when and why. A `partial` run left with nothing unsettled
     /// becomes `completed`. One transaction.
-    func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
-                 now: Double) async throws(RunStoreError) -> Resolved
+    func resolve(
+        run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
+        now: Double
+    ) async throws(RunStoreError) -> Resolved
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target holds
     /// `text` as a whole word; newest first, at most `limit`; only the runs of the pipeline named `pipeline`
     /// when given, and only those written at or after `since`.
@@ -106,30 +113,45 @@ extension RunStore {
     }
 
     /// Resumes a run, keeping the path it was recorded with.
-    package func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError) -> RunRecord {
+    package func resumeRun(id: String, pid: Int32, now: Double, lock: (any RunLock)?) async throws(RunStoreError)
+        -> RunRecord
+    {
         try await resumeRun(id: id, path: nil, pid: pid, now: now, lock: lock)
     }
 
     /// Ends a run without checking a lock (tools and tests; a live run passes its lock).
-    package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double) async throws(RunStoreError) {
+    package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double)
+        async throws(RunStoreError)
+    {
         try await finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now, lock: nil)
     }
 
     /// Starts a new run of every row.
-    package func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: nil, generation: 0, dedupeWindow: nil, pid: pid, now: now)
+    package func startRun(identity: String, pipeline: String, pid: Int32, now: Double) async throws(RunStoreError)
+        -> RunRecord
+    {
+        try await startRun(
+            identity: identity, pipeline: pipeline, path: nil, shard: nil, generation: 0, dedupeWindow: nil, pid: pid,
+            now: now)
     }
 
     /// Starts a new run, in the first generation.
-    package func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord {
-        try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: 0, dedupeWindow: nil, pid: pid, now: now)
+    package func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double)
+        async throws(RunStoreError) -> RunRecord
+    {
+        try await startRun(
+            identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: 0, dedupeWindow: nil, pid: pid,
+            now: now)
     }
 
     /// Starts a new run in `generation`, with no path or dedupe window recorded (tools and tests).
-    package func startRun(identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
-                         now: Double) async throws(RunStoreError) -> RunRecord {
-        try await startRun(identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil,
-                           pid: pid, now: now)
+    package func startRun(
+        identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
+        now: Double
+    ) async throws(RunStoreError) -> RunRecord {
+        try await startRun(
+            identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil,
+            pid: pid, now: now)
     }
 }
 

@@ -12,7 +12,8 @@ extension SkipRange {
             if let index = merged.firstIndex(where: { $0.step == skip.step && $0.state == .duplicate }) {
                 merged[index].count += skip.rows.count
             } else {
-                merged.append(StepCount(step: skip.step, stepId: skip.stepId, state: .duplicate, count: skip.rows.count))
+                merged.append(
+                    StepCount(step: skip.step, stepId: skip.stepId, state: .duplicate, count: skip.rows.count))
             }
         }
         let order = Dictionary(uniqueKeysWithValues: ItemState.allCases.enumerated().map { ($1, $0) })
@@ -25,10 +26,15 @@ extension SkipRange {
         guard !skips.isEmpty else { return groups }
         var merged = groups
         for skip in skips.sorted(by: { ($0.step, $0.rows.lowerBound) < ($1.step, $1.rows.lowerBound) }) {
-            let index = merged.firstIndex { $0.step == skip.step && $0.state == .duplicate && $0.error == skip.reason } ?? {
-                merged.append(FailureGroup(step: skip.step, stepId: skip.stepId, state: .duplicate, error: skip.reason, count: 0, examples: []))
-                return merged.count - 1
-            }()
+            let index =
+                merged.firstIndex { $0.step == skip.step && $0.state == .duplicate && $0.error == skip.reason }
+                ?? {
+                    merged.append(
+                        FailureGroup(
+                            step: skip.step, stepId: skip.stepId, state: .duplicate, error: skip.reason, count: 0,
+                            examples: []))
+                    return merged.count - 1
+                }()
             merged[index].count += skip.rows.count
             for row in skip.rows where merged[index].examples.count < examples {
                 merged[index].examples.append(skip.origin(of: row))
@@ -41,10 +47,11 @@ extension SkipRange {
     /// it: the notification `prior`, the earlier run `priorRun`'s item, already sent.
     package func found(row: Int, runId: String, pipeline: String, startedAt: Double, prior: JournalItem) -> FoundItem {
         let when = Timestamp.iso8601(Date(timeIntervalSince1970: prior.updatedAt))
-        let item = JournalItem(key: LedgerKey(step: step, row: row), stepId: stepId, origin: origin(of: row), digest: prior.digest,
-                               state: .duplicate, attempts: 0, notificationId: prior.notificationId,
-                               error: "already sent by run \(priorRun) (\(prior.origin) at \(when))", updatedAt: startedAt,
-                               idempotencyKey: prior.idempotencyKey, target: prior.target)
+        let item = JournalItem(
+            key: LedgerKey(step: step, row: row), stepId: stepId, origin: origin(of: row), digest: prior.digest,
+            state: .duplicate, attempts: 0, notificationId: prior.notificationId,
+            error: "already sent by run \(priorRun) (\(prior.origin) at \(when))", updatedAt: startedAt,
+            idempotencyKey: prior.idempotencyKey, target: prior.target)
         return FoundItem(runId: runId, pipeline: pipeline, item: item)
     }
 }

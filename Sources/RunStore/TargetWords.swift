@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `RunStore.find` matches an item's target: the text as a whole word.
 package enum TargetWords {
     /// True when `word` occurs in `text` with no letter, digit, `_`, `-` or `.` right before or after it

@@ -15,7 +15,9 @@ enum CompactTarget {
         let utf8 = text.utf8
         for code in 1..<wrappings.count {
             let (open, close) = (wrappings[code].open.utf8, wrappings[code].close.utf8)
-            guard utf8.count > open.count + close.count, utf8.starts(with: open), utf8.reversed().starts(with: close.reversed()) else {
+            guard utf8.count > open.count + close.count, utf8.starts(with: open),
+                utf8.reversed().starts(with: close.reversed())
+            else {
                 continue
             }
             return [UInt8(code)] + utf8.dropFirst(open.count).dropLast(close.count)

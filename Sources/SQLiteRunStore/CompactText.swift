@@ -155,7 +155,8 @@ enum CompactText {
         bytes.append(UInt8(value))
     }
 
-    private static func varint<Bytes: Collection<UInt8>>(_ bytes: Bytes, at index: inout Int) -> UInt64? where Bytes.Index == Int {
+    private static func varint<Bytes: Collection<UInt8>>(_ bytes: Bytes, at index: inout Int) -> UInt64?
+    where Bytes.Index == Int {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while index < bytes.endIndex, shift < 64 {

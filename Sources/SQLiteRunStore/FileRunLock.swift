@@ -1,11 +1,12 @@
 import Foundation
-import Synchronization
 import HubWire
 import RunStore
+import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One run of a pipeline at a time on this machine: an exclusive `flock` on a lock file beside the journal.
@@ -64,15 +65,18 @@ final class FileRunLock: RunLock {
     /// Takes the lock named `pipeline` in `directory`, or says who holds it, at once.
     static func acquire(pipeline: String, directory: String, holder: LockHolder) throws(RunStoreError) -> LockAttempt {
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw RunStoreError("cannot create the lock directory '\(directory)': \(error.localizedDescription)", kind: .configuration)
+            throw RunStoreError(
+                "cannot create the lock directory '\(directory)': \(error.localizedDescription)", kind: .configuration)
         }
         let path = path(pipeline: pipeline, directory: directory)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw RunStoreError("cannot open the lock file '\(path)': \(String(cString: strerror(errno)))", kind: .configuration)
+            throw RunStoreError(
+                "cannot open the lock file '\(path)': \(String(cString: strerror(errno)))", kind: .configuration)
         }
         // `isHeld` (runs list/show) takes a shared lock for an instant; a few short retries keep that
         // probe from turning a run away. A real holder keeps the lock far longer than this.
@@ -108,8 +112,9 @@ final class FileRunLock: RunLock {
             return LockHolder(pid: pid, host: String(fields[2]), startedAt: started)
         }
         // What an earlier Pushline wrote (`pid 123, started 2026-11-22T04:12:00Z`), met during an upgrade.
-        guard line.hasPrefix("pid "), let comma = line.firstIndex(of: ","), let pid = Int32(line[line.index(line.startIndex, offsetBy: 4)..<comma]),
-              let started = ISO8601DateFormatter().date(from: String(line[comma...].dropFirst(", started ".count)))
+        guard line.hasPrefix("pid "), let comma = line.firstIndex(of: ","),
+            let pid = Int32(line[line.index(line.startIndex, offsetBy: 4)..<comma]),
+            let started = ISO8601DateFormatter().date(from: String(line[comma...].dropFirst(", started ".count)))
         else { return nil }
         return LockHolder(pid: pid, host: "this host", startedAt: started.timeIntervalSince1970)
     }
@@ -121,7 +126,12 @@ final class FileRunLock: RunLock {
 
     /// Releases the lock (also released when the process ends).
     func release() async {
-        guard released.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard
+            released.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
         _ = ftruncate(descriptor, 0)
         flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -8,13 +8,17 @@ extension Journal {
     package func counts(run: String) throws(RunStoreError) -> [StepCount] {
         try withConnection { (connection) throws(RunStoreError) -> [StepCount] in
             var counts: [StepCount] = []
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT i.step, \(Self.stepId("i")), i.state, count(*) FROM items AS i
                 WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)
                 GROUP BY i.step, i.state ORDER BY i.step, \(Self.lifecycleOrder)
-                """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }) { (row) throws(RunStoreError) in
-                counts.append(StepCount(step: row.int(0), stepId: row.text(1) ?? "",
-                                        state: try Self.itemState(row, 2, connection), count: row.int(3)))
+                """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }
+            ) { (row) throws(RunStoreError) in
+                counts.append(
+                    StepCount(
+                        step: row.int(0), stepId: row.text(1) ?? "",
+                        state: try Self.itemState(row, 2, connection), count: row.int(3)))
             }
             return SkipRange.adding(try Self.skips(run: run, connection), to: counts)
         }
@@ -29,13 +33,16 @@ extension Journal {
         let filter = wanted.isEmpty ? "" : " AND i.state IN " + StoredState.sql(wanted)
         return try withConnection { (connection) throws(RunStoreError) -> [JournalItem] in
             var items: [JournalItem] = []
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(Self.itemColumns("i")) FROM items AS i WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)\(filter)
                 ORDER BY i.step, i.row LIMIT ?2
-                """, bind: { (statement) throws(RunStoreError) in
-                try statement.bind(1, run)
-                try statement.bind(2, Int64(limit))
-            }) { (row) throws(RunStoreError) in
+                """,
+                bind: { (statement) throws(RunStoreError) in
+                    try statement.bind(1, run)
+                    try statement.bind(2, Int64(limit))
+                }
+            ) { (row) throws(RunStoreError) in
                 items.append(try Self.item(row, connection))
             }
             return items
@@ -51,31 +58,39 @@ extension Journal {
     package func failureGroups(run: String, examples: Int) throws(RunStoreError) -> [FailureGroup] {
         try withConnection { (connection) throws(RunStoreError) -> [FailureGroup] in
             var groups: [FailureGroup] = []
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT i.step, \(Self.stepId("i")), i.state, \(Self.reason) AS reason, count(*) FROM items AS i
                 WHERE i.run = (SELECT seq FROM runs WHERE id = ?1) AND i.state IN \(StoredState.sql(.failed, .unknown, .duplicate, .bad))
                 GROUP BY i.step, i.state, reason ORDER BY count(*) DESC, i.step, \(Self.nameOrder), reason
-                """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }) { (row) throws(RunStoreError) in
-                groups.append(FailureGroup(step: row.int(0), stepId: row.text(1) ?? "",
-                                           state: try Self.itemState(row, 2, connection), error: row.text(3),
-                                           count: row.int(4), examples: []))
+                """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }
+            ) { (row) throws(RunStoreError) in
+                groups.append(
+                    FailureGroup(
+                        step: row.int(0), stepId: row.text(1) ?? "",
+                        state: try Self.itemState(row, 2, connection), error: row.text(3),
+                        count: row.int(4), examples: []))
             }
             let skips = try Self.skips(run: run, connection)
             guard examples > 0 else { return SkipRange.adding(skips, to: groups, examples: 0) }
             for index in groups.indices {
                 // `error IS ?4` so the group of items without an error text (NULL) matches too.
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT i.origin, i.row FROM items AS i
                     WHERE i.run = (SELECT seq FROM runs WHERE id = ?1) AND i.step = ?2 AND i.state = ?3 AND \(Self.reason) IS ?4
                     ORDER BY i.row LIMIT ?5
-                    """, bind: { (statement) throws(RunStoreError) in
-                    try statement.bind(1, run)
-                    try statement.bind(2, Int64(groups[index].step))
-                    try statement.bind(3, StoredState.code(groups[index].state))
-                    try statement.bind(4, groups[index].error)
-                    try statement.bind(5, Int64(examples))
-                }) { (row) throws(RunStoreError) in
-                    groups[index].examples.append(try connection.originFiles.origin(row, 0, row: row.int(1), connection))
+                    """,
+                    bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, run)
+                        try statement.bind(2, Int64(groups[index].step))
+                        try statement.bind(3, StoredState.code(groups[index].state))
+                        try statement.bind(4, groups[index].error)
+                        try statement.bind(5, Int64(examples))
+                    }
+                ) { (row) throws(RunStoreError) in
+                    groups[index].examples.append(
+                        try connection.originFiles.origin(row, 0, row: row.int(1), connection))
                 }
             }
             return SkipRange.adding(skips, to: groups, examples: examples)
@@ -87,8 +102,11 @@ extension Journal {
 
     /// The columns `item(_:_:)` reads, in its order, of the items table named `table` in the query.
     static func itemColumns(_ table: String) -> String {
-        ["step", "row", stepId(table), "origin", "digest", "state", "attempts", "notification_id", "error", "retriable", "updated_at",
-         "idempotency_key", "target", "resolution"].map { $0.hasPrefix("(") ? $0 : "\(table).\($0)" }.joined(separator: ", ")
+        [
+            "step", "row", stepId(table), "origin", "digest", "state", "attempts", "notification_id", "error",
+            "retriable", "updated_at",
+            "idempotency_key", "target", "resolution",
+        ].map { $0.hasPrefix("(") ? $0 : "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// The step id of an item of the items table named `table` in the query (`steps` keeps it once per run and step).
@@ -97,29 +115,40 @@ extension Journal {
     }
 
     /// An item from a row of `itemColumns`.
-    static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0) throws(RunStoreError) -> JournalItem {
+    static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0)
+        throws(RunStoreError) -> JournalItem
+    {
         JournalItem(
             key: LedgerKey(step: row.int(first), row: row.int(first + 1)), stepId: row.text(first + 2) ?? "",
-            origin: try connection.originFiles.origin(row, first + 3, row: row.int(first + 1), connection), digest: row.compactText(first + 4) ?? "",
-            state: try itemState(row, first + 5, connection), attempts: row.int(first + 6), notificationId: row.compactText(first + 7),
+            origin: try connection.originFiles.origin(row, first + 3, row: row.int(first + 1), connection),
+            digest: row.compactText(first + 4) ?? "",
+            state: try itemState(row, first + 5, connection), attempts: row.int(first + 6),
+            notificationId: row.compactText(first + 7),
             error: row.text(first + 8), retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10),
             idempotencyKey: row.compactText(first + 11),
             target: row.target(first + 12), resolution: row.text(first + 13))
     }
 
     /// An ORDER BY term that sorts states as an item lives through them rather than by their codes.
-    private static let lifecycleOrder = "CASE i.state "
+    private static let lifecycleOrder =
+        "CASE i.state "
         + ItemState.allCases.enumerated().map { "WHEN \(StoredState.code($1)) THEN \($0) " }.joined() + "END"
 
     /// An ORDER BY term that sorts states by their names, as the journal did when it stored them as text.
-    private static let nameOrder = "CASE i.state "
-        + ItemState.allCases.sorted { $0.rawValue < $1.rawValue }.enumerated().map { "WHEN \(StoredState.code($1)) THEN \($0) " }.joined()
+    private static let nameOrder =
+        "CASE i.state "
+        + ItemState.allCases.sorted { $0.rawValue < $1.rawValue }.enumerated().map {
+            "WHEN \(StoredState.code($1)) THEN \($0) "
+        }.joined()
         + "END"
 
     /// Reads an item state, failing clearly (never trapping) on a code this build does not know.
-    static func itemState(_ row: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(RunStoreError) -> ItemState {
+    static func itemState(_ row: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(RunStoreError)
+        -> ItemState
+    {
         guard !row.isNull(column), let state = StoredState.state(row.int64(column)) else {
-            throw RunStoreError("an item has an unknown state '\(row.text(column) ?? "")' in the run journal at \(connection.path)")
+            throw RunStoreError(
+                "an item has an unknown state '\(row.text(column) ?? "")' in the run journal at \(connection.path)")
         }
         return state
     }

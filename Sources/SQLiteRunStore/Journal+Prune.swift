@@ -11,14 +11,19 @@ extension Journal {
         for id in ids {
             try withConnection { (connection) throws(RunStoreError) in
                 var seq: Int64?
-                try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
-                    try statement.bind(1, id)
-                }) { (row) throws(RunStoreError) in seq = row.int64(0) }
+                try connection.query(
+                    "SELECT seq FROM runs WHERE id = ?1",
+                    bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, id)
+                    }
+                ) { (row) throws(RunStoreError) in seq = row.int64(0) }
                 guard let seq else { return }
                 let bindSeq = { (statement: SQLiteStatement) throws(RunStoreError) in try statement.bind(1, seq) }
                 if dryRun {
-                    try connection.query("SELECT (SELECT count(*) FROM items WHERE run = ?1), (SELECT count(*) FROM skips WHERE run = ?1)",
-                                         bind: bindSeq) { (row) throws(RunStoreError) in
+                    try connection.query(
+                        "SELECT (SELECT count(*) FROM items WHERE run = ?1), (SELECT count(*) FROM skips WHERE run = ?1)",
+                        bind: bindSeq
+                    ) { (row) throws(RunStoreError) in
                         removed.items += row.int(0)
                         removed.skipRanges += row.int(1)
                     }
@@ -27,7 +32,8 @@ extension Journal {
                     // a run that the next prune removes.
                     while true {
                         let deleted = try connection.transaction { () throws(RunStoreError) -> Int in
-                            try connection.execute("""
+                            try connection.execute(
+                                """
                                 DELETE FROM items WHERE (run, step, row) IN (SELECT run, step, row FROM items WHERE run = ?1 LIMIT \(Self.pruneChunk))
                                 """, bind: bindSeq)
                         }
@@ -41,7 +47,8 @@ extension Journal {
                         try connection.execute("UPDATE spools SET state = 2 WHERE run = ?1", bind: bindSeq)
                     }
                     while try connection.transaction({ () throws(RunStoreError) -> Int in
-                        try connection.execute("""
+                        try connection.execute(
+                            """
                             DELETE FROM spool_rows WHERE (spool, number) IN (SELECT spool, number FROM spool_rows
                                 WHERE spool IN (SELECT id FROM spools WHERE run = ?1) LIMIT \(Self.pruneChunk))
                             """, bind: bindSeq)
@@ -73,7 +80,8 @@ extension Journal {
                 try connection.query("PRAGMA incremental_vacuum") { _ throws(RunStoreError) in }
                 method = "incremental vacuum"
             } else {
-                try connection.executeScript("PRAGMA auto_vacuum = INCREMENTAL; VACUUM;", doing: "vacuuming the journal")
+                try connection.executeScript(
+                    "PRAGMA auto_vacuum = INCREMENTAL; VACUUM;", doing: "vacuuming the journal")
                 method = "VACUUM (once: the journal vacuums incrementally from now on)"
             }
             try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(RunStoreError) in }

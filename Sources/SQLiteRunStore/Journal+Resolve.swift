@@ -8,8 +8,10 @@ extension Journal {
     /// keys it; nil for all) and rows within `rows` (empty for all), as `resolution`, recording who did it,
     /// when and why in each item's `resolution`. A `partial` run left with no failed, unknown or bad item
     /// becomes `completed` (exit code 0). One transaction.
-    package func resolve(run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
-                        now: Double) throws(RunStoreError) -> Resolved {
+    package func resolve(
+        run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
+        now: Double
+    ) throws(RunStoreError) -> Resolved {
         let when = RunID.iso(now)
         // NUL becomes U+FFFD, as in the PostgreSQL store (whose text cannot hold it), so both keep the same record.
         let text = ("\(resolution.rawValue): settled by \(who) at \(when)" + (note.map { ": \($0)" } ?? ""))
@@ -19,16 +21,20 @@ extension Journal {
             try connection.transaction { () throws(RunStoreError) -> Resolved in
                 var seq: Int64?
                 var status = ""
-                try connection.query("SELECT seq, status FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
-                    try statement.bind(1, id)
-                }) { (row) throws(RunStoreError) in
+                try connection.query(
+                    "SELECT seq, status FROM runs WHERE id = ?1",
+                    bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, id)
+                    }
+                ) { (row) throws(RunStoreError) in
                     seq = row.int64(0)
                     status = row.text(1) ?? ""
                 }
                 guard let seq else { throw RunStoreError("there is no run \(id) in the run journal at \(path)") }
                 var settled = 0
                 for range in ranges {
-                    settled += try connection.execute("""
+                    settled += try connection.execute(
+                        """
                         UPDATE items SET
                             state = CASE ?2 WHEN 'delivered' THEN \(StoredState.code(.accepted)) ELSE \(StoredState.code(.failed)) END,
                             retriable = CASE ?2 WHEN 'delivered' THEN 0 ELSE 1 END,
@@ -36,7 +42,8 @@ extension Journal {
                             error = CASE ?2 WHEN 'delivered' THEN NULL ELSE 'to be sent again: ' || ?3 END,
                             updated_at = ?4
                         WHERE run = ?1 AND state IN \(StoredState.sql(.unknown, .sending)) AND (?5 < 0 OR step = ?5) AND row BETWEEN ?6 AND ?7
-                        """) { (statement) throws(RunStoreError) in
+                        """
+                    ) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, resolution.rawValue)
                         try statement.bind(3, text)
@@ -47,16 +54,19 @@ extension Journal {
                     }
                 }
                 var remaining = 0
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT count(*) FROM items WHERE run = ?1 AND state IN \(StoredState.sql(.failed, .unknown, .sending, .bad, .pending))
-                    """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, seq) }) { (row) throws(RunStoreError) in
+                    """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, seq) }
+                ) { (row) throws(RunStoreError) in
                     remaining = row.int(0)
                 }
                 // Only a partial run ran to its end, so only then is every item in the journal: an interrupted
                 // or abandoned run has rows it never reached.
                 let completes = remaining == 0 && status == RunStatus.partial.rawValue && settled > 0
                 if completes {
-                    try connection.execute("UPDATE runs SET status = 'completed', exit_code = 0 WHERE seq = ?1") { (statement) throws(RunStoreError) in
+                    try connection.execute("UPDATE runs SET status = 'completed', exit_code = 0 WHERE seq = ?1") {
+                        (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                     }
                 }
@@ -68,13 +78,16 @@ extension Journal {
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target (audience, handle, installation id)
     /// holds `text` as a whole word (`u0203` finds `$UserId:{u0203}`, not `u02031`), newest first, at most
     /// `limit`; only of `pipeline`'s runs when given, and only those written at or after `since`.
-    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(RunStoreError) -> [FoundItem] {
+    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(RunStoreError)
+        -> [FoundItem]
+    {
         guard !text.isEmpty, limit > 0 else { return [] }
         return try withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []
             // The text as the journal stores a default key, and as a row's origin (`OriginFiles`), when it is one.
             let originLine = try connection.originFiles.existingLine(of: text, connection)
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT r.id, r.pipeline, \(Self.itemColumns("i"))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
                 WHERE (i.idempotency_key = ?1 OR i.idempotency_key = ?4 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
@@ -83,15 +96,17 @@ extension Journal {
                        OR instr(pushline_target(i.target), ?1) > 0)
                     AND (?2 IS NULL OR r.pipeline = ?2) AND i.updated_at >= ?3
                 ORDER BY i.updated_at DESC, i.run DESC, i.step, i.row
-                """, bind: { (statement) throws(RunStoreError) in
-                try statement.bind(1, text)
-                try statement.bind(2, pipeline)
-                try statement.bind(3, since ?? -Double.greatestFiniteMagnitude)
-                try statement.bindCompact(4, text, key: true)
-                try statement.bind(5, bytes: originLine.map { OriginFiles.bytes($0.id << 32 | $0.line) })
-                try statement.bind(6, originLine?.id)
-                try statement.bind(7, originLine?.line)
-            }) { (row) throws(RunStoreError) in
+                """,
+                bind: { (statement) throws(RunStoreError) in
+                    try statement.bind(1, text)
+                    try statement.bind(2, pipeline)
+                    try statement.bind(3, since ?? -Double.greatestFiniteMagnitude)
+                    try statement.bindCompact(4, text, key: true)
+                    try statement.bind(5, bytes: originLine.map { OriginFiles.bytes($0.id << 32 | $0.line) })
+                    try statement.bind(6, originLine?.id)
+                    try statement.bind(7, originLine?.line)
+                }
+            ) { (row) throws(RunStoreError) in
                 guard found.count < limit else { return }
                 let item = try Self.item(row, connection, from: 2)
                 guard FindMatch.matches(item, text) else { return }
@@ -101,7 +116,8 @@ extension Journal {
             var withSkips: [FoundItem] = []
             for match in found {
                 if match.item.state == .accepted {
-                    withSkips += try Self.skipped(as: match.item, of: match.runId, pipeline: pipeline, since: since, connection)
+                    withSkips += try Self.skipped(
+                        as: match.item, of: match.runId, pipeline: pipeline, since: since, connection)
                 }
                 withSkips.append(match)
             }

@@ -23,12 +23,16 @@ extension Journal: RunStore {
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
-    package func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?) throws(RunStoreError) -> RunRecord {
+    package func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?)
+        throws(RunStoreError) -> RunRecord
+    {
         try resumeRun(id: id, path: path, pid: pid, now: now)
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
-    package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?) throws(RunStoreError) {
+    package func finishRun(
+        id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?
+    ) throws(RunStoreError) {
         try finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now)
     }
 

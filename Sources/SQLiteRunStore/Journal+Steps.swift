@@ -7,12 +7,16 @@ extension Journal {
     package func completedSteps(run: String) throws(RunStoreError) -> [CompletedStep] {
         try withConnection { (connection) throws(RunStoreError) -> [CompletedStep] in
             var steps: [CompletedStep] = []
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT step, step_id, summary, outputs FROM steps
                 WHERE run = (SELECT seq FROM runs WHERE id = ?1) AND outputs IS NOT NULL ORDER BY step
-                """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }) { (row) throws(RunStoreError) in
+                """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }
+            ) { (row) throws(RunStoreError) in
                 guard let outputs = CompletedStep.outputs(fromJSON: row.text(3) ?? "") else { return }
-                steps.append(CompletedStep(step: row.int(0), stepId: row.text(1) ?? "", summary: row.text(2) ?? "", outputs: outputs))
+                steps.append(
+                    CompletedStep(
+                        step: row.int(0), stepId: row.text(1) ?? "", summary: row.text(2) ?? "", outputs: outputs))
             }
             return steps
         }

@@ -70,6 +70,7 @@ package final class Journal: Sendable {
     }
 
     /// Runs `body` with the connection, holding the mutex.
+    @discardableResult
     func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws(RunStoreError) -> T) throws(RunStoreError) -> T {
         try connection.withLock { (opened) throws(RunStoreError) -> T in try body(opened) }
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import RunStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Creates the journal's directory and file with private permissions before SQLite opens it.
 ///
@@ -34,7 +35,9 @@ enum JournalFiles {
             }
             let code = errno
             guard code == EEXIST else {
-                throw RunStoreError("cannot create directory \(current) for the run journal at \(path): \(describe(code))", kind: .configuration)
+                throw RunStoreError(
+                    "cannot create directory \(current) for the run journal at \(path): \(describe(code))",
+                    kind: .configuration)
             }
         }
     }

@@ -12,9 +12,12 @@ enum JournalSchema {
     /// Renames every run's pipeline from the path it was recorded under to the name that file goes by.
     static func namePipelines(_ connection: SQLiteConnection) throws(RunStoreError) {
         var paths: [String] = []
-        try connection.query("SELECT DISTINCT pipeline FROM runs") { row throws(RunStoreError) in paths.append(row.text(0) ?? "") }
+        try connection.query("SELECT DISTINCT pipeline FROM runs") { row throws(RunStoreError) in
+            paths.append(row.text(0) ?? "")
+        }
         for path in paths {
-            try connection.execute("UPDATE runs SET pipeline = ?1 WHERE pipeline = ?2") { (statement) throws(RunStoreError) in
+            try connection.execute("UPDATE runs SET pipeline = ?1 WHERE pipeline = ?2") {
+                (statement) throws(RunStoreError) in
                 try statement.bind(1, PipelineName.fromFile(path))
                 try statement.bind(2, path)
             }
@@ -49,7 +52,8 @@ enum JournalSchema {
         // Statement journals (a multi-row upsert inside a transaction keeps one, to undo that statement alone)
         // stay in memory: on disk each was a temporary file created, written and unlinked per transaction.
         // They only undo a statement within its transaction, so the database's durability is unchanged.
-        try connection.executeScript("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")
+        try connection.executeScript(
+            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")
         try connection.defineTargetFunction()
         guard try currentVersion(connection) != version else { return }
         try connection.transaction { () throws(RunStoreError) in
@@ -57,16 +61,22 @@ enum JournalSchema {
             let found = try currentVersion(connection)
             if found == version { return }
             if found > version {
-                throw RunStoreError("the run journal at \(connection.path) has schema version \(found), "
-                    + "newer than this pushline understands (\(version)); use a newer pushline or another journal", kind: .configuration)
+                throw RunStoreError(
+                    "the run journal at \(connection.path) has schema version \(found), "
+                        + "newer than this pushline understands (\(version)); use a newer pushline or another journal",
+                    kind: .configuration)
             }
             if found < 0 {
-                throw RunStoreError("the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration)
+                throw RunStoreError(
+                    "the run journal at \(connection.path) has an invalid schema version \(found)", kind: .configuration
+                )
             }
             if (1...6).contains(found) {
                 if let lockDirectory, let held = FileRunLock.anyHeld(in: lockDirectory) {
-                    throw RunStoreError("the run journal at \(connection.path) is from an older pushline and a run is still going "
-                        + "(\(held)); it is upgraded once no run holds a lock: wait for it to end, then start again", kind: .unavailable)
+                    throw RunStoreError(
+                        "the run journal at \(connection.path) is from an older pushline and a run is still going "
+                            + "(\(held)); it is upgraded once no run holds a lock: wait for it to end, then start again",
+                        kind: .unavailable)
                 }
                 if found < 2 { try connection.executeScript(version2) }
                 if found < 3 { try connection.executeScript(version3) }
@@ -86,10 +96,13 @@ enum JournalSchema {
             // found == 0: a new file (there is no older version yet), unless it is some other program's
             // database, which must not gain our tables.
             var objects = 0
-            try connection.query("SELECT count(*) FROM sqlite_schema") { row throws(RunStoreError) in objects = row.int(0) }
+            try connection.query("SELECT count(*) FROM sqlite_schema") { row throws(RunStoreError) in
+                objects = row.int(0)
+            }
             guard objects == 0 else {
-                throw RunStoreError("\(connection.path) is a SQLite database but not a pushline run journal "
-                    + "(it has tables and no journal schema version)", kind: .configuration)
+                throw RunStoreError(
+                    "\(connection.path) is a SQLite database but not a pushline run journal "
+                        + "(it has tables and no journal schema version)", kind: .configuration)
             }
             try connection.executeScript(version1)
             try connection.executeScript(version2)

@@ -16,11 +16,14 @@ struct OriginFiles {
 
     /// `file:line` with a canonical decimal line that fits the code; nil for any other origin.
     static func split(_ origin: String) -> (file: String, line: Int64)? {
-        guard let colon = origin.utf8.lastIndex(of: UInt8(ascii: ":")), colon != origin.utf8.startIndex else { return nil }
+        guard let colon = origin.utf8.lastIndex(of: UInt8(ascii: ":")), colon != origin.utf8.startIndex else {
+            return nil
+        }
         let digits = origin.utf8[origin.utf8.index(after: colon)...]
         guard let first = digits.first, first != UInt8(ascii: "0"), digits.count <= 10,
-              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let line = Int64(Substring(digits)), line < 1 << 32 else { return nil }
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let line = Int64(Substring(digits)), line < 1 << 32
+        else { return nil }
         return (String(origin[..<colon]), line)
     }
 
@@ -43,7 +46,9 @@ struct OriginFiles {
     }
 
     /// The origin an item's stored value stands for: the text, or the file and line of a code; `row` is the item's.
-    mutating func origin(_ statement: SQLiteStatement, _ column: Int32, row: Int, _ connection: SQLiteConnection) throws(RunStoreError) -> String {
+    mutating func origin(_ statement: SQLiteStatement, _ column: Int32, row: Int, _ connection: SQLiteConnection)
+        throws(RunStoreError) -> String
+    {
         let id: Int64
         let line: Int64
         if statement.isInteger(column) {
@@ -61,8 +66,12 @@ struct OriginFiles {
 
     /// The file id and line of `origin` when its file is known (`runs find` matches an item's origin by them); nil when
     /// no item can have it stored as a code.
-    mutating func existingLine(of origin: String, _ connection: SQLiteConnection) throws(RunStoreError) -> (id: Int64, line: Int64)? {
-        guard let (file, line) = Self.split(origin), let id = try id(of: file, connection, adding: false) else { return nil }
+    mutating func existingLine(of origin: String, _ connection: SQLiteConnection) throws(RunStoreError) -> (
+        id: Int64, line: Int64
+    )? {
+        guard let (file, line) = Self.split(origin), let id = try id(of: file, connection, adding: false) else {
+            return nil
+        }
         return (id, line)
     }
 
@@ -72,17 +81,23 @@ struct OriginFiles {
         return Array(all.drop { $0 == 0 })
     }
 
-    private mutating func id(of file: String, _ connection: SQLiteConnection, adding: Bool) throws(RunStoreError) -> Int64? {
+    private mutating func id(of file: String, _ connection: SQLiteConnection, adding: Bool) throws(RunStoreError)
+        -> Int64?
+    {
         if let known = ids[file] { return known }
         if adding {
-            try connection.execute("INSERT INTO files (path) VALUES (?1) ON CONFLICT (path) DO NOTHING") { (statement) throws(RunStoreError) in
+            try connection.execute("INSERT INTO files (path) VALUES (?1) ON CONFLICT (path) DO NOTHING") {
+                (statement) throws(RunStoreError) in
                 try statement.bind(1, file)
             }
         }
         var found: Int64?
-        try connection.query("SELECT id FROM files WHERE path = ?1", bind: { (statement) throws(RunStoreError) in
-            try statement.bind(1, file)
-        }) { (row) throws(RunStoreError) in found = row.int64(0) }
+        try connection.query(
+            "SELECT id FROM files WHERE path = ?1",
+            bind: { (statement) throws(RunStoreError) in
+                try statement.bind(1, file)
+            }
+        ) { (row) throws(RunStoreError) in found = row.int64(0) }
         if let found {
             ids[file] = found
             paths[found] = file
@@ -93,7 +108,9 @@ struct OriginFiles {
     /// Every file the journal knows (another process may have added some since this one looked).
     private mutating func load(_ connection: SQLiteConnection) throws(RunStoreError) {
         var loaded: [(Int64, String)] = []
-        try connection.query("SELECT id, path FROM files") { (row) throws(RunStoreError) in loaded.append((row.int64(0), row.text(1) ?? "")) }
+        try connection.query("SELECT id, path FROM files") { (row) throws(RunStoreError) in
+            loaded.append((row.int64(0), row.text(1) ?? ""))
+        }
         for (id, path) in loaded {
             ids[path] = id
             paths[id] = path

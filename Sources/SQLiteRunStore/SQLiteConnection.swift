@@ -50,8 +50,10 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql` with `bind`, calling `row` for each result row, and always resets the statement.
-    func query(_ sql: String, bind: (SQLiteStatement) throws(RunStoreError) -> Void = { _ in },
-               row: (SQLiteStatement) throws(RunStoreError) -> Void) throws(RunStoreError) {
+    func query(
+        _ sql: String, bind: (SQLiteStatement) throws(RunStoreError) -> Void = { _ in },
+        row: (SQLiteStatement) throws(RunStoreError) -> Void
+    ) throws(RunStoreError) {
         let statement = try statement(sql)
         defer { statement.reset() }
         try bind(statement)
@@ -60,7 +62,9 @@ final class SQLiteConnection {
 
     /// Runs a statement that returns no rows; returns how many rows it changed.
     @discardableResult
-    func execute(_ sql: String, bind: (SQLiteStatement) throws(RunStoreError) -> Void = { _ in }) throws(RunStoreError) -> Int {
+    func execute(_ sql: String, bind: (SQLiteStatement) throws(RunStoreError) -> Void = { _ in }) throws(RunStoreError)
+        -> Int
+    {
         let statement = try statement(sql)
         defer { statement.reset() }
         try bind(statement)
@@ -77,30 +81,44 @@ final class SQLiteConnection {
     /// Defines `pushline_compact(value, isKey)`, the SQL spelling of `CompactText.encode` (a BLOB, or the value as it
     /// was), with which a migration compacts the rows an older pushline wrote.
     func defineCompactFunction() throws(RunStoreError) {
-        let result = sqlite3_create_function_v2(db, "pushline_compact", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
-            guard let values, let value = values[0] else { return sqlite3_result_null(context) }
-            guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return sqlite3_result_value(context, value) }
-            let string = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
-            guard let bytes = CompactText.encode(string, forKey: sqlite3_value_int(values[1]) != 0) else { return sqlite3_result_value(context, value) }
-            bytes.withUnsafeBytes { sqlite3_result_blob64(context, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) }
-        }, nil, nil, nil)
+        let result = sqlite3_create_function_v2(
+            db, "pushline_compact", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, values in
+                guard let values, let value = values[0] else { return sqlite3_result_null(context) }
+                guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
+                    return sqlite3_result_value(context, value)
+                }
+                let string = String(
+                    decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+                guard let bytes = CompactText.encode(string, forKey: sqlite3_value_int(values[1]) != 0) else {
+                    return sqlite3_result_value(context, value)
+                }
+                bytes.withUnsafeBytes {
+                    sqlite3_result_blob64(context, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient)
+                }
+            }, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(result, doing: "updating the schema") }
     }
 
     /// Defines `pushline_target(value)`: the text of a target as `CompactTarget` stored it (TEXT as it is), which
     /// `runs find` searches. Defined on every connection the journal opens.
     func defineTargetFunction() throws(RunStoreError) {
-        let result = sqlite3_create_function_v2(db, "pushline_target", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
-            guard let values, let value = values[0] else { return sqlite3_result_null(context) }
-            guard sqlite3_value_type(value) == SQLITE_BLOB, let blob = sqlite3_value_blob(value) else { return sqlite3_result_value(context, value) }
-            let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(value)))
-            guard let text = CompactTarget.decode(bytes) else { return sqlite3_result_value(context, value) }
-            var utf8 = Array(text.utf8)
-            utf8.withUnsafeMutableBytes { buffer in
-                sqlite3_result_text64(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count),
-                                      sqliteTransient, UInt8(SQLITE_UTF8))
-            }
-        }, nil, nil, nil)
+        let result = sqlite3_create_function_v2(
+            db, "pushline_target", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, values in
+                guard let values, let value = values[0] else { return sqlite3_result_null(context) }
+                guard sqlite3_value_type(value) == SQLITE_BLOB, let blob = sqlite3_value_blob(value) else {
+                    return sqlite3_result_value(context, value)
+                }
+                let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(value)))
+                guard let text = CompactTarget.decode(bytes) else { return sqlite3_result_value(context, value) }
+                var utf8 = Array(text.utf8)
+                utf8.withUnsafeMutableBytes { buffer in
+                    sqlite3_result_text64(
+                        context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count),
+                        sqliteTransient, UInt8(SQLITE_UTF8))
+                }
+            }, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(result, doing: "opening the run journal") }
     }
 
@@ -133,10 +151,12 @@ final class SQLiteConnection {
         let detail = String(cString: sqlite3_errmsg(db))
         switch primary {
         case SQLITE_NOTADB:
-            return RunStoreError("\(path) is not a SQLite database, so it cannot be the run journal (\(detail))", kind: .configuration)
+            return RunStoreError(
+                "\(path) is not a SQLite database, so it cannot be the run journal (\(detail))", kind: .configuration)
         case SQLITE_BUSY:
-            return RunStoreError("the run journal at \(path) stayed locked by another process for "
-                + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))", kind: .unavailable)
+            return RunStoreError(
+                "the run journal at \(path) stayed locked by another process for "
+                    + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))", kind: .unavailable)
         case SQLITE_FULL:
             return RunStoreError("the disk holding the run journal at \(path) is full (\(detail))")
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN:

@@ -26,8 +26,9 @@ struct SQLiteStatement {
                 return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
             }
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                sqlite3_bind_text64(handle, index, chars, sqlite3_uint64(bytes.count), sqliteTransient,
-                                    UInt8(SQLITE_UTF8))
+                sqlite3_bind_text64(
+                    handle, index, chars, sqlite3_uint64(bytes.count), sqliteTransient,
+                    UInt8(SQLITE_UTF8))
             }
         }
         try check(result)
@@ -56,13 +57,17 @@ struct SQLiteStatement {
     func bindKeyPrefix(_ index: Int32, _ key: String?) throws(RunStoreError) {
         guard let key, let value = CompactText.keyIndexBytes(key) else { return try bind(index, key) }
         var bigEndian = value.bigEndian
-        try check(withUnsafeBytes(of: &bigEndian) { sqlite3_bind_blob64(handle, index, $0.baseAddress, 4, sqliteTransient) })
+        try check(
+            withUnsafeBytes(of: &bigEndian) { sqlite3_bind_blob64(handle, index, $0.baseAddress, 4, sqliteTransient) })
     }
 
     /// Binds `bytes` as a BLOB; nil binds NULL.
     func bind(_ index: Int32, bytes: [UInt8]?) throws(RunStoreError) {
         guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
-        try check(bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient) })
+        try check(
+            bytes.withUnsafeBytes {
+                sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), sqliteTransient)
+            })
     }
 
     func bind(_ index: Int32, _ value: Int64) throws(RunStoreError) {
@@ -134,7 +139,8 @@ struct SQLiteStatement {
     func target(_ column: Int32) -> String? {
         guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return text(column) }
         guard let bytes = sqlite3_column_blob(handle, column) else { return nil }
-        let buffer = UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_column_bytes(handle, column)))
+        let buffer = UnsafeBufferPointer(
+            start: bytes.assumingMemoryBound(to: UInt8.self), count: Int(sqlite3_column_bytes(handle, column)))
         return CompactTarget.decode(buffer) ?? String(decoding: buffer, as: UTF8.self)
     }
 

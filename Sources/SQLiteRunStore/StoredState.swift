@@ -38,5 +38,6 @@ enum StoredState {
     }
 
     /// The v6 → v7 conversion of a state's name to its code, in SQL.
-    static let fromName = "CASE state " + ItemState.allCases.map { "WHEN '\($0.rawValue)' THEN \(code($0)) " }.joined() + "END"
+    static let fromName =
+        "CASE state " + ItemState.allCases.map { "WHEN '\($0.rawValue)' THEN \(code($0)) " }.joined() + "END"
 }

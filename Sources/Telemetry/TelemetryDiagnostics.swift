@@ -17,11 +17,14 @@ struct TelemetryDiagnostics: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+    func log(event: LogEvent) {
         // The level swift-otel sets from OTEL_LOG_LEVEL may be lower; Pushline's floor stays.
-        guard level >= .warning else { return }
-        let merged = self.metadata.merging(metadata ?? [:]) { _, new in new }
-        let shown = merged.filter { Self.shownKeys.contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        guard event.level >= .warning else { return }
+        let message = event.message
+        let merged = self.metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let shown = merged.filter { Self.shownKeys.contains($0.key) }.sorted { $0.key < $1.key }.map {
+            "\($0.key): \($0.value)"
+        }
         write("pushline: warning: tracing: \(message)" + (shown.isEmpty ? "" : " (\(shown.joined(separator: ", ")))"))
     }
 

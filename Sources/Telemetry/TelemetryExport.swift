@@ -16,11 +16,18 @@ package enum TelemetryExport {
 
     /// Runs `body`; with spans exported when `environment` has `OTEL_EXPORTER_OTLP_ENDPOINT`. A tracing setup that
     /// fails is a warning (`warn`), never the command's failure.
-    package static func run<T>(environment: [String: String], warn: @escaping @Sendable (String) -> Void,
-                               _ body: () async throws -> T) async throws -> T {
+    package static func run<T>(
+        environment: [String: String], warn: @escaping @Sendable (String) -> Void,
+        _ body: () async throws -> T
+    ) async throws -> T {
         guard let settings = TelemetrySettings(environment) else { return try await body() }
         settings.warnings.forEach(warn)
-        guard bootstrapped.withLock({ done in defer { done = true }; return !done }) else {
+        guard
+            bootstrapped.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else {
             // The first command's exporter has shut down already: spans recorded now would go nowhere.
             warn("tracing: a second traced command in one process is not traced")
             return try await body()
@@ -43,7 +50,8 @@ package enum TelemetryExport {
             return try await body()
         }
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [.init(service: service)], logger: Logger(label: "pushline.telemetry", factory: { _ in SwiftLogNoOpLogHandler() }))
+            services: [.init(service: service)],
+            logger: Logger(label: "pushline.telemetry", factory: { _ in SwiftLogNoOpLogHandler() }))
         groupConfiguration.maximumGracefulShutdownDuration = shutdownLimit
         groupConfiguration.maximumCancellationDuration = .seconds(1)
         let group = ServiceGroup(configuration: groupConfiguration)
@@ -57,7 +65,7 @@ package enum TelemetryExport {
             }
             await group.triggerGracefulShutdown()
             // The exporter reports its own failures (a collector that is down); they do not change the command's end.
-            while let _ = try? await tasks.next() {}
+            while (try? await tasks.next()) != nil {}
             return try outcome.get()
         }
     }

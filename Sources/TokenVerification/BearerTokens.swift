@@ -42,7 +42,7 @@ package final class BearerTokens: Sendable {
             // Every key names its kid and its algorithm (RS256 or ES256): a token's kid must find one, and no token
             // header can choose a key's algorithm.
             guard let object = try? JSONSerialization.jsonObject(with: Data(jwks.utf8)) as? [String: Any],
-                  let list = object["keys"] as? [[String: Any]], !list.isEmpty
+                let list = object["keys"] as? [[String: Any]], !list.isEmpty
             else { throw BearerConfigError("the JWKS must be a JSON object with a non-empty `keys` list") }
             for algorithm in ["RS256", "ES256"] {
                 let chosen = list.filter { $0["alg"] as? String == algorithm }
@@ -51,7 +51,8 @@ package final class BearerTokens: Sendable {
                     throw BearerConfigError("give \(algorithm) keys either as `public-key` or in the JWKS, not both")
                 }
                 guard chosen.allSatisfy({ ($0["kid"] as? String)?.isEmpty == false }),
-                      let data = try? JSONSerialization.data(withJSONObject: ["keys": chosen]) else {
+                    let data = try? JSONSerialization.data(withJSONObject: ["keys": chosen])
+                else {
                     throw BearerConfigError("every JWKS key needs a kid")
                 }
                 let keys = JWTKeyCollection()
@@ -84,11 +85,20 @@ package final class BearerTokens: Sendable {
         let leeway = TimeInterval(settings.leewaySeconds)
         guard let exp = claims.number("exp") else { return .failure(.init("the token has no exp")) }
         guard now.timeIntervalSince1970 - leeway < exp else { return .failure(.init("the token has expired")) }
-        if let nbf = claims.number("nbf"), now.timeIntervalSince1970 + leeway < nbf { return .failure(.init("the token is not valid yet")) }
-        if let issuer = settings.issuer, claims.all["iss"]?.asString != issuer { return .failure(.init("the token's issuer is not accepted")) }
+        if let nbf = claims.number("nbf"), now.timeIntervalSince1970 + leeway < nbf {
+            return .failure(.init("the token is not valid yet"))
+        }
+        if let issuer = settings.issuer, claims.all["iss"]?.asString != issuer {
+            return .failure(.init("the token's issuer is not accepted"))
+        }
         if let audience = settings.audience {
-            let audiences = claims.all["aud"].map { field in field.asString.map { [$0] } ?? field.asArray?.compactMap(\.asString) ?? [] } ?? []
-            guard audiences.contains(audience) else { return .failure(.init("the token is not meant for this service (aud)")) }
+            let audiences =
+                claims.all["aud"].map { field in
+                    field.asString.map { [$0] } ?? field.asArray?.compactMap(\.asString) ?? []
+                } ?? []
+            guard audiences.contains(audience) else {
+                return .failure(.init("the token is not meant for this service (aud)"))
+            }
         }
         guard let user = claims.all[settings.userClaim]?.asString, !user.isEmpty else {
             return .failure(.init("the token has no \(settings.userClaim) claim naming the user"))
@@ -113,8 +123,9 @@ package final class BearerTokens: Sendable {
         while base64.count % 4 != 0 { base64 += "=" }
         // A header that names a key twice could be read one way here and another by the JWT library: refused.
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              text.components(separatedBy: "\"alg\"").count == 2,
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            text.components(separatedBy: "\"alg\"").count == 2,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return object["alg"] as? String
     }
 }

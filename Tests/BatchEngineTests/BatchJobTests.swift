@@ -1,4 +1,3 @@
-@testable import BatchEngine
 import Foundation
 import HubClient
 import HubWire
@@ -6,8 +5,10 @@ import PipelineCore
 import PushlineLogging
 import RunStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import BatchEngine
 
 /// Which row was asked to reuse which id.
 final class ReuseRecorder: Sendable {
@@ -31,8 +32,9 @@ struct ScriptedJob: BatchJob {
         if let id { reused?.ids.withLock { $0[row] = id } }
         var made = id
         for step in 1...steps {
-            let request = HubRequest(method: .put, url: "http://h/myhub/things?step=\(step)&row=\(row)", headers: [], body: [],
-                                     isIdempotent: true, summary: "PUT thing \(row) step \(step)", right: .listen)
+            let request = HubRequest(
+                method: .put, url: "http://h/myhub/things?step=\(step)&row=\(row)", headers: [], body: [],
+                isIdempotent: true, summary: "PUT thing \(row) step \(step)", right: .listen)
             switch await requests.expect(request) {
             case .success(let response):
                 if made == nil, let location = response.header("Location") {
@@ -48,19 +50,26 @@ struct ScriptedJob: BatchJob {
     }
 }
 
-private let hub = HubDeclaration(name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
-                                 connection: try! ConnectionString(parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=k3y"),
-                                 hubName: "myhub", endpoint: nil)
+private let hub = HubDeclaration(
+    name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
+    connection: try! ConnectionString(
+        parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=k3y"),
+    hubName: "myhub", endpoint: nil)
 
 /// Runs `rows` job items (repeatable, keyed `k<row>`, dedupe as `dedupes` says) and returns the outcome.
-func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, steps: Int = 2, dedupes: Bool = true,
-             repeatable: Bool = true, window: Double = 0, dryRun: Bool = false, kept: Int = 1000,
-             reused: ReuseRecorder? = nil, failSourceAt: Int? = nil) async throws -> BatchOutcome {
-    let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
-                              document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
-                              isDryRun: dryRun, transport: transport)
-    var runner = BatchRunner(session: try context.session(for: hub), stepIndex: 1, stepId: "register", concurrency: concurrency, rate: nil,
-                             control: control, isDryRun: dryRun, dedupeWindow: window)
+func runJobs(
+    rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, steps: Int = 2,
+    dedupes: Bool = true,
+    repeatable: Bool = true, window: Double = 0, dryRun: Bool = false, kept: Int = 1000,
+    reused: ReuseRecorder? = nil, failSourceAt: Int? = nil
+) async throws -> BatchOutcome {
+    let context = StepContext(
+        logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
+        document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
+        isDryRun: dryRun, transport: transport)
+    var runner = BatchRunner(
+        session: try context.session(for: hub), stepIndex: 1, stepId: "register", concurrency: concurrency, rate: nil,
+        control: control, isDryRun: dryRun, dedupeWindow: window)
     runner.keptItems = kept
     runner.wording = BatchRunner.Wording(item: "device", thing: "registration")
     var row = 0
@@ -68,8 +77,10 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
         guard row < rows else { return nil }
         row += 1
         if row == failSourceAt { throw StepFailure("devices.csv: the file became unreadable") }
-        var item = BatchItem(row: row, origin: "devices.csv:\(row + 1)", digest: "d\(row)", work: .job(ScriptedJob(row: row, steps: steps, reused: reused)),
-                             key: "k\(row)", target: "device-\(row)")
+        var item = BatchItem(
+            row: row, origin: "devices.csv:\(row + 1)", digest: "d\(row)",
+            work: .job(ScriptedJob(row: row, steps: steps, reused: reused)),
+            key: "k\(row)", target: "device-\(row)")
         item.label = "device-\(row)"
         item.dedupes = dedupes
         item.repeatable = repeatable
@@ -98,13 +109,18 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
 
     @Test func aRepeatableItemLeftSendingIsDoneAgainUnderItsJournalledIdNotReportedUnknown() async throws {
         let ledger = MemoryLedger()
-        let item = { (row: Int) in LedgerItem(key: LedgerKey(step: 1, row: row), stepId: "register", origin: "devices.csv:\(row + 1)", digest: "d\(row)") }
+        let item = { (row: Int) in
+            LedgerItem(
+                key: LedgerKey(step: 1, row: row), stepId: "register", origin: "devices.csv:\(row + 1)",
+                digest: "d\(row)")
+        }
         try ledger.markSending([item(1), item(2)])
         try ledger.assignId("reg-old-1", to: LedgerKey(step: 1, row: 1))  // row 2 never got an id
         try await ledger.record([LedgerOutcome(item: item(3), state: .accepted, notificationId: "n3")])
         let reused = ReuseRecorder()
         let transport = RowTransport()
-        let outcome = try await runJobs(rows: 3, transport: transport, control: BatchControl(ledger: ledger, isResume: true), reused: reused)
+        let outcome = try await runJobs(
+            rows: 3, transport: transport, control: BatchControl(ledger: ledger, isResume: true), reused: reused)
         #expect(reused.ids.withLock { $0 } == [1: "reg-old-1"])
         #expect(outcome.counts.accepted == 2 && outcome.counts.skipped == 1 && outcome.counts.unknown == 0)
         #expect(try ledger.entry(LedgerKey(step: 1, row: 1))?.notificationId == "reg-old-1")
@@ -116,9 +132,14 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
     @Test func onlyItemsThatDedupeAreHeldBackByAnotherRunsKey() async throws {
         for dedupes in [true, false] {
             let ledger = MemoryLedger()
-            ledger.otherRuns.withLock { $0["k1"] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "devices.csv:2", sameRun: false) }
+            ledger.otherRuns.withLock {
+                $0["k1"] = PriorSend(
+                    runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "devices.csv:2",
+                    sameRun: false)
+            }
             let transport = RowTransport()
-            let outcome = try await runJobs(rows: 2, transport: transport, control: BatchControl(ledger: ledger), dedupes: dedupes, window: 3600)
+            let outcome = try await runJobs(
+                rows: 2, transport: transport, control: BatchControl(ledger: ledger), dedupes: dedupes, window: 3600)
             #expect(outcome.counts.duplicates == (dedupes ? 1 : 0))
             #expect(outcome.counts.accepted == (dedupes ? 1 : 2))
             if dedupes {
@@ -131,7 +152,8 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
     @Test func aJobsHubWideFailureStopsAdmissionAndTheStopIsTyped() async throws {
         let ledger = MemoryLedger()
         let transport = RowTransport(script: [1: 401])
-        let outcome = try await runJobs(rows: 20, transport: transport, control: BatchControl(ledger: ledger), concurrency: 1)
+        let outcome = try await runJobs(
+            rows: 20, transport: transport, control: BatchControl(ledger: ledger), concurrency: 1)
         let stop = try #require(outcome.stop)
         #expect(stop.cause == .hub && stop.message.hasPrefix("hub 'h': "))
         #expect(outcome.counts.failed == 1 && outcome.counts.total == 1, "no further item was started")
@@ -142,8 +164,9 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
 
     @Test func theFirstFailuresAreKeptInRowOrderAndReportsStayBounded() async throws {
         let failing = Dictionary(uniqueKeysWithValues: stride(from: 2, through: 40, by: 2).map { ($0, 400) })
-        let outcome = try await runJobs(rows: 40, transport: RowTransport(script: failing), control: BatchControl(), concurrency: 8,
-                                        steps: 1, kept: 10)
+        let outcome = try await runJobs(
+            rows: 40, transport: RowTransport(script: failing), control: BatchControl(), concurrency: 8,
+            steps: 1, kept: 10)
         #expect(outcome.counts.failed == 20 && outcome.counts.accepted == 20)
         #expect(outcome.firstFailures.map(\.row) == [2, 4, 6, 8, 10])
         #expect(outcome.items.map(\.row) == Array(1...10))
@@ -151,19 +174,23 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
     }
 
     @Test func aDryRunShowsTheFirstRequestsInItemOrderAndCountsThemAll() async throws {
-        let outcome = try await runJobs(rows: 12, transport: RowTransport(), control: BatchControl(), concurrency: 8, steps: 2, dryRun: true)
+        let outcome = try await runJobs(
+            rows: 12, transport: RowTransport(), control: BatchControl(), concurrency: 8, steps: 2, dryRun: true)
         #expect(outcome.requests == 24)
         #expect(outcome.counts.planned == 12 && outcome.counts.accepted == 0)
         let shown = outcome.dryRunLines.filter { $0.hasPrefix("PUT ") }
-        #expect(shown == [
-            "PUT http://h/myhub/things?step=1&row=1", "PUT http://h/myhub/things?step=2&row=1", "PUT http://h/myhub/things?step=1&row=2",
-        ])
+        #expect(
+            shown == [
+                "PUT http://h/myhub/things?step=1&row=1", "PUT http://h/myhub/things?step=2&row=1",
+                "PUT http://h/myhub/things?step=1&row=2",
+            ])
     }
 
     @Test func anUnreadableSourceStopsAdmissionAfterWhatWasRead() async throws {
         let ledger = MemoryLedger()
-        let outcome = try await runJobs(rows: 10, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 2,
-                                        failSourceAt: 4)
+        let outcome = try await runJobs(
+            rows: 10, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 2,
+            failSourceAt: 4)
         #expect(outcome.stop == BatchStop(.source, message: "devices.csv: the file became unreadable"))
         #expect(outcome.counts.accepted == 3)
     }
@@ -198,9 +225,11 @@ func runJobs(rows: Int, transport: RowTransport, control: BatchControl, concurre
             try? await Task.sleep(for: .seconds(2))
         }
         let transport = RowTransport(script: [1: 401], onSend: onSend)
-        let outcome = try await runJobs(rows: 2, transport: transport, control: BatchControl(ledger: ledger), concurrency: 2, steps: 1)
+        let outcome = try await runJobs(
+            rows: 2, transport: transport, control: BatchControl(ledger: ledger), concurrency: 2, steps: 1)
         #expect(outcome.stop?.cause == .journal)
-        #expect(outcome.stop?.message.hasPrefix("disk full") == true || outcome.stop?.message.contains("disk full") == true)
+        #expect(
+            outcome.stop?.message.hasPrefix("disk full") == true || outcome.stop?.message.contains("disk full") == true)
         #expect(outcome.stop?.message.contains("before that: hub 'h': ") == true, "the hub stop is kept in the message")
     }
 }

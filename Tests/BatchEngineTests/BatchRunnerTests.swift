@@ -1,4 +1,3 @@
-@testable import BatchEngine
 import Foundation
 import HubClient
 import HubWire
@@ -6,8 +5,10 @@ import PipelineCore
 import PushlineLogging
 import RunStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import BatchEngine
 
 /// Answers by the row number in the URL's `row` query: statuses scripted per row, 201 otherwise.
 final class RowTransport: HubTransport {
@@ -24,7 +25,9 @@ final class RowTransport: HubTransport {
         self.onSend = onSend
     }
 
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy) async throws(TransportError) -> TransportResult {
+    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
+        async throws(TransportError) -> TransportResult
+    {
         let row = Int(request.url.split(separator: "=").last ?? "") ?? 0
         let now = inFlight.add(1, ordering: .relaxed).newValue
         _ = maxInFlight.max(now, ordering: .relaxed)
@@ -33,34 +36,52 @@ final class RowTransport: HubTransport {
         try? await Task.sleep(for: .milliseconds(2))
         inFlight.subtract(1, ordering: .relaxed)
         if ambiguous.contains(row) {
-            throw TransportError(kind: .ambiguous, message: "no response after the request was sent", attempts: 1, trackingId: "t\(row)")
+            throw TransportError(
+                kind: .ambiguous, message: "no response after the request was sent", attempts: 1, trackingId: "t\(row)")
         }
         let status = script[row] ?? 201
-        return TransportResult(response: HubResponse(status: status, headers: status == 201 ? [HubHeader("Location", "http://h/myhub/messages/n\(row)?api-version=2020-06")] : []),
-                               attempts: 1, elapsedMs: 1, trackingId: "t\(row)")
+        return TransportResult(
+            response: HubResponse(
+                status: status,
+                headers: status == 201
+                    ? [HubHeader("Location", "http://h/myhub/messages/n\(row)?api-version=2020-06")] : []),
+            attempts: 1, elapsedMs: 1, trackingId: "t\(row)")
     }
 }
 
-private let hub = HubDeclaration(name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
-                                 connection: try! ConnectionString(parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=k3y"),
-                                 hubName: "myhub", endpoint: nil)
+private let hub = HubDeclaration(
+    name: "h", location: SourceLocation(file: "p.yaml", line: 1, column: 1),
+    connection: try! ConnectionString(
+        parsing: "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=k3y"),
+    hubName: "myhub", endpoint: nil)
 
 /// Runs `rows` items through a `BatchRunner`; `keys` gives a row's idempotency key (none by default).
-func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
-              keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil) async throws -> BatchOutcome {
-    let context = StepContext(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
-                              document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
-                              isDryRun: dryRun, transport: transport)
+func runBatch(
+    rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
+    keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil
+) async throws -> BatchOutcome {
+    let context = StepContext(
+        logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
+        document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
+        isDryRun: dryRun, transport: transport)
     let session = try context.session(for: hub)
-    let runner = BatchRunner(session: session, stepIndex: 1, stepId: "send", concurrency: concurrency, rate: rate, control: control,
-                             isDryRun: dryRun, dedupeWindow: window)
+    let runner = BatchRunner(
+        session: session, stepIndex: 1, stepId: "send", concurrency: concurrency, rate: rate, control: control,
+        isDryRun: dryRun, dedupeWindow: window)
     var row = 0
     return try await runner.run { () throws(StepFailure) -> BatchItem? in
         guard row < rows else { return nil }
         row += 1
-        if invalid.contains(row) { return BatchItem(row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)", work: .invalid("rows.csv:\(row + 1): the row has no 'userId'")) }
-        let request = HubRequest(method: .post, url: "http://h/myhub/messages?row=\(row)", headers: [], body: [], isIdempotent: false, summary: "send row \(row)", right: .send)
-        return BatchItem(row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)", work: .request(request), key: keys(row))
+        if invalid.contains(row) {
+            return BatchItem(
+                row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)",
+                work: .invalid("rows.csv:\(row + 1): the row has no 'userId'"))
+        }
+        let request = HubRequest(
+            method: .post, url: "http://h/myhub/messages?row=\(row)", headers: [], body: [], isIdempotent: false,
+            summary: "send row \(row)", right: .send)
+        return BatchItem(
+            row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)", work: .request(request), key: keys(row))
     }
 }
 
@@ -68,7 +89,8 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
     @Test func everyRowIsJournalledAndCountedWithBoundedConcurrency() async throws {
         let ledger = MemoryLedger()
         let transport = RowTransport(script: [7: 400])
-        let outcome = try await runBatch(rows: 50, transport: transport, control: BatchControl(ledger: ledger), invalid: [3])
+        let outcome = try await runBatch(
+            rows: 50, transport: transport, control: BatchControl(ledger: ledger), invalid: [3])
         // A malformed row is bad (never sent), a refused one failed: each counted apart.
         #expect(outcome.counts == ItemCounts(accepted: 48, failed: 1, unknown: 0, skipped: 0, bad: 1))
         #expect(transport.maxInFlight.load(ordering: .relaxed) <= 4)
@@ -80,20 +102,29 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
 
     @Test func aResumeSkipsAcceptedRetriesRetriableAndReportsUnknownWithoutResending() async throws {
         let ledger = MemoryLedger()
-        try ledger.markSending((1...4).map { LedgerItem(key: LedgerKey(step: 1, row: $0), stepId: "send", origin: "o", digest: "d\($0)") })
+        try ledger.markSending(
+            (1...4).map { LedgerItem(key: LedgerKey(step: 1, row: $0), stepId: "send", origin: "o", digest: "d\($0)") })
         try await ledger.record([
-            LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 1), stepId: "send", origin: "o", digest: "d1"), state: .accepted, notificationId: "n1"),
-            LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 2), stepId: "send", origin: "o", digest: "d2"), state: .failed, error: "429", retriable: true),
-            LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "o", digest: "d3"), state: .failed, error: "400", retriable: false),
+            LedgerOutcome(
+                item: LedgerItem(key: LedgerKey(step: 1, row: 1), stepId: "send", origin: "o", digest: "d1"),
+                state: .accepted, notificationId: "n1"),
+            LedgerOutcome(
+                item: LedgerItem(key: LedgerKey(step: 1, row: 2), stepId: "send", origin: "o", digest: "d2"),
+                state: .failed, error: "429", retriable: true),
+            LedgerOutcome(
+                item: LedgerItem(key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "o", digest: "d3"),
+                state: .failed, error: "400", retriable: false),
         ])  // row 4 stays `sending`: the earlier attempt was killed with its request in flight
         let transport = RowTransport()
-        let outcome = try await runBatch(rows: 6, transport: transport, control: BatchControl(ledger: ledger, isResume: true))
+        let outcome = try await runBatch(
+            rows: 6, transport: transport, control: BatchControl(ledger: ledger, isResume: true))
         #expect(transport.sent.withLock { $0.sorted() } == [2, 5, 6])
         #expect(outcome.counts == ItemCounts(accepted: 3, failed: 1, unknown: 1, skipped: 1))
         #expect(ledger.state(4) == .unknown)
 
         let again = RowTransport()
-        _ = try await runBatch(rows: 6, transport: again, control: BatchControl(ledger: ledger, isResume: true, resendUnknown: true))
+        _ = try await runBatch(
+            rows: 6, transport: again, control: BatchControl(ledger: ledger, isResume: true, resendUnknown: true))
         #expect(again.sent.withLock { $0 } == [4])
     }
 
@@ -103,7 +134,8 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
         let transport = RowTransport(onSend: { row in
             if ledger.state(row) != .sending { unmarked.withLock { $0.append(row) } }
         })
-        let outcome = try await runBatch(rows: 64, transport: transport, control: BatchControl(ledger: ledger), concurrency: 8)
+        let outcome = try await runBatch(
+            rows: 64, transport: transport, control: BatchControl(ledger: ledger), concurrency: 8)
         #expect(outcome.counts.accepted == 64)
         #expect(unmarked.withLock { $0 } == [])
         let calls = ledger.markCalls.withLock { $0 }
@@ -116,7 +148,8 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
 
     @Test func pacedItemsAreMarkedOneAtATime() async throws {
         let ledger = MemoryLedger()
-        let outcome = try await runBatch(rows: 12, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 4, rate: 400)
+        let outcome = try await runBatch(
+            rows: 12, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 4, rate: 400)
         #expect(outcome.counts.accepted == 12)
         #expect(ledger.markCalls.withLock { $0 } == Array(repeating: 1, count: 12))
     }
@@ -134,7 +167,8 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
         let ledger = MemoryLedger()
         let stop = StopSignal()
         let transport = RowTransport(onSend: { row in if row == 10 { stop.request() } })
-        let outcome = try await runBatch(rows: 1000, transport: transport, control: BatchControl(ledger: ledger, stop: stop))
+        let outcome = try await runBatch(
+            rows: 1000, transport: transport, control: BatchControl(ledger: ledger, stop: stop))
         #expect(outcome.interrupted)
         let sent = transport.sent.withLock { $0.count }
         #expect(sent < 1000)
@@ -145,7 +179,8 @@ func runBatch(rows: Int, transport: RowTransport, control: BatchControl, concurr
     @Test func aRefusedKeyStopsTheBatchAndSaysWhy() async throws {
         let transport = RowTransport(script: Dictionary(uniqueKeysWithValues: (1...100).map { ($0, 403) }))
         await #expect(throws: StepFailure.self) {
-            _ = try await runBatch(rows: 100, transport: transport, control: BatchControl(ledger: MemoryLedger()), concurrency: 1)
+            _ = try await runBatch(
+                rows: 100, transport: transport, control: BatchControl(ledger: MemoryLedger()), concurrency: 1)
         }
         #expect(transport.sent.withLock { $0.count } < 5)
     }

@@ -1,8 +1,9 @@
-@testable import BatchEngine
 import PipelineCore
 import RunStore
 import Synchronization
 import Testing
+
+@testable import BatchEngine
 
 /// A `HubPace` that records what it is asked and answers from a script: `pauses` answers reservations
 /// without a budget in turn (then 0), `slotWait` those with one (nil: the store cannot be asked).
@@ -51,11 +52,14 @@ private func seconds(_ duration: Duration) -> Double {
 @Suite struct RateGovernorTests {
     let hub = "http://127.0.0.1:9/hub/"
 
-    @Test("a throttling the transport reports holds back every new request for the wait, and is recorded in the store once")
+    @Test(
+        "a throttling the transport reports holds back every new request for the wait, and is recorded in the store once"
+    )
     func throttlingPausesAndIsShared() async {
         let pace = RecordingPace()
         let time = StoppableTime()
-        let governor = RateGovernor(ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: []), now: time.now)
+        let governor = RateGovernor(
+            ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: []), now: time.now)
         await governor.acquire()
         let clock = ContinuousClock()
         let start = clock.now
@@ -115,7 +119,8 @@ private func seconds(_ duration: Duration) -> Double {
     @Test("slots within a block are spaced at the budget's rate, after the wait the store gave")
     func slotsFollowTheStore() async {
         let pace = RecordingPace(slotWait: 0.2)
-        let governor = RateGovernor(ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: [PaceBudget(key: "b", rate: 20)]))
+        let governor = RateGovernor(
+            ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: [PaceBudget(key: "b", rate: 20)]))
         let clock = ContinuousClock()
         let start = clock.now
         // Block of 5 at 20/s: the 5th slot is 0.2 s after the first, which is 0.2 s off.
@@ -127,7 +132,8 @@ private func seconds(_ duration: Duration) -> Double {
     @Test("concurrent callers share one reservation rather than each making their own")
     func concurrentCallersShareARefill() async {
         let pace = RecordingPace()
-        let governor = RateGovernor(ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: [PaceBudget(key: "b", rate: 256)]))
+        let governor = RateGovernor(
+            ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: [PaceBudget(key: "b", rate: 256)]))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<64 { group.addTask { await governor.acquire() } }
         }
@@ -137,7 +143,8 @@ private func seconds(_ duration: Duration) -> Double {
     @Test("a store that cannot be asked leaves the pace to this process: requests still go, at the budget's rate")
     func storeDown() async {
         let pace = RecordingPace(slotWait: nil)
-        let governor = RateGovernor(ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: [PaceBudget(key: "b", rate: 40)]))
+        let governor = RateGovernor(
+            ceiling: nil, shared: SharedPacing(pace: pace, hub: hub, budgets: [PaceBudget(key: "b", rate: 40)]))
         let clock = ContinuousClock()
         let start = clock.now
         for _ in 0..<21 { await governor.acquire() }

@@ -1,7 +1,9 @@
+import Engine
 import Foundation
 import PipelineConfig
 import PipelineCore
 import Testing
+
 @testable import BuiltinSteps
 
 /// Loads a pipeline through the loader and the real step registry, as `pushline validate` does.
@@ -17,7 +19,8 @@ func validate(_ path: String, environment: [String: String]) -> [Diagnostic] {
 }
 
 let sampleEnvironment = [
-    "NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=",
+    "NH_CONNECTION":
+        "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=",
     "NH_HUB": "myhub",
     "DIGEST_ROWS": Repository.root + "/pipelines/data/digest-sample.csv",
 ]
@@ -41,8 +44,10 @@ let sampleEnvironment = [
         func position(_ line: String, _ offset: Int) -> (Int, Int) {
             (line.prefix { $0 != ":" }.isEmpty ? 0 : Int(line.prefix { $0 != ":" }) ?? 0, offset)
         }
-        #expect(actual.enumerated().sorted { position($0.element, $0.offset) < position($1.element, $1.offset) }.map(\.element)
-            == fixture.expected)
+        #expect(
+            actual.enumerated().sorted { position($0.element, $0.offset) < position($1.element, $1.offset) }.map(
+                \.element)
+                == fixture.expected)
     }
 }
 
@@ -50,7 +55,10 @@ let sampleEnvironment = [
     static let examples = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.root + "/pipelines")) ?? [])
         .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".service.yaml") }.sorted()  // service files: PushServiceTests
         // A pipeline with plugins is validated with them, by the real `pushline validate` (EditorSupportTests).
-        .filter { !((try? String(contentsOfFile: Repository.root + "/pipelines/" + $0, encoding: .utf8))?.contains("\nplugins:") ?? false) }
+        .filter {
+            !((try? String(contentsOfFile: Repository.root + "/pipelines/" + $0, encoding: .utf8))?.contains(
+                "\nplugins:") ?? false)
+        }
 
     @Test func thereAreAtLeastTwoExamples() {
         #expect(Self.examples.contains("seed-tutorial.yaml"))
@@ -73,7 +81,9 @@ let sampleEnvironment = [
     /// (That every example uses only documented keys is proven by building them: `StepExampleTests`.)
     @Test func everyStepDocumentsItsOptions() {
         for type in BuiltinSteps.all {
-            #expect(type.summary.count >= 20 && type.summary.hasSuffix("."), "\(type.id): '\(type.summary)' is not a one-line sentence")
+            #expect(
+                type.summary.count >= 20 && type.summary.hasSuffix("."),
+                "\(type.id): '\(type.summary)' is not a one-line sentence")
             #expect(!type.examples.isEmpty)
             #expect(Set(type.options.map(\.key)).count == type.options.count, "\(type.id) documents a key twice")
             for spec in type.options {
@@ -107,20 +117,25 @@ let sampleEnvironment = [
 
 @Suite struct NoSilentSkipTests {
     func write(_ text: String) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-\(UUID().uuidString).yaml")
+            .path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         return path
     }
 
     @Test func aStepWhoseTemplateIsBrokenIsReportedNotDropped() {
-        let path = write("version: 1\ntemplates:\n  t:\n    platform: apns\n    body:\nsteps:\n  - render: { template: t }\n")
+        let path = write(
+            "version: 1\ntemplates:\n  t:\n    platform: apns\n    body:\nsteps:\n  - render: { template: t }\n")
         let messages = validate(path, environment: [:]).filter { $0.severity == .error }.map(\.description)
         #expect(messages.count == 2)
-        #expect(messages.last?.hasSuffix(":7:5: error: [render] step 'render' cannot be built from these options") == true)
+        #expect(
+            messages.last?.hasSuffix(":7:5: error: [render] step 'render' cannot be built from these options") == true)
     }
 
     @Test func unresolvedReferencesInStepOptionsAreOnlyWarningsForValidate() {
-        let path = write("version: 1\nhubs:\n  h: { connection: \"${env:C}\", hub: x }\nsteps:\n  - sign: { hub: \"${env:WHICH}\", lifetime: \"${env:LIFE}\" }\n")
+        let path = write(
+            "version: 1\nhubs:\n  h: { connection: \"${env:C}\", hub: x }\nsteps:\n  - sign: { hub: \"${env:WHICH}\", lifetime: \"${env:LIFE}\" }\n"
+        )
         let diagnostics = validate(path, environment: [:])
         #expect(diagnostics.map(\.severity) == [.warning, .warning, .warning])
     }

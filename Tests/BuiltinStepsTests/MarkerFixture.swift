@@ -20,7 +20,8 @@ struct MarkerFixture {
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.drop { $0 == " " }
             if trimmed.hasPrefix("#"), let caret = line.firstIndex(of: "^"),
-                line[line.index(after: caret)...].hasPrefix(" error: ") || line[line.index(after: caret)...].hasPrefix(" warning: ")
+                line[line.index(after: caret)...].hasPrefix(" error: ")
+                    || line[line.index(after: caret)...].hasPrefix(" warning: ")
             {
                 let column = line.distance(from: line.startIndex, to: caret) + 1
                 let rest = line[line.index(caret, offsetBy: 2)...]
@@ -48,7 +49,9 @@ enum Repository {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
         }
         return FileManager.default.currentDirectoryPath
     }()

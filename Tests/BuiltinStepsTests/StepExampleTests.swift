@@ -1,4 +1,5 @@
 import BuiltinSteps
+import Engine
 import Foundation
 import PipelineConfig
 import PipelineCore
@@ -8,13 +9,16 @@ import Testing
 /// registry, in a pipeline that declares what the examples name and holds the files they read: a wrong
 /// example fails here, not in a user's editor.
 @Suite struct StepExampleTests {
-    static let examples: [(step: String, yaml: String)] = BuiltinSteps.all.flatMap { type in type.examples.map { (type.id, $0) } }
+    static let examples: [(step: String, yaml: String)] = BuiltinSteps.all.flatMap { type in
+        type.examples.map { (type.id, $0) }
+    }
 
     static let token = String(repeating: "62BCD3484834B7E2", count: 4)
 
     /// A project directory with every hub, template, audience and file the examples name.
     static func project() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("step-examples-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("step-examples-\(UUID().uuidString)")
+            .path
         let files = [
             "data/rows.csv": "userId,headline\nalice,Hi\n",
             "data/users.csv": "userId,token\nalice,fcm-token-1:APA91b\n",
@@ -29,7 +33,8 @@ import Testing
         ]
         for (path, content) in files {
             let full = root + "/" + path
-            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try content.write(toFile: full, atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(atPath: root + "/pipelines", withIntermediateDirectories: true)
@@ -53,7 +58,9 @@ import Testing
         """
 
     @Test func everyStepHasExamples() {
-        for type in BuiltinSteps.all { #expect(type.examples.count >= 2, "\(type.id) documents fewer than two examples") }
+        for type in BuiltinSteps.all {
+            #expect(type.examples.count >= 2, "\(type.id) documents fewer than two examples")
+        }
     }
 
     @Test(arguments: examples.indices)
@@ -61,14 +68,19 @@ import Testing
         let (step, yaml) = Self.examples[index]
         let root = try Self.project()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let indented = yaml.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        let indented = yaml.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+            separator: "\n")
         let path = root + "/pipelines/example.yaml"
         try (Self.declarations + indented + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let environment = sampleEnvironment.merging(["DIGEST_ROWS": root + "/data/rows.csv", "USERS": root + "/data/users.csv"]) { $1 }
+        let environment = sampleEnvironment.merging([
+            "DIGEST_ROWS": root + "/data/rows.csv", "USERS": root + "/data/users.csv",
+        ]) { $1 }
         let collector = DiagnosticCollector()
         let loader = PipelineLoader(options: LoaderOptions(purpose: .run, environment: environment))
-        let document = try #require(loader.load(path: path, diagnostics: collector), "\(step) example \(index): \(collector.diagnostics)")
-        let pipeline = BuiltinSteps.registry().build(document, diagnostics: collector) { path, name, reference, diagnostics in
+        let document = try #require(
+            loader.load(path: path, diagnostics: collector), "\(step) example \(index): \(collector.diagnostics)")
+        let pipeline = BuiltinSteps.registry().build(document, diagnostics: collector) {
+            path, name, reference, diagnostics in
             loader.loadDataFile(path: path, name: name, reference: reference, diagnostics: diagnostics)
         }
         #expect(collector.diagnostics.map(\.description) == [], "the \(step) example\n\(yaml)")

@@ -13,11 +13,21 @@ func withServer(
 ) async throws {
     let server = HTTPServer(options: options, handler: handler)
     let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let task = Task { defer { continuation.finish() }; try await server.run { continuation.yield($0) } }
+    let task = Task {
+        defer { continuation.finish() }
+        try await server.run { continuation.yield($0) }
+    }
     var port = 0
-    for await bound in ports { port = bound; break }
+    for await bound in ports {
+        port = bound
+        break
+    }
     #expect(port > 0)
-    do { try await body(port) } catch { await server.shutdown(); _ = try? await task.value; throw error }
+    do { try await body(port) } catch {
+        await server.shutdown()
+        _ = try? await task.value
+        throw error
+    }
     await server.shutdown()
     try await task.value
 }
@@ -33,14 +43,18 @@ struct Answer: Sendable {
 func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: [UInt8]? = nil)
     async throws -> Answer
 {
-    let request = TestClient.Request(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers,
-                                     body: body.map { ByteBuffer(bytes: $0) })
-    let response = try await TestClient.withClient(host: "127.0.0.1", port: port,
-                                                   configuration: .init(timeout: .seconds(60))) { client in
+    let request = TestClient.Request(
+        uri, method: method, authority: "127.0.0.1:\(port)", headers: headers,
+        body: body.map { ByteBuffer(bytes: $0) })
+    let response = try await TestClient.withClient(
+        host: "127.0.0.1", port: port,
+        configuration: .init(timeout: .seconds(60))
+    ) { client in
         try await client.execute(request)
     }
-    return Answer(status: Int(response.status.code), headers: response.headers,
-                  text: response.body.map { String(buffer: $0) } ?? "")
+    return Answer(
+        status: Int(response.status.code), headers: response.headers,
+        text: response.body.map { String(buffer: $0) } ?? "")
 }
 
 @Suite struct HTTPServerTests {
@@ -93,7 +107,8 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
 
     @Test func datesResponsesWithTheGivenClock() async throws {
         let past = Date(timeIntervalSince1970: 1_000_000_000)  // 2001-09-09T01:46:40Z
-        let options = ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true, responseClock: { past })
+        let options = ServerOptions(
+            host: "127.0.0.1", port: 0, serverName: "test", quiet: true, responseClock: { past })
         try await withServer(options, handler: { _ in ServedResponse(status: .noContent) }) { port in
             let response = try await send(port, .get, "/")
             #expect(response.headers[.date] == "Sun, 09 Sep 2001 01:46:40 GMT")
@@ -103,15 +118,22 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
     @Test func shutdownLetsARequestInFlightFinish() async throws {
         // The handler says when it has the request, so shutdown comes while it is in flight, however slow the machine.
         let (arrived, arrival) = AsyncStream<Void>.makeStream()
-        let server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true)) { _ in
+        let server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true)) {
+            _ in
             arrival.yield()
             try? await Task.sleep(for: .milliseconds(500))
             return ServedResponse(status: .ok, text: "finished")
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let running = Task { defer { continuation.finish() }; try await server.run { continuation.yield($0) } }
+        let running = Task {
+            defer { continuation.finish() }
+            try await server.run { continuation.yield($0) }
+        }
         var port = 0
-        for await bound in ports { port = bound; break }
+        for await bound in ports {
+            port = bound
+            break
+        }
         let inFlight = Task { [port] in try await send(port, .get, "/slow") }
         for await _ in arrived { break }
         await server.shutdown()

@@ -1,22 +1,30 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
-import Testing
 import TestSupport
+import Testing
 
 /// §1.2–§1.6: SAS verification over raw HTTP, every client style, and every way a token goes wrong.
 @Suite("Auth: SAS tokens (§1.2–§1.6)")
 struct AuthTests {
     /// Asserts a §1.6/§9 error: status, `application/xml; charset=utf-8`, `<Error><Code>…</Code><Detail>…</Detail></Error>`.
-    static func expectError(_ response: RawResponse, _ status: Int, detailPrefix: String? = nil,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectError(
+        _ response: RawResponse, _ status: Int, detailPrefix: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(response.status == status, "\(response)", sourceLocation: sourceLocation)
         guard response.status == status, !response.body.isEmpty else { return }
-        #expect(normalizedContentType(response.header("Content-Type")) == "application/xml;charset=utf-8",
-                "\(response)", sourceLocation: sourceLocation)
-        #expect(response.body.matches(#"^<Error><Code>\#(status)</Code><Detail>.*TrackingId:.*,TimeStamp:.*</Detail></Error>$"#),
-                "\(response.body)", sourceLocation: sourceLocation)
+        #expect(
+            normalizedContentType(response.header("Content-Type")) == "application/xml;charset=utf-8",
+            "\(response)", sourceLocation: sourceLocation)
+        #expect(
+            response.body.matches(
+                #"^<Error><Code>\#(status)</Code><Detail>.*TrackingId:.*,TimeStamp:.*</Detail></Error>$"#),
+            "\(response.body)", sourceLocation: sourceLocation)
         if let detailPrefix {
-            #expect(response.errorDetail?.hasPrefix(detailPrefix) == true, "\(response.body)", sourceLocation: sourceLocation)
+            #expect(
+                response.errorDetail?.hasPrefix(detailPrefix) == true, "\(response.body)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -26,8 +34,10 @@ struct AuthTests {
     }
 
     static let installation = seedInstallation(id: "auth-1")
-    static let sendHeaders = [("ServiceBusNotification-Format", "template"), ("ServiceBusNotification-Tags", "nobody"),
-                              ("Content-Type", "application/json;charset=utf-8")]
+    static let sendHeaders = [
+        ("ServiceBusNotification-Format", "template"), ("ServiceBusNotification-Tags", "nobody"),
+        ("Content-Type", "application/json;charset=utf-8"),
+    ]
 
     // MARK: fixture vectors
 
@@ -37,15 +47,21 @@ struct AuthTests {
         #expect(fixture.vectors.count == 4)
         for vector in fixture.vectors {
             #expect("\(vector.encodedResource)\n\(vector.expiry)" == vector.stringToSign, "\(vector.style)")
-            #expect(Token.mac(vector.encodedResource, vector.expiry, key: vector.key) == vector.signatureBase64, "\(vector.style)")
+            #expect(
+                Token.mac(vector.encodedResource, vector.expiry, key: vector.key) == vector.signatureBase64,
+                "\(vector.style)")
         }
         // The escaping flavours of §1.2 produce the fixtures' encoded resources.
         let byStyle = Dictionary(uniqueKeysWithValues: fixture.vectors.map { ($0.style, $0) })
-        #expect(Escape.quoteLower.encode(byStyle["seed-tutorial"]!.resource) == byStyle["seed-tutorial"]!.encodedResource)
+        #expect(
+            Escape.quoteLower.encode(byStyle["seed-tutorial"]!.resource) == byStyle["seed-tutorial"]!.encodedResource)
         #expect(Escape.dotnet.encode(byStyle["dotnet-sdk"]!.resource) == byStyle["dotnet-sdk"]!.encodedResource)
-        #expect(Escape.quotePlus.encode(byStyle["python-pyamqp"]!.resource) == byStyle["python-pyamqp"]!.encodedResource)
+        #expect(
+            Escape.quotePlus.encode(byStyle["python-pyamqp"]!.resource) == byStyle["python-pyamqp"]!.encodedResource)
         #expect(Escape.uriComponent.encode(byStyle["js-sdk"]!.resource) == byStyle["js-sdk"]!.encodedResource)
-        #expect(Token.mac(fixture.negative.encodedResource, 1_700_000_000, key: NH.fullKey) != fixture.negative.wrongSignatureBase64)
+        #expect(
+            Token.mac(fixture.negative.encodedResource, 1_700_000_000, key: NH.fullKey)
+                != fixture.negative.wrongSignatureBase64)
     }
 
     /// The fixtures' exact token strings (se = 1700000000), accepted thanks to a clock skew reaching back to 2023.
@@ -54,8 +70,9 @@ struct AuthTests {
         let skew = Int64(Date().timeIntervalSince1970) - vector.expiry + 86_400
         try await withEmulator(NH.configuration(clockSkew: skew)) { client, _ async throws in
             // Every style is valid for a send (.NET's token names exactly /myhub/messages/).
-            let send = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: vector.token,
-                                                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let send = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: vector.token,
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             #expect(send.status == 201, "\(vector.style): \(send)")
             if vector.style == "dotnet-sdk" {
                 // …and only for that operation path.
@@ -72,8 +89,9 @@ struct AuthTests {
     func fixtureTokensExpireWithoutSkew() async throws {
         try await withEmulator { client, _ async throws in
             for vector in SASFixture.vectors {
-                let send = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: vector.token,
-                                                    headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+                let send = try await client.request(
+                    .post, "/myhub/messages?\(NH.api)", auth: vector.token,
+                    headers: Self.sendHeaders, body: #"{"message":"x"}"#)
                 Self.expectError(send, 401, detailPrefix: "ExpiredToken")
             }
         }
@@ -84,7 +102,8 @@ struct AuthTests {
         let fixture = try SASFixture.load()
         let skew = Int64(Date().timeIntervalSince1970) - 1_700_000_000 + 86_400
         try await withEmulator(NH.configuration(clockSkew: skew)) { client, _ async throws in
-            let token = "SharedAccessSignature sr=\(fixture.negative.encodedResource)&sig="
+            let token =
+                "SharedAccessSignature sr=\(fixture.negative.encodedResource)&sig="
                 + Escape.quotePlus.encode(fixture.negative.wrongSignatureBase64) + "&se=1700000000&skn=\(NH.fullName)"
             let response = try await client.putInstallation("auth-1", Self.installation, auth: token)
             Self.expectError(response, 401, detailPrefix: "InvalidSignature")
@@ -122,8 +141,9 @@ struct AuthTests {
                 ("dotnet", Token.dotnet(path: "/myhub/messages")),
             ]
             for (style, token) in sendStyles {
-                let send = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: token,
-                                                    headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+                let send = try await client.request(
+                    .post, "/myhub/messages?\(NH.api)", auth: token,
+                    headers: Self.sendHeaders, body: #"{"message":"x"}"#)
                 #expect(send.status == 201, "\(style): \(send)")
             }
         }
@@ -146,9 +166,11 @@ struct AuthTests {
         let sig = Token.mac(sr, expiry, key: NH.fullKey)
         let se = expiry
         try await withEmulator { client, _ async throws in
-            let raw = "SharedAccessSignature sr=\(sr)&sig=\(sig.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "=", with: "%3D"))&se=\(se)&skn=\(NH.fullName)"
+            let raw =
+                "SharedAccessSignature sr=\(sr)&sig=\(sig.replacingOccurrences(of: "/", with: "%2F").replacingOccurrences(of: "=", with: "%3D"))&se=\(se)&skn=\(NH.fullName)"
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: raw), 401)
-            let escaped = "SharedAccessSignature sr=\(sr)&sig=\(Escape.quotePlus.encode(sig))&se=\(se)&skn=\(NH.fullName)"
+            let escaped =
+                "SharedAccessSignature sr=\(sr)&sig=\(Escape.quotePlus.encode(sig))&se=\(se)&skn=\(NH.fullName)"
             #expect(try await client.putInstallation("auth-1", Self.installation, auth: escaped).status == 200)
         }
     }
@@ -167,41 +189,49 @@ struct AuthTests {
             let sigStart = try #require(good.range(of: "&sig="))
             var chars = Array(good)
             var index = good.distance(from: good.startIndex, to: sigStart.upperBound) + 3
-            while chars[index] == "%" || chars[index - 1] == "%" || chars[index - 2] == "%" || !(chars[index].isLetter || chars[index].isNumber) {
+            while chars[index] == "%" || chars[index - 1] == "%" || chars[index - 2] == "%"
+                || !(chars[index].isLetter || chars[index].isNumber)
+            {
                 index += 1
             }
             chars[index] = chars[index] == "A" ? "B" : "A"
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: String(chars)), 401,
-                             detailPrefix: "InvalidSignature")
+            Self.expectError(
+                try await client.putInstallation("auth-1", Self.installation, auth: String(chars)), 401,
+                detailPrefix: "InvalidSignature")
 
             // Expiry extended without re-signing.
             let laterExpiry = good.replacingOccurrences(of: "se=\(expiry)", with: "se=\(expiry + 3600)")
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: laterExpiry), 401,
-                             detailPrefix: "InvalidSignature")
+            Self.expectError(
+                try await client.putInstallation("auth-1", Self.installation, auth: laterExpiry), 401,
+                detailPrefix: "InvalidSignature")
 
             // Resource widened to the namespace root without re-signing.
             let widened = good.replacingOccurrences(of: "%2Fmyhub&", with: "%2F&")
             #expect(widened != good)
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: widened), 401,
-                             detailPrefix: "InvalidSignature")
+            Self.expectError(
+                try await client.putInstallation("auth-1", Self.installation, auth: widened), 401,
+                detailPrefix: "InvalidSignature")
 
             // Escape case of sr changed (same URI, different bytes): the MAC covers the raw sr.
             let recased = good.replacingOccurrences(of: "%3A%2F%2F", with: "%3a%2f%2f")
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: recased), 401,
-                             detailPrefix: "InvalidSignature")
+            Self.expectError(
+                try await client.putInstallation("auth-1", Self.installation, auth: recased), 401,
+                detailPrefix: "InvalidSignature")
 
             // Signed with another key under the full policy's name.
             let wrongKey = Token.pyamqp(key: NH.listenKey)
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: wrongKey), 401,
-                             detailPrefix: "InvalidSignature")
+            Self.expectError(
+                try await client.putInstallation("auth-1", Self.installation, auth: wrongKey), 401,
+                detailPrefix: "InvalidSignature")
         }
     }
 
     @Test("malformed or missing authorization → 401")
     func malformedAuthorization() async throws {
         try await withEmulator { client, _ async throws in
-            let missing = try await client.request(.put, "/myhub/installations/auth-1?\(NH.api)",
-                                                   headers: [("Content-Type", "application/json")], body: Self.installation)
+            let missing = try await client.request(
+                .put, "/myhub/installations/auth-1?\(NH.api)",
+                headers: [("Content-Type", "application/json")], body: Self.installation)
             Self.expectError(missing, 401)
             let bearer = "Bearer" + Token.full().dropFirst("SharedAccessSignature".count)
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: bearer), 401)
@@ -209,11 +239,14 @@ struct AuthTests {
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: unknownPolicy), 401)
             let otherHubPolicy = Token.pyamqp(keyName: NH.otherName, key: NH.otherKey)
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: otherHubPolicy), 401)
-            let nonNumeric = Token.full().replacingOccurrences(of: #"se=\d+"#, with: "se=soon", options: .regularExpression)
+            let nonNumeric = Token.full().replacingOccurrences(
+                of: #"se=\d+"#, with: "se=soon", options: .regularExpression)
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: nonNumeric), 401)
-            let fractional = Token.full().replacingOccurrences(of: #"se=(\d+)"#, with: "se=$1.5", options: .regularExpression)
+            let fractional = Token.full().replacingOccurrences(
+                of: #"se=(\d+)"#, with: "se=$1.5", options: .regularExpression)
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: fractional), 401)
-            let noSig = "SharedAccessSignature sr=https%3A%2F%2F\(NH.nsHost)%2Fmyhub&se=\(Token.freshExpiry())&skn=\(NH.fullName)"
+            let noSig =
+                "SharedAccessSignature sr=https%3A%2F%2F\(NH.nsHost)%2Fmyhub&se=\(Token.freshExpiry())&skn=\(NH.fullName)"
             Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: noSig), 401)
         }
     }
@@ -224,11 +257,13 @@ struct AuthTests {
     func expiredToken() async throws {
         try await withEmulator { client, _ async throws in
             let expired = Token.pyamqp(expiry: Int64(Date().timeIntervalSince1970) - 120)
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation, auth: expired), 401,
-                             detailPrefix: "ExpiredToken")
+            Self.expectError(
+                try await client.putInstallation("auth-1", Self.installation, auth: expired), 401,
+                detailPrefix: "ExpiredToken")
             let dotnetExpired = Token.dotnet(path: "/myhub/messages", expiry: Int64(Date().timeIntervalSince1970) - 5)
-            let send = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: dotnetExpired,
-                                                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let send = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: dotnetExpired,
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             Self.expectError(send, 401, detailPrefix: "ExpiredToken")
         }
     }
@@ -237,11 +272,16 @@ struct AuthTests {
     func clockSkew() async throws {
         try await withEmulator(NH.configuration(clockSkew: 300)) { client, _ async throws in
             let now = Int64(Date().timeIntervalSince1970)
-            #expect(try await client.putInstallation("auth-1", Self.installation,
-                                                     auth: Token.pyamqp(expiry: now - 60)).status == 200)
-            Self.expectError(try await client.putInstallation("auth-1", Self.installation,
-                                                              auth: Token.pyamqp(expiry: now - 900)), 401,
-                             detailPrefix: "ExpiredToken")
+            #expect(
+                try await client.putInstallation(
+                    "auth-1", Self.installation,
+                    auth: Token.pyamqp(expiry: now - 60)
+                ).status == 200)
+            Self.expectError(
+                try await client.putInstallation(
+                    "auth-1", Self.installation,
+                    auth: Token.pyamqp(expiry: now - 900)), 401,
+                detailPrefix: "ExpiredToken")
         }
     }
 
@@ -258,7 +298,10 @@ struct AuthTests {
                 (".NET token for messages", Token.dotnet(path: "/myhub/messages")),
                 (".NET token for another installation", Token.dotnet(path: "/myhub/installations/someone-else")),
                 ("JS root of another namespace", Token.js(host: "fabrikam.servicebus.windows.net")),
-                (".NET token for an installation whose id is a prefix", Token.dotnet(path: "/myhub/installations/auth")),
+                (
+                    ".NET token for an installation whose id is a prefix",
+                    Token.dotnet(path: "/myhub/installations/auth")
+                ),
             ]
             for (name, token) in cases {
                 let response = try await client.putInstallation("auth-1", Self.installation, auth: token)
@@ -266,8 +309,9 @@ struct AuthTests {
                 Self.expectError(response, 401, detailPrefix: "InvalidAudience")
             }
             // A namespace-root token reaches every hub.
-            let other = try await client.putInstallation("auth-1", Self.installation, hub: NH.otherHub,
-                                                         auth: Token.js(keyName: NH.otherName, key: NH.otherKey))
+            let other = try await client.putInstallation(
+                "auth-1", Self.installation, hub: NH.otherHub,
+                auth: Token.js(keyName: NH.otherName, key: NH.otherKey))
             #expect(other.status == 200, "\(other)")
         }
     }
@@ -283,20 +327,25 @@ struct AuthTests {
             #expect(get.status == 200)
             let ids = try await client.request(.post, "/myhub/registrationids?\(NH.api)", auth: listen, body: "")
             #expect(ids.status == 201, "\(ids)")
-            let send = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: listen,
-                                                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let send = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: listen,
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             Self.expectForbidden(send)
-            let direct = try await client.request(.post, "/myhub/messages?\(NH.api)&direct", auth: listen,
-                                                  headers: [("ServiceBusNotification-Format", "apple"),
-                                                            ("ServiceBusNotification-DeviceHandle", apnsToken(1)),
-                                                            ("Content-Type", "application/json;charset=utf-8")],
-                                                  body: #"{"aps":{"alert":"x"}}"#)
+            let direct = try await client.request(
+                .post, "/myhub/messages?\(NH.api)&direct", auth: listen,
+                headers: [
+                    ("ServiceBusNotification-Format", "apple"),
+                    ("ServiceBusNotification-DeviceHandle", apnsToken(1)),
+                    ("Content-Type", "application/json;charset=utf-8"),
+                ],
+                body: #"{"aps":{"alert":"x"}}"#)
             Self.expectForbidden(direct)
             let byTag = try await client.request(.get, "/myhub/tags/12345/registrations?\(NH.api)", auth: listen)
             Self.expectForbidden(byTag)
-            let schedule = try await client.request(.post, "/myhub/schedulednotifications?\(NH.api)", auth: listen,
-                                                    headers: Self.sendHeaders + [("ServiceBusNotification-ScheduleTime", "2099-01-01T00:00:00")],
-                                                    body: #"{"message":"x"}"#)
+            let schedule = try await client.request(
+                .post, "/myhub/schedulednotifications?\(NH.api)", auth: listen,
+                headers: Self.sendHeaders + [("ServiceBusNotification-ScheduleTime", "2099-01-01T00:00:00")],
+                body: #"{"message":"x"}"#)
             Self.expectForbidden(schedule)
             #expect(try await client.deliveries().isEmpty)
         }
@@ -305,11 +354,13 @@ struct AuthTests {
     @Test("Send-only key: sends yes, installations no")
     func sendRights() async throws {
         try await withEmulator { client, _ async throws in
-            let send = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.sendOnly(),
-                                                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let send = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: Token.sendOnly(),
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             #expect(send.status == 201, "\(send)")
             Self.expectForbidden(try await client.putInstallation("auth-1", Self.installation, auth: Token.sendOnly()))
-            let reg = try await client.request(.post, "/myhub/registrationids?\(NH.api)", auth: Token.sendOnly(), body: "")
+            let reg = try await client.request(
+                .post, "/myhub/registrationids?\(NH.api)", auth: Token.sendOnly(), body: "")
             Self.expectForbidden(reg)
         }
     }
@@ -326,8 +377,10 @@ struct AuthTests {
     func authBeforeLookup() async throws {
         try await withEmulator { client, _ async throws in
             let bad = Token.pyamqp(key: NH.listenKey)
-            AuthTests.expectError(try await client.request(.get, "/myhub/installations/ghost?\(NH.api)", auth: bad), 401)
-            AuthTests.expectError(try await client.request(.get, "/myhub/registrations/1-2-3?\(NH.api)", auth: bad), 401)
+            AuthTests.expectError(
+                try await client.request(.get, "/myhub/installations/ghost?\(NH.api)", auth: bad), 401)
+            AuthTests.expectError(
+                try await client.request(.get, "/myhub/registrations/1-2-3?\(NH.api)", auth: bad), 401)
         }
     }
 
@@ -336,15 +389,18 @@ struct AuthTests {
         try await withEmulator { client, _ async throws in
             let response = try await client.request(.get, "/nohub/installations/x?\(NH.api)", auth: Token.js())
             #expect(response.status == 404, "\(response)")
-            #expect(response.errorDetail?.hasPrefix("No service is hosted at the specified address.") == true, "\(response)")
+            #expect(
+                response.errorDetail?.hasPrefix("No service is hosted at the specified address.") == true, "\(response)"
+            )
         }
     }
 
     @Test("errors carry a TrackingId header")
     func trackingIdOnErrors() async throws {
         try await withEmulator { client, _ async throws in
-            let response = try await client.request(.get, "/myhub/installations/x?\(NH.api)",
-                                                    headers: [("TrackingId", "3b1c8f1e-0000-4000-8000-000000000001")])
+            let response = try await client.request(
+                .get, "/myhub/installations/x?\(NH.api)",
+                headers: [("TrackingId", "3b1c8f1e-0000-4000-8000-000000000001")])
             #expect(response.status == 401)
             #expect(response.header("TrackingId")?.isEmpty == false, "\(response)")
         }
@@ -367,13 +423,15 @@ struct AuthTests {
     func clockAhead() async throws {
         try await withEmulator(NH.configuration(clockOffset: 7200)) { client, _ async throws in
             let now = Int64(Date().timeIntervalSince1970)
-            let short = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3600),
-                                                 headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let short = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3600),
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             Self.expectError(short, 401, detailPrefix: "ExpiredToken")
             let served = try #require(Self.httpDate(short.header("Date")), "\(short)")
             #expect(abs(served.timeIntervalSince1970 - Double(now + 7200)) < 120, "Date: \(short.header("Date") ?? "")")
-            let long = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3 * 3600),
-                                                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let long = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now + 3 * 3600),
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             #expect(long.status == 201, "\(long)")
             let dated = try #require(Self.httpDate(long.header("Date")), "\(long)")
             #expect(abs(dated.timeIntervalSince1970 - Double(now + 7200)) < 120)
@@ -384,8 +442,9 @@ struct AuthTests {
     func clockBehind() async throws {
         try await withEmulator(NH.configuration(clockOffset: -7200)) { client, _ async throws in
             let now = Int64(Date().timeIntervalSince1970)
-            let response = try await client.request(.post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now - 3600),
-                                                    headers: Self.sendHeaders, body: #"{"message":"x"}"#)
+            let response = try await client.request(
+                .post, "/myhub/messages?\(NH.api)", auth: Token.pyamqp(expiry: now - 3600),
+                headers: Self.sendHeaders, body: #"{"message":"x"}"#)
             #expect(response.status == 201, "\(response)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Testing
 
@@ -17,7 +18,8 @@ import Testing
     @Test func aTakenPortIsAStartFailureNamingIt() async throws {
         let first = try await EmbeddedEmulator.start(try await Emulator(configuration: NH.configuration()), port: 0)
         let error = await #expect(throws: EmulatorStartFailure.self) {
-            _ = try await EmbeddedEmulator.start(try await Emulator(configuration: NH.configuration()), port: first.port)
+            _ = try await EmbeddedEmulator.start(
+                try await Emulator(configuration: NH.configuration()), port: first.port)
         }
         #expect(error?.message.contains("port \(first.port)") == true)
         await first.stop()

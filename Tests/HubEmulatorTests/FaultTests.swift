@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Testing
 
@@ -29,13 +30,16 @@ struct FaultTests {
             let send = try await client.sendTemplate(#"{"message":"x"}"#, tags: "12345")
             #expect(send.status == 429, "\(send)")
             #expect(send.header("Retry-After") == "1", "\(send)")
-            let direct = try await client.sendNative("apple", #"{"aps":{}}"#, tags: nil, query: "&direct",
-                                                     extraHeaders: [("ServiceBusNotification-DeviceHandle", apnsToken(1))])
+            let direct = try await client.sendNative(
+                "apple", #"{"aps":{}}"#, tags: nil, query: "&direct",
+                extraHeaders: [("ServiceBusNotification-DeviceHandle", apnsToken(1))])
             #expect(direct.status == 429)
-            let batch = try await BatchTests.batch(client, contentType: "multipart/mixed; boundary=b",
-                                                   body: BatchTests.multipart(boundary: "b", devices: [apnsToken(1)]))
+            let batch = try await BatchTests.batch(
+                client, contentType: "multipart/mixed; boundary=b",
+                body: BatchTests.multipart(boundary: "b", devices: [apnsToken(1)]))
             #expect(batch.status == 429, "\(batch)")
-            let schedule = try await ScheduleTests.schedule(client, at: ScheduleTests.format(Date().addingTimeInterval(600)))
+            let schedule = try await ScheduleTests.schedule(
+                client, at: ScheduleTests.format(Date().addingTimeInterval(600)))
             #expect(schedule.status == 429, "\(schedule)")
             #expect(try await client.deliveries().isEmpty)
             let health = try await client.request(.get, "/_emulator/health")
@@ -85,12 +89,14 @@ struct FaultTests {
 
     @Test("rate 0 never fires; rate 0.5 fires for some requests only")
     func rates() async throws {
-        try await withEmulator(NH.configuration(faults: [FaultRule(effect: .status(429, retryAfter: 1), rate: 0)])) { client, _ async throws in
+        try await withEmulator(NH.configuration(faults: [FaultRule(effect: .status(429, retryAfter: 1), rate: 0)])) {
+            client, _ async throws in
             for _ in 0..<20 {
                 #expect(try await client.sendTemplate(#"{"message":"x"}"#, tags: "nobody").status == 201)
             }
         }
-        try await withEmulator(NH.configuration(faults: [FaultRule(effect: .status(429, retryAfter: 1), rate: 0.5)])) { client, _ async throws in
+        try await withEmulator(NH.configuration(faults: [FaultRule(effect: .status(429, retryAfter: 1), rate: 0.5)])) {
+            client, _ async throws in
             var throttled = 0
             for _ in 0..<100 {
                 let status = try await client.sendTemplate(#"{"message":"x"}"#, tags: "nobody").status

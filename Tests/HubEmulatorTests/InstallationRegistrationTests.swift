@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Synchronization
 import Testing
@@ -13,17 +14,19 @@ struct InstallationRegistrationTests {
 
     /// The recorded installation: tag `tag1`, push variable `var1`, one APNs template named `Template Name`.
     static let recordedInstallation = """
-    {"installationId":"\(installationId)","platform":"apns","pushChannel":"\(token)","tags":["tag1"],\
-    "pushVariables":{"var1":"value1"},"templates":{"Template Name":{"body":"{\\"aps\\":{\\"alert\\":\\"alert!\\"}}",\
-    "expiry":"2018-11-07T16:18:32.6641371-08:00"}}}
-    """
+        {"installationId":"\(installationId)","platform":"apns","pushChannel":"\(token)","tags":["tag1"],\
+        "pushVariables":{"var1":"value1"},"templates":{"Template Name":{"body":"{\\"aps\\":{\\"alert\\":\\"alert!\\"}}",\
+        "expiry":"2018-11-07T16:18:32.6641371-08:00"}}}
+        """
 
     /// The feed's entries, each as its text.
     static func entries(_ feed: String) -> [String] {
         feed.components(separatedBy: "<entry").dropFirst().map { "<entry" + $0 }
     }
 
-    static func list(_ client: RawClient, _ path: String = "registrations", query: String = "$top=100") async throws -> RawResponse {
+    static func list(_ client: RawClient, _ path: String = "registrations", query: String = "$top=100") async throws
+        -> RawResponse
+    {
         let response = try await client.request(.get, "/myhub/\(path)?\(NH.api)&\(query)", auth: Token.full())
         #expect(response.status == 200, "\(response)")
         #expect(normalizedContentType(response.header("Content-Type")) == "application/xml")
@@ -31,7 +34,8 @@ struct InstallationRegistrationTests {
     }
 
     static func delete(_ client: RawClient, _ id: String, ifMatch: String = "\"*\"") async throws -> RawResponse {
-        try await client.request(.delete, "/myhub/registrations/\(id)?\(NH.api)", auth: Token.full(), headers: [("If-Match", ifMatch)])
+        try await client.request(
+            .delete, "/myhub/registrations/\(id)?\(NH.api)", auth: Token.full(), headers: [("If-Match", ifMatch)])
     }
 
     static func element(_ name: String, _ xml: String) -> String? { RegistrationTests.element(name, in: xml) }
@@ -44,7 +48,8 @@ struct InstallationRegistrationTests {
             let entries = Self.entries(feed.body)
             #expect(entries.count == 2, "\(feed.body)")
             let native = try #require(entries.first { $0.contains("<AppleRegistrationDescription") }, "\(feed.body)")
-            let template = try #require(entries.first { $0.contains("<AppleTemplateRegistrationDescription") }, "\(feed.body)")
+            let template = try #require(
+                entries.first { $0.contains("<AppleTemplateRegistrationDescription") }, "\(feed.body)")
 
             #expect(native.contains(#"p2:etag="W/&quot;1&quot;""#), "\(native)")
             #expect(Self.element("ETag", native) == "1")
@@ -58,9 +63,14 @@ struct InstallationRegistrationTests {
 
             #expect(Self.element("Tags", template) == "$InstallationId:{\(Self.installationId)},tag1,Template Name")
             #expect(Self.element("PushVariables", template) == #"{"var1":"value1"}"#)
-            #expect(template.contains(#"<BodyTemplate><![CDATA[{"aps":{"alert":"alert!"}}]]></BodyTemplate>"#), "\(template)")
-            #expect(template.contains("<Expiry>2018-11-07T16:18:32.6641371-08:00</Expiry><TemplateName>Template Name</TemplateName><ApnsHeaders/>"),
-                    "\(template)")
+            #expect(
+                template.contains(#"<BodyTemplate><![CDATA[{"aps":{"alert":"alert!"}}]]></BodyTemplate>"#),
+                "\(template)")
+            #expect(
+                template.contains(
+                    "<Expiry>2018-11-07T16:18:32.6641371-08:00</Expiry><TemplateName>Template Name</TemplateName><ApnsHeaders/>"
+                ),
+                "\(template)")
             let templateId = try #require(Self.element("RegistrationId", template))
             #expect(templateId != nativeId)
 
@@ -80,7 +90,8 @@ struct InstallationRegistrationTests {
             // With none of its registrations left, the installation is gone too, and its ids with it.
             #expect(try await client.getInstallation(Self.installationId).status == 404)
             #expect(try await Self.delete(client, nativeId).status == 404)
-            let reused = try await RegistrationTests.put(client, nativeId, appleRegistrationEntry(token: Self.token, tags: nil))
+            let reused = try await RegistrationTests.put(
+                client, nativeId, appleRegistrationEntry(token: Self.token, tags: nil))
             #expect(reused.status == 410, "\(reused)")
         }
     }
@@ -89,9 +100,11 @@ struct InstallationRegistrationTests {
     func userIdAndPatch() async throws {
         try await withEmulator { client, _ async throws in
             let id = "716f40c0-f43f-49e5-ac73-d0fe162d1417"
-            let body = #"{"installationId":"\#(id)","platform":"apns","pushChannel":"\#(Self.token)","userId":"038fde2f"}"#
+            let body =
+                #"{"installationId":"\#(id)","platform":"apns","pushChannel":"\#(Self.token)","userId":"038fde2f"}"#
             #expect(try await client.putInstallation(id, body).status == 200)
-            let patch = try await client.patchInstallation(id, #"[{"op":"replace","path":"/userId","value":"5812c2fb"}]"#)
+            let patch = try await client.patchInstallation(
+                id, #"[{"op":"replace","path":"/userId","value":"5812c2fb"}]"#)
             #expect(patch.status == 200, "\(patch)")
 
             let entries = Self.entries(try await Self.list(client).body)
@@ -118,7 +131,9 @@ struct InstallationRegistrationTests {
         }
     }
 
-    @Test("deleting a template's registration stops that template's sends only; the next write brings it back under a new id")
+    @Test(
+        "deleting a template's registration stops that template's sends only; the next write brings it back under a new id"
+    )
     func deleteOnePart() async throws {
         try await withEmulator { client, _ async throws in
             #expect(try await client.putInstallation("inst-1", seedInstallation(id: "inst-1")).status == 200)
@@ -129,7 +144,8 @@ struct InstallationRegistrationTests {
             let nativeId = try #require(Self.element("RegistrationId", native))
 
             // An installation's registration is changed through the installation.
-            let put = try await RegistrationTests.put(client, templateId, appleRegistrationEntry(token: apnsToken(9), tags: nil))
+            let put = try await RegistrationTests.put(
+                client, templateId, appleRegistrationEntry(token: apnsToken(9), tags: nil))
             #expect(put.status == 400, "\(put)")
             #expect(put.body.contains("installations/inst-1"), "\(put.body)")
 
@@ -156,10 +172,14 @@ struct InstallationRegistrationTests {
             #expect(try await client.deliveries().count == 1)
 
             // Deleting the installation retires every id it had.
-            #expect(try await client.request(.delete, "/myhub/installations/inst-1?\(NH.api)", auth: Token.full()).status == 204)
+            #expect(
+                try await client.request(.delete, "/myhub/installations/inst-1?\(NH.api)", auth: Token.full()).status
+                    == 204)
             #expect(Self.entries(try await Self.list(client).body).isEmpty)
             for id in ids {
-                #expect(try await client.request(.get, "/myhub/registrations/\(id)?\(NH.api)", auth: Token.full()).status == 404)
+                #expect(
+                    try await client.request(.get, "/myhub/registrations/\(id)?\(NH.api)", auth: Token.full()).status
+                        == 404)
             }
         }
     }
@@ -172,7 +192,8 @@ struct InstallationRegistrationTests {
             RegistrationTests.expectEntry(created, id: "123-234-1", etag: 1)
             #expect(Self.element("ExpirationTime", created.body) == "9999-12-31T23:59:59.9999999")
             #expect(Self.element("DeviceToken", created.body) == Self.token)
-            RegistrationTests.expectEntry(try await RegistrationTests.put(client, "123-234-1", entry), id: "123-234-1", etag: 2)
+            RegistrationTests.expectEntry(
+                try await RegistrationTests.put(client, "123-234-1", entry), id: "123-234-1", etag: 2)
 
             #expect(try await Self.delete(client, "123-234-1").status == 200)
             let gone = try await RegistrationTests.put(client, "123-234-1", entry)
@@ -187,17 +208,23 @@ struct InstallationRegistrationTests {
 
     @Test("an installation's registration ids survive a restart with --state")
     func survivesRestart() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-state-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-state-\(UUID().uuidString).json"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let ids = Mutex<[String]>([])
         try await withEmulator(statePath: path) { client, emulator async throws in
             #expect(try await client.putInstallation("inst-1", seedInstallation(id: "inst-1")).status == 200)
-            let listed = Self.entries(try await Self.list(client).body).compactMap { Self.element("RegistrationId", $0) }.sorted()
+            let listed = Self.entries(try await Self.list(client).body).compactMap {
+                Self.element("RegistrationId", $0)
+            }.sorted()
             ids.withLock { $0 = listed }
             try await emulator.saveState()
         }
         try await withEmulator(statePath: path) { client, _ async throws in
-            let listed = Self.entries(try await Self.list(client).body).compactMap { Self.element("RegistrationId", $0) }.sorted()
+            let listed = Self.entries(try await Self.list(client).body).compactMap {
+                Self.element("RegistrationId", $0)
+            }.sorted()
             #expect(listed.count == 2)
             #expect(listed == ids.withLock { $0 })
         }
@@ -205,10 +232,13 @@ struct InstallationRegistrationTests {
 
     @Test("a state file saved before installations' registrations were kept loads, and they get ids")
     func olderStateFile() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-state-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-state-\(UUID().uuidString).json"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let installation = #"{"installationId":"old-1","platform":"apns","pushChannel":"\#(Self.token)","tags":["t"]}"#
-        let state = #"{"format":1,"sequence":3,"hubs":{"myhub":{"installations":{"old-1":\#(installation)},"registrations":{},"#
+        let state =
+            #"{"format":1,"sequence":3,"hubs":{"myhub":{"installations":{"old-1":\#(installation)},"registrations":{},"#
             + #""issuedRegistrationIDs":[],"retiredRegistrationIDs":[],"scheduled":{}}}}"#
         try state.write(toFile: path, atomically: true, encoding: .utf8)
         try await withEmulator(statePath: path) { client, _ async throws in

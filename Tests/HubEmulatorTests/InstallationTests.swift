@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Testing
 
@@ -56,9 +57,9 @@ struct InstallationTests {
         try await withEmulator { client, _ async throws in
             _ = try await client.putInstallation("inst-1", seedInstallation(id: "inst-1", tags: ["a", "b"]))
             let replaced = """
-            {"installationId":"inst-1","platform":"apns","pushChannel":"\(apnsToken(7))","tags":["c"],\
-            "templates":{"t1":{"body":"{\\"aps\\":{\\"alert\\":\\"$(m)\\"}}","tags":["t1","x"]}}}
-            """
+                {"installationId":"inst-1","platform":"apns","pushChannel":"\(apnsToken(7))","tags":["c"],\
+                "templates":{"t1":{"body":"{\\"aps\\":{\\"alert\\":\\"$(m)\\"}}","tags":["t1","x"]}}}
+                """
             #expect(try await client.putInstallation("inst-1", replaced).status == 200)
             let body = Self.object(try await client.getInstallation("inst-1"))
             #expect(body["tags"] as? [String] == ["c"])
@@ -92,8 +93,9 @@ struct InstallationTests {
     func perHub() async throws {
         try await withEmulator { client, _ async throws in
             #expect(try await client.putInstallation("inst-1", seedInstallation(id: "inst-1")).status == 200)
-            let other = try await client.request(.get, "/otherhub/installations/inst-1?\(NH.api)",
-                                                 auth: Token.js(keyName: NH.otherName, key: NH.otherKey))
+            let other = try await client.request(
+                .get, "/otherhub/installations/inst-1?\(NH.api)",
+                auth: Token.js(keyName: NH.otherName, key: NH.otherKey))
             #expect(other.status == 404, "\(other)")
         }
     }
@@ -106,9 +108,18 @@ struct InstallationTests {
                 ("no platform", #"{"installationId":"bad-1","pushChannel":"abc"}"#),
                 ("no pushChannel", #"{"installationId":"bad-1","platform":"apns"}"#),
                 ("unknown platform", #"{"installationId":"bad-1","platform":"pigeon","pushChannel":"abc"}"#),
-                ("id differs from the path", #"{"installationId":"someone-else","platform":"apns","pushChannel":"abc"}"#),
-                ("baidu is not supported for installations", #"{"installationId":"bad-1","platform":"baidu","pushChannel":"abc"}"#),
-                ("template without body", #"{"installationId":"bad-1","platform":"apns","pushChannel":"abc","templates":{"t":{}}}"#),
+                (
+                    "id differs from the path",
+                    #"{"installationId":"someone-else","platform":"apns","pushChannel":"abc"}"#
+                ),
+                (
+                    "baidu is not supported for installations",
+                    #"{"installationId":"bad-1","platform":"baidu","pushChannel":"abc"}"#
+                ),
+                (
+                    "template without body",
+                    #"{"installationId":"bad-1","platform":"apns","pushChannel":"abc","templates":{"t":{}}}"#
+                ),
             ]
             for (name, body) in cases {
                 let response = try await client.putInstallation("bad-1", body)
@@ -125,7 +136,8 @@ struct InstallationTests {
         try await withEmulator { client, _ async throws in
             func body(_ tags: [String]) -> String {
                 let list = tags.map { "\"\($0)\"" }.joined(separator: ",")
-                return #"{"installationId":"lim-1","platform":"apns","pushChannel":"\#(apnsToken(3))","tags":[\#(list)]}"#
+                return
+                    #"{"installationId":"lim-1","platform":"apns","pushChannel":"\#(apnsToken(3))","tags":[\#(list)]}"#
             }
             #expect(try await client.putInstallation("lim-1", body((1...60).map { "t\($0)" })).status == 200)
             #expect(try await client.putInstallation("lim-1", body((1...61).map { "t\($0)" })).status == 400)
@@ -143,9 +155,9 @@ struct InstallationTests {
     // MARK: PATCH (§3.1)
 
     static let patchBase = """
-    {"installationId":"p-1","platform":"apns","pushChannel":"\(apnsToken(1))","tags":["a","b"],\
-    "templates":{"t1":{"body":"{\\"aps\\":{\\"alert\\":\\"$(message)\\"}}"}}}
-    """
+        {"installationId":"p-1","platform":"apns","pushChannel":"\(apnsToken(1))","tags":["a","b"],\
+        "templates":{"t1":{"body":"{\\"aps\\":{\\"alert\\":\\"$(message)\\"}}"}}}
+        """
 
     func patched(_ client: RawClient, _ ops: String) async throws -> [String: Any] {
         let response = try await client.patchInstallation("p-1", ops)
@@ -174,7 +186,8 @@ struct InstallationTests {
     func patchChannelAndUser() async throws {
         try await withEmulator { client, _ async throws in
             #expect(try await client.putInstallation("p-1", Self.patchBase).status == 200)
-            var body = try await patched(client, #"[{"op":"replace","path":"/pushChannel","value":"\#(apnsToken(2))"}]"#)
+            var body = try await patched(
+                client, #"[{"op":"replace","path":"/pushChannel","value":"\#(apnsToken(2))"}]"#)
             #expect(body["pushChannel"] as? String == apnsToken(2))
             #expect(body["pushChannelExpired"] as? Bool == false)
             body = try await patched(client, #"[{"op":"add","path":"/userId","value":"alice"}]"#)
@@ -198,8 +211,10 @@ struct InstallationTests {
             #expect((templates["t2"] as? [String: Any])?["body"] as? String == ##"{"aps":{"badge":"#(n)"}}"##)
             #expect(Set(Self.templateTags(body, "t2") ?? []) == ["t2", "x"])
 
-            body = try await patched(client, #"[{"op":"replace","path":"/templates/t1/body","value":"{\"aps\":{\"alert\":\"$(other)\"}}"}]"#)
-            #expect(((body["templates"] as? [String: Any])?["t1"] as? [String: Any])?["body"] as? String
+            body = try await patched(
+                client, #"[{"op":"replace","path":"/templates/t1/body","value":"{\"aps\":{\"alert\":\"$(other)\"}}"}]"#)
+            #expect(
+                ((body["templates"] as? [String: Any])?["t1"] as? [String: Any])?["body"] as? String
                     == #"{"aps":{"alert":"$(other)"}}"#)
 
             body = try await patched(client, #"[{"op":"add","path":"/templates/t1/tags","value":"y"}]"#)
@@ -208,8 +223,10 @@ struct InstallationTests {
             body = try await patched(client, #"[{"op":"remove","path":"/templates/t1/tags/y"}]"#)
             #expect(Self.templateTags(body, "t1") == ["t1"])
 
-            body = try await patched(client, #"[{"op":"add","path":"/templates/t1/headers","value":"{\"apns-priority\":\"5\"}"}]"#)
-            let headers = ((body["templates"] as? [String: Any])?["t1"] as? [String: Any])?["headers"] as? [String: String]
+            body = try await patched(
+                client, #"[{"op":"add","path":"/templates/t1/headers","value":"{\"apns-priority\":\"5\"}"}]"#)
+            let headers =
+                ((body["templates"] as? [String: Any])?["t1"] as? [String: Any])?["headers"] as? [String: String]
             #expect(headers == ["apns-priority": "5"], "\(body)")
 
             body = try await patched(client, #"[{"op":"remove","path":"/templates/t2"}]"#)
@@ -221,7 +238,9 @@ struct InstallationTests {
     func patchAffectsSends() async throws {
         try await withEmulator { client, _ async throws in
             #expect(try await client.putInstallation("p-1", Self.patchBase).status == 200)
-            #expect(try await client.patchInstallation("p-1", #"[{"op":"add","path":"/tags","value":"late"}]"#).status == 200)
+            #expect(
+                try await client.patchInstallation("p-1", #"[{"op":"add","path":"/tags","value":"late"}]"#).status
+                    == 200)
             let send = try await client.sendTemplate(#"{"message":"patched"}"#, tags: "late")
             #expect(send.status == 201)
             let deliveries = try await client.deliveries()

@@ -6,8 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 // Raw-HTTP harness for the emulator end-to-end tests. Requests are written by hand from
 // docs/nh-rest-api.md; nothing here goes through Pushline's own NH client. The only HubWire call is
@@ -34,19 +34,27 @@ enum NH {
     static let otherKey = "Ot1He2Rh3Ub4Ke5Yt6Ex7Tf8Or9Th0Ei1Rp2Ol3Ic4Y="
 
     static func configuration(
-        tier: EmulatorConfiguration.Tier = .standard, faults: [FaultRule] = [], clockSkew: Int64 = 0, clockOffset: Int64 = 0,
+        tier: EmulatorConfiguration.Tier = .standard, faults: [FaultRule] = [], clockSkew: Int64 = 0,
+        clockOffset: Int64 = 0,
         deadChannels: [DeadChannelRule] = [], telemetryDelay: Double = 2
     ) -> EmulatorConfiguration {
-        EmulatorConfiguration(namespace: namespace, tier: tier, hubs: [
-            .init(name: hub, policies: [
-                AccessPolicy(name: fullName, key: fullKey, rights: [.listen, .manage, .send]),
-                AccessPolicy(name: listenName, key: listenKey, rights: [.listen]),
-                AccessPolicy(name: sendName, key: sendKey, rights: [.send]),
-            ]),
-            .init(name: otherHub, policies: [
-                AccessPolicy(name: otherName, key: otherKey, rights: [.listen, .manage, .send]),
-            ]),
-        ], faults: faults, clockSkew: clockSkew, clockOffset: clockOffset, deadChannels: deadChannels, telemetryDelay: telemetryDelay)
+        EmulatorConfiguration(
+            namespace: namespace, tier: tier,
+            hubs: [
+                .init(
+                    name: hub,
+                    policies: [
+                        AccessPolicy(name: fullName, key: fullKey, rights: [.listen, .manage, .send]),
+                        AccessPolicy(name: listenName, key: listenKey, rights: [.listen]),
+                        AccessPolicy(name: sendName, key: sendKey, rights: [.send]),
+                    ]),
+                .init(
+                    name: otherHub,
+                    policies: [
+                        AccessPolicy(name: otherName, key: otherKey, rights: [.listen, .manage, .send])
+                    ]),
+            ], faults: faults, clockSkew: clockSkew, clockOffset: clockOffset, deadChannels: deadChannels,
+            telemetryDelay: telemetryDelay)
     }
 }
 
@@ -70,13 +78,13 @@ final class TestClock: Sendable {
 // MARK: - Percent-encoding flavours of §1.2's client table
 
 enum Escape {
-    case dotnet          // HttpUtility.UrlEncode: lower-case hex, unreserved -_.!*(), space → +
-    case quoteLower      // Python quote(s, safe='') then .lower()
-    case quoteSlash      // Python quote(s) (safe='/'), upper-case hex
-    case quotePlus       // Python quote_plus: upper-case hex, space → +
-    case uriComponent    // JS encodeURIComponent: upper-case hex, unreserved -_.!~*'()
+    case dotnet  // HttpUtility.UrlEncode: lower-case hex, unreserved -_.!*(), space → +
+    case quoteLower  // Python quote(s, safe='') then .lower()
+    case quoteSlash  // Python quote(s) (safe='/'), upper-case hex
+    case quotePlus  // Python quote_plus: upper-case hex, space → +
+    case uriComponent  // JS encodeURIComponent: upper-case hex, unreserved -_.!~*'()
     case javaURLEncoder  // java.net.URLEncoder: upper-case hex, unreserved .-*_, space → +
-    case goQueryEscape   // Go url.QueryEscape: upper-case hex, unreserved -_.~, space → +
+    case goQueryEscape  // Go url.QueryEscape: upper-case hex, unreserved -_.~, space → +
 
     func encode(_ text: String) -> String {
         let alnum = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
@@ -84,13 +92,22 @@ enum Escape {
         var lower = false
         var plusForSpace = false
         switch self {
-        case .dotnet: extra = Set("-_.!*()".utf8); lower = true; plusForSpace = true
+        case .dotnet:
+            extra = Set("-_.!*()".utf8)
+            lower = true
+            plusForSpace = true
         case .quoteLower: extra = Set("_.-~".utf8)
         case .quoteSlash: extra = Set("_.-~/".utf8)
-        case .quotePlus: extra = Set("_.-~".utf8); plusForSpace = true
+        case .quotePlus:
+            extra = Set("_.-~".utf8)
+            plusForSpace = true
         case .uriComponent: extra = Set("-_.!~*'()".utf8)
-        case .javaURLEncoder: extra = Set(".-*_".utf8); plusForSpace = true
-        case .goQueryEscape: extra = Set("-_.~".utf8); plusForSpace = true
+        case .javaURLEncoder:
+            extra = Set(".-*_".utf8)
+            plusForSpace = true
+        case .goQueryEscape:
+            extra = Set("-_.~".utf8)
+            plusForSpace = true
         }
         var out = ""
         for byte in text.utf8 {
@@ -120,8 +137,10 @@ enum Token {
     }
 
     /// .NET SDK: full operation URL, scheme http, no query, trailing '/', lower-cased; UrlEncode.
-    static func dotnet(path: String, host: String = NH.nsHost, keyName: String = NH.fullName, key: String = NH.fullKey,
-                       expiry: Int64 = freshExpiry()) -> String {
+    static func dotnet(
+        path: String, host: String = NH.nsHost, keyName: String = NH.fullName, key: String = NH.fullKey,
+        expiry: Int64 = freshExpiry()
+    ) -> String {
         var resource = "http://\(host)/\(path.drop { $0 == "/" })"
         if !resource.hasSuffix("/") { resource += "/" }
         let sr = Escape.dotnet.encode(resource.lowercased())
@@ -130,33 +149,42 @@ enum Token {
     }
 
     /// Microsoft Python REST sample: hub URI, quote(safe='').lower(), order sig/se/skn/sr, '/' unescaped in sig.
-    static func pythonSample(hub: String = NH.hub, host: String = NH.nsHost, keyName: String = NH.fullName,
-                             key: String = NH.fullKey, expiry: Int64 = freshExpiry()) -> String {
+    static func pythonSample(
+        hub: String = NH.hub, host: String = NH.nsHost, keyName: String = NH.fullName,
+        key: String = NH.fullKey, expiry: Int64 = freshExpiry()
+    ) -> String {
         let sr = Escape.quoteLower.encode("https://\(host)/\(hub)")
         let sig = Escape.quoteSlash.encode(mac(sr, expiry, key: key))
         return "SharedAccessSignature sig=\(sig)&se=\(expiry)&skn=\(keyName)&sr=\(sr)"
     }
 
     /// azure-servicebus / azure-eventhub pyamqp: caller's URI unchanged, quote_plus (upper-case hex).
-    static func pyamqp(resource: String = "https://\(NH.nsHost)/\(NH.hub)", keyName: String = NH.fullName,
-                       key: String = NH.fullKey, expiry: Int64 = freshExpiry()) -> String {
+    static func pyamqp(
+        resource: String = "https://\(NH.nsHost)/\(NH.hub)", keyName: String = NH.fullName,
+        key: String = NH.fullKey, expiry: Int64 = freshExpiry()
+    ) -> String {
         let sr = Escape.quotePlus.encode(resource)
         let sig = Escape.quotePlus.encode(mac(sr, expiry, key: key))
         return "SharedAccessSignature sr=\(sr)&sig=\(sig)&se=\(expiry)&skn=\(Escape.quotePlus.encode(keyName))"
     }
 
     /// JS SDK: namespace root with trailing '/', encodeURIComponent.
-    static func js(host: String = NH.nsHost, keyName: String = NH.fullName, key: String = NH.fullKey,
-                   expiry: Int64 = freshExpiry()) -> String {
+    static func js(
+        host: String = NH.nsHost, keyName: String = NH.fullName, key: String = NH.fullKey,
+        expiry: Int64 = freshExpiry()
+    ) -> String {
         let sr = Escape.uriComponent.encode("https://\(host)/")
         let sig = Escape.uriComponent.encode(mac(sr, expiry, key: key))
         return "SharedAccessSignature sr=\(sr)&sig=\(sig)&se=\(expiry)&skn=\(Escape.uriComponent.encode(keyName))"
     }
 
     /// Java SDK: full request URL including `?api-version=…`, URLEncoder, whole sr lower-cased; sig upper-case.
-    static func java(pathAndQuery: String, keyName: String = NH.fullName, key: String = NH.fullKey,
-                     expiry: Int64 = freshExpiry()) -> String {
-        let sr = Escape.javaURLEncoder.encode("https://\(NH.nsHost)/\(pathAndQuery.drop { $0 == "/" })".lowercased()).lowercased()
+    static func java(
+        pathAndQuery: String, keyName: String = NH.fullName, key: String = NH.fullKey,
+        expiry: Int64 = freshExpiry()
+    ) -> String {
+        let sr = Escape.javaURLEncoder.encode("https://\(NH.nsHost)/\(pathAndQuery.drop { $0 == "/" })".lowercased())
+            .lowercased()
         let sig = Escape.javaURLEncoder.encode(mac(sr, expiry, key: key))
         return "SharedAccessSignature sr=\(sr)&sig=\(sig)&se=\(expiry)&skn=\(keyName)"
     }
@@ -169,8 +197,10 @@ enum Token {
     }
 
     /// A generic upper-case token for an arbitrary resource (audience tests).
-    static func resource(_ resource: String, keyName: String = NH.fullName, key: String = NH.fullKey,
-                         expiry: Int64 = freshExpiry()) -> String {
+    static func resource(
+        _ resource: String, keyName: String = NH.fullName, key: String = NH.fullKey,
+        expiry: Int64 = freshExpiry()
+    ) -> String {
         pyamqp(resource: resource, keyName: keyName, key: key, expiry: expiry)
     }
 
@@ -233,10 +263,13 @@ struct RawClient: Sendable {
         var fields = HTTPFields()
         if let auth { fields[.authorization] = auth }
         for (name, value) in headers { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
-        let request = TestClient.Request(uri, method: method, authority: authority, headers: fields,
-                                         body: body.map { ByteBuffer(bytes: $0) })
-        let response = try await TestClient.withClient(host: "localhost", port: port,
-                                                       configuration: .init(timeout: .seconds(60))) { client in
+        let request = TestClient.Request(
+            uri, method: method, authority: authority, headers: fields,
+            body: body.map { ByteBuffer(bytes: $0) })
+        let response = try await TestClient.withClient(
+            host: "localhost", port: port,
+            configuration: .init(timeout: .seconds(60))
+        ) { client in
             try await client.execute(request)
         }
         let text = response.body.map { String(buffer: $0) } ?? ""
@@ -245,9 +278,12 @@ struct RawClient: Sendable {
 
     // Convenience wrappers with the full-rights token.
 
-    func putInstallation(_ id: String, _ json: String, hub: String = NH.hub, auth: String? = nil) async throws -> RawResponse {
-        try await request(.put, "/\(hub)/installations/\(id)?\(NH.api)", auth: auth ?? Token.full(),
-                          headers: [("Content-Type", "application/json")], body: json)
+    func putInstallation(_ id: String, _ json: String, hub: String = NH.hub, auth: String? = nil) async throws
+        -> RawResponse
+    {
+        try await request(
+            .put, "/\(hub)/installations/\(id)?\(NH.api)", auth: auth ?? Token.full(),
+            headers: [("Content-Type", "application/json")], body: json)
     }
 
     func getInstallation(_ id: String, hub: String = NH.hub) async throws -> RawResponse {
@@ -255,25 +291,34 @@ struct RawClient: Sendable {
     }
 
     func patchInstallation(_ id: String, _ ops: String) async throws -> RawResponse {
-        try await request(.patch, "/\(NH.hub)/installations/\(id)?\(NH.api)", auth: Token.full(),
-                          headers: [("Content-Type", "application/json-patch+json")], body: ops)
+        try await request(
+            .patch, "/\(NH.hub)/installations/\(id)?\(NH.api)", auth: Token.full(),
+            headers: [("Content-Type", "application/json-patch+json")], body: ops)
     }
 
-    func sendTemplate(_ properties: String, tags: String?, query: String = "", hub: String = NH.hub,
-                      extraHeaders: [(String, String)] = []) async throws -> RawResponse {
-        var headers = [("ServiceBusNotification-Format", "template"), ("Content-Type", "application/json;charset=utf-8")]
+    func sendTemplate(
+        _ properties: String, tags: String?, query: String = "", hub: String = NH.hub,
+        extraHeaders: [(String, String)] = []
+    ) async throws -> RawResponse {
+        var headers = [
+            ("ServiceBusNotification-Format", "template"), ("Content-Type", "application/json;charset=utf-8"),
+        ]
         if let tags { headers.append(("ServiceBusNotification-Tags", tags)) }
-        return try await request(.post, "/\(hub)/messages?\(NH.api)\(query)", auth: Token.full(),
-                                 headers: headers + extraHeaders, body: properties)
+        return try await request(
+            .post, "/\(hub)/messages?\(NH.api)\(query)", auth: Token.full(),
+            headers: headers + extraHeaders, body: properties)
     }
 
-    func sendNative(_ format: String, _ body: String, tags: String?, query: String = "",
-                    contentType: String = "application/json;charset=utf-8",
-                    extraHeaders: [(String, String)] = []) async throws -> RawResponse {
+    func sendNative(
+        _ format: String, _ body: String, tags: String?, query: String = "",
+        contentType: String = "application/json;charset=utf-8",
+        extraHeaders: [(String, String)] = []
+    ) async throws -> RawResponse {
         var headers = [("ServiceBusNotification-Format", format), ("Content-Type", contentType)]
         if let tags { headers.append(("ServiceBusNotification-Tags", tags)) }
-        return try await request(.post, "/\(NH.hub)/messages?\(NH.api)\(query)", auth: Token.full(),
-                                 headers: headers + extraHeaders, body: body)
+        return try await request(
+            .post, "/\(NH.hub)/messages?\(NH.api)\(query)", auth: Token.full(),
+            headers: headers + extraHeaders, body: body)
     }
 
     /// Side channel deliveries, parsed.
@@ -292,8 +337,9 @@ func withEmulator(
     deliveryLimit: Int = 100_000, clock: TestClock = TestClock(),
     _ body: @escaping @Sendable (RawClient, Emulator) async throws -> Void
 ) async throws {
-    let emulator = try await Emulator(configuration: configuration, statePath: statePath,
-                                      deliveryLimit: deliveryLimit, now: clock.provider)
+    let emulator = try await Emulator(
+        configuration: configuration, statePath: statePath,
+        deliveryLimit: deliveryLimit, now: clock.provider)
     let served = try await EmbeddedEmulator.start(emulator, port: 0)
     do {
         try await body(RawClient(port: served.port), emulator)
@@ -328,13 +374,15 @@ func jsonEqual(_ lhs: String, _ rhs: String) -> Bool {
 }
 
 /// The seed tutorial's installation (tag `12345`, template `genericTemplate`).
-func seedInstallation(id: String = "postman-1", channel: String = "62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA",
-                      tags: [String] = ["12345"]) -> String {
+func seedInstallation(
+    id: String = "postman-1", channel: String = "62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA",
+    tags: [String] = ["12345"]
+) -> String {
     let tagList = tags.map { "\"\($0)\"" }.joined(separator: ",")
     return """
-    {"installationId":"\(id)","platform":"apns","pushChannel":"\(channel)","tags":[\(tagList)],\
-    "templates":{"genericTemplate":{"body":"{\\"aps\\":{\\"alert\\":\\"$(message)\\"}}"}}}
-    """
+        {"installationId":"\(id)","platform":"apns","pushChannel":"\(channel)","tags":[\(tagList)],\
+        "templates":{"genericTemplate":{"body":"{\\"aps\\":{\\"alert\\":\\"$(message)\\"}}"}}}
+        """
 }
 
 /// An Atom entry for an Apple native registration (§4.2).

@@ -1,14 +1,18 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Testing
 
 /// Answers checked against the recordings' headers and bodies, beyond installations.
 @Suite("Recorded answer shapes (§3, §4)")
 struct RecordedShapeTests {
-    @Test("written registrations answer ExpirationTime …9999999, reads …9999999Z; published and updated alike, in whole seconds")
+    @Test(
+        "written registrations answer ExpirationTime …9999999, reads …9999999Z; published and updated alike, in whole seconds"
+    )
     func expirationAndDates() async throws {
         try await withEmulator { client, _ async throws in
-            let put = try await RegistrationTests.put(client, "123-234-1", appleRegistrationEntry(token: apnsToken(1), tags: nil))
+            let put = try await RegistrationTests.put(
+                client, "123-234-1", appleRegistrationEntry(token: apnsToken(1), tags: nil))
             #expect(RegistrationTests.element("ExpirationTime", in: put.body) == "9999-12-31T23:59:59.9999999")
             let published = try #require(RegistrationTests.element("published", in: put.body))
             #expect(published.matches(#"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#), "\(published)")
@@ -20,11 +24,15 @@ struct RecordedShapeTests {
         }
     }
 
-    @Test("listing ids and self links name resources with the request's query; the next link re-encodes the path called")
+    @Test(
+        "listing ids and self links name resources with the request's query; the next link re-encodes the path called")
     func listingLinks() async throws {
         try await withEmulator { client, _ async throws in
             for (seed, id) in [(1, "1-1-1"), (2, "2-2-2"), (3, "3-3-3")] {
-                #expect(try await RegistrationTests.put(client, id, appleRegistrationEntry(token: apnsToken(seed), tags: "tag1")).status == 200)
+                #expect(
+                    try await RegistrationTests.put(
+                        client, id, appleRegistrationEntry(token: apnsToken(seed), tags: "tag1")
+                    ).status == 200)
             }
             let query = "api-version=2017-04&$top=2"
             let page = try await client.request(.get, "/myhub/registrations?\(query)", auth: Token.full())
@@ -35,17 +43,26 @@ struct RecordedShapeTests {
             #expect(page.body.contains("/myhub/resources/1-1-1?api-version=2017-04&amp;$top=2</id>"), "\(page.body)")
             #expect(page.body.contains(#"<link rel="self" href="http://"#))
             let encodedToken = token.replacingOccurrences(of: "%", with: "%25")
-            #expect(page.body.contains("/myhub/registrations?api-version=2017-04&amp;%24top=2&amp;continuationtoken=\(encodedToken)\"/>"),
-                    "\(page.body)")
+            #expect(
+                page.body.contains(
+                    "/myhub/registrations?api-version=2017-04&amp;%24top=2&amp;continuationtoken=\(encodedToken)\"/>"),
+                "\(page.body)")
             // Entries inside a feed leave the Atom namespace to the feed, as the service's do.
-            #expect(InstallationRegistrationTests.entries(page.body).allSatisfy { !$0.contains(#"xmlns="http://www.w3.org/2005/Atom""#) })
+            #expect(
+                InstallationRegistrationTests.entries(page.body).allSatisfy {
+                    !$0.contains(#"xmlns="http://www.w3.org/2005/Atom""#)
+                })
             // The next page, asked with the header's token as the SDKs do, carries that query too.
-            let second = try await client.request(.get, "/myhub/registrations?\(query)&continuationtoken=\(token)", auth: Token.full())
-            #expect(second.body.contains("/myhub/resources/3-3-3?api-version=2017-04&amp;$top=2&amp;continuationtoken=\(token)</id>"),
-                    "\(second.body)")
+            let second = try await client.request(
+                .get, "/myhub/registrations?\(query)&continuationtoken=\(token)", auth: Token.full())
+            #expect(
+                second.body.contains(
+                    "/myhub/resources/3-3-3?api-version=2017-04&amp;$top=2&amp;continuationtoken=\(token)</id>"),
+                "\(second.body)")
             #expect(second.header("x-ms-continuationtoken") == nil)
 
-            let byTag = try await client.request(.get, "/myhub/tags/tag1/registrations?api-version=2017-04", auth: Token.full())
+            let byTag = try await client.request(
+                .get, "/myhub/tags/tag1/registrations?api-version=2017-04", auth: Token.full())
             // A tag listing names its entries as resources too (recorded 2024; the old front end put them under the tag).
             #expect(byTag.body.contains("/myhub/resources/2-2-2?api-version=2017-04</id>"), "\(byTag.body)")
         }
@@ -60,12 +77,16 @@ struct RecordedShapeTests {
             #expect(object["pushChannel"] as? String == "https://some.url/")
             let list = try await client.request(.get, "/myhub/registrations?\(NH.api)", auth: Token.full())
             #expect(RegistrationTests.element("ChannelUri", in: list.body) == "https://some.url/", "\(list.body)")
-            #expect(try await client.sendNative("windows", "<toast/>", tags: "t", contentType: "application/xml",
-                                                extraHeaders: [("X-WNS-Type", "wns/toast")]).status == 201)
+            #expect(
+                try await client.sendNative(
+                    "windows", "<toast/>", tags: "t", contentType: "application/xml",
+                    extraHeaders: [("X-WNS-Type", "wns/toast")]
+                ).status == 201)
             #expect(try await client.deliveries().first?["pushChannel"] as? String == "https://some.url/")
             // A channel filter written as the app wrote the channel finds it too.
-            let filtered = try await client.request(.get, "/myhub/registrations?\(NH.api)&$filter=ChannelUri+eq+%27https%3A%2F%2Fsome.url%27",
-                                                    auth: Token.full())
+            let filtered = try await client.request(
+                .get, "/myhub/registrations?\(NH.api)&$filter=ChannelUri+eq+%27https%3A%2F%2Fsome.url%27",
+                auth: Token.full())
             #expect(InstallationRegistrationTests.entries(filtered.body).count == 1, "\(filtered.body)")
         }
         // A dead-channels rule written as the app wrote the channel matches the channel as kept.
@@ -73,8 +94,11 @@ struct RecordedShapeTests {
         try await withEmulator(NH.configuration(deadChannels: rules)) { client, _ async throws in
             let body = #"{"installationId":"w1","platform":"wns","pushChannel":"https://some.url","tags":["t"]}"#
             #expect(try await client.putInstallation("w1", body).status == 200)
-            #expect(try await client.sendNative("windows", "<toast/>", tags: "t", contentType: "application/xml",
-                                                extraHeaders: [("X-WNS-Type", "wns/toast")]).status == 201)
+            #expect(
+                try await client.sendNative(
+                    "windows", "<toast/>", tags: "t", contentType: "application/xml",
+                    extraHeaders: [("X-WNS-Type", "wns/toast")]
+                ).status == 201)
             #expect(try await client.deliveries().isEmpty)
         }
     }
@@ -84,7 +108,10 @@ struct RecordedShapeTests {
         try await withEmulator { client, _ async throws in
             #expect(try await client.putInstallation("i1", seedInstallation(id: "i1")).status == 200)
             let listed = try await client.request(.get, "/myhub/registrations?\(NH.api)", auth: Token.full())
-            let templateEntry = try #require(InstallationRegistrationTests.entries(listed.body).first { $0.contains("TemplateRegistrationDescription") })
+            let templateEntry = try #require(
+                InstallationRegistrationTests.entries(listed.body).first {
+                    $0.contains("TemplateRegistrationDescription")
+                })
             let templateId = try #require(RegistrationTests.element("RegistrationId", in: templateEntry))
             let test = try await client.sendTemplate(#"{"message":"x"}"#, tags: "12345", query: "&test")
             #expect(RegistrationTests.element("RegistrationId", in: test.body) == templateId, "\(test.body)")
@@ -105,10 +132,13 @@ struct RecordedShapeTests {
             let stamp = id.split(separator: "-")[1]
             #expect(before <= stamp && stamp <= after, "\(id) between \(before) and \(after)")
 
-            let scheduled = try await ScheduleTests.schedule(client, at: ScheduleTests.format(clock.now.addingTimeInterval(600)))
+            let scheduled = try await ScheduleTests.schedule(
+                client, at: ScheduleTests.format(clock.now.addingTimeInterval(600)))
             let scheduledId = try #require(ScheduleTests.scheduledId(scheduled))
-            #expect(scheduledId.matches(#"^[0-9a-f]{32}_\d{14}_\d{8}_\d+_QNHQueue[0-9a-f]{32}-S\d{17}$"#), "\(scheduledId)")
-            let cancel = try await client.request(.delete, "/myhub/schedulednotifications/\(scheduledId)?\(NH.api)", auth: Token.full())
+            #expect(
+                scheduledId.matches(#"^[0-9a-f]{32}_\d{14}_\d{8}_\d+_QNHQueue[0-9a-f]{32}-S\d{17}$"#), "\(scheduledId)")
+            let cancel = try await client.request(
+                .delete, "/myhub/schedulednotifications/\(scheduledId)?\(NH.api)", auth: Token.full())
             #expect(cancel.status == 200, "\(cancel)")
         }
     }
@@ -116,7 +146,9 @@ struct RecordedShapeTests {
     @Test("channel URIs: scheme and host lower-cased, an empty path made /, everything else as written")
     func channelNormalisation() {
         #expect(ChannelURI.normalized("https://some.url") == "https://some.url/")
-        #expect(ChannelURI.normalized("HTTPS://DB5.Notify.Windows.com/?token=AwYAAAB%2b") == "https://db5.notify.windows.com/?token=AwYAAAB%2b")
+        #expect(
+            ChannelURI.normalized("HTTPS://DB5.Notify.Windows.com/?token=AwYAAAB%2b")
+                == "https://db5.notify.windows.com/?token=AwYAAAB%2b")
         #expect(ChannelURI.normalized("https://Host:8443?Q=A") == "https://host:8443/?Q=A")
         #expect(ChannelURI.normalized("https://[::1]") == "https://[::1]/")
         #expect(ChannelURI.normalized("not a uri") == "not a uri")

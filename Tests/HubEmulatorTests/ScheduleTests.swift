@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Testing
 
@@ -13,19 +14,25 @@ struct ScheduleTests {
         return formatter.string(from: date)
     }
 
-    static func schedule(_ client: RawClient, at time: String, tags: String? = "12345",
-                         body: String = #"{"message":"Later"}"#, auth: String = Token.full()) async throws -> RawResponse {
-        var headers = [("ServiceBusNotification-Format", "template"), ("Content-Type", "application/json;charset=utf-8"),
-                       ("ServiceBusNotification-ScheduleTime", time)]
+    static func schedule(
+        _ client: RawClient, at time: String, tags: String? = "12345",
+        body: String = #"{"message":"Later"}"#, auth: String = Token.full()
+    ) async throws -> RawResponse {
+        var headers = [
+            ("ServiceBusNotification-Format", "template"), ("Content-Type", "application/json;charset=utf-8"),
+            ("ServiceBusNotification-ScheduleTime", time),
+        ]
         if let tags { headers.append(("ServiceBusNotification-Tags", tags)) }
-        return try await client.request(.post, "/myhub/schedulednotifications?\(NH.api)", auth: auth, headers: headers, body: body)
+        return try await client.request(
+            .post, "/myhub/schedulednotifications?\(NH.api)", auth: auth, headers: headers, body: body)
     }
 
     static func scheduledId(_ response: RawResponse, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
         #expect(response.status == 201, "\(response)", sourceLocation: sourceLocation)
         let location = response.header("Location") ?? ""
-        #expect(location.matches(#"^https?://[^/]+/myhub/schedulednotifications/[^/?]+\?api-version=2015-01$"#),
-                "Location: \(location)", sourceLocation: sourceLocation)
+        #expect(
+            location.matches(#"^https?://[^/]+/myhub/schedulednotifications/[^/?]+\?api-version=2015-01$"#),
+            "Location: \(location)", sourceLocation: sourceLocation)
         return response.locationLastSegment
     }
 
@@ -63,7 +70,8 @@ struct ScheduleTests {
     func isoTime() async throws {
         let clock = TestClock()
         try await withEmulator(clock: clock) { client, emulator async throws in
-            let response = try await Self.schedule(client, at: Self.format(clock.now.addingTimeInterval(600), iso: true))
+            let response = try await Self.schedule(
+                client, at: Self.format(clock.now.addingTimeInterval(600), iso: true))
             _ = Self.scheduledId(response)
             // The device registers after scheduling but before the time comes.
             #expect(try await client.putInstallation("s-2", seedInstallation(id: "s-2")).status == 200)
@@ -78,12 +86,19 @@ struct ScheduleTests {
         let clock = TestClock()
         try await withEmulator(clock: clock) { client, emulator async throws in
             #expect(try await client.putInstallation("s-1", seedInstallation(id: "s-1")).status == 200)
-            let keep = try #require(Self.scheduledId(try await Self.schedule(client, at: Self.format(clock.now.addingTimeInterval(60)),
-                                                                            body: #"{"message":"kept"}"#)))
-            let cancel = try #require(Self.scheduledId(try await Self.schedule(client, at: Self.format(clock.now.addingTimeInterval(60)),
-                                                                              body: #"{"message":"cancelled"}"#)))
+            let keep = try #require(
+                Self.scheduledId(
+                    try await Self.schedule(
+                        client, at: Self.format(clock.now.addingTimeInterval(60)),
+                        body: #"{"message":"kept"}"#)))
+            let cancel = try #require(
+                Self.scheduledId(
+                    try await Self.schedule(
+                        client, at: Self.format(clock.now.addingTimeInterval(60)),
+                        body: #"{"message":"cancelled"}"#)))
             #expect(keep != cancel)
-            let delete = try await client.request(.delete, "/myhub/schedulednotifications/\(cancel)?\(NH.api)", auth: Token.full())
+            let delete = try await client.request(
+                .delete, "/myhub/schedulednotifications/\(cancel)?\(NH.api)", auth: Token.full())
             #expect(delete.status == 200, "\(delete)")
 
             clock.advance(120)
@@ -92,7 +107,8 @@ struct ScheduleTests {
             #expect(payloads == [#"{"aps":{"alert":"kept"}}"#])
 
             // Cancelling again, or cancelling an unknown id: 404 (Java also accepts it) or 200.
-            let again = try await client.request(.delete, "/myhub/schedulednotifications/\(cancel)?\(NH.api)", auth: Token.full())
+            let again = try await client.request(
+                .delete, "/myhub/schedulednotifications/\(cancel)?\(NH.api)", auth: Token.full())
             #expect(again.status == 404 || again.status == 200, "\(again)")
         }
     }
@@ -101,24 +117,34 @@ struct ScheduleTests {
     func limits() async throws {
         let clock = TestClock()
         try await withEmulator(clock: clock) { client, _ async throws in
-            let tooFar = try await Self.schedule(client, at: Self.format(clock.now.addingTimeInterval(7 * 86_400 + 3600)))
+            let tooFar = try await Self.schedule(
+                client, at: Self.format(clock.now.addingTimeInterval(7 * 86_400 + 3600)))
             #expect(tooFar.status == 400, "\(tooFar)")
-            let sevenDays = try await Self.schedule(client, at: Self.format(clock.now.addingTimeInterval(7 * 86_400 - 60)))
+            let sevenDays = try await Self.schedule(
+                client, at: Self.format(clock.now.addingTimeInterval(7 * 86_400 - 60)))
             #expect(sevenDays.status == 201, "\(sevenDays)")
             let garbage = try await Self.schedule(client, at: "next tuesday")
             #expect(garbage.status == 400, "\(garbage)")
-            let missing = try await client.request(.post, "/myhub/schedulednotifications?\(NH.api)", auth: Token.full(),
-                                                   headers: [("ServiceBusNotification-Format", "template"),
-                                                             ("Content-Type", "application/json;charset=utf-8")],
-                                                   body: #"{"message":"x"}"#)
+            let missing = try await client.request(
+                .post, "/myhub/schedulednotifications?\(NH.api)", auth: Token.full(),
+                headers: [
+                    ("ServiceBusNotification-Format", "template"),
+                    ("Content-Type", "application/json;charset=utf-8"),
+                ],
+                body: #"{"message":"x"}"#)
             #expect(missing.status == 400, "\(missing)")
             // The real header is …ScheduleTime, not …ScheduleTimeUtc.
-            let wrongName = try await client.request(.post, "/myhub/schedulednotifications?\(NH.api)", auth: Token.full(),
-                                                     headers: [("ServiceBusNotification-Format", "template"),
-                                                               ("Content-Type", "application/json;charset=utf-8"),
-                                                               ("ServiceBusNotification-ScheduleTimeUtc",
-                                                                Self.format(clock.now.addingTimeInterval(60)))],
-                                                     body: #"{"message":"x"}"#)
+            let wrongName = try await client.request(
+                .post, "/myhub/schedulednotifications?\(NH.api)", auth: Token.full(),
+                headers: [
+                    ("ServiceBusNotification-Format", "template"),
+                    ("Content-Type", "application/json;charset=utf-8"),
+                    (
+                        "ServiceBusNotification-ScheduleTimeUtc",
+                        Self.format(clock.now.addingTimeInterval(60))
+                    ),
+                ],
+                body: #"{"message":"x"}"#)
             #expect(wrongName.status == 400, "\(wrongName)")
         }
     }

@@ -1,12 +1,15 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Testing
 
 /// The side channel: `/_emulator/health` and `/_emulator/deliveries`.
 @Suite("Side channel")
 struct SideChannelTests {
-    static let keys: Set<String> = ["id", "notificationId", "hub", "platform", "pushChannel", "installationId", "registrationId",
-                                    "template", "payload", "headers", "time"]
+    static let keys: Set<String> = [
+        "id", "notificationId", "hub", "platform", "pushChannel", "installationId", "registrationId",
+        "template", "payload", "headers", "time",
+    ]
 
     @Test("GET /_emulator/health → 200 without auth")
     func health() async throws {
@@ -57,7 +60,10 @@ struct SideChannelTests {
             #expect(ids == [1, 2, 3])
             let later = try await client.deliveries(since: ids[0])
             #expect(later.compactMap { $0["id"] as? Int } == Array(ids.dropFirst()))
-            #expect(later.compactMap { $0["payload"] as? String } == [#"{"aps":{"alert":"m2"}}"#, #"{"aps":{"alert":"m3"}}"#])
+            #expect(
+                later.compactMap { $0["payload"] as? String } == [
+                    #"{"aps":{"alert":"m2"}}"#, #"{"aps":{"alert":"m3"}}"#,
+                ])
             #expect(try await client.deliveries(since: ids[2]).isEmpty)
 
             let bad = try await client.request(.get, "/_emulator/deliveries?since=abc")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubEmulator
 import Synchronization
 import Testing
@@ -15,7 +16,8 @@ struct StateTests {
     @Test("installations, registrations (with ETag) and pending scheduled sends survive a restart")
     func restart() async throws {
         let path = Self.temporaryPath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let clock = TestClock()
 
@@ -24,10 +26,13 @@ struct StateTests {
             #expect(try await client.putInstallation("keep-1", seedInstallation(id: "keep-1")).status == 200)
             let id = try await RegistrationTests.newRegistrationId(client)
             registration.set(id)
-            _ = try await RegistrationTests.put(client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"))
-            let second = try await RegistrationTests.put(client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"))
+            _ = try await RegistrationTests.put(
+                client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"))
+            let second = try await RegistrationTests.put(
+                client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"))
             RegistrationTests.expectEntry(second, id: id, etag: 2)
-            _ = ScheduleTests.scheduledId(try await ScheduleTests.schedule(client, at: ScheduleTests.format(clock.now.addingTimeInterval(600))))
+            _ = ScheduleTests.scheduledId(
+                try await ScheduleTests.schedule(client, at: ScheduleTests.format(clock.now.addingTimeInterval(600))))
             try await emulator.saveState()
         }
         #expect(FileManager.default.fileExists(atPath: path))
@@ -35,26 +40,34 @@ struct StateTests {
         try await withEmulator(statePath: path, clock: clock) { client, emulator async throws in
             let installation = try #require(try await client.getInstallation("keep-1").json as? [String: Any])
             #expect(installation["tags"] as? [String] == ["12345"])
-            #expect(((installation["templates"] as? [String: Any])?["genericTemplate"] as? [String: Any])?["body"] as? String
+            #expect(
+                ((installation["templates"] as? [String: Any])?["genericTemplate"] as? [String: Any])?["body"]
+                    as? String
                     == #"{"aps":{"alert":"$(message)"}}"#)
 
             let id = registration.get()
             let get = try await client.request(.get, "/myhub/registrations/\(id)?\(NH.api)", auth: Token.listen())
             RegistrationTests.expectEntry(get, id: id, etag: 2, read: true)
             // The ETag keeps counting from where it was.
-            let third = try await RegistrationTests.put(client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"),
-                                                        ifMatch: "\"2\"")
+            let third = try await RegistrationTests.put(
+                client, id, appleRegistrationEntry(token: apnsToken(0xA11CE), tags: "username:alice"),
+                ifMatch: "\"2\"")
             RegistrationTests.expectEntry(third, id: id, etag: 3)
             // Fresh registration ids do not collide with restored ones.
             #expect(try await RegistrationTests.newRegistrationId(client) != id)
 
-            #expect(try await client.sendNative("apple", #"{"aps":{"alert":"after restart"}}"#, tags: "username:alice").status == 201)
+            #expect(
+                try await client.sendNative("apple", #"{"aps":{"alert":"after restart"}}"#, tags: "username:alice")
+                    .status == 201)
             #expect(try await client.sendTemplate(#"{"message":"restored"}"#, tags: "12345").status == 201)
             clock.advance(601)
             #expect(await emulator.sendDueNotifications() == 1)
             let payloads = try await client.deliveries().compactMap { $0["payload"] as? String }
-            #expect(payloads == [#"{"aps":{"alert":"after restart"}}"#, #"{"aps":{"alert":"restored"}}"#,
-                                 #"{"aps":{"alert":"Later"}}"#])
+            #expect(
+                payloads == [
+                    #"{"aps":{"alert":"after restart"}}"#, #"{"aps":{"alert":"restored"}}"#,
+                    #"{"aps":{"alert":"Later"}}"#,
+                ])
         }
     }
 
@@ -72,7 +85,8 @@ struct StateTests {
                 for _ in 0..<16 { group.addTask { try await emulator.saveState() } }
                 try await group.waitForAll()
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") }.isEmpty)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") }.isEmpty)
         }
         try await withEmulator(statePath: path) { client, _ async throws in
             #expect(try await client.getInstallation("seed-1").status == 200)
@@ -82,13 +96,16 @@ struct StateTests {
     @Test("a deleted installation stays deleted after a restart")
     func deletionPersists() async throws {
         let path = Self.temporaryPath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         try await withEmulator(statePath: path) { client, emulator async throws in
             #expect(try await client.putInstallation("gone-1", seedInstallation(id: "gone-1")).status == 200)
             #expect(try await client.putInstallation("stay-1", seedInstallation(id: "stay-1")).status == 200)
             try await emulator.saveState()
-            #expect(try await client.request(.delete, "/myhub/installations/gone-1?\(NH.api)", auth: Token.full()).status == 204)
+            #expect(
+                try await client.request(.delete, "/myhub/installations/gone-1?\(NH.api)", auth: Token.full()).status
+                    == 204)
             try await emulator.saveState()
         }
         try await withEmulator(statePath: path) { client, _ async throws in
@@ -106,13 +123,20 @@ struct StateTests {
         let clock = TestClock()
         try await withEmulator(statePath: path, clock: clock) { client, emulator async throws in
             #expect(try await client.putInstallation("s-1", seedInstallation(id: "s-1")).status == 200)
-            _ = ScheduleTests.scheduledId(try await ScheduleTests.schedule(client, at: ScheduleTests.format(clock.now.addingTimeInterval(60)),
-                                                                          body: #"{"message":"fired"}"#))
-            let cancelled = try #require(ScheduleTests.scheduledId(
-                try await ScheduleTests.schedule(client, at: ScheduleTests.format(clock.now.addingTimeInterval(600)),
-                                                 body: #"{"message":"cancelled"}"#)))
-            #expect(try await client.request(.delete, "/myhub/schedulednotifications/\(cancelled)?\(NH.api)",
-                                              auth: Token.full()).status == 200)
+            _ = ScheduleTests.scheduledId(
+                try await ScheduleTests.schedule(
+                    client, at: ScheduleTests.format(clock.now.addingTimeInterval(60)),
+                    body: #"{"message":"fired"}"#))
+            let cancelled = try #require(
+                ScheduleTests.scheduledId(
+                    try await ScheduleTests.schedule(
+                        client, at: ScheduleTests.format(clock.now.addingTimeInterval(600)),
+                        body: #"{"message":"cancelled"}"#)))
+            #expect(
+                try await client.request(
+                    .delete, "/myhub/schedulednotifications/\(cancelled)?\(NH.api)",
+                    auth: Token.full()
+                ).status == 200)
             clock.advance(61)
             #expect(await emulator.sendDueNotifications() == 1)
             try await emulator.saveState()
@@ -134,17 +158,25 @@ struct StateTests {
         try await withEmulator(statePath: path) { client, emulator async throws in
             let unused = try await RegistrationTests.newRegistrationId(client)
             let deleted = try await RegistrationTests.newRegistrationId(client)
-            #expect(try await RegistrationTests.put(client, deleted, appleRegistrationEntry(token: apnsToken(1), tags: "t")).status == 200)
-            #expect(try await client.request(.delete, "/myhub/registrations/\(deleted)?\(NH.api)", auth: Token.listen(),
-                                              headers: [("If-Match", "*")]).status == 200)
+            #expect(
+                try await RegistrationTests.put(client, deleted, appleRegistrationEntry(token: apnsToken(1), tags: "t"))
+                    .status == 200)
+            #expect(
+                try await client.request(
+                    .delete, "/myhub/registrations/\(deleted)?\(NH.api)", auth: Token.listen(),
+                    headers: [("If-Match", "*")]
+                ).status == 200)
             ids.set([unused, deleted])
             try await emulator.saveState()
         }
         try await withEmulator(statePath: path) { client, _ async throws in
-            let unusedId = ids.get()[0], deletedId = ids.get()[1]
-            let upsert = try await RegistrationTests.put(client, unusedId, appleRegistrationEntry(token: apnsToken(2), tags: "t"))
+            let unusedId = ids.get()[0]
+            let deletedId = ids.get()[1]
+            let upsert = try await RegistrationTests.put(
+                client, unusedId, appleRegistrationEntry(token: apnsToken(2), tags: "t"))
             RegistrationTests.expectEntry(upsert, id: unusedId, etag: 1)
-            let gone = try await RegistrationTests.put(client, deletedId, appleRegistrationEntry(token: apnsToken(1), tags: "t"))
+            let gone = try await RegistrationTests.put(
+                client, deletedId, appleRegistrationEntry(token: apnsToken(1), tags: "t"))
             #expect(gone.status == 410, "\(gone)")
         }
     }

@@ -1,29 +1,35 @@
-import Testing
 import HubExpressions
+import Testing
 
 @Suite("Tag expressions: matching")
 struct TagExpressionMatchingTests {
-    @Test("a || b && c binds && first", arguments: [
-        ([], false), (["a"], true), (["b"], false), (["c"], false),
-        (["a", "b"], true), (["a", "c"], true), (["b", "c"], true), (["a", "b", "c"], true),
-    ] as [(Set<String>, Bool)])
+    @Test(
+        "a || b && c binds && first",
+        arguments: [
+            ([], false), (["a"], true), (["b"], false), (["c"], false),
+            (["a", "b"], true), (["a", "c"], true), (["b", "c"], true), (["a", "b", "c"], true),
+        ] as [(Set<String>, Bool)])
     func precedence(tags: Set<String>, expected: Bool) throws {
         #expect(try TagExpression(parsing: "a || b && c").matches(tags) == expected)
         // The same truth table written with explicit grouping.
         #expect(try TagExpression(parsing: "a || (b && c)").matches(tags) == expected)
     }
 
-    @Test("(a || b) && !c", arguments: [
-        ([], false), (["a"], true), (["b"], true), (["c"], false),
-        (["a", "b"], true), (["a", "c"], false), (["b", "c"], false), (["a", "b", "c"], false),
-    ] as [(Set<String>, Bool)])
+    @Test(
+        "(a || b) && !c",
+        arguments: [
+            ([], false), (["a"], true), (["b"], true), (["c"], false),
+            (["a", "b"], true), (["a", "c"], false), (["b", "c"], false), (["a", "b", "c"], false),
+        ] as [(Set<String>, Bool)])
     func groupedNegation(tags: Set<String>, expected: Bool) throws {
         #expect(try TagExpression(parsing: "(a || b) && !c").matches(tags) == expected)
     }
 
-    @Test("!a && b", arguments: [
-        ([], false), (["a"], false), (["b"], true), (["a", "b"], false), (["b", "z"], true),
-    ] as [(Set<String>, Bool)])
+    @Test(
+        "!a && b",
+        arguments: [
+            ([], false), (["a"], false), (["b"], true), (["a", "b"], false), (["b", "z"], true),
+        ] as [(Set<String>, Bool)])
     func negationFirst(tags: Set<String>, expected: Bool) throws {
         #expect(try TagExpression(parsing: "!a && b").matches(tags) == expected)
     }

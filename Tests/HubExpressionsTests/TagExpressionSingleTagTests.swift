@@ -1,5 +1,6 @@
-@testable import HubExpressions
 import Testing
+
+@testable import HubExpressions
 
 /// A single tag takes a short path through parsing (`TagExpression+SingleTag`); it must give exactly what the full
 /// lexer and parser give, and send everything else, invalid tags included, to them.
@@ -23,13 +24,18 @@ import Testing
         }
     }
 
-    @Test("single tags, valid and not, parse as the full parser parses them", arguments: [
-        "follows_RedSox", "$UserId:{u0203}", "$userid:{a=b}", "$InstallationId:{seed-1}", "$INSTALLATIONID:{X.y@z#1:2-3}",
-        "$UserId:{}", "$UserId:{u", "$UserId:{u}x", "$UserId:{u v}", "$User:{u}", "$", "a b", "a&&b", "a!", "(a)", "",
-        "é", "tag,comma", String(repeating: "a", count: 120), String(repeating: "a", count: 121),
-        "$UserId:{" + String(repeating: "u", count: 110) + "}", "$UserId:{" + String(repeating: "u", count: 111) + "}",
-        "$UserId:{{u}}", "$UserId:{u}}", "location_Boston:2026",
-    ])
+    @Test(
+        "single tags, valid and not, parse as the full parser parses them",
+        arguments: [
+            "follows_RedSox", "$UserId:{u0203}", "$userid:{a=b}", "$InstallationId:{seed-1}",
+            "$INSTALLATIONID:{X.y@z#1:2-3}",
+            "$UserId:{}", "$UserId:{u", "$UserId:{u}x", "$UserId:{u v}", "$User:{u}", "$", "a b", "a&&b", "a!", "(a)",
+            "",
+            "é", "tag,comma", String(repeating: "a", count: 120), String(repeating: "a", count: 121),
+            "$UserId:{" + String(repeating: "u", count: 110) + "}",
+            "$UserId:{" + String(repeating: "u", count: 111) + "}",
+            "$UserId:{{u}}", "$UserId:{u}}", "location_Boston:2026",
+        ])
     func sameAsTheFullParse(_ source: String) {
         #expect(fast(source) == full(source))
     }
@@ -40,7 +46,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
             var source = Bool.random(using: &generator) ? "$UserId:{" : ""
-            for _ in 0..<Int.random(in: 0...14, using: &generator) { source.append(alphabet.randomElement(using: &generator)!) }
+            for _ in 0..<Int.random(in: 0...14, using: &generator) {
+                source.append(alphabet.randomElement(using: &generator)!)
+            }
             if Bool.random(using: &generator) { source += "}" }
             #expect(fast(source) == full(source), "\(source.debugDescription)")
         }

@@ -1,5 +1,5 @@
-import Testing
 import HubExpressions
+import Testing
 
 @Suite("Templates: escaping for the container")
 struct TemplateEscapingTests {
@@ -7,41 +7,47 @@ struct TemplateEscapingTests {
         try CompiledTemplate(compiling: template).render(["v": value])
     }
 
-    @Test("JSON string escaping", arguments: [
-        ("plain", "plain"),
-        ("say \"hi\"", #"say \"hi\""#),
-        (#"C:\path"#, #"C:\\path"#),
-        ("a\nb\rc\td", #"a\nb\rc\td"#),
-        ("\u{08}\u{0C}", #"\b\f"#),
-        ("\u{01}\u{1F}", #"\u0001\u001f"#),
-        ("</script> & 'x'", "</script> & 'x'"),
-        ("Zoë 🎉", "Zoë 🎉"),
-        ("\u{7F}\u{2028}", "\u{7F}\u{2028}"),
-    ])
+    @Test(
+        "JSON string escaping",
+        arguments: [
+            ("plain", "plain"),
+            ("say \"hi\"", #"say \"hi\""#),
+            (#"C:\path"#, #"C:\\path"#),
+            ("a\nb\rc\td", #"a\nb\rc\td"#),
+            ("\u{08}\u{0C}", #"\b\f"#),
+            ("\u{01}\u{1F}", #"\u0001\u001f"#),
+            ("</script> & 'x'", "</script> & 'x'"),
+            ("Zoë 🎉", "Zoë 🎉"),
+            ("\u{7F}\u{2028}", "\u{7F}\u{2028}"),
+        ])
     func json(value: String, escaped: String) throws {
         #expect(try render(#"{"a":"$(v)"}"#, value) == #"{"a":"\#(escaped)"}"#)
         #expect(try render(#"{"a":"{'' + $(v)}"}"#, value) == #"{"a":"\#(escaped)"}"#)
         #expect(try render(##"{"a":"#(v)"}"##, value) == #"{"a":"\#(escaped)"}"#)
     }
 
-    @Test("XML text escaping", arguments: [
-        ("plain", "plain"),
-        ("<b> & 'x' \"y\"", "&lt;b&gt; &amp; 'x' \"y\""),
-        ("a\nb\tc", "a\nb\tc"),
-        ("a\rb", "a&#13;b"),
-        ("bell\u{07}", "bell\u{FFFD}"),
-        ("Zoë 🎉", "Zoë 🎉"),
-    ])
+    @Test(
+        "XML text escaping",
+        arguments: [
+            ("plain", "plain"),
+            ("<b> & 'x' \"y\"", "&lt;b&gt; &amp; 'x' \"y\""),
+            ("a\nb\tc", "a\nb\tc"),
+            ("a\rb", "a&#13;b"),
+            ("bell\u{07}", "bell\u{FFFD}"),
+            ("Zoë 🎉", "Zoë 🎉"),
+        ])
     func xmlText(value: String, escaped: String) throws {
         #expect(try render("<text>$(v)</text>", value) == "<text>\(escaped)</text>")
         #expect(try render("<text>#(v)</text>", value) == "<text>\(escaped)</text>")
     }
 
-    @Test("XML attribute escaping", arguments: [
-        ("<b> & 'x' \"y\"", "&lt;b&gt; &amp; &apos;x&apos; &quot;y&quot;"),
-        ("a\nb\tc\rd", "a&#10;b&#9;c&#13;d"),
-        ("Zoë 🎉", "Zoë 🎉"),
-    ])
+    @Test(
+        "XML attribute escaping",
+        arguments: [
+            ("<b> & 'x' \"y\"", "&lt;b&gt; &amp; &apos;x&apos; &quot;y&quot;"),
+            ("a\nb\tc\rd", "a&#10;b&#9;c&#13;d"),
+            ("Zoë 🎉", "Zoë 🎉"),
+        ])
     func xmlAttribute(value: String, escaped: String) throws {
         #expect(try render(#"<a b="$(v)"/>"#, value) == #"<a b="\#(escaped)"/>"#)
         #expect(try render("<a b='$(v)'/>", value) == "<a b='\(escaped)'/>")
@@ -49,8 +55,9 @@ struct TemplateEscapingTests {
 
     @Test("composite literals are escaped for their container too")
     func compositeLiterals() throws {
-        #expect(try render(#"<a t="{'&lt;&quot;' + &quot;x&quot;}">{'&amp;&lt;' + $(v)}</a>"#, "'")
-            == #"<a t="&lt;&quot;x">&amp;&lt;'</a>"#)
+        #expect(
+            try render(#"<a t="{'&lt;&quot;' + &quot;x&quot;}">{'&amp;&lt;' + $(v)}</a>"#, "'")
+                == #"<a t="&lt;&quot;x">&amp;&lt;'</a>"#)
         #expect(try render(#"{"a":"{'\\ \"' + $(v)}"}"#, "") == #"{"a":"\\ \""}"#)
     }
 

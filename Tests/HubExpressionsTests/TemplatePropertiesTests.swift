@@ -1,5 +1,5 @@
-import Testing
 import HubExpressions
+import Testing
 
 @Suite("Template properties")
 struct TemplatePropertiesTests {

@@ -3,6 +3,7 @@ import HubWire
 import PipelineCore
 import Synchronization
 import Testing
+
 @testable import HubHTTP
 
 @Suite struct RetryingTransportTests {
@@ -20,7 +21,10 @@ import Testing
     }
 
     @Test func throttlingHonoursRetryAfterThenSucceeds() async throws {
-        let executor = ScriptedExecutor([response(429, [HubHeader("Retry-After", "2")]), response(403, [HubHeader("retry-after", "3")]), response(201)])
+        let executor = ScriptedExecutor([
+            response(429, [HubHeader("Retry-After", "2")]), response(403, [HubHeader("retry-after", "3")]),
+            response(201),
+        ])
         let sleeps = SleepRecorder()
         let result = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy())
         #expect(result.response.status == 201)
@@ -33,8 +37,10 @@ import Testing
 
     @Test("the policy's throttle observer hears each throttling with the wait, before it is waited; not other retries")
     func throttlingIsReportedToTheObserver() async throws {
-        let executor = ScriptedExecutor([response(429, [HubHeader("Retry-After", "2")]), response(503), response(403),
-                                         response(403, [HubHeader("Retry-After", "5")])])
+        let executor = ScriptedExecutor([
+            response(429, [HubHeader("Retry-After", "2")]), response(503), response(403),
+            response(403, [HubHeader("Retry-After", "5")]),
+        ])
         let sleeps = SleepRecorder()
         let observer = ThrottleRecorder(sleeps: sleeps)
         var policy = RetryPolicy(maxRetries: 3)
@@ -87,14 +93,16 @@ import Testing
 
     @Test func ambiguousSendIsResentWhenAllowed() async throws {
         let executor = ScriptedExecutor([response(500), .noResponse("reset"), response(201)])
-        let result = try await transport(executor, SleepRecorder()).execute(send, authorization: token, policy: RetryPolicy(retryAmbiguous: true))
+        let result = try await transport(executor, SleepRecorder()).execute(
+            send, authorization: token, policy: RetryPolicy(retryAmbiguous: true))
         #expect(result.attempts == 3)
         #expect(result.response.status == 201)
     }
 
     @Test func idempotentRequestsAreRetriedAfterNoResponseAnd500() async throws {
         let executor = ScriptedExecutor([.noResponse("reset"), response(500), response(200)])
-        let result = try await transport(executor, SleepRecorder()).execute(put, authorization: token, policy: RetryPolicy())
+        let result = try await transport(executor, SleepRecorder()).execute(
+            put, authorization: token, policy: RetryPolicy())
         #expect(result.attempts == 3)
         #expect(result.response.status == 200)
     }
@@ -103,7 +111,8 @@ import Testing
         let executor = ScriptedExecutor(Array(repeating: .notSent("connection refused"), count: 10))
         let sleeps = SleepRecorder()
         do {
-            _ = try await transport(executor, sleeps).execute(send, authorization: token, policy: RetryPolicy(maxRetries: 3))
+            _ = try await transport(executor, sleeps).execute(
+                send, authorization: token, policy: RetryPolicy(maxRetries: 3))
             Issue.record("expected unreachable")
         } catch {
             #expect(error.kind == .unreachable)
@@ -117,7 +126,8 @@ import Testing
     @Test func nonRetriableStatusesComeBackAtOnce() async throws {
         for status in [400, 401, 403, 404, 410, 413] {
             let executor = ScriptedExecutor([response(status), response(201)])
-            let result = try await transport(executor, SleepRecorder()).execute(send, authorization: token, policy: RetryPolicy())
+            let result = try await transport(executor, SleepRecorder()).execute(
+                send, authorization: token, policy: RetryPolicy())
             #expect(result.response.status == status)
             #expect(result.attempts == 1)
         }
@@ -125,7 +135,13 @@ import Testing
 
     @Test func everyAttemptAsksForTheCurrentToken() async throws {
         let counter = Mutex(0)
-        let renewing: @Sendable () -> String = { "token-\(counter.withLock { $0 += 1; return $0 })" }
+        let renewing: @Sendable () -> String = {
+            let issued = counter.withLock { count in
+                count += 1
+                return count
+            }
+            return "token-\(issued)"
+        }
         let executor = ScriptedExecutor([response(503), response(201)])
         _ = try await transport(executor, SleepRecorder()).execute(send, authorization: renewing, policy: RetryPolicy())
         #expect(executor.attempts.map { $0[0].value } == ["token-1", "token-2"])
@@ -153,7 +169,11 @@ final class InFlightGauge: HTTPExecutor {
     var total: Int { state.withLock { $0.total } }
 
     func perform(_ request: HubRequest, extraHeaders: [HubHeader]) async -> AttemptOutcome {
-        state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current); $0.total += 1 }
+        state.withLock {
+            $0.current += 1
+            $0.peak = max($0.peak, $0.current)
+            $0.total += 1
+        }
         try? await Task.sleep(for: .milliseconds(5))
         state.withLock { $0.current -= 1 }
         return .response(HubResponse(status: 201))
@@ -183,7 +203,10 @@ final class InFlightGauge: HTTPExecutor {
         let sendable = request
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<(limit * 2) {
-                group.addTask { _ = try? await transport.execute(sendable, authorization: { "SharedAccessSignature x" }, policy: RetryPolicy()) }
+                group.addTask {
+                    _ = try? await transport.execute(
+                        sendable, authorization: { "SharedAccessSignature x" }, policy: RetryPolicy())
+                }
             }
         }
         await executor.shutdown()
@@ -209,11 +232,14 @@ final class InFlightGauge: HTTPExecutor {
             await withTaskGroup(of: (String, Int?).self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        let status = try? await transport.execute(sendable, authorization: { "SharedAccessSignature x" }, policy: RetryPolicy()).response.status
+                        let status = try? await transport.execute(
+                            sendable, authorization: { "SharedAccessSignature x" }, policy: RetryPolicy()
+                        ).response.status
                         return (currentThreadName(), status)
                     }
                 }
-                var threads = Set<String>(), statuses: [Int?] = []
+                var threads = Set<String>()
+                var statuses: [Int?] = []
                 for await (thread, status) in group {
                     threads.insert(thread)
                     statuses.append(status)

@@ -1,5 +1,6 @@
 import HubWire
 import Synchronization
+
 @testable import HubHTTP
 
 /// Plays back attempt outcomes in order and records what was sent.
@@ -28,13 +29,16 @@ final class SleepRecorder: Sendable {
 }
 
 let endpoint = HubEndpoint(hubBaseURL: "http://127.0.0.1:1/myhub/", hub: "myhub")
-let send = HubRequests.send(NotificationRequest(format: "template", body: Array(#"{"m":"x"}"#.utf8), target: .tags("a")), at: endpoint)
-let put = HubRequests.putInstallation(Installation(installationId: "i1", platform: "apns", pushChannel: .handle("AB")), at: endpoint)
+let send = HubRequests.send(
+    NotificationRequest(format: "template", body: Array(#"{"m":"x"}"#.utf8), target: .tags("a")), at: endpoint)
+let put = HubRequests.putInstallation(
+    Installation(installationId: "i1", platform: "apns", pushChannel: .handle("AB")), at: endpoint)
 
 func response(_ status: Int, _ headers: [HubHeader] = []) -> AttemptOutcome {
     .response(HubResponse(status: status, headers: headers))
 }
 
 func transport(_ executor: ScriptedExecutor, _ sleeps: SleepRecorder, maxConcurrent: Int = 16) -> RetryingTransport {
-    RetryingTransport(executor: executor, maxConcurrent: maxConcurrent, sleep: sleeps.sleep, jitter: { 1 }, now: { 1_700_000_000 })
+    RetryingTransport(
+        executor: executor, maxConcurrent: maxConcurrent, sleep: sleeps.sleep, jitter: { 1 }, now: { 1_700_000_000 })
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A plain-socket HTTP/1.1 server on loopback that holds every request for a while before answering
 /// 201, and counts the connections open at once. Written without Pushline's or any HTTP library's code,
@@ -27,9 +28,9 @@ final class SlowLoopbackServer: Sendable {
         hold = holdSeconds
         self.gather = gather
         #if os(Linux)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -37,9 +38,14 @@ final class SlowLoopbackServer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard bound == 0, listen(fd, 128) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -59,7 +65,10 @@ final class SlowLoopbackServer: Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            counts.withLock { $0.open += 1; $0.peak = max($0.peak, $0.open) }
+            counts.withLock {
+                $0.open += 1
+                $0.peak = max($0.peak, $0.open)
+            }
             Thread.detachNewThread { [self] in serve(connection) }
         }
     }
@@ -83,7 +92,8 @@ final class SlowLoopbackServer: Sendable {
                 buffer.append(contentsOf: chunk[0..<count])
             }
             let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self).lowercased()
-            let bodyLength = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            let bodyLength =
+                head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                 .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
             while buffer.count < headEnd! + bodyLength {
                 let count = read(connection, &chunk, chunk.count)

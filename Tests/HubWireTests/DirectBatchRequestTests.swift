@@ -20,11 +20,14 @@ struct DirectBatchRequestTests {
         "--nh-batch-multipart-boundary--",
     ].joined(separator: "\r\n")
 
-    static let expected = DirectBatchRequest(notification: Array(#"{"aps":{"alert":"hi"}}"#.utf8),
-                                             notificationContentType: "application/json;charset=utf-8",
-                                             devices: ["TOKEN1", "TOKEN2"])
+    static let expected = DirectBatchRequest(
+        notification: Array(#"{"aps":{"alert":"hi"}}"#.utf8),
+        notificationContentType: "application/json;charset=utf-8",
+        devices: ["TOKEN1", "TOKEN2"])
 
-    static func parse(_ body: String, _ contentType: String = contentType) throws(DirectBatchError) -> DirectBatchRequest {
+    static func parse(_ body: String, _ contentType: String = contentType) throws(DirectBatchError)
+        -> DirectBatchRequest
+    {
         try DirectBatchRequest(parsing: Array(body.utf8), contentType: contentType)
     }
 
@@ -37,36 +40,40 @@ struct DirectBatchRequestTests {
         #expect(try Self.parse(Self.example) == Self.expected)
     }
 
-    @Test("boundary forms in the Content-Type", arguments: [
-        #"multipart/mixed; boundary="nh-batch-multipart-boundary""#,
-        "multipart/mixed; boundary=nh-batch-multipart-boundary",
-        #"multipart/mixed; boundary = "nh-batch-multipart-boundary""#,
-        #"Multipart/Mixed;charset=utf-8;BOUNDARY="nh-batch-multipart-boundary" "#,
-    ])
+    @Test(
+        "boundary forms in the Content-Type",
+        arguments: [
+            #"multipart/mixed; boundary="nh-batch-multipart-boundary""#,
+            "multipart/mixed; boundary=nh-batch-multipart-boundary",
+            #"multipart/mixed; boundary = "nh-batch-multipart-boundary""#,
+            #"Multipart/Mixed;charset=utf-8;BOUNDARY="nh-batch-multipart-boundary" "#,
+        ])
     func boundaryForms(_ contentType: String) throws {
         #expect(try Self.parse(Self.example, contentType) == Self.expected)
     }
 
-    @Test("body variations real clients send", arguments: [
-        // JS: `Content-type`; .NET: a leading CRLF before the first boundary, and `Content-type`.
-        replacing("Content-Type", with: "Content-type"),
-        "\r\n" + replacing("Content-Type", with: "content-TYPE"),
-        // Bare LF line ends.
-        replacing("\r\n", with: "\n"),
-        // Trailing CRLF and an epilogue after the closing boundary; padding after boundary lines.
-        example + "\r\nepilogue\r\n",
-        replacing("--nh-batch-multipart-boundary\r\n", with: "--nh-batch-multipart-boundary \t\r\n"),
-        // Content-Disposition first, quoted names, extra parameters, a part with another name.
-        [
-            "preamble", "--nh-batch-multipart-boundary",
-            "Content-Disposition: inline; name=\"notification\"",
-            "Content-Type: application/json;charset=utf-8", "", #"{"aps":{"alert":"hi"}}"#,
-            "--nh-batch-multipart-boundary",
-            "Content-Disposition: inline; filename=x; name=\"DEVICES\"", "", #"  ["TOKEN1", "TOKEN2"]  "#,
-            "--nh-batch-multipart-boundary", "Content-Disposition: inline; name=extra", "", "ignored",
-            "--nh-batch-multipart-boundary--",
-        ].joined(separator: "\r\n"),
-    ])
+    @Test(
+        "body variations real clients send",
+        arguments: [
+            // JS: `Content-type`; .NET: a leading CRLF before the first boundary, and `Content-type`.
+            replacing("Content-Type", with: "Content-type"),
+            "\r\n" + replacing("Content-Type", with: "content-TYPE"),
+            // Bare LF line ends.
+            replacing("\r\n", with: "\n"),
+            // Trailing CRLF and an epilogue after the closing boundary; padding after boundary lines.
+            example + "\r\nepilogue\r\n",
+            replacing("--nh-batch-multipart-boundary\r\n", with: "--nh-batch-multipart-boundary \t\r\n"),
+            // Content-Disposition first, quoted names, extra parameters, a part with another name.
+            [
+                "preamble", "--nh-batch-multipart-boundary",
+                "Content-Disposition: inline; name=\"notification\"",
+                "Content-Type: application/json;charset=utf-8", "", #"{"aps":{"alert":"hi"}}"#,
+                "--nh-batch-multipart-boundary",
+                "Content-Disposition: inline; filename=x; name=\"DEVICES\"", "", #"  ["TOKEN1", "TOKEN2"]  "#,
+                "--nh-batch-multipart-boundary", "Content-Disposition: inline; name=extra", "", "ignored",
+                "--nh-batch-multipart-boundary--",
+            ].joined(separator: "\r\n"),
+        ])
     func bodyVariations(_ body: String) throws {
         #expect(try Self.parse(body) == Self.expected)
     }
@@ -82,8 +89,9 @@ struct DirectBatchRequestTests {
     @Test("more than 1000 handles still parse; the caller enforces the limit")
     func manyHandles() throws {
         let handles = (0...NHLimits.maxDirectBatchHandles).map { "token-\($0)" }
-        let request = DirectBatchRequest(notification: Array("{}".utf8), notificationContentType: "application/json",
-                                         devices: handles)
+        let request = DirectBatchRequest(
+            notification: Array("{}".utf8), notificationContentType: "application/json",
+            devices: handles)
         let (contentType, body) = request.multipart(boundary: "b")
         let parsed = try DirectBatchRequest(parsing: body, contentType: contentType)
         #expect(parsed.devices.count == 1001)
@@ -94,34 +102,59 @@ struct DirectBatchRequestTests {
 
     /// Body, Content-Type and the exact error.
     static let failures: [(String, String, String)] = [
-        (replacing("name=devices", with: "name=device"), contentType,
-         "The body has no part named 'devices' (Content-Disposition: inline; name=devices); "
-            + "found: notification, device."),
-        (replacing("Content-Disposition", with: "X-Disposition"), contentType,
-         "The body has no part named 'notification' (Content-Disposition: inline; name=notification); "
-            + "no part has a name."),
-        (replacing(#"["TOKEN1","TOKEN2"]"#, with: #"{"devices":["TOKEN1"]}"#), contentType,
-         #"The devices part must be a JSON array of device handle strings, e.g. ["TOKEN1","TOKEN2"]."#),
-        (replacing(#"["TOKEN1","TOKEN2"]"#, with: "[1,2]"), contentType,
-         #"The devices part must be a JSON array of device handle strings, e.g. ["TOKEN1","TOKEN2"]."#),
-        (replacing(#"["TOKEN1","TOKEN2"]"#, with: "TOKEN1,TOKEN2"), contentType,
-         #"The devices part must be a JSON array of device handle strings, e.g. ["TOKEN1","TOKEN2"]."#),
-        (replacing("name=devices", with: "name=notification"), contentType,
-         "The body has more than one part named 'notification'."),
-        (example, "application/json", "A direct batch send needs a multipart Content-Type (\(example400)), "
-            + "got 'application/json'."),
+        (
+            replacing("name=devices", with: "name=device"), contentType,
+            "The body has no part named 'devices' (Content-Disposition: inline; name=devices); "
+                + "found: notification, device."
+        ),
+        (
+            replacing("Content-Disposition", with: "X-Disposition"), contentType,
+            "The body has no part named 'notification' (Content-Disposition: inline; name=notification); "
+                + "no part has a name."
+        ),
+        (
+            replacing(#"["TOKEN1","TOKEN2"]"#, with: #"{"devices":["TOKEN1"]}"#), contentType,
+            #"The devices part must be a JSON array of device handle strings, e.g. ["TOKEN1","TOKEN2"]."#
+        ),
+        (
+            replacing(#"["TOKEN1","TOKEN2"]"#, with: "[1,2]"), contentType,
+            #"The devices part must be a JSON array of device handle strings, e.g. ["TOKEN1","TOKEN2"]."#
+        ),
+        (
+            replacing(#"["TOKEN1","TOKEN2"]"#, with: "TOKEN1,TOKEN2"), contentType,
+            #"The devices part must be a JSON array of device handle strings, e.g. ["TOKEN1","TOKEN2"]."#
+        ),
+        (
+            replacing("name=devices", with: "name=notification"), contentType,
+            "The body has more than one part named 'notification'."
+        ),
+        (
+            example, "application/json",
+            "A direct batch send needs a multipart Content-Type (\(example400)), "
+                + "got 'application/json'."
+        ),
         (example, "multipart/mixed", "The Content-Type has no boundary parameter (\(example400))."),
         (example, "multipart/mixed; boundary=\"\"", "The Content-Type has no boundary parameter (\(example400))."),
-        (example, "multipart/mixed; boundary=other",
-         "The body has no boundary line --other, the boundary the Content-Type header names."),
-        (replacing("--nh-batch-multipart-boundary--", with: ""), contentType,
-         "The body ends without the closing boundary line --nh-batch-multipart-boundary--."),
-        (replacing("--nh-batch-multipart-boundary--", with: "--nh-batch-multipart-boundary"), contentType,
-         "The body ends without the closing boundary line --nh-batch-multipart-boundary--."),
-        (replacing("name=notification\r\n\r\n", with: "name=notification\r\n"), contentType,
-         "Part 1 has a header line without ':'; is the empty line between headers and content missing?"),
-        ("--nh-batch-multipart-boundary\r\nContent-Type: x", contentType,
-         "Part 1 has no empty line after its headers; an empty line must separate a part's headers from its content."),
+        (
+            example, "multipart/mixed; boundary=other",
+            "The body has no boundary line --other, the boundary the Content-Type header names."
+        ),
+        (
+            replacing("--nh-batch-multipart-boundary--", with: ""), contentType,
+            "The body ends without the closing boundary line --nh-batch-multipart-boundary--."
+        ),
+        (
+            replacing("--nh-batch-multipart-boundary--", with: "--nh-batch-multipart-boundary"), contentType,
+            "The body ends without the closing boundary line --nh-batch-multipart-boundary--."
+        ),
+        (
+            replacing("name=notification\r\n\r\n", with: "name=notification\r\n"), contentType,
+            "Part 1 has a header line without ':'; is the empty line between headers and content missing?"
+        ),
+        (
+            "--nh-batch-multipart-boundary\r\nContent-Type: x", contentType,
+            "Part 1 has no empty line after its headers; an empty line must separate a part's headers from its content."
+        ),
     ]
 
     @Test("errors say what is wrong", arguments: failures)
@@ -139,9 +172,10 @@ struct DirectBatchRequestTests {
 
     @Test("multipart() escapes handles as JSON and round-trips binary payloads")
     func multipartRoundTrip() throws {
-        let request = DirectBatchRequest(notification: [0, 13, 10, 45, 45, 255, 10],
-                                         notificationContentType: "application/octet-stream",
-                                         devices: [#"https://wns/?a="b"\c"#, "ü/€", "tab\tnew\nline"])
+        let request = DirectBatchRequest(
+            notification: [0, 13, 10, 45, 45, 255, 10],
+            notificationContentType: "application/octet-stream",
+            devices: [#"https://wns/?a="b"\c"#, "ü/€", "tab\tnew\nline"])
         let (contentType, body) = request.multipart(boundary: "b0undary")
         #expect(String(decoding: body, as: UTF8.self).contains(#"["https://wns/?a=\"b\"\\c","ü/€","tab\tnew\nline"]"#))
         #expect(try DirectBatchRequest(parsing: body, contentType: contentType) == request)

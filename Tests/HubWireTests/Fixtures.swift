@@ -1,7 +1,7 @@
 import Foundation
 import HubWire
-import Testing
 import TestSupport
+import Testing
 
 extension SASVector: CustomTestStringConvertible {
     /// .NET and the seed tutorial escape with lower-case hex; pyamqp and JS with upper case.

@@ -22,12 +22,14 @@ struct HubEndpointTests {
     @Test("an override (emulator) replaces the connection's endpoint; hub paths keep their slashes")
     func override() throws {
         let connection = try ConnectionString(parsing: Sample.connectionString)
-        let endpoint = HubEndpoint(connection: connection, hub: "a/b c", endpointOverride: "http://127.0.0.1:8080",
-                                   apiVersion: "2017-04")
+        let endpoint = HubEndpoint(
+            connection: connection, hub: "a/b c", endpointOverride: "http://127.0.0.1:8080",
+            apiVersion: "2017-04")
         #expect(endpoint.hubBaseURL == "http://127.0.0.1:8080/a/b%20c/")
         #expect(endpoint.hub == "a/b c")
-        #expect(HubRequests.getInstallation(id: "i", at: endpoint).url
-            == "http://127.0.0.1:8080/a/b%20c/installations/i?api-version=2017-04")
+        #expect(
+            HubRequests.getInstallation(id: "i", at: endpoint).url
+                == "http://127.0.0.1:8080/a/b%20c/installations/i?api-version=2017-04")
     }
 
     @Test("a base URL without a trailing slash gets one")
@@ -49,9 +51,13 @@ struct HubEndpointTests {
 struct HubResponseTests {
     @Test("headers are found ignoring case; the first one wins")
     func headerLookup() {
-        let response = HubResponse(status: 201, headers: [HubHeader("location", "https://x/messages/1"),
-                                                          HubHeader("Location", "second"),
-                                                          HubHeader("TrackingId", "t-1")])
+        let response = HubResponse(
+            status: 201,
+            headers: [
+                HubHeader("location", "https://x/messages/1"),
+                HubHeader("Location", "second"),
+                HubHeader("TrackingId", "t-1"),
+            ])
         #expect(response.header("Location") == "https://x/messages/1")
         #expect(response.header("TRACKINGID") == "t-1")
         #expect(response.header("Retry-After") == nil)

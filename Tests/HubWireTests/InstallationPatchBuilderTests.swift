@@ -8,7 +8,8 @@ import Testing
 
     @Test func aPatchedTemplateIsTheTemplateAsStringifiedJSON() throws {
         // The value must decode to the template the service stores (nh-rest-api.md §3.1).
-        let template = InstallationTemplate(body: #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"])
+        let template = InstallationTemplate(
+            body: #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"])
         let operation = InstallationPatchOperation.addTemplate("alert", template)
         let decoded = try JSONDecoder().decode(InstallationTemplate.self, from: Data((operation.value ?? "").utf8))
         #expect(decoded == template)
@@ -20,7 +21,8 @@ import Testing
 
     @Test func pathsAreEscapedJSONPointersThatReadBackToTheName() throws {
         #expect(InstallationPatchOperation.pointer("a/b~c") == "a~1b~0c")
-        var installation = Installation(installationId: "i", platform: "apns", pushChannel: .handle(token), tags: ["team/red~1", "keep"])
+        var installation = Installation(
+            installationId: "i", platform: "apns", pushChannel: .handle(token), tags: ["team/red~1", "keep"])
         try installation.apply([.removeTag("team/red~1"), .addTag("new"), .setUserId("alice"), .setPushChannel("AB12")])
         #expect(installation.tags == ["keep", "new"])
         #expect(installation.userId == "alice")

@@ -4,35 +4,45 @@ import Testing
 
 @Suite("Installation JSON-Patch")
 struct InstallationPatchTests {
-    static let greet = InstallationTemplate(body: #"{"aps":{"alert":"$(m)"}}"#, headers: ["apns-push-type": "alert"],
-                                            expiry: "2030-01-01T00:00:00Z", tags: ["greet"])
-    static let base = Installation(installationId: "i1", platform: "apns", pushChannel: .handle("AAAA"),
-                                   userId: "alice", tags: ["a", "b"], templates: ["greet": greet])
+    static let greet = InstallationTemplate(
+        body: #"{"aps":{"alert":"$(m)"}}"#, headers: ["apns-push-type": "alert"],
+        expiry: "2030-01-01T00:00:00Z", tags: ["greet"])
+    static let base = Installation(
+        installationId: "i1", platform: "apns", pushChannel: .handle("AAAA"),
+        userId: "alice", tags: ["a", "b"], templates: ["greet": greet])
 
     static func op(_ op: InstallationPatchOperation.Op, _ path: String, _ value: String? = nil)
-        -> InstallationPatchOperation {
+        -> InstallationPatchOperation
+    {
         InstallationPatchOperation(op: op, path: path, value: value)
     }
 
-    static func patched(_ operations: [InstallationPatchOperation],
-                        _ start: Installation = base) throws -> Installation {
+    static func patched(
+        _ operations: [InstallationPatchOperation],
+        _ start: Installation = base
+    ) throws -> Installation {
         var installation = start
         try installation.apply(operations)
         return installation
     }
 
-    static func expectFailure(_ operations: [InstallationPatchOperation], _ message: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectFailure(
+        _ operations: [InstallationPatchOperation], _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var installation = base
         #expect(throws: InstallationPatchError(message: message), sourceLocation: sourceLocation) {
             try installation.apply(operations)
         }
-        #expect(installation == base, "a failed patch leaves the installation unchanged", sourceLocation: sourceLocation)
+        #expect(
+            installation == base, "a failed patch leaves the installation unchanged", sourceLocation: sourceLocation)
     }
 
-    @Test("add and replace /pushChannel set the channel and clear pushChannelExpired", arguments: [
-        InstallationPatchOperation.Op.add, .replace,
-    ])
+    @Test(
+        "add and replace /pushChannel set the channel and clear pushChannelExpired",
+        arguments: [
+            InstallationPatchOperation.Op.add, .replace,
+        ])
     func pushChannel(_ kind: InstallationPatchOperation.Op) throws {
         var expired = Self.base
         expired.pushChannelExpired = true
@@ -45,8 +55,9 @@ struct InstallationPatchTests {
     @Test("a stringified subscription object sets a browser channel")
     func browserChannel() throws {
         let value = #"{"endpoint":"https://push.example/x","p256dh":"P","auth":"A"}"#
-        #expect(try Self.patched([Self.op(.add, "/pushChannel", value)]).pushChannel
-            == .browser(endpoint: "https://push.example/x", p256dh: "P", auth: "A"))
+        #expect(
+            try Self.patched([Self.op(.add, "/pushChannel", value)]).pushChannel
+                == .browser(endpoint: "https://push.example/x", p256dh: "P", auth: "A"))
     }
 
     @Test("/userId: add and replace set it, remove deletes it")
@@ -58,12 +69,14 @@ struct InstallationPatchTests {
         #expect(try Self.patched([Self.op(.add, "/userId", "dan")], noUser).userId == "dan")
     }
 
-    @Test("add /tags unions", arguments: [
-        ("c", ["a", "b", "c"]),
-        ("a", ["a", "b"]),
-        (#"["b","c","d","c"]"#, ["a", "b", "c", "d"]),
-        (#" [ "e" ] "#, ["a", "b", "e"]),
-    ])
+    @Test(
+        "add /tags unions",
+        arguments: [
+            ("c", ["a", "b", "c"]),
+            ("a", ["a", "b"]),
+            (#"["b","c","d","c"]"#, ["a", "b", "c", "d"]),
+            (#" [ "e" ] "#, ["a", "b", "e"]),
+        ])
     func addTags(_ value: String, _ expected: [String]) throws {
         #expect(try Self.patched([Self.op(.add, "/tags", value)]).tags == expected)
     }
@@ -88,15 +101,20 @@ struct InstallationPatchTests {
     func templates() throws {
         let value = #"{"body":"{\"data\":{\"m\":\"$(m)\"}}","tags":["x"]}"#
         let added = try Self.patched([Self.op(.add, "/templates/fcm", value)])
-        #expect(added.templates == ["greet": Self.greet,
-                                    "fcm": InstallationTemplate(body: #"{"data":{"m":"$(m)"}}"#, tags: ["x"])])
+        #expect(
+            added.templates == [
+                "greet": Self.greet,
+                "fcm": InstallationTemplate(body: #"{"data":{"m":"$(m)"}}"#, tags: ["x"]),
+            ])
         let replaced = try Self.patched([Self.op(.add, "/templates/greet", #"{"body":"b"}"#)])
         #expect(replaced.templates == ["greet": InstallationTemplate(body: "b")])
-        #expect(try Self.patched([Self.op(.replace, "/templates/greet", #"{"body":"c","expiry":"e"}"#)]).templates
-            == ["greet": InstallationTemplate(body: "c", expiry: "e")])
+        #expect(
+            try Self.patched([Self.op(.replace, "/templates/greet", #"{"body":"c","expiry":"e"}"#)]).templates
+                == ["greet": InstallationTemplate(body: "c", expiry: "e")])
         #expect(try Self.patched([Self.op(.remove, "/templates/greet")]).templates == nil)
-        #expect(try Self.patched([Self.op(.add, "/templates/fcm", value), Self.op(.remove, "/templates/greet")])
-            .templates?.keys.sorted() == ["fcm"])
+        #expect(
+            try Self.patched([Self.op(.add, "/templates/fcm", value), Self.op(.remove, "/templates/greet")])
+                .templates?.keys.sorted() == ["fcm"])
     }
 
     @Test("template parts: body, headers, expiry and tags")
@@ -141,41 +159,72 @@ struct InstallationPatchTests {
 
     /// Operations and the exact error each gives.
     static let failures: [([InstallationPatchOperation], String)] = [
-        ([op(.remove, "/pushChannel")],
-         "Operation 1 (remove /pushChannel): the push channel cannot be removed; replace it instead"),
+        (
+            [op(.remove, "/pushChannel")],
+            "Operation 1 (remove /pushChannel): the push channel cannot be removed; replace it instead"
+        ),
         ([op(.add, "/pushChannel", " ")], "Operation 1 (add /pushChannel): the push channel cannot be empty"),
         ([op(.add, "/userId")], "Operation 1 (add /userId): add needs a value"),
         ([op(.replace, "/userId")], "Operation 1 (replace /userId): replace needs a value"),
         ([op(.remove, "/tags")], "Operation 1 (remove /tags): remove tags one at a time with path /tags/{tag}"),
-        ([op(.replace, "/tags", "x")],
-         "Operation 1 (replace /tags): replace is not supported here; add to /tags or remove /tags/{tag}"),
-        ([op(.add, "/tags/x", "x")], "Operation 1 (add /tags/x): add is not supported here; add tags with path /tags "
-            + "and the tag as the value"),
+        (
+            [op(.replace, "/tags", "x")],
+            "Operation 1 (replace /tags): replace is not supported here; add to /tags or remove /tags/{tag}"
+        ),
+        (
+            [op(.add, "/tags/x", "x")],
+            "Operation 1 (add /tags/x): add is not supported here; add tags with path /tags "
+                + "and the tag as the value"
+        ),
         ([op(.add, "/tags", "")], "Operation 1 (add /tags): a tag cannot be empty"),
-        ([op(.add, "/tags", "[1,2]")],
-         "Operation 1 (add /tags): the value must be a tag or a JSON array of tags (wrong type at Index 0)"),
-        ([op(.add, "/tags", "x"), op(.remove, "/pushChannel")],
-         "Operation 2 (remove /pushChannel): the push channel cannot be removed; replace it instead"),
-        ([op(.add, "/templates/t", "not json")], "Operation 1 (add /templates/t): the value must be a template as "
-            + #"stringified JSON, e.g. {"body":"…"} (not valid JSON)"#),
-        ([op(.add, "/templates/t", #"{"tags":[]}"#)], "Operation 1 (add /templates/t): the value must be a template "
-            + #"as stringified JSON, e.g. {"body":"…"} ("body" is missing)"#),
-        ([op(.add, "/templates/greet/headers", #"{"a":1}"#)], "Operation 1 (add /templates/greet/headers): the value "
-            + "must be headers as a stringified JSON object of strings (wrong type at a)"),
-        ([op(.remove, "/templates/greet/body")], "Operation 1 (remove /templates/greet/body): a template's body "
-            + "cannot be removed; remove the whole template instead"),
-        ([op(.add, "/templates/nope/body", "b")], "Operation 1 (add /templates/nope/body): the installation has no "
-            + "template 'nope'; add /templates/nope first"),
+        (
+            [op(.add, "/tags", "[1,2]")],
+            "Operation 1 (add /tags): the value must be a tag or a JSON array of tags (wrong type at Index 0)"
+        ),
+        (
+            [op(.add, "/tags", "x"), op(.remove, "/pushChannel")],
+            "Operation 2 (remove /pushChannel): the push channel cannot be removed; replace it instead"
+        ),
+        (
+            [op(.add, "/templates/t", "not json")],
+            "Operation 1 (add /templates/t): the value must be a template as "
+                + #"stringified JSON, e.g. {"body":"…"} (not valid JSON)"#
+        ),
+        (
+            [op(.add, "/templates/t", #"{"tags":[]}"#)],
+            "Operation 1 (add /templates/t): the value must be a template "
+                + #"as stringified JSON, e.g. {"body":"…"} ("body" is missing)"#
+        ),
+        (
+            [op(.add, "/templates/greet/headers", #"{"a":1}"#)],
+            "Operation 1 (add /templates/greet/headers): the value "
+                + "must be headers as a stringified JSON object of strings (wrong type at a)"
+        ),
+        (
+            [op(.remove, "/templates/greet/body")],
+            "Operation 1 (remove /templates/greet/body): a template's body "
+                + "cannot be removed; remove the whole template instead"
+        ),
+        (
+            [op(.add, "/templates/nope/body", "b")],
+            "Operation 1 (add /templates/nope/body): the installation has no "
+                + "template 'nope'; add /templates/nope first"
+        ),
         ([op(.add, "/foo", "x")], "Operation 1 (add /foo): unknown path; \(supported)"),
-        ([op(.add, "/secondaryTiles/t/pushChannel", "x")],
-         "Operation 1 (add /secondaryTiles/t/pushChannel): unknown path; \(supported)"),
-        ([op(.add, "/templates/greet/priority", "x")],
-         "Operation 1 (add /templates/greet/priority): unknown path; \(supported)"),
+        (
+            [op(.add, "/secondaryTiles/t/pushChannel", "x")],
+            "Operation 1 (add /secondaryTiles/t/pushChannel): unknown path; \(supported)"
+        ),
+        (
+            [op(.add, "/templates/greet/priority", "x")],
+            "Operation 1 (add /templates/greet/priority): unknown path; \(supported)"
+        ),
         ([op(.add, "tags", "x")], "Operation 1 (add tags): a path must start with '/'; \(supported)"),
         ([op(.remove, "/tags/")], "Operation 1 (remove /tags/): the tag in the path is empty"),
     ]
 
-    static let supported = "supported paths are /pushChannel, /userId, /tags, /tags/{tag}, /templates/{name} and "
+    static let supported =
+        "supported paths are /pushChannel, /userId, /tags, /tags/{tag}, /templates/{name} and "
         + "/templates/{name}/body, /headers, /expiry, /tags and /tags/{tag}"
 
     @Test("invalid operations throw and change nothing", arguments: failures)

@@ -8,15 +8,20 @@ struct PnsOutcomeTests {
     /// credentials problem there.
     @Test(arguments: [
         ("Success", PushPlatform.apns, PnsOutcome.Kind.delivered),
-        ("ExpiredChannel", .apns, .deadChannel), ("ExpiredChannel", .wns, .deadChannel), ("ExpiredChannel", .gcm, .deadChannel),
+        ("ExpiredChannel", .apns, .deadChannel), ("ExpiredChannel", .wns, .deadChannel),
+        ("ExpiredChannel", .gcm, .deadChannel),
         ("BadChannel", .fcmv1, .deadChannel), ("BadChannel", .mpns, .deadChannel), ("badchannel", .apns, .deadChannel),
         ("WrongToken", .apns, .deadChannel), ("WrongToken", .fcmv1, .deadChannel), ("WrongToken", .wns, .configuration),
-        ("WrongChannel", .fcmv1, .configuration), ("InvalidCredentials", .apns, .configuration), ("InvalidToken", .wns, .configuration),
+        ("WrongChannel", .fcmv1, .configuration), ("InvalidCredentials", .apns, .configuration),
+        ("InvalidToken", .wns, .configuration),
         ("InvalidNotificationFormat", .fcmv1, .payload), ("InvalidNotificationSize", .apns, .payload),
         ("Throttled", .fcmv1, .transient), ("ChannelThrottled", .wns, .transient), ("PnsThrottled", .apns, .transient),
-        ("ChannelDisconnected", .mpns, .transient), ("Dropped", .wns, .transient), ("PnsUnreachable", .apns, .transient),
-        ("PnsUnavailable", .apns, .transient), ("PnsUnavailable", .gcm, .configuration), ("PnsServerError", .apns, .transient), ("PnsInterfaceError", .apns, .transient),
-        ("AbandonedNotificationMessages", .apns, .transient), ("NoTargets", .apns, .notSent), ("Skipped", .apns, .notSent),
+        ("ChannelDisconnected", .mpns, .transient), ("Dropped", .wns, .transient),
+        ("PnsUnreachable", .apns, .transient),
+        ("PnsUnavailable", .apns, .transient), ("PnsUnavailable", .gcm, .configuration),
+        ("PnsServerError", .apns, .transient), ("PnsInterfaceError", .apns, .transient),
+        ("AbandonedNotificationMessages", .apns, .transient), ("NoTargets", .apns, .notSent),
+        ("Skipped", .apns, .notSent),
         ("UnknownError", .apns, .unknown), ("SomethingNew", .apns, .unknown),
     ])
     func everyRow(_ name: String, _ platform: PushPlatform, _ kind: PnsOutcome.Kind) {
@@ -25,27 +30,32 @@ struct PnsOutcomeTests {
 
     @Test("every table row is covered by the test above")
     func tableIsCovered() {
-        let covered: Set<String> = ["Success", "ExpiredChannel", "BadChannel", "WrongToken", "WrongChannel", "InvalidCredentials", "InvalidToken",
-                                    "InvalidNotificationFormat", "InvalidNotificationSize", "Throttled", "ChannelThrottled", "PnsThrottled",
-                                    "ChannelDisconnected", "Dropped", "PnsUnreachable", "PnsUnavailable", "PnsServerError", "PnsInterfaceError",
-                                    "AbandonedNotificationMessages", "NoTargets", "Skipped", "UnknownError"]
+        let covered: Set<String> = [
+            "Success", "ExpiredChannel", "BadChannel", "WrongToken", "WrongChannel", "InvalidCredentials",
+            "InvalidToken",
+            "InvalidNotificationFormat", "InvalidNotificationSize", "Throttled", "ChannelThrottled", "PnsThrottled",
+            "ChannelDisconnected", "Dropped", "PnsUnreachable", "PnsUnavailable", "PnsServerError", "PnsInterfaceError",
+            "AbandonedNotificationMessages", "NoTargets", "Skipped", "UnknownError",
+        ]
         #expect(Set(PnsOutcome.all.map(\.name)) == covered)
     }
 
-    @Test("details: counts per platform by element prefix (Fcm is legacy FCM), totals by kind, states by either spelling")
+    @Test(
+        "details: counts per platform by element prefix (Fcm is legacy FCM), totals by kind, states by either spelling")
     func details() throws {
         let xml = """
-        <NotificationDetails xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"><NotificationId>n</NotificationId>\
-        <State>Canceled</State><WnsOutcomeCounts><Outcome><Name>Success</Name><Count>3</Count></Outcome>\
-        <Outcome><Name>WrongToken</Name><Count>1</Count></Outcome></WnsOutcomeCounts>\
-        <FcmOutcomeCounts><Outcome><Name>NotRegistered?</Name><Count>2</Count></Outcome></FcmOutcomeCounts>\
-        <ApnsOutcomeCounts><Outcome><Name>ExpiredChannel</Name><Count>4</Count></Outcome></ApnsOutcomeCounts></NotificationDetails>
-        """
+            <NotificationDetails xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"><NotificationId>n</NotificationId>\
+            <State>Canceled</State><WnsOutcomeCounts><Outcome><Name>Success</Name><Count>3</Count></Outcome>\
+            <Outcome><Name>WrongToken</Name><Count>1</Count></Outcome></WnsOutcomeCounts>\
+            <FcmOutcomeCounts><Outcome><Name>NotRegistered?</Name><Count>2</Count></Outcome></FcmOutcomeCounts>\
+            <ApnsOutcomeCounts><Outcome><Name>ExpiredChannel</Name><Count>4</Count></Outcome></ApnsOutcomeCounts></NotificationDetails>
+            """
         let details = try NotificationDetails(parsing: xml)
         #expect(details.state == .cancelled && details.state.isFinal)
         #expect(details.platformOutcomes.map(\.platform) == [.apns, .gcm, .wns])
         #expect(details.totals == [.delivered: 3, .configuration: 1, .deadChannel: 4, .unknown: 2])
-        #expect(NotificationDetails.State(name: "Scheduled") == .scheduled && !NotificationDetails.State.scheduled.isFinal)
+        #expect(
+            NotificationDetails.State(name: "Scheduled") == .scheduled && !NotificationDetails.State.scheduled.isFinal)
         #expect(!NotificationDetails.State.processing.isFinal && NotificationDetails.State.noTargetFound.isFinal)
     }
 
@@ -53,7 +63,8 @@ struct PnsOutcomeTests {
     func redaction() {
         var details = NotificationDetails(notificationId: "n", state: .completed)
         details.pnsErrorDetailsUri = "https://x.blob.core.windows.net/c/n?sv=2020-08&SIG=abc%2Bdef&se=1"
-        #expect(details.redactedPnsErrorDetailsUri == "https://x.blob.core.windows.net/c/n?sv=2020-08&sig=<redacted>&se=1")
+        #expect(
+            details.redactedPnsErrorDetailsUri == "https://x.blob.core.windows.net/c/n?sv=2020-08&sig=<redacted>&se=1")
     }
 
     @Test("polling waits 1, 2, 4 … up to 30 s and never past the deadline")

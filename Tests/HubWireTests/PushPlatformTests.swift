@@ -1,18 +1,21 @@
-import Testing
 import HubWire
+import Testing
 
 @Suite("PushPlatform")
 struct PushPlatformTests {
-    @Test("case-insensitive parsing", arguments: [
-        ("apns", PushPlatform.apns), ("APNS", .apns), ("fcmV1", .fcmv1), ("FcmV1", .fcmv1), ("fcmv1", .fcmv1),
-        ("GCM", .gcm), ("Wns", .wns), ("mpns", .mpns), ("ADM", .adm), ("Baidu", .baidu), ("Browser", .browser),
-        ("XIAOMI", .xiaomi), (" apns\n", .apns),
-    ])
+    @Test(
+        "case-insensitive parsing",
+        arguments: [
+            ("apns", PushPlatform.apns), ("APNS", .apns), ("fcmV1", .fcmv1), ("FcmV1", .fcmv1), ("fcmv1", .fcmv1),
+            ("GCM", .gcm), ("Wns", .wns), ("mpns", .mpns), ("ADM", .adm), ("Baidu", .baidu), ("Browser", .browser),
+            ("XIAOMI", .xiaomi), (" apns\n", .apns),
+        ])
     func parses(_ text: String, _ platform: PushPlatform) {
         #expect(PushPlatform(caseInsensitive: text) == platform)
     }
 
-    @Test("unknown names are rejected", arguments: ["", "apple", "fcm", "fcm v1", "windows", "ios", "nokiax", "template"])
+    @Test(
+        "unknown names are rejected", arguments: ["", "apple", "fcm", "fcm v1", "windows", "ios", "nokiax", "template"])
     func rejects(_ text: String) {
         #expect(PushPlatform(caseInsensitive: text) == nil)
     }

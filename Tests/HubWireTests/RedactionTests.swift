@@ -1,5 +1,5 @@
-import Testing
 import HubWire
+import Testing
 
 /// Every human-readable rendering of a value holding a secret must leave the secret out.
 @Suite("Redaction")
@@ -25,7 +25,8 @@ struct RedactionTests {
     @Test("connection string")
     func connectionString() throws {
         let connection = try ConnectionString(parsing: Sample.connectionString + ";EntityPath=myhub")
-        #expect(connection.description == "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName="
+        #expect(
+            connection.description == "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName="
                 + "DefaultFullSharedAccessSignature;SharedAccessKey=<redacted>;EntityPath=myhub")
         #expect(connection.debugDescription == "ConnectionString(\(connection.description))")
         Self.expectNoSecret(in: connection)
@@ -50,14 +51,17 @@ struct RedactionTests {
         Self.expectNoSecret(in: SASVerifier(policies: [policy], acceptedHosts: [Sample.host]))
     }
 
-    @Test("verification errors never quote the token", arguments: [
-        "SharedAccessSignature sr=x&sig=\(signature)&se=1&skn=\(Sample.key)",
-        "SharedAccessSignature sig=\(signature)",
-        "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&sig=\(signature)&se=1700000000&skn=DefaultFullSharedAccessSignature",
-    ])
+    @Test(
+        "verification errors never quote the token",
+        arguments: [
+            "SharedAccessSignature sr=x&sig=\(signature)&se=1&skn=\(Sample.key)",
+            "SharedAccessSignature sig=\(signature)",
+            "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&sig=\(signature)&se=1700000000&skn=DefaultFullSharedAccessSignature",
+        ])
     func verifierErrors(_ header: String) throws {
-        let verifier = SASVerifier(policies: [AccessPolicy(name: Sample.keyName, key: Sample.key, rights: [.listen])],
-                                   acceptedHosts: [Sample.host])
+        let verifier = SASVerifier(
+            policies: [AccessPolicy(name: Sample.keyName, key: Sample.key, rights: [.listen])],
+            acceptedHosts: [Sample.host])
         let error = try #require(throws: SASVerificationError.self) {
             try verifier.verify(authorization: header, path: "/myhub/messages", right: .send, now: 1_800_000_000)
         }

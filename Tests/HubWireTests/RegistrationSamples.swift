@@ -21,17 +21,20 @@ enum RegistrationSamples {
         """
 
     /// nh-rest-api.md §4.2 "Real Apple template response body", verbatim.
-    static let appleTemplateBody = #"<ETag>1</ETag><ExpirationTime>9999-12-31T23:59:59.999</ExpirationTime>"#
+    static let appleTemplateBody =
+        #"<ETag>1</ETag><ExpirationTime>9999-12-31T23:59:59.999</ExpirationTime>"#
         + #"<RegistrationId>4497…-3</RegistrationId><Tags>tag1</Tags><PushVariables>{"var1":"value1"}</PushVariables>"#
         + #"<DeviceToken>62BC…A8FA</DeviceToken><BodyTemplate><![CDATA[{"aps":{"alert":"alert!"}}]]></BodyTemplate>"#
         + #"<Expiry i:nil="true"/><TemplateName>Template Name</TemplateName><ApnsHeaders/>"#
 
-    static let appleTemplateDescription = #"<AppleTemplateRegistrationDescription \#(namespaces)>"#
+    static let appleTemplateDescription =
+        #"<AppleTemplateRegistrationDescription \#(namespaces)>"#
         + appleTemplateBody + "</AppleTemplateRegistrationDescription>"
 
     /// A recorded create response (DOTNET-REC, GetRegistrationsByChannelAsync…), in the form today's service writes
     /// it (the JS SDK's recordings, 2024: `p1:etag` first, `ExpirationTime` to seven places): one Apple native entry.
-    static let recordedAppleEntry = #"<entry p1:etag="W/&quot;1&quot;" "#
+    static let recordedAppleEntry =
+        #"<entry p1:etag="W/&quot;1&quot;" "#
         + #"xmlns:p1="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" xmlns="http://www.w3.org/2005/Atom"><id>https://sdk-sample-namespace"#
         + #".servicebus.windows.net/sdk-sample-nh/registrations/3198129520782546842-5934554123377093628-2?api-version"#
         + #"=2017-04</id><title type="text">3198129520782546842-5934554123377093628-2</title><published>2018-11-07T0"#
@@ -43,7 +46,8 @@ enum RegistrationSamples {
         + "</entry>"
 
     /// A recorded Mpns template description (DOTNET-REC, CreateRegistrationAsync_PassValidMpnsTemplate…).
-    static let recordedMpnsTemplate = #"<MpnsTemplateRegistrationDescription \#(namespaces)><ETag>1</ETag>"#
+    static let recordedMpnsTemplate =
+        #"<MpnsTemplateRegistrationDescription \#(namespaces)><ETag>1</ETag>"#
         + #"<ExpirationTime>9999-12-31T23:59:59.999</ExpirationTime><RegistrationId>2335707656381260644-40716113092"#
         + #"03321228-2</RegistrationId><Tags>tag1</Tags><PushVariables>{"var1":"value1"}</PushVariables><ChannelUri>"#
         + #"https://some.url/</ChannelUri><SecondaryTileName>Tile name</SecondaryTileName><BodyTemplate><![CDATA[<wp:"#
@@ -55,8 +59,9 @@ enum RegistrationSamples {
 
     /// A description of `kind` with every field that kind writes.
     static func full(_ kind: RegistrationDescription.Kind, template: Bool) -> RegistrationDescription {
-        var description = RegistrationDescription(kind: kind, isTemplate: template, handle: "handle-\(kind) & <co>",
-                                                  tags: ["t1", "t2"])
+        var description = RegistrationDescription(
+            kind: kind, isTemplate: template, handle: "handle-\(kind) & <co>",
+            tags: ["t1", "t2"])
         description.etag = "2"
         description.expirationTime = "9999-12-31T23:59:59.999Z"
         description.registrationId = "111-222-3"
@@ -75,8 +80,10 @@ enum RegistrationSamples {
             description.priority = "10"
         }
         if [.apple, .windows, .mpns].contains(kind) {
-            description.headers = [RegistrationHeader(name: "h1", value: "v1"),
-                                   RegistrationHeader(name: "h2", value: "$(v) & <w>")]
+            description.headers = [
+                RegistrationHeader(name: "h1", value: "v1"),
+                RegistrationHeader(name: "h2", value: "$(v) & <w>"),
+            ]
         }
         return description
     }

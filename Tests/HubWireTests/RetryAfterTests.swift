@@ -6,8 +6,12 @@ struct RetryAfterTests {
     /// Sun, 06 Nov 1994 08:49:37 GMT.
     static let rfcExample: Double = 784_111_777
 
-    @Test("delay-seconds", arguments: [("2", 2.0), ("120", 120.0), (" 30 ", 30.0), ("0", 0.0), ("1.5", 1.5),
-                                       ("86400", 86_400.0)])
+    @Test(
+        "delay-seconds",
+        arguments: [
+            ("2", 2.0), ("120", 120.0), (" 30 ", 30.0), ("0", 0.0), ("1.5", 1.5),
+            ("86400", 86_400.0),
+        ])
     func seconds(_ header: String, _ expected: Double) {
         #expect(RetryAfter.seconds(header, now: 1_700_000_000) == expected)
     }
@@ -26,13 +30,15 @@ struct RetryAfterTests {
         #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:37 GMT", now: Self.rfcExample + 3600) == 0)
     }
 
-    @Test("absent, empty and junk values give nil", arguments: [
-        nil, "", "   ", "-5", "soon", "1e3", "2 s", "1.", ".5", "1.2.3", "+3", "0x10",
-        "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 31 Feb 1994 08:49:37 GMT",
-        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
-        "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
-        "Sun, 06 Nov 1994 8:49:37 GMT", "2024-01-01T00:00:00Z",
-    ] as [String?])
+    @Test(
+        "absent, empty and junk values give nil",
+        arguments: [
+            nil, "", "   ", "-5", "soon", "1e3", "2 s", "1.", ".5", "1.2.3", "+3", "0x10",
+            "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 31 Feb 1994 08:49:37 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
+            "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 8:49:37 GMT", "2024-01-01T00:00:00Z",
+        ] as [String?])
     func junk(_ header: String?) {
         #expect(RetryAfter.seconds(header, now: 1_700_000_000) == nil)
     }

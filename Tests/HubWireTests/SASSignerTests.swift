@@ -1,6 +1,7 @@
-import Testing
-@testable import HubWire
 import TestSupport
+import Testing
+
+@testable import HubWire
 
 @Suite("SASSigner")
 struct SASSignerTests {
@@ -9,7 +10,8 @@ struct SASSignerTests {
         let signer = SASSigner(keyName: vector.keyName, key: vector.key)
         let token = signer.token(forResource: vector.resource, expiry: vector.expiry, hexCase: vector.hexCase)
         #expect(SASSigner.percentEncode(vector.resource, hexCase: vector.hexCase) == vector.encodedResource)
-        #expect(SASSigner.stringToSign(encodedResource: vector.encodedResource, expiry: vector.expiry)
+        #expect(
+            SASSigner.stringToSign(encodedResource: vector.encodedResource, expiry: vector.expiry)
                 == vector.stringToSign)
         #expect(SASSigner.signature(stringToSign: vector.stringToSign, key: vector.key) == vector.signatureBase64)
         #expect(token.headerValue == vector.token)
@@ -22,7 +24,8 @@ struct SASSignerTests {
     @Test("the seed-tutorial style is the default")
     func defaultIsSeedTutorial() throws {
         let seed = try #require(try SASFixture.load().vectors.first { $0.style == "seed-tutorial" })
-        let token = SASSigner(keyName: seed.keyName, key: seed.key).token(forResource: seed.resource, expiry: seed.expiry)
+        let token = SASSigner(keyName: seed.keyName, key: seed.key).token(
+            forResource: seed.resource, expiry: seed.expiry)
         #expect(token.headerValue == seed.token)
     }
 
@@ -36,19 +39,22 @@ struct SASSignerTests {
             #expect(signature != negative.wrongSignatureBase64)
             let token = SASSigner(keyName: Sample.keyName, key: Sample.key)
                 .token(forResource: negative.resource, expiry: Sample.expiry, hexCase: hexCase)
-            #expect(!token.headerValue.contains(SASSigner.percentEncode(negative.wrongSignatureBase64, hexCase: hexCase)))
+            #expect(
+                !token.headerValue.contains(SASSigner.percentEncode(negative.wrongSignatureBase64, hexCase: hexCase)))
         }
     }
 
-    @Test("percent-encoding keeps only unreserved characters", arguments: [
-        ("AZaz09-_.~", HexCase.lower, "AZaz09-_.~"),
-        ("a b+c/d=e", .lower, "a%20b%2bc%2fd%3de"),
-        ("a b+c/d=e", .upper, "a%20b%2Bc%2Fd%3De"),
-        ("https://h:8080/p?q=1&r#f", .upper, "https%3A%2F%2Fh%3A8080%2Fp%3Fq%3D1%26r%23f"),
-        ("ü€", .lower, "%c3%bc%e2%82%ac"),
-        ("!*'()", .upper, "%21%2A%27%28%29"),
-        ("", .lower, ""),
-    ])
+    @Test(
+        "percent-encoding keeps only unreserved characters",
+        arguments: [
+            ("AZaz09-_.~", HexCase.lower, "AZaz09-_.~"),
+            ("a b+c/d=e", .lower, "a%20b%2bc%2fd%3de"),
+            ("a b+c/d=e", .upper, "a%20b%2Bc%2Fd%3De"),
+            ("https://h:8080/p?q=1&r#f", .upper, "https%3A%2F%2Fh%3A8080%2Fp%3Fq%3D1%26r%23f"),
+            ("ü€", .lower, "%c3%bc%e2%82%ac"),
+            ("!*'()", .upper, "%21%2A%27%28%29"),
+            ("", .lower, ""),
+        ])
     func percentEncodes(_ input: String, _ hexCase: HexCase, _ expected: String) {
         #expect(SASSigner.percentEncode(input, hexCase: hexCase) == expected)
     }
@@ -63,8 +69,10 @@ struct SASSignerTests {
     @Test("redacted form hides only the signature")
     func redactsSignature() throws {
         let seed = try #require(try SASFixture.load().vectors.first { $0.style == "seed-tutorial" })
-        let token = SASSigner(keyName: seed.keyName, key: seed.key).token(forResource: seed.resource, expiry: seed.expiry)
-        let expected = "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub"
+        let token = SASSigner(keyName: seed.keyName, key: seed.key).token(
+            forResource: seed.resource, expiry: seed.expiry)
+        let expected =
+            "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub"
             + "&sig=<redacted>&se=1700000000&skn=DefaultFullSharedAccessSignature"
         #expect(token.redacted == expected)
         #expect(token.description == expected)

@@ -1,6 +1,6 @@
+import HubWire
 import Synchronization
 import Testing
-import HubWire
 
 /// A clock the test moves by hand; also counts reads so tests can see how often the provider asked.
 final class TestClock: Sendable {
@@ -23,18 +23,27 @@ struct SASTokenProviderTests {
     static let signer = SASSigner(keyName: Sample.keyName, key: Sample.key)
     static let resource = "https://contoso-nh.servicebus.windows.net/myhub"
 
-    static func provider(_ clock: TestClock, lifetime: Int64 = 1200, margin: Int64 = 120,
-                         hexCase: HexCase = .lower) -> SASTokenProvider {
-        SASTokenProvider(signer: signer, resource: resource, lifetime: lifetime, renewalMargin: margin,
-                         hexCase: hexCase) { clock.now() }
+    static func provider(
+        _ clock: TestClock, lifetime: Int64 = 1200, margin: Int64 = 120,
+        hexCase: HexCase = .lower
+    ) -> SASTokenProvider {
+        SASTokenProvider(
+            signer: signer, resource: resource, lifetime: lifetime, renewalMargin: margin,
+            hexCase: hexCase
+        ) { clock.now() }
     }
 
-    @Test("caches until expiry minus margin, then renews", arguments: [
-        // Clock value, expected expiry of the returned token. Start 1000, lifetime 1200 ⇒ expiry 2200, renew at 2080.
-        [(Int64(1000), Int64(2200)), (1500, 2200), (2079, 2200), (2080, 3280), (2100, 3280), (3159, 3280), (3160, 4360)],
-        // A clock jump far past expiry renews at once.
-        [(Int64(1000), Int64(2200)), (9000, 10200), (9001, 10200)],
-    ])
+    @Test(
+        "caches until expiry minus margin, then renews",
+        arguments: [
+            // Clock value, expected expiry of the returned token. Start 1000, lifetime 1200 ⇒ expiry 2200, renew at 2080.
+            [
+                (Int64(1000), Int64(2200)), (1500, 2200), (2079, 2200), (2080, 3280), (2100, 3280), (3159, 3280),
+                (3160, 4360),
+            ],
+            // A clock jump far past expiry renews at once.
+            [(Int64(1000), Int64(2200)), (9000, 10200), (9001, 10200)],
+        ])
     func renews(_ steps: [(Int64, Int64)]) {
         let clock = TestClock(0)
         let provider = Self.provider(clock)

@@ -1,5 +1,5 @@
-import Testing
 import HubWire
+import Testing
 
 @Suite("SASVerifier audience")
 struct SASVerifierAudienceTests {
@@ -56,7 +56,8 @@ struct SASVerifierAudienceTests {
     @Test("audience matrix", arguments: matrix, HexCase.allCases)
     func audience(_ row: (String, String, Bool), _ hexCase: HexCase) throws {
         let (resource, path, covered) = row
-        let header = SASSigner(keyName: "p", key: "k").token(forResource: resource, expiry: 100, hexCase: hexCase).headerValue
+        let header = SASSigner(keyName: "p", key: "k").token(forResource: resource, expiry: 100, hexCase: hexCase)
+            .headerValue
         if covered {
             let verified = try Self.verifier.verify(authorization: header, path: path, right: .send, now: 0)
             #expect(verified == VerifiedToken(policy: "p", expiry: 100, audience: resource))

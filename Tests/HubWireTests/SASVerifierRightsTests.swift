@@ -1,5 +1,5 @@
-import Testing
 import HubWire
+import Testing
 
 @Suite("SASVerifier rights")
 struct SASVerifierRightsTests {
@@ -35,7 +35,8 @@ struct SASVerifierRightsTests {
             #expect(error.status == 401)
             #expect(error.detail == "\(missing.rawValue) claim is required for this operation.")
         } else {
-            let verified = try Self.verifier.verify(authorization: header, path: "/myhub/messages", right: right, now: 0)
+            let verified = try Self.verifier.verify(
+                authorization: header, path: "/myhub/messages", right: right, now: 0)
             #expect(verified.policy == policyName)
         }
     }

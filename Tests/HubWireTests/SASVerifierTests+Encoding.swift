@@ -1,5 +1,5 @@
-import Testing
 import HubWire
+import Testing
 
 extension SASVerifierTests {
     @Test("escapes that decode to invalid UTF-8 are malformed", arguments: ["skn=%ff", "skn=%c3", "sig=%80abc"])

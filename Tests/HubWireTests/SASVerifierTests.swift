@@ -1,17 +1,21 @@
-import Testing
+import Foundation
 import HubWire
 import TestSupport
+import Testing
 
 @Suite("SASVerifier")
 struct SASVerifierTests {
     static let full = AccessPolicy(name: Sample.keyName, key: Sample.key, rights: [.listen, .send, .manage])
     static let verifier = SASVerifier(policies: [full], acceptedHosts: [Sample.host])
-    static let seedToken = "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub"
+    static let seedToken =
+        "SharedAccessSignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub"
         + "&sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d&se=1700000000&skn=DefaultFullSharedAccessSignature"
 
-    static func verify(_ header: String?, path: String = "/myhub/messages", right: AccessRight = .send,
-                       now: Int64 = Sample.expiry - 1,
-                       verifier: SASVerifier = verifier) throws(SASVerificationError) -> VerifiedToken {
+    static func verify(
+        _ header: String?, path: String = "/myhub/messages", right: AccessRight = .send,
+        now: Int64 = Sample.expiry - 1,
+        verifier: SASVerifier = verifier
+    ) throws(SASVerificationError) -> VerifiedToken {
         try verifier.verify(authorization: header, path: path, right: right, now: now)
     }
 
@@ -22,20 +26,25 @@ struct SASVerifierTests {
         #expect(throws: SASVerificationError(kind: .expired)) { try Self.verify(vector.token, now: 1_700_000_000) }
     }
 
-    @Test("other clients' field order and escaping verify", arguments: [
-        // Python REST sample: sig first, '/' left raw in sig, upper-case escapes in sig only (nh-rest-api.md V2 shape).
-        "SharedAccessSignature sig=nDOo5CZj0P/q1sLehhcKhLB3kVSRASfxGsg%2B6YRmhLU%3D&se=1700000000"
-            + "&skn=DefaultFullSharedAccessSignature&sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub",
-        // Go: alphabetical order.
-        "SharedAccessSignature se=1700000000&sig=nDOo5CZj0P%2Fq1sLehhcKhLB3kVSRASfxGsg%2B6YRmhLU%3D"
-            + "&skn=DefaultFullSharedAccessSignature&sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub",
-        // Prefix in another case, escaped key name, an extra unknown field, empty '&' parts, surrounding spaces.
-        "  sharedaccesssignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&&x=1"
-            + "&sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d&se=1700000000&skn=DefaultFull%53haredAccessSignature ",
-    ])
+    @Test(
+        "other clients' field order and escaping verify",
+        arguments: [
+            // Python REST sample: sig first, '/' left raw in sig, upper-case escapes in sig only (nh-rest-api.md V2 shape).
+            "SharedAccessSignature sig=nDOo5CZj0P/q1sLehhcKhLB3kVSRASfxGsg%2B6YRmhLU%3D&se=1700000000"
+                + "&skn=DefaultFullSharedAccessSignature&sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub",
+            // Go: alphabetical order.
+            "SharedAccessSignature se=1700000000&sig=nDOo5CZj0P%2Fq1sLehhcKhLB3kVSRASfxGsg%2B6YRmhLU%3D"
+                + "&skn=DefaultFullSharedAccessSignature&sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub",
+            // Prefix in another case, escaped key name, an extra unknown field, empty '&' parts, surrounding spaces.
+            "  sharedaccesssignature sr=https%3a%2f%2fcontoso-nh.servicebus.windows.net%2fmyhub&&x=1"
+                + "&sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d&se=1700000000&skn=DefaultFull%53haredAccessSignature ",
+        ])
     func acceptsClientVariants(_ header: String) throws {
-        #expect(try Self.verify(header) == VerifiedToken(policy: Sample.keyName, expiry: Sample.expiry,
-                                                         audience: "https://contoso-nh.servicebus.windows.net/myhub"))
+        #expect(
+            try Self.verify(header)
+                == VerifiedToken(
+                    policy: Sample.keyName, expiry: Sample.expiry,
+                    audience: "https://contoso-nh.servicebus.windows.net/myhub"))
     }
 
     static func replacing(_ old: String, with new: String, in text: String = seedToken) -> String {
@@ -63,8 +72,10 @@ struct SASVerifierTests {
         (replacing("se=1700000000", with: "se="), "/myhub/messages", .malformed),
         (replacing("se=1700000000", with: "se=99999999999999999999"), "/myhub/messages", .malformed),
         (replacing("skn=DefaultFull", with: "skn=Other"), "/myhub/messages", .unknownPolicy),
-        (replacing("skn=DefaultFullSharedAccessSignature", with: "skn=defaultfullsharedaccesssignature"),
-         "/myhub/messages", .unknownPolicy),
+        (
+            replacing("skn=DefaultFullSharedAccessSignature", with: "skn=defaultfullsharedaccesssignature"),
+            "/myhub/messages", .unknownPolicy
+        ),
         // Tampering: one signature character, sr retargeted to another hub, sr escape case, se extended.
         (replacing("sig=nDOo", with: "sig=nDOp"), "/myhub/messages", .invalidSignature),
         (replacing("%2fmyhub&", with: "%2fotherhub&"), "/otherhub/messages", .invalidSignature),
@@ -72,16 +83,23 @@ struct SASVerifierTests {
         (replacing("se=1700000000", with: "se=1800000000"), "/myhub/messages", .invalidSignature),
         // '+' left raw in sig decodes to a space (form semantics), as the service does.
         (replacing("%2b", with: "+"), "/myhub/messages", .invalidSignature),
-        (replacing("sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d", with: "sig=not-base64!"),
-         "/myhub/messages", .invalidSignature),
-        (SASSigner(keyName: Sample.keyName, key: "wrong-key")
-            .token(forResource: "https://contoso-nh.servicebus.windows.net/myhub", expiry: Sample.expiry).headerValue,
-         "/myhub/messages", .invalidSignature),
+        (
+            replacing("sig=nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d", with: "sig=not-base64!"),
+            "/myhub/messages", .invalidSignature
+        ),
+        (
+            SASSigner(keyName: Sample.keyName, key: "wrong-key")
+                .token(forResource: "https://contoso-nh.servicebus.windows.net/myhub", expiry: Sample.expiry)
+                .headerValue,
+            "/myhub/messages", .invalidSignature
+        ),
         (seedToken, "/otherhub/messages", .invalidAudience),
         (seedToken, "/myhub2/messages", .invalidAudience),
-        (SASSigner(keyName: Sample.keyName, key: Sample.key)
-            .token(forResource: "https://other-nh.servicebus.windows.net/myhub", expiry: Sample.expiry).headerValue,
-         "/myhub/messages", .invalidAudience),
+        (
+            SASSigner(keyName: Sample.keyName, key: Sample.key)
+                .token(forResource: "https://other-nh.servicebus.windows.net/myhub", expiry: Sample.expiry).headerValue,
+            "/myhub/messages", .invalidAudience
+        ),
     ]
 
     @Test("rejects with the right kind", arguments: failures)
@@ -99,7 +117,9 @@ struct SASVerifierTests {
             #expect(try Self.verify("SharedAccessSignature" + separator + fields).policy == Sample.keyName)
         }
         #expect(throws: SASVerificationError(kind: .malformed)) { try Self.verify("SharedAccessSignature" + fields) }
-        #expect(throws: SASVerificationError(kind: .malformed)) { try Self.verify("SharedAccessSignature " + fields + " x=y") }
+        #expect(throws: SASVerificationError(kind: .malformed)) {
+            try Self.verify("SharedAccessSignature " + fields + " x=y")
+        }
     }
 
     /// Found by SASTokenFuzz: `SharedAccessSignature =sig=Fml…&&…&sr=…&sig=…` was accepted, the first field (no name, a
@@ -108,12 +128,16 @@ struct SASVerifierTests {
     func fieldsSplitAtOneEquals() throws {
         let fields = String(Self.seedToken.dropFirst("SharedAccessSignature ".count))
         for extra in ["=sig=nDOo5CZj0P&", "=&", "x=a=b&", "sig2==&"] {
-            #expect(throws: SASVerificationError(kind: .malformed), "\(extra)") { try Self.verify("SharedAccessSignature " + extra + fields) }
+            #expect(throws: SASVerificationError(kind: .malformed), "\(extra)") {
+                try Self.verify("SharedAccessSignature " + extra + fields)
+            }
         }
         #expect(throws: SASVerificationError(kind: .malformed)) {
             try Self.verify(Self.seedToken.replacingOccurrences(of: "hLU%3d", with: "hLU="))
         }
-        #expect(try Self.verify("SharedAccessSignature extra=1&" + fields).policy == Sample.keyName, "an unknown field is ignored")
+        #expect(
+            try Self.verify("SharedAccessSignature extra=1&" + fields).policy == Sample.keyName,
+            "an unknown field is ignored")
     }
 
     /// Found by SASTokenFuzz: a signature whose last base64 character differs only in the bits the decoder ignores
@@ -153,28 +177,37 @@ struct SASVerifierTests {
         }
     }
 
-    @Test("clock skew extends validity past se", arguments: [
-        (Int64(0), Int64(1_699_999_999), true), (0, 1_700_000_000, false),
-        (300, 1_700_000_299, true), (300, 1_700_000_300, false),
-    ])
+    @Test(
+        "clock skew extends validity past se",
+        arguments: [
+            (Int64(0), Int64(1_699_999_999), true), (0, 1_700_000_000, false),
+            (300, 1_700_000_299, true), (300, 1_700_000_300, false),
+        ])
     func clockSkew(_ skew: Int64, _ now: Int64, _ valid: Bool) {
         let verifier = SASVerifier(policies: [Self.full], acceptedHosts: [Sample.host], clockSkew: skew)
-        let result = Result { () throws(SASVerificationError) in try Self.verify(Self.seedToken, now: now, verifier: verifier) }
+        let result = Result { () throws(SASVerificationError) in
+            try Self.verify(Self.seedToken, now: now, verifier: verifier)
+        }
         #expect(((try? result.get()) != nil) == valid)
         if !valid { #expect(throws: SASVerificationError(kind: .expired)) { try result.get() } }
     }
 
-    @Test("status and detail per kind", arguments: [
-        (SASVerificationError.Kind.missingHeader, "MissingToken: The authorization header was not provided."),
-        (.malformed, "MalformedToken: The credentials contained in the authorization header are not in the correct format."),
-        (.unknownPolicy, "InvalidSignature: The token's key name does not match any shared access policy."),
-        (.invalidSignature, "InvalidSignature: The token has an invalid signature."),
-        (.expired, "ExpiredToken: The token is expired."),
-        (.invalidAudience, "InvalidAudience: The authorization header contains a token with a wrong audience."),
-        (.missingRight(.listen), "Listen claim is required for this operation."),
-        (.missingRight(.send), "Send claim is required for this operation."),
-        (.missingRight(.manage), "Manage claim is required for this operation."),
-    ])
+    @Test(
+        "status and detail per kind",
+        arguments: [
+            (SASVerificationError.Kind.missingHeader, "MissingToken: The authorization header was not provided."),
+            (
+                .malformed,
+                "MalformedToken: The credentials contained in the authorization header are not in the correct format."
+            ),
+            (.unknownPolicy, "InvalidSignature: The token's key name does not match any shared access policy."),
+            (.invalidSignature, "InvalidSignature: The token has an invalid signature."),
+            (.expired, "ExpiredToken: The token is expired."),
+            (.invalidAudience, "InvalidAudience: The authorization header contains a token with a wrong audience."),
+            (.missingRight(.listen), "Listen claim is required for this operation."),
+            (.missingRight(.send), "Send claim is required for this operation."),
+            (.missingRight(.manage), "Manage claim is required for this operation."),
+        ])
     func detail(_ kind: SASVerificationError.Kind, _ detail: String) {
         let error = SASVerificationError(kind: kind)
         #expect(error.status == 401)

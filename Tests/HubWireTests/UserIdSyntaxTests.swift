@@ -11,7 +11,9 @@ import Testing
     @Test("an empty id, a space, a slash or a non-ASCII letter is refused, naming the character")
     func invalid() {
         #expect(UserIdSyntax.problem(with: "") == "userId is empty")
-        #expect(UserIdSyntax.problem(with: "al ice")?.contains("which is not allowed (letters, digits and - _ @ # . : = only)") == true)
+        #expect(
+            UserIdSyntax.problem(with: "al ice")?.contains(
+                "which is not allowed (letters, digits and - _ @ # . : = only)") == true)
         #expect(UserIdSyntax.problem(with: "a/b") != nil)
         #expect(UserIdSyntax.problem(with: "zoë") != nil)
     }

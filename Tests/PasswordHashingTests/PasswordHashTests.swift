@@ -18,8 +18,11 @@ import Testing
         #expect(await PasswordHash.verify("pw", against: apache))
     }
 
-    @Test(arguments: ["", "plain", "{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=", "$apr1$abc$def", "$2b$99$" + String(repeating: "a", count: 53),
-                      "$2b$04$short"])
+    @Test(arguments: [
+        "", "plain", "{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=", "$apr1$abc$def",
+        "$2b$99$" + String(repeating: "a", count: 53),
+        "$2b$04$short",
+    ])
     func refusesWhatIsNotBcrypt(_ hash: String) async {
         #expect(!PasswordHash.isSupported(hash))
         #expect(!(await PasswordHash.verify("plain", against: hash)))

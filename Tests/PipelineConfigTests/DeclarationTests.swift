@@ -1,5 +1,6 @@
-import Testing
 import PipelineCore
+import Testing
+
 @testable import PipelineConfig
 
 @Suite struct DeclarationTests {
@@ -7,7 +8,9 @@ import PipelineCore
     let env = ["NH_CONNECTION": sampleConnection]
 
     @Test func inlineConnectionStringWarnsAndEndpointIsChecked() throws {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             hubs:
               h:
@@ -26,7 +29,9 @@ import PipelineCore
 
     @Test("a hub's rate: is requests per second, read as a number; anything else is an error at the value")
     func hubRate() throws {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             hubs:
               h:
@@ -43,14 +48,17 @@ import PipelineCore
             steps: []
             """)
         let (document, diagnostics) = harness.load("p.yaml", environment: env)
-        #expect(diagnostics.map(\.description).contains(
-            "p.yaml:10:11: error: 'rate' must be a number from 0.001 to 100000 (e.g. 200), found 'fast'"))
+        #expect(
+            diagnostics.map(\.description).contains(
+                "p.yaml:10:11: error: 'rate' must be a number from 0.001 to 100000 (e.g. 200), found 'fast'"))
         #expect(document?.hubs.first { $0.name == "h" }?.rate == 150)
         #expect(document?.hubs.first { $0.name == "f" }?.rate == nil)
     }
 
     @Test func audienceErrorsPointAtTheColumnInsideTheString() {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             audiences:
               broken: "a && && b"
@@ -71,7 +79,9 @@ import PipelineCore
 
     @Test func templateProblems() {
         harness.write("t/bad.json", "{\n  \"aps\": {\"alert\": \"$(message\"}\n}\n")
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             templates:
               a: { platform: apsn, body: '{"x":"$(y)"}' }
@@ -88,9 +98,15 @@ import PipelineCore
             steps: []
             """)
         let (_, diagnostics) = harness.load("p.yaml")
-        let byLine = Dictionary(grouping: diagnostics.filter { $0.severity == .error }) { "\($0.location?.file ?? ""):\($0.location?.line ?? 0)" }
-        #expect(byLine["p.yaml:3"]?.first?.description == "p.yaml:3:18: error: template 'a': unknown platform 'apsn'; did you mean 'apns'?")
-        #expect(byLine["p.yaml:4"]?.first?.description.contains("template file '\(harness.directory)/t/missing.json' does not exist") == true)
+        let byLine = Dictionary(grouping: diagnostics.filter { $0.severity == .error }) {
+            "\($0.location?.file ?? ""):\($0.location?.line ?? 0)"
+        }
+        #expect(
+            byLine["p.yaml:3"]?.first?.description
+                == "p.yaml:3:18: error: template 'a': unknown platform 'apsn'; did you mean 'apns'?")
+        #expect(
+            byLine["p.yaml:4"]?.first?.description.contains(
+                "template file '\(harness.directory)/t/missing.json' does not exist") == true)
         #expect(byLine["t/bad.json:2"]?.first?.location?.column != nil)
         #expect(byLine["t/bad.json:2"]?.first?.message.hasPrefix("template 'c': ") == true)
         #expect(byLine["t/bad.json:2"]?.first?.sourceLine == "  \"aps\": {\"alert\": \"$(message\"}")
@@ -105,7 +121,9 @@ import PipelineCore
 
     @Test("an FCM v1 template Google would refuse is an error where it is declared; a legacy FCM one a warning")
     func fcmTemplates() {
-        harness.write("p.yaml", ##"""
+        harness.write(
+            "p.yaml",
+            ##"""
             version: 1
             templates:
               legacy-shape: { platform: fcmv1, body: '{"data":{"m":"$(m)"}}' }
@@ -117,27 +135,41 @@ import PipelineCore
         let (_, diagnostics) = harness.load("p.yaml")
         let errors = diagnostics.filter { $0.severity == .error }.map(\.description)
         #expect(errors.count == 2, "\(errors)")
-        #expect(errors.contains { $0.hasPrefix("p.yaml:3:3: error: template 'legacy-shape': this is the legacy FCM shape ('data' at the top)") })
-        #expect(errors.contains { $0.hasPrefix("p.yaml:4:3: error: template 'bare-number': message.data.count is #(count)") })
-        let warnings = diagnostics.filter { $0.severity == .warning && $0.message.hasPrefix("template") }.map(\.description)
-        #expect(warnings == ["p.yaml:6:20: warning: template 'old': legacy FCM (gcm) was retired by Google on 20 June 2024; NH delivers nothing to gcm devices"])
+        #expect(
+            errors.contains {
+                $0.hasPrefix(
+                    "p.yaml:3:3: error: template 'legacy-shape': this is the legacy FCM shape ('data' at the top)")
+            })
+        #expect(
+            errors.contains {
+                $0.hasPrefix("p.yaml:4:3: error: template 'bare-number': message.data.count is #(count)")
+            })
+        let warnings = diagnostics.filter { $0.severity == .warning && $0.message.hasPrefix("template") }.map(
+            \.description)
+        #expect(
+            warnings == [
+                "p.yaml:6:20: warning: template 'old': legacy FCM (gcm) was retired by Google on 20 June 2024; NH delivers nothing to gcm devices"
+            ])
     }
 
     @Test func sectionsMustBeMappings() {
         harness.write("p.yaml", "version: 1\nhubs: [a]\naudiences: x\ntemplates: 3\nsteps: {}\n")
-        #expect(harness.headlines("p.yaml") == [
-            "p.yaml:2:7: error: 'hubs' must be a mapping of names, found a list",
-            "p.yaml:3:12: error: 'audiences' must be a mapping of names, found a scalar",
-            "p.yaml:4:12: error: 'templates' must be a mapping of names, found a scalar",
-            "p.yaml:5:8: error: 'steps' must be a list, found a mapping",
-        ])
+        #expect(
+            harness.headlines("p.yaml") == [
+                "p.yaml:2:7: error: 'hubs' must be a mapping of names, found a list",
+                "p.yaml:3:12: error: 'audiences' must be a mapping of names, found a scalar",
+                "p.yaml:4:12: error: 'templates' must be a mapping of names, found a scalar",
+                "p.yaml:5:8: error: 'steps' must be a list, found a mapping",
+            ])
     }
 
     @Test func dataFilesLoadJSONAndYAML() throws {
         let json = harness.write("props.json", "{\"message\": \"Hi\", \"badge\": 3}")
         let collector = DiagnosticCollector()
         let loader = PipelineLoader(options: LoaderOptions(purpose: .run, environment: [:]))
-        let node = try #require(loader.loadDataFile(path: json, reference: SourceLocation(file: "p.yaml", line: 1, column: 1), diagnostics: collector))
+        let node = try #require(
+            loader.loadDataFile(
+                path: json, reference: SourceLocation(file: "p.yaml", line: 1, column: 1), diagnostics: collector))
         #expect(node["message"]?.scalar?.text == "Hi")
         #expect(node["badge"]?.scalar?.text == "3")
         #expect(collector.diagnostics.isEmpty)

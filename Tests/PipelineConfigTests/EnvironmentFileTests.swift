@@ -18,11 +18,14 @@ import Testing
             """
         let (values, problems) = EnvironmentFile.parse(text, file: "staging.env")
         #expect(problems.isEmpty)
-        #expect(values == [
-            "NH_CONNECTION": "Endpoint=sb://staging.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=s3cr=t",
-            "NH_HUB": "staging-hub", "DIGEST_ROWS": "/var/lib/digest/$DAY.csv", "GREETING": "line one\nsays \"hi\" for $5",
-            "EMPTY": "", "INDENTED": "yes",
-        ])
+        #expect(
+            values == [
+                "NH_CONNECTION":
+                    "Endpoint=sb://staging.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=s3cr=t",
+                "NH_HUB": "staging-hub", "DIGEST_ROWS": "/var/lib/digest/$DAY.csv",
+                "GREETING": "line one\nsays \"hi\" for $5",
+                "EMPTY": "", "INDENTED": "yes",
+            ])
     }
 
     @Test func everyProblemHasItsLineAndColumnAndNoValue() {
@@ -35,13 +38,14 @@ import Testing
             QUOTED="a"b
             """
         let (_, problems) = EnvironmentFile.parse(text, file: "prod.env")
-        #expect(problems.map(\.description) == [
-            "prod.env:2:15: error: the double quote that opens the value of NH_CONNECTION is not closed on this line",
-            "prod.env:3:1: error: the text before '=' is not a variable name",
-            "prod.env:4:1: error: this line is not NAME=value",
-            "prod.env:5:7: error: the single quote that opens the value of KEY is not closed on this line",
-            "prod.env:6:8: error: there is text after the closing quote of QUOTED's value",
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "prod.env:2:15: error: the double quote that opens the value of NH_CONNECTION is not closed on this line",
+                "prod.env:3:1: error: the text before '=' is not a variable name",
+                "prod.env:4:1: error: this line is not NAME=value",
+                "prod.env:5:7: error: the single quote that opens the value of KEY is not closed on this line",
+                "prod.env:6:8: error: there is text after the closing quote of QUOTED's value",
+            ])
         #expect(problems.allSatisfy { $0.hint != nil })
         // Neither a message nor a snippet holds a value: the snippet stops after the value's opening quote.
         #expect(!problems.map { $0.message + ($0.sourceLine ?? "") }.joined().contains("supersecret"))
@@ -49,7 +53,8 @@ import Testing
     }
 
     @Test func windowsLineEndsAndTabsAfterExport() {
-        let (values, problems) = EnvironmentFile.parse("# production\r\nNH_HUB=prod-hub\r\nexport\tDIGEST_ROWS=/rows.csv\r\n", file: "win.env")
+        let (values, problems) = EnvironmentFile.parse(
+            "# production\r\nNH_HUB=prod-hub\r\nexport\tDIGEST_ROWS=/rows.csv\r\n", file: "win.env")
         #expect(problems.isEmpty)
         #expect(values == ["NH_HUB": "prod-hub", "DIGEST_ROWS": "/rows.csv"])
     }
@@ -63,7 +68,8 @@ import Testing
     }
 
     @Test func aValueOverTheLimitIsALocatedErrorThatNeverShowsTheValue() {
-        let huge = "  export NH_KEY=" + String(repeating: "k", count: EnvironmentFile.maxValueBytes + 1) + "\nNH_HUB=h\n"
+        let huge =
+            "  export NH_KEY=" + String(repeating: "k", count: EnvironmentFile.maxValueBytes + 1) + "\nNH_HUB=h\n"
         let (values, problems) = EnvironmentFile.parse("# keys\n" + huge, file: "big.env")
         #expect(problems.count == 1)
         let problem = try! #require(problems.first)
@@ -72,7 +78,8 @@ import Testing
         #expect(problem.sourceLine == "  export NH_KEY=…")
         #expect(values["NH_KEY"] == nil)
         // A value at the limit is fine.
-        let atLimit = EnvironmentFile.parse("V=" + String(repeating: "v", count: EnvironmentFile.maxValueBytes), file: "ok.env")
+        let atLimit = EnvironmentFile.parse(
+            "V=" + String(repeating: "v", count: EnvironmentFile.maxValueBytes), file: "ok.env")
         #expect(atLimit.problems.isEmpty && atLimit.values["V"]?.count == EnvironmentFile.maxValueBytes)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PipelineCore
+import Testing
+
 @testable import PipelineConfig
 
 /// Hostile or broken files get one clear diagnostic, never a crash or a hang.
@@ -41,7 +42,9 @@ import PipelineCore
 
     @Test func deepFlowNestingIsRejectedWithoutCrashing() {
         let depth = 100_000
-        harness.write("deep.yaml", "version: 1\nsteps: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n")
+        harness.write(
+            "deep.yaml",
+            "version: 1\nsteps: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n")
         #expect(harness.headlines("deep.yaml") == ["deep.yaml:2:72: error: nesting is deeper than 64 levels"])
     }
 
@@ -75,6 +78,7 @@ import PipelineCore
 
     @Test func complexKeysAreRejected() {
         harness.write("p.yaml", "version: 1\n? [a, b]\n: c\nsteps: []\n")
-        #expect(harness.headlines("p.yaml").first == "p.yaml:2:3: error: mapping keys must be plain names, found a list")
+        #expect(
+            harness.headlines("p.yaml").first == "p.yaml:2:3: error: mapping keys must be plain names, found a list")
     }
 }

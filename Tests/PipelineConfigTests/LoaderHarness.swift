@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+
 @testable import PipelineConfig
 
 /// Writes files into a fresh temporary directory and loads pipelines from it; the directory goes when the
@@ -8,7 +9,8 @@ final class LoaderHarness: Sendable {
     let directory: String
 
     init() {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-config-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("pushline-config-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
@@ -19,7 +21,8 @@ final class LoaderHarness: Sendable {
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
         let path = directory + "/" + name
-        try? FileManager.default.createDirectory(atPath: FilePath.directory(of: path), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: FilePath.directory(of: path), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
@@ -32,9 +35,10 @@ final class LoaderHarness: Sendable {
     }
 
     /// Loads `name` and returns the document plus diagnostics with paths made relative to the directory.
-    func load(_ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:],
-              parameters: [String: String] = [:]) -> (PipelineDocument?, [Diagnostic])
-    {
+    func load(
+        _ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:],
+        parameters: [String: String] = [:]
+    ) -> (PipelineDocument?, [Diagnostic]) {
         let collector = DiagnosticCollector()
         var options = LoaderOptions(purpose: purpose, environment: environment)
         options.parameters = parameters
@@ -49,8 +53,10 @@ final class LoaderHarness: Sendable {
     }
 
     /// `file:line:col: severity: message` lines, the form compared in most tests.
-    func headlines(_ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:],
-                   parameters: [String: String] = [:]) -> [String] {
+    func headlines(
+        _ name: String, purpose: LoaderOptions.Purpose = .validate, environment: [String: String] = [:],
+        parameters: [String: String] = [:]
+    ) -> [String] {
         load(name, purpose: purpose, environment: environment, parameters: parameters).1.map(\.description)
     }
 }
@@ -73,4 +79,5 @@ let validPipeline = """
       - sign: { hub: sports }
     """
 
-let sampleConnection = "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="
+let sampleConnection =
+    "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="

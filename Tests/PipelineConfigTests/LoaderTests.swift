@@ -1,7 +1,9 @@
 import Foundation
+import HubExpressions
 import HubWire
-import Testing
 import PipelineCore
+import Testing
+
 @testable import PipelineConfig
 
 @Suite struct LoaderTests {
@@ -25,15 +27,18 @@ import PipelineCore
     }
 
     @Test func unknownTopLevelKeyAndBadVersion() {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 2
             step:
               - sign: { hub: x }
             """)
-        #expect(harness.headlines("p.yaml") == [
-            "p.yaml:2:1: error: unknown key 'step'; did you mean 'steps'?",
-            "p.yaml:1:10: error: unsupported pipeline version 2; this Pushline reads version 1",
-        ])
+        #expect(
+            harness.headlines("p.yaml") == [
+                "p.yaml:2:1: error: unknown key 'step'; did you mean 'steps'?",
+                "p.yaml:1:10: error: unsupported pipeline version 2; this Pushline reads version 1",
+            ])
     }
 
     @Test func aPipelineIsNamedByItsNameOrItsFileNameAndABadNameIsAnErrorAtItsValue() throws {
@@ -45,7 +50,10 @@ import PipelineCore
         #expect(try #require(harness.load("named.yaml").0).name == "daily-digest.v2")
         #expect(try #require(harness.load("daily-digest.yml").0).name == "daily-digest")
         #expect(try #require(harness.load("daily-digest.yml").0).declaredName == nil)
-        #expect(harness.headlines("bad.yaml").prefix(1) == ["bad.yaml:2:7: error: the pipeline name 'team b/digest' has ' '; use letters, digits, '.', '_' and '-'"])
+        #expect(
+            harness.headlines("bad.yaml").prefix(1) == [
+                "bad.yaml:2:7: error: the pipeline name 'team b/digest' has ' '; use letters, digits, '.', '_' and '-'"
+            ])
         #expect(harness.headlines("long.yaml").first?.hasSuffix("is longer than 100 characters") == true)
         #expect(harness.headlines("list.yaml").prefix(1) == ["list.yaml:2:7: error: 'name' must be text, found a list"])
         #expect(PipelineName.fromFile("/srv/a/pipelines/digest.pipeline.yaml") == "digest.pipeline")
@@ -59,8 +67,10 @@ import PipelineCore
         #expect(try #require(harness.load("kept.yaml").0).retention == 30 * 86400)
         harness.write("unset.yaml", "version: 1\nsteps: []\n")
         #expect(try #require(harness.load("unset.yaml").0).retention == nil)
-        #expect(harness.headlines("forever.yaml").first
-                == "forever.yaml:2:12: error: 'retention' must be a duration such as 90s, 20m, 1h or 1h30m, found 'forever'")
+        #expect(
+            harness.headlines("forever.yaml").first
+                == "forever.yaml:2:12: error: 'retention' must be a duration such as 90s, 20m, 1h or 1h30m, found 'forever'"
+        )
     }
 
     @Test func versionMustBeANumberAndPresent() {
@@ -71,7 +81,9 @@ import PipelineCore
     }
 
     @Test func stepsAreMappingsWithAKindBesideAnIdANameAndAWhen() throws {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             steps:
               - just-a-string
@@ -86,15 +98,18 @@ import PipelineCore
                 name: ""
                 sign: {}
             """)
-        #expect(harness.headlines("p.yaml") == [
-            "p.yaml:3:5: error: each step must be a mapping with one key naming its kind, found a scalar",
-            "p.yaml:4:5: error: this step has no key naming its kind, only 'id', 'name'",
-            "p.yaml:8:9: error: step id 'digest' is already the id of the step at line 6",
-            "p.yaml:9:11: error: 'when' must be success, failure, always or an expression, found 'sometimes'",
-            "p.yaml:11:9: error: a step's 'id' must be letters, digits, '-' and '_', found 'two words'",
-            "p.yaml:12:11: error: a step's 'name' must be one line of text, found an empty or multi-line text",
-        ])
-        harness.write("q.yaml", """
+        #expect(
+            harness.headlines("p.yaml") == [
+                "p.yaml:3:5: error: each step must be a mapping with one key naming its kind, found a scalar",
+                "p.yaml:4:5: error: this step has no key naming its kind, only 'id', 'name'",
+                "p.yaml:8:9: error: step id 'digest' is already the id of the step at line 6",
+                "p.yaml:9:11: error: 'when' must be success, failure, always or an expression, found 'sometimes'",
+                "p.yaml:11:9: error: a step's 'id' must be letters, digits, '-' and '_', found 'two words'",
+                "p.yaml:12:11: error: a step's 'name' must be one line of text, found an empty or multi-line text",
+            ])
+        harness.write(
+            "q.yaml",
+            """
             version: 1
             steps:
               - id: digest
@@ -116,9 +131,10 @@ import PipelineCore
         harness.write("empty.yaml", "")
         harness.write("list.yaml", "- a\n- b\n")
         #expect(harness.headlines("empty.yaml") == ["empty.yaml:1:1: error: pipeline file is empty"])
-        #expect(harness.headlines("list.yaml").prefix(1) == [
-            "list.yaml:1:1: error: a pipeline file must be a mapping with `version:` and `steps:`, found a list",
-        ])
+        #expect(
+            harness.headlines("list.yaml").prefix(1) == [
+                "list.yaml:1:1: error: a pipeline file must be a mapping with `version:` and `steps:`, found a list"
+            ])
     }
 
     @Test func missingFile() {

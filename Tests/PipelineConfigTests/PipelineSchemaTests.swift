@@ -14,7 +14,8 @@ private struct GreetStep: Step {
         OptionSpec("loud", .boolean, default: "false", "shout"),
         OptionSpec("within", .duration, "how soon"),
         OptionSpec("tone", .oneOf(["warm", "dry"]), default: "warm", "the tone"),
-        OptionSpec("friends", .list(.mapping([OptionSpec("name", .string, required: true, "a friend")])), "friends too"),
+        OptionSpec(
+            "friends", .list(.mapping([OptionSpec("name", .string, required: true, "a friend")])), "friends too"),
         OptionSpec("source", .anyOf([.path, .list(.stringMap)]), "a file or rows"),
     ]
     static let examples = ["- greet: { who: Bob, times: 3, loud: true }"]
@@ -33,7 +34,9 @@ struct PipelineSchemaTests {
     }
 
     /// The object at `path`; an optional key's `anyOf [type, null]` is looked through to the type.
-    static func object(_ value: Any?, _ path: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    static func object(_ value: Any?, _ path: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation)
+        throws -> [String: Any]
+    {
         var current = value
         for key in path {
             var next = (current as? [String: Any])?[key]
@@ -43,7 +46,8 @@ struct PipelineSchemaTests {
             }
             current = next
         }
-        return try #require(current as? [String: Any], "no object at \(path.joined(separator: "/"))", sourceLocation: sourceLocation)
+        return try #require(
+            current as? [String: Any], "no object at \(path.joined(separator: "/"))", sourceLocation: sourceLocation)
     }
 
     @Test("draft 2020-12; the top level takes exactly the loader's keys and requires version and steps")
@@ -51,7 +55,11 @@ struct PipelineSchemaTests {
         let schema = try Self.schema
         #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         #expect(schema["additionalProperties"] as? Bool == false)
-        #expect(Set(try Self.object(schema, "properties").keys) == ["version", "name", "description", "retention", "hubs", "audiences", "templates", "parameters", "plugins", "steps"])
+        #expect(
+            Set(try Self.object(schema, "properties").keys) == [
+                "version", "name", "description", "retention", "hubs", "audiences", "templates", "parameters",
+                "plugins", "steps",
+            ])
         #expect(schema["required"] as? [String] == ["version", "steps"])
     }
 
@@ -66,7 +74,10 @@ struct PipelineSchemaTests {
         #expect(template["required"] as? [String] == ["platform", "body"])
         let parameter = try Self.object(try Self.schema, "properties", "parameters", "additionalProperties")
         #expect(parameter["additionalProperties"] as? Bool == false)
-        #expect(Set(try Self.object(parameter, "properties").keys) == ["type", "pattern", "allowed", "default", "required", "description"])
+        #expect(
+            Set(try Self.object(parameter, "properties").keys) == [
+                "type", "pattern", "allowed", "default", "required", "description",
+            ])
         let audiences = try Self.object(try Self.schema, "properties", "audiences")
         #expect(try Self.object(audiences, "additionalProperties")["$ref"] as? String == "#/$defs/text")
     }
@@ -76,7 +87,8 @@ struct PipelineSchemaTests {
         let step = try Self.object(try Self.schema, "$defs", "step")
         #expect(step["additionalProperties"] as? Bool == false)
         // Exactly one kind (one branch of `oneOf` per kind), and beside it an id, a name and a when.
-        #expect((step["oneOf"] as? [[String: Any]])?.compactMap { $0["required"] as? [String] }.contains(["greet"]) == true)
+        #expect(
+            (step["oneOf"] as? [[String: Any]])?.compactMap { $0["required"] as? [String] }.contains(["greet"]) == true)
         // `when:` offers its words, and takes any text (an expression `validate` parses).
         let when = try #require(try Self.object(step, "properties", "when")["anyOf"] as? [[String: Any]])
         #expect(when.first?["enum"] as? [String] == ["success", "failure", "always"])
@@ -101,7 +113,9 @@ struct PipelineSchemaTests {
         let examples = try #require(greet["examples"] as? [[String: Any]])
         #expect(examples.count == 1)
         let example = try #require(examples.first)
-        let name = example["who"] as? String, times = example["times"] as? Int, loud = example["loud"] as? Bool
+        let name = example["who"] as? String
+        let times = example["times"] as? Int
+        let loud = example["loud"] as? Bool
         #expect(name == "Bob")
         #expect(times == 3)
         #expect(loud == true)
@@ -127,17 +141,24 @@ struct PipelineSchemaTests {
         let reference = try Self.object(try Self.schema, "$defs", "reference")
         let pattern = try #require(reference["pattern"] as? String)
         let regex = try NSRegularExpression(pattern: pattern)
-        func matches(_ text: String) -> Bool { regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+        func matches(_ text: String) -> Bool {
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
         #expect(matches("${env:NH_CONNECTION}"))
         #expect(matches("${file:secrets/hub.connection}"))
         #expect(!matches("$(message)"))
-        let within = try #require(try Self.object(try Self.schema, "$defs", "greet-step", "properties", "within")["anyOf"] as? [[String: Any]])
+        let within = try #require(
+            try Self.object(try Self.schema, "$defs", "greet-step", "properties", "within")["anyOf"] as? [[String: Any]]
+        )
         let duration = try NSRegularExpression(pattern: try #require(within[0]["pattern"] as? String))
         for (text, valid) in [("90s", true), ("1h30m", true), ("2d", true), ("20", false), ("soon", false)] {
-            #expect((duration.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil) == valid, "\(text)")
+            #expect(
+                (duration.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil) == valid, "\(text)"
+            )
         }
         // An optional key may also be left empty (null), which validate reads as absent; a required one may not.
-        let times = try #require(try Self.object(try Self.schema, "$defs", "greet-step", "properties", "times")["anyOf"] as? [[String: Any]])
+        let times = try #require(
+            try Self.object(try Self.schema, "$defs", "greet-step", "properties", "times")["anyOf"] as? [[String: Any]])
         #expect(times.compactMap { $0["type"] as? String } == ["integer", "string", "null"])
         let who = try Self.object(try Self.schema, "$defs", "greet-step", "properties", "who")
         #expect(who["anyOf"] == nil && who["$ref"] as? String == "#/$defs/text")

@@ -1,5 +1,8 @@
-import Testing
+import Foundation
+import HubWire
 import PipelineCore
+import Testing
+
 @testable import PipelineConfig
 
 @Suite struct ReferenceTests {
@@ -7,14 +10,20 @@ import PipelineCore
 
     @Test func unsetVariableWarnsForValidateAndFailsForRun() {
         harness.write("p.yaml", validPipeline)
-        let expected = "p.yaml:5:17: %@: environment variable 'NH_CONNECTION' is not set (referenced as ${env:NH_CONNECTION})"
-        #expect(harness.headlines("p.yaml", purpose: .validate) == [expected.replacingOccurrences(of: "%@", with: "warning")])
+        let expected =
+            "p.yaml:5:17: %@: environment variable 'NH_CONNECTION' is not set (referenced as ${env:NH_CONNECTION})"
+        #expect(
+            harness.headlines("p.yaml", purpose: .validate) == [
+                expected.replacingOccurrences(of: "%@", with: "warning")
+            ])
         #expect(harness.headlines("p.yaml", purpose: .run) == [expected.replacingOccurrences(of: "%@", with: "error")])
     }
 
     @Test func resolvesEnvAndFileReferencesInsideStrings() throws {
         harness.write("secrets/key.txt", "k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=\n")
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             hubs:
               h:
@@ -51,11 +60,16 @@ import PipelineCore
     @Test func unreadableFileReference() {
         harness.write("p.yaml", "version: 1\ndescription: ${file:missing.txt}\nsteps: []\n")
         let lines = harness.headlines("p.yaml", purpose: .run)
-        #expect(lines.first?.hasSuffix("error: file '\(harness.directory)/missing.txt' does not exist (referenced as ${file:missing.txt})") == true)
+        #expect(
+            lines.first?.hasSuffix(
+                "error: file '\(harness.directory)/missing.txt' does not exist (referenced as ${file:missing.txt})")
+                == true)
     }
 
     @Test func invalidConnectionStringNeverEchoesTheKey() {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             hubs:
               h:
@@ -64,7 +78,8 @@ import PipelineCore
             steps: []
             """)
         let secretKey = "SuperSecretKeyValue0123456789abcdefghijklmno="
-        let (_, diagnostics) = harness.load("p.yaml", environment: ["CS": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=\(secretKey)"])
+        let (_, diagnostics) = harness.load(
+            "p.yaml", environment: ["CS": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=\(secretKey)"])
         let errors = diagnostics.filter { $0.severity == .error }
         #expect(errors.count == 1)
         #expect(errors.first?.message.hasPrefix("hub 'h': invalid connection string:") == true)

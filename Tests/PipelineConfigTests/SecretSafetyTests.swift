@@ -1,5 +1,6 @@
-import Testing
 import PipelineCore
+import Testing
+
 @testable import PipelineConfig
 
 /// Values that came from `${env:}`/`${file:}` may be secrets: no diagnostic may quote them.
@@ -12,7 +13,9 @@ import PipelineCore
     }
 
     @Test func invalidTagsFromTheEnvironmentAreNotQuoted() {
-        harness.write("p.yaml", """
+        harness.write(
+            "p.yaml",
+            """
             version: 1
             audiences:
               a: ${env:AUD}
@@ -20,30 +23,38 @@ import PipelineCore
               t: { platform: apns, body: '{"x":"y"}', tags: ["${env:TAG}"] }
             steps: []
             """)
-        let (_, diagnostics) = harness.load("p.yaml", environment: ["AUD": "x && (\"\(secret)\")", "TAG": "has space \(secret)"])
+        let (_, diagnostics) = harness.load(
+            "p.yaml", environment: ["AUD": "x && (\"\(secret)\")", "TAG": "has space \(secret)"])
         let errors = diagnostics.filter { $0.severity == .error }
-        #expect(errors.map(\.message) == [
-            "audience 'a': '${env:AUD}' is not a valid tag expression (problem at character 7)",
-            "template 't': '${env:TAG}' is not a valid tag",
-        ])
+        #expect(
+            errors.map(\.message) == [
+                "audience 'a': '${env:AUD}' is not a valid tag expression (problem at character 7)",
+                "template 't': '${env:TAG}' is not a valid tag",
+            ])
         #expect(!everything(diagnostics).contains(secret))
     }
 
     @Test func aKeyPastedAsHubNameIsRejectedWithoutEcho() {
-        harness.write("p.yaml", "version: 1\nhubs:\n  h:\n    connection: \"\(sampleConnection)\"\n    hub: ${env:HUB}\nsteps: []\n")
+        harness.write(
+            "p.yaml",
+            "version: 1\nhubs:\n  h:\n    connection: \"\(sampleConnection)\"\n    hub: ${env:HUB}\nsteps: []\n")
         let (_, diagnostics) = harness.load("p.yaml", environment: ["HUB": secret])
         #expect(diagnostics.contains { $0.message.hasPrefix("hub 'h': a hub name may contain only letters") })
         #expect(!everything(diagnostics).contains(secret))
     }
 
     @Test func hubNamesCannotWidenTheTokenAudience() {
-        harness.write("p.yaml", "version: 1\nhubs:\n  h:\n    connection: ${env:C}\n    hub: \"/\"\n  g:\n    connection: ${env:C}\n    hub: a/../b\nsteps: []\n")
+        harness.write(
+            "p.yaml",
+            "version: 1\nhubs:\n  h:\n    connection: ${env:C}\n    hub: \"/\"\n  g:\n    connection: ${env:C}\n    hub: a/../b\nsteps: []\n"
+        )
         let errors = harness.load("p.yaml", environment: ["C": sampleConnection]).1.filter { $0.severity == .error }
         #expect(errors.map { $0.location?.line } == [5, 8])
     }
 
     @Test func snippetsRedactInlineKeys() {
-        harness.write("p.yaml", "version: 1\nhubs:\n  h:\n    connection: \"\(sampleConnection)\"\n    hub: x\nsteps: []\n")
+        harness.write(
+            "p.yaml", "version: 1\nhubs:\n  h:\n    connection: \"\(sampleConnection)\"\n    hub: x\nsteps: []\n")
         let (_, diagnostics) = harness.load("p.yaml")
         let warning = diagnostics.first { $0.message.contains("written in the pipeline file") }
         #expect(warning?.sourceLine?.hasSuffix("SharedAccessKey=<redacted>\"") == true)
@@ -59,7 +70,8 @@ import PipelineCore
 
     @Test func endpointTextIsNeverEchoed() {
         harness.write("p.yaml", "version: 1\nhubs:\n  h:\n    connection: ${env:C}\n    hub: x\nsteps: []\n")
-        let (_, diagnostics) = harness.load("p.yaml", environment: ["C": "Endpoint=\(secret);SharedAccessKeyName=p;SharedAccessKey=\(secret)"])
+        let (_, diagnostics) = harness.load(
+            "p.yaml", environment: ["C": "Endpoint=\(secret);SharedAccessKeyName=p;SharedAccessKey=\(secret)"])
         #expect(diagnostics.first?.message == "hub 'h': invalid connection string: Endpoint has no scheme.")
         #expect(!everything(diagnostics).contains(secret))
     }

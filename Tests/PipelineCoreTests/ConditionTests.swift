@@ -1,5 +1,6 @@
-@testable import Engine
 import Testing
+
+@testable import Engine
 @testable import PipelineCore
 
 @Suite struct ConditionTests {
@@ -11,8 +12,12 @@ import Testing
 
     private var outputs: EarlierOutputs {
         var outputs = EarlierOutputs()
-        outputs.record(["failed": .integer(2), "notification-ids": .list(["n1"], total: 1), "platform": .string("apns"), "quiet": .boolean(true)],
-                       of: "digest")
+        outputs.record(
+            [
+                "failed": .integer(2), "notification-ids": .list(["n1"], total: 1), "platform": .string("apns"),
+                "quiet": .boolean(true),
+            ],
+            of: "digest")
         // A step that was skipped hands on its outputs empty, with its status (what the engine records: HandedOn).
         outputs.record(["accepted": .integer(0), "status": .string("skipped"), "error": .string("")], of: "apology")
         return outputs
@@ -20,15 +25,28 @@ import Testing
 
     private func holds(_ text: String, failed: Bool = false, dryRun: Bool = false) throws -> Bool {
         try StepCondition.expression(try parse(text), written: text)
-            .holds(ConditionSituation(outputs: outputs, earlierFailed: failed, isDryRun: dryRun, consumer: "step 'summary'"))
+            .holds(
+                ConditionSituation(
+                    outputs: outputs, earlierFailed: failed, isDryRun: dryRun, consumer: "step 'summary'"))
     }
 
     @Test func precedenceIsNotThenComparisonThenAndThenOr() throws {
-        #expect(try parse("!dry-run && ${steps.digest.failed} > 0 || ${param:channel} == \"ios\"")
-            == .or(.and(.not(.status(.dryRun)), .compare(.greater, .output(OutputReference(step: "digest", output: "failed")), .constant(.integer(0), written: "0"))),
-                   .compare(.equal, .constant(.string("ios"), written: "${param:channel}"), .constant(.string("ios"), written: "\"ios\""))))
-        #expect(try parse("(true || false) && false") == .and(.or(.constant(.boolean(true), written: "true"), .constant(.boolean(false), written: "false")),
-                                                              .constant(.boolean(false), written: "false")))
+        #expect(
+            try parse("!dry-run && ${steps.digest.failed} > 0 || ${param:channel} == \"ios\"")
+                == .or(
+                    .and(
+                        .not(.status(.dryRun)),
+                        .compare(
+                            .greater, .output(OutputReference(step: "digest", output: "failed")),
+                            .constant(.integer(0), written: "0"))),
+                    .compare(
+                        .equal, .constant(.string("ios"), written: "${param:channel}"),
+                        .constant(.string("ios"), written: "\"ios\""))))
+        #expect(
+            try parse("(true || false) && false")
+                == .and(
+                    .or(.constant(.boolean(true), written: "true"), .constant(.boolean(false), written: "false")),
+                    .constant(.boolean(false), written: "false")))
     }
 
     @Test func expressionsHoldAsTheirValuesSay() throws {
@@ -40,7 +58,9 @@ import Testing
         #expect(try !holds("!dry-run", dryRun: true))
         #expect(try holds("${steps.digest.platform} != \"fcmv1\""))
         // A boolean output is a condition of its own, or compared with true and false.
-        #expect(try holds("${steps.digest.quiet}") && holds("${steps.digest.quiet} == true") && !holds("!${steps.digest.quiet}"))
+        #expect(
+            try holds("${steps.digest.quiet}") && holds("${steps.digest.quiet} == true")
+                && !holds("!${steps.digest.quiet}"))
         #expect(try !holds("${steps.digest.quiet} == false"))
     }
 
@@ -51,10 +71,15 @@ import Testing
     }
 
     @Test func aSkippedStepsOutputsAreReadEmptyAndAnOutputNobodyMadeIsAFailureNamingBothSteps() throws {
-        #expect(try holds("${steps.apology.accepted} == 0 && ${steps.apology.status} == \"skipped\" && ${steps.apology.error} == \"\""))
+        #expect(
+            try holds(
+                "${steps.apology.accepted} == 0 && ${steps.apology.status} == \"skipped\" && ${steps.apology.error} == \"\""
+            ))
         #expect(throws: StepFailure.self) { try holds("${steps.nobody.accepted} > 0") }
         do { _ = try holds("${steps.nobody.accepted} > 0") } catch let error as StepFailure {
-            #expect(error.message == "step 'summary' uses ${steps.nobody.accepted}, but step 'nobody' has not produced 'accepted'")
+            #expect(
+                error.message
+                    == "step 'summary' uses ${steps.nobody.accepted}, but step 'nobody' has not produced 'accepted'")
         } catch {
             Issue.record("\(error)")
         }
@@ -64,13 +89,19 @@ import Testing
         func error(_ text: String) -> ConditionSyntaxError? {
             if case .failure(let error) = parser.parse(text) { error } else { nil }
         }
-        #expect(error("faliure") == ConditionSyntaxError("unknown name 'faliure'; did you mean 'failure'?", column: 1,
-                                                          hint: "text is quoted (\"ios\"); values come from ${steps.ID.OUTPUT}, ${param:NAME} or ${env:NAME}"))
+        #expect(
+            error("faliure")
+                == ConditionSyntaxError(
+                    "unknown name 'faliure'; did you mean 'failure'?", column: 1,
+                    hint: "text is quoted (\"ios\"); values come from ${steps.ID.OUTPUT}, ${param:NAME} or ${env:NAME}")
+        )
         #expect(error("${steps.a.b} = 1")?.message == "'=' alone is not a comparison")
         #expect(error("${steps.a.b} > ")?.column == 16)
         #expect(error("(true")?.message == "missing ')'")
         #expect(error("\"open")?.message == "unterminated text")
-        #expect(error("${param:nope} == 1")?.message == "${param:nope} has no value: no parameter of that name, or none given")
+        #expect(
+            error("${param:nope} == 1")?.message
+                == "${param:nope} has no value: no parameter of that name, or none given")
         #expect(error("${file:x} == 1")?.message == "'${file:x}' cannot be used in when:")
         #expect(error("true false")?.message == "unexpected text after the expression")
     }
@@ -80,8 +111,11 @@ import Testing
         func error(_ text: String) -> ConditionSyntaxError? {
             if case .failure(let error) = parser.parse(text) { error } else { nil }
         }
-        #expect(error("failure or ${steps.digest.failed} > 0") == ConditionSyntaxError("'or' is not an operator in when:; write ||", column: 9,
-                                                                                        hint: "the operators are && (and), || (or) and ! (not)"))
+        #expect(
+            error("failure or ${steps.digest.failed} > 0")
+                == ConditionSyntaxError(
+                    "'or' is not an operator in when:; write ||", column: 9,
+                    hint: "the operators are && (and), || (or) and ! (not)"))
         #expect(error("success AND ${param:limit} > 1")?.message == "'AND' is not an operator in when:; write &&")
         #expect(error("not failure")?.message == "'not' is not an operator in when:; write !")
         #expect(error("not failure")?.column == 1)

@@ -13,7 +13,9 @@ enum Build {
     }
 
     static func mapping(_ pairs: [(String, ConfigNode)], _ line: Int = 1, _ column: Int = 1) -> ConfigNode {
-        ConfigNode(.mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }), at: at(line, column))
+        ConfigNode(
+            .mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }),
+            at: at(line, column))
     }
 
     static func sequence(_ items: [ConfigNode], _ line: Int = 1, _ column: Int = 1) -> ConfigNode {

@@ -1,10 +1,11 @@
-@testable import Engine
 import Foundation
 import InMemoryTracing
-@testable import PipelineCore
 import PushlineLogging
 import Testing
 import Tracing
+
+@testable import Engine
+@testable import PipelineCore
 
 /// A step that records its runs and succeeds or fails as told.
 struct ProbeStep: Step {
@@ -60,28 +61,34 @@ private struct OtherProbe: Step {
 }
 
 func invocation(_ index: Int, _ kind: String, _ options: [(String, ConfigNode)]) -> StepInvocation {
-    StepInvocation(index: index, kind: kind, location: Build.at(10 + index, 5), options: Build.mapping(options, 10 + index, 12))
+    StepInvocation(
+        index: index, kind: kind, location: Build.at(10 + index, 5), options: Build.mapping(options, 10 + index, 12))
 }
 
 let noFiles: DataFileLoader = { _, _, _, _ in nil }
 
 @Suite struct RegistryTests {
     @Test func rejectsDuplicateIDs() {
-        #expect(throws: StepRegistryError(duplicateID: "probe")) { try StepRegistry([ProbeStep.self, OtherProbe.self]) }
+        #expect(throws: StepRegistryError(duplicateID: "probe")) {
+            try StepRegistry([ProbeStep.self, OtherProbe.self])
+        }
     }
 
     @Test func unknownStepKindSuggestsAndCollectsEveryProblem() throws {
         let registry = try StepRegistry([ProbeStep.self])
-        let document = PipelineDocument(file: Build.file, directory: ".", steps: [
-            invocation(1, "prob", []),
-            invocation(2, "probe", [("nmae", Build.scalar("x", 12, 20))]),
-        ])
+        let document = PipelineDocument(
+            file: Build.file, directory: ".",
+            steps: [
+                invocation(1, "prob", []),
+                invocation(2, "probe", [("nmae", Build.scalar("x", 12, 20))]),
+            ])
         let collector = DiagnosticCollector()
         #expect(registry.build(document, diagnostics: collector, loadDataFile: noFiles) == nil)
-        #expect(collector.diagnostics.map(\.description) == [
-            "test.yaml:11:5: error: unknown step 'prob'; did you mean 'probe'?",
-            "test.yaml:12:20: error: [probe] unknown key 'nmae'; did you mean 'name'?",
-        ])
+        #expect(
+            collector.diagnostics.map(\.description) == [
+                "test.yaml:11:5: error: unknown step 'prob'; did you mean 'probe'?",
+                "test.yaml:12:20: error: [probe] unknown key 'nmae'; did you mean 'name'?",
+            ])
     }
 }
 
@@ -96,8 +103,10 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
     }
 
     @Test func malformedInputStopsTheRunBeforeAnyStepRuns() async throws {
-        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))]),
-                                  invocation(2, "probe", [("name", Build.scalar("b")), ("bad", Build.scalar("2"))])])
+        let built = try pipeline([
+            invocation(1, "probe", [("name", Build.scalar("a"))]),
+            invocation(2, "probe", [("name", Build.scalar("b")), ("bad", Build.scalar("2"))]),
+        ])
         let report = await PipelineEngine(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: clock)
             .run(built, mode: .dryRun)
         #expect(report.status == .rejected)
@@ -110,24 +119,36 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
     }
 
     @Test func withSkipTheRunGoesOnAndTheStepCarriesItsCheck() async throws {
-        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a")), ("bad", Build.scalar("1")),
-                                                          ("bad-rows", Build.scalar("skip"))])])
+        let built = try pipeline([
+            invocation(
+                1, "probe",
+                [
+                    ("name", Build.scalar("a")), ("bad", Build.scalar("1")),
+                    ("bad-rows", Build.scalar("skip")),
+                ])
+        ])
         let report = await PipelineEngine(logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: clock)
             .run(built, mode: .dryRun)
         #expect(report.status == .succeeded)
-        #expect(report.steps[0].input == InputSummary(InputCheck(input: "a.csv", policy: .skip)).with(records: 10, bad: 1))
+        #expect(
+            report.steps[0].input == InputSummary(InputCheck(input: "a.csv", policy: .skip)).with(records: 10, bad: 1))
     }
 
     @Test func aPipelinesConcurrencyIsItsBusiestSteps() throws {
-        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a")), ("concurrency", Build.scalar("40"))]),
-                                  invocation(2, "probe", [("name", Build.scalar("b")), ("concurrency", Build.scalar("3"))])])
+        let built = try pipeline([
+            invocation(1, "probe", [("name", Build.scalar("a")), ("concurrency", Build.scalar("40"))]),
+            invocation(2, "probe", [("name", Build.scalar("b")), ("concurrency", Build.scalar("3"))]),
+        ])
         #expect(built.concurrency == 40)
         #expect(try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))])]).concurrency == 1)
         #expect(try pipeline([]).concurrency == 1)
     }
 
     @Test func runsStepsInOrder() async throws {
-        let built = try pipeline([invocation(1, "probe", [("name", Build.scalar("a"))]), invocation(2, "probe", [("name", Build.scalar("b"))])])
+        let built = try pipeline([
+            invocation(1, "probe", [("name", Build.scalar("a"))]),
+            invocation(2, "probe", [("name", Build.scalar("b"))]),
+        ])
         let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .dryRun)
         #expect(report.status == .succeeded)
         #expect(report.dryRun)
@@ -143,14 +164,17 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
         ])
         let report = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .live(DryRunTransport()))
         #expect(report.status == .failed)
-        var failed = StepRecord(index: 1, step: "probe", location: "test.yaml:11:5", status: .failed, summary: "probe a failed",
-                                lines: ["detail"], durationMs: report.steps[0].durationMs, hint: "do not fail")
+        var failed = StepRecord(
+            index: 1, step: "probe", location: "test.yaml:11:5", status: .failed, summary: "probe a failed",
+            lines: ["detail"], durationMs: report.steps[0].durationMs, hint: "do not fail")
         failed.code = "step.failed"  // a failure without a code of its own
-        #expect(report.steps == [
-            failed,
-            StepRecord(index: 2, step: "probe", location: "test.yaml:12:5", status: .skipped,
-                       summary: "skipped: an earlier step failed"),
-        ])
+        #expect(
+            report.steps == [
+                failed,
+                StepRecord(
+                    index: 2, step: "probe", location: "test.yaml:12:5", status: .skipped,
+                    summary: "skipped: an earlier step failed"),
+            ])
     }
 
     @Test("each step is a span of the tracer the edge installs, a child of the span it runs in, with what it did")
@@ -187,8 +211,8 @@ let noFiles: DataFileLoader = { _, _, _, _ in nil }
 
 let testLogger = PushlineLogging.logger(label: "test", level: "critical")!
 
-private extension InputSummary {
-    func with(records: Int, bad: Int) -> InputSummary {
+extension InputSummary {
+    fileprivate func with(records: Int, bad: Int) -> InputSummary {
         var copy = self
         copy.records = records
         copy.bad = bad

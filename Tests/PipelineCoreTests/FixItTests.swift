@@ -1,14 +1,20 @@
 import Testing
+
 @testable import PipelineCore
 
 /// Fixes carried by diagnostics, applied to the text they were found in.
 @Suite struct FixItTests {
-    private func at(_ line: Int, _ column: Int) -> PipelineCore.SourceLocation { PipelineCore.SourceLocation(file: "p.yaml", line: line, column: column) }
+    private func at(_ line: Int, _ column: Int) -> PipelineCore.SourceLocation {
+        PipelineCore.SourceLocation(file: "p.yaml", line: line, column: column)
+    }
 
     @Test func editsOfOneLineAreMadeFromItsEndAndTheRestIsKept() {
         let text = "steps:\n  # keep me\n  - send: { hub: main, cancel: \"n-1\" }  # and me\n"
-        let (fixed, skipped) = FixIt.apply([FixIt(at: at(3, 5), replacing: "send", with: "cancel"),
-                                            FixIt(at: at(3, 24), replacing: "cancel", with: "notification-ids")], to: text)
+        let (fixed, skipped) = FixIt.apply(
+            [
+                FixIt(at: at(3, 5), replacing: "send", with: "cancel"),
+                FixIt(at: at(3, 24), replacing: "cancel", with: "notification-ids"),
+            ], to: text)
         #expect(fixed == "steps:\n  # keep me\n  - cancel: { hub: main, notification-ids: \"n-1\" }  # and me\n")
         #expect(skipped.isEmpty)
     }
@@ -29,12 +35,16 @@ import Testing
     }
 
     @Test func aFixMayReplaceWholeLinesAndInsertNewOnes() {
-        let text = "steps:\n  - send:\n      hub: main\n      outcomes:\n        wait: 1m\n      audience: ops\n  - render: {}\n"
+        let text =
+            "steps:\n  - send:\n      hub: main\n      outcomes:\n        wait: 1m\n      audience: ops\n  - render: {}\n"
         let removal = FixIt(at: at(4, 1), replacing: "      outcomes:\n        wait: 1m\n", with: "")
         let insertion = FixIt(at: at(7, 1), replacing: "", with: "  - outcomes: { hub: main, of: send-1 }\n")
         let (fixed, skipped) = FixIt.apply(groups: [[removal, insertion]], to: text)
         #expect(skipped.isEmpty)
-        #expect(fixed == "steps:\n  - send:\n      hub: main\n      audience: ops\n  - outcomes: { hub: main, of: send-1 }\n  - render: {}\n")
+        #expect(
+            fixed
+                == "steps:\n  - send:\n      hub: main\n      audience: ops\n  - outcomes: { hub: main, of: send-1 }\n  - render: {}\n"
+        )
     }
 
     @Test func theFixesOfOneChangeAreMadeAllTogetherOrNotAtAll() {

@@ -1,7 +1,8 @@
-@testable import Engine
 import Foundation
-@testable import PipelineCore
 import Testing
+
+@testable import Engine
+@testable import PipelineCore
 
 /// A step that works once per row by conforming to `ForEachStep`: it declares no `for-each` and opens nothing, and
 /// says which rows the engine built it with.
@@ -17,7 +18,9 @@ private struct RowCounter: ForEachStep {
     static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> RowCounter? {
         RowCounter(rows: nil)
     }
-    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext) -> RowCounter? {
+    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext)
+        -> RowCounter?
+    {
         RowCounter(rows: rows)
     }
     func run(in context: StepContext) async throws -> StepResult {
@@ -54,7 +57,9 @@ private struct Picker: DeclaredStep {
     static let summary = "picks a file"
     static let examples: [String] = []
     let file: String
-    static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> Picker? { options.file.map(Picker.init) }
+    static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> Picker? {
+        options.file.map(Picker.init)
+    }
     func run(in context: StepContext) async throws -> StepResult {
         var outputs = Outputs()
         outputs.name = file
@@ -79,7 +84,9 @@ private struct Picker: DeclaredStep {
     private func build<S: Step>(_ type: S.Type, _ options: [(String, ConfigNode)]) -> (S?, [Diagnostic]) {
         let diagnostics = DiagnosticCollector()
         let document = PipelineDocument(file: Build.file, directory: directory, steps: [])
-        let step = StepKind(type).build(Build.mapping(options, 3, 5), in: BuildContext(document: document, loadDataFile: noFiles), diagnostics: diagnostics)
+        let step = StepKind(type).build(
+            Build.mapping(options, 3, 5), in: BuildContext(document: document, loadDataFile: noFiles),
+            diagnostics: diagnostics)
         return (step as? S, diagnostics.diagnostics)
     }
 
@@ -127,11 +134,16 @@ private struct Picker: DeclaredStep {
         var pick = invocation(1, "picker", [("file", Build.scalar("tonight"))])
         pick.id = "pick"
         let reference = OutputReference(step: "pick", output: "name")
-        let path = ConfigNode(.scalar(ConfigScalar(text: "", sourceText: "\(reference.written).csv", isPlain: false,
-                                                   deferred: [.output(reference), .text(".csv")])), at: Build.at(12, 20))
-        let document = PipelineDocument(file: Build.file, directory: directory, steps: [pick, invocation(2, "row-counter", [("for-each", path)])])
+        let path = ConfigNode(
+            .scalar(
+                ConfigScalar(
+                    text: "", sourceText: "\(reference.written).csv", isPlain: false,
+                    deferred: [.output(reference), .text(".csv")])), at: Build.at(12, 20))
+        let document = PipelineDocument(
+            file: Build.file, directory: directory, steps: [pick, invocation(2, "row-counter", [("for-each", path)])])
         let diagnostics = DiagnosticCollector()
-        let pipeline = try #require(registry.build(document, diagnostics: diagnostics, loadDataFile: noFiles), "\(diagnostics.diagnostics)")
+        let pipeline = try #require(
+            registry.build(document, diagnostics: diagnostics, loadDataFile: noFiles), "\(diagnostics.diagnostics)")
         let report = await PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
             .run(pipeline, mode: .live(DryRunTransport()))
         #expect(report.steps.map(\.summary) == ["picked", "\(directory)/tonight.csv (csv): userId | u1 | u2"])

@@ -1,6 +1,6 @@
-@testable import Engine
 import Testing
 
+@testable import Engine
 @testable import PipelineCore
 
 /// A source of rows whose columns are known before the run when `columns:` is given (as a prepared query's are).
@@ -28,8 +28,12 @@ private struct ColumnsReader: ForEachStep {
     static let summary = "reads columns of rows"
     static let examples: [String] = []
     let columnsRead: [String]
-    static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> ColumnsReader? { nil }
-    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext) -> ColumnsReader? {
+    static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> ColumnsReader? {
+        nil
+    }
+    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext)
+        -> ColumnsReader?
+    {
         guard let reads = options.reads else { return nil }
         let step = ColumnsReader(columnsRead: reads.split(separator: ",").map(String.init))
         rows.checkColumns(step.columnsRead, reporting: reader)
@@ -46,11 +50,15 @@ private struct ColumnsReader: ForEachStep {
         var source = invocation(1, "known-columns", known.map { [("columns", Build.scalar($0))] } ?? [])
         source.id = "users"
         let reference = OutputReference(step: "users", output: output)
-        let forEach = ConfigNode(.scalar(ConfigScalar(text: "", sourceText: reference.written, isPlain: false, deferred: [.output(reference)])),
-                                 at: Build.at(12, 20))
+        let forEach = ConfigNode(
+            .scalar(
+                ConfigScalar(text: "", sourceText: reference.written, isPlain: false, deferred: [.output(reference)])),
+            at: Build.at(12, 20))
         let consumer = invocation(2, "columns-reader", [("for-each", forEach), ("reads", Build.scalar(reads))])
         let collector = DiagnosticCollector()
-        _ = registry.build(PipelineDocument(file: Build.file, directory: ".", steps: [source, consumer]), diagnostics: collector, loadDataFile: noFiles)
+        _ = registry.build(
+            PipelineDocument(file: Build.file, directory: ".", steps: [source, consumer]), diagnostics: collector,
+            loadDataFile: noFiles)
         return collector.diagnostics
     }
 
@@ -59,7 +67,10 @@ private struct ColumnsReader: ForEachStep {
         #expect(found.count == 1)
         let error = try #require(found.first)
         #expect(error.severity == .error && error.location == Build.at(12, 20))
-        #expect(error.message == "the step reads column 'unred', which the rows of step 'users' (known-columns) do not have; did you mean 'unread'?")
+        #expect(
+            error.message
+                == "the step reads column 'unred', which the rows of step 'users' (known-columns) do not have; did you mean 'unread'?"
+        )
         #expect(error.hint == "its columns: userId, name, unread")
     }
 

@@ -1,9 +1,10 @@
-@testable import Engine
 import Foundation
-@testable import PipelineCore
-@testable import RunStore
 import Synchronization
 import Testing
+
+@testable import Engine
+@testable import PipelineCore
+@testable import RunStore
 
 /// A step that "queries": puts the rows it is given through the spooler, counting how often it read its source.
 private struct RowsSource: Step {
@@ -52,7 +53,10 @@ private struct RowsReader: Step {
 
 /// One process's spools, in memory: what a run store keeps, for the engine's side of it.
 private final class MemorySpool: RowSpool, ItemLedger {
-    struct Spool { var lines: [String] = []; var rows: SpooledRows? }
+    struct Spool {
+        var lines: [String] = []
+        var rows: SpooledRows?
+    }
     let spools = Mutex<[Int64: Spool]>([:])
     let isWritable = true
     var rowSpool: (any RowSpool)? { self }
@@ -75,7 +79,10 @@ private final class MemorySpool: RowSpool, ItemLedger {
     final class Filler: SpoolFiller {
         let spool: MemorySpool
         let id: Int64
-        init(spool: MemorySpool, id: Int64) { self.spool = spool; self.id = id }
+        init(spool: MemorySpool, id: Int64) {
+            self.spool = spool
+            self.id = id
+        }
         func append(_ lines: [String]) throws(LedgerError) { spool.spools.withLock { $0[id]?.lines += lines } }
         func complete(columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) -> SpooledRows {
             let rows = SpooledRows(spool: id, columns: columns, count: count, digest: digest, run: "r1", readAt: now)
@@ -87,12 +94,25 @@ private final class MemorySpool: RowSpool, ItemLedger {
 }
 
 @Suite(.serialized) struct RowSpoolTests {
-    private func pipeline(_ registry: StepRegistry, rows: String = "u1,u2,u3", reader: ConfigNode? = nil) throws -> Pipeline {
+    private func pipeline(_ registry: StepRegistry, rows: String = "u1,u2,u3", reader: ConfigNode? = nil) throws
+        -> Pipeline
+    {
         var source = invocation(1, "rows-source", [("rows", Build.scalar(rows))])
         source.id = "users"
         let reference = OutputReference(step: "users", output: "rows")
-        let consumer = invocation(2, "rows-reader", [("for-each", reader ?? ConfigNode(.scalar(ConfigScalar(
-            text: "", sourceText: reference.written, isPlain: false, deferred: [.output(reference)])), at: Build.at(12, 20)))])
+        let consumer = invocation(
+            2, "rows-reader",
+            [
+                (
+                    "for-each",
+                    reader
+                        ?? ConfigNode(
+                            .scalar(
+                                ConfigScalar(
+                                    text: "", sourceText: reference.written, isPlain: false,
+                                    deferred: [.output(reference)])), at: Build.at(12, 20))
+                )
+            ])
         let document = PipelineDocument(file: Build.file, directory: ".", steps: [source, consumer])
         let diagnostics = DiagnosticCollector()
         guard let built = registry.build(document, diagnostics: diagnostics, loadDataFile: noFiles) else {
@@ -106,27 +126,42 @@ private final class MemorySpool: RowSpool, ItemLedger {
         let spool = MemorySpool()
         let engine = PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
         RowsSource.reads.withLock { $0 = 0 }
-        let live = await engine.run(try pipeline(registry), mode: .live(DryRunTransport()), batch: BatchControl(ledger: spool))
-        #expect(live.steps.map(\.summary) == ["3 rows (read)", #"${steps.users.rows}: {"userId":"u1"} {"userId":"u2"} {"userId":"u3"}"#])
+        let live = await engine.run(
+            try pipeline(registry), mode: .live(DryRunTransport()), batch: BatchControl(ledger: spool))
+        #expect(
+            live.steps.map(\.summary) == [
+                "3 rows (read)", #"${steps.users.rows}: {"userId":"u1"} {"userId":"u2"} {"userId":"u3"}"#,
+            ])
         // The rows' output in the report: count, columns, digest; never the rows.
-        guard case .object(let fields)? = live.steps[0].outputs, case .object(let rows)? = fields.first?.value else { Issue.record("rows output"); return }
+        guard case .object(let fields)? = live.steps[0].outputs, case .object(let rows)? = fields.first?.value else {
+            Issue.record("rows output")
+            return
+        }
         #expect(rows.map(\.key) == ["count", "columns", "digest", "run"])
 
         // The source changed; the same run again finds its spool and reads the rows it spooled, not the source.
-        let again = await engine.run(try pipeline(registry, rows: "u9"), mode: .live(DryRunTransport()), batch: BatchControl(ledger: spool))
-        #expect(again.steps.map(\.summary) == ["3 rows (spooled)", #"${steps.users.rows}: {"userId":"u1"} {"userId":"u2"} {"userId":"u3"}"#])
+        let again = await engine.run(
+            try pipeline(registry, rows: "u9"), mode: .live(DryRunTransport()), batch: BatchControl(ledger: spool))
+        #expect(
+            again.steps.map(\.summary) == [
+                "3 rows (spooled)", #"${steps.users.rows}: {"userId":"u1"} {"userId":"u2"} {"userId":"u3"}"#,
+            ])
         #expect(RowsSource.reads.withLock { $0 } == 1)
 
         // A spool that does not hold what was recorded stops the reader before it reads anything.
-        spool.spools.withLock { $0[1]?.lines.removeLast() }
-        let tampered = await engine.run(try pipeline(registry), mode: .live(DryRunTransport()), batch: BatchControl(ledger: spool))
-        #expect(tampered.steps[1].status == .failed && tampered.steps[1].summary.hasPrefix("the rows step 'users' spooled are not what the run recorded"))
+        _ = spool.spools.withLock { $0[1]?.lines.removeLast() }
+        let tampered = await engine.run(
+            try pipeline(registry), mode: .live(DryRunTransport()), batch: BatchControl(ledger: spool))
+        #expect(
+            tampered.steps[1].status == .failed
+                && tampered.steps[1].summary.hasPrefix("the rows step 'users' spooled are not what the run recorded"))
     }
 
     @Test func aDryRunReadsTheSourceIntoAFileOfItsOwnThatGoesWithTheRun() async throws {
         let registry = try StepRegistry([RowsSource.self, RowsReader.self])
         let engine = PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
-        let dry = await engine.run(try pipeline(registry, rows: "a,b"), mode: .dryRun, batch: BatchControl(ledger: MemorySpool()))
+        let dry = await engine.run(
+            try pipeline(registry, rows: "a,b"), mode: .dryRun, batch: BatchControl(ledger: MemorySpool()))
         #expect(dry.steps.map(\.summary) == ["2 rows (read)", #"${steps.users.rows}: {"userId":"a"} {"userId":"b"}"#])
         // Other tests make row files at the same time, so the check is of this run's own file, not a count.
         let file = try #require(dry.steps.last?.lines.first)
@@ -147,32 +182,64 @@ private final class MemorySpool: RowSpool, ItemLedger {
         var source = invocation(1, "rows-source", [("rows", Build.scalar("a"))])
         source.id = "users"
         let reference = OutputReference(step: "users", output: "rows")
-        let inText = invocation(2, "outputs-consumer", [("text", ConfigNode(.scalar(ConfigScalar(
-            text: "", sourceText: "rows: \(reference.written)", isPlain: false, deferred: [.text("rows: "), .output(reference)])), at: Build.at(12, 20)))])
+        let inText = invocation(
+            2, "outputs-consumer",
+            [
+                (
+                    "text",
+                    ConfigNode(
+                        .scalar(
+                            ConfigScalar(
+                                text: "", sourceText: "rows: \(reference.written)", isPlain: false,
+                                deferred: [.text("rows: "), .output(reference)])), at: Build.at(12, 20))
+                )
+            ])
         let indexed = OutputReference(step: "users", output: "rows", index: 0)
-        let withIndex = invocation(3, "rows-reader", [("for-each", ConfigNode(.scalar(ConfigScalar(
-            text: "", sourceText: indexed.written, isPlain: false, deferred: [.output(indexed)])), at: Build.at(13, 20)))])
+        let withIndex = invocation(
+            3, "rows-reader",
+            [
+                (
+                    "for-each",
+                    ConfigNode(
+                        .scalar(
+                            ConfigScalar(
+                                text: "", sourceText: indexed.written, isPlain: false, deferred: [.output(indexed)])),
+                        at: Build.at(13, 20))
+                )
+            ])
         let diagnostics = DiagnosticCollector()
-        _ = registry.build(PipelineDocument(file: Build.file, directory: ".", steps: [source, inText, withIndex]), diagnostics: diagnostics, loadDataFile: noFiles)
-        #expect(diagnostics.diagnostics.map(\.message) == [
-            "${steps.users.rows} is rows, and only a `for-each` takes rows (written as its whole value)",
-            "'rows' of step 'users' is rows, not a list; remove the index",
-        ])
+        _ = registry.build(
+            PipelineDocument(file: Build.file, directory: ".", steps: [source, inText, withIndex]),
+            diagnostics: diagnostics, loadDataFile: noFiles)
+        #expect(
+            diagnostics.diagnostics.map(\.message) == [
+                "${steps.users.rows} is rows, and only a `for-each` takes rows (written as its whole value)",
+                "'rows' of step 'users' is rows, not a list; remove the index",
+            ])
     }
 
     @Test func storedOutputsKeepRowsWhereTheyAre() {
-        let rows = SpooledRows(spool: 42, columns: ["userId", "name"], count: 1_000, digest: "abc", run: "20261127-030000-aaaaaa", readAt: 1_700_000_000)
+        let rows = SpooledRows(
+            spool: 42, columns: ["userId", "name"], count: 1_000, digest: "abc", run: "20261127-030000-aaaaaa",
+            readAt: 1_700_000_000)
         let outputs: StepOutputs = ["rows": .rows(rows), "count": .integer(1_000)]
-        #expect(CompletedStep.outputs(fromJSON: CompletedStep(step: 1, stepId: "query", summary: "s", outputs: outputs).outputsJSON) == outputs)
+        #expect(
+            CompletedStep.outputs(
+                fromJSON: CompletedStep(step: 1, stepId: "query", summary: "s", outputs: outputs).outputsJSON)
+                == outputs)
     }
 
     @Test func aURLsPasswordIsRedactedFromShownText() {
-        #expect(SecretRedaction.redact("    database: postgres://reader:s3cr%40t@db.internal:5432/app?sslmode=verify-full")
-            == "    database: postgres://reader:<redacted>@db.internal:5432/app?sslmode=verify-full")
+        #expect(
+            SecretRedaction.redact("    database: postgres://reader:s3cr%40t@db.internal:5432/app?sslmode=verify-full")
+                == "    database: postgres://reader:<redacted>@db.internal:5432/app?sslmode=verify-full")
         #expect(SecretRedaction.redact("database: postgres://reader@db/app") == "database: postgres://reader@db/app")
-        #expect(SecretRedaction.redact(#"database: "postgres://reader:p@ss'w"d@db/app""#) == #"database: "postgres://reader:<redacted>@db/app""#)
-        #expect(SecretRedaction.redact("database: postgres://reader@db/app?password=s3cret&sslmode=require")
-            == "database: postgres://reader@db/app?password=<redacted>&sslmode=require")
+        #expect(
+            SecretRedaction.redact(#"database: "postgres://reader:p@ss'w"d@db/app""#)
+                == #"database: "postgres://reader:<redacted>@db/app""#)
+        #expect(
+            SecretRedaction.redact("database: postgres://reader@db/app?password=s3cret&sslmode=require")
+                == "database: postgres://reader@db/app?password=<redacted>&sslmode=require")
     }
 }
 

@@ -1,9 +1,10 @@
-@testable import Engine
 import Foundation
-@testable import PipelineCore
 import RunStore
 import Synchronization
 import Testing
+
+@testable import Engine
+@testable import PipelineCore
 
 /// The order steps ran in, by the token each test gives its steps (tests run in parallel).
 let stepOrder = Mutex<[String: [String]]>([:])
@@ -24,7 +25,9 @@ struct SourceProbe: Step {
     let fail: Bool
 
     static func build(_ options: OptionReader, in context: BuildContext) -> SourceProbe? {
-        guard let token = options.string("token")?.value, let digest = options.string("digest")?.value else { return nil }
+        guard let token = options.string("token")?.value, let digest = options.string("digest")?.value else {
+            return nil
+        }
         return SourceProbe(token: token, digest: digest, fail: options.bool("fail") ?? false)
     }
 
@@ -34,8 +37,11 @@ struct SourceProbe: Step {
         stepOrder.withLock { $0[token, default: []].append("source") }
         if fail { throw StepFailure("the database is down") }
         var result = StepResult(summary: "read 2 rows")
-        result.outputs = ["rows": .rows(SpooledRows(spool: nil, file: "/dev/null", columns: ["userId"], count: 2, digest: digest, readAt: 0)),
-                          "count": .integer(2)]
+        result.outputs = [
+            "rows": .rows(
+                SpooledRows(spool: nil, file: "/dev/null", columns: ["userId"], count: 2, digest: digest, readAt: 0)),
+            "count": .integer(2),
+        ]
         return result
     }
 }
@@ -44,7 +50,10 @@ struct SourceProbe: Step {
 struct NoteProbe: Step {
     static let id = "note"
     static let summary = "notes that it ran"
-    static let options = [OptionSpec("token", .string, required: true, "the test's token"), OptionSpec("text", .string, required: true, "what to note")]
+    static let options = [
+        OptionSpec("token", .string, required: true, "the test's token"),
+        OptionSpec("text", .string, required: true, "what to note"),
+    ]
     static let examples: [String] = []
     let token: String
     let text: String
@@ -65,21 +74,30 @@ struct SourcesFirstTests {
     let token = UUID().uuidString
     let engine = PipelineEngine(logger: testLogger, clock: .fixed(Date(timeIntervalSince1970: 1_700_000_000)))
 
-    private func step(_ index: Int, _ kind: String, id: String? = nil, when condition: StepCondition = .success,
-                      _ options: [(String, ConfigNode)]) -> StepInvocation {
-        StepInvocation(index: index, kind: kind, location: Build.at(10 + index, 5),
-                       options: Build.mapping([("token", Build.scalar(token))] + options, 10 + index, 12), id: id, condition: condition)
+    private func step(
+        _ index: Int, _ kind: String, id: String? = nil, when condition: StepCondition = .success,
+        _ options: [(String, ConfigNode)]
+    ) -> StepInvocation {
+        StepInvocation(
+            index: index, kind: kind, location: Build.at(10 + index, 5),
+            options: Build.mapping([("token", Build.scalar(token))] + options, 10 + index, 12), id: id,
+            condition: condition)
     }
 
     /// Text with `${steps.…}` references, as the loader leaves them for the run.
     private func referring(_ parts: [DeferredPart]) -> ConfigNode {
-        ConfigNode(.scalar(ConfigScalar(text: "x", sourceText: "written", isPlain: false, isUnresolved: true, deferred: parts)), at: Build.at(3, 9))
+        ConfigNode(
+            .scalar(
+                ConfigScalar(text: "x", sourceText: "written", isPlain: false, isUnresolved: true, deferred: parts)),
+            at: Build.at(3, 9))
     }
 
     private func pipeline(_ steps: [StepInvocation]) throws -> Pipeline {
         let registry = try StepRegistry([SourceProbe.self, NoteProbe.self])
         let collector = DiagnosticCollector()
-        let built = registry.build(PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: collector, loadDataFile: noFiles)
+        let built = registry.build(
+            PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: collector,
+            loadDataFile: noFiles)
         return try #require(built, "\(collector.diagnostics)")
     }
 
@@ -87,8 +105,10 @@ struct SourcesFirstTests {
 
     @Test("a source runs before every other step and keeps its place in the report; the flow is told its rows' digest")
     func sourcesFirst() async throws {
-        let built = try pipeline([step(1, "note", [("text", Build.scalar("sign"))]),
-                                  step(2, "source", id: "users", [("digest", Build.scalar("d1"))])])
+        let built = try pipeline([
+            step(1, "note", [("text", Build.scalar("sign"))]),
+            step(2, "source", id: "users", [("digest", Build.scalar("d1"))]),
+        ])
         let told = Mutex<[Int: String]?>(nil)
         var control = BatchControl()
         control.sourcesRead = { digests in
@@ -104,9 +124,11 @@ struct SourcesFirstTests {
 
     @Test("when the flow says the rows are the ones a completed run sent, nothing else runs and the report says why")
     func unchanged() async throws {
-        let built = try pipeline([step(1, "note", [("text", Build.scalar("sign"))]),
-                                  step(2, "source", id: "users", [("digest", Build.scalar("d1"))]),
-                                  step(3, "note", when: .always, [("text", Build.scalar("summary"))])])
+        let built = try pipeline([
+            step(1, "note", [("text", Build.scalar("sign"))]),
+            step(2, "source", id: "users", [("digest", Build.scalar("d1"))]),
+            step(3, "note", when: .always, [("text", Build.scalar("summary"))]),
+        ])
         var control = BatchControl()
         control.sourcesRead = { _ in "the same rows as run r1" }
         let report = await engine.run(built, mode: .live(DryRunTransport()), batch: control)
@@ -118,8 +140,10 @@ struct SourcesFirstTests {
 
     @Test("a resumed run reads its sources at their turn (from its spool), and asks nothing")
     func resume() async throws {
-        let built = try pipeline([step(1, "note", [("text", Build.scalar("sign"))]),
-                                  step(2, "source", id: "users", [("digest", Build.scalar("d1"))])])
+        let built = try pipeline([
+            step(1, "note", [("text", Build.scalar("sign"))]),
+            step(2, "source", id: "users", [("digest", Build.scalar("d1"))]),
+        ])
         var control = BatchControl(isResume: true)
         control.sourcesRead = { _ in
             Issue.record("a resume was asked whether its sources changed")
@@ -129,16 +153,27 @@ struct SourcesFirstTests {
         #expect(order == ["sign", "source"])
     }
 
-    @Test("a summary that runs always reads the status, error and empty counts of a source that failed and of a step skipped after it")
+    @Test(
+        "a summary that runs always reads the status, error and empty counts of a source that failed and of a step skipped after it"
+    )
     func summaryAfterFailure() async throws {
         let built = try pipeline([
             step(1, "source", id: "users", [("digest", Build.scalar("d1")), ("fail", Build.scalar("true"))]),
             step(2, "note", id: "digest", [("text", Build.scalar("digest"))]),
-            step(3, "note", when: .always, [("text", referring([
-                .output(OutputReference(step: "users", output: "status")), .text("/"), .output(OutputReference(step: "users", output: "count")),
-                .text("/"), .output(OutputReference(step: "users", output: "error")), .text("/"),
-                .output(OutputReference(step: "digest", output: "status")), .text("/"), .output(OutputReference(step: "digest", output: "error")), .text("."),
-            ]))]),
+            step(
+                3, "note", when: .always,
+                [
+                    (
+                        "text",
+                        referring([
+                            .output(OutputReference(step: "users", output: "status")), .text("/"),
+                            .output(OutputReference(step: "users", output: "count")),
+                            .text("/"), .output(OutputReference(step: "users", output: "error")), .text("/"),
+                            .output(OutputReference(step: "digest", output: "status")), .text("/"),
+                            .output(OutputReference(step: "digest", output: "error")), .text("."),
+                        ])
+                    )
+                ]),
         ])
         var control = BatchControl()
         control.sourcesRead = { digests in

@@ -1,17 +1,21 @@
-@testable import Engine
 import Foundation
-@testable import PipelineCore
 import RunStore
 import Testing
+
+@testable import Engine
+@testable import PipelineCore
 
 /// A step entry's `id`, `name` and `when` beside its kind: what the registry makes of keys beside the kind, and when the
 /// engine runs a step after others failed.
 @Suite struct StepEntryTests {
     let clock = WallClock.fixed(Date(timeIntervalSince1970: 1_700_000_000))
 
-    private func entry(_ index: Int, _ name: String, fail: Bool = false, id: String? = nil, title: String? = nil,
-                       when condition: StepCondition = .success) -> StepInvocation {
-        var step = invocation(index, "probe", [("name", Build.scalar(name))] + (fail ? [("fail", Build.scalar("true"))] : []))
+    private func entry(
+        _ index: Int, _ name: String, fail: Bool = false, id: String? = nil, title: String? = nil,
+        when condition: StepCondition = .success
+    ) -> StepInvocation {
+        var step = invocation(
+            index, "probe", [("name", Build.scalar(name))] + (fail ? [("fail", Build.scalar("true"))] : []))
         step.id = id
         step.name = title
         step.condition = condition
@@ -21,11 +25,14 @@ import Testing
     private func run(_ steps: [StepInvocation], stop: Bool = false) async throws -> RunReport {
         let registry = try StepRegistry([ProbeStep.self])
         let collector = DiagnosticCollector()
-        let built = try #require(registry.build(PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: collector,
-                                                loadDataFile: noFiles))
+        let built = try #require(
+            registry.build(
+                PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: collector,
+                loadDataFile: noFiles))
         let control = BatchControl()
         if stop { control.stop.request() }
-        return await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .live(DryRunTransport()), batch: control)
+        return await PipelineEngine(logger: testLogger, clock: clock).run(
+            built, mode: .live(DryRunTransport()), batch: control)
     }
 
     @Test("after a failure, `failure` and `always` steps run, `success` steps are skipped, and the run still fails")
@@ -57,13 +64,18 @@ import Testing
         var stopping = invocation(1, "fail-and-stop", [])
         stopping.name = "the digest"
         let steps = [stopping, entry(2, "b"), entry(3, "c", when: .failure), entry(4, "d", when: .always)]
-        let built = try #require(registry.build(PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: DiagnosticCollector(),
-                                                loadDataFile: noFiles))
+        let built = try #require(
+            registry.build(
+                PipelineDocument(file: Build.file, directory: ".", steps: steps), diagnostics: DiagnosticCollector(),
+                loadDataFile: noFiles))
         let stopped = await PipelineEngine(logger: testLogger, clock: clock).run(built, mode: .live(DryRunTransport()))
         #expect(stopped.status == .failed)
         #expect(stopped.steps.map(\.status) == [.failed, .skipped, .interrupted, .interrupted])
-        #expect(stopped.steps.map(\.summary)[1...] == ["skipped: an earlier step failed", "not started: the run was stopped",
-                                                      "not started: the run was stopped"])
+        #expect(
+            stopped.steps.map(\.summary)[1...] == [
+                "skipped: an earlier step failed", "not started: the run was stopped",
+                "not started: the run was stopped",
+            ])
     }
 
     @Test("a step whose input the check rejects keeps its id and name in the report")
@@ -78,7 +90,9 @@ import Testing
 
     @Test("a record carries the step's id and name; its title is the name, or the kind")
     func recordsCarryIdAndName() async throws {
-        let report = try await run([entry(1, "a", id: "first", title: "greet the team"), entry(2, "b", fail: true), entry(3, "c", id: "third")])
+        let report = try await run([
+            entry(1, "a", id: "first", title: "greet the team"), entry(2, "b", fail: true), entry(3, "c", id: "third"),
+        ])
         #expect(report.steps.map(\.id) == ["first", nil, "third"])
         #expect(report.steps.map(\.name) == ["greet the team", nil, nil])
         #expect(report.steps.map(\.title) == ["greet the team", "probe", "probe"])
@@ -97,15 +111,23 @@ import Testing
         unknown.strays = [ConfigEntry(key: "nmae", keyLocation: Build.at(12, 20), value: Build.scalar("x"))]
         // `- whne: always` written first, `probe:` second: the kind is found, the stray reported.
         var later = invocation(3, "whne", [])
-        later.strays = [ConfigEntry(key: "probe", keyLocation: Build.at(13, 30), value: Build.mapping([("name", Build.scalar("c"))], 13, 37))]
+        later.strays = [
+            ConfigEntry(
+                key: "probe", keyLocation: Build.at(13, 30), value: Build.mapping([("name", Build.scalar("c"))], 13, 37)
+            )
+        ]
         let collector = DiagnosticCollector()
-        #expect(registry.build(PipelineDocument(file: Build.file, directory: ".", steps: [beside, unknown, later]), diagnostics: collector,
-                               loadDataFile: noFiles) == nil)
-        #expect(collector.diagnostics.map(\.description) == [
-            "test.yaml:11:20: error: 'fail' is an option of 'probe' but is written beside it",
-            "test.yaml:12:20: error: unknown key 'nmae' in a step entry; did you mean 'name'?",
-            "test.yaml:13:5: error: unknown key 'whne' in a step entry; did you mean 'when'?",
-        ])
+        #expect(
+            registry.build(
+                PipelineDocument(file: Build.file, directory: ".", steps: [beside, unknown, later]),
+                diagnostics: collector,
+                loadDataFile: noFiles) == nil)
+        #expect(
+            collector.diagnostics.map(\.description) == [
+                "test.yaml:11:20: error: 'fail' is an option of 'probe' but is written beside it",
+                "test.yaml:12:20: error: unknown key 'nmae' in a step entry; did you mean 'name'?",
+                "test.yaml:13:5: error: unknown key 'whne' in a step entry; did you mean 'when'?",
+            ])
         #expect(collector.diagnostics.first?.hint == "indent it under `probe:`, with the step's other options")
     }
 }

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import PipelineCore
 
 @Suite struct SuggestionTests {
     @Test(arguments: [
-        ("tgas", "tags"), ("hbu", "hub"), ("lifetim", "lifetime"), ("Template", "template"), ("propertes", "properties"),
+        ("tgas", "tags"), ("hbu", "hub"), ("lifetim", "lifetime"), ("Template", "template"),
+        ("propertes", "properties"),
     ])
     func suggestsCloseCandidate(typo: String, expected: String) {
         #expect(Suggestion.closest(to: typo, in: ["tags", "hub", "lifetime", "template", "properties"]) == expected)
@@ -56,9 +58,15 @@ import Testing
     func shownFromTheCurrentDirectory() {
         #expect(FilePath.shown("/srv/app/pipelines/data/x.csv", currentDirectory: "/srv/app") == "pipelines/data/x.csv")
         #expect(FilePath.shown("/srv/app/x.csv", currentDirectory: "/srv/app/") == "x.csv")
-        #expect(FilePath.shown("/srv/application/x.csv", currentDirectory: "/srv/app") == "/srv/application/x.csv", "a sibling, not inside")
-        #expect(FilePath.shown("/var/lib/pushline/journal.sqlite", currentDirectory: "/srv/app") == "/var/lib/pushline/journal.sqlite")
-        #expect(FilePath.shown("pipelines/x.csv", currentDirectory: "/srv/app") == "pipelines/x.csv", "relative: from there already")
+        #expect(
+            FilePath.shown("/srv/application/x.csv", currentDirectory: "/srv/app") == "/srv/application/x.csv",
+            "a sibling, not inside")
+        #expect(
+            FilePath.shown("/var/lib/pushline/journal.sqlite", currentDirectory: "/srv/app")
+                == "/var/lib/pushline/journal.sqlite")
+        #expect(
+            FilePath.shown("pipelines/x.csv", currentDirectory: "/srv/app") == "pipelines/x.csv",
+            "relative: from there already")
         #expect(FilePath.shown("/srv/app", currentDirectory: "/srv/app") == "/srv/app")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PipelineCore
+import Testing
 
 /// The byte-level text helpers the loaders use instead of Foundation's searches: they must agree with what
 /// the slower forms found, on every kind of line end and on non-ASCII text.

@@ -1,25 +1,30 @@
 import HubWire
-@testable import PipelineCore
 import Synchronization
 import Testing
+
+@testable import PipelineCore
 
 /// `TracingTransport`: passes each request through and reports it, signature redacted.
 @Suite("Tracing transport")
 struct TracingTransportTests {
     static let signature = "nDOo5CZj0P%2fq1sLehhcKhLB3kVSRASfxGsg%2b6YRmhLU%3d"
-    static let token = "SharedAccessSignature sr=http%3a%2f%2fh%2fmyhub&sig=\(signature)&se=1700000000&skn=DefaultFullSharedAccessSignature"
+    static let token =
+        "SharedAccessSignature sr=http%3a%2f%2fh%2fmyhub&sig=\(signature)&se=1700000000&skn=DefaultFullSharedAccessSignature"
 
     static func send() -> HubRequest {
-        HubRequest(method: .post, url: "http://h/myhub/messages?api-version=2020-06",
-                   headers: [HubHeader("ServiceBusNotification-Format", "template")], body: [UInt8](#"{"message":"hi"}"#.utf8),
-                   isIdempotent: false, summary: "send", right: .send)
+        HubRequest(
+            method: .post, url: "http://h/myhub/messages?api-version=2020-06",
+            headers: [HubHeader("ServiceBusNotification-Format", "template")], body: [UInt8](#"{"message":"hi"}"#.utf8),
+            isIdempotent: false, summary: "send", right: .send)
     }
 
     /// A transport that never answers.
     struct Unreachable: HubTransport {
         func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-            async throws(TransportError) -> TransportResult {
-            throw TransportError(kind: .unreachable, message: "connection refused by h:80", attempts: 4, trackingId: "t")
+            async throws(TransportError) -> TransportResult
+        {
+            throw TransportError(
+                kind: .unreachable, message: "connection refused by h:80", attempts: 4, trackingId: "t")
         }
     }
 
@@ -33,17 +38,20 @@ struct TracingTransportTests {
         #expect(inner.count == 1)
         let trace = try #require(traces.withLock { $0 }.first)
         #expect(traces.withLock { $0.count } == 1)
-        #expect(trace.requestLines == [
-            "POST http://h/myhub/messages?api-version=2020-06",
-            "Authorization: SharedAccessSignature sr=http%3a%2f%2fh%2fmyhub&sig=<redacted>&se=1700000000&skn=DefaultFullSharedAccessSignature",
-            "ServiceBusNotification-Format: template",
-            "",
-            #"{"message":"hi"}"#,
-        ])
+        #expect(
+            trace.requestLines == [
+                "POST http://h/myhub/messages?api-version=2020-06",
+                "Authorization: SharedAccessSignature sr=http%3a%2f%2fh%2fmyhub&sig=<redacted>&se=1700000000&skn=DefaultFullSharedAccessSignature",
+                "ServiceBusNotification-Format: template",
+                "",
+                #"{"message":"hi"}"#,
+            ])
         #expect(trace.status == 201)
         #expect(trace.location == "http://h/myhub/messages/dry-run-1?api-version=2020-06")
         #expect(trace.outcomeLine == "→ not sent (a dry run)", "a dry run's transport makes no attempt")
-        #expect(HubTrace(requestLines: [], status: 201, location: "http://h/m/1", attempts: 1).outcomeLine == "→ 201 (1 attempt) Location: http://h/m/1")
+        #expect(
+            HubTrace(requestLines: [], status: 201, location: "http://h/m/1", attempts: 1).outcomeLine
+                == "→ 201 (1 attempt) Location: http://h/m/1")
         #expect(!trace.requestLines.joined().contains("nDOo5CZj0P"))
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import PipelineCore
 import PluginProtocol
 import ProcessTestSupport
-@testable import PluginStep
 import Testing
+
+@testable import PluginStep
 
 @Suite("A plugin step: the host's side of the protocol with a real child process")
 struct PluginHostTests {
@@ -20,10 +21,17 @@ struct PluginHostTests {
         #expect(description.outputs[0].type == .rows)
     }
 
-    @Test("a run's rows are spooled in order with the first row's keys as columns; its outputs are handed on, secrets hidden")
+    @Test(
+        "a run's rows are spooled in order with the first row's keys as columns; its outputs are handed on, secrets hidden"
+    )
     func runSpoolsRowsAndHandsOnOutputs() async throws {
-        let result = try await step(scripted("good"), options: .object(["segment": .string("vip"), "limit": .integer(5)])).run(in: context())
-        guard case .rows(let rows)? = result.outputs["rows"] else { Issue.record("no rows output"); return }
+        let result = try await step(
+            scripted("good"), options: .object(["segment": .string("vip"), "limit": .integer(5)])
+        ).run(in: context())
+        guard case .rows(let rows)? = result.outputs["rows"] else {
+            Issue.record("no rows output")
+            return
+        }
         #expect(rows.count == 5)
         #expect(rows.columns == ["n", "name", "userId", "vip"])
         let lines = try String(contentsOfFile: try #require(rows.file), encoding: .utf8).split(separator: "\n")
@@ -39,11 +47,16 @@ struct PluginHostTests {
         let declared = try await step(scripted("columns"))
         #expect(declared.columns(of: "rows") == ["userId", "name", "n", "vip"] && declared.columns(of: "count") == nil)
         let result = try await declared.run(in: context())
-        guard case .rows(let rows)? = result.outputs["rows"] else { Issue.record("no rows output"); return }
+        guard case .rows(let rows)? = result.outputs["rows"] else {
+            Issue.record("no rows output")
+            return
+        }
         #expect(rows.count == 3)
         #expect(try await step(scripted("good")).columns(of: "rows") == nil, "undeclared: only the run knows them")
         let failure = await failure(of: try await step(scripted("columns-missing")))
-        #expect(failure?.message == "plugin 'crm': protocol error: row 1 has no 'email', a column the plugin declared for its rows")
+        #expect(
+            failure?.message
+                == "plugin 'crm': protocol error: row 1 has no 'email', a column the plugin declared for its rows")
     }
 
     @Test("a boolean output is handed on as true or false; text in its place is a protocol error")
@@ -56,13 +69,19 @@ struct PluginHostTests {
 
     @Test("the plugin's environment is what env: lists and nothing else: no PATH, no hub key, no HOME")
     func environmentIsOnlyWhatIsListed() async throws {
-        let result = try await step(scripted("env", environment: ["CRM_URL": "http://crm", "CRM_TOKEN": "abc-123"])).run(in: context())
+        let result = try await step(scripted("env", environment: ["CRM_URL": "http://crm", "CRM_TOKEN": "abc-123"]))
+            .run(in: context())
         // Python adds nothing to os.environ but LC_CTYPE on some systems; everything else would have been inherited.
-        let names = Set((result.outputs["note"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "").split(separator: ",").map(String.init))
+        let names = Set(
+            (result.outputs["note"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "").split(
+                separator: ","
+            ).map(String.init))
         #expect(names.subtracting(["LC_CTYPE"]) == ["CRM_URL", "CRM_TOKEN"])
     }
 
-    @Test("a line that is not JSON fails the step, and the failure quotes the last stderr lines", arguments: ["malformed", "stdout-logs"])
+    @Test(
+        "a line that is not JSON fails the step, and the failure quotes the last stderr lines",
+        arguments: ["malformed", "stdout-logs"])
     func nonJSONFails(mode: String) async throws {
         let failed = try #require(await failure(of: step(scripted(mode))))
         #expect(failed.message.contains("protocol error: stdout line 2: a line is not JSON"), "\(failed.message)")
@@ -75,7 +94,9 @@ struct PluginHostTests {
         #expect(failed.message.contains("is longer than 1024 KiB"), "\(failed.message)")
     }
 
-    @Test("an answer with another request's id, or none, fails the step", arguments: [("wrong-id", "carries id 99"), ("no-id", "has no integer \"id\"")])
+    @Test(
+        "an answer with another request's id, or none, fails the step",
+        arguments: [("wrong-id", "carries id 99"), ("no-id", "has no integer \"id\"")])
     func wrongOrMissingID(mode: String, expected: String) async throws {
         let failed = try #require(await failure(of: step(scripted(mode))))
         #expect(failed.message.contains(expected), "\(failed.message)")
@@ -83,7 +104,9 @@ struct PluginHostTests {
 
     // Stopped, not waited out: the hang sleeps for an hour. The limit counts from the start, which Python can take
     // seconds for on a loaded machine, so it must be wide enough to reach the stderr line.
-    @Test("a plugin that hangs is stopped at its timeout; the step fails with its last stderr lines", .timeLimit(.minutes(2)))
+    @Test(
+        "a plugin that hangs is stopped at its timeout; the step fails with its last stderr lines",
+        .timeLimit(.minutes(2)))
     func hangingPluginIsStopped() async throws {
         let failed = try #require(await failure(of: step(scripted("hang", timeout: 30))))
         #expect(failed.message.contains("did not finish within 30 s, so it was stopped"), "\(failed.message)")
@@ -91,16 +114,20 @@ struct PluginHostTests {
         #expect(failed.code == .pluginTimeout)
     }
 
-    @Test("only secrets are hidden: env values named like secrets and secret options; other values are shown as they are")
+    @Test(
+        "only secrets are hidden: env values named like secrets and secret options; other values are shown as they are")
     func onlySecretsAreHidden() async throws {
-        let host = try scripted("words", environment: ["ABUSE": "fork", "ROWS": "1000000", "CRM_TOKEN": "s3cret-token"])
+        let host = try scripted(
+            "words", environment: ["ABUSE": "fork", "ROWS": "1000000", "CRM_TOKEN": "s3cret-token"])
         let step = try await step(host, options: .object(["segment": .string("vip"), "api-key": .string("k-98765")]))
         let result = try await step.run(in: context())
         #expect(result.summary == "forked 1000000 rows with token <redacted> and key <redacted>")
         #expect(result.outputs["note"] == .string("forked 1000000 rows with token <redacted> and key <redacted>"))
     }
 
-    @Test("each limit is named for what it is: describe's own, the run's timeout:, the exit after stdin closes", .timeLimit(.minutes(2)))
+    @Test(
+        "each limit is named for what it is: describe's own, the run's timeout:, the exit after stdin closes",
+        .timeLimit(.minutes(2)))
     func limitsSayWhatToDo() async throws {
         var describing = try scripted("hang-describe")
         describing.handshakeTimeout = .seconds(2)
@@ -109,21 +136,28 @@ struct PluginHostTests {
             Issue.record("a describe that hangs must fail")
         } catch {
             #expect(error.message.contains("did not finish within 2 s"), "\(error.message)")
-            #expect(error.hint?.hasPrefix("answer describe and check within 2 s, a limit of their own that `timeout:` does not change") == true,
-                    "\(error.hint ?? "")")
+            #expect(
+                error.hint?.hasPrefix(
+                    "answer describe and check within 2 s, a limit of their own that `timeout:` does not change")
+                    == true,
+                "\(error.hint ?? "")")
         }
         let running = try #require(await failure(of: step(scripted("hang", timeout: 3))))
         #expect(running.hint == "raise the plugin's `timeout:` if the work takes longer")
         var lingering = try scripted("linger")
         lingering.exitGrace = .seconds(2)
         let lingered = try #require(await failure(of: step(lingering)))
-        #expect(lingered.message.contains("answered but did not exit within 2 s of its stdin closing"), "\(lingered.message)")
+        #expect(
+            lingered.message.contains("answered but did not exit within 2 s of its stdin closing"),
+            "\(lingered.message)")
         #expect(lingered.hint == "exit when stdin closes (the end of input): the conversation is over")
     }
 
     @Test("a plugin that dies half-way through its rows fails the step; no result is made up")
     func crashHalfWay() async throws {
-        let failed = try #require(await failure(of: step(scripted("crash"), options: .object(["segment": .string("vip"), "limit": .integer(6)]))))
+        let failed = try #require(
+            await failure(
+                of: step(scripted("crash"), options: .object(["segment": .string("vip"), "limit": .integer(6)]))))
         #expect(failed.message.contains("ended without answering the run request"), "\(failed.message)")
         #expect(failed.lines.contains("stderr: segment page 2 failed"))
         #expect(failed.lines.contains("stderr: reading segment vip with token <redacted>"))
@@ -151,7 +185,8 @@ struct PluginHostTests {
 
     @Test("a dry run does not run a plugin with external effects; it runs one without")
     func dryRuns() async throws {
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-marker-\(UUID().uuidString)").path
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-marker-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: marker) }
         let external = try await step(scripted("external", environment: ["MARKER": marker]))
         let skipped = try await external.run(in: context(dryRun: true))
@@ -199,7 +234,8 @@ struct PluginHostTests {
 
     @Test("stopping a plugin stops what it started: its process group goes with it")
     func timeoutStopsThePluginsChildren() async throws {
-        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-child-\(UUID().uuidString)").path
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-child-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         let host = try scripted("spawns", environment: ["PIDFILE": pidFile, "PATH": "/usr/bin:/bin"], timeout: 30)
         let failed = try #require(await failure(of: step(host)))

@@ -1,20 +1,27 @@
 import Foundation
 import PipelineCore
 import PluginProtocol
-@testable import PluginStep
 import PushlineLogging
 import Testing
 
+@testable import PluginStep
+
 /// The scripted plugin beside these tests, declared to behave as `mode` says.
-func scripted(_ mode: String, environment: [String: String] = ["CRM_TOKEN": "s3cret-token"], timeout: Int64 = 120) throws -> PluginHost {
+func scripted(_ mode: String, environment: [String: String] = ["CRM_TOKEN": "s3cret-token"], timeout: Int64 = 120)
+    throws -> PluginHost
+{
     // This process hosts plugins as `pushline` does, which ignores SIGPIPE from its start: a plugin that exits before
     // reading is then an EPIPE the host reports, not the end of the test process.
     signal(SIGPIPE, SIG_IGN)
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/scripted.py").path
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Plugins/scripted.py"
+    ).path
     let python = try #require(pythonExecutable, "python3 is needed for the plugin tests")
-    let declaration = PluginDeclaration(name: "crm", location: SourceLocation(file: "p.yaml", line: 3, column: 3), command: [python, script, mode],
-                                        shownCommand: "python3 scripted.py \(mode)", commandLocation: SourceLocation(file: "p.yaml", line: 4, column: 14),
-                                        environment: environment, timeout: timeout)
+    let declaration = PluginDeclaration(
+        name: "crm", location: SourceLocation(file: "p.yaml", line: 3, column: 3), command: [python, script, mode],
+        shownCommand: "python3 scripted.py \(mode)",
+        commandLocation: SourceLocation(file: "p.yaml", line: 4, column: 14),
+        environment: environment, timeout: timeout)
     var host = PluginHost(declaration: declaration, directory: FileManager.default.temporaryDirectory.path)
     // The suite starts with every other suite on two cores: a Python start and exit can take tens of seconds then.
     // The run's limit counts from the start too, so it is as wide, except where a test is about that limit.
@@ -33,7 +40,8 @@ let pythonExecutable: String? = {
     process.standardOutput = pipe
     guard (try? process.run()) != nil else { return nil }
     process.waitUntilExit()
-    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
     return path.isEmpty ? python3 : path
 }()
 
@@ -43,8 +51,10 @@ func onPath(_ program: String) -> String? {
 
 /// A context for a step run without a run store (rows go to a temporary file).
 func context(dryRun: Bool = false) -> StepContext {
-    StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system,
-                document: PipelineDocument(file: "p.yaml", directory: "."), state: RunState(), isDryRun: dryRun, transport: DryRunTransport())
+    StepContext(
+        logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system,
+        document: PipelineDocument(file: "p.yaml", directory: "."), state: RunState(), isDryRun: dryRun,
+        transport: DryRunTransport())
 }
 
 /// The plugin's step with `options`, built from what it describes.

@@ -7,8 +7,9 @@ import Testing
 struct PostgresLocationTests {
     @Test("user, host, port, database and the defaults (port 5432, database = user, sslmode=prefer)")
     func parts() throws {
-        let full = try PostgresLocation("postgres://pushline:s3cret@db.internal:6432/journal?sslmode=require&connect_timeout=3",
-                                        environment: [:])
+        let full = try PostgresLocation(
+            "postgres://pushline:s3cret@db.internal:6432/journal?sslmode=require&connect_timeout=3",
+            environment: [:])
         #expect(full.user == "pushline" && full.password == "s3cret" && full.host == "db.internal")
         #expect(full.port == 6432 && full.database == "journal" && full.tls == .require && full.connectTimeout == 3)
         #expect(full.description == "postgres://pushline@db.internal:6432/journal")
@@ -27,7 +28,8 @@ struct PostgresLocationTests {
     @Test("the password comes from the URL (percent-decoded), else PGPASSWORD, and may be ${file:} or ${env:}")
     func passwords() throws {
         #expect(try PostgresLocation("postgres://u:p%40ss%2Fw@h/d", environment: [:]).password == "p@ss/w")
-        #expect(try PostgresLocation("postgres://u@h/d", environment: ["PGPASSWORD": "from-env"]).password == "from-env")
+        #expect(
+            try PostgresLocation("postgres://u@h/d", environment: ["PGPASSWORD": "from-env"]).password == "from-env")
         #expect(try PostgresLocation("postgres://u:url@h/d", environment: ["PGPASSWORD": "from-env"]).password == "url")
 
         let file = FileManager.default.temporaryDirectory.path + "/pg-secret-\(UUID().uuidString)"
@@ -36,9 +38,13 @@ struct PostgresLocationTests {
         let mounted = try PostgresLocation("postgres://u:${file:\(file)}@h:5432/d", environment: [:])
         #expect(mounted.password == "mounted-secret", "the slashes of the path stay in the password reference")
         #expect(mounted.host == "h" && mounted.database == "d")
-        #expect(try PostgresLocation("postgres://u@h/d", environment: ["PGPASSWORD": "${env:DB_PASS}", "DB_PASS": "e"]).password == "e")
+        #expect(
+            try PostgresLocation("postgres://u@h/d", environment: ["PGPASSWORD": "${env:DB_PASS}", "DB_PASS": "e"])
+                .password == "e")
 
-        let missing = #expect(throws: RunStoreError.self) { try PostgresLocation("postgres://u:${env:NOPE}@h/d", environment: [:]) }
+        let missing = #expect(throws: RunStoreError.self) {
+            try PostgresLocation("postgres://u:${env:NOPE}@h/d", environment: [:])
+        }
         #expect(missing?.kind == .configuration)
     }
 
@@ -61,7 +67,9 @@ struct PostgresLocationTests {
         for url in cases {
             let error = #expect(throws: RunStoreError.self, "\(url)") { try PostgresLocation(url, environment: [:]) }
             #expect(error?.kind == .configuration)
-            #expect(error?.message.contains("hunter2") == false && error?.message.contains("ter2") == false, "\(error?.message ?? "")")
+            #expect(
+                error?.message.contains("hunter2") == false && error?.message.contains("ter2") == false,
+                "\(error?.message ?? "")")
         }
     }
 }

@@ -1,26 +1,35 @@
 import Foundation
 import PipelineCore
-@testable import PostgresRunStore
 import RunStore
 import Testing
 
+@testable import PostgresRunStore
+
 /// What only the PostgreSQL store has: logins, reachability, its schema, and the fence on a lost lock. The
 /// behaviour both stores share is the contract suite in `RunStoreTests`.
-@Suite("PostgresStore against a real server", .enabled(if: Server.admin != nil || Server.required,
-                                                      "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
+@Suite(
+    "PostgresStore against a real server",
+    .enabled(
+        if: Server.admin != nil || Server.required,
+        "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
 struct PostgresStoreTests {
     @Test("a wrong password is a configuration error (exit 78) that names the store and never the password")
     func wrongPassword() async throws {
         let admin = try #require(Server.admin)
-        let wrong = admin.replacingOccurrences(of: #"://pushline:[^@]*@"#, with: "://pushline:not-the-password-42@", options: .regularExpression)
-        let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(wrong, environment: [:]) }
+        let wrong = admin.replacingOccurrences(
+            of: #"://pushline:[^@]*@"#, with: "://pushline:not-the-password-42@", options: .regularExpression)
+        let error = await #expect(throws: RunStoreError.self) {
+            _ = try await PostgresStore.open(wrong, environment: [:])
+        }
         #expect(error?.kind == .configuration)
         #expect(error?.message.contains("rejected the login") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("postgres://pushline@127.0.0.1") == true)
         #expect(error?.message.contains("not-the-password-42") == false)
 
         let unknownDatabase = try #require(Server.url(database: "no_such_database"))
-        let missing = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(unknownDatabase, environment: [:]) }
+        let missing = await #expect(throws: RunStoreError.self) {
+            _ = try await PostgresStore.open(unknownDatabase, environment: [:])
+        }
         #expect(missing?.kind == .configuration)
         #expect(missing?.message.contains("no_such_database") == true)
     }
@@ -30,13 +39,15 @@ struct PostgresStoreTests {
     func unreachable() async throws {
         let port = try Server.closedPort()
         let error = await #expect(throws: RunStoreError.self) {
-            _ = try await PostgresStore.open("postgres://pushline:pw@127.0.0.1:\(port)/db?connect_timeout=2", environment: [:])
+            _ = try await PostgresStore.open(
+                "postgres://pushline:pw@127.0.0.1:\(port)/db?connect_timeout=2", environment: [:])
         }
         #expect(error?.kind == .unavailable)
         #expect(error?.message.contains("127.0.0.1:\(port)") == true)
     }
 
-    @Test("the schema is created once when several processes open an empty database at once, and reads back its version")
+    @Test(
+        "the schema is created once when several processes open an empty database at once, and reads back its version")
     func concurrentCreation() async throws {
         try await Server.withDatabase { url in
             let stores = try await withThrowingTaskGroup(of: PostgresStore?.self) { group in
@@ -47,7 +58,9 @@ struct PostgresStoreTests {
             let run = try await stores[0].startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
             #expect(try await stores[5].latestRun(identity: "i") == run)
             for store in stores { await store.close() }
-            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "\(PostgresSchema.version)")
+            #expect(
+                try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
+                    == "\(PostgresSchema.version)")
         }
     }
 
@@ -56,15 +69,22 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let store = try #require(try await PostgresStore.open(url, environment: [:]))
             await store.close()
-            _ = try await Server.query("UPDATE pushline.meta SET value = '99' WHERE key = 'schema_version'", database: url)
-            let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(url, environment: [:]) }
+            _ = try await Server.query(
+                "UPDATE pushline.meta SET value = '99' WHERE key = 'schema_version'", database: url)
+            let error = await #expect(throws: RunStoreError.self) {
+                _ = try await PostgresStore.open(url, environment: [:])
+            }
             #expect(error?.kind == .configuration)
             #expect(error?.message.contains("schema version 99") == true)
-            #expect(try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url) == "99")
+            #expect(
+                try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
+                    == "99")
         }
         try await Server.withDatabase { url in
             _ = try await Server.query("CREATE SCHEMA pushline; CREATE TABLE pushline.runs (x int)", database: url)
-            let error = await #expect(throws: RunStoreError.self) { _ = try await PostgresStore.open(url, environment: [:]) }
+            let error = await #expect(throws: RunStoreError.self) {
+                _ = try await PostgresStore.open(url, environment: [:])
+            }
             #expect(error?.message.contains("not a pushline run store") == true)
         }
     }
@@ -74,7 +94,8 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let opened = try await PostgresStore.open(url, environment: [:], create: false)
             #expect(opened == nil)
-            let schemas = try await Server.query("SELECT count(*) FROM pg_namespace WHERE nspname = 'pushline'", database: url)
+            let schemas = try await Server.query(
+                "SELECT count(*) FROM pg_namespace WHERE nspname = 'pushline'", database: url)
             #expect(schemas == "0")
         }
     }
@@ -84,29 +105,41 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let store = try #require(try await PostgresStore.open(url, environment: [:]))
             await store.close()
-            let error = await #expect(throws: RunStoreError.self) { _ = try await store.isLocked(pipeline: "/srv/pipelines/digest.yaml") }
+            let error = await #expect(throws: RunStoreError.self) {
+                _ = try await store.isLocked(pipeline: "/srv/pipelines/digest.yaml")
+            }
             #expect(error?.kind == .unavailable)
         }
     }
 
-    @Test("a call cut short by a pause of this process, and a lock lost in one, say so rather than that the store is down")
+    @Test(
+        "a call cut short by a pause of this process, and a lock lost in one, say so rather than that the store is down"
+    )
     func pausedProcess() {
         let pauses = ProcessPauses()
         let started = ContinuousClock.now
-        let down = PostgresFailure.storeError(StoreDeadline(limit: .seconds(42), started: started), location: "postgres://p@db/x",
-                                              doing: "writing the ledger", pauses: pauses)
-        #expect(down.message.contains("got no answer within 42.0 seconds; it is down or unreachable"), "\(down.message)")
+        let down = PostgresFailure.storeError(
+            StoreDeadline(limit: .seconds(42), started: started), location: "postgres://p@db/x",
+            doing: "writing the ledger", pauses: pauses)
+        #expect(
+            down.message.contains("got no answer within 42.0 seconds; it is down or unreachable"), "\(down.message)")
         pauses.observe(previous: started, now: started + .seconds(41) + .milliseconds(250))
-        let paused = PostgresFailure.storeError(StoreDeadline(limit: .seconds(42), started: started), location: "postgres://p@db/x",
-                                                doing: "writing the ledger", pauses: pauses)
+        let paused = PostgresFailure.storeError(
+            StoreDeadline(limit: .seconds(42), started: started), location: "postgres://p@db/x",
+            doing: "writing the ledger", pauses: pauses)
         #expect(paused.kind == .unavailable)
-        #expect(paused.message.hasPrefix("writing the ledger in the run store at postgres://p@db/x was cut short: this process did not run "
-            + "for 41 s (it was stopped with SIGSTOP, its machine was frozen, or it had no CPU) while it waited, so the store may well be up."),
-                "\(paused.message)")
+        #expect(
+            paused.message.hasPrefix(
+                "writing the ledger in the run store at postgres://p@db/x was cut short: this process did not run "
+                    + "for 41 s (it was stopped with SIGSTOP, its machine was frozen, or it had no CPU) while it waited, so the store may well be up."
+            ),
+            "\(paused.message)")
         #expect(!paused.message.contains("down or unreachable"))
         let lost = PostgresFailure.lostLock(location: "postgres://p@db/x", pauses: pauses)
-        #expect(lost.message.hasPrefix("this run lost its lock in the run store at postgres://p@db/x: another process took it over, "
-            + "after this process did not run for 41 s"), "\(lost.message)")
+        #expect(
+            lost.message.hasPrefix(
+                "this run lost its lock in the run store at postgres://p@db/x: another process took it over, "
+                    + "after this process did not run for 41 s"), "\(lost.message)")
         #expect(lost.message.contains("This run sends nothing more"))
         #expect(lost.hint?.contains("the run that took the lock over sends the rest") == true)
         #expect(paused.hint?.hasPrefix("find what stopped this process") == true)
@@ -116,29 +149,50 @@ struct PostgresStoreTests {
     @Test("the lock dies with its holder's connection; the holder that lost it is fenced out of every ledger write")
     func fencedAfterTakeover() async throws {
         try await Server.withDatabase { url in
-            let first = try #require(try await PostgresStore.open(url + "&application_name=holder-one", environment: [:]))
+            let first = try #require(
+                try await PostgresStore.open(url + "&application_name=holder-one", environment: [:]))
             let second = try #require(try await PostgresStore.open(url, environment: [:]))
-            defer { Task { await first.close(); await second.close() } }
+            defer {
+                Task {
+                    await first.close()
+                    await second.close()
+                }
+            }
             let pipeline = "/srv/pipelines/digest.yaml"
-            guard case .acquired(let lock) = try await first.lock(pipeline: pipeline, holder: LockHolder(pid: 11, host: "node-a", startedAt: 1000))
-            else { Issue.record("a free lock was not taken"); return }
+            guard
+                case .acquired(let lock) = try await first.lock(
+                    pipeline: pipeline, holder: LockHolder(pid: 11, host: "node-a", startedAt: 1000))
+            else {
+                Issue.record("a free lock was not taken")
+                return
+            }
             let run = try await first.startRun(identity: "i", pipeline: pipeline, pid: 11, now: 1000)
             let ledger = first.ledger(for: run, lock: lock)
-            try await ledger.markSending([LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1")])
+            try await ledger.markSending([
+                LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1")
+            ])
 
-            guard case .held(let holder) = try await second.lock(pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000))
-            else { Issue.record("a held lock was taken twice"); return }
+            guard
+                case .held(let holder) = try await second.lock(
+                    pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000))
+            else {
+                Issue.record("a held lock was taken twice")
+                return
+            }
             #expect(holder == LockHolder(pid: 11, host: "node-a", startedAt: 1000))
 
             // The first holder's lock connection dies (its node vanished, a network split): the server frees the lock.
-            _ = try await Server.query("""
+            _ = try await Server.query(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE application_name = 'holder-one (run lock)'
                 """, database: url)
             var taken: (any RunLock)?
             let deadline = ContinuousClock.now + .seconds(30)
             while taken == nil, ContinuousClock.now < deadline {
-                if case .acquired(let lock) = try await second.lock(pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000)) {
+                if case .acquired(let lock) = try await second.lock(
+                    pipeline: pipeline, holder: LockHolder(pid: 22, host: "node-b", startedAt: 2000))
+                {
                     taken = lock
                 } else {
                     try await Task.sleep(for: .milliseconds(100))
@@ -149,23 +203,37 @@ struct PostgresStoreTests {
 
             // The first process is only slow: its next write is refused, so two processes never record side by side.
             let refused = await #expect(throws: LedgerError.self) {
-                try await ledger.record([LedgerOutcome(item: LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1",
-                                                                         digest: "d1"), state: .accepted)])
+                try await ledger.record([
+                    LedgerOutcome(
+                        item: LedgerItem(
+                            key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1",
+                            digest: "d1"), state: .accepted)
+                ])
             }
             #expect(refused?.message.contains("lost its lock") == true, "\(refused?.message ?? "")")
-            #expect(try await second.ledger(for: run, lock: takeover).entry(LedgerKey(step: 0, row: 1))?.state == .sending,
-                    "the refused write left nothing behind")
-            try await second.ledger(for: run, lock: takeover).record([LedgerOutcome(
-                item: LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1"), state: .unknown)])
+            #expect(
+                try await second.ledger(for: run, lock: takeover).entry(LedgerKey(step: 0, row: 1))?.state == .sending,
+                "the refused write left nothing behind")
+            try await second.ledger(for: run, lock: takeover).record([
+                LedgerOutcome(
+                    item: LedgerItem(
+                        key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:1", digest: "d1"),
+                    state: .unknown)
+            ])
             // Nor may it end or restart the run its successor now sends.
             let ended = await #expect(throws: RunStoreError.self) {
-                try await first.finishRun(id: run.id, state: .interrupted, exitCode: 130, summary: nil, now: 1100, lock: lock)
+                try await first.finishRun(
+                    id: run.id, state: .interrupted, exitCode: 130, summary: nil, now: 1100, lock: lock)
             }
             #expect(ended?.message.contains("lost its lock") == true)
-            await #expect(throws: RunStoreError.self) { _ = try await first.resumeRun(id: run.id, pid: 11, now: 1100, lock: lock) }
-            #expect(try await second.run(matching: run.id)?.status == .running, "the run is left as its new holder has it")
+            await #expect(throws: RunStoreError.self) {
+                _ = try await first.resumeRun(id: run.id, pid: 11, now: 1100, lock: lock)
+            }
+            #expect(
+                try await second.run(matching: run.id)?.status == .running, "the run is left as its new holder has it")
             _ = try await second.resumeRun(id: run.id, pid: 22, now: 2000, lock: takeover)
-            try await second.finishRun(id: run.id, state: .partial, exitCode: 3, summary: nil, now: 2100, lock: takeover)
+            try await second.finishRun(
+                id: run.id, state: .partial, exitCode: 3, summary: nil, now: 2100, lock: takeover)
             #expect(try await second.run(matching: run.id)?.status == .partial)
             await takeover.release()
             await lock.release()
@@ -181,7 +249,9 @@ enum Server {
 
     /// The admin URL with another database, keeping its parameters (always with a `?`).
     static func url(database: String) -> String? {
-        guard let admin, let at = admin.range(of: "@"), let slash = admin[at.upperBound...].firstIndex(of: "/") else { return nil }
+        guard let admin, let at = admin.range(of: "@"), let slash = admin[at.upperBound...].firstIndex(of: "/") else {
+            return nil
+        }
         let query = admin[slash...].firstIndex(of: "?").map { String(admin[$0...]) } ?? "?sslmode=prefer"
         return String(admin[..<slash]) + "/" + database + query
     }
@@ -210,7 +280,10 @@ enum Server {
         let target = try #require(url ?? admin)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", target.replacingOccurrences(of: "&application_name=holder-one", with: ""), "-c", sql]
+        process.arguments = [
+            "psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1",
+            target.replacingOccurrences(of: "&application_name=holder-one", with: ""), "-c", sql,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -232,8 +305,12 @@ enum Server {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,6 +1,7 @@
-@testable import PostgresRunStore
 import Synchronization
 import Testing
+
+@testable import PostgresRunStore
 
 /// The bound on every store call, without a server: a call past its limit fails at once, and what its work
 /// produces afterwards (a connection made late) is handed over to be disposed of, never dropped.
@@ -11,7 +12,8 @@ struct StoreCallBoundTests {
         let disposed = Mutex<[Int]>([])
         let clock = ContinuousClock()
         await #expect(throws: StoreDeadline.self) {
-            try await PostgresStore.within(.milliseconds(50), late: { value in disposed.withLock { $0.append(value) } }) {
+            try await PostgresStore.within(.milliseconds(50), late: { value in disposed.withLock { $0.append(value) } })
+            {
                 // Work that finishes with a value although it was cancelled at the limit, as a connection attempt can.
                 try? await Task.sleep(for: .milliseconds(400))
                 return 7
@@ -25,7 +27,9 @@ struct StoreCallBoundTests {
     @Test("a result within the limit is the call's, and is not disposed of")
     func aTimelyResultIsReturned() async throws {
         let disposed = Mutex<[Int]>([])
-        let value = try await PostgresStore.within(.seconds(30), late: { value in disposed.withLock { $0.append(value) } }) { 7 }
+        let value = try await PostgresStore.within(
+            .seconds(30), late: { value in disposed.withLock { $0.append(value) } }
+        ) { 7 }
         #expect(value == 7)
         try await Task.sleep(for: .milliseconds(50))
         #expect(disposed.withLock { $0 }.isEmpty)

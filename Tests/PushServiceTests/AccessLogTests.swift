@@ -2,6 +2,7 @@ import Foundation
 import HTTPServing
 import Synchronization
 import Testing
+
 @testable import PushService
 
 /// The access log: a line for each request served; refusals summed per route, status and address each interval.
@@ -18,7 +19,9 @@ import Testing
     }
 
     func log(_ lines: Lines, json: Bool = true) -> AccessLog {
-        AccessLog(json: json, interval: 10, clock: { lines.now.withLock { $0 } }) { line in lines.stored.withLock { $0.append(line) } }
+        AccessLog(json: json, interval: 10, clock: { lines.now.withLock { $0 } }) { line in
+            lines.stored.withLock { $0.append(line) }
+        }
     }
 
     @Test func aFloodOfRefusalsIsAFewLinesAnIntervalWhileEveryServedRequestKeepsItsLine() throws {
@@ -26,15 +29,18 @@ import Testing
         let log = log(lines)
         let runs = Route(method: .get, path: "/v1/runs")
         for index in 0..<5_000 {
-            log.record(request: request("/v1/runs"), route: runs, status: index.isMultiple(of: 5) ? 429 : 401, caller: nil,
-                       address: "203.0.113.\(index % 2)", elapsed: .milliseconds(1))
+            log.record(
+                request: request("/v1/runs"), route: runs, status: index.isMultiple(of: 5) ? 429 : 401, caller: nil,
+                address: "203.0.113.\(index % 2)", elapsed: .milliseconds(1))
         }
-        log.record(request: request("/healthz"), route: Route(method: .get, path: "/healthz"), status: 200, caller: nil,
-                   address: "198.51.100.1", elapsed: .milliseconds(1))
+        log.record(
+            request: request("/healthz"), route: Route(method: .get, path: "/healthz"), status: 200, caller: nil,
+            address: "198.51.100.1", elapsed: .milliseconds(1))
         #expect(lines.all.count == 1, "served requests are written at once; refusals wait for their interval")
         lines.advance(10)
-        log.record(request: request("/healthz"), route: Route(method: .get, path: "/healthz"), status: 200, caller: nil,
-                   address: "198.51.100.1", elapsed: .milliseconds(1))
+        log.record(
+            request: request("/healthz"), route: Route(method: .get, path: "/healthz"), status: 200, caller: nil,
+            address: "198.51.100.1", elapsed: .milliseconds(1))
         let summaries = lines.all.dropFirst().filter { $0.contains(#""refused""#) }
         // 401 and 429 from each of the two addresses: four keys.
         #expect(summaries.count == 4, "\(lines.all)")
@@ -56,7 +62,9 @@ import Testing
         let route = Route(method: .post, path: "/api/register")
         for address in 0..<30 {
             for _ in 0...address {
-                log.record(request: request("/api/register"), route: route, status: 401, caller: nil, address: "10.0.0.\(address)", elapsed: .zero)
+                log.record(
+                    request: request("/api/register"), route: route, status: 401, caller: nil,
+                    address: "10.0.0.\(address)", elapsed: .zero)
             }
         }
         lines.advance(3)

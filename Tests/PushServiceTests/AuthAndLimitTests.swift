@@ -1,5 +1,7 @@
 import Foundation
 import HTTPServing
+import HubEmulator
+import PipelineCore
 import PushService
 import Testing
 
@@ -24,8 +26,9 @@ struct AuthAndLimitTests {
 
     @Test func anAPIKeyInTheURLIsRefusedEvenWhenRight() async throws {
         try await ServiceHarness.with { harness in
-            let answer = await harness.call(.post, "/api/notifications?pns=apns&to_tag=bob&apikey=\(ServiceHarness.apiKey)",
-                                            body: #""hi""#)
+            let answer = await harness.call(
+                .post, "/api/notifications?pns=apns&to_tag=bob&apikey=\(ServiceHarness.apiKey)",
+                body: #""hi""#)
             #expect(answer.status == 401)
             #expect(answer.detail.contains("header only"))
             #expect(!answer.text.contains(ServiceHarness.apiKey))
@@ -36,13 +39,16 @@ struct AuthAndLimitTests {
         try await ServiceHarness.with { harness in
             try await harness.register("bob", handle: apnsToken(20))
             // The sender key may notify, but owns no devices.
-            let sent = await harness.call(.post, "/api/notifications?pns=apns&to_tag=bob", apiKey: ServiceHarness.apiKey, body: #""from the backend""#)
+            let sent = await harness.call(
+                .post, "/api/notifications?pns=apns&to_tag=bob", apiKey: ServiceHarness.apiKey,
+                body: #""from the backend""#)
             #expect(sent.status == 200, "\(sent)")
             let register = await harness.call(.post, "/api/register", apiKey: ServiceHarness.apiKey)
             #expect(register.status == 403)
             #expect(register.detail.contains("`register` scope"))
             // The admin key may not send.
-            let admin = await harness.call(.post, "/api/notifications?pns=apns&to_tag=bob", apiKey: ServiceHarness.adminKey, body: #""x""#)
+            let admin = await harness.call(
+                .post, "/api/notifications?pns=apns&to_tag=bob", apiKey: ServiceHarness.adminKey, body: #""x""#)
             #expect(admin.status == 403)
             #expect(await harness.deliveries().count == 1)
             #expect(await harness.deliveries().first?.payload.contains("From backend: from the backend") == true)
@@ -52,7 +58,9 @@ struct AuthAndLimitTests {
     @Test func failedSignInsFromOneAddressAreThrottled() async throws {
         try await ServiceHarness.with(clock: .fixed(Date()), { $0.failedSignInsPerMinute = 3 }) { harness in
             for _ in 0..<3 {
-                #expect(await harness.call(.post, "/api/register", as: "alice", password: "guess", peer: "10.0.0.7").status == 401)
+                #expect(
+                    await harness.call(.post, "/api/register", as: "alice", password: "guess", peer: "10.0.0.7").status
+                        == 401)
             }
             // Past the limit, even the right password waits: nothing is checked until the window refills.
             let blocked = await harness.call(.post, "/api/register", as: "alice", peer: "10.0.0.7")
@@ -64,7 +72,13 @@ struct AuthAndLimitTests {
     }
 
     @Test func requestsPerIdentityAndPerAddressAreLimited() async throws {
-        try await ServiceHarness.with(clock: .fixed(Date()), { $0.perIdentityPerMinute = 2; $0.perAddressPerMinute = 5 }) { harness in
+        try await ServiceHarness.with(
+            clock: .fixed(Date()),
+            {
+                $0.perIdentityPerMinute = 2
+                $0.perAddressPerMinute = 5
+            }
+        ) { harness in
             #expect(await harness.call(.post, "/api/register", as: "alice").status == 200)
             #expect(await harness.call(.post, "/api/register", as: "alice").status == 200)
             let third = await harness.call(.post, "/api/register", as: "alice")
@@ -103,8 +117,10 @@ struct AuthAndLimitTests {
     @Test func readinessFailsWhenTheHubRefusesTheKeyAndNoAnswerShowsASecret() async throws {
         let wrongKey = "WrOnGkEyWrOnGkEyWrOnGkEyWrOnGkEyWrOnGkEy00="
         try await ServiceHarness.with({ settings in
-            settings = (try? ServiceHarness.settings(port: Int(settings.hub.endpoint?.split(separator: ":").last?.dropLast() ?? "") ?? 0,
-                                                     key: wrongKey)) ?? settings
+            settings =
+                (try? ServiceHarness.settings(
+                    port: Int(settings.hub.endpoint?.split(separator: ":").last?.dropLast() ?? "") ?? 0,
+                    key: wrongKey)) ?? settings
         }) { harness in
             let ready = await harness.call(.get, "/readyz")
             #expect(ready.status == 503, "\(ready)")
@@ -143,7 +159,8 @@ struct AuthAndLimitTests {
             #expect(await harness.call(.post, "/api/register", as: "alice").status == 200)
             #expect(await harness.call(.get, "/metrics").status == 401)
             #expect(await harness.call(.get, "/metrics", as: "alice").status == 403)
-            let metrics = await harness.call(.get, "/metrics", headers: [.authorization: "ApiKey \(ServiceHarness.adminKey)"])
+            let metrics = await harness.call(
+                .get, "/metrics", headers: [.authorization: "ApiKey \(ServiceHarness.adminKey)"])
             #expect(metrics.status == 200)
             #expect(metrics.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
             #expect(metrics.text.contains(#"pushline_http_requests_total{route="POST /api/register",status="200"} 1"#))

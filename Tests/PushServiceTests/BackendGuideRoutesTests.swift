@@ -1,7 +1,8 @@
 import Foundation
 import HTTPServing
-@testable import PushService
 import Testing
+
+@testable import PushService
 
 /// The route table of docs/backend.md is written by hand (each route's behaviour is prose), so it is checked here
 /// against the server: it lists exactly the operations of the OpenAPI document, each with the scope the server
@@ -17,7 +18,8 @@ struct BackendGuideRoutesTests {
     }
 
     static func guide(filePath: String = #filePath) throws -> String {
-        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try String(contentsOf: root.appendingPathComponent("docs/backend.md"), encoding: .utf8)
     }
 
@@ -25,13 +27,17 @@ struct BackendGuideRoutesTests {
     static func listed(in text: String) -> [Listed] {
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }
         return rows.flatMap { row -> [Listed] in
-            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 4 else { return [] }
             var pending: [String] = []
             var found: [Listed] = []
             for span in cells[1].matches(of: /`([^`]+)`/).map({ String($0.output.1) }) {
                 let words = span.split(separator: " ", maxSplits: 1).map(String.init)
-                guard let method = words.first, method == method.uppercased(), method.allSatisfy(\.isLetter) else { continue }
+                guard let method = words.first, method == method.uppercased(), method.allSatisfy(\.isLetter) else {
+                    continue
+                }
                 guard words.count == 2, words[1].hasPrefix("/") else {
                     pending.append(method)
                     continue
@@ -47,16 +53,23 @@ struct BackendGuideRoutesTests {
     @Test func theTableListsEveryOperationOnceWithItsScope() throws {
         let listed = Self.listed(in: try Self.guide())
         #expect(listed.count == Set(listed).count, "a route listed twice: \(listed)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(PushServer.openAPIDocument.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(PushServer.openAPIDocument.utf8)) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        let documented = Set(paths.flatMap { path, item in
-            item.keys.filter { ["get", "put", "post", "delete", "patch"].contains($0) }.map { "\($0.uppercased()) \(path)" }
-        })
+        let documented = Set(
+            paths.flatMap { path, item in
+                item.keys.filter { ["get", "put", "post", "delete", "patch"].contains($0) }.map {
+                    "\($0.uppercased()) \(path)"
+                }
+            })
         #expect(Set(listed.map { "\($0.method) \($0.path)" }) == documented, "docs/backend.md's route table: \(listed)")
         for operation in listed {
-            let concrete = operation.path.replacingOccurrences(of: "{id}", with: "x-1").replacingOccurrences(of: "{name}", with: "digest")
+            let concrete = operation.path.replacingOccurrences(of: "{id}", with: "x-1").replacingOccurrences(
+                of: "{name}", with: "digest")
             let route = Route(method: HTTPMethod(operation.method), path: concrete)
-            #expect(route.scope?.rawValue ?? "none" == operation.scope, "docs/backend.md: \(operation) — the server asks for \(route.scope?.rawValue ?? "none")")
+            #expect(
+                route.scope?.rawValue ?? "none" == operation.scope,
+                "docs/backend.md: \(operation) — the server asks for \(route.scope?.rawValue ?? "none")")
         }
     }
 }

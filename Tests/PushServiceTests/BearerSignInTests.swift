@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import HubEmulator
 import PushService
 import Testing
 import TokenVerification
@@ -15,8 +16,9 @@ struct BearerSignInTests {
     }
 
     static func token(_ tokens: BearerTokens, user: String, expiresIn: Double = 600) async throws -> String {
-        try await tokens.signForTesting(["iss": "https://login.example", "aud": "pushline", "sub": user],
-                                        numbers: ["exp": Date().timeIntervalSince1970 + expiresIn])
+        try await tokens.signForTesting(
+            ["iss": "https://login.example", "aud": "pushline", "sub": user],
+            numbers: ["exp": Date().timeIntervalSince1970 + expiresIn])
     }
 
     @Test func aTokensUserRegistersTheirDeviceAndIsNotified() async throws {
@@ -27,10 +29,13 @@ struct BearerSignInTests {
             let created = await harness.call(.post, "/api/register?handle=\(apnsToken(90))", headers: bearer)
             #expect(created.status == 200, "\(created)")
             let id = try #require(try JSONDecoder().decode(String?.self, from: Data(created.text.utf8)))
-            let put = await harness.call(.put, "/api/register/\(id)", headers: bearer,
-                                         body: #"{"Platform":"apns","Handle":"\#(apnsToken(90))","Tags":[]}"#)
+            let put = await harness.call(
+                .put, "/api/register/\(id)", headers: bearer,
+                body: #"{"Platform":"apns","Handle":"\#(apnsToken(90))","Tags":[]}"#)
             #expect(put.status == 200, "\(put)")
-            #expect(await harness.call(.post, "/api/notifications?pns=apns&to_tag=dave", as: "alice", body: #""hi dave""#).status == 200)
+            #expect(
+                await harness.call(.post, "/api/notifications?pns=apns&to_tag=dave", as: "alice", body: #""hi dave""#)
+                    .status == 200)
             #expect(await harness.deliveries().map(\.pushChannel) == [apnsToken(90)])
             #expect(harness.lines.lines.contains { $0.contains(#""caller":"token:dave""#) })
         }
@@ -45,7 +50,9 @@ struct BearerSignInTests {
             for token in [expired, expression, slash, "abc.def.ghi"] {
                 let answer = await harness.call(.post, "/api/register", headers: [.authorization: "Bearer \(token)"])
                 #expect(answer.status == 401, "\(answer)")
-                #expect(answer.headers[.wwwAuthenticate] == #"Basic realm="pushline", charset="UTF-8", Bearer realm="pushline""#)
+                #expect(
+                    answer.headers[.wwwAuthenticate]
+                        == #"Basic realm="pushline", charset="UTF-8", Bearer realm="pushline""#)
                 #expect(!answer.text.contains("dave") && !answer.text.contains(token))
             }
         }

@@ -1,30 +1,35 @@
 import Foundation
 import HTTPServing
-@testable import PushService
+import HubEmulator
 import Testing
+
+@testable import PushService
 
 @Suite("Pipelines over HTTP: /v1/pipelines/{name}/runs and /v1/runs/{id}")
 struct PipelineRunRouteTests {
-    static let pipeline = (name: "notify", text: """
-    version: 1
-    hubs:
-      h:
-        connection: ${env:NH_CONNECTION}
-        hub: ${env:NH_HUB}
-    parameters:
-      user: { pattern: "[a-z]{1,16}", required: true }
-      headline: { default: "News" }
-      loud: { type: boolean, default: "false" }
-    templates:
-      alert: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
-    steps:
-      - send:
-          hub: h
-          format: apple
-          template: alert
-          audience: "username:${param:user}"
-          properties: { message: "${param:headline}" }
-    """)
+    static let pipeline = (
+        name: "notify",
+        text: """
+        version: 1
+        hubs:
+          h:
+            connection: ${env:NH_CONNECTION}
+            hub: ${env:NH_HUB}
+        parameters:
+          user: { pattern: "[a-z]{1,16}", required: true }
+          headline: { default: "News" }
+          loud: { type: boolean, default: "false" }
+        templates:
+          alert: { platform: apns, body: '{"aps":{"alert":"$(message)"}}' }
+        steps:
+          - send:
+              hub: h
+              format: apple
+              template: alert
+              audience: "username:${param:user}"
+              properties: { message: "${param:headline}" }
+        """
+    )
 
     static let admin: HeaderFields = ["apikey": ServiceHarness.adminKey]
 
@@ -101,7 +106,8 @@ struct PipelineRunRouteTests {
 
     @Test func runsNeedTheAdminScopeAndNameRealPipelinesAndRuns() async throws {
         try await ServiceHarness.with(pipelines: [Self.pipeline]) { harness in
-            let user = await harness.call(.post, "/v1/pipelines/notify/runs", as: "alice", body: #"{"parameters":{"user":"bob"}}"#)
+            let user = await harness.call(
+                .post, "/v1/pipelines/notify/runs", as: "alice", body: #"{"parameters":{"user":"bob"}}"#)
             #expect(user.status == 403)
             let unknown = await harness.call(.post, "/v1/pipelines/nope/runs", headers: Self.admin, body: "{}")
             #expect(unknown.status == 404)
@@ -111,12 +117,17 @@ struct PipelineRunRouteTests {
     }
 
     @Test func aRunIsStartedOnlyByJSONAndAnOptionalParameterEmptyWouldBreakMustBeGiven() async throws {
-        let regional = (name: "notify", text: Self.pipeline.text.replacingOccurrences(
-            of: "  loud: { type: boolean, default: \"false\" }", with: "  loud: { type: boolean, default: \"false\" }\n  region: { allowed: [eu, us] }"))
+        let regional = (
+            name: "notify",
+            text: Self.pipeline.text.replacingOccurrences(
+                of: "  loud: { type: boolean, default: \"false\" }",
+                with: "  loud: { type: boolean, default: \"false\" }\n  region: { allowed: [eu, us] }")
+        )
         try await ServiceHarness.with(pipelines: [regional]) { harness in
             var form = Self.admin
             form[.contentType] = "text/plain"
-            #expect(await harness.call(.post, "/v1/pipelines/notify/runs", headers: form, body: "user=bob").status == 415)
+            #expect(
+                await harness.call(.post, "/v1/pipelines/notify/runs", headers: form, body: "user=bob").status == 415)
             // `region` has allowed values and no default: left out it would be empty, which they forbid.
             let missing = await start(harness, #"{"parameters":{"user":"bob"}}"#)
             #expect(missing.status == 422, "\(missing)")

@@ -8,9 +8,9 @@ import PipelineConfig
 import PipelineCore
 import PushService
 import RunFlow
-import TokenVerification
 import Synchronization
 import Testing
+import TokenVerification
 
 /// A real emulator on a loopback port and a `PushServer` in front of it, with users alice, bob and carol
 /// (cost-4 bcrypt hashes, so tests stay quick) and one API key. Requests go straight to `handle`; the HTTP layer
@@ -32,16 +32,22 @@ struct ServiceHarness {
     let lines: LineLog
 
     /// Settings as the example service file has them, adjusted by `adjust`.
-    static func settings(port: Int, key: String = hubKey, _ adjust: (inout ServiceSettings) -> Void = { _ in }) throws -> ServiceSettings {
-        let connection = try ConnectionString(parsing: "Endpoint=sb://local.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(key)")
-        let hub = HubDeclaration(name: "users", location: SourceLocation(file: "service.yaml", line: 1, column: 1),
-                                 connection: connection, hubName: "myhub", endpoint: "http://127.0.0.1:\(port)/")
+    static func settings(port: Int, key: String = hubKey, _ adjust: (inout ServiceSettings) -> Void = { _ in }) throws
+        -> ServiceSettings
+    {
+        let connection = try ConnectionString(
+            parsing: "Endpoint=sb://local.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(key)")
+        let hub = HubDeclaration(
+            name: "users", location: SourceLocation(file: "service.yaml", line: 1, column: 1),
+            connection: connection, hubName: "myhub", endpoint: "http://127.0.0.1:\(port)/")
         var settings = ServiceSettings(hub: hub)
         settings.usersFile = "users.htpasswd"
         settings.apiKeys = [
             .init(name: "backend", digest: ContentDigest.hex(apiKey), scopes: [.send]),
             .init(name: "ops", digest: ContentDigest.hex(adminKey), scopes: [.admin]),
-            .init(name: "alice-phone", digest: ContentDigest.hex(aliceDeviceKey), scopes: [.register, .send], user: "alice"),
+            .init(
+                name: "alice-phone", digest: ContentDigest.hex(aliceDeviceKey), scopes: [.register, .send],
+                user: "alice"),
         ]
         settings.allowedTags = TagPattern("(topic|lang)_[a-z0-9_]{1,40}")
         settings.maxTags = 5
@@ -55,28 +61,38 @@ struct ServiceHarness {
 
     /// The settings of `pipelines/notify-users.service.yaml` (its templates are what the tests use).
     static func exampleSettings(filePath: String = #filePath) throws -> ServiceSettings {
-        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let path = root.appendingPathComponent("pipelines/notify-users.service.yaml").path
         let diagnostics = DiagnosticCollector()
-        let environment = ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(hubKey)",
-                           "NH_HUB": "myhub", "PUSHLINE_USERS": "users.htpasswd", "PUSHLINE_API_KEY": apiKey]
-        let file = try #require(PipelineLoader(options: LoaderOptions(purpose: .run, environment: environment))
-            .loadService(path: path, diagnostics: diagnostics), "\(diagnostics.diagnostics)")
+        let environment = [
+            "NH_CONNECTION":
+                "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=\(hubKey)",
+            "NH_HUB": "myhub", "PUSHLINE_USERS": "users.htpasswd", "PUSHLINE_API_KEY": apiKey,
+        ]
+        let file = try #require(
+            PipelineLoader(options: LoaderOptions(purpose: .run, environment: environment))
+                .loadService(path: path, diagnostics: diagnostics), "\(diagnostics.diagnostics)")
         let settings = try #require(ServiceSettingsDecoder(file: file, diagnostics: diagnostics).decode())
         #expect(!diagnostics.hasErrors, "\(diagnostics.diagnostics)")
         return settings
     }
 
     static func emulatorConfiguration(faults: [FaultRule] = []) -> EmulatorConfiguration {
-        EmulatorConfiguration(namespace: "local", hubs: [
-            .init(name: "myhub", policies: [AccessPolicy(name: "Full", key: hubKey, rights: [.listen, .manage, .send])]),
-        ], faults: faults)
+        EmulatorConfiguration(
+            namespace: "local",
+            hubs: [
+                .init(
+                    name: "myhub",
+                    policies: [AccessPolicy(name: "Full", key: hubKey, rights: [.listen, .manage, .send])])
+            ], faults: faults)
     }
 
     /// Runs `body` with a fresh emulator and server; both stop afterwards. Tests of the rate limits pass a fixed clock:
     /// the buckets refill with the server's clock, and on a loaded machine a few calls can span a refill.
     static func with(
-        port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [], bearer: BearerTokens? = nil,
+        port: Int = 0, faults: [FaultRule] = [], pipelines: [(name: String, text: String)] = [],
+        bearer: BearerTokens? = nil,
         clock: WallClock = .system, _ adjust: @escaping (inout ServiceSettings) -> Void = { _ in },
         _ body: (ServiceHarness) async throws -> Void
     ) async throws {
@@ -87,26 +103,34 @@ struct ServiceHarness {
         do {
             let settings = try settings(port: served.port, adjust)
             // Pipelines run over HTTP against this emulator, journalled in a scratch directory.
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-serve-\(UUID().uuidString)").path
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pushline-serve-\(UUID().uuidString)"
+            ).path
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let environment = [
-                "NH_CONNECTION": "Endpoint=http://127.0.0.1:\(served.port)/;SharedAccessKeyName=Full;SharedAccessKey=\(hubKey)",
+                "NH_CONNECTION":
+                    "Endpoint=http://127.0.0.1:\(served.port)/;SharedAccessKeyName=Full;SharedAccessKey=\(hubKey)",
                 "NH_HUB": "myhub", "PUSHLINE_JOURNAL": scratch + "/journal.sqlite",
             ]
-            let console = Console(out: { lines.append("out: " + $0) }, err: { lines.append("err: " + $0) }, environment: environment, clock: .system)
+            let console = Console(
+                out: { lines.append("out: " + $0) }, err: { lines.append("err: " + $0) }, environment: environment,
+                clock: .system)
             var servedPipelines: [ServedPipeline] = []
             for (name, text) in pipelines {
                 let path = scratch + "/\(name).yaml"
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
                 let loaded = await LoadedPipeline.load(path, purpose: .validate, console: console)
                 #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
-                servedPipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
+                servedPipelines.append(
+                    ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
             }
-            let server = try PushServer(settings: settings, users: users, transport: RetryingTransport(executor: executor), clock: clock,
-                                        log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console,
-                                        bearer: bearer)
-            try await body(ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
+            let server = try PushServer(
+                settings: settings, users: users, transport: RetryingTransport(executor: executor), clock: clock,
+                log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console,
+                bearer: bearer)
+            try await body(
+                ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
         } catch {
             await served.stop()
             await executor.shutdown()
@@ -117,8 +141,10 @@ struct ServiceHarness {
     }
 
     /// One request as `user` (HTTP Basic with the user's password), as an API key, or anonymous.
-    func call(_ method: HTTPMethod, _ target: String, as user: String? = nil, password: String? = nil, apiKey: String? = nil,
-              headers extra: HeaderFields = [:], body: String? = nil, peer: String = "127.0.0.1") async -> Answer {
+    func call(
+        _ method: HTTPMethod, _ target: String, as user: String? = nil, password: String? = nil, apiKey: String? = nil,
+        headers extra: HeaderFields = [:], body: String? = nil, peer: String = "127.0.0.1"
+    ) async -> Answer {
         var headers = extra
         if let user {
             let secret = password ?? Self.passwords[user] ?? ""
@@ -128,21 +154,26 @@ struct ServiceHarness {
         if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
         let bytes = Array((body ?? "").utf8)
-        let request = ServedRequest(method: method, path: path, query: query, headers: headers, authority: "127.0.0.1:8088",
-                                    peerIP: peer, body: { _ in bytes })
+        let request = ServedRequest(
+            method: method, path: path, query: query, headers: headers, authority: "127.0.0.1:8088",
+            peerIP: peer, body: { _ in bytes })
         let response = await server.handle(request)
-        return Answer(status: response.status.code, headers: response.headers, text: String(decoding: response.body, as: UTF8.self))
+        return Answer(
+            status: response.status.code, headers: response.headers,
+            text: String(decoding: response.body, as: UTF8.self))
     }
 
     /// Registers a device for `user` the seed way (POST for an id, PUT the registration); returns the id.
     @discardableResult
-    func register(_ user: String, handle: String, platform: String = "apns", tags: [String] = []) async throws -> String {
+    func register(_ user: String, handle: String, platform: String = "apns", tags: [String] = []) async throws -> String
+    {
         let created = await call(.post, "/api/register?handle=\(handle)", as: user)
         #expect(created.status == 200, "\(created)")
         let id = try #require(try JSONDecoder().decode(String?.self, from: Data(created.text.utf8)))
         let tagList = tags.map { "\"\($0)\"" }.joined(separator: ",")
-        let put = await call(.put, "/api/register/\(id)", as: user,
-                             body: #"{"Platform":"\#(platform)","Handle":"\#(handle)","Tags":[\#(tagList)]}"#)
+        let put = await call(
+            .put, "/api/register/\(id)", as: user,
+            body: #"{"Platform":"\#(platform)","Handle":"\#(handle)","Tags":[\#(tagList)]}"#)
         #expect(put.status == 200, "\(put)")
         return id
     }
@@ -153,7 +184,8 @@ struct ServiceHarness {
     /// The status of a request made straight to the hub, signed with the hub's Full key (what an operator's tool does).
     func hubStatus(_ request: HubRequest) async -> Int? {
         let resource = "http://127.0.0.1:\(served.port)/myhub"
-        let token = SASSigner(keyName: "Full", key: Self.hubKey).token(forResource: resource, expiry: Int64(Date().timeIntervalSince1970) + 600)
+        let token = SASSigner(keyName: "Full", key: Self.hubKey).token(
+            forResource: resource, expiry: Int64(Date().timeIntervalSince1970) + 600)
         let outcome = await executor.perform(request, extraHeaders: [HubHeader("Authorization", token.headerValue)])
         guard case .response(let response) = outcome else { return nil }
         return response.status

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import PushService
 
 /// The order password checks run in when more are asked for than may run at once. The tests hold the one check slot,
@@ -45,7 +46,9 @@ import Testing
         let ran = order.current
         #expect(ran.count == 11)
         // The user first, then the address with one failure, then the one with five.
-        #expect(ran == ["user"] + Array(repeating: "203.0.113.10", count: 5) + Array(repeating: "203.0.113.9", count: 5), "\(ran)")
+        #expect(
+            ran == ["user"] + Array(repeating: "203.0.113.10", count: 5) + Array(repeating: "203.0.113.9", count: 5),
+            "\(ran)")
     }
 
     @Test func aFullQueueRefusesTheWorstRankedRequestNeverABetterOne() async {
@@ -90,7 +93,8 @@ import Testing
 
     @Test func failuresCountOnlyWithinTheirWindow() async {
         let now = Record(1_000.0)
-        let admission = SignInAdmission(capacity: 1, maxWaiting: 10, maxWait: .seconds(600), failureWindow: 300, clock: { now.current })
+        let admission = SignInAdmission(
+            capacity: 1, maxWaiting: 10, maxWait: .seconds(600), failureWindow: 300, clock: { now.current })
         for _ in 0..<4 { admission.failed(address: "old") }
         now.update { $0 += 301 }
         admission.failed(address: "recent")

@@ -6,7 +6,10 @@ import Testing
     @Test("every target of Package.swift has its row in ARCHITECTURE.md, and every row a target")
     func targetTable() throws {
         let manifest = try String(contentsOfFile: CommandRunner.root + "/Package.swift", encoding: .utf8)
-        let declared = Set(manifest.matches(of: /\.(?:target|executableTarget|systemLibrary)\(name: "([A-Za-z]+)"/).map { String($0.output.1) })
+        let declared = Set(
+            manifest.matches(of: /\.(?:target|executableTarget|systemLibrary)\(\s*name: "([A-Za-z]+)"/).map {
+                String($0.output.1)
+            })
         #expect(declared.count >= 25)
         let page = try String(contentsOfFile: CommandRunner.root + "/ARCHITECTURE.md", encoding: .utf8)
         // The first table: rows up to the first blank line after its header.
@@ -30,12 +33,17 @@ import Testing
     @Test("no option is read by a string key outside the declarations (PipelineCore/Options)")
     func keysAreReadThroughDeclarations() throws {
         let root = CommandRunner.root
-        let files = FileManager.default.enumerator(atPath: root + "/Sources")?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        let files =
+            FileManager.default.enumerator(atPath: root + "/Sources")?.compactMap { $0 as? String }.filter {
+                $0.hasSuffix(".swift")
+            } ?? []
         #expect(files.count > 100)
         var reading: Set<String> = []
         for file in files where !file.hasPrefix("PipelineCore/Options/") {
             let text = try String(contentsOfFile: root + "/Sources/" + file, encoding: .utf8)
-            if text.contains(/\b(reader|options|[a-z]+Reader)\.(string|integer|bool|duration|stringList|stringMap|node|contains|isGiven|oneOf|located|isUnresolved|number|value)\("/) {
+            if text.contains(
+                /\b(reader|options|[a-z]+Reader)\.(string|integer|bool|duration|stringList|stringMap|node|contains|isGiven|oneOf|located|isUnresolved|number|value)\("/
+            ) {
                 reading.insert("Sources/" + file)
             }
         }

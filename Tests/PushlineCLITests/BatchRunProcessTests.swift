@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Cron-grade batch runs: the real `pushline run` of the daily digest against the real emulator, with
 /// faults, SIGKILL, SIGTERM, a second run at once, and a completed run started again.
@@ -12,7 +12,8 @@ import TestSupport
     /// The paced pipeline at 150 sends a second instead of 400: for tests that start a second process while the first
     /// sends, so the first still has most of its rows to go when the second starts, even on a loaded machine.
     func slowPacedText() throws -> String {
-        try String(contentsOfFile: paced, encoding: .utf8).replacingOccurrences(of: "rate: \"400\"", with: "rate: \"150\"")
+        try String(contentsOfFile: paced, encoding: .utf8).replacingOccurrences(
+            of: "rate: \"400\"", with: "rate: \"150\"")
     }
 
     /// A scratch directory with a journal path, a devices CSV and a rows CSV for `count` users.
@@ -31,26 +32,35 @@ import TestSupport
             try ("installationId,platform,pushChannel,tags,userId\n" + devices.joined(separator: "\n") + "\n")
                 .write(toFile: self.devices, atomically: true, encoding: .utf8)
             let rows = (1...count).map { badRows[$0] ?? "u-\($0),\"Digest for user \($0), day 1\"" }
-            try ("userId,headline\n" + rows.joined(separator: "\n") + "\n").write(toFile: self.rows, atomically: true, encoding: .utf8)
+            try ("userId,headline\n" + rows.joined(separator: "\n") + "\n").write(
+                toFile: self.rows, atomically: true, encoding: .utf8)
         }
     }
 
     func emulator(config: String? = nil) async throws -> (PushlineProcess, String, String) {
-        let process = try PushlineProcess(["emulator", "--port", "0"] + (config.map { ["--config", inputs + $0] } ?? []))
+        let process = try PushlineProcess(
+            ["emulator", "--port", "0"] + (config.map { ["--config", inputs + $0] } ?? []))
         let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
-        let connection = try #require(banner.split(separator: "\n").first { $0.contains("Endpoint=") && $0.contains("Full") })
+        let base = try #require(
+            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let connection = try #require(
+            banner.split(separator: "\n").first { $0.contains("Endpoint=") && $0.contains("Full") })
         return (process, base, connection.trimmingCharacters(in: .whitespaces))
     }
 
     func environment(_ scratch: Scratch, _ connection: String) -> [String: String] {
-        ["NH_CONNECTION": connection, "NH_HUB": "myhub", "DIGEST_ROWS": scratch.rows, "DEVICES": scratch.devices,
-         "PUSHLINE_JOURNAL": scratch.journal]
+        [
+            "NH_CONNECTION": connection, "NH_HUB": "myhub", "DIGEST_ROWS": scratch.rows, "DEVICES": scratch.devices,
+            "PUSHLINE_JOURNAL": scratch.journal,
+        ]
     }
 
     func register(_ scratch: Scratch, _ connection: String) async throws {
-        let run = try PushlineProcess(["run", inputs + "e2e/digest-devices.yaml", "--quiet"],
-                                      environment: environment(scratch, connection).merging(["PUSHLINE_JOURNAL": scratch.directory + "/register.sqlite"]) { $1 })
+        let run = try PushlineProcess(
+            ["run", inputs + "e2e/digest-devices.yaml", "--quiet"],
+            environment: environment(scratch, connection).merging([
+                "PUSHLINE_JOURNAL": scratch.directory + "/register.sqlite"
+            ]) { $1 })
         #expect(try await run.waitForExit(timeout: 120) == 0, "\(run.stdout)")
     }
 
@@ -73,7 +83,8 @@ import TestSupport
     }
 
     func items(_ report: String) throws -> [String: Int] {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let step = (json?["steps"] as? [[String: Any]])?.first
         return (step?["items"] as? [String: Int]) ?? [:]
     }
@@ -83,22 +94,29 @@ import TestSupport
         let (emulator, base, connection) = try await emulator(config: "emulator-batch-faults.yaml")
         try await register(scratch, connection)
         let report = scratch.directory + "/report.json"
-        let first = try PushlineProcess(["run", digest, "--report", report, "--metrics", scratch.directory + "/pushline.prom"],
-                                        environment: environment(scratch, connection))
+        let first = try PushlineProcess(
+            ["run", digest, "--report", report, "--metrics", scratch.directory + "/pushline.prom"],
+            environment: environment(scratch, connection))
         let status = try await first.waitForExit(timeout: 300)
         let counts = try items(report)
         // Dropped connections leave sends whose fate the client cannot know: reported unknown, not resent.
         // A send that met faults on every retry is a retriable failure.
-        #expect(status == (counts["unknown", default: 0] + counts["failed", default: 0] == 0 ? 0 : 3), "\(first.stdout.suffix(2000))")
+        #expect(
+            status == (counts["unknown", default: 0] + counts["failed", default: 0] == 0 ? 0 : 3),
+            "\(first.stdout.suffix(2000))")
         #expect(counts["accepted", default: 0] + counts["unknown", default: 0] + counts["failed", default: 0] == 5000)
         #expect(counts["accepted", default: 0] > 4500)
         let metrics = try String(contentsOfFile: scratch.directory + "/pushline.prom", encoding: .utf8)
-        #expect(metrics.contains("pushline_items{pipeline=\"daily-digest\",step=\"1\",kind=\"send\",state=\"accepted\"} \(counts["accepted"] ?? -1)"))
+        #expect(
+            metrics.contains(
+                "pushline_items{pipeline=\"daily-digest\",step=\"1\",kind=\"send\",state=\"accepted\"} \(counts["accepted"] ?? -1)"
+            ))
         // The emulator dropped those before delivering; resuming with --resend-unknown completes the digest
         // (a resumed run may meet faults too, so it is started again until it completes).
         var finished = status == 0
         for _ in 0..<5 where !finished {
-            let again = try PushlineProcess(["run", digest, "--resend-unknown", "--quiet"], environment: environment(scratch, connection))
+            let again = try PushlineProcess(
+                ["run", digest, "--resend-unknown", "--quiet"], environment: environment(scratch, connection))
             finished = try await again.waitForExit(timeout: 300) == 0
         }
         #expect(finished)
@@ -124,11 +142,14 @@ import TestSupport
         #expect(list.stdout.contains("abandoned"), "\(list.stdout)")
 
         let report = scratch.directory + "/report.json"
-        let second = try PushlineProcess(["run", paced, "--report", report, "--quiet"], environment: environment(scratch, connection))
+        let second = try PushlineProcess(
+            ["run", paced, "--report", report, "--quiet"], environment: environment(scratch, connection))
         let status = try await second.waitForExit(timeout: 120)
         #expect(second.stdout.contains("resuming run"), "\(second.stdout)")
         // A file lock ends only with its process; a PostgreSQL session's lock can also lapse while its process stands still.
-        let abandoned = kind.description == "SQLite" ? "abandoned: its process \(first.process.processIdentifier) is gone"
+        let abandoned =
+            kind.description == "SQLite"
+            ? "abandoned: its process \(first.process.processIdentifier) is gone"
             : "abandoned: its process \(first.process.processIdentifier) no longer holds the lock (it ended, or stood still"
         #expect(second.stdout.contains(abandoned), "\(second.stdout)")
         let counts = try items(report)
@@ -155,17 +176,23 @@ import TestSupport
         try await waitForDeliveries(base, atLeast: 300)
         // The refused invocation writes its own report, and leaves the running run's metrics file alone (and says so).
         let (report, metrics) = (scratch.directory + "/second.json", scratch.directory + "/pushline.prom")
-        try "pushline_run_status{pipeline=\"the running run's\"} 1\n".write(toFile: metrics, atomically: true, encoding: .utf8)
-        let second = try PushlineProcess(["run", paced, "--quiet", "--report", report, "--metrics", metrics],
-                                         environment: environment(scratch, connection))
+        try "pushline_run_status{pipeline=\"the running run's\"} 1\n".write(
+            toFile: metrics, atomically: true, encoding: .utf8)
+        let second = try PushlineProcess(
+            ["run", paced, "--quiet", "--report", report, "--metrics", metrics],
+            environment: environment(scratch, connection))
         #expect(try await second.waitForExit() == 75)
         #expect(second.stdout.contains("another run of"), "\(second.stdout)")
         #expect(second.stdout.contains("pid \(first.process.processIdentifier)"), "\(second.stdout)")
         #expect(second.stdout.contains("pushline: --metrics '\(metrics)' left as it is"), "\(second.stdout)")
-        #expect(try String(contentsOfFile: metrics, encoding: .utf8) == "pushline_run_status{pipeline=\"the running run's\"} 1\n")
-        let refused = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(
+            try String(contentsOfFile: metrics, encoding: .utf8)
+                == "pushline_run_status{pipeline=\"the running run's\"} 1\n")
+        let refused = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect(refused["status"] as? String == "locked" && refused["exitCode"] as? Int == 75, "\(refused)")
-        #expect((refused["message"] as? String)?.contains("pid \(first.process.processIdentifier)") == true, "\(refused)")
+        #expect(
+            (refused["message"] as? String)?.contains("pid \(first.process.processIdentifier)") == true, "\(refused)")
 
         #expect(try await first.stop(signal: SIGTERM) == 143)
         #expect(first.stdout.contains("run the same command again to resume run"), "\(first.stdout)")
@@ -194,8 +221,11 @@ import TestSupport
         let list = try PushlineProcess(["runs", "list"], environment: environment(scratch, connection))
         #expect(try await list.waitForExit() == 0)
         let runId = try #require(list.stdout.split(separator: " ").first.map(String.init))
-        #expect(list.stdout.contains("rejected") && list.stdout.contains("exit 2") && list.stdout.contains("daily-digest"), "\(list.stdout)")
-        let show = try PushlineProcess(["runs", "show", String(runId.prefix(17))], environment: environment(scratch, connection))
+        #expect(
+            list.stdout.contains("rejected") && list.stdout.contains("exit 2") && list.stdout.contains("daily-digest"),
+            "\(list.stdout)")
+        let show = try PushlineProcess(
+            ["runs", "show", String(runId.prefix(17))], environment: environment(scratch, connection))
         #expect(try await show.waitForExit() == 0)
         #expect(show.stdout.contains("run \(runId): rejected (exit 2)"), "\(show.stdout)")
         let missing = try PushlineProcess(["runs", "show", "nope"], environment: environment(scratch, connection))

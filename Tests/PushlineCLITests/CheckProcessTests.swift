@@ -20,14 +20,17 @@ extension BatchRunProcessTests {
 
         // A Listen-only key cannot send: said plainly, exit 1.
         let banner = emulator.stdout
-        let listen = try #require(banner.split(separator: "\n").first { $0.contains("Endpoint=") && $0.contains("Listen") })
-            .trimmingCharacters(in: .whitespaces)
+        let listen = try #require(
+            banner.split(separator: "\n").first { $0.contains("Endpoint=") && $0.contains("Listen") }
+        )
+        .trimmingCharacters(in: .whitespaces)
         let refused = try PushlineProcess(["check", digest], environment: environment(scratch, listen))
         #expect(try await refused.waitForExit() == 1, "\(refused.stdout)")
         #expect(refused.stdout.contains("✗ Send (send): the key's policy does not grant it"), "\(refused.stdout)")
 
         // A hub that does not exist.
-        let missing = try PushlineProcess(["check", digest], environment: environment(scratch, connection).merging(["NH_HUB": "nohub"]) { $1 })
+        let missing = try PushlineProcess(
+            ["check", digest], environment: environment(scratch, connection).merging(["NH_HUB": "nohub"]) { $1 })
         #expect(try await missing.waitForExit() == 1)
         #expect(missing.stdout.contains("✗ the hub 'nohub' does not exist"), "\(missing.stdout)")
 
@@ -44,8 +47,11 @@ extension BatchRunProcessTests {
         #expect(try await run.waitForExit() == 0)
         let done = try PushlineProcess(["check", digest], environment: environment(scratch, connection))
         #expect(try await done.waitForExit() == 0)
-        #expect(done.stdout.contains("completed at") && done.stdout.contains("a live run would send nothing"), "\(done.stdout)")
-        #expect(done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
+        #expect(
+            done.stdout.contains("completed at") && done.stdout.contains("a live run would send nothing"),
+            "\(done.stdout)")
+        #expect(
+            done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
         #expect(done.stdout.contains("3 already sent"), "the plan knows what was sent: \(done.stdout)")
         #expect(try await emulator.stop() == 0)
     }
@@ -58,9 +64,12 @@ extension BatchRunProcessTests {
         let before = try PushlineProcess(["check", digest, "--shard", "1/4", "--trace"], environment: env)
         #expect(try await before.waitForExit() == 0, "\(before.stdout)")
         // --trace shows the harmless probes as sent, the signature redacted.
-        #expect(before.stdout.contains("GET http://127.0.0.1:") && before.stdout.contains("→ 404 (1 attempt)"), "\(before.stdout)")
+        #expect(
+            before.stdout.contains("GET http://127.0.0.1:") && before.stdout.contains("→ 404 (1 attempt)"),
+            "\(before.stdout)")
         #expect(before.stdout.contains("sig=<redacted>&"), "\(before.stdout)")
-        let plan = try #require(before.stdout.split(separator: "\n").first { $0.contains("40 records in") }, "\(before.stdout)")
+        let plan = try #require(
+            before.stdout.split(separator: "\n").first { $0.contains("40 records in") }, "\(before.stdout)")
         #expect(plan.contains("would be sent") && plan.contains("for other shards"), "\(plan)")
         #expect(before.stdout.contains("run: a live run would start a new run of part 1/4"), "\(before.stdout)")
 
@@ -68,16 +77,20 @@ extension BatchRunProcessTests {
         #expect(try await part.waitForExit() == 0, "\(part.stdout)")
         let done = try PushlineProcess(["check", digest, "--shard", "1/4"], environment: env)
         #expect(try await done.waitForExit() == 0, "\(done.stdout)")
-        #expect(done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
+        #expect(
+            done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
         let other = try PushlineProcess(["check", digest, "--shard", "2/4"], environment: env)
         #expect(try await other.waitForExit() == 0, "\(other.stdout)")
         #expect(other.stdout.contains("a live run would start a new run of part 2/4"), "\(other.stdout)")
         // Part 1 ran to its end, so a run of every row is a new run (its keys hold back what part 1 sent).
         let whole = try PushlineProcess(["check", digest], environment: env)
         #expect(try await whole.waitForExit() == 0, "\(whole.stdout)")
-        #expect(whole.stdout.contains("run: a live run would start a new run, reading its sources now"), "\(whole.stdout)")
-        let planned = try #require(plan.split(separator: "= ").last?.split(separator: " ").first.flatMap { Int($0) }, "\(plan)")
-        #expect(try await deliveries(base).count == planned, "only part 1's run sent, as planned, and check sent nothing")
+        #expect(
+            whole.stdout.contains("run: a live run would start a new run, reading its sources now"), "\(whole.stdout)")
+        let planned = try #require(
+            plan.split(separator: "= ").last?.split(separator: " ").first.flatMap { Int($0) }, "\(plan)")
+        #expect(
+            try await deliveries(base).count == planned, "only part 1's run sent, as planned, and check sent nothing")
         #expect(try await emulator.stop() == 0)
     }
 
@@ -85,14 +98,17 @@ extension BatchRunProcessTests {
         let process = Process()
         process.executableURL = PushlineProcess.executable
         process.arguments = ["schema"]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         output.fileHandleForReading.closeFile()
         try process.run()
         process.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE, "\(process.terminationStatus)")
+        #expect(
+            process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
+            "\(process.terminationStatus)")
         #expect(!stderr.contains("Fatal error") && !stderr.contains("crashed"), "\(stderr)")
     }
 }

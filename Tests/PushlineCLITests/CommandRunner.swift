@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import PipelineCore
-import Synchronization
-@testable import PushlineCLI
 import RunFlow
+import Synchronization
+import Testing
+
+@testable import PushlineCLI
 
 /// What a command printed and how it exited.
 struct CommandOutput: Equatable {
@@ -19,7 +20,9 @@ enum CommandRunner {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
         }
         return FileManager.default.currentDirectoryPath
     }()
@@ -27,19 +30,27 @@ enum CommandRunner {
     /// 2023-11-14T22:13:20Z, the fixtures' expiry minus nothing: tokens signed "now + 1h" are stable.
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], now: Date = fixedNow, steps: [StepKind]? = nil) async -> CommandOutput {
-        let out = Mutex(""), err = Mutex("")
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], now: Date = fixedNow, steps: [StepKind]? = nil
+    ) async -> CommandOutput {
+        let out = Mutex("")
+        let err = Mutex("")
         // A journal of the command's own unless the test shares one; removed afterwards.
-        let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)").path
+        let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-journal-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: journalDirectory) }
         let console = Console(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } },
-            environment: ["PUSHLINE_JOURNAL": journalDirectory + "/journal.sqlite"].merging(environment) { _, given in given },
+            environment: ["PUSHLINE_JOURNAL": journalDirectory + "/journal.sqlite"].merging(environment) { _, given in
+                given
+            },
             clock: .fixed(now))
         // Arguments say `pipelines/x.yaml` as a user in a clone would; they are made absolute (tests run in
         // parallel, so no chdir) and the prefix is removed from the output again.
         let absolute = arguments.map { argument in
-            ["pipelines/", "templates/", "Tests/"].contains { argument.hasPrefix($0) } ? root + "/" + argument : argument
+            ["pipelines/", "templates/", "Tests/"].contains { argument.hasPrefix($0) }
+                ? root + "/" + argument : argument
         }
         // What the executable sets at its start, for commands that host plugins here.
         PushlineMain.ignoreBrokenPipes()
@@ -56,7 +67,9 @@ enum CommandRunner {
 
     /// Compares output with a golden file. `PUSHLINE_UPDATE_GOLDEN=1 swift test` rewrites the file
     /// instead; review the diff before committing it.
-    static func expectGolden(_ actual: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func expectGolden(
+        _ actual: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let path = root + "/Tests/PushlineCLITests/Golden/" + name
         if ProcessInfo.processInfo.environment["PUSHLINE_UPDATE_GOLDEN"] == "1" {
             try actual.write(toFile: path, atomically: true, encoding: .utf8)

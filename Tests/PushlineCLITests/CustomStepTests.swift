@@ -2,6 +2,7 @@ import BuiltinSteps
 import Foundation
 import PipelineCore
 import Testing
+
 @testable import PushlineCLI
 
 /// A step written in Swift, as a team's own `pushline` adds it: `PushlineMain.run(_:steps:)` builds the registry once
@@ -40,23 +41,25 @@ struct CustomStepTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try """
-            version: 1
-            steps:
-              - id: s
-                shout: { txet: hi }
+        version: 1
+        steps:
+          - id: s
+            shout: { txet: hi }
 
-            """.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
+        """.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
         let misspelled = await CommandRunner.run(["validate", directory + "/p.yaml"], steps: steps)
         #expect(misspelled.status == 2)
-        #expect(misspelled.err.contains("p.yaml:4:14: error: [shout] unknown key 'txet'; did you mean 'text'?"), "\(misspelled.err)")
+        #expect(
+            misspelled.err.contains("p.yaml:4:14: error: [shout] unknown key 'txet'; did you mean 'text'?"),
+            "\(misspelled.err)")
         try """
-            version: 1
-            steps:
-              - id: s
-                shout: { text: hi }
-              - shout: { text: "${steps.s.loud} again" }
+        version: 1
+        steps:
+          - id: s
+            shout: { text: hi }
+          - shout: { text: "${steps.s.loud} again" }
 
-            """.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
+        """.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
         let run = await CommandRunner.run(["run", directory + "/p.yaml", "--format", "json"], steps: steps)
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains(#""loud" : "HI AGAIN""#), "\(run.out)")

@@ -6,12 +6,12 @@ func emulatorScratch(_ name: String, extra: String = "telemetry-delay: 1s") thro
     let directory = NSTemporaryDirectory() + "pushline-\(name)-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try """
-        namespace: local
-        hubs:
-          myhub:
-            policies:
-              DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
-        \(extra)
-        """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
+    namespace: local
+    hubs:
+      myhub:
+        policies:
+          DefaultFullSharedAccessSignature: { key: "LocalEmulatorSampleKey0NotASecret0000000000=", rights: [Listen, Manage, Send] }
+    \(extra)
+    """.write(toFile: directory + "/emulator.yaml", atomically: true, encoding: .utf8)
     return directory
 }

@@ -6,7 +6,8 @@ import Testing
 /// through `PUSHLINE_CA_FILE`.
 @Suite(.serialized) struct EmulatorTLSProcessTests {
     static let script = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/clients/nh_rest_client.py"
-    static let installation = #"{"installationId":"tls-1","platform":"apns","pushChannel":"62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA","tags":["12345"],"templates":{"genericTemplate":{"body":"{\"aps\":{\"alert\":\"$(message)\"}}"}}}"#
+    static let installation =
+        #"{"installationId":"tls-1","platform":"apns","pushChannel":"62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA","tags":["12345"],"templates":{"genericTemplate":{"body":"{\"aps\":{\"alert\":\"$(message)\"}}"}}}"#
 
     struct Started {
         let process: PushlineProcess
@@ -18,10 +19,14 @@ import Testing
     func start(folder: String) async throws -> Started {
         let emulator = try PushlineProcess(["emulator", "--tls", "--tls-dir", folder, "--port", "0"])
         let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") }.map(String.init), "\(banner)")
-        let connection = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") })
-            .trimmingCharacters(in: .whitespaces)
-        let trust = try #require(banner.split(separator: "\n").first { $0.hasPrefix("trust: ") }).dropFirst("trust: ".count)
+        let base = try #require(
+            banner.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") }.map(String.init), "\(banner)")
+        let connection = try #require(
+            banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") }
+        )
+        .trimmingCharacters(in: .whitespaces)
+        let trust = try #require(banner.split(separator: "\n").first { $0.hasPrefix("trust: ") }).dropFirst(
+            "trust: ".count)
         return Started(process: emulator, base: base, connection: connection, trust: String(trust))
     }
 
@@ -44,14 +49,16 @@ import Testing
     }
 
     @Test func anUnmodifiedClientAndPushlineReachTheEmulatorOverHTTPSTrustingOnlyThePrintedFile() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-tls-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-tls-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = try await start(folder: folder)
         #expect(first.connection.hasPrefix("Endpoint=sb://127.0.0.1:"), "\(first.connection)")
         #expect(first.trust == folder + "/ca.pem")
         // The keys are the owner's alone.
         for key in ["ca-key.pem", "server-key.pem"] {
-            let mode = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + key)[.posixPermissions] as? Int)
+            let mode = try #require(
+                try FileManager.default.attributesOfItem(atPath: folder + "/" + key)[.posixPermissions] as? Int)
             #expect(mode == 0o600, "\(key): \(String(mode, radix: 8))")
         }
 

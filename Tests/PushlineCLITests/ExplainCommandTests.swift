@@ -14,7 +14,9 @@ import Testing
         ("location_Boston, follows_Cardinals", "match"),
     ])
     func matchIsTheLastLine(tags: String, expected: String) async {
-        let output = await CommandRunner.run(["explain", "(follows_RedSox || follows_Cardinals) && location_Boston", "--match", tags])
+        let output = await CommandRunner.run([
+            "explain", "(follows_RedSox || follows_Cardinals) && location_Boston", "--match", tags,
+        ])
         #expect(output.status == 0)
         #expect(output.out.split(separator: "\n").last.map(String.init) == expected)
     }

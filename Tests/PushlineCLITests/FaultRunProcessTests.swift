@@ -8,7 +8,8 @@ import Testing
     func emulator(config: String) async throws -> (PushlineProcess, String, String) {
         let process = try PushlineProcess(["emulator", "--port", "0", "--config", inputs + config])
         let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let base = try #require(
+            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
         let connection = try #require(banner.split(separator: "\n").first { $0.contains("Endpoint=") })
         return (process, base, connection.trimmingCharacters(in: .whitespaces))
     }
@@ -19,15 +20,21 @@ import Testing
         var faultsBit = false
         for _ in 1...3 where !faultsBit {
             let (emulator, base, connection) = try await emulator(config: "emulator-faults.yaml")
-            let report = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-report-\(UUID().uuidString).json").path
+            let report = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pushline-report-\(UUID().uuidString).json"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: report) }
-            let run = try PushlineProcess(["run", inputs + "many-sends.yaml", "--report", report], environment: ["NH_CONNECTION": connection])
+            let run = try PushlineProcess(
+                ["run", inputs + "many-sends.yaml", "--report", report], environment: ["NH_CONNECTION": connection])
             let status = try await run.waitForExit(timeout: 120)
             #expect(status == 0, "\(run.stdout)")
-            let deliveries = try JSONSerialization.jsonObject(with: Data(try await http("GET", "\(base)_emulator/deliveries").1.utf8)) as? [[String: Any]] ?? []
+            let deliveries =
+                try JSONSerialization.jsonObject(
+                    with: Data(try await http("GET", "\(base)_emulator/deliveries").1.utf8)) as? [[String: Any]] ?? []
             let payloads = deliveries.compactMap { $0["payload"] as? String }.sorted()
             #expect(payloads == (1...10).map { #"{"aps":{"alert":"\#($0)"}}"# }.sorted())
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
             let attempts = ((json?["steps"] as? [[String: Any]]) ?? []).compactMap { step -> Int? in
                 ((step["data"] as? [String: Any])?["requests"] as? [[String: Any]])?.first?["attempts"] as? Int
             }
@@ -41,15 +48,19 @@ import Testing
 
     @Test func anAmbiguousSendIsReportedUnknownAndNotResent() async throws {
         let (emulator, base, connection) = try await emulator(config: "emulator-ambiguous.yaml")
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-report-\(UUID().uuidString).json").path
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-report-\(UUID().uuidString).json"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let run = try PushlineProcess(["run", CommandRunner.root + "/pipelines/seed-tutorial.yaml", "--report", report],
-                                      environment: ["NH_CONNECTION": connection, "NH_HUB": "myhub"])
+        let run = try PushlineProcess(
+            ["run", CommandRunner.root + "/pipelines/seed-tutorial.yaml", "--report", report],
+            environment: ["NH_CONNECTION": connection, "NH_HUB": "myhub"])
         // Partial, as an unknown item of a batch: the run ends (exit 3), and the next start is not held up by it.
         #expect(try await run.waitForExit() == 3, "\(run.stdout)")
         #expect(run.stdout.contains("may or may not have been accepted"))
         #expect(run.stdout.contains("pushline runs resolve"), "\(run.stdout)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let send = ((json?["steps"] as? [[String: Any]]) ?? []).first { $0["step"] as? String == "send" }
         let request = ((send?["data"] as? [String: Any])?["requests"] as? [[String: Any]])?.first
         #expect(request?["outcome"] as? String == "unknown", "\(send ?? [:])")
@@ -61,20 +72,28 @@ import Testing
 
     @Test func aSendTheHubRefusesStopsAndItsReportStillAddsUpToTheRecords() async throws {
         let (emulator, base, connection) = try await emulator(config: "emulator.yaml")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-refused-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-refused-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let rows = directory + "/rows.csv"
-        try ("userId,headline\n" + (1...40).map { "u\($0),news \($0)\n" }.joined()).write(toFile: rows, atomically: true, encoding: .utf8)
+        try ("userId,headline\n" + (1...40).map { "u\($0),news \($0)\n" }.joined()).write(
+            toFile: rows, atomically: true, encoding: .utf8)
         // The right shape, the wrong key: the hub answers 401 to every send, and the batch stops at the first.
-        let wrongKey = connection.replacingOccurrences(of: #"SharedAccessKey=[^;]*"#, with: "SharedAccessKey=V3JvbmdLZXlXcm9uZ0tleVdyb25nS2V5V3JvbmdLZXk=",
-                                                       options: .regularExpression)
-        let run = try PushlineProcess(["run", inputs + "e2e/digest-fixable.yaml", "--journal", directory + "/journal.sqlite"],
-                                      environment: ["NH_CONNECTION": wrongKey, "DIGEST_ROWS": rows])
+        let wrongKey = connection.replacingOccurrences(
+            of: #"SharedAccessKey=[^;]*"#, with: "SharedAccessKey=V3JvbmdLZXlXcm9uZ0tleVdyb25nS2V5V3JvbmdLZXk=",
+            options: .regularExpression)
+        let run = try PushlineProcess(
+            ["run", inputs + "e2e/digest-fixable.yaml", "--journal", directory + "/journal.sqlite"],
+            environment: ["NH_CONNECTION": wrongKey, "DIGEST_ROWS": rows])
         #expect(try await run.waitForExit(timeout: 120) == 1)
         // `40 records in 'rows.csv': 0 accepted + 8 failed + 32 not reached`: every record is in one of the terms.
-        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains("records in '") }, "\(run.stdout)")
-        let terms = line.split(separator: ":").last!.split(separator: "+").map { $0.trimmingCharacters(in: .whitespaces) }
+        let line = try #require(
+            run.stdout.split(separator: "\n").first { $0.contains("records in '") }, "\(run.stdout)")
+        let terms = line.split(separator: ":").last!.split(separator: "+").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         let sum = terms.compactMap { Int($0.split(separator: " ").first ?? "") }.reduce(0, +)
         #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("40 records in '"), "\(line)")
         #expect(sum == 40, "\(line)")

@@ -16,7 +16,9 @@ extension BatchRunProcessTests {
         func newest(_ part: String) async throws -> String {
             let list = try PushlineProcess(["runs", "list"], environment: env)
             #expect(try await list.waitForExit() == 0)
-            return try #require(list.stdout.split(separator: "\n").first { $0.hasSuffix("shard \(part)") }.map { String($0.prefix(22)) })
+            return try #require(
+                list.stdout.split(separator: "\n").first { $0.hasSuffix("shard \(part)") }.map { String($0.prefix(22)) }
+            )
         }
         func show(_ id: String) async throws -> String {
             let show = try PushlineProcess(["runs", "show", id], environment: env)
@@ -39,9 +41,12 @@ extension BatchRunProcessTests {
         try await run(["--shard", "1/2", "--again"])
         let whole = try await show(second)
         let secondPartOne = try await newest("1/2")
-        #expect(!whole.contains("not started") && whole.contains(secondPartOne), "part 1 joined the new start: \(whole)")
+        #expect(
+            !whole.contains("not started") && whole.contains(secondPartOne), "part 1 joined the new start: \(whole)")
         let earlier = try await show(first)
-        #expect(!earlier.contains("not started") && !earlier.contains(second), "the first start keeps its own parts: \(earlier)")
+        #expect(
+            !earlier.contains("not started") && !earlier.contains(second),
+            "the first start keeps its own parts: \(earlier)")
         #expect(try await deliveries(base).values.allSatisfy { $0 == 2 }, "each start sent every row once")
         #expect(try await emulator.stop() == 0)
     }

@@ -10,11 +10,15 @@ import Testing
 
     @Test("every page in docs/ is tested by one suite or the other, or is the protocol's specification")
     func everyPageIsTested() throws {
-        let pages = try FileManager.default.contentsOfDirectory(atPath: CommandRunner.root + "/docs").filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: CommandRunner.root + "/docs").filter {
+            $0.hasSuffix(".md")
+        }.map { "docs/" + $0 }
         // The protocol page has no commands to run: `plugin check` and the guide's plugin test what it specifies.
         let tested = Set(ReadmeTests.documents + Self.guides + [Self.swiftGuide, "docs/plugin-protocol.md"])
         #expect(pages.count >= 10)
-        for page in pages { #expect(tested.contains(page), "\(page) is tested by no suite: add it to ReadmeTests.documents") }
+        for page in pages {
+            #expect(tested.contains(page), "\(page) is tested by no suite: add it to ReadmeTests.documents")
+        }
     }
 
     @Test("the guide is followed as written", arguments: GuideTests.guides)
@@ -28,7 +32,8 @@ import Testing
             guard let marker = block.marker, !marker.hasPrefix("manual: ") else { continue }
             if marker.hasPrefix("file ") {
                 let name = String(marker.dropFirst("file ".count))
-                try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+                try (block.lines.joined(separator: "\n") + "\n").write(
+                    toFile: directory + "/" + name, atomically: true, encoding: .utf8)
                 continue
             }
             #expect(marker == "output", "\(guide):\(block.line): unknown marker '\(marker)'")
@@ -39,7 +44,8 @@ import Testing
     static let swiftGuide = "docs/writing-a-swift-step.md"
     /// The example package's own pushline, once `swift build --package-path Examples` has built it (CI builds it in
     /// another folder and names it in `PUSHLINE_EXAMPLE_PUSHLINE`).
-    static let examplePushline = ProcessInfo.processInfo.environment["PUSHLINE_EXAMPLE_PUSHLINE"]
+    static let examplePushline =
+        ProcessInfo.processInfo.environment["PUSHLINE_EXAMPLE_PUSHLINE"]
         ?? CommandRunner.root + "/Examples/.build/debug/my-pushline"
     /// CI sets this once the example package is built, so the guide's commands cannot be skipped there.
     static let examplesRequired = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_EXAMPLES"] == "1"
@@ -50,36 +56,52 @@ import Testing
     @Test("the Swift guide shows the example package's code as it is (CI builds and tests that package)")
     func swiftGuideShowsTheExample() throws {
         let text = try String(contentsOfFile: CommandRunner.root + "/" + Self.swiftGuide, encoding: .utf8)
-        let sources = ReadmeTests.blocks(of: text, marker: "guide-test").filter { $0.marker?.hasPrefix("source ") == true }
+        let sources = ReadmeTests.blocks(of: text, marker: "guide-test").filter {
+            $0.marker?.hasPrefix("source ") == true
+        }
         #expect(sources.count >= 3)
         for block in sources {
             let path = String(block.marker!.dropFirst("source ".count))
             let file = try String(contentsOfFile: CommandRunner.root + "/" + path, encoding: .utf8)
-            #expect(file.contains(block.lines.joined(separator: "\n")), "\(Self.swiftGuide):\(block.line): not as written in \(path)")
+            #expect(
+                file.contains(block.lines.joined(separator: "\n")),
+                "\(Self.swiftGuide):\(block.line): not as written in \(path)")
         }
     }
 
-    @Test("the Swift guide's commands print what it shows, with the example package's pushline",
-          .enabled(if: (FileManager.default.isExecutableFile(atPath: GuideTests.examplePushline) || GuideTests.examplesRequired) && !GuideTests.examplesLater,
-                   "needs `swift build --package-path Examples` (CI runs it after building that package)"))
+    @Test(
+        "the Swift guide's commands print what it shows, with the example package's pushline",
+        .enabled(
+            if: (FileManager.default.isExecutableFile(atPath: GuideTests.examplePushline)
+                || GuideTests.examplesRequired) && !GuideTests.examplesLater,
+            "needs `swift build --package-path Examples` (CI runs it after building that package)"))
     func swiftGuideRunsAsWritten() throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.examplePushline), "build it: swift build --package-path Examples")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.examplePushline),
+            "build it: swift build --package-path Examples")
         let text = try String(contentsOfFile: CommandRunner.root + "/" + Self.swiftGuide, encoding: .utf8)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-guide-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-guide-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.copyItem(atPath: CommandRunner.root + "/Examples/pipelines", toPath: directory + "/pipelines")
+        try FileManager.default.copyItem(
+            atPath: CommandRunner.root + "/Examples/pipelines", toPath: directory + "/pipelines")
         let blocks = ReadmeTests.blocks(of: text, marker: "guide-test")
         #expect(blocks.contains { $0.marker == "output" })
         for block in blocks {
-            guard let marker = block.marker, !marker.hasPrefix("source "), !marker.hasPrefix("manual: ") else { continue }
+            guard let marker = block.marker, !marker.hasPrefix("source "), !marker.hasPrefix("manual: ") else {
+                continue
+            }
             if marker.hasPrefix("file ") {
                 let name = String(marker.dropFirst("file ".count))
-                try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+                try (block.lines.joined(separator: "\n") + "\n").write(
+                    toFile: directory + "/" + name, atomically: true, encoding: .utf8)
                 continue
             }
             #expect(marker == "output", "\(Self.swiftGuide):\(block.line): unknown marker '\(marker)'")
-            try ReadmeTests.runOutputs(of: block, in: directory, file: Self.swiftGuide, executables: ["my-pushline": Self.examplePushline])
+            try ReadmeTests.runOutputs(
+                of: block, in: directory, file: Self.swiftGuide, executables: ["my-pushline": Self.examplePushline])
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PushlineCLI
 
 /// Each command's help lists the exit codes it can return, and no other, with long meanings wrapped
@@ -8,16 +9,21 @@ import Testing
     func exitCodes(_ command: [String]) async throws -> [String] {
         let output = await CommandRunner.run(command + ["--help"])
         #expect(output.status == 0)
-        let section = try #require(output.out.components(separatedBy: "EXIT CODES:\n").dropFirst().first,
-                                   "\(command.joined(separator: " ")) --help has no EXIT CODES section")
+        let section = try #require(
+            output.out.components(separatedBy: "EXIT CODES:\n").dropFirst().first,
+            "\(command.joined(separator: " ")) --help has no EXIT CODES section")
         let lines = section.components(separatedBy: "\n\n")[0].split(separator: "\n").map(String.init)
         for line in lines {
             #expect(line.count <= 80, "\(line)")
             // An entry starts `  CODE `; a continuation is indented under the meaning.
-            #expect(line.hasPrefix("       ") || line.range(of: #"^  \d+ +\S"#, options: .regularExpression) != nil, "\(line)")
+            #expect(
+                line.hasPrefix("       ") || line.range(of: #"^  \d+ +\S"#, options: .regularExpression) != nil,
+                "\(line)")
         }
         return lines.compactMap { line in
-            line.range(of: #"^  \d+"#, options: .regularExpression).map { line[$0].trimmingCharacters(in: .whitespaces) }
+            line.range(of: #"^  \d+"#, options: .regularExpression).map {
+                line[$0].trimmingCharacters(in: .whitespaces)
+            }
         }
     }
 
@@ -43,13 +49,16 @@ import Testing
     }
 
     @Test func meaningsWrapAt78ColumnsUnderTheirEntry() {
-        let text = ExitStatus.help([.init("0", "success"),
-                                    .init("130", Array(repeating: "word", count: 20).joined(separator: " ") + " end")])
-        #expect(text == """
-            EXIT CODES:
-              0    success
-              130  \(Array(repeating: "word", count: 14).joined(separator: " "))
-                   \(Array(repeating: "word", count: 6).joined(separator: " ")) end
-            """)
+        let text = ExitStatus.help([
+            .init("0", "success"),
+            .init("130", Array(repeating: "word", count: 20).joined(separator: " ") + " end"),
+        ])
+        #expect(
+            text == """
+                EXIT CODES:
+                  0    success
+                  130  \(Array(repeating: "word", count: 14).joined(separator: " "))
+                       \(Array(repeating: "word", count: 6).joined(separator: " ")) end
+                """)
     }
 }

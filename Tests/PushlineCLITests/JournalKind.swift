@@ -11,8 +11,10 @@ struct JournalKind: Sendable, CustomStringConvertible {
 
     static let postgres = JournalKind(description: "PostgreSQL") { _ in
         guard let admin = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"], let at = admin.range(of: "@"),
-              let slash = admin[at.upperBound...].firstIndex(of: "/") else {
-            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "PUSHLINE_TEST_POSTGRES names no server"])
+            let slash = admin[at.upperBound...].firstIndex(of: "/")
+        else {
+            throw CocoaError(
+                .featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "PUSHLINE_TEST_POSTGRES names no server"])
         }
         let name = "pushline_e2e_" + UUID().uuidString.lowercased().filter(\.isHexDigit)
         let process = Process()
@@ -28,7 +30,9 @@ struct JournalKind: Sendable, CustomStringConvertible {
     /// SQLite always; PostgreSQL too when a server is configured or CI requires one.
     static let all: [JournalKind] = {
         let environment = ProcessInfo.processInfo.environment
-        let enabled = environment["PUSHLINE_TEST_POSTGRES"].map { !$0.isEmpty } ?? false || environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
+        let enabled =
+            environment["PUSHLINE_TEST_POSTGRES"].map { !$0.isEmpty } ?? false
+            || environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
         return enabled ? [.sqlite, .postgres] : [.sqlite]
     }()
 }

@@ -11,12 +11,17 @@ func journalItemCount(_ path: String) -> Int {
     var statement: OpaquePointer?
     defer { sqlite3_finalize(statement) }
     guard sqlite3_prepare_v2(db, "SELECT count(*) FROM items", -1, &statement, nil) == SQLITE_OK,
-          sqlite3_step(statement) == SQLITE_ROW else { return 0 }
+        sqlite3_step(statement) == SQLITE_ROW
+    else { return 0 }
     return Int(sqlite3_column_int64(statement, 0))
 }
 
 /// Waits until the journal at `path` holds at least `count` items, `running` has ended, or `timeout` seconds pass.
-func waitForJournalItems(_ path: String, atLeast count: Int, of running: PushlineProcess, timeout: Double = 120) async throws {
+func waitForJournalItems(_ path: String, atLeast count: Int, of running: PushlineProcess, timeout: Double = 120)
+    async throws
+{
     let deadline = Date().addingTimeInterval(timeout)
-    while running.process.isRunning, journalItemCount(path) < count, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    while running.process.isRunning, journalItemCount(path) < count, Date() < deadline {
+        try await Task.sleep(for: .milliseconds(50))
+    }
 }

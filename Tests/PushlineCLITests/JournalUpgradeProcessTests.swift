@@ -1,7 +1,8 @@
 import Foundation
-@testable import SQLiteRunStore
 import RunStore
 import Testing
+
+@testable import SQLiteRunStore
 
 /// A journal an earlier release left behind holding a run that was stopped half-way: the new pushline migrates it and
 /// resumes that run, sending each remaining user once and nobody twice. The earlier releases: the one before compact
@@ -9,7 +10,8 @@ import Testing
 /// before pipeline names (SQLite schema 5, PostgreSQL schema 4: runs filed under their file's path, items stored as text).
 extension BatchRunProcessTests {
     /// The journals of the earlier releases: a store, and the SQLite schema (nil for PostgreSQL's schema 4).
-    static let earlierJournals: [(JournalKind, Int?)] = [(.sqlite, 6), (.sqlite, 5)] + JournalKind.all.filter { $0.description != "SQLite" }.map { ($0, nil) }
+    static let earlierJournals: [(JournalKind, Int?)] =
+        [(.sqlite, 6), (.sqlite, 5)] + JournalKind.all.filter { $0.description != "SQLite" }.map { ($0, nil) }
 
     @Test(arguments: earlierJournals)
     func aJournalOfAnEarlierReleaseIsMigratedAndItsStoppedRunResumes(_ kind: JournalKind, _ schema: Int?) async throws {
@@ -47,7 +49,8 @@ extension BatchRunProcessTests {
     static func sqliteAsSchema6(_ path: String) throws {
         let db = try SQLiteConnection(path: path)
         try db.transaction { () throws(RunStoreError) in
-            try db.executeScript("""
+            try db.executeScript(
+                """
                 CREATE TABLE items_6 (
                     run INTEGER NOT NULL REFERENCES runs (seq) ON DELETE CASCADE, step INTEGER NOT NULL, row INTEGER NOT NULL,
                     step_id TEXT NOT NULL, origin TEXT NOT NULL, digest TEXT NOT NULL, state TEXT NOT NULL,
@@ -56,12 +59,15 @@ extension BatchRunProcessTests {
                     PRIMARY KEY (run, step, row)
                 ) WITHOUT ROWID;
                 """)
-            let columns = "run, step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at, "
+            let columns =
+                "run, step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at, "
                 + "idempotency_key, target, resolution"
             try db.query("SELECT i.run, \(Journal.itemColumns("i")) FROM items AS i") {
                 (row) throws(RunStoreError) in
                 let item = try Journal.item(row, db, from: 1)
-                try db.execute("INSERT INTO items_6 (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)") {
+                try db.execute(
+                    "INSERT INTO items_6 (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+                ) {
                     (statement) throws(RunStoreError) in
                     try statement.bind(1, row.int64(0))
                     try statement.bind(2, Int64(item.key.step))
@@ -84,7 +90,8 @@ extension BatchRunProcessTests {
                     try statement.bind(15, item.resolution)
                 }
             }
-            try db.executeScript("""
+            try db.executeScript(
+                """
                 DROP TABLE items;
                 DROP TABLE steps;
                 DROP TABLE spool_rows;
@@ -96,7 +103,10 @@ extension BatchRunProcessTests {
         }
         let made = path + ".schema-6"
         let older = try SQLiteConnection(path: made)
-        for script in [JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4, JournalSchema.version5] {
+        for script in [
+            JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4,
+            JournalSchema.version5,
+        ] {
             try older.executeScript(script)
         }
         try JournalSchema.migrateTo6(older)
@@ -106,7 +116,9 @@ extension BatchRunProcessTests {
 
     /// A notification id as schema 6 stored it: its 32 hex digits as bytes, the rest as text.
     private static func schema6NotificationId(_ id: String) -> [UInt8] {
-        guard let hex = CompactText.encode(String(id.prefix(32)), forKey: false), id.utf8.count >= 32 else { return Array(id.utf8) }
+        guard let hex = CompactText.encode(String(id.prefix(32)), forKey: false), id.utf8.count >= 32 else {
+            return Array(id.utf8)
+        }
         return hex + Array(id.utf8.dropFirst(32))
     }
 
@@ -115,15 +127,23 @@ extension BatchRunProcessTests {
     /// The result has exactly the tables, columns and indexes of a journal made by that release's schema.
     static func sqliteAsTheReleaseBefore(_ path: String) throws {
         let db = try SQLiteConnection(path: path)
-        var items: [(run: Int64, step: Int64, row: Int64, origin: String, digest: String, id: String?, key: String?)] = []
-        try db.query("SELECT run, step, row, origin, digest, notification_id, idempotency_key FROM items") { (row) throws(RunStoreError) in
-            items.append((row.int64(0), row.int64(1), row.int64(2), try db.originFiles.origin(row, 3, row: Int(row.int64(2)), db), row.compactText(4) ?? "",
-                          row.compactText(5), row.compactText(6)))
+        var items: [(run: Int64, step: Int64, row: Int64, origin: String, digest: String, id: String?, key: String?)] =
+            []
+        try db.query("SELECT run, step, row, origin, digest, notification_id, idempotency_key FROM items") {
+            (row) throws(RunStoreError) in
+            items.append(
+                (
+                    row.int64(0), row.int64(1), row.int64(2),
+                    try db.originFiles.origin(row, 3, row: Int(row.int64(2)), db), row.compactText(4) ?? "",
+                    row.compactText(5), row.compactText(6)
+                ))
         }
         #expect(!items.isEmpty)
         try db.transaction { () throws(RunStoreError) in
             for item in items {
-                try db.execute("UPDATE items SET origin = ?1, digest = ?2, notification_id = ?3, idempotency_key = ?4 WHERE run = ?5 AND step = ?6 AND row = ?7") {
+                try db.execute(
+                    "UPDATE items SET origin = ?1, digest = ?2, notification_id = ?3, idempotency_key = ?4 WHERE run = ?5 AND step = ?6 AND row = ?7"
+                ) {
                     (statement) throws(RunStoreError) in
                     try statement.bind(1, item.origin)
                     try statement.bind(2, item.digest)
@@ -134,7 +154,8 @@ extension BatchRunProcessTests {
                     try statement.bind(7, item.row)
                 }
             }
-            try db.executeScript("""
+            try db.executeScript(
+                """
                 UPDATE items SET idempotency_key = substr(idempotency_key, length((SELECT pipeline FROM runs WHERE seq = items.run)) + 2)
                     WHERE substr(idempotency_key, 1, length((SELECT pipeline FROM runs WHERE seq = items.run)) + 1)
                         = (SELECT pipeline FROM runs WHERE seq = items.run) || '/';
@@ -153,7 +174,10 @@ extension BatchRunProcessTests {
         // The same shape as a journal that release made.
         let made = path + ".release-before"
         let older = try SQLiteConnection(path: made)
-        for script in [JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4, JournalSchema.version5] {
+        for script in [
+            JournalSchema.version1, JournalSchema.version2, JournalSchema.version3, JournalSchema.version4,
+            JournalSchema.version5,
+        ] {
             try older.executeScript(script)
         }
         #expect(try shape(of: db) == shape(of: older))
@@ -163,14 +187,17 @@ extension BatchRunProcessTests {
     /// Tables and indexes with their columns, in a stable order.
     private static func shape(of db: SQLiteConnection) throws -> [String] {
         var objects: [(type: String, name: String)] = []
-        try db.query("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name") { (row) throws(RunStoreError) in
+        try db.query("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name") {
+            (row) throws(RunStoreError) in
             objects.append((row.text(0) ?? "", row.text(1) ?? ""))
         }
         var shape: [String] = []
         for object in objects {
             var columns: [String] = []
             let pragma = object.type == "table" ? "table_info" : "index_info"
-            try db.query("SELECT name FROM pragma_\(pragma)('\(object.name)')") { (row) throws(RunStoreError) in columns.append(row.text(0) ?? "") }
+            try db.query("SELECT name FROM pragma_\(pragma)('\(object.name)')") { (row) throws(RunStoreError) in
+                columns.append(row.text(0) ?? "")
+            }
             shape.append("\(object.type) \(object.name): \(columns.joined(separator: ", "))")
         }
         var version = 0
@@ -212,7 +239,9 @@ extension BatchRunProcessTests {
                     if process.terminationStatus == 0 {
                         continuation.resume()
                     } else {
-                        continuation.resume(throwing: CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "psql: \(text)"]))
+                        continuation.resume(
+                            throwing: CocoaError(
+                                .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "psql: \(text)"]))
                     }
                 } catch {
                     continuation.resume(throwing: error)

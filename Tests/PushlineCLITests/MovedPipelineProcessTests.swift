@@ -18,13 +18,15 @@ extension BatchRunProcessTests {
         }
         let first = try PushlineProcess(["run", copies[0], "--quiet"], environment: environment(scratch, connection))
         try await waitForDeliveries(base, atLeast: 300)
-        let elsewhere = try PushlineProcess(["run", copies[1], "--quiet"], environment: environment(scratch, connection))
+        let elsewhere = try PushlineProcess(
+            ["run", copies[1], "--quiet"], environment: environment(scratch, connection))
         #expect(try await elsewhere.waitForExit() == 75, "\(elsewhere.stdout)")
         #expect(elsewhere.stdout.contains("pid \(first.process.processIdentifier)"), "\(elsewhere.stdout)")
 
         _ = try await first.stop(signal: SIGKILL)
         let report = scratch.directory + "/report.json"
-        let resumed = try PushlineProcess(["run", copies[1], "--report", report, "--quiet"], environment: environment(scratch, connection))
+        let resumed = try PushlineProcess(
+            ["run", copies[1], "--report", report, "--quiet"], environment: environment(scratch, connection))
         let status = try await resumed.waitForExit(timeout: 120)
         #expect(resumed.stdout.contains("resuming run"), "\(resumed.stdout)")
         let counts = try items(report)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PipelineCore
+import Testing
+
 @testable import PushlineCLI
 
 /// The batch guide's "Night after night" walkthrough, its table and pipeline taken from the guide, run against
@@ -35,7 +36,8 @@ struct NightlyOutboxProcessTests {
     }
 
     /// The nights, `received` reading what the emulator delivered so far.
-    private func walk(_ night: Night, source: Source, base: String, received: () async throws -> Received) async throws {
+    private func walk(_ night: Night, source: Source, base: String, received: () async throws -> Received) async throws
+    {
         let day = 86400.0
         // Night 3 runs on the real clock: the others are placed around it, at whole seconds.
         let third = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -45,10 +47,13 @@ struct NightlyOutboxProcessTests {
         var (status, output) = try await night.run(at: first, report: "night-1")
         #expect(status == 0, "\(output)")
         var now = try await received()
-        #expect(now.count(of: "3 new replies") == 1 && now.count(of: "Your order shipped") == 1 && now.count(of: "Weekly summary") == 1,
-                "\(now)\n\(output)")
+        #expect(
+            now.count(of: "3 new replies") == 1 && now.count(of: "Your order shipped") == 1
+                && now.count(of: "Weekly summary") == 1,
+            "\(now)\n\(output)")
         #expect(now.count(of: "outbox: 3 rows, 3 sent, 0 already sent, 0 unknown (succeeded: )") == 1, "\(now)")
-        #expect(try night.report("night-1")["startedAt"] as? String == Timestamp.iso8601(first), "the clock is the night's")
+        #expect(
+            try night.report("night-1")["startedAt"] as? String == Timestamp.iso8601(first), "the clock is the night's")
 
         // The same command again: nothing sent, and still a report and metrics that say why.
         (status, output) = try await night.run(at: first.addingTimeInterval(300), report: "again")
@@ -69,20 +74,27 @@ struct NightlyOutboxProcessTests {
         #expect(now.count(of: "outbox: 3 rows, 1 sent, 2 already sent, 0 unknown (succeeded: )") == 1, "\(output)")
 
         // Night 2: only the new rows.
-        try night.sql("insert into outbox (user_id, message) values ('ada', 'Night two for ada'), ('cy', 'Night two for cy')")
+        try night.sql(
+            "insert into outbox (user_id, message) values ('ada', 'Night two for ada'), ('cy', 'Night two for cy')")
         (status, output) = try await night.run(at: first.addingTimeInterval(day), report: "night-2")
         #expect(status == 0, "\(output)")
         before = now
         now = try await received()
-        #expect(now.count(of: "Night two for ada") == 1 && now.count(of: "Night two for cy") == 1 && now.total == before.total + 3, "\(now)")
+        #expect(
+            now.count(of: "Night two for ada") == 1 && now.count(of: "Night two for cy") == 1
+                && now.total == before.total + 3, "\(now)")
         #expect(now.count(of: "outbox: 5 rows, 2 sent, 3 already sent, 0 unknown (succeeded: )") == 1, "\(output)")
 
         // Night 3, killed half-way; rows arrive meanwhile; the same command resumes with the rows it first read.
         let users = ["ada", "bo", "cy"]
         // 600 rows at the pipeline's 100 a second: the kill lands in the send, not after it, however loaded the machine.
-        try night.sql("insert into outbox (user_id, message) values " + (1...600).map { "('\(users[$0 % 3])', 'night 3 #\($0).')" }.joined(separator: ", "))
+        try night.sql(
+            "insert into outbox (user_id, message) values "
+                + (1...600).map { "('\(users[$0 % 3])', 'night 3 #\($0).')" }.joined(separator: ", "))
         try await night.kill(base: base, atLeast: now.total + 20)
-        try night.sql("insert into outbox (user_id, message) values " + (1...5).map { "('\(users[$0 % 3])', 'late #\($0).')" }.joined(separator: ", "))
+        try night.sql(
+            "insert into outbox (user_id, message) values "
+                + (1...5).map { "('\(users[$0 % 3])', 'late #\($0).')" }.joined(separator: ", "))
         (status, output) = try await night.run(at: nil, report: "resumed", exporting: false)
         #expect(status == 0 || status == 3, "\(output)")
         #expect(output.contains("resuming run"), "\(output)")
@@ -90,7 +102,9 @@ struct NightlyOutboxProcessTests {
         let unknown = try night.items("resumed", step: "sent")["unknown", default: 0]
         let sent = (1...600).map { now.count(of: "night 3 #\($0).") }
         #expect(sent.allSatisfy { $0 <= 1 }, "a row of night 3 was sent twice")
-        #expect(sent.filter { $0 == 0 }.count <= unknown, "only rows in flight at the kill may be missing: \(unknown) unknown")
+        #expect(
+            sent.filter { $0 == 0 }.count <= unknown,
+            "only rows in flight at the kill may be missing: \(unknown) unknown")
         #expect(now.count(containing: "late #") == 0, "the resumed run read the table again")
 
         // Night 4 reads afresh: the late rows, and nothing of night 3 again.
@@ -99,7 +113,9 @@ struct NightlyOutboxProcessTests {
         before = now
         now = try await received()
         #expect((1...5).allSatisfy { now.count(of: "late #\($0).") == 1 }, "\(output)")
-        #expect(now.count(containing: "night 3 #") == before.count(containing: "night 3 #"), "night 3's rows were sent again")
+        #expect(
+            now.count(containing: "night 3 #") == before.count(containing: "night 3 #"),
+            "night 3's rows were sent again")
         #expect(try night.report("night-4")["resumed"] as? Bool != true && output.contains("new run"), "\(output)")
 
         // Night 5: the source fails; ops hears of it all the same, and the run exits 1.
@@ -151,17 +167,25 @@ struct Night {
             break
         case .plugin:
             let plugin = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/plugins/outbox_rows.py"
-            pipeline = pipeline.replacingOccurrences(of: "steps:\n  - id: outbox\n    query:\n",
-                                                     with: "plugins:\n  outbox-rows: { command: [python3, \(plugin)] }\nsteps:\n  - id: outbox\n    outbox-rows:\n")
+            pipeline = pipeline.replacingOccurrences(
+                of: "steps:\n  - id: outbox\n    query:\n",
+                with:
+                    "plugins:\n  outbox-rows: { command: [python3, \(plugin)] }\nsteps:\n  - id: outbox\n    outbox-rows:\n"
+            )
         case .csv:
             // The app exports the table before each night's run; the summary reads the send's own status.
             let query = try #require(pipeline.range(of: "  - id: outbox\n"))
             let send = try #require(pipeline.range(of: "  - id: sent\n"))
             pipeline.removeSubrange(query.lowerBound..<send.lowerBound)
             pipeline = pipeline.replacingOccurrences(of: "${steps.outbox.rows}", with: "outbox.csv")
-                .replacingOccurrences(of: "${steps.outbox.status}: ${steps.outbox.error}", with: "${steps.sent.status}: ${steps.sent.error}")
+                .replacingOccurrences(
+                    of: "${steps.outbox.status}: ${steps.outbox.error}",
+                    with: "${steps.sent.status}: ${steps.sent.error}")
         }
-        #expect(pipeline.contains(source == .csv ? "for-each: outbox.csv" : "  - id: outbox\n    \(source == .query ? "query" : "outbox-rows"):"))
+        #expect(
+            pipeline.contains(
+                source == .csv
+                    ? "for-each: outbox.csv" : "  - id: outbox\n    \(source == .query ? "query" : "outbox-rows"):"))
         try pipeline.write(toFile: directory + "/outbox.yaml", atomically: true, encoding: .utf8)
         try sql(table)
     }
@@ -174,18 +198,21 @@ struct Night {
     /// An installation with the digest template for each user, and one tagged `ops`.
     func registerDevices() async throws {
         let template = #"{"digest":{"body":"{\"message\":{\"notification\":{\"body\":\"$(message)\"}}}"}}"#
-        let lines = ["ada", "bo", "cy"].map {
-            #"{"installationId":"phone-\#($0)","platform":"fcmv1","pushChannel":"fcm-token-\#($0)","userId":"\#($0)","templates":\#(template)}"#
-        } + [#"{"installationId":"ops-1","platform":"fcmv1","pushChannel":"fcm-token-ops","tags":["ops"],"templates":\#(template)}"#]
+        let lines =
+            ["ada", "bo", "cy"].map {
+                #"{"installationId":"phone-\#($0)","platform":"fcmv1","pushChannel":"fcm-token-\#($0)","userId":"\#($0)","templates":\#(template)}"#
+            } + [
+                #"{"installationId":"ops-1","platform":"fcmv1","pushChannel":"fcm-token-ops","tags":["ops"],"templates":\#(template)}"#
+            ]
         try lines.joined(separator: "\n").write(toFile: directory + "/devices.jsonl", atomically: true, encoding: .utf8)
         try """
-            version: 1
-            hubs:
-              app: { connection: "${env:NH_CONNECTION}", hub: "${env:NH_HUB}" }
-            steps:
-              - register: { hub: app, installations: devices.jsonl }
+        version: 1
+        hubs:
+          app: { connection: "${env:NH_CONNECTION}", hub: "${env:NH_HUB}" }
+        steps:
+          - register: { hub: app, installations: devices.jsonl }
 
-            """.write(toFile: directory + "/devices.yaml", atomically: true, encoding: .utf8)
+        """.write(toFile: directory + "/devices.yaml", atomically: true, encoding: .utf8)
         let register = try PushlineProcess(["run", directory + "/devices.yaml"], environment: environment)
         #expect(try await register.waitForExit() == 0, "\(register.stdout)")
     }
@@ -195,7 +222,10 @@ struct Night {
         guard source == .csv else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-header", "-csv", directory + "/app.sqlite", #"select id, user_id as "userId", message from outbox order by id"#]
+        process.arguments = [
+            "sqlite3", "-header", "-csv", directory + "/app.sqlite",
+            #"select id, user_id as "userId", message from outbox order by id"#,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -209,7 +239,10 @@ struct Night {
     /// `time`, or, when `time` is nil, as the real executable on the real clock. Returns its exit status and output.
     func run(at time: Date?, report: String, exporting: Bool = true) async throws -> (Int32, String) {
         if exporting { try export() }
-        let arguments = ["run", directory + "/outbox.yaml", "--report", directory + "/\(report).json", "--metrics", directory + "/\(report).prom"]
+        let arguments = [
+            "run", directory + "/outbox.yaml", "--report", directory + "/\(report).json", "--metrics",
+            directory + "/\(report).prom",
+        ]
         guard let time else {
             let process = try PushlineProcess(arguments, environment: environment)
             let status = try await process.waitForExit(timeout: 120)
@@ -225,13 +258,17 @@ struct Night {
         try export()
         let process = try PushlineProcess(["run", directory + "/outbox.yaml"], environment: environment)
         try await BatchRunProcessTests().waitForDeliveries(base, atLeast: count)
-        #expect(process.process.isRunning && process.stdout.contains("tell ops") == false, "the send ended before it could be killed: \(process.stdout)")
+        #expect(
+            process.process.isRunning && process.stdout.contains("tell ops") == false,
+            "the send ended before it could be killed: \(process.stdout)")
         _ = try await process.stop(signal: SIGKILL)
     }
 
     /// The report written as `NAME.json`.
     func report(_ name: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/\(name).json"))) as? [String: Any])
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/\(name).json")))
+                as? [String: Any])
     }
 
     /// The item counts of the step with id `step` in report `name`.

@@ -31,8 +31,11 @@ final class OTLPReceiver: Sendable {
 
     init() {
         let received = self.received
-        server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "otlp", quiet: true)) { request in
-            guard request.method.rawValue == "POST", request.path == "/v1/traces", let body = try? await request.body(upTo: 16 << 20) else {
+        server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "otlp", quiet: true)) {
+            request in
+            guard request.method.rawValue == "POST", request.path == "/v1/traces",
+                let body = try? await request.body(upTo: 16 << 20)
+            else {
                 received.strays.withLock { $0 += 1 }
                 return ServedResponse(status: .notFound, text: "")
             }
@@ -45,7 +48,12 @@ final class OTLPReceiver: Sendable {
     func start() async throws -> String {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let server = self.server
-        task.withLock { $0 = Task { defer { continuation.finish() }; try await server.run { continuation.yield($0) } } }
+        task.withLock {
+            $0 = Task {
+                defer { continuation.finish() }
+                try await server.run { continuation.yield($0) }
+            }
+        }
         for await port in ports { return "http://127.0.0.1:\(port)" }
         throw CocoaError(.fileReadUnknown)
     }
@@ -71,19 +79,25 @@ final class OTLPReceiver: Sendable {
                 for span in scope["spans"] as? [[String: Any]] ?? [] {
                     var attributes: [String: String] = [:]
                     for attribute in span["attributes"] as? [[String: Any]] ?? [] {
-                        guard let key = attribute["key"] as? String, let value = attribute["value"] as? [String: Any] else { continue }
-                        if let text = value["stringValue"] as? String { attributes[key] = text }
-                        else if let number = value["intValue"] { attributes[key] = "\(number)" }
-                        else if let flag = value["boolValue"] as? Bool { attributes[key] = flag ? "true" : "false" }
-                        else if let array = (value["arrayValue"] as? [String: Any])?["values"] as? [[String: Any]] {
+                        guard let key = attribute["key"] as? String, let value = attribute["value"] as? [String: Any]
+                        else { continue }
+                        if let text = value["stringValue"] as? String {
+                            attributes[key] = text
+                        } else if let number = value["intValue"] {
+                            attributes[key] = "\(number)"
+                        } else if let flag = value["boolValue"] as? Bool {
+                            attributes[key] = flag ? "true" : "false"
+                        } else if let array = (value["arrayValue"] as? [String: Any])?["values"] as? [[String: Any]] {
                             attributes[key] = array.compactMap { $0["stringValue"] as? String }.joined(separator: ",")
                         }
                     }
                     let status = (span["status"] as? [String: Any])?["code"] as? Int
-                    result.append(ReceivedSpan(name: span["name"] as? String ?? "", kind: span["kind"] as? Int ?? 0,
-                                               traceId: hex(span["traceId"]), spanId: hex(span["spanId"]),
-                                               parentSpanId: (span["parentSpanId"] as? String).flatMap { $0.isEmpty ? nil : hex($0) },
-                                               attributes: attributes, failed: status == 2))
+                    result.append(
+                        ReceivedSpan(
+                            name: span["name"] as? String ?? "", kind: span["kind"] as? Int ?? 0,
+                            traceId: hex(span["traceId"]), spanId: hex(span["spanId"]),
+                            parentSpanId: (span["parentSpanId"] as? String).flatMap { $0.isEmpty ? nil : hex($0) },
+                            attributes: attributes, failed: status == 2))
                 }
             }
         }

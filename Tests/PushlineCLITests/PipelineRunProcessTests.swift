@@ -10,7 +10,8 @@ import Testing
     func emulator(_ extra: [String] = []) async throws -> (PushlineProcess, String, [String: String]) {
         let process = try PushlineProcess(["emulator", "--port", "0"] + extra)
         let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let base = try #require(
+            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
         var strings: [String: String] = [:]
         for line in banner.split(separator: "\n") where line.contains("Endpoint=") {
             let text = line.trimmingCharacters(in: .whitespaces)
@@ -19,8 +20,11 @@ import Testing
         return (process, base, strings)
     }
 
-    func run(_ arguments: [String], connection: String, environment: [String: String] = [:]) async throws -> (Int32, String) {
-        let process = try PushlineProcess(arguments, environment: environment.merging(["NH_CONNECTION": connection, "NH_HUB": "myhub"]) { a, _ in a })
+    func run(_ arguments: [String], connection: String, environment: [String: String] = [:]) async throws -> (
+        Int32, String
+    ) {
+        let process = try PushlineProcess(
+            arguments, environment: environment.merging(["NH_CONNECTION": connection, "NH_HUB": "myhub"]) { a, _ in a })
         let status = try await process.waitForExit()
         return (status, process.stdout)
     }
@@ -35,8 +39,11 @@ import Testing
         #expect(dryOutput.contains("would send a template notification to audience 'seed-device'"))
         #expect(!dryOutput.contains(key))
         #expect(try await http("GET", "\(base)_emulator/deliveries").1 == "[]")
-        #expect(try await http("GET", "\(base)myhub/installations/seed-1?api-version=2015-01",
-                               headers: ["Authorization": "SharedAccessSignature sr=x&sig=y&se=1&skn=z"]).0 == 401)
+        #expect(
+            try await http(
+                "GET", "\(base)myhub/installations/seed-1?api-version=2015-01",
+                headers: ["Authorization": "SharedAccessSignature sr=x&sig=y&se=1&skn=z"]
+            ).0 == 401)
 
         let (status, output) = try await run(["run", seed], connection: full)
         #expect(status == 0, "\(output)")
@@ -50,10 +57,13 @@ import Testing
     @Test func notifyUserRegistersAndSendsANativeAlert() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
-        let (status, output) = try await run(["run", CommandRunner.root + "/pipelines/notify-user.yaml"], connection: full)
+        let (status, output) = try await run(
+            ["run", CommandRunner.root + "/pipelines/notify-user.yaml"], connection: full)
         #expect(status == 0, "\(output)")
         let deliveries = try await http("GET", "\(base)_emulator/deliveries").1
-        #expect(deliveries.contains(#""payload":"{\"aps\":{\"alert\":\"Hello from the backend, Alice!\",\"sound\":\"default\"}}""#))
+        #expect(
+            deliveries.contains(
+                #""payload":"{\"aps\":{\"alert\":\"Hello from the backend, Alice!\",\"sound\":\"default\"}}""#))
         #expect(deliveries.contains(#""headers":{"apns-push-type":"alert"}"#))
         #expect(deliveries.contains(#""installationId":null"#))
         #expect(try await emulator.stop() == 0)
@@ -94,14 +104,17 @@ import Testing
     @Test func directFileDeliversToEveryTokenInTheFile() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
-        let (status, output) = try await run(["run", CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/direct-file.yaml"], connection: full)
+        let (status, output) = try await run(
+            ["run", CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/direct-file.yaml"], connection: full)
         #expect(status == 0, "\(output)")
         #expect(output.contains("sent an apple notification to the devices in"), "\(output)")
         let deliveries = try await http("GET", "\(base)_emulator/deliveries").1
         for digit in ["1", "2", "3"] {
             #expect(deliveries.contains(String(repeating: digit, count: 64)), "\(deliveries)")
         }
-        #expect(deliveries.components(separatedBy: #""payload":"{\"aps\":{\"alert\":\"Maintenance at noon\"}}""#).count == 4)
+        #expect(
+            deliveries.components(separatedBy: #""payload":"{\"aps\":{\"alert\":\"Maintenance at noon\"}}""#).count == 4
+        )
         #expect(try await emulator.stop() == 0)
     }
 
@@ -110,21 +123,27 @@ import Testing
         let (emulator, _, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
         let inputs = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/e2e/"
-        let (status, output) = try await run(["run", inputs + "schedule.yaml", "--format", "json", "--quiet"], connection: full)
+        let (status, output) = try await run(
+            ["run", inputs + "schedule.yaml", "--format", "json", "--quiet"], connection: full)
         #expect(status == 0, "\(output)")
         // Standard error's lines (which run, which journal) come with the report here: the report is the rest.
         let json = output.split(separator: "\n").filter { !$0.hasPrefix("pushline: ") }.joined(separator: "\n")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
         let steps = try #require(report["steps"] as? [[String: Any]])
         let data = try #require(steps.first?["data"] as? [String: Any])
         let id = try #require((data["notificationIds"] as? [String])?.first, "\(output)")
 
-        let (cancelStatus, cancelOutput) = try await run(["run", inputs + "cancel.yaml"], connection: full, environment: ["NOTIFICATION_ID": id])
+        let (cancelStatus, cancelOutput) = try await run(
+            ["run", inputs + "cancel.yaml"], connection: full, environment: ["NOTIFICATION_ID": id])
         #expect(cancelStatus == 0, "\(cancelOutput)")
         #expect(cancelOutput.contains("cancelled scheduled notification '\(id)' on hub 'backend'"))
-        let (againStatus, againOutput) = try await run(["run", inputs + "cancel.yaml"], connection: full, environment: ["NOTIFICATION_ID": id])
+        let (againStatus, againOutput) = try await run(
+            ["run", inputs + "cancel.yaml"], connection: full, environment: ["NOTIFICATION_ID": id])
         #expect(againStatus == 1)
-        #expect(againOutput.contains("has no scheduled notification '\(id)': it was sent or cancelled already"), "\(againOutput)")
+        #expect(
+            againOutput.contains("has no scheduled notification '\(id)': it was sent or cancelled already"),
+            "\(againOutput)")
         #expect(try await emulator.stop() == 0)
     }
 }

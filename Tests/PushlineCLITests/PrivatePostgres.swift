@@ -10,15 +10,19 @@ struct PrivatePostgres {
     static let script = CommandRunner.root + "/.ci/postgres.sh"
 
     static func start() throws -> PrivatePostgres {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-pg-\(UUID().uuidString)").path
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-pg-\(UUID().uuidString)")
+            .path
         // The server runs as another user when the tests run as root: it must be able to reach its directory.
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let directory = parent + "/pg"
         let output = try run("start", directory)
-        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("export PUSHLINE_TEST_POSTGRES=") }) else {
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("export PUSHLINE_TEST_POSTGRES=") })
+        else {
             throw Failure(output: output)
         }
-        let url = line.dropFirst("export PUSHLINE_TEST_POSTGRES=".count).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        let url = line.dropFirst("export PUSHLINE_TEST_POSTGRES=".count).trimmingCharacters(
+            in: CharacterSet(charactersIn: "'"))
         return PrivatePostgres(directory: directory, url: url)
     }
 
@@ -42,7 +46,8 @@ struct PrivatePostgres {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script, command, directory]
         // A file, not a pipe: the server pg_ctl starts outlives the script and would hold a pipe open forever.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-sh-\(UUID().uuidString).log").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-sh-\(UUID().uuidString).log")
+            .path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -55,7 +60,9 @@ struct PrivatePostgres {
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning {
             process.terminate()
-            throw Failure(output: "postgres.sh \(command) did not finish within 120 s: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
+            throw Failure(
+                output: "postgres.sh \(command) did not finish within 120 s: "
+                    + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
         }
         try handle.close()
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

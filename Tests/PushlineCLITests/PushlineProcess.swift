@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The real `pushline` executable, run as a child process for end-to-end tests.
@@ -28,10 +29,14 @@ final class PushlineProcess: @unchecked Sendable {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Each process journals to its own file unless a test shares one on purpose (resume tests).
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-journal-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-journal-\(UUID().uuidString)"
+        ).path
         if environment["PUSHLINE_JOURNAL"] == nil { ownJournal = directory }
-        process.environment = ProcessInfo.processInfo.environment.merging(["PUSHLINE_JOURNAL": directory + "/journal.sqlite"]) { _, new in new }
-            .merging(environment) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "PUSHLINE_JOURNAL": directory + "/journal.sqlite"
+        ]) { _, new in new }
+        .merging(environment) { _, new in new }
         process.standardOutput = output
         process.standardError = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -117,7 +122,9 @@ struct ProcessTimeout: Error, CustomStringConvertible {
 }
 
 /// One HTTP exchange with Foundation's client: a third implementation, neither Pushline's nor the emulator's.
-func http(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, String) {
+func http(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) async throws -> (
+    Int, String
+) {
     var request = URLRequest(url: URL(string: url)!)
     request.httpMethod = method
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

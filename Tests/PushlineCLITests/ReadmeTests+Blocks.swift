@@ -38,7 +38,8 @@ extension ReadmeTests {
             number += 1
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("<!-- \(name):"), trimmed.hasSuffix("-->") {
-                marker = String(trimmed.dropFirst("<!-- \(name):".count).dropLast(3)).trimmingCharacters(in: .whitespaces)
+                marker = String(trimmed.dropFirst("<!-- \(name):".count).dropLast(3)).trimmingCharacters(
+                    in: .whitespaces)
                 continue
             }
             guard trimmed.hasPrefix("```") else {
@@ -83,24 +84,31 @@ extension ReadmeTests {
 
     /// A scratch directory with copies of the files README commands read, and a HOME of its own.
     static func sandbox() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-readme-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-readme-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         for folder in ["pipelines", "templates", "plugins"] {
-            try FileManager.default.copyItem(atPath: CommandRunner.root + "/" + folder, toPath: directory + "/" + folder)
+            try FileManager.default.copyItem(
+                atPath: CommandRunner.root + "/" + folder, toPath: directory + "/" + folder)
         }
         return directory
     }
 
     /// Runs `script` in bash where `swift run pushline` and `pushline` are the built executable, and `swift run NAME`
     /// and `NAME` each of `executables` (a name and its path).
-    static func shell(_ script: String, in directory: String, executables: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    static func shell(_ script: String, in directory: String, executables: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         // `pushline` is a real command on PATH (a link to the built executable), not a shell function, so a
         // walkthrough's `pushline serve … &` is the server's own pid and `kill` stops it; background jobs left
         // by a failing script are stopped on exit, so the test never waits on their open output.
         let bin = directory + "/bin"
         try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let commands = executables.merging(["pushline": PushlineProcess.executable.path]) { given, _ in given }
-        for (name, path) in commands { try? FileManager.default.createSymbolicLink(atPath: bin + "/" + name, withDestinationPath: path) }
+        for (name, path) in commands {
+            try? FileManager.default.createSymbolicLink(atPath: bin + "/" + name, withDestinationPath: path)
+        }
         let prelude = """
             set -euo pipefail
             export PATH="\(bin):$PATH"
@@ -116,7 +124,9 @@ extension ReadmeTests {
         process.arguments = ["-c", prelude + script]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         // The developer's own hub settings must not leak into what the README's commands see.
-        let inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("NH_") && $0.key != "PUSHLINE_JOURNAL" }
+        let inherited = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("NH_") && $0.key != "PUSHLINE_JOURNAL"
+        }
         process.environment = inherited.merging([
             "PUSHLINE_BIN": PushlineProcess.executable.path, "HOME": directory + "/home",
             "PUSHLINE_JOURNAL": directory + "/journal.sqlite",
@@ -135,7 +145,11 @@ extension ReadmeTests {
     static func arguments(_ command: String) -> [String] {
         let port = 0
         var words = command.split(separator: " ").map(String.init)
-        if words.starts(with: ["swift", "run", "pushline"]) { words.removeFirst(3) } else if words.first == "pushline" { words.removeFirst() }
+        if words.starts(with: ["swift", "run", "pushline"]) {
+            words.removeFirst(3)
+        } else if words.first == "pushline" {
+            words.removeFirst()
+        }
         if let index = words.firstIndex(of: "--port"), index + 1 < words.count {
             words[index + 1] = "\(port)"
         } else {
@@ -147,7 +161,10 @@ extension ReadmeTests {
     /// `expected` with `…` matching any lines (alone on a line) or any text (within a line).
     static func matches(_ output: String, _ expected: [String]) -> Bool {
         let pattern = expected.map { line -> String in
-            line == "…" ? "(?:[^\\n]*\\n)*?" : line.components(separatedBy: "…").map(NSRegularExpression.escapedPattern(for:)).joined(separator: "[^\\n]*") + "\\n"
+            line == "…"
+                ? "(?:[^\\n]*\\n)*?"
+                : line.components(separatedBy: "…").map(NSRegularExpression.escapedPattern(for:)).joined(
+                    separator: "[^\\n]*") + "\\n"
         }.joined()
         return output.range(of: "^" + pattern + "$", options: .regularExpression) != nil
     }

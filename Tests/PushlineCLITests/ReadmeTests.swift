@@ -1,5 +1,7 @@
+import ArgumentParser
 import Foundation
 import Testing
+
 @testable import PushlineCLI
 
 /// Every command README.md shows is run by a test, so the README cannot drift from the tool.
@@ -33,18 +35,28 @@ import Testing
 
     @Test("every shell block in the README and the guides says how a test exercises it")
     func everyBlockIsMarked() throws {
-        let known = ["output", "walkthrough-server", "walkthrough", "serve-walkthrough", "batch-walkthrough", "server", "sandbox", "ci", "parse"]
+        let known = [
+            "output", "walkthrough-server", "walkthrough", "serve-walkthrough", "batch-walkthrough", "server",
+            "sandbox", "ci", "parse",
+        ]
         let shell = Self.blocks.filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }
         #expect(shell.count >= 8)
         for block in shell {
-            let marker = try #require(block.marker, "\(block.file):\(block.line): a shell block without a readme-test marker")
-            #expect(known.contains(marker) || marker.hasPrefix("manual: "), "\(block.file):\(block.line): unknown marker '\(marker)'")
+            let marker = try #require(
+                block.marker, "\(block.file):\(block.line): a shell block without a readme-test marker")
+            #expect(
+                known.contains(marker) || marker.hasPrefix("manual: "),
+                "\(block.file):\(block.line): unknown marker '\(marker)'")
         }
         // Blocks the marker scan cannot see (another comment in between) would go untested.
         for file in Self.documents {
             let fences = Self.blocks(of: Self.text(of: file), marker: "no-such-marker")
                 .filter { ["sh", "console", "bash", "cron", "ini"].contains($0.language) }.count
-            #expect(fences == Self.blocks.filter { $0.file == file && ["sh", "console", "bash", "cron", "ini"].contains($0.language) }.count)
+            #expect(
+                fences
+                    == Self.blocks.filter {
+                        $0.file == file && ["sh", "console", "bash", "cron", "ini"].contains($0.language)
+                    }.count)
             #expect(!Self.text(of: file).isEmpty, "\(file) is missing")
         }
         #expect(Self.blocks(marked: "walkthrough-server").count == 1)
@@ -53,9 +65,11 @@ import Testing
 
     @Test("the first screen gives exactly two commands, the demo and the tests, and CI runs both")
     func firstScreen() throws {
-        let first = try #require(Self.blocks.first { $0.file == "README.md" && ["sh", "console"].contains($0.language) })
+        let first = try #require(
+            Self.blocks.first { $0.file == "README.md" && ["sh", "console"].contains($0.language) })
         #expect(first.marker == "ci")
-        #expect(Self.commands(first).map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(
+            Self.commands(first).map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
                 == ["swift run pushline demo", "swift test"])
     }
 
@@ -65,8 +79,9 @@ import Testing
         for block in Self.blocks(marked: "ci") {
             for command in Self.commands(block) {
                 let bare = command.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)
-                #expect(script.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == bare },
-                        "\(block.file):\(block.line): .ci/run does not run `\(bare)`")
+                #expect(
+                    script.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == bare },
+                    "\(block.file):\(block.line): .ci/run does not run `\(bare)`")
             }
         }
     }
@@ -83,7 +98,9 @@ import Testing
 
     /// Runs each `$ command` line of an output block in `directory` and compares what it prints with the lines that
     /// follow it (`…` for any lines, or any text within a line); each must exit 0.
-    static func runOutputs(of block: Block, in directory: String, file: String, executables: [String: String] = [:]) throws {
+    static func runOutputs(of block: Block, in directory: String, file: String, executables: [String: String] = [:])
+        throws
+    {
         var lines = block.lines[...]
         while let line = lines.popFirst() {
             guard line.hasPrefix("$ ") else { continue }
@@ -119,7 +136,8 @@ import Testing
     static func writeFiles(into directory: String) throws {
         for block in blocks where block.marker?.hasPrefix("file: ") == true {
             let name = String(block.marker!.dropFirst("file: ".count))
-            try (block.lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+            try (block.lines.joined(separator: "\n") + "\n").write(
+                toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
     }
 
@@ -130,9 +148,13 @@ import Testing
         var parsed = 0
         for block in blocks {
             for line in block.lines {
-                guard let range = line.range(of: #"(^|[ /])pushline [a-z]"#, options: .regularExpression) else { continue }
+                guard let range = line.range(of: #"(^|[ /])pushline [a-z]"#, options: .regularExpression) else {
+                    continue
+                }
                 // Shell substitutions are one word to the command; spaces inside them are not separators.
-                let rest = line[range].hasPrefix("pushline") ? line[range.lowerBound...] : line[line.index(after: range.lowerBound)...]
+                let rest =
+                    line[range].hasPrefix("pushline")
+                    ? line[range.lowerBound...] : line[line.index(after: range.lowerBound)...]
                 let words = rest.replacingOccurrences(of: #"\$\([^)]*\)"#, with: "X", options: .regularExpression)
                     .split(separator: " ").dropFirst().map(String.init)
                 do {
@@ -140,7 +162,11 @@ import Testing
                     parsed += 1
                 } catch {
                     let message = PushlineCommand.fullMessage(for: error)
-                    Issue.record(Comment(rawValue: "\(block.file):\(block.line): `pushline \(words.joined(separator: " "))` does not parse: \(message)"))
+                    Issue.record(
+                        Comment(
+                            rawValue:
+                                "\(block.file):\(block.line): `pushline \(words.joined(separator: " "))` does not parse: \(message)"
+                        ))
                 }
             }
         }
@@ -149,7 +175,8 @@ import Testing
 
     /// Values for the placeholders of synopses (`pushline run PIPELINE [--report FILE]`).
     static let placeholders = [
-        "PATH": "pipelines/", "PIPELINE": "pipelines/seed-tutorial.yaml", "FILE": "x.json", "TEMPLATE": "templates/alert.apns.json",
+        "PATH": "pipelines/", "PIPELINE": "pipelines/seed-tutorial.yaml", "FILE": "x.json",
+        "TEMPLATE": "templates/alert.apns.json",
         "ID": "seed-1", "N": "5", "LEVEL": "warning", "EPOCH": "1700000000", "URL": "http://127.0.0.1:8080/", "CS": "x",
         "NAME": "alert", "TOKEN": "62BC", "EXPR": "12345", "HANDLE": "62BC", "JSON": "{}", "TIME": "in 2h", "P": "apns",
         "EXPRESSION": "a && b", "…": "x",
@@ -165,7 +192,8 @@ import Testing
             text.replaceSubrange(range, with: inner.trimmingCharacters(in: .whitespaces))
         }
         text = text.replacingOccurrences(of: #"\[([^\[\]]*?) \| [^\[\]]*\]"#, with: "$1", options: .regularExpression)
-        text = text.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "").replacingOccurrences(of: "\"", with: "")
+        text = text.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+            .replacingOccurrences(of: "\"", with: "")
         return text.split(separator: " ").dropFirst().map { word -> String in
             let first = String(word.split(separator: "|").first ?? word[...])
             let bare = first.replacingOccurrences(of: "…", with: "")
@@ -173,7 +201,9 @@ import Testing
         }
     }
 
-    @Test("every `pushline …` written inline (synopses in the command table, commands in prose) names real subcommands and options")
+    @Test(
+        "every `pushline …` written inline (synopses in the command table, commands in prose) names real subcommands and options"
+    )
     func inlineCommands() throws {
         let text = Self.documents.map(Self.text(of:)).joined(separator: "\n")
         let spans = text.matches(of: /`((?:swift run )?pushline [^`]+)`/).map { String($0.output.1) }
@@ -181,15 +211,20 @@ import Testing
         for span in Set(spans) {
             var arguments = Self.concrete(span.replacingOccurrences(of: "swift run ", with: ""))
             // `pushline run` or `pushline devices prune` in prose names the command, not a command line: its help must exist.
-            if arguments.count <= 2, arguments.allSatisfy({ word in word.allSatisfy { $0.isLowercase || $0.isNumber } }) { arguments.append("--help") }
+            if arguments.count <= 2, arguments.allSatisfy({ word in word.allSatisfy { $0.isLowercase || $0.isNumber } })
+            {
+                arguments.append("--help")
+            }
             do {
                 _ = try PushlineCommand.parseAsRoot(arguments)
             } catch {
                 let message = PushlineCommand.fullMessage(for: error)
                 // A value the command's own checks refuse (a combination, a file that is missing) still proves the
                 // options exist; an unknown option, subcommand or argument does not.
-                let unknown = ["Unknown option", "Unexpected argument", "Missing expected argument", "Unknown subcommand"]
-                    .contains { message.contains($0) }
+                let unknown = [
+                    "Unknown option", "Unexpected argument", "Missing expected argument", "Unknown subcommand",
+                ]
+                .contains { message.contains($0) }
                 #expect(!unknown, "docs: `\(span)` → \(arguments): \(message)")
             }
         }
@@ -206,12 +241,16 @@ import Testing
             #expect(status == 0, "\(block.file):\(block.line):\n\(output)")
         }
         // The completion install lines wrote a script for each shell.
-        for path in ["home/.local/share/bash-completion/completions/pushline", "home/.zfunc/_pushline", "home/.config/fish/completions/pushline.fish"] {
+        for path in [
+            "home/.local/share/bash-completion/completions/pushline", "home/.zfunc/_pushline",
+            "home/.config/fish/completions/pushline.fish",
+        ] {
             let text = try String(contentsOfFile: directory + "/" + path, encoding: .utf8)
             #expect(text.contains("demo"), "\(path)")
         }
         // The schema written by the README's command is the committed one.
-        #expect(try String(contentsOfFile: directory + "/pipelines/pipeline.schema.json", encoding: .utf8)
+        #expect(
+            try String(contentsOfFile: directory + "/pipelines/pipeline.schema.json", encoding: .utf8)
                 == String(contentsOfFile: CommandRunner.root + "/pipelines/pipeline.schema.json", encoding: .utf8))
     }
 }
@@ -219,16 +258,23 @@ import Testing
 extension ReadmeTests {
     /// GitHub's anchor for a heading.
     static func anchor(_ heading: String) -> String {
-        String(heading.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == " " || $0 == "_" }
-            .map(Character.init)).replacingOccurrences(of: " ", with: "-")
+        String(
+            heading.lowercased().unicodeScalars.filter {
+                CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == " " || $0 == "_"
+            }
+            .map(Character.init)
+        ).replacingOccurrences(of: " ", with: "-")
     }
 
     @Test("every relative link in the README and the docs reaches a file, and its #anchor a heading there")
     func links() throws {
-        let pages = Self.documents + ["docs/delivery-outcomes.md", "docs/writing-a-plugin.md", "docs/writing-a-swift-step.md",
-                                      "docs/plugin-protocol.md", "docs/reference/steps.md", "docs/reference/outcomes.md",
-                                      "docs/reference/commands.md", "docs/reference/exit-codes.md", "docs/reference/metrics.md",
-                                      "docs/reference/files.md", "docs/reference/report.md", "CHANGELOG.md"]
+        let pages =
+            Self.documents + [
+                "docs/delivery-outcomes.md", "docs/writing-a-plugin.md", "docs/writing-a-swift-step.md",
+                "docs/plugin-protocol.md", "docs/reference/steps.md", "docs/reference/outcomes.md",
+                "docs/reference/commands.md", "docs/reference/exit-codes.md", "docs/reference/metrics.md",
+                "docs/reference/files.md", "docs/reference/report.md", "CHANGELOG.md",
+            ]
         var checked = 0
         for page in pages {
             let text = Self.text(of: page)
@@ -240,10 +286,15 @@ extension ReadmeTests {
             for match in prose.matches(of: /\]\(([^)\s]+)\)/) {
                 let target = String(match.output.1)
                 guard !target.hasPrefix("http"), !target.hasPrefix("mailto:") else { continue }
-                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                let file = parts[0].isEmpty ? URL(fileURLWithPath: CommandRunner.root + "/" + page) : folder.appendingPathComponent(parts[0])
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(
+                    String.init)
+                let file =
+                    parts[0].isEmpty
+                    ? URL(fileURLWithPath: CommandRunner.root + "/" + page) : folder.appendingPathComponent(parts[0])
                 #expect(FileManager.default.fileExists(atPath: file.path), "\(page): link to \(target): no such file")
-                if parts.count == 2, file.pathExtension == "md", let linked = try? String(contentsOf: file, encoding: .utf8) {
+                if parts.count == 2, file.pathExtension == "md",
+                    let linked = try? String(contentsOf: file, encoding: .utf8)
+                {
                     let anchors = linked.split(separator: "\n").filter { $0.hasPrefix("#") }
                         .map { Self.anchor($0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)) }
                     #expect(anchors.contains(parts[1]), "\(page): link to \(target): no such heading")

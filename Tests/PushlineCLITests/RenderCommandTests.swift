@@ -12,19 +12,24 @@ import Testing
     }
 
     @Test func rendersXMLAndWarnsAboutMissingProperties() async throws {
-        let output = await CommandRunner.run(["render", "--file", "templates/toast.wns.xml", "--properties", #"{"title":"Fish & Chips"}"#])
+        let output = await CommandRunner.run([
+            "render", "--file", "templates/toast.wns.xml", "--properties", #"{"title":"Fish & Chips"}"#,
+        ])
         #expect(output.status == 0)
         try CommandRunner.expectGolden(output.out, "render-toast.wns.xml")
-        #expect(output.err == """
-            warning: template 'templates/toast.wns.xml': property 'articleId' is used but not given; it renders as an empty string
-            warning: template 'templates/toast.wns.xml': property 'message' is used but not given; it renders as an empty string
+        #expect(
+            output.err == """
+                warning: template 'templates/toast.wns.xml': property 'articleId' is used but not given; it renders as an empty string
+                warning: template 'templates/toast.wns.xml': property 'message' is used but not given; it renders as an empty string
 
-            """)
+                """)
     }
 
     @Test func rendersADeclaredTemplate() async {
-        let output = await CommandRunner.run(["render", "pipelines/seed-tutorial.yaml", "--template", "genericTemplate",
-                                              "--properties", #"{"message":"Hello from Postman!"}"#])
+        let output = await CommandRunner.run([
+            "render", "pipelines/seed-tutorial.yaml", "--template", "genericTemplate",
+            "--properties", #"{"message":"Hello from Postman!"}"#,
+        ])
         #expect(output == CommandOutput(out: "{\"aps\":{\"alert\":\"Hello from Postman!\"}}\n", err: "", status: 0))
     }
 
@@ -37,8 +42,10 @@ import Testing
 
     @Test func oversizedPayloadIsALintErrorWithThePlatformLimit() async {
         let long = String(repeating: "x", count: 4100)
-        let output = await CommandRunner.run(["render", "pipelines/seed-tutorial.yaml", "--template", "genericTemplate",
-                                              "--properties", "{\"message\":\"\(long)\"}"])
+        let output = await CommandRunner.run([
+            "render", "pipelines/seed-tutorial.yaml", "--template", "genericTemplate",
+            "--properties", "{\"message\":\"\(long)\"}",
+        ])
         #expect(output.status == 2)
         #expect(output.out.hasPrefix("{\"aps\":{\"alert\":\"xxx"))
         #expect(output.err.contains("error: template 'genericTemplate': "))
@@ -47,9 +54,15 @@ import Testing
 
     @Test func usageMistakesExitTwo() async {
         #expect(await CommandRunner.run(["render"]).status == 2)
-        #expect(await CommandRunner.run(["render", "--file", "templates/alert.apns.json", "--properties", "[1]"]).status == 2)
-        #expect(await CommandRunner.run(["render", "--file", "templates/alert.apns.json", "--properties", #"{"a":{"b":1}}"#]).status == 2)
-        #expect(await CommandRunner.run(["render", "pipelines/seed-tutorial.yaml", "--template", "generic"]).err
-            .contains("declares no template 'generic'"))
+        #expect(
+            await CommandRunner.run(["render", "--file", "templates/alert.apns.json", "--properties", "[1]"]).status
+                == 2)
+        #expect(
+            await CommandRunner.run([
+                "render", "--file", "templates/alert.apns.json", "--properties", #"{"a":{"b":1}}"#,
+            ]).status == 2)
+        #expect(
+            await CommandRunner.run(["render", "pipelines/seed-tutorial.yaml", "--template", "generic"]).err
+                .contains("declares no template 'generic'"))
     }
 }

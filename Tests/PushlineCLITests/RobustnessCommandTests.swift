@@ -3,12 +3,16 @@ import Testing
 
 /// Findings from probing the commands with broken input; each stays fixed.
 @Suite struct RobustnessCommandTests {
-    let connection = "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="
+    let connection =
+        "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="
 
     @Test func sasRejectsAbsurdLifetimesAndPastExpiries() async {
-        for arguments in [["--lifetime", "9223372036854775807s"], ["--lifetime", "0s"], ["--expiry", "0"], ["--expiry", "-5"],
-                          ["--expiry", "99999999999"], ["--endpoint", "http://"], ["--hub", "/"]] {
-            let output = await CommandRunner.run(["sas", "--connection-string", connection, "--hub", "myhub"] + arguments)
+        for arguments in [
+            ["--lifetime", "9223372036854775807s"], ["--lifetime", "0s"], ["--expiry", "0"], ["--expiry", "-5"],
+            ["--expiry", "99999999999"], ["--endpoint", "http://"], ["--hub", "/"],
+        ] {
+            let output = await CommandRunner.run(
+                ["sas", "--connection-string", connection, "--hub", "myhub"] + arguments)
             #expect(output.status == 2, "\(arguments)")
             #expect(output.out == "", "\(arguments)")
         }
@@ -45,7 +49,9 @@ import Testing
 
     @Test func propertiesKeepNumberTextAndRejectDuplicates() async {
         let template = "Tests/PushlineCLITests/Inputs/number.json"
-        let kept = await CommandRunner.run(["render", "--file", template, "--properties", #"{"n":1.0,"big":123456789012345678901234567890}"#])
+        let kept = await CommandRunner.run([
+            "render", "--file", template, "--properties", #"{"n":1.0,"big":123456789012345678901234567890}"#,
+        ])
         #expect(kept.out == "{\"n\":\"1.0\",\"big\":\"123456789012345678901234567890\"}\n")
         let duplicate = await CommandRunner.run(["render", "--file", template, "--properties", #"{"n":"a","n":"b"}"#])
         #expect(duplicate.status == 2)
@@ -54,7 +60,9 @@ import Testing
     }
 
     @Test func renderExplainsATemplateThatCouldNotLoad() async {
-        let output = await CommandRunner.run(["render", "Tests/PushlineCLITests/Inputs/unresolved-body.yaml", "--template", "t"])
+        let output = await CommandRunner.run([
+            "render", "Tests/PushlineCLITests/Inputs/unresolved-body.yaml", "--template", "t",
+        ])
         #expect(output.status == 2)
         #expect(output.err.contains("warning: environment variable 'PUSHLINE_TEST_UNSET_BODY' is not set"))
         #expect(output.err.hasSuffix("error: template 't' could not be loaded; see the diagnostics above\n"))

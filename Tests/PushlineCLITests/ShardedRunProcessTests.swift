@@ -1,7 +1,7 @@
 import Foundation
 import RunStore
-import Testing
 import TestSupport
+import Testing
 
 /// Sharded batch runs over a shared PostgreSQL journal, as a Kubernetes Indexed Job runs them: the real
 /// `pushline run --shard I/N` processes from different working directories against the real emulator.
@@ -17,9 +17,12 @@ struct ShardedRunProcessTests {
         return directory
     }
 
-    func shard(_ index: Int, _ scratch: BatchRunProcessTests.Scratch, _ connection: String, report: String? = nil) throws -> PushlineProcess {
-        try PushlineProcess(["run", batch.paced, "--shard", "\(index)/4", "--quiet"] + (report.map { ["--report", $0] } ?? []),
-                            environment: batch.environment(scratch, connection), directory: try workingDirectory())
+    func shard(_ index: Int, _ scratch: BatchRunProcessTests.Scratch, _ connection: String, report: String? = nil)
+        throws -> PushlineProcess
+    {
+        try PushlineProcess(
+            ["run", batch.paced, "--shard", "\(index)/4", "--quiet"] + (report.map { ["--report", $0] } ?? []),
+            environment: batch.environment(scratch, connection), directory: try workingDirectory())
     }
 
     @Test func fourShardsFromFourDirectoriesSendEveryRowOnceThroughAKillADuplicateAndARerun() async throws {
@@ -43,13 +46,17 @@ struct ShardedRunProcessTests {
         #expect(shards[2].stdout.contains("resuming run"), "\(shards[2].stdout)")
 
         // Every shard's report reconciles with the whole input; together they cover each row once.
-        var accepted = 0, skipped = 0, unknown = 0
+        var accepted = 0
+        var skipped = 0
+        var unknown = 0
         for (index, report) in reports.enumerated() {
             let counts = try batch.items(report)
             let mine = counts["accepted", default: 0] + counts["skipped", default: 0] + counts["unknown", default: 0]
             #expect(mine + counts["otherShards", default: 0] == users, "shard \(index): \(counts)")
             #expect(counts["failed", default: 0] == 0 && counts["bad", default: 0] == 0, "shard \(index): \(counts)")
-            #expect(statuses[index] == (counts["unknown", default: 0] == 0 ? 0 : 3), "shard \(index): \(shards[index].stdout.suffix(1500))")
+            #expect(
+                statuses[index] == (counts["unknown", default: 0] == 0 ? 0 : 3),
+                "shard \(index): \(shards[index].stdout.suffix(1500))")
             accepted += counts["accepted", default: 0]
             skipped += counts["skipped", default: 0]
             unknown += counts["unknown", default: 0]
@@ -70,7 +77,8 @@ struct ShardedRunProcessTests {
 
         // Every part ran to its end, so a start split another way is a new run: the idempotency keys hold back every row
         // the four parts sent, and the rows they left unknown stay unknown.
-        let resplit = try PushlineProcess(["run", batch.paced, "--shard", "0/2", "--quiet"], environment: batch.environment(scratch, connection))
+        let resplit = try PushlineProcess(
+            ["run", batch.paced, "--shard", "0/2", "--quiet"], environment: batch.environment(scratch, connection))
         #expect([0, 3].contains(try await resplit.waitForExit()), "\(resplit.stdout)")
         #expect(resplit.stdout.contains("new run") && resplit.stdout.contains("shard 0/2"), "\(resplit.stdout)")
         #expect(try await batch.deliveries(base).values.reduce(0, +) == before, "nothing was sent twice")
@@ -78,7 +86,8 @@ struct ShardedRunProcessTests {
         // `runs show` of any shard shows the run's four parts and their counts.
         let list = try PushlineProcess(["runs", "list"], environment: batch.environment(scratch, connection))
         #expect(try await list.waitForExit() == 0)
-        let shardRun = try #require(list.stdout.split(separator: "\n").first { $0.contains("shard 3/4") }.map { String($0.prefix(22)) })
+        let shardRun = try #require(
+            list.stdout.split(separator: "\n").first { $0.contains("shard 3/4") }.map { String($0.prefix(22)) })
         let show = try PushlineProcess(["runs", "show", shardRun], environment: batch.environment(scratch, connection))
         #expect(try await show.waitForExit() == 0)
         for index in 0..<4 { #expect(show.stdout.contains("shard \(index)/4  "), "\(show.stdout)") }
@@ -94,8 +103,10 @@ struct ShardedRunProcessTests {
         let (emulator, base, connection) = try await batch.emulator()
         try await batch.register(scratch, connection)
         let shards = try (0..<2).map { index in
-            try PushlineProcess(["run", batch.paced, "--shard", "\(index)/2", "--quiet"], environment: batch.environment(scratch, connection),
-                                directory: try workingDirectory())
+            try PushlineProcess(
+                ["run", batch.paced, "--shard", "\(index)/2", "--quiet"],
+                environment: batch.environment(scratch, connection),
+                directory: try workingDirectory())
         }
         try await batch.waitForDeliveries(base, atLeast: 600)
         try server.crash()
@@ -103,14 +114,17 @@ struct ShardedRunProcessTests {
             let status = try await process.waitForExit(timeout: 90)
             // A journal that cannot be written stops the run at once, saying so; running again resumes (1 is retried).
             #expect([1, 75].contains(status), "\(process.stdout.suffix(1500))")
-            #expect(process.stdout.contains("cannot reach the run store at postgres://pushline@127.0.0.1:"), "\(process.stdout.suffix(1500))")
+            #expect(
+                process.stdout.contains("cannot reach the run store at postgres://pushline@127.0.0.1:"),
+                "\(process.stdout.suffix(1500))")
             #expect(!process.stdout.contains(server.url), "the password was printed")
         }
         let stopped = try await batch.deliveries(base).values.reduce(0, +)
         #expect(stopped < 3000)
 
         // Until it is back, a new start is turned away as retryable (75), sending nothing.
-        let early = try PushlineProcess(["run", batch.paced, "--shard", "0/2", "--quiet"], environment: batch.environment(scratch, connection))
+        let early = try PushlineProcess(
+            ["run", batch.paced, "--shard", "0/2", "--quiet"], environment: batch.environment(scratch, connection))
         #expect(try await early.waitForExit(timeout: 60) == 75, "\(early.stdout)")
         #expect(try await batch.deliveries(base).values.reduce(0, +) == stopped)
 
@@ -118,8 +132,9 @@ struct ShardedRunProcessTests {
         var unknown = 0
         for index in 0..<2 {
             let report = scratch.directory + "/resumed-\(index).json"
-            let resumed = try PushlineProcess(["run", batch.paced, "--shard", "\(index)/2", "--quiet", "--report", report],
-                                              environment: batch.environment(scratch, connection), directory: try workingDirectory())
+            let resumed = try PushlineProcess(
+                ["run", batch.paced, "--shard", "\(index)/2", "--quiet", "--report", report],
+                environment: batch.environment(scratch, connection), directory: try workingDirectory())
             let status = try await resumed.waitForExit(timeout: 120)
             let counts = try batch.items(report)
             unknown += counts["unknown", default: 0]

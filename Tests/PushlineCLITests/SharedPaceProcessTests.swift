@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Budgets shared through the journal: two shards of one run, from two working directories, keep to one
 /// `rate:` together, whether the hub's or the step's. Only a lower bound on the time is asserted (a slow
@@ -9,7 +9,9 @@ import TestSupport
     let batch = BatchRunProcessTests()
     let users = 100
 
-    @Test("two shards keep to one rate together, through either store", arguments: JournalKind.all, ["digest-hub-rate.yaml", "digest-rate25.yaml"])
+    @Test(
+        "two shards keep to one rate together, through either store", arguments: JournalKind.all,
+        ["digest-hub-rate.yaml", "digest-rate25.yaml"])
     func twoShardsShareOneBudget(_ journal: JournalKind, _ pipeline: String) async throws {
         let scratch = try BatchRunProcessTests.Scratch(users: users, journal: journal)
         let (emulator, base, connection) = try await batch.emulator()
@@ -17,8 +19,12 @@ import TestSupport
         let reports = (0..<2).map { scratch.directory + "/shard-\($0).json" }
         let started = ContinuousClock.now
         let shards = try (0..<2).map { index in
-            try PushlineProcess(["run", batch.inputs + "e2e/" + pipeline, "--shard", "\(index)/2", "--quiet", "--report", reports[index]],
-                                environment: batch.environment(scratch, connection), directory: try workingDirectory())
+            try PushlineProcess(
+                [
+                    "run", batch.inputs + "e2e/" + pipeline, "--shard", "\(index)/2", "--quiet", "--report",
+                    reports[index],
+                ],
+                environment: batch.environment(scratch, connection), directory: try workingDirectory())
         }
         for shard in shards { #expect(try await shard.waitForExit(timeout: 120) == 0, "\(shard.stdout)") }
         let elapsed = ContinuousClock.now - started

@@ -35,25 +35,29 @@ extension PipelineRunProcessTests {
     func scheduledIdReachesCancel() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
-        let (pipeline, directory) = try pipelineFile(Self.head + """
-              - id: schedule
-                send: { hub: main, audience: ops, schedule: in 2h, properties: { message: "later" } }
-              - name: cancel it
-                cancel: { hub: main, notification-ids: "${steps.schedule.notification-ids}" }
-              - id: now
-                send: { hub: main, audience: ops, properties: { message: "now" } }
-              - send: { hub: main, audience: ops, properties: { message: "${steps.now.accepted} sent, \\"quoted\\"" } }
-              - name: only when none went out
-                when: ${steps.now.accepted} == 0
-                send: { hub: main, audience: ops, properties: { message: "none went out" } }
-              - when: "!dry-run && ${steps.now.notification-ids} != [] && ${steps.schedule.failed} < 1"
-                send: { hub: main, audience: ops, properties: { message: "checked" } }
-            """)
+        let (pipeline, directory) = try pipelineFile(
+            Self.head + """
+                  - id: schedule
+                    send: { hub: main, audience: ops, schedule: in 2h, properties: { message: "later" } }
+                  - name: cancel it
+                    cancel: { hub: main, notification-ids: "${steps.schedule.notification-ids}" }
+                  - id: now
+                    send: { hub: main, audience: ops, properties: { message: "now" } }
+                  - send: { hub: main, audience: ops, properties: { message: "${steps.now.accepted} sent, \\"quoted\\"" } }
+                  - name: only when none went out
+                    when: ${steps.now.accepted} == 0
+                    send: { hub: main, audience: ops, properties: { message: "none went out" } }
+                  - when: "!dry-run && ${steps.now.notification-ids} != [] && ${steps.schedule.failed} < 1"
+                    send: { hub: main, audience: ops, properties: { message: "checked" } }
+                """)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = try PushlineProcess(["run", pipeline, "--report", directory + "/report.json"],
-                                          environment: ["NH_CONNECTION": full, "PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        let process = try PushlineProcess(
+            ["run", pipeline, "--report", directory + "/report.json"],
+            environment: ["NH_CONNECTION": full, "PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
         #expect(try await process.waitForExit() == 0, "\(process.stdout)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json")))
+                as? [String: Any])
         let steps = try #require(report["steps"] as? [[String: Any]])
         let scheduled = try #require(((steps[1]["outputs"] as? [String: Any])?["notification-ids"] as? [String])?.first)
         #expect((steps[2]["outputs"] as? [String: Any])?["notification-ids"] as? [String] == [scheduled])
@@ -63,13 +67,17 @@ extension PipelineRunProcessTests {
         #expect(deliveries.contains(#"1 sent, \\\"quoted\\\""#), "\(deliveries)")
         #expect(!deliveries.contains("later"), "the scheduled send was cancelled before it went out")
         // when: expressions over outputs and the run: one is false and skips its step, the other holds.
-        #expect(steps[5]["status"] as? String == "skipped" && steps[5]["summary"] as? String == "skipped (when: ${steps.now.accepted} == 0): false")
+        #expect(
+            steps[5]["status"] as? String == "skipped"
+                && steps[5]["summary"] as? String == "skipped (when: ${steps.now.accepted} == 0): false")
         #expect(steps[6]["status"] as? String == "succeeded")
         #expect(deliveries.contains("checked") && !deliveries.contains("none went out"))
         #expect(try await emulator.stop() == 0)
     }
 
-    @Test("the schedule-then-cancel example cancels what it scheduled; its dry run says the id is known only in a live run")
+    @Test(
+        "the schedule-then-cancel example cancels what it scheduled; its dry run says the id is known only in a live run"
+    )
     func scheduleThenCancelExample() async throws {
         let (emulator, _, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
@@ -78,17 +86,23 @@ extension PipelineRunProcessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (dryStatus, dry) = try await run(["run", example, "--dry-run"], connection: full)
         #expect(dryStatus == 0 && dry.contains("would run with values a live run hands on"), "\(dry)")
-        let (status, output) = try await run(["run", example], connection: full, environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        let (status, output) = try await run(
+            ["run", example], connection: full, environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("[2/2] cancel the reminder") && output.contains("cancelled scheduled notification '"), "\(output)")
+        #expect(
+            output.contains("[2/2] cancel the reminder") && output.contains("cancelled scheduled notification '"),
+            "\(output)")
         #expect(try await emulator.stop() == 0)
     }
 
-    @Test("a resumed run reads a completed step back instead of running it again: the cancel is not repeated, its outputs are journalled and shown")
+    @Test(
+        "a resumed run reads a completed step back instead of running it again: the cancel is not repeated, its outputs are journalled and shown"
+    )
     func resumedRunReadsCompletedStepsBack() async throws {
         let (emulator, _, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
-        let (pipeline, directory) = try pipelineFile("""
+        let (pipeline, directory) = try pipelineFile(
+            """
             version: 1
             hubs:
               main: { connection: "${env:NH_CONNECTION}", hub: myhub }
@@ -106,21 +120,35 @@ extension PipelineRunProcessTests {
         let first = try PushlineProcess(["run", pipeline], environment: environment)
         #expect(try await first.waitForExit() == 1)
         // Again: it resumes the failed run. Had the cancel run again, the hub would have had nothing to cancel (404).
-        let again = try PushlineProcess(["run", pipeline, "--report", directory + "/report.json"], environment: environment)
+        let again = try PushlineProcess(
+            ["run", pipeline, "--report", directory + "/report.json"], environment: environment)
         #expect(try await again.waitForExit() == 1, "the last step still fails: \(again.stdout)")
         let lines = again.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("[3/4] cancel it") && $0.contains("done by an earlier attempt of this run: cancelled scheduled notification") },
-                "\(again.stdout)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        #expect(
+            lines.contains {
+                $0.hasPrefix("[3/4] cancel it")
+                    && $0.contains("done by an earlier attempt of this run: cancelled scheduled notification")
+            },
+            "\(again.stdout)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json")))
+                as? [String: Any])
         let steps = try #require(report["steps"] as? [[String: Any]])
         let scheduled = try #require(((steps[1]["outputs"] as? [String: Any])?["notification-ids"] as? [String])?.first)
         #expect((steps[2]["outputs"] as? [String: Any])?["notification-ids"] as? [String] == [scheduled])
-        let show = try PushlineProcess(["runs", "show", try #require(report["runId"] as? String)], environment: environment)
+        let show = try PushlineProcess(
+            ["runs", "show", try #require(report["runId"] as? String)], environment: environment)
         #expect(try await show.waitForExit() == 0)
-        #expect(show.stdout.contains("step 3 cancel it: completed: cancelled scheduled notification '\(scheduled)'"), "\(show.stdout)")
-        #expect(show.stdout.contains("  outputs: cancelled 1; notification-ids [\(scheduled)]; tracking-ids ["), "\(show.stdout)")
+        #expect(
+            show.stdout.contains("step 3 cancel it: completed: cancelled scheduled notification '\(scheduled)'"),
+            "\(show.stdout)")
+        #expect(
+            show.stdout.contains("  outputs: cancelled 1; notification-ids [\(scheduled)]; tracking-ids ["),
+            "\(show.stdout)")
         // The steps are listed in the pipeline's order, those with items and those that completed alike.
-        let numbers = show.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }.compactMap { Int($0.split(separator: " ")[1]) }
+        let numbers = show.stdout.split(separator: "\n").filter { $0.hasPrefix("step ") }.compactMap {
+            Int($0.split(separator: " ")[1])
+        }
         #expect(numbers.count >= 3 && numbers == numbers.sorted(), "\(show.stdout)")
         #expect(try await emulator.stop() == 0)
     }
@@ -129,15 +157,17 @@ extension PipelineRunProcessTests {
     func skippedStepsOutput() async throws {
         let (emulator, base, strings) = try await emulator()
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
-        let (pipeline, directory) = try pipelineFile(Self.head + """
-              - id: apology
-                when: failure
-                send: { hub: main, audience: ops, properties: { message: "sorry" } }
-              - name: follow-up
-                send: { hub: main, audience: ops, properties: { message: "${steps.apology.accepted} apologies (${steps.apology.status}${steps.apology.error})" } }
-            """)
+        let (pipeline, directory) = try pipelineFile(
+            Self.head + """
+                  - id: apology
+                    when: failure
+                    send: { hub: main, audience: ops, properties: { message: "sorry" } }
+                  - name: follow-up
+                    send: { hub: main, audience: ops, properties: { message: "${steps.apology.accepted} apologies (${steps.apology.status}${steps.apology.error})" } }
+                """)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (status, output) = try await run(["run", pipeline], connection: full, environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
+        let (status, output) = try await run(
+            ["run", pipeline], connection: full, environment: ["PUSHLINE_JOURNAL": directory + "/journal.sqlite"])
         #expect(status == 0, "\(output)")
         let deliveries = try await http("GET", "\(base)_emulator/deliveries").1
         #expect(deliveries.contains("0 apologies (skipped)"), "\(deliveries)")

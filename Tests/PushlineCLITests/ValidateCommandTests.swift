@@ -2,18 +2,26 @@ import Foundation
 import Testing
 
 @Suite struct ValidateCommandTests {
-    let environment = ["NH_CONNECTION": "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=", "NH_HUB": "myhub",
-                       "DIGEST_ROWS": CommandRunner.root + "/pipelines/data/digest-sample.csv",
-                       "PUSHLINE_USERS": CommandRunner.root + "/pipelines/data/demo-users.htpasswd",
-                       "PUSHLINE_API_KEY": "demo-api-key-0123456789",
-                       "CRM_URL": "https://crm.example.com/api", "CRM_TOKEN": "crm-token", "OPS_WEBHOOK": "https://chat.example.com/hook"]
+    let environment = [
+        "NH_CONNECTION":
+            "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=",
+        "NH_HUB": "myhub",
+        "DIGEST_ROWS": CommandRunner.root + "/pipelines/data/digest-sample.csv",
+        "PUSHLINE_USERS": CommandRunner.root + "/pipelines/data/demo-users.htpasswd",
+        "PUSHLINE_API_KEY": "demo-api-key-0123456789",
+        "CRM_URL": "https://crm.example.com/api", "CRM_TOKEN": "crm-token",
+        "OPS_WEBHOOK": "https://chat.example.com/hook",
+    ]
 
     @Test func bundledPipelinesAreClean() async {
         let output = await CommandRunner.run(["validate", "pipelines/"], environment: environment)
-        #expect(output == CommandOutput(
-            out: "pipelines/breaking-news.yaml: ok\npipelines/crm-digest.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/digest-from-database.yaml: ok\npipelines/notify-user.yaml: ok\n"
-                + "pipelines/notify-users.service.yaml: ok\npipelines/schedule-then-cancel.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
-            err: "", status: 0))
+        #expect(
+            output
+                == CommandOutput(
+                    out:
+                        "pipelines/breaking-news.yaml: ok\npipelines/crm-digest.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/digest-from-database.yaml: ok\npipelines/notify-user.yaml: ok\n"
+                        + "pipelines/notify-users.service.yaml: ok\npipelines/schedule-then-cancel.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
+                    err: "", status: 0))
     }
 
     @Test func unsetVariablesAreWarningsNotErrors() async throws {
@@ -24,14 +32,16 @@ import Testing
     }
 
     @Test func brokenPipelineGetsEveryDiagnosticInOnePass() async throws {
-        let output = await CommandRunner.run(["validate", "Tests/PushlineCLITests/Inputs/broken.yaml"], environment: environment)
+        let output = await CommandRunner.run(
+            ["validate", "Tests/PushlineCLITests/Inputs/broken.yaml"], environment: environment)
         #expect(output.status == 2)
         #expect(output.out == "Tests/PushlineCLITests/Inputs/broken.yaml: 3 errors\n")
         try CommandRunner.expectGolden(output.err, "validate-broken.err.txt")
     }
 
     @Test func jsonFormatGoesToStdout() async throws {
-        let output = await CommandRunner.run(["validate", "--format", "json", "Tests/PushlineCLITests/Inputs/broken.yaml"], environment: environment)
+        let output = await CommandRunner.run(
+            ["validate", "--format", "json", "Tests/PushlineCLITests/Inputs/broken.yaml"], environment: environment)
         #expect(output.status == 2)
         #expect(output.err == "")
         try CommandRunner.expectGolden(output.out, "validate-broken.json")
@@ -44,8 +54,9 @@ import Testing
     }
 
     @Test func jsonFormatWritesJSONOnlyEvenForAMissingPath() async throws {
-        let output = await CommandRunner.run(["validate", "--format", "json", "no/such/dir", "pipelines/seed-tutorial.yaml"],
-                                             environment: environment)
+        let output = await CommandRunner.run(
+            ["validate", "--format", "json", "no/such/dir", "pipelines/seed-tutorial.yaml"],
+            environment: environment)
         #expect(output.status == 2)
         #expect(output.err == "")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any])
@@ -57,7 +68,9 @@ import Testing
 
 /// A step in a former spelling: read as it now is with a warning, and rewritten by `validate --fix`.
 @Suite struct ValidateFixTests {
-    @Test("`validate --fix` rewrites a step in a former spelling, keeping comments and layout, and the file then validates clean")
+    @Test(
+        "`validate --fix` rewrites a step in a former spelling, keeping comments and layout, and the file then validates clean"
+    )
     func fixRewritesFormerSpellings() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fix-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -75,22 +88,31 @@ import Testing
 
             """
         try original.write(toFile: path, atomically: true, encoding: .utf8)
-        let environment = ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"]
+        let environment = [
+            "NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"
+        ]
         let warned = await CommandRunner.run(["validate", path], environment: environment)
         #expect(warned.status == 0 && warned.out == "\(path): 1 warning\n", "\(warned)")
-        #expect(warned.err.contains("`send:` with `cancel:` is now a step of its own: `cancel: { hub: main, notification-ids: ${steps.later.notification-ids[0]} }`"))
+        #expect(
+            warned.err.contains(
+                "`send:` with `cancel:` is now a step of its own: `cancel: { hub: main, notification-ids: ${steps.later.notification-ids[0]} }`"
+            ))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == original, "validate alone changes nothing")
 
         let fixed = await CommandRunner.run(["validate", "--fix", path], environment: environment)
         #expect(fixed.status == 0 && fixed.out == "\(path): ok\n", "\(fixed)")
         #expect(fixed.err.split(separator: "\n") == ["\(path): fixed 2 places"], "\(fixed.err)")
-        #expect(try String(contentsOfFile: path, encoding: .utf8)
-            == original.replacingOccurrences(of: "- send: { hub: main, cancel:", with: "- cancel: { hub: main, notification-ids:"))
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == original.replacingOccurrences(
+                    of: "- send: { hub: main, cancel:", with: "- cancel: { hub: main, notification-ids:"))
         let again = await CommandRunner.run(["validate", "--fix", path], environment: environment)
         #expect(again.err == "" && again.status == 0, "a current file is left as it is")
     }
 
-    @Test("`validate --fix` splits a send that read outcomes into the send and an `outcomes` step, with later references, or leaves it whole")
+    @Test(
+        "`validate --fix` splits a send that read outcomes into the send and an `outcomes` step, with later references, or leaves it whole"
+    )
     func fixSplitsSendAndOutcomes() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fix-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -103,54 +125,62 @@ import Testing
             steps:
 
             """
-        let original = head + """
-              - send:
-                  hub: main
-                  audience: fans
-                  outcomes:
-                    wait: 10m
-                  properties: { message: "hi" }   # the greeting
-                when: always
-              - when: ${steps.send-1.delivered} == 0
-                send: { hub: main, audience: ops, properties: { message: "none of ${steps.send-1.accepted} reached: ${steps.send-1.outcome-state}" } }
+        let original =
+            head + """
+                  - send:
+                      hub: main
+                      audience: fans
+                      outcomes:
+                        wait: 10m
+                      properties: { message: "hi" }   # the greeting
+                    when: always
+                  - when: ${steps.send-1.delivered} == 0
+                    send: { hub: main, audience: ops, properties: { message: "none of ${steps.send-1.accepted} reached: ${steps.send-1.outcome-state}" } }
 
-            """
+                """
         try original.write(toFile: path, atomically: true, encoding: .utf8)
-        let environment = ["NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"]
+        let environment = [
+            "NH_CONNECTION": "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v"
+        ]
         let warned = await CommandRunner.run(["validate", path], environment: environment)
         #expect(warned.status == 0 && warned.out == "\(path): 1 warning\n", "\(warned)")
-        #expect(warned.err.contains("`send:` with `outcomes:` is now two steps: the send (`id: send-1`), then `- outcomes: { hub: main, of: send-1, wait: 10m }`, with its `when:`"),
-                "\(warned.err)")
+        #expect(
+            warned.err.contains(
+                "`send:` with `outcomes:` is now two steps: the send (`id: send-1`), then `- outcomes: { hub: main, of: send-1, wait: 10m }`, with its `when:`"
+            ),
+            "\(warned.err)")
 
         let fixed = await CommandRunner.run(["validate", "--fix", path], environment: environment)
         #expect(fixed.status == 0 && fixed.out == "\(path): ok\n", "\(fixed)")
         // The moved outputs are read from the new step; the send's own (`accepted`) still from the send.
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == head + """
-              - send:
-                  hub: main
-                  audience: fans
-                  properties: { message: "hi" }   # the greeting
-                when: always
-                id: send-1
-              - id: send-1-outcomes
-                when: always
-                outcomes: { hub: main, of: send-1, wait: 10m }
-              - when: ${steps.send-1-outcomes.delivered} == 0
-                send: { hub: main, audience: ops, properties: { message: "none of ${steps.send-1.accepted} reached: ${steps.send-1-outcomes.outcome-state}" } }
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == head + """
+                  - send:
+                      hub: main
+                      audience: fans
+                      properties: { message: "hi" }   # the greeting
+                    when: always
+                    id: send-1
+                  - id: send-1-outcomes
+                    when: always
+                    outcomes: { hub: main, of: send-1, wait: 10m }
+                  - when: ${steps.send-1-outcomes.delivered} == 0
+                    send: { hub: main, audience: ops, properties: { message: "none of ${steps.send-1.accepted} reached: ${steps.send-1-outcomes.outcome-state}" } }
 
-            """)
+                """)
 
         // A comment inside the old key: the edits cannot be made with certainty, so none is; the warning says what to write.
-        let commented = head + """
-              - id: digest
-                send:
-                  hub: main
-                  audience: fans
-                  outcomes:
-                    # how long
-                    wait: 10m
+        let commented =
+            head + """
+                  - id: digest
+                    send:
+                      hub: main
+                      audience: fans
+                      outcomes:
+                        # how long
+                        wait: 10m
 
-            """
+                """
         try commented.write(toFile: path, atomically: true, encoding: .utf8)
         let kept = await CommandRunner.run(["validate", "--fix", path], environment: environment)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == commented)

@@ -44,9 +44,13 @@ struct SendAgainStep: Step {
 @Suite("Pushline as a package: the command line with steps of one's own")
 struct PushlineTests {
     /// Runs `arguments` through `Pushline.run` with the console captured.
-    func run(_ arguments: [String], adding steps: [any Step.Type] = [CountdownStep.self]) async -> (out: String, err: String, status: Int32) {
-        let out = Mutex(""), err = Mutex("")
-        var console = Console.current.writing(out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } })
+    func run(_ arguments: [String], adding steps: [any Step.Type] = [CountdownStep.self]) async -> (
+        out: String, err: String, status: Int32
+    ) {
+        let out = Mutex("")
+        let err = Mutex("")
+        var console = Console.current.writing(
+            out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } })
         // A journal of this call's own, never the user's.
         let journal = NSTemporaryDirectory() + "pushline-kit-journal-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: journal) }
@@ -64,22 +68,29 @@ struct PushlineTests {
 
     @Test("the built-in steps come first, in the order pushline steps lists them")
     func builtinSteps() {
-        #expect(Pushline.builtinSteps.map(\.id) == ["sign", "register", "render", "send", "cancel", "outcomes", "query"])
+        #expect(
+            Pushline.builtinSteps.map(\.id) == ["sign", "register", "render", "send", "cancel", "outcomes", "query"])
     }
 
     @Test("an added step is listed, checked at its line and column, run, and its output feeds a later step")
     func addedStepRuns() async throws {
         let listed = await run(["steps"])
         #expect(listed.status == 0)
-        #expect(listed.out.contains("countdown") && listed.out.contains("Hands on a countdown from a number, as text."), "\(listed.out)")
+        #expect(
+            listed.out.contains("countdown") && listed.out.contains("Hands on a countdown from a number, as text."),
+            "\(listed.out)")
 
         let (bad, removeBad) = try pipeline("version: 1\nsteps:\n  - countdown: { from: 12 }\n")
         defer { removeBad() }
         let refused = await run(["validate", bad])
         #expect(refused.status == 2)
-        #expect(refused.err.contains("p.yaml:3:24: error: [countdown] 'from' must be a whole number from 1 to 10, found '12'"), "\(refused.err)")
+        #expect(
+            refused.err.contains(
+                "p.yaml:3:24: error: [countdown] 'from' must be a whole number from 1 to 10, found '12'"),
+            "\(refused.err)")
 
-        let (good, removeGood) = try pipeline("""
+        let (good, removeGood) = try pipeline(
+            """
             version: 1
             steps:
               - id: count

@@ -1,14 +1,16 @@
 import Foundation
 import Logging
 import PipelineCore
-@testable import PushlineLogging
 import Testing
+
+@testable import PushlineLogging
 
 @Suite struct JSONLogFieldTests {
     @Test("JSON log lines carry numbers and booleans as JSON numbers and booleans, the rest as text")
     func fields() throws {
         let fields: [String: Field] = [
-            "accepted": Field(.stringConvertible(1200)), "rate": Field(.stringConvertible(61.5)), "dry": Field(.stringConvertible(true)),
+            "accepted": Field(.stringConvertible(1200)), "rate": Field(.stringConvertible(61.5)),
+            "dry": Field(.stringConvertible(true)),
             "step": Field("2:send"), "nan": Field(.stringConvertible(Double.nan)),
         ]
         let encoder = JSONEncoder()

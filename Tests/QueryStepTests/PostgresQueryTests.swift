@@ -3,6 +3,7 @@ import PipelineCore
 import PostgresNIO
 import PostgresRunStore
 import Testing
+
 @testable import QueryStep
 
 /// The query step against the PostgreSQL server CI starts (`PUSHLINE_TEST_POSTGRES`); skipped without one unless
@@ -33,7 +34,7 @@ import Testing
         do {
             try await body(url, schema)
         } catch {
-            try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"), logger: logger)
+            _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"), logger: logger)
             try? await connection.close()
             throw error
         }
@@ -44,34 +45,67 @@ import Testing
     @Test("rows come back with each type as text, arguments bound as $1 (cast in the SQL), NULL as null")
     func readsRows() async throws {
         try await withTable { url, schema in
-            let query = try #require(build([("database", url), ("arguments", ["0"]),
-                                            ("sql", #"select user_id as "userId", name, visits, score, active, seen, id, note from \#(schema).users where visits >= $1::int order by user_id"#)],
-                                           directory: NSTemporaryDirectory()).0)
+            let query = try #require(
+                build(
+                    [
+                        ("database", url), ("arguments", ["0"]),
+                        (
+                            "sql",
+                            #"select user_id as "userId", name, visits, score, active, seen, id, note from \#(schema).users where visits >= $1::int order by user_id"#
+                        ),
+                    ],
+                    directory: NSTemporaryDirectory()
+                ).0)
             let result = try await query.run(in: context())
-            guard case .rows(let rows)? = result.outputs["rows"] else { Issue.record("rows"); return }
+            guard case .rows(let rows)? = result.outputs["rows"] else {
+                Issue.record("rows")
+                return
+            }
             #expect(rows.columns == ["userId", "name", "visits", "score", "active", "seen", "id", "note"])
-            #expect(try lines(rows) == [
-                #"{"userId":"u1","name":"Ann","visits":"3","score":"1.5","active":"true","seen":"2026-11-27T03:00:00Z","id":"6f1c0b9e-1d2a-4c3b-9e8f-0a1b2c3d4e5f","note":null}"#,
-                #"{"userId":"u2","name":"Bob \"the\" builder","visits":"0","score":"2.25","active":"false","seen":null,"id":null,"note":"x"}"#,
-            ])
-            #expect(!result.summary.contains("pushline:"), "the summary names the database without its password: \(result.summary)")
+            #expect(
+                try lines(rows) == [
+                    #"{"userId":"u1","name":"Ann","visits":"3","score":"1.5","active":"true","seen":"2026-11-27T03:00:00Z","id":"6f1c0b9e-1d2a-4c3b-9e8f-0a1b2c3d4e5f","note":null}"#,
+                    #"{"userId":"u2","name":"Bob \"the\" builder","visits":"0","score":"2.25","active":"false","seen":null,"id":null,"note":"x"}"#,
+                ])
+            #expect(
+                !result.summary.contains("pushline:"),
+                "the summary names the database without its password: \(result.summary)")
         }
     }
 
-    @Test("a write is refused by the read-only transaction; a syntax error points into the SQL; a slow statement is stopped at its timeout")
+    @Test(
+        "a write is refused by the read-only transaction; a syntax error points into the SQL; a slow statement is stopped at its timeout"
+    )
     func refusesAndStops() async throws {
         try await withTable { url, schema in
             let directory = NSTemporaryDirectory()
-            let write = try #require(build([("database", url), ("sql", "delete from \(schema).users")], directory: directory).0)
-            do { _ = try await write.run(in: context()); Issue.record("a write") } catch let failure as StepFailure {
-                #expect(failure.message.hasSuffix("(sql): cannot execute DELETE in a read-only transaction (SQLSTATE 25006)"), "\(failure.message)")
+            let write = try #require(
+                build([("database", url), ("sql", "delete from \(schema).users")], directory: directory).0)
+            do {
+                _ = try await write.run(in: context())
+                Issue.record("a write")
+            } catch let failure as StepFailure {
+                #expect(
+                    failure.message.hasSuffix(
+                        "(sql): cannot execute DELETE in a read-only transaction (SQLSTATE 25006)"),
+                    "\(failure.message)")
             }
-            let typo = try #require(build([("database", url), ("sql", "select user_id,\nfrom \(schema).users")], directory: directory).0)
-            do { _ = try await typo.run(in: context()); Issue.record("a typo") } catch let failure as StepFailure {
-                #expect(failure.message.contains("(sql, line 2, column 1): syntax error at or near \"from\""), "\(failure.message)")
+            let typo = try #require(
+                build([("database", url), ("sql", "select user_id,\nfrom \(schema).users")], directory: directory).0)
+            do {
+                _ = try await typo.run(in: context())
+                Issue.record("a typo")
+            } catch let failure as StepFailure {
+                #expect(
+                    failure.message.contains("(sql, line 2, column 1): syntax error at or near \"from\""),
+                    "\(failure.message)")
             }
-            let slow = try #require(build([("database", url), ("sql", "select pg_sleep(30)"), ("timeout", "1s")], directory: directory).0)
-            do { _ = try await slow.run(in: context()); Issue.record("it sleeps") } catch let failure as StepFailure {
+            let slow = try #require(
+                build([("database", url), ("sql", "select pg_sleep(30)"), ("timeout", "1s")], directory: directory).0)
+            do {
+                _ = try await slow.run(in: context())
+                Issue.record("it sleeps")
+            } catch let failure as StepFailure {
                 #expect(failure.message.contains("ran past its timeout"), "\(failure.message)")
             }
             #expect(try await Self.count(url, schema) == 2, "nothing was deleted")
@@ -84,8 +118,12 @@ import Testing
             var components = try #require(URLComponents(string: url))
             components.password = "not-the-Password-42"
             let wrong = try #require(components.string)
-            let query = try #require(build([("database", wrong), ("sql", "select 1")], directory: NSTemporaryDirectory()).0)
-            do { _ = try await query.run(in: context()); Issue.record("a wrong password") } catch let failure as StepFailure {
+            let query = try #require(
+                build([("database", wrong), ("sql", "select 1")], directory: NSTemporaryDirectory()).0)
+            do {
+                _ = try await query.run(in: context())
+                Issue.record("a wrong password")
+            } catch let failure as StepFailure {
                 #expect(!"\(failure)".contains("not-the-Password-42"), "\(failure)")
             }
         }
@@ -95,7 +133,9 @@ import Testing
         let connection = try await PostgresStore.connect(try PostgresLocation(url, environment: [:]), doing: "counting")
         defer { Task { try? await connection.close() } }
         var count = 0
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: "select count(*) from \(schema).users"), logger: Logger(label: "test")) {
+        for try await row in try await connection.query(
+            PostgresQuery(unsafeSQL: "select count(*) from \(schema).users"), logger: Logger(label: "test"))
+        {
             count = try row.decode(Int.self)
         }
         return count

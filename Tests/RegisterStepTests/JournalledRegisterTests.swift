@@ -1,14 +1,17 @@
 import Foundation
 import HubWire
 import PipelineCore
-@testable import RegisterStep
 import RunStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
-private func journalled(_ transport: any HubTransport, ledger: MemoryLedger, resume: Bool = false,
-                        stop: StopSignal = StopSignal()) -> StepContext {
+@testable import RegisterStep
+
+private func journalled(
+    _ transport: any HubTransport, ledger: MemoryLedger, resume: Bool = false,
+    stop: StopSignal = StopSignal()
+) -> StepContext {
     var context = context(transport)
     context.batch = BatchControl(ledger: ledger, isResume: resume, stop: stop)
     return context
@@ -18,9 +21,16 @@ private let fcmHandles = (1...4).map { "\(fcmToken)\($0)" }
 
 /// Four native FCM registrations without ids (each asks the hub for one).
 private func fourRegistrations() throws -> RegisterStep {
-    try built([("hub", scalar("tutorial")), ("registrations", list(fcmHandles.map { handle in
-        mapping([("platform", scalar("fcmv1")), ("handle", scalar(handle))])
-    }))])
+    try built([
+        ("hub", scalar("tutorial")),
+        (
+            "registrations",
+            list(
+                fcmHandles.map { handle in
+                    mapping([("platform", scalar("fcmv1")), ("handle", scalar(handle))])
+                })
+        ),
+    ])
 }
 
 @Suite struct JournalledRegisterTests {
@@ -29,8 +39,10 @@ private func fourRegistrations() throws -> RegisterStep {
         let ledger = MemoryLedger()
         for (item, key) in first.keys.withLock({ $0 }) {
             ledger.otherRuns.withLock {
-                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: state, origin: "row \(item.row)", sameRun: false,
-                                    notificationId: ids?[item.row - 1] ?? first[item.row]?.notificationId)
+                $0[key] = PriorSend(
+                    runId: "r0", at: Date().timeIntervalSince1970, state: state, origin: "row \(item.row)",
+                    sameRun: false,
+                    notificationId: ids?[item.row - 1] ?? first[item.row]?.notificationId)
             }
         }
         return ledger
@@ -40,7 +52,8 @@ private func fourRegistrations() throws -> RegisterStep {
         let first = MemoryLedger()
         _ = try await fourRegistrations().run(in: journalled(ScriptedTransport(), ledger: first))
         let transport = ScriptedTransport()
-        let result = try await fourRegistrations().run(in: journalled(transport, ledger: sentElsewhere(like: first, state: .accepted)))
+        let result = try await fourRegistrations().run(
+            in: journalled(transport, ledger: sentElsewhere(like: first, state: .accepted)))
         #expect(transport.requests.isEmpty)
         #expect(result.items == ItemCounts(duplicates: 4))
     }
@@ -58,9 +71,18 @@ private func fourRegistrations() throws -> RegisterStep {
     }
 
     @Test func installationsAreWrittenWhateverAnotherRunWrote() async throws {
-        let step = try built([("hub", scalar("tutorial")), ("installations", list([
-            mapping([("installationId", scalar("d1")), ("platform", scalar("fcmv1")), ("pushChannel", scalar("token-1"))]),
-        ]))])
+        let step = try built([
+            ("hub", scalar("tutorial")),
+            (
+                "installations",
+                list([
+                    mapping([
+                        ("installationId", scalar("d1")), ("platform", scalar("fcmv1")),
+                        ("pushChannel", scalar("token-1")),
+                    ])
+                ])
+            ),
+        ])
         let first = MemoryLedger()
         _ = try await step.run(in: journalled(ScriptedTransport(), ledger: first))
         #expect(first.keys.withLock { $0.count } == 1)
@@ -70,19 +92,36 @@ private func fourRegistrations() throws -> RegisterStep {
     }
 
     @Test func aRegistrationWhoseGivenIdWasGoneIsResumedUnderTheIdThatReplacedIt() async throws {
-        let step = try built([("hub", scalar("tutorial")), ("registrations", list([
-            mapping([("platform", scalar("fcmv1")), ("handle", scalar(fcmToken)), ("id", scalar("stale-1"))]),
-        ]))])
-        let gone = HubResponse(status: 410, body: Array("<Error><Code>410</Code><Detail>Gone.TrackingId:x,TimeStamp:y</Detail></Error>".utf8))
+        let step = try built([
+            ("hub", scalar("tutorial")),
+            (
+                "registrations",
+                list([
+                    mapping([("platform", scalar("fcmv1")), ("handle", scalar(fcmToken)), ("id", scalar("stale-1"))])
+                ])
+            ),
+        ])
+        let gone = HubResponse(
+            status: 410,
+            body: Array("<Error><Code>410</Code><Detail>Gone.TrackingId:x,TimeStamp:y</Detail></Error>".utf8))
         let ledger = MemoryLedger()
-        let first = ScriptedTransport { request, _ in request.summary == "PUT registration 'stale-1'" ? .success(gone) : nil }
+        let first = ScriptedTransport { request, _ in
+            request.summary == "PUT registration 'stale-1'" ? .success(gone) : nil
+        }
         _ = try await step.run(in: journalled(first, ledger: ledger))
-        #expect(first.requests.map(\.summary) == ["PUT registration 'stale-1'", "POST registrationIDs", "PUT registration 'reg-1'"])
+        #expect(
+            first.requests.map(\.summary) == [
+                "PUT registration 'stale-1'", "POST registrationIDs", "PUT registration 'reg-1'",
+            ])
         // Killed after the upsert, before its outcome was journalled: the journal shows it sending, under reg-1.
         ledger.entries.withLock { $0[LedgerKey(step: 1, row: 1)]?.state = .sending }
-        let again = ScriptedTransport { request, _ in request.summary == "PUT registration 'stale-1'" ? .success(gone) : nil }
+        let again = ScriptedTransport { request, _ in
+            request.summary == "PUT registration 'stale-1'" ? .success(gone) : nil
+        }
         let result = try await step.run(in: journalled(again, ledger: ledger, resume: true))
-        #expect(again.requests.map(\.summary) == ["PUT registration 'reg-1'"], "the given id is gone; asking again would make a second registration")
+        #expect(
+            again.requests.map(\.summary) == ["PUT registration 'reg-1'"],
+            "the given id is gone; asking again would make a second registration")
         #expect(result.data.outcomes == ["stale-1": "created"])
         #expect(ledger[1]?.notificationId == "reg-1" && ledger[1]?.state == .accepted)
     }
@@ -101,13 +140,18 @@ private func fourRegistrations() throws -> RegisterStep {
         let ledger = MemoryLedger()
         let seenAtPut = Mutex<[String: String?]>([:])
         let transport = ScriptedTransport { request, _ in
-            guard request.method == .put, let id = request.url.split(separator: "?")[0].split(separator: "/").last.map(String.init) else { return nil }
+            guard request.method == .put,
+                let id = request.url.split(separator: "?")[0].split(separator: "/").last.map(String.init)
+            else { return nil }
             let journalled = (1...4).compactMap { ledger[$0] }.first { $0.notificationId == id }
             seenAtPut.withLock { $0[id] = journalled?.state.rawValue }
             return nil
         }
         _ = try await fourRegistrations().run(in: journalled(transport, ledger: ledger))
-        #expect(seenAtPut.withLock { $0 } == ["reg-1": "sending", "reg-2": "sending", "reg-3": "sending", "reg-4": "sending"])
+        #expect(
+            seenAtPut.withLock { $0 } == [
+                "reg-1": "sending", "reg-2": "sending", "reg-3": "sending", "reg-4": "sending",
+            ])
     }
 
     @Test func aResumeSkipsDoneDevicesAndUpsertsJournalledIdsInsteadOfCreatingNewOnes() async throws {
@@ -119,32 +163,48 @@ private func fourRegistrations() throws -> RegisterStep {
         ledger.entries.withLock { entries in
             func put(_ row: Int, _ state: ItemState, id: String? = nil, error: String? = nil, retriable: Bool = false) {
                 let key = LedgerKey(step: 1, row: row)
-                entries[key] = LedgerEntry(key: key, digest: first[row]!.digest, state: state, attempts: 1, notificationId: id,
-                                           error: error, retriable: retriable)
+                entries[key] = LedgerEntry(
+                    key: key, digest: first[row]!.digest, state: state, attempts: 1, notificationId: id,
+                    error: error, retriable: retriable)
             }
             put(1, .accepted, id: "reg-old-1")
-            put(2, .sending, id: "reg-old-2") // cut off after the id was journalled: the PUT may have landed
+            put(2, .sending, id: "reg-old-2")  // cut off after the id was journalled: the PUT may have landed
             put(3, .failed, error: "PUT registration: 400 Bad Request")
             put(4, .failed, id: "reg-old-4", error: "503", retriable: true)
         }
         let transport = ScriptedTransport()
         let failure = try await failure(of: step, in: journalled(transport, ledger: ledger, resume: true))
-        #expect(transport.requests.map(\.summary).sorted() == ["PUT registration 'reg-old-2'", "PUT registration 'reg-old-4'"])
+        #expect(
+            transport.requests.map(\.summary).sorted() == [
+                "PUT registration 'reg-old-2'", "PUT registration 'reg-old-4'",
+            ])
         #expect(failure.message.contains("2 ok, 1 failed, 1 done by an earlier attempt"))
         #expect(failure.lines.first == "\(fcmHandles[2]): PUT registration: 400 Bad Request")
         #expect(ledger[2]?.state == .accepted && ledger[2]?.notificationId == "reg-old-2")
         #expect(ledger[4]?.state == .accepted && ledger[4]?.attempts == 2)
-        #expect(failure.data.outcomes == [fcmHandles[0]: "skipped", fcmHandles[1]: "created", fcmHandles[2]: "failed",
-                                          fcmHandles[3]: "created"])
+        #expect(
+            failure.data.outcomes == [
+                fcmHandles[0]: "skipped", fcmHandles[1]: "created", fcmHandles[2]: "failed",
+                fcmHandles[3]: "created",
+            ])
     }
 
     @Test func aDeviceWhoseContentChangedIsNotSentOnResume() async throws {
         let ledger = MemoryLedger()
         let key = LedgerKey(step: 1, row: 1)
         ledger.entries.withLock { $0[key] = LedgerEntry(key: key, digest: "other", state: .sending, attempts: 1) }
-        let step = try built([("hub", scalar("tutorial")), ("installations", list([
-            mapping([("installationId", scalar("a")), ("platform", scalar("fcmv1")), ("pushChannel", scalar(fcmToken))]),
-        ]))])
+        let step = try built([
+            ("hub", scalar("tutorial")),
+            (
+                "installations",
+                list([
+                    mapping([
+                        ("installationId", scalar("a")), ("platform", scalar("fcmv1")),
+                        ("pushChannel", scalar(fcmToken)),
+                    ])
+                ])
+            ),
+        ])
         let transport = ScriptedTransport()
         let failure = try await failure(of: step, in: journalled(transport, ledger: ledger, resume: true))
         #expect(transport.requests.isEmpty)
@@ -157,7 +217,10 @@ private func fourRegistrations() throws -> RegisterStep {
             request.method == .put ? .success(HubResponse(status: 503)) : nil
         }
         _ = try await failure(of: fourRegistrations(), in: journalled(transport, ledger: ledger))
-        #expect((1...4).allSatisfy { ledger[$0]?.state == .failed && ledger[$0]?.retriable == true && ledger[$0]?.notificationId != nil })
+        #expect(
+            (1...4).allSatisfy {
+                ledger[$0]?.state == .failed && ledger[$0]?.retriable == true && ledger[$0]?.notificationId != nil
+            })
     }
 
     @Test func aStopSignalEndsAdmissionAndTheStepSaysItWasInterrupted() async throws {
@@ -167,9 +230,19 @@ private func fourRegistrations() throws -> RegisterStep {
             if number == 2 { stop.request() }
             return nil
         }
-        let step = try built([("hub", scalar("tutorial")), ("concurrency", scalar("1")), ("installations", list((1...5).map { n in
-            mapping([("installationId", scalar("d\(n)")), ("platform", scalar("fcmv1")), ("pushChannel", scalar(fcmToken))])
-        }))])
+        let step = try built([
+            ("hub", scalar("tutorial")), ("concurrency", scalar("1")),
+            (
+                "installations",
+                list(
+                    (1...5).map { n in
+                        mapping([
+                            ("installationId", scalar("d\(n)")), ("platform", scalar("fcmv1")),
+                            ("pushChannel", scalar(fcmToken)),
+                        ])
+                    })
+            ),
+        ])
         let result = try await step.run(in: journalled(transport, ledger: ledger, stop: stop))
         #expect(result.interrupted)
         #expect(transport.requests.count == 2)
@@ -184,7 +257,10 @@ private func fourRegistrations() throws -> RegisterStep {
         let step = try built([("hub", scalar("tutorial")), ("installations", scalar(folder + "/devices.csv"))])
         let result = try await step.run(in: journalled(ScriptedTransport(), ledger: MemoryLedger()))
         #expect(result.items == ItemCounts(accepted: 1500))
-        guard case .array(let kept) = result.data else { Issue.record("no device list"); return }
+        guard case .array(let kept) = result.data else {
+            Issue.record("no device list")
+            return
+        }
         #expect(kept.count == RegisterReport.keptResults)
         #expect(result.lines.contains { $0.contains("lists the first 1000 devices") })
     }
@@ -195,9 +271,19 @@ private func fourRegistrations() throws -> RegisterStep {
             if number == 2 { stop.request() }
             return number == 1 ? .success(HubResponse(status: 400)) : nil
         }
-        let step = try built([("hub", scalar("tutorial")), ("concurrency", scalar("1")), ("installations", list((1...5).map { n in
-            mapping([("installationId", scalar("d\(n)")), ("platform", scalar("fcmv1")), ("pushChannel", scalar(fcmToken))])
-        }))])
+        let step = try built([
+            ("hub", scalar("tutorial")), ("concurrency", scalar("1")),
+            (
+                "installations",
+                list(
+                    (1...5).map { n in
+                        mapping([
+                            ("installationId", scalar("d\(n)")), ("platform", scalar("fcmv1")),
+                            ("pushChannel", scalar(fcmToken)),
+                        ])
+                    })
+            ),
+        ])
         let result = try await step.run(in: journalled(transport, ledger: MemoryLedger(), stop: stop))
         #expect(result.interrupted)
         #expect(result.items == ItemCounts(accepted: 1, failed: 1))
@@ -209,14 +295,26 @@ private func fourRegistrations() throws -> RegisterStep {
     /// Rows of users and their FCM handles, registered without ids (so each one is held back by its key).
     private func registrations(_ rows: String, key: String?) throws -> RegisterStep {
         let file = try directory(with: ["users.csv": "user,token\n" + rows]) + "/users.csv"
-        return try built([("hub", scalar("tutorial")), ("for-each", scalar(file))] + (key.map { [("idempotency-key", scalar($0))] } ?? [])
-            + [("registrations", list([mapping([("platform", scalar("fcmv1")), ("handle", scalar("$(token)")),
-                                                  ("tags", list([scalar("$UserId:{$(user)}")]))])]))])
+        return try built(
+            [("hub", scalar("tutorial")), ("for-each", scalar(file))]
+                + (key.map { [("idempotency-key", scalar($0))] } ?? [])
+                + [
+                    (
+                        "registrations",
+                        list([
+                            mapping([
+                                ("platform", scalar("fcmv1")), ("handle", scalar("$(token)")),
+                                ("tags", list([scalar("$UserId:{$(user)}")])),
+                            ])
+                        ])
+                    )
+                ])
     }
 
     @Test func aDeclaredKeyIsTheRowsNotTheContentsAndIsScopedToThePipelineAndStep() async throws {
         let first = MemoryLedger()
-        _ = try await registrations("alice,\(fcmToken)1\nbob,\(fcmToken)2\n", key: "reg-$(user)").run(in: journalled(ScriptedTransport(), ledger: first))
+        _ = try await registrations("alice,\(fcmToken)1\nbob,\(fcmToken)2\n", key: "reg-$(user)").run(
+            in: journalled(ScriptedTransport(), ledger: first))
         #expect(Set(first.keys.withLock { $0.values }) == ["p/step1:reg-alice", "p/step1:reg-bob"])
         // Alice's handle changed: by her declared key she was registered already, so nothing new is made for her…
         let transport = ScriptedTransport()
@@ -225,31 +323,51 @@ private func fourRegistrations() throws -> RegisterStep {
         #expect(result.items == ItemCounts(accepted: 1, duplicates: 1))
         // …while by the default key (the registration's content) the changed handle is a new registration.
         let byContent = MemoryLedger()
-        _ = try await registrations("alice,\(fcmToken)1\n", key: nil).run(in: journalled(ScriptedTransport(), ledger: byContent))
+        _ = try await registrations("alice,\(fcmToken)1\n", key: nil).run(
+            in: journalled(ScriptedTransport(), ledger: byContent))
         let made = ScriptedTransport()
-        _ = try await registrations("alice,\(fcmToken)9\n", key: nil).run(in: journalled(made, ledger: sentElsewhere(like: byContent)))
-        #expect(made.requests.map(\.method.rawValue) == ["POST", "PUT"], "a new registration id, then the registration")
+        _ = try await registrations("alice,\(fcmToken)9\n", key: nil).run(
+            in: journalled(made, ledger: sentElsewhere(like: byContent)))
+        #expect(
+            made.requests.map(\.method.rawValue) == ["POST", "PUT"], "a new registration id, then the registration")
     }
 
     @Test func theKeyAndTheShardKeyNeedRowsAndTheirColumns() throws {
         let file = try directory(with: ["users.csv": "user,token\nalice,\(fcmToken)1\n"]) + "/users.csv"
         let entry = list([mapping([("platform", scalar("fcmv1")), ("handle", scalar("$(token)"))])])
-        #expect(build([("hub", scalar("tutorial")), ("for-each", scalar(file)), ("idempotency-key", scalar("reg-$(usr)")),
-                       ("shard-key", scalar("team")), ("registrations", entry)]).1.map(\.message) == [
-            "the step reads column 'usr', which the header of '\(file)' does not have; did you mean 'user'?",
-            "the step reads column 'team', which the header of '\(file)' does not have",
-        ])
-        #expect(build([("hub", scalar("tutorial")), ("shard-key", scalar("user")),
-                       ("registrations", list([mapping([("platform", scalar("fcmv1")), ("handle", scalar(fcmToken))])]))]).1.map(\.message)
-            == ["'shard-key' applies only with 'for-each': they read the columns of the rows"])
+        #expect(
+            build([
+                ("hub", scalar("tutorial")), ("for-each", scalar(file)), ("idempotency-key", scalar("reg-$(usr)")),
+                ("shard-key", scalar("team")), ("registrations", entry),
+            ]).1.map(\.message) == [
+                "the step reads column 'usr', which the header of '\(file)' does not have; did you mean 'user'?",
+                "the step reads column 'team', which the header of '\(file)' does not have",
+            ])
+        #expect(
+            build([
+                ("hub", scalar("tutorial")), ("shard-key", scalar("user")),
+                ("registrations", list([mapping([("platform", scalar("fcmv1")), ("handle", scalar(fcmToken))])])),
+            ]).1.map(\.message)
+                == ["'shard-key' applies only with 'for-each': they read the columns of the rows"])
     }
 
     @Test func aShardKeyKeepsEveryDeviceOfAUserInOnePart() async throws {
         let rows = (1...60).map { "ipad-\($0),\(apnsToken),u\($0 % 20)" }
-        let file = try directory(with: ["devices.csv": "id,token,user\n" + rows.joined(separator: "\n") + "\n"]) + "/devices.csv"
-        let step = try built([("hub", scalar("tutorial")), ("for-each", scalar(file)), ("shard-key", scalar("user")), ("installations", list([
-            mapping([("installationId", scalar("$(id)")), ("platform", scalar("apns")), ("pushChannel", scalar("$(token)")), ("userId", scalar("$(user)"))]),
-        ]))])
+        let file =
+            try directory(with: ["devices.csv": "id,token,user\n" + rows.joined(separator: "\n") + "\n"])
+            + "/devices.csv"
+        let step = try built([
+            ("hub", scalar("tutorial")), ("for-each", scalar(file)), ("shard-key", scalar("user")),
+            (
+                "installations",
+                list([
+                    mapping([
+                        ("installationId", scalar("$(id)")), ("platform", scalar("apns")),
+                        ("pushChannel", scalar("$(token)")), ("userId", scalar("$(user)")),
+                    ])
+                ])
+            ),
+        ])
         var usersByPart: [Set<String>] = []
         var devices: [String] = []
         for index in 0..<3 {
@@ -271,8 +389,10 @@ private func fourRegistrations() throws -> RegisterStep {
         let ledger = MemoryLedger()
         for (item, key) in first.keys.withLock({ $0 }) {
             ledger.otherRuns.withLock {
-                $0[key] = PriorSend(runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "row \(item.row)", sameRun: false,
-                                    notificationId: first[item.row]?.notificationId)
+                $0[key] = PriorSend(
+                    runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "row \(item.row)",
+                    sameRun: false,
+                    notificationId: first[item.row]?.notificationId)
             }
         }
         return ledger

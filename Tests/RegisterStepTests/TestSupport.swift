@@ -5,25 +5,32 @@ import HubWire
 import PipelineCore
 import PushlineLogging
 import Synchronization
-import Testing
-@testable import RegisterStep
 import TestSupport
+import Testing
 
-let connection = try! ConnectionString(parsing:
-    "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY=")
+@testable import RegisterStep
+
+let connection = try! ConnectionString(
+    parsing:
+        "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=k9Ua5tXvq8Nd3Jm/Rz+Lw2Pq7yHs4Ab6Cd1Ef0GhIjY="
+)
 let here = SourceLocation(file: "p.yaml", line: 1, column: 1)
 let hub = HubDeclaration(name: "tutorial", location: here, connection: connection, hubName: "myhub", endpoint: nil)
 let base = "https://contoso-nh.servicebus.windows.net/myhub/"
 let apnsToken = "62BCD3484834B7E2DC56733AC5509259230CC1BA82BA1AE7D06E91908A05A8FA"
 let fcmToken = "dGVzdC10b2tlbi1mb3ItZmNt:APA91bH"
 
-func declaration(_ name: String, _ platform: PushPlatform, _ body: String, headers: [String: String] = [:],
-                 tags: [String] = []) -> TemplateDeclaration {
-    TemplateDeclaration(name: name, location: here, platform: platform, body: try! CompiledTemplate(compiling: body),
-                        headers: headers, tags: tags)
+func declaration(
+    _ name: String, _ platform: PushPlatform, _ body: String, headers: [String: String] = [:],
+    tags: [String] = []
+) -> TemplateDeclaration {
+    TemplateDeclaration(
+        name: name, location: here, platform: platform, body: try! CompiledTemplate(compiling: body),
+        headers: headers, tags: tags)
 }
 
-let alert = declaration("alert", .apns, #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"])
+let alert = declaration(
+    "alert", .apns, #"{"aps":{"alert":"$(message)"}}"#, headers: ["apns-push-type": "alert"], tags: ["news"])
 let fcmAlert = declaration("fcm-alert", .fcmv1, #"{"message":{"notification":{"body":"$(message)"}}}"#)
 
 func document(directory: String = ".") -> PipelineDocument {
@@ -43,8 +50,9 @@ func list(_ items: [ConfigNode], _ line: Int = 1, _ column: Int = 1) -> ConfigNo
 func words(_ items: String...) -> ConfigNode { list(items.map { scalar($0) }) }
 
 func mapping(_ pairs: [(String, ConfigNode)], _ line: Int = 1, _ column: Int = 1) -> ConfigNode {
-    ConfigNode(.mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }),
-               at: SourceLocation(file: "p.yaml", line: line, column: column))
+    ConfigNode(
+        .mapping(pairs.map { ConfigEntry(key: $0.0, keyLocation: $0.1.location, value: $0.1) }),
+        at: SourceLocation(file: "p.yaml", line: line, column: column))
 }
 
 func build(_ pairs: [(String, ConfigNode)], directory: String = ".") -> (RegisterStep?, [Diagnostic]) {
@@ -63,9 +71,10 @@ func built(_ pairs: [(String, ConfigNode)], directory: String = ".") throws -> R
 }
 
 func context(_ transport: any HubTransport, dryRun: Bool = false, directory: String = ".") -> StepContext {
-    StepContext(logger: PushlineLogging.logger(label: "test", level: "critical")!,
-                clock: .fixed(Date(timeIntervalSince1970: 1_699_996_400)), document: document(directory: directory),
-                state: RunState(), isDryRun: dryRun, transport: transport)
+    StepContext(
+        logger: PushlineLogging.logger(label: "test", level: "critical")!,
+        clock: .fixed(Date(timeIntervalSince1970: 1_699_996_400)), document: document(directory: directory),
+        state: RunState(), isDryRun: dryRun, transport: transport)
 }
 
 /// Runs the step, expecting it not to register every device: a failure (a device the hub refused), or
@@ -159,8 +168,12 @@ final class ScriptedTransport: HubTransport {
     func success(for request: HubRequest) -> HubResponse {
         switch request.method {
         case .post:
-            let id = state.withLock { $0.registrationIDs += 1; return $0.registrationIDs }
-            return HubResponse(status: 201, headers: [HubHeader("Location", base + "registrationids/reg-\(id)?api-version=2020-06")])
+            let id = state.withLock {
+                $0.registrationIDs += 1
+                return $0.registrationIDs
+            }
+            return HubResponse(
+                status: 201, headers: [HubHeader("Location", base + "registrationids/reg-\(id)?api-version=2020-06")])
         case .delete: return HubResponse(status: 204)
         default: return HubResponse(status: 200)
         }

@@ -1,6 +1,8 @@
 import Foundation
-@testable import RenderBenchmark
+import HubExpressions
 import Testing
+
+@testable import RenderBenchmark
 
 /// The benchmark must measure real renders: each workload's output is the payload a device would get.
 @Suite struct RenderWorkloadTests {
@@ -21,7 +23,10 @@ import Testing
         #expect(alert["subtitle"] as? String == "For Ada Lovelace")
         #expect(aps["badge"] as? Int == 3)
         let article = try #require(json["article"] as? [String: Any])
-        #expect(article["url"] as? String == "https%3A%2F%2Fnews.example.com%2Fmarkets%2F2026%2F11%2F22%2Frecord%20close%3Fref%3Dpush%26lang%3Den")
+        #expect(
+            article["url"] as? String
+                == "https%3A%2F%2Fnews.example.com%2Fmarkets%2F2026%2F11%2F22%2Frecord%20close%3Fref%3Dpush%26lang%3Den"
+        )
         #expect(article["shareText"] as? String == "Read: Breaking: markets close at a record high")
         #expect(alert["title"] as? String == "Breaking: markets close at a record high on strong tech r...")
     }

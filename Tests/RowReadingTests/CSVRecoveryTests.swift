@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import PipelineCore
+import Testing
+
 @testable import RowReading
 
 private func records(_ text: String, expected: Int? = 2) throws -> [CSVRecordReader.Record] {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("csv-\(UUID().uuidString).csv").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let reader = CSVRecordReader(lines: LineReader(file: try ChunkedFile(path: path), maxBytes: 1 << 20), maxBytes: 1 << 20)
+    let reader = CSVRecordReader(
+        lines: LineReader(file: try ChunkedFile(path: path), maxBytes: 1 << 20), maxBytes: 1 << 20)
     reader.expectedFields = expected
     var result: [CSVRecordReader.Record] = []
     while let record = try reader.next() { result.append(record) }
@@ -18,9 +20,15 @@ private func records(_ text: String, expected: Int? = 2) throws -> [CSVRecordRea
 /// the line where it opened with the lines it would have taken, and those lines are read as rows.
 @Suite struct CSVRecoveryTests {
     @Test func anUnterminatedQuoteIsOneBadRowAndTheLinesAfterItAreRowsAgain() throws {
-        let rows = ["u0200,\"unterminated quote"] + (201...209).map { "u0\($0),Headline \($0)" } + ["u0210,\"Quoted, headline\""]
+        let rows =
+            ["u0200,\"unterminated quote"] + (201...209).map { "u0\($0),Headline \($0)" } + [
+                "u0210,\"Quoted, headline\""
+            ]
         let found = try records(rows.joined(separator: "\n") + "\n")
-        guard case .problem(let message, let line) = found.first else { Issue.record("expected a problem first"); return }
+        guard case .problem(let message, let line) = found.first else {
+            Issue.record("expected a problem first")
+            return
+        }
         #expect(line == 1)
         #expect(message.contains("it would swallow lines 2–11"))
         #expect(message.contains("close the quote"))
@@ -32,7 +40,10 @@ private func records(_ text: String, expected: Int? = 2) throws -> [CSVRecordRea
     @Test func aQuoteThatNeverClosesNamesTheLinesToTheEnd() throws {
         let found = try records("a,\"open\nb,2\nc,3\n")
         #expect(found.count == 3)
-        guard case .problem(let message, 1) = found[0] else { Issue.record("expected a problem at line 1"); return }
+        guard case .problem(let message, 1) = found[0] else {
+            Issue.record("expected a problem at line 1")
+            return
+        }
         #expect(message.contains("no closing quote before the end of the file"))
         #expect(message.contains("lines 2–3"))
         #expect(found[1] == .fields(["b", "2"], line: 2, through: 2))
@@ -41,13 +52,19 @@ private func records(_ text: String, expected: Int? = 2) throws -> [CSVRecordRea
 
     @Test func aWholeMultiLineRecordKeepsItsLineSpan() throws {
         let found = try records("a,\"line one\nline two\"\nb,2\n")
-        #expect(found == [.fields(["a", "line one\nline two"], line: 1, through: 2), .fields(["b", "2"], line: 3, through: 3)])
+        #expect(
+            found == [
+                .fields(["a", "line one\nline two"], line: 1, through: 2), .fields(["b", "2"], line: 3, through: 3),
+            ])
     }
 
     @Test func aMultiLineRecordWithTheWrongFieldCountIsNotOne() throws {
         // Read to the quote on line 3 the record has 3 fields, not 2: the quote on line 1 is a stray one.
         let found = try records("a,\"x\nb,2\nc,\",z\n")
-        guard case .problem(let message, 1) = found.first else { Issue.record("expected a problem at line 1"); return }
+        guard case .problem(let message, 1) = found.first else {
+            Issue.record("expected a problem at line 1")
+            return
+        }
         #expect(message.contains("the header has 2"))
         #expect(found.count == 3)
         #expect(found[1] == .fields(["b", "2"], line: 2, through: 2))

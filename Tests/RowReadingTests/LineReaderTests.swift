@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PipelineCore
+import Testing
+
 @testable import RowReading
 
 /// `LineReader` over `ChunkedFile`: the streaming line source under device and handle files.
@@ -17,18 +18,20 @@ import PipelineCore
     }
 
     @Test func dropsTheByteOrderMarkReadsCRLFAndKeepsALastLineWithoutNewline() throws {
-        #expect(try lines(Array("\u{FEFF}one\r\ntwo\n\nthree".utf8)) == [
-            .text("one", number: 1), .text("two", number: 2), .text("", number: 3), .text("three", number: 4),
-        ])
+        #expect(
+            try lines(Array("\u{FEFF}one\r\ntwo\n\nthree".utf8)) == [
+                .text("one", number: 1), .text("two", number: 2), .text("", number: 3), .text("three", number: 4),
+            ])
         #expect(try lines([]) == [])
     }
 
     @Test func overLongAndInvalidLinesAreReportedWithTheirNumberAndSkipped() throws {
         let long = [UInt8](repeating: 0x61, count: 3 * ChunkedFile.chunkSize)
         let bytes = Array("ok\n".utf8) + long + Array("\n".utf8) + [0xC3, 0x28, 0x0A] + Array("after\n".utf8)
-        #expect(try lines(bytes, maxBytes: 100) == [
-            .text("ok", number: 1), .tooLong(number: 2), .invalidUTF8(number: 3), .text("after", number: 4),
-        ])
+        #expect(
+            try lines(bytes, maxBytes: 100) == [
+                .text("ok", number: 1), .tooLong(number: 2), .invalidUTF8(number: 3), .text("after", number: 4),
+            ])
     }
 
     @Test func linesSpanningChunkBoundariesArriveWhole() throws {
@@ -40,6 +43,8 @@ import PipelineCore
     }
 
     @Test func aDirectoryIsRefused() {
-        #expect(throws: TextFile.Failure.self) { _ = try ChunkedFile(path: FileManager.default.temporaryDirectory.path) }
+        #expect(throws: TextFile.Failure.self) {
+            _ = try ChunkedFile(path: FileManager.default.temporaryDirectory.path)
+        }
     }
 }

@@ -3,21 +3,22 @@ import Engine
 import Foundation
 import PipelineCore
 import RunFlow
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 import Testing
 
 /// The same command night after night over a table that changes: a query's rows are read by every new run, the same
 /// rows again run nothing, a run cut off resumes with what it read, and one cut off too long ago expires.
 @Suite("Runs for data that changes")
 struct ChangingDataRunTests {
-    static let pipeline = "version: 1\nname: nightly\n" + RunFlowFixture.declarations + """
-        steps:
-          - id: users
-            query: { database: app.sqlite, sql: "select user_id as \\"userId\\" from users order by user_id" }
-          - render: { template: alert, properties: { message: "${steps.users.count} users" } }
+    static let pipeline =
+        "version: 1\nname: nightly\n" + RunFlowFixture.declarations + """
+            steps:
+              - id: users
+                query: { database: app.sqlite, sql: "select user_id as \\"userId\\" from users order by user_id" }
+              - render: { template: alert, properties: { message: "${steps.users.count} users" } }
 
-        """
+            """
 
     private func database(_ fixture: RunFlowFixture, _ sql: String) throws {
         var db: OpaquePointer?
@@ -32,7 +33,9 @@ struct ChangingDataRunTests {
         try await fixture.run()
     }
 
-    @Test("night 1 runs; the same rows again run nothing and keep no run; a new row is a new run, which reads it; the next night the same")
+    @Test(
+        "night 1 runs; the same rows again run nothing and keep no run; a new row is a new run, which reads it; the next night the same"
+    )
     func nights() async throws {
         let fixture = try RunFlowFixture(pipeline: Self.pipeline)
         defer { fixture.remove() }
@@ -40,7 +43,10 @@ struct ChangingDataRunTests {
         let (first, night1) = try await run(fixture)
         #expect(first == .finished(exitCode: 0))
         let firstId = try #require(night1?.runId)
-        #expect(fixture.warned.contains("pushline: pipeline 'nightly' (\(fixture.pipelinePath)): new run \(firstId), journal \(fixture.storePath)"))
+        #expect(
+            fixture.warned.contains(
+                "pushline: pipeline 'nightly' (\(fixture.pipelinePath)): new run \(firstId), journal \(fixture.storePath)"
+            ))
 
         let (again, _) = try await run(fixture)
         guard case .alreadyCompleted(let unchanged) = again else {
@@ -48,7 +54,8 @@ struct ChangingDataRunTests {
             return
         }
         #expect(unchanged.runId == firstId)
-        #expect(unchanged.unchanged?.contains("the sources gave the rows run \(firstId) sent ('query': 2 rows)") == true)
+        #expect(
+            unchanged.unchanged?.contains("the sources gave the rows run \(firstId) sent ('query': 2 rows)") == true)
         #expect(unchanged.steps.map(\.status) == [.succeeded, .skipped], "the source was read; nothing else ran")
         #expect(fixture.printed.contains("run \(firstId) of \(fixture.pipelinePath) already completed at"))
         let store = try Journal(path: fixture.storePath)
@@ -76,7 +83,9 @@ struct ChangingDataRunTests {
         #expect(try store.runs(limit: 10).count == 3)
     }
 
-    @Test("a run that failed mid-way resumes on the next start within its window; one cut off longer ago is closed as expired, and a new run reads afresh")
+    @Test(
+        "a run that failed mid-way resumes on the next start within its window; one cut off longer ago is closed as expired, and a new run reads afresh"
+    )
     func cutOffRuns() async throws {
         let fixture = try RunFlowFixture(pipeline: Self.pipeline)
         defer { fixture.remove() }

@@ -12,10 +12,12 @@ struct MetricsFileTests {
         items.accepted = 4995
         items.failed = 3
         items.unknown = 2
-        let step = StepRecord(index: 1, step: "send", location: "p.yaml:9:5", status: .failed, summary: "…",
-                              data: .object([ReportField("retries", .int(7))]), items: items)
-        let report = RunReport(pipeline: "/srv/we\"ird.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .partial,
-                               steps: [step])
+        let step = StepRecord(
+            index: 1, step: "send", location: "p.yaml:9:5", status: .failed, summary: "…",
+            data: .object([ReportField("retries", .int(7))]), items: items)
+        let report = RunReport(
+            pipeline: "/srv/we\"ird.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .partial,
+            steps: [step])
         let text = MetricsFile.render(report, seconds: 12.5, exitCode: 3)
         #expect(text.contains(#"pushline_items{pipeline="we\"ird",step="1",kind="send",state="accepted"} 4995"#))
         #expect(text.contains(#"pushline_items{pipeline="we\"ird",step="1",kind="send",state="unknown"} 2"#))
@@ -27,10 +29,14 @@ struct MetricsFileTests {
 
     @Test("series are labelled as the journal names things: the pipeline's name:, each step's id: (else its position)")
     func labelsByNameAndId() {
-        var step = StepRecord(index: 2, step: "send", location: "p.yaml:9:5", status: .succeeded, summary: "…", items: ItemCounts(accepted: 3))
+        var step = StepRecord(
+            index: 2, step: "send", location: "p.yaml:9:5", status: .succeeded, summary: "…",
+            items: ItemCounts(accepted: 3))
         step.id = "digest"
-        var report = RunReport(pipeline: "/srv/pipelines/nightly-v2.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .succeeded,
-                               steps: [step])
+        var report = RunReport(
+            pipeline: "/srv/pipelines/nightly-v2.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(),
+            status: .succeeded,
+            steps: [step])
         report.name = "nightly"
         let text = MetricsFile.render(report, seconds: 1, exitCode: 0)
         #expect(text.contains(#"pushline_items{pipeline="nightly",step="digest",kind="send",state="accepted"} 3"#))

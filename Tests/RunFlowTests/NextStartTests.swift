@@ -7,11 +7,14 @@ struct NextStartTests {
     private let started = 1_795_320_000.0
 
     private func run(_ status: RunStatus, exitCode: Int32? = nil, window: Double? = 3600) -> RunRecord {
-        RunRecord(id: "r", identity: "i", pipeline: "nightly", startedAt: started, status: status, pid: 1, exitCode: exitCode, dedupeWindow: window)
+        RunRecord(
+            id: "r", identity: "i", pipeline: "nightly", startedAt: started, status: status, pid: 1, exitCode: exitCode,
+            dedupeWindow: window)
     }
 
-    @Test("a run cut off (killed, stopped, failed mid-way) is resumed within its window and expired after it",
-          arguments: [(RunStatus.running, Int32?.none), (.interrupted, 143), (.failed, 1), (.failed, 75)])
+    @Test(
+        "a run cut off (killed, stopped, failed mid-way) is resumed within its window and expired after it",
+        arguments: [(RunStatus.running, Int32?.none), (.interrupted, 143), (.failed, 1), (.failed, 75)])
     func cutOff(_ status: RunStatus, _ exitCode: Int32?) {
         let record = run(status, exitCode: exitCode)
         #expect(record.wasCutOff)
@@ -19,8 +22,9 @@ struct NextStartTests {
         #expect(record.nextStart(now: started + 3600) == .expire(record), "the window is counted from the run's start")
     }
 
-    @Test("a run that ran to its end never holds up the next start, whenever it comes",
-          arguments: [(RunStatus.completed, Int32(0)), (.partial, 3), (.rejected, 2), (.expired, 1), (.failed, 2)])
+    @Test(
+        "a run that ran to its end never holds up the next start, whenever it comes",
+        arguments: [(RunStatus.completed, Int32(0)), (.partial, 3), (.rejected, 2), (.expired, 1), (.failed, 2)])
     func ranToItsEnd(_ status: RunStatus, _ exitCode: Int32) {
         let record = run(status, exitCode: exitCode)
         #expect(!record.wasCutOff, "\(status) with exit \(exitCode)")

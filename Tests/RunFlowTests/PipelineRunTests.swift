@@ -2,13 +2,15 @@ import Engine
 import Foundation
 import PipelineCore
 import RunFlow
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 import Testing
 
 @Suite("PipelineRun: the run flow every front end drives")
 struct PipelineRunTests {
-    private func run(_ fixture: RunFlowFixture, dryRun: Bool = false, again: Bool = false) async throws -> (PipelineRun.Outcome, RunReport?) {
+    private func run(_ fixture: RunFlowFixture, dryRun: Bool = false, again: Bool = false) async throws -> (
+        PipelineRun.Outcome, RunReport?
+    ) {
         try await fixture.run(dryRun: dryRun, again: again)
     }
 
@@ -26,7 +28,9 @@ struct PipelineRunTests {
         #expect(record.status == .completed && record.exitCode == 0)
         #expect(record.pipeline == "flow", "filed under the pipeline's name: its file name without the extension")
         #expect(record.path == URL(fileURLWithPath: fixture.pipelinePath).standardizedFileURL.path)
-        #expect(!store.isLocked(pipeline: RunNames.lockName(record.pipeline, shard: nil)), "the lock is released when the run ends")
+        #expect(
+            !store.isLocked(pipeline: RunNames.lockName(record.pipeline, shard: nil)),
+            "the lock is released when the run ends")
 
         let (second, unreported) = try await run(fixture)
         #expect(second.isAlreadyCompleted)
@@ -55,7 +59,8 @@ struct PipelineRunTests {
         defer { fixture.remove() }
         let store = try Journal(path: fixture.storePath)
         let holder = LockHolder(pid: 4242, host: "batch-7", startedAt: 1_795_320_000)
-        guard case .acquired(let lock) = try store.lock(pipeline: RunNames.lockName("flow", shard: nil), holder: holder) else {
+        guard case .acquired(let lock) = try store.lock(pipeline: RunNames.lockName("flow", shard: nil), holder: holder)
+        else {
             Issue.record("the lock was not free")
             return
         }
@@ -73,7 +78,10 @@ struct PipelineRunTests {
         defer { fixture.remove() }
         let loaded = await fixture.load()
         let pipeline = try #require(loaded.pipeline)
-        let ask = { await PipelineRun.preview(pipeline, registry: loaded.registry, store: fixture.storePath, console: fixture.console) }
+        let ask = {
+            await PipelineRun.preview(
+                pipeline, registry: loaded.registry, store: fixture.storePath, console: fixture.console)
+        }
         #expect(await ask() == .start)
         #expect(!FileManager.default.fileExists(atPath: fixture.storePath), "a preview creates no store")
 
@@ -85,7 +93,10 @@ struct PipelineRunTests {
         #expect(record.status == .completed)
 
         let store = try Journal(path: fixture.storePath)
-        guard case .acquired(let lock) = try store.lock(pipeline: RunNames.lockName(record.pipeline, shard: nil), holder: .current(now: 0)) else {
+        guard
+            case .acquired(let lock) = try store.lock(
+                pipeline: RunNames.lockName(record.pipeline, shard: nil), holder: .current(now: 0))
+        else {
             Issue.record("the lock was not free")
             return
         }

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import PipelineConfig
 import PipelineCore
 import PushlineLogging
 import RunFlow
@@ -30,12 +31,13 @@ final class RunFlowFixture: Sendable {
 
         """
 
-    static let pipeline = "version: 1\n" + declarations + """
-        steps:
-          - sign: { hub: main, lifetime: 20m }
-          - render: { template: alert, properties: { message: "hello" } }
+    static let pipeline =
+        "version: 1\n" + declarations + """
+            steps:
+              - sign: { hub: main, lifetime: 20m }
+              - render: { template: alert, properties: { message: "hello" } }
 
-        """
+            """
 
     init(pipeline text: String = RunFlowFixture.pipeline) throws {
         directory = FileManager.default.temporaryDirectory.path + "/RunFlowTests-" + UUID().uuidString
@@ -50,9 +52,11 @@ final class RunFlowFixture: Sendable {
     }
 
     var console: Console {
-        Console(out: { [self] text in out.withLock { $0 += text } }, err: { [self] text in err.withLock { $0 += text } },
-                       environment: ["HOME": directory], clock: WallClock { [self] in Date(timeIntervalSince1970: now.withLock { $0 }) },
-                isTerminal: false)
+        Console(
+            out: { [self] text in out.withLock { $0 += text } }, err: { [self] text in err.withLock { $0 += text } },
+            environment: ["HOME": directory],
+            clock: WallClock { [self] in Date(timeIntervalSince1970: now.withLock { $0 }) },
+            isTerminal: false)
     }
 
     /// Moves the clock on by `seconds`.
@@ -77,7 +81,8 @@ final class RunFlowFixture: Sendable {
         flow.again = again
         flow.watchSignals = false
         let seen = Mutex<RunReport?>(nil)
-        let outcome = try await flow.execute(pipeline, registry: loaded.registry, engine: engine, console: console) { report, _ in
+        let outcome = try await flow.execute(pipeline, registry: loaded.registry, engine: engine, console: console) {
+            report, _ in
             seen.withLock { $0 = report }
         }
         return (outcome, seen.withLock { $0 })

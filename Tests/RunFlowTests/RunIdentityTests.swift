@@ -65,21 +65,29 @@ struct RunIdentityTests {
 
     @Test("parameter values are part of the identity: the same pipeline for another user is another run")
     func parametersCount() async throws {
-        let fixture = try RunFlowFixture(pipeline: RunFlowFixture.pipeline
-            .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\n")
-            .replacingOccurrences(of: "message: \"hello\"", with: "message: \"hello ${param:user}\""))
+        let fixture = try RunFlowFixture(
+            pipeline: RunFlowFixture.pipeline
+                .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\n")
+                .replacingOccurrences(of: "message: \"hello\"", with: "message: \"hello ${param:user}\""))
         defer { fixture.remove() }
-        let digest = { (user: String) async throws -> String in try await identity(fixture, parameters: ["user": user]) }
+        let digest = { (user: String) async throws -> String in try await identity(fixture, parameters: ["user": user])
+        }
         #expect(try await digest("alice") == digest("alice"))
         #expect(try await digest("alice") != digest("bob"))
     }
 
     @Test("a parameter used only in an audience still makes another run: values are hashed whatever uses them")
     func parameterInAnAudience() async throws {
-        let fixture = try RunFlowFixture(pipeline: RunFlowFixture.pipeline
-            .replacingOccurrences(of: "version: 1\n", with: "version: 1\nparameters:\n  user: { required: true }\naudiences:\n  me: \"user_${param:user}\"\n"))
+        let fixture = try RunFlowFixture(
+            pipeline: RunFlowFixture.pipeline
+                .replacingOccurrences(
+                    of: "version: 1\n",
+                    with:
+                        "version: 1\nparameters:\n  user: { required: true }\naudiences:\n  me: \"user_${param:user}\"\n"
+                ))
         defer { fixture.remove() }
-        let digest = { (user: String) async throws -> String in try await identity(fixture, parameters: ["user": user]) }
+        let digest = { (user: String) async throws -> String in try await identity(fixture, parameters: ["user": user])
+        }
         #expect(try await digest("alice") != digest("bob"))
     }
 }

@@ -12,12 +12,14 @@ struct RunOutputsTests {
         return directory
     }
 
-    private let report = RunReport(pipeline: "digest.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .partial, steps: [])
+    private let report = RunReport(
+        pipeline: "digest.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .partial, steps: [])
 
     @Test func missingDirectoriesAreMadeBeforeTheRunAndBothFilesAreWrittenAfter() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let outputs = RunOutputs(report: directory + "/2026/11/23/report.json", metrics: directory + "/textfile/pushline.prom")
+        let outputs = RunOutputs(
+            report: directory + "/2026/11/23/report.json", metrics: directory + "/textfile/pushline.prom")
         try outputs.prepare()
         #expect(FileManager.default.fileExists(atPath: directory + "/2026/11/23"))
         try outputs.write(report, exitCode: 3)
@@ -59,7 +61,9 @@ struct RunOutputsTests {
         #expect(error?.exitCode == 1)
         outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 1)
         let metrics = try String(contentsOfFile: directory + "/m/pushline.prom", encoding: .utf8)
-        #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#), "the run's own code, not the early-end one")
+        #expect(
+            metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#),
+            "the run's own code, not the early-end one")
     }
 
     @Test("a start turned away by the lock leaves the metrics file to the run that holds it, and says so")
@@ -75,15 +79,20 @@ struct RunOutputsTests {
         outputs.leaveMetrics(console: fixture.console, because: "another run of this pipeline holds the lock")
         outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 75)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == running)
-        #expect(fixture.warned.contains("--metrics '\(path)' left as it is: another run of this pipeline holds the lock"))
+        #expect(
+            fixture.warned.contains("--metrics '\(path)' left as it is: another run of this pipeline holds the lock"))
     }
 
     @Test("a journal left to its default while HOME is unset (cron) is warned about; a named one, or a HOME, is not")
     func unpinnedJournal() {
         let warning = RunStores.unpinnedWarning(nil, environment: ["PATH": "/usr/bin"])
-        #expect(warning?.contains("chosen because HOME is not set (as under cron); pin it with --journal or PUSHLINE_JOURNAL") == true)
+        #expect(
+            warning?.contains(
+                "chosen because HOME is not set (as under cron); pin it with --journal or PUSHLINE_JOURNAL") == true)
         #expect(RunStores.unpinnedWarning("/var/lib/pushline/journal.sqlite", environment: [:]) == nil)
-        #expect(RunStores.unpinnedWarning(nil, environment: ["PUSHLINE_JOURNAL": "/var/lib/pushline/journal.sqlite"]) == nil)
+        #expect(
+            RunStores.unpinnedWarning(nil, environment: ["PUSHLINE_JOURNAL": "/var/lib/pushline/journal.sqlite"]) == nil
+        )
         #expect(RunStores.unpinnedWarning(nil, environment: ["HOME": "/home/ops"]) == nil)
     }
 }

@@ -56,6 +56,9 @@ import Testing
     }
 
     @Test func theExplanationSaysWhatStoodStillAndForHowLong() {
-        #expect(ProcessPauses.explanation(.seconds(41)) == "this process did not run for 41 s (it was stopped with SIGSTOP, its machine was frozen, or it had no CPU)")
+        #expect(
+            ProcessPauses.explanation(.seconds(41))
+                == "this process did not run for 41 s (it was stopped with SIGSTOP, its machine was frozen, or it had no CPU)"
+        )
     }
 }

@@ -6,11 +6,14 @@ import Testing
 @Suite struct PrunePolicyTests {
     private let now = 100 * 86400.0
 
-    private func run(_ id: String, identity: String? = nil, status: RunStatus = .completed, endedDaysAgo: Double,
-                     window: Double? = 43200, pipeline: String = "digest") -> RunRecord {
+    private func run(
+        _ id: String, identity: String? = nil, status: RunStatus = .completed, endedDaysAgo: Double,
+        window: Double? = 43200, pipeline: String = "digest"
+    ) -> RunRecord {
         let ended = now - endedDaysAgo * 86400
-        var record = RunRecord(id: id, identity: identity ?? id, pipeline: pipeline, startedAt: ended - 600,
-                               status: status, pid: 1)
+        var record = RunRecord(
+            id: id, identity: identity ?? id, pipeline: pipeline, startedAt: ended - 600,
+            status: status, pid: 1)
         record.endedAt = status == .running ? nil : ended
         record.dedupeWindow = window
         return record
@@ -42,8 +45,11 @@ import Testing
         #expect(zero.inWindow.map(\.id) == ["window", "migrated"])
 
         // Cut off within its window (a dedupe window of 0 resumes within the default 12 hours): the next start resumes it.
-        let cut = runs + [run("cut", status: .interrupted, endedDaysAgo: 0.1, window: 0),
-                          run("ran", identity: "ran", status: .partial, endedDaysAgo: 0.1, window: 0)]
+        let cut =
+            runs + [
+                run("cut", status: .interrupted, endedDaysAgo: 0.1, window: 0),
+                run("ran", identity: "ran", status: .partial, endedDaysAgo: 0.1, window: 0),
+            ]
         let resumable = PrunePolicy(olderThan: 0).plan(cut, now: now) { $0.id == "sending" }
         #expect(resumable.unfinished.map(\.id) == ["cut"], "the newest run of an input that the next start resumes")
         #expect(resumable.remove.contains { $0.id == "ran" })

@@ -8,7 +8,9 @@ struct RunStoreLockTests {
     private let pipeline = "/srv/pushline/digest.yaml"
     private let holder = LockHolder(pid: 4242, host: "batch-7", startedAt: novemberMorning)
 
-    @Test("one holder at a time: a second attempt is told who holds the lock, from any handle on the store", arguments: StoreKind.all)
+    @Test(
+        "one holder at a time: a second attempt is told who holds the lock, from any handle on the store",
+        arguments: StoreKind.all)
     func exclusive(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, reopen in
             #expect(try await !store.isLocked(pipeline: pipeline))
@@ -60,7 +62,9 @@ struct RunStoreLockTests {
         }
     }
 
-    @Test("asking whether a lock is held takes nothing: the holder can still be turned away and taken over", arguments: StoreKind.all)
+    @Test(
+        "asking whether a lock is held takes nothing: the holder can still be turned away and taken over",
+        arguments: StoreKind.all)
     func probeOnlyReads(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             for _ in 0..<5 { #expect(try await !store.isLocked(pipeline: pipeline)) }

@@ -9,7 +9,9 @@ import Testing
 struct RunStorePaceTests {
     let hub = "http://127.0.0.1:9/hub-a/"
 
-    @Test("consecutive reservations of one budget from two handles follow each other at its rate", arguments: StoreKind.all)
+    @Test(
+        "consecutive reservations of one budget from two handles follow each other at its rate",
+        arguments: StoreKind.all)
     func budgetAcrossHandles(_ kind: StoreKind) async throws {
         try await withStore(kind) { first, reopen in
             let second = try await reopen()
@@ -25,12 +27,16 @@ struct RunStorePaceTests {
             #expect(b <= 2.01 && b >= 2 - elapsed - 0.01, "b=\(b) elapsed=\(elapsed)")
             #expect(c <= 4.01 && c >= 4 - elapsed - 0.01, "c=\(c) elapsed=\(elapsed)")
             // Another budget is not held back by this one.
-            #expect(try #require(await second.reserve(hub: hub, budget: PaceBudget(key: "run x step 1 \(hub)", rate: 2), count: 4)) <= 0.01)
+            #expect(
+                try #require(
+                    await second.reserve(hub: hub, budget: PaceBudget(key: "run x step 1 \(hub)", rate: 2), count: 4))
+                    <= 0.01)
         }
     }
 
-    @Test("a pause one handle records holds back the other's reservations, is never shortened, and is the hub's alone",
-          arguments: StoreKind.all)
+    @Test(
+        "a pause one handle records holds back the other's reservations, is never shortened, and is the hub's alone",
+        arguments: StoreKind.all)
     func pauseAcrossHandles(_ kind: StoreKind) async throws {
         try await withStore(kind) { first, reopen in
             let second = try await reopen()
@@ -40,16 +46,21 @@ struct RunStorePaceTests {
             await first.pause(hub: hub, seconds: 30)
             await first.pause(hub: hub, seconds: 5)
             let left = try #require(await second.reserve(hub: hub, budget: nil, count: 0))
-            let slot = try #require(await second.reserve(hub: hub, budget: PaceBudget(key: "hub \(hub)", rate: 10), count: 5))
+            let slot = try #require(
+                await second.reserve(hub: hub, budget: PaceBudget(key: "hub \(hub)", rate: 10), count: 5))
             let elapsed = seconds(clock.now - start)
             #expect(left <= 30.01 && left >= 30 - elapsed - 0.01, "left=\(left)")
             #expect(slot <= 30.01 && slot >= 30 - elapsed - 0.01, "slot=\(slot)")
             // The next block follows the first, after the pause.
-            let next = try #require(await first.reserve(hub: hub, budget: PaceBudget(key: "hub \(hub)", rate: 10), count: 5))
+            let next = try #require(
+                await first.reserve(hub: hub, budget: PaceBudget(key: "hub \(hub)", rate: 10), count: 5))
             #expect(next >= 30.5 - seconds(clock.now - start) - 0.01 && next <= 30.51, "next=\(next)")
             #expect(await first.reserve(hub: "http://127.0.0.1:9/hub-b/", budget: nil, count: 0) == 0)
-            #expect(try #require(await first.reserve(hub: "http://127.0.0.1:9/hub-b/", budget: PaceBudget(key: "hub b", rate: 10),
-                                                     count: 5)) <= 0.01)
+            #expect(
+                try #require(
+                    await first.reserve(
+                        hub: "http://127.0.0.1:9/hub-b/", budget: PaceBudget(key: "hub b", rate: 10),
+                        count: 5)) <= 0.01)
         }
     }
 

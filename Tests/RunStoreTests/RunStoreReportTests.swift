@@ -10,7 +10,8 @@ struct RunStoreReportTests {
         let ledger = store.ledger(for: run)
         let register = (1...4).map { item(0, $0, stepId: "register") }
         try await ledger.markSending(register)
-        try await ledger.record(register.prefix(3).map { LedgerOutcome(item: $0, state: .accepted, notificationId: "r\($0.key.row)") })
+        try await ledger.record(
+            register.prefix(3).map { LedgerOutcome(item: $0, state: .accepted, notificationId: "r\($0.key.row)") })
         // register row 4 stays `sending`, as if the process were killed mid-request.
 
         let send = (1...8).map { item(1, $0) }
@@ -31,15 +32,17 @@ struct RunStoreReportTests {
     @Test("counts gives per-step, per-state totals in lifecycle order", arguments: StoreKind.all)
     func counts(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let run = try await store.startRun(identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
+            let run = try await store.startRun(
+                identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
             try await populate(store, run: run)
-            #expect(try await store.counts(run: run.id) == [
-                StepCount(step: 0, stepId: "register", state: .sending, count: 1),
-                StepCount(step: 0, stepId: "register", state: .accepted, count: 3),
-                StepCount(step: 1, stepId: "send", state: .accepted, count: 2),
-                StepCount(step: 1, stepId: "send", state: .failed, count: 5),
-                StepCount(step: 1, stepId: "send", state: .unknown, count: 1),
-            ])
+            #expect(
+                try await store.counts(run: run.id) == [
+                    StepCount(step: 0, stepId: "register", state: .sending, count: 1),
+                    StepCount(step: 0, stepId: "register", state: .accepted, count: 3),
+                    StepCount(step: 1, stepId: "send", state: .accepted, count: 2),
+                    StepCount(step: 1, stepId: "send", state: .failed, count: 5),
+                    StepCount(step: 1, stepId: "send", state: .unknown, count: 1),
+                ])
             #expect(try await store.counts(run: "no-such-run").isEmpty)
         }
     }
@@ -47,16 +50,20 @@ struct RunStoreReportTests {
     @Test("items filters by state, orders by step and row, and honours the limit", arguments: StoreKind.all)
     func items(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let run = try await store.startRun(identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
+            let run = try await store.startRun(
+                identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
             let before = Date().timeIntervalSince1970
             try await populate(store, run: run)
 
             let unfinished = try await store.items(run: run.id, states: [.unknown, .sending], limit: 100)
             #expect(unfinished.map(\.key) == [LedgerKey(step: 0, row: 4), LedgerKey(step: 1, row: 3)])
             let unknown = try #require(unfinished.last)
-            #expect(unknown == JournalItem(key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "rows.csv:3",
-                                           digest: "digest-3", state: .unknown, attempts: 1, error: "504 Gateway Timeout",
-                                           retriable: true, updatedAt: unknown.updatedAt))
+            #expect(
+                unknown
+                    == JournalItem(
+                        key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "rows.csv:3",
+                        digest: "digest-3", state: .unknown, attempts: 1, error: "504 Gateway Timeout",
+                        retriable: true, updatedAt: unknown.updatedAt))
             #expect(unknown.updatedAt >= before - 1 && unknown.updatedAt <= Date().timeIntervalSince1970 + 1)
 
             let failed = try await store.items(run: run.id, states: [.failed], limit: 3)
@@ -71,20 +78,27 @@ struct RunStoreReportTests {
         }
     }
 
-    @Test("failureGroups groups failed and unknown items by error, biggest first, with example origins", arguments: StoreKind.all)
+    @Test(
+        "failureGroups groups failed and unknown items by error, biggest first, with example origins",
+        arguments: StoreKind.all)
     func failureGroups(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let run = try await store.startRun(identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
+            let run = try await store.startRun(
+                identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
             try await populate(store, run: run)
 
             let groups = try await store.failureGroups(run: run.id, examples: 2)
-            #expect(groups.first == FailureGroup(step: 1, stepId: "send", state: .failed, error: "403 Forbidden", count: 3,
-                                                 examples: ["rows.csv:2", "rows.csv:4"]))
+            #expect(
+                groups.first
+                    == FailureGroup(
+                        step: 1, stepId: "send", state: .failed, error: "403 Forbidden", count: 3,
+                        examples: ["rows.csv:2", "rows.csv:4"]))
             #expect(groups.count == 4)
             #expect(groups.dropFirst().allSatisfy { $0.count == 1 })
             // Ties in count go by step, state, then error in byte order (no error first), the same in both stores.
             #expect(groups.map(\.error) == ["403 Forbidden", nil, "400 Bad Request", "504 Gateway Timeout"])
-            #expect(groups.first { $0.error == nil }?.examples == ["rows.csv:6"], "items without an error form a group too")
+            #expect(
+                groups.first { $0.error == nil }?.examples == ["rows.csv:6"], "items without an error form a group too")
             #expect(groups.first { $0.state == .unknown }?.examples == ["rows.csv:3"])
 
             let bare = try await store.failureGroups(run: run.id, examples: 0)

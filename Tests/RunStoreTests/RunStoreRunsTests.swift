@@ -10,7 +10,8 @@ struct RunStoreRunsTests {
         try await withStore(kind) { store, _ in
             var ids: Set<String> = []
             for _ in 0..<200 {
-                let run = try await store.startRun(identity: "abc", pipeline: "send.yaml", pid: 7, now: novemberMorning + 0.25)
+                let run = try await store.startRun(
+                    identity: "abc", pipeline: "send.yaml", pid: 7, now: novemberMorning + 0.25)
                 #expect(run.id.wholeMatch(of: #/20261122-041200-[0-9a-f]{6}/#) != nil, "\(run.id)")
                 #expect(run.status == .running)
                 #expect(run.startedAt == novemberMorning + 0.25)
@@ -41,8 +42,10 @@ struct RunStoreRunsTests {
     @Test("resumeRun marks the run running again and counts the resume", arguments: StoreKind.all)
     func resumeRun(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let run = try await store.startRun(identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
-            try await store.finishRun(id: run.id, state: .interrupted, exitCode: 130, summary: "{}", now: novemberMorning + 5)
+            let run = try await store.startRun(
+                identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
+            try await store.finishRun(
+                id: run.id, state: .interrupted, exitCode: 130, summary: "{}", now: novemberMorning + 5)
 
             let first = try await store.resumeRun(id: run.id, pid: 5000, now: novemberMorning + 60)
             #expect(first.status == .running)
@@ -56,7 +59,9 @@ struct RunStoreRunsTests {
             #expect(second.resumes == 2)
             #expect(try await store.run(matching: run.id) == second)
 
-            let error = await #expect(throws: RunStoreError.self) { try await store.resumeRun(id: "nope", pid: 1, now: 0) }
+            let error = await #expect(throws: RunStoreError.self) {
+                try await store.resumeRun(id: "nope", pid: 1, now: 0)
+            }
             #expect(error?.message.contains("no run nope") == true)
         }
     }
@@ -64,9 +69,11 @@ struct RunStoreRunsTests {
     @Test("finishRun stores the status, exit code, end time and summary", arguments: StoreKind.all)
     func finishRun(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let run = try await store.startRun(identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
+            let run = try await store.startRun(
+                identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
             let summary = #"{"accepted":10,"failed":2}"#
-            try await store.finishRun(id: run.id, state: .partial, exitCode: 3, summary: summary, now: novemberMorning + 42)
+            try await store.finishRun(
+                id: run.id, state: .partial, exitCode: 3, summary: summary, now: novemberMorning + 42)
 
             let stored = try #require(try await store.run(matching: run.id))
             #expect(stored.status == .partial)
@@ -74,7 +81,8 @@ struct RunStoreRunsTests {
             #expect(stored.endedAt == novemberMorning + 42)
             #expect(stored.summary == summary)
 
-            try await store.finishRun(id: run.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 50)
+            try await store.finishRun(
+                id: run.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 50)
             let again = try #require(try await store.run(matching: run.id))
             #expect(again.status == .completed && again.exitCode == 0 && again.summary == nil)
 
@@ -87,13 +95,17 @@ struct RunStoreRunsTests {
         }
     }
 
-    @Test("runningRuns lists the pipeline's runs marked running, whatever their identity or shard, newest first", arguments: StoreKind.all)
+    @Test(
+        "runningRuns lists the pipeline's runs marked running, whatever their identity or shard, newest first",
+        arguments: StoreKind.all)
     func runningRuns(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let whole = try await store.startRun(identity: "a", pipeline: "/p.yaml", pid: 1, now: novemberMorning)
             let done = try await store.startRun(identity: "b", pipeline: "/p.yaml", pid: 2, now: novemberMorning + 1)
-            try await store.finishRun(id: done.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 2)
-            let part = try await store.startRun(identity: "c", pipeline: "/p.yaml", shard: Shard("1/4"), pid: 3, now: novemberMorning + 3)
+            try await store.finishRun(
+                id: done.id, state: .completed, exitCode: 0, summary: nil, now: novemberMorning + 2)
+            let part = try await store.startRun(
+                identity: "c", pipeline: "/p.yaml", shard: Shard("1/4"), pid: 3, now: novemberMorning + 3)
             _ = try await store.startRun(identity: "a", pipeline: "/q.yaml", pid: 4, now: novemberMorning + 4)
             #expect(try await store.runningRuns(pipeline: "/p.yaml", limit: 10).map(\.id) == [part.id, whole.id])
             #expect(try await store.runningRuns(pipeline: "/p.yaml", limit: 10).first?.shard == Shard("1/4"))
@@ -114,7 +126,9 @@ struct RunStoreRunsTests {
         }
     }
 
-    @Test("run(matching:) finds an exact id or a unique prefix, and refuses an ambiguous prefix", arguments: StoreKind.all)
+    @Test(
+        "run(matching:) finds an exact id or a unique prefix, and refuses an ambiguous prefix", arguments: StoreKind.all
+    )
     func runMatching(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let first = try await store.startRun(identity: "x", pipeline: "p", pid: 1, now: novemberMorning)
@@ -137,15 +151,19 @@ struct RunStoreRunsTests {
         }
     }
 
-    @Test("the shards of one run are runs of their own under one identity; latestRun finds each part, runs(identity:) all", arguments: StoreKind.all)
+    @Test(
+        "the shards of one run are runs of their own under one identity; latestRun finds each part, runs(identity:) all",
+        arguments: StoreKind.all)
     func shards(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, reopen in
             let whole = try await store.startRun(identity: "digest", pipeline: "/p.yaml", pid: 1, now: 100)
             var parts: [RunRecord] = []
             for index in 0..<4 {
                 let shard = try #require(Shard(index: index, count: 4))
-                parts.append(try await store.startRun(identity: "digest", pipeline: "/p.yaml", shard: shard, pid: Int32(10 + index),
-                                                      now: 200 + Double(index)))
+                parts.append(
+                    try await store.startRun(
+                        identity: "digest", pipeline: "/p.yaml", shard: shard, pid: Int32(10 + index),
+                        now: 200 + Double(index)))
             }
             let other = try await reopen()
             #expect(try await other.latestRun(identity: "digest") == whole, "a run of every row is not a shard")
@@ -154,7 +172,9 @@ struct RunStoreRunsTests {
                 #expect(try await other.latestRun(identity: "digest", shard: Shard(index: index, count: 4)) == part)
             }
             #expect(try await other.latestRun(identity: "digest", shard: Shard(index: 0, count: 2)) == nil)
-            #expect(try await other.runs(identity: "digest", limit: 10).map(\.id) == parts.reversed().map(\.id) + [whole.id])
+            #expect(
+                try await other.runs(identity: "digest", limit: 10).map(\.id) == parts.reversed().map(\.id) + [whole.id]
+            )
             #expect(try await other.runs(identity: "digest", limit: 2).count == 2)
             #expect(try await other.run(matching: parts[2].id)?.shard == Shard(index: 2, count: 4))
         }

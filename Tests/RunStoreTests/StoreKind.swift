@@ -1,8 +1,8 @@
 import Foundation
 import PipelineCore
 import PostgresRunStore
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 import Synchronization
 import Testing
 
@@ -20,20 +20,25 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     /// The SQLite journal, with its file lock.
-    static let sqlite = StoreKind(name: "SQLite journal", open: { scratch in try Journal(path: scratch + "/journal.sqlite") },
-                                  remove: { _ in })
+    static let sqlite = StoreKind(
+        name: "SQLite journal", open: { scratch in try Journal(path: scratch + "/journal.sqlite") },
+        remove: { _ in })
 
     /// The PostgreSQL store, in a database of its own per test on the server `PUSHLINE_TEST_POSTGRES` names
     /// (`.ci/postgres.sh start` runs one).
-    static let postgres = StoreKind(name: "PostgreSQL", open: { scratch in
-        guard let admin = TestPostgres.adminURL else { throw TestPostgres.missing }
-        let database = TestPostgres.databaseName(for: scratch)
-        try TestPostgres.createDatabase(database)
-        guard let store = try await PostgresStore.open(TestPostgres.url(admin, database: database), environment: [:]) else {
-            throw TestPostgres.missing
-        }
-        return store
-    }, remove: { scratch in TestPostgres.dropDatabase(TestPostgres.databaseName(for: scratch)) })
+    static let postgres = StoreKind(
+        name: "PostgreSQL",
+        open: { scratch in
+            guard let admin = TestPostgres.adminURL else { throw TestPostgres.missing }
+            let database = TestPostgres.databaseName(for: scratch)
+            try TestPostgres.createDatabase(database)
+            guard
+                let store = try await PostgresStore.open(TestPostgres.url(admin, database: database), environment: [:])
+            else {
+                throw TestPostgres.missing
+            }
+            return store
+        }, remove: { scratch in TestPostgres.dropDatabase(TestPostgres.databaseName(for: scratch)) })
 
     /// Every implementation the contract runs against: PostgreSQL too when a test server is configured, or
     /// when CI requires it (then a missing server fails every test rather than skipping them).
@@ -43,12 +48,16 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
 /// The test PostgreSQL server, reached with `psql` for what the product never does (creating databases).
 enum TestPostgres {
     /// `postgres://pushline:…@127.0.0.1:PORT/postgres`, from `PUSHLINE_TEST_POSTGRES`.
-    static let adminURL = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    static let adminURL = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     /// True when PostgreSQL tests run: a server is named, or `PUSHLINE_REQUIRE_POSTGRES=1` demands one.
     static let isEnabled = adminURL != nil || ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
 
     struct Missing: Error, CustomStringConvertible {
-        var description: String { "PUSHLINE_REQUIRE_POSTGRES=1 but PUSHLINE_TEST_POSTGRES names no server (.ci/postgres.sh start DIR)" }
+        var description: String {
+            "PUSHLINE_REQUIRE_POSTGRES=1 but PUSHLINE_TEST_POSTGRES names no server (.ci/postgres.sh start DIR)"
+        }
     }
     static let missing = Missing()
 
@@ -59,7 +68,10 @@ enum TestPostgres {
 
     /// `admin` with another database.
     static func url(_ admin: String, database: String) -> String {
-        guard let slash = admin.range(of: "/", options: .backwards, range: admin.range(of: "@")!.upperBound..<admin.endIndex) else {
+        guard
+            let slash = admin.range(
+                of: "/", options: .backwards, range: admin.range(of: "@")!.upperBound..<admin.endIndex)
+        else {
             return admin + "/" + database
         }
         let query = admin[slash.upperBound...].firstIndex(of: "?").map { String(admin[$0...]) } ?? ""
@@ -104,7 +116,9 @@ enum TestPostgres {
 
 /// Runs `body` with a fresh, empty store of `kind` and a way to open a second handle on it (`reopen`); every
 /// handle is closed afterwards.
-func withStore<T>(_ kind: StoreKind, _ body: (any RunStore, _ reopen: () async throws -> any RunStore) async throws -> T) async throws -> T {
+func withStore<T>(
+    _ kind: StoreKind, _ body: (any RunStore, _ reopen: () async throws -> any RunStore) async throws -> T
+) async throws -> T {
     let scratch = FileManager.default.temporaryDirectory.path + "/RunStoreTests-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     let opened = Mutex<[any RunStore]>([])

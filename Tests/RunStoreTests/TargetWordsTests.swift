@@ -7,6 +7,8 @@ import Testing
     func holdsWord() {
         #expect(TargetWords.holds("a u0203 b", "u0203"))
         #expect(TargetWords.holds("$UserId:{u0203}", "u0203"))
-        #expect(!TargetWords.holds("u0203-x", "u0203") && !TargetWords.holds("xu0203", "u0203") && !TargetWords.holds("u0203.5", "u0203"))
+        #expect(
+            !TargetWords.holds("u0203-x", "u0203") && !TargetWords.holds("xu0203", "u0203")
+                && !TargetWords.holds("u0203.5", "u0203"))
     }
 }

@@ -1,17 +1,22 @@
 import Foundation
 import PipelineCore
-@testable import SQLiteRunStore
 import RunStore
 import Testing
+
+@testable import SQLiteRunStore
 
 /// Pruning a SQLite journal of a million items: the old runs and their items go, what is still needed stays, and the
 /// file gives its space back.
 @Suite struct JournalPruneTests {
     private static func fileSize(_ path: String) -> Int64 {
-        [path, path + "-wal"].reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? NSNumber)?.int64Value ?? 0) }
+        [path, path + "-wal"].reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
     }
 
-    @Test("a million items: prune removes the old run (and would the partial one), keeps the run in its window, and shrinks the file")
+    @Test(
+        "a million items: prune removes the old run (and would the partial one), keeps the run in its window, and shrinks the file"
+    )
     func aMillionItems() async throws {
         try await offThePool { try Self.pruneAMillionItems() }
     }
@@ -21,20 +26,25 @@ import Testing
             let path = directory + "/journal.sqlite"
             let journal = try Journal(path: path)
             let now = Date().timeIntervalSince1970
-            let window = try journal.startRun(identity: "w", pipeline: "digest", path: nil, shard: nil, generation: 0, dedupeWindow: 86400,
-                                              pid: 1, now: now - 3600)
+            let window = try journal.startRun(
+                identity: "w", pipeline: "digest", path: nil, shard: nil, generation: 0, dedupeWindow: 86400,
+                pid: 1, now: now - 3600)
             try journal.finishRun(id: window.id, state: .completed, exitCode: 0, summary: nil, now: now - 3000)
-            let unfinished = try journal.startRun(identity: "u", pipeline: "digest", path: nil, shard: nil, generation: 0, dedupeWindow: 43200,
-                                                  pid: 1, now: now - 50 * 86400)
+            let unfinished = try journal.startRun(
+                identity: "u", pipeline: "digest", path: nil, shard: nil, generation: 0, dedupeWindow: 43200,
+                pid: 1, now: now - 50 * 86400)
             try journal.finishRun(id: unfinished.id, state: .partial, exitCode: 3, summary: nil, now: now - 50 * 86400)
-            let old = try journal.startRun(identity: "o", pipeline: "digest", path: nil, shard: nil, generation: 0, dedupeWindow: 43200,
-                                           pid: 1, now: now - 40 * 86400)
+            let old = try journal.startRun(
+                identity: "o", pipeline: "digest", path: nil, shard: nil, generation: 0, dedupeWindow: 43200,
+                pid: 1, now: now - 40 * 86400)
             try journal.finishRun(id: old.id, state: .completed, exitCode: 0, summary: nil, now: now - 40 * 86400 + 600)
             for (run, count) in [(window, 10), (unfinished, 10)] {
-                try journal.ledger(run: run.id).record((1...count).map { LedgerOutcome(item: item(1, $0), state: .accepted) })
+                try journal.ledger(run: run.id).record(
+                    (1...count).map { LedgerOutcome(item: item(1, $0), state: .accepted) })
             }
             try journal.withConnection { (connection) throws(RunStoreError) in
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     INSERT INTO steps (run, step, step_id) VALUES ((SELECT seq FROM runs WHERE id = '\(old.id)'), 1, 'send');
                     WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 1000000)
                     INSERT INTO items (run, step, row, origin, digest, idempotency_key, target, state, attempts, notification_id,
@@ -55,7 +65,9 @@ import Testing
             let policy = PrunePolicy(olderThan: 30 * 86400)
             let plan = policy.plan(try journal.runs(limit: 100), now: now) { _ in false }
             // A partial run never resumes, so the plan does not keep it for one; this test removes the old run's million alone.
-            #expect(Set(plan.remove.map(\.id)) == [old.id, unfinished.id] && plan.recent.map(\.id) == [window.id] && plan.unfinished.isEmpty)
+            #expect(
+                Set(plan.remove.map(\.id)) == [old.id, unfinished.id] && plan.recent.map(\.id) == [window.id]
+                    && plan.unfinished.isEmpty)
             let dry = try journal.removeRuns([old.id], dryRun: true)
             #expect(dry == RemovedRuns(runs: 1, items: 1_000_000, skipRanges: 1))
             #expect(try journal.counts(run: old.id).first?.count == 1_000_000, "a dry run removes nothing")
@@ -64,7 +76,8 @@ import Testing
             #expect(removed == dry)
             #expect(try journal.run(matching: old.id) == nil)
             #expect(try journal.runs(limit: 10).map(\.id).sorted() == [window.id, unfinished.id].sorted())
-            #expect(try journal.counts(run: window.id) == [StepCount(step: 1, stepId: "send", state: .accepted, count: 10)])
+            #expect(
+                try journal.counts(run: window.id) == [StepCount(step: 1, stepId: "send", state: .accepted, count: 10)])
 
             let space = try journal.reclaimSpace()
             #expect(space.method == "incremental vacuum")

@@ -1,7 +1,7 @@
 import Foundation
 import PipelineCore
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 import Synchronization
 import Testing
 
@@ -67,7 +67,9 @@ struct JournalSharingTests {
             #expect(failures.withLock { $0 } == [])
             let check = try Journal(path: path)
             for run in runs {
-                #expect(try check.counts(run: run.id) == [StepCount(step: 0, stepId: "send", state: .accepted, count: 2000)])
+                #expect(
+                    try check.counts(run: run.id) == [StepCount(step: 0, stepId: "send", state: .accepted, count: 2000)]
+                )
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import PipelineCore
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 import Testing
 
 @Suite("Journal: volume")
@@ -15,17 +15,19 @@ struct JournalVolumeTests {
             for start in stride(from: 1, through: total, by: 64) {
                 let batch = (start...min(start + 63, total)).map { item(1, $0) }
                 try ledger.markSending(batch)
-                try ledger.record(batch.map { item in
-                    item.key.row % 10 == 0
-                        ? LedgerOutcome(item: item, state: .failed, error: "429 Too Many Requests", retriable: true)
-                        : LedgerOutcome(item: item, state: .accepted, notificationId: "n\(item.key.row)")
-                })
+                try ledger.record(
+                    batch.map { item in
+                        item.key.row % 10 == 0
+                            ? LedgerOutcome(item: item, state: .failed, error: "429 Too Many Requests", retriable: true)
+                            : LedgerOutcome(item: item, state: .accepted, notificationId: "n\(item.key.row)")
+                    })
             }
 
-            #expect(try journal.counts(run: run.id) == [
-                StepCount(step: 1, stepId: "send", state: .accepted, count: 18_000),
-                StepCount(step: 1, stepId: "send", state: .failed, count: 2_000),
-            ])
+            #expect(
+                try journal.counts(run: run.id) == [
+                    StepCount(step: 1, stepId: "send", state: .accepted, count: 18_000),
+                    StepCount(step: 1, stepId: "send", state: .failed, count: 2_000),
+                ])
             #expect(try journal.items(run: run.id, states: [.sending], limit: 10).isEmpty)
             // A resume looks up every row: spot-check the point lookup across the range.
             for row in stride(from: 1, through: total, by: 997) {
@@ -35,8 +37,12 @@ struct JournalVolumeTests {
             }
             #expect(try ledger.entry(LedgerKey(step: 1, row: total + 1)) == nil)
             let groups = try journal.failureGroups(run: run.id, examples: 3)
-            #expect(groups == [FailureGroup(step: 1, stepId: "send", state: .failed, error: "429 Too Many Requests",
-                                            count: 2_000, examples: ["rows.csv:10", "rows.csv:20", "rows.csv:30"])])
+            #expect(
+                groups == [
+                    FailureGroup(
+                        step: 1, stepId: "send", state: .failed, error: "429 Too Many Requests",
+                        count: 2_000, examples: ["rows.csv:10", "rows.csv:20", "rows.csv:30"])
+                ])
         }
     }
 }

@@ -1,7 +1,11 @@
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
+// (`withTemporaryDirectory` has a synchronous and an asynchronous form under one name, as the standard library's
+// `with…` functions do.)
 import Foundation
 import PipelineCore
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 
 /// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.
 ///

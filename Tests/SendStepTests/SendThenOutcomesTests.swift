@@ -1,12 +1,13 @@
 import Foundation
 import HubClient
 import HubWire
-@testable import OutcomesStep
 import PipelineCore
 import RunStore
-@testable import SendStep
 import Synchronization
 import Testing
+
+@testable import OutcomesStep
+@testable import SendStep
 
 /// Answers sends with 201 and a Location, and telemetry reads from a script per notification id.
 final class TelemetryTransport: HubTransport {
@@ -17,7 +18,9 @@ final class TelemetryTransport: HubTransport {
     /// The ids read, each once, in order.
     var readIds: [String] { state.withLock { $0.order } }
 
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy) async throws(TransportError) -> TransportResult {
+    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
+        async throws(TransportError) -> TransportResult
+    {
         let response = state.withLock { state -> HubResponse in
             if request.method == .get, let id = request.url.split(separator: "/").last?.split(separator: "?").first {
                 if state.reads[String(id)] == nil { state.order.append(String(id)) }
@@ -25,20 +28,26 @@ final class TelemetryTransport: HubTransport {
                 return state.script.count > 1 ? state.script.removeFirst() : state.script[0]
             }
             state.sent += 1
-            return HubResponse(status: 201, headers: [HubHeader("Location", "http://h/myhub/messages/n\(state.sent)?api-version=2020-06")])
+            return HubResponse(
+                status: 201,
+                headers: [HubHeader("Location", "http://h/myhub/messages/n\(state.sent)?api-version=2020-06")])
         }
         return TransportResult(response: response, attempts: 1, elapsedMs: 1, trackingId: "t")
     }
 
     static func details(_ state: String, _ counts: String = "") -> HubResponse {
-        HubResponse(status: 200, body: Array("""
-            <NotificationDetails xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"><NotificationId>n1</NotificationId>\
-            <State>\(state)</State>\(counts)</NotificationDetails>
-            """.utf8))
+        HubResponse(
+            status: 200,
+            body: Array(
+                """
+                <NotificationDetails xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"><NotificationId>n1</NotificationId>\
+                <State>\(state)</State>\(counts)</NotificationDetails>
+                """.utf8))
     }
 }
 
-private let twoDelivered = "<ApnsOutcomeCounts><Outcome><Name>Success</Name><Count>2</Count></Outcome>"
+private let twoDelivered =
+    "<ApnsOutcomeCounts><Outcome><Name>Success</Name><Count>2</Count></Outcome>"
     + "<Outcome><Name>ExpiredChannel</Name><Count>1</Count></Outcome></ApnsOutcomeCounts>"
 
 /// An `outcomes` step of step `digest` with `options` (its hub given), and what building it reported.
@@ -48,8 +57,10 @@ private func outcomesStep(_ options: [(String, Any)]) -> (OutcomesStep?, [String
 }
 
 /// A send to the fans (step 1, `id: digest`), then an `outcomes` step of it with `options`, as a run of the two does.
-private func sendThenRead(_ options: [(String, Any)], transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl(),
-                          sleep: @escaping @Sendable (Double) async throws -> Void = { _ in }) async throws -> (sent: StepResult, read: StepResult) {
+private func sendThenRead(
+    _ options: [(String, Any)], transport: any HubTransport, dryRun: Bool = false, batch: BatchControl = BatchControl(),
+    sleep: @escaping @Sendable (Double) async throws -> Void = { _ in }
+) async throws -> (sent: StepResult, read: StepResult) {
     let send = try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]).0)
     let (built, errors) = outcomesStep(options)
     #expect(errors.isEmpty, "\(errors)")
@@ -64,7 +75,9 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
 @Suite struct SendThenOutcomesTests {
     @Test func outcomesAreReadUntilFinalAndHandedOn() async throws {
         let transport = TelemetryTransport([
-            HubResponse(status: 404, body: Array("<Error><Code>404</Code><Detail>Telemetry does not exist</Detail></Error>".utf8)),
+            HubResponse(
+                status: 404,
+                body: Array("<Error><Code>404</Code><Detail>Telemetry does not exist</Detail></Error>".utf8)),
             TelemetryTransport.details("Processing"), TelemetryTransport.details("Completed", twoDelivered),
         ])
         let result = try await sendThenRead([("wait", "10m")], transport: transport).read
@@ -77,7 +90,9 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
         #expect(result.lines.contains("outcomes (1 notification read, all final):"))
         #expect(result.lines.contains("  APNs: 2 Success, 1 ExpiredChannel (dead-channel)"))
         #expect(!result.reachedNoDevice)
-        guard case .object(let fields) = result.data, case .object(let outcomes)? = fields.first(where: { $0.key == "outcomes" })?.value else {
+        guard case .object(let fields) = result.data,
+            case .object(let outcomes)? = fields.first(where: { $0.key == "outcomes" })?.value
+        else {
             Issue.record("no outcomes in \(result.data)")
             return
         }
@@ -88,19 +103,24 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
         let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
         let result = try await sendThenRead([("wait", "5s")], transport: transport).read
         #expect(result.outputs["outcome-state"] == .string("partial"))
-        #expect(result.lines.first { $0.hasPrefix("outcomes so far") }?.contains("1 of 1 notifications were not final (1 still processing)") == true,
-                "\(result.lines)")
+        #expect(
+            result.lines.first { $0.hasPrefix("outcomes so far") }?.contains(
+                "1 of 1 notifications were not final (1 still processing)") == true,
+            "\(result.lines)")
         // 1 + 2 + 2 seconds of (skipped) sleeps fill the 5 s wait: reads at 0, 1 and 3 s, and at 5 s.
         #expect(transport.reads == 4)
     }
 
     @Test(arguments: [
-        ("<Error><Code>403</Code><Detail>Request rejected because this feature is not enabled for your SKU. Upgrade to Standard.</Detail></Error>",
-         "hub 'sports' keeps no per-message telemetry: that needs the Standard tier"),
+        (
+            "<Error><Code>403</Code><Detail>Request rejected because this feature is not enabled for your SKU. Upgrade to Standard.</Detail></Error>",
+            "hub 'sports' keeps no per-message telemetry: that needs the Standard tier"
+        ),
         ("", "the key for hub 'sports' cannot read telemetry: that needs the Manage right"),
     ])
     func aHubWithoutTelemetryLeavesTheSendDoneAndSaysWhy(_ body: String, _ reason: String) async throws {
-        let (sent, result) = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([HubResponse(status: 403, body: Array(body.utf8))]))
+        let (sent, result) = try await sendThenRead(
+            [("wait", "1m")], transport: TelemetryTransport([HubResponse(status: 403, body: Array(body.utf8))]))
         #expect(sent.outputs["accepted"] == .integer(1))
         #expect(result.outputs["outcome-state"] == .string("unavailable"))
         #expect(result.lines.contains("outcomes unavailable: \(reason)"), "\(result.lines)")
@@ -109,17 +129,26 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
 
     @Test func notificationsThatReachNoDeviceMarkTheResult() async throws {
         let dead = "<FcmV1OutcomeCounts><Outcome><Name>BadChannel</Name><Count>4</Count></Outcome></FcmV1OutcomeCounts>"
-        let result = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed", dead)])).read
+        let result = try await sendThenRead(
+            [("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed", dead)])
+        ).read
         #expect(result.reachedNoDevice)
         #expect(result.outputs["delivered"] == .integer(0))
-        #expect(result.lines.last == "warning: the hub accepted 1 notification, but telemetry shows none reached a device (4 dead channels)")
-        let none = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("NoTargetFound")])).read
+        #expect(
+            result.lines.last
+                == "warning: the hub accepted 1 notification, but telemetry shows none reached a device (4 dead channels)"
+        )
+        let none = try await sendThenRead(
+            [("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("NoTargetFound")])
+        ).read
         #expect(none.reachedNoDevice)
         #expect(none.lines.last?.hasSuffix("(none matched a device)") == true)
     }
 
     @Test func aFinalNotificationWithoutCountsSaysNothingAboutDevices() async throws {
-        let result = try await sendThenRead([("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed")])).read
+        let result = try await sendThenRead(
+            [("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed")])
+        ).read
         #expect(result.outputs["outcome-state"] == .string("final"))
         #expect(!result.reachedNoDevice)
         #expect(result.outputs.keys.allSatisfy { !$0.hasPrefix("_") }, "no hidden output")
@@ -127,17 +156,23 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
 
     @Test func aHubThatGivesNoNotificationIdsKeepsNoTelemetry() async throws {
         // A Free or Basic hub answers a send 201 without a Location.
-        let (sent, result) = try await sendThenRead([("wait", "1m")], transport: RecordingTransport([HubResponse(status: 201)]))
+        let (sent, result) = try await sendThenRead(
+            [("wait", "1m")], transport: RecordingTransport([HubResponse(status: 201)]))
         #expect(sent.outputs["accepted"] == .integer(1))
         #expect(result.outputs["outcome-state"] == .string("unavailable"))
-        #expect(result.lines.contains { $0.hasPrefix("outcomes unavailable: hub 'sports' gave no notification ids for the 1 it accepted") },
-                "\(result.lines)")
+        #expect(
+            result.lines.contains {
+                $0.hasPrefix("outcomes unavailable: hub 'sports' gave no notification ids for the 1 it accepted")
+            },
+            "\(result.lines)")
     }
 
     @Test func aStopSignalEndsTheReadingAndKeepsWhatWasRead() async throws {
         let stop = StopSignal()
         let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
-        let result = try await sendThenRead([("wait", "10m")], transport: transport, batch: BatchControl(stop: stop), sleep: { _ in stop.request() }).read
+        let result = try await sendThenRead(
+            [("wait", "10m")], transport: transport, batch: BatchControl(stop: stop), sleep: { _ in stop.request() }
+        ).read
         #expect(transport.reads == 1)
         #expect(result.outputs["outcome-state"] == .string("partial"))
         #expect(result.lines.contains { $0.contains("a stop signal ended the reading") }, "\(result.lines)")
@@ -162,17 +197,22 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
         #expect(dry.lines.contains("would read the notifications' outcomes for up to 10m"))
         // Reading outcomes is a step of its own: a send hands on no outcome outputs.
         #expect(sent.outputs["outcome-state"] == nil)
-        #expect(try await run(try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]).0),
-                              transport: transport).outputs["outcome-state"] == nil)
+        #expect(
+            try await run(
+                try #require(build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "hi")])]).0),
+                transport: transport
+            ).outputs["outcome-state"] == nil)
         #expect(transport.reads == 0)
     }
 
     @Test func outcomesOptionsAreChecked() {
-        #expect(outcomesStep([("sample", "5000")]).1 == ["'sample' must be a whole number from 1 to 1000, found '5000'"])
+        #expect(
+            outcomesStep([("sample", "5000")]).1 == ["'sample' must be a whole number from 1 to 1000, found '5000'"])
         #expect(outcomesStep([("wait", "7h")]).1 == ["'wait' must be between 1s and 6h, found '7h'"])
         #expect(diagnostics(OutcomesStep.self, [("hub", "sports")]).1.map(\.message) == ["missing required key 'of'"])
-        #expect(diagnostics(OutcomesStep.self, [("hub", "sports"), ("of", "not an id")]).1.map(\.message)
-            == ["'of' must be the id of an earlier step, found 'not an id'"])
+        #expect(
+            diagnostics(OutcomesStep.self, [("hub", "sports"), ("of", "not an id")]).1.map(\.message)
+                == ["'of' must be the id of an earlier step, found 'not an id'"])
         let step = outcomesStep([("wait", "90s")]).0
         #expect(step?.wait == 90 && step?.sample == 100 && step?.of == "digest")
         #expect(step?.access.map(\.right) == [.manage], "telemetry needs Manage")
@@ -185,10 +225,13 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
         // The send handed on its first 2 ids of 10; the journal holds all 10, and the sample is spread over them.
         let ledger = NotificationLedger(ids: (1...10).map { "n\($0)" })
         var earlier = EarlierOutputs()
-        earlier.record(["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 4)
+        earlier.record(
+            ["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 4)
         let transport = TelemetryTransport([TelemetryTransport.details("Completed", twoDelivered)])
         let result = try await run(step, transport: transport, batch: BatchControl(ledger: ledger), earlier: earlier)
-        #expect(ledger.asked.withLock { $0 } == [4], "the journal is asked for the items of the step `of` names, by its place")
+        #expect(
+            ledger.asked.withLock { $0 } == [4],
+            "the journal is asked for the items of the step `of` names, by its place")
         #expect(transport.readIds == ["n1", "n4", "n7"])
         #expect(result.summary == "delivery outcomes of step 'digest' (a sample of 3 of 10 read): 6 delivered, 3 not")
     }
@@ -198,11 +241,15 @@ private func sendThenRead(_ options: [(String, Any)], transport: any HubTranspor
         var step = try #require(built)
         step.sleep = { _ in }
         var earlier = EarlierOutputs()
-        earlier.record(["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 1)
+        earlier.record(
+            ["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 1)
         let transport = TelemetryTransport([TelemetryTransport.details("Completed", twoDelivered)])
         let result = try await run(step, transport: transport, earlier: earlier)
         #expect(transport.readIds == ["n1", "n2"])
-        #expect(result.lines.first == "the sample is of the first 2 of the 10 ids step 'digest' handed on: this run keeps no journal to read the rest from")
+        #expect(
+            result.lines.first
+                == "the sample is of the first 2 of the 10 ids step 'digest' handed on: this run keeps no journal to read the rest from"
+        )
     }
 
     @Test func aSampleIsSpreadOverTheNotifications() {
@@ -220,7 +267,8 @@ final class NotificationLedger: ItemLedger {
     let isWritable = true
     func notificationIds(step: Int, sample size: Int) throws(LedgerError) -> NotificationSample? {
         asked.withLock { $0.append(step) }
-        return NotificationSample(ids: NotificationSample.picks(of: ids.count, size: size).map { ids[$0] }, total: ids.count)
+        return NotificationSample(
+            ids: NotificationSample.picks(of: ids.count, size: size).map { ids[$0] }, total: ids.count)
     }
     func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? { nil }
     func markSending(_ items: [LedgerItem]) throws(LedgerError) {}
@@ -237,10 +285,13 @@ final class SlowTelemetryTransport: HubTransport {
     init(delay: Duration) { self.delay = delay }
     var reads: Int { count.withLock { $0 } }
 
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy) async throws(TransportError) -> TransportResult {
+    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
+        async throws(TransportError) -> TransportResult
+    {
         count.withLock { $0 += 1 }
         try? await Task.sleep(for: delay)
-        return TransportResult(response: TelemetryTransport.details("Processing"), attempts: 1, elapsedMs: 1, trackingId: "t")
+        return TransportResult(
+            response: TelemetryTransport.details("Processing"), attempts: 1, elapsedMs: 1, trackingId: "t")
     }
 }
 

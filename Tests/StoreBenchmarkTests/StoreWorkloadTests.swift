@@ -1,7 +1,8 @@
 import Foundation
-import SQLiteRunStore
 import RunStore
+import SQLiteRunStore
 import Testing
+
 @testable import StoreBenchmark
 
 @Suite struct StoreWorkloadTests {

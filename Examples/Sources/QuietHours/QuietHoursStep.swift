@@ -5,9 +5,10 @@ import PushlineKit
 /// send back with `when: ${steps.ID.quiet} == false`.
 public struct QuietHoursStep: DeclaredStep {
     public static let id = "quiet-hours"
-    public static let summary = "Says whether it is now within the quiet hours of a time zone (for a later step's `when:`)."
+    public static let summary =
+        "Says whether it is now within the quiet hours of a time zone (for a later step's `when:`)."
     public static let examples = [
-        "- id: hours\n  quiet-hours: { time-zone: Europe/Berlin, from: \"22:00\", until: \"07:00\" }",
+        "- id: hours\n  quiet-hours: { time-zone: Europe/Berlin, from: \"22:00\", until: \"07:00\" }"
     ]
 
     /// The keys of `quiet-hours`, each declared once: its spelling, type, default and meaning (what `pushline steps`,
@@ -43,7 +44,9 @@ public struct QuietHoursStep: DeclaredStep {
 
     /// Builds the step from its options, already read and checked against their declarations: a refused value was
     /// reported at its line and column, and nil means the step cannot be built.
-    public static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> QuietHoursStep? {
+    public static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext)
+        -> QuietHoursStep?
+    {
         guard let zone = options.timeZone, !options.$from.isRefused, !options.$until.isRefused else { return nil }
         return QuietHoursStep(timeZone: zone, window: QuietWindow(from: options.from, until: options.until))
     }
@@ -55,9 +58,12 @@ public struct QuietHoursStep: DeclaredStep {
         let now = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
         let left = window.minutesLeft(at: now)
         let localTime = String(format: "%02d:%02d", now / 60, now % 60)
-        context.logger.debug("quiet hours checked", metadata: ["time-zone": "\(timeZone.identifier)", "local-time": "\(localTime)"])
-        var result = StepResult(summary: left > 0 ? "quiet hours in \(timeZone.identifier) (\(localTime)), \(left) min left"
-                                                  : "not quiet hours in \(timeZone.identifier) (\(localTime))")
+        context.logger.debug(
+            "quiet hours checked", metadata: ["time-zone": "\(timeZone.identifier)", "local-time": "\(localTime)"])
+        var result = StepResult(
+            summary: left > 0
+                ? "quiet hours in \(timeZone.identifier) (\(localTime)), \(left) min left"
+                : "not quiet hours in \(timeZone.identifier) (\(localTime))")
         var outputs = Outputs()
         outputs.quiet = left > 0
         outputs.localTime = localTime
@@ -74,8 +80,9 @@ extension OptionKey where Value == TimeZone {
         OptionKey(OptionSpec(key, .string, required: true, examples: examples, summary)) { options, node in
             guard let name = options.string(key)?.value else { return nil }
             guard let zone = TimeZone(identifier: name) else {
-                options.error("'\(name)' is not a time zone" + Suggestion.didYouMean(name, in: TimeZone.knownTimeZoneIdentifiers),
-                              at: node, hint: "use an IANA name such as Europe/Berlin or America/New_York")
+                options.error(
+                    "'\(name)' is not a time zone" + Suggestion.didYouMean(name, in: TimeZone.knownTimeZoneIdentifiers),
+                    at: node, hint: "use an IANA name such as Europe/Berlin or America/New_York")
                 return nil
             }
             return zone
@@ -86,7 +93,10 @@ extension OptionKey where Value == TimeZone {
 extension OptionKey where Value == Int {
     /// A time of day, `HH:MM`, read as the minute of the day.
     static func timeOfDay(_ key: String, default minute: Int, _ summary: String) -> OptionKey {
-        OptionKey(OptionSpec(key, .string, default: String(format: "%02d:%02d", minute / 60, minute % 60), summary), default: minute) { options, node in
+        OptionKey(
+            OptionSpec(key, .string, default: String(format: "%02d:%02d", minute / 60, minute % 60), summary),
+            default: minute
+        ) { options, node in
             guard let text = options.string(key)?.value else { return nil }
             guard let minute = QuietWindow.minute(text) else {
                 options.error("'\(key)' must be a time of day as HH:MM (00:00 to 23:59), found '\(text)'", at: node)

@@ -7,7 +7,8 @@ import Testing
 struct QuietWindowTests {
     @Test("a window across midnight is quiet up to, not including, its end; an empty window is never quiet")
     func minutesLeft() throws {
-        let night = QuietWindow(from: try #require(QuietWindow.minute("22:00")), until: try #require(QuietWindow.minute("07:00")))
+        let night = QuietWindow(
+            from: try #require(QuietWindow.minute("22:00")), until: try #require(QuietWindow.minute("07:00")))
         #expect(night.minutesLeft(at: 21 * 60 + 59) == 0)
         #expect(night.minutesLeft(at: 22 * 60) == 9 * 60)
         #expect(night.minutesLeft(at: 0) == 7 * 60)
@@ -19,7 +20,9 @@ struct QuietWindowTests {
         #expect((0..<1440).allSatisfy { QuietWindow(from: 600, until: 600).minutesLeft(at: $0) == 0 })
     }
 
-    @Test("only HH:MM within a day is a time", arguments: ["24:00", "7:00", "07:60", "07-00", "0700", "", "aa:bb", "０７:００"])
+    @Test(
+        "only HH:MM within a day is a time",
+        arguments: ["24:00", "7:00", "07:60", "07-00", "0700", "", "aa:bb", "０７:００"])
     func notATime(_ text: String) {
         #expect(QuietWindow.minute(text) == nil)
     }
@@ -28,14 +31,17 @@ struct QuietWindowTests {
 /// The step through the commands an operator runs, in this package's own pushline.
 @Suite("quiet-hours: in my-pushline", .serialized)
 final class QuietHoursCommandTests: Sendable {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     let pipeline = root + "/pipelines/evening-reminder.yaml"
     let scratch = NSTemporaryDirectory() + "my-pushline-" + UUID().uuidString
 
     init() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         // What the pipeline reads, and a journal of the test's own (never the user's). Every test sets the same.
-        setenv("NH_CONNECTION", "Endpoint=sb://example.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=c2FtcGxl", 1)
+        setenv(
+            "NH_CONNECTION",
+            "Endpoint=sb://example.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=c2FtcGxl", 1)
         setenv("NH_HUB", "reminders", 1)
         setenv("PUSHLINE_JOURNAL", scratch + "/journal.sqlite", 1)
     }
@@ -63,16 +69,23 @@ final class QuietHoursCommandTests: Sendable {
     @Test("a time zone that does not exist, or a time that is not HH:MM, stops validate (exit 2)")
     func badOptions() async throws {
         let text = try String(contentsOfFile: pipeline, encoding: .utf8)
-        for (good, bad) in [("time-zone: Europe/Berlin", "time-zone: Europe/Berlni"), ("from: \"${param:quiet-from}\"", "from: \"22h\"")] {
+        for (good, bad) in [
+            ("time-zone: Europe/Berlin", "time-zone: Europe/Berlni"),
+            ("from: \"${param:quiet-from}\"", "from: \"22h\""),
+        ] {
             let path = scratch + "/bad-\(UUID().uuidString).yaml"
             try text.replacingOccurrences(of: good, with: bad).write(toFile: path, atomically: true, encoding: .utf8)
             #expect(await pushline(["validate", path]) == 2, "\(bad)")
         }
     }
 
-    @Test("outside quiet hours the reminder is sent; within them it is held back", arguments: [("00:00", "00:00", false), ("00:00", "23:59", true)])
+    @Test(
+        "outside quiet hours the reminder is sent; within them it is held back",
+        arguments: [("00:00", "00:00", false), ("00:00", "23:59", true)])
     func holdsBack(from: String, until: String, quiet: Bool) async throws {
-        let run = try await report(["run", pipeline, "--dry-run", "--param", "quiet-from=\(from)", "--param", "quiet-until=\(until)"])
+        let run = try await report([
+            "run", pipeline, "--dry-run", "--param", "quiet-from=\(from)", "--param", "quiet-until=\(until)",
+        ])
         #expect(run.status == 0)
         let hours = try #require(run.steps.first { ($0["step"] as? String) == "quiet-hours" }, "\(run.steps)")
         let send = try #require(run.steps.first { ($0["step"] as? String) == "send" }, "\(run.steps)")

@@ -39,8 +39,11 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
         var temporary: [String] = []
         defer { for path in temporary { try? FileManager.default.removeItem(atPath: path) } }
         for reference in outputReferences where rowFiles[reference] == nil {
-            guard case .rows(let rows)? = try? context.earlierOutputs.value(of: reference, for: consumer) else { continue }
-            let file = try await RowSpooler.file(of: rows, ledger: context.batch.ledger, producer: "step '\(reference.step)'")
+            guard case .rows(let rows)? = try? context.earlierOutputs.value(of: reference, for: consumer) else {
+                continue
+            }
+            let file = try await RowSpooler.file(
+                of: rows, ledger: context.batch.ledger, producer: "step '\(reference.step)'")
             rowFiles[reference] = file.path
             if file.temporary { temporary.append(file.path) }
         }
@@ -53,7 +56,9 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
             built = diagnostics.hasErrors ? nil : try pending.build(with: values, rows: rows, diagnostics: diagnostics)
         } catch {
             // A dry run sends nothing, so the ids a live run would hand on do not exist: say what would happen.
-            if context.isDryRun { return StepResult(summary: "would run with values a live run hands on (nothing sent): \(error.message)") }
+            if context.isDryRun {
+                return StepResult(summary: "would run with values a live run hands on (nothing sent): \(error.message)")
+            }
             throw error
         }
         let errors = diagnostics.diagnostics.filter { $0.severity == .error }
@@ -61,18 +66,25 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
             if context.isDryRun {
                 // The outputs a dry run hands on are what it planned (no ids, no accepted counts); options that check
                 // them would check values a live run does not have.
-                return StepResult(summary: "would run with values a live run hands on (nothing sent): \(errors.first?.message ?? "the step cannot be built yet")")
+                return StepResult(
+                    summary:
+                        "would run with values a live run hands on (nothing sent): \(errors.first?.message ?? "the step cannot be built yet")"
+                )
             }
-            throw StepFailure("with the outputs of earlier steps in, the options are invalid: \(errors.first?.description ?? "the step cannot be built")",
-                              hint: errors.first?.hint ?? "check the values the earlier steps produced", lines: errors.dropFirst().map(\.description)).coded(.optionsInvalid)
+            throw StepFailure(
+                "with the outputs of earlier steps in, the options are invalid: \(errors.first?.description ?? "the step cannot be built")",
+                hint: errors.first?.hint ?? "check the values the earlier steps produced",
+                lines: errors.dropFirst().map(\.description)
+            ).coded(.optionsInvalid)
         }
         var context = context
         if let check = try await built.checkInput(in: context) {
             if check.stopsRun {
-                var failure = StepFailure("the input check found \(check.summary); nothing was sent by this step",
-                                          hint: "fix the rows at their source and run the same command again (it reads them afresh; what was "
-                                              + "sent is not sent twice), or set `bad-rows: skip`",
-                                          lines: check.lines)
+                var failure = StepFailure(
+                    "the input check found \(check.summary); nothing was sent by this step",
+                    hint: "fix the rows at their source and run the same command again (it reads them afresh; what was "
+                        + "sent is not sent twice), or set `bad-rows: skip`",
+                    lines: check.lines)
                 failure.rejectsInput = true
                 throw failure
             }
@@ -83,7 +95,9 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
 
     /// The rows of its `for-each`: opened when the pipeline was built, or opened now from the value with `values` in;
     /// nil without `for-each`, or when they cannot be opened (`diagnostics` say why).
-    private func rows(with values: OutputSubstitution, _ diagnostics: DiagnosticCollector) throws(StepFailure) -> RowSource? {
+    private func rows(with values: OutputSubstitution, _ diagnostics: DiagnosticCollector) throws(StepFailure)
+        -> RowSource?
+    {
         switch rows {
         case .none, .unusable: return nil
         case .opened(let source): return source

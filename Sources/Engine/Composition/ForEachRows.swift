@@ -27,22 +27,30 @@ enum ForEachRows: Sendable {
     /// Reads `for-each` from `options` of a step of `kind`, opening a file now (relative to the pipeline, or to the
     /// current directory when a reference gave the path whole) and reporting a problem at its value. `declared` gives
     /// the columns an earlier step declares for a rows output, and how to name it.
-    static func read(_ options: ConfigNode, of kind: StepKind, in context: BuildContext,
-                     declared: (OutputReference) -> KnownColumns?, _ diagnostics: DiagnosticCollector) -> ForEachRows {
-        guard kind.takesRows, let entry = options.entries?.first(where: { $0.key == BatchOptions.forEach.key }) else { return .none }
+    static func read(
+        _ options: ConfigNode, of kind: StepKind, in context: BuildContext,
+        declared: (OutputReference) -> KnownColumns?, _ diagnostics: DiagnosticCollector
+    ) -> ForEachRows {
+        guard kind.takesRows, let entry = options.entries?.first(where: { $0.key == BatchOptions.forEach.key }) else {
+            return .none
+        }
         let value = entry.value
         let written = value.scalar?.text ?? ""
         let standIn = RowSource(path: "", shown: written, format: RowSource.format(of: written) ?? .jsonl)
         if value.isNull {
-            diagnostics.error("'\(entry.key)' has no value", at: entry.keyLocation, step: kind.id,
-                              hint: "give `for-each:` a .csv, .jsonl or .json file, or an earlier step's rows (${steps.ID.rows})")
+            diagnostics.error(
+                "'\(entry.key)' has no value", at: entry.keyLocation, step: kind.id,
+                hint: "give `for-each:` a .csv, .jsonl or .json file, or an earlier step's rows (${steps.ID.rows})")
             return .unusable(standIn: standIn)
         }
         // An earlier step's output is unresolved until the step runs; any other unresolved value was reported.
         if let scalar = value.scalar, !value.deferredScalars.isEmpty {
-            guard scalar.deferred?.count == 1, let reference = scalar.outputReferences.first else { return .waiting(value: value, standIn: standIn) }
+            guard scalar.deferred?.count == 1, let reference = scalar.outputReferences.first else {
+                return .waiting(value: value, standIn: standIn)
+            }
             let shown = OutputReference(step: reference.step, output: reference.output).shown
-            return .waiting(value: value, standIn: RowSource(path: "", shown: shown, format: .jsonl, columns: declared(reference)))
+            return .waiting(
+                value: value, standIn: RowSource(path: "", shown: shown, format: .jsonl, columns: declared(reference)))
         }
         if value.containsUnresolved { return .unusable(standIn: standIn) }
         return open(value, of: kind, in: context, diagnostics).map(ForEachRows.opened) ?? .unusable(standIn: standIn)
@@ -50,10 +58,13 @@ enum ForEachRows: Sendable {
 
     /// Opens `value`, the `for-each` value with any references in it resolved: a file, or an earlier step's rows as
     /// the engine copied them out. Nil after reporting why it cannot be used.
-    static func open(_ value: ConfigNode, of kind: StepKind, in context: BuildContext, _ diagnostics: DiagnosticCollector) -> RowSource? {
+    static func open(
+        _ value: ConfigNode, of kind: StepKind, in context: BuildContext, _ diagnostics: DiagnosticCollector
+    ) -> RowSource? {
         let entry = ConfigEntry(key: BatchOptions.forEach.key, keyLocation: value.location, value: value)
-        let reader = OptionReader(entries: [entry], node: ConfigNode(.mapping([entry]), at: value.location), step: kind.id,
-                                  diagnostics: diagnostics, specs: [BatchOptions.forEach.spec], context: context)
+        let reader = OptionReader(
+            entries: [entry], node: ConfigNode(.mapping([entry]), at: value.location), step: kind.id,
+            diagnostics: diagnostics, specs: [BatchOptions.forEach.spec], context: context)
         guard let input = reader.value(BatchOptions.forEach) else { return nil }
         switch input {
         case .handed(let rows):
@@ -67,15 +78,19 @@ enum ForEachRows: Sendable {
             return source
         case .file(let path):
             guard let format = RowSource.format(of: path) else {
-                reader.error("for-each file \(value.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: value,
-                             hint: ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects")
+                reader.error(
+                    "for-each file \(value.scalar?.quoted ?? "") must end in .csv, .jsonl or .json", at: value,
+                    hint:
+                        ".csv: a header row, then one row per line; .jsonl: one JSON object per line; .json: an array of objects"
+                )
                 return nil
             }
             let resolved = value.scalar.map(context.path(of:)) ?? context.path(path)
             let file = RowSource(path: resolved, shown: FilePath.shown(resolved), format: format)
             do {
                 let header = try file.header()
-                return RowSource(path: resolved, shown: file.shown, format: format, columns: header.map(KnownColumns.header))
+                return RowSource(
+                    path: resolved, shown: file.shown, format: format, columns: header.map(KnownColumns.header))
             } catch {
                 reader.error(error.message, at: value)
                 return nil

@@ -7,7 +7,8 @@ import PipelineCore
 /// Every step has `StepKind.commonOutputs` besides its own.
 enum HandedOn {
     /// `produced` over the empty value of every declared output, with the step's status and error.
-    static func outputs(of built: BuiltStep, record: StepRecord, produced: StepOutputs?, rejected: Bool) -> StepOutputs {
+    static func outputs(of built: BuiltStep, record: StepRecord, produced: StepOutputs?, rejected: Bool) -> StepOutputs
+    {
         var outputs: StepOutputs = [:]
         for spec in built.outputs { outputs[spec.name] = empty(spec.type) }
         if let produced { outputs.merge(produced) { _, made in made } }
@@ -24,7 +25,8 @@ enum HandedOn {
         case .string: .string("")
         case .boolean: .boolean(false)
         case .list: .list([], total: 0)
-        case .rows: .rows(SpooledRows(spool: nil, columns: [], count: 0, digest: ContentDigest.Running().finish(), readAt: 0))
+        case .rows:
+            .rows(SpooledRows(spool: nil, columns: [], count: 0, digest: ContentDigest.Running().finish(), readAt: 0))
         }
     }
 }
@@ -33,6 +35,8 @@ extension EarlierOutputs {
     /// Records what `built` hands on after `record`, at its place; a step without an `id:` hands on nothing.
     mutating func record(_ built: BuiltStep, _ record: StepRecord, produced: StepOutputs?, rejected: Bool = false) {
         guard let id = built.declaredId else { return }
-        self.record(HandedOn.outputs(of: built, record: record, produced: produced, rejected: rejected), of: id, at: built.index)
+        self.record(
+            HandedOn.outputs(of: built, record: record, produced: produced, rejected: rejected), of: id, at: built.index
+        )
     }
 }

@@ -28,16 +28,24 @@ struct OutputSubstitution: ReferenceValues {
         switch node.value {
         case .scalar(let scalar):
             guard let parts = scalar.deferred else { return node }
-            if parts.count == 1, case .output(let reference) = parts[0], case .rows(let rows) = try outputs.value(of: reference, for: consumer) {
+            if parts.count == 1, case .output(let reference) = parts[0],
+                case .rows(let rows) = try outputs.value(of: reference, for: consumer)
+            {
                 var scalar = ConfigScalar(text: reference.written, sourceText: reference.written, isPlain: false)
                 scalar.handedRows = HandedRows(reference: reference, path: rowFiles[reference], columns: rows.columns)
                 return ConfigNode(.scalar(scalar), at: node.location)
             }
             if parts.count == 1, case .output(let reference) = parts[0], reference.index == nil,
-                case .list(let values, let total) = try outputs.value(of: reference, for: consumer) {
+                case .list(let values, let total) = try outputs.value(of: reference, for: consumer)
+            {
                 try complete(values, total, reference)
-                return ConfigNode(.sequence(values.map { ConfigNode(.scalar(ConfigScalar(text: $0, sourceText: reference.written, isPlain: false)),
-                                                                    at: node.location) }), at: node.location)
+                return ConfigNode(
+                    .sequence(
+                        values.map {
+                            ConfigNode(
+                                .scalar(ConfigScalar(text: $0, sourceText: reference.written, isPlain: false)),
+                                at: node.location)
+                        }), at: node.location)
             }
             var text = ""
             for part in parts {
@@ -46,10 +54,14 @@ struct OutputSubstitution: ReferenceValues {
                 case .output(let reference): text += try self.text(of: reference)
                 }
             }
-            return ConfigNode(.scalar(ConfigScalar(text: text, sourceText: scalar.sourceText, isPlain: false)), at: node.location)
+            return ConfigNode(
+                .scalar(ConfigScalar(text: text, sourceText: scalar.sourceText, isPlain: false)), at: node.location)
         case .mapping(let entries):
             var replaced: [ConfigEntry] = []
-            for entry in entries { replaced.append(ConfigEntry(key: entry.key, keyLocation: entry.keyLocation, value: try resolve(entry.value))) }
+            for entry in entries {
+                replaced.append(
+                    ConfigEntry(key: entry.key, keyLocation: entry.keyLocation, value: try resolve(entry.value)))
+            }
             return ConfigNode(.mapping(replaced), at: node.location)
         case .sequence(let items):
             var replaced: [ConfigNode] = []
@@ -67,28 +79,45 @@ struct OutputSubstitution: ReferenceValues {
         case (.boolean(let value), nil): return value ? "true" : "false"
         case (.list(let values, let total), let index?):
             guard index < total else {
-                throw StepFailure("\(consumer) uses \(reference.written), but '\(reference.output)' of step '\(reference.step)' holds \(total) item\(total == 1 ? "" : "s")",
-                                  hint: total == 0 ? "the step produced none; give this step a `when:` that checks for them" : "indexes start at 0").coded(.referenceUnavailable)
+                throw StepFailure(
+                    "\(consumer) uses \(reference.written), but '\(reference.output)' of step '\(reference.step)' holds \(total) item\(total == 1 ? "" : "s")",
+                    hint: total == 0
+                        ? "the step produced none; give this step a `when:` that checks for them" : "indexes start at 0"
+                ).coded(.referenceUnavailable)
             }
             guard index < values.count else {
-                throw StepFailure("\(consumer) uses \(reference.written), but only the first \(values.count) of the \(total) items of '\(reference.output)' are handed on",
-                                  hint: "the run journal has them all (`pushline runs show ID`)").coded(.referenceUnavailable)
+                throw StepFailure(
+                    "\(consumer) uses \(reference.written), but only the first \(values.count) of the \(total) items of '\(reference.output)' are handed on",
+                    hint: "the run journal has them all (`pushline runs show ID`)"
+                ).coded(.referenceUnavailable)
             }
             return values[index]
         case (.rows, _):
-            throw StepFailure("\(consumer) uses \(reference.written), rows, inside other text", hint: "rows go whole into a `for-each`").coded(.referenceUnavailable)
+            throw StepFailure(
+                "\(consumer) uses \(reference.written), rows, inside other text",
+                hint: "rows go whole into a `for-each`"
+            ).coded(.referenceUnavailable)
         case (.list, nil):
-            throw StepFailure("\(consumer) uses \(reference.written), a list, where one value goes", hint: "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)").coded(.referenceUnavailable)
+            throw StepFailure(
+                "\(consumer) uses \(reference.written), a list, where one value goes",
+                hint:
+                    "pick one item, e.g. \(OutputReference(step: reference.step, output: reference.output, index: 0).written)"
+            ).coded(.referenceUnavailable)
         case (_, .some):
-            throw StepFailure("\(consumer) uses \(reference.written), but '\(reference.output)' is not a list", hint: "remove the index").coded(.referenceUnavailable)
+            throw StepFailure(
+                "\(consumer) uses \(reference.written), but '\(reference.output)' is not a list",
+                hint: "remove the index"
+            ).coded(.referenceUnavailable)
         }
     }
 
     /// A list passes whole only when it holds every item (a partial list would drop some silently).
     private func complete(_ values: [String], _ total: Int, _ reference: OutputReference) throws(StepFailure) {
         guard values.count == total else {
-            throw StepFailure("\(consumer) uses \(reference.written), but only the first \(values.count) of its \(total) items are handed on; none was used",
-                              hint: "a list output passes whole up to \(values.count) items; the run journal has them all").coded(.referenceUnavailable)
+            throw StepFailure(
+                "\(consumer) uses \(reference.written), but only the first \(values.count) of its \(total) items are handed on; none was used",
+                hint: "a list output passes whole up to \(values.count) items; the run journal has them all"
+            ).coded(.referenceUnavailable)
         }
     }
 }

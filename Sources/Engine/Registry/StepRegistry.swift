@@ -62,19 +62,23 @@ package struct StepRegistry: Sendable {
     }
 
     private func build(
-        _ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, earlier: [BuiltStep], steps: [StepInvocation],
+        _ kind: StepKind, _ invocation: StepInvocation, _ context: BuildContext, earlier: [BuiltStep],
+        steps: [StepInvocation],
         _ diagnostics: DiagnosticCollector
     ) -> BuiltStep? {
         let errorsBefore = diagnostics.diagnostics.filter { $0.severity == .error }.count
         let reader = kind.reader(invocation.options, diagnostics: diagnostics)
-        let rows = ForEachRows.read(invocation.options, of: kind, in: context, declared: { Self.declaredColumns($0, earlier: earlier) }, diagnostics)
+        let rows = ForEachRows.read(
+            invocation.options, of: kind, in: context, declared: { Self.declaredColumns($0, earlier: earlier) },
+            diagnostics)
         // Options that use earlier steps' outputs are read and checked now, and the step is built when it runs.
         if !invocation.options.deferredScalars.isEmpty {
             let samples = checkReferences(in: invocation, of: kind, steps: steps, diagnostics)
             let step = Self.deferred(kind, reader, context, rows: rows, samples: samples)
             if case .unusable = rows { return nil }
-            return BuiltStep(index: invocation.index, kind: kind, location: invocation.location, step: step,
-                             declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
+            return BuiltStep(
+                index: invocation.index, kind: kind, location: invocation.location, step: step,
+                declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
         }
         let built = kind.build(reader, rows: rows.source, in: context)
         // Rows that cannot be read were reported; the step was built only to report its other problems too.
@@ -85,13 +89,15 @@ package struct StepRegistry: Sendable {
             // legitimate silent cause: it was already reported, as a warning for `validate`).
             let errorsAfter = diagnostics.diagnostics.filter { $0.severity == .error }.count
             if errorsAfter == errorsBefore, !invocation.options.containsUnresolved {
-                diagnostics.error("step '\(kind.id)' cannot be built from these options", at: invocation.location,
-                                  step: kind.id, hint: "check the declarations it refers to; they have errors or are incomplete")
+                diagnostics.error(
+                    "step '\(kind.id)' cannot be built from these options", at: invocation.location,
+                    step: kind.id, hint: "check the declarations it refers to; they have errors or are incomplete")
             }
             return nil
         }
-        return BuiltStep(index: invocation.index, kind: kind, location: invocation.location, step: step, declaredId: invocation.id,
-                         name: invocation.name, condition: invocation.condition)
+        return BuiltStep(
+            index: invocation.index, kind: kind, location: invocation.location, step: step, declaredId: invocation.id,
+            name: invocation.name, condition: invocation.condition)
     }
 
     /// The columns `reference`'s step declares for its rows before the run (a SQLite query prepared, a plugin's
@@ -121,7 +127,8 @@ package struct StepRegistry: Sendable {
             invocation = kindFirst(invocation)
             for (index, move) in moves.enumerated() {
                 let (options, optionFixes) = invocation.options.replacingOutputReferences(move.moved)
-                let (condition, conditionFixes) = invocation.condition.replacingOutputReferences(move.moved, at: invocation.conditionLocation)
+                let (condition, conditionFixes) = invocation.condition.replacingOutputReferences(
+                    move.moved, at: invocation.conditionLocation)
                 invocation.options = options
                 invocation.condition = condition
                 warnings[index].referenceFixes += optionFixes + conditionFixes
@@ -132,31 +139,40 @@ package struct StepRegistry: Sendable {
                 warnings.append((done, invocation.location, []))
                 steps += [done.old, done.new]
             } else {
-                steps.append(migrations.first { $0.applies(to: invocation) }.map { $0.migrate(invocation, diagnostics) } ?? invocation)
+                steps.append(
+                    migrations.first { $0.applies(to: invocation) }.map { $0.migrate(invocation, diagnostics) }
+                        ?? invocation)
             }
         }
         for (position, _) in steps.enumerated() { steps[position].index = position + 1 }
         for (split, location, referenceFixes) in warnings {
             let fixes = split.fixes.isEmpty ? [] : split.fixes + referenceFixes
-            let references = referenceFixes.isEmpty ? "" : " (and later steps' references to its outputs: ${steps.\(split.oldId).…} is ${steps.\(split.newId).…})"
-            diagnostics.warning("`\(split.old.kind):` with `\(split.new.kind):` is now two steps: \(split.shown)\(references)",
-                                at: location, step: split.new.kind,
-                                hint: fixes.isEmpty
-                                    ? "write the new step after this one by hand; the old form stops working in a later release"
-                                    : "`pushline validate --fix \(location.file)` rewrites it; the old form stops working in a later release",
-                                fixes: fixes)
+            let references =
+                referenceFixes.isEmpty
+                ? ""
+                : " (and later steps' references to its outputs: ${steps.\(split.oldId).…} is ${steps.\(split.newId).…})"
+            diagnostics.warning(
+                "`\(split.old.kind):` with `\(split.new.kind):` is now two steps: \(split.shown)\(references)",
+                at: location, step: split.new.kind,
+                hint: fixes.isEmpty
+                    ? "write the new step after this one by hand; the old form stops working in a later release"
+                    : "`pushline validate --fix \(location.file)` rewrites it; the old form stops working in a later release",
+                fixes: fixes)
         }
         migrated.steps = steps
         return migrated
     }
 
     private func kindFirst(_ invocation: StepInvocation) -> StepInvocation {
-        guard kind(for: invocation.kind) == nil, let index = invocation.strays.firstIndex(where: { kind(for: $0.key) != nil }) else {
+        guard kind(for: invocation.kind) == nil,
+            let index = invocation.strays.firstIndex(where: { kind(for: $0.key) != nil })
+        else {
             return invocation
         }
         var swapped = invocation
         let entry = invocation.strays[index]
-        swapped.strays[index] = ConfigEntry(key: invocation.kind, keyLocation: invocation.location, value: invocation.options)
+        swapped.strays[index] = ConfigEntry(
+            key: invocation.kind, keyLocation: invocation.location, value: invocation.options)
         swapped.kind = entry.key
         swapped.location = entry.keyLocation
         swapped.options = entry.value
@@ -168,13 +184,18 @@ package struct StepRegistry: Sendable {
     private func reportStrays(_ invocation: StepInvocation, of kind: StepKind?, _ diagnostics: DiagnosticCollector) {
         for stray in invocation.strays {
             if let kind, kind.options.contains(where: { $0.key == stray.key }) {
-                diagnostics.error("'\(stray.key)' is an option of '\(invocation.kind)' but is written beside it", at: stray.keyLocation,
-                                  hint: "indent it under `\(invocation.kind):`, with the step's other options")
+                diagnostics.error(
+                    "'\(stray.key)' is an option of '\(invocation.kind)' but is written beside it",
+                    at: stray.keyLocation,
+                    hint: "indent it under `\(invocation.kind):`, with the step's other options")
             } else {
                 let known = StepEntryKeys.keys + ids
-                diagnostics.error("unknown key '\(stray.key)' in a step entry\(Suggestion.didYouMean(stray.key, in: known))",
-                                  at: stray.keyLocation,
-                                  hint: "a step entry holds one key naming its kind (`\(invocation.kind):`) and may have `id:`, `name:` and `when:`")
+                diagnostics.error(
+                    "unknown key '\(stray.key)' in a step entry\(Suggestion.didYouMean(stray.key, in: known))",
+                    at: stray.keyLocation,
+                    hint:
+                        "a step entry holds one key naming its kind (`\(invocation.kind):`) and may have `id:`, `name:` and `when:`"
+                )
             }
         }
     }

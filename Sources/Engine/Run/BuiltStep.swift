@@ -20,8 +20,11 @@ package struct BuiltStep: Sendable {
     package var condition: StepCondition
 
     /// Creates a built step of `kind`.
-    package init(index: Int, kind: StepKind, location: SourceLocation, step: any RunnableStep, declaredId: String? = nil, name: String? = nil,
-                condition: StepCondition = .success) {
+    package init(
+        index: Int, kind: StepKind, location: SourceLocation, step: any RunnableStep, declaredId: String? = nil,
+        name: String? = nil,
+        condition: StepCondition = .success
+    ) {
         self.index = index
         id = kind.id
         outputs = kind.outputs

@@ -14,20 +14,27 @@ extension PipelineEngine {
             return try await ledger.completedStep(built.index)
         } catch {
             // Running the step again is what a run did before steps were recorded: batch items are still not resent.
-            logger.warning("could not read whether the step completed earlier; running it", metadata: ["step": "\(built.index)", "reason": "\(error)"])
+            logger.warning(
+                "could not read whether the step completed earlier; running it",
+                metadata: ["step": "\(built.index)", "reason": "\(error)"])
             return nil
         }
     }
 
     /// Records a completed step that acted on a hub or read from outside (`recordsCompletion`), with its outputs, for a resume of this run.
-    static func recordCompleted(_ built: BuiltStep, _ record: StepRecord, _ outputs: StepOutputs, reachedNoDevice: Bool, batch: BatchControl,
-                                dryRun: Bool, logger: Logger) async {
+    static func recordCompleted(
+        _ built: BuiltStep, _ record: StepRecord, _ outputs: StepOutputs, reachedNoDevice: Bool, batch: BatchControl,
+        dryRun: Bool, logger: Logger
+    ) async {
         guard !dryRun, built.step.recordsCompletion, let ledger = batch.ledger, ledger.isWritable else { return }
         do throws(LedgerError) {
-            try await ledger.recordCompleted(CompletedStep(step: built.index, stepId: built.title, summary: record.summary, outputs: outputs,
-                                                           reachedNoDevice: reachedNoDevice))
+            try await ledger.recordCompleted(
+                CompletedStep(
+                    step: built.index, stepId: built.title, summary: record.summary, outputs: outputs,
+                    reachedNoDevice: reachedNoDevice))
         } catch {
-            logger.warning("could not record that the step completed; a resume runs it again", metadata: ["reason": "\(error)"])
+            logger.warning(
+                "could not record that the step completed; a resume runs it again", metadata: ["reason": "\(error)"])
         }
     }
 }

@@ -49,8 +49,9 @@ package struct PipelineEngine: Sendable {
         func context(for built: BuiltStep, check: InputCheck? = nil) -> StepContext {
             var stepLogger = logger
             stepLogger[metadataKey: "step"] = "\(built.index):\(built.title)"
-            var context = StepContext(logger: stepLogger, clock: clock, document: pipeline.document, state: state,
-                                      isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
+            var context = StepContext(
+                logger: stepLogger, clock: clock, document: pipeline.document, state: state,
+                isDryRun: dryRun, transport: transport, stepIndex: built.index, batch: batch)
             context.inputCheck = check
             context.stepName = built.name
             context.stepId = built.declaredId
@@ -60,10 +61,12 @@ package struct PipelineEngine: Sendable {
         if !rejections.isEmpty {
             let records = pipeline.steps.map { built in
                 rejections[built.index].map { Self.named($0, built) }
-                    ?? Self.notRun(built, status: .skipped, summary: "not started: the input check failed, so nothing was sent")
+                    ?? Self.notRun(
+                        built, status: .skipped, summary: "not started: the input check failed, so nothing was sent")
             }
-            var report = RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
-                                   status: .rejected, steps: records)
+            var report = RunReport(
+                pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+                status: .rejected, steps: records)
             report.name = pipeline.document.name
             return report
         }
@@ -75,11 +78,13 @@ package struct PipelineEngine: Sendable {
                 early[built.index] = await execute(built, in: context(for: built, check: checks[built.index]))
             }
             if let decide = batch.sourcesRead, let reason = await decide(Self.rowDigests(early)) {
-                var report = RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(), status: .succeeded,
-                                       steps: pipeline.steps.map { built in
-                                           early[built.index].map { Self.named($0.record, built) }
-                                               ?? Self.notRun(built, status: .skipped, summary: "not run: \(reason)")
-                                       })
+                var report = RunReport(
+                    pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+                    status: .succeeded,
+                    steps: pipeline.steps.map { built in
+                        early[built.index].map { Self.named($0.record, built) }
+                            ?? Self.notRun(built, status: .skipped, summary: "not run: \(reason)")
+                    })
                 report.unchanged = reason
                 report.name = pipeline.document.name
                 return report
@@ -99,15 +104,21 @@ package struct PipelineEngine: Sendable {
             // earlier step with an id has (a skipped step's are empty: `HandedOn`).
             let runs: Bool
             do throws(StepFailure) {
-                runs = try built.condition.holds(ConditionSituation(outputs: earlier, earlierFailed: failed, isDryRun: dryRun,
-                                                                    consumer: "step '\(built.title)'"))
+                runs = try built.condition.holds(
+                    ConditionSituation(
+                        outputs: earlier, earlierFailed: failed, isDryRun: dryRun,
+                        consumer: "step '\(built.title)'"))
             } catch {
                 // After a stop signal nothing more starts, and an unreadable condition is not a failure of its own.
                 let stopped = interrupted || batch.stop.isRequested
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
-                records.append(stopped ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
-                                       : Self.named(StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                                               summary: error.message, hint: error.hint), built))
+                records.append(
+                    stopped
+                        ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
+                        : Self.named(
+                            StepRecord(
+                                index: built.index, step: built.id, location: location, status: .failed,
+                                summary: error.message, hint: error.hint), built))
                 if let record = records.last { earlier.record(built, record, produced: nil) }
                 if !stopped { failed = true }
                 continue
@@ -115,8 +126,10 @@ package struct PipelineEngine: Sendable {
             // A source read before the others has run already, stopped or not: its record stands.
             if interrupted || batch.stop.isRequested, early[built.index] == nil {
                 interrupted = interrupted || (!failed && batch.stop.isRequested)
-                records.append(runs ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
-                                    : Self.skipped(built, afterFailure: failed))
+                records.append(
+                    runs
+                        ? Self.notRun(built, status: .interrupted, summary: "not started: the run was stopped")
+                        : Self.skipped(built, afterFailure: failed))
                 if let record = records.last { earlier.record(built, record, produced: nil) }
                 continue
             }
@@ -127,7 +140,8 @@ package struct PipelineEngine: Sendable {
                 continue
             }
             if let done = await Self.completedEarlier(built, batch: batch, logger: logger) {
-                var record = Self.notRun(built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
+                var record = Self.notRun(
+                    built, status: .succeeded, summary: "done by an earlier attempt of this run: \(done.summary)")
                 record.outputs = Self.declared(done.outputs, of: built.outputs)
                 undelivered = undelivered || done.reachedNoDevice
                 earlier.record(built, record, produced: done.outputs)
@@ -138,7 +152,11 @@ package struct PipelineEngine: Sendable {
             context.earlierOutputs = earlier
             let stepLogger = context.logger
             let executed: Executed
-            if let done = early.removeValue(forKey: built.index) { executed = done } else { executed = await execute(built, in: context) }
+            if let done = early.removeValue(forKey: built.index) {
+                executed = done
+            } else {
+                executed = await execute(built, in: context)
+            }
             let (produced, reachedNoDevice) = (executed.produced, executed.reachedNoDevice)
             var record = executed.record
             interrupted = interrupted || record.status == .interrupted
@@ -148,7 +166,9 @@ package struct PipelineEngine: Sendable {
             record.input = checks[built.index].map(InputSummary.init)
             record = Self.named(record, built)
             if record.status == .succeeded {
-                await Self.recordCompleted(built, record, produced ?? [:], reachedNoDevice: reachedNoDevice, batch: batch, dryRun: dryRun, logger: stepLogger)
+                await Self.recordCompleted(
+                    built, record, produced ?? [:], reachedNoDevice: reachedNoDevice, batch: batch, dryRun: dryRun,
+                    logger: stepLogger)
             }
             earlier.record(built, record, produced: produced, rejected: executed.rejectsInput)
             if record.status == .failed {
@@ -158,9 +178,14 @@ package struct PipelineEngine: Sendable {
             records.append(record)
         }
         // Refused input is the cause a person must fix, whatever the steps that run on failure did after it.
-        let status: RunReport.Status = rejected ? .rejected : failed ? .failed : interrupted ? .interrupted : partial ? .partial : undelivered ? .undelivered : .succeeded
-        var report = RunReport(pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
-                               status: status, steps: records)
+        let status: RunReport.Status =
+            rejected
+            ? .rejected
+            : failed
+                ? .failed : interrupted ? .interrupted : partial ? .partial : undelivered ? .undelivered : .succeeded
+        var report = RunReport(
+            pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
+            status: status, steps: records)
         report.name = pipeline.document.name
         return report
     }
@@ -184,22 +209,28 @@ package struct PipelineEngine: Sendable {
             var executed: Executed
             do {
                 let result = try await built.step.run(in: context)
-                let status: StepRecord.Status = result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
-                var record = StepRecord(index: built.index, step: built.id, location: location, status: status,
-                                        summary: result.summary, lines: result.lines, data: result.data,
-                                        durationMs: Self.milliseconds(since: stepStart), items: result.items)
+                let status: StepRecord.Status =
+                    result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
+                var record = StepRecord(
+                    index: built.index, step: built.id, location: location, status: status,
+                    summary: result.summary, lines: result.lines, data: result.data,
+                    durationMs: Self.milliseconds(since: stepStart), items: result.items)
                 record.outputs = Self.declared(result.outputs, of: built.outputs)
                 executed = Executed(record: record, produced: result.outputs, reachedNoDevice: result.reachedNoDevice)
             } catch let failure as StepFailure {
-                var record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                        summary: failure.message, lines: failure.lines, data: failure.data,
-                                        durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
+                var record = StepRecord(
+                    index: built.index, step: built.id, location: location, status: .failed,
+                    summary: failure.message, lines: failure.lines, data: failure.data,
+                    durationMs: Self.milliseconds(since: stepStart), hint: failure.hint, items: failure.items)
                 record.code = failure.code.rawValue
                 record.outputs = Self.declared(failure.outputs, of: built.outputs)
-                executed = Executed(record: record, produced: failure.outputs.isEmpty ? nil : failure.outputs, rejectsInput: failure.rejectsInput)
+                executed = Executed(
+                    record: record, produced: failure.outputs.isEmpty ? nil : failure.outputs,
+                    rejectsInput: failure.rejectsInput)
             } catch {
-                var record = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                        summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
+                var record = StepRecord(
+                    index: built.index, step: built.id, location: location, status: .failed,
+                    summary: String(describing: error), durationMs: Self.milliseconds(since: stepStart))
                 record.code = StepFailure.Code.failed.rawValue
                 executed = Executed(record: record)
             }
@@ -222,7 +253,8 @@ package struct PipelineEngine: Sendable {
     /// record for every step whose input stops the run (malformed records under `bad-rows: stop`, or a
     /// file that cannot be read).
     private func checkInputs(_ pipeline: Pipeline, context: (BuiltStep) -> StepContext) async
-        -> (checks: [Int: InputCheck], rejections: [Int: StepRecord]) {
+        -> (checks: [Int: InputCheck], rejections: [Int: StepRecord])
+    {
         var checks: [Int: InputCheck] = [:]
         var rejections: [Int: StepRecord] = [:]
         for built in pipeline.steps {
@@ -231,26 +263,33 @@ package struct PipelineEngine: Sendable {
             do {
                 guard let check = try await built.step.checkInput(in: stepContext) else { continue }
                 checks[built.index] = check
-                stepContext.logger.info("input checked", metadata: [
-                    "input": "\(check.input)", "records": .stringConvertible(check.records), "bad": .stringConvertible(check.bad),
-                    "policy": "\(check.policy.rawValue)",
-                ])
+                stepContext.logger.info(
+                    "input checked",
+                    metadata: [
+                        "input": "\(check.input)", "records": .stringConvertible(check.records),
+                        "bad": .stringConvertible(check.bad),
+                        "policy": "\(check.policy.rawValue)",
+                    ])
                 guard check.stopsRun else { continue }
                 var record = StepRecord(
                     index: built.index, step: built.id, location: location, status: .failed,
-                    summary: "\(ItemCounts.grouped(check.bad)) of \(ItemCounts.grouped(check.records)) records in '\(check.input)' "
+                    summary:
+                        "\(ItemCounts.grouped(check.bad)) of \(ItemCounts.grouped(check.records)) records in '\(check.input)' "
                         + "\(check.bad == 1 ? "is" : "are") malformed; nothing was sent",
                     lines: check.lines,
-                    hint: "fix \(check.bad == 1 ? "it" : "them") and run the same command again (what an earlier run sent is not sent twice), "
+                    hint:
+                        "fix \(check.bad == 1 ? "it" : "them") and run the same command again (what an earlier run sent is not sent twice), "
                         + "or set `bad-rows: skip` on the step to send the rest and report these")
                 record.input = InputSummary(check)
                 rejections[built.index] = record
             } catch let failure as StepFailure {
-                rejections[built.index] = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                                     summary: failure.message, lines: failure.lines, data: failure.data, hint: failure.hint)
+                rejections[built.index] = StepRecord(
+                    index: built.index, step: built.id, location: location, status: .failed,
+                    summary: failure.message, lines: failure.lines, data: failure.data, hint: failure.hint)
             } catch {
-                rejections[built.index] = StepRecord(index: built.index, step: built.id, location: location, status: .failed,
-                                                     summary: String(describing: error))
+                rejections[built.index] = StepRecord(
+                    index: built.index, step: built.id, location: location, status: .failed,
+                    summary: String(describing: error))
             }
         }
         return (checks, rejections)
@@ -258,16 +297,24 @@ package struct PipelineEngine: Sendable {
 
     /// The record of a step that did not run.
     private static func notRun(_ built: BuiltStep, status: StepRecord.Status, summary: String) -> StepRecord {
-        named(StepRecord(index: built.index, step: built.id, location: built.location.description, status: status, summary: summary), built)
+        named(
+            StepRecord(
+                index: built.index, step: built.id, location: built.location.description, status: status,
+                summary: summary), built)
     }
 
     /// The record of a step its `when:` skips, after earlier steps of which some failed (`failed`) or none did.
     private static func skipped(_ built: BuiltStep, afterFailure failed: Bool) -> StepRecord {
-        let summary = switch built.condition {
-        case .expression(let expression, let written) where !failed || expression.readsFailure: "skipped (when: \(written)): false"
-        case .expression, .success: "skipped: an earlier step failed"
-        case .failure, .always: failed ? "skipped: an earlier step failed" : "skipped (when: \(built.condition.written)): no earlier step failed"
-        }
+        let summary =
+            switch built.condition {
+            case .expression(let expression, let written) where !failed || expression.readsFailure:
+                "skipped (when: \(written)): false"
+            case .expression, .success: "skipped: an earlier step failed"
+            case .failure, .always:
+                failed
+                    ? "skipped: an earlier step failed"
+                    : "skipped (when: \(built.condition.written)): no earlier step failed"
+            }
         return notRun(built, status: .skipped, summary: summary)
     }
 

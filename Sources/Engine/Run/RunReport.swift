@@ -43,7 +43,8 @@ package struct RunReport: Sendable, Equatable, Encodable {
     package var unchanged: String?
 
     /// Creates a report.
-    package init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord]) {
+    package init(pipeline: String, dryRun: Bool, startedAt: Date, finishedAt: Date, status: Status, steps: [StepRecord])
+    {
         self.pipeline = pipeline
         self.dryRun = dryRun
         self.startedAt = Timestamp.iso8601(startedAt)

@@ -64,7 +64,9 @@ package struct DeliveryOutcomes: Sendable, Equatable {
     package var totals: [PnsOutcome.Kind: Int] {
         var totals: [PnsOutcome.Kind: Int] = [:]
         for (platform, outcomes) in counts {
-            for (name, count) in outcomes { totals[PnsOutcome.kind(of: name, on: PushPlatform(rawValue: platform)), default: 0] += count }
+            for (name, count) in outcomes {
+                totals[PnsOutcome.kind(of: name, on: PushPlatform(rawValue: platform)), default: 0] += count
+            }
         }
         return totals
     }

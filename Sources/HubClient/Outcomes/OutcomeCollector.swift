@@ -9,13 +9,17 @@ package struct OutcomeCollector: Sendable {
     /// The hub the notifications went through.
     package let session: HubSession
     /// Sleeps for that many seconds (the default; a step's tests replace it).
-    package static let sleepForReal: @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    package static let sleepForReal: @Sendable (Double) async throws -> Void = {
+        try await Task.sleep(for: .seconds($0))
+    }
 
     /// Waits that many seconds (tests pass one that returns at once).
     package let sleep: @Sendable (Double) async throws -> Void
 
     /// A collector that sleeps for real.
-    package init(session: HubSession, sleep: @escaping @Sendable (Double) async throws -> Void = OutcomeCollector.sleepForReal) {
+    package init(
+        session: HubSession, sleep: @escaping @Sendable (Double) async throws -> Void = OutcomeCollector.sleepForReal
+    ) {
         self.session = session
         self.sleep = sleep
     }
@@ -23,7 +27,9 @@ package struct OutcomeCollector: Sendable {
     /// The outcomes of `ids` (already a sample of `total`): each is read once, then those not final are read again until
     /// they are or `wait` seconds have passed (a read under way when the wait ends is the last). `stopped` ends the
     /// reading early (a stop signal): what was read is kept.
-    package func collect(_ ids: [String], of total: Int, wait: Double, stopped: @Sendable () -> Bool = { false }) async -> DeliveryOutcomes {
+    package func collect(_ ids: [String], of total: Int, wait: Double, stopped: @Sendable () -> Bool = { false }) async
+        -> DeliveryOutcomes
+    {
         guard !ids.isEmpty else { return DeliveryOutcomes(state: .none, of: total) }
         var outcomes = DeliveryOutcomes(state: .final, read: ids.count, of: total)
         var pending = ids
@@ -64,7 +70,8 @@ package struct OutcomeCollector: Sendable {
                     still.append(id)
                 default:
                     guard let details = try? NotificationDetails(parsing: result.response.bodyText) else {
-                        return unavailable(outcomes, "hub '\(session.hub.name)' answered telemetry Pushline cannot read")
+                        return unavailable(
+                            outcomes, "hub '\(session.hub.name)' answered telemetry Pushline cannot read")
                     }
                     if details.state.isFinal { outcomes.add(details) } else { still.append(id) }
                 }
@@ -73,19 +80,27 @@ package struct OutcomeCollector: Sendable {
             firstPass = false
             guard !pending.isEmpty else { return outcomes }
             if stopped() { break }
-            guard let delay = poll.nextDelay(now: Date(timeIntervalSince1970: spent()), deadline: Date(timeIntervalSince1970: wait)) else { break }
+            guard
+                let delay = poll.nextDelay(
+                    now: Date(timeIntervalSince1970: spent()), deadline: Date(timeIntervalSince1970: wait))
+            else { break }
             do { try await sleep(delay) } catch { break }
             slept += delay
         }
         outcomes.state = .partial
         if stopped() {
-            outcomes.reason = "a stop signal ended the reading: \(pending.count) of \(ids.count) notifications not final yet; "
+            outcomes.reason =
+                "a stop signal ended the reading: \(pending.count) of \(ids.count) notifications not final yet; "
                 + "`pushline runs outcomes` reads them again later"
             return outcomes
         }
-        let parts = [(pending.count - missing, "still processing"), (missing, "with no telemetry yet")].filter { $0.0 > 0 }
-        outcomes.reason = "after the wait, \(pending.count) of \(ids.count) notifications were not final ("
-            + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + "); `pushline runs outcomes` reads them again later"
+        let parts = [(pending.count - missing, "still processing"), (missing, "with no telemetry yet")].filter {
+            $0.0 > 0
+        }
+        outcomes.reason =
+            "after the wait, \(pending.count) of \(ids.count) notifications were not final ("
+            + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            + "); `pushline runs outcomes` reads them again later"
         return outcomes
     }
 

@@ -19,10 +19,12 @@ extension HubSession {
     package func exchange(_ request: HubRequest, allowing allowed: Set<Int> = []) async -> HubExchange {
         let provider = tokens
         do {
-            let result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
+            let result = try await transport.execute(
+                request, authorization: { provider.token().headerValue }, policy: policy)
             let status = result.response.status
             if (200..<300).contains(status) || allowed.contains(status) { return .answered(result) }
-            return .refused(HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970), result)
+            return .refused(
+                HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970), result)
         } catch {
             return .noAnswer(error)
         }

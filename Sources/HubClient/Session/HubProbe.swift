@@ -40,20 +40,35 @@ package enum HubProbe {
         let status = answer.response.status
         let detail = HubFailure.classify(answer.response, for: read, now: Date().timeIntervalSince1970)
         switch status {
-        case 200..<300, 404 where !answer.response.bodyText.contains("No service is hosted"):
-            findings.append(Finding(verdict: .proven, text: "the key is accepted and the hub exists "
-                + "(GET of an installation that cannot exist: \(status))"))
+        case 200..<300,
+            404 where !answer.response.bodyText.contains("No service is hosted"):
+            findings.append(
+                Finding(
+                    verdict: .proven,
+                    text: "the key is accepted and the hub exists "
+                        + "(GET of an installation that cannot exist: \(status))"))
             findings.append(listen(rights, .proven, "proven by that read"))
         case 404:
-            return [Finding(verdict: .failed, text: "the hub '\(session.endpoint.hub)' does not exist at this endpoint "
-                + "(\(detail.messageWithDetail)); check `hub:` and the connection string's namespace")]
+            return [
+                Finding(
+                    verdict: .failed,
+                    text: "the hub '\(session.endpoint.hub)' does not exist at this endpoint "
+                        + "(\(detail.messageWithDetail)); check `hub:` and the connection string's namespace")
+            ]
         case 403 where answer.response.header("Retry-After") == nil:
-            findings.append(Finding(verdict: .proven, text: "the key is accepted (its policy lacks Listen, so the hub's "
-                + "existence is shown by the next check, if any)"))
+            findings.append(
+                Finding(
+                    verdict: .proven,
+                    text: "the key is accepted (its policy lacks Listen, so the hub's "
+                        + "existence is shown by the next check, if any)"))
             findings.append(listen(rights, .failed, "the key's policy does not grant it (GET installation: 403)"))
         default:
-            return [Finding(verdict: .failed, text: "the hub refused the key: \(detail.messageWithDetail)"
-                + (detail.hint.map { "; \($0)" } ?? ""))]
+            return [
+                Finding(
+                    verdict: .failed,
+                    text: "the hub refused the key: \(detail.messageWithDetail)"
+                        + (detail.hint.map { "; \($0)" } ?? ""))
+            ]
         }
         guard let purposes = rights[.send] else {
             findings.append(Finding(verdict: .proven, text: "Send: not needed by any step"))
@@ -67,19 +82,35 @@ package enum HubProbe {
             let code = result.response.status
             switch code {
             case 404 where result.response.bodyText.contains("No service is hosted"):
-                findings.append(Finding(verdict: .failed, text: "the hub '\(session.endpoint.hub)' does not exist at this endpoint "
-                    + "(DELETE scheduled notification: 404 No service is hosted at the specified address.)"))
+                findings.append(
+                    Finding(
+                        verdict: .failed,
+                        text: "the hub '\(session.endpoint.hub)' does not exist at this endpoint "
+                            + "(DELETE scheduled notification: 404 No service is hosted at the specified address.)"))
             case 200..<300, 404:
-                findings.append(Finding(verdict: .proven, text: "\(needed): proven without sending "
-                    + "(DELETE of a scheduled notification that cannot exist: \(code); nothing sent or cancelled)"))
+                findings.append(
+                    Finding(
+                        verdict: .proven,
+                        text: "\(needed): proven without sending "
+                            + "(DELETE of a scheduled notification that cannot exist: \(code); nothing sent or cancelled)"
+                    ))
             // 401 is the older answer to a missing claim; 403 with an empty body the newer (nh-rest-api.md §1.6).
-            case 401, 403 where result.response.bodyText.isEmpty && result.response.header("Retry-After") == nil:
-                findings.append(Finding(verdict: .failed, text: "\(needed): the key's policy does not grant it "
-                    + "(DELETE scheduled notification: \(code)); use a policy with Send, such as DefaultFullSharedAccessSignature"))
+            case 401,
+                403 where result.response.bodyText.isEmpty && result.response.header("Retry-After") == nil:
+                findings.append(
+                    Finding(
+                        verdict: .failed,
+                        text: "\(needed): the key's policy does not grant it "
+                            + "(DELETE scheduled notification: \(code)); use a policy with Send, such as DefaultFullSharedAccessSignature"
+                    ))
             default:
                 let failure = HubFailure.classify(result.response, for: cancel, now: Date().timeIntervalSince1970)
-                findings.append(Finding(verdict: .unproven, text: "\(needed): cannot be proven without sending here "
-                    + "(DELETE scheduled notification: \(failure.messageWithDetail)); the first send of a run will tell"))
+                findings.append(
+                    Finding(
+                        verdict: .unproven,
+                        text: "\(needed): cannot be proven without sending here "
+                            + "(DELETE scheduled notification: \(failure.messageWithDetail)); the first send of a run will tell"
+                    ))
             }
         } catch {
             findings.append(Finding(verdict: .failed, text: "\(needed): the hub cannot be reached: \(error.message)"))
@@ -90,7 +121,9 @@ package enum HubProbe {
 
     /// Manage, for the steps that read telemetry: a read of a notification that cannot exist.
     private static func manage(_ session: HubSession, _ rights: [AccessRight: [String]], id: String) async -> Finding {
-        guard let purposes = rights[.manage] else { return Finding(verdict: .proven, text: "Manage: not needed by any step") }
+        guard let purposes = rights[.manage] else {
+            return Finding(verdict: .proven, text: "Manage: not needed by any step")
+        }
         let needed = "Manage (\(purposes.joined(separator: ", ")))"
         let read = HubRequests.notificationDetails(id: id, at: session.endpoint)
         let result: TransportResult
@@ -102,23 +135,38 @@ package enum HubProbe {
         let code = result.response.status
         switch code {
         case 200..<300, 404:
-            return Finding(verdict: .proven, text: "\(needed): proven, and the hub keeps telemetry (GET of a notification that cannot exist: \(code))")
-        case 401, 403 where result.response.header("Retry-After") == nil:
+            return Finding(
+                verdict: .proven,
+                text:
+                    "\(needed): proven, and the hub keeps telemetry (GET of a notification that cannot exist: \(code))")
+        case 401,
+            403 where result.response.header("Retry-After") == nil:
             if result.response.refusesForTier {
-                return Finding(verdict: .failed, text: "\(needed): the hub keeps no per-message telemetry: that needs the Standard tier, "
-                    + "and this hub is Free or Basic; upgrade it, or remove the `outcomes` step (sends work either way)")
+                return Finding(
+                    verdict: .failed,
+                    text: "\(needed): the hub keeps no per-message telemetry: that needs the Standard tier, "
+                        + "and this hub is Free or Basic; upgrade it, or remove the `outcomes` step (sends work either way)"
+                )
             }
-            return Finding(verdict: .failed, text: "\(needed): the key's policy does not grant it (GET notification: \(code)); "
-                + "use a policy with Manage, such as DefaultFullSharedAccessSignature, or remove the `outcomes` step")
+            return Finding(
+                verdict: .failed,
+                text: "\(needed): the key's policy does not grant it (GET notification: \(code)); "
+                    + "use a policy with Manage, such as DefaultFullSharedAccessSignature, or remove the `outcomes` step"
+            )
         default:
             let failure = HubFailure.classify(result.response, for: read, now: Date().timeIntervalSince1970)
-            return Finding(verdict: .unproven, text: "\(needed): cannot be proven here (GET notification: \(failure.messageWithDetail))")
+            return Finding(
+                verdict: .unproven,
+                text: "\(needed): cannot be proven here (GET notification: \(failure.messageWithDetail))")
         }
     }
 
-    private static func listen(_ rights: [AccessRight: [String]], _ verdict: Finding.Verdict, _ how: String) -> Finding {
+    private static func listen(_ rights: [AccessRight: [String]], _ verdict: Finding.Verdict, _ how: String) -> Finding
+    {
         guard let purposes = rights[.listen] else {
-            return Finding(verdict: .proven, text: "Listen: not needed by any step" + (verdict == .proven ? "" : " (the key lacks it)"))
+            return Finding(
+                verdict: .proven,
+                text: "Listen: not needed by any step" + (verdict == .proven ? "" : " (the key lacks it)"))
         }
         return Finding(verdict: verdict, text: "Listen (\(purposes.joined(separator: ", "))): \(how)")
     }

@@ -9,7 +9,8 @@ package enum HubAttempt: Sendable {
     case accepted(TransportResult)
     /// A definite failure; `stopsRun` is true when every later request would fail the same way (the
     /// key, the token, the hub), so a batch stops starting items.
-    case failed(reason: String, hint: String?, retriable: Bool, stopsRun: Bool, status: Int?, trackingId: String, attempts: Int)
+    case failed(
+        reason: String, hint: String?, retriable: Bool, stopsRun: Bool, status: Int?, trackingId: String, attempts: Int)
     /// No usable answer after the request was written, or 500/504 on a send.
     case unknown(reason: String, trackingId: String, attempts: Int)
 }
@@ -23,15 +24,23 @@ extension HubSession {
             return .accepted(result)
         case .noAnswer(let error):
             // The item names the request already; the bare reason lets equal failures group in reports.
-            let reason = error.message.hasPrefix(request.summary + ": ") ? String(error.message.dropFirst(request.summary.count + 2)) : error.message
-            if error.kind == .ambiguous { return .unknown(reason: reason, trackingId: error.trackingId, attempts: error.attempts) }
+            let reason =
+                error.message.hasPrefix(request.summary + ": ")
+                ? String(error.message.dropFirst(request.summary.count + 2)) : error.message
+            if error.kind == .ambiguous {
+                return .unknown(reason: reason, trackingId: error.trackingId, attempts: error.attempts)
+            }
             // After the transport's own retries the hub is still out of reach: the next request would not fare better.
-            return .failed(reason: reason, hint: "check the hub's endpoint and the network",
-                           retriable: true, stopsRun: error.stopsBatch, status: nil, trackingId: error.trackingId, attempts: error.attempts)
+            return .failed(
+                reason: reason, hint: "check the hub's endpoint and the network",
+                retriable: true, stopsRun: error.stopsBatch, status: nil, trackingId: error.trackingId,
+                attempts: error.attempts)
         case .refused(let failure, let result):
-            return .failed(reason: failure.messageWithDetail, hint: failure.hint, retriable: failure.isRetriable,
-                           stopsRun: failure.stopsBatch, status: result.response.status, trackingId: failure.trackingId ?? result.trackingId,
-                           attempts: result.attempts)
+            return .failed(
+                reason: failure.messageWithDetail, hint: failure.hint, retriable: failure.isRetriable,
+                stopsRun: failure.stopsBatch, status: result.response.status,
+                trackingId: failure.trackingId ?? result.trackingId,
+                attempts: result.attempts)
         }
     }
 }

@@ -19,50 +19,69 @@ package struct HubSession: Sendable {
     package let policy: RetryPolicy
 
     /// Sends `request`; a non-2xx answer or no answer becomes a `StepFailure` with NH's reason.
-    package func perform(_ request: HubRequest, accepting extra: Set<Int> = []) async throws(StepFailure) -> TransportResult {
+    package func perform(_ request: HubRequest, accepting extra: Set<Int> = []) async throws(StepFailure)
+        -> TransportResult
+    {
         let provider = tokens
         let result: TransportResult
         do {
-            result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: policy)
+            result = try await transport.execute(
+                request, authorization: { provider.token().headerValue }, policy: policy)
         } catch {
-            throw StepFailure("hub '\(hub.name)': \(error.message)",
-                              hint: error.kind == .ambiguous
-                                  ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
-                                  : "check the hub's endpoint and the network",
-                              data: .object([ReportField("trackingId", .string(error.trackingId)),
-                                             ReportField("attempts", .int(error.attempts)),
-                                             ReportField("outcome", .string(error.kind == .ambiguous ? "unknown" : "unreachable"))]))
-                .coded(.hubUnreachable)
+            throw StepFailure(
+                "hub '\(hub.name)': \(error.message)",
+                hint: error.kind == .ambiguous
+                    ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
+                    : "check the hub's endpoint and the network",
+                data: .object([
+                    ReportField("trackingId", .string(error.trackingId)),
+                    ReportField("attempts", .int(error.attempts)),
+                    ReportField("outcome", .string(error.kind == .ambiguous ? "unknown" : "unreachable")),
+                ])
+            )
+            .coded(.hubUnreachable)
         }
         let status = result.response.status
         guard (200..<300).contains(status) || extra.contains(status) else {
             let failure = HubFailure.classify(result.response, for: request, now: Date().timeIntervalSince1970)
             // NH's own words (e.g. which resource a 404 is about) follow when the message does not already show them.
-            throw StepFailure("hub '\(hub.name)': \(request.summary): \(failure.messageWithDetail)", hint: failure.hint,
-                              data: .object([ReportField("status", .int(status)),
-                                             ReportField("trackingId", .string(failure.trackingId ?? result.trackingId)),
-                                             ReportField("attempts", .int(result.attempts))]))
-                .coded(.hubRefused)
+            throw StepFailure(
+                "hub '\(hub.name)': \(request.summary): \(failure.messageWithDetail)", hint: failure.hint,
+                data: .object([
+                    ReportField("status", .int(status)),
+                    ReportField("trackingId", .string(failure.trackingId ?? result.trackingId)),
+                    ReportField("attempts", .int(result.attempts)),
+                ])
+            )
+            .coded(.hubRefused)
         }
         return result
     }
 
     /// A session for `hub` outside a pipeline run (`pushline serve`): a token provider of its own with a one-hour
     /// lifetime, renewed before it expires.
-    package init(hub: HubDeclaration, transport: any HubTransport, policy: RetryPolicy, clock: WallClock) throws(StepFailure) {
+    package init(hub: HubDeclaration, transport: any HubTransport, policy: RetryPolicy, clock: WallClock)
+        throws(StepFailure)
+    {
         guard let connection = hub.connection, let hubName = hub.hubName else {
-            throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
-                              hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)
+            throw StepFailure(
+                "hub '\(hub.name)' has no usable connection string or hub name",
+                hint: "set the environment variables its `connection:` and `hub:` reference"
+            ).coded(.optionsInvalid)
         }
         let provider = SASTokenProvider(
             signer: connection.signer,
             resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
             lifetime: 3600, now: { clock.epochSeconds })
-        self.init(hub: hub, endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
-                  tokens: provider, transport: transport, policy: policy)
+        self.init(
+            hub: hub, endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
+            tokens: provider, transport: transport, policy: policy)
     }
 
-    init(hub: HubDeclaration, endpoint: HubEndpoint, tokens: SASTokenProvider, transport: any HubTransport, policy: RetryPolicy) {
+    init(
+        hub: HubDeclaration, endpoint: HubEndpoint, tokens: SASTokenProvider, transport: any HubTransport,
+        policy: RetryPolicy
+    ) {
         self.hub = hub
         self.endpoint = endpoint
         self.tokens = tokens
@@ -84,8 +103,10 @@ extension StepContext {
     /// lifetime (1 h) when the pipeline has no `sign` step for this hub.
     package func session(for hub: HubDeclaration) throws(StepFailure) -> HubSession {
         guard let connection = hub.connection, let hubName = hub.hubName else {
-            throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
-                              hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)
+            throw StepFailure(
+                "hub '\(hub.name)' has no usable connection string or hub name",
+                hint: "set the environment variables its `connection:` and `hub:` reference"
+            ).coded(.optionsInvalid)
         }
         let provider: SASTokenProvider
         if let signed = state.tokenProvider(forHub: hub.name) {
@@ -98,7 +119,8 @@ extension StepContext {
                 lifetime: 3600, now: { clock.epochSeconds })
             state.setTokenProvider(provider, forHub: hub.name)
         }
-        return HubSession(hub: hub, endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
-                          tokens: provider, transport: transport, policy: retryPolicy)
+        return HubSession(
+            hub: hub, endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: hub.endpoint),
+            tokens: provider, transport: transport, policy: retryPolicy)
     }
 }

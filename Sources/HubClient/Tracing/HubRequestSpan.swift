@@ -1,3 +1,4 @@
+import Foundation
 import HubWire
 import PipelineCore
 import Tracing
@@ -8,7 +9,9 @@ import Tracing
 /// header and the body are never read.
 package enum HubRequestSpan {
     /// NH's resources, as the first path segment after the hub names them.
-    static let resources: Set<String> = ["installations", "registrations", "registrationIDs", "messages", "schedulednotifications", "tags", "jobs"]
+    static let resources: Set<String> = [
+        "installations", "registrations", "registrationIDs", "messages", "schedulednotifications", "tags", "jobs",
+    ]
 
     /// `NH POST messages` style names: the method and the resource the path addresses (`installations`,
     /// `registrations`, `messages`, `messages/$batch`, …), without ids or handles, so spans group. Found by name,
@@ -16,7 +19,9 @@ package enum HubRequestSpan {
     package static func name(_ request: HubRequest) -> String {
         let afterScheme = request.url.range(of: "://").map { request.url[$0.upperBound...] } ?? request.url[...]
         let parts = Array(afterScheme.prefix { $0 != "?" }.split(separator: "/").dropFirst())
-        guard let index = parts.firstIndex(where: { resources.contains(String($0)) }) else { return "NH \(request.method.rawValue)" }
+        guard let index = parts.firstIndex(where: { resources.contains(String($0)) }) else {
+            return "NH \(request.method.rawValue)"
+        }
         var resource = String(parts[index])
         if index + 1 < parts.count, parts[index + 1] == "$batch" { resource += "/$batch" }
         return "NH \(request.method.rawValue) \(resource)"
@@ -27,7 +32,9 @@ package enum HubRequestSpan {
     package static var isRecording: Bool { !(InstrumentationSystem.tracer is NoOpTracer) }
 
     /// Sets the request's attributes on `span`, and an error status when it was refused or got no answer.
-    package static func describe(_ request: HubRequest, _ result: Result<TransportResult, TransportError>, on span: any Span) {
+    package static func describe(
+        _ request: HubRequest, _ result: Result<TransportResult, TransportError>, on span: any Span
+    ) {
         span.attributes["http.request.method"] = request.method.rawValue
         // Without the query: it can hold a device handle (`$filter=ChannelUri eq '…'`), which no span keeps.
         span.attributes["url.full"] = SecretRedaction.redact(String(request.url.prefix { $0 != "?" }))
@@ -39,7 +46,9 @@ package enum HubRequestSpan {
             span.attributes["pushline.attempts"] = result.attempts
             if let id = notificationId(request, response) { span.attributes["nh.notification.id"] = id }
             span.attributes["pushline.outcome"] = outcome(request, response)
-            if response.status >= 400 { span.setStatus(SpanStatus(code: .error, message: "the hub answered \(response.status)")) }
+            if response.status >= 400 {
+                span.setStatus(SpanStatus(code: .error, message: "the hub answered \(response.status)"))
+            }
         case .failure(let error):
             span.attributes["azure.service.request.id"] = error.trackingId
             span.attributes["pushline.attempts"] = error.attempts
@@ -54,7 +63,8 @@ package enum HubRequestSpan {
             return NotificationLocation.notificationId(fromLocation: location)
         }
         guard request.method == .get, let path = request.url.split(separator: "?").first,
-              let range = path.range(of: "/messages/") else { return nil }
+            let range = path.range(of: "/messages/")
+        else { return nil }
         let id = path[range.upperBound...]
         return id.isEmpty || id.contains("/") ? nil : String(id)
     }
@@ -62,7 +72,9 @@ package enum HubRequestSpan {
     /// `accepted`, `refused 403`, or for a telemetry read the notification's state (`Completed`, `Processing`, …).
     private static func outcome(_ request: HubRequest, _ response: HubResponse) -> String {
         guard (200..<300).contains(response.status) else { return "refused \(response.status)" }
-        if request.method == .get, request.url.contains("/messages/"), let details = try? NotificationDetails(parsing: response.bodyText) {
+        if request.method == .get, request.url.contains("/messages/"),
+            let details = try? NotificationDetails(parsing: response.bodyText)
+        {
             return details.state.rawValue
         }
         return "accepted"

@@ -50,7 +50,8 @@ package struct EmulatorConfiguration: Sendable, Equatable {
     /// Creates a configuration.
     package init(
         namespace: String, tier: Tier = .standard, hubs: [Hub], faults: [FaultRule] = [], clockSkew: Int64 = 0,
-        clockOffset: Int64 = 0, latency: LatencyRule? = nil, deadChannels: [DeadChannelRule] = [], telemetryDelay: Double = 2
+        clockOffset: Int64 = 0, latency: LatencyRule? = nil, deadChannels: [DeadChannelRule] = [],
+        telemetryDelay: Double = 2
     ) {
         self.latency = latency
         self.deadChannels = deadChannels
@@ -65,12 +66,18 @@ package struct EmulatorConfiguration: Sendable, Equatable {
 
     /// One hub `myhub` in namespace `local` with freshly generated Full and Listen keys, as the portal creates.
     package static func standardLocal() -> EmulatorConfiguration {
-        EmulatorConfiguration(namespace: "local", hubs: [
-            Hub(name: "myhub", policies: [
-                AccessPolicy(name: "DefaultFullSharedAccessSignature", key: generateKey(), rights: [.listen, .manage, .send]),
-                AccessPolicy(name: "DefaultListenSharedAccessSignature", key: generateKey(), rights: [.listen]),
-            ]),
-        ])
+        EmulatorConfiguration(
+            namespace: "local",
+            hubs: [
+                Hub(
+                    name: "myhub",
+                    policies: [
+                        AccessPolicy(
+                            name: "DefaultFullSharedAccessSignature", key: generateKey(),
+                            rights: [.listen, .manage, .send]),
+                        AccessPolicy(name: "DefaultListenSharedAccessSignature", key: generateKey(), rights: [.listen]),
+                    ])
+            ])
     }
 
     /// A 44-character key like the portal's: base64 of 32 random bytes.

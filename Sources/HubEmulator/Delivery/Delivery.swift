@@ -24,7 +24,8 @@ package struct Delivery: Sendable, Equatable, Codable {
     package var time: String
 
     enum CodingKeys: String, CodingKey {
-        case id, notificationId, hub, platform, pushChannel, installationId, registrationId, template, payload, headers, time
+        case id, notificationId, hub, platform, pushChannel, installationId, registrationId, template, payload, headers,
+            time
     }
 
     // Absent ids and template are written as null, not left out: consumers test for them.

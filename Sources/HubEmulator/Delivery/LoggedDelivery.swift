@@ -41,8 +41,10 @@ struct LoggedDelivery: Sendable {
         switch recipient {
         case .handle(let platform, let handle):
             return Delivery(
-                id: id, notificationId: send.notificationId, hub: send.hub, platform: platform.rawValue, pushChannel: handle,
-                installationId: nil, registrationId: nil, template: nil, payload: payload, headers: send.headers, time: send.time)
+                id: id, notificationId: send.notificationId, hub: send.hub, platform: platform.rawValue,
+                pushChannel: handle,
+                installationId: nil, registrationId: nil, template: nil, payload: payload, headers: send.headers,
+                time: send.time)
         case .target(let target):
             var installationId: String?
             var registrationId: String?

@@ -30,7 +30,8 @@ struct OutgoingNotification: Sendable, Codable, Equatable {
         init(from decoder: any Decoder) throws {
             let name = try decoder.singleValueContainer().decode(String.self)
             guard let format = Format(name: name) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown format \(name)"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "unknown format \(name)"))
             }
             self = format
         }

@@ -44,7 +44,9 @@ extension EmulatorResponder {
     }
 
     /// A response with a text body.
-    func response(_ status: HTTPStatus, contentType: String? = nil, body: String = "", headers: HeaderFields = [:]) -> ServedResponse {
+    func response(_ status: HTTPStatus, contentType: String? = nil, body: String = "", headers: HeaderFields = [:])
+        -> ServedResponse
+    {
         var headers = headers
         if let contentType { headers[.contentType] = contentType }
         return ServedResponse(status: status, headers: headers, text: body)

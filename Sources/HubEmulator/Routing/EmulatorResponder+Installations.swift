@@ -1,12 +1,13 @@
 import Foundation
-import HubWire
 import HTTPServing
+import HubWire
 
 extension EmulatorResponder {
     func putInstallation(_ call: Call, id: String) async throws -> ServedResponse {
         let installation: Installation = try decodeJSON(try await body(call), what: "installation")
         guard installation.installationId == id else {
-            throw EmulatorError.badRequest("The installationId in the body ('\(installation.installationId)') does not match the URL ('\(id)').")
+            throw EmulatorError.badRequest(
+                "The installationId in the body ('\(installation.installationId)') does not match the URL ('\(id)').")
         }
         try await store.putInstallation(installation, hub: call.hub)
         // Today's service answers 200 with no body and no Content-Type (the JS SDK's recordings, 2024; the .NET

@@ -1,6 +1,6 @@
 import Foundation
-import HubWire
 import HTTPServing
+import HubWire
 
 extension EmulatorResponder {
     /// The label of a written registration's answer (and, recorded 2024, of the empty answer to `registrationIDs`).
@@ -27,7 +27,8 @@ extension EmulatorResponder {
 
     func upsertRegistration(_ call: Call, id: String) async throws -> ServedResponse {
         let description = try parseRegistration(try await body(call))
-        let stored = try await store.upsertRegistration(description, id: id, ifMatch: call.request.headers[.ifMatch], hub: call.hub)
+        let stored = try await store.upsertRegistration(
+            description, id: id, ifMatch: call.request.headers[.ifMatch], hub: call.hub)
         return entryResponse(stored, call: call)
     }
 
@@ -53,7 +54,9 @@ extension EmulatorResponder {
         let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
         let (page, next) = await store.registrations(hub: call.hub, handle: handle, tag: tag, skip: skip, top: top)
         let path = tag.map { "tags/\(PercentCoding.encode($0, hexCase: .upper))/registrations" } ?? "registrations"
-        let entries = page.map { entryXML($0, selfURL: call.urlAsSent("resources/\($0.id)"), reading: true, inFeed: true) }
+        let entries = page.map {
+            entryXML($0, selfURL: call.urlAsSent("resources/\($0.id)"), reading: true, inFeed: true)
+        }
         var headers = HeaderFields()
         var nextURL: String?
         if let next {
@@ -61,8 +64,9 @@ extension EmulatorResponder {
             headers[.continuationToken] = token
             nextURL = call.url(path, extraQuery: Self.nextQuery(call.request.query, token: token))
         }
-        let feed = AtomFeed.render(entries: entries, selfURL: call.urlAsSent("resources"), nextURL: nextURL,
-                                   updated: await store.atomTimestamp())
+        let feed = AtomFeed.render(
+            entries: entries, selfURL: call.urlAsSent("resources"), nextURL: nextURL,
+            updated: await store.atomTimestamp())
         return response(.ok, contentType: Self.readContentType, body: feed, headers: headers)
     }
 
@@ -75,7 +79,8 @@ extension EmulatorResponder {
             let name = QueryString.decode(String(pieces[0]), plusAsSpace: true)
             guard !["api-version", "continuationtoken"].contains(name.lowercased()) else { continue }
             let value = pieces.count > 1 ? QueryString.decode(String(pieces[1]), plusAsSpace: true) : ""
-            out += "&" + PercentCoding.encode(name, hexCase: .upper) + "=" + PercentCoding.encode(value, hexCase: .upper)
+            out +=
+                "&" + PercentCoding.encode(name, hexCase: .upper) + "=" + PercentCoding.encode(value, hexCase: .upper)
         }
         return out + "&continuationtoken=" + PercentCoding.encode(token, hexCase: .upper)
     }
@@ -90,13 +95,16 @@ extension EmulatorResponder {
 
     /// An entry for `stored`. A read (GET, listings) writes the expiration time with its `Z`, as recorded; the answer
     /// to a write repeats it as stored, without.
-    private func entryXML(_ stored: StoredRegistration, selfURL: String, reading: Bool, inFeed: Bool = false) -> String {
-        var description = (try? RegistrationDescription(parsing: stored.descriptionXML))
+    private func entryXML(_ stored: StoredRegistration, selfURL: String, reading: Bool, inFeed: Bool = false) -> String
+    {
+        var description =
+            (try? RegistrationDescription(parsing: stored.descriptionXML))
             ?? RegistrationDescription(kind: .apple, isTemplate: false, handle: "")
         if reading, let expiration = description.expirationTime, !expiration.hasSuffix("Z") {
             description.expirationTime = expiration + "Z"
         }
-        return description.responseEntryXML(selfURL: selfURL, published: stored.published, updated: stored.updated, inFeed: inFeed)
+        return description.responseEntryXML(
+            selfURL: selfURL, published: stored.published, updated: stored.updated, inFeed: inFeed)
     }
 
     /// A written registration is named `registrations/{id}` and labelled an Atom entry; a read one is named
@@ -110,8 +118,12 @@ extension EmulatorResponder {
     /// `ChannelUri eq 'x'`, `DeviceToken eq 'x'`, `GcmRegistrationId eq 'x'`, … → x.
     static func handle(fromFilter filter: String) throws -> String {
         let parts = filter.split(separator: " ", maxSplits: 2)
-        guard parts.count == 3, parts[1].lowercased() == "eq", parts[2].hasPrefix("'"), parts[2].hasSuffix("'"), parts[2].count >= 2 else {
-            throw EmulatorError.badRequest("Unsupported $filter; use ChannelUri eq '<handle>' (or DeviceToken/GcmRegistrationId/FcmV1RegistrationId).")
+        guard parts.count == 3, parts[1].lowercased() == "eq", parts[2].hasPrefix("'"), parts[2].hasSuffix("'"),
+            parts[2].count >= 2
+        else {
+            throw EmulatorError.badRequest(
+                "Unsupported $filter; use ChannelUri eq '<handle>' (or DeviceToken/GcmRegistrationId/FcmV1RegistrationId)."
+            )
         }
         return String(parts[2].dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
     }

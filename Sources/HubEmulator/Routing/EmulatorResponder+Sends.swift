@@ -1,6 +1,6 @@
 import Foundation
-import HubWire
 import HTTPServing
+import HubWire
 
 extension EmulatorResponder {
     /// `POST messages`: tag/broadcast send, `?direct` single-device send, `?test` debug send.
@@ -8,7 +8,8 @@ extension EmulatorResponder {
         let notification = try await outgoing(call)
         if call.query.has("direct") {
             guard case .native(let platform) = notification.format else {
-                throw EmulatorError.badRequest("Direct sends need a native format; template notifications need a registration.")
+                throw EmulatorError.badRequest(
+                    "Direct sends need a native format; template notifications need a registration.")
             }
             guard let handle = call.request.headers[.deviceHandle], !handle.isEmpty else {
                 throw EmulatorError.badRequest("A direct send needs the ServiceBusNotification-DeviceHandle header.")
@@ -27,38 +28,51 @@ extension EmulatorResponder {
 
     /// `POST messages/$batch?direct`: one native payload to up to 1000 handles (multipart/mixed).
     func batchSend(_ call: Call) async throws -> ServedResponse {
-        guard call.query.has("direct") else { throw EmulatorError.badRequest("Batch sends must be direct: add &direct.") }
-        guard configuration.tier != .free else { throw EmulatorError(403, "Direct batch sends need the Basic or Standard tier.") }
+        guard call.query.has("direct") else {
+            throw EmulatorError.badRequest("Batch sends must be direct: add &direct.")
+        }
+        guard configuration.tier != .free else {
+            throw EmulatorError(403, "Direct batch sends need the Basic or Standard tier.")
+        }
         guard case .native(let platform)? = try format(call) else {
             throw EmulatorError.badRequest("Direct batch sends need a native ServiceBusNotification-Format.")
         }
         let text = try await body(call, limit: NHLimits.maxRequestBytes)
         let batch: DirectBatchRequest
         do {
-            batch = try DirectBatchRequest(parsing: Array(text.utf8), contentType: call.request.headers[.contentType] ?? "")
+            batch = try DirectBatchRequest(
+                parsing: Array(text.utf8), contentType: call.request.headers[.contentType] ?? "")
         } catch {
             throw EmulatorError.badRequest("The batch body is invalid: \(error.message)")
         }
         guard batch.devices.count <= NHLimits.maxDirectBatchHandles else {
-            throw EmulatorError.badRequest("A direct batch may hold at most \(NHLimits.maxDirectBatchHandles) device handles; this one has \(batch.devices.count).")
+            throw EmulatorError.badRequest(
+                "A direct batch may hold at most \(NHLimits.maxDirectBatchHandles) device handles; this one has \(batch.devices.count)."
+            )
         }
         let headers = platformHeaders(call.request)
         try Self.checkRoutingHeaders(.native(platform), headers)
-        if let problem = NativePayload.problem(batch.notification, platform: platform, headers: headers) { throw EmulatorError.badRequest(problem) }
-        let notification = OutgoingNotification(format: .native(platform), tags: nil, body: String(decoding: batch.notification, as: UTF8.self),
-                                                headers: headers)
+        if let problem = NativePayload.problem(batch.notification, platform: platform, headers: headers) {
+            throw EmulatorError.badRequest(problem)
+        }
+        let notification = OutgoingNotification(
+            format: .native(platform), tags: nil, body: String(decoding: batch.notification, as: UTF8.self),
+            headers: headers)
         let id = await store.directSend(notification, platform: platform, handles: batch.devices, hub: call.hub)
         return created(call, location: "messages/$batch/\(id)", extraQuery: "&direct")
     }
 
     /// `POST schedulednotifications`: kept until `ServiceBusNotification-ScheduleTime` (≤ 7 days ahead).
     func scheduleSend(_ call: Call) async throws -> ServedResponse {
-        guard configuration.tier == .standard else { throw EmulatorError(403, "Scheduled notifications need the Standard tier.") }
+        guard configuration.tier == .standard else {
+            throw EmulatorError(403, "Scheduled notifications need the Standard tier.")
+        }
         guard let header = call.request.headers[.scheduleTime] else {
             throw EmulatorError.badRequest("A scheduled send needs the ServiceBusNotification-ScheduleTime header.")
         }
         guard let due = ScheduleTime.parse(header) else {
-            throw EmulatorError.badRequest("ServiceBusNotification-ScheduleTime '\(header)' is not a time like 2026-11-22T10:00:00 (UTC).")
+            throw EmulatorError.badRequest(
+                "ServiceBusNotification-ScheduleTime '\(header)' is not a time like 2026-11-22T10:00:00 (UTC).")
         }
         let now = await store.currentDate.timeIntervalSince1970
         guard due > now else { throw EmulatorError.badRequest("The schedule time is in the past.") }
@@ -81,10 +95,13 @@ extension EmulatorResponder {
     /// with the final state.
     func telemetry(_ call: Call, id: String) async throws -> ServedResponse {
         guard configuration.tier == .standard else {
-            throw EmulatorError(403, "Request rejected because this feature is not enabled for your SKU. Upgrade to Standard.")
+            throw EmulatorError(
+                403, "Request rejected because this feature is not enabled for your SKU. Upgrade to Standard.")
         }
         guard let record = await store.notificationRecord(id: id) else {
-            throw EmulatorError.notFound("Telemetry does not exist: the notification id is invalid, or the message has not progressed far enough in processing")
+            throw EmulatorError.notFound(
+                "Telemetry does not exist: the notification id is invalid, or the message has not progressed far enough in processing"
+            )
         }
         let now = await store.currentDate
         let state = record.state(at: now, delay: configuration.telemetryDelay)
@@ -122,7 +139,9 @@ extension EmulatorResponder {
         let text = try await body(call, limit: NHLimits.maxRequestBytes)
         let headers = platformHeaders(call.request)
         try Self.checkRoutingHeaders(format, headers)
-        if case .native(let platform) = format, let problem = NativePayload.problem(Array(text.utf8), platform: platform, headers: headers) {
+        if case .native(let platform) = format,
+            let problem = NativePayload.problem(Array(text.utf8), platform: platform, headers: headers)
+        {
             throw EmulatorError.badRequest(problem)
         }
         return OutgoingNotification(format: format, tags: tags, body: text, headers: headers)
@@ -131,7 +150,8 @@ extension EmulatorResponder {
     /// Headers a platform cannot do without (§5.1): WNS needs `X-WNS-Type`.
     static func checkRoutingHeaders(_ format: OutgoingNotification.Format, _ headers: [String: String]) throws {
         if case .native(.wns) = format, !headers.keys.contains(where: { $0.lowercased() == "x-wns-type" }) {
-            throw EmulatorError.badRequest("Windows notifications need the X-WNS-Type header (wns/toast, wns/tile, wns/badge or wns/raw).")
+            throw EmulatorError.badRequest(
+                "Windows notifications need the X-WNS-Type header (wns/toast, wns/tile, wns/badge or wns/raw).")
         }
     }
 
@@ -158,7 +178,9 @@ extension EmulatorResponder {
     }
 
     /// 201 with the notification's Location (Standard tier only, §5.1) and an optional outcome body.
-    private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil) -> ServedResponse {
+    private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil)
+        -> ServedResponse
+    {
         var headers = HeaderFields()
         if configuration.tier == .standard { headers[.location] = call.url(location, extraQuery: extraQuery) }
         headers[.poweredBy] = "Azure Notification Hubs"

@@ -1,6 +1,6 @@
 import Foundation
-import HubWire
 import HTTPServing
+import HubWire
 
 /// Answers every request: the side channel, or `/{hub}/…` with auth, faults and the NH routes.
 struct EmulatorResponder: Sendable {
@@ -16,7 +16,10 @@ struct EmulatorResponder: Sendable {
     /// `http`, or `https` when served over TLS: the scheme of the URLs it answers with.
     let scheme: String
 
-    init(store: EmulatorStore, configuration: EmulatorConfiguration, now: @escaping @Sendable () -> Date, scheme: String = "http") {
+    init(
+        store: EmulatorStore, configuration: EmulatorConfiguration, now: @escaping @Sendable () -> Date,
+        scheme: String = "http"
+    ) {
         self.store = store
         self.configuration = configuration
         self.now = now
@@ -33,7 +36,8 @@ struct EmulatorResponder: Sendable {
             response = errorResponse(error, trackingId: trackingId)
         } catch {
             // Every NH answer is an EmulatorError; anything else is a bug here, answered as NH answers its own.
-            response = errorResponse(EmulatorError(500, "The emulator failed to process the request."), trackingId: trackingId)
+            response = errorResponse(
+                EmulatorError(500, "The emulator failed to process the request."), trackingId: trackingId)
         }
         response.headers[.trackingId] = trackingId
         // Today's service gives each answer a correlation id of its own beside the TrackingId (both lower-case GUIDs).
@@ -43,7 +47,9 @@ struct EmulatorResponder: Sendable {
 
     private func handle(_ request: ServedRequest) async throws -> ServedResponse {
         let path = Substring(request.path)
-        if path.hasPrefix("/_emulator/") { return try await sideChannel(request, path: path.dropFirst("/_emulator/".count)) }
+        if path.hasPrefix("/_emulator/") {
+            return try await sideChannel(request, path: path.dropFirst("/_emulator/".count))
+        }
         guard let (hub, rest) = configuration.hub(forPath: path) else {
             throw EmulatorError.notFound("No service is hosted at the specified address.")
         }
@@ -53,23 +59,30 @@ struct EmulatorResponder: Sendable {
             throw EmulatorError.badRequest("The api-version query parameter is required.")
         }
         try authorize(request, hub: hub, route: route, query: query)
-        if let latency = configuration.latency, latency.matches(route.operation) { try? await Task.sleep(for: latency.delay) }
+        if let latency = configuration.latency, latency.matches(route.operation) {
+            try? await Task.sleep(for: latency.delay)
+        }
         if try await injectFault(route.operation, request: request) { return ServedResponse(status: .ok) }
-        let call = Call(request: request, hub: hub.name, route: route, query: query, apiVersion: apiVersion,
-                        base: baseURL(request))
+        let call = Call(
+            request: request, hub: hub.name, route: route, query: query, apiVersion: apiVersion,
+            base: baseURL(request))
         return try await dispatch(call, request: request)
     }
 
     /// Checks the SAS token with the right the operation needs; a missing right is 403 with an
     /// empty body, as the service answered in recorded traffic (§1.6).
-    private func authorize(_ request: ServedRequest, hub: EmulatorConfiguration.Hub, route: Route, query: QueryString) throws {
+    private func authorize(_ request: ServedRequest, hub: EmulatorConfiguration.Hub, route: Route, query: QueryString)
+        throws
+    {
         let right = route.right(method: request.method.rawValue, hasFilter: query.has("$filter"))
         // The emulator's own host:port is a valid audience host too: clients sign the URL they call.
         let host = (request.authority ?? "").lowercased()
-        let verifier = SASVerifier(policies: hub.policies, acceptedHosts: [namespaceHost, host], clockSkew: configuration.clockSkew)
+        let verifier = SASVerifier(
+            policies: hub.policies, acceptedHosts: [namespaceHost, host], clockSkew: configuration.clockSkew)
         do {
-            _ = try verifier.verify(authorization: request.headers[.authorization], path: request.path, right: right,
-                                    now: Int64(now().timeIntervalSince1970))
+            _ = try verifier.verify(
+                authorization: request.headers[.authorization], path: request.path, right: right,
+                now: Int64(now().timeIntervalSince1970))
         } catch {
             if case .missingRight = error.kind { throw EmulatorError(403, "") }
             throw EmulatorError(error.status, error.detail)
@@ -103,8 +116,9 @@ struct EmulatorResponder: Sendable {
             return ServedResponse(status: HTTPStatus(error.status), headers: headers)
         }
         headers[.contentType] = "application/xml; charset=utf-8"
-        let body = NHErrorBody.render(status: error.status, detail: error.detail, trackingId: trackingId,
-                                      timestamp: Self.errorTimestamp(now()))
+        let body = NHErrorBody.render(
+            status: error.status, detail: error.detail, trackingId: trackingId,
+            timestamp: Self.errorTimestamp(now()))
         return ServedResponse(status: HTTPStatus(error.status), headers: headers, text: body)
     }
 
@@ -115,7 +129,8 @@ struct EmulatorResponder: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let hour = parts.hour ?? 0
         let twelve = hour % 12 == 0 ? 12 : hour % 12
-        return "\(parts.month ?? 1)/\(parts.day ?? 1)/\(parts.year ?? 1970) \(twelve):\(String(format: "%02d:%02d", parts.minute ?? 0, parts.second ?? 0)) \(hour < 12 ? "AM" : "PM")"
+        return
+            "\(parts.month ?? 1)/\(parts.day ?? 1)/\(parts.year ?? 1970) \(twelve):\(String(format: "%02d:%02d", parts.minute ?? 0, parts.second ?? 0)) \(hour < 12 ? "AM" : "PM")"
     }
 }
 

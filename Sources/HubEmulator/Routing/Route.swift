@@ -15,7 +15,9 @@ enum Route: Equatable {
 
     /// Parses the path after the hub (already stripped of the hub and leading `/`).
     init?(path: Substring) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { QueryString.decode(String($0), plusAsSpace: false) }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map {
+            QueryString.decode(String($0), plusAsSpace: false)
+        }
         let keyword = segments.first?.lowercased()
         switch (keyword, segments.count) {
         case ("installations", 2): self = .installation(id: segments[1])

@@ -8,13 +8,15 @@ extension EmulatorStore {
     @discardableResult
     func recordRegistrations(of installation: Installation, hub: String) -> InstallationRegistrations? {
         let installationId = installation.installationId
-        guard let platform = PushPlatform(caseInsensitive: installation.platform), RegistrationDescription.Kind(platform: platform) != nil
+        guard let platform = PushPlatform(caseInsensitive: installation.platform),
+            RegistrationDescription.Kind(platform: platform) != nil
         else {
             forgetRegistrations(of: installationId, hub: hub)
             return nil
         }
         let time = atomTimestamp()
-        var record = hubs[hub]?.installationRegistrations[installationId]
+        var record =
+            hubs[hub]?.installationRegistrations[installationId]
             ?? InstallationRegistrations(nativeID: nil, templateIDs: [:], etag: 0, published: time, updated: time)
         let names = Set((installation.templates ?? [:]).keys)
         for (name, id) in record.templateIDs where !names.contains(name) {
@@ -51,15 +53,18 @@ extension EmulatorStore {
     /// An installation's registration as `GET registrations/{id}` returns it.
     func ownedRegistration(_ id: String, hub: String) -> StoredRegistration? {
         guard let (record, description) = ownedDescription(id, hub: hub) else { return nil }
-        return StoredRegistration(id: id, etag: record.etag, descriptionXML: description.descriptionXML(),
-                                  published: record.published, updated: record.updated)
+        return StoredRegistration(
+            id: id, etag: record.etag, descriptionXML: description.descriptionXML(),
+            published: record.published, updated: record.updated)
     }
 
     /// Deletes one registration of an installation: its target no longer receives sends and the id is retired. The
     /// installation goes once none of its registrations is left (how the SDKs' clean-up of a hub removes it).
-    func deleteOwnedRegistration(_ id: String, part: InstallationPart, condition: IfMatch, hub: String) throws(EmulatorError) {
+    func deleteOwnedRegistration(_ id: String, part: InstallationPart, condition: IfMatch, hub: String)
+        throws(EmulatorError)
+    {
         guard var record = hubs[hub]?.installationRegistrations[part.installationId],
-              let installation = hubs[hub]?.installations[part.installationId]
+            let installation = hubs[hub]?.installations[part.installationId]
         else { throw .notFound("") }
         guard condition.matches(record.etag) else {
             throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(record.etag).")
@@ -78,7 +83,9 @@ extension EmulatorStore {
     }
 
     /// Every installation registration of `hub` with its description, for listings.
-    func ownedRegistrations(hub: String) -> [(id: String, etag: Int, description: RegistrationDescription, published: String, updated: String)] {
+    func ownedRegistrations(hub: String) -> [(
+        id: String, etag: Int, description: RegistrationDescription, published: String, updated: String
+    )] {
         (installationParts[hub] ?? [:]).keys.compactMap { id in
             guard let (record, description) = ownedDescription(id, hub: hub) else { return nil }
             return (id, record.etag, description, record.published, record.updated)
@@ -92,7 +99,8 @@ extension EmulatorStore {
         for installation in (hubs[hub]?.installations.values).map(Array.init) ?? [] {
             if let record = hubs[hub]?.installationRegistrations[installation.installationId] {
                 for part in record.parts {
-                    installationParts[hub]?[part.id] = InstallationPart(installationId: installation.installationId, template: part.template)
+                    installationParts[hub]?[part.id] = InstallationPart(
+                        installationId: installation.installationId, template: part.template)
                 }
             } else if recordRegistrations(of: installation, hub: hub) != nil {
                 markDirty()
@@ -102,9 +110,9 @@ extension EmulatorStore {
 
     private func ownedDescription(_ id: String, hub: String) -> (InstallationRegistrations, RegistrationDescription)? {
         guard let part = installationParts[hub]?[id],
-              let record = hubs[hub]?.installationRegistrations[part.installationId],
-              let installation = hubs[hub]?.installations[part.installationId],
-              let description = installation.registrationDescription(for: part.template, id: id, etag: record.etag)
+            let record = hubs[hub]?.installationRegistrations[part.installationId],
+            let installation = hubs[hub]?.installations[part.installationId],
+            let description = installation.registrationDescription(for: part.template, id: id, etag: record.etag)
         else { return nil }
         return (record, description)
     }

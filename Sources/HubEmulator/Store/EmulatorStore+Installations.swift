@@ -53,7 +53,7 @@ extension EmulatorStore {
     private func store(_ installation: Installation, hub: String) throws(EmulatorError) {
         var installation = installation
         if case .handle(let channel) = installation.pushChannel,
-           let platform = PushPlatform(caseInsensitive: installation.platform), platform == .wns || platform == .mpns
+            let platform = PushPlatform(caseInsensitive: installation.platform), platform == .wns || platform == .mpns
         {
             installation.pushChannel = .handle(ChannelURI.normalized(channel))
         }
@@ -92,7 +92,8 @@ extension EmulatorStore {
     /// Tag rules shared by installations and registrations.
     static func validateTags(_ tags: [String]) throws(EmulatorError) {
         guard tags.count <= NHLimits.maxTagsPerInstallation else {
-            throw .badRequest("The number of tags (\(tags.count)) exceeds the limit of \(NHLimits.maxTagsPerInstallation).")
+            throw .badRequest(
+                "The number of tags (\(tags.count)) exceeds the limit of \(NHLimits.maxTagsPerInstallation).")
         }
         for tag in tags {
             if let problem = TagSyntax.problem(with: tag) { throw .badRequest("Invalid tag: \(problem).") }

@@ -14,11 +14,14 @@ extension EmulatorStore {
     func makeRegistrationID() -> String {
         var generator = SystemRandomNumberGenerator()
         let range: ClosedRange<UInt64> = 1_000_000_000_000_000...9_000_000_000_000_000
-        return "\(UInt64.random(in: range, using: &generator))-\(UInt64.random(in: range, using: &generator))-\(nextSequence())"
+        return
+            "\(UInt64.random(in: range, using: &generator))-\(UInt64.random(in: range, using: &generator))-\(nextSequence())"
     }
 
     /// Creates a registration under a new id (`POST registrations`).
-    func createRegistration(_ description: RegistrationDescription, hub: String) throws(EmulatorError) -> StoredRegistration {
+    func createRegistration(_ description: RegistrationDescription, hub: String) throws(EmulatorError)
+        -> StoredRegistration
+    {
         let id = newRegistrationID(hub: hub)
         return try upsertRegistration(description, id: id, ifMatch: nil, hub: hub)
     }
@@ -34,19 +37,23 @@ extension EmulatorStore {
     ) throws(EmulatorError) -> StoredRegistration {
         guard var state = hubs[hub] else { throw .notFound("No service is hosted at the specified address.") }
         if let part = installationParts[hub]?[id] {
-            throw .badRequest("Registration \(id) belongs to installation '\(part.installationId)'; change it with PUT or PATCH installations/\(part.installationId).")
+            throw .badRequest(
+                "Registration \(id) belongs to installation '\(part.installationId)'; change it with PUT or PATCH installations/\(part.installationId)."
+            )
         }
         let existing = state.registrations[id]
         if existing == nil, state.retiredRegistrationIDs.contains(id) {
             throw EmulatorError(410, "The registration id is gone; create a new registration id and retry.")
         }
         if existing == nil, !state.issuedRegistrationIDs.contains(id), !Self.isRegistrationID(id) {
-            throw .badRequest("'\(id.prefix(64))' is not a registration id: use 1 to 128 letters, digits, '-', '_' or '.'.")
+            throw .badRequest(
+                "'\(id.prefix(64))' is not a registration id: use 1 to 128 letters, digits, '-', '_' or '.'.")
         }
         if let ifMatch {
             let condition = try Self.condition(ifMatch)
             if let existing, !condition.matches(existing.etag) {
-                throw EmulatorError(412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
+                throw EmulatorError(
+                    412, "The ETag in If-Match does not match the registration's ETag \(existing.etag).")
             }
         }
         try Self.validateTags(description.tags)
@@ -70,7 +77,8 @@ extension EmulatorStore {
         }
         // Recorded answers date a written registration's `published` and `updated` alike, in whole seconds.
         let time = atomTimestamp()
-        let record = StoredRegistration(id: id, etag: etag, descriptionXML: stored.descriptionXML(), published: time, updated: time)
+        let record = StoredRegistration(
+            id: id, etag: etag, descriptionXML: stored.descriptionXML(), published: time, updated: time)
         state.registrations[id] = record
         hubs[hub] = state
         indexes[hub]?.replace(owner: .registration(id), with: [target])
@@ -86,7 +94,10 @@ extension EmulatorStore {
     /// Ids a client may choose: what NH issues (digits and dashes) and the like, nothing a URL or XML must escape.
     static func isRegistrationID(_ id: String) -> Bool {
         (1...128).contains(id.utf8.count)
-            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+            && id.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+            }
     }
 
     /// Deletes a registration; its id is retired (a later PUT gets 410).
@@ -120,15 +131,22 @@ extension EmulatorStore {
         let stored = (hubs[hub]?.registrations.values).map(Array.init) ?? []
         var matching: [(id: String, make: () -> StoredRegistration)] = stored.compactMap { stored in
             if handle != nil || tag != nil {
-                guard let description = try? RegistrationDescription(parsing: stored.descriptionXML), matches(description) else { return nil }
+                guard let description = try? RegistrationDescription(parsing: stored.descriptionXML),
+                    matches(description)
+                else { return nil }
             }
             return (stored.id, { stored })
         }
         for owned in ownedRegistrations(hub: hub) where matches(owned.description) {
-            matching.append((owned.id, {
-                StoredRegistration(id: owned.id, etag: owned.etag, descriptionXML: owned.description.descriptionXML(),
-                                   published: owned.published, updated: owned.updated)
-            }))
+            matching.append(
+                (
+                    owned.id,
+                    {
+                        StoredRegistration(
+                            id: owned.id, etag: owned.etag, descriptionXML: owned.description.descriptionXML(),
+                            published: owned.published, updated: owned.updated)
+                    }
+                ))
         }
         matching.sort { $0.id < $1.id }
         let page = matching.dropFirst(skip).prefix(top).map { $0.make() }
@@ -145,7 +163,9 @@ extension EmulatorStore {
         // for "\"*\", or a quoted ETag").
         if trimmed == "*" || trimmed == "\"*\"" { return .any }
         let quoted = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
-        guard quoted.count >= 3, quoted.first == "\"", quoted.last == "\"", let etag = Int(quoted.dropFirst().dropLast()) else {
+        guard quoted.count >= 3, quoted.first == "\"", quoted.last == "\"",
+            let etag = Int(quoted.dropFirst().dropLast())
+        else {
             throw EmulatorError(412, "The ETag header is either missing or invalid.")
         }
         return .etag(etag)

@@ -23,7 +23,9 @@ extension EmulatorStore {
         let nowSeconds = currentDate.timeIntervalSince1970
         var sent = 0
         for hub in hubs.keys.sorted() {
-            let due = (hubs[hub]?.scheduled.values ?? [:].values).filter { $0.due <= nowSeconds }.sorted { $0.due < $1.due }
+            let due = (hubs[hub]?.scheduled.values ?? [:].values).filter { $0.due <= nowSeconds }.sorted {
+                $0.due < $1.due
+            }
             for scheduled in due {
                 hubs[hub]?.scheduled[scheduled.id] = nil
                 markDirty()

@@ -51,18 +51,25 @@ extension EmulatorStore {
                 continue
             }
             outcome.succeeded(target)
-            deliveries.append(LoggedDelivery(id: nextDeliveryId(), send: send, recipient: .target(target), payload: payload,
-                                             renderedHeaders: prepared.properties.flatMap { target.renderedHeaders($0) }))
+            deliveries.append(
+                LoggedDelivery(
+                    id: nextDeliveryId(), send: send, recipient: .target(target), payload: payload,
+                    renderedHeaders: prepared.properties.flatMap { target.renderedHeaders($0) }))
         }
         dropOldDeliveries()
-        keepTelemetry(NotificationRecord(
-            id: id, final: targets.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate, enqueueTime: enqueued,
-            body: notification.body, tags: notification.tags, outcomes: outcome.counts, pnsErrors: outcome.pnsErrors))
+        keepTelemetry(
+            NotificationRecord(
+                id: id, final: targets.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate,
+                enqueueTime: enqueued,
+                body: notification.body, tags: notification.tags, outcomes: outcome.counts, pnsErrors: outcome.pnsErrors
+            ))
         return SendResult(notificationId: id, outcome: outcome.notificationOutcome)
     }
 
     /// Delivers a native payload straight to device handles (direct and direct-batch sends).
-    func directSend(_ notification: OutgoingNotification, platform: PushPlatform, handles: [String], hub: String) -> String {
+    func directSend(_ notification: OutgoingNotification, platform: PushPlatform, handles: [String], hub: String)
+        -> String
+    {
         let id = newNotificationID()
         let enqueued = timestamp()
         var counts: [String: Int] = [:]
@@ -76,18 +83,22 @@ extension EmulatorStore {
             if let refusal = refusal(platform, handle) {
                 counts[refusal.outcome, default: 0] += 1
                 if pnsErrors.count < OutcomeTally.pnsErrorLimit {
-                    pnsErrors.append(PnsError(platform: platform.rawValue, pushChannel: handle, outcome: refusal.outcome))
+                    pnsErrors.append(
+                        PnsError(platform: platform.rawValue, pushChannel: handle, outcome: refusal.outcome))
                 }
                 continue
             }
             counts["Success", default: 0] += 1
-            deliveries.append(LoggedDelivery(
-                id: nextDeliveryId(), send: send, recipient: .handle(platform, handle), payload: notification.body))
+            deliveries.append(
+                LoggedDelivery(
+                    id: nextDeliveryId(), send: send, recipient: .handle(platform, handle), payload: notification.body))
         }
         dropOldDeliveries()
-        keepTelemetry(NotificationRecord(
-            id: id, final: handles.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate, enqueueTime: enqueued,
-            body: notification.body, tags: nil, outcomes: [platform: counts], pnsErrors: pnsErrors))
+        keepTelemetry(
+            NotificationRecord(
+                id: id, final: handles.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate,
+                enqueueTime: enqueued,
+                body: notification.body, tags: nil, outcomes: [platform: counts], pnsErrors: pnsErrors))
         return id
     }
 
@@ -108,7 +119,8 @@ extension EmulatorStore {
     func newScheduledNotificationID() -> String {
         var generator = SystemRandomNumberGenerator()
         let queued = UInt64.random(in: 10_000_000_000_000_000...99_999_999_999_999_999, using: &generator)
-        return "\(Self.hex32())_\(compactTimestamp())_\(nodeNumber)_\(nextSequence())_QNHQueue\(Self.hex32())-S\(queued)"
+        return
+            "\(Self.hex32())_\(compactTimestamp())_\(nodeNumber)_\(nextSequence())_QNHQueue\(Self.hex32())-S\(queued)"
     }
 
     private static func hex32() -> String {
@@ -118,8 +130,11 @@ extension EmulatorStore {
     /// `yyyyMMddHHmmss` in UTC.
     private func compactTimestamp() -> String {
         let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: currentDate)
-        let fields = [(parts.year ?? 0, 4), (parts.month ?? 0, 2), (parts.day ?? 0, 2), (parts.hour ?? 0, 2), (parts.minute ?? 0, 2),
-                      (parts.second ?? 0, 2)]
+        let fields = [
+            (parts.year ?? 0, 4), (parts.month ?? 0, 2), (parts.day ?? 0, 2), (parts.hour ?? 0, 2),
+            (parts.minute ?? 0, 2),
+            (parts.second ?? 0, 2),
+        ]
         return fields.map { value, width in
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -144,11 +159,14 @@ struct OutcomeTally {
     private var success = 0
     private var failure = 0
 
-    init(keepsResults: Bool = true, registrationId: @escaping (Target) -> String = { target in
-        switch target.key.owner {
-        case .installation(let id), .registration(let id): id
+    init(
+        keepsResults: Bool = true,
+        registrationId: @escaping (Target) -> String = { target in
+            switch target.key.owner {
+            case .installation(let id), .registration(let id): id
+            }
         }
-    }) {
+    ) {
         self.keepsResults = keepsResults
         self.registrationId = registrationId
     }
@@ -173,7 +191,8 @@ struct OutcomeTally {
         failure += 1
         if keepsResults { keep(target, refusal.text) }
         if refusal.channelIsDead || refusal == .legacyFCMRetired, pnsErrors.count < Self.pnsErrorLimit {
-            var error = PnsError(platform: target.platform.rawValue, pushChannel: target.pushChannel, outcome: refusal.outcome)
+            var error = PnsError(
+                platform: target.platform.rawValue, pushChannel: target.pushChannel, outcome: refusal.outcome)
             switch target.key.owner {
             case .installation(let id): error.installationId = id
             case .registration(let id): error.registrationId = id
@@ -183,8 +202,10 @@ struct OutcomeTally {
     }
 
     private mutating func keep(_ target: Target, _ outcome: String) {
-        results.append(NotificationOutcome.Result(
-            platform: target.platform.notificationFormat, pnsHandle: target.pushChannel, registrationId: registrationId(target), outcome: outcome))
+        results.append(
+            NotificationOutcome.Result(
+                platform: target.platform.notificationFormat, pnsHandle: target.pushChannel,
+                registrationId: registrationId(target), outcome: outcome))
     }
 
     var notificationOutcome: NotificationOutcome {

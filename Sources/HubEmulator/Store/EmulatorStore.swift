@@ -76,12 +76,15 @@ actor EmulatorStore {
             var index = TargetIndex()
             for installation in state.installations.values {
                 var targets = try Target.targets(of: installation)
-                if let record = hubs[name]?.installationRegistrations[installation.installationId] { targets = targets.filter(record.keeps) }
+                if let record = hubs[name]?.installationRegistrations[installation.installationId] {
+                    targets = targets.filter(record.keeps)
+                }
                 index.replace(owner: .installation(installation.installationId), with: targets)
             }
             for stored in state.registrations.values {
                 guard let description = try? RegistrationDescription(parsing: stored.descriptionXML) else { continue }
-                index.replace(owner: .registration(stored.id), with: [try Target.target(of: description, id: stored.id)])
+                index.replace(
+                    owner: .registration(stored.id), with: [try Target.target(of: description, id: stored.id)])
             }
             indexes[name] = index
         }

@@ -40,8 +40,10 @@ struct HubState: Sendable, Codable, Equatable {
         issuedRegistrationIDs = try container.decode(Set<String>.self, forKey: .issuedRegistrationIDs)
         retiredRegistrationIDs = try container.decode(Set<String>.self, forKey: .retiredRegistrationIDs)
         scheduled = try container.decode([String: ScheduledSend].self, forKey: .scheduled)
-        installationRegistrations = try container.decodeIfPresent([String: InstallationRegistrations].self,
-                                                                  forKey: .installationRegistrations) ?? [:]
+        installationRegistrations =
+            try container.decodeIfPresent(
+                [String: InstallationRegistrations].self,
+                forKey: .installationRegistrations) ?? [:]
         expiredChannels = try container.decodeIfPresent(Set<String>.self, forKey: .expiredChannels) ?? []
     }
 }

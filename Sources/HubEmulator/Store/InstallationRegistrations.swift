@@ -39,7 +39,8 @@ extension Installation {
     /// The registration NH lists for one part of this installation; nil for platforms without registrations
     /// (Xiaomi) or a template the installation no longer has.
     func registrationDescription(for template: String?, id: String, etag: Int) -> RegistrationDescription? {
-        guard let platform = PushPlatform(caseInsensitive: self.platform), let kind = RegistrationDescription.Kind(platform: platform)
+        guard let platform = PushPlatform(caseInsensitive: self.platform),
+            let kind = RegistrationDescription.Kind(platform: platform)
         else { return nil }
         var tags = ["$InstallationId:{\(installationId)}"]
         if let userId { tags.append("$UserId:{\(userId)}") }
@@ -51,7 +52,9 @@ extension Installation {
             description.bodyTemplate = body.body
             description.templateName = template
             description.expiry = body.expiry
-            description.headers = (body.headers ?? [:]).sorted { $0.key < $1.key }.map { RegistrationHeader(name: $0.key, value: $0.value) }
+            description.headers = (body.headers ?? [:]).sorted { $0.key < $1.key }.map {
+                RegistrationHeader(name: $0.key, value: $0.value)
+            }
         }
         if case .browser(_, let p256dh, let auth) = pushChannel {
             description.secondaryFields = ["P256DH": p256dh, "Auth": auth]

@@ -16,20 +16,27 @@ extension Target {
         var base = Set(installation.tags ?? [])
         base.insert("$InstallationId:{\(installation.installationId)}")
         if let user = installation.userId { base.insert("$UserId:{\(user)}") }
-        var result = [Target(key: Key(owner: owner, template: nil), platform: platform, pushChannel: installation.pushChannel.handle,
-                             tags: base, template: nil, templateName: nil, headers: [:])]
+        var result = [
+            Target(
+                key: Key(owner: owner, template: nil), platform: platform, pushChannel: installation.pushChannel.handle,
+                tags: base, template: nil, templateName: nil, headers: [:])
+        ]
         for (name, template) in (installation.templates ?? [:]).sorted(by: { $0.key < $1.key }) {
             let compiled: CompiledTemplate
             do {
                 compiled = try CompiledTemplate(compiling: template.body)
             } catch {
-                throw TargetError(detail: "Template '\(name)' is invalid: \(error.message) (line \(error.line), column \(error.column)).")
+                throw TargetError(
+                    detail:
+                        "Template '\(name)' is invalid: \(error.message) (line \(error.line), column \(error.column)).")
             }
             // NH adds the template's name to the template's tags (§3).
             let tags = base.union(template.tags ?? []).union([name])
-            result.append(Target(key: Key(owner: owner, template: name), platform: platform,
-                                 pushChannel: installation.pushChannel.handle, tags: tags, template: compiled,
-                                 templateName: name, headers: template.headers ?? [:]))
+            result.append(
+                Target(
+                    key: Key(owner: owner, template: name), platform: platform,
+                    pushChannel: installation.pushChannel.handle, tags: tags, template: compiled,
+                    templateName: name, headers: template.headers ?? [:]))
         }
         return result
     }
@@ -44,13 +51,15 @@ extension Target {
             do {
                 compiled = try CompiledTemplate(compiling: body)
             } catch {
-                throw TargetError(detail: "BodyTemplate is invalid: \(error.message) (line \(error.line), column \(error.column)).")
+                throw TargetError(
+                    detail: "BodyTemplate is invalid: \(error.message) (line \(error.line), column \(error.column)).")
             }
         }
         var headers: [String: String] = [:]
         for header in registration.headers { headers[header.name] = header.value }
-        return Target(key: Key(owner: .registration(id), template: nil), platform: registration.platform,
-                      pushChannel: registration.handle, tags: Set(registration.tags), template: compiled,
-                      templateName: registration.templateName, headers: headers)
+        return Target(
+            key: Key(owner: .registration(id), template: nil), platform: registration.platform,
+            pushChannel: registration.handle, tags: Set(registration.tags), template: compiled,
+            templateName: registration.templateName, headers: headers)
     }
 }

@@ -36,8 +36,10 @@ final class Target: Sendable {
     /// properties, as it does the body. Empty for most targets, whose headers are delivered as registered.
     let headerTemplates: [String: TextTemplate]
 
-    init(key: Key, platform: PushPlatform, pushChannel: String, tags: Set<String>, template: CompiledTemplate?,
-         templateName: String?, headers: [String: String]) {
+    init(
+        key: Key, platform: PushPlatform, pushChannel: String, tags: Set<String>, template: CompiledTemplate?,
+        templateName: String?, headers: [String: String]
+    ) {
         self.key = key
         self.platform = platform
         self.pushChannel = pushChannel
@@ -49,7 +51,9 @@ final class Target: Sendable {
         if template != nil {
             for (name, value) in headers {
                 // A value that does not compile is delivered as written; registration checked what it could.
-                if let compiled = try? TextTemplate(compiling: value), !compiled.propertyNames.isEmpty { headerTemplates[name] = compiled }
+                if let compiled = try? TextTemplate(compiling: value), !compiled.propertyNames.isEmpty {
+                    headerTemplates[name] = compiled
+                }
             }
         }
         self.headerTemplates = headerTemplates

@@ -6,8 +6,10 @@ extension JSONScanner {
         while index < bytes.count {
             let b = bytes[index]
             if b == ASCII.quote {
-                strings.append(JSONStringToken(start: open + 1, end: index, isKey: isKey,
-                                               hasEscapes: hasEscapes, objectID: objectID))
+                strings.append(
+                    JSONStringToken(
+                        start: open + 1, end: index, isKey: isKey,
+                        hasEscapes: hasEscapes, objectID: objectID))
                 index += 1
                 return
             }
@@ -17,8 +19,9 @@ extension JSONScanner {
                 continue
             }
             if b < 0x20 {
-                throw ScanError("control character \(ASCII.describe(b)) must be escaped in a JSON string",
-                                at: index, hint: "write it as \\n, \\t or \\u00XX")
+                throw ScanError(
+                    "control character \(ASCII.describe(b)) must be escaped in a JSON string",
+                    at: index, hint: "write it as \\n, \\t or \\u00XX")
             }
             index += 1
         }
@@ -41,8 +44,9 @@ extension JSONScanner {
                 index += 1
             }
         default:
-            throw ScanError("invalid escape '\\\(ASCII.describeCharacter(at: index, in: bytes).dropFirst().dropLast())'",
-                            at: start, hint: "JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
+            throw ScanError(
+                "invalid escape '\\\(ASCII.describeCharacter(at: index, in: bytes).dropFirst().dropLast())'",
+                at: start, hint: "JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
         }
     }
 

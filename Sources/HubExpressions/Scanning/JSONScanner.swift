@@ -3,7 +3,10 @@
 /// It is iterative (an explicit container stack) so arbitrarily deep input cannot overflow the
 /// call stack, and it stops at the first error with its byte offset.
 struct JSONScanner {
-    private enum Container { case object(Int), array }
+    private enum Container {
+        case object(Int)
+        case array
+    }
 
     let bytes: [UInt8]
     var index = 0
@@ -58,8 +61,9 @@ struct JSONScanner {
                 index += 1
                 skipWhitespace()
                 if peek == close {
-                    throw failure("trailing ',' before '\(closeName)' is not allowed in JSON", at: comma,
-                                  hint: "remove the ','")
+                    throw failure(
+                        "trailing ',' before '\(closeName)' is not allowed in JSON", at: comma,
+                        hint: "remove the ','")
                 }
                 if case .object(let id) = top { try scanKey(objectID: id) }
                 needValue = true
@@ -82,14 +86,20 @@ struct JSONScanner {
             let id = objectCount
             objectCount += 1
             skipWhitespace()
-            if peek == ASCII.closeBrace { index += 1; return false }
+            if peek == ASCII.closeBrace {
+                index += 1
+                return false
+            }
             stack.append(.object(id))
             try scanKey(objectID: id)
             return true
         case ASCII.openBracket:
             index += 1
             skipWhitespace()
-            if peek == ASCII.closeBracket { index += 1; return false }
+            if peek == ASCII.closeBracket {
+                index += 1
+                return false
+            }
             stack.append(.array)
             return true
         case ASCII.quote:
@@ -112,8 +122,9 @@ struct JSONScanner {
         skipWhitespace()
         guard peek == ASCII.quote else {
             if peek == nil { throw failure("expected a key in double quotes but the text ended") }
-            throw failure("expected a key in double quotes but found \(found())",
-                          hint: "JSON object keys must be double-quoted strings")
+            throw failure(
+                "expected a key in double quotes but found \(found())",
+                hint: "JSON object keys must be double-quoted strings")
         }
         try scanString(isKey: true, objectID: objectID)
         skipWhitespace()

@@ -36,7 +36,8 @@ enum JSONStringDecoder {
     private static func unicodeEscape(_ source: [UInt8], at i: Int, end: Int) -> (Unicode.Scalar, Int) {
         let unit = hex(source, i + 2)
         if unit >= 0xD800 && unit < 0xDC00, i + 12 <= end,
-           source[i + 6] == ASCII.backslash, source[i + 7] == 0x75 {
+            source[i + 6] == ASCII.backslash, source[i + 7] == 0x75
+        {
             let low = hex(source, i + 8)
             if low >= 0xDC00 && low < 0xE000 {
                 let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)

@@ -25,7 +25,9 @@ enum XMLEntities {
             if b == ASCII.lessThan {
                 // Only CDATA can appear here: leaf texts contain no other markup.
                 i += 9
-                while !(source[i] == ASCII.closeBracket && source[i + 1] == ASCII.closeBracket && source[i + 2] == ASCII.greaterThan) {
+                while !(source[i] == ASCII.closeBracket && source[i + 1] == ASCII.closeBracket
+                    && source[i + 2] == ASCII.greaterThan)
+                {
                     text.append(source[i], from: i)
                     i += 1
                 }

@@ -33,8 +33,10 @@ extension XMLScanner {
 
     /// Moves past `end`, checking every character before it: the body of a comment, CDATA section or processing
     /// instruction opened at `start`. `forbidden` (a comment's `--`) may appear only as the start of `end`.
-    private mutating func skip(through end: StaticString, opened start: Int, what: String,
-                               forbidding forbidden: StaticString? = nil) throws(ScanError) {
+    private mutating func skip(
+        through end: StaticString, opened start: Int, what: String,
+        forbidding forbidden: StaticString? = nil
+    ) throws(ScanError) {
         while index < bytes.count {
             if hasPrefix(end, at: index) {
                 index += end.utf8CodeUnitCount
@@ -65,8 +67,11 @@ extension XMLScanner {
         }
         let entity = name(nameStart, index)
         guard XMLEntities.predefined[entity] != nil else {
-            throw ScanError("unknown entity '&\(entity);'", at: start,
-                            hint: "XML predefines only &lt; &gt; &amp; &quot; &apos;; use a numeric reference such as &#233; for other characters")
+            throw ScanError(
+                "unknown entity '&\(entity);'", at: start,
+                hint:
+                    "XML predefines only &lt; &gt; &amp; &quot; &apos;; use a numeric reference such as &#233; for other characters"
+            )
         }
         index += 1
     }

@@ -4,13 +4,16 @@ extension XMLScanner {
         index += 1
         let nameStart = index
         guard scanName() else {
-            throw ScanError("expected an element name after '<' but found \(found())", at: index,
-                            hint: "write &lt; for a literal '<'")
+            throw ScanError(
+                "expected an element name after '<' but found \(found())", at: index,
+                hint: "write &lt; for a literal '<'")
         }
         let nameEnd = index
         var tag: String { name(nameStart, nameEnd) }
         if stack.isEmpty {
-            if rootSeen { throw ScanError("only one root element is allowed; found a second one <\(tag)>", at: tagStart) }
+            if rootSeen {
+                throw ScanError("only one root element is allowed; found a second one <\(tag)>", at: tagStart)
+            }
             rootSeen = true
         } else {
             stack[stack.count - 1].hasChildren = true
@@ -21,12 +24,15 @@ extension XMLScanner {
             guard let b = peek else { throw ScanError("start tag <\(tag)> is not closed with '>'", at: tagStart) }
             if b == ASCII.greaterThan {
                 index += 1
-                stack.append(OpenElement(nameStart: nameStart, nameEnd: nameEnd, tagStart: tagStart, contentStart: index))
+                stack.append(
+                    OpenElement(nameStart: nameStart, nameEnd: nameEnd, tagStart: tagStart, contentStart: index))
                 return
             }
             if b == ASCII.slash {
                 index += 1
-                guard peek == ASCII.greaterThan else { throw ScanError("expected '>' after '/' but found \(found())", at: index) }
+                guard peek == ASCII.greaterThan else {
+                    throw ScanError("expected '>' after '/' but found \(found())", at: index)
+                }
                 index += 1
                 return
             }
@@ -51,8 +57,9 @@ extension XMLScanner {
         index += 1
         skipWhitespace()
         guard let quote = peek, quote == ASCII.quote || quote == ASCII.apostrophe else {
-            throw ScanError("value of attribute '\(attribute)' must be in quotes", at: index,
-                            hint: "write \(attribute)=\"…\"")
+            throw ScanError(
+                "value of attribute '\(attribute)' must be in quotes", at: index,
+                hint: "write \(attribute)=\"…\"")
         }
         let open = index
         index += 1
@@ -94,8 +101,9 @@ extension XMLScanner {
         guard bytes[open.nameStart..<open.nameEnd].elementsEqual(bytes[nameStart..<nameEnd]) else {
             let opened = name(open.nameStart, open.nameEnd)
             let position = SourcePosition(offset: open.tagStart, in: bytes)
-            throw ScanError("closing tag </\(tag)> does not match <\(opened)> opened at line \(position.line), column \(position.column)",
-                            at: tagStart, hint: "close <\(opened)> first")
+            throw ScanError(
+                "closing tag </\(tag)> does not match <\(opened)> opened at line \(position.line), column \(position.column)",
+                at: tagStart, hint: "close <\(opened)> first")
         }
         if !open.hasChildren && !open.hasMarkup {
             tokens.append(XMLValueToken(kind: .text, start: open.contentStart, end: tagStart))

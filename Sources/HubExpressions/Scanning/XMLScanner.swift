@@ -48,11 +48,14 @@ struct XMLScanner {
 
     /// Consumes an XML name; returns `false` (consuming nothing) when none starts here.
     mutating func scanName() -> Bool {
-        guard let first = peek, first >= 0x80 || ASCII.isLetter(first) || first == ASCII.underscore || first == ASCII.colon
+        guard let first = peek,
+            first >= 0x80 || ASCII.isLetter(first) || first == ASCII.underscore || first == ASCII.colon
         else { return false }
         index += 1
-        while let b = peek, b >= 0x80 || ASCII.isLetter(b) || ASCII.isDigit(b)
-            || b == ASCII.underscore || b == ASCII.colon || b == ASCII.minus || b == ASCII.dot {
+        while let b = peek,
+            b >= 0x80 || ASCII.isLetter(b) || ASCII.isDigit(b)
+                || b == ASCII.underscore || b == ASCII.colon || b == ASCII.minus || b == ASCII.dot
+        {
             index += 1
         }
         return true
@@ -96,8 +99,8 @@ struct XMLScanner {
     private mutating func scanText() throws(ScanError) {
         while let b = peek, b != ASCII.lessThan {
             if stack.isEmpty && !ASCII.isWhitespace(b) {
-                let where_ = rootSeen ? "after" : "before"
-                throw ScanError("unexpected text \(where_) the root element", at: index)
+                let side = rootSeen ? "after" : "before"
+                throw ScanError("unexpected text \(side) the root element", at: index)
             }
             if b == ASCII.ampersand {
                 try scanReference()

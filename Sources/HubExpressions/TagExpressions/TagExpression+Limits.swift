@@ -22,7 +22,8 @@ extension TagExpression {
             hint = "split the audience across several sends, or give these devices a shared tag"
         } else {
             message = "expression has \(count) tags; NH allows at most \(tagLimit) when it uses && or !"
-            hint = "reduce the tags to \(tagLimit), e.g. by giving the devices a shared tag, or use only || (up to \(Self.orOnlyTagLimit) tags)"
+            hint =
+                "reduce the tags to \(tagLimit), e.g. by giving the devices a shared tag, or use only || (up to \(Self.orOnlyTagLimit) tags)"
         }
         return TagExpressionError(kind: .tooManyTags, message: message, column: tagColumns[tagLimit], hint: hint)
     }

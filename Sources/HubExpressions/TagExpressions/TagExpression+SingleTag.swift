@@ -20,9 +20,12 @@ extension TagExpression {
     private static func isValidSpecialTag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for prefix in ["$userid:{", "$installationid:{"] {
             let expected = Array(prefix.utf8)
-            guard bytes.count > expected.count + 1, zip(bytes, expected).allSatisfy({ lowercased($0) == $1 }) else { continue }
+            guard bytes.count > expected.count + 1, zip(bytes, expected).allSatisfy({ lowercased($0) == $1 }) else {
+                continue
+            }
             let inner = bytes[expected.count..<(bytes.count - 1)]
-            return bytes[bytes.count - 1] == ASCII.closeBrace && inner.allSatisfy { isTagByte($0) || $0 == ASCII.equals }
+            return bytes[bytes.count - 1] == ASCII.closeBrace
+                && inner.allSatisfy { isTagByte($0) || $0 == ASCII.equals }
         }
         return false
     }

@@ -8,16 +8,26 @@ enum TagExpressionLexer {
         while i < chars.count {
             let c = chars[i]
             let column = i + 1
-            if c.isWhitespace { i += 1; continue }
+            if c.isWhitespace {
+                i += 1
+                continue
+            }
             switch c {
-            case "(": tokens.append(TagToken(kind: .openParen, column: column)); i += 1
-            case ")": tokens.append(TagToken(kind: .closeParen, column: column)); i += 1
-            case "!": tokens.append(TagToken(kind: .not, column: column)); i += 1
+            case "(":
+                tokens.append(TagToken(kind: .openParen, column: column))
+                i += 1
+            case ")":
+                tokens.append(TagToken(kind: .closeParen, column: column))
+                i += 1
+            case "!":
+                tokens.append(TagToken(kind: .not, column: column))
+                i += 1
             case "&", "|":
                 guard i + 1 < chars.count, chars[i + 1] == c else {
                     let word = c == "&" ? "AND" : "OR"
-                    throw TagExpressionError(kind: .syntax, message: "single '\(c)' is not an operator",
-                                             column: column, hint: "write '\(c)\(c)' for \(word)")
+                    throw TagExpressionError(
+                        kind: .syntax, message: "single '\(c)' is not an operator",
+                        column: column, hint: "write '\(c)\(c)' for \(word)")
                 }
                 tokens.append(TagToken(kind: c == "&" ? .and : .or, column: column))
                 i += 2
@@ -25,8 +35,9 @@ enum TagExpressionLexer {
                 let end = tagEnd(chars, from: i)
                 let tag = Array(chars[i..<end])
                 if let problem = TagSyntax.diagnose(tag) {
-                    throw TagExpressionError(kind: problem.kind, message: problem.message,
-                                             column: column + problem.offset, hint: problem.hint)
+                    throw TagExpressionError(
+                        kind: problem.kind, message: problem.message,
+                        column: column + problem.offset, hint: problem.hint)
                 }
                 tokens.append(TagToken(kind: .tag(String(tag)), column: column))
                 i = end
@@ -46,7 +57,8 @@ enum TagExpressionLexer {
         var i = start
         while i < chars.count, !isDelimiter(chars[i]) {
             if chars[i] == "{", chars[start] == "$",
-               let close = chars[(i + 1)...].firstIndex(of: "}") {
+                let close = chars[(i + 1)...].firstIndex(of: "}")
+            {
                 i = close + 1
                 continue
             }

@@ -18,8 +18,9 @@ struct TagExpressionParser {
 
     mutating func parse() throws(TagExpressionError) -> TagExpression.Node {
         guard !tokens.isEmpty else {
-            throw TagExpressionError(kind: .syntax, message: "expression is empty", column: 1,
-                                     hint: "write at least one tag, e.g. follows_RedSox")
+            throw TagExpressionError(
+                kind: .syntax, message: "expression is empty", column: 1,
+                hint: "write at least one tag, e.g. follows_RedSox")
         }
         let node = try parseOr(after: nil)
         if let extra = peek {
@@ -67,8 +68,9 @@ struct TagExpressionParser {
             let inner = try parseOr(after: token)
             guard let close = peek, close.kind == .closeParen else {
                 if let other = peek { throw unexpected(other) }
-                throw TagExpressionError(kind: .syntax, message: "'(' is never closed", column: token.column,
-                                         hint: "add ')' at the end of the group")
+                throw TagExpressionError(
+                    kind: .syntax, message: "'(' is never closed", column: token.column,
+                    hint: "add ')' at the end of the group")
             }
             position += 1
             depth -= 1
@@ -81,9 +83,10 @@ struct TagExpressionParser {
     private mutating func enter(_ token: TagToken) throws(TagExpressionError) {
         depth += 1
         if depth > Self.maxDepth {
-            throw TagExpressionError(kind: .syntax,
-                                     message: "expression nests more than \(Self.maxDepth) levels of '(' and '!'",
-                                     column: token.column, hint: "simplify the expression")
+            throw TagExpressionError(
+                kind: .syntax,
+                message: "expression nests more than \(Self.maxDepth) levels of '(' and '!'",
+                column: token.column, hint: "simplify the expression")
         }
     }
 

@@ -32,30 +32,35 @@ extension TagSyntax {
         let lower = text.lowercased()
         let hint = "only $InstallationId:{id} and $UserId:{id} may start with '$'"
         guard let entry = specialPrefixes.first(where: { lower.hasPrefix($0.prefix) }) else {
-            return Problem(kind: .invalidTag, message: "tag '\(text)' starts with '$' but is not a special tag",
-                           offset: 0, hint: hint)
+            return Problem(
+                kind: .invalidTag, message: "tag '\(text)' starts with '$' but is not a special tag",
+                offset: 0, hint: hint)
         }
         let open = entry.prefix.count
         var index = open
         while index < chars.count, chars[index] != "}" {
             if !isBraceCharacter(chars[index]) {
-                return Problem(kind: .invalidTag,
-                               message: "tag '\(text)' contains \(describe(chars[index])), which is not allowed",
-                               offset: index, hint: "inside {…} only letters, digits and _ @ # . : - = are allowed")
+                return Problem(
+                    kind: .invalidTag,
+                    message: "tag '\(text)' contains \(describe(chars[index])), which is not allowed",
+                    offset: index, hint: "inside {…} only letters, digits and _ @ # . : - = are allowed")
             }
             index += 1
         }
         if index == chars.count {
-            return Problem(kind: .invalidTag, message: "tag '\(text)' is missing its closing '}'",
-                           offset: chars.count - 1, hint: nil)
+            return Problem(
+                kind: .invalidTag, message: "tag '\(text)' is missing its closing '}'",
+                offset: chars.count - 1, hint: nil)
         }
         if index == open {
-            return Problem(kind: .invalidTag, message: "tag '\(text)' has nothing between '{' and '}'",
-                           offset: index, hint: "write the id inside the braces, e.g. $UserId:{alice}")
+            return Problem(
+                kind: .invalidTag, message: "tag '\(text)' has nothing between '{' and '}'",
+                offset: index, hint: "write the id inside the braces, e.g. $UserId:{alice}")
         }
         if index != chars.count - 1 {
-            return Problem(kind: .invalidTag, message: "tag '\(text)' continues after its closing '}'",
-                           offset: index + 1, hint: nil)
+            return Problem(
+                kind: .invalidTag, message: "tag '\(text)' continues after its closing '}'",
+                offset: index + 1, hint: nil)
         }
         return nil
     }

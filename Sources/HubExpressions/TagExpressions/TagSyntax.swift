@@ -58,15 +58,17 @@ public enum TagSyntax: Sendable {
             return Problem(kind: .invalidTag, message: "tag is empty", offset: 0, hint: nil)
         }
         if chars.count > maxLength {
-            return Problem(kind: .tagTooLong,
-                           message: "tag '\(text.prefix(20))…' is \(chars.count) characters long; NH allows at most \(maxLength)",
-                           offset: maxLength, hint: "shorten the tag")
+            return Problem(
+                kind: .tagTooLong,
+                message: "tag '\(text.prefix(20))…' is \(chars.count) characters long; NH allows at most \(maxLength)",
+                offset: maxLength, hint: "shorten the tag")
         }
         if chars[0] == "$" { return diagnoseSpecial(chars) }
         for (offset, c) in chars.enumerated() where !isTagCharacter(c) {
-            return Problem(kind: .invalidTag,
-                           message: "tag '\(text)' contains \(describe(c)), which is not allowed",
-                           offset: offset, hint: characterHint)
+            return Problem(
+                kind: .invalidTag,
+                message: "tag '\(text)' contains \(describe(c)), which is not allowed",
+                offset: offset, hint: characterHint)
         }
         return nil
     }

@@ -16,8 +16,9 @@ public struct CompiledTemplate: Sendable {
     public init(compiling source: String) throws(TemplateError) {
         let bytes = Array(source.utf8)
         guard let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else {
-            throw TemplateError(message: "template is empty", line: 1, column: 1,
-                                hint: "a template is a JSON object or an XML document")
+            throw TemplateError(
+                message: "template is empty", line: 1, column: 1,
+                hint: "a template is a JSON object or an XML document")
         }
         let compiled: TemplateProgram
         switch bytes[first] {
@@ -28,8 +29,10 @@ public struct CompiledTemplate: Sendable {
             format = .json
             compiled = try TemplateCompiler.compileJSON(bytes)
         default:
-            throw TemplateError(ScanError("template must start with '{' or '[' (JSON) or '<' (XML) but starts with \(ASCII.describeCharacter(at: first, in: bytes))",
-                                          at: first), in: bytes)
+            throw TemplateError(
+                ScanError(
+                    "template must start with '{' or '[' (JSON) or '<' (XML) but starts with \(ASCII.describeCharacter(at: first, in: bytes))",
+                    at: first), in: bytes)
         }
         self.source = source
         program = compiled

@@ -10,8 +10,10 @@ extension OutputEscaping {
     }
 
     /// Shapes a property value per its form and appends it escaped for `context` to a String.
-    static func append(_ value: String, shaped transform: ValueTransform, in context: OutputContext,
-                       to out: inout String) {
+    static func append(
+        _ value: String, shaped transform: ValueTransform, in context: OutputContext,
+        to out: inout String
+    ) {
         out += RenderBuffer.string(bound: bound(value, shaped: transform, in: context)) {
             append(value, shaped: transform, in: context, to: &$0)
         }
@@ -19,8 +21,10 @@ extension OutputEscaping {
 
     /// Shapes a property value per its form and appends it escaped for `context`.
     @inline(__always)
-    static func append(_ value: String, shaped transform: ValueTransform, in context: OutputContext,
-                       to out: inout RenderBuffer) {
+    static func append(
+        _ value: String, shaped transform: ValueTransform, in context: OutputContext,
+        to out: inout RenderBuffer
+    ) {
         switch transform {
         case .whole:
             append(value[...], in: context, to: &out)
@@ -42,14 +46,17 @@ extension OutputEscaping {
         return value.prefix(length)
     }
 
-    private static func appendEllipsized(_ value: String, _ length: Int, in context: OutputContext,
-                                         to out: inout RenderBuffer) {
+    private static func appendEllipsized(
+        _ value: String, _ length: Int, in context: OutputContext,
+        to out: inout RenderBuffer
+    ) {
         if value.utf8.count <= length {
             append(value[...], in: context, to: &out)
             return
         }
         guard let limit = value.index(value.startIndex, offsetBy: length, limitedBy: value.endIndex),
-              limit != value.endIndex else {
+            limit != value.endIndex
+        else {
             append(value[...], in: context, to: &out)
             return
         }
@@ -66,7 +73,8 @@ extension OutputEscaping {
     static func appendPercentEncoded(_ value: String, to out: inout RenderBuffer) {
         for b in value.utf8 {
             if ASCII.isLetter(b) || ASCII.isDigit(b) || b == ASCII.minus || b == ASCII.dot
-                || b == ASCII.underscore || b == 0x7E {
+                || b == ASCII.underscore || b == 0x7E
+            {
                 out.append(b)
             } else {
                 out.append(ASCII.percent)

@@ -9,7 +9,9 @@ enum OutputEscaping {
 
     /// Appends `text` escaped for `context` to a String (literals at compile time, one-off text).
     static func append(_ text: Substring, in context: OutputContext, to out: inout String) {
-        out += RenderBuffer.string(bound: text.utf8.count * expansion(in: context)) { append(text, in: context, to: &$0) }
+        out += RenderBuffer.string(bound: text.utf8.count * expansion(in: context)) {
+            append(text, in: context, to: &$0)
+        }
     }
 
     @inline(__always)

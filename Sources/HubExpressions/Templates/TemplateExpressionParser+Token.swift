@@ -4,13 +4,15 @@ extension TemplateExpressionParser {
         let sigil = text[index]
         let form = String(UnicodeScalar(sigil))
         if sigil == ASCII.hash && inComposite {
-            throw ScanError("'#(...)' is not allowed inside a composite expression", at: index,
-                            hint: "use $(name) inside {…}; #(name) only works as a whole value")
+            throw ScanError(
+                "'#(...)' is not allowed inside a composite expression", at: index,
+                hint: "use $(name) inside {…}; #(name) only works as a whole value")
         }
         index += 1
         guard peek == ASCII.openParen else {
-            throw ScanError("expected '(' after '\(form)'", at: index,
-                            hint: "a value starting with '\(form)' is an expression; write \(form)(name)")
+            throw ScanError(
+                "expected '(' after '\(form)'", at: index,
+                hint: "a value starting with '\(form)' is an expression; write \(form)(name)")
         }
         index += 1
         skipSpaces()
@@ -30,29 +32,34 @@ extension TemplateExpressionParser {
                 throw ScanError("missing ')' to close '\(form)('", at: index)
             }
             let expected = length == nil ? "',' or ')'" : "')'"
-            throw ScanError("expected \(expected) after \(length == nil ? "'\(name)'" : "the length") but found \(found())",
-                            at: index)
+            throw ScanError(
+                "expected \(expected) after \(length == nil ? "'\(name)'" : "the length") but found \(found())",
+                at: index)
         }
         let shape = try transform(sigil, form, length, commaOffset)
         index += 1
         return PropertyReference(name: name, transform: shape)
     }
 
-    private func transform(_ sigil: UInt8, _ form: String, _ length: Int?,
-                           _ commaOffset: Int) throws(ScanError) -> ValueTransform {
+    private func transform(
+        _ sigil: UInt8, _ form: String, _ length: Int?,
+        _ commaOffset: Int
+    ) throws(ScanError) -> ValueTransform {
         switch sigil {
         case ASCII.dot:
             guard let length else {
-                throw ScanError("'.(…)' needs a length: write .(name, n)", at: index,
-                                hint: "n is the maximum length including the three dots")
+                throw ScanError(
+                    "'.(…)' needs a length: write .(name, n)", at: index,
+                    hint: "n is the maximum length including the three dots")
             }
             return .ellipsis(length)
         case ASCII.dollar:
             return length.map(ValueTransform.prefix) ?? .whole
         default:
             if length != nil {
-                throw ScanError("'\(form)(…)' does not take a length", at: commaOffset,
-                                hint: "remove ', n'; only $(…) and .(…) can be shortened")
+                throw ScanError(
+                    "'\(form)(…)' does not take a length", at: commaOffset,
+                    hint: "remove ', n'; only $(…) and .(…) can be shortened")
             }
             return sigil == ASCII.percent ? .percentEncoded : .whole
         }
@@ -69,14 +76,16 @@ extension TemplateExpressionParser {
             throw ScanError("unexpected \(found()) in property name", at: index, hint: hint)
         }
         if index - start > Self.maxNameLength {
-            throw ScanError("property name is longer than \(Self.maxNameLength) characters",
-                            at: start + Self.maxNameLength)
+            throw ScanError(
+                "property name is longer than \(Self.maxNameLength) characters",
+                at: start + Self.maxNameLength)
         }
         let name = String(decoding: text[start..<index], as: UTF8.self)
         guard let b = peek, b != ASCII.closeParen, b != ASCII.comma, !ASCII.isWhitespace(b) else { return name }
         if b == ASCII.colon {
-            throw ScanError("default values ('\(name):{…}') are not supported", at: index,
-                            hint: "the NH validator accepts them but it is not confirmed the service applies them")
+            throw ScanError(
+                "default values ('\(name):{…}') are not supported", at: index,
+                hint: "the NH validator accepts them but it is not confirmed the service applies them")
         }
         throw ScanError("unexpected \(found()) in property name", at: index, hint: hint)
     }

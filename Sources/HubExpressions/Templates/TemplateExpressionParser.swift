@@ -32,8 +32,9 @@ struct TemplateExpressionParser {
         }
         if index < text.count {
             let what = text[0] == ASCII.openBrace ? "'}'" : "')'"
-            throw ScanError("unexpected \(found()) after the closing \(what)", at: index,
-                            hint: "an expression must be the whole value; to add text use a composite like {$(name) + ' text'}")
+            throw ScanError(
+                "unexpected \(found()) after the closing \(what)", at: index,
+                hint: "an expression must be the whole value; to add text use a composite like {$(name) + ' text'}")
         }
         return expression
     }
@@ -50,19 +51,25 @@ struct TemplateExpressionParser {
             case ASCII.dollar, ASCII.dot, ASCII.percent, ASCII.hash:
                 parts.append(.value(try parseToken(inComposite: true)))
             case ASCII.closeBrace where parts.isEmpty:
-                throw ScanError("empty composite expression", at: index,
-                                hint: "write values joined by '+', e.g. {$(first) + ' ' + $(last)}")
+                throw ScanError(
+                    "empty composite expression", at: index,
+                    hint: "write values joined by '+', e.g. {$(first) + ' ' + $(last)}")
             default:
                 let after = parts.isEmpty ? "after '{'" : "after '+'"
-                throw ScanError("expected $(…), .(…), %(…) or a quoted literal \(after) but found \(found())",
-                                at: index, hint: "text inside {…} must be quoted, e.g. 'Hi, '")
+                throw ScanError(
+                    "expected $(…), .(…), %(…) or a quoted literal \(after) but found \(found())",
+                    at: index, hint: "text inside {…} must be quoted, e.g. 'Hi, '")
             }
             skipSpaces()
             guard let next = peek else { throw unterminatedComposite() }
-            if next == ASCII.closeBrace { index += 1; return parts }
+            if next == ASCII.closeBrace {
+                index += 1
+                return parts
+            }
             guard next == ASCII.plus else {
-                throw ScanError("expected '+' or '}' but found \(found())", at: index,
-                                hint: "join the parts of a composite with '+'")
+                throw ScanError(
+                    "expected '+' or '}' but found \(found())", at: index,
+                    hint: "join the parts of a composite with '+'")
             }
             index += 1
         }
@@ -81,13 +88,17 @@ struct TemplateExpressionParser {
         while index < text.count {
             let b = text[index]
             index += 1
-            if b != quote { bytes.append(b); continue }
+            if b != quote {
+                bytes.append(b)
+                continue
+            }
             guard peek == quote else { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(quote)
             index += 1
         }
         let q = quote == ASCII.quote ? "\"" : "'"
-        throw ScanError("unterminated literal: missing closing \(q)", at: open,
-                        hint: "to put \(q) inside the literal, double it: \(q)\(q)")
+        throw ScanError(
+            "unterminated literal: missing closing \(q)", at: open,
+            hint: "to put \(q) inside the literal, double it: \(q)\(q)")
     }
 }

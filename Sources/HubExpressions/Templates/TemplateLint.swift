@@ -6,8 +6,10 @@ public enum TemplateLint: Sendable {
     }
 
     /// Like ``check(_:format:byteLimit:)``; `limitName` (e.g. "apns") names the limit in the message.
-    public static func check(_ rendered: String, format: TemplateFormat, byteLimit: Int?,
-                             limitName: String?) -> [LintFinding] {
+    public static func check(
+        _ rendered: String, format: TemplateFormat, byteLimit: Int?,
+        limitName: String?
+    ) -> [LintFinding] {
         let bytes = Array(rendered.utf8)
         var findings: [LintFinding] = []
         switch format {
@@ -27,16 +29,19 @@ public enum TemplateLint: Sendable {
         }
         if let byteLimit, bytes.count > byteLimit {
             let limit = limitName.map { "the \($0) limit" } ?? "the limit"
-            findings.append(LintFinding(severity: .error,
-                                        message: "payload is \(bytes.count) bytes; \(limit) is \(byteLimit)"))
+            findings.append(
+                LintFinding(
+                    severity: .error,
+                    message: "payload is \(bytes.count) bytes; \(limit) is \(byteLimit)"))
         }
         return findings
     }
 
     private static func finding(_ error: ScanError, in bytes: [UInt8], prefix: String) -> LintFinding {
         let position = SourcePosition(offset: error.offset, in: bytes)
-        return LintFinding(severity: .error, message: prefix + error.message,
-                           line: position.line, column: position.column)
+        return LintFinding(
+            severity: .error, message: prefix + error.message,
+            line: position.line, column: position.column)
     }
 
     /// Duplicate keys are valid JSON, but which one a push service keeps is undefined.
@@ -47,9 +52,11 @@ public enum TemplateLint: Sendable {
             let key = JSONStringDecoder.decode(bytes, token).bytes
             if seen[token.objectID, default: []].insert(key).inserted { continue }
             let position = SourcePosition(offset: token.start - 1, in: bytes)
-            findings.append(LintFinding(severity: .warning,
-                                        message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\"",
-                                        line: position.line, column: position.column))
+            findings.append(
+                LintFinding(
+                    severity: .warning,
+                    message: "duplicate key \"\(String(decoding: key, as: UTF8.self))\"",
+                    line: position.line, column: position.column))
         }
         return findings
     }

@@ -12,17 +12,25 @@ public struct TemplateRendering: Sendable, Equatable {
 
     /// Renders `template` with `properties` and checks the result against `byteLimit` (the platform's) and the
     /// platform's own shape (`shapeProblems`: what its push service would refuse, each an error).
-    public init(_ template: CompiledTemplate, properties: TemplateProperties, byteLimit: Int?, limitName: String? = nil,
-                shapeProblems: (String) -> [String] = { _ in [] }) {
+    public init(
+        _ template: CompiledTemplate, properties: TemplateProperties, byteLimit: Int?, limitName: String? = nil,
+        shapeProblems: (String) -> [String] = { _ in [] }
+    ) {
         let payload = template.render(properties)
         var findings = TemplateLint.check(payload, format: template.format, byteLimit: byteLimit, limitName: limitName)
         findings += shapeProblems(payload).map { LintFinding(severity: .error, message: $0) }
         for name in template.propertyNames where properties[name] == nil {
-            findings.append(LintFinding(severity: .warning, message: "property '\(name)' is used but not given; it renders as an empty string"))
+            findings.append(
+                LintFinding(
+                    severity: .warning,
+                    message: "property '\(name)' is used but not given; it renders as an empty string"))
         }
         if !properties.caseConflicts.isEmpty {
             let names = properties.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")
-            findings.append(LintFinding(severity: .warning, message: "properties \(names) differ only in letter case; NH matches names case-insensitively"))
+            findings.append(
+                LintFinding(
+                    severity: .warning,
+                    message: "properties \(names) differ only in letter case; NH matches names case-insensitively"))
         }
         self.payload = payload
         self.findings = findings

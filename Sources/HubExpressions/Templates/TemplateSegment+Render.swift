@@ -10,8 +10,10 @@ extension TemplateSegment {
     ///
     /// A first pass adds the literal bytes to each value's worst-case escaped size; the second writes
     /// into a string of that capacity. Looking each value up twice costs less than growing a String.
-    static func render(_ segments: [TemplateSegment], literalBytes: Int, properties: TemplateProperties,
-                       numbers: NumberStyle) -> String {
+    static func render(
+        _ segments: [TemplateSegment], literalBytes: Int, properties: TemplateProperties,
+        numbers: NumberStyle
+    ) -> String {
         var bound = literalBytes
         for segment in segments {
             switch segment {

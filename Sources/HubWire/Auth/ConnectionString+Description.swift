@@ -13,9 +13,11 @@ extension ConnectionString: CustomStringConvertible, CustomDebugStringConvertibl
 
     /// Mirror without the key, so `dump` and debuggers cannot print it.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "endpoint": endpoint, "baseURL": baseURL, "keyName": keyName,
-            "key": Redaction.placeholder, "entityPath": entityPath as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "endpoint": endpoint, "baseURL": baseURL, "keyName": keyName,
+                "key": Redaction.placeholder, "entityPath": entityPath as Any,
+            ], displayStyle: .struct)
     }
 }

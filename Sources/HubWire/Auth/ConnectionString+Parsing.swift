@@ -96,7 +96,8 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace or newlines.
     func trimmingWhitespace() -> String {
         guard let start = firstIndex(where: { !$0.isWhitespace }),
-              let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+            let end = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[start...end])
     }
 }

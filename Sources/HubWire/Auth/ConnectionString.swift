@@ -23,7 +23,8 @@ public struct ConnectionString: Sendable, Equatable {
         guard let keyName = values[.sharedAccessKeyName] else { throw .missing(.sharedAccessKeyName) }
         guard NHNames.isPolicyName(keyName) else { throw ConnectionStringError.invalidKeyName }
         guard let key = values[.sharedAccessKey] else { throw .missing(.sharedAccessKey) }
-        guard key.utf8.count <= Self.maxKeyLength, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+        guard key.utf8.count <= Self.maxKeyLength, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else {
             throw .implausibleKey(length: key.utf8.count)
         }
         self.endpoint = endpoint

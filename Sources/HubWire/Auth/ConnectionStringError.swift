@@ -42,7 +42,8 @@ extension ConnectionStringError {
     static func unknownKey(_ name: String, part: Int, suggestion: String?) -> ConnectionStringError {
         // Only short all-letter names are quoted; anything else might be a fragment of the secret.
         let quotable = name.count <= 32 && name.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
-        let message = quotable
+        let message =
+            quotable
             ? "Unknown key '\(name)' in part \(part) of the connection string."
             : "Part \(part) of the connection string has an unknown key."
         let known = "known keys are Endpoint, SharedAccessKeyName, SharedAccessKey and EntityPath"
@@ -62,16 +63,21 @@ extension ConnectionStringError {
 
     static let invalidKeyName = ConnectionStringError(
         message: "SharedAccessKeyName holds characters a policy name cannot have.",
-        hint: "policy names use letters, digits, '.', '-' and '_', e.g. DefaultFullSharedAccessSignature; is the key in the wrong place?")
+        hint:
+            "policy names use letters, digits, '.', '-' and '_', e.g. DefaultFullSharedAccessSignature; is the key in the wrong place?"
+    )
 
     static func implausibleKey(length: Int) -> ConnectionStringError {
         // Only the length is said: the key itself, or any part of it, is never shown.
-        let what = length > ConnectionString.maxKeyLength
+        let what =
+            length > ConnectionString.maxKeyLength
             ? "is \(length) bytes long; an NH key is 44 characters (256 bits in base64)"
             : "holds spaces, control characters or non-ASCII characters, which an NH key (base64) never has"
         return ConnectionStringError(
             message: "SharedAccessKey \(what), so it cannot be the hub's key.",
-            hint: "copy the connection string again from the hub's Access Policies page; does the file or variable it comes from hold something else?")
+            hint:
+                "copy the connection string again from the hub's Access Policies page; does the file or variable it comes from hold something else?"
+        )
     }
 
     static func missing(_ key: ConnectionString.Key) -> ConnectionStringError {
@@ -83,10 +89,12 @@ extension ConnectionStringError {
     static func unsupportedScheme(endpoint: String, scheme: String?) -> ConnectionStringError {
         // The endpoint text is never quoted: a key pasted into the wrong place would be echoed.
         let supported = ["amqp", "amqps", "ftp", "ws", "wss"]
-        let message = scheme.flatMap { supported.contains($0.lowercased()) ? "Endpoint scheme '\($0)' is not supported." : nil }
+        let message =
+            scheme.flatMap { supported.contains($0.lowercased()) ? "Endpoint scheme '\($0)' is not supported." : nil }
             ?? (scheme == nil ? "Endpoint has no scheme." : "Endpoint scheme is not supported.")
         return ConnectionStringError(
-            message: message, hint: "use sb://, https:// or http://, e.g. Endpoint=sb://<namespace>.servicebus.windows.net/")
+            message: message,
+            hint: "use sb://, https:// or http://, e.g. Endpoint=sb://<namespace>.servicebus.windows.net/")
     }
 
     static func missingHost(endpoint: String) -> ConnectionStringError {

@@ -1,8 +1,9 @@
 import Crypto
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Signs Shared Access Signature tokens for one access policy (nh-rest-api.md §1.2).
@@ -23,11 +24,13 @@ public struct SASSigner: Sendable {
     /// `sr`, `sig` and `skn` are percent-encoded with `hexCase`; the header lists `sr, sig, se, skn` in that order.
     public func token(forResource resource: String, expiry: Int64, hexCase: HexCase = .lower) -> SASToken {
         let encodedResource = Self.percentEncode(resource, hexCase: hexCase)
-        let signature = Self.signature(stringToSign: Self.stringToSign(encodedResource: encodedResource, expiry: expiry),
-                                       key: key)
-        return SASToken(resource: resource, encodedResource: encodedResource, expiry: expiry, keyName: keyName,
-                        encodedSignature: Self.percentEncode(signature, hexCase: hexCase),
-                        encodedKeyName: Self.percentEncode(keyName, hexCase: hexCase))
+        let signature = Self.signature(
+            stringToSign: Self.stringToSign(encodedResource: encodedResource, expiry: expiry),
+            key: key)
+        return SASToken(
+            resource: resource, encodedResource: encodedResource, expiry: expiry, keyName: keyName,
+            encodedSignature: Self.percentEncode(signature, hexCase: hexCase),
+            encodedKeyName: Self.percentEncode(keyName, hexCase: hexCase))
     }
 
     /// Percent-encodes every UTF-8 byte except `A-Z a-z 0-9 - _ . ~`, with `%XX` digits in `hexCase`.
@@ -44,15 +47,17 @@ public struct SASSigner: Sendable {
     ///
     /// The key looks like base64 but every official SDK uses its text bytes; decoding it is the classic bug.
     public static func signature(stringToSign: String, key: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8),
-                                                  using: SymmetricKey(data: Array(key.utf8)))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Array(stringToSign.utf8),
+            using: SymmetricKey(data: Array(key.utf8)))
         return Data(mac).base64EncodedString()
     }
 
     /// Constant-time check that `signature` (raw bytes) is the MAC of `stringToSign` under `key`.
     static func isValid(signature: Data, stringToSign: String, key: String) -> Bool {
-        HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Array(stringToSign.utf8),
-                                               using: SymmetricKey(data: Array(key.utf8)))
+        HMAC<SHA256>.isValidAuthenticationCode(
+            signature, authenticating: Array(stringToSign.utf8),
+            using: SymmetricKey(data: Array(key.utf8)))
     }
 }
 

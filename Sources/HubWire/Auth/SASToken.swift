@@ -15,8 +15,10 @@ public struct SASToken: Sendable, Equatable {
     /// The header value with `sig` replaced by `<redacted>`.
     public let redacted: String
 
-    init(resource: String, encodedResource: String, expiry: Int64, keyName: String,
-         encodedSignature: String, encodedKeyName: String) {
+    init(
+        resource: String, encodedResource: String, expiry: Int64, keyName: String,
+        encodedSignature: String, encodedKeyName: String
+    ) {
         self.resource = resource
         self.encodedResource = encodedResource
         self.expiry = expiry
@@ -37,8 +39,10 @@ extension SASToken: CustomStringConvertible, CustomDebugStringConvertible, Custo
 
     /// Mirror without the signature.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "headerValue": redacted, "resource": resource, "expiry": expiry, "keyName": keyName,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "headerValue": redacted, "resource": resource, "expiry": expiry, "keyName": keyName,
+            ], displayStyle: .struct)
     }
 }

@@ -18,8 +18,10 @@ public final class SASTokenProvider: Sendable {
     /// Creates a provider; `now` returns epoch seconds and is injectable so tests can drive the clock.
     ///
     /// With `lifetime <= renewalMargin` every call signs a new token, which is correct but wasteful.
-    public init(signer: SASSigner, resource: String, lifetime: Int64, renewalMargin: Int64 = 120,
-                hexCase: HexCase = .lower, now: @escaping @Sendable () -> Int64) {
+    public init(
+        signer: SASSigner, resource: String, lifetime: Int64, renewalMargin: Int64 = 120,
+        hexCase: HexCase = .lower, now: @escaping @Sendable () -> Int64
+    ) {
         self.signer = signer
         self.resource = resource
         self.lifetime = lifetime
@@ -54,7 +56,11 @@ extension SASTokenProvider: CustomStringConvertible, CustomReflectable {
 
     /// Mirror without the signer's key or the cached token.
     public var customMirror: Mirror {
-        Mirror(self, children: ["resource": resource, "lifetime": lifetime, "renewalMargin": renewalMargin,
-                                "signer": signer], displayStyle: .class)
+        Mirror(
+            self,
+            children: [
+                "resource": resource, "lifetime": lifetime, "renewalMargin": renewalMargin,
+                "signer": signer,
+            ], displayStyle: .class)
     }
 }

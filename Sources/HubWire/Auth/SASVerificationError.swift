@@ -35,7 +35,8 @@ public struct SASVerificationError: Error, Equatable, Sendable, CustomStringConv
     public var detail: String {
         switch kind {
         case .missingHeader: "MissingToken: The authorization header was not provided."
-        case .malformed: "MalformedToken: The credentials contained in the authorization header are not in the correct format."
+        case .malformed:
+            "MalformedToken: The credentials contained in the authorization header are not in the correct format."
         // Real Service Bus reports an unknown key name as a bad signature; the prefix keeps clients' parsing intact
         // while the sentence tells an emulator user what actually went wrong.
         case .unknownPolicy: "InvalidSignature: The token's key name does not match any shared access policy."

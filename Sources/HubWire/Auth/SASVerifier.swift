@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Checks SAS tokens the way the service does (nh-rest-api.md §1.2 "Consequences for the server").
@@ -27,18 +27,22 @@ public struct SASVerifier: Sendable {
 
     /// Verifies an Authorization header for a request to `path` (e.g. `/myhub/messages`) needing `right`
     /// at `now` (epoch seconds).
-    public func verify(authorization: String?, path: String, right: AccessRight,
-                       now: Int64) throws(SASVerificationError) -> VerifiedToken {
+    public func verify(
+        authorization: String?, path: String, right: AccessRight,
+        now: Int64
+    ) throws(SASVerificationError) -> VerifiedToken {
         let fields = try TokenFields(header: authorization)
         guard let candidates = policiesByName[fields.keyName] else { throw .unknownPolicy }
         // The signature covers sr exactly as transmitted: re-encoding would break either upper- or lower-hex clients.
         let stringToSign = SASSigner.stringToSign(encodedResource: fields.rawResource, expiry: fields.expiry)
         // Canonical base64 only: the decoder ignores the spare bits of the last character, so `…Uu=` would pass for the
         // `…Us=` the key makes (found by SASTokenFuzz). A signature is what the key computes, written one way.
-        guard let signature = Data(base64Encoded: fields.signature), signature.base64EncodedString() == fields.signature,
-              let policy = candidates.first(where: {
-                  SASSigner.isValid(signature: signature, stringToSign: stringToSign, key: $0.key)
-              }) else { throw .invalidSignature }
+        guard let signature = Data(base64Encoded: fields.signature),
+            signature.base64EncodedString() == fields.signature,
+            let policy = candidates.first(where: {
+                SASSigner.isValid(signature: signature, stringToSign: stringToSign, key: $0.key)
+            })
+        else { throw .invalidSignature }
         guard fields.expiry > now - clockSkew else { throw .expired }
         guard AudienceMatch(audience: fields.audience).covers(path: path, acceptedHosts: acceptedHosts) else {
             throw .invalidAudience
@@ -56,7 +60,11 @@ extension SASVerifier: CustomStringConvertible, CustomReflectable {
 
     /// Mirror without keys.
     public var customMirror: Mirror {
-        Mirror(self, children: ["policies": policiesByName.keys.sorted(), "acceptedHosts": acceptedHosts.sorted(),
-                                "clockSkew": clockSkew], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "policies": policiesByName.keys.sorted(), "acceptedHosts": acceptedHosts.sorted(),
+                "clockSkew": clockSkew,
+            ], displayStyle: .struct)
     }
 }

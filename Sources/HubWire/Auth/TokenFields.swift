@@ -24,22 +24,25 @@ struct TokenFields: Sendable {
             // `name=value`, one `=` and a name, as the service splits a field: every client percent-encodes its values,
             // so a raw `=` (or a field without a name) is not a token a client made (found by SASTokenFuzz).
             guard let equals = field.firstIndex(of: "="), equals != field.startIndex,
-                  !field[field.index(after: equals)...].contains("=") else { throw .malformed }
+                !field[field.index(after: equals)...].contains("=")
+            else { throw .malformed }
             let name = String(field[..<equals])
             // A repeated field is ambiguous: which sr did the client mean to sign?
             guard raw[name] == nil else { throw .malformed }
             raw[name] = String(field[field.index(after: equals)...])
         }
         guard let sr = raw["sr"], !sr.isEmpty, let sigText = raw["sig"], let seText = raw["se"],
-              let sknText = raw["skn"],
-              let audience = PercentCoding.decode(sr, plusAsSpace: true),
-              let signature = PercentCoding.decode(sigText, plusAsSpace: true),
-              let expiryText = PercentCoding.decode(seText, plusAsSpace: true),
-              let keyName = PercentCoding.decode(sknText, plusAsSpace: true),
-              !signature.isEmpty, !keyName.isEmpty else { throw .malformed }
+            let sknText = raw["skn"],
+            let audience = PercentCoding.decode(sr, plusAsSpace: true),
+            let signature = PercentCoding.decode(sigText, plusAsSpace: true),
+            let expiryText = PercentCoding.decode(seText, plusAsSpace: true),
+            let keyName = PercentCoding.decode(sknText, plusAsSpace: true),
+            !signature.isEmpty, !keyName.isEmpty
+        else { throw .malformed }
         // Digits only: Int64 would also accept a sign, which no client sends.
         guard !expiryText.isEmpty, expiryText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let expiry = Int64(expiryText) else { throw .malformed }
+            let expiry = Int64(expiryText)
+        else { throw .malformed }
 
         self.rawResource = sr
         self.audience = audience

@@ -70,7 +70,9 @@ enum FcmJSON: Decodable, Equatable, Sendable {
         case .string(let value): return Self.quote(value)
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.sorted { $0.key < $1.key }.map { Self.quote($0.key) + ":" + $0.value.text }.joined(separator: ",") + "}"
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { Self.quote($0.key) + ":" + $0.value.text }.joined(
+                    separator: ",") + "}"
         }
     }
 

@@ -30,16 +30,24 @@ public enum FcmV1Shape {
 
     private static func problems(_ body: some Collection<UInt8>, rendered: Bool) -> [String] {
         guard let parsed = FcmJSON.parse(body) else { return [] }
-        guard let top = parsed.object else { return ["the FCM v1 payload must be a JSON object with a \"message\" object"] }
+        guard let top = parsed.object else {
+            return ["the FCM v1 payload must be a JSON object with a \"message\" object"]
+        }
         guard let messageValue = top["message"] else {
             let legacy = ["data", "notification"] + movedKeys.keys.sorted()
             if let key = legacy.first(where: { top[$0] != nil }) {
-                return ["this is the legacy FCM shape ('\(key)' at the top): FCM v1 wants it inside a \"message\" object, "
-                        + "like {\"message\":{\"data\":{…}}}; `pushline fcmv1 translate FILE` writes the v1 form"]
+                return [
+                    "this is the legacy FCM shape ('\(key)' at the top): FCM v1 wants it inside a \"message\" object, "
+                        + "like {\"message\":{\"data\":{…}}}; `pushline fcmv1 translate FILE` writes the v1 form"
+                ]
             }
-            return ["the FCM v1 payload needs a \"message\" object, like {\"message\":{\"notification\":{\"title\":\"Hello\"}}}"]
+            return [
+                "the FCM v1 payload needs a \"message\" object, like {\"message\":{\"notification\":{\"title\":\"Hello\"}}}"
+            ]
         }
-        guard let message = messageValue.object else { return ["\"message\" is \(messageValue.kindName), not an object"] }
+        guard let message = messageValue.object else {
+            return ["\"message\" is \(messageValue.kindName), not an object"]
+        }
         var problems: [String] = []
         for key in message.keys.sorted() {
             if ["token", "topic", "condition"].contains(key) {
@@ -52,8 +60,9 @@ public enum FcmV1Shape {
         if let notification = message["notification"]?.object {
             for key in notification.keys.sorted() where !LegacyFcmPayload.commonNotificationKeys.contains(key) {
                 let name = LegacyFcmPayload.androidNotificationKeys[key]
-                problems.append("message.notification.\(key) is not an FCM v1 notification field"
-                                + (name.map { "; it goes to message.android.notification.\($0)" } ?? ""))
+                problems.append(
+                    "message.notification.\(key) is not an FCM v1 notification field"
+                        + (name.map { "; it goes to message.android.notification.\($0)" } ?? ""))
             }
         }
         if let android = message["android"]?.object {
@@ -61,16 +70,21 @@ public enum FcmV1Shape {
                 problems.append("message.android.ttl must be a string of seconds such as \"3.5s\", found \(ttl.text)")
             }
             // FCM reads the enum's names in either case ("high", as its own examples write it, or "HIGH"), or its numbers.
-            if let priority = android["priority"], !["high", "normal"].contains(priority.stringValue?.lowercased() ?? ""),
-               priority != .integer(0), priority != .integer(1), rendered || !isExpression(priority) {
+            if let priority = android["priority"],
+                !["high", "normal"].contains(priority.stringValue?.lowercased() ?? ""),
+                priority != .integer(0), priority != .integer(1), rendered || !isExpression(priority)
+            {
                 problems.append("message.android.priority must be \"high\" or \"normal\", found \(priority.text)")
             }
-            if let data = android["data"] { problems += stringMap(data, at: "message.android.data", rendered: rendered) }
+            if let data = android["data"] {
+                problems += stringMap(data, at: "message.android.data", rendered: rendered)
+            }
             if let notification = android["notification"]?.object {
                 for key in ["body_loc_args", "title_loc_args"] {
                     guard let value = notification[key] else { continue }
                     guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
-                        problems.append("message.android.notification.\(key) must be a list of strings, found \(value.text)")
+                        problems.append(
+                            "message.android.notification.\(key) must be a list of strings, found \(value.text)")
                         continue
                     }
                 }
@@ -87,11 +101,14 @@ public enum FcmV1Shape {
 
     /// FCM v1's string-only maps.
     private static func stringMap(_ value: FcmJSON, at path: String, rendered: Bool) -> [String] {
-        guard let members = value.object else { return ["\(path) must be an object of strings, found \(value.kindName)"] }
+        guard let members = value.object else {
+            return ["\(path) must be an object of strings, found \(value.kindName)"]
+        }
         return members.sorted { $0.key < $1.key }.compactMap { key, value in
             if case .string(let text) = value {
                 guard !rendered, let name = LegacyFcmPayload.bareNumberExpression(text) else { return nil }
-                return "\(path).\(key) is \(text), which renders a bare number for a number-like value; FCM v1 data holds only strings: write $(\(name))"
+                return
+                    "\(path).\(key) is \(text), which renders a bare number for a number-like value; FCM v1 data holds only strings: write $(\(name))"
             }
             let quoted = value.dataString.map { ": write it as the string \(FcmJSON.quote($0))" } ?? ""
             return "\(path).\(key) is \(value.kindName); FCM v1 data holds only strings\(quoted)"
@@ -103,7 +120,8 @@ public enum FcmV1Shape {
         guard case .string(let text) = value, text.hasSuffix("s") else { return false }
         let number = text.dropLast().split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(number.count), let whole = number.first, !whole.isEmpty,
-              whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+            whole.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return false }
         if number.count == 2 {
             let fraction = number[1]
             return (1...9).contains(fraction.count) && fraction.allSatisfy { $0.isASCII && $0.isNumber }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Translates a legacy FCM payload (NH's `gcm` platform: the HTTP API Google retired on 20 June 2024) to the
 /// FCM v1 shape NH's `fcmv1` platform sends: everything inside `message`, `data` values as strings, the
 /// Android-only settings under `message.android` (`ttl` a string of seconds such as "3.5s", `priority` high or
@@ -39,22 +41,29 @@ public enum LegacyFcmPayload {
     /// The v1 form of `body`, a legacy FCM JSON body (a payload or an NH template body).
     public static func translate(_ body: String) throws(Problem) -> Translation {
         guard let parsed = FcmJSON.parse(Array(body.utf8)) else {
-            throw Problem(message: "the body is not JSON on its own (an expression outside quotes?), so it is not translated; "
-                          + "write its FCM v1 form by hand")
+            throw Problem(
+                message: "the body is not JSON on its own (an expression outside quotes?), so it is not translated; "
+                    + "write its FCM v1 form by hand")
         }
-        guard var legacy = parsed.object else { throw Problem(message: "the body is \(parsed.kindName), not a JSON object") }
-        if legacy["message"] != nil { throw Problem(message: "the body already has a \"message\" object (the FCM v1 shape)") }
+        guard var legacy = parsed.object else {
+            throw Problem(message: "the body is \(parsed.kindName), not a JSON object")
+        }
+        if legacy["message"] != nil {
+            throw Problem(message: "the body already has a \"message\" object (the FCM v1 shape)")
+        }
         var message: [String: FcmJSON] = [:]
         var android: [String: FcmJSON] = [:]
         var notes: [String] = []
 
-        for target in ["to", "registration_ids", "condition", "notification_key"] where legacy.removeValue(forKey: target) != nil {
+        for target in ["to", "registration_ids", "condition", "notification_key"]
+        where legacy.removeValue(forKey: target) != nil {
             notes.append("dropped '\(target)': the hub addresses each device")
         }
         if let dryRun = legacy.removeValue(forKey: "dry_run") {
             guard dryRun == .bool(false) else {
-                throw Problem(message: "'dry_run' is set: FCM v1 has no per-message dry run, and dropping it would deliver "
-                              + "what was never delivered; remove it by hand if the template should send")
+                throw Problem(
+                    message: "'dry_run' is set: FCM v1 has no per-message dry run, and dropping it would deliver "
+                        + "what was never delivered; remove it by hand if the template should send")
             }
             notes.append("dropped 'dry_run: false'")
         }
@@ -78,7 +87,10 @@ public enum LegacyFcmPayload {
                     strings[key] = .string("$(\(name))")
                     continue
                 }
-                if case .string = value {} else { notes.append("data '\(key)': \(value.kindName) written as the string \(FcmJSON.quote(text))") }
+                if case .string = value {
+                } else {
+                    notes.append("data '\(key)': \(value.kindName) written as the string \(FcmJSON.quote(text))")
+                }
                 strings[key] = .string(text)
             }
             message["data"] = .object(strings)
@@ -95,7 +107,10 @@ public enum LegacyFcmPayload {
                 } else if let name = androidNotificationKeys[key] {
                     specific[name] = name.hasSuffix("_loc_args") ? try locArgs(value, key: key) : value
                 } else {
-                    throw Problem(message: "'notification.\(key)' has no FCM v1 place this translation knows; write its FCM v1 form by hand")
+                    throw Problem(
+                        message:
+                            "'notification.\(key)' has no FCM v1 place this translation knows; write its FCM v1 form by hand"
+                    )
                 }
             }
             if !common.isEmpty { message["notification"] = .object(common) }
@@ -111,7 +126,8 @@ public enum LegacyFcmPayload {
             if let value = legacy.removeValue(forKey: key) { android[key] = value }
         }
         if let key = legacy.keys.sorted().first {
-            throw Problem(message: "'\(key)' is not a legacy FCM key this translation knows; write its FCM v1 form by hand")
+            throw Problem(
+                message: "'\(key)' is not a legacy FCM key this translation knows; write its FCM v1 form by hand")
         }
         if !android.isEmpty { message["android"] = .object(android) }
         if message.isEmpty { throw Problem(message: "the body has neither 'data' nor 'notification': nothing to send") }
@@ -138,17 +154,23 @@ public enum LegacyFcmPayload {
         var list = value
         if case .string(let text) = value {
             guard let parsed = FcmJSON.parse(Array(text.utf8)), case .array = parsed else {
-                throw Problem(message: "'notification.\(key)' is \(FcmJSON.quote(text)), not a JSON array in a string; write its FCM v1 form by hand")
+                throw Problem(
+                    message:
+                        "'notification.\(key)' is \(FcmJSON.quote(text)), not a JSON array in a string; write its FCM v1 form by hand"
+                )
             }
             list = parsed
         }
-        guard case .array(let items) = list else { throw Problem(message: "'notification.\(key)' is \(value.kindName), not a list") }
+        guard case .array(let items) = list else {
+            throw Problem(message: "'notification.\(key)' is \(value.kindName), not a list")
+        }
         return .array(items.map { .string($0.dataString ?? "") })
     }
 
     /// The property of a whole-value `$(name)` or `#(name)` (no length), else nil.
     static func simpleExpression(_ text: String) -> String? {
-        guard text.count > 3, text.first == "$" || text.first == "#", text.dropFirst().first == "(", text.last == ")" else { return nil }
+        guard text.count > 3, text.first == "$" || text.first == "#", text.dropFirst().first == "(", text.last == ")"
+        else { return nil }
         let name = text.dropFirst(2).dropLast()
         guard !name.isEmpty, !name.contains(where: { "(),{}'\" ".contains($0) }) else { return nil }
         return String(name)
@@ -167,13 +189,16 @@ public enum LegacyFcmPayload {
         case .integer(10): return "high"
         case .integer(5): return "normal"
         default:
-            throw Problem(message: "'priority' is \(value.text); FCM v1 takes \"high\" or \"normal\" (an expression cannot be translated)")
+            throw Problem(
+                message:
+                    "'priority' is \(value.text); FCM v1 takes \"high\" or \"normal\" (an expression cannot be translated)"
+            )
         }
     }
 }
 
-private extension String {
-    var trimmingTrailingSpaces: String {
+extension String {
+    fileprivate var trimmingTrailingSpaces: String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text

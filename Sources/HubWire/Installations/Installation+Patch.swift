@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Installation {
@@ -70,8 +70,9 @@ extension Installation {
         case .templateBody(let name):
             try modifyTemplate(name) { $0.body = value }
         case .templateHeaders(let name):
-            let headers = try PatchValue.decode([String: String].self, from: value,
-                                                expected: "headers as a stringified JSON object of strings")
+            let headers = try PatchValue.decode(
+                [String: String].self, from: value,
+                expected: "headers as a stringified JSON object of strings")
             try modifyTemplate(name) { $0.headers = headers }
         case .templateExpiry(let name):
             try modifyTemplate(name) { $0.expiry = value }
@@ -109,8 +110,10 @@ extension Installation {
         }
     }
 
-    private mutating func modifyTemplate(_ name: String,
-                                         _ change: (inout InstallationTemplate) -> Void) throws(PatchProblem) {
+    private mutating func modifyTemplate(
+        _ name: String,
+        _ change: (inout InstallationTemplate) -> Void
+    ) throws(PatchProblem) {
         guard var template = templates?[name] else {
             throw PatchProblem("the installation has no template '\(name)'; add /templates/\(name) first")
         }

@@ -24,8 +24,10 @@ public struct Installation: Codable, Sendable, Equatable {
     public var templates: [String: InstallationTemplate]?
 
     /// Creates an installation; read-only and rarely used fields start out nil.
-    public init(installationId: String, platform: String, pushChannel: PushChannel, userId: String? = nil,
-                tags: [String]? = nil, templates: [String: InstallationTemplate]? = nil) {
+    public init(
+        installationId: String, platform: String, pushChannel: PushChannel, userId: String? = nil,
+        tags: [String]? = nil, templates: [String: InstallationTemplate]? = nil
+    ) {
         self.installationId = installationId
         self.userId = userId
         self.platform = platform

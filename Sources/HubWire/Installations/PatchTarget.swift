@@ -11,7 +11,8 @@ enum PatchTarget: Equatable {
     case templateTags(String)
     case templateTag(String, String)
 
-    static let supported = "supported paths are /pushChannel, /userId, /tags, /tags/{tag}, /templates/{name} and "
+    static let supported =
+        "supported paths are /pushChannel, /userId, /tags, /tags/{tag}, /templates/{name} and "
         + "/templates/{name}/body, /headers, /expiry, /tags and /tags/{tag}"
 
     /// Parses a JSON pointer; property names match case-insensitively, tag and template names exactly.

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reading JSON-Patch string values, and the tag-list arithmetic the patch semantics need.
@@ -22,13 +22,16 @@ enum PatchValue {
     static func pushChannel(_ value: String) throws(PatchProblem) -> PushChannel {
         guard !value.trimmingWhitespace().isEmpty else { throw PatchProblem("the push channel cannot be empty") }
         guard value.trimmingWhitespace().hasPrefix("{") else { return .handle(value) }
-        return try decode(PushChannel.self, from: value,
-                          expected: "a handle, or a browser subscription as stringified JSON {endpoint,p256dh,auth}")
+        return try decode(
+            PushChannel.self, from: value,
+            expected: "a handle, or a browser subscription as stringified JSON {endpoint,p256dh,auth}")
     }
 
     /// Decodes a stringified JSON value; the problem names what was expected and what was wrong.
-    static func decode<Value: Decodable>(_ type: Value.Type, from value: String,
-                                         expected: String) throws(PatchProblem) -> Value {
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from value: String,
+        expected: String
+    ) throws(PatchProblem) -> Value {
         do {
             return try JSONDecoder().decode(Value.self, from: Data(value.utf8))
         } catch let error as DecodingError {

@@ -24,14 +24,17 @@ public enum PushChannel: Codable, Sendable, Equatable {
             return
         }
         guard let object = try? decoder.container(keyedBy: BrowserKeys.self) else {
-            throw DecodingError.typeMismatch(PushChannel.self, DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "pushChannel must be a string (the PNS handle) or, for browser installations, "
-                    + "an object with endpoint, p256dh and auth"))
+            throw DecodingError.typeMismatch(
+                PushChannel.self,
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "pushChannel must be a string (the PNS handle) or, for browser installations, "
+                        + "an object with endpoint, p256dh and auth"))
         }
-        self = .browser(endpoint: try object.decode(String.self, forKey: .endpoint),
-                        p256dh: try object.decode(String.self, forKey: .p256dh),
-                        auth: try object.decode(String.self, forKey: .auth))
+        self = .browser(
+            endpoint: try object.decode(String.self, forKey: .endpoint),
+            p256dh: try object.decode(String.self, forKey: .p256dh),
+            auth: try object.decode(String.self, forKey: .auth))
     }
 
     /// Encodes the string, or the object with keys in the order endpoint, p256dh, auth.

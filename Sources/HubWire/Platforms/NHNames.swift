@@ -20,7 +20,8 @@ public enum NHNames {
             guard let first = segment.first, let last = segment.last, isAlphanumeric(first), isAlphanumeric(last),
                 segment.allSatisfy({ isAlphanumeric($0) || $0 == "." || $0 == "-" || $0 == "_" })
             else {
-                return "a hub name may contain only letters, digits, '.', '-' and '_' (and '/' between segments), starting and ending with a letter or digit"
+                return
+                    "a hub name may contain only letters, digits, '.', '-' and '_' (and '/' between segments), starting and ending with a letter or digit"
             }
         }
         return nil

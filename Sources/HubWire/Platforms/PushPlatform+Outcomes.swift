@@ -20,7 +20,11 @@ extension PushPlatform {
             self = .gcm
             return
         }
-        guard let platform = PushPlatform.allCases.first(where: { $0.outcomeCountsPrefix.lowercased() == prefix.lowercased() }) else {
+        guard
+            let platform = PushPlatform.allCases.first(where: {
+                $0.outcomeCountsPrefix.lowercased() == prefix.lowercased()
+            })
+        else {
             return nil
         }
         self = platform

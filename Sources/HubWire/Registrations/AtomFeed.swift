@@ -4,7 +4,8 @@ public enum AtomFeed {
     /// `id` (= `selfURL`), `updated`, `link rel="self"`, a `link rel="next"` when there is a next page, then the
     /// entries (e.g. from `RegistrationDescription.responseEntryXML`) verbatim.
     public static func render(entries: [String], selfURL: String, nextURL: String?, updated: String) -> String {
-        var out = "<feed xmlns=\"\(XMLNamespace.atom)\"><title type=\"text\">Registrations</title>"
+        var out =
+            "<feed xmlns=\"\(XMLNamespace.atom)\"><title type=\"text\">Registrations</title>"
             + XMLText.leaf("id", selfURL) + XMLText.leaf("updated", updated)
             + "<link rel=\"self\" href=\"\(XMLText.escape(selfURL))\" />"
         if let nextURL { out += "<link rel=\"next\" href=\"\(XMLText.escape(nextURL))\"/>" }

@@ -13,15 +13,18 @@ extension RegistrationDescription {
         let element = try Self.descriptionElement(in: root)
         // The .NET SDK (DataContractSerializer) writes the base type as the element and the concrete type in `i:type`:
         // `<RegistrationDescription i:type="GcmRegistrationDescription">`, which NH accepts as that type.
-        let typeName = element.localName == "RegistrationDescription"
+        let typeName =
+            element.localName == "RegistrationDescription"
             ? element.attribute("type").map(XMLTree.localName(of:)) ?? element.localName : element.localName
         guard let (kind, isTemplate) = Self.kind(ofElement: typeName) else {
             let known = Kind.allCases.map { "\($0.rawValue)RegistrationDescription" }.joined(separator: ", ")
-            throw RegistrationXMLError(message: "Unknown registration type <\(typeName)>; expected one of "
-                + "\(known), or their Template forms.")
+            throw RegistrationXMLError(
+                message: "Unknown registration type <\(typeName)>; expected one of "
+                    + "\(known), or their Template forms.")
         }
         let handleName = kind.handleElementName
-        let handleText = element.trimmedText(of: handleName)
+        let handleText =
+            element.trimmedText(of: handleName)
             ?? (kind == .gcm ? element.trimmedText(of: "FcmRegistrationId") : nil)
         guard let handle = handleText, !handle.isEmpty else {
             throw RegistrationXMLError(message: "<\(element.localName)> has no \(handleName), or it is empty.")

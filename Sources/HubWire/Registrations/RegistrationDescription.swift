@@ -68,8 +68,10 @@ public struct RegistrationDescription: Sendable, Equatable {
     public var headers: [RegistrationHeader]
 
     /// Creates a description; service-assigned and rarely used fields start out nil or empty.
-    public init(kind: Kind, isTemplate: Bool, handle: String, tags: [String] = [], bodyTemplate: String? = nil,
-                templateName: String? = nil, headers: [RegistrationHeader] = []) {
+    public init(
+        kind: Kind, isTemplate: Bool, handle: String, tags: [String] = [], bodyTemplate: String? = nil,
+        templateName: String? = nil, headers: [RegistrationHeader] = []
+    ) {
         self.kind = kind
         self.isTemplate = isTemplate
         self.handle = handle

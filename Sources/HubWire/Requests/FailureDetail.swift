@@ -25,8 +25,10 @@ enum FailureDetail {
         for marker in ["SharedAccessSignature ", "sig="] {
             var searchStart = out.startIndex
             while let range = out[searchStart...].firstRange(of: marker) {
-                let end = out[range.upperBound...].firstIndex { $0.isWhitespace || $0 == "\"" || $0 == "<" ||
-                    (marker == "sig=" && $0 == "&") } ?? out.endIndex
+                let end =
+                    out[range.upperBound...].firstIndex {
+                        $0.isWhitespace || $0 == "\"" || $0 == "<" || (marker == "sig=" && $0 == "&")
+                    } ?? out.endIndex
                 out.replaceSubrange(range.upperBound..<end, with: Redaction.placeholder)
                 searchStart = out.index(range.upperBound, offsetBy: Redaction.placeholder.count)
             }

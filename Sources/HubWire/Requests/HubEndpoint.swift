@@ -11,8 +11,9 @@ public struct HubEndpoint: Sendable, Equatable {
 
     /// The hub at a connection string's endpoint, or at `endpointOverride` (an emulator) when given.
     public init(connection: ConnectionString, hub: String, endpointOverride: String?, apiVersion: String = "2020-06") {
-        self.init(hubBaseURL: HubAddress.hubBaseURL(connection: connection, hub: hub, endpointOverride: endpointOverride),
-                  hub: hub, apiVersion: apiVersion)
+        self.init(
+            hubBaseURL: HubAddress.hubBaseURL(connection: connection, hub: hub, endpointOverride: endpointOverride),
+            hub: hub, apiVersion: apiVersion)
     }
 
     /// A hub at an explicit base URL; a missing trailing `/` is added.

@@ -65,7 +65,8 @@ extension HubFailure {
         case .notFound where detail?.contains("No service is hosted") == true:
             return "check the hub name and the namespace in the connection string"
         case .notFound where isScheduledCancel:
-            return "it was sent at its time, cancelled already, or scheduled on another hub: a scheduled send keeps its id "
+            return
+                "it was sent at its time, cancelled already, or scheduled on another hub: a scheduled send keeps its id "
                 + "only until it fires (check the id the scheduling run reported)"
         case .notFound:
             return "check the hub name and the id; a just-written installation can take a moment to appear"

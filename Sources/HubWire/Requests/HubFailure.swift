@@ -70,8 +70,9 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
         let headerTrackingId = response.header("TrackingId")?.trimmingWhitespace()
         let trackingId = headerTrackingId?.isEmpty == false ? headerTrackingId : body?.trackingId
         let kind = kind(of: response, detail: detail ?? "", request: request, now: now)
-        return HubFailure(kind: kind, status: response.status, detail: detail, trackingId: trackingId,
-                          operation: request.summary)
+        return HubFailure(
+            kind: kind, status: response.status, detail: detail, trackingId: trackingId,
+            operation: request.summary)
     }
 
     private static func kind(of response: HubResponse, detail: String, request: HubRequest, now: Double) -> Kind {
@@ -83,7 +84,8 @@ public struct HubFailure: Error, Sendable, Equatable, CustomStringConvertible {
                 return .expiredToken(clockSkewSeconds: clockSkew(response, now: now))
             }
             if lower.contains("invalidsignature") || lower.contains("invalid signature")
-                || lower.contains("invalid authorization token signature") {
+                || lower.contains("invalid authorization token signature")
+            {
                 return .invalidSignature
             }
             if let right = FailureDetail.requiredRight(in: lower) { return .missingRight(right) }

@@ -37,8 +37,10 @@ public struct HubRequest: Sendable, Equatable {
     public var right: AccessRight
 
     /// Creates a request; prefer the builders in `HubRequests`.
-    public init(method: Method, url: String, headers: [HubHeader], body: [UInt8], isIdempotent: Bool,
-                summary: String, right: AccessRight) {
+    public init(
+        method: Method, url: String, headers: [HubHeader], body: [UInt8], isIdempotent: Bool,
+        summary: String, right: AccessRight
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -5,31 +5,37 @@ extension HubRequests {
     /// `POST registrationIDs` with an empty body; the new id comes back in `Location`. Listen. Idempotent: an id
     /// created twice is harmless, the unused one expires.
     public static func createRegistrationID(at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .post, url: endpoint.url("registrationIDs"), headers: [], body: [], isIdempotent: true,
-                   summary: "POST registrationIDs", right: .listen)
+        HubRequest(
+            method: .post, url: endpoint.url("registrationIDs"), headers: [], body: [], isIdempotent: true,
+            summary: "POST registrationIDs", right: .listen)
     }
 
     /// `PUT registrations/{id}` with the description in an Atom entry and no `If-Match` (create or replace);
     /// Listen, idempotent.
-    public static func upsertRegistration(_ description: RegistrationDescription, id: String,
-                                          at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .put, url: endpoint.url("registrations/" + segment(id)),
-                   headers: [HubHeader("Content-Type", atomEntryContentType)],
-                   body: Array(description.requestEntryXML().utf8), isIdempotent: true,
-                   summary: "PUT registration \(quoted(id))", right: .listen)
+    public static func upsertRegistration(
+        _ description: RegistrationDescription, id: String,
+        at endpoint: HubEndpoint
+    ) -> HubRequest {
+        HubRequest(
+            method: .put, url: endpoint.url("registrations/" + segment(id)),
+            headers: [HubHeader("Content-Type", atomEntryContentType)],
+            body: Array(description.requestEntryXML().utf8), isIdempotent: true,
+            summary: "PUT registration \(quoted(id))", right: .listen)
     }
 
     /// `GET registrations/{id}`; Listen.
     public static func getRegistration(id: String, at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .get, url: endpoint.url("registrations/" + segment(id)), headers: [], body: [],
-                   isIdempotent: true, summary: "GET registration \(quoted(id))", right: .listen)
+        HubRequest(
+            method: .get, url: endpoint.url("registrations/" + segment(id)), headers: [], body: [],
+            isIdempotent: true, summary: "GET registration \(quoted(id))", right: .listen)
     }
 
     /// `DELETE registrations/{id}` with `If-Match: *` (all SDKs send it); Listen.
     public static func deleteRegistration(id: String, at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .delete, url: endpoint.url("registrations/" + segment(id)),
-                   headers: [HubHeader("If-Match", "*")], body: [], isIdempotent: true,
-                   summary: "DELETE registration \(quoted(id))", right: .listen)
+        HubRequest(
+            method: .delete, url: endpoint.url("registrations/" + segment(id)),
+            headers: [HubHeader("If-Match", "*")], body: [], isIdempotent: true,
+            summary: "DELETE registration \(quoted(id))", right: .listen)
     }
 
     /// One page of registrations:
@@ -40,8 +46,10 @@ extension HubRequests {
     ///
     /// `$top` is written when `top > 0`. `continuation` is the `x-ms-continuationtoken` of the previous page; the
     /// service sends it already URL-encoded, so it is passed back unchanged as `continuationtoken`.
-    public static func registrations(handle: String?, tag: String?, top: Int, continuation: String?,
-                                     at endpoint: HubEndpoint) -> HubRequest {
+    public static func registrations(
+        handle: String?, tag: String?, top: Int, continuation: String?,
+        at endpoint: HubEndpoint
+    ) -> HubRequest {
         var query: [QueryItem] = []
         let path: String
         let summary: String
@@ -51,8 +59,10 @@ extension HubRequests {
             query.append(QueryItem("$filter", "ChannelUri eq '\(literal)'"))
             (path, summary, right) = ("registrations", "GET registrations for handle \(quoted(handle))", .listen)
         } else if let tag {
-            (path, summary, right) = ("tags/\(segment(tag))/registrations", "GET registrations tagged \(quoted(tag))",
-                                      .manage)
+            (path, summary, right) = (
+                "tags/\(segment(tag))/registrations", "GET registrations tagged \(quoted(tag))",
+                .manage
+            )
         } else {
             (path, summary, right) = ("registrations", "GET all registrations", .manage)
         }
@@ -60,7 +70,8 @@ extension HubRequests {
         if let continuation, !continuation.isEmpty {
             query.append(QueryItem("continuationtoken", preEncoded: continuation))
         }
-        return HubRequest(method: .get, url: endpoint.url(path, query: query), headers: [], body: [],
-                          isIdempotent: true, summary: summary, right: right)
+        return HubRequest(
+            method: .get, url: endpoint.url(path, query: query), headers: [], body: [],
+            isIdempotent: true, summary: summary, right: right)
     }
 }

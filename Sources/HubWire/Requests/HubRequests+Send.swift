@@ -13,8 +13,10 @@ extension HubRequests {
     /// in order — minus any the builder owns (Authorization, Content-Type, ServiceBusNotification-Format, -Tags,
     /// -DeviceHandle, -ScheduleTime). Line breaks in header values become spaces.
     public static func send(_ notification: NotificationRequest, at endpoint: HubEndpoint) -> HubRequest {
-        var headers = [HubHeader("Content-Type", headerValue(notification.effectiveContentType)),
-                       HubHeader("ServiceBusNotification-Format", headerValue(notification.format))]
+        var headers = [
+            HubHeader("Content-Type", headerValue(notification.effectiveContentType)),
+            HubHeader("ServiceBusNotification-Format", headerValue(notification.format)),
+        ]
         var flags: [String] = []
         let path: String
         let summary: String
@@ -40,8 +42,9 @@ extension HubRequests {
             }
         }
         headers += platformHeaders(notification.headers)
-        return HubRequest(method: .post, url: endpoint.url(path, flags: flags), headers: headers,
-                          body: notification.body, isIdempotent: false, summary: summary, right: .send)
+        return HubRequest(
+            method: .post, url: endpoint.url(path, flags: flags), headers: headers,
+            body: notification.body, isIdempotent: false, summary: summary, right: .send)
     }
 
     /// `POST messages/$batch?…&direct`: one native payload to `handles`, as the multipart body of
@@ -49,17 +52,24 @@ extension HubRequests {
     /// `ServiceBusNotification-Format` and the platform headers; the notification part's Content-Type is
     /// `payloadContentType`, or the format's default. Send, not idempotent. NH takes at most
     /// `NHLimits.maxDirectBatchHandles` handles per request; callers chunk.
-    public static func directBatch(format: String, payload: [UInt8], payloadContentType: String?, handles: [String],
-                                   headers: [HubHeader], at endpoint: HubEndpoint) -> HubRequest {
+    public static func directBatch(
+        format: String, payload: [UInt8], payloadContentType: String?, handles: [String],
+        headers: [HubHeader], at endpoint: HubEndpoint
+    ) -> HubRequest {
         let partType = payloadContentType ?? NotificationRequest.defaultContentType(format: format, headers: headers)
-        let batch = DirectBatchRequest(notification: payload, notificationContentType: headerValue(partType),
-                                       devices: handles)
+        let batch = DirectBatchRequest(
+            notification: payload, notificationContentType: headerValue(partType),
+            devices: handles)
         let (contentType, body) = batch.multipart()
-        let outer = [HubHeader("Content-Type", contentType),
-                     HubHeader("ServiceBusNotification-Format", headerValue(format))] + platformHeaders(headers)
+        let outer =
+            [
+                HubHeader("Content-Type", contentType),
+                HubHeader("ServiceBusNotification-Format", headerValue(format)),
+            ] + platformHeaders(headers)
         let devices = handles.count == 1 ? "1 device" : "\(handles.count) devices"
-        return HubRequest(method: .post, url: endpoint.url("messages/$batch", flags: ["direct"]), headers: outer,
-                          body: body, isIdempotent: false, summary: "direct batch send to \(devices)", right: .send)
+        return HubRequest(
+            method: .post, url: endpoint.url("messages/$batch", flags: ["direct"]), headers: outer,
+            body: body, isIdempotent: false, summary: "direct batch send to \(devices)", right: .send)
     }
 
     /// Headers the send builders set themselves; the same names among caller headers are dropped.
@@ -90,7 +100,8 @@ extension HubRequests {
         // Most values (every row's, in a batch) need nothing done: no line break, no space at either end.
         let bytes = text.utf8
         if let first = bytes.first, let last = bytes.last, isPlain(first), isPlain(last),
-           !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        {
             return text
         }
         return String(text.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }).trimmingWhitespace()

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Builders for every NH data-plane request Pushline makes (nh-rest-api.md §3–§5).
@@ -18,49 +18,57 @@ public enum HubRequests {
         writable.pushChannelExpired = nil
         writable.expirationTime = nil
         let id = installation.installationId
-        return HubRequest(method: .put, url: endpoint.url("installations/" + segment(id)),
-                          headers: [HubHeader("Content-Type", "application/json")], body: json(writable),
-                          isIdempotent: true, summary: "PUT installation \(quoted(id))", right: .listen)
+        return HubRequest(
+            method: .put, url: endpoint.url("installations/" + segment(id)),
+            headers: [HubHeader("Content-Type", "application/json")], body: json(writable),
+            isIdempotent: true, summary: "PUT installation \(quoted(id))", right: .listen)
     }
 
     /// `PATCH installations/{id}` with a JSON-Patch array (`application/json-patch+json`), each operation written
     /// as `{"op":…,"path":…,"value":…}` (value left out when nil); Listen, idempotent.
-    public static func patchInstallation(id: String, operations: [InstallationPatchOperation],
-                                         at endpoint: HubEndpoint) -> HubRequest {
+    public static func patchInstallation(
+        id: String, operations: [InstallationPatchOperation],
+        at endpoint: HubEndpoint
+    ) -> HubRequest {
         let items = operations.map { operation in
             "{\"op\":" + JSONText.quote(operation.op.rawValue) + ",\"path\":" + JSONText.quote(operation.path)
                 + (operation.value.map { ",\"value\":" + JSONText.quote($0) } ?? "") + "}"
         }
-        return HubRequest(method: .patch, url: endpoint.url("installations/" + segment(id)),
-                          headers: [HubHeader("Content-Type", "application/json-patch+json")],
-                          body: Array(("[" + items.joined(separator: ",") + "]").utf8),
-                          isIdempotent: true, summary: "PATCH installation \(quoted(id))", right: .listen)
+        return HubRequest(
+            method: .patch, url: endpoint.url("installations/" + segment(id)),
+            headers: [HubHeader("Content-Type", "application/json-patch+json")],
+            body: Array(("[" + items.joined(separator: ",") + "]").utf8),
+            isIdempotent: true, summary: "PATCH installation \(quoted(id))", right: .listen)
     }
 
     /// `GET installations/{id}`; Listen.
     public static func getInstallation(id: String, at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .get, url: endpoint.url("installations/" + segment(id)), headers: [], body: [],
-                   isIdempotent: true, summary: "GET installation \(quoted(id))", right: .listen)
+        HubRequest(
+            method: .get, url: endpoint.url("installations/" + segment(id)), headers: [], body: [],
+            isIdempotent: true, summary: "GET installation \(quoted(id))", right: .listen)
     }
 
     /// `DELETE installations/{id}`; Listen.
     public static func deleteInstallation(id: String, at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .delete, url: endpoint.url("installations/" + segment(id)), headers: [], body: [],
-                   isIdempotent: true, summary: "DELETE installation \(quoted(id))", right: .listen)
+        HubRequest(
+            method: .delete, url: endpoint.url("installations/" + segment(id)), headers: [], body: [],
+            isIdempotent: true, summary: "DELETE installation \(quoted(id))", right: .listen)
     }
 
     /// `GET messages/{id}`: per-message telemetry (Standard tier); Manage.
     public static func notificationDetails(id: String, at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .get, url: endpoint.url("messages/" + segment(id)), headers: [], body: [],
-                   isIdempotent: true, summary: "GET notification \(quoted(id))", right: .manage)
+        HubRequest(
+            method: .get, url: endpoint.url("messages/" + segment(id)), headers: [], body: [],
+            isIdempotent: true, summary: "GET notification \(quoted(id))", right: .manage)
     }
 
     /// `DELETE schedulednotifications/{id}`: cancels a scheduled send; Send. Idempotent: cancelling twice
     /// leaves the same state.
     public static func cancelScheduled(id: String, at endpoint: HubEndpoint) -> HubRequest {
-        HubRequest(method: .delete, url: endpoint.url("schedulednotifications/" + segment(id)), headers: [],
-                   body: [], isIdempotent: true, summary: "DELETE scheduled notification \(quoted(id))",
-                   right: .send)
+        HubRequest(
+            method: .delete, url: endpoint.url("schedulednotifications/" + segment(id)), headers: [],
+            body: [], isIdempotent: true, summary: "DELETE scheduled notification \(quoted(id))",
+            right: .send)
     }
 
     /// One percent-encoded path segment.

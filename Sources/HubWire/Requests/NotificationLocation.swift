@@ -30,7 +30,9 @@ public enum NotificationLocation {
             var end = bytes.count
             while start < end, isSpace(bytes[start]) { start += 1 }
             while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-            if let cut = bytes[start..<end].firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
+            if let cut = bytes[start..<end].firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+                end = cut
+            }
             let text = bytes[start..<end]
             if let scheme = firstScheme(in: text) {
                 guard let path = text[(scheme + 3)...].firstIndex(of: UInt8(ascii: "/")) else { return .some(nil) }
@@ -47,7 +49,11 @@ public enum NotificationLocation {
     private static func firstScheme(in text: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         var index = text.startIndex
         while index + 2 < text.endIndex {
-            if text[index] == UInt8(ascii: ":"), text[index + 1] == UInt8(ascii: "/"), text[index + 2] == UInt8(ascii: "/") { return index }
+            if text[index] == UInt8(ascii: ":"), text[index + 1] == UInt8(ascii: "/"),
+                text[index + 2] == UInt8(ascii: "/")
+            {
+                return index
+            }
             index += 1
         }
         return nil

@@ -59,10 +59,11 @@ public struct NotificationOutcome: Sendable, Equatable {
         success = try root.count(of: "Success") ?? 0
         failure = try root.count(of: "Failure") ?? 0
         results = (root.child("Results")?.children("RegistrationResult") ?? []).map {
-            Result(platform: $0.trimmedText(of: "ApplicationPlatform") ?? "",
-                   pnsHandle: $0.trimmedText(of: "PnsHandle") ?? "",
-                   registrationId: $0.trimmedText(of: "RegistrationId") ?? "",
-                   outcome: $0.trimmedText(of: "Outcome") ?? "")
+            Result(
+                platform: $0.trimmedText(of: "ApplicationPlatform") ?? "",
+                pnsHandle: $0.trimmedText(of: "PnsHandle") ?? "",
+                registrationId: $0.trimmedText(of: "RegistrationId") ?? "",
+                outcome: $0.trimmedText(of: "Outcome") ?? "")
         }
     }
 }

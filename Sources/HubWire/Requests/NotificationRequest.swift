@@ -28,8 +28,10 @@ public struct NotificationRequest: Sendable, Equatable {
     public var scheduleTime: Double?
 
     /// Creates a send.
-    public init(format: String, body: [UInt8], target: Target, headers: [HubHeader] = [], contentType: String? = nil,
-                test: Bool = false, scheduleTime: Double? = nil) {
+    public init(
+        format: String, body: [UInt8], target: Target, headers: [HubHeader] = [], contentType: String? = nil,
+        test: Bool = false, scheduleTime: Double? = nil
+    ) {
         self.format = format
         self.body = body
         self.target = target
@@ -76,7 +78,9 @@ public struct NotificationRequest: Sendable, Equatable {
     public var conflict: String? {
         switch target {
         case .direct:
-            if scheduleTime != nil { return "a direct send cannot be scheduled; schedule a tag or broadcast send instead" }
+            if scheduleTime != nil {
+                return "a direct send cannot be scheduled; schedule a tag or broadcast send instead"
+            }
             if test { return "a direct send cannot be a test send; test sends go to tags or broadcast" }
             if format.trimmingWhitespace().lowercased() == "template" {
                 return "a direct send needs a native format, not template (a template needs a registration to fill it)"

@@ -8,7 +8,7 @@ public enum RetryAfter {
         if text.allSatisfy({ $0.isASCIIDigit || $0 == "." }) {
             let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
             guard pieces.count <= 2, !pieces[0].isEmpty, pieces.allSatisfy({ !$0.isEmpty }),
-                  let value = Double(text), value.isFinite
+                let value = Double(text), value.isFinite
             else { return nil }
             return value
         }

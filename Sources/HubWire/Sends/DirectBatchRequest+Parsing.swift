@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension DirectBatchRequest {
@@ -13,8 +13,9 @@ extension DirectBatchRequest {
         let example = "e.g. multipart/mixed; boundary=\"\(Self.defaultBoundary)\""
         let header = HeaderValue(contentType)
         guard header.token.hasPrefix("multipart/") else {
-            throw DirectBatchError(message: "A direct batch send needs a multipart Content-Type (\(example)), "
-                + "got '\(contentType)'.")
+            throw DirectBatchError(
+                message: "A direct batch send needs a multipart Content-Type (\(example)), "
+                    + "got '\(contentType)'.")
         }
         guard let boundary = header.parameters["boundary"], !boundary.isEmpty else {
             throw DirectBatchError(message: "The Content-Type has no boundary parameter (\(example)).")
@@ -33,18 +34,21 @@ extension DirectBatchRequest {
         func required(_ name: String) throws(DirectBatchError) -> MultipartPart {
             guard let part = named[name] else {
                 let found = names.isEmpty ? "no part has a name" : "found: " + names.joined(separator: ", ")
-                throw DirectBatchError(message: "The body has no part named '\(name)' "
-                    + "(Content-Disposition: inline; name=\(name)); \(found).")
+                throw DirectBatchError(
+                    message: "The body has no part named '\(name)' "
+                        + "(Content-Disposition: inline; name=\(name)); \(found).")
             }
             return part
         }
         let notification = try required("notification")
         let devicesPart = try required("devices")
         guard let devices = try? JSONDecoder().decode([String].self, from: Data(devicesPart.content)) else {
-            throw DirectBatchError(message: "The devices part must be a JSON array of device handle strings, "
-                + "e.g. [\"TOKEN1\",\"TOKEN2\"].")
+            throw DirectBatchError(
+                message: "The devices part must be a JSON array of device handle strings, "
+                    + "e.g. [\"TOKEN1\",\"TOKEN2\"].")
         }
-        self.init(notification: notification.content,
-                  notificationContentType: notification.headers["content-type"] ?? "", devices: devices)
+        self.init(
+            notification: notification.content,
+            notificationContentType: notification.headers["content-type"] ?? "", devices: devices)
     }
 }

@@ -23,11 +23,13 @@ public struct DirectBatchRequest: Sendable, Equatable {
     /// boundary line without a trailing line break.
     public func multipart(boundary: String = defaultBoundary) -> (contentType: String, body: [UInt8]) {
         let delimiter = "--\(boundary)"
-        var body = Array(("\(delimiter)\r\nContent-Type: \(notificationContentType)\r\n"
-            + "Content-Disposition: inline; name=notification\r\n\r\n").utf8)
+        var body = Array(
+            ("\(delimiter)\r\nContent-Type: \(notificationContentType)\r\n"
+                + "Content-Disposition: inline; name=notification\r\n\r\n").utf8)
         body += notification
-        body += Array(("\r\n\(delimiter)\r\nContent-Type: application/json\r\n"
-            + "Content-Disposition: inline; name=devices\r\n\r\n\(JSONText.array(devices))\r\n\(delimiter)--").utf8)
+        body += Array(
+            ("\r\n\(delimiter)\r\nContent-Type: application/json\r\n"
+                + "Content-Disposition: inline; name=devices\r\n\r\n\(JSONText.array(devices))\r\n\(delimiter)--").utf8)
         return ("multipart/mixed; boundary=\"\(boundary)\"", body)
     }
 }

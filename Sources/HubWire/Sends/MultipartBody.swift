@@ -15,8 +15,9 @@ enum MultipartBody {
     static func parts(of body: [UInt8], boundary: String) throws(DirectBatchError) -> [MultipartPart] {
         let delimiter = Array("--\(boundary)".utf8)
         guard var position = nextDelimiter(delimiter, in: body, from: 0) else {
-            throw DirectBatchError(message: "The body has no boundary line --\(boundary), the boundary the "
-                + "Content-Type header names.")
+            throw DirectBatchError(
+                message: "The body has no boundary line --\(boundary), the boundary the "
+                    + "Content-Type header names.")
         }
         var parts: [MultipartPart] = []
         while true {
@@ -51,15 +52,18 @@ enum MultipartBody {
     }
 
     /// Header lines up to the mandatory empty line; returns them and where the content starts.
-    private static func readHeaders(_ body: [UInt8], from start: Int,
-                                    part: Int) throws(DirectBatchError) -> ([String: String], Int) {
+    private static func readHeaders(
+        _ body: [UInt8], from start: Int,
+        part: Int
+    ) throws(DirectBatchError) -> ([String: String], Int) {
         var headers: [String: String] = [:]
         var lastName: String?
         var cursor = start
         while true {
             guard let lineEnd = body[cursor...].firstIndex(of: lineFeed) else {
-                throw DirectBatchError(message: "Part \(part) has no empty line after its headers; "
-                    + "an empty line must separate a part's headers from its content.")
+                throw DirectBatchError(
+                    message: "Part \(part) has no empty line after its headers; "
+                        + "an empty line must separate a part's headers from its content.")
             }
             var line = body[cursor..<lineEnd]
             if line.last == carriageReturn { line = line.dropLast() }
@@ -71,8 +75,9 @@ enum MultipartBody {
                 continue
             }
             guard let colon = text.firstIndex(of: ":") else {
-                throw DirectBatchError(message: "Part \(part) has a header line without ':'; "
-                    + "is the empty line between headers and content missing?")
+                throw DirectBatchError(
+                    message: "Part \(part) has a header line without ':'; "
+                        + "is the empty line between headers and content missing?")
             }
             let name = text[..<colon].trimmingWhitespace().lowercased()
             headers[name] = text[text.index(after: colon)...].trimmingWhitespace()

@@ -16,14 +16,16 @@ public enum NativePayload {
             return nil
         case .fcmv1:
             guard let message = jsonObject(body)?["message"] as? [String: Any] else {
-                return #"The FCM v1 payload must be a JSON object with a "message" object, like {"message":{"notification":{"title":"Hello"}}}."#
+                return
+                    #"The FCM v1 payload must be a JSON object with a "message" object, like {"message":{"notification":{"title":"Hello"}}}."#
             }
             if let target = ["token", "topic", "condition"].first(where: { message[$0] != nil }) {
                 return "The FCM v1 message names its target ('\(target)'); leave it out: the hub addresses each device."
             }
             return nil
         case .wns:
-            let type = headers.first { $0.key.lowercased() == "x-wns-type" }?.value.trimmingCharacters(in: .whitespaces).lowercased()
+            let type = headers.first { $0.key.lowercased() == "x-wns-type" }?.value.trimmingCharacters(in: .whitespaces)
+                .lowercased()
             let root: String
             switch type {
             case "wns/raw": return nil
@@ -37,7 +39,8 @@ public enum NativePayload {
                 return "The Windows \(root) notification is not well-formed XML: \(error.message)."
             }
             guard tree.name == root else {
-                return "The Windows \(root) notification (\(type ?? "")) must have a <\(root)> root element, not <\(tree.name)>."
+                return
+                    "The Windows \(root) notification (\(type ?? "")) must have a <\(root)> root element, not <\(tree.name)>."
             }
             return nil
         case .gcm, .mpns, .adm, .baidu, .browser, .xiaomi:

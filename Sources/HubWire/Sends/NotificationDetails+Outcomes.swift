@@ -16,22 +16,26 @@ extension NotificationDetails {
 
     /// The counts per platform, in the order of `PushPlatform.allCases` (unknown prefixes last, by name).
     public var platformOutcomes: [PlatformOutcomes] {
-        outcomeCounts.map { PlatformOutcomes(platform: PushPlatform(outcomeCountsPrefix: $0.key), prefix: $0.key, counts: $0.value) }
-            .sorted { lhs, rhs in
-                switch (lhs.platform, rhs.platform) {
-                case (let a?, let b?): PushPlatform.allCases.firstIndex(of: a)! < PushPlatform.allCases.firstIndex(of: b)!
-                case (.some, nil): true
-                case (nil, .some): false
-                case (nil, nil): lhs.prefix < rhs.prefix
-                }
+        outcomeCounts.map {
+            PlatformOutcomes(platform: PushPlatform(outcomeCountsPrefix: $0.key), prefix: $0.key, counts: $0.value)
+        }
+        .sorted { lhs, rhs in
+            switch (lhs.platform, rhs.platform) {
+            case (let a?, let b?): PushPlatform.allCases.firstIndex(of: a)! < PushPlatform.allCases.firstIndex(of: b)!
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): lhs.prefix < rhs.prefix
             }
+        }
     }
 
     /// Outcome counts summed by kind over every platform.
     public var totals: [PnsOutcome.Kind: Int] {
         var totals: [PnsOutcome.Kind: Int] = [:]
         for platform in platformOutcomes {
-            for count in platform.counts { totals[PnsOutcome.kind(of: count.name, on: platform.platform), default: 0] += count.count }
+            for count in platform.counts {
+                totals[PnsOutcome.kind(of: count.name, on: platform.platform), default: 0] += count.count
+            }
         }
         return totals
     }
@@ -45,7 +49,8 @@ extension NotificationDetails {
     /// `url` with the value of every `sig` query item replaced by the redaction placeholder.
     static func redactingSignature(_ url: String) -> String {
         guard let question = url.firstIndex(of: "?") else { return url }
-        let query = url[url.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+        let query = url[url.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map {
+            item -> String in
             item.lowercased().hasPrefix("sig=") ? "sig=\(Redaction.placeholder)" : String(item)
         }
         return url[...question] + query.joined(separator: "&")

@@ -8,7 +8,8 @@ extension NotificationDetails {
     /// `Apns/Mpns/Wns/Gcm/AdmOutcomeCounts`, `PnsErrorDetailsUri`, `Fcm/FcmV1/Baidu/Browser/XiaomiOutcomeCounts` —
     /// then counts with other prefixes in name order. Nil fields and absent keys are left out.
     public func xml() -> String {
-        var out = XMLNamespace.dataContractStartTag("NotificationDetails")
+        var out =
+            XMLNamespace.dataContractStartTag("NotificationDetails")
             + XMLText.leaf("NotificationId", notificationId)
         if let location { out += XMLText.leaf("Location", location) }
         out += XMLText.leaf("State", state.rawValue)
@@ -16,7 +17,7 @@ extension NotificationDetails {
             ("EnqueueTime", enqueueTime), ("StartTime", startTime), ("EndTime", endTime),
             ("NotificationBody", notificationBody), ("Tags", tags), ("TargetPlatforms", targetPlatforms),
         ]
-        for case let (name, value?) in optional { out += XMLText.leaf(name, value) }
+        for case (let name, let value?) in optional { out += XMLText.leaf(name, value) }
         out += Self.countPrefixesBeforeErrorUri.map(countsXML).joined()
         if let pnsErrorDetailsUri { out += XMLText.leaf("PnsErrorDetailsUri", pnsErrorDetailsUri) }
         let known = Set(Self.countPrefixesBeforeErrorUri + Self.countPrefixesAfterErrorUri)
@@ -59,8 +60,10 @@ extension NotificationDetails {
         for child in root.children where child.localName.hasSuffix(suffix) && child.localName.count > suffix.count {
             var counts: [OutcomeCount] = []
             for outcome in child.children("Outcome") {
-                counts.append(OutcomeCount(name: outcome.trimmedText(of: "Name") ?? "",
-                                           count: try outcome.count(of: "Count") ?? 0))
+                counts.append(
+                    OutcomeCount(
+                        name: outcome.trimmedText(of: "Name") ?? "",
+                        count: try outcome.count(of: "Count") ?? 0))
             }
             outcomeCounts[String(child.localName.dropLast(suffix.count))] = counts
         }

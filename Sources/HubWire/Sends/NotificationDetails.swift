@@ -26,7 +26,9 @@ public struct NotificationDetails: Sendable, Equatable {
                 self = .cancelled
                 return
             }
-            guard let state = State.allCases.first(where: { $0.rawValue.lowercased() == trimmed.lowercased() }) else { return nil }
+            guard let state = State.allCases.first(where: { $0.rawValue.lowercased() == trimmed.lowercased() }) else {
+                return nil
+            }
             self = state
         }
 

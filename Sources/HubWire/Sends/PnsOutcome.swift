@@ -51,7 +51,9 @@ public struct PnsOutcome: Sendable, Equatable {
             && lhs.exceptions.mapValues(\.kind) == rhs.exceptions.mapValues(\.kind)
     }
 
-    init(_ name: String, _ kind: Kind, _ meaning: String, exceptions: [PushPlatform: (kind: Kind, meaning: String)] = [:]) {
+    init(
+        _ name: String, _ kind: Kind, _ meaning: String, exceptions: [PushPlatform: (kind: Kind, meaning: String)] = [:]
+    ) {
         self.name = name
         self.kind = kind
         self.meaning = meaning
@@ -61,31 +63,51 @@ public struct PnsOutcome: Sendable, Equatable {
     /// Every documented outcome, in the order the docs list them.
     public static let all: [PnsOutcome] = [
         PnsOutcome("Success", .delivered, "the PNS accepted the notification for the device"),
-        PnsOutcome("ExpiredChannel", .deadChannel,
-                   "the PNS says the handle expired: the app was uninstalled or the token replaced (APNs 410, FCM NotRegistered, WNS 410)"),
-        PnsOutcome("BadChannel", .deadChannel,
-                   "the PNS does not know the handle (APNs BadDeviceToken, FCM v1 UNREGISTERED or NOT_FOUND, WNS/MPNS 404)"),
-        PnsOutcome("WrongToken", .deadChannel, "the PNS did not recognise the handle as a valid one",
-                   exceptions: [.wns: (.configuration, "the token is valid but for another app; check the hub's WNS credentials")]),
-        PnsOutcome("WrongChannel", .configuration,
-                   "the handle belongs to another app (FCM InvalidPackageName): check the app and the hub's credentials"),
-        PnsOutcome("InvalidCredentials", .configuration, "the PNS refused the hub's credentials: update them in the hub"),
-        PnsOutcome("InvalidToken", .configuration, "WNS refused the hub's access token (401): check the hub's WNS credentials"),
-        PnsOutcome("InvalidNotificationFormat", .payload, "the PNS refused the payload's format (FCM invalid TTL or data key, WNS 400)"),
+        PnsOutcome(
+            "ExpiredChannel", .deadChannel,
+            "the PNS says the handle expired: the app was uninstalled or the token replaced (APNs 410, FCM NotRegistered, WNS 410)"
+        ),
+        PnsOutcome(
+            "BadChannel", .deadChannel,
+            "the PNS does not know the handle (APNs BadDeviceToken, FCM v1 UNREGISTERED or NOT_FOUND, WNS/MPNS 404)"),
+        PnsOutcome(
+            "WrongToken", .deadChannel, "the PNS did not recognise the handle as a valid one",
+            exceptions: [
+                .wns: (.configuration, "the token is valid but for another app; check the hub's WNS credentials")
+            ]),
+        PnsOutcome(
+            "WrongChannel", .configuration,
+            "the handle belongs to another app (FCM InvalidPackageName): check the app and the hub's credentials"),
+        PnsOutcome(
+            "InvalidCredentials", .configuration, "the PNS refused the hub's credentials: update them in the hub"),
+        PnsOutcome(
+            "InvalidToken", .configuration, "WNS refused the hub's access token (401): check the hub's WNS credentials"),
+        PnsOutcome(
+            "InvalidNotificationFormat", .payload,
+            "the PNS refused the payload's format (FCM invalid TTL or data key, WNS 400)"),
         PnsOutcome("InvalidNotificationSize", .payload, "the payload is larger than the PNS allows"),
         PnsOutcome("Throttled", .transient, "the PNS throttled the hub; later sends get through"),
         PnsOutcome("ChannelThrottled", .transient, "the PNS throttled this device's channel"),
         PnsOutcome("PnsThrottled", .transient, "the PNS throttled the hub"),
-        PnsOutcome("ChannelDisconnected", .transient, "the device was not connected to the PNS (MPNS 412, WNS disconnected)"),
+        PnsOutcome(
+            "ChannelDisconnected", .transient, "the device was not connected to the PNS (MPNS 412, WNS disconnected)"),
         PnsOutcome("Dropped", .transient, "the PNS dropped the notification (device offline, queue full)"),
         PnsOutcome("PnsUnreachable", .transient, "NH could not reach the PNS"),
-        PnsOutcome("PnsUnavailable", .transient, "the PNS was not available",
-                   exceptions: [.gcm: (.configuration, "legacy FCM was retired on 20 June 2024, so it never will be: register the device as fcmv1")]),
+        PnsOutcome(
+            "PnsUnavailable", .transient, "the PNS was not available",
+            exceptions: [
+                .gcm: (
+                    .configuration,
+                    "legacy FCM was retired on 20 June 2024, so it never will be: register the device as fcmv1"
+                )
+            ]),
         PnsOutcome("PnsServerError", .transient, "the PNS failed with an error of its own"),
         PnsOutcome("PnsInterfaceError", .transient, "NH and the PNS failed to agree on the protocol"),
-        PnsOutcome("AbandonedNotificationMessages", .transient, "NH gave up on the send before it reached the PNS (a timeout)"),
+        PnsOutcome(
+            "AbandonedNotificationMessages", .transient, "NH gave up on the send before it reached the PNS (a timeout)"),
         PnsOutcome("NoTargets", .notSent, "nothing matched the audience"),
-        PnsOutcome("Skipped", .notSent, "a duplicate registration of the same handle was skipped, so the device got it once"),
+        PnsOutcome(
+            "Skipped", .notSent, "a duplicate registration of the same handle was skipped, so the device got it once"),
         PnsOutcome("UnknownError", .unknown, "NH did not say what happened"),
     ]
 }

@@ -13,12 +13,12 @@ public enum ScheduleTime {
     public static func parse(_ text: String) -> Double? {
         var reader = DigitReader(Array(text.trimmingWhitespace().utf8))
         guard let year = reader.number(digits: 4), year >= 1, reader.skip("-"),
-              let month = reader.number(digits: 2), (1...12).contains(month), reader.skip("-"),
-              let day = reader.number(digits: 2), (1...daysInMonth(month, year: year)).contains(day),
-              reader.skip("T") || reader.skip("t"),
-              let hour = reader.number(digits: 2), hour <= 23, reader.skip(":"),
-              let minute = reader.number(digits: 2), minute <= 59, reader.skip(":"),
-              let second = reader.number(digits: 2), second <= 59
+            let month = reader.number(digits: 2), (1...12).contains(month), reader.skip("-"),
+            let day = reader.number(digits: 2), (1...daysInMonth(month, year: year)).contains(day),
+            reader.skip("T") || reader.skip("t"),
+            let hour = reader.number(digits: 2), hour <= 23, reader.skip(":"),
+            let minute = reader.number(digits: 2), minute <= 59, reader.skip(":"),
+            let second = reader.number(digits: 2), second <= 59
         else { return nil }
         var fraction = 0.0
         if reader.skip(".") {

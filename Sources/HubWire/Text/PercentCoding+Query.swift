@@ -17,8 +17,8 @@ extension PercentCoding {
             if isUnreserved(byte) { return .keep }
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"),
-                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-                 UInt8(ascii: "*"), UInt8(ascii: ","), UInt8(ascii: ";"):
+                UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "*"), UInt8(ascii: ","), UInt8(ascii: ";"):
                 return .keep
             default:
                 return .escape

@@ -49,7 +49,8 @@ enum XMLText {
             out += rest[..<amp]
             let afterAmp = rest[rest.index(after: amp)...]
             if let semi = afterAmp.firstIndex(of: ";"), afterAmp.distance(from: afterAmp.startIndex, to: semi) <= 10,
-               let replacement = entity(String(afterAmp[..<semi])) {
+                let replacement = entity(String(afterAmp[..<semi]))
+            {
                 out.append(replacement)
                 rest = afterAmp[afterAmp.index(after: semi)...]
             } else {
@@ -96,8 +97,9 @@ enum XMLText {
         default:
             let hex = name.hasPrefix("#x") || name.hasPrefix("#X")
             guard name.hasPrefix("#"),
-                  let value = UInt32(name.dropFirst(hex ? 2 : 1), radix: hex ? 16 : 10),
-                  let scalar = Unicode.Scalar(value) else { return nil }
+                let value = UInt32(name.dropFirst(hex ? 2 : 1), radix: hex ? 16 : 10),
+                let scalar = Unicode.Scalar(value)
+            else { return nil }
             return Character(scalar)
         }
     }

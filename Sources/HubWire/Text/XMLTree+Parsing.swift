@@ -89,8 +89,9 @@ private struct XMLTreeParser {
                     throw error("expected </\(name)> but found </\(endName)>")
                 }
                 index += 1
-                return XMLTree(name: name, attributes: attributes, children: children, text: text.result,
-                               sourceRange: start..<index)
+                return XMLTree(
+                    name: name, attributes: attributes, children: children, text: text.result,
+                    sourceRange: start..<index)
             } else if starts(with: "<![CDATA[") {
                 let contentStart = index + 9
                 try skip(past: "]]>", what: "CDATA section")
@@ -134,8 +135,8 @@ private struct XMLTreeParser {
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
-                 UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "="),
-                 UInt8(ascii: "\""), UInt8(ascii: "'"):
+                UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "="),
+                UInt8(ascii: "\""), UInt8(ascii: "'"):
                 return string(start..<index)
             default:
                 index += 1

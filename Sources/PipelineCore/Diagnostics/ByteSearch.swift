@@ -14,9 +14,10 @@ extension Substring {
     public func firstByteRange(of needle: String) -> Range<Index>? {
         let pattern = Array(needle.utf8)
         guard !pattern.isEmpty else { return startIndex..<startIndex }
-        let found = utf8.withContiguousStorageIfAvailable { text -> Int? in
-            Self.firstOffset(of: pattern, in: text)
-        } ?? Self.firstOffset(of: pattern, in: Array(utf8))
+        let found =
+            utf8.withContiguousStorageIfAvailable { text -> Int? in
+                Self.firstOffset(of: pattern, in: text)
+            } ?? Self.firstOffset(of: pattern, in: Array(utf8))
         guard let found else { return nil }
         let lower = utf8.index(startIndex, offsetBy: found)
         return lower..<utf8.index(lower, offsetBy: pattern.count)
@@ -29,7 +30,8 @@ extension Substring {
         var offset = 0
         for byte in text {
             if byte == first, offset + pattern.count <= text.count,
-               text.dropFirst(offset).starts(with: pattern) {
+                text.dropFirst(offset).starts(with: pattern)
+            {
                 return offset
             }
             offset += 1

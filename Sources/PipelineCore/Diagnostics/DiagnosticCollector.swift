@@ -40,7 +40,9 @@ public final class DiagnosticCollector {
     }
 
     /// Reports a warning; `fixes` are edits of the file that resolve it.
-    public func warning(_ message: String, at location: SourceLocation?, step: String? = nil, hint: String? = nil, fixes: [FixIt] = []) {
+    public func warning(
+        _ message: String, at location: SourceLocation?, step: String? = nil, hint: String? = nil, fixes: [FixIt] = []
+    ) {
         var diagnostic = Diagnostic(.warning, message, at: location, step: step, hint: hint)
         diagnostic.fixes = fixes.isEmpty ? nil : fixes
         report(diagnostic)

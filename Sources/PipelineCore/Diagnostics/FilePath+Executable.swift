@@ -7,7 +7,9 @@ extension FilePath {
     public static func executable(_ program: String, relativeTo directory: String, searchPath: String?) -> String? {
         let manager = FileManager.default
         if program.contains("/") {
-            let path = program.hasPrefix("/") ? normalize(program)
+            let path =
+                program.hasPrefix("/")
+                ? normalize(program)
                 : resolve(program, against: URL(fileURLWithPath: directory).standardizedFileURL.path)
             return manager.isExecutableFile(atPath: path) ? path : nil
         }

@@ -17,7 +17,9 @@ public enum FilePath {
     /// `path` as Pushline shows it: relative to the current directory when it lies inside it (the base of the pipeline
     /// path the operator typed, and of every path written in a pipeline), else as it is. One base for every path in
     /// output, so each can be pasted into the same shell.
-    public static func shown(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+    public static func shown(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath)
+        -> String
+    {
         guard path.hasPrefix("/"), currentDirectory.hasPrefix("/") else { return path }
         let base = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
         return path.hasPrefix(base) && path.count > base.count ? String(path.dropFirst(base.count)) : path

@@ -58,16 +58,23 @@ package enum ScalarColumns {
 package enum ScalarPlace {
     /// The file location of `line`:`column` (1-based, in Characters) of `text`, the scalar at `start`, reading the
     /// file's lines through `sourceLine` (1-based); nil when it cannot be mapped.
-    package static func location(line: Int, column: Int, text: String, at start: SourceLocation,
-                                 sourceLine: (Int) -> Substring?) -> SourceLocation? {
+    package static func location(
+        line: Int, column: Int, text: String, at start: SourceLocation,
+        sourceLine: (Int) -> Substring?
+    ) -> SourceLocation? {
         guard let first = sourceLine(start.line) else { return nil }
         guard text.contains("\n") else {
-            guard line == 1, let mapped = ScalarColumns.sourceColumn(forTextColumn: column, line: first, startColumn: start.column) else { return nil }
+            guard line == 1,
+                let mapped = ScalarColumns.sourceColumn(forTextColumn: column, line: first, startColumn: start.column)
+            else { return nil }
             return SourceLocation(file: start.file, line: start.line, column: mapped)
         }
-        guard isPlainLiteralBlock(first, column: start.column), let content = sourceLine(start.line + line) else { return nil }
+        guard isPlainLiteralBlock(first, column: start.column), let content = sourceLine(start.line + line) else {
+            return nil
+        }
         // Every content line is indented at least as far as the block's first (leading blank lines aside).
-        let indentation = (1...line).compactMap { sourceLine(start.line + $0) }
+        let indentation =
+            (1...line).compactMap { sourceLine(start.line + $0) }
             .first { !$0.allSatisfy(\.isWhitespace) }?.prefix { $0 == " " }.count ?? content.prefix { $0 == " " }.count
         return SourceLocation(file: start.file, line: start.line + line, column: indentation + column)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Removes credentials from text that is about to be shown, such as a source line under a diagnostic.
 ///
 /// A pipeline line may hold a connection string or a database URL with its password written inline, and a file
@@ -14,7 +16,8 @@ package enum SecretRedaction {
         var result = text
         for marker in markers {
             var searchStart = result.startIndex
-            while let range = result.range(of: marker, options: .caseInsensitive, range: searchStart..<result.endIndex) {
+            while let range = result.range(of: marker, options: .caseInsensitive, range: searchStart..<result.endIndex)
+            {
                 let valueEnd = result[range.upperBound...].firstIndex { ";&\"' \t,}".contains($0) } ?? result.endIndex
                 result.replaceSubrange(range.upperBound..<valueEnd, with: "<redacted>")
                 searchStart = result.index(range.upperBound, offsetBy: "<redacted>".count)
@@ -27,6 +30,7 @@ package enum SecretRedaction {
     static func redactURLPasswords(_ text: String) -> String {
         guard text.contains("://") else { return text }
         // Up to the last `@` before the host's path or query: a password may hold `@`, quotes or anything but `/`.
-        return text.replacingOccurrences(of: #"(://[^:/@\s]+:)[^/?\s]*@"#, with: "$1<redacted>@", options: .regularExpression)
+        return text.replacingOccurrences(
+            of: #"(://[^:/@\s]+:)[^/?\s]*@"#, with: "$1<redacted>@", options: .regularExpression)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads small text files safely: regular files only, never more than a limit, strict UTF-8.
@@ -32,10 +33,12 @@ public enum TextFile {
             case .missing: return "\(what) '\(name)' does not exist"
             case .directory: return "\(what) '\(name)' is a directory, not a file"
             case .notRegular: return "\(what) '\(name)' is not a regular file"
-            case .tooLarge(let size, let limit): return "\(what) '\(name)' is \(size) bytes; the limit is \(limit) bytes"
+            case .tooLarge(let size, let limit):
+                return "\(what) '\(name)' is \(size) bytes; the limit is \(limit) bytes"
             case .unreadable: return "\(what) '\(name)' cannot be read"
             case .invalidUTF8(let offset, _, _, let byte):
-                return "\(what) '\(name)' is not valid UTF-8: invalid byte 0x\(String(byte, radix: 16, uppercase: true)) at byte \(offset)"
+                return
+                    "\(what) '\(name)' is not valid UTF-8: invalid byte 0x\(String(byte, radix: 16, uppercase: true)) at byte \(offset)"
             }
         }
     }
@@ -67,9 +70,9 @@ public enum TextFile {
         default: throw .notRegular
         }
         #if canImport(Glibc)
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         #else
-        let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC)
         #endif
         guard descriptor >= 0 else { throw .unreadable }
         return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), Int(info.st_size))
@@ -84,14 +87,22 @@ public enum TextFile {
     }
 
     private static func firstInvalidByte(_ bytes: [UInt8]) -> Failure {
-        var line = 1, column = 1, index = 0
+        var line = 1
+        var column = 1
+        var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            let length = byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
+            let length =
+                byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
             guard length > 0, index + length <= bytes.count,
                 String(validating: bytes[index..<index + length], as: UTF8.self) != nil
             else { return .invalidUTF8(offset: index, line: line, column: column, byte: byte) }
-            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
             index += length
         }
         let last = max(0, bytes.count - 1)

@@ -11,8 +11,10 @@ package enum BatchOptions {
 
     /// `for-each`: the rows the step works through, declared by the engine for a step that conforms to `ForEachStep`.
     package static let forEach = OptionKey<RowInput>(
-        OptionSpec("for-each", .path, examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
-                   "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's")
+        OptionSpec(
+            "for-each", .path, examples: ["${env:DIGEST_ROWS}", "../data/users.csv", "${steps.users.rows}"],
+            "a .csv (header row), .jsonl or .json (array) file of rows, or an earlier step's rows (a query's), streamed: the step works once per row, and $(column) in its values takes the row's"
+        )
     ) { reader, node in
         // An earlier step's rows arrive resolved by the engine, typed; anything else is a file's path.
         if let rows = node.scalar?.handedRows { return .handed(rows) }
@@ -20,32 +22,40 @@ package enum BatchOptions {
     }
 
     /// `concurrency`: requests in flight.
-    package static let concurrency = OptionKey<Int>.integer("concurrency", in: 1...256, default: 16, "most requests in flight at once")
+    package static let concurrency = OptionKey<Int>.integer(
+        "concurrency", in: 1...256, default: 16, "most requests in flight at once")
 
     /// `rate`: requests per second at most.
     package static let rate = OptionKey<Double>.number(
         "rate", in: 0.001...100_000, examples: ["200"],
-        "most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles")
+        "most requests per second (e.g. 200), shared by the parts of a sharded run; slows down by itself when the hub throttles"
+    )
 
     /// `bad-rows`: what the input check does with malformed rows.
     package static let badRows = OptionKey<BadRowPolicy>.choice(
         "bad-rows", default: .stop,
-        "what to do when the input check finds malformed rows: stop (send nothing, the default) or skip (send the rest, report them)")
+        "what to do when the input check finds malformed rows: stop (send nothing, the default) or skip (send the rest, report them)"
+    )
 
     /// `idempotency-key`: what makes two items the same across runs, as `$(column)` text.
     package static let idempotencyKey = OptionKey<TextTemplate>(
-        OptionSpec("idempotency-key", .string, examples: ["\"digest-$(userId)\""],
-                   "what makes two items the same notification across runs of this pipeline and step; $(column) takes the "
-                       + "row's value. Default: a digest of the exact request (hub, audience or handle, format, headers, payload), "
-                       + "the same notification whichever pipeline or run sends it to that hub")
+        OptionSpec(
+            "idempotency-key", .string, examples: ["\"digest-$(userId)\""],
+            "what makes two items the same notification across runs of this pipeline and step; $(column) takes the "
+                + "row's value. Default: a digest of the exact request (hub, audience or handle, format, headers, payload), "
+                + "the same notification whichever pipeline or run sends it to that hub")
     ) { reader, node in
         let text = node.scalar?.text ?? ""
         guard !text.trimmingCharacters().isEmpty else {
-            reader.error("'idempotency-key' is empty", at: node, hint: "write a key that names the notification, e.g. \"digest-$(userId)\"")
+            reader.error(
+                "'idempotency-key' is empty", at: node,
+                hint: "write a key that names the notification, e.g. \"digest-$(userId)\"")
             return nil
         }
         do throws(TemplateError) { return try TextTemplate(compiling: text) } catch {
-            reader.error("'idempotency-key' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+            reader.error(
+                "'idempotency-key' has a malformed reference: \(error.message) (character \(error.column))", at: node,
+                hint: error.hint)
             return nil
         }
     }
@@ -59,13 +69,16 @@ package enum BatchOptions {
 
     /// `shard-key`: the column that places a row in a part of a split run.
     package static let shardKey = OptionKey<String>(
-        OptionSpec("shard-key", .string, examples: ["userId"],
-                   "the column whose value places a row in one part of `pushline run --shard I/N` (rows with the same value go to the "
-                       + "same part); default: the row's idempotency key")
+        OptionSpec(
+            "shard-key", .string, examples: ["userId"],
+            "the column whose value places a row in one part of `pushline run --shard I/N` (rows with the same value go to the "
+                + "same part); default: the row's idempotency key")
     ) { reader, node in
         let column = String((node.scalar?.text ?? "").trimmingCharacters())
         guard !column.isEmpty, !column.contains("$(") else {
-            reader.error("'shard-key' names a column of the rows", at: node, hint: "write the column's name, e.g. shard-key: userId")
+            reader.error(
+                "'shard-key' names a column of the rows", at: node,
+                hint: "write the column's name, e.g. shard-key: userId")
             return nil
         }
         return column
@@ -91,7 +104,10 @@ package struct BatchSettings: Sendable, Equatable {
     package init() {}
 
     /// The settings the batch keys give.
-    package init(concurrency: Int, rate: Double?, badRows: BadRowPolicy, idempotencyKey: TextTemplate?, dedupeWindow: Int64, shardKey: String?) {
+    package init(
+        concurrency: Int, rate: Double?, badRows: BadRowPolicy, idempotencyKey: TextTemplate?, dedupeWindow: Int64,
+        shardKey: String?
+    ) {
         self.concurrency = concurrency
         self.rate = rate
         self.badRows = badRows
@@ -123,12 +139,15 @@ package struct BatchKeys: DeclaredOptions {
 
     /// `key`, accepted only beside `for-each`.
     private static func perRow<Value>(_ key: OptionKey<Value>) -> OptionKey<Value> {
-        key.requiring(BatchOptions.forEach.key, because: "for-each sends make one request per row",
-                      hint: "add `for-each: <rows file>` or remove `\(key.key)`")
+        key.requiring(
+            BatchOptions.forEach.key, because: "for-each sends make one request per row",
+            hint: "add `for-each: <rows file>` or remove `\(key.key)`")
     }
 
     /// The settings the keys give.
     package var settings: BatchSettings {
-        BatchSettings(concurrency: concurrency, rate: rate, badRows: badRows, idempotencyKey: idempotencyKey, dedupeWindow: dedupeWindow, shardKey: shardKey)
+        BatchSettings(
+            concurrency: concurrency, rate: rate, badRows: badRows, idempotencyKey: idempotencyKey,
+            dedupeWindow: dedupeWindow, shardKey: shardKey)
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
+
 /// Reads a JSON or YAML data file (e.g. `properties-file:`) into nodes with locations, or reports why not.
 ///
 /// Injected because only `PipelineConfig` may parse YAML; steps stay free of the YAML library.
 /// `name` is how messages show the path (the text as written when it came from a reference).
-public typealias DataFileLoader = @Sendable (
-    _ path: String, _ name: String, _ reference: SourceLocation, _ diagnostics: DiagnosticCollector
-) -> ConfigNode?
+public typealias DataFileLoader =
+    @Sendable (
+        _ path: String, _ name: String, _ reference: SourceLocation, _ diagnostics: DiagnosticCollector
+    ) -> ConfigNode?
 
 /// What a step sees while it is being built: the document's declarations, to resolve names.
 public struct BuildContext: Sendable {
@@ -23,7 +25,9 @@ public struct BuildContext: Sendable {
     /// A declared template named by an item of a list (`templates: [alert, toast]`), reporting an unknown name
     /// at `node` with "did you mean".
     public func template(named name: String, at node: ConfigNode, in options: OptionReader) -> TemplateDeclaration? {
-        report(name, at: node, in: options, kind: "template", names: document.templates.map(\.name), lookup: document.template)
+        report(
+            name, at: node, in: options, kind: "template", names: document.templates.map(\.name),
+            lookup: document.template)
     }
 
     /// Resolves a path written in the pipeline against the pipeline's directory.
@@ -36,7 +40,8 @@ public struct BuildContext: Sendable {
     /// path an operator passes to a command.
     public func path(of scalar: ConfigScalar) -> String {
         if scalar.hasReferences, scalar.sourceText.hasPrefix("${"), scalar.sourceText.hasSuffix("}"),
-            scalar.sourceText.dropFirst(2).firstIndex(of: "$") == nil {
+            scalar.sourceText.dropFirst(2).firstIndex(of: "$") == nil
+        {
             return FilePath.resolve(scalar.text, against: FileManager.default.currentDirectoryPath)
         }
         return path(scalar.text)
@@ -49,13 +54,15 @@ public struct BuildContext: Sendable {
 
     /// The declaration `name` (written at `node`) names, or nil after reporting an unknown name.
     private func report<T>(
-        _ name: String, at node: ConfigNode, in options: OptionReader, kind: String, names: [String], lookup: (String) -> T?
+        _ name: String, at node: ConfigNode, in options: OptionReader, kind: String, names: [String],
+        lookup: (String) -> T?
     ) -> T? {
         if let found = lookup(name) { return found }
         if node.scalar?.hasReferences == true {
             // Quote the reference, never the value it resolved to.
-            options.error("\(kind) \(node.scalar?.quoted ?? "") names no declared \(kind)", at: node,
-                          hint: names.isEmpty ? "no \(kind)s are declared" : "declared: \(names.joined(separator: ", "))")
+            options.error(
+                "\(kind) \(node.scalar?.quoted ?? "") names no declared \(kind)", at: node,
+                hint: names.isEmpty ? "no \(kind)s are declared" : "declared: \(names.joined(separator: ", "))")
             return nil
         }
         let declared = names.isEmpty ? "no \(kind)s are declared" : "declared: \(names.joined(separator: ", "))"

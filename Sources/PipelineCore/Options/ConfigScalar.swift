@@ -16,7 +16,10 @@ public struct ConfigScalar: Sendable, Equatable {
     package var handedRows: HandedRows?
 
     /// Creates a scalar.
-    package init(text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false, deferred: [DeferredPart]? = nil) {
+    package init(
+        text: String, sourceText: String? = nil, isPlain: Bool = true, isUnresolved: Bool = false,
+        deferred: [DeferredPart]? = nil
+    ) {
         self.text = text
         self.sourceText = sourceText ?? text
         self.isPlain = isPlain

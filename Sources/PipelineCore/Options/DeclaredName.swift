@@ -3,6 +3,10 @@
 package enum DeclaredName {
     /// True when `text` follows the rule.
     package static func isValid(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F }
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D
+                    || $0 == 0x5F
+            }
     }
 }

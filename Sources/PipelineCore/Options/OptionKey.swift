@@ -12,8 +12,10 @@ public struct OptionKey<Value: Sendable>: Sendable {
     private(set) var readsAsWritten = false
 
     /// Declares a key read by `decode`, which reports its own problems at the node it is given.
-    public init(_ spec: OptionSpec, default defaultValue: Value? = nil,
-                decode: @escaping @Sendable (OptionReader, ConfigNode) -> Value?) {
+    public init(
+        _ spec: OptionSpec, default defaultValue: Value? = nil,
+        decode: @escaping @Sendable (OptionReader, ConfigNode) -> Value?
+    ) {
         self.spec = spec
         self.defaultValue = defaultValue
         self.decode = decode

@@ -3,10 +3,12 @@ package enum RetryOptions {
     /// `retries`, with the .NET SDK's default.
     package static let retries = OptionKey<Int>.integer(
         "retries", in: 0...10, default: RetryPolicy().maxRetries,
-        "retries after throttling (429, 403 with Retry-After), busy (503) and timeout (408) answers and connection failures")
+        "retries after throttling (429, 403 with Retry-After), busy (503) and timeout (408) answers and connection failures"
+    )
     /// `retry-delay`.
     package static let retryDelay = OptionKey<Int64>.duration(
-        "retry-delay", in: 1...60, default: Int64(RetryPolicy().baseDelay), "the first backoff delay, doubled per retry with jitter")
+        "retry-delay", in: 1...60, default: Int64(RetryPolicy().baseDelay),
+        "the first backoff delay, doubled per retry with jitter")
     /// `retry-max-delay`.
     package static let retryMaxDelay = OptionKey<Int64>.duration(
         "retry-max-delay", in: 1...3600, default: Int64(RetryPolicy().maxDelay),
@@ -34,13 +36,17 @@ package struct RetryKeys: DeclaredOptions {
 
     /// The longest wait cannot be shorter than the first.
     package func check(_ reader: OptionReader) {
-        guard $delay.isRead || $maxDelay.isRead, !$delay.isRefused, !$maxDelay.isRefused, maxDelay < delay else { return }
-        reader.error("'retry-max-delay' (\(ConfigDuration.format(maxDelay))) is shorter than 'retry-delay' (\(ConfigDuration.format(delay)))",
-                     at: $maxDelay.node ?? $delay.node ?? reader.node, hint: "raise `retry-max-delay` or lower `retry-delay`")
+        guard $delay.isRead || $maxDelay.isRead, !$delay.isRefused, !$maxDelay.isRefused, maxDelay < delay else {
+            return
+        }
+        reader.error(
+            "'retry-max-delay' (\(ConfigDuration.format(maxDelay))) is shorter than 'retry-delay' (\(ConfigDuration.format(delay)))",
+            at: $maxDelay.node ?? $delay.node ?? reader.node, hint: "raise `retry-max-delay` or lower `retry-delay`")
     }
 
     /// The policy the keys give, resending ambiguous requests when `ambiguous`.
     package func policy(ambiguous: Bool = false) -> RetryPolicy {
-        RetryPolicy(maxRetries: retries, baseDelay: Double(delay), maxDelay: Double(maxDelay), retryAmbiguous: ambiguous)
+        RetryPolicy(
+            maxRetries: retries, baseDelay: Double(delay), maxDelay: Double(maxDelay), retryAmbiguous: ambiguous)
     }
 }

@@ -4,7 +4,9 @@ import HubExpressions
 package enum PropertyOptions {
     /// `properties`: inline, name to text.
     package static let properties = OptionKey<ConfigNode>.node(
-        OptionSpec("properties", .stringMap, examples: ["{ message: \"Red Sox win!\" }"], "template properties, e.g. { message: \"Red Sox win!\" }")
+        OptionSpec(
+            "properties", .stringMap, examples: ["{ message: \"Red Sox win!\" }"],
+            "template properties, e.g. { message: \"Red Sox win!\" }")
     ).excluding(["properties-file"], hint: "keep the properties in one place: the file, or `properties:`")
     /// `properties-file`: a JSON or YAML file of them.
     package static let propertiesFile = OptionKey<String>.path(
@@ -25,28 +27,35 @@ extension OptionReader {
         let properties = TemplateProperties(Dictionary(names.map { ($0, "") }, uniquingKeysWith: { first, _ in first }))
         if !properties.caseConflicts.isEmpty {
             let conflicting = properties.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")
-            error("properties \(conflicting) differ only in letter case", at: node,
-                  hint: "NH matches property names case-insensitively; keep one spelling")
+            error(
+                "properties \(conflicting) differ only in letter case", at: node,
+                hint: "NH matches property names case-insensitively; keep one spelling")
         }
         let used = template.body?.propertyNames ?? []
         let usedNames = TemplateProperties(Dictionary(used.map { ($0, "") }, uniquingKeysWith: { first, _ in first }))
         let given = Array(names)
         // With `properties:` misspelled (`propertis:`), that error says it all: none would be "missing" besides.
-        let misspelled = isMisspelled(PropertyOptions.properties.key) || isMisspelled(PropertyOptions.propertiesFile.key)
+        let misspelled =
+            isMisspelled(PropertyOptions.properties.key) || isMisspelled(PropertyOptions.propertiesFile.key)
         let missing = misspelled ? [] : used.filter { properties[$0] == nil }
         for name in missing {
             let near = Suggestion.didYouMean(name, in: given.filter { usedNames[$0] == nil })
-            error("template '\(template.name)' uses property '\(name)', which is not given; the payload would carry it empty", at: node,
-                  hint: "add `\(name):` under properties" + (near.isEmpty ? "" : " (one given is named like it\(near))"))
+            error(
+                "template '\(template.name)' uses property '\(name)', which is not given; the payload would carry it empty",
+                at: node,
+                hint: "add `\(name):` under properties" + (near.isEmpty ? "" : " (one given is named like it\(near))"))
         }
         // A property the template does not use is fine (one set of properties may serve several templates), unless it is
         // a misspelling of one the template does use: that is said at its key.
         let entries = self.node(PropertyOptions.properties.key)?.entries ?? []
         for name in given.sorted() where usedNames[name] == nil {
             guard let meant = Suggestion.closest(to: name, in: used) else { continue }
-            let location = entries.first { $0.key == name }?.keyLocation ?? self.node(PropertyOptions.properties.key)?.location ?? node.location
-            diagnostics.warning("property '\(name)' is used by template '\(template.name)' nowhere; did you mean '\(meant)'?",
-                                at: location, step: step, hint: "the template uses \(used.map { "'\($0)'" }.joined(separator: ", "))")
+            let location =
+                entries.first { $0.key == name }?.keyLocation ?? self.node(PropertyOptions.properties.key)?.location
+                ?? node.location
+            diagnostics.warning(
+                "property '\(name)' is used by template '\(template.name)' nowhere; did you mean '\(meant)'?",
+                at: location, step: step, hint: "the template uses \(used.map { "'\($0)'" }.joined(separator: ", "))")
         }
         return properties.caseConflicts.isEmpty && missing.isEmpty
     }
@@ -94,16 +103,18 @@ struct PropertiesDecoder {
     /// NH template properties are strings; YAML numbers and booleans are taken as their text.
     private func values(of node: ConfigNode, what: String) -> [String: String]? {
         guard let entries = node.entries else {
-            options.error("\(what) must be a mapping of property names to text, found \(node.kindName)", at: node,
-                          hint: "e.g. { message: \"Hello\", badge: \"3\" }")
+            options.error(
+                "\(what) must be a mapping of property names to text, found \(node.kindName)", at: node,
+                hint: "e.g. { message: \"Hello\", badge: \"3\" }")
             return nil
         }
         var result: [String: String] = [:]
         var valid = true
         for entry in entries {
             guard let scalar = entry.value.scalar else {
-                options.error("property '\(entry.key)' must be text, found \(entry.value.kindName)", at: entry.value,
-                              hint: "NH template properties are strings; serialise structured values yourself")
+                options.error(
+                    "property '\(entry.key)' must be text, found \(entry.value.kindName)", at: entry.value,
+                    hint: "NH template properties are strings; serialise structured values yourself")
                 valid = false
                 continue
             }

@@ -25,7 +25,8 @@ public struct OptionReader {
     ///   - step: the step's kind, stamped on every diagnostic; nil outside a step.
     ///   - what: how to name the mapping in messages, e.g. "sign options" or "hub 'sports'".
     ///   - diagnostics: where problems are reported.
-    public init(_ node: ConfigNode, specs: [OptionSpec], step: String?, what: String, diagnostics: DiagnosticCollector) {
+    public init(_ node: ConfigNode, specs: [OptionSpec], step: String?, what: String, diagnostics: DiagnosticCollector)
+    {
         self.node = node
         self.step = step
         self.specs = specs
@@ -43,8 +44,9 @@ public struct OptionReader {
         let known = specs.map(\.key)
         for entry in entries where !known.contains(entry.key) {
             if entry.key == "<<" {
-                diagnostics.error("YAML merge keys ('<<') are not supported", at: entry.keyLocation, step: step,
-                                  hint: "write the keys out, or anchor the whole value and reuse it with *name")
+                diagnostics.error(
+                    "YAML merge keys ('<<') are not supported", at: entry.keyLocation, step: step,
+                    hint: "write the keys out, or anchor the whole value and reuse it with *name")
                 continue
             }
             diagnostics.error(
@@ -55,25 +57,31 @@ public struct OptionReader {
             let location = entries.first { $0.key == spec.key }?.keyLocation ?? node.location
             if let exclusion = spec.exclusion {
                 for other in exclusion.keys where isGiven(other) {
-                    diagnostics.error("give either '\(spec.key)' or '\(other)', not both",
-                                      at: entries.first { $0.key == other }?.keyLocation ?? location, step: step, hint: exclusion.hint)
+                    diagnostics.error(
+                        "give either '\(spec.key)' or '\(other)', not both",
+                        at: entries.first { $0.key == other }?.keyLocation ?? location, step: step, hint: exclusion.hint
+                    )
                 }
             }
             if let requirement = spec.requirement, !isGiven(requirement.key) {
-                diagnostics.error("'\(spec.key)' applies only with '\(requirement.key)': \(requirement.reason)", at: location, step: step,
-                                  hint: requirement.hint)
+                diagnostics.error(
+                    "'\(spec.key)' applies only with '\(requirement.key)': \(requirement.reason)", at: location,
+                    step: step,
+                    hint: requirement.hint)
             }
         }
         if node.entries != nil {
             for spec in specs where spec.isRequired && !isMisspelled(spec.key) {
                 if let entry = entries.first(where: { $0.key == spec.key }) {
                     if entry.value.isNull {
-                        diagnostics.error("'\(spec.key)' has no value", at: entry.keyLocation, step: step,
-                                          hint: "give `\(spec.key):` a \(spec.typeDocumentation): \(spec.summary)")
+                        diagnostics.error(
+                            "'\(spec.key)' has no value", at: entry.keyLocation, step: step,
+                            hint: "give `\(spec.key):` a \(spec.typeDocumentation): \(spec.summary)")
                     }
                 } else {
-                    diagnostics.error("missing required key '\(spec.key)'", at: node.location, step: step,
-                                      hint: "add `\(spec.key):` (\(spec.typeDocumentation)): \(spec.summary)")
+                    diagnostics.error(
+                        "missing required key '\(spec.key)'", at: node.location, step: step,
+                        hint: "add `\(spec.key):` (\(spec.typeDocumentation)): \(spec.summary)")
                 }
             }
         }
@@ -81,8 +89,10 @@ public struct OptionReader {
 
     /// A reader of `entries`, keys that were checked when an earlier reader of the same mapping was made (a pending
     /// key's value with the values of its references in), reporting to `diagnostics`.
-    package init(entries: [ConfigEntry], node: ConfigNode, step: String?, diagnostics: DiagnosticCollector, specs: [OptionSpec],
-                 context: BuildContext?) {
+    package init(
+        entries: [ConfigEntry], node: ConfigNode, step: String?, diagnostics: DiagnosticCollector, specs: [OptionSpec],
+        context: BuildContext?
+    ) {
         self.entries = entries
         self.node = node
         self.step = step
@@ -115,7 +125,9 @@ public struct OptionReader {
     /// 'audience'?"): a check that `key` is missing would only say the same thing again, about another line.
     public func isMisspelled(_ key: String) -> Bool {
         let known = specs.map(\.key)
-        return entries.contains { entry in !known.contains(entry.key) && Suggestion.closest(to: entry.key, in: known) == key }
+        return entries.contains { entry in
+            !known.contains(entry.key) && Suggestion.closest(to: entry.key, in: known) == key
+        }
     }
 
     /// Reports an error at a node, tagged with this reader's step.
@@ -149,7 +161,9 @@ public struct OptionReader {
     public func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
         guard let node = node(key) else { return nil }
         guard let text = node.scalar?.text, let value = Int(text), range.contains(value) else {
-            error("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(node.scalar?.quoted ?? node.kindName)", at: node)
+            error(
+                "'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(node.scalar?.quoted ?? node.kindName)",
+                at: node)
             return nil
         }
         return value
@@ -159,11 +173,15 @@ public struct OptionReader {
     public func duration(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
         guard let node = node(key) else { return nil }
         guard let text = node.scalar?.text, let seconds = ConfigDuration.seconds(text) else {
-            error("'\(key)' must be a duration such as 90s, 20m, 1h or 1h30m, found \(node.scalar?.quoted ?? node.kindName)", at: node)
+            error(
+                "'\(key)' must be a duration such as 90s, 20m, 1h or 1h30m, found \(node.scalar?.quoted ?? node.kindName)",
+                at: node)
             return nil
         }
         guard range.contains(seconds) else {
-            error("'\(key)' must be between \(ConfigDuration.format(range.lowerBound)) and \(ConfigDuration.format(range.upperBound)), found \(node.scalar?.quoted ?? "")", at: node)
+            error(
+                "'\(key)' must be between \(ConfigDuration.format(range.lowerBound)) and \(ConfigDuration.format(range.upperBound)), found \(node.scalar?.quoted ?? "")",
+                at: node)
             return nil
         }
         return seconds
@@ -173,7 +191,9 @@ public struct OptionReader {
     public func stringMap(_ key: String) -> [(key: String, value: String)]? {
         guard let node = node(key) else { return nil }
         guard let entries = node.entries else {
-            error("'\(key)' must be a mapping, found \(node.kindName)", at: node, hint: "write it as `\(key): { name: value }`")
+            error(
+                "'\(key)' must be a mapping, found \(node.kindName)", at: node,
+                hint: "write it as `\(key): { name: value }`")
             return nil
         }
         var result: [(key: String, value: String)] = []
@@ -210,7 +230,9 @@ public struct OptionReader {
     public func oneOf(_ key: String, _ words: [String]) -> String? {
         guard let (text, node) = string(key) else { return nil }
         guard words.contains(text) else {
-            error("'\(key)' must be one of \(words.joined(separator: ", ")), found \(node.scalar?.quoted ?? "")\(Suggestion.didYouMean(text, in: words))", at: node)
+            error(
+                "'\(key)' must be one of \(words.joined(separator: ", ")), found \(node.scalar?.quoted ?? "")\(Suggestion.didYouMean(text, in: words))",
+                at: node)
             return nil
         }
         return text

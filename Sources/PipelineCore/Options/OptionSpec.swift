@@ -128,8 +128,12 @@ public struct OptionSpec: Sendable, Equatable {
     public var typeDocumentation: String {
         guard let bounds else { return type.documentation }
         switch type {
-        case .duration: return "duration, \(ConfigDuration.format(Int64(bounds.lowerBound))) to \(ConfigDuration.format(Int64(bounds.upperBound)))"
-        default: return "\(type.documentation), \(Self.formatBound(bounds.lowerBound)) to \(Self.formatBound(bounds.upperBound))"
+        case .duration:
+            return
+                "duration, \(ConfigDuration.format(Int64(bounds.lowerBound))) to \(ConfigDuration.format(Int64(bounds.upperBound)))"
+        default:
+            return
+                "\(type.documentation), \(Self.formatBound(bounds.lowerBound)) to \(Self.formatBound(bounds.upperBound))"
         }
     }
 
@@ -160,8 +164,10 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// Creates a key description.
-    public init(_ key: String, _ type: ValueType, required: Bool = false, default defaultValue: String? = nil,
-                examples: [String] = [], _ summary: String) {
+    public init(
+        _ key: String, _ type: ValueType, required: Bool = false, default defaultValue: String? = nil,
+        examples: [String] = [], _ summary: String
+    ) {
         self.key = key
         self.type = type
         self.isRequired = required

@@ -44,7 +44,9 @@ public struct ParameterDeclaration: Sendable, Equatable {
         case .integer:
             if Int64(value) == nil { return "parameter '\(name)' must be a whole number; the value given is not" }
         case .boolean:
-            if value != "true" && value != "false" { return "parameter '\(name)' must be true or false; the value given is not" }
+            if value != "true" && value != "false" {
+                return "parameter '\(name)' must be true or false; the value given is not"
+            }
         }
         if !allowed.isEmpty, !allowed.contains(value) {
             return "parameter '\(name)' must be one of \(allowed.joined(separator: ", ")); the value given is not"
@@ -69,7 +71,7 @@ extension String {
         // Compiled alone first, so a pattern cannot close the group that anchors it (`a)|(b`); `\A` and `\z`
         // anchor the whole value (`$` would also match before a final newline).
         guard (try? NSRegularExpression(pattern: pattern)) != nil,
-              let expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
+            let expression = try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
         else { return nil }
         return expression.firstMatch(in: self, range: NSRange(startIndex..., in: self)) != nil
     }

@@ -87,8 +87,10 @@ public struct HubDeclaration: Sendable {
     public var rate: Double?
 
     /// Creates a declaration.
-    public init(name: String, location: SourceLocation, connection: ConnectionString?, hubName: String?, endpoint: String?,
-                rate: Double? = nil) {
+    public init(
+        name: String, location: SourceLocation, connection: ConnectionString?, hubName: String?, endpoint: String?,
+        rate: Double? = nil
+    ) {
         self.name = name
         self.location = location
         self.connection = connection
@@ -170,8 +172,10 @@ package struct StepInvocation: Sendable {
     package var strays: [ConfigEntry]
 
     /// Creates an invocation.
-    package init(index: Int, kind: String, location: SourceLocation, options: ConfigNode, id: String? = nil, name: String? = nil,
-                condition: StepCondition = .success, strays: [ConfigEntry] = []) {
+    package init(
+        index: Int, kind: String, location: SourceLocation, options: ConfigNode, id: String? = nil, name: String? = nil,
+        condition: StepCondition = .success, strays: [ConfigEntry] = []
+    ) {
         self.index = index
         self.kind = kind
         self.location = location

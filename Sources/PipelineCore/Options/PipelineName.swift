@@ -26,7 +26,9 @@ package enum PipelineName {
         if name.isEmpty { return "is empty" }
         if name.utf8.count > maximumLength { return "is longer than \(maximumLength) characters" }
         guard let first = name.utf8.first, isAlphanumeric(first) else { return "must start with a letter or a digit" }
-        if let bad = name.unicodeScalars.first(where: { !($0.isASCII && (isAlphanumeric(UInt8($0.value)) || "._-".unicodeScalars.contains($0))) }) {
+        if let bad = name.unicodeScalars.first(where: {
+            !($0.isASCII && (isAlphanumeric(UInt8($0.value)) || "._-".unicodeScalars.contains($0)))
+        }) {
             return "has '\(bad)'; use letters, digits, '.', '_' and '-'"
         }
         return nil

@@ -28,18 +28,24 @@ package struct PluginDeclaration: Sendable, Equatable {
     /// Words that make an `env:` name a secret's without its being listed in `secret-env:` (`CRM_TOKEN`, `API_KEY`,
     /// `DB_PASSWORD`): the name split at `_` and `-`, compared without case.
     package static let secretWords: Set<String> = [
-        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "KEY", "APIKEY", "AUTH", "AUTHORIZATION", "CREDENTIAL", "CREDENTIALS",
+        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "KEY", "APIKEY", "AUTH", "AUTHORIZATION", "CREDENTIAL",
+        "CREDENTIALS",
         "COOKIE", "SIGNATURE", "SAS", "CONNECTION", "DSN", "PRIVATE",
     ]
 
     /// Whether an `env:` name is a secret's by its words.
     package static func isSecretName(_ name: String) -> Bool {
-        name.uppercased().split(whereSeparator: { $0 == "_" || $0 == "-" }).contains { secretWords.contains(String($0)) }
+        name.uppercased().split(whereSeparator: { $0 == "_" || $0 == "-" }).contains {
+            secretWords.contains(String($0))
+        }
     }
 
     /// Creates a declaration; the `env:` entries named like secrets are secret.
-    package init(name: String, location: SourceLocation, command: [String], shownCommand: String, commandLocation: SourceLocation,
-                environment: [String: String] = [:], timeout: Int64 = PluginDeclaration.defaultTimeout) {
+    package init(
+        name: String, location: SourceLocation, command: [String], shownCommand: String,
+        commandLocation: SourceLocation,
+        environment: [String: String] = [:], timeout: Int64 = PluginDeclaration.defaultTimeout
+    ) {
         self.name = name
         self.location = location
         self.command = command

@@ -21,7 +21,8 @@ public enum Suggestion {
 
     /// Optimal-string-alignment distance: Levenshtein plus adjacent transpositions ('tgas' is one edit from 'tags').
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

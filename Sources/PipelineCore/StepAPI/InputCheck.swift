@@ -57,6 +57,7 @@ public struct InputCheck: Sendable, Equatable {
 
     /// The problems as report lines, with a count of those not listed.
     public var lines: [String] {
-        problems + (bad > problems.count ? ["… and \(ItemCounts.grouped(bad - problems.count)) more malformed records"] : [])
+        problems
+            + (bad > problems.count ? ["… and \(ItemCounts.grouped(bad - problems.count)) more malformed records"] : [])
     }
 }

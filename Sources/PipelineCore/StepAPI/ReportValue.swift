@@ -16,11 +16,21 @@ public indirect enum ReportValue: Sendable, Equatable, Encodable {
     /// Encodes as plain JSON.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .string(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .int(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .bool(let value): var c = encoder.singleValueContainer(); try c.encode(value)
-        case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
-        case .array(let values): var c = encoder.unkeyedContainer(); for value in values { try c.encode(value) }
+        case .string(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .int(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .bool(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .array(let values):
+            var c = encoder.unkeyedContainer()
+            for value in values { try c.encode(value) }
         case .object(let fields):
             var c = encoder.container(keyedBy: StringCodingKey.self)
             for field in fields { try c.encode(field.value, forKey: StringCodingKey(field.key)) }

@@ -1,4 +1,5 @@
 import HubWire
+
 /// A step ready to run: what the engine asks of it before and while it runs. A `Step` type builds one from its
 /// options; a process plugin's step and a step whose options wait for earlier outputs are ones too.
 public protocol RunnableStep: Sendable {

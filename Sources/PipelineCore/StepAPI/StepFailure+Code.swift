@@ -1,7 +1,9 @@
 extension StepFailure {
     /// What kind of failure it is, in words that stay the same across releases (the message may be reworded): the
     /// report's `steps[].code`, for scripts and alerts. `area.reason`; a step may add codes of its own.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral,
+        CustomStringConvertible
+    {
         /// The code, e.g. `hub.refused`.
         public let rawValue: String
 
@@ -38,14 +40,23 @@ extension StepFailure {
 
     /// The engine's and the hub client's codes, with what each means (the report reference lists them).
     package static let coreCodes: [(Code, String)] = [
-        (.hubRefused, "the hub answered with a refusal no retry changes (a key, a right, a missing resource, a bad request)"),
+        (
+            .hubRefused,
+            "the hub answered with a refusal no retry changes (a key, a right, a missing resource, a bad request)"
+        ),
         (.hubUnreachable, "the hub could not be reached, or its answer never came (connection, TLS, a timeout)"),
-        (.inputRejected, "the step's input (rows, a device or handle file) was refused or could not be read; nothing was sent"),
+        (
+            .inputRejected,
+            "the step's input (rows, a device or handle file) was refused or could not be read; nothing was sent"
+        ),
         (.payloadInvalid, "a payload the template renders is invalid for its platform"),
         (.optionsInvalid, "with the values of earlier steps in, the step's options are invalid"),
         (.referenceUnavailable, "a value an earlier step hands on is missing or does not fit where it is used"),
         (.rowsUnavailable, "rows an earlier step spooled cannot be read back as the run recorded them"),
-        (.journalUnavailable, "the run journal could not be written or read; the step stopped rather than act without a record"),
+        (
+            .journalUnavailable,
+            "the run journal could not be written or read; the step stopped rather than act without a record"
+        ),
         (.stopped, "the run was stopped (a signal) while the step worked"),
         (.failed, "anything else"),
     ]

@@ -20,8 +20,10 @@ public struct StepResult: Sendable, Equatable {
     public var reachedNoDevice = false
 
     /// Creates a result.
-    public init(summary: String, lines: [String] = [], data: ReportValue = .object([]), items: ItemCounts? = nil,
-                interrupted: Bool = false) {
+    public init(
+        summary: String, lines: [String] = [], data: ReportValue = .object([]), items: ItemCounts? = nil,
+        interrupted: Bool = false
+    ) {
         self.summary = summary
         self.lines = lines
         self.data = data

@@ -34,8 +34,9 @@ package final class DryRunTransport: HubTransport {
             status = 201
             headers.append(HubHeader("Location", request.url.replacingQuery(withPath: "dry-run-\(count)")))
         }
-        return TransportResult(response: HubResponse(status: status, headers: headers), attempts: 0, elapsedMs: 0,
-                               trackingId: "dry-run")
+        return TransportResult(
+            response: HubResponse(status: status, headers: headers), attempts: 0, elapsedMs: 0,
+            trackingId: "dry-run")
     }
 }
 

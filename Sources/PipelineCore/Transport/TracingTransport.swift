@@ -24,11 +24,15 @@ package struct TracingTransport: HubTransport {
         let lines = request.dryRunLines(redactedAuthorization: Self.shown(authorization()))
         do {
             let result = try await inner.execute(request, authorization: authorization, policy: policy)
-            sink(HubTrace(requestLines: lines, status: result.response.status, location: result.response.header("Location"),
-                          attempts: result.attempts))
+            sink(
+                HubTrace(
+                    requestLines: lines, status: result.response.status, location: result.response.header("Location"),
+                    attempts: result.attempts))
             return result
         } catch {
-            sink(HubTrace(requestLines: lines, status: nil, location: nil, attempts: error.attempts, failure: "\(error)"))
+            sink(
+                HubTrace(requestLines: lines, status: nil, location: nil, attempts: error.attempts, failure: "\(error)")
+            )
             throw error
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import HubClient
 import HubWire
 import RunFlow
 
@@ -17,21 +18,27 @@ extension PushServer {
     }
 
     /// Platforms the sample's apps send: `apns`, `fcm` (legacy FCM, NH's `gcm`) and, in the MAUI tutorial, `fcmv1`.
-    static let installationPlatforms: [String: PushPlatform] = ["apns": .apns, "fcm": .gcm, "gcm": .gcm, "fcmv1": .fcmv1, "wns": .wns]
+    static let installationPlatforms: [String: PushPlatform] = [
+        "apns": .apns, "fcm": .gcm, "gcm": .gcm, "fcmv1": .fcmv1, "wns": .wns,
+    ]
 
     func putInstallation(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
-        let body = try await decodeBody(request, as: DeviceInstallation.self,
-                                        shape: #"{"installationId", "platform", "pushChannel", "tags"}"#)
+        let body = try await decodeBody(
+            request, as: DeviceInstallation.self,
+            shape: #"{"installationId", "platform", "pushChannel", "tags"}"#)
         guard let id = body.installationId, !id.isEmpty else { throw .badRequest("installationId is required") }
         try await saveInstallation(id: id, body: body, user: user)
         return ServedResponse(status: .ok)
     }
 
     /// `PUT /v1/installations/{id}`: the same, with the id in the path (Pushline's own, versioned form).
-    func putVersionedInstallation(_ request: ServedRequest, id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+    func putVersionedInstallation(_ request: ServedRequest, id: String, caller: Caller) async throws(Problem)
+        -> ServedResponse
+    {
         let user = try deviceUser(caller)
-        let body = try await decodeBody(request, as: DeviceInstallation.self, shape: #"{"platform", "pushChannel", "tags"}"#)
+        let body = try await decodeBody(
+            request, as: DeviceInstallation.self, shape: #"{"platform", "pushChannel", "tags"}"#)
         if let inBody = body.installationId, inBody != id {
             throw Problem.field("installationId", "the body's installationId differs from the one in the path")
         }
@@ -43,7 +50,8 @@ extension PushServer {
     func getVersionedInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
         try Self.checkInstallationID(id)
-        guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user) else {
+        guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user)
+        else {
             throw .notFound("you have no installation \(id)")
         }
         struct View: Encodable {
@@ -53,8 +61,10 @@ extension PushServer {
             let tags: [String]
             let userId: String?
         }
-        let view = View(installationId: existing.installationId, platform: existing.platform, pushChannel: existing.pushChannel.handle,
-                        tags: existing.tags ?? [], userId: existing.userId)
+        let view = View(
+            installationId: existing.installationId, platform: existing.platform,
+            pushChannel: existing.pushChannel.handle,
+            tags: existing.tags ?? [], userId: existing.userId)
         return json(.ok, JSONText.encode(view))
     }
 
@@ -66,20 +76,24 @@ extension PushServer {
             throw .badRequest("unknown platform '\(platformName)'; use apns, fcm, fcmv1 or wns")
         }
         guard let channel = body.pushChannel, !channel.isEmpty else { throw .badRequest("pushChannel is required") }
-        if let problem = platform.handleProblem(channel) { throw .badRequest("pushChannel is not a \(platform.rawValue) handle: \(problem)") }
+        if let problem = platform.handleProblem(channel) {
+            throw .badRequest("pushChannel is not a \(platform.rawValue) handle: \(problem)")
+        }
         let installationTags = try tags.tags(for: user, client: body.tags ?? [])
         if let existing = try await installation(id), !existing.isOwned(by: tags.identityTag(for: user), user: user) {
             throw .notFound("you have no installation \(id)")
         }
-        let installation = Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel), userId: user,
-                                        tags: installationTags)
+        let installation = Installation(
+            installationId: id, platform: platform.rawValue, pushChannel: .handle(channel), userId: user,
+            tags: installationTags)
         _ = try await hub.perform(HubRequests.putInstallation(installation, at: hub.session.endpoint))
     }
 
     func deleteInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
         let user = try deviceUser(caller)
         try Self.checkInstallationID(id)
-        guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user) else {
+        guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user)
+        else {
             throw .notFound("you have no installation \(id)")
         }
         _ = try await hub.perform(HubRequests.deleteInstallation(id: id, at: hub.session.endpoint), allowing: [404])
@@ -88,11 +102,13 @@ extension PushServer {
 
     /// The installation `id`, or nil when the hub has none.
     private func installation(_ id: String) async throws(Problem) -> Installation? {
-        let response = try await hub.perform(HubRequests.getInstallation(id: id, at: hub.session.endpoint), allowing: [404])
+        let response = try await hub.perform(
+            HubRequests.getInstallation(id: id, at: hub.session.endpoint), allowing: [404])
         guard response.status != 404 else { return nil }
         // NH labels the JSON `application/xml` in recorded traffic; the body is what counts.
         guard let installation = try? JSONDecoder().decode(Installation.self, from: Data(response.body)) else {
-            throw Problem(.badGateway, "Bad Gateway", "the notification hub answered an installation Pushline cannot read")
+            throw Problem(
+                .badGateway, "Bad Gateway", "the notification hub answered an installation Pushline cannot read")
         }
         return installation
     }
@@ -100,9 +116,13 @@ extension PushServer {
     /// Installation ids are the app's own (a device id); kept to what fits a URL segment and a log line.
     static func checkInstallationID(_ id: String) throws(Problem) {
         guard id.utf8.count <= 256, id != ".", id != "..",
-              !id.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || "/?#%\\".unicodeScalars.contains($0) })
+            !id.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.value < 0x20 || "/?#%\\".unicodeScalars.contains($0)
+            })
         else {
-            throw .badRequest("installationId must be 1 to 256 characters without spaces, control characters or / ? # % \\, and not . or ..")
+            throw .badRequest(
+                "installationId must be 1 to 256 characters without spaces, control characters or / ? # % \\, and not . or .."
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServing
+import HubClient
 import HubWire
 
 /// The seed tutorial's device routes: `POST /api/register`, `PUT` and `DELETE /api/register/{id}`. A caller sees
@@ -7,9 +8,15 @@ import HubWire
 extension PushServer {
     /// The body of `PUT /api/register/{id}`, as the seed's apps send it (PascalCase).
     struct DeviceRegistration: Decodable {
-        let Platform: String
-        let Handle: String
-        let Tags: [String]?
+        let platform: String
+        let handle: String
+        let tags: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case platform = "Platform"
+            case handle = "Handle"
+            case tags = "Tags"
+        }
     }
 
     /// Platform names the seed's apps send, and what NH registers them as. `fcm` is what the latest tutorial's
@@ -18,7 +25,9 @@ extension PushServer {
         "apns": .apns, "fcmv1": .fcmv1, "gcm": .gcm, "fcm": .gcm, "wns": .wns, "mpns": .mpns,
     ]
 
-    func createRegistrationID(_ request: ServedRequest, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
+    func createRegistrationID(_ request: ServedRequest, caller: Caller, now: Double) async throws(Problem)
+        -> ServedResponse
+    {
         let user = try deviceUser(caller)
         let handle = QueryPairs(request.query)["handle"]
         var id: String?
@@ -34,33 +43,46 @@ extension PushServer {
             id = own.first?.registrationId
             for extra in own.dropFirst() {
                 guard let extraID = extra.registrationId else { continue }
-                _ = try await hub.perform(HubRequests.deleteRegistration(id: extraID, at: hub.session.endpoint), allowing: [404])
+                _ = try await hub.perform(
+                    HubRequests.deleteRegistration(id: extraID, at: hub.session.endpoint), allowing: [404])
             }
         }
         if id == nil {
             let response = try await hub.perform(HubRequests.createRegistrationID(at: hub.session.endpoint))
-            guard let location = response.header("Location"), let made = NotificationLocation.notificationId(fromLocation: location),
-                  !made.isEmpty
-            else { throw Problem(.badGateway, "Bad Gateway", "the notification hub answered without a registration id") }
+            guard let location = response.header("Location"),
+                let made = NotificationLocation.notificationId(fromLocation: location),
+                !made.isEmpty
+            else {
+                throw Problem(.badGateway, "Bad Gateway", "the notification hub answered without a registration id")
+            }
             issued.issue(made, to: user, now: now)
             id = made
         }
         return json(.ok, JSONString.quote(id ?? ""))
     }
 
-    func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
+    func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem)
+        -> ServedResponse
+    {
         let user = try deviceUser(caller)
         try Self.checkRegistrationID(id)
-        let update = try await decodeBody(request, as: DeviceRegistration.self,
-                                          shape: #"{"Platform": "apns|fcmv1|gcm|wns|mpns", "Handle": "…", "Tags": ["…"]}"#)
-        guard let platform = Self.platforms[update.Platform.lowercased()], let kind = RegistrationDescription.Kind(platform: platform) else {
-            throw .badRequest("unknown Platform '\(update.Platform)'; use apns, fcmv1, gcm, wns or mpns")
+        let update = try await decodeBody(
+            request, as: DeviceRegistration.self,
+            shape: #"{"Platform": "apns|fcmv1|gcm|wns|mpns", "Handle": "…", "Tags": ["…"]}"#)
+        guard let platform = Self.platforms[update.platform.lowercased()],
+            let kind = RegistrationDescription.Kind(platform: platform)
+        else {
+            throw .badRequest("unknown Platform '\(update.platform)'; use apns, fcmv1, gcm, wns or mpns")
         }
-        if let problem = platform.handleProblem(update.Handle) { throw .badRequest("the Handle is not a \(platform.rawValue) handle: \(problem)") }
-        let registrationTags = try tags.tags(for: user, client: update.Tags ?? [])
+        if let problem = platform.handleProblem(update.handle) {
+            throw .badRequest("the Handle is not a \(platform.rawValue) handle: \(problem)")
+        }
+        let registrationTags = try tags.tags(for: user, client: update.tags ?? [])
         try await requireOwnOrIssued(id, user: user, now: now)
-        let description = RegistrationDescription(kind: kind, isTemplate: false, handle: update.Handle, tags: registrationTags)
-        let response = try await hub.perform(HubRequests.upsertRegistration(description, id: id, at: hub.session.endpoint), allowing: [410])
+        let description = RegistrationDescription(
+            kind: kind, isTemplate: false, handle: update.handle, tags: registrationTags)
+        let response = try await hub.perform(
+            HubRequests.upsertRegistration(description, id: id, at: hub.session.endpoint), allowing: [410])
         if response.status == 410 {
             issued.forget(id)
             throw Problem(.gone, "Gone", "registration \(id) is gone; ask for a new id with POST /api/register")
@@ -73,7 +95,7 @@ extension PushServer {
         let user = try deviceUser(caller)
         try Self.checkRegistrationID(id)
         guard let existing = try await registration(id), existing.installationId == nil,
-              existing.tags.contains(tags.identityTag(for: user))
+            existing.tags.contains(tags.identityTag(for: user))
         else { throw .notFound("you have no registration \(id)") }
         _ = try await hub.perform(HubRequests.deleteRegistration(id: id, at: hub.session.endpoint), allowing: [404])
         return ServedResponse(status: .ok)
@@ -81,14 +103,18 @@ extension PushServer {
 
     /// NH's registration ids are letters, digits and dashes; anything else names no registration.
     static func checkRegistrationID(_ id: String) throws(Problem) {
-        guard (1...128).contains(id.utf8.count), id.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" })
+        guard (1...128).contains(id.utf8.count),
+            id.unicodeScalars.allSatisfy({
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-"
+            })
         else { throw .notFound("there is no registration '\(id.prefix(64))'") }
     }
 
     /// Device routes act for a user: the identity tag is theirs. A sender key names no user.
     func deviceUser(_ caller: Caller) throws(Problem) -> String {
         guard let user = caller.user else {
-            throw .forbidden("devices belong to a user: sign in as one, or use a device key with `user:` in the service file")
+            throw .forbidden(
+                "devices belong to a user: sign in as one, or use a device key with `user:` in the service file")
         }
         return user
     }
@@ -104,25 +130,33 @@ extension PushServer {
             return
         }
         guard issued.isIssued(id, to: user, now: now) else {
-            throw Problem(.gone, "Gone", "registration id \(id) was not issued to you or has expired; ask for a new one with POST /api/register")
+            throw Problem(
+                .gone, "Gone",
+                "registration id \(id) was not issued to you or has expired; ask for a new one with POST /api/register")
         }
     }
 
     /// The registration `id`, or nil when the hub has none.
     private func registration(_ id: String) async throws(Problem) -> RegistrationDescription? {
-        let response = try await hub.perform(HubRequests.getRegistration(id: id, at: hub.session.endpoint), allowing: [404])
+        let response = try await hub.perform(
+            HubRequests.getRegistration(id: id, at: hub.session.endpoint), allowing: [404])
         guard response.status != 404 else { return nil }
         do {
             return try RegistrationDescription(parsing: String(decoding: response.body, as: UTF8.self))
         } catch {
-            throw Problem(.badGateway, "Bad Gateway", "the notification hub answered a registration Pushline cannot read")
+            throw Problem(
+                .badGateway, "Bad Gateway", "the notification hub answered a registration Pushline cannot read")
         }
     }
 
     /// The registrations for a PNS handle (first 100, as the seed reads them).
     private func registrations(handle: String) async throws(Problem) -> [RegistrationDescription] {
-        let response = try await hub.perform(HubRequests.registrations(handle: handle, tag: nil, top: 100, continuation: nil,
-                                                                       at: hub.session.endpoint))
-        return AtomFeed.entries(in: String(decoding: response.body, as: UTF8.self)).compactMap { try? RegistrationDescription(parsing: $0) }
+        let response = try await hub.perform(
+            HubRequests.registrations(
+                handle: handle, tag: nil, top: 100, continuation: nil,
+                at: hub.session.endpoint))
+        return AtomFeed.entries(in: String(decoding: response.body, as: UTF8.self)).compactMap {
+            try? RegistrationDescription(parsing: $0)
+        }
     }
 }

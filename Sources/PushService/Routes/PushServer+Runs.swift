@@ -1,7 +1,9 @@
+import Engine
 import Foundation
 import HTTPServing
 import HubHTTP
 import HubWire
+import PipelineConfig
 import PipelineCore
 import RunFlow
 import RunStore
@@ -12,19 +14,26 @@ import RunStore
 /// first (422 naming the field). A run of the same pipeline in progress is 409; the same run already completed is
 /// answered 200 with that run (nothing is sent twice); an `Idempotency-Key` makes a retried POST return the first run.
 extension PushServer {
-    func startRun(_ request: ServedRequest, name: String, caller: Caller, now: Double) async throws(Problem) -> ServedResponse {
-        guard let served = pipelines[name] else { throw .notFound("there is no pipeline '\(name)'; see the service file's `pipelines:`") }
+    func startRun(_ request: ServedRequest, name: String, caller: Caller, now: Double) async throws(Problem)
+        -> ServedResponse
+    {
+        guard let served = pipelines[name] else {
+            throw .notFound("there is no pipeline '\(name)'; see the service file's `pipelines:`")
+        }
         let values = try await parameterValues(request, for: served)
         // The request as canonical JSON (keys sorted), so no two different requests share a digest.
         let digest = ContentDigest.hex(JSONText.encode(["pipeline": name, "parameters": JSONText.encode(values)]))
         let owner = caller.kind.rawValue + ":" + caller.name
         let key = request.headers["Idempotency-Key"]
         if let key {
-            guard (1...255).contains(key.utf8.count) else { throw .badRequest("Idempotency-Key must be 1 to 255 characters") }
+            guard (1...255).contains(key.utf8.count) else {
+                throw .badRequest("Idempotency-Key must be 1 to 255 characters")
+            }
             switch idempotency.lookup(key, caller: owner, digest: digest, now: now) {
             case .new: break
             case .mismatch:
-                throw .unprocessable("this Idempotency-Key was used with a different request; use a new key for a new run")
+                throw .unprocessable(
+                    "this Idempotency-Key was used with a different request; use a new key for a new run")
             case .replay(let runID):
                 return try await runResponse(id: runID, pipeline: name, status: .ok)
             }
@@ -34,13 +43,16 @@ extension PushServer {
             // Parameters were checked already, so what is left is the pipeline's own problem (an unset variable,
             // a missing input file): the operator's to fix, said without values.
             let errors = loaded.diagnostics.filter { $0.severity == .error }.prefix(5).map(\.message)
-            throw Problem(.internalServerError, "Internal Server Error", "the pipeline cannot run: " + errors.joined(separator: "; "))
+            throw Problem(
+                .internalServerError, "Internal Server Error",
+                "the pipeline cannot run: " + errors.joined(separator: "; "))
         }
         var run = PipelineRun(store: nil)
         do {
             run.trust = try HubTrust(environment: runConsole.environment)
         } catch {
-            throw Problem(.internalServerError, "Internal Server Error", "the pipeline cannot run: \(error.description)")
+            throw Problem(
+                .internalServerError, "Internal Server Error", "the pipeline cannot run: \(error.description)")
         }
         run.watchSignals = false
         let (started, continuation) = AsyncStream<RunRecord>.makeStream()
@@ -71,8 +83,10 @@ extension PushServer {
             }
             throw Problem(.internalServerError, "Internal Server Error", "the run ended before it started")
         case .failure(RunFlowError.locked(_, let holder)):
-            throw Problem(.conflict, "Conflict", "a run of '\(name)' is in progress" + (holder.map { " (pid \($0.pid) on \($0.host))" } ?? "")
-                          + "; try again when it has ended", headers: [.retryAfter: "30"])
+            throw Problem(
+                .conflict, "Conflict",
+                "a run of '\(name)' is in progress" + (holder.map { " (pid \($0.pid) on \($0.host))" } ?? "")
+                    + "; try again when it has ended", headers: [.retryAfter: "30"])
         case .failure(let error):
             let reason = (error as? RunFlowError)?.message ?? "the run store failed"
             throw Problem(.serviceUnavailable, "Service Unavailable", "the run could not start: \(reason)")
@@ -84,13 +98,20 @@ extension PushServer {
     }
 
     /// The run `id` (exactly; no prefixes over HTTP) as JSON.
-    private func runResponse(id: String, pipeline: String?, status: HTTPStatus) async throws(Problem) -> ServedResponse {
-        guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !id.isEmpty else { throw .notFound("there is no run '\(id.prefix(64))'") }
+    private func runResponse(id: String, pipeline: String?, status: HTTPStatus) async throws(Problem) -> ServedResponse
+    {
+        guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !id.isEmpty else {
+            throw .notFound("there is no run '\(id.prefix(64))'")
+        }
         do {
             guard let store = try await runReader.store() else { throw Problem.notFound("there is no run '\(id)'") }
             // Exact ids only: a prefix that several runs share is not a run either.
-            guard let record = try await store.run(matching: id), record.id == id else { throw Problem.notFound("there is no run '\(id)'") }
-            let name = pipeline ?? pipelines.values.first { record.path != nil && RunNames.absolute($0.path) == record.path }?.name
+            guard let record = try await store.run(matching: id), record.id == id else {
+                throw Problem.notFound("there is no run '\(id)'")
+            }
+            let name =
+                pipeline ?? pipelines.values.first { record.path != nil && RunNames.absolute($0.path) == record.path }?
+                .name
                 ?? record.pipeline
             let view = RunView(record, pipeline: name, counts: try await store.counts(run: record.id))
             return json(status, RunView.json(view, report: record.summary))
@@ -104,7 +125,9 @@ extension PushServer {
     /// `{"parameters": {name: value}}` checked against the declarations: strings, whole numbers and booleans are
     /// taken as their text; an unknown name, a value that breaks its declaration or a missing required one is 422
     /// naming the field, and never echoes the value.
-    private func parameterValues(_ request: ServedRequest, for served: ServedPipeline) async throws(Problem) -> [String: String] {
+    private func parameterValues(_ request: ServedRequest, for served: ServedPipeline) async throws(Problem) -> [String:
+        String]
+    {
         // JSON always (415 otherwise), even for an empty body: a run must not be startable by a cross-site form.
         let bytes = try await body(request)
         guard !bytes.isEmpty else { return try checked([:], for: served) }
@@ -121,8 +144,10 @@ extension PushServer {
         var values: [String: String] = [:]
         for name in parameters.keys.sorted() {
             // Each value alone through JSONDecoder, which tells true from 1 (JSONSerialization's NSNumber does not).
-            guard let data = try? JSONSerialization.data(withJSONObject: [parameters[name] as Any], options: [.fragmentsAllowed]),
-                  let value = try? JSONDecoder().decode([ParameterValue].self, from: data).first
+            guard
+                let data = try? JSONSerialization.data(
+                    withJSONObject: [parameters[name] as Any], options: [.fragmentsAllowed]),
+                let value = try? JSONDecoder().decode([ParameterValue].self, from: data).first
             else { throw Problem.field("parameters.\(name)", "must be a string, a whole number or true/false") }
             values[name] = value.text
         }
@@ -132,12 +157,16 @@ extension PushServer {
     private func checked(_ values: [String: String], for served: ServedPipeline) throws(Problem) -> [String: String] {
         let names = served.parameters.map(\.name)
         for name in values.keys.sorted() where !names.contains(name) {
-            throw Problem.field("parameters.\(name)", "the pipeline has no parameter '\(name)'"
-                + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"))
+            throw Problem.field(
+                "parameters.\(name)",
+                "the pipeline has no parameter '\(name)'"
+                    + (names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))"))
         }
         for declaration in served.parameters {
             if let value = values[declaration.name] {
-                if let problem = declaration.problem(with: value) { throw Problem.field("parameters.\(declaration.name)", problem) }
+                if let problem = declaration.problem(with: value) {
+                    throw Problem.field("parameters.\(declaration.name)", problem)
+                }
             } else if declaration.defaultValue == nil, declaration.required || declaration.problem(with: "") != nil {
                 // Left out, a parameter without a default is empty: one whose rules forbid that must be given.
                 throw Problem.field("parameters.\(declaration.name)", "parameter '\(declaration.name)' is required")

@@ -23,7 +23,9 @@ enum Route: Equatable {
     /// `GET /v1/runs/{id}`
     case showRun(String)
     /// `PUT`, `GET`, `DELETE /v1/installations/{id}`
-    case putVersionedInstallation(String), getVersionedInstallation(String), deleteVersionedInstallation(String)
+    case putVersionedInstallation(String)
+    case getVersionedInstallation(String)
+    case deleteVersionedInstallation(String)
     /// `GET /openapi.json`
     case openAPI
     /// `GET /metrics` (Prometheus text)
@@ -40,7 +42,9 @@ enum Route: Equatable {
             return
         }
         let segments = decoded.map { $0 ?? "" }
-        func only(_ allowed: HTTPMethod, _ route: Route) -> Route { method == allowed ? route : .wrongMethod([allowed]) }
+        func only(_ allowed: HTTPMethod, _ route: Route) -> Route {
+            method == allowed ? route : .wrongMethod([allowed])
+        }
         // HEAD is answered wherever GET is (RFC 9110 §9.3.2); the server sends the head without the body.
         func read(_ route: Route) -> Route { method == .get || method == .head ? route : .wrongMethod([.get, .head]) }
         switch segments.map({ $0.lowercased() }) {
@@ -50,7 +54,8 @@ enum Route: Equatable {
         case ["openapi.json"]: self = read(.openAPI)
         case ["api", "register"]: self = only(.post, .createRegistrationID)
         case ["api", "notifications"]: self = only(.post, .notifyUser)
-        case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "pipelines" && parts[3] == "runs" && !parts[2].isEmpty:
+        case let parts
+        where parts.count == 4 && parts[0] == "v1" && parts[1] == "pipelines" && parts[3] == "runs" && !parts[2].isEmpty:
             self = only(.post, .startRun(segments[2]))
         case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "installations" && !parts[2].isEmpty:
             switch method {
@@ -63,7 +68,8 @@ enum Route: Equatable {
             self = read(.showRun(segments[2]))
         case ["api", "notifications", "installations"]: self = only(.put, .putInstallation)
         case ["api", "notifications", "requests"]: self = only(.post, .notificationRequest)
-        case let parts where parts.count == 4 && parts[0] == "api" && parts[1] == "notifications" && parts[2] == "installations"
+        case let parts
+        where parts.count == 4 && parts[0] == "api" && parts[1] == "notifications" && parts[2] == "installations"
             && !parts[3].isEmpty:
             self = only(.delete, .deleteInstallation(segments[3]))
         case let parts where parts.count == 3 && parts[0] == "api" && parts[1] == "register" && !parts[2].isEmpty:
@@ -81,7 +87,8 @@ enum Route: Equatable {
     var scope: Scope? {
         switch self {
         case .createRegistrationID, .upsertRegistration, .deleteRegistration, .putInstallation, .deleteInstallation,
-             .putVersionedInstallation, .getVersionedInstallation, .deleteVersionedInstallation: .register
+            .putVersionedInstallation, .getVersionedInstallation, .deleteVersionedInstallation:
+            .register
         case .notifyUser, .notificationRequest: .send
         case .metrics, .startRun, .showRun: .admin
         case .healthz, .readyz, .openAPI, .wrongMethod, .unknown: nil

@@ -19,16 +19,19 @@ package enum ServiceLoader {
 
     /// The service at `path`, or nil when it has errors (all of them reported to `diagnostics`). `validate` only
     /// warns about unset `${env:}` references, as it does for pipelines; `run` needs them.
-    package static func load(path: String, purpose: LoaderOptions.Purpose, environment: [String: String],
-                            diagnostics: DiagnosticCollector) async -> Loaded? {
+    package static func load(
+        path: String, purpose: LoaderOptions.Purpose, environment: [String: String],
+        diagnostics: DiagnosticCollector
+    ) async -> Loaded? {
         let loader = PipelineLoader(options: LoaderOptions(purpose: purpose, environment: environment))
         guard let file = loader.loadService(path: path, diagnostics: diagnostics),
-              let settings = ServiceSettingsDecoder(file: file, diagnostics: diagnostics).decode()
+            let settings = ServiceSettingsDecoder(file: file, diagnostics: diagnostics).decode()
         else { return nil }
         var users: UserDirectory?
         if let usersFile = settings.usersFile {
-            users = UserDirectory.load(path: usersFile, identityTagPrefix: settings.identityTagPrefix,
-                                       reference: settings.usersFileLocation, diagnostics: diagnostics)
+            users = UserDirectory.load(
+                path: usersFile, identityTagPrefix: settings.identityTagPrefix,
+                reference: settings.usersFileLocation, diagnostics: diagnostics)
         }
         // Each pipeline is checked now, as `validate` would (values come with each request), so a broken one stops
         // the service from starting rather than failing its first caller.
@@ -39,7 +42,8 @@ package enum ServiceLoader {
             let loaded = await LoadedPipeline.load(path, purpose: .validate, console: quiet, environment: environment)
             loaded.diagnostics.forEach(diagnostics.report)
             if loaded.document == nil, !loaded.diagnostics.hasErrors {
-                diagnostics.error("pipeline '\(name)' cannot be read from '\(path)'", at: settings.pipelineLocations[name])
+                diagnostics.error(
+                    "pipeline '\(name)' cannot be read from '\(path)'", at: settings.pipelineLocations[name])
             }
             pipelines.append(ServedPipeline(name: name, path: path, parameters: loaded.document?.parameters ?? []))
         }

@@ -37,26 +37,33 @@ public struct ServiceSettingsDecoder {
             hub = file.hubs.first { $0.name == hubName }
             if hub == nil {
                 let names = file.hubs.map(\.name)
-                reader.error("unknown hub '\(hubName)'\(Suggestion.didYouMean(hubName, in: names))", at: hubNode,
-                             hint: names.isEmpty ? "declare it under `hubs:`" : "declared hubs: \(names.joined(separator: ", "))")
+                reader.error(
+                    "unknown hub '\(hubName)'\(Suggestion.didYouMean(hubName, in: names))", at: hubNode,
+                    hint: names.isEmpty ? "declare it under `hubs:`" : "declared hubs: \(names.joined(separator: ", "))"
+                )
             }
             if let hub, hub.rate != nil {
                 // Said rather than silently ignored: the budget is a batch run's, kept through the run journal.
-                diagnostics.warning("hub '\(hub.name)': `rate:` paces batch runs (`pushline run`); `pushline serve` sends each request "
-                                    + "as it comes", at: hub.location, hint: "bound the service's sends with `limits:` instead")
+                diagnostics.warning(
+                    "hub '\(hub.name)': `rate:` paces batch runs (`pushline run`); `pushline serve` sends each request "
+                        + "as it comes", at: hub.location, hint: "bound the service's sends with `limits:` instead")
             }
         }
         // The rest is checked even without a usable hub, so one run reports every problem.
-        var settings = ServiceSettings(hub: hub ?? HubDeclaration(name: "", location: node.location, connection: nil, hubName: nil, endpoint: nil))
+        var settings = ServiceSettings(
+            hub: hub ?? HubDeclaration(name: "", location: node.location, connection: nil, hubName: nil, endpoint: nil))
         if let listen = keys.listen { decodeListen(listen, into: &settings) }
         if let users = keys.users { decodeUsers(users, into: &settings) }
         if let jwt = keys.jwt { decodeJWT(jwt, into: &settings) }
         // Devices first: a device key's user is checked against the identity tag they configure.
         if let devices = keys.devices { decodeDevices(devices, into: &settings) }
-        if let apiKeys = keys.apiKeys { settings.apiKeys = decodeAPIKeys(apiKeys, identityPrefix: settings.identityTagPrefix) }
+        if let apiKeys = keys.apiKeys {
+            settings.apiKeys = decodeAPIKeys(apiKeys, identityPrefix: settings.identityTagPrefix)
+        }
         if let notify = keys.notify { decodeNotify(notify, into: &settings) }
         if let requests = keys.requests {
-            let requestReader = OptionReader(requests, specs: RequestKeys.specs, step: nil, what: "service.requests", diagnostics: diagnostics)
+            let requestReader = OptionReader(
+                requests, specs: RequestKeys.specs, step: nil, what: "service.requests", diagnostics: diagnostics)
             let requestKeys = RequestKeys(reading: requestReader)
             settings.requestTemplates = templates(requestKeys.templates, properties: Self.requestProperties)
             settings.silentRequestTemplates = templates(requestKeys.silentTemplates, properties: Self.requestProperties)
@@ -65,11 +72,17 @@ public struct ServiceSettingsDecoder {
         if let pipelines = keys.pipelines, let entries = pipelines.entries {
             for entry in entries {
                 guard let path = entry.value.scalar?.text, !path.isEmpty else {
-                    diagnostics.error("pipeline '\(entry.key)' needs a file path", at: entry.keyLocation, hint: "e.g. digest: daily-digest.yaml")
+                    diagnostics.error(
+                        "pipeline '\(entry.key)' needs a file path", at: entry.keyLocation,
+                        hint: "e.g. digest: daily-digest.yaml")
                     continue
                 }
-                guard entry.key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), entry.key.count <= 64 else {
-                    diagnostics.error("pipeline name '\(entry.key)' must be letters, digits, - and _ (it is part of a URL)", at: entry.keyLocation)
+                guard entry.key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
+                    entry.key.count <= 64
+                else {
+                    diagnostics.error(
+                        "pipeline name '\(entry.key)' must be letters, digits, - and _ (it is part of a URL)",
+                        at: entry.keyLocation)
                     continue
                 }
                 settings.pipelines[entry.key] = FilePath.resolve(path, against: file.directory)
@@ -78,14 +91,16 @@ public struct ServiceSettingsDecoder {
         }
         // Declared is enough here: a `validate` without the secrets leaves references unresolved.
         if keys.users == nil, keys.jwt == nil, keys.apiKeys?.entries?.isEmpty ?? true {
-            diagnostics.error("the service lets nobody in: it has neither `users:` nor `api-keys:`", at: node.location,
-                              hint: "add `users: { htpasswd: users.htpasswd }` or an API key")
+            diagnostics.error(
+                "the service lets nobody in: it has neither `users:` nor `api-keys:`", at: node.location,
+                hint: "add `users: { htpasswd: users.htpasswd }` or an API key")
         }
         return hub == nil ? nil : settings
     }
 
     private func decodeListen(_ node: ConfigNode, into settings: inout ServiceSettings) {
-        let reader = OptionReader(node, specs: ListenKeys.specs, step: nil, what: "service.listen", diagnostics: diagnostics)
+        let reader = OptionReader(
+            node, specs: ListenKeys.specs, step: nil, what: "service.listen", diagnostics: diagnostics)
         let keys = ListenKeys(reading: reader)
         settings.host = keys.host
         settings.port = keys.port
@@ -99,7 +114,8 @@ public struct ServiceSettingsDecoder {
     }
 
     private func decodeUsers(_ node: ConfigNode, into settings: inout ServiceSettings) {
-        let reader = OptionReader(node, specs: UserKeys.specs, step: nil, what: "service.users", diagnostics: diagnostics)
+        let reader = OptionReader(
+            node, specs: UserKeys.specs, step: nil, what: "service.users", diagnostics: diagnostics)
         let keys = UserKeys(reading: reader)
         if let path = keys.htpasswd, let pathNode = keys.$htpasswd.node {
             settings.usersFile = FilePath.resolve(path, against: file.directory)
@@ -122,12 +138,15 @@ public struct ServiceSettingsDecoder {
         settings.bearerScopes = keys.scopes
         let keyed = [keys.$hs256Secret.key, keys.$publicKey.key, keys.$jwks.key].filter(reader.contains)
         if keyed.isEmpty {
-            diagnostics.error("service.jwt needs a key: `hs256-secret`, `public-key` or `jwks`", at: node.location,
-                              hint: "e.g. jwks: ${file:jwks.json}")
+            diagnostics.error(
+                "service.jwt needs a key: `hs256-secret`, `public-key` or `jwks`", at: node.location,
+                hint: "e.g. jwks: ${file:jwks.json}")
         }
         if bearer.issuer == nil || bearer.audience == nil {
-            diagnostics.warning("service.jwt checks no \(bearer.issuer == nil ? "issuer" : "audience"): a token any service of the same "
-                                + "identity provider got would sign in here", at: node.location, hint: "add `issuer:` and `audience:`")
+            diagnostics.warning(
+                "service.jwt checks no \(bearer.issuer == nil ? "issuer" : "audience"): a token any service of the same "
+                    + "identity provider got would sign in here", at: node.location,
+                hint: "add `issuer:` and `audience:`")
         }
         settings.bearer = bearer
         settings.bearerLocation = node.location
@@ -135,14 +154,16 @@ public struct ServiceSettingsDecoder {
 
     private func decodeAPIKeys(_ node: ConfigNode, identityPrefix: String) -> [ServiceSettings.APIKey] {
         guard let entries = node.entries else {
-            diagnostics.error("'api-keys' must be a mapping of names, found \(node.kindName)", at: node.location,
-                              hint: "write it as:\n  api-keys:\n    backend: { key: ${env:PUSHLINE_API_KEY}, scopes: [send] }")
+            diagnostics.error(
+                "'api-keys' must be a mapping of names, found \(node.kindName)", at: node.location,
+                hint: "write it as:\n  api-keys:\n    backend: { key: ${env:PUSHLINE_API_KEY}, scopes: [send] }")
             return []
         }
         var keys: [ServiceSettings.APIKey] = []
         for entry in entries {
             let what = "API key '\(entry.key)'"
-            let reader = OptionReader(entry.value, specs: APIKeyKeys.specs, step: nil, what: what, diagnostics: diagnostics)
+            let reader = OptionReader(
+                entry.value, specs: APIKeyKeys.specs, step: nil, what: what, diagnostics: diagnostics)
             let declared = APIKeyKeys(reading: reader)
             var digest: String?
             let key = declared.key.flatMap { text in declared.$key.node.map { (text, $0) } }
@@ -151,25 +172,31 @@ public struct ServiceSettingsDecoder {
             case (let (text, node)?, nil):
                 if text.utf8.count < 16 {
                     // The message never echoes the key.
-                    reader.error("\(what) is shorter than 16 characters", at: node, hint: "generate one: openssl rand -hex 32")
+                    reader.error(
+                        "\(what) is shorter than 16 characters", at: node, hint: "generate one: openssl rand -hex 32")
                 } else {
                     if node.scalar?.hasReferences == false {
-                        diagnostics.warning("\(what) is written in the service file", at: node.location,
-                                            hint: "keep secrets out of git: use ${env:NAME}, ${file:PATH} or `sha256:`")
+                        diagnostics.warning(
+                            "\(what) is written in the service file", at: node.location,
+                            hint: "keep secrets out of git: use ${env:NAME}, ${file:PATH} or `sha256:`")
                     }
                     digest = ContentDigest.hex(text)
                 }
             case (nil, let (text, node)?):
                 let lowered = text.lowercased()
-                if lowered.utf8.count == 64, lowered.allSatisfy(\.isHexDigit) { digest = lowered } else {
-                    reader.error("\(what): `sha256` must be 64 hexadecimal digits", at: node,
-                                 hint: "printf %s \"$KEY\" | sha256sum")
+                if lowered.utf8.count == 64, lowered.allSatisfy(\.isHexDigit) {
+                    digest = lowered
+                } else {
+                    reader.error(
+                        "\(what): `sha256` must be 64 hexadecimal digits", at: node,
+                        hint: "printf %s \"$KEY\" | sha256sum")
                 }
             case (.some(_), .some(let (_, node))):
                 reader.error("\(what) has both `key` and `sha256`", at: node, hint: "keep one")
             case (nil, nil) where !reader.contains(declared.$key.key) && !reader.contains(declared.$sha256.key):
-                diagnostics.error("\(what) needs `key` or `sha256`", at: entry.keyLocation,
-                                  hint: "add `key: ${env:PUSHLINE_API_KEY}`")
+                diagnostics.error(
+                    "\(what) needs `key` or `sha256`", at: entry.keyLocation,
+                    hint: "add `key: ${env:PUSHLINE_API_KEY}`")
             case (nil, nil):
                 break  // An unresolved reference, already reported.
             }
@@ -189,31 +216,38 @@ public struct ServiceSettingsDecoder {
     }
 
     private func decodeDevices(_ node: ConfigNode, into settings: inout ServiceSettings) {
-        let reader = OptionReader(node, specs: DeviceKeys.specs, step: nil, what: "service.devices", diagnostics: diagnostics)
+        let reader = OptionReader(
+            node, specs: DeviceKeys.specs, step: nil, what: "service.devices", diagnostics: diagnostics)
         let keys = DeviceKeys(reading: reader)
         if let prefixNode = keys.$identityTag.node {
             let prefix = keys.identityTag
             // A prefix keeps user tags apart from topic tags and from NH's `$UserId:`/`$InstallationId:` forms.
             if prefix.isEmpty || prefix.hasPrefix("$") || !prefix.hasSuffix(":") {
-                reader.error("'identity-tag' must be a prefix ending in ':' that does not start with '$'", at: prefixNode,
-                             hint: "e.g. username:")
+                reader.error(
+                    "'identity-tag' must be a prefix ending in ':' that does not start with '$'", at: prefixNode,
+                    hint: "e.g. username:")
             } else if let problem = TagSyntax.problem(with: prefix + "user") {
-                reader.error("'identity-tag' does not make a valid tag: \(problem)", at: prefixNode, hint: "e.g. username:")
+                reader.error(
+                    "'identity-tag' does not make a valid tag: \(problem)", at: prefixNode, hint: "e.g. username:")
             } else {
                 settings.identityTagPrefix = prefix
             }
         }
         if let pattern = keys.allowedTags, let patternNode = keys.$allowedTags.node {
-            if let compiled = TagPattern(pattern) { settings.allowedTags = compiled } else {
-                reader.error("'allowed-tags' is not a valid regular expression", at: patternNode,
-                             hint: "e.g. (topic|lang)_[a-z0-9_]{1,40}")
+            if let compiled = TagPattern(pattern) {
+                settings.allowedTags = compiled
+            } else {
+                reader.error(
+                    "'allowed-tags' is not a valid regular expression", at: patternNode,
+                    hint: "e.g. (topic|lang)_[a-z0-9_]{1,40}")
             }
         }
         settings.maxTags = keys.maxTags
     }
 
     private func decodeNotify(_ node: ConfigNode, into settings: inout ServiceSettings) {
-        let reader = OptionReader(node, specs: NotifyKeys.specs, step: nil, what: "service.notify", diagnostics: diagnostics)
+        let reader = OptionReader(
+            node, specs: NotifyKeys.specs, step: nil, what: "service.notify", diagnostics: diagnostics)
         let keys = NotifyKeys(reading: reader)
         settings.notifyPolicy = keys.who
         settings.notifyTemplates = templates(keys.templates, properties: Self.notifyProperties)
@@ -226,25 +260,31 @@ public struct ServiceSettingsDecoder {
         let names = file.templates.map(\.name)
         for entry in entries {
             guard let platform = PushPlatform(caseInsensitive: entry.key) else {
-                diagnostics.error("unknown platform '\(entry.key)'", at: entry.keyLocation,
-                                  hint: "platforms: \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+                diagnostics.error(
+                    "unknown platform '\(entry.key)'", at: entry.keyLocation,
+                    hint: "platforms: \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
                 continue
             }
             guard let name = entry.value.scalar?.text else { continue }
             guard let template = file.templates.first(where: { $0.name == name }) else {
-                diagnostics.error("unknown template '\(name)'\(Suggestion.didYouMean(name, in: names))", at: entry.value.location,
-                                  hint: names.isEmpty ? "declare it under `templates:`" : "declared templates: \(names.joined(separator: ", "))")
+                diagnostics.error(
+                    "unknown template '\(name)'\(Suggestion.didYouMean(name, in: names))", at: entry.value.location,
+                    hint: names.isEmpty
+                        ? "declare it under `templates:`" : "declared templates: \(names.joined(separator: ", "))")
                 continue
             }
             guard template.platform == platform else {
-                diagnostics.error("template '\(name)' is for \(template.platform.rawValue), not \(platform.rawValue)",
-                                  at: entry.value.location, hint: "name a \(platform.rawValue) template here")
+                diagnostics.error(
+                    "template '\(name)' is for \(template.platform.rawValue), not \(platform.rawValue)",
+                    at: entry.value.location, hint: "name a \(platform.rawValue) template here")
                 continue
             }
             let unknown = Set(template.body?.propertyNames ?? []).subtracting(properties).sorted()
             if !unknown.isEmpty {
-                diagnostics.error("template '\(name)' uses \(unknown.map { "$(\($0))" }.joined(separator: ", ")), which this route does not give",
-                                  at: entry.value.location, hint: "these templates may use \(properties.map { "$(\($0))" }.joined(separator: ", "))")
+                diagnostics.error(
+                    "template '\(name)' uses \(unknown.map { "$(\($0))" }.joined(separator: ", ")), which this route does not give",
+                    at: entry.value.location,
+                    hint: "these templates may use \(properties.map { "$(\($0))" }.joined(separator: ", "))")
                 continue
             }
             found[platform] = template
@@ -253,7 +293,9 @@ public struct ServiceSettingsDecoder {
     }
 
     private func decodeLimits(_ node: ConfigNode, into settings: inout ServiceSettings) {
-        let keys = LimitKeys(reading: OptionReader(node, specs: LimitKeys.specs, step: nil, what: "service.limits", diagnostics: diagnostics))
+        let keys = LimitKeys(
+            reading: OptionReader(
+                node, specs: LimitKeys.specs, step: nil, what: "service.limits", diagnostics: diagnostics))
         settings.maxBodyBytes = keys.bodyBytes
         settings.perIdentityPerMinute = keys.perIdentity
         settings.perAddressPerMinute = keys.perAddress

@@ -7,8 +7,11 @@ import RunFlow
 /// `--env-file FILE`: one environment's settings (staging, production) in a dotenv file, so environments
 /// differ by one argument and pipelines are never edited for them.
 struct EnvironmentFileOption: ParsableArguments {
-    @Option(name: .customLong("env-file"),
-            help: "Read NAME=value settings from this dotenv file (what systemd's EnvironmentFile= reads); they win over the inherited environment.")
+    @Option(
+        name: .customLong("env-file"),
+        help:
+            "Read NAME=value settings from this dotenv file (what systemd's EnvironmentFile= reads); they win over the inherited environment."
+    )
     var path: String?
 }
 

@@ -6,7 +6,10 @@ import RunStore
 
 /// `--journal`: where the run journal is, with the `--env-file` that may say it (`$PUSHLINE_JOURNAL`).
 struct JournalOption: ParsableArguments {
-    @Option(help: "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite.")
+    @Option(
+        help:
+            "The run journal: a SQLite file, or a postgres:// URL shared by several machines. Default: $PUSHLINE_JOURNAL, else ${XDG_STATE_HOME:-~/.local/state}/pushline/journal.sqlite."
+    )
     var journal: String?
 
     @OptionGroup var settings: EnvironmentFileOption
@@ -19,7 +22,9 @@ struct JournalOption: ParsableArguments {
         } catch {
             throw CommandFailure("the run journal: \(error.message)", exitCode: RunExit.of(error.kind))
         }
-        guard let opened else { throw CommandFailure("no run journal at '\(RunStores.display(location))' yet; live runs create it") }
+        guard let opened else {
+            throw CommandFailure("no run journal at '\(RunStores.display(location))' yet; live runs create it")
+        }
         return opened
     }
 
@@ -38,16 +43,21 @@ struct JournalOption: ParsableArguments {
         for sibling in try await store.runs(identity: run.identity, limit: 4 * Shard.maximumCount) {
             // One generation's parts: those of an earlier or later `--again` start are other runs.
             guard let part = sibling.shard, part.count == shard.count, sibling.generation == run.generation,
-                  newest[part.index] == nil else { continue }
+                newest[part.index] == nil
+            else { continue }
             newest[part.index] = sibling
         }
         var parts: [RunView.Part] = []
         for index in newest.keys.sorted() {
             let record = newest[index]!
             var items: [String: Int] = [:]
-            for count in try await store.counts(run: record.id) { items[count.state.rawValue, default: 0] += count.count }
-            parts.append(RunView.Part(shard: record.shard?.description ?? "", id: record.id,
-                                      status: try await shownStatus(record, store: store), exitCode: record.exitCode, items: items))
+            for count in try await store.counts(run: record.id) {
+                items[count.state.rawValue, default: 0] += count.count
+            }
+            parts.append(
+                RunView.Part(
+                    shard: record.shard?.description ?? "", id: record.id,
+                    status: try await shownStatus(record, store: store), exitCode: record.exitCode, items: items))
         }
         return parts
     }

@@ -3,9 +3,11 @@ import ArgumentParser
 /// `--param NAME=VALUE`, repeatable: values for the pipeline's `parameters:`, checked against their
 /// declarations when the pipeline loads (a cron line passes them as a service request's body would).
 struct ParameterOption: ParsableArguments {
-    @Option(name: .customLong("param"), parsing: .singleValue,
-            help: ArgumentHelp("A value for one of the pipeline's parameters (repeatable); steps use it as ${param:NAME}.",
-                               valueName: "name=value"))
+    @Option(
+        name: .customLong("param"), parsing: .singleValue,
+        help: ArgumentHelp(
+            "A value for one of the pipeline's parameters (repeatable); steps use it as ${param:NAME}.",
+            valueName: "name=value"))
     var given: [String] = []
 
     /// The values by name. Throws a usage error for a value without `=` or a name given twice.

@@ -9,7 +9,9 @@ enum PipelineNameArgument {
     /// that exists, else `text` itself.
     static func resolve(_ text: String, environment: [String: String]) -> String {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory), !isDirectory.boolValue else { return text }
+        guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return text
+        }
         // Only the name is wanted: a reference that cannot resolve here (a secret this shell lacks) is no obstacle.
         let loader = PipelineLoader(options: LoaderOptions(purpose: .validate, environment: environment))
         return loader.load(path: text, diagnostics: DiagnosticCollector())?.name ?? PipelineName.fromFile(text)

@@ -36,7 +36,9 @@ enum PropertiesArgument {
         var properties: [String: String] = [:]
         for entry in entries {
             guard let scalar = entry.value.scalar else {
-                throw CommandFailure("property '\(entry.key)' in \(name) must be a string, number or boolean, found \(entry.value.kindName); NH template properties are text")
+                throw CommandFailure(
+                    "property '\(entry.key)' in \(name) must be a string, number or boolean, found \(entry.value.kindName); NH template properties are text"
+                )
             }
             properties[entry.key] = entry.value.isNull ? "" : scalar.text
         }

@@ -16,7 +16,8 @@ enum DiagnosticPrinter {
             text += line + "\n" + caretLine(under: line, column: column) + "\n"
         }
         if let hint = diagnostic.hint {
-            text += hint.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            text +=
+                hint.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
                 .map { $0.offset == 0 ? "  hint: \($0.element)" : "        \($0.element)" }
                 .joined(separator: "\n") + "\n"
         }

@@ -50,7 +50,8 @@ struct ProgressReporter: ProgressSink {
 
     private static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
-        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+        return whole >= 3600
+            ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
             : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 }

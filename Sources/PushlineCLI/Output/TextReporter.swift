@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import PipelineCore
 
 /// Formats a run report for people: one line per step, details indented under it.

@@ -38,9 +38,12 @@ package struct BatchControl: Sendable {
     package var sourcesRead: (@Sendable (_ digests: [Int: String]) async -> String?)?
 
     /// Creates a control; the default journals nothing and never stops.
-    package init(ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false, stop: StopSignal = StopSignal(),
-                progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil, pace: (any HubPace)? = nil,
-                paceScope: String? = nil, runIsLive: (@Sendable (String) async -> Bool)? = nil) {
+    package init(
+        ledger: (any ItemLedger)? = nil, isResume: Bool = false, resendUnknown: Bool = false,
+        stop: StopSignal = StopSignal(),
+        progress: (any ProgressSink)? = nil, again: Bool = false, shard: Shard? = nil, pace: (any HubPace)? = nil,
+        paceScope: String? = nil, runIsLive: (@Sendable (String) async -> Bool)? = nil
+    ) {
         self.ledger = ledger
         self.isResume = isResume
         self.resendUnknown = resendUnknown
@@ -71,8 +74,9 @@ extension StepContext {
         logger: Logger, clock: WallClock, document: PipelineDocument, state: RunState, isDryRun: Bool,
         transport: any HubTransport, retryPolicy: RetryPolicy = RetryPolicy(), stepIndex: Int = 1, batch: BatchControl
     ) {
-        self.init(logger: logger, clock: clock, document: document, state: state, isDryRun: isDryRun, transport: transport,
-                  retryPolicy: retryPolicy, stepIndex: stepIndex)
+        self.init(
+            logger: logger, clock: clock, document: document, state: state, isDryRun: isDryRun, transport: transport,
+            retryPolicy: retryPolicy, stepIndex: stepIndex)
         self.batch = batch
     }
 }

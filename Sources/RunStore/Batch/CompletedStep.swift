@@ -32,7 +32,8 @@ package struct CompletedStep: Sendable, Equatable {
     /// The outputs as the journal stores them: a JSON object, booleans as `{"boolean": true}`, lists as `{"values": […], "total": n}`, rows as
     /// `{"rows": {…}}` (where the spool is, its count, columns and digest).
     package var outputsJSON: String {
-        let stored = reachedNoDevice ? outputs.merging([Self.reachedNoDeviceKey: .integer(1)]) { kept, _ in kept } : outputs
+        let stored =
+            reachedNoDevice ? outputs.merging([Self.reachedNoDeviceKey: .integer(1)]) { kept, _ in kept } : outputs
         let object = stored.sorted { $0.key < $1.key }.map { name, value -> ReportField in
             switch value {
             case .integer(let number): ReportField(name, .int(number))
@@ -40,7 +41,12 @@ package struct CompletedStep: Sendable, Equatable {
             // Wrapped: a bare JSON true reads back as the number 1 where Foundation bridges numbers.
             case .boolean(let value): ReportField(name, .object([ReportField("boolean", .bool(value))]))
             case .list(let values, let total):
-                ReportField(name, .object([ReportField("values", .array(values.map(ReportValue.string))), ReportField("total", .int(total))]))
+                ReportField(
+                    name,
+                    .object([
+                        ReportField("values", .array(values.map(ReportValue.string))),
+                        ReportField("total", .int(total)),
+                    ]))
             case .rows(let rows):
                 ReportField(name, .object([ReportField("rows", Self.stored(rows))]))
             }
@@ -52,17 +58,24 @@ package struct CompletedStep: Sendable, Equatable {
 
     /// Outputs from their stored JSON; nil when the text is not what `outputsJSON` writes.
     package static func outputs(fromJSON text: String) -> StepOutputs? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            return nil
+        }
         var outputs: StepOutputs = [:]
         for (name, value) in object {
             if let text = value as? String {
                 outputs[name] = .string(text)
-            } else if let wrapped = value as? [String: Any], wrapped.count == 1, let flag = wrapped["boolean"] as? Bool {
+            } else if let wrapped = value as? [String: Any], wrapped.count == 1, let flag = wrapped["boolean"] as? Bool
+            {
                 outputs[name] = .boolean(flag)
-            } else if let list = value as? [String: Any], let values = list["values"] as? [String], let total = list["total"] as? Int {
+            } else if let list = value as? [String: Any], let values = list["values"] as? [String],
+                let total = list["total"] as? Int
+            {
                 outputs[name] = .list(values, total: total)
             } else if let wrapped = value as? [String: Any], let rows = wrapped["rows"],
-                      let data = try? JSONSerialization.data(withJSONObject: rows), let spooled = try? JSONDecoder().decode(SpooledRows.self, from: data) {
+                let data = try? JSONSerialization.data(withJSONObject: rows),
+                let spooled = try? JSONDecoder().decode(SpooledRows.self, from: data)
+            {
                 outputs[name] = .rows(spooled)
             } else if let number = value as? Int {
                 outputs[name] = .integer(number)
@@ -75,8 +88,11 @@ package struct CompletedStep: Sendable, Equatable {
 
     /// Rows as the journal keeps them: every field of the value, so a resumed run finds the spool.
     private static func stored(_ rows: SpooledRows) -> ReportValue {
-        var fields = [ReportField("columns", .array(rows.columns.map(ReportValue.string))), ReportField("count", .int(rows.count)),
-                      ReportField("digest", .string(rows.digest)), ReportField("readAt", .int(Int(rows.readAt)))]
+        var fields = [
+            ReportField("columns", .array(rows.columns.map(ReportValue.string))),
+            ReportField("count", .int(rows.count)),
+            ReportField("digest", .string(rows.digest)), ReportField("readAt", .int(Int(rows.readAt))),
+        ]
         if let spool = rows.spool { fields.append(ReportField("spool", .int(Int(spool)))) }
         if let file = rows.file { fields.append(ReportField("file", .string(file))) }
         if let run = rows.run { fields.append(ReportField("run", .string(run))) }
@@ -95,6 +111,8 @@ extension CompletedStep: Encodable {
         try container.encode(step, forKey: .step)
         try container.encode(stepId, forKey: .stepId)
         try container.encode(summary, forKey: .summary)
-        try container.encode(ReportValue.object(outputs.sorted { $0.key < $1.key }.map { ReportField($0.key, $0.value.report) }), forKey: .outputs)
+        try container.encode(
+            ReportValue.object(outputs.sorted { $0.key < $1.key }.map { ReportField($0.key, $0.value.report) }),
+            forKey: .outputs)
     }
 }

@@ -64,7 +64,9 @@ extension ItemLedger {
     package func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         var found: [LedgerKey: PriorSend] = [:]
         for ask in asks {
-            if let prior = try await priorSend(key: ask.key, since: since, excluding: ask.item) { found[ask.item] = prior }
+            if let prior = try await priorSend(key: ask.key, since: since, excluding: ask.item) {
+                found[ask.item] = prior
+            }
         }
         return found
     }
@@ -76,7 +78,8 @@ extension ItemLedger {
 
     /// For a ledger only one process writes (tests' in-memory ledgers): the checks and the marks in turn. A store that
     /// several processes share implements it in one transaction.
-    package func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+    package func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend]
+    {
         var priors: [LedgerKey: PriorSend] = [:]
         for item in items where item.claimsKey {
             guard let key = item.idempotencyKey else { continue }

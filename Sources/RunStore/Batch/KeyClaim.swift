@@ -28,9 +28,12 @@ extension KeyClaim {
     /// Splits `items`, in order, into those to mark `sending` and those whose key is held: by `prior(item, key)` (what
     /// the store holds, or nil), or by an earlier item of `items` with the same key (`run`'s own, at `now`). Items that
     /// claim nothing are always marked. Every store's claim goes through here, so they decide alike.
-    package func partition<E: Error>(_ items: [LedgerItem], run: String, now: Double,
-                                    prior: (LedgerItem, String) throws(E) -> PriorSend?) throws(E)
-        -> (marked: [LedgerItem], held: [LedgerKey: PriorSend]) {
+    package func partition<E: Error>(
+        _ items: [LedgerItem], run: String, now: Double,
+        prior: (LedgerItem, String) throws(E) -> PriorSend?
+    ) throws(E)
+        -> (marked: [LedgerItem], held: [LedgerKey: PriorSend])
+    {
         var held: [LedgerKey: PriorSend] = [:]
         var claimed: [String: LedgerItem] = [:]
         var marked: [LedgerItem] = []
@@ -38,7 +41,8 @@ extension KeyClaim {
         for item in items {
             if item.claimsKey, let key = item.idempotencyKey {
                 if let earlier = claimed[key] {
-                    held[item.key] = PriorSend(runId: run, at: now, state: .sending, origin: earlier.origin, sameRun: true)
+                    held[item.key] = PriorSend(
+                        runId: run, at: now, state: .sending, origin: earlier.origin, sameRun: true)
                     continue
                 }
                 if let found = try prior(item, key), isHeld(by: found) {

@@ -18,8 +18,10 @@ package struct LedgerEntry: Sendable, Equatable {
     package var retriable: Bool
 
     /// Creates an entry.
-    package init(key: LedgerKey, digest: String, state: ItemState, attempts: Int, notificationId: String? = nil,
-                error: String? = nil, retriable: Bool = false) {
+    package init(
+        key: LedgerKey, digest: String, state: ItemState, attempts: Int, notificationId: String? = nil,
+        error: String? = nil, retriable: Bool = false
+    ) {
         self.key = key
         self.digest = digest
         self.state = state

@@ -18,9 +18,12 @@ package struct LedgerError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The step failure a journal error becomes: the run stops rather than send without a record.
     package var stepFailure: StepFailure {
-        StepFailure("the run journal cannot be written: \(message); stopped so that nothing is sent without a record",
-                    hint: hint ?? ("check the run journal (--journal or PUSHLINE_JOURNAL): a file's disk and permissions, or that a "
-                        + "PostgreSQL store's server is up; then run again to resume"))
-            .coded(.journalUnavailable)
+        StepFailure(
+            "the run journal cannot be written: \(message); stopped so that nothing is sent without a record",
+            hint: hint
+                ?? ("check the run journal (--journal or PUSHLINE_JOURNAL): a file's disk and permissions, or that a "
+                    + "PostgreSQL store's server is up; then run again to resume")
+        )
+        .coded(.journalUnavailable)
     }
 }

@@ -19,7 +19,10 @@ package struct LedgerItem: Sendable, Equatable {
     package var claimsKey = false
 
     /// Creates an item.
-    package init(key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil, target: String? = nil) {
+    package init(
+        key: LedgerKey, stepId: String, origin: String, digest: String, idempotencyKey: String? = nil,
+        target: String? = nil
+    ) {
         self.key = key
         self.stepId = stepId
         self.origin = origin

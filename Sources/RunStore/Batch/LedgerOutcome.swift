@@ -14,7 +14,9 @@ package struct LedgerOutcome: Sendable, Equatable {
     package var retriable: Bool
 
     /// Creates an outcome.
-    package init(item: LedgerItem, state: ItemState, notificationId: String? = nil, error: String? = nil, retriable: Bool = false) {
+    package init(
+        item: LedgerItem, state: ItemState, notificationId: String? = nil, error: String? = nil, retriable: Bool = false
+    ) {
         self.item = item
         self.state = state
         self.notificationId = notificationId

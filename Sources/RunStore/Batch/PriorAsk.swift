@@ -18,7 +18,10 @@ package struct PriorAsk: Sendable, Equatable {
     /// last by step and row (items recorded in one transaction share their time).
     package func best(among candidates: [PriorSend]) -> PriorSend? {
         func rank(_ prior: PriorSend) -> (Int, Int, Double, Int, Int) {
-            (prior.sameRun ? 1 : 0, prior.state == .accepted ? 1 : 0, prior.at, prior.key?.step ?? 0, prior.key?.row ?? 0)
+            (
+                prior.sameRun ? 1 : 0, prior.state == .accepted ? 1 : 0, prior.at, prior.key?.step ?? 0,
+                prior.key?.row ?? 0
+            )
         }
         return candidates.filter { !($0.sameRun && $0.key == item) }.max { rank($0) < rank($1) }
     }

@@ -19,8 +19,10 @@ package struct PriorSend: Sendable, Equatable {
     package var key: LedgerKey?
 
     /// Creates a prior send.
-    package init(runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil,
-                key: LedgerKey? = nil) {
+    package init(
+        runId: String, at: Double, state: ItemState, origin: String, sameRun: Bool, notificationId: String? = nil,
+        key: LedgerKey? = nil
+    ) {
         self.runId = runId
         self.at = at
         self.state = state

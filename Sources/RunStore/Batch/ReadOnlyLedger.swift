@@ -15,7 +15,9 @@ package final class ReadOnlyLedger: ItemLedger {
     package var rowSpool: (any RowSpool)? { base.rowSpool }
 
     package func entry(_ key: LedgerKey) async throws(LedgerError) -> LedgerEntry? { try await base.entry(key) }
-    package func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep? { try await base.completedStep(step) }
+    package func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep? {
+        try await base.completedStep(step)
+    }
     package func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend? {
         try await base.priorSend(key: key, since: since, excluding: excluding)
     }
@@ -27,8 +29,11 @@ package final class ReadOnlyLedger: ItemLedger {
     }
 
     package func markSending(_ items: [LedgerItem]) async throws(LedgerError) { throw Self.refused }
-    package func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] { throw Self.refused }
-    package func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError) { throw Self.refused }
+    package func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend]
+    { throw Self.refused }
+    package func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError) {
+        throw Self.refused
+    }
     package func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError) { throw Self.refused }
     package func assignId(_ id: String, to key: LedgerKey) async throws(LedgerError) { throw Self.refused }
     package func recordCompleted(_ step: CompletedStep) async throws(LedgerError) { throw Self.refused }

@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import Logging
 import PipelineCore
 
 /// Puts the rows a step reads from its source into the run's spool once, and hands back where they are; a step that
@@ -30,9 +31,12 @@ package struct RowSpooler: Sendable {
     }
 
     /// The rows, spooled; `read` reads the source into the sink it is given only when no spool can be used.
-    package func rows(in context: StepContext, read: (RowSink) async throws -> Void) async throws -> (SpooledRows, Origin) {
+    package func rows(in context: StepContext, read: (RowSink) async throws -> Void) async throws -> (
+        SpooledRows, Origin
+    ) {
         let now = { context.clock.now().timeIntervalSince1970 }
-        guard !context.isDryRun, let ledger = context.batch.ledger, ledger.isWritable, let spool = ledger.rowSpool else {
+        guard !context.isDryRun, let ledger = context.batch.ledger, ledger.isWritable, let spool = ledger.rowSpool
+        else {
             let (path, handle) = try Self.temporaryFile(for: "the rows")
             context.state.addTemporaryFile(path)
             let sink = RowSink(.file(handle))
@@ -44,17 +48,28 @@ package struct RowSpooler: Sendable {
                 try? handle.close()
                 throw error
             }
-            return (SpooledRows(spool: nil, file: path, columns: sink.columns, count: sink.count, digest: sink.digest.finish(), readAt: now()), .read)
+            return (
+                SpooledRows(
+                    spool: nil, file: path, columns: sink.columns, count: sink.count, digest: sink.digest.finish(),
+                    readAt: now()), .read
+            )
         }
         var waited = false
         while true {
-            switch try await Self.stored({ () async throws(LedgerError) in try await spool.claimSpool(step: step, source: source, now: now()) }) {
+            switch try await Self.stored({ () async throws(LedgerError) in
+                try await spool.claimSpool(step: step, source: source, now: now())
+            }) {
             case .complete(let rows):
                 return (rows, .spooled)
             case .busy:
                 // Another part of the split run is reading the source; its lock goes when it ends or dies.
-                if context.batch.stop.isRequested { throw StepFailure("stopped while another part of the run was spooling the rows").coded(.stopped) }
-                if !waited { context.logger.info("waiting for another part of the run to spool the rows", metadata: ["step": "\(step)"]) }
+                if context.batch.stop.isRequested {
+                    throw StepFailure("stopped while another part of the run was spooling the rows").coded(.stopped)
+                }
+                if !waited {
+                    context.logger.info(
+                        "waiting for another part of the run to spool the rows", metadata: ["step": "\(step)"])
+                }
                 waited = true
                 try? await Task.sleep(for: .milliseconds(250))
             case .fill(let filler):
@@ -63,7 +78,8 @@ package struct RowSpooler: Sendable {
                     try await read(sink)
                     try await sink.flush()
                     let rows = try await Self.stored({ () async throws(LedgerError) in
-                        try await filler.complete(columns: sink.columns, count: sink.count, digest: sink.digest.finish(), now: now())
+                        try await filler.complete(
+                            columns: sink.columns, count: sink.count, digest: sink.digest.finish(), now: now())
                     })
                     await filler.release()
                     return (rows, .read)
@@ -83,17 +99,24 @@ package struct RowSpooler: Sendable {
     /// A new, empty rows file in TMPDIR that only this user can read: rows carry user ids and the data of messages,
     /// and TMPDIR is often shared with other users of the machine.
     static func temporaryFile(for what: String) throws -> (path: String, handle: FileHandle) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-rows-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-rows-\(UUID().uuidString).jsonl"
+        ).path
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw StepFailure("cannot write \(what) to a temporary file (\(path))", hint: "check that TMPDIR is writable").coded(.rowsUnavailable)
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw StepFailure(
+                "cannot write \(what) to a temporary file (\(path))", hint: "check that TMPDIR is writable"
+            ).coded(.rowsUnavailable)
         }
         return (path, handle)
     }
 
     /// A JSON Lines file of `rows` for a step to read as its `for-each` (rows from the store are copied out page by
     /// page, in constant memory, and checked against their count and digest); the caller removes it when `temporary`.
-    package static func file(of rows: SpooledRows, ledger: (any ItemLedger)?, producer: String) async throws -> (path: String, temporary: Bool) {
+    package static func file(of rows: SpooledRows, ledger: (any ItemLedger)?, producer: String) async throws -> (
+        path: String, temporary: Bool
+    ) {
         if let file = rows.file { return (file, false) }
         if rows.spool == nil, rows.count == 0 {
             // No rows at all (the step that makes them did not run): an empty file, so a `when: always` step reads none.
@@ -102,7 +125,10 @@ package struct RowSpooler: Sendable {
             return (path, true)
         }
         guard let spool = rows.spool, let store = ledger?.rowSpool else {
-            throw StepFailure("the rows of \(producer) are in the run store, and this run has none open", hint: "run with the same --journal").coded(.rowsUnavailable)
+            throw StepFailure(
+                "the rows of \(producer) are in the run store, and this run has none open",
+                hint: "run with the same --journal"
+            ).coded(.rowsUnavailable)
         }
         let (path, handle) = try temporaryFile(for: "the rows of \(producer)")
         defer { try? handle.close() }
@@ -126,12 +152,16 @@ package struct RowSpooler: Sendable {
             throw error.stepFailure
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw StepFailure("cannot write the rows of \(producer) to a temporary file: \(error)", hint: "check the space in TMPDIR").coded(.rowsUnavailable)
+            throw StepFailure(
+                "cannot write the rows of \(producer) to a temporary file: \(error)", hint: "check the space in TMPDIR"
+            ).coded(.rowsUnavailable)
         }
         guard count == rows.count, digest.finish() == rows.digest else {
             try? FileManager.default.removeItem(atPath: path)
-            throw StepFailure("the rows \(producer) spooled are not what the run recorded (\(count) rows read back, \(rows.count) recorded, or their digest differs)",
-                              hint: "the run store was changed by hand, or its runs pruned; start the run afresh with --again").coded(.rowsUnavailable)
+            throw StepFailure(
+                "the rows \(producer) spooled are not what the run recorded (\(count) rows read back, \(rows.count) recorded, or their digest differs)",
+                hint: "the run store was changed by hand, or its runs pruned; start the run afresh with --again"
+            ).coded(.rowsUnavailable)
         }
         return (path, true)
     }
@@ -186,7 +216,9 @@ package final class RowSink {
                 chunk += "\n"
             }
             do { try handle.write(contentsOf: Data(chunk.utf8)) } catch {
-                throw StepFailure("cannot write the rows to a temporary file: \(error)", hint: "check the space in TMPDIR").coded(.rowsUnavailable)
+                throw StepFailure(
+                    "cannot write the rows to a temporary file: \(error)", hint: "check the space in TMPDIR"
+                ).coded(.rowsUnavailable)
             }
         }
         pending.removeAll(keepingCapacity: true)

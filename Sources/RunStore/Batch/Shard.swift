@@ -26,7 +26,8 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && !$0.hasPrefix("+") }) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && !$0.hasPrefix("+") })
+        else { return nil }
         self.init(index: index, count: count)
     }
 

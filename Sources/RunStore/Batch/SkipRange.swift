@@ -19,7 +19,10 @@ package struct SkipRange: Sendable, Equatable {
     package var prior: LedgerKey
 
     /// Creates a range.
-    package init(step: Int, stepId: String, rows: ClosedRange<Int>, originFile: String, firstLine: Int?, priorRun: String, prior: LedgerKey) {
+    package init(
+        step: Int, stepId: String, rows: ClosedRange<Int>, originFile: String, firstLine: Int?, priorRun: String,
+        prior: LedgerKey
+    ) {
         self.step = step
         self.stepId = stepId
         self.rows = rows
@@ -32,14 +35,17 @@ package struct SkipRange: Sendable, Equatable {
     /// A range of one row, `row` of step `step`, whose notification `priorRun`'s item `prior` sent.
     package init(step: Int, stepId: String, row: Int, origin: String, priorRun: String, prior: LedgerKey) {
         let (file, line) = Self.split(origin)
-        self.init(step: step, stepId: stepId, rows: row...row, originFile: file, firstLine: line, priorRun: priorRun, prior: prior)
+        self.init(
+            step: step, stepId: stepId, rows: row...row, originFile: file, firstLine: line, priorRun: priorRun,
+            prior: prior)
     }
 
     /// Takes in the next row when it continues the range (the next row, on the next line of the same file, sent by the
     /// next item of the same run); false, unchanged, otherwise.
     package mutating func extend(row: Int, origin: String, priorRun: String, prior: LedgerKey) -> Bool {
         guard row == rows.upperBound + 1, priorRun == self.priorRun, prior.step == self.prior.step,
-              prior.row == self.prior.row + rows.count, let firstLine else { return false }
+            prior.row == self.prior.row + rows.count, let firstLine
+        else { return false }
         let (file, line) = Self.split(origin)
         guard file == originFile, line == firstLine + rows.count else { return false }
         rows = rows.lowerBound...row
@@ -72,7 +78,8 @@ package struct SkipRange: Sendable, Equatable {
     /// `file:line` split at its last colon when what follows is a line number; else the origin whole, no line.
     static func split(_ origin: String) -> (String, Int?) {
         guard let colon = origin.utf8.lastIndex(of: UInt8(ascii: ":")),
-              let line = Int(Substring(origin.utf8[origin.utf8.index(after: colon)...])), line > 0 else { return (origin, nil) }
+            let line = Int(Substring(origin.utf8[origin.utf8.index(after: colon)...])), line > 0
+        else { return (origin, nil) }
         return (String(origin[..<colon]), line)
     }
 }

@@ -14,7 +14,10 @@ extension JournalLedger {
                     try statement.bind(2, Int64(step))
                 }
                 var total = 0
-                try connection.query("SELECT count(*) FROM items WHERE run = ?1 AND step = ?2 AND notification_id IS NOT NULL", bind: bind) { (row) throws(RunStoreError) in
+                try connection.query(
+                    "SELECT count(*) FROM items WHERE run = ?1 AND step = ?2 AND notification_id IS NOT NULL",
+                    bind: bind
+                ) { (row) throws(RunStoreError) in
                     total = row.int(0)
                 }
                 let picks = NotificationSample.picks(of: total, size: size)
@@ -22,8 +25,10 @@ extension JournalLedger {
                 var position = 0
                 var next = picks.makeIterator()
                 var wanted = next.next()
-                try connection.query("SELECT notification_id FROM items WHERE run = ?1 AND step = ?2 AND notification_id IS NOT NULL ORDER BY row",
-                                     bind: bind) { (row) throws(RunStoreError) in
+                try connection.query(
+                    "SELECT notification_id FROM items WHERE run = ?1 AND step = ?2 AND notification_id IS NOT NULL ORDER BY row",
+                    bind: bind
+                ) { (row) throws(RunStoreError) in
                     defer { position += 1 }
                     guard position == wanted, let id = row.compactText(0) else { return }
                     ids.append(id)

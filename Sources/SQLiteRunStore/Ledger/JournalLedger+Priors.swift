@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunStore
+import Synchronization
 
 /// Looking up what runs already sent under an idempotency key: for one item, and for a batch's next rows together.
 extension JournalLedger {
@@ -10,27 +11,36 @@ extension JournalLedger {
     package func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
         try ledgerCall { () throws(RunStoreError) -> PriorSend? in
             try journal.withConnection { (connection) throws(RunStoreError) -> PriorSend? in
-                try Self.prior(connection, key: key, seq: run == nil ? -1 : try runSeq(connection), since: since, excluding: excluding)
+                try Self.prior(
+                    connection, key: key, seq: run == nil ? -1 : try runSeq(connection), since: since,
+                    excluding: excluding)
             }
         }
     }
 
     /// The `priorSend` lookup on a connection already held, for run `seq` (-1 for none).
-    static func prior(_ connection: SQLiteConnection, key: String, seq: Int64, since: Double,
-                              excluding: LedgerKey) throws(RunStoreError) -> PriorSend? {
+    static func prior(
+        _ connection: SQLiteConnection, key: String, seq: Int64, since: Double,
+        excluding: LedgerKey
+    ) throws(RunStoreError) -> PriorSend? {
         var found: PriorSend?
-        try connection.query(LedgerSQL.priorSend, bind: { (statement) throws(RunStoreError) in
-            try statement.bindCompact(1, key, key: true)
-            try statement.bind(2, seq)
-            try statement.bind(3, since)
-            try statement.bind(4, Int64(excluding.step))
-            try statement.bind(5, Int64(excluding.row))
-            try statement.bindKeyPrefix(6, key)
-        }) { (row) throws(RunStoreError) in
-            found = PriorSend(runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
-                              origin: try connection.originFiles.origin(row, 3, row: row.int(7), connection), sameRun: row.int64(4) != 0,
-                              notificationId: row.compactText(5),
-                              key: LedgerKey(step: row.int(6), row: row.int(7)))
+        try connection.query(
+            LedgerSQL.priorSend,
+            bind: { (statement) throws(RunStoreError) in
+                try statement.bindCompact(1, key, key: true)
+                try statement.bind(2, seq)
+                try statement.bind(3, since)
+                try statement.bind(4, Int64(excluding.step))
+                try statement.bind(5, Int64(excluding.row))
+                try statement.bindKeyPrefix(6, key)
+            }
+        ) { (row) throws(RunStoreError) in
+            found = PriorSend(
+                runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
+                origin: try connection.originFiles.origin(row, 3, row: row.int(7), connection),
+                sameRun: row.int64(4) != 0,
+                notificationId: row.compactText(5),
+                key: LedgerKey(step: row.int(6), row: row.int(7)))
         }
         return found
     }
@@ -50,17 +60,27 @@ extension JournalLedger {
                 while start < keys.count {
                     let chunk = keys[start..<min(start + LedgerSQL.keysPerLookup, keys.count)]
                     var found: [(key: String, run: Int64, prior: PriorSend)] = []
-                    try connection.query(LedgerSQL.priorSends, bind: { (statement) throws(RunStoreError) in
-                        try statement.bind(1, since)
-                        for slot in 0..<LedgerSQL.keysPerLookup {
-                            try statement.bindKeyPrefix(Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil)
+                    try connection.query(
+                        LedgerSQL.priorSends,
+                        bind: { (statement) throws(RunStoreError) in
+                            try statement.bind(1, since)
+                            for slot in 0..<LedgerSQL.keysPerLookup {
+                                try statement.bindKeyPrefix(
+                                    Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil)
+                            }
                         }
-                    }) { (row) throws(RunStoreError) in
+                    ) { (row) throws(RunStoreError) in
                         let run = row.int64(1)
-                        found.append((row.compactText(0) ?? "", run,
-                                      PriorSend(runId: "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
-                                                origin: try connection.originFiles.origin(row, 4, row: row.int(7), connection), sameRun: run == seq,
-                                                notificationId: row.compactText(5), key: LedgerKey(step: row.int(6), row: row.int(7)))))
+                        found.append(
+                            (
+                                row.compactText(0) ?? "", run,
+                                PriorSend(
+                                    runId: "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
+                                    origin: try connection.originFiles.origin(row, 4, row: row.int(7), connection),
+                                    sameRun: run == seq,
+                                    notificationId: row.compactText(5),
+                                    key: LedgerKey(step: row.int(6), row: row.int(7)))
+                            ))
                     }
                     for var item in found {
                         item.prior.runId = try runId(of: item.run, connection)
@@ -83,9 +103,12 @@ extension JournalLedger {
     func runId(of seq: Int64, _ connection: SQLiteConnection) throws(RunStoreError) -> String {
         if let known = runIds.withLock({ $0[seq] }) { return known }
         var id = ""
-        try connection.query("SELECT id FROM runs WHERE seq = ?1", bind: { (statement) throws(RunStoreError) in
-            try statement.bind(1, seq)
-        }) { (row) throws(RunStoreError) in id = row.text(0) ?? "" }
+        try connection.query(
+            "SELECT id FROM runs WHERE seq = ?1",
+            bind: { (statement) throws(RunStoreError) in
+                try statement.bind(1, seq)
+            }
+        ) { (row) throws(RunStoreError) in id = row.text(0) ?? "" }
         runIds.withLock { $0[seq] = id }
         return id
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunStore
+import Synchronization
 
 /// How the ledger writes rows of `items`: many rows per statement, each item's values in their stored forms, and the
 /// step ids they need in `steps`.
@@ -8,23 +9,28 @@ extension JournalLedger {
     /// Writes `rows` in one transaction, up to `LedgerSQL.rowsPerStatement` per statement.
     ///
     /// `sql[n]` is the statement for n rows; `bindRow` binds one row's parameters from its first index.
-    func write<Row: LedgerRow>(_ rows: [Row], sql: [String], perRow: Int32,
-                            bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(LedgerError) {
+    func write<Row: LedgerRow>(
+        _ rows: [Row], sql: [String], perRow: Int32,
+        bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void
+    ) throws(LedgerError) {
         guard !rows.isEmpty else { return }
         let now = Self.now()
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
-                    try insert(rows, connection: connection, seq: seq, now: now, sql: sql, perRow: perRow, bindRow: bindRow)
+                    try insert(
+                        rows, connection: connection, seq: seq, now: now, sql: sql, perRow: perRow, bindRow: bindRow)
                 }
             }
         }
     }
 
     /// Writes `rows` inside the caller's transaction, up to `LedgerSQL.rowsPerStatement` per statement.
-    func insert<Row: LedgerRow>(_ rows: [Row], connection: SQLiteConnection, seq: Int64, now: Double, sql: [String], perRow: Int32,
-                                        bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void) throws(RunStoreError) {
+    func insert<Row: LedgerRow>(
+        _ rows: [Row], connection: SQLiteConnection, seq: Int64, now: Double, sql: [String], perRow: Int32,
+        bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void
+    ) throws(RunStoreError) {
         try recordSteps(rows, connection: connection, seq: seq)
         var start = rows.startIndex
         while start < rows.endIndex {

@@ -35,23 +35,29 @@ extension JournalLedger: RowSpool, SpoolWriting {
                             try statement.bind(3, Int64(step))
                             try statement.bind(4, source)
                         }
-                        try connection.execute("""
+                        try connection.execute(
+                            """
                             DELETE FROM spool_rows WHERE spool IN (SELECT id FROM spools
                                 WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4 AND state <> 1)
                             """, bind: bindKey)
-                        try connection.execute("DELETE FROM spools WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4 AND state <> 1",
-                                               bind: bindKey)
-                        try connection.execute("""
+                        try connection.execute(
+                            "DELETE FROM spools WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4 AND state <> 1",
+                            bind: bindKey)
+                        try connection.execute(
+                            """
                             INSERT INTO spools (run, pipeline, identity, generation, step, source, state, started_at)
                             VALUES (?5, ?6, ?1, ?2, ?3, ?4, 0, ?7)
-                            """) { (statement) throws(RunStoreError) in
+                            """
+                        ) { (statement) throws(RunStoreError) in
                             try bindKey(statement)
                             try statement.bind(5, seq)
                             try statement.bind(6, record.pipeline)
                             try statement.bind(7, now)
                         }
                         var id: Int64 = 0
-                        try connection.query("SELECT last_insert_rowid()") { (row) throws(RunStoreError) in id = row.int64(0) }
+                        try connection.query("SELECT last_insert_rowid()") { (row) throws(RunStoreError) in
+                            id = row.int64(0)
+                        }
                         return id
                     }
                 }
@@ -68,12 +74,14 @@ extension JournalLedger: RowSpool, SpoolWriting {
         try ledgerCall { () throws(RunStoreError) -> [String] in
             try journal.withConnection { (connection) throws(RunStoreError) -> [String] in
                 var lines: [String] = []
-                try connection.query("SELECT line FROM spool_rows WHERE spool = ?1 AND number > ?2 ORDER BY number LIMIT ?3",
-                                     bind: { (statement) throws(RunStoreError) in
-                                         try statement.bind(1, spool)
-                                         try statement.bind(2, Int64(after))
-                                         try statement.bind(3, Int64(limit))
-                                     }) { (row) throws(RunStoreError) in lines.append(row.text(0) ?? "") }
+                try connection.query(
+                    "SELECT line FROM spool_rows WHERE spool = ?1 AND number > ?2 ORDER BY number LIMIT ?3",
+                    bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, spool)
+                        try statement.bind(2, Int64(after))
+                        try statement.bind(3, Int64(limit))
+                    }
+                ) { (row) throws(RunStoreError) in lines.append(row.text(0) ?? "") }
                 return lines
             }
         }
@@ -84,15 +92,18 @@ extension JournalLedger: RowSpool, SpoolWriting {
         try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
             try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
                 var found: SpooledRows?
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT s.id, s.columns, s.count, s.digest, s.completed_at, r.id FROM spools s JOIN runs r ON r.seq = s.run
                     WHERE s.identity = ?1 AND s.generation = ?2 AND s.step = ?3 AND s.source = ?4 AND s.state = 1
-                    """, bind: { (statement) throws(RunStoreError) in
+                    """,
+                    bind: { (statement) throws(RunStoreError) in
                         try statement.bind(1, record.identity)
                         try statement.bind(2, Int64(record.generation))
                         try statement.bind(3, Int64(step))
                         try statement.bind(4, source)
-                    }) { (row) throws(RunStoreError) in found = Self.spooled(row) }
+                    }
+                ) { (row) throws(RunStoreError) in found = Self.spooled(row) }
                 return found
             }
         }
@@ -100,8 +111,10 @@ extension JournalLedger: RowSpool, SpoolWriting {
 
     /// A complete spool from `id, columns, count, digest, completed_at, run id`.
     private static func spooled(_ row: SQLiteStatement) -> SpooledRows {
-        SpooledRows(spool: row.int64(0), columns: SpooledRows.columns(fromJSON: row.text(1)), count: row.int(2), digest: row.text(3) ?? "",
-                    run: row.text(5), readAt: row.double(4))
+        SpooledRows(
+            spool: row.int64(0), columns: SpooledRows.columns(fromJSON: row.text(1)), count: row.int(2),
+            digest: row.text(3) ?? "",
+            run: row.text(5), readAt: row.double(4))
     }
 
     /// Appends rows to the spool `spool`, numbered on, one transaction a page.
@@ -110,7 +123,8 @@ extension JournalLedger: RowSpool, SpoolWriting {
             try journal.withConnection { (connection) throws(RunStoreError) in
                 try connection.transaction { () throws(RunStoreError) in
                     for (offset, line) in lines.enumerated() {
-                        try connection.execute("INSERT INTO spool_rows (spool, number, line) VALUES (?1, ?2, ?3)") { (statement) throws(RunStoreError) in
+                        try connection.execute("INSERT INTO spool_rows (spool, number, line) VALUES (?1, ?2, ?3)") {
+                            (statement) throws(RunStoreError) in
                             try statement.bind(1, spool)
                             try statement.bind(2, Int64(first + offset))
                             try statement.bind(3, line)
@@ -122,17 +136,25 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Marks the spool `spool` complete; throws unless it was being filled.
-    package func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double) throws(LedgerError) {
+    package func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double)
+        throws(LedgerError)
+    {
         try ledgerCall { () throws(RunStoreError) in
             try journal.withConnection { (connection) throws(RunStoreError) in
-                try Self.complete(spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection)
+                try Self.complete(
+                    spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection
+                )
             }
         }
     }
 
     /// `UPDATE` of a spool being filled to complete; throws when it is not being filled (another process took it over).
-    private static func complete(_ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: SQLiteConnection) throws(RunStoreError) {
-        let changed = try connection.execute("UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1 AND state = 0") {
+    private static func complete(
+        _ spool: Int64, columns: String, count: Int, digest: String, now: Double, _ connection: SQLiteConnection
+    ) throws(RunStoreError) {
+        let changed = try connection.execute(
+            "UPDATE spools SET state = 1, columns = ?2, count = ?3, digest = ?4, completed_at = ?5 WHERE id = ?1 AND state = 0"
+        ) {
             (statement) throws(RunStoreError) in
             try statement.bind(1, spool)
             try statement.bind(2, columns)
@@ -140,6 +162,9 @@ extension JournalLedger: RowSpool, SpoolWriting {
             try statement.bind(4, digest)
             try statement.bind(5, now)
         }
-        guard changed == 1 else { throw RunStoreError("the spool was taken over by another process while this one filled it; nothing of it is used") }
+        guard changed == 1 else {
+            throw RunStoreError(
+                "the spool was taken over by another process while this one filled it; nothing of it is used")
+        }
     }
 }

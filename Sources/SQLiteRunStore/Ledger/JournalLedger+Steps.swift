@@ -1,5 +1,6 @@
 import PipelineCore
 import RunStore
+import Synchronization
 
 /// Steps of the run that completed, with their outputs, in the `steps` table beside their ids.
 extension JournalLedger {
@@ -17,7 +18,8 @@ extension JournalLedger {
                     }
                 ) { (row) throws(RunStoreError) in
                     guard let outputs = CompletedStep.outputs(fromJSON: row.text(2) ?? "") else { return }
-                    found = CompletedStep(step: step, stepId: row.text(0) ?? "", summary: row.text(1) ?? "", outputs: outputs)
+                    found = CompletedStep(
+                        step: step, stepId: row.text(0) ?? "", summary: row.text(1) ?? "", outputs: outputs)
                 }
                 return found
             }
@@ -30,10 +32,12 @@ extension JournalLedger {
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
-                    _ = try connection.execute("""
+                    _ = try connection.execute(
+                        """
                         INSERT INTO steps (run, step, step_id, summary, outputs) VALUES (?1, ?2, ?3, ?4, ?5)
                         ON CONFLICT (run, step) DO UPDATE SET summary = excluded.summary, outputs = excluded.outputs
-                        """) { (statement) throws(RunStoreError) in
+                        """
+                    ) { (statement) throws(RunStoreError) in
                         try statement.bind(1, seq)
                         try statement.bind(2, Int64(completed.step))
                         try statement.bind(3, completed.stepId)

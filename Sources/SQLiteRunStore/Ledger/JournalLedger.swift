@@ -42,14 +42,18 @@ package final class JournalLedger: ItemLedger {
             try journal.withConnection { (connection) throws(RunStoreError) -> LedgerEntry? in
                 let seq = try runSeq(connection)
                 var found: LedgerEntry?
-                try connection.query(LedgerSQL.entry, bind: { (statement) throws(RunStoreError) in
-                    try statement.bind(1, seq)
-                    try statement.bind(2, Int64(key.step))
-                    try statement.bind(3, Int64(key.row))
-                }) { (row) throws(RunStoreError) in
-                    found = LedgerEntry(key: key, digest: row.compactText(0) ?? "", state: try Journal.itemState(row, 1, connection),
-                                        attempts: row.int(2), notificationId: row.compactText(3), error: row.text(4),
-                                        retriable: row.int64(5) != 0)
+                try connection.query(
+                    LedgerSQL.entry,
+                    bind: { (statement) throws(RunStoreError) in
+                        try statement.bind(1, seq)
+                        try statement.bind(2, Int64(key.step))
+                        try statement.bind(3, Int64(key.row))
+                    }
+                ) { (row) throws(RunStoreError) in
+                    found = LedgerEntry(
+                        key: key, digest: row.compactText(0) ?? "", state: try Journal.itemState(row, 1, connection),
+                        attempts: row.int(2), notificationId: row.compactText(3), error: row.text(4),
+                        retriable: row.int64(5) != 0)
                 }
                 return found
             }
@@ -77,11 +81,14 @@ package final class JournalLedger: ItemLedger {
             try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = try runSeq(connection)
                 return try transaction(connection) { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
-                    let (marked, held) = try claim.partition(items, run: run ?? "", now: now) { (item, key) throws(RunStoreError) in
+                    let (marked, held) = try claim.partition(items, run: run ?? "", now: now) {
+                        (item, key) throws(RunStoreError) in
                         try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key)
                     }
-                    try insert(marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
-                               perRow: LedgerSQL.markSendingParametersPerRow) { (item, statement, first) throws(RunStoreError) in
+                    try insert(
+                        marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
+                        perRow: LedgerSQL.markSendingParametersPerRow
+                    ) { (item, statement, first) throws(RunStoreError) in
                         try bindItem(item, to: statement, at: first)
                     }
                     return held
@@ -100,8 +107,10 @@ package final class JournalLedger: ItemLedger {
             try journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
-                    try insert(outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
-                               perRow: LedgerSQL.recordParametersPerRow) { (outcome, statement, first) throws(RunStoreError) in
+                    try insert(
+                        outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
+                        perRow: LedgerSQL.recordParametersPerRow
+                    ) { (outcome, statement, first) throws(RunStoreError) in
                         try bindItem(outcome.item, to: statement, at: first)
                         try statement.bind(first + 6, StoredState.code(outcome.state))
                         try statement.bindCompact(first + 7, outcome.notificationId)
@@ -183,17 +192,26 @@ package final class JournalLedger: ItemLedger {
                 }
             }
         }
-        guard changed == 1 else { throw LedgerError("item \(key.step):\(key.row) is not being sent in the run journal, so its id cannot be recorded") }
+        guard changed == 1 else {
+            throw LedgerError(
+                "item \(key.step):\(key.row) is not being sent in the run journal, so its id cannot be recorded")
+        }
     }
 
     /// The run's integer key; called with the connection held, so two threads cannot both look it up.
     func runSeq(_ connection: SQLiteConnection) throws(RunStoreError) -> Int64 {
         if let known = runKey.withLock({ $0 }) { return known }
-        guard let run else { throw RunStoreError("this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)") }
+        guard let run else {
+            throw RunStoreError(
+                "this view of the run journal at \(journal.path) is read-only (a dry run writes nothing)")
+        }
         var found: Int64?
-        try connection.query("SELECT seq FROM runs WHERE id = ?1", bind: { (statement) throws(RunStoreError) in
-            try statement.bind(1, run)
-        }) { (row) throws(RunStoreError) in
+        try connection.query(
+            "SELECT seq FROM runs WHERE id = ?1",
+            bind: { (statement) throws(RunStoreError) in
+                try statement.bind(1, run)
+            }
+        ) { (row) throws(RunStoreError) in
             found = row.int64(0)
         }
         guard let found else { throw RunStoreError("there is no run \(run) in the run journal at \(journal.path)") }
@@ -213,7 +231,9 @@ package final class JournalLedger: ItemLedger {
     /// A write transaction on `connection` that, when it rolls back, also forgets the steps this ledger recorded
     /// (`recordSteps`): forgotten while the connection is still held, so no other write of this ledger meanwhile takes
     /// a step whose row was rolled back for recorded.
-    func transaction<T>(_ connection: SQLiteConnection, _ body: () throws(RunStoreError) -> T) throws(RunStoreError) -> T {
+    func transaction<T>(_ connection: SQLiteConnection, _ body: () throws(RunStoreError) -> T) throws(RunStoreError)
+        -> T
+    {
         do {
             return try connection.transaction(body)
         } catch {

@@ -30,32 +30,35 @@ enum LedgerSQL {
     }
 
     /// The step ids of a run's steps, as `steps` records them once per run and step.
-    static let insertStep = "INSERT INTO steps (run, step, step_id) VALUES (?1, ?2, ?3) ON CONFLICT (run, step) DO NOTHING"
+    static let insertStep =
+        "INSERT INTO steps (run, step, step_id) VALUES (?1, ?2, ?3) ON CONFLICT (run, step) DO NOTHING"
 
     /// `markSending[n]` writes n rows (index 0 is unused).
     static let markSending: [String] = (0...rowsPerStatement).map { rows in
-        insert + values(rows: rows, perRow: markSendingParametersPerRow) { p in
-            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), \(sending), 1, NULL, NULL, 0, ?2)"
-        } + """
-             ON CONFLICT (run, step, row) DO UPDATE SET
-                origin = excluded.origin, digest = excluded.digest,
-                idempotency_key = excluded.idempotency_key, target = excluded.target,
-                state = \(sending), attempts = items.attempts + 1,
-                notification_id = NULL, error = NULL, retriable = 0, updated_at = excluded.updated_at
-            """
+        insert
+            + values(rows: rows, perRow: markSendingParametersPerRow) { p in
+                "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), \(sending), 1, NULL, NULL, 0, ?2)"
+            } + """
+                 ON CONFLICT (run, step, row) DO UPDATE SET
+                    origin = excluded.origin, digest = excluded.digest,
+                    idempotency_key = excluded.idempotency_key, target = excluded.target,
+                    state = \(sending), attempts = items.attempts + 1,
+                    notification_id = NULL, error = NULL, retriable = 0, updated_at = excluded.updated_at
+                """
     }
 
     /// `record[n]` writes n rows (index 0 is unused). A new row gets 0 attempts; an existing one keeps its
     /// count, origin and digest (those were recorded when it was marked sending).
     static let record: [String] = (0...rowsPerStatement).map { rows in
-        insert + values(rows: rows, perRow: recordParametersPerRow) { p in
-            "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?\(p + 6), 0, ?\(p + 7), ?\(p + 8), ?\(p + 9), ?2)"
-        } + """
-             ON CONFLICT (run, step, row) DO UPDATE SET
-                idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
-                target = coalesce(items.target, excluded.target), state = excluded.state, notification_id = excluded.notification_id,
-                error = excluded.error, retriable = excluded.retriable, updated_at = excluded.updated_at
-            """
+        insert
+            + values(rows: rows, perRow: recordParametersPerRow) { p in
+                "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?\(p + 6), 0, ?\(p + 7), ?\(p + 8), ?\(p + 9), ?2)"
+            } + """
+                 ON CONFLICT (run, step, row) DO UPDATE SET
+                    idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
+                    target = coalesce(items.target, excluded.target), state = excluded.state, notification_id = excluded.notification_id,
+                    error = excluded.error, retriable = excluded.retriable, updated_at = excluded.updated_at
+                """
     }
 
     /// Sets the id of what a `sending` item creates. Parameters: ?1 run seq, ?2 updated_at, ?3 step, ?4 row, ?5 id.

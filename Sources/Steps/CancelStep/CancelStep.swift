@@ -14,12 +14,16 @@ package struct CancelStep: DeclaredStep {
     /// What `cancel` hands to later steps.
     package struct Outputs: DeclaredOutputs {
         /// `cancelled`.
-        @Output("cancelled", "how many scheduled notifications were cancelled (a dry run: 0)", traced: .span) package var cancelled = 0
+        @Output("cancelled", "how many scheduled notifications were cancelled (a dry run: 0)", traced: .span) package
+            var cancelled = 0
         /// `notification-ids`.
-        @Output("notification-ids", "the ids of the notifications cancelled", traced: .attribute("nh.notification.ids", count: "nh.notification.count"))
+        @Output(
+            "notification-ids", "the ids of the notifications cancelled",
+            traced: .attribute("nh.notification.ids", count: "nh.notification.count"))
         package var notificationIds: [String] = []
         /// `tracking-ids`.
-        @Output("tracking-ids", "the TrackingIds of the cancelling requests, for Azure support") package var trackingIds: [String] = []
+        @Output("tracking-ids", "the TrackingIds of the cancelling requests, for Azure support") package
+            var trackingIds: [String] = []
 
         /// Nothing cancelled.
         package init() {}
@@ -32,7 +36,9 @@ package struct CancelStep: DeclaredStep {
     ]
 
     /// `send: { cancel: ID }`, the spelling before `cancel` was a step.
-    package static let formerSpellings = [StepMigration(kind: "send", key: "cancel", newKind: id, renamed: ["cancel": "notification-ids"])]
+    package static let formerSpellings = [
+        StepMigration(kind: "send", key: "cancel", newKind: id, renamed: ["cancel": "notification-ids"])
+    ]
 
     /// The hub the notifications were scheduled on.
     let hub: HubDeclaration
@@ -42,7 +48,9 @@ package struct CancelStep: DeclaredStep {
     let policy: RetryPolicy
 
     /// Checks the hub; the ids were checked by their declaration.
-    package static func build(_ options: CancelOptions, reporting reader: OptionReader, in context: BuildContext) -> CancelStep? {
+    package static func build(_ options: CancelOptions, reporting reader: OptionReader, in context: BuildContext)
+        -> CancelStep?
+    {
         guard let hub = options.hub else { return nil }
         var seen: Set<String> = []
         let ids = options.notificationIds.map(\.value).filter { seen.insert($0).inserted }
@@ -58,8 +66,12 @@ package struct CancelStep: DeclaredStep {
         // One request per id outside the journal: in a sharded run, part 0 makes them, so N parts do not cancel N
         // times (a second cancel would find nothing and fail its part).
         if let shard = context.batch.shard, shard.index != 0 {
-            var result = StepResult(summary: "cancelling \(described) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
-                                    data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
+            var result = StepResult(
+                summary:
+                    "cancelling \(described) on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
+                data: .object([
+                    ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)")),
+                ]))
             result.handOn(Outputs())
             return result
         }
@@ -79,22 +91,33 @@ package struct CancelStep: DeclaredStep {
             }
             cancelled.append(id)
             if !context.isDryRun { tracking.append(result.trackingId) }
-            requests.append(.object([ReportField("cancelled", .string(id)), ReportField("trackingId", .string(result.trackingId)),
-                                     ReportField("attempts", .int(result.attempts))]))
+            requests.append(
+                .object([
+                    ReportField("cancelled", .string(id)), ReportField("trackingId", .string(result.trackingId)),
+                    ReportField("attempts", .int(result.attempts)),
+                ]))
         }
         if !missing.isEmpty {
-            let done = cancelled.isEmpty ? "" : " (\(cancelled.count) other\(cancelled.count == 1 ? " was" : "s were") cancelled)"
-            throw StepFailure("hub '\(hub.name)' has no scheduled notification \(missing.map { "'\($0)'" }.joined(separator: ", ")): "
-                                  + "it was sent or cancelled already, or the id is wrong\(done)",
-                              hint: "the id is one of the notificationIds a scheduled send reported").coded(.hubRefused)
+            let done =
+                cancelled.isEmpty
+                ? "" : " (\(cancelled.count) other\(cancelled.count == 1 ? " was" : "s were") cancelled)"
+            throw StepFailure(
+                "hub '\(hub.name)' has no scheduled notification \(missing.map { "'\($0)'" }.joined(separator: ", ")): "
+                    + "it was sent or cancelled already, or the id is wrong\(done)",
+                hint: "the id is one of the notificationIds a scheduled send reported"
+            ).coded(.hubRefused)
         }
-        let summary = context.isDryRun
+        let summary =
+            context.isDryRun
             ? "would cancel \(described) on hub '\(hub.name)' (nothing sent)"
             : "cancelled \(described) on hub '\(hub.name)'"
-        var result = StepResult(summary: summary, lines: lines, data: .object([
-            ReportField("hub", .string(hub.name)), ReportField("cancelled", .array(cancelled.map(ReportValue.string))),
-            ReportField("requests", .array(requests)),
-        ]))
+        var result = StepResult(
+            summary: summary, lines: lines,
+            data: .object([
+                ReportField("hub", .string(hub.name)),
+                ReportField("cancelled", .array(cancelled.map(ReportValue.string))),
+                ReportField("requests", .array(requests)),
+            ]))
         var outputs = Outputs()
         outputs.notificationIds = context.isDryRun ? [] : cancelled
         outputs.cancelled = outputs.notificationIds.count
@@ -105,6 +128,7 @@ package struct CancelStep: DeclaredStep {
 
     /// "scheduled notification 'ID'", or "3 scheduled notifications".
     private var described: String {
-        notificationIds.count == 1 ? "scheduled notification '\(notificationIds[0])'" : "\(notificationIds.count) scheduled notifications"
+        notificationIds.count == 1
+            ? "scheduled notification '\(notificationIds[0])'" : "\(notificationIds.count) scheduled notifications"
     }
 }

@@ -13,8 +13,10 @@ final class PluginChannel {
     private let failure: (PluginProtocolError) -> PluginFailure
     private let redact: PluginRedaction
 
-    init(input: StandardInputWriter, output: SubprocessOutputSequence, redact: PluginRedaction,
-         failure: @escaping (PluginProtocolError) -> PluginFailure) {
+    init(
+        input: StandardInputWriter, output: SubprocessOutputSequence, redact: PluginRedaction,
+        failure: @escaping (PluginProtocolError) -> PluginFailure
+    ) {
         self.input = input
         self.output = output.makeAsyncIterator()
         self.redact = redact
@@ -26,8 +28,10 @@ final class PluginChannel {
         do {
             _ = try await input.write(request.line + "\n")
         } catch {
-            throw failure(PluginProtocolError("the plugin closed its stdin before the \(request.method) request could be written",
-                                              hint: "read requests from stdin until it closes"))
+            throw failure(
+                PluginProtocolError(
+                    "the plugin closed its stdin before the \(request.method) request could be written",
+                    hint: "read requests from stdin until it closes"))
         }
     }
 
@@ -50,8 +54,10 @@ final class PluginChannel {
     /// line found is a protocol error; reading on also keeps a plugin that writes on from blocking on a full pipe.
     func expectEnd() async throws(PluginFailure) {
         guard let line = try await nextLine() else { return }
-        throw failure(PluginProtocolError("stdout line \(linesRead) came after the last answer: \(PluginValue.excerpt(redact(line)))",
-                                          hint: "write nothing on stdout after answering the last request"))
+        throw failure(
+            PluginProtocolError(
+                "stdout line \(linesRead) came after the last answer: \(PluginValue.excerpt(redact(line)))",
+                hint: "write nothing on stdout after answering the last request"))
     }
 
     /// The next non-empty line of stdout, without its newline; nil at the end.
@@ -65,7 +71,9 @@ final class PluginChannel {
                 linesRead += 1
                 if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
                 guard let text = String(validating: line, as: UTF8.self) else {
-                    throw failure(PluginProtocolError("stdout line \(linesRead) is not UTF-8", hint: "write UTF-8 JSON on stdout"))
+                    throw failure(
+                        PluginProtocolError("stdout line \(linesRead) is not UTF-8", hint: "write UTF-8 JSON on stdout")
+                    )
                 }
                 return text
             }
@@ -92,7 +100,9 @@ final class PluginChannel {
     }
 
     private func overlong() -> PluginFailure {
-        failure(PluginProtocolError("stdout line \(linesRead + 1) is longer than \(PluginProtocol.maxLineBytes / 1024) KiB",
-                                    hint: "send rows in several messages of a few hundred rows each; write logs on stderr"))
+        failure(
+            PluginProtocolError(
+                "stdout line \(linesRead + 1) is longer than \(PluginProtocol.maxLineBytes / 1024) KiB",
+                hint: "send rows in several messages of a few hundred rows each; write logs on stderr"))
     }
 }

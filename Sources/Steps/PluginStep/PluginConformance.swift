@@ -22,7 +22,6 @@ package struct PluginConformance: Sendable {
         /// Every violation and what to fix, and the plugin's last stderr lines.
         package var details: [String]
 
-
         package init(part: String, outcome: Outcome, message: String, details: [String]) {
             self.part = part
             self.outcome = outcome
@@ -62,12 +61,16 @@ package struct PluginConformance: Sendable {
 
     /// Creates a check of the plugin `command` (run in `directory` with only `environment`), named `name` in
     /// messages, whose dry run and run may each take `timeout` seconds.
-    package init(command: [String], name: String, directory: String, environment: [String: String], timeout: Int64, runs: Runs) {
+    package init(
+        command: [String], name: String, directory: String, environment: [String: String], timeout: Int64, runs: Runs
+    ) {
         let location = SourceLocation(file: "-", line: 1, column: 1)
         // As in a pipeline, the variables named like secrets are secret (`plugin check` has no `secret-env:`).
-        host = PluginHost(declaration: PluginDeclaration(name: name, location: location, command: command,
-                                                         shownCommand: command.joined(separator: " "), commandLocation: location,
-                                                         environment: environment, timeout: timeout), directory: directory)
+        host = PluginHost(
+            declaration: PluginDeclaration(
+                name: name, location: location, command: command,
+                shownCommand: command.joined(separator: " "), commandLocation: location,
+                environment: environment, timeout: timeout), directory: directory)
         self.runs = runs
     }
 
@@ -80,14 +83,22 @@ package struct PluginConformance: Sendable {
             let description = try await host.describe()
             let options = description.options.map { $0.key + ($0.isRequired ? " (required)" : "") }
             let outputs = description.outputs.map { "\($0.name) (\($0.type.rawValue))" }
-            let examples = description.examples.isEmpty ? "none (optional: `pushline steps` and editors show them, and this check uses them)"
+            let examples =
+                description.examples.isEmpty
+                ? "none (optional: `pushline steps` and editors show them, and this check uses them)"
                 : "\(description.examples.count)"
-            return (Finding(part: "describe", outcome: .passed,
-                            message: "protocol \(description.protocolVersion), effects \(description.effects.rawValue): \(redact(description.summary))",
-                            details: ["options: " + (options.isEmpty ? "none" : options.joined(separator: ", ")),
-                                      "outputs: " + (outputs.isEmpty ? "none" : outputs.joined(separator: ", ")),
-                                      "examples: " + examples]),
-                    description)
+            return (
+                Finding(
+                    part: "describe", outcome: .passed,
+                    message:
+                        "protocol \(description.protocolVersion), effects \(description.effects.rawValue): \(redact(description.summary))",
+                    details: [
+                        "options: " + (options.isEmpty ? "none" : options.joined(separator: ", ")),
+                        "outputs: " + (outputs.isEmpty ? "none" : outputs.joined(separator: ", ")),
+                        "examples: " + examples,
+                    ]),
+                description
+            )
         } catch {
             return (Self.failed("describe", error), nil)
         }
@@ -105,7 +116,8 @@ package struct PluginConformance: Sendable {
             let (optionsFinding, typed) = read(sample, description)
             findings.append(optionsFinding)
             if let hung {
-                findings.append(Self.skipped("check (\(sample.label))", "an earlier part did not answer in time (\(hung))"))
+                findings.append(
+                    Self.skipped("check (\(sample.label))", "an earlier part did not answer in time (\(hung))"))
                 continue
             }
             let checked = await check(sample, description)
@@ -126,7 +138,10 @@ package struct PluginConformance: Sendable {
         } else {
             do {
                 try await host.probe(method: "pushline-check-unknown-method")
-                findings.append(Finding(part: "unknown method", outcome: .passed, message: "a method it does not know is answered with an error", details: []))
+                findings.append(
+                    Finding(
+                        part: "unknown method", outcome: .passed,
+                        message: "a method it does not know is answered with an error", details: []))
             } catch {
                 findings.append(Self.failed("unknown method", error))
                 if Self.timedOut(error) { hung = "unknown method" }
@@ -134,9 +149,12 @@ package struct PluginConformance: Sendable {
         }
         // No options at all is a sample of its own when the plugin requires none.
         if samples.isEmpty, !description.options.contains(where: \.isRequired) { usable = ("no options", .object([:])) }
-        let noSample: String? = usable != nil ? nil
-            : samples.isEmpty ? "no sample options: give --options '{…}', or add \"examples\" to describe"
-            : "no sample could run (\(unusable.joined(separator: "; "))); give --options '{…}' with every value"
+        let noSample: String? =
+            usable != nil
+            ? nil
+            : samples.isEmpty
+                ? "no sample options: give --options '{…}', or add \"examples\" to describe"
+                : "no sample could run (\(unusable.joined(separator: "; "))); give --options '{…}' with every value"
         let dryRunPart = "dry run" + (usable.map { " (\($0.label))" } ?? "")
         let runPart = "run" + (usable.map { " (\($0.label))" } ?? "")
         if description.effects == .none {
@@ -150,11 +168,12 @@ package struct PluginConformance: Sendable {
         } else {
             findings.append(Self.skipped(dryRunPart, "a plugin with external effects is not run by a dry run"))
         }
-        let runWhy: String? = switch (runs, description.effects) {
-        case (.none, _): "--no-run"
-        case (.safe, .external): "it has external effects and would act for real: give --run to run it"
-        default: hung.map { "an earlier part did not answer in time (\($0))" } ?? noSample
-        }
+        let runWhy: String? =
+            switch (runs, description.effects) {
+            case (.none, _): "--no-run"
+            case (.safe, .external): "it has external effects and would act for real: give --run to run it"
+            default: hung.map { "an earlier part did not answer in time (\($0))" } ?? noSample
+            }
         if let runWhy {
             findings.append(Self.skipped(runPart, runWhy))
         } else if let usable {
@@ -166,24 +185,37 @@ package struct PluginConformance: Sendable {
     /// The host's reading of a sample, as a pipeline's: unknown keys, missing required ones, wrong types, each listed.
     private func read(_ sample: Sample, _ description: PluginDescription) -> (Finding, PluginValue?) {
         let diagnostics = DiagnosticCollector()
-        let reader = OptionReader(sample.options, specs: description.options, step: host.declaration.name,
-                                  what: "plugin '\(host.declaration.name)' options", diagnostics: diagnostics)
+        let reader = OptionReader(
+            sample.options, specs: description.options, step: host.declaration.name,
+            what: "plugin '\(host.declaration.name)' options", diagnostics: diagnostics)
         let typed = PluginOptions.read(reader)
         let errors = diagnostics.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty else {
-            return (Finding(part: "options (\(sample.label))", outcome: .failed,
-                            message: "\(errors.count) problem\(errors.count == 1 ? "" : "s") a pipeline would refuse before the plugin sees them",
-                            details: errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }), nil)
+            return (
+                Finding(
+                    part: "options (\(sample.label))", outcome: .failed,
+                    message:
+                        "\(errors.count) problem\(errors.count == 1 ? "" : "s") a pipeline would refuse before the plugin sees them",
+                    details: errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }), nil
+            )
         }
         // Each value as the plugin's run would receive it, or, for a reference, as written; a secret's hidden.
-        let redact = PluginRedaction(host.declaration, options: PluginOptions.secretValues(typed, specs: description.options)
-                                        + PluginOptions.secretValues(PluginOptions.written(sample.options), specs: description.options))
+        let redact = PluginRedaction(
+            host.declaration,
+            options: PluginOptions.secretValues(typed, specs: description.options)
+                + PluginOptions.secretValues(PluginOptions.written(sample.options), specs: description.options))
         let details = (sample.options.entries ?? []).map { entry in
-            if let reference = Self.unresolvedReference(in: entry.value) { return "\(entry.key): \(reference) (a reference: its value is known in a pipeline)" }
+            if let reference = Self.unresolvedReference(in: entry.value) {
+                return "\(entry.key): \(reference) (a reference: its value is known in a pipeline)"
+            }
             return redact("\(entry.key): " + (typed[entry.key]?.json ?? "null"))
         }
-        return (Finding(part: "options (\(sample.label))", outcome: .passed, message: "the keys and types are what a pipeline accepts",
-                        details: details), typed)
+        return (
+            Finding(
+                part: "options (\(sample.label))", outcome: .passed,
+                message: "the keys and types are what a pipeline accepts",
+                details: details), typed
+        )
     }
 
     /// The plugin's own `check` of a sample, as written (references unresolved), every problem listed.
@@ -195,9 +227,12 @@ package struct PluginConformance: Sendable {
         let redact = PluginRedaction(host.declaration, options: host.optionSecrets)
         do {
             let problems = try await host.check(written)
-            return Finding(part: part, outcome: problems.isEmpty ? .passed : .failed,
-                           message: problems.isEmpty ? "the plugin accepts the options" : "the plugin refused the options",
-                           details: problems.map { redact(($0.path.compactMap(\.rowText).joined(separator: ".")) + ": " + $0.message) })
+            return Finding(
+                part: part, outcome: problems.isEmpty ? .passed : .failed,
+                message: problems.isEmpty ? "the plugin accepts the options" : "the plugin refused the options",
+                details: problems.map {
+                    redact(($0.path.compactMap(\.rowText).joined(separator: ".")) + ": " + $0.message)
+                })
         } catch {
             return Self.failed(part, error)
         }
@@ -205,25 +240,37 @@ package struct PluginConformance: Sendable {
 
     /// A run with typed options: its rows checked as the engine checks them, its outputs against the declared ones (a
     /// declared output the run leaves unset fails it; a dry run may leave them unset).
-    private func run(_ description: PluginDescription, options: PluginValue, part: String, dryRun: Bool) async -> Finding {
+    private func run(_ description: PluginDescription, options: PluginValue, part: String, dryRun: Bool) async
+        -> Finding
+    {
         var host = host
         host.optionSecrets = PluginOptions.secretValues(options, specs: description.options)
         let redact = PluginRedaction(host.declaration, options: host.optionSecrets)
         let rowsOutput = description.outputs.first { $0.type == .rows }
         var writer = PluginRowWriter(sink: nil, declared: rowsOutput?.columns)
         let hasRows = rowsOutput != nil
-        let collect: ([PluginValue]) async throws(PluginFailure) -> Void = { batch throws(PluginFailure) in try await writer.add(batch) }
+        let collect: ([PluginValue]) async throws(PluginFailure) -> Void = { batch throws(PluginFailure) in
+            try await writer.add(batch)
+        }
         do {
-            let answer = try await host.run(options, context: .init(dryRun: dryRun, pipeline: "plugin-check", step: 1, stepId: nil),
-                                            timeout: .seconds(host.declaration.timeout), logger: nil, rows: hasRows ? collect : nil)
+            let answer = try await host.run(
+                options, context: .init(dryRun: dryRun, pipeline: "plugin-check", step: 1, stepId: nil),
+                timeout: .seconds(host.declaration.timeout), logger: nil, rows: hasRows ? collect : nil)
             let outputs = try PluginStep.outputs(of: answer, declared: description.outputs, redact: redact)
             var details = outputs.sorted { $0.key < $1.key }.map { "output \($0.key): \(Self.shown($0.value))" }
-            if hasRows { details.insert("rows: \(writer.written)" + (writer.columns.map { " (columns \($0.joined(separator: ", ")))" } ?? ""), at: 0) }
+            if hasRows {
+                details.insert(
+                    "rows: \(writer.written)"
+                        + (writer.columns.map { " (columns \($0.joined(separator: ", ")))" } ?? ""), at: 0)
+            }
             let unset = description.outputs.filter { $0.type != .rows && outputs[$0.name] == nil }.map(\.name)
             let message = answer["summary"]?.string.map { redact($0) } ?? "answered"
             if !unset.isEmpty, !dryRun {
-                return Finding(part: part, outcome: .failed, message: message,
-                               details: unset.map { "declared output '\($0)' was not set: set it in the result's \"outputs\", or stop declaring it" } + details)
+                return Finding(
+                    part: part, outcome: .failed, message: message,
+                    details: unset.map {
+                        "declared output '\($0)' was not set: set it in the result's \"outputs\", or stop declaring it"
+                    } + details)
             }
             if !unset.isEmpty { details.append("not set by the dry run: \(unset.joined(separator: ", "))") }
             return Finding(part: part, outcome: .passed, message: message, details: details)
@@ -237,8 +284,12 @@ package struct PluginConformance: Sendable {
         // An option without a summary is refused by describe itself; an output's is optional in the protocol.
         let unsummarised = description.outputs.filter { $0.summary.isEmpty }.map(\.name)
         guard !unsummarised.isEmpty else { return [] }
-        return [Finding(part: "describe", outcome: .failed, message: "no summary for \(unsummarised.map { "'\($0)'" }.joined(separator: ", "))",
-                        details: ["give each output a \"summary\": `pushline steps` and editors show it"])]
+        return [
+            Finding(
+                part: "describe", outcome: .failed,
+                message: "no summary for \(unsummarised.map { "'\($0)'" }.joined(separator: ", "))",
+                details: ["give each output a \"summary\": `pushline steps` and editors show it"])
+        ]
     }
 
     /// The first `${env:…}`/`${file:…}` without a value, or `${steps.…}` (known only in a pipeline), in `node`.
@@ -258,7 +309,8 @@ package struct PluginConformance: Sendable {
         case .integer(let number): "\(number)"
         case .string(let text): "\"\(text.prefix(60))\""
         case .boolean(let value): "\(value)"
-        case .list(let values, let total): "[\(values.prefix(3).joined(separator: ", "))\(total > 3 ? ", …" : "")] (\(total))"
+        case .list(let values, let total):
+            "[\(values.prefix(3).joined(separator: ", "))\(total > 3 ? ", …" : "")] (\(total))"
         case .rows(let rows): "\(rows.count) rows"
         }
     }
@@ -272,7 +324,8 @@ package struct PluginConformance: Sendable {
     }
 
     private static func failed(_ part: String, _ failure: PluginFailure) -> Finding {
-        Finding(part: part, outcome: .failed, message: failure.message,
-                details: (failure.hint.map { ["fix: " + $0] } ?? []) + failure.stderr.map { "stderr: " + $0 })
+        Finding(
+            part: part, outcome: .failed, message: failure.message,
+            details: (failure.hint.map { ["fix: " + $0] } ?? []) + failure.stderr.map { "stderr: " + $0 })
     }
 }

@@ -28,7 +28,9 @@ package struct PluginFailure: Error, Sendable, Equatable {
     }
 
     init(_ error: PluginProtocolError, stderr: [String]) {
-        self = .brokenProtocol(error.message, hint: error.hint ?? "see the plugin protocol reference (docs/plugin-protocol.md)", stderr: stderr)
+        self = .brokenProtocol(
+            error.message, hint: error.hint ?? "see the plugin protocol reference (docs/plugin-protocol.md)",
+            stderr: stderr)
     }
 
     /// The plugin broke the protocol: the message says so first, and the failure's code is `plugin.protocol`.
@@ -53,7 +55,10 @@ extension PluginStep {
     /// The codes a plugin step's failure has, with what each means.
     package static let failureCodes: [(StepFailure.Code, String)] = [
         (.pluginError, "a plugin answered with an error (it says it did nothing)"),
-        (.pluginProtocol, "a plugin broke the protocol (a line that is not JSON, an output it did not declare, a row without a declared column)"),
+        (
+            .pluginProtocol,
+            "a plugin broke the protocol (a line that is not JSON, an output it did not declare, a row without a declared column)"
+        ),
         (.pluginTimeout, "a plugin did not finish within its `timeout:`"),
         (.pluginFailed, "a plugin would not start, crashed or exited without answering"),
     ]

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 import Subprocess
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 #if canImport(System)
-import System
+    import System
 #else
-import SystemPackage
+    import SystemPackage
 #endif
 
 /// Stops a plugin's process group when `pushline` dies without stopping it (SIGKILL, a crash, the OOM killer), so a
@@ -43,7 +44,9 @@ struct PluginGuard: Sendable {
         do {
             ends = try FileDescriptor.pipe()
         } catch {
-            logger?.warning("no guard for the plugin: a pipe could not be made; it is not stopped if pushline is killed", metadata: ["reason": "\(error)"])
+            logger?.warning(
+                "no guard for the plugin: a pipe could not be made; it is not stopped if pushline is killed",
+                metadata: ["reason": "\(error)"])
             return nil
         }
         // Only this process may hold the writing end: a child that inherited it would keep the guard from seeing this one die.
@@ -53,13 +56,15 @@ struct PluginGuard: Sendable {
         options.processGroupID = 0
         Task.detached {
             do {
-                _ = try await Subprocess.run(.path(FilePath("/bin/sh")), arguments: ["-c", script, "pushline-plugin-guard", "\(group)"],
-                                             environment: .custom(["PATH": "/usr/bin:/bin"]), platformOptions: options,
-                                             input: .fileDescriptor(ends.readEnd, closeAfterSpawningProcess: true),
-                                             output: .discarded, error: .discarded)
+                _ = try await Subprocess.run(
+                    .path(FilePath("/bin/sh")), arguments: ["-c", script, "pushline-plugin-guard", "\(group)"],
+                    environment: .custom(["PATH": "/usr/bin:/bin"]), platformOptions: options,
+                    input: .fileDescriptor(ends.readEnd, closeAfterSpawningProcess: true),
+                    output: .discarded, error: .discarded)
             } catch {
-                logger?.warning("no guard for the plugin: /bin/sh could not be started; it is not stopped if pushline is killed",
-                                metadata: ["reason": "\(error)"])
+                logger?.warning(
+                    "no guard for the plugin: /bin/sh could not be started; it is not stopped if pushline is killed",
+                    metadata: ["reason": "\(error)"])
             }
         }
         return PluginGuard(writer: ends.writeEnd)

@@ -12,14 +12,20 @@ enum PluginOptions {
             switch spec.type {
             case .integer:
                 if let (text, node) = reader.string(key) {
-                    if let number = Int(text) { fields[key] = .integer(number) } else {
-                        reader.error("'\(key)' must be a whole number, found \(node.scalar?.quoted ?? node.kindName)", at: node)
+                    if let number = Int(text) {
+                        fields[key] = .integer(number)
+                    } else {
+                        reader.error(
+                            "'\(key)' must be a whole number, found \(node.scalar?.quoted ?? node.kindName)", at: node)
                     }
                 }
             case .number:
                 if let (text, node) = reader.string(key) {
-                    if let number = Double(text), number.isFinite { fields[key] = .number(number) } else {
-                        reader.error("'\(key)' must be a number, found \(node.scalar?.quoted ?? node.kindName)", at: node)
+                    if let number = Double(text), number.isFinite {
+                        fields[key] = .number(number)
+                    } else {
+                        reader.error(
+                            "'\(key)' must be a number, found \(node.scalar?.quoted ?? node.kindName)", at: node)
                     }
                 }
             case .boolean:
@@ -29,7 +35,10 @@ enum PluginOptions {
             case .stringList:
                 if let list = reader.stringList(key) { fields[key] = .array(list.map { .string($0.value) }) }
             case .stringMap:
-                if let map = reader.stringMap(key) { fields[key] = .object(Dictionary(map.map { ($0.key, PluginValue.string($0.value)) }) { _, last in last }) }
+                if let map = reader.stringMap(key) {
+                    fields[key] = .object(
+                        Dictionary(map.map { ($0.key, PluginValue.string($0.value)) }) { _, last in last })
+                }
             default:
                 if let (text, _) = reader.string(key) { fields[key] = .string(text) }
             }
@@ -72,7 +81,9 @@ enum PluginOptions {
         for part in path {
             switch part {
             case .string(let key):
-                guard let entry = current.entries?.first(where: { $0.key == key }) else { return (current, keyLocation) }
+                guard let entry = current.entries?.first(where: { $0.key == key }) else {
+                    return (current, keyLocation)
+                }
                 keyLocation = entry.keyLocation
                 current = entry.value
             case .integer(let index):

@@ -1,17 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Logging
 import PipelineCore
 import PluginProtocol
 import Subprocess
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 #if canImport(System)
-import System
+    import System
 #else
-import SystemPackage
+    import SystemPackage
 #endif
 
 /// A plugin's process for one conversation: started in the pipeline's folder with only the environment its
@@ -40,8 +41,10 @@ struct PluginProcess: Sendable {
     /// A plugin that exits before reading a request makes the write fail with EPIPE, reported as the plugin's
     /// failure, in a process that ignores SIGPIPE, as `pushline` does from its start: the step does not change the
     /// process's signal dispositions itself.
-    func converse<R: Sendable>(timeout: Duration, handshake: Bool = false,
-                               _ body: (PluginChannel) async throws(PluginFailure) -> R) async throws(PluginFailure) -> R {
+    func converse<R: Sendable>(
+        timeout: Duration, handshake: Bool = false,
+        _ body: (PluginChannel) async throws(PluginFailure) -> R
+    ) async throws(PluginFailure) -> R {
         let redact = PluginRedaction(declaration, options: optionSecrets)
         let stderr = PluginStderr(logger: logger, redact: redact, keep: PluginProtocol.quotedStderrLines)
         let watch = Watch()
@@ -80,7 +83,9 @@ struct PluginProcess: Sendable {
                     do { for try await chunk in errors { stderr.feed(chunk.withUnsafeBytes { Array($0) }) } } catch {}
                     stderr.finish()
                 }
-                let channel = PluginChannel(input: execution.standardInputWriter, output: execution.standardOutput, redact: redact) { error in
+                let channel = PluginChannel(
+                    input: execution.standardInputWriter, output: execution.standardOutput, redact: redact
+                ) { error in
                     PluginFailure(redacted(error, redact), stderr: stderr.lastLines)
                 }
                 var answer: Result<R, PluginFailure>
@@ -110,29 +115,34 @@ struct PluginProcess: Sendable {
             // Whatever it started and left behind goes with it.
             watch.killGroup()
         } catch {
-            throw PluginFailure("cannot start plugin '\(declaration.name)' (\(declaration.shownCommand)): \(error)",
-                                hint: "check the command: its program must exist and be executable", stderr: stderr.lastLines)
+            throw PluginFailure(
+                "cannot start plugin '\(declaration.name)' (\(declaration.shownCommand)): \(error)",
+                hint: "check the command: its program must exist and be executable", stderr: stderr.lastLines)
         }
         if watch.stoppedWithTheRun {
-            var failure = PluginFailure("plugin '\(declaration.name)' was stopped with its run (SIGINT or SIGTERM)",
-                                        hint: "run the same command again to resume the run", stderr: stderr.lastLines)
+            var failure = PluginFailure(
+                "plugin '\(declaration.name)' was stopped with its run (SIGINT or SIGTERM)",
+                hint: "run the same command again to resume the run", stderr: stderr.lastLines)
             failure.stoppedWithTheRun = true
             throw failure
         }
         if let limit = expiredWhileTalking {
             // Stopped mid-conversation, its stdin still open: the work took too long.
-            var failure = PluginFailure("plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
-                                        hint: handshake ? "answer describe and check within \(Self.describe(limit)), a limit of their own that `timeout:` does not change: "
-                                            + "do slow work (imports, connections) only for run"
-                                            : "raise the plugin's `timeout:` if the work takes longer", stderr: stderr.lastLines)
+            var failure = PluginFailure(
+                "plugin '\(declaration.name)' did not finish within \(Self.describe(limit)), so it was stopped",
+                hint: handshake
+                    ? "answer describe and check within \(Self.describe(limit)), a limit of their own that `timeout:` does not change: "
+                        + "do slow work (imports, connections) only for run"
+                    : "raise the plugin's `timeout:` if the work takes longer", stderr: stderr.lastLines)
             failure.timedOut = true
             throw failure
         }
         if !outcome.isFailure, let limit = watch.expired {
             // It answered, then went on after its stdin was closed.
-            throw PluginFailure("plugin '\(declaration.name)' answered but did not exit within \(Self.describe(limit)) of its stdin closing, "
-                                + "so it was stopped", hint: "exit when stdin closes (the end of input): the conversation is over",
-                                stderr: stderr.lastLines)
+            throw PluginFailure(
+                "plugin '\(declaration.name)' answered but did not exit within \(Self.describe(limit)) of its stdin closing, "
+                    + "so it was stopped", hint: "exit when stdin closes (the end of input): the conversation is over",
+                stderr: stderr.lastLines)
         }
         switch (outcome, status) {
         case (.failure(let failure), _):
@@ -145,10 +155,12 @@ struct PluginProcess: Sendable {
         case (.success(let value), .exited(0)):
             return value
         case (.success, .exited(let code)):
-            throw PluginFailure("plugin '\(declaration.name)' answered, then exited with code \(code)",
-                                hint: "exit 0 after a result; report a failure as an error message instead", stderr: stderr.lastLines)
+            throw PluginFailure(
+                "plugin '\(declaration.name)' answered, then exited with code \(code)",
+                hint: "exit 0 after a result; report a failure as an error message instead", stderr: stderr.lastLines)
         case (.success, let other):
-            throw PluginFailure("plugin '\(declaration.name)' answered, then ended abnormally (\(other))", stderr: stderr.lastLines)
+            throw PluginFailure(
+                "plugin '\(declaration.name)' answered, then ended abnormally (\(other))", stderr: stderr.lastLines)
         }
     }
 
@@ -166,7 +178,8 @@ private func redacted(_ error: PluginProtocolError, _ redact: PluginRedaction) -
 /// Stops a plugin that runs past its time: SIGTERM, then SIGKILL two seconds later. Restarting it gives the plugin a
 /// new deadline. A plugin stopped with its run is stopped at once, and no later deadline brings it back.
 final class Watch: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, expired: Duration?, pid: pid_t?, stopped: Bool)>((nil, nil, nil, false))
+    private let state = Mutex<(task: Task<Void, Never>?, expired: Duration?, pid: pid_t?, stopped: Bool)>(
+        (nil, nil, nil, false))
 
     /// Arms the watch: `pid`'s process group is stopped unless `stop` or another `start` comes within `limit`.
     func start(pid: pid_t, after limit: Duration) {

@@ -1,3 +1,4 @@
+import Foundation
 import PipelineCore
 
 /// Hides a plugin's secrets (its secret `env:` values, its secret options' values) in whatever Pushline shows of its

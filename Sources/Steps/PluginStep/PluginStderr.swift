@@ -48,7 +48,8 @@ final class PluginStderr: Sendable {
     private func add(_ raw: String) {
         // Hidden first, cut after: a cut could leave part of a secret that no longer matches it.
         let redacted = redact(raw.hasSuffix("\r") ? String(raw.dropLast()) : raw)
-        let line = redacted.count > Self.shownCharacters ? String(redacted.prefix(Self.shownCharacters)) + "…" : redacted
+        let line =
+            redacted.count > Self.shownCharacters ? String(redacted.prefix(Self.shownCharacters)) + "…" : redacted
         logger?.log(level: Self.level(of: line), "\(line)", metadata: ["source": "plugin stderr"])
         tail.withLock { state in
             state.lines.append(line)

@@ -28,8 +28,14 @@ package struct PluginStep: RunnableStep {
     var sourceDigest: String {
         // The environment counts (CRM_URL=staging and =prod are other sources) as a digest of its own, so no value
         // stands in the stored digest's input.
-        let environment = ContentDigest.hex(host.declaration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n"))
-        return ContentDigest.hex(["plugin-v2", host.declaration.name, host.declaration.command.joined(separator: "\u{1F}"), options.json, environment]
+        let environment = ContentDigest.hex(
+            host.declaration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: "\n"))
+        return ContentDigest.hex(
+            [
+                "plugin-v2", host.declaration.name, host.declaration.command.joined(separator: "\u{1F}"), options.json,
+                environment,
+            ]
             .joined(separator: "\n"))
     }
 
@@ -46,12 +52,14 @@ package struct PluginStep: RunnableStep {
         var host = host
         host.optionSecrets = secrets
         if context.isDryRun, description.effects == .external {
-            return StepResult(summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")
+            return StepResult(
+                summary: "would run plugin '\(name)' (it has external effects, so a dry run does not run it)")
         }
         let run = context.isDryRun ? nil : context.batch.run
-        let request = PluginRequest.RunContext(dryRun: context.isDryRun, pipeline: context.document.name, step: context.stepIndex,
-                                               stepId: context.stepId, stepName: context.stepName, run: run?.id, attempt: run?.attempt,
-                                               idempotencyKey: run.map { "\($0.id)/step-\(context.stepIndex)" })
+        let request = PluginRequest.RunContext(
+            dryRun: context.isDryRun, pipeline: context.document.name, step: context.stepIndex,
+            stepId: context.stepId, stepName: context.stepName, run: run?.id, attempt: run?.attempt,
+            idempotencyKey: run.map { "\($0.id)/step-\(context.stepIndex)" })
         let stop = context.batch.stop
         let progress = Self.progress(context)
         let timeout = Duration.seconds(host.declaration.timeout)
@@ -60,7 +68,8 @@ package struct PluginStep: RunnableStep {
         var lines: [String] = []
         var summary: String
         // What it does outside the run is journalled as one item, so a cut-off run never does it twice (`PluginEffect`).
-        let effect = description.effects == .external
+        let effect =
+            description.effects == .external
             ? PluginEffect(context, plugin: name, identity: sourceDigest, repeatSafe: description.repeatSafe) : nil
         if let effect, case .settled(let result) = try await effect.admit() { return result }
         do {
@@ -69,8 +78,10 @@ package struct PluginStep: RunnableStep {
                 var answer: PluginValue?
                 let (rows, origin) = try await spooler.rows(in: context) { sink in
                     var writer = PluginRowWriter(sink: sink, declared: rowsOutput.columns)
-                    answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, stop: stop,
-                                                progress: progress) { batch throws(PluginFailure) in
+                    answer = try await host.run(
+                        options, context: request, timeout: timeout, logger: context.logger, stop: stop,
+                        progress: progress
+                    ) { batch throws(PluginFailure) in
                         try await writer.add(batch)
                     }
                 }
@@ -79,14 +90,20 @@ package struct PluginStep: RunnableStep {
                 switch origin {
                 case .read:
                     summary = answer?["summary"]?.string.map { redact($0) } ?? "plugin '\(name)' sent \(counted)"
-                    if let answer { outputs.merge(try Self.outputs(of: answer, declared: description.outputs, redact: redact)) { kept, _ in kept } }
+                    if let answer {
+                        outputs.merge(try Self.outputs(of: answer, declared: description.outputs, redact: redact)) {
+                            kept, _ in kept
+                        }
+                    }
                 case .spooled:
-                    summary = "\(counted) spooled by plugin '\(name)' earlier, by this run or another part of it (not run again)"
+                    summary =
+                        "\(counted) spooled by plugin '\(name)' earlier, by this run or another part of it (not run again)"
                 }
                 if !rows.columns.isEmpty { lines.append("columns: \(rows.columns.joined(separator: ", "))") }
             } else {
-                let answer = try await host.run(options, context: request, timeout: timeout, logger: context.logger, stop: stop,
-                                                progress: progress, rows: nil)
+                let answer = try await host.run(
+                    options, context: request, timeout: timeout, logger: context.logger, stop: stop,
+                    progress: progress, rows: nil)
                 summary = answer["summary"]?.string.map { redact($0) } ?? "plugin '\(name)' ran"
                 outputs = try Self.outputs(of: answer, declared: description.outputs, redact: redact)
             }
@@ -94,18 +111,25 @@ package struct PluginStep: RunnableStep {
         } catch let failure as PluginFailure where failure.stoppedWithTheRun && failure.beforeRunRequest {
             // Stopped before it was asked to run: nothing happened; the resumed run runs it.
             try? await effect?.record(.failed, error: "the run was stopped before plugin '\(name)' was asked to run")
-            return StepResult(summary: "stopped with the run before plugin '\(name)' was asked to run (it was sent SIGTERM)", interrupted: true)
+            return StepResult(
+                summary: "stopped with the run before plugin '\(name)' was asked to run (it was sent SIGTERM)",
+                interrupted: true)
         } catch let failure as PluginFailure where failure.stoppedWithTheRun {
             // Not done: the run is interrupted. Its resumption runs a plugin without external effects again; one with
             // them is of unknown fate (it may have written before it stopped), unless it declared itself repeat-safe.
             try? await effect?.record(.unknown, error: "the run was stopped while plugin '\(name)' ran")
-            return StepResult(summary: "stopped with the run before plugin '\(name)' finished (it was sent SIGTERM)", interrupted: true)
+            return StepResult(
+                summary: "stopped with the run before plugin '\(name)' finished (it was sent SIGTERM)",
+                interrupted: true)
         } catch let failure as PluginFailure {
             // An error the plugin answered says it did nothing, as does any failure before it was given the run request;
             // a timeout, a crash or a broken answer after the request went out says nothing about what it did.
-            try? await effect?.record(failure.answered || failure.beforeRunRequest ? .failed : .unknown, error: redact(failure.message))
-            throw StepFailure("plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
-                              lines: failure.stderr.map { "stderr: \($0)" }).coded(failure.code)
+            try? await effect?.record(
+                failure.answered || failure.beforeRunRequest ? .failed : .unknown, error: redact(failure.message))
+            throw StepFailure(
+                "plugin '\(name)': \(redact(failure.message))", hint: failure.hint.map { redact($0) },
+                lines: failure.stderr.map { "stderr: \($0)" }
+            ).coded(failure.code)
         }
         if context.isDryRun { summary += " (a dry run: the plugin has no external effects, so it ran)" }
         var result = StepResult(summary: summary, lines: lines)
@@ -116,11 +140,15 @@ package struct PluginStep: RunnableStep {
     /// Where a plugin's `progress` messages go: the run's progress (a line on a terminal, log lines under cron).
     static func progress(_ context: StepContext) -> (@Sendable (Int, Int?) -> Void)? {
         guard let sink = context.batch.progress else { return nil }
-        let (index, title, dryRun, started) = (context.stepIndex, context.stepName ?? context.stepId ?? "plugin", context.isDryRun, ContinuousClock.now)
+        let (index, title, dryRun, started) = (
+            context.stepIndex, context.stepName ?? context.stepId ?? "plugin", context.isDryRun, ContinuousClock.now
+        )
         return { done, total in
             let elapsed = ContinuousClock.now - started
-            var progress = StepProgress(stepIndex: index, stepId: title, counts: ItemCounts(), total: total,
-                                        elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, dryRun: dryRun)
+            var progress = StepProgress(
+                stepIndex: index, stepId: title, counts: ItemCounts(), total: total,
+                elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                dryRun: dryRun)
             progress.pluginDone = done
             sink.report(progress, final: total.map { done >= $0 } ?? false)
         }
@@ -128,14 +156,19 @@ package struct PluginStep: RunnableStep {
 
     /// The declared outputs of a run's result (`{"outputs": {"count": 3}}`), each of its declared type; a value of
     /// another type, or one not declared, is a protocol error.
-    static func outputs(of answer: PluginValue, declared: [OutputSpec], redact: PluginRedaction) throws(PluginFailure) -> StepOutputs {
+    static func outputs(of answer: PluginValue, declared: [OutputSpec], redact: PluginRedaction) throws(PluginFailure)
+        -> StepOutputs
+    {
         guard let given = answer["outputs"], given != .null else { return [:] }
-        guard case .object(let fields) = given else { throw PluginFailure.brokenProtocol("the run result's \"outputs\" must be an object") }
+        guard case .object(let fields) = given else {
+            throw PluginFailure.brokenProtocol("the run result's \"outputs\" must be an object")
+        }
         var outputs: StepOutputs = [:]
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             guard let spec = declared.first(where: { $0.name == name }) else {
-                throw PluginFailure.brokenProtocol("the run result has output '\(name)', which the plugin did not declare",
-                                    hint: "declare it in the describe result's \"outputs\"")
+                throw PluginFailure.brokenProtocol(
+                    "the run result has output '\(name)', which the plugin did not declare",
+                    hint: "declare it in the describe result's \"outputs\"")
             }
             switch (spec.type, value) {
             case (.integer, .integer(let number)): outputs[name] = .integer(number)
@@ -145,9 +178,11 @@ package struct PluginStep: RunnableStep {
                 let values = items.compactMap(\.rowText).map { redact($0) }
                 outputs[name] = .list(values, total: values.count)
             case (.rows, _):
-                throw PluginFailure.brokenProtocol("output '\(name)' is rows, which are sent in \"rows\" messages, not in the result")
+                throw PluginFailure.brokenProtocol(
+                    "output '\(name)' is rows, which are sent in \"rows\" messages, not in the result")
             default:
-                throw PluginFailure.brokenProtocol("output '\(name)' must be \(spec.type.documentation), found \(redact(value.json).prefix(40))")
+                throw PluginFailure.brokenProtocol(
+                    "output '\(name)' must be \(spec.type.documentation), found \(redact(value.json).prefix(40))")
             }
         }
         return outputs
@@ -174,7 +209,8 @@ struct PluginRowWriter {
         for row in batch {
             written += 1
             guard case .object(let fields) = row else {
-                throw PluginFailure.brokenProtocol("row \(written) is not a JSON object", hint: "send each row as {\"column\": \"value\", …}")
+                throw PluginFailure.brokenProtocol(
+                    "row \(written) is not a JSON object", hint: "send each row as {\"column\": \"value\", …}")
             }
             if columns == nil {
                 guard !fields.isEmpty else { throw PluginFailure.brokenProtocol("row 1 has no fields") }
@@ -183,22 +219,27 @@ struct PluginRowWriter {
                 // Later steps were checked against the declared columns; rows without one would fail there row by row.
                 let lowered = Set(fields.keys.map { $0.lowercased() })
                 if let missing = declared?.first(where: { !lowered.contains($0.lowercased()) }) {
-                    throw PluginFailure.brokenProtocol("row 1 has no '\(missing)', a column the plugin declared for its rows",
-                                        hint: "give every row each declared column (a missing value may be null), or change \"columns\" in describe")
+                    throw PluginFailure.brokenProtocol(
+                        "row 1 has no '\(missing)', a column the plugin declared for its rows",
+                        hint:
+                            "give every row each declared column (a missing value may be null), or change \"columns\" in describe"
+                    )
                 }
                 sink?.begin(columns: columns!)
             }
             if let extra = fields.keys.filter({ !known.contains($0) }).min() {
-                throw PluginFailure.brokenProtocol("row \(written) has '\(extra)', which the first row does not have",
-                                    hint: "give every row the first row's keys (a missing value may be null)")
+                throw PluginFailure.brokenProtocol(
+                    "row \(written) has '\(extra)', which the first row does not have",
+                    hint: "give every row the first row's keys (a missing value may be null)")
             }
             var values: [String?] = []
             for column in columns! {
                 let value = fields[column] ?? .null
                 switch value {
                 case .array, .object:
-                    throw PluginFailure.brokenProtocol("row \(written), '\(column)' is a list or an object",
-                                        hint: "row values are text, numbers, true/false or null")
+                    throw PluginFailure.brokenProtocol(
+                        "row \(written), '\(column)' is a list or an object",
+                        hint: "row values are text, numbers, true/false or null")
                 default:
                     values.append(value.rowText)
                 }

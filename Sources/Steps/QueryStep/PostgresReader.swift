@@ -17,15 +17,18 @@ struct PostgresReader {
         do {
             connection = try await PostgresStore.connect(location, doing: "running a query", role: "query")
         } catch {
-            throw QueryFailure.connection(error.message.replacingOccurrences(of: "the run store", with: "the query's database"))
+            throw QueryFailure.connection(
+                error.message.replacingOccurrences(of: "the run store", with: "the query's database"))
         }
         let logger = Logger(label: "pushline.query", factory: { _ in SwiftLogNoOpLogHandler() })
         do {
             // Read-only: a typo cannot write; the timeouts: it cannot run on, nor wait on a lock, for longer.
             let milliseconds = timeout.components.seconds * 1000
             try await connection.query("BEGIN READ ONLY", logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: logger)
             var binds = PostgresBindings()
             for argument in arguments { binds.append(argument) }
             let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
@@ -73,8 +76,9 @@ struct PostgresReader {
         case .uuid: return try cell.decode(UUID.self).uuidString.lowercased()
         case .text, .varchar, .bpchar, .name, .json, .jsonb: return try cell.decode(String.self)
         default:
-            throw QueryFailure.value("column '\(cell.columnName)' has a type the query step does not read (oid \(cell.dataType.rawValue)); "
-                + "cast it to text in the SQL: \(cell.columnName)::text")
+            throw QueryFailure.value(
+                "column '\(cell.columnName)' has a type the query step does not read (oid \(cell.dataType.rawValue)); "
+                    + "cast it to text in the SQL: \(cell.columnName)::text")
         }
     }
 
@@ -84,9 +88,13 @@ struct PostgresReader {
         guard let error = error as? PSQLError else { return QueryFailure.connection("the database failed: \(error)") }
         if let info = error.serverInfo, let message = info[.message] {
             let state = info[.sqlState]
-            if state == "57014" { return QueryFailure.timeout("the query ran past its timeout and was stopped (\(message))") }
+            if state == "57014" {
+                return QueryFailure.timeout("the query ran past its timeout and was stopped (\(message))")
+            }
             // PostgreSQL counts the position in characters from 1.
-            return QueryFailure.sql(message + (state.map { " (SQLSTATE \($0))" } ?? ""), offset: info[.position].flatMap(Int.init).map { $0 - 1 })
+            return QueryFailure.sql(
+                message + (state.map { " (SQLSTATE \($0))" } ?? ""),
+                offset: info[.position].flatMap(Int.init).map { $0 - 1 })
         }
         return QueryFailure.connection("the connection to the database failed (\(error.code))")
     }

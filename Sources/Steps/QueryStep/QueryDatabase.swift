@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import PostgresRunStore
+import RunStore
 
 /// The database a `query` reads: a SQLite file, or PostgreSQL at a `postgres://` URL.
 package enum QueryDatabase: Sendable, Equatable {
@@ -27,14 +28,18 @@ package enum QueryDatabase: Sendable, Equatable {
     }
 
     /// Reads `database:`: a `postgres://` (or `postgresql://`) URL, else a SQLite file that exists.
-    static func read(_ value: String, at node: ConfigNode, in context: BuildContext, options: OptionReader) -> QueryDatabase? {
+    static func read(_ value: String, at node: ConfigNode, in context: BuildContext, options: OptionReader)
+        -> QueryDatabase?
+    {
         let text = value.trimmingCharacters(in: .whitespaces)
         if PostgresLocation.isURL(text) {
             do {
                 // The run's environment (`--env-file`, serve's settings), as every other value of the pipeline.
                 return .postgres(try PostgresLocation(text, environment: context.document.environment))
             } catch {
-                options.error("'database': \(error.message.replacingOccurrences(of: "run store", with: "database"))", at: node, hint: "postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full]")
+                options.error(
+                    "'database': \(error.message.replacingOccurrences(of: "run store", with: "database"))", at: node,
+                    hint: "postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full]")
                 return nil
             }
         }
@@ -45,8 +50,10 @@ package enum QueryDatabase: Sendable, Equatable {
         let path = node.scalar.map(context.path(of:)) ?? context.path(text)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            options.error("the SQLite database '\(text)' does not exist\(isDirectory.boolValue ? " (it is a directory)" : "") (looked for \(path))", at: node,
-                          hint: "a path relative to the pipeline file, or a postgres:// URL")
+            options.error(
+                "the SQLite database '\(text)' does not exist\(isDirectory.boolValue ? " (it is a directory)" : "") (looked for \(path))",
+                at: node,
+                hint: "a path relative to the pipeline file, or a postgres:// URL")
             return nil
         }
         return .sqlite(path: path, shown: FilePath.shown(path))

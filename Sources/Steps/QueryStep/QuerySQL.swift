@@ -33,7 +33,9 @@ package struct QuerySQL: Sendable, Equatable {
     func place(_ offset: Int) -> SourceLocation? {
         let inside = Self.lineAndColumn(text, offset: offset)
         if let file { return SourceLocation(file: file, line: inside.line, column: inside.column) }
-        return ScalarPlace.location(line: inside.line, column: inside.column, text: text, at: location) { source[$0].map { Substring($0) } }
+        return ScalarPlace.location(line: inside.line, column: inside.column, text: text, at: location) {
+            source[$0].map { Substring($0) }
+        }
     }
 
     /// Where an error at character `offset` of the SQL is: `pipelines/queries/digest.sql:3:7`, the pipeline's line
@@ -50,13 +52,19 @@ package struct QuerySQL: Sendable, Equatable {
         var line = 1
         var column = 1
         for character in text.prefix(max(0, offset)) {
-            if character == "\n" { line += 1; column = 1 } else { column += 1 }
+            if character == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }
 
     /// Reads `sql:`: one word ending in `.sql` is a file (relative to the pipeline); anything else is the SQL.
-    static func read(_ value: String, at node: ConfigNode, in context: BuildContext, options: OptionReader) -> QuerySQL? {
+    static func read(_ value: String, at node: ConfigNode, in context: BuildContext, options: OptionReader) -> QuerySQL?
+    {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             options.error("'sql' is empty", at: node, hint: "one SELECT statement, or a .sql file")
@@ -64,10 +72,14 @@ package struct QuerySQL: Sendable, Equatable {
         }
         guard trimmed.lowercased().hasSuffix(".sql"), !trimmed.contains(where: \.isWhitespace) else {
             // A reference in the SQL moves what follows it, so such SQL is placed by the scalar alone.
-            let spanned = node.scalar?.hasReferences == false ? value.split(separator: "\n", omittingEmptySubsequences: false).count + 1 : 0
+            let spanned =
+                node.scalar?.hasReferences == false
+                ? value.split(separator: "\n", omittingEmptySubsequences: false).count + 1 : 0
             var source: [Int: String] = [:]
             for line in node.location.line..<(node.location.line + spanned) {
-                if let text = options.diagnostics.sourceLine(line, of: node.location.file) { source[line] = String(text) }
+                if let text = options.diagnostics.sourceLine(line, of: node.location.file) {
+                    source[line] = String(text)
+                }
             }
             return QuerySQL(text: value, file: nil, location: node.location, source: source)
         }
@@ -81,7 +93,8 @@ package struct QuerySQL: Sendable, Equatable {
             options.diagnostics.register(source: text, for: path)
             return QuerySQL(text: text, file: FilePath.shown(path), location: node.location, source: [:])
         } catch {
-            options.error(error.message(what: "SQL file", name: trimmed), at: node, hint: "a path relative to the pipeline file")
+            options.error(
+                error.message(what: "SQL file", name: trimmed), at: node, hint: "a path relative to the pipeline file")
             return nil
         }
     }

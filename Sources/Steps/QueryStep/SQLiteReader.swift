@@ -23,17 +23,19 @@ struct SQLiteReader {
     }
 
     /// Runs `sql` with `arguments` bound as `$1`, `$2`, … (text), putting each row in `sink`.
-    func read(_ sql: String, arguments: [String], timeout: Duration, maxRows: Int, into sink: RowSink) async throws -> Void {
+    func read(_ sql: String, arguments: [String], timeout: Duration, maxRows: Int, into sink: RowSink) async throws {
         let db = try open(busyTimeout: timeout)
         defer { sqlite3_close_v2(db) }
         // The limit: SQLite calls the handler every 1,000 virtual-machine steps; past the deadline it interrupts.
         let deadline = Deadline(ContinuousClock.now + timeout)
         let context = Unmanaged.passRetained(deadline)
         defer { context.release() }
-        sqlite3_progress_handler(db, 1_000, { pointer in
-            guard let pointer else { return 0 }
-            return Unmanaged<Deadline>.fromOpaque(pointer).takeUnretainedValue().hasPassed ? 1 : 0
-        }, context.toOpaque())
+        sqlite3_progress_handler(
+            db, 1_000,
+            { pointer in
+                guard let pointer else { return 0 }
+                return Unmanaged<Deadline>.fromOpaque(pointer).takeUnretainedValue().hasPassed ? 1 : 0
+            }, context.toOpaque())
         let statement = try prepare(sql, in: db, arguments: arguments.count)
         defer { sqlite3_finalize(statement) }
         for (index, argument) in arguments.enumerated() {
@@ -49,7 +51,9 @@ struct SQLiteReader {
             let result = sqlite3_step(statement)
             if result == SQLITE_DONE { break }
             guard result == SQLITE_ROW else {
-                if result == SQLITE_INTERRUPT { throw QueryFailure.timeout("the query ran past its timeout of \(timeout) and was stopped") }
+                if result == SQLITE_INTERRUPT {
+                    throw QueryFailure.timeout("the query ran past its timeout of \(timeout) and was stopped")
+                }
                 throw failure(db, result, sql: sql)
             }
             guard sink.count < maxRows else {
@@ -58,7 +62,9 @@ struct SQLiteReader {
             var values: [String?] = []
             values.reserveCapacity(columns.count)
             for column in 0..<Int32(columns.count) {
-                values.append(sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_text(statement, column).map { String(cString: $0) })
+                values.append(
+                    sqlite3_column_type(statement, column) == SQLITE_NULL
+                        ? nil : sqlite3_column_text(statement, column).map { String(cString: $0) })
             }
             // The limit is the database's time: writing the rows to the run's spool does not count against it.
             let writing = ContinuousClock.now
@@ -99,12 +105,14 @@ struct SQLiteReader {
         }
         guard sqlite3_stmt_readonly(statement) != 0 else {
             sqlite3_finalize(statement)
-            throw QueryFailure.sql("the statement would write to the database; a query only reads (SELECT or WITH … SELECT)")
+            throw QueryFailure.sql(
+                "the statement would write to the database; a query only reads (SELECT or WITH … SELECT)")
         }
         let parameters = Int(sqlite3_bind_parameter_count(statement))
         guard parameters <= arguments else {
             sqlite3_finalize(statement)
-            throw QueryFailure.sql("the SQL uses \(parameters) parameter\(parameters == 1 ? "" : "s") and `arguments` gives \(arguments)")
+            throw QueryFailure.sql(
+                "the SQL uses \(parameters) parameter\(parameters == 1 ? "" : "s") and `arguments` gives \(arguments)")
         }
         return statement
     }
@@ -127,16 +135,21 @@ struct SQLiteReader {
     private func failure(_ db: OpaquePointer, _ code: Int32, sql: String) -> QueryFailure {
         if code == SQLITE_INTERRUPT { return QueryFailure.timeout("the query ran past its timeout and was stopped") }
         // A lock held past the busy timeout is the database's state, not the SQL's; a file that is not a database is `database:`'s.
-        if code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED { return QueryFailure.timeout("the database stayed locked past the timeout") }
+        if code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
+            return QueryFailure.timeout("the database stayed locked past the timeout")
+        }
         if code & 0xFF == SQLITE_NOTADB { return QueryFailure.connection("'\(shown)' is not a SQLite database") }
         let offset = Int(sqlite3_error_offset(db))
-        return QueryFailure.sql(String(cString: sqlite3_errmsg(db)), offset: offset >= 0 ? Self.characterOffset(sql, utf8: offset) : nil)
+        return QueryFailure.sql(
+            String(cString: sqlite3_errmsg(db)), offset: offset >= 0 ? Self.characterOffset(sql, utf8: offset) : nil)
     }
 
     /// SQLite points at a byte; messages count characters.
     static func characterOffset(_ text: String, utf8 offset: Int) -> Int {
         let utf8 = text.utf8
-        guard let index = utf8.index(utf8.startIndex, offsetBy: offset, limitedBy: utf8.endIndex) else { return text.count }
+        guard let index = utf8.index(utf8.startIndex, offsetBy: offset, limitedBy: utf8.endIndex) else {
+            return text.count
+        }
         return text.distance(from: text.startIndex, to: String.Index(index, within: text) ?? text.endIndex)
     }
 }

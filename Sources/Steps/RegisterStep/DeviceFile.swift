@@ -32,7 +32,10 @@ struct DeviceFile: Sendable, Equatable {
         var seen: Set<String> = []
         for name in fields {
             guard DeviceRecord.keys.contains(name) else {
-                return .failure(DeviceProblem("unknown column '\(name)'\(Suggestion.didYouMean(name, in: DeviceRecord.keys)) (columns are \(DeviceRecord.keys.joined(separator: ", ")))"))
+                return .failure(
+                    DeviceProblem(
+                        "unknown column '\(name)'\(Suggestion.didYouMean(name, in: DeviceRecord.keys)) (columns are \(DeviceRecord.keys.joined(separator: ", ")))"
+                    ))
             }
             guard seen.insert(name).inserted else { return .failure(DeviceProblem("column '\(name)' appears twice")) }
         }
@@ -55,7 +58,9 @@ struct DeviceFile: Sendable, Equatable {
             case (_, .problem(let message, let line)?):
                 return "\(shown):\(line): \(message)"
             case (.csv, .fields(let fields, let line, _)?):
-                if case .failure(let problem) = Self.columns(fromHeader: fields) { return "\(shown):\(line): \(problem.message)" }
+                if case .failure(let problem) = Self.columns(fromHeader: fields) {
+                    return "\(shown):\(line): \(problem.message)"
+                }
                 return nil
             case (.csv, .json?), (.json, .fields?):
                 return nil

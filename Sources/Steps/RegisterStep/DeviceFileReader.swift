@@ -56,7 +56,10 @@ final class DeviceFileReader {
     }
 
     private func headerFailure(_ line: Int, _ message: String) -> StepFailure {
-        StepFailure("\(file.shown):\(line): \(message)", hint: "the first row names the columns: \(DeviceRecord.keys.joined(separator: ","))").coded(.inputRejected)
+        StepFailure(
+            "\(file.shown):\(line): \(message)",
+            hint: "the first row names the columns: \(DeviceRecord.keys.joined(separator: ","))"
+        ).coded(.inputRejected)
     }
 
     /// A CSV row as a record: empty cells are absent, tags are split on `|` (an empty cell means no tags).
@@ -90,7 +93,9 @@ final class DeviceFileReader {
             return .invalid(device: device, reason: "\(origin): " + problems.map(\.message).joined(separator: "; "))
         }
         if let first = seen[device] {
-            return .invalid(device: device, reason: "\(origin): installation '\(device)' already appears at \(first); give each device once")
+            return .invalid(
+                device: device,
+                reason: "\(origin): installation '\(device)' already appears at \(first); give each device once")
         }
         seen[device] = origin
         return .work(DeviceWork(device: device, origin: origin, job: job))

@@ -42,9 +42,13 @@ extension DeviceRecord: Decodable {
         guard let object = try? decoder.container(keyedBy: StringCodingKey.self) else {
             throw Problem(message: "each device must be a JSON object")
         }
-        for key in object.allKeys where !Self.jsonKeys.contains(key.stringValue) && !Self.readOnlyKeys.contains(key.stringValue) {
+        for key in object.allKeys
+        where !Self.jsonKeys.contains(key.stringValue) && !Self.readOnlyKeys.contains(key.stringValue) {
             let known = Self.jsonKeys.joined(separator: ", ")
-            throw Problem(message: "unknown key '\(key.stringValue)'\(Suggestion.didYouMean(key.stringValue, in: Self.jsonKeys)) (known keys: \(known))")
+            throw Problem(
+                message:
+                    "unknown key '\(key.stringValue)'\(Suggestion.didYouMean(key.stringValue, in: Self.jsonKeys)) (known keys: \(known))"
+            )
         }
         func text(_ name: String) throws -> String? {
             let key = StringCodingKey(name)
@@ -71,8 +75,9 @@ extension DeviceRecord: Decodable {
             do {
                 templates = try object.decode([String: InstallationTemplate].self, forKey: templatesKey)
             } catch {
-                throw Problem(message: "'templates' must be an object of templates by name, each with a string 'body' "
-                              + "(and optional 'headers', 'expiry', 'tags'), as NH's installations have them")
+                throw Problem(
+                    message: "'templates' must be an object of templates by name, each with a string 'body' "
+                        + "(and optional 'headers', 'expiry', 'tags'), as NH's installations have them")
             }
         }
         let variablesKey = StringCodingKey("pushVariables")

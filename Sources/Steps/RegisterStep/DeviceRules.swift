@@ -14,7 +14,8 @@ enum DeviceRules {
             return .success(platform)
         }
         let list = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-        return .failure(DeviceProblem("platform '\(text)' is not supported\(Suggestion.didYouMean(text, in: names)); use \(list)"))
+        return .failure(
+            DeviceProblem("platform '\(text)' is not supported\(Suggestion.didYouMean(text, in: names)); use \(list)"))
     }
 }
 

@@ -36,8 +36,10 @@ struct DeviceTemplate: Sendable {
     /// The columns a row must have: those read by the id, platform, channel or handle.
     var requiredColumns: [String] {
         var seen = Set<String>()
-        return fields.keys.sorted().filter { !Self.optionalFields.contains($0) }.compactMap { fields[$0] }.flatMap(\.propertyNames)
-            .filter { seen.insert($0.lowercased()).inserted }
+        return fields.keys.sorted().filter { !Self.optionalFields.contains($0) }.compactMap { fields[$0] }.flatMap(
+            \.propertyNames
+        )
+        .filter { seen.insert($0.lowercased()).inserted }
     }
 
     /// A row with every column the entry reads set to `sampleValue`.
@@ -59,15 +61,19 @@ struct DeviceTemplate: Sendable {
 
     /// The installation fields `row` gives.
     func record(for row: TemplateProperties) -> DeviceRecord {
-        DeviceRecord(installationId: value("installationId", row), platform: value("platform", row), pushChannel: value("pushChannel", row),
-                     tags: tags.map { $0.render(row) }.filter { !$0.isEmpty }, userId: value("userId", row))
+        DeviceRecord(
+            installationId: value("installationId", row), platform: value("platform", row),
+            pushChannel: value("pushChannel", row),
+            tags: tags.map { $0.render(row) }.filter { !$0.isEmpty }, userId: value("userId", row))
     }
 
     /// The device `row` makes, or why it cannot be registered (the reason starts with `origin`).
     func device(for row: TemplateProperties, origin: String) -> DeviceItem {
         let missing = requiredColumns.filter { row[$0] == nil }
         if !missing.isEmpty {
-            return .invalid(device: origin, reason: "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+            return .invalid(
+                device: origin, reason: "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))"
+            )
         }
         let tagValues = tags.map { $0.render(row) }.filter { !$0.isEmpty }
         switch kind {
@@ -75,14 +81,18 @@ struct DeviceTemplate: Sendable {
             let record = record(for: row)
             let (job, problems) = plan.plan(record)
             guard let job, let id = record.installationId else {
-                return .invalid(device: record.installationId ?? origin, reason: "\(origin): " + problems.map(\.message).joined(separator: "; "))
+                return .invalid(
+                    device: record.installationId ?? origin,
+                    reason: "\(origin): " + problems.map(\.message).joined(separator: "; "))
             }
             return .work(DeviceWork(device: id, origin: origin, job: job))
         case .registration(let plan):
-            let (work, problems) = plan.plan(platform: value("platform", row), handle: value("handle", row), tags: tagValues,
-                                             id: value("id", row))
+            let (work, problems) = plan.plan(
+                platform: value("platform", row), handle: value("handle", row), tags: tagValues,
+                id: value("id", row))
             guard let work else {
-                let reason = problems.isEmpty ? "the template did not compile" : problems.map(\.message).joined(separator: "; ")
+                let reason =
+                    problems.isEmpty ? "the template did not compile" : problems.map(\.message).joined(separator: "; ")
                 return .invalid(device: origin, reason: "\(origin): \(reason)")
             }
             return .work(DeviceWork(device: work.device, origin: origin, job: work.job))

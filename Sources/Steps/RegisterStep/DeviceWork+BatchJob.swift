@@ -9,22 +9,30 @@ extension DeviceWork: BatchJob {
         var result: BatchJobResult
         switch job {
         case .put(let installation):
-            result = await single(HubRequests.putInstallation(installation, at: requests.endpoint), done: "created", requests)
+            result = await single(
+                HubRequests.putInstallation(installation, at: requests.endpoint), done: "created", requests)
         case .patch(let id, let operations):
-            result = await single(HubRequests.patchInstallation(id: id, operations: operations, at: requests.endpoint), done: "updated", requests)
+            result = await single(
+                HubRequests.patchInstallation(id: id, operations: operations, at: requests.endpoint), done: "updated",
+                requests)
         case .delete(let id):
-            result = await single(HubRequests.deleteInstallation(id: id, at: requests.endpoint), done: "deleted", requests)
+            result = await single(
+                HubRequests.deleteInstallation(id: id, at: requests.endpoint), done: "deleted", requests)
         case .register(let registration):
             result = await register(registration, reusing: id, requests)
         case .deleteRegistration(let id):
             // Gone already (deleted by its app, or by an earlier attempt whose answer was lost) is what was asked.
-            switch await requests.expect(HubRequests.deleteRegistration(id: id, at: requests.endpoint), allowing: [404]) {
-            case .success(let response): result = BatchJobResult(.done(response.status == 404 ? "already gone" : "deleted"))
+            switch await requests.expect(HubRequests.deleteRegistration(id: id, at: requests.endpoint), allowing: [404])
+            {
+            case .success(let response):
+                result = BatchJobResult(.done(response.status == 404 ? "already gone" : "deleted"))
             case .failure(let failure): result = BatchJobResult(failure.outcome)
             }
         }
         // Reasons about a file row name the row, whatever went wrong with it.
-        guard let origin, case .failed(let reason, let hint, let retriable, let stop) = result.outcome, !reason.hasPrefix(origin) else {
+        guard let origin, case .failed(let reason, let hint, let retriable, let stop) = result.outcome,
+            !reason.hasPrefix(origin)
+        else {
             return result
         }
         result.outcome = .failed(reason: "\(origin): \(reason)", hint: hint, retriable: retriable, stop: stop)
@@ -43,7 +51,9 @@ extension DeviceWork: BatchJob {
     /// Without an id: `POST registrationIDs`, the id taken from `Location` and journalled before it is used;
     /// then `PUT registrations/{id}`. On 410 Gone (the id is no longer accepted, nh-rest-api.md §4.4) a new
     /// id, once. An id an earlier attempt journalled is upserted again: that cannot create a second registration.
-    private func register(_ registration: RegistrationJob, reusing journalled: String?, _ requests: BatchRequests) async -> BatchJobResult {
+    private func register(_ registration: RegistrationJob, reusing journalled: String?, _ requests: BatchRequests) async
+        -> BatchJobResult
+    {
         var id: String
         var isNew = false
         var goneBefore = false
@@ -66,8 +76,11 @@ extension DeviceWork: BatchJob {
             }
             guard response.status == 410 else { return BatchJobResult(.done(isNew ? "created" : "updated"), id: id) }
             if goneBefore {
-                return BatchJobResult(.failed(reason: "\(request.summary): the hub answered 410 Gone for a new registration id too; giving up",
-                                              hint: nil, retriable: false, stop: nil), id: id)
+                return BatchJobResult(
+                    .failed(
+                        reason:
+                            "\(request.summary): the hub answered 410 Gone for a new registration id too; giving up",
+                        hint: nil, retriable: false, stop: nil), id: id)
             }
             goneBefore = true
             switch await Self.newRegistrationID(requests) {
@@ -84,9 +97,13 @@ extension DeviceWork: BatchJob {
         case .failure(let failure):
             return .failure(failure)
         case .success(let response):
-            guard let location = response.header("Location"), let id = NotificationLocation.notificationId(fromLocation: location), !id.isEmpty
+            guard let location = response.header("Location"),
+                let id = NotificationLocation.notificationId(fromLocation: location), !id.isEmpty
             else {
-                return .failure(BatchJobFailure(reason: "\(request.summary): the hub answered without a registration id in the Location header"))
+                return .failure(
+                    BatchJobFailure(
+                        reason: "\(request.summary): the hub answered without a registration id in the Location header")
+                )
             }
             // Journalled before it is used, so a resume upserts this registration rather than making another.
             if let failure = await requests.keep(id: id) { return .failure(failure) }

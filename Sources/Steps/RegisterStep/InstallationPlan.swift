@@ -17,7 +17,9 @@ struct InstallationPlan: Sendable {
 
     /// Which field a problem is about, so a YAML diagnostic can point at it.
     enum Field: Equatable {
-        case device, installationId, platform, pushChannel, tags, tag(Int), userId, templates
+        case device, installationId, platform, pushChannel, tags
+        case tag(Int)
+        case userId, templates
 
         /// The key a diagnostic about the field points at; nil for the whole device.
         var key: String? {
@@ -50,7 +52,13 @@ struct InstallationPlan: Sendable {
     func plan(_ record: DeviceRecord) -> (job: DeviceJob?, problems: [(field: Field, message: String)]) {
         var problems: [(field: Field, message: String)] = []
         let id = record.installationId ?? ""
-        if id.isEmpty { problems.append((.installationId, record.installationId == nil ? "installationId is missing" : "installationId is empty")) }
+        if id.isEmpty {
+            problems.append(
+                (
+                    .installationId,
+                    record.installationId == nil ? "installationId is missing" : "installationId is empty"
+                ))
+        }
         if mode == .delete {
             return problems.isEmpty ? (.delete(id: id), []) : (nil, problems)
         }
@@ -62,7 +70,11 @@ struct InstallationPlan: Sendable {
             case .failure(let problem): problems.append((.platform, problem.message))
             }
         } else if mode == .put || record.pushChannel != nil || !attachments.isEmpty {
-            let why = mode == .put ? "" : record.pushChannel != nil ? " (needed to check pushChannel)" : " (needed to check the templates match)"
+            let why =
+                mode == .put
+                ? ""
+                : record.pushChannel != nil
+                    ? " (needed to check pushChannel)" : " (needed to check the templates match)"
             problems.append((.platform, "platform is missing\(why)"))
         }
         if let channel = record.pushChannel {
@@ -82,45 +94,67 @@ struct InstallationPlan: Sendable {
         }
         if let platform {
             for attachment in attachments where attachment.platform != platform {
-                problems.append((.platform, "template '\(attachment.name)' is for \(attachment.platform.rawValue), but the device's platform is \(platform.rawValue)"))
+                problems.append(
+                    (
+                        .platform,
+                        "template '\(attachment.name)' is for \(attachment.platform.rawValue), but the device's platform is \(platform.rawValue)"
+                    ))
             }
         }
         problems += templateProblems(record, platform: platform)
         guard problems.isEmpty else { return (nil, problems) }
 
         if mode == .put, let platform, let channel = record.pushChannel {
-            var templates = Dictionary(attachments.map { ($0.name, $0.template) }, uniquingKeysWith: { _, last in last })
+            var templates = Dictionary(
+                attachments.map { ($0.name, $0.template) }, uniquingKeysWith: { _, last in last })
             templates.merge(record.templates ?? [:]) { attached, _ in attached }
-            var installation = Installation(installationId: id, platform: platform.rawValue, pushChannel: .handle(channel),
-                                            userId: record.userId, tags: tags.isEmpty ? nil : tags,
-                                            templates: templates.isEmpty ? nil : templates)
+            var installation = Installation(
+                installationId: id, platform: platform.rawValue, pushChannel: .handle(channel),
+                userId: record.userId, tags: tags.isEmpty ? nil : tags,
+                templates: templates.isEmpty ? nil : templates)
             installation.pushVariables = record.pushVariables
             return (.put(installation), [])
         }
         let operations = patchOperations(record, tags: tags)
         guard !operations.isEmpty else {
-            return (nil, [(.device, "nothing to patch: give pushChannel, userId or tags, or the step's add-tags, remove-tags or templates")])
+            return (
+                nil,
+                [
+                    (
+                        .device,
+                        "nothing to patch: give pushChannel, userId or tags, or the step's add-tags, remove-tags or templates"
+                    )
+                ]
+            )
         }
         return (.patch(id: id, operations: operations), [])
     }
 
     /// A device's own templates (JSON rows): each body an NH template of the platform's format, no name the step
     /// attaches too; push variables only where a whole installation is written.
-    private func templateProblems(_ record: DeviceRecord, platform: PushPlatform?) -> [(field: Field, message: String)] {
+    private func templateProblems(_ record: DeviceRecord, platform: PushPlatform?) -> [(field: Field, message: String)]
+    {
         var problems: [(field: Field, message: String)] = []
         if record.pushVariables != nil, mode != .put {
             problems.append((.templates, "pushVariables are written only with `mode: put` (the whole installation)"))
         }
         for (name, template) in (record.templates ?? [:]).sorted(by: { $0.key < $1.key }) {
             if attachments.contains(where: { $0.name == name }) {
-                problems.append((.templates, "template '\(name)' is both the device's own and one the step attaches; rename one"))
+                problems.append(
+                    (.templates, "template '\(name)' is both the device's own and one the step attaches; rename one"))
                 continue
             }
             do {
                 let compiled = try CompiledTemplate(compiling: template.body)
                 if let platform, (compiled.format == .xml) != platform.usesXML {
-                    problems.append((.templates, "template '\(name)': \(platform.displayName) templates are \(platform.usesXML ? "XML" : "JSON")"))
-                } else if platform == .fcmv1, let problem = FcmV1Shape.problems(template: Array(template.body.utf8)).first {
+                    problems.append(
+                        (
+                            .templates,
+                            "template '\(name)': \(platform.displayName) templates are \(platform.usesXML ? "XML" : "JSON")"
+                        ))
+                } else if platform == .fcmv1,
+                    let problem = FcmV1Shape.problems(template: Array(template.body.utf8)).first
+                {
                     problems.append((.templates, "template '\(name)': \(problem)"))
                 }
             } catch {
@@ -132,8 +166,12 @@ struct InstallationPlan: Sendable {
 
     /// JSON-Patch operations (nh-rest-api.md §3.1): set channel and user, add tags, remove tags, add templates.
     private func patchOperations(_ record: DeviceRecord, tags: [String]) -> [InstallationPatchOperation] {
-        [record.pushChannel.map(InstallationPatchOperation.setPushChannel), record.userId.map(InstallationPatchOperation.setUserId)]
-            .compactMap { $0 } + tags.map(InstallationPatchOperation.addTag) + removeTags.map(InstallationPatchOperation.removeTag)
+        [
+            record.pushChannel.map(InstallationPatchOperation.setPushChannel),
+            record.userId.map(InstallationPatchOperation.setUserId),
+        ]
+        .compactMap { $0 } + tags.map(InstallationPatchOperation.addTag)
+            + removeTags.map(InstallationPatchOperation.removeTag)
             + attachments.map { .addTemplate($0.name, $0.template) }
             + (record.templates ?? [:]).sorted { $0.key < $1.key }.map { .addTemplate($0.key, $0.value) }
     }

@@ -29,15 +29,21 @@ struct RegisterOptionsDecoder {
         let source: RegisterStep.Source?
         switch (installations, registrations) {
         case (nil, nil):
-            let given = options.entries.filter { $0.key == values.$installations.key || $0.key == values.$registrations.key }
+            let given = options.entries.filter {
+                $0.key == values.$installations.key || $0.key == values.$registrations.key
+            }
             if given.isEmpty {
-                options.error("give 'installations' or 'registrations'", at: options.node,
-                              hint: "`installations:` takes a list of devices or a .jsonl, .json or .csv file; `registrations:` a list")
+                options.error(
+                    "give 'installations' or 'registrations'", at: options.node,
+                    hint:
+                        "`installations:` takes a list of devices or a .jsonl, .json or .csv file; `registrations:` a list"
+                )
             }
             // An unresolved reference was reported already; a bare key was not.
             for entry in given where entry.value.isNull {
-                options.diagnostics.error("'\(entry.key)' has no value", at: entry.keyLocation, step: options.step,
-                                          hint: "give a list of devices or a file path")
+                options.diagnostics.error(
+                    "'\(entry.key)' has no value", at: entry.keyLocation, step: options.step,
+                    hint: "give a list of devices or a file path")
             }
             source = nil
         case (.some, .some):
@@ -45,38 +51,50 @@ struct RegisterOptionsDecoder {
             source = nil
         case (.some(let node), nil):
             valid = checkKeys(for: mode) && valid
-            let plan = InstallationPlan(mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
-            source = rows.map { decodeRows(node, kind: values.$installations.key, plan: plan, batch: batch, from: $0) } ?? decodeInstallations(node, plan: plan)
+            let plan = InstallationPlan(
+                mode: mode, attachments: attachments ?? [], addTags: addTags ?? [], removeTags: removeTags ?? [])
+            source =
+                rows.map { decodeRows(node, kind: values.$installations.key, plan: plan, batch: batch, from: $0) }
+                ?? decodeInstallations(node, plan: plan)
         case (nil, .some(let node)):
             for source in [values.$templates, values.$addTags, values.$removeTags] {
                 guard let node = source.node else { continue }
-                options.error("'\(source.key)' applies to installations, not registrations", at: node,
-                              hint: source.key == values.$templates.key ? "give each registration its own `template:`" : "remove `\(source.key)`")
+                options.error(
+                    "'\(source.key)' applies to installations, not registrations", at: node,
+                    hint: source.key == values.$templates.key
+                        ? "give each registration its own `template:`" : "remove `\(source.key)`")
                 valid = false
             }
             if mode == .patch, let node = values.$mode.node {
-                options.error("'mode: patch' applies to installations; registrations are written whole", at: node,
-                              hint: "leave `mode` out to create or update registrations, or set `mode: delete`")
+                options.error(
+                    "'mode: patch' applies to installations; registrations are written whole", at: node,
+                    hint: "leave `mode` out to create or update registrations, or set `mode: delete`")
                 valid = false
             }
             if mode == .delete {
                 if forEach, let node = options.node(BatchOptions.forEach) {
-                    options.error("registrations to delete are listed by id in the YAML, not read from rows", at: node,
-                                  hint: "remove `for-each`, or delete installations from rows instead")
+                    options.error(
+                        "registrations to delete are listed by id in the YAML, not read from rows", at: node,
+                        hint: "remove `for-each`, or delete installations from rows instead")
                     valid = false
                 }
                 source = decodeRegistrationDeletes(node)
             } else {
-                source = rows.map { decodeRows(node, kind: values.$registrations.key, plan: nil, batch: batch, from: $0) } ?? decodeRegistrations(node)
+                source =
+                    rows.map { decodeRows(node, kind: values.$registrations.key, plan: nil, batch: batch, from: $0) }
+                    ?? decodeRegistrations(node)
             }
         }
         if let node = values.$badRows.node, !forEach, !(installations?.scalar != nil) {
-            options.error("'bad-rows' applies to a device or rows file", at: node,
-                          hint: "devices written in the YAML are checked when the pipeline is validated; remove `bad-rows`")
+            options.error(
+                "'bad-rows' applies to a device or rows file", at: node,
+                hint: "devices written in the YAML are checked when the pipeline is validated; remove `bad-rows`")
             valid = false
         }
         guard let hub, let source, valid, options.diagnostics.errorCount == errorsBefore else { return nil }
-        var step = RegisterStep(hub: hub, mode: mode, concurrency: batch.concurrency, policy: values.retry.policy(), rate: batch.rate, source: source)
+        var step = RegisterStep(
+            hub: hub, mode: mode, concurrency: batch.concurrency, policy: values.retry.policy(), rate: batch.rate,
+            source: source)
         step.badRows = batch.badRows
         step.dedupeWindow = batch.dedupeWindow
         step.idempotencyKey = batch.idempotencyKey
@@ -90,8 +108,10 @@ struct RegisterOptionsDecoder {
         if mode != .patch {
             for source in [values.$addTags, values.$removeTags] {
                 guard let node = source.node else { continue }
-                options.error("'\(source.key)' applies only with mode: patch", at: node,
-                              hint: mode == .put ? "give tags on each installation, or set `mode: patch`" : "remove `\(source.key)`")
+                options.error(
+                    "'\(source.key)' applies only with mode: patch", at: node,
+                    hint: mode == .put
+                        ? "give tags on each installation, or set `mode: patch`" : "remove `\(source.key)`")
                 valid = false
             }
         }
@@ -109,18 +129,26 @@ struct RegisterOptionsDecoder {
         var attachments: [InstallationPlan.Attachment] = []
         var valid = true
         for (name, node) in names {
-            guard let template = context.template(named: name, at: node, in: options) else { valid = false; continue }
+            guard let template = context.template(named: name, at: node, in: options) else {
+                valid = false
+                continue
+            }
             if attachments.contains(where: { $0.name == name }) {
                 options.error("template '\(name)' is listed twice", at: node)
                 valid = false
                 continue
             }
             // A body that did not compile was reported where the template is declared.
-            guard let body = template.body else { valid = false; continue }
-            attachments.append(InstallationPlan.Attachment(
-                name: name, platform: template.platform,
-                template: InstallationTemplate(body: body.source, headers: template.headers.isEmpty ? nil : template.headers,
-                                               tags: template.tags.isEmpty ? nil : template.tags)))
+            guard let body = template.body else {
+                valid = false
+                continue
+            }
+            attachments.append(
+                InstallationPlan.Attachment(
+                    name: name, platform: template.platform,
+                    template: InstallationTemplate(
+                        body: body.source, headers: template.headers.isEmpty ? nil : template.headers,
+                        tags: template.tags.isEmpty ? nil : template.tags)))
         }
         return valid ? attachments : nil
     }
@@ -131,8 +159,10 @@ struct RegisterOptionsDecoder {
         if source.isRefused { return nil }
         let problems = TagSyntax.problems(in: items.map(\.value), limit: NHLimits.maxTagsPerInstallation)
         for (position, message) in problems {
-            options.error(position == nil ? "'\(key)' has \(message)" : message, at: position.map { items[$0].node } ?? source.node ?? options.node,
-                          hint: position == nil ? nil : "tags may contain only letters, digits and _ @ # . : -")
+            options.error(
+                position == nil ? "'\(key)' has \(message)" : message,
+                at: position.map { items[$0].node } ?? source.node ?? options.node,
+                hint: position == nil ? nil : "tags may contain only letters, digits and _ @ # . : -")
         }
         return problems.isEmpty ? items.map(\.value) : nil
     }

@@ -33,8 +33,9 @@ struct RegisterReport {
         let data = ReportValue.array(outcome.items.map(Self.reportValue))
         var notes: [String] = []
         if devices > outcome.items.count {
-            notes.append("the report data lists the first \(outcome.items.count) devices"
-                         + (journalled ? "; the run journal has every one (`pushline runs show ID`)" : ""))
+            notes.append(
+                "the report data lists the first \(outcome.items.count) devices"
+                    + (journalled ? "; the run journal has every one (`pushline runs show ID`)" : ""))
         }
         let items = devices == 1 && counts.failed == 0 ? nil : counts
         var lines = outcome.firstFailures.map { failure in
@@ -43,18 +44,25 @@ struct RegisterReport {
             return reason.hasPrefix(failure.label) ? reason : "\(failure.label): \(reason)"
         }
         if counts.failed + counts.bad > outcome.firstFailures.count {
-            lines.append("… and \(counts.failed + counts.bad - outcome.firstFailures.count) more failed or bad (see the report data)")
+            lines.append(
+                "… and \(counts.failed + counts.bad - outcome.firstFailures.count) more failed or bad (see the report data)"
+            )
         }
         let shown = outcome.dryRunLines.count
         var requestLines = outcome.dryRunLines
         let rest = outcome.requests - min(outcome.requests, BatchRunner.shownRequests)
-        if dryRun, rest > 0, shown > 0 { requestLines.append("… \(rest) more request\(rest == 1 ? "" : "s") (--dry-run --trace prints every one)") }
+        if dryRun, rest > 0, shown > 0 {
+            requestLines.append("… \(rest) more request\(rest == 1 ? "" : "s") (--dry-run --trace prints every one)")
+        }
         // A run stopped by a signal is resumable, whatever failed before the stop: the run says how to resume.
-        if (counts.failed == 0 || outcome.interrupted), outcome.stop == nil {
-            var summary = "\(dryRun ? "would \(infinitive)" : pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
+        if counts.failed == 0 || outcome.interrupted, outcome.stop == nil {
+            var summary =
+                "\(dryRun ? "would \(infinitive)" : pastTense) \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))"
             if dryRun { summary += "; nothing sent" }
             if outcome.interrupted { summary += "; stopped by a signal before the last device" }
-            var result = StepResult(summary: summary, lines: lines + requestLines + notes, data: data, items: items, interrupted: outcome.interrupted)
+            var result = StepResult(
+                summary: summary, lines: lines + requestLines + notes, data: data, items: items,
+                interrupted: outcome.interrupted)
             result.handOn(outputs)
             return result
         }
@@ -63,12 +71,15 @@ struct RegisterReport {
             failure = StepFailure(
                 "stopped after \(Self.count(devices, noun)) on hub '\(hub)' (\(tally)): \(stop.message)",
                 hint: stop.hint ?? "fix the problem and run the step again; the devices not reached were not attempted",
-                lines: lines + requestLines + notes, data: data).coded(stop.failure.code)
+                lines: lines + requestLines + notes, data: data
+            ).coded(stop.failure.code)
         } else {
             failure = StepFailure(
                 "could not \(infinitive) \(counts.failed) of \(Self.count(devices, noun)) on hub '\(hub)' (\(tally))",
-                hint: "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
-                lines: lines + requestLines + notes, data: data).coded(.hubRefused)
+                hint:
+                    "the report lists every device's outcome; fix the failed ones and run again (a resumed run redoes only what is not done)",
+                lines: lines + requestLines + notes, data: data
+            ).coded(.hubRefused)
         }
         failure.handOn(outputs)
         failure.items = items
@@ -80,9 +91,12 @@ struct RegisterReport {
     var outputs: RegisterStep.Outputs {
         var outputs = RegisterStep.Outputs()
         outputs.counts = outcome.counts
-        let done = outcome.items.filter { ["created", "updated", "deleted", "skipped", "accepted"].contains($0.outcome) }
+        let done = outcome.items.filter {
+            ["created", "updated", "deleted", "skipped", "accepted"].contains($0.outcome)
+        }
         if noun == "installation" {
-            outputs.installationIds = OutputList(done.map(\.label), total: max(done.count, outcome.counts.accepted + outcome.counts.skipped))
+            outputs.installationIds = OutputList(
+                done.map(\.label), total: max(done.count, outcome.counts.accepted + outcome.counts.skipped))
         } else {
             outputs.registrationIds = OutputList(outcome.notificationIds, total: outcome.notificationIdTotal)
         }

@@ -2,6 +2,7 @@ import BatchEngine
 import HubClient
 import HubExpressions
 import HubWire
+import Logging
 import PipelineCore
 import RowReading
 import RunStore
@@ -17,13 +18,15 @@ package struct RegisterStep: ForEachStep {
     /// The YAML key of this step.
     package static let id = "register"
     /// One line for docs.
-    package static let summary = "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
+    package static let summary =
+        "Creates, patches or deletes installations (or upserts registrations) on a hub, from YAML or a streamed file."
     /// What `register` hands to later steps.
     package struct Outputs: DeclaredOutputs {
         /// `accepted`, `failed`, … `total`.
         package var counts = ItemCounts()
         /// `installation-ids`.
-        @Output("installation-ids", "the ids of the installations written or deleted") package var installationIds = OutputList()
+        @Output("installation-ids", "the ids of the installations written or deleted") package var installationIds =
+            OutputList()
         /// `registration-ids`.
         @Output("registration-ids", "the ids of the registrations created or updated (new ones as the hub issued them)")
         package var registrationIds = OutputList()
@@ -111,12 +114,16 @@ package struct RegisterStep: ForEachStep {
     }
 
     /// Decodes and checks every option and every YAML device, and prechecks a device file.
-    package static func build(_ options: RegisterOptions, reporting reader: OptionReader, in context: BuildContext) -> RegisterStep? {
+    package static func build(_ options: RegisterOptions, reporting reader: OptionReader, in context: BuildContext)
+        -> RegisterStep?
+    {
         RegisterOptionsDecoder(values: options, options: reader, context: context).decode()
     }
 
     /// The devices of the entries, once per row of `rows`, whose values take the row's columns.
-    package static func build(_ options: RegisterOptions, rows: RowSource, reporting reader: OptionReader, in context: BuildContext) -> RegisterStep? {
+    package static func build(
+        _ options: RegisterOptions, rows: RowSource, reporting reader: OptionReader, in context: BuildContext
+    ) -> RegisterStep? {
         RegisterOptionsDecoder(values: options, options: reader, context: context, rows: rows).decode()
     }
 
@@ -143,19 +150,22 @@ package struct RegisterStep: ForEachStep {
     /// were tried if any failed.
     package func run(in context: StepContext) async throws -> StepResult {
         let session = try context.session(for: hub).with(policy: policy)
-        var runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: concurrency, rate: rate,
-                                 control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
-                                 dedupeWindow: Double(dedupeWindow), clock: context.clock)
+        var runner = BatchRunner(
+            session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id,
+            concurrency: concurrency, rate: rate,
+            control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
+            dedupeWindow: Double(dedupeWindow), clock: context.clock)
         runner.keptItems = RegisterReport.keptResults
         runner.wording = BatchRunner.Wording(item: "device", thing: "registration")
         let next: () throws(StepFailure) -> DeviceItem?
         if let streamed = try streamedDevices() {
             next = streamed.next
         } else {
-            let devices = switch source {
-            case .installations(let devices), .registrations(let devices): devices
-            case .installationFile, .rows: [DeviceWork]()
-            }
+            let devices =
+                switch source {
+                case .installations(let devices), .registrations(let devices): devices
+                case .installationFile, .rows: [DeviceWork]()
+                }
             runner.total = devices.count
             var iterator = devices.makeIterator()
             next = { iterator.next().map(DeviceItem.work) }
@@ -175,14 +185,17 @@ package struct RegisterStep: ForEachStep {
             outcome: outcome)
         report.journalled = !context.isDryRun && context.batch.ledger?.isWritable == true
         report.dryRun = context.isDryRun
-        context.logger.info("register finished", metadata: [
-            "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
-        ])
+        context.logger.info(
+            "register finished",
+            metadata: [
+                "hub": "\(hub.name)", "devices": "\(outcome.counts.total)", "failed": "\(outcome.counts.failed)",
+            ])
         return try report.finish()
     }
 
     /// The devices of a file, streamed (its reader and how messages name it); nil for devices in the YAML.
-    private func streamedDevices() throws(StepFailure) -> (next: () throws(StepFailure) -> DeviceItem?, shown: String)? {
+    private func streamedDevices() throws(StepFailure) -> (next: () throws(StepFailure) -> DeviceItem?, shown: String)?
+    {
         switch source {
         case .installations, .registrations:
             return nil
@@ -191,7 +204,9 @@ package struct RegisterStep: ForEachStep {
                 throw StepFailure(error.message(what: "device file", name: file.shown)).coded(.inputRejected)
             }
         case .rows(let rows, let entries):
-            return (try RowDeviceReader(rows, entries: entries, key: idempotencyKey, shardKey: shardKey).next, rows.shown)
+            return (
+                try RowDeviceReader(rows, entries: entries, key: idempotencyKey, shardKey: shardKey).next, rows.shown
+            )
         }
     }
 
@@ -204,7 +219,9 @@ package struct RegisterStep: ForEachStep {
     /// wrote that content could leave a later change in place.
     ///
     /// A declared key (`for-each` with `idempotency-key`) is scoped to the pipeline and step as a send's is.
-    static func item(_ device: DeviceItem, row: Int, session: HubSession, scope: (pipeline: String, step: Int)) -> BatchItem {
+    static func item(_ device: DeviceItem, row: Int, session: HubSession, scope: (pipeline: String, step: Int))
+        -> BatchItem
+    {
         switch device {
         case .invalid(let name, let reason):
             var item = BatchItem(row: row, origin: name, digest: "", work: .invalid(reason))
@@ -213,14 +230,20 @@ package struct RegisterStep: ForEachStep {
         case .work(let work):
             // The content is encoded once for both the digest and the key (JSON encoding is most of a row's cost).
             let parts = work.contentParts
-            let key = work.declaredKey.map { IdempotencyKey.scoped($0, pipeline: scope.pipeline, step: scope.step) }
+            let key =
+                work.declaredKey.map { IdempotencyKey.scoped($0, pipeline: scope.pipeline, step: scope.step) }
                 ?? IdempotencyKey.of("device", parts, hub: session)
-            var item = BatchItem(row: row, origin: work.origin ?? work.device, digest: RowDigest.of(parts), work: .job(work),
-                                 key: key, target: work.device)
+            var item = BatchItem(
+                row: row, origin: work.origin ?? work.device, digest: RowDigest.of(parts), work: .job(work),
+                key: key, target: work.device)
             item.shardKey = work.shardValue
             item.label = work.device
             item.repeatable = true
-            if case .register(let registration) = work.job { item.dedupes = registration.id == nil } else { item.dedupes = false }
+            if case .register(let registration) = work.job {
+                item.dedupes = registration.id == nil
+            } else {
+                item.dedupes = false
+            }
             return item
         }
     }
@@ -232,7 +255,9 @@ extension RegisterStep: WritesDevices {
         switch source {
         case .installations, .installationFile: .installations
         case .registrations: .registrations
-        case .rows(_, let entries): entries.contains { if case .registration = $0.kind { true } else { false } } ? .registrations : .installations
+        case .rows(_, let entries):
+            entries.contains { if case .registration = $0.kind { true } else { false } }
+                ? .registrations : .installations
         }
     }
 }

@@ -9,7 +9,9 @@ import PipelineCore
 struct RegistrationPlan: Sendable {
     /// Which field a problem is about, so a YAML diagnostic can point at it.
     enum Field: Equatable {
-        case registration, platform, handle, tags, tag(Int), template, id
+        case registration, platform, handle, tags
+        case tag(Int)
+        case template, id
     }
 
     /// A problem with one field.
@@ -24,7 +26,9 @@ struct RegistrationPlan: Sendable {
 
     /// The job, or every problem found (then the job is nil). Nil with no problem when the template's body
     /// did not compile (that was reported where the template is declared).
-    func plan(platform platformText: String?, handle: String?, tags: [String], id: String?) -> (work: DeviceWork?, problems: [Problem]) {
+    func plan(platform platformText: String?, handle: String?, tags: [String], id: String?) -> (
+        work: DeviceWork?, problems: [Problem]
+    ) {
         var problems: [Problem] = []
         var platform: PushPlatform?
         if let platformText {
@@ -41,24 +45,37 @@ struct RegistrationPlan: Sendable {
             problems.append(Problem(field: .handle, message: "handle is missing"))
         }
         if let template, let platform, template.platform != platform {
-            problems.append(Problem(field: .template,
-                                    message: "template '\(template.name)' is for \(template.platform.rawValue), but the registration's platform is \(platform.rawValue)",
-                                    hint: "use a template declared with `platform: \(platform.rawValue)`"))
+            problems.append(
+                Problem(
+                    field: .template,
+                    message:
+                        "template '\(template.name)' is for \(template.platform.rawValue), but the registration's platform is \(platform.rawValue)",
+                    hint: "use a template declared with `platform: \(platform.rawValue)`"))
         }
         // A registration has one tag list; the template's tags go on it.
         let allTags = InstallationPlan.union(tags, template?.tags ?? [])
         for (position, message) in TagSyntax.problems(in: allTags, limit: NHLimits.maxTagsPerInstallation) {
-            problems.append(Problem(field: position.map { $0 < tags.count ? .tag($0) : .tags } ?? .tags, message: message))
+            problems.append(
+                Problem(field: position.map { $0 < tags.count ? .tag($0) : .tags } ?? .tags, message: message))
         }
         if id?.isEmpty == true {
-            problems.append(Problem(field: .id, message: "'id' is empty", hint: "leave `id` out to get a new registration id"))
+            problems.append(
+                Problem(field: .id, message: "'id' is empty", hint: "leave `id` out to get a new registration id"))
         }
-        guard problems.isEmpty, let platform, let kind = RegistrationDescription.Kind(platform: platform), let handle else { return (nil, problems) }
+        guard problems.isEmpty, let platform, let kind = RegistrationDescription.Kind(platform: platform), let handle
+        else { return (nil, problems) }
         if let template, template.body == nil { return (nil, []) }
-        let headers = (template?.headers ?? [:]).sorted { $0.key < $1.key }.map { RegistrationHeader(name: $0.key, value: $0.value) }
+        let headers = (template?.headers ?? [:]).sorted { $0.key < $1.key }.map {
+            RegistrationHeader(name: $0.key, value: $0.value)
+        }
         let description = RegistrationDescription(
-            kind: kind, isTemplate: template != nil, handle: handle, tags: allTags, bodyTemplate: template?.body?.source,
+            kind: kind, isTemplate: template != nil, handle: handle, tags: allTags,
+            bodyTemplate: template?.body?.source,
             templateName: template?.name, headers: headers)
-        return (DeviceWork(device: id ?? handle, origin: nil, job: .register(RegistrationJob(description: description, id: id))), [])
+        return (
+            DeviceWork(
+                device: id ?? handle, origin: nil, job: .register(RegistrationJob(description: description, id: id))),
+            []
+        )
     }
 }

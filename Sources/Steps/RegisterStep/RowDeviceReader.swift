@@ -20,7 +20,9 @@ final class RowDeviceReader {
     /// Opens `source`; its rows become devices through `entries`.
     /// With `key`, each device's idempotency key is the row's rendering of it (with the entry's position when a
     /// row makes several devices); with `shardKey`, the row's value of that column places its devices in a part.
-    init(_ source: RowSource, entries: [DeviceTemplate], key: TextTemplate? = nil, shardKey: String? = nil) throws(StepFailure) {
+    init(_ source: RowSource, entries: [DeviceTemplate], key: TextTemplate? = nil, shardKey: String? = nil)
+        throws(StepFailure)
+    {
         do { reader = try source.open() } catch { throw StepFailure(error.message).coded(.inputRejected) }
         self.entries = entries
         self.key = key
@@ -32,7 +34,9 @@ final class RowDeviceReader {
     func next() throws(StepFailure) -> DeviceItem? {
         if !queued.isEmpty { return queued.removeFirst() }
         let item: RowReader.Item?
-        do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected) }
+        do throws(TextFile.Failure) { item = try reader.next() } catch {
+            throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected)
+        }
         switch item {
         case nil:
             return nil
@@ -43,12 +47,17 @@ final class RowDeviceReader {
             let origin = RowReader.origin(shown, line: line, through: through)
             let missing = (key?.propertyNames ?? []).filter { values[$0] == nil }
             if !missing.isEmpty {
-                return .invalid(device: origin, reason: "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) (read by idempotency-key)")
+                return .invalid(
+                    device: origin,
+                    reason:
+                        "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) (read by idempotency-key)"
+                )
             }
             let rendered = key?.render(values)
             let shardValue = shardKey.flatMap { values[$0] }
             queued = entries.enumerated().map { position, entry in
-                var item = entry.device(for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))")
+                var item = entry.device(
+                    for: values, origin: entries.count == 1 ? origin : "\(origin) (device \(position + 1))")
                 if case .work(var work) = item {
                     work.declaredKey = rendered.map { entries.count == 1 ? $0 : "\($0)#\(position + 1)" }
                     work.shardValue = shardValue
@@ -66,7 +75,10 @@ final class RowDeviceReader {
         switch work.job {
         case .put, .patch, .delete, .deleteRegistration:
             if let first = seen[work.device] {
-                return .invalid(device: work.device, reason: "\(origin): installation '\(work.device)' already appears at \(first); give each device once")
+                return .invalid(
+                    device: work.device,
+                    reason:
+                        "\(origin): installation '\(work.device)' already appears at \(first); give each device once")
             }
             seen[work.device] = origin
         case .register:

@@ -8,7 +8,8 @@ package struct RenderStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "render"
     /// One line for docs.
-    package static let summary = "Renders a template offline with properties and lints the payload a device would receive."
+    package static let summary =
+        "Renders a template offline with properties and lints the payload a device would receive."
 
     /// What `render` hands to later steps.
     package struct Outputs: DeclaredOutputs {
@@ -45,7 +46,9 @@ package struct RenderStep: DeclaredStep {
 
     /// Decodes the template reference and the properties, and warns about properties the template
     /// uses but nobody gives (NH renders those as empty strings, usually a mistake).
-    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> RenderStep? {
+    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext)
+        -> RenderStep?
+    {
         let template = options.template
         let values = options.properties.values(reporting: reader, in: context)
         guard let template, let body = template.body, let values else { return nil }
@@ -56,7 +59,8 @@ package struct RenderStep: DeclaredStep {
     /// The keys of `render`, each declared once, with the shared property keys.
     package struct Options: DeclaredOptions {
         /// `template`.
-        @Key(.template("template", required: true, "the declared template to render")) package var template: TemplateDeclaration?
+        @Key(.template("template", required: true, "the declared template to render")) package var template:
+            TemplateDeclaration?
         /// `properties` or `properties-file`.
         @KeyGroup package var properties: PropertyKeys
 
@@ -76,7 +80,8 @@ package struct RenderStep: DeclaredStep {
         // Template files end with a newline; it is part of the payload but not worth a blank report line.
         var payloadLines = payload.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if payloadLines.count > 1, payloadLines.last?.isEmpty == true { payloadLines.removeLast() }
-        let lines = payloadLines
+        let lines =
+            payloadLines
             + findings.map(\.description)
         let data = ReportValue.object([
             ReportField("template", .string(template.name)), ReportField("platform", .string(platform.rawValue)),
@@ -84,8 +89,10 @@ package struct RenderStep: DeclaredStep {
             ReportField("findings", .array(findings.map { .string($0.description) })),
         ])
         if findings.contains(where: { $0.severity == .error }) {
-            throw StepFailure("template '\(template.name)' renders an invalid \(platform.displayName) payload",
-                              hint: "fix the template or the properties; the payload is shown below", lines: lines, data: data).coded(.payloadInvalid)
+            throw StepFailure(
+                "template '\(template.name)' renders an invalid \(platform.displayName) payload",
+                hint: "fix the template or the properties; the payload is shown below", lines: lines, data: data
+            ).coded(.payloadInvalid)
         }
         var result = StepResult(
             summary: "rendered template '\(template.name)' for \(platform.displayName): \(size) bytes\(limitText)",

@@ -56,15 +56,19 @@ struct HandleFile: Sendable, Equatable {
             var batch: [String] = []
             while batch.count < size {
                 let item: Item?
-                do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "handle file", name: shown)).coded(.inputRejected) }
+                do throws(TextFile.Failure) { item = try reader.next() } catch {
+                    throw StepFailure(error.message(what: "handle file", name: shown)).coded(.inputRejected)
+                }
                 switch item {
                 case nil:
                     return batch.isEmpty ? nil : batch
                 case .handle(let handle):
                     batch.append(handle)
                 case .problem(let problem):
-                    throw StepFailure("handle file '\(shown)' changed after it was checked: line \(problem.line): \(problem.message)",
-                                      hint: "the batches before this line were sent; fix the file, then send the rest").coded(.inputRejected)
+                    throw StepFailure(
+                        "handle file '\(shown)' changed after it was checked: line \(problem.line): \(problem.message)",
+                        hint: "the batches before this line were sent; fix the file, then send the rest"
+                    ).coded(.inputRejected)
                 }
             }
             return batch
@@ -91,7 +95,9 @@ struct HandleFile: Sendable, Equatable {
             while let line = try lines.next() {
                 switch line {
                 case .tooLong(let number):
-                    return .problem(Problem(line: number, message: "longer than \(HandleFile.maxLineBytes) bytes; not a device handle"))
+                    return .problem(
+                        Problem(
+                            line: number, message: "longer than \(HandleFile.maxLineBytes) bytes; not a device handle"))
                 case .invalidUTF8(let number):
                     return .problem(Problem(line: number, message: "not valid UTF-8"))
                 case .text(let text, let number):

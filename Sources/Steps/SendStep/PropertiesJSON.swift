@@ -8,7 +8,8 @@
 enum PropertiesJSON {
     /// The object for `properties`, in any order.
     static func encode(_ properties: [String: String]) -> [UInt8] {
-        encode(sorted: properties.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) })
+        encode(
+            sorted: properties.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) })
     }
 
     /// The object for `pairs`, already in key order (see `ordered`).
@@ -47,7 +48,10 @@ enum PropertiesJSON {
             case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
             case 0..<0x20:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                out += [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                    hex[Int(byte & 0xF)],
+                ]
             default: out.append(byte)
             }
         }

@@ -69,7 +69,10 @@ struct RowPlan: Sendable, Equatable {
                 }
                 return .success(.tags(expression.source))
             } catch {
-                return .failure(RowProblem("audience '\(text)' is not a valid tag expression: \(error.message) (character \(error.column))"))
+                return .failure(
+                    RowProblem(
+                        "audience '\(text)' is not a valid tag expression: \(error.message) (character \(error.column))"
+                    ))
             }
         case .direct(let templates):
             let handles = templates.map { $0.render(row) }

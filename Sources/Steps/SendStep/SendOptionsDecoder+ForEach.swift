@@ -27,8 +27,11 @@ extension SendOptionsDecoder {
         guard let hub, let target, let compiled,
             options.diagnostics.errorCount == errorsBefore, template != nil || format == "template"
         else { return nil }
-        let plan = RowPlan(source: source, target: target, properties: compiled, concurrency: batch.concurrency, rate: batch.rate)
-        var step = SendStep(hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule, policy: policy)
+        let plan = RowPlan(
+            source: source, target: target, properties: compiled, concurrency: batch.concurrency, rate: batch.rate)
+        var step = SendStep(
+            hub: hub, format: format, plan: plan, template: template, headers: headers, schedule: schedule,
+            policy: policy)
         step.idempotencyKey = batch.idempotencyKey
         step.dedupeWindow = batch.dedupeWindow
         step.badRows = batch.badRows
@@ -45,11 +48,20 @@ extension SendOptionsDecoder {
             source.node != nil && (source.key != values.$broadcast.key || broadcast)
         }
         guard given.count == 1 else {
-            if given.isEmpty, [values.$audience.key, values.$direct.key].contains(where: options.isUnresolved) { return nil }
-            if given.isEmpty, [values.$audience.key, values.$broadcast.key, values.$direct.key].contains(where: options.isMisspelled) { return nil }
-            options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true' and 'direct'",
-                          at: given.dropFirst().first?.node ?? options.node,
-                          hint: "write `audience: \"$UserId:{$(userId)}\"` (a tag expression per row), `broadcast: true` or `direct: $(handle)`")
+            if given.isEmpty, [values.$audience.key, values.$direct.key].contains(where: options.isUnresolved) {
+                return nil
+            }
+            if given.isEmpty,
+                [values.$audience.key, values.$broadcast.key, values.$direct.key].contains(where: options.isMisspelled)
+            {
+                return nil
+            }
+            options.error(
+                given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true' and 'direct'",
+                at: given.dropFirst().first?.node ?? options.node,
+                hint:
+                    "write `audience: \"$UserId:{$(userId)}\"` (a tag expression per row), `broadcast: true` or `direct: $(handle)`"
+            )
             return nil
         }
         switch given[0].key {
@@ -61,7 +73,9 @@ extension SendOptionsDecoder {
             var templates: [TextTemplate] = []
             for (text, node) in handles {
                 do { templates.append(try TextTemplate(compiling: text)) } catch {
-                    options.error("'direct' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+                    options.error(
+                        "'direct' has a malformed reference: \(error.message) (character \(error.column))", at: node,
+                        hint: error.hint)
                 }
             }
             return templates.count == handles.count ? .direct(templates) : nil
@@ -69,7 +83,9 @@ extension SendOptionsDecoder {
             guard let text = values.audience, let node = values.$audience.node else { return nil }
             let template: TextTemplate
             do { template = try TextTemplate(compiling: text) } catch {
-                options.error("'audience' has a malformed reference: \(error.message) (character \(error.column))", at: node, hint: error.hint)
+                options.error(
+                    "'audience' has a malformed reference: \(error.message) (character \(error.column))", at: node,
+                    hint: error.hint)
                 return nil
             }
             if template.isConstant {
@@ -78,13 +94,16 @@ extension SendOptionsDecoder {
                 return (try? TextTemplate(compiling: expression.source)).map(RowPlan.Target.audience)
             }
             // With sample values in, the expression must parse; otherwise every row would fail.
-            let sample = TemplateProperties(Dictionary(uniqueKeysWithValues: template.propertyNames.map { ($0, "sample") }))
+            let sample = TemplateProperties(
+                Dictionary(uniqueKeysWithValues: template.propertyNames.map { ($0, "sample") }))
             let rendered = template.render(sample)
             do {
                 _ = try TagExpression(parsing: rendered)
             } catch {
-                options.error("'audience' is not a valid tag expression even with sample values (\(rendered)): \(error.message)", at: node,
-                              hint: error.hint)
+                options.error(
+                    "'audience' is not a valid tag expression even with sample values (\(rendered)): \(error.message)",
+                    at: node,
+                    hint: error.hint)
                 return nil
             }
             return .audience(template)
@@ -95,8 +114,10 @@ extension SendOptionsDecoder {
         var compiled: [String: TextTemplate] = [:]
         for (name, text) in properties {
             do { compiled[name] = try TextTemplate(compiling: text) } catch {
-                options.error("property '\(name)' has a malformed reference: \(error.message) (character \(error.column))",
-                              at: values.properties.$inline.node ?? values.properties.$file.node ?? options.node, hint: error.hint)
+                options.error(
+                    "property '\(name)' has a malformed reference: \(error.message) (character \(error.column))",
+                    at: values.properties.$inline.node ?? values.properties.$file.node ?? options.node, hint: error.hint
+                )
             }
         }
         return compiled.count == properties.count ? compiled : nil

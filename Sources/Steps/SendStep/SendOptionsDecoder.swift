@@ -26,15 +26,17 @@ struct SendOptionsDecoder {
         let schedule = decodeSchedule()
         let batch = values.batch.settings
         if let key = batch.idempotencyKey, !key.isConstant, let node = values.batch.$idempotencyKey.node {
-            options.error("'\(values.batch.$idempotencyKey.key)' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
-                          at: node, hint: "write a fixed key, e.g. \"weekly-2026-48\", or add `for-each: <rows file>`")
+            options.error(
+                "'\(values.batch.$idempotencyKey.key)' reads \(key.propertyNames.map { "$(\($0))" }.joined(separator: ", ")), but only for-each sends have rows",
+                at: node, hint: "write a fixed key, e.g. \"weekly-2026-48\", or add `for-each: <rows file>`")
         }
         if values.$format.isRefused { return nil }
         checkFormat(format, template: template, target: target)
-        let isDirect = switch target {
-        case .direct, .directFile: true
-        default: false
-        }
+        let isDirect =
+            switch target {
+            case .direct, .directFile: true
+            default: false
+            }
         if test, let node = values.$test.node, isDirect {
             options.error("a test send goes to an audience or to everyone, not to direct handles", at: node)
         }
@@ -49,8 +51,9 @@ struct SendOptionsDecoder {
         guard options.diagnostics.errorCount == errorsBefore, let hub, let target, let properties,
             template != nil || format == "template"
         else { return nil }
-        var step = SendStep(hub: hub, format: format, target: target, template: template, properties: properties,
-                            headers: headers, test: test, schedule: schedule, policy: policy)
+        var step = SendStep(
+            hub: hub, format: format, target: target, template: template, properties: properties,
+            headers: headers, test: test, schedule: schedule, policy: policy)
         step.idempotencyKey = batch.idempotencyKey
         step.dedupeWindow = batch.dedupeWindow
         return step
@@ -60,22 +63,28 @@ struct SendOptionsDecoder {
     func checkFormat(_ format: String, template: TemplateDeclaration?, target: SendStep.Target?) {
         guard format == "template" else {
             if values.$template.node == nil, !options.isUnresolved(values.$template.key) {
-                options.error("a native send needs `template:`, the pipeline template rendered into the payload", at: options.node,
-                              hint: "add `template: <name>` (a template whose platform sends as '\(format)')")
+                options.error(
+                    "a native send needs `template:`, the pipeline template rendered into the payload",
+                    at: options.node,
+                    hint: "add `template: <name>` (a template whose platform sends as '\(format)')")
             } else if let template, template.platform.notificationFormat != format {
-                options.error("template '\(template.name)' is for \(template.platform.displayName), which sends as '\(template.platform.notificationFormat)', not '\(format)'",
-                              at: values.$template.node ?? options.node, hint: "set `format: \(template.platform.notificationFormat)`")
+                options.error(
+                    "template '\(template.name)' is for \(template.platform.displayName), which sends as '\(template.platform.notificationFormat)', not '\(format)'",
+                    at: values.$template.node ?? options.node,
+                    hint: "set `format: \(template.platform.notificationFormat)`")
             }
             return
         }
         if let node = values.$template.node {
-            options.error("'template' is for native formats; a template send uses the templates devices registered", at: node,
-                          hint: "remove `template:`, or set `format:` to the template's native format")
+            options.error(
+                "'template' is for native formats; a template send uses the templates devices registered", at: node,
+                hint: "remove `template:`, or set `format:` to the template's native format")
         }
         if let given = [values.$direct, values.$directFile].first(where: { options.contains($0.key) }) {
-            options.error("direct sends need a native format; NH renders templates only for registered devices",
-                          at: given.node ?? options.node,
-                          hint: "set `format:` (apple, fcmv1, …) and `template:` to render the payload locally")
+            options.error(
+                "direct sends need a native format; NH renders templates only for registered devices",
+                at: given.node ?? options.node,
+                hint: "set `format:` (apple, fcmv1, …) and `template:` to render the payload locally")
         }
     }
 
@@ -91,9 +100,14 @@ struct SendOptionsDecoder {
             // A misspelled target ('audiance') was reported as that: "needs a target" would point at another line.
             if given.isEmpty, targets.contains(where: options.isMisspelled) { return nil }
             let extra = given.dropFirst().first.flatMap { key in options.node.entries?.first { $0.key == key }?.value }
-            options.error(given.isEmpty ? "a send needs a target" : "give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'",
-                          at: extra ?? options.node,
-                          hint: "write `audience: <name or tag expression>`, `broadcast: true` (every device), `direct: <handle>` or `direct-file: <path>`")
+            options.error(
+                given.isEmpty
+                    ? "a send needs a target"
+                    : "give only one of 'audience', 'broadcast: true', 'direct' and 'direct-file'",
+                at: extra ?? options.node,
+                hint:
+                    "write `audience: <name or tag expression>`, `broadcast: true` (every device), `direct: <handle>` or `direct-file: <path>`"
+            )
             return nil
         }
         // An unresolved reference was reported already; what it would have named cannot be checked.
@@ -142,14 +156,20 @@ struct SendOptionsDecoder {
             return nil
         }
         for problem in scan.problems {
-            options.diagnostics.error("\(problem.message)", at: SourceLocation(file: shown, line: problem.line, column: 1), step: SendStep.id,
-                                      hint: "one \(platform.displayName) handle per line; fix or remove the line (direct-file at \(node.location))")
+            options.diagnostics.error(
+                "\(problem.message)", at: SourceLocation(file: shown, line: problem.line, column: 1), step: SendStep.id,
+                hint:
+                    "one \(platform.displayName) handle per line; fix or remove the line (direct-file at \(node.location))"
+            )
         }
         if scan.unlisted > 0 {
-            options.error("handle file '\(shown)' has \(scan.unlisted) more bad line\(scan.unlisted == 1 ? "" : "s") not listed", at: node)
+            options.error(
+                "handle file '\(shown)' has \(scan.unlisted) more bad line\(scan.unlisted == 1 ? "" : "s") not listed",
+                at: node)
         }
         if scan.count == 0, scan.problems.isEmpty {
-            options.error("handle file '\(shown)' holds no handles", at: node, hint: "one handle per line; # starts a comment")
+            options.error(
+                "handle file '\(shown)' holds no handles", at: node, hint: "one handle per line; # starts a comment")
         }
         return scan.problems.isEmpty && scan.count > 0 ? .directFile(file) : nil
     }
@@ -164,16 +184,22 @@ struct SendOptionsDecoder {
             let expression = try TagExpression(parsing: text)
             if let violation = expression.limitViolation() { throw violation }
             // A misspelt audience name is also a valid one-tag expression: say so rather than send to a stray tag.
-            if case .tag = expression.root, let close = Suggestion.closest(to: text, in: context.document.audiences.map(\.name)) {
-                options.diagnostics.warning("'\(text)' is not a declared audience, so it is sent as a tag; did you mean the audience '\(close)'?",
-                                            at: node.location, step: SendStep.id, hint: "declared audiences are names; tags are matched as written")
+            if case .tag = expression.root,
+                let close = Suggestion.closest(to: text, in: context.document.audiences.map(\.name))
+            {
+                options.diagnostics.warning(
+                    "'\(text)' is not a declared audience, so it is sent as a tag; did you mean the audience '\(close)'?",
+                    at: node.location, step: SendStep.id,
+                    hint: "declared audiences are names; tags are matched as written")
             }
             return .audience(name: nil, expression: expression)
         } catch let error as TagExpressionError {
             let names = context.document.audiences.map(\.name)
-            let suggestion = Suggestion.closest(to: text, in: names).map { "; did you mean the audience '\($0)'?" } ?? ""
-            options.error("'audience' is neither a declared audience nor a valid tag expression: \(error.message) (character \(error.column))\(suggestion)",
-                          at: node, hint: error.hint)
+            let suggestion =
+                Suggestion.closest(to: text, in: names).map { "; did you mean the audience '\($0)'?" } ?? ""
+            options.error(
+                "'audience' is neither a declared audience nor a valid tag expression: \(error.message) (character \(error.column))\(suggestion)",
+                at: node, hint: error.hint)
             return nil
         } catch {
             return nil

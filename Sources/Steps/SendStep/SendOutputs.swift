@@ -8,11 +8,14 @@ package struct SendOutputs: DeclaredOutputs {
     /// `accepted`, `failed`, … `total`.
     package var counts = ItemCounts()
     /// `notification-ids`.
-    @Output("notification-ids", "the ids of the notifications sent (a scheduled send's are the ids a later `cancel` step cancels)",
-            traced: .attribute("nh.notification.ids", count: "nh.notification.count"))
+    @Output(
+        "notification-ids",
+        "the ids of the notifications sent (a scheduled send's are the ids a later `cancel` step cancels)",
+        traced: .attribute("nh.notification.ids", count: "nh.notification.count"))
     package var notificationIds = OutputList()
     /// `tracking-ids`.
-    @Output("tracking-ids", "the TrackingIds of the accepted requests, for Azure support") package var trackingIds = OutputList()
+    @Output("tracking-ids", "the TrackingIds of the accepted requests, for Azure support") package var trackingIds =
+        OutputList()
 
     /// Nothing sent.
     package init() {}
@@ -26,7 +29,8 @@ package struct SendOutputs: DeclaredOutputs {
 
     /// What a batch of requests did.
     init(_ batch: BatchOutcome) {
-        self.init(batch.counts, ids: OutputList(batch.notificationIds, total: batch.notificationIdTotal),
-                  tracking: OutputList(batch.trackingIds, total: batch.trackingIdTotal))
+        self.init(
+            batch.counts, ids: OutputList(batch.notificationIds, total: batch.notificationIdTotal),
+            tracking: OutputList(batch.trackingIds, total: batch.trackingIdTotal))
     }
 }

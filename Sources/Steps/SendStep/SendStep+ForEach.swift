@@ -17,30 +17,45 @@ extension SendStep {
         let body = try payload()
         let now = context.clock.now().timeIntervalSince1970
         let next = try requests(to: target, body: body, now: now, endpoint: session.endpoint)
-        let single: Bool = switch target {
-        case .audience, .broadcast: true
-        case .direct(let handles): handles.count <= NHLimits.maxDirectBatchHandles
-        case .directFile: false
-        }
+        let single: Bool =
+            switch target {
+            case .audience, .broadcast: true
+            case .direct(let handles): handles.count <= NHLimits.maxDirectBatchHandles
+            case .directFile: false
+            }
         var row = 0
-        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: 1, rate: nil,
-                                 control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
-                                 dedupeWindow: Double(dedupeWindow), clock: context.clock)
-        let declared = idempotencyKey.map { IdempotencyKey.scoped($0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex) }
+        let runner = BatchRunner(
+            session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: 1,
+            rate: nil,
+            control: context.batch, isDryRun: context.isDryRun, total: single ? 1 : nil,
+            dedupeWindow: Double(dedupeWindow), clock: context.clock)
+        let declared = idempotencyKey.map {
+            IdempotencyKey.scoped(
+                $0.render(TemplateProperties([:])), pipeline: context.document.name, step: context.stepIndex)
+        }
         let whom = describe(target)
-        let outcome = try Self.stopped(await runner.collect { () throws(StepFailure) -> BatchItem? in
-            guard let request = try next() else { return nil }
-            row += 1
-            // A declared key names the notification; a list of handles sent in batches is one notification
-            // in several requests, so each batch's key says which.
-            let key = declared.map { row == 1 && single ? $0 : "\($0)#\(row)" }
-                ?? IdempotencyKey.of(request, hub: session, includingSchedule: isScheduledAt)
-            return BatchItem(row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request), work: .request(request),
-                             key: key, target: whom)
-        })
-        if single, let failure = outcome.failures.first, failure.state != .duplicate, failure.state != .unknown, outcome.counts.skipped == 0 {
-            var stepFailure = StepFailure("hub '\(hub.name)': \(failure.reason)", hint: failure.hint, data: outcome.requestReports.first ?? .object([]))
-                .coded(outcome.stop?.failure.code ?? .hubRefused)
+        let outcome = try Self.stopped(
+            await runner.collect { () throws(StepFailure) -> BatchItem? in
+                guard let request = try next() else { return nil }
+                row += 1
+                // A declared key names the notification; a list of handles sent in batches is one notification
+                // in several requests, so each batch's key says which.
+                let key =
+                    declared.map { row == 1 && single ? $0 : "\($0)#\(row)" }
+                    ?? IdempotencyKey.of(request, hub: session, includingSchedule: isScheduledAt)
+                return BatchItem(
+                    row: row, origin: "\(request.summary) #\(row)", digest: Self.digest(request),
+                    work: .request(request),
+                    key: key, target: whom)
+            })
+        if single, let failure = outcome.failures.first, failure.state != .duplicate, failure.state != .unknown,
+            outcome.counts.skipped == 0
+        {
+            var stepFailure = StepFailure(
+                "hub '\(hub.name)': \(failure.reason)", hint: failure.hint,
+                data: outcome.requestReports.first ?? .object([])
+            )
+            .coded(outcome.stop?.failure.code ?? .hubRefused)
             // A later step (a summary `when: always`) still reads what happened.
             stepFailure.handOn(SendOutputs(ItemCounts(failed: 1)))
             throw stepFailure
@@ -50,8 +65,9 @@ extension SendStep {
         if let at = try scheduleTime(now: now) { result.summary += Self.goesOut(at) }
         result.lines = payloadWarnings + result.lines
         if single, !context.isDryRun, outcome.failures.contains(where: { $0.state == .unknown }) {
-            result.lines.append("settle it once checked: `pushline runs resolve \(context.batch.run?.id ?? "RUN") --step \(context.stepIndex) --delivered` "
-                                + "or `--resend`; `retry-ambiguous: true` resends such a request automatically")
+            result.lines.append(
+                "settle it once checked: `pushline runs resolve \(context.batch.run?.id ?? "RUN") --step \(context.stepIndex) --delivered` "
+                    + "or `--resend`; `retry-ambiguous: true` resends such a request automatically")
         }
         return result
     }
@@ -60,13 +76,17 @@ extension SendStep {
     /// payload are built as the send would build them, and every one that cannot be is a malformed row.
     func checkRows(_ plan: RowPlan) throws(StepFailure) -> InputCheck {
         let reader: RowReader
-        do { reader = try plan.source.open(digests: false) } catch { throw StepFailure(error.message).coded(.inputRejected) }
+        do { reader = try plan.source.open(digests: false) } catch {
+            throw StepFailure(error.message).coded(.inputRejected)
+        }
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         let shown = plan.source.shown
         var check = InputCheck(input: shown, policy: badRows)
         while true {
             let item: RowReader.Item?
-            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected) }
+            do throws(TextFile.Failure) { item = try reader.next() } catch {
+                throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected)
+            }
             switch item {
             case nil:
                 return check
@@ -75,7 +95,8 @@ extension SendStep {
             case .row(_, let line, let values, _, let through):
                 switch rowParts(plan, values: values, platform: platform, withBody: false) {
                 case .success: check.good(multiLine: through > line)
-                case .failure(let problem): check.malformed("\(RowReader.origin(shown, line: line, through: through)): \(problem.message)")
+                case .failure(let problem):
+                    check.malformed("\(RowReader.origin(shown, line: line, through: through)): \(problem.message)")
                 }
             }
         }
@@ -95,34 +116,47 @@ extension SendStep {
         let stepIndex = context.stepIndex
         let scheduledAt = isScheduledAt
         let shardColumn = shardKey
-        let runner = BatchRunner(session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id, concurrency: plan.concurrency,
-                                 rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
-                                 dedupeWindow: Double(dedupeWindow), clock: context.clock)
+        let runner = BatchRunner(
+            session: session, stepIndex: context.stepIndex, stepId: context.stepName ?? Self.id,
+            concurrency: plan.concurrency,
+            rate: plan.rate, control: context.batch, isDryRun: context.isDryRun, total: context.inputCheck?.records,
+            dedupeWindow: Double(dedupeWindow), clock: context.clock)
         var keys = IdempotencyKey.Maker(hub: session, includingSchedule: scheduledAt)
-        let outcome = try Self.stopped(await runner.collect { () throws(StepFailure) -> BatchItem? in
-            let item: RowReader.Item?
-            do throws(TextFile.Failure) { item = try reader.next() } catch { throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected) }
-            switch item {
-            case nil:
-                return nil
-            case .problem(let number, let line, let message):
-                let origin = "\(shown):\(line)"
-                return BatchItem(row: number, origin: origin, digest: "", work: .invalid("\(origin): \(message)"))
-            case .row(let number, let line, let values, let digest, let through):
-                let origin = RowReader.origin(shown, line: line, through: through)
-                switch rowParts(plan, values: values, platform: platform) {
-                case .failure(let problem):
-                    return BatchItem(row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)"))
-                case .success(let (target, body)):
-                    let request = rowRequest(target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
-                    let key = declared.map { IdempotencyKey.scoped($0.render(values), pipeline: pipelineName, step: stepIndex) }
-                        ?? keys.key(of: request)
-                    var item = BatchItem(row: number, origin: origin, digest: digest, work: .request(request), key: key, target: target.description)
-                    item.shardKey = shardColumn.flatMap { values[$0] }
-                    return item
+        let outcome = try Self.stopped(
+            await runner.collect { () throws(StepFailure) -> BatchItem? in
+                let item: RowReader.Item?
+                do throws(TextFile.Failure) { item = try reader.next() } catch {
+                    throw StepFailure(error.message(what: "for-each file", name: shown)).coded(.inputRejected)
                 }
-            }
-        })
+                switch item {
+                case nil:
+                    return nil
+                case .problem(let number, let line, let message):
+                    let origin = "\(shown):\(line)"
+                    return BatchItem(row: number, origin: origin, digest: "", work: .invalid("\(origin): \(message)"))
+                case .row(let number, let line, let values, let digest, let through):
+                    let origin = RowReader.origin(shown, line: line, through: through)
+                    switch rowParts(plan, values: values, platform: platform) {
+                    case .failure(let problem):
+                        return BatchItem(
+                            row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)")
+                        )
+                    case .success(let (target, body)):
+                        let request = rowRequest(
+                            target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
+                        let key =
+                            declared.map {
+                                IdempotencyKey.scoped($0.render(values), pipeline: pipelineName, step: stepIndex)
+                            }
+                            ?? keys.key(of: request)
+                        var item = BatchItem(
+                            row: number, origin: origin, digest: digest, work: .request(request), key: key,
+                            target: target.description)
+                        item.shardKey = shardColumn.flatMap { values[$0] }
+                        return item
+                    }
+                }
+            })
         let what = "\(format == "template" ? "template" : format) notifications, one per row of '\(shown)',"
         var result = finish(outcome, what: what, context: context)
         if let scheduleTime { result.summary += Self.goesOut(scheduleTime) }
@@ -139,16 +173,20 @@ extension SendStep {
     /// handle that is invalid once the row's values are in, a payload the template cannot render. `withBody: false`
     /// (the input check) leaves out a payload that cannot fail, the properties written as JSON, and gives an empty one.
     private func rowParts(_ plan: RowPlan, values: TemplateProperties, platform: PushPlatform?, withBody: Bool = true)
-        -> Result<(NotificationTargets, [UInt8]), RowProblem> {
+        -> Result<(NotificationTargets, [UInt8]), RowProblem>
+    {
         // Looked up by their folded names (worked out once for the plan), which the lookup takes as they are.
-        let missing = zip(plan.columns, plan.foldedColumns).filter { values[$0.1] == nil }.map(\.0)
+        let missing =
+            zip(plan.columns, plan.foldedColumns).filter { values[$0.1] == nil }.map(\.0)
             + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
         if !missing.isEmpty {
             // What the row does have, and the near one: a query's `user_id as "userId"` read as $(user_id) is one edit away.
             let names = values.values.keys.sorted()
             let near = missing.count == 1 ? Suggestion.didYouMean(missing[0], in: names) : ""
-            return .failure(RowProblem("the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))\(near) "
-                                       + "(its columns: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"))
+            return .failure(
+                RowProblem(
+                    "the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))\(near) "
+                        + "(its columns: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"))
         }
         let target: NotificationTargets
         switch plan.target(for: values, platform: platform) {
@@ -157,21 +195,31 @@ extension SendStep {
         }
         // Without a template the body is the properties themselves, written straight from the plan.
         guard template?.body != nil else { return .success((target, withBody ? plan.propertiesJSON(for: values) : [])) }
-        do { return .success((target, try payload(properties: plan.properties(for: values)))) } catch { return .failure(RowProblem(error.message)) }
+        do { return .success((target, try payload(properties: plan.properties(for: values)))) } catch {
+            return .failure(RowProblem(error.message))
+        }
     }
 
-    private func rowRequest(target: NotificationTargets, body: [UInt8], headers: [HubHeader], scheduleTime: Double?,
-                            endpoint: HubEndpoint) -> HubRequest {
+    private func rowRequest(
+        target: NotificationTargets, body: [UInt8], headers: [HubHeader], scheduleTime: Double?,
+        endpoint: HubEndpoint
+    ) -> HubRequest {
         switch target {
         case .broadcast, .tags:
-            let tags: NotificationRequest.Target = if case .tags(let expression) = target { .tags(expression) } else { .broadcast }
-            return HubRequests.send(NotificationRequest(format: format, body: body, target: tags, headers: headers, scheduleTime: scheduleTime),
-                                    at: endpoint)
+            let tags: NotificationRequest.Target =
+                if case .tags(let expression) = target { .tags(expression) } else { .broadcast }
+            return HubRequests.send(
+                NotificationRequest(
+                    format: format, body: body, target: tags, headers: headers, scheduleTime: scheduleTime),
+                at: endpoint)
         case .direct(let handles) where handles.count == 1:
-            return HubRequests.send(NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: headers), at: endpoint)
+            return HubRequests.send(
+                NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: headers),
+                at: endpoint)
         case .direct(let handles):
-            return HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: handles, headers: headers,
-                                           at: endpoint)
+            return HubRequests.directBatch(
+                format: format, payload: body, payloadContentType: nil, handles: handles, headers: headers,
+                at: endpoint)
         }
     }
 
@@ -180,7 +228,8 @@ extension SendStep {
         let counts = outcome.counts
         var summary: String
         if context.isDryRun {
-            summary = "would send \(what) on hub '\(hub.name)' (\(outcome.requests) request\(outcome.requests == 1 ? "" : "s"), nothing sent)"
+            summary =
+                "would send \(what) on hub '\(hub.name)' (\(outcome.requests) request\(outcome.requests == 1 ? "" : "s"), nothing sent)"
             if counts.planned != counts.total { summary += ": \(counts.phrase)" }
         } else if counts.total <= 3, counts.accepted == counts.total {
             let ids = outcome.notificationIds.joined(separator: ", ")
@@ -190,33 +239,46 @@ extension SendStep {
         } else {
             summary = "sent \(what) on hub '\(hub.name)': \(counts.phrase)"
             if counts.total == counts.skipped, counts.skipped == 1 {
-                summary = "already sent by an earlier attempt of this run" + (outcome.notificationIds.first.map { ": notification \($0)" } ?? "")
+                summary =
+                    "already sent by an earlier attempt of this run"
+                    + (outcome.notificationIds.first.map { ": notification \($0)" } ?? "")
             }
         }
         if outcome.resent > 0 {
             // A dry run sends nothing: it says what the live run would do.
             let one = outcome.resent == 1
-            summary += "; --again: \(ItemCounts.grouped(outcome.resent)) of these had been sent by an earlier run within the dedupe window and "
+            summary +=
+                "; --again: \(ItemCounts.grouped(outcome.resent)) of these had been sent by an earlier run within the dedupe window and "
                 + (context.isDryRun ? "would be sent again" : "\(one ? "was" : "were") sent again")
         }
         if outcome.interrupted { summary += "; stopped by a signal before the last row" }
         var lines = outcome.dryRunLines
         if context.isDryRun, outcome.requests > BatchRunner.shownRequests {
-            lines.append("… and \(outcome.requests - BatchRunner.shownRequests) more requests like these (--dry-run --trace prints every one)")
+            lines.append(
+                "… and \(outcome.requests - BatchRunner.shownRequests) more requests like these (--dry-run --trace prints every one)"
+            )
         }
         for group in outcome.failures.prefix(10) {
             lines.append("\(group.state.rawValue) ×\(group.count): \(group.reason)")
             lines += group.examples.map { "  e.g. \($0)" }
         }
         if outcome.failures.contains(where: { $0.state == .unknown }), !context.isDryRun {
-            lines.append("unknown items are not resent; check the devices, then run again with --resend-unknown to send them anyway")
+            lines.append(
+                "unknown items are not resent; check the devices, then run again with --resend-unknown to send them anyway"
+            )
         }
-        var result = StepResult(summary: summary, lines: lines, data: .object([
-            ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
-            ReportField("requests", .array(outcome.requestReports)),
-        ] + outcome.reportFields.filter { $0.key != "requests" } + [ReportField("requestCount", .int(outcome.requests))]),
-        // A single send that went out (or would, in a dry run) has no items to count; anything else does.
-        items: counts.total == 1 && counts.accepted + counts.skipped + counts.planned == 1 ? nil : counts, interrupted: outcome.interrupted)
+        var result = StepResult(
+            summary: summary, lines: lines,
+            data: .object(
+                [
+                    ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
+                    ReportField("requests", .array(outcome.requestReports)),
+                ] + outcome.reportFields.filter { $0.key != "requests" } + [
+                    ReportField("requestCount", .int(outcome.requests))
+                ]),
+            // A single send that went out (or would, in a dry run) has no items to count; anything else does.
+            items: counts.total == 1 && counts.accepted + counts.skipped + counts.planned == 1 ? nil : counts,
+            interrupted: outcome.interrupted)
         result.handOn(SendOutputs(outcome))
         return result
     }

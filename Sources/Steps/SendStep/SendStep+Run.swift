@@ -8,10 +8,11 @@ import RunStore
 extension SendStep {
     /// Every send and test send needs the Send right.
     package var access: [HubAccess] {
-        let purpose = switch action {
-        case .send where test: "test send"
-        case .send, .sendEach: "send"
-        }
+        let purpose =
+            switch action {
+            case .send where test: "test send"
+            case .send, .sendEach: "send"
+            }
         return [HubAccess(hub: hub, right: .send, purpose: purpose)]
     }
 
@@ -36,8 +37,12 @@ extension SendStep {
         if let shard = context.batch.shard, shard.index != 0 {
             switch action {
             case .send where test:
-                var result = StepResult(summary: "the test send on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
-                                        data: .object([ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)"))]))
+                var result = StepResult(
+                    summary:
+                        "the test send on hub '\(hub.name)' is left to part 0/\(shard.count); this is part \(shard)",
+                    data: .object([
+                        ReportField("hub", .string(hub.name)), ReportField("leftToShard", .string("0/\(shard.count)")),
+                    ]))
                 result.handOn(SendOutputs(ItemCounts(otherShards: 1)))
                 return result
             case .send, .sendEach:
@@ -69,9 +74,12 @@ extension SendStep {
             let id = result.response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:))
             if let id { ids.append(id) }
             if !context.isDryRun { tracking.append(result.trackingId) }
-            var fields = [ReportField("request", .string(request.summary)), ReportField("status", .int(result.response.status)),
-                          ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
-                          ReportField("elapsedMs", .int(result.elapsedMs)), ReportField("notificationId", id.map(ReportValue.string) ?? .null)]
+            var fields = [
+                ReportField("request", .string(request.summary)), ReportField("status", .int(result.response.status)),
+                ReportField("trackingId", .string(result.trackingId)), ReportField("attempts", .int(result.attempts)),
+                ReportField("elapsedMs", .int(result.elapsedMs)),
+                ReportField("notificationId", id.map(ReportValue.string) ?? .null),
+            ]
             if test, let outcome = try? NotificationOutcome(parsing: result.response.bodyText) {
                 fields.append(ReportField("outcome", Self.report(outcome)))
                 lines += outcome.results.map { "\($0.platform) \($0.pnsHandle): \($0.outcome)" }
@@ -83,16 +91,22 @@ extension SendStep {
         }
         lines = payloadWarnings + lines
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
-        var summary = context.isDryRun
+        var summary =
+            context.isDryRun
             ? "would send \(what) on hub '\(hub.name)' (\(count) request\(count == 1 ? "" : "s"), nothing sent)"
             : "sent \(what) on hub '\(hub.name)'" + (ids.isEmpty ? "" : ": notification \(ids.joined(separator: ", "))")
         if let at = try scheduleTime(now: now) { summary += Self.goesOut(at) }
-        var result = StepResult(summary: summary, lines: lines, data: .object([
-            ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
-            ReportField("notificationIds", .array(ids.map(ReportValue.string))), ReportField("requests", .array(sent)),
-        ]))
-        result.handOn(SendOutputs(context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: OutputList(ids),
-                                  tracking: OutputList(tracking)))
+        var result = StepResult(
+            summary: summary, lines: lines,
+            data: .object([
+                ReportField("hub", .string(hub.name)), ReportField("format", .string(format)),
+                ReportField("notificationIds", .array(ids.map(ReportValue.string))),
+                ReportField("requests", .array(sent)),
+            ]))
+        result.handOn(
+            SendOutputs(
+                context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: OutputList(ids),
+                tracking: OutputList(tracking)))
         return result
     }
 
@@ -109,8 +123,10 @@ extension SendStep {
         }
         let rendering = TemplateRendering(body, properties: TemplateProperties(properties), platform: template.platform)
         if let error = rendering.error {
-            throw StepFailure("template '\(template.name)' renders an invalid \(template.platform.displayName) payload: \(error.message)",
-                              hint: "fix the template or the properties; nothing was sent").coded(.payloadInvalid)
+            throw StepFailure(
+                "template '\(template.name)' renders an invalid \(template.platform.displayName) payload: \(error.message)",
+                hint: "fix the template or the properties; nothing was sent"
+            ).coded(.payloadInvalid)
         }
         return Array(rendering.payload.utf8)
     }
@@ -133,8 +149,12 @@ extension SendStep {
         let format = format
         let direct = { (handles: [String]) -> HubRequest in
             handles.count == 1
-                ? HubRequests.send(NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: merged), at: endpoint)
-                : HubRequests.directBatch(format: format, payload: body, payloadContentType: nil, handles: handles, headers: merged, at: endpoint)
+                ? HubRequests.send(
+                    NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: merged),
+                    at: endpoint)
+                : HubRequests.directBatch(
+                    format: format, payload: body, payloadContentType: nil, handles: handles, headers: merged,
+                    at: endpoint)
         }
         switch target {
         case .direct(let handles):
@@ -149,9 +169,11 @@ extension SendStep {
             }
             return { () throws(StepFailure) -> HubRequest? in try batches().map(direct) }
         case .broadcast, .audience:
-            let tags: NotificationRequest.Target = if case .audience(_, let expression) = target { .tags(expression.source) } else { .broadcast }
+            let tags: NotificationRequest.Target =
+                if case .audience(_, let expression) = target { .tags(expression.source) } else { .broadcast }
             var single: HubRequest? = HubRequests.send(
-                NotificationRequest(format: format, body: body, target: tags, headers: merged, test: test, scheduleTime: scheduleTime),
+                NotificationRequest(
+                    format: format, body: body, target: tags, headers: merged, test: test, scheduleTime: scheduleTime),
                 at: endpoint)
             return {
                 defer { single = nil }
@@ -174,15 +196,18 @@ extension SendStep {
 
     /// Epoch seconds to schedule for, checked against NH's 7-day window; nil to send now.
     func scheduleTime(now: Double) throws(StepFailure) -> Double? {
-        let time: Double? = switch schedule {
-        case .at(let time): time
-        case .after(let seconds): now + Double(seconds)
-        case nil: nil
-        }
+        let time: Double? =
+            switch schedule {
+            case .at(let time): time
+            case .after(let seconds): now + Double(seconds)
+            case nil: nil
+            }
         if let time {
             guard time > now, time - now <= Double(NHLimits.maxScheduleAheadSeconds) else {
-                throw StepFailure("the schedule time \(ScheduleTime.format(time)) UTC is not within the next 7 days",
-                                  hint: "NH schedules at most 7 days ahead; use `schedule: in 2h` for a delay").coded(.optionsInvalid)
+                throw StepFailure(
+                    "the schedule time \(ScheduleTime.format(time)) UTC is not within the next 7 days",
+                    hint: "NH schedules at most 7 days ahead; use `schedule: in 2h` for a delay"
+                ).coded(.optionsInvalid)
             }
         }
         return time
@@ -201,10 +226,15 @@ extension SendStep {
     private static func report(_ outcome: NotificationOutcome) -> ReportValue {
         .object([
             ReportField("success", .int(outcome.success)), ReportField("failure", .int(outcome.failure)),
-            ReportField("results", .array(outcome.results.map {
-                .object([ReportField("platform", .string($0.platform)), ReportField("handle", .string($0.pnsHandle)),
-                         ReportField("outcome", .string($0.outcome))])
-            })),
+            ReportField(
+                "results",
+                .array(
+                    outcome.results.map {
+                        .object([
+                            ReportField("platform", .string($0.platform)), ReportField("handle", .string($0.pnsHandle)),
+                            ReportField("outcome", .string($0.outcome)),
+                        ])
+                    })),
         ])
     }
 }

@@ -14,7 +14,8 @@ package struct SendStep: ForEachStep {
     /// The YAML key of this step.
     package static let id = "send"
     /// One line for docs.
-    package static let summary = "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
+    package static let summary =
+        "Sends a notification through a hub: template or native, to an audience, to everyone, or to device handles."
     /// Native formats: the `ServiceBusNotification-Format` values other than `template`.
     static let nativeFormats = PushPlatform.allCases.map(\.notificationFormat)
 
@@ -85,7 +86,8 @@ package struct SendStep: ForEachStep {
 
     /// Creates a send (tests and `build`).
     init(
-        hub: HubDeclaration, format: String, target: Target, template: TemplateDeclaration?, properties: [String: String],
+        hub: HubDeclaration, format: String, target: Target, template: TemplateDeclaration?,
+        properties: [String: String],
         headers: [HubHeader] = [], test: Bool = false, schedule: Schedule? = nil, policy: RetryPolicy = RetryPolicy()
     ) {
         self.hub = hub
@@ -107,8 +109,10 @@ package struct SendStep: ForEachStep {
     }
 
     /// Creates a `for-each` send.
-    init(hub: HubDeclaration, format: String, plan: RowPlan, template: TemplateDeclaration?, headers: [HubHeader],
-         schedule: Schedule?, policy: RetryPolicy) {
+    init(
+        hub: HubDeclaration, format: String, plan: RowPlan, template: TemplateDeclaration?, headers: [HubHeader],
+        schedule: Schedule?, policy: RetryPolicy
+    ) {
         self.hub = hub
         action = .sendEach(plan)
         self.format = format

@@ -1,5 +1,6 @@
 import Foundation
 import HubWire
+import Logging
 import PipelineCore
 
 /// `sign`: creates a SAS token provider for a hub and leaves it for the steps that talk to the hub.
@@ -10,7 +11,8 @@ package struct SignStep: DeclaredStep {
     /// The YAML key of this step.
     package static let id = "sign"
     /// One line for docs.
-    package static let summary = "Signs a SAS token for a hub (offline) and keeps it, renewed before expiry, for later steps."
+    package static let summary =
+        "Signs a SAS token for a hub (offline) and keeps it, renewed before expiry, for later steps."
     /// Shortest and longest token lifetimes accepted.
     package static let lifetimeRange: ClosedRange<Int64> = 60...(365 * 86400)
     /// The default token lifetime in seconds (1 hour).
@@ -19,7 +21,8 @@ package struct SignStep: DeclaredStep {
     /// What `sign` hands to later steps (never the token: it is a secret).
     package struct Outputs: DeclaredOutputs {
         /// `expires`.
-        @Output("expires", "when the first token expires, UTC (later tokens are signed before each expires)") package var expires = ""
+        @Output("expires", "when the first token expires, UTC (later tokens are signed before each expires)") package
+            var expires = ""
 
         /// Nothing yet.
         package init() {}
@@ -47,8 +50,10 @@ package struct SignStep: DeclaredStep {
         /// `hub`.
         @Key(.hub("the declared hub to sign for")) package var hub: HubDeclaration?
         /// `lifetime`, in seconds.
-        @Key(.duration("lifetime", in: lifetimeRange, default: defaultLifetime, examples: ["20m", "1h30m", "7d"],
-                       "how long each token is valid; tokens are renewed 2 minutes before they expire"))
+        @Key(
+            .duration(
+                "lifetime", in: lifetimeRange, default: defaultLifetime, examples: ["20m", "1h30m", "7d"],
+                "how long each token is valid; tokens are renewed 2 minutes before they expire"))
         package var lifetime: Int64
 
         /// Every key at its default.
@@ -56,7 +61,8 @@ package struct SignStep: DeclaredStep {
     }
 
     /// Checks that the hub is declared.
-    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> SignStep? {
+    package static func build(_ options: Options, reporting reader: OptionReader, in context: BuildContext) -> SignStep?
+    {
         guard let hub = options.hub, !options.$lifetime.isRefused else { return nil }
         return SignStep(hub: hub, lifetime: options.lifetime)
     }
@@ -64,8 +70,10 @@ package struct SignStep: DeclaredStep {
     /// Signs the first token and registers the provider under the hub's name.
     package func run(in context: StepContext) async throws -> StepResult {
         guard let connection = hub.connection, let hubName = hub.hubName else {
-            throw StepFailure("hub '\(hub.name)' has no usable connection string or hub name",
-                              hint: "set the environment variables its `connection:` and `hub:` reference").coded(.optionsInvalid)
+            throw StepFailure(
+                "hub '\(hub.name)' has no usable connection string or hub name",
+                hint: "set the environment variables its `connection:` and `hub:` reference"
+            ).coded(.optionsInvalid)
         }
         let resource = HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: hub.endpoint)
         let clock = context.clock
@@ -75,9 +83,12 @@ package struct SignStep: DeclaredStep {
         let token = provider.token()
         context.state.setTokenProvider(provider, forHub: hub.name)
         let expires = Timestamp.iso8601(Date(timeIntervalSince1970: TimeInterval(token.expiry)))
-        context.logger.info("signed token", metadata: ["hub": "\(hub.name)", "policy": "\(connection.keyName)", "expires": "\(expires)"])
+        context.logger.info(
+            "signed token",
+            metadata: ["hub": "\(hub.name)", "policy": "\(connection.keyName)", "expires": "\(expires)"])
         var result = StepResult(
-            summary: "signed a token for hub '\(hub.name)' (\(hubName)) with policy '\(connection.keyName)', valid \(ConfigDuration.format(lifetime)) until \(expires)",
+            summary:
+                "signed a token for hub '\(hub.name)' (\(hubName)) with policy '\(connection.keyName)', valid \(ConfigDuration.format(lifetime)) until \(expires)",
             lines: ["resource: \(resource)", "authorization: \(token.redacted)"],
             data: .object([
                 ReportField("hub", .string(hub.name)), ReportField("hubName", .string(hubName)),

@@ -44,7 +44,8 @@ package final class MemoryLedger: ItemLedger {
         let mine = keys.withLock { $0 }.filter { $0.value == key && $0.key != excluding }.keys.sorted()
         for itemKey in mine {
             if let entry = entries.withLock({ $0[itemKey] }), [.accepted, .sending, .unknown].contains(entry.state) {
-                return PriorSend(runId: "this", at: since, state: entry.state, origin: "row \(itemKey.row)", sameRun: true)
+                return PriorSend(
+                    runId: "this", at: since, state: entry.state, origin: "row \(itemKey.row)", sameRun: true)
             }
         }
         return otherRuns.withLock { $0[key] }.flatMap { $0.at >= since ? $0 : nil }
@@ -80,9 +81,10 @@ package final class MemoryLedger: ItemLedger {
             for outcome in outcomes {
                 if let key = outcome.item.idempotencyKey { keys.withLock { $0[outcome.item.key] = key } }
                 let attempts = entries[outcome.item.key]?.attempts ?? 0
-                entries[outcome.item.key] = LedgerEntry(key: outcome.item.key, digest: outcome.item.digest, state: outcome.state,
-                                                        attempts: attempts, notificationId: outcome.notificationId,
-                                                        error: outcome.error, retriable: outcome.retriable)
+                entries[outcome.item.key] = LedgerEntry(
+                    key: outcome.item.key, digest: outcome.item.digest, state: outcome.state,
+                    attempts: attempts, notificationId: outcome.notificationId,
+                    error: outcome.error, retriable: outcome.retriable)
             }
         }
     }
@@ -101,9 +103,10 @@ package final class MemoryLedger: ItemLedger {
     }
 
     /// The state of `row` of `step`.
-    package func state(_ row: Int, step: Int = 1) -> ItemState? { entries.withLock { $0[LedgerKey(step: step, row: row)]?.state } }
+    package func state(_ row: Int, step: Int = 1) -> ItemState? {
+        entries.withLock { $0[LedgerKey(step: step, row: row)]?.state }
+    }
 
     /// The entry of `row` of step 1.
     package subscript(row: Int) -> LedgerEntry? { entries.withLock { $0[LedgerKey(step: 1, row: row)] } }
 }
-

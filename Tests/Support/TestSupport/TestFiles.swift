@@ -6,7 +6,9 @@ package enum TestFiles {
     package static let packageRoot: URL = {
         var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) { return directory }
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory
+            }
             directory.deleteLastPathComponent()
         }
         preconditionFailure("no Package.swift above \(#filePath)")
@@ -18,7 +20,8 @@ package enum TestFiles {
 package enum TestScratch {
     /// `…/pushline-tests-<pid>`, created on first use.
     package static let root: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-tests-\(ProcessInfo.processInfo.processIdentifier)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-tests-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(at: TestScratch.root) }
         return url

@@ -6,6 +6,8 @@ import HubWire
 func fuzzOne(_ bytes: [UInt8]) {
     guard let connection = try? ConnectionString(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
     for shown in [String(describing: connection), String(reflecting: connection)] {
-        precondition(!shown.contains("SharedAccessKey=\(connection.key)") || connection.key.isEmpty, "the description shows the key: \(shown)")
+        precondition(
+            !shown.contains("SharedAccessKey=\(connection.key)") || connection.key.isEmpty,
+            "the description shows the key: \(shown)")
     }
 }

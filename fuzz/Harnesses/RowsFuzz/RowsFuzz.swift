@@ -19,7 +19,9 @@ func fuzzOne(_ bytes: [UInt8]) {
     var count = 0
     while let item = try? reader.next() {
         count += 1
-        if case .row(_, let line, _, _, let through) = item { precondition(through >= line, "a row ends before it starts") }
+        if case .row(_, let line, _, _, let through) = item {
+            precondition(through >= line, "a row ends before it starts")
+        }
         if count > 100_000 { fatalError("more rows than bytes") }
     }
 }

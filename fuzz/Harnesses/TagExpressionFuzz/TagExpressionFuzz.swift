@@ -8,7 +8,9 @@ func fuzzOne(_ bytes: [UInt8]) {
     guard let again = try? TagExpression(parsing: expression.description) else {
         fatalError("the canonical form \(expression.description.debugDescription) does not parse")
     }
-    precondition(again.root == expression.root, "the canonical form \(expression.description.debugDescription) parses to another tree")
+    precondition(
+        again.root == expression.root,
+        "the canonical form \(expression.description.debugDescription) parses to another tree")
     _ = expression.explanation()
     _ = expression.limitViolation()
     _ = expression.matches(Set(expression.tags.prefix(3)))

@@ -7,7 +7,8 @@ func fuzzOne(_ bytes: [UInt8]) {
     let (source, rest) = split(bytes)
     guard let template = try? CompiledTemplate(compiling: String(decoding: source, as: UTF8.self)) else { return }
     var values: [String: String] = [:]
-    for line in String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).prefix(64) {
+    for line in String(decoding: rest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).prefix(64)
+    {
         let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
     }

@@ -1,6 +1,11 @@
 /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
 package enum ConditionComparison: String, Sendable, Equatable, CaseIterable {
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
 
     /// True when `left` and `right` (of types the load-time check let through) compare this way.
     func holds(_ left: ConditionValue, _ right: ConditionValue) -> Bool {

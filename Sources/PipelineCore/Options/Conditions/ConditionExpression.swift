@@ -27,7 +27,8 @@ package indirect enum ConditionExpression: Sendable, Equatable {
         switch self {
         case .status(let status): status == .failure || status == .always
         case .not(let inner): inner.readsFailure
-        case .and(let left, let right), .or(let left, let right), .compare(_, let left, let right): left.readsFailure || right.readsFailure
+        case .and(let left, let right), .or(let left, let right), .compare(_, let left, let right):
+            left.readsFailure || right.readsFailure
         case .constant, .output: false
         }
     }
@@ -50,7 +51,8 @@ package indirect enum ConditionExpression: Sendable, Equatable {
         switch self {
         case .output(let reference): [reference]
         case .not(let inner): inner.outputReferences
-        case .and(let left, let right), .or(let left, let right), .compare(_, let left, let right): left.outputReferences + right.outputReferences
+        case .and(let left, let right), .or(let left, let right), .compare(_, let left, let right):
+            left.outputReferences + right.outputReferences
         case .constant, .status: []
         }
     }
@@ -69,13 +71,20 @@ package indirect enum ConditionExpression: Sendable, Equatable {
             case (.list(let values, let total), nil): return .list(values, total: total)
             case (.rows, _):
                 // Refused when the pipeline is loaded; kept for a value that came from elsewhere.
-                throw StepFailure("\(situation.consumer)'s when: reads \(reference.written), rows, which a condition cannot compare",
-                                  hint: "compare the rows' count instead").coded(.referenceUnavailable)
+                throw StepFailure(
+                    "\(situation.consumer)'s when: reads \(reference.written), rows, which a condition cannot compare",
+                    hint: "compare the rows' count instead"
+                ).coded(.referenceUnavailable)
             case (.list(let values, let total), let index?):
                 guard index < values.count else {
-                    throw StepFailure("\(situation.consumer)'s when: reads \(reference.written), but '\(reference.output)' of step '\(reference.step)' "
-                                          + (index < total ? "hands on only its first \(values.count) items" : "holds \(total) item\(total == 1 ? "" : "s")"),
-                                      hint: "compare the list's size instead, e.g. \(OutputReference(step: reference.step, output: reference.output).written) != []").coded(.referenceUnavailable)
+                    throw StepFailure(
+                        "\(situation.consumer)'s when: reads \(reference.written), but '\(reference.output)' of step '\(reference.step)' "
+                            + (index < total
+                                ? "hands on only its first \(values.count) items"
+                                : "holds \(total) item\(total == 1 ? "" : "s")"),
+                        hint:
+                            "compare the list's size instead, e.g. \(OutputReference(step: reference.step, output: reference.output).written) != []"
+                    ).coded(.referenceUnavailable)
                 }
                 return .string(values[index])
             }

@@ -35,7 +35,9 @@ package struct ConditionParser {
         do throws(ConditionSyntaxError) {
             var cursor = Cursor(tokens: try tokens(text), end: text.count + 1)
             let expression = try cursor.or()
-            if let (_, column) = cursor.peek { throw ConditionSyntaxError("unexpected text after the expression", column: column) }
+            if let (_, column) = cursor.peek {
+                throw ConditionSyntaxError("unexpected text after the expression", column: column)
+            }
             return .success(expression)
         } catch {
             return .failure(error)
@@ -46,19 +48,35 @@ package struct ConditionParser {
         let characters = Array(text)
         var tokens: [(Token, Int)] = []
         var position = 0
-        func at(_ offset: Int) -> Character? { position + offset < characters.count ? characters[position + offset] : nil }
+        func at(_ offset: Int) -> Character? {
+            position + offset < characters.count ? characters[position + offset] : nil
+        }
         while position < characters.count {
             let column = position + 1
             let character = characters[position]
-            if character.isWhitespace { position += 1; continue }
+            if character.isWhitespace {
+                position += 1
+                continue
+            }
             let two = at(1).map { String([character, $0]) } ?? ""
             if let comparison = ConditionComparison(rawValue: two) {
-                tokens.append((.comparison(comparison), column)); position += 2; continue
+                tokens.append((.comparison(comparison), column))
+                position += 2
+                continue
             }
             switch two {
-            case "&&": tokens.append((.and, column)); position += 2; continue
-            case "||": tokens.append((.or, column)); position += 2; continue
-            case "[]": tokens.append((.value(.list([], total: 0), written: "[]"), column)); position += 2; continue
+            case "&&":
+                tokens.append((.and, column))
+                position += 2
+                continue
+            case "||":
+                tokens.append((.or, column))
+                position += 2
+                continue
+            case "[]":
+                tokens.append((.value(.list([], total: 0), written: "[]"), column))
+                position += 2
+                continue
             case "${":
                 guard let end = characters[position...].firstIndex(of: "}") else {
                     throw ConditionSyntaxError("unterminated reference", column: column, hint: "close it with }")
@@ -69,26 +87,46 @@ package struct ConditionParser {
             default: break
             }
             switch character {
-            case "<", ">": tokens.append((.comparison(character == "<" ? .less : .greater), column)); position += 1
-            case "!": tokens.append((.not, column)); position += 1
-            case "(": tokens.append((.open, column)); position += 1
-            case ")": tokens.append((.close, column)); position += 1
+            case "<", ">":
+                tokens.append((.comparison(character == "<" ? .less : .greater), column))
+                position += 1
+            case "!":
+                tokens.append((.not, column))
+                position += 1
+            case "(":
+                tokens.append((.open, column))
+                position += 1
+            case ")":
+                tokens.append((.close, column))
+                position += 1
             case "\"", "'":
                 var value = ""
                 position += 1
                 while let next = at(0), next != character {
-                    if next == "\\", character == "\"", let escaped = at(1) { value.append(escaped); position += 2 } else { value.append(next); position += 1 }
+                    if next == "\\", character == "\"", let escaped = at(1) {
+                        value.append(escaped)
+                        position += 2
+                    } else {
+                        value.append(next)
+                        position += 1
+                    }
                 }
-                guard at(0) == character else { throw ConditionSyntaxError("unterminated text", column: column, hint: "close it with \(character)") }
+                guard at(0) == character else {
+                    throw ConditionSyntaxError("unterminated text", column: column, hint: "close it with \(character)")
+                }
                 position += 1
                 tokens.append((.value(.string(value), written: String(characters[(column - 1)..<position])), column))
             case "=":
                 throw ConditionSyntaxError("'=' alone is not a comparison", column: column, hint: "write == to compare")
             case "&", "|":
-                throw ConditionSyntaxError("'\(character)' alone is not an operator", column: column, hint: "write && or ||")
+                throw ConditionSyntaxError(
+                    "'\(character)' alone is not an operator", column: column, hint: "write && or ||")
             default:
                 var word = ""
-                while let next = at(0), next.isLetter || next.isNumber || next == "-" || next == "_" || next == "." { word.append(next); position += 1 }
+                while let next = at(0), next.isLetter || next.isNumber || next == "-" || next == "_" || next == "." {
+                    word.append(next)
+                    position += 1
+                }
                 guard !word.isEmpty else { throw ConditionSyntaxError("unexpected '\(character)'", column: column) }
                 if let number = Int(word) {
                     tokens.append((.value(.integer(number), written: word), column))
@@ -98,12 +136,16 @@ package struct ConditionParser {
                     tokens.append((.status(status), column))
                 } else if let symbol = Self.wordOperators[word.lowercased()] {
                     // Written as in Python or SQL: say the operator `when:` spells it with.
-                    throw ConditionSyntaxError("'\(word)' is not an operator in when:; write \(symbol)", column: column,
-                                               hint: "the operators are && (and), || (or) and ! (not)")
+                    throw ConditionSyntaxError(
+                        "'\(word)' is not an operator in when:; write \(symbol)", column: column,
+                        hint: "the operators are && (and), || (or) and ! (not)")
                 } else {
                     let names = ["true", "false"] + ConditionStatus.allCases.map(\.rawValue)
-                    throw ConditionSyntaxError("unknown name '\(word)'\(Suggestion.didYouMean(word, in: names))", column: column,
-                                               hint: "text is quoted (\"ios\"); values come from ${steps.ID.OUTPUT}, ${param:NAME} or ${env:NAME}")
+                    throw ConditionSyntaxError(
+                        "unknown name '\(word)'\(Suggestion.didYouMean(word, in: names))", column: column,
+                        hint:
+                            "text is quoted (\"ios\"); values come from ${steps.ID.OUTPUT}, ${param:NAME} or ${env:NAME}"
+                    )
                 }
             }
         }
@@ -118,14 +160,17 @@ package struct ConditionParser {
         if inside.hasPrefix("steps.") {
             switch OutputReference.parse(inside.dropFirst("steps.".count)) {
             case .success(let reference): return .output(reference)
-            case .failure(let error): throw ConditionSyntaxError("'${\(inside)}' is not a step output reference: \(error.message)", column: column)
+            case .failure(let error):
+                throw ConditionSyntaxError(
+                    "'${\(inside)}' is not a step output reference: \(error.message)", column: column)
             }
         }
         if inside.hasPrefix("param:") {
             let name = String(inside.dropFirst("param:".count))
             guard let value = parameter(name) else {
-                throw ConditionSyntaxError("${param:\(name)} has no value: no parameter of that name, or none given", column: column,
-                                           hint: "declare it under `parameters:` with a default, or give it with --param")
+                throw ConditionSyntaxError(
+                    "${param:\(name)} has no value: no parameter of that name, or none given", column: column,
+                    hint: "declare it under `parameters:` with a default, or give it with --param")
             }
             return .value(value, written: "${\(inside)}")
         }
@@ -133,8 +178,9 @@ package struct ConditionParser {
             // An unset variable reads as empty text, so `${env:X} == ""` asks whether it is set.
             return .value(.string(environment(String(inside.dropFirst("env:".count))) ?? ""), written: "${\(inside)}")
         }
-        throw ConditionSyntaxError("'${\(inside)}' cannot be used in when:", column: column,
-                                   hint: "use ${steps.ID.OUTPUT}, ${param:NAME} or ${env:NAME}")
+        throw ConditionSyntaxError(
+            "'${\(inside)}' cannot be used in when:", column: column,
+            hint: "use ${steps.ID.OUTPUT}, ${param:NAME} or ${env:NAME}")
     }
 
     /// Recursive descent over the tokens.
@@ -152,18 +198,27 @@ package struct ConditionParser {
 
         mutating func or() throws(ConditionSyntaxError) -> ConditionExpression {
             var left = try and()
-            while peek?.0 == .or { index += 1; left = .or(left, try and()) }
+            while peek?.0 == .or {
+                index += 1
+                left = .or(left, try and())
+            }
             return left
         }
 
         mutating func and() throws(ConditionSyntaxError) -> ConditionExpression {
             var left = try not()
-            while peek?.0 == .and { index += 1; left = .and(left, try not()) }
+            while peek?.0 == .and {
+                index += 1
+                left = .and(left, try not())
+            }
             return left
         }
 
         mutating func not() throws(ConditionSyntaxError) -> ConditionExpression {
-            if peek?.0 == .not { index += 1; return .not(try not()) }
+            if peek?.0 == .not {
+                index += 1
+                return .not(try not())
+            }
             return try comparison()
         }
 
@@ -184,7 +239,10 @@ package struct ConditionParser {
             case .status(let status): return .status(status)
             case .open:
                 let inner = try or()
-                guard case (.close, _)? = next() else { throw ConditionSyntaxError("missing ')'", column: peek?.1 ?? end, hint: "close the '(' at character \(column)") }
+                guard case (.close, _)? = next() else {
+                    throw ConditionSyntaxError(
+                        "missing ')'", column: peek?.1 ?? end, hint: "close the '(' at character \(column)")
+                }
                 return inner
             default:
                 throw ConditionSyntaxError("a value is expected here", column: column)

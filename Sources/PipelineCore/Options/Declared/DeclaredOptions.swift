@@ -83,7 +83,9 @@ extension OptionReader {
     /// unknown keys with "did you mean", each value at its place, then `Value`'s checks. Problems carry this
     /// reader's step, and keys naming a hub or a template see the same declarations.
     /// - Returns: the values, and the item's reader (for problems about the item as a whole).
-    public func read<Value: DeclaredOptions>(_ type: Value.Type, from node: ConfigNode, what: String) -> (values: Value, reader: OptionReader) {
+    public func read<Value: DeclaredOptions>(_ type: Value.Type, from node: ConfigNode, what: String) -> (
+        values: Value, reader: OptionReader
+    ) {
         var nested = OptionReader(node, specs: Value.specs, step: step, what: what, diagnostics: diagnostics)
         nested.context = context
         return (Value(reading: nested), nested)

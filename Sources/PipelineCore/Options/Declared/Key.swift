@@ -22,7 +22,11 @@ public struct Key<Value: Sendable>: Sendable, DeclaredKey {
     /// A key whose property is optional: nil when absent and without a default, or when it cannot be read.
     public init<Wrapped>(_ key: OptionKey<Wrapped>) where Value == Wrapped? {
         let found = OptionDecoding.found?[key.key]
-        if let found, found.value != nil { wrappedValue = found.value as? Wrapped } else { wrappedValue = key.defaultValue }
+        if let found, found.value != nil {
+            wrappedValue = found.value as? Wrapped
+        } else {
+            wrappedValue = key.defaultValue
+        }
         projectedValue = OptionSource(spec: key.spec, node: found?.node, isRefused: found != nil && found?.value == nil)
         read = { reader in reader.located(key).map { FoundOption(value: $0.value, node: $0.node) } }
     }

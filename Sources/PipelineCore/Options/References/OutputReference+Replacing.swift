@@ -3,7 +3,9 @@
 extension ConfigNode {
     /// This node with every reference `replace` changes changed, and where each changed reference is written (its
     /// scalar's place, the reference's column in it when known).
-    package func replacingOutputReferences(_ replace: (OutputReference) -> OutputReference) -> (node: ConfigNode, changed: [FixIt]) {
+    package func replacingOutputReferences(_ replace: (OutputReference) -> OutputReference) -> (
+        node: ConfigNode, changed: [FixIt]
+    ) {
         switch value {
         case .scalar(var scalar):
             guard let parts = scalar.deferred else { return (self, []) }
@@ -15,7 +17,10 @@ extension ConfigNode {
                 if let offset = scalar.sourceText.unicodeScalars.offset(of: reference.written) {
                     // A quoted scalar starts at its quote.
                     let column = location.column + offset + (scalar.isPlain ? 0 : 1)
-                    fixes.append(FixIt(at: SourceLocation(file: location.file, line: location.line, column: column), replacing: reference.written, with: now.written))
+                    fixes.append(
+                        FixIt(
+                            at: SourceLocation(file: location.file, line: location.line, column: column),
+                            replacing: reference.written, with: now.written))
                 }
                 return .output(now)
             }
@@ -42,7 +47,9 @@ extension ConfigNode {
 
 extension StepCondition {
     /// This condition with every reference `replace` changes changed, and the edits of its text written at `location`.
-    package func replacingOutputReferences(_ replace: (OutputReference) -> OutputReference, at location: SourceLocation?) -> (StepCondition, [FixIt]) {
+    package func replacingOutputReferences(
+        _ replace: (OutputReference) -> OutputReference, at location: SourceLocation?
+    ) -> (StepCondition, [FixIt]) {
         guard case .expression(let expression, let written) = self else { return (self, []) }
         let changed = expression.outputReferences.filter { replace($0) != $0 }
         guard !changed.isEmpty else { return (self, []) }
@@ -52,8 +59,11 @@ extension StepCondition {
             var consumed = 0
             for reference in changed {
                 guard let offset = String(searched).unicodeScalars.offset(of: reference.written) else { continue }
-                fixes.append(FixIt(at: SourceLocation(file: location.file, line: location.line, column: location.column + consumed + offset),
-                                   replacing: reference.written, with: replace(reference).written))
+                fixes.append(
+                    FixIt(
+                        at: SourceLocation(
+                            file: location.file, line: location.line, column: location.column + consumed + offset),
+                        replacing: reference.written, with: replace(reference).written))
                 let skip = offset + reference.written.unicodeScalars.count
                 searched = searched.dropFirst(skip)
                 consumed += skip
@@ -69,8 +79,10 @@ extension ConditionExpression {
         switch self {
         case .output(let reference): .output(replace(reference))
         case .not(let inner): .not(inner.replacingOutputReferences(replace))
-        case .and(let left, let right): .and(left.replacingOutputReferences(replace), right.replacingOutputReferences(replace))
-        case .or(let left, let right): .or(left.replacingOutputReferences(replace), right.replacingOutputReferences(replace))
+        case .and(let left, let right):
+            .and(left.replacingOutputReferences(replace), right.replacingOutputReferences(replace))
+        case .or(let left, let right):
+            .or(left.replacingOutputReferences(replace), right.replacingOutputReferences(replace))
         case .compare(let comparison, let left, let right):
             .compare(comparison, left.replacingOutputReferences(replace), right.replacingOutputReferences(replace))
         case .constant, .status: self
@@ -84,7 +96,9 @@ extension String.UnicodeScalarView {
         let needle = Array(text.unicodeScalars)
         let haystack = Array(self)
         guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle { return start }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
+            return start
+        }
         return nil
     }
 }

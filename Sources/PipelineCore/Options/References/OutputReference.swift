@@ -21,7 +21,8 @@ package struct OutputReference: Sendable, Equatable, Hashable {
     package static func parse(_ text: Substring) -> Result<OutputReference, ReferenceSyntaxError> {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            return .failure(ReferenceSyntaxError("write ${steps.ID.OUTPUT}: the id of an earlier step and one of its outputs"))
+            return .failure(
+                ReferenceSyntaxError("write ${steps.ID.OUTPUT}: the id of an earlier step and one of its outputs"))
         }
         let step = parts[0]
         guard step.allSatisfy(Self.isIdCharacter) else {
@@ -30,7 +31,9 @@ package struct OutputReference: Sendable, Equatable, Hashable {
         var output = parts[1]
         var index: Int?
         if let open = output.firstIndex(of: "[") {
-            guard output.last == "]", let number = Int(output[output.index(after: open)..<output.index(before: output.endIndex)]), number >= 0 else {
+            guard output.last == "]",
+                let number = Int(output[output.index(after: open)..<output.index(before: output.endIndex)]), number >= 0
+            else {
                 return .failure(ReferenceSyntaxError("an index is a whole number from 0 in brackets, e.g. [0]"))
             }
             index = number

@@ -3,20 +3,33 @@
 extension ItemCounts: OutputSet {
     /// The outputs every batch step declares, in this order.
     public static let outputSpecs = [
-        OutputSpec("accepted", .integer, "items the hub accepted (in a resumed run, those an earlier attempt did too); 0 in a dry run")
-            .traced(),
+        OutputSpec(
+            "accepted", .integer,
+            "items the hub accepted (in a resumed run, those an earlier attempt did too); 0 in a dry run"
+        )
+        .traced(),
         OutputSpec("failed", .integer, "items the hub refused, or that could not be built").traced(),
-        OutputSpec("unknown", .integer, "items whose fate is unknown (a timeout after the request was written, or left so by an earlier run): not resent")
-            .traced(),
-        OutputSpec("already-sent", .integer, "items not sent because a run sent the same one (its idempotency key) within the dedupe window"),
+        OutputSpec(
+            "unknown", .integer,
+            "items whose fate is unknown (a timeout after the request was written, or left so by an earlier run): not resent"
+        )
+        .traced(),
+        OutputSpec(
+            "already-sent", .integer,
+            "items not sent because a run sent the same one (its idempotency key) within the dedupe window"),
         OutputSpec("bad", .integer, "malformed rows, never sent (with `bad-rows: skip`)"),
-        OutputSpec("skipped", .integer, "items this invocation did not send: another part's rows in a split run, and a dry run's would-be sends"),
+        OutputSpec(
+            "skipped", .integer,
+            "items this invocation did not send: another part's rows in a split run, and a dry run's would-be sends"),
         OutputSpec("total", .integer, "every item the step read: the sum of the six counts above"),
     ]
 
     /// The values of `outputSpecs`.
     public var outputs: StepOutputs {
-        ["accepted": .integer(accepted + skipped), "failed": .integer(failed), "unknown": .integer(unknown),
-         "already-sent": .integer(duplicates), "bad": .integer(bad), "skipped": .integer(planned + otherShards), "total": .integer(total)]
+        [
+            "accepted": .integer(accepted + skipped), "failed": .integer(failed), "unknown": .integer(unknown),
+            "already-sent": .integer(duplicates), "bad": .integer(bad), "skipped": .integer(planned + otherShards),
+            "total": .integer(total),
+        ]
     }
 }

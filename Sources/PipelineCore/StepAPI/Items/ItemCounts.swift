@@ -20,8 +20,10 @@ public struct ItemCounts: Sendable, Equatable, Encodable {
     public var otherShards = 0
 
     /// Creates counts.
-    public init(accepted: Int = 0, planned: Int = 0, failed: Int = 0, unknown: Int = 0, skipped: Int = 0, duplicates: Int = 0,
-                bad: Int = 0, otherShards: Int = 0) {
+    public init(
+        accepted: Int = 0, planned: Int = 0, failed: Int = 0, unknown: Int = 0, skipped: Int = 0, duplicates: Int = 0,
+        bad: Int = 0, otherShards: Int = 0
+    ) {
         self.accepted = accepted
         self.planned = planned
         self.failed = failed
@@ -39,16 +41,19 @@ public struct ItemCounts: Sendable, Equatable, Encodable {
 
     /// The counts of both.
     public static func + (lhs: ItemCounts, rhs: ItemCounts) -> ItemCounts {
-        ItemCounts(accepted: lhs.accepted + rhs.accepted, planned: lhs.planned + rhs.planned, failed: lhs.failed + rhs.failed,
-                   unknown: lhs.unknown + rhs.unknown, skipped: lhs.skipped + rhs.skipped,
-                   duplicates: lhs.duplicates + rhs.duplicates, bad: lhs.bad + rhs.bad, otherShards: lhs.otherShards + rhs.otherShards)
+        ItemCounts(
+            accepted: lhs.accepted + rhs.accepted, planned: lhs.planned + rhs.planned, failed: lhs.failed + rhs.failed,
+            unknown: lhs.unknown + rhs.unknown, skipped: lhs.skipped + rhs.skipped,
+            duplicates: lhs.duplicates + rhs.duplicates, bad: lhs.bad + rhs.bad,
+            otherShards: lhs.otherShards + rhs.otherShards)
     }
 
     /// The non-zero counts in words, biggest meaning first: `4,995 accepted, 5 bad`; `nothing` when all are zero.
     public var phrase: String {
         let parts: [(Int, String)] = [
             (accepted, "accepted"), (planned, "would be sent"), (failed, "failed"), (unknown, "unknown"),
-            (skipped, "done by an earlier attempt"), (duplicates, "already sent"), (bad, "bad"), (otherShards, "for other shards"),
+            (skipped, "done by an earlier attempt"), (duplicates, "already sent"), (bad, "bad"),
+            (otherShards, "for other shards"),
         ]
         let shown = parts.filter { $0.0 > 0 }.map { "\(Self.grouped($0.0)) \($0.1)" }
         return shown.isEmpty ? "nothing" : shown.joined(separator: ", ")

@@ -1,4 +1,3 @@
-
 /// A batch step's progress.
 package struct StepProgress: Sendable, Equatable {
     /// 1-based position of the step.
@@ -18,7 +17,8 @@ package struct StepProgress: Sendable, Equatable {
     package var pluginDone: Int?
 
     /// Creates a report.
-    package init(stepIndex: Int, stepId: String, counts: ItemCounts, total: Int?, elapsed: Double, dryRun: Bool = false) {
+    package init(stepIndex: Int, stepId: String, counts: ItemCounts, total: Int?, elapsed: Double, dryRun: Bool = false)
+    {
         self.stepIndex = stepIndex
         self.stepId = stepId
         self.counts = counts

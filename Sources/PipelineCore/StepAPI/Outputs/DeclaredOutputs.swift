@@ -75,7 +75,9 @@ public struct OutputTrace: Sendable {
     public static let span = OutputTrace(attribute: nil, count: nil)
 
     /// As `attribute`; a list's length as `count`.
-    public static func attribute(_ attribute: String, count: String? = nil) -> OutputTrace { OutputTrace(attribute: attribute, count: count) }
+    public static func attribute(_ attribute: String, count: String? = nil) -> OutputTrace {
+        OutputTrace(attribute: attribute, count: count)
+    }
 }
 
 /// An `@Output`, whatever its type.

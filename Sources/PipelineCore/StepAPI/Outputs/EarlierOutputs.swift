@@ -19,8 +19,10 @@ package struct EarlierOutputs: Sendable {
     /// The value `reference` names, or a failure that names both steps.
     package func value(of reference: OutputReference, for consumer: String) throws(StepFailure) -> OutputValue {
         guard let value = produced[reference.step]?[reference.output] else {
-            throw StepFailure("\(consumer) uses \(reference.written), but step '\(reference.step)' has not produced '\(reference.output)'",
-                              hint: "the steps reference lists each step's outputs").coded(.referenceUnavailable)
+            throw StepFailure(
+                "\(consumer) uses \(reference.written), but step '\(reference.step)' has not produced '\(reference.output)'",
+                hint: "the steps reference lists each step's outputs"
+            ).coded(.referenceUnavailable)
         }
         return value
     }

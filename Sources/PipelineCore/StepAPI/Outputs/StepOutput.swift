@@ -90,7 +90,8 @@ public enum OutputValue: Sendable, Equatable {
         case .string(let value): .string(value)
         case .boolean(let value): .bool(value)
         case .list(let values, let total) where values.count == total: .array(values.map(ReportValue.string))
-        case .list(let values, let total): .object([ReportField("first", .array(values.map(ReportValue.string))), ReportField("total", .int(total))])
+        case .list(let values, let total):
+            .object([ReportField("first", .array(values.map(ReportValue.string))), ReportField("total", .int(total))])
         case .rows(let rows): rows.report
         }
     }

@@ -7,12 +7,18 @@
 package struct PendingStep: Sendable {
     /// The keys whose values hold references.
     package let keys: [String]
-    private let finish: @Sendable (any ReferenceValues, RowSource?, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?
+    private let finish:
+        @Sendable (any ReferenceValues, RowSource?, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?
 
     /// A step whose `keys` wait for their values; `finish` reads them with the values in and builds the step, with the
     /// rows of its `for-each` when it has one.
-    package init(keys: [String],
-                 finish: @escaping @Sendable (any ReferenceValues, RowSource?, DiagnosticCollector) throws(StepFailure) -> (any RunnableStep)?) {
+    package init(
+        keys: [String],
+        finish:
+            @escaping @Sendable (any ReferenceValues, RowSource?, DiagnosticCollector) throws(StepFailure) -> (
+                any RunnableStep
+            )?
+    ) {
         self.keys = keys
         self.finish = finish
     }
@@ -20,17 +26,22 @@ package struct PendingStep: Sendable {
     /// The step, with `values` in its pending keys and working through `rows` (opened by the engine from its
     /// `for-each`, nil without one); nil when it cannot be built (`diagnostics` say why). Throws when a value is
     /// missing or does not fit where its reference is.
-    package func build(with values: any ReferenceValues, rows: RowSource? = nil, diagnostics: DiagnosticCollector) throws(StepFailure)
-        -> (any RunnableStep)? {
+    package func build(with values: any ReferenceValues, rows: RowSource? = nil, diagnostics: DiagnosticCollector)
+        throws(StepFailure)
+        -> (any RunnableStep)?
+    {
         try finish(values, rows, diagnostics)
     }
 
     /// `entries` with the values of `keys` resolved by `values`.
-    static func resolving(_ keys: Set<String>, of entries: [ConfigEntry], with values: any ReferenceValues) throws(StepFailure) -> [ConfigEntry] {
+    static func resolving(_ keys: Set<String>, of entries: [ConfigEntry], with values: any ReferenceValues)
+        throws(StepFailure) -> [ConfigEntry]
+    {
         var entries = entries
         for index in entries.indices where keys.contains(entries[index].key) {
             let entry = entries[index]
-            entries[index] = ConfigEntry(key: entry.key, keyLocation: entry.keyLocation, value: try values.resolve(entry.value))
+            entries[index] = ConfigEntry(
+                key: entry.key, keyLocation: entry.keyLocation, value: try values.resolve(entry.value))
         }
         return entries
     }
@@ -65,8 +76,9 @@ extension DeclaredStep {
         let (written, node, step, specs) = (reader.entries, reader.node, reader.step, reader.specs)
         return PendingStep(keys: keys) { values, rows, diagnostics throws(StepFailure) in
             let entries = try PendingStep.resolving(pending, of: written, with: values)
-            let resolved = OptionReader(entries: entries, node: ConfigNode(.mapping(entries), at: node.location), step: step,
-                                        diagnostics: diagnostics, specs: specs, context: context)
+            let resolved = OptionReader(
+                entries: entries, node: ConfigNode(.mapping(entries), at: node.location), step: step,
+                diagnostics: diagnostics, specs: specs, context: context)
             let before = diagnostics.errorCount
             // Only the pending keys are read again; every other value is the one read when the pipeline was built.
             let options = Options(found: found.merging(Options.found(in: resolved, keys: pending)) { _, new in new })

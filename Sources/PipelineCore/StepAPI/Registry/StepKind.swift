@@ -49,22 +49,32 @@ public struct StepKind: Sendable {
         }
     }
 
-    private static func pending<D: DeclaredStep>(of type: D.Type, _ reader: OptionReader, _ context: BuildContext) -> PendingStep {
-        D.pending(reader, in: context, rows: nil) { options, _, reader, context in D.build(options, reporting: reader, in: context) }
+    private static func pending<D: DeclaredStep>(of type: D.Type, _ reader: OptionReader, _ context: BuildContext)
+        -> PendingStep
+    {
+        D.pending(reader, in: context, rows: nil) { options, _, reader, context in
+            D.build(options, reporting: reader, in: context)
+        }
     }
 
     private static func builders<R: ForEachStep>(of type: R.Type) -> (
-        @Sendable (OptionReader, BuildContext, RowSource?) -> (any RunnableStep)?, @Sendable (OptionReader, BuildContext, RowSource?) -> PendingStep
+        @Sendable (OptionReader, BuildContext, RowSource?) -> (any RunnableStep)?,
+        @Sendable (OptionReader, BuildContext, RowSource?) -> PendingStep
     ) {
-        ({ reader, context, rows in R.build(reader, rows: rows, in: context) },
-         { reader, context, rows in R.pending(reader, in: context, rows: rows) { R.built($0, rows: $1, reporting: $2, in: $3) } })
+        (
+            { reader, context, rows in R.build(reader, rows: rows, in: context) },
+            { reader, context, rows in
+                R.pending(reader, in: context, rows: rows) { R.built($0, rows: $1, reporting: $2, in: $3) }
+            }
+        )
     }
 
     /// `options` with `for-each`, which the engine reads for a step that works once per row, before the first key about
     /// rows (one that applies only with it, or `bad-rows`), so the keys about rows read in order; else last.
     private static func withForEach(_ options: [OptionSpec]) -> [OptionSpec] {
         var options = options.filter { $0.key != BatchOptions.forEach.key }
-        let position = options.firstIndex { $0.requirement?.key == BatchOptions.forEach.key || $0.key == BatchOptions.badRows.key }
+        let position =
+            options.firstIndex { $0.requirement?.key == BatchOptions.forEach.key || $0.key == BatchOptions.badRows.key }
             ?? options.endIndex
         options.insert(BatchOptions.forEach.spec, at: position)
         return options
@@ -72,8 +82,11 @@ public struct StepKind: Sendable {
 
     /// A kind described at run time (a process plugin): `build` decodes a reader of `options` into a step, reporting
     /// every problem through the reader's diagnostics, and returns nil when it cannot.
-    public init(id: String, summary: String, options: [OptionSpec], outputs: [OutputSpec], examples: [String] = [], origin: String,
-                build: @escaping @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?) {
+    public init(
+        id: String, summary: String, options: [OptionSpec], outputs: [OutputSpec], examples: [String] = [],
+        origin: String,
+        build: @escaping @Sendable (OptionReader, BuildContext) -> (any RunnableStep)?
+    ) {
         self.id = id
         self.summary = summary
         self.options = options
@@ -89,7 +102,10 @@ public struct StepKind: Sendable {
 
     /// The outputs every step has, whatever became of it: how it ended and why it failed (the engine hands them on).
     package static let commonOutputs = [
-        OutputSpec("status", .string, "how the step ended: succeeded, partial, failed, rejected (its input refused, nothing sent), skipped, or interrupted"),
+        OutputSpec(
+            "status", .string,
+            "how the step ended: succeeded, partial, failed, rejected (its input refused, nothing sent), skipped, or interrupted"
+        ),
         OutputSpec("error", .string, "why it failed or was rejected, as the report says it; empty otherwise"),
     ]
 
@@ -110,7 +126,8 @@ public struct StepKind: Sendable {
 
     /// Decodes and validates `options` into a step, to work once per row of `rows` when given (the engine opened them
     /// from `for-each`); nil when it cannot be built (the reader's diagnostics say why).
-    package func build(_ options: OptionReader, rows: RowSource? = nil, in context: BuildContext) -> (any RunnableStep)? {
+    package func build(_ options: OptionReader, rows: RowSource? = nil, in context: BuildContext) -> (any RunnableStep)?
+    {
         make(options, context, rows)
     }
 
@@ -126,8 +143,9 @@ public struct StepKind: Sendable {
         let (written, node, make, id, specs) = (options.entries, options.node, make, id, self.options)
         return PendingStep(keys: keys) { values, _, diagnostics throws(StepFailure) in
             let entries = try PendingStep.resolving(Set(keys), of: written, with: values)
-            let reader = OptionReader(entries: entries, node: ConfigNode(.mapping(entries), at: node.location), step: id,
-                                      diagnostics: diagnostics, specs: specs, context: nil)
+            let reader = OptionReader(
+                entries: entries, node: ConfigNode(.mapping(entries), at: node.location), step: id,
+                diagnostics: diagnostics, specs: specs, context: nil)
             let before = diagnostics.errorCount
             let step = make(reader, context, nil)
             return diagnostics.errorCount == before ? step : nil

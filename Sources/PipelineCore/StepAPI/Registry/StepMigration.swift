@@ -35,11 +35,16 @@ public struct StepMigration: Sendable {
         migrated.kind = newKind
         migrated.options = ConfigNode(.mapping(renamedEntries), at: invocation.options.location)
         var fixes = [FixIt(at: invocation.location, replacing: kind, with: newKind)]
-        fixes += entries.compactMap { entry in renamed[entry.key].map { FixIt(at: entry.keyLocation, replacing: entry.key, with: $0) } }
+        fixes += entries.compactMap { entry in
+            renamed[entry.key].map { FixIt(at: entry.keyLocation, replacing: entry.key, with: $0) }
+        }
         let shown = renamedEntries.map { "\($0.key): \($0.value.scalar?.sourceText ?? "…")" }.joined(separator: ", ")
-        diagnostics.warning("`\(kind):` with `\(key):` is now a step of its own: `\(newKind): { \(shown) }`", at: invocation.location, step: newKind,
-                            hint: "`pushline validate --fix \(invocation.location.file)` rewrites it; the old form stops working in a later release",
-                            fixes: fixes)
+        diagnostics.warning(
+            "`\(kind):` with `\(key):` is now a step of its own: `\(newKind): { \(shown) }`", at: invocation.location,
+            step: newKind,
+            hint:
+                "`pushline validate --fix \(invocation.location.file)` rewrites it; the old form stops working in a later release",
+            fixes: fixes)
         return migrated
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A spelling an earlier release accepted in which a key of one step did another step's work
 /// (`send: { outcomes: { wait: 10m } }`): that work is now a step of its own, right after. The step that took the work
 /// over declares the split; the registry reads the old form as the two steps, with a warning that shows the new step and
@@ -59,12 +61,16 @@ package struct SplitStep {
 extension StepSplit {
     /// `invocation` as two steps; `ids` are the ids the file uses, which the new ones are kept apart from. A value of
     /// the key that is not a mapping of the new step's keys is an error: nothing it said is dropped unread.
-    package func split(_ invocation: StepInvocation, ids: inout Set<String>, _ diagnostics: DiagnosticCollector) -> SplitStep {
+    package func split(_ invocation: StepInvocation, ids: inout Set<String>, _ diagnostics: DiagnosticCollector)
+        -> SplitStep
+    {
         let entries = invocation.options.entries ?? []
         let moved = entries.first { $0.key == key }
         if let value = moved?.value, value.entries == nil, !value.isNull {
-            diagnostics.error("'\(key)' must be a mapping such as { wait: 10m }, found \(value.kindName)", at: value.location, step: newKind,
-                              hint: "write its keys as the `\(newKind)` step has them")
+            diagnostics.error(
+                "'\(key)' must be a mapping such as { wait: 10m }, found \(value.kindName)", at: value.location,
+                step: newKind,
+                hint: "write its keys as the `\(newKind)` step has them")
         }
         var old = invocation
         old.options = ConfigNode(.mapping(entries.filter { $0.key != key }), at: invocation.options.location)
@@ -73,15 +79,20 @@ extension StepSplit {
         let newId = Self.unused("\(oldId)-\(newKind)", in: &ids)
         var newEntries = entries.filter { shared.contains($0.key) }
         let at = moved?.keyLocation ?? invocation.location
-        newEntries.append(ConfigEntry(key: naming, keyLocation: at, value: ConfigNode(.scalar(ConfigScalar(text: oldId)), at: at)))
+        newEntries.append(
+            ConfigEntry(key: naming, keyLocation: at, value: ConfigNode(.scalar(ConfigScalar(text: oldId)), at: at)))
         newEntries += moved?.value.entries ?? []
-        let new = StepInvocation(index: invocation.index + 1, kind: newKind, location: at, options: ConfigNode(.mapping(newEntries), at: at),
-                                 id: newId, condition: invocation.condition)
-        let flow = "{ " + newEntries.map { "\($0.key): \(Self.text(of: $0.value) ?? "…")" }.joined(separator: ", ") + " }"
+        let new = StepInvocation(
+            index: invocation.index + 1, kind: newKind, location: at, options: ConfigNode(.mapping(newEntries), at: at),
+            id: newId, condition: invocation.condition)
+        let flow =
+            "{ " + newEntries.map { "\($0.key): \(Self.text(of: $0.value) ?? "…")" }.joined(separator: ", ") + " }"
         let when = invocation.condition == .success ? "" : ", with its `when:`"
         let named = invocation.id == nil ? " (`id: \(oldId)`)" : ""
-        return SplitStep(old: old, new: new, oldId: oldId, newId: newId, outputs: Set(outputs), fixes: [],
-                         shown: "the \(kind)\(named), then `- \(newKind): \(flow)`\(when)").withFixes(for: invocation, removing: moved, flow: flow, addsId: invocation.id == nil, split: self)
+        return SplitStep(
+            old: old, new: new, oldId: oldId, newId: newId, outputs: Set(outputs), fixes: [],
+            shown: "the \(kind)\(named), then `- \(newKind): \(flow)`\(when)"
+        ).withFixes(for: invocation, removing: moved, flow: flow, addsId: invocation.id == nil, split: self)
     }
 
     /// `base`, or `base-2`, `base-3`, … whichever the file does not use yet (then it does).
@@ -102,7 +113,9 @@ extension StepSplit {
         if let scalar = node.scalar {
             guard !scalar.sourceText.contains("\n") else { return nil }
             if scalar.isPlain { return scalar.sourceText }
-            return "\"" + scalar.sourceText.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            return "\""
+                + scalar.sourceText.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "\"", with: "\\\"") + "\""
         }
         guard let entries = node.entries else { return nil }
         var parts: [String] = []
@@ -118,7 +131,9 @@ extension SplitStep {
     /// With the edits that make the file say what the registry read: the key out of the old step, an `id:` for the old
     /// step when it had none, the new step after the old one. None when the file is not written in a shape they can be
     /// made to with certainty (a value over several lines, a comment between the keys): the warning says what to write.
-    fileprivate func withFixes(for invocation: StepInvocation, removing moved: ConfigEntry?, flow: String, addsId: Bool, split: StepSplit) -> SplitStep {
+    fileprivate func withFixes(
+        for invocation: StepInvocation, removing moved: ConfigEntry?, flow: String, addsId: Bool, split: StepSplit
+    ) -> SplitStep {
         var copy = self
         // A value that is not a mapping of the new step's keys was reported: nothing is rewritten over it.
         guard let moved, moved.value.entries != nil, let removal = Self.removal(of: moved, from: invocation),
@@ -132,11 +147,13 @@ extension SplitStep {
         switch invocation.condition {
         case .success: break
         case .failure, .always: inserted += "\(indent)  when: \(invocation.condition.written)\n"
-        case .expression(_, let written): inserted += "\(indent)  when: '\(written.replacingOccurrences(of: "'", with: "''"))'\n"
+        case .expression(_, let written):
+            inserted += "\(indent)  when: '\(written.replacingOccurrences(of: "'", with: "''"))'\n"
         }
         inserted += "\(indent)  \(split.newKind): \(flow)\n"
         let file = invocation.location.file
-        copy.fixes = removal + [FixIt(at: SourceLocation(file: file, line: last + 1, column: 1), replacing: "", with: inserted)]
+        copy.fixes =
+            removal + [FixIt(at: SourceLocation(file: file, line: last + 1, column: 1), replacing: "", with: inserted)]
         return copy
     }
 
@@ -151,22 +168,35 @@ extension SplitStep {
             if !sameLine.isEmpty {
                 // Inside a flow mapping: with the comma before it, or after it when it comes first.
                 if position > 0, entries[position - 1].keyLocation.line == key.line {
-                    return [FixIt(at: SourceLocation(file: key.file, line: key.line, column: key.column - 2), replacing: ", \(written)", with: "")]
+                    return [
+                        FixIt(
+                            at: SourceLocation(file: key.file, line: key.line, column: key.column - 2),
+                            replacing: ", \(written)", with: "")
+                    ]
                 }
                 return [FixIt(at: key, replacing: "\(written), ", with: "")]
             }
             // Its own line of a block mapping.
-            return [FixIt(at: SourceLocation(file: key.file, line: key.line, column: 1),
-                          replacing: String(repeating: " ", count: key.column - 1) + written + "\n", with: "")]
+            return [
+                FixIt(
+                    at: SourceLocation(file: key.file, line: key.line, column: 1),
+                    replacing: String(repeating: " ", count: key.column - 1) + written + "\n", with: "")
+            ]
         }
         // A block mapping under the key, one `key: value` per line.
         guard sameLine.isEmpty, let inner = moved.value.entries, !inner.isEmpty else { return nil }
         var lines = [String(repeating: " ", count: key.column - 1) + "\(moved.key):"]
         for (offset, entry) in inner.enumerated() {
-            guard entry.keyLocation.line == key.line + 1 + offset, let value = StepSplit.text(of: entry.value), entry.value.scalar != nil else { return nil }
+            guard entry.keyLocation.line == key.line + 1 + offset, let value = StepSplit.text(of: entry.value),
+                entry.value.scalar != nil
+            else { return nil }
             lines.append(String(repeating: " ", count: entry.keyLocation.column - 1) + "\(entry.key): \(value)")
         }
-        return [FixIt(at: SourceLocation(file: key.file, line: key.line, column: 1), replacing: lines.joined(separator: "\n") + "\n", with: "")]
+        return [
+            FixIt(
+                at: SourceLocation(file: key.file, line: key.line, column: 1),
+                replacing: lines.joined(separator: "\n") + "\n", with: "")
+        ]
     }
 
     /// The last line the step is written on; nil when a value of it may run over more lines than its start says (a
@@ -175,7 +205,9 @@ extension SplitStep {
         var last = max(invocation.location.line, invocation.conditionLocation?.line ?? 0)
         func visit(_ node: ConfigNode) -> Bool {
             last = max(last, node.location.line)
-            if let scalar = node.scalar { return !scalar.sourceText.contains("\n") && (scalar.isPlain || !scalar.text.contains("\n")) }
+            if let scalar = node.scalar {
+                return !scalar.sourceText.contains("\n") && (scalar.isPlain || !scalar.text.contains("\n"))
+            }
             for entry in node.entries ?? [] {
                 last = max(last, entry.keyLocation.line)
                 if !visit(entry.value) { return false }

@@ -11,7 +11,8 @@ public protocol ForEachStep: DeclaredStep {
     ///
     /// Call `rows.checkColumns(_:reporting:)` with the columns the step reads (its `columnsRead`), built or not, so
     /// a column the rows lack is reported at `for-each` beside the step's other problems.
-    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext) -> Self?
+    static func build(_ options: Options, rows: RowSource, reporting reader: OptionReader, in context: BuildContext)
+        -> Self?
 }
 
 extension ForEachStep {
@@ -26,7 +27,9 @@ extension ForEachStep {
     }
 
     /// Builds from options read already: with `rows`, or as any declared step without them.
-    static func built(_ options: Options, rows: RowSource?, reporting reader: OptionReader, in context: BuildContext) -> Self? {
+    static func built(_ options: Options, rows: RowSource?, reporting reader: OptionReader, in context: BuildContext)
+        -> Self?
+    {
         guard let rows else { return build(options, reporting: reader, in: context) }
         return build(options, rows: rows, reporting: reader, in: context)
     }

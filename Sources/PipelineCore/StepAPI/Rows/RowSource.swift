@@ -67,12 +67,16 @@ extension RowSource {
         let known = Set(names.map { $0.lowercased() })
         var reported: Set<String> = []
         for column in read where !known.contains(column.lowercased()) && reported.insert(column.lowercased()).inserted {
-            let (lacking, hint) = switch columns {
-            case .header: ("which the header of '\(shown)' does not have", "columns: \(names.joined(separator: ", "))")
-            case .declared(_, let step): ("which the rows of \(step) do not have", "its columns: \(names.joined(separator: ", "))")
-            }
-            reader.error("the step reads column '\(column)', \(lacking)\(Suggestion.didYouMean(column, in: names))",
-                         at: reader.node(BatchOptions.forEach.asWritten()) ?? reader.node, hint: hint)
+            let (lacking, hint) =
+                switch columns {
+                case .header:
+                    ("which the header of '\(shown)' does not have", "columns: \(names.joined(separator: ", "))")
+                case .declared(_, let step):
+                    ("which the rows of \(step) do not have", "its columns: \(names.joined(separator: ", "))")
+                }
+            reader.error(
+                "the step reads column '\(column)', \(lacking)\(Suggestion.didYouMean(column, in: names))",
+                at: reader.node(BatchOptions.forEach.asWritten()) ?? reader.node, hint: hint)
         }
     }
 }

@@ -19,7 +19,10 @@ public struct SpooledRows: Sendable, Equatable, Codable {
     public var readAt: Double
 
     /// Creates a value.
-    public init(spool: Int64?, file: String? = nil, columns: [String], count: Int, digest: String, run: String? = nil, readAt: Double) {
+    public init(
+        spool: Int64?, file: String? = nil, columns: [String], count: Int, digest: String, run: String? = nil,
+        readAt: Double
+    ) {
         self.spool = spool
         self.file = file
         self.columns = columns
@@ -31,8 +34,10 @@ public struct SpooledRows: Sendable, Equatable, Codable {
 
     /// As the JSON report and `runs show` write it: the count, the columns and the digest (never the rows).
     public var report: ReportValue {
-        var fields = [ReportField("count", .int(count)), ReportField("columns", .array(columns.map(ReportValue.string))),
-                      ReportField("digest", .string(digest))]
+        var fields = [
+            ReportField("count", .int(count)), ReportField("columns", .array(columns.map(ReportValue.string))),
+            ReportField("digest", .string(digest)),
+        ]
         if let run { fields.append(ReportField("run", .string(run))) }
         return .object(fields)
     }

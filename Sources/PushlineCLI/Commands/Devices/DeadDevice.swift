@@ -24,8 +24,11 @@ struct DeadDevice: Sendable, Equatable {
     }
 
     var report: ReportValue {
-        .object([ReportField("hub", .string(hub)), ReportField("kind", .string(kind.rawValue)), ReportField("id", .string(id)),
-                 ReportField("platform", platform.map(ReportValue.string) ?? .null), ReportField("reason", .string(reason)),
-                 ReportField("source", .string(source))])
+        .object([
+            ReportField("hub", .string(hub)), ReportField("kind", .string(kind.rawValue)),
+            ReportField("id", .string(id)),
+            ReportField("platform", platform.map(ReportValue.string) ?? .null), ReportField("reason", .string(reason)),
+            ReportField("source", .string(source)),
+        ])
     }
 }

@@ -25,7 +25,9 @@ struct DeadDeviceFinder {
         var notifications: [Int: [String]] = [:]
         let writesInstallations = pipeline.registerSteps.installations
         for item in items {
-            if writesInstallations.contains(item.key.step), let target = item.target { installations[item.key.step, default: []].append(target) }
+            if writesInstallations.contains(item.key.step), let target = item.target {
+                installations[item.key.step, default: []].append(target)
+            }
             if let id = item.entry.notificationId { notifications[item.key.step, default: []].append(id) }
         }
         var seen: Set<String> = []
@@ -46,7 +48,9 @@ struct DeadDeviceFinder {
             found.readNotifications += read.count
             let (devices, notes) = try await pnsErrors(read, session: session)
             // A device the telemetry names may be gone already (deleted by an earlier prune, or by its app).
-            try await existing(devices.filter { !seen.contains("\($0.hub)|\($0.kind.rawValue)|\($0.id)") }, session: session).forEach(add)
+            try await existing(
+                devices.filter { !seen.contains("\($0.hub)|\($0.kind.rawValue)|\($0.id)") }, session: session
+            ).forEach(add)
             found.notes += notes
         }
         return found
@@ -55,20 +59,23 @@ struct DeadDeviceFinder {
     /// The installations among `ids` whose channel NH marks expired; those gone already are skipped.
     private func expired(_ ids: [String], session: HubSession) async throws -> [DeadDevice] {
         try await HubReads.concurrently(ids) { id async throws(StepFailure) -> DeadDevice? in
-            let result = try await session.perform(HubRequests.getInstallation(id: id, at: session.endpoint), accepting: [404])
+            let result = try await session.perform(
+                HubRequests.getInstallation(id: id, at: session.endpoint), accepting: [404])
             guard result.response.status != 404,
-                  let installation = try? JSONDecoder().decode(Installation.self, from: Data(result.response.body)),
-                  installation.pushChannelExpired == true
+                let installation = try? JSONDecoder().decode(Installation.self, from: Data(result.response.body)),
+                installation.pushChannelExpired == true
             else { return nil }
-            return DeadDevice(hub: session.hub.name, kind: .installation, id: id, platform: installation.platform,
-                              reason: "pushChannelExpired", source: "installation")
+            return DeadDevice(
+                hub: session.hub.name, kind: .installation, id: id, platform: installation.platform,
+                reason: "pushChannelExpired", source: "installation")
         }
     }
 
     /// Those of `devices` the hub still has.
     private func existing(_ devices: [DeadDevice], session: HubSession) async throws -> [DeadDevice] {
         try await HubReads.concurrently(devices) { device async throws(StepFailure) -> DeadDevice? in
-            let request = device.kind == .installation
+            let request =
+                device.kind == .installation
                 ? HubRequests.getInstallation(id: device.id, at: session.endpoint)
                 : HubRequests.getRegistration(id: device.id, at: session.endpoint)
             let result = try await session.perform(request, accepting: [404])
@@ -79,7 +86,8 @@ struct DeadDeviceFinder {
     /// The devices the PNS error details of `ids` name with a dead-channel outcome, and notes on what could not be read.
     private func pnsErrors(_ ids: [String], session: HubSession) async throws -> ([DeadDevice], [String]) {
         let links = try await HubReads.concurrently(ids) { id async throws(StepFailure) -> String? in
-            let result = try await session.perform(HubRequests.notificationDetails(id: id, at: session.endpoint), accepting: [403, 404])
+            let result = try await session.perform(
+                HubRequests.notificationDetails(id: id, at: session.endpoint), accepting: [403, 404])
             guard result.response.status == 200 else { return nil }
             return (try? NotificationDetails(parsing: result.response.bodyText))?.pnsErrorDetailsUri
         }
@@ -87,9 +95,12 @@ struct DeadDeviceFinder {
         var unreadable = 0
         for link in Set(links) {
             // A blob SAS URL: its own query authorises it, so it is read without the hub's token.
-            let request = HubRequest(method: .get, url: link, headers: [], body: [], isIdempotent: true, summary: "GET PNS error details", right: .manage)
-            guard case .response(let response) = await executor.perform(request, extraHeaders: []), response.status == 200,
-                  let entries = try? JSONDecoder().decode([PnsErrorEntry].self, from: Data(response.body))
+            let request = HubRequest(
+                method: .get, url: link, headers: [], body: [], isIdempotent: true, summary: "GET PNS error details",
+                right: .manage)
+            guard case .response(let response) = await executor.perform(request, extraHeaders: []),
+                response.status == 200,
+                let entries = try? JSONDecoder().decode([PnsErrorEntry].self, from: Data(response.body))
             else {
                 unreadable += 1
                 continue
@@ -98,16 +109,25 @@ struct DeadDeviceFinder {
                 let platform = entry.platform.flatMap(PushPlatform.init(caseInsensitive:))
                 guard PnsOutcome.kind(of: entry.outcome, on: platform) == .deadChannel else { continue }
                 if let installation = entry.installationId {
-                    devices.append(DeadDevice(hub: session.hub.name, kind: .installation, id: installation, platform: entry.platform,
-                                              reason: entry.outcome, source: "telemetry"))
+                    devices.append(
+                        DeadDevice(
+                            hub: session.hub.name, kind: .installation, id: installation, platform: entry.platform,
+                            reason: entry.outcome, source: "telemetry"))
                 } else if let registration = entry.registrationId {
-                    devices.append(DeadDevice(hub: session.hub.name, kind: .registration, id: registration, platform: entry.platform,
-                                              reason: entry.outcome, source: "telemetry"))
+                    devices.append(
+                        DeadDevice(
+                            hub: session.hub.name, kind: .registration, id: registration, platform: entry.platform,
+                            reason: entry.outcome, source: "telemetry"))
                 }
             }
         }
-        let notes = unreadable == 0 ? [] : ["\(unreadable) PNS error details link\(unreadable == 1 ? "" : "s") of hub '\(session.hub.name)' "
-            + "could not be read as a list of devices (NH does not document their form); the installations' own marks still count"]
+        let notes =
+            unreadable == 0
+            ? []
+            : [
+                "\(unreadable) PNS error details link\(unreadable == 1 ? "" : "s") of hub '\(session.hub.name)' "
+                    + "could not be read as a list of devices (NH does not document their form); the installations' own marks still count"
+            ]
         return (devices, notes)
     }
 }

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import PipelineCore
 import RunFlow
@@ -22,14 +23,20 @@ struct DeadDeviceRemoval {
             func list(_ kind: DeadDevice.Kind, key: String) -> ConfigNode? {
                 let ids = dead.filter { $0.kind == kind }.map(\.id).sorted()
                 guard !ids.isEmpty else { return nil }
-                return ConfigNode(.sequence(ids.map { RegisterRun.mapping([(key, RegisterRun.scalar($0, at: at))], at: at) }), at: at)
+                return ConfigNode(
+                    .sequence(ids.map { RegisterRun.mapping([(key, RegisterRun.scalar($0, at: at))], at: at) }), at: at)
             }
             // Installations, then registrations of their own: one step each, in one journalled run.
-            let steps = [("installations", list(.installation, key: "installationId")), ("registrations", list(.registration, key: "id"))]
-                .compactMap { key, node in node.map { [("mode", RegisterRun.scalar("delete", at: at)), (key, $0)] } }
+            let steps = [
+                ("installations", list(.installation, key: "installationId")),
+                ("registrations", list(.registration, key: "id")),
+            ]
+            .compactMap { key, node in node.map { [("mode", RegisterRun.scalar("delete", at: at)), (key, $0)] } }
             let outcome = try await RegisterRun(console: console, store: store).run(
                 name: "devices-prune-\(hub.name)", hub: hub, steps: steps, registry: pipeline.registry)
-            if outcome.isAlreadyCompleted { console.line("these devices were deleted by an earlier run of the same list") }
+            if outcome.isAlreadyCompleted {
+                console.line("these devices were deleted by an earlier run of the same list")
+            }
             worst = max(worst, outcome.exitCode)
         }
         if worst != ExitStatus.success { throw ExitStatus.exit(worst) }

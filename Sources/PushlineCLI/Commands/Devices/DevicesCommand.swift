@@ -9,7 +9,8 @@ import RunStore
 /// `pushline devices prune RUN`: the devices a run reached whose channel is dead, and (with `--delete`) their removal.
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "devices", abstract: "Find (and remove) devices whose push channel is dead.", subcommands: [Prune.self])
+        commandName: "devices", abstract: "Find (and remove) devices whose push channel is dead.",
+        subcommands: [Prune.self])
 
     struct Prune: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
@@ -40,20 +41,27 @@ struct DevicesCommand: AsyncParsableCommand {
         @Argument(help: "The run id (a unique prefix will do).") var id: String
         @Option(help: "Notifications per sending step whose PNS error details are read, a uniform sample (1 to 1000).")
         var sample = 1000
-        @Flag(help: "Delete the dead installations and registrations (a journalled run); without it nothing is changed.") var delete = false
+        @Flag(
+            help: "Delete the dead installations and registrations (a journalled run); without it nothing is changed.")
+        var delete = false
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func validate() throws {
-            guard (1...1000).contains(sample) else { throw ValidationError("--sample must be from 1 to 1000, found \(sample)") }
+            guard (1...1000).contains(sample) else {
+                throw ValidationError("--sample must be from 1 to 1000, found \(sample)")
+            }
         }
 
         func run() async throws {
             let console = Console.current
-            let (run, items, loaded) = try await RunPipeline.ended(id, store: store, parameters: try parameters.values(),
-                                                                   doing: "prune its devices", console: console)
+            let (run, items, loaded) = try await RunPipeline.ended(
+                id, store: store, parameters: try parameters.values(),
+                doing: "prune its devices", console: console)
             let found = try await RunPipeline.reading { executor in
-                try await DeadDeviceFinder(transport: RetryingTransport(executor: executor), executor: executor, console: console)
-                    .find(run: run, items: items, pipeline: loaded, sample: sample)
+                try await DeadDeviceFinder(
+                    transport: RetryingTransport(executor: executor), executor: executor, console: console
+                )
+                .find(run: run, items: items, pipeline: loaded, sample: sample)
             }
             print(found, run: run, console: console)
             guard delete else { return }
@@ -62,24 +70,30 @@ struct DevicesCommand: AsyncParsableCommand {
 
         private func print(_ found: DeadDeviceFinder.Found, run: RunRecord, console: Console) {
             if format == .json {
-                console.line(JSONText.encode(ReportValue.object([
-                    ReportField("run", .string(run.id)),
-                    ReportField("checkedInstallations", .int(found.checkedInstallations)),
-                    ReportField("readNotifications", .int(found.readNotifications)),
-                    ReportField("dead", .array(found.dead.map(\.report))),
-                    ReportField("notes", .array(found.notes.map(ReportValue.string))),
-                ])))
+                console.line(
+                    JSONText.encode(
+                        ReportValue.object([
+                            ReportField("run", .string(run.id)),
+                            ReportField("checkedInstallations", .int(found.checkedInstallations)),
+                            ReportField("readNotifications", .int(found.readNotifications)),
+                            ReportField("dead", .array(found.dead.map(\.report))),
+                            ReportField("notes", .array(found.notes.map(ReportValue.string))),
+                        ])))
                 return
             }
-            console.line("run \(run.id): \(found.checkedInstallations) installation\(found.checkedInstallations == 1 ? "" : "s") checked, "
-                         + "PNS errors of \(found.readNotifications) notification\(found.readNotifications == 1 ? "" : "s") read")
+            console.line(
+                "run \(run.id): \(found.checkedInstallations) installation\(found.checkedInstallations == 1 ? "" : "s") checked, "
+                    + "PNS errors of \(found.readNotifications) notification\(found.readNotifications == 1 ? "" : "s") read"
+            )
             for note in found.notes { console.line("  note: \(note)") }
             if found.dead.isEmpty {
                 console.line("no dead channels found")
                 return
             }
             for (reason, devices) in Dictionary(grouping: found.dead, by: \.reason).sorted(by: { $0.key < $1.key }) {
-                console.line("\(reason) (\(PnsOutcome.named(reason)?.meaning ?? "the PNS refused the channel")): \(devices.count)")
+                console.line(
+                    "\(reason) (\(PnsOutcome.named(reason)?.meaning ?? "the PNS refused the channel")): \(devices.count)"
+                )
                 for device in devices.prefix(20) { console.line("  \(device.line)") }
                 if devices.count > 20 { console.line("  … and \(devices.count - 20) more (--format json lists all)") }
             }

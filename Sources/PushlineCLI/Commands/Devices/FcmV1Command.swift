@@ -23,7 +23,8 @@ struct FcmV1Command: AsyncParsableCommand {
     struct Move: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "move",
-            abstract: "Re-register a run's legacy FCM (gcm) installations as fcmv1, templates translated; a dry run unless --apply.",
+            abstract:
+                "Re-register a run's legacy FCM (gcm) installations as fcmv1, templates translated; a dry run unless --apply.",
             discussion: """
                 Reads back from the hub each installation the run's `register` steps wrote (NH cannot list
                 installations, so the journal is the list). Each `gcm` one is planned as `fcmv1` with the same token,
@@ -50,15 +51,18 @@ struct FcmV1Command: AsyncParsableCommand {
         @OptionGroup var store: JournalOption
         @OptionGroup var parameters: ParameterOption
         @Argument(help: "The run id (a unique prefix will do).") var id: String
-        @Flag(help: "Write the planned installations (a journalled run); without it nothing is changed.") var apply = false
+        @Flag(help: "Write the planned installations (a journalled run); without it nothing is changed.") var apply =
+            false
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func run() async throws {
             let console = Console.current
-            let (run, items, loaded) = try await RunPipeline.ended(id, store: store, parameters: try parameters.values(),
-                                                                   doing: "move its devices", console: console)
+            let (run, items, loaded) = try await RunPipeline.ended(
+                id, store: store, parameters: try parameters.values(),
+                doing: "move its devices", console: console)
             let plan = try await RunPipeline.reading { executor in
-                try await FcmV1Move(transport: RetryingTransport(executor: executor), console: console).plan(items: items, pipeline: loaded)
+                try await FcmV1Move(transport: RetryingTransport(executor: executor), console: console).plan(
+                    items: items, pipeline: loaded)
             }
             FcmV1Report(plan: plan, run: run, applying: apply).print(format: format, console: console)
             guard apply else { return }
@@ -67,10 +71,13 @@ struct FcmV1Command: AsyncParsableCommand {
             var worst = ExitStatus.success
             for (hubName, moves) in Dictionary(grouping: plan.moves, by: \.hub).sorted(by: { $0.key < $1.key }) {
                 guard let hub = loaded.pipeline.document.hub(hubName) else { continue }
-                worst = max(worst, try await write(moves.map(\.moved), to: hub, registry: loaded.registry, console: moving))
+                worst = max(
+                    worst, try await write(moves.map(\.moved), to: hub, registry: loaded.registry, console: moving))
             }
             if worst == ExitStatus.success, !plan.refused.isEmpty {
-                console.errorLine("warning: \(plan.refused.count) legacy FCM installation\(plan.refused.count == 1 ? " was" : "s were") not moved (listed above)")
+                console.errorLine(
+                    "warning: \(plan.refused.count) legacy FCM installation\(plan.refused.count == 1 ? " was" : "s were") not moved (listed above)"
+                )
                 worst = ExitStatus.partial
             }
             if worst != ExitStatus.success { throw ExitStatus.exit(worst) }
@@ -80,28 +87,39 @@ struct FcmV1Command: AsyncParsableCommand {
         /// FCM tokens: it lives in a folder only this user can read, and goes when the run ends. A move cut off is
         /// finished by the same command: what moved is on fcmv1 now and is left alone, the rest is planned again
         /// (PUT is idempotent: nothing is written twice to any effect, nothing skipped).
-        private func write(_ installations: [Installation], to hub: HubDeclaration, registry: StepRegistry, console: Console) async throws -> Int32 {
+        private func write(
+            _ installations: [Installation], to hub: HubDeclaration, registry: StepRegistry, console: Console
+        ) async throws -> Int32 {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             var text = ""
             for installation in installations.sorted(by: { $0.installationId < $1.installationId }) {
                 text += String(decoding: try encoder.encode(installation), as: UTF8.self) + "\n"
             }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-fcmv1-\(getuid())").path
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-fcmv1-\(getuid())")
+                .path
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
             // Named by its content: the same plan is the same run (the run's identity includes the path).
             let path = folder + "/\(hub.name)-\(ContentDigest.hex(text).prefix(16)).jsonl"
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+            else {
                 throw CommandFailure("cannot write the move's device file in \(folder)", exitCode: ExitStatus.failure)
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
             let at = SourceLocation(file: "fcmv1-move-\(hub.name).yaml", line: 1, column: 1)
             let outcome = try await RegisterRun(console: console, store: store.journal).run(
                 name: "fcmv1-move-\(hub.name)", hub: hub,
-                options: [("mode", RegisterRun.scalar("put", at: at)), ("installations", RegisterRun.scalar(path, at: at))],
+                options: [
+                    ("mode", RegisterRun.scalar("put", at: at)), ("installations", RegisterRun.scalar(path, at: at)),
+                ],
                 registry: registry)
-            if outcome.isAlreadyCompleted { console.line("these installations were moved by an earlier run of the same plan") }
+            if outcome.isAlreadyCompleted {
+                console.line("these installations were moved by an earlier run of the same plan")
+            }
             return outcome.exitCode
         }
     }
@@ -126,10 +144,16 @@ struct FcmV1Command: AsyncParsableCommand {
         func run() throws {
             let console = Console.current
             let text: String
-            do { text = try TextFile.read(file, limit: 1 << 20) } catch { throw CommandFailure(error.message(what: "template file", name: file)) }
-            if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], object["message"] != nil {
+            do { text = try TextFile.read(file, limit: 1 << 20) } catch {
+                throw CommandFailure(error.message(what: "template file", name: file))
+            }
+            if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                object["message"] != nil
+            {
                 let problems = FcmV1Shape.problems(Array(text.utf8))
-                guard problems.isEmpty else { throw CommandFailure("\(file) is in the FCM v1 shape, but: " + problems.joined(separator: "; ")) }
+                guard problems.isEmpty else {
+                    throw CommandFailure("\(file) is in the FCM v1 shape, but: " + problems.joined(separator: "; "))
+                }
                 console.errorLine("\(file) is already in the FCM v1 shape")
                 console.out(text)
                 return

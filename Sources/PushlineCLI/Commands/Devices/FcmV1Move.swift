@@ -1,4 +1,5 @@
 import Foundation
+import HubClient
 import HubWire
 import PipelineCore
 import RunFlow
@@ -63,11 +64,15 @@ struct FcmV1Move {
             guard !ids.isEmpty else { continue }
             read[hub.name, default: []].formUnion(ids)
             let session = try RunPipeline.session(hub, transport: transport, console: console)
-            let found = try await HubReads.concurrently(ids.sorted()) { id async throws(StepFailure) -> (String, Installation?) in
-                let result = try await session.perform(HubRequests.getInstallation(id: id, at: session.endpoint), accepting: [404])
+            let found = try await HubReads.concurrently(ids.sorted()) {
+                id async throws(StepFailure) -> (String, Installation?) in
+                let result = try await session.perform(
+                    HubRequests.getInstallation(id: id, at: session.endpoint), accepting: [404])
                 guard result.response.status != 404 else { return (id, nil) }
-                guard let installation = try? JSONDecoder().decode(Installation.self, from: Data(result.response.body)) else {
-                    throw StepFailure("GET installation '\(id)' on hub '\(hub.name)': the answer is not an installation")
+                guard let installation = try? JSONDecoder().decode(Installation.self, from: Data(result.response.body))
+                else {
+                    throw StepFailure(
+                        "GET installation '\(id)' on hub '\(hub.name)': the answer is not an installation")
                 }
                 return (id, installation)
             }
@@ -83,8 +88,10 @@ struct FcmV1Move {
                 case .gcm:
                     plan.legacySteps.insert(step)
                     switch Self.translate(installation) {
-                    case .success(let (moved, notes)): plan.moves.append(Move(hub: hub.name, current: installation, moved: moved, notes: notes))
-                    case .failure(let problem): plan.refused.append(Refusal(hub: hub.name, id: id, reason: problem.message))
+                    case .success(let (moved, notes)):
+                        plan.moves.append(Move(hub: hub.name, current: installation, moved: moved, notes: notes))
+                    case .failure(let problem):
+                        plan.refused.append(Refusal(hub: hub.name, id: id, reason: problem.message))
                     }
                 case .fcmv1: plan.alreadyFcmV1 += 1
                 default: plan.otherPlatforms += 1
@@ -96,7 +103,9 @@ struct FcmV1Move {
 
     /// The installation as `fcmv1`: every template translated, or the first that cannot be (then none is moved:
     /// half its templates would reach no one).
-    static func translate(_ installation: Installation) -> Result<(Installation, [String: [String]]), LegacyFcmPayload.Problem> {
+    static func translate(_ installation: Installation) -> Result<
+        (Installation, [String: [String]]), LegacyFcmPayload.Problem
+    > {
         guard case .handle = installation.pushChannel else {
             return .failure(.init(message: "its push channel is not an FCM token"))
         }

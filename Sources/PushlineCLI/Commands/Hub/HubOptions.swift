@@ -7,7 +7,10 @@ import RunFlow
 
 /// The options every hub command shares: which hub, with which key.
 struct HubOptions: ParsableArguments {
-    @Option(help: "NH connection string (default: $NH_CONNECTION). Prefer the variable: command lines are visible to other users.")
+    @Option(
+        help:
+            "NH connection string (default: $NH_CONNECTION). Prefer the variable: command lines are visible to other users."
+    )
     var connectionString: String?
 
     @Option(help: "The hub name (default: $NH_HUB, then the connection string's EntityPath).")
@@ -26,7 +29,8 @@ struct HubOptions: ParsableArguments {
             let lowered = endpoint.lowercased()
             let host = lowered.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
             guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), !host.isEmpty else {
-                throw ValidationError("--endpoint must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080/")
+                throw ValidationError(
+                    "--endpoint must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080/")
             }
         }
         if let hub, let problem = NHNames.hubNameProblem(hub) { throw ValidationError("--hub: \(problem)") }
@@ -62,8 +66,9 @@ struct HubOptions: ParsableArguments {
         let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
         var transport: any HubTransport = RetryingTransport(executor: executor)
         if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
-        let client = HubClient(endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: override),
-                               tokens: tokens, transport: transport, console: console)
+        let client = HubClient(
+            endpoint: HubEndpoint(connection: connection, hub: hubName, endpointOverride: override),
+            tokens: tokens, transport: transport, console: console)
         do {
             try await body(client)
         } catch {
@@ -106,7 +111,8 @@ struct HubClient {
         let provider = tokens
         let result: TransportResult
         do {
-            result = try await transport.execute(request, authorization: { provider.token().headerValue }, policy: RetryPolicy())
+            result = try await transport.execute(
+                request, authorization: { provider.token().headerValue }, policy: RetryPolicy())
         } catch {
             console.errorLine("error: \(error.message)")
             throw ExitStatus.exit(ExitStatus.failure)

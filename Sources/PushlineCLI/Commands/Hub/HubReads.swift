@@ -7,7 +7,9 @@ enum HubReads {
     static let concurrency = 16
 
     /// `body` over `values`, `concurrency` at a time, results in no particular order without the nils.
-    static func concurrently<T: Sendable, R: Sendable>(_ values: [T], _ body: @escaping @Sendable (T) async throws(StepFailure) -> R?) async throws -> [R] {
+    static func concurrently<T: Sendable, R: Sendable>(
+        _ values: [T], _ body: @escaping @Sendable (T) async throws(StepFailure) -> R?
+    ) async throws -> [R] {
         try await withThrowingTaskGroup(of: R?.self) { group in
             var results: [R] = []
             var next = values.makeIterator()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HubWire
 import RunFlow
 
@@ -21,9 +22,13 @@ extension NotificationCommand {
             let width = PnsOutcome.all.map(\.name.count).max() ?? 0
             var lines: [String] = []
             for outcome in PnsOutcome.all {
-                lines.append(outcome.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(outcome.kind.rawValue): \(outcome.meaning)")
+                lines.append(
+                    outcome.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                        + "  \(outcome.kind.rawValue): \(outcome.meaning)")
                 for (platform, exception) in outcome.exceptions.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                    lines.append(String(repeating: " ", count: width + 2) + "on \(platform.displayName), \(exception.kind.rawValue): \(exception.meaning)")
+                    lines.append(
+                        String(repeating: " ", count: width + 2)
+                            + "on \(platform.displayName), \(exception.kind.rawValue): \(exception.meaning)")
                 }
             }
             return lines.joined(separator: "\n")
@@ -51,7 +56,8 @@ extension NotificationCommand {
                 lines.append("| `\(outcome.name)` | `\(outcome.kind.rawValue)` | \(meaning) |")
             }
             lines.append("")
-            lines.append("An outcome name not in this table is read as `unknown`. Names compare without regard to case.")
+            lines.append(
+                "An outcome name not in this table is read as `unknown`. Names compare without regard to case.")
             return lines.joined(separator: "\n")
         }
     }

@@ -33,9 +33,13 @@ struct NotificationCommand: AsyncParsableCommand {
                 """)
 
         @OptionGroup var hub: HubOptions
-        @Argument(help: "The notification id (the last segment of the send's Location; `pushline send` prints it).") var id: String
+        @Argument(help: "The notification id (the last segment of the send's Location; `pushline send` prints it).")
+        var id: String
         @Option(help: "text or json.") var format: OutputFormat = .text
-        @Option(help: "Ask again, waiting longer each time, until the outcome is final or this much time has passed (e.g. 90s, 10m).")
+        @Option(
+            help:
+                "Ask again, waiting longer each time, until the outcome is final or this much time has passed (e.g. 90s, 10m)."
+        )
         var wait: String?
 
         func validate() throws {
@@ -61,16 +65,20 @@ struct NotificationCommand: AsyncParsableCommand {
                             try await Task.sleep(for: .seconds(delay))
                             continue
                         }
-                        console.errorLine("error: hub '\(client.endpoint.hub)' has no telemetry for notification '\(id)'")
-                        console.errorLine("  hint: NH keeps telemetry only for ids it issued; a new notification's can take a while to appear: "
-                                          + "try again in 10 s, or use --wait 2m")
+                        console.errorLine(
+                            "error: hub '\(client.endpoint.hub)' has no telemetry for notification '\(id)'")
+                        console.errorLine(
+                            "  hint: NH keeps telemetry only for ids it issued; a new notification's can take a while to appear: "
+                                + "try again in 10 s, or use --wait 2m")
                         throw ExitStatus.exit(ExitStatus.failure)
                     default:
                         let details: NotificationDetails
                         do throws(RegistrationXMLError) {
                             details = try NotificationDetails(parsing: response.bodyText)
                         } catch {
-                            console.errorLine("error: \(request.summary): the hub's answer is not NotificationDetails XML: \(error.message)")
+                            console.errorLine(
+                                "error: \(request.summary): the hub's answer is not NotificationDetails XML: \(error.message)"
+                            )
                             throw ExitStatus.exit(ExitStatus.failure)
                         }
                         if !details.state.isFinal, let delay = poll.nextDelay(now: now, deadline: deadline) {
@@ -87,11 +95,15 @@ struct NotificationCommand: AsyncParsableCommand {
         }
 
         /// A 403: below Standard, NH says the SKU lacks the feature; an empty 403 is a key without Manage.
-        static func refused(_ response: HubResponse, request: HubRequest, hub: String, console: Console) throws -> Never {
+        static func refused(_ response: HubResponse, request: HubRequest, hub: String, console: Console) throws -> Never
+        {
             if response.refusesForTier {
                 let detail = NHErrorBody(parsing: response.bodyText)?.message ?? ""
-                console.errorLine("hub '\(hub)' keeps no per-message telemetry: that needs the Standard tier, and this hub is Free or Basic")
-                console.errorLine("  hint: upgrade the hub to Standard to see outcomes; sends still work (NH: \(detail))")
+                console.errorLine(
+                    "hub '\(hub)' keeps no per-message telemetry: that needs the Standard tier, and this hub is Free or Basic"
+                )
+                console.errorLine(
+                    "  hint: upgrade the hub to Standard to see outcomes; sends still work (NH: \(detail))")
             } else {
                 let failure = HubFailure.classify(response, for: request, now: Date().timeIntervalSince1970)
                 console.errorLine("error: \(request.summary): \(failure.message)")

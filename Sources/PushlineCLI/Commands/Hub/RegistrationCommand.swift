@@ -22,7 +22,9 @@ struct RegistrationCommand: AsyncParsableCommand {
     struct Upsert: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(
             commandName: "upsert",
-            abstract: "Create or update a registration and print its id (a new id when none is given; 410 Gone gets a fresh id once).")
+            abstract:
+                "Create or update a registration and print its id (a new id when none is given; 410 Gone gets a fresh id once)."
+        )
         @OptionGroup var hub: HubOptions
         @Option(help: "Platform: apns, fcmv1, gcm or wns.") var platform: String
         @Option(help: "The PNS handle (device token, FCM token, WNS channel URI).") var handle: String
@@ -32,22 +34,28 @@ struct RegistrationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let console = Console.current
-            guard let push = PushPlatform(caseInsensitive: platform), let kind = RegistrationDescription.Kind(platform: push) else {
+            guard let push = PushPlatform(caseInsensitive: platform),
+                let kind = RegistrationDescription.Kind(platform: push)
+            else {
                 throw CommandFailure("unknown platform '\(platform)'; use apns, fcmv1, gcm or wns")
             }
-            let tagList = (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let tagList = (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             var body: String?
             if let template {
                 do { body = try TextFile.read(template, limit: 256 * 1024) } catch {
                     throw CommandFailure(error.message(what: "template file", name: template))
                 }
             }
-            let description = RegistrationDescription(kind: kind, isTemplate: body != nil, handle: handle, tags: tagList,
-                                                      bodyTemplate: body, templateName: body == nil ? nil : "template")
+            let description = RegistrationDescription(
+                kind: kind, isTemplate: body != nil, handle: handle, tags: tagList,
+                bodyTemplate: body, templateName: body == nil ? nil : "template")
             try await hub.withClient(console) { client in
                 var registrationID: String
                 if let id { registrationID = id } else { registrationID = try await newID(client) }
-                let upsert = { (id: String) in HubRequests.upsertRegistration(description, id: id, at: client.endpoint) }
+                let upsert = { (id: String) in HubRequests.upsertRegistration(description, id: id, at: client.endpoint)
+                }
                 if try await client.perform(upsert(registrationID), accepting: [410]).status == 410 {
                     // The id expired or was deleted: the documented recovery is a fresh id and one retry.
                     registrationID = try await newID(client)
@@ -59,7 +67,9 @@ struct RegistrationCommand: AsyncParsableCommand {
 
         private func newID(_ client: HubClient) async throws -> String {
             let response = try await client.perform(HubRequests.createRegistrationID(at: client.endpoint))
-            guard let location = response.header("Location"), let id = NotificationLocation.notificationId(fromLocation: location) else {
+            guard let location = response.header("Location"),
+                let id = NotificationLocation.notificationId(fromLocation: location)
+            else {
                 throw CommandFailure("the hub did not return a registration id (no Location header)")
             }
             return id
@@ -67,7 +77,8 @@ struct RegistrationCommand: AsyncParsableCommand {
     }
 
     struct Get: AsyncParsableCommand, HubCommand {
-        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a registration (Atom XML).")
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print a registration (Atom XML).")
         @OptionGroup var hub: HubOptions
         @Argument(help: "The registration id.") var id: String
 
@@ -82,7 +93,8 @@ struct RegistrationCommand: AsyncParsableCommand {
         @Argument(help: "The registration id.") var id: String
 
         func run() async throws {
-            try await hub.perform({ HubRequests.deleteRegistration(id: id, at: $0) }, saying: "registration '\(id)' deleted")
+            try await hub.perform(
+                { HubRequests.deleteRegistration(id: id, at: $0) }, saying: "registration '\(id)' deleted")
         }
     }
 }

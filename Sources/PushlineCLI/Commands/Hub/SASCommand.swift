@@ -35,7 +35,8 @@ struct SASCommand: AsyncParsableCommand, HubCommand {
         if lifetime != nil, expiry != nil { throw ValidationError("give either --lifetime or --expiry, not both") }
         if let lifetime {
             guard let seconds = ConfigDuration.seconds(lifetime), Self.lifetimeRange.contains(seconds) else {
-                throw ValidationError("--lifetime must be a duration from 1m to 365d such as 20m or 1h, found '\(lifetime)'")
+                throw ValidationError(
+                    "--lifetime must be a duration from 1m to 365d such as 20m or 1h, found '\(lifetime)'")
             }
         }
     }
@@ -49,7 +50,8 @@ struct SASCommand: AsyncParsableCommand, HubCommand {
             throw CommandFailure("--expiry must be in the future and at most 365 days ahead (now is \(now))")
         }
         let resource = HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: endpointOverride)
-        let token = SASSigner(keyName: connection.keyName, key: connection.key).token(forResource: resource, expiry: expiresAt)
+        let token = SASSigner(keyName: connection.keyName, key: connection.key).token(
+            forResource: resource, expiry: expiresAt)
         console.line(token.headerValue)
     }
 }

@@ -13,13 +13,19 @@ struct ScheduleCommand: AsyncParsableCommand {
     struct Cancel: AsyncParsableCommand, HubCommand {
         static let configuration = CommandConfiguration(
             commandName: "cancel", abstract: "Cancel a scheduled notification by its id.",
-            discussion: ExitStatus.help([.ok, .init("1", "the hub has no such scheduled notification (sent or cancelled already), "
-                + "or refused the request"), .usage]))
+            discussion: ExitStatus.help([
+                .ok,
+                .init(
+                    "1",
+                    "the hub has no such scheduled notification (sent or cancelled already), "
+                        + "or refused the request"), .usage,
+            ]))
         @OptionGroup var hub: HubOptions
         @Argument(help: "The scheduled notification id (printed by `pushline send --schedule`).") var id: String
 
         func run() async throws {
-            try await hub.perform({ HubRequests.cancelScheduled(id: id, at: $0) }, saying: "scheduled notification '\(id)' cancelled")
+            try await hub.perform(
+                { HubRequests.cancelScheduled(id: id, at: $0) }, saying: "scheduled notification '\(id)' cancelled")
         }
     }
 }

@@ -21,14 +21,16 @@ struct SendCommand: AsyncParsableCommand, HubCommand {
             """)
 
     @OptionGroup var hub: HubOptions
-    @Option(help: "template, or a native format: apple, fcmv1, gcm, windows, windowsphone, adm, baidu, browser, xiaomi.")
+    @Option(
+        help: "template, or a native format: apple, fcmv1, gcm, windows, windowsphone, adm, baidu, browser, xiaomi.")
     var format: String
     @Option(help: "A tag expression (checked against NH's limits).") var tags: String?
     @Flag(help: "Send to every device.") var broadcast = false
     @Option(help: "A device handle to send to directly (native formats).") var direct: String?
     @Option(help: "The body: JSON text, or @path to a file.") var body: String
     @Option(help: "A platform header as name:value (repeatable), e.g. apns-push-type:alert.") var header: [String] = []
-    @Option(help: "Send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h), at most 7 days ahead.") var schedule: String?
+    @Option(help: "Send later: a UTC time (2026-11-23T08:00:00Z) or a delay (in 2h), at most 7 days ahead.")
+    var schedule: String?
     @Flag(help: "NH test send: per-device outcome for at most 10 devices.") var test = false
 
     func validate() throws {
@@ -36,9 +38,13 @@ struct SendCommand: AsyncParsableCommand, HubCommand {
             throw ValidationError("give exactly one of --tags, --broadcast and --direct")
         }
         let formats = ["template"] + PushPlatform.allCases.map(\.notificationFormat)
-        guard formats.contains(format) else { throw ValidationError("--format must be one of \(formats.joined(separator: ", "))") }
+        guard formats.contains(format) else {
+            throw ValidationError("--format must be one of \(formats.joined(separator: ", "))")
+        }
         if direct != nil, format == "template" { throw ValidationError("direct sends need a native --format") }
-        if test, direct != nil || schedule != nil { throw ValidationError("--test works with --tags or --broadcast, not scheduled or direct") }
+        if test, direct != nil || schedule != nil {
+            throw ValidationError("--test works with --tags or --broadcast, not scheduled or direct")
+        }
     }
 
     func run() async throws {
@@ -66,26 +72,36 @@ struct SendCommand: AsyncParsableCommand, HubCommand {
         }
         var headers: [HubHeader] = []
         for item in header {
-            guard let colon = item.firstIndex(of: ":") else { throw CommandFailure("--header '\(item)' must be name:value") }
-            headers.append(HubHeader(String(item[..<colon]), String(item[item.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            guard let colon = item.firstIndex(of: ":") else {
+                throw CommandFailure("--header '\(item)' must be name:value")
+            }
+            headers.append(
+                HubHeader(
+                    String(item[..<colon]),
+                    String(item[item.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
         let now = console.clock.now().timeIntervalSince1970
         var scheduleTime: Double?
         if let schedule {
             let text = schedule.trimmingCharacters(in: .whitespaces)
-            scheduleTime = text.lowercased().hasPrefix("in ") ? ConfigDuration.seconds(String(text.dropFirst(3))).map { now + Double($0) }
+            scheduleTime =
+                text.lowercased().hasPrefix("in ")
+                ? ConfigDuration.seconds(String(text.dropFirst(3))).map { now + Double($0) }
                 : ScheduleTime.parse(text)
             guard let time = scheduleTime, time > now, time - now <= Double(NHLimits.maxScheduleAheadSeconds) else {
                 throw CommandFailure("--schedule must be a future UTC time or a delay (in 2h), at most 7 days ahead")
             }
         }
-        let notification = NotificationRequest(format: format, body: Array(payload.utf8), target: target, headers: headers,
-                                               test: test, scheduleTime: scheduleTime)
+        let notification = NotificationRequest(
+            format: format, body: Array(payload.utf8), target: target, headers: headers,
+            test: test, scheduleTime: scheduleTime)
         try await hub.withClient(console) { client in
             let response = try await client.perform(HubRequests.send(notification, at: client.endpoint))
             if test, let outcome = try? NotificationOutcome(parsing: response.bodyText) {
                 console.line("test send: \(outcome.success) succeeded, \(outcome.failure) failed")
-                for result in outcome.results { console.line("  \(result.platform) \(result.pnsHandle): \(result.outcome)") }
+                for result in outcome.results {
+                    console.line("  \(result.platform) \(result.pnsHandle): \(result.outcome)")
+                }
             } else if let id = response.header("Location").flatMap(NotificationLocation.notificationId(fromLocation:)) {
                 console.line(id)
             } else {

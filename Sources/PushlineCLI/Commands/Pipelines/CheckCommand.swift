@@ -4,6 +4,7 @@ import Foundation
 import HubClient
 import HubHTTP
 import HubWire
+import PipelineConfig
 import PipelineCore
 import PushlineLogging
 import RunFlow
@@ -14,7 +15,8 @@ import RunStore
 struct CheckCommand: AsyncParsableCommand, JournalCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Pre-flight a pipeline: validate it, prove each hub's key and rights, count the rows, show the plan. Sends nothing.",
+        abstract:
+            "Pre-flight a pipeline: validate it, prove each hub's key and rights, count the rows, show the plan. Sends nothing.",
         discussion: """
             What `terraform plan` is to infrastructure: the pipeline is loaded and checked as `run` would (unset \
             references are errors), then for each hub a steps uses, two harmless requests about an id that \
@@ -45,8 +47,10 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
 
     @OptionGroup var parameters: ParameterOption
 
-    @Option(help: ArgumentHelp("Check part I (from 0) of N, as `run --shard I/N` would run it: its rows, its lock, its run.",
-                               valueName: "I/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Check part I (from 0) of N, as `run --shard I/N` would run it: its rows, its lock, its run.",
+            valueName: "I/N"))
     var shard: Shard?
 
     @Flag(help: "Print every request sent to a hub (Authorization redacted) and its answer to standard error.")
@@ -54,7 +58,8 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
 
     func run() async throws {
         let console = Console.current
-        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
+        let loaded = await LoadedPipeline.load(
+            pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(loaded.diagnostics))")
@@ -66,18 +71,23 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
         // Hubs: each once, with every right its steps need.
         var needs: [(hub: HubDeclaration, rights: [AccessRight: [String]])] = []
         for access in built.steps.flatMap(\.step.access) {
-            let index = needs.firstIndex { $0.hub.name == access.hub.name } ?? {
-                needs.append((access.hub, [:]))
-                return needs.count - 1
-            }()
-            if needs[index].rights[access.right]?.contains(access.purpose) != true { needs[index].rights[access.right, default: []].append(access.purpose) }
+            let index =
+                needs.firstIndex { $0.hub.name == access.hub.name }
+                ?? {
+                    needs.append((access.hub, [:]))
+                    return needs.count - 1
+                }()
+            if needs[index].rights[access.right]?.contains(access.purpose) != true {
+                needs[index].rights[access.right, default: []].append(access.purpose)
+            }
         }
         if needs.isEmpty { console.line("hubs: no step talks to a hub") }
         let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
         var transport: any HubTransport = RetryingTransport(executor: executor)
         if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
-        let context = StepContext(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock,
-                                  document: built.document, state: RunState(), isDryRun: false, transport: transport)
+        let context = StepContext(
+            logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock,
+            document: built.document, state: RunState(), isDryRun: false, transport: transport)
         for (hub, rights) in needs {
             let hubSession: HubSession
             do { hubSession = try context.session(for: hub) } catch {
@@ -87,11 +97,12 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
             }
             console.line("hub '\(hub.name)' (\(hubSession.endpoint.hub) at \(hubSession.endpoint.hubBaseURL)):")
             for finding in await HubProbe.check(hubSession, rights: rights) {
-                let mark = switch finding.verdict {
-                case .proven: "✓"
-                case .failed: "✗"
-                case .unproven: "?"
-                }
+                let mark =
+                    switch finding.verdict {
+                    case .proven: "✓"
+                    case .failed: "✗"
+                    case .unproven: "?"
+                    }
                 console.line("  \(mark) \(finding.text)")
                 if finding.verdict == .failed { code = ExitStatus.failure }
             }
@@ -99,17 +110,24 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
         await executor.shutdown()
 
         // Inputs and plan: a dry run, which reads every input first and counts what it would send.
-        let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
-        let ledger = await RunStores.dryRunLedger(for: built, location: RunStores.location(store.journal, environment: console.environment),
-                                                  environment: console.environment) {
+        let engine = PipelineEngine(
+            logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
+        let ledger = await RunStores.dryRunLedger(
+            for: built, location: RunStores.location(store.journal, environment: console.environment),
+            environment: console.environment
+        ) {
             console.errorLine("pushline: warning: \($0)")
         }
         let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger, shard: shard))
         console.line("plan (as a dry run finds it; nothing was sent):")
         for record in plan.steps {
             console.line("  [\(record.index)/\(plan.steps.count)] \(record.title): \(record.summary)")
-            if let input = record.input, let line = TextReporter.reconciliation(input, record.items) { console.line("        \(line)") }
-            if record.status == .failed { for line in record.lines.prefix(InputCheck.listed + 1) { console.line("        \(line)") } }
+            if let input = record.input, let line = TextReporter.reconciliation(input, record.items) {
+                console.line("        \(line)")
+            }
+            if record.status == .failed {
+                for line in record.lines.prefix(InputCheck.listed + 1) { console.line("        \(line)") }
+            }
             if let hint = record.hint, record.status == .failed { console.line("        hint: \(hint)") }
         }
         switch plan.status {
@@ -119,57 +137,76 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
         }
 
         // Would a live run start now, and in which journal?
-        if let warning = RunStores.unpinnedWarning(store.journal, environment: console.environment) { console.line("warning: \(warning)") }
+        if let warning = RunStores.unpinnedWarning(store.journal, environment: console.environment) {
+            console.line("warning: \(warning)")
+        }
         let (stateCode, done) = await state(of: built, registry: loaded.registry, console: console)
         code = max(code, stateCode)
-        console.line(code != ExitStatus.success ? "not ready (exit \(code))"
-                     : done ? "done: the same run completed; a live run would send nothing" : "ready: a live run would start")
+        console.line(
+            code != ExitStatus.success
+                ? "not ready (exit \(code))"
+                : done ? "done: the same run completed; a live run would send nothing" : "ready: a live run would start"
+        )
         if code != ExitStatus.success { throw ExitStatus.exit(code) }
     }
 
     /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held; `done`
     /// when the same run completed (a live run would send nothing).
-    private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool) {
+    private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool)
+    {
         let part = shard.map { "part \($0) of " } ?? ""
-        switch await PipelineRun.preview(built, registry: registry, store: store.journal, shard: shard, console: console) {
+        switch await PipelineRun.preview(
+            built, registry: registry, store: store.journal, shard: shard, console: console)
+        {
         case .nameTaken(let known):
-            console.line("run: the run journal already has a pipeline '\(built.document.name)' last started from \(known.path), with other "
-                         + "text, and this file has no `name:`; a live run would stop with exit 2: add `name: \(built.document.name)` if it is "
-                         + "that pipeline moved, or a name of its own if it is another")
+            console.line(
+                "run: the run journal already has a pipeline '\(built.document.name)' last started from \(known.path), with other "
+                    + "text, and this file has no `name:`; a live run would stop with exit 2: add `name: \(built.document.name)` if it is "
+                    + "that pipeline moved, or a name of its own if it is another")
             return (ExitStatus.invalidInput, false)
         case .locked:
             console.line("run: another run of \(part)this pipeline holds its lock now; a live run would exit 75")
             return (ExitStatus.locked, false)
         case .otherSplitRunning(let other):
             let split = other.shard.map { "as part \($0)" } ?? "whole"
-            console.line("run: run \(other.id) of this pipeline is sending \(split) now (pid \(other.pid)); a live run "
-                         + "\(shard.map { "of part \($0)" } ?? "of every row") would exit 75")
+            console.line(
+                "run: run \(other.id) of this pipeline is sending \(split) now (pid \(other.pid)); a live run "
+                    + "\(shard.map { "of part \($0)" } ?? "of every row") would exit 75")
             return (ExitStatus.locked, false)
         case .splitDifferently(let newest):
-            let was = newest.shard.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)"
-            console.line("run: run \(newest.id) of this pipeline is \(was); a live run \(shard.map { "of part \($0)" } ?? "of every row") "
-                         + "would stop with exit 2 (rows would move between parts): use the same split, or --again for a fresh run")
+            let was =
+                newest.shard.map { "split in \($0.count) parts (--shard I/\($0.count))" } ?? "not split (no --shard)"
+            console.line(
+                "run: run \(newest.id) of this pipeline is \(was); a live run \(shard.map { "of part \($0)" } ?? "of every row") "
+                    + "would stop with exit 2 (rows would move between parts): use the same split, or --again for a fresh run"
+            )
             return (ExitStatus.invalidInput, false)
         case .start:
-            console.line("run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now")
+            console.line(
+                "run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now")
             return (ExitStatus.success, false)
         case .newRun(let completed):
-            console.line("run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now; if they give "
-                         + "the rows run \(completed.id) sent (completed at \(RunID.iso(completed.endedAt ?? completed.startedAt))), it sends nothing")
+            console.line(
+                "run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now; if they give "
+                    + "the rows run \(completed.id) sent (completed at \(RunID.iso(completed.endedAt ?? completed.startedAt))), it sends nothing"
+            )
             return (ExitStatus.success, false)
         case .expire(let cutOff):
-            console.line("run: run \(cutOff.id) was cut off more than \(ConfigDuration.format(Int64(cutOff.resumeWindow))) after it started; a live run "
-                         + "would close it as expired (its unknown items stay listed) and start a new run, reading its sources now")
+            console.line(
+                "run: run \(cutOff.id) was cut off more than \(ConfigDuration.format(Int64(cutOff.resumeWindow))) after it started; a live run "
+                    + "would close it as expired (its unknown items stay listed) and start a new run, reading its sources now"
+            )
             return (ExitStatus.success, false)
         case .completed(let latest):
-            console.line("run: the same run (\(latest.id)) completed at \(RunID.iso(latest.endedAt ?? latest.startedAt)); "
-                         + "a live run would send nothing (--again starts a fresh one)")
+            console.line(
+                "run: the same run (\(latest.id)) completed at \(RunID.iso(latest.endedAt ?? latest.startedAt)); "
+                    + "a live run would send nothing (--again starts a fresh one)")
             return (ExitStatus.success, true)
         case .resume(let latest):
-            console.line("run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue)) "
-                         + "with the rows it first read")
+            console.line(
+                "run: a live run would resume run \(latest.id) (\(latest.status == .running ? "abandoned" : latest.status.rawValue)) "
+                    + "with the rows it first read")
             return (ExitStatus.success, false)
         }
     }
 }
-

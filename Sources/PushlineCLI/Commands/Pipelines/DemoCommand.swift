@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import HubEmulator
 import HubWire
+import PipelineConfig
 import PipelineCore
 import PushlineLogging
 import RunFlow
@@ -60,7 +61,10 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
     @Option(help: "Port for the emulator (0 picks a free one).")
     var port = 0
 
-    @Option(help: ArgumentHelp("An emulator config file (as `pushline emulator --config` reads): its tier, dead channels, telemetry delay and faults. The pipeline runs against its first hub, with its first policy that has Listen, Manage and Send.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "An emulator config file (as `pushline emulator --config` reads): its tier, dead channels, telemetry delay and faults. The pipeline runs against its first hub, with its first policy that has Listen, Manage and Send.",
+            valueName: "file"))
     var emulatorConfig: String?
 
     func validate() throws {
@@ -72,37 +76,46 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         // Outside a checkout the seed tutorial comes from inside the binary, written to a folder of its own.
         var builtIn: String?
         if pipeline == Self.seedTutorial, !FileManager.default.fileExists(atPath: pipeline) {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-demo-seed-\(UUID().uuidString)").path
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pushline-demo-seed-\(UUID().uuidString)"
+            ).path
             try FileManager.default.createDirectory(atPath: folder + "/pipelines", withIntermediateDirectories: true)
             try SeedTutorial.text.write(toFile: folder + "/" + SeedTutorial.path, atomically: true, encoding: .utf8)
             builtIn = folder
         }
         defer { if let builtIn { try? FileManager.default.removeItem(atPath: builtIn) } }
         let pipeline = builtIn.map { $0 + "/" + SeedTutorial.path } ?? self.pipeline
-        let shown = builtIn == nil ? pipeline : "the seed tutorial (built in; `pushline init` writes it to \(SeedTutorial.path))"
+        let shown =
+            builtIn == nil
+            ? pipeline : "the seed tutorial (built in; `pushline init` writes it to \(SeedTutorial.path))"
         guard FileManager.default.fileExists(atPath: pipeline) else {
             throw CommandFailure("cannot find the pipeline '\(pipeline)'; check the path")
         }
         let emulator = try await Emulator(configuration: try configuration(console))
         let server: EmbeddedEmulator
-        do { server = try await EmbeddedEmulator.start(emulator, port: port) } catch let failure as EmulatorStartFailure {
+        do { server = try await EmbeddedEmulator.start(emulator, port: port) } catch let failure as EmulatorStartFailure
+        {
             throw CommandFailure(failure.message)
         }
         let base = "http://127.0.0.1:\(server.port)/"
         let everything: Set<AccessRight> = [.listen, .manage, .send]
         guard let hub = emulator.configuration.hubs.first,
-              let policy = hub.policies.first(where: { everything.isSubset(of: $0.rights) }),
-              let full = emulator.connectionStrings(baseURL: base).first(where: { $0.hub == hub.name && $0.policy == policy.name })
+            let policy = hub.policies.first(where: { everything.isSubset(of: $0.rights) }),
+            let full = emulator.connectionStrings(baseURL: base).first(where: {
+                $0.hub == hub.name && $0.policy == policy.name
+            })
         else {
             await server.stop()
-            throw CommandFailure("the emulator's first hub has no policy with Listen, Manage and Send; add one to the config")
+            throw CommandFailure(
+                "the emulator's first hub has no policy with Listen, Manage and Send; add one to the config")
         }
         console.line("Pushline demo: \(shown) against a local NH emulator (hub '\(hub.name)' at \(base))")
         console.line()
         let code: Int32
         do {
-            code = try await runPipeline(pipeline, builtIn: builtIn != nil, connectionString: full.connectionString, hub: hub.name,
-                                         emulator: emulator, keepsRunning: keepRunning, console: console)
+            code = try await runPipeline(
+                pipeline, builtIn: builtIn != nil, connectionString: full.connectionString, hub: hub.name,
+                emulator: emulator, keepsRunning: keepRunning, console: console)
         } catch {
             await server.stop()
             throw error
@@ -131,20 +144,24 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
     private func configuration(_ console: Console) throws -> EmulatorConfiguration {
         guard let emulatorConfig else { return .standardLocal() }
         let diagnostics = DiagnosticCollector()
-        let loaded = EmulatorConfigDecoder.load(emulatorConfig, environment: console.environment, diagnostics: diagnostics)
-        diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+        let loaded = EmulatorConfigDecoder.load(
+            emulatorConfig, environment: console.environment, diagnostics: diagnostics)
+        for diagnostic in diagnostics.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let loaded else { throw ExitStatus.exit(ExitStatus.invalidInput) }
         return loaded
     }
 
     /// Runs the pipeline as `run` does, then shows the deliveries, the requests and the next commands.
-    private func runPipeline(_ pipeline: String, builtIn: Bool, connectionString: String, hub: String, emulator: Emulator,
-                             keepsRunning: Bool, console: Console) async throws -> Int32 {
+    private func runPipeline(
+        _ pipeline: String, builtIn: Bool, connectionString: String, hub: String, emulator: Emulator,
+        keepsRunning: Bool, console: Console
+    ) async throws -> Int32 {
         var environment = console.environment
         environment["NH_CONNECTION"] = connectionString
         environment["NH_HUB"] = hub
-        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, environment: environment,
-                                               parameters: try parameters.values())
+        let loaded = await LoadedPipeline.load(
+            pipeline, purpose: .run, console: console, environment: environment,
+            parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")
@@ -155,7 +172,9 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         }
         // A journal of its own: the emulator's keys are new every time, so its runs would only clutter
         // the operator's journal.
-        let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pushline-demo-\(UUID().uuidString)").path
+        let journalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushline-demo-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: journalDirectory) }
         let traces = Mutex<[HubTrace]>([])
         var live = PipelineRun(store: journalDirectory + "/journal.sqlite")
@@ -164,14 +183,16 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let engine = PipelineEngine(logger: logger, clock: console.clock)
         let outcome: PipelineRun.Outcome
         do {
-            outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) { report, _ in
+            outcome = try await live.execute(built, registry: loaded.registry, engine: engine, console: console) {
+                report, _ in
                 console.out(TextReporter.format(report))
                 console.line()
                 console.line("What the devices received (from the emulator):")
                 let deliveries = await emulator.deliveries()
                 if deliveries.isEmpty { console.line("  nothing") }
                 for delivery in deliveries {
-                    let device = delivery.installationId.map { "installation \($0)" }
+                    let device =
+                        delivery.installationId.map { "installation \($0)" }
                         ?? delivery.registrationId.map { "registration \($0)" } ?? delivery.pushChannel
                     let template = delivery.template.map { ", template \($0)" } ?? ""
                     console.line("  \(device) (\(delivery.platform)\(template)): \(delivery.payload)")
@@ -192,13 +213,19 @@ struct DemoCommand: AsyncParsableCommand, EnvironmentFileCommand {
         // Suggestions to paste as they are, the way this process was started; none for what is about to keep running.
         let command = Invocation.current(environment: console.environment)
         var suggestions = [
-            builtIn ? ("\(command) init", "write the seed tutorial and a starter project into this folder")
-                    : ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
+            builtIn
+                ? ("\(command) init", "write the seed tutorial and a starter project into this folder")
+                : ("\(command) run \(pipeline) --dry-run", "the same requests, signed and rendered, nothing sent"),
             ("\(command) validate pipelines/", builtIn ? "then check them" : "check every example pipeline"),
         ]
         if !keepsRunning {
-            suggestions.insert(("\(command) demo --keep-running", "keep the emulator up and follow the walkthrough in docs/getting-started.md"), at: 0)
-            suggestions.append(("\(command) emulator", "run the emulator on its own (port 8080; --port 0 picks a free one)"))
+            suggestions.insert(
+                (
+                    "\(command) demo --keep-running",
+                    "keep the emulator up and follow the walkthrough in docs/getting-started.md"
+                ), at: 0)
+            suggestions.append(
+                ("\(command) emulator", "run the emulator on its own (port 8080; --port 0 picks a free one)"))
         }
         let width = suggestions.map(\.0.count).max() ?? 0
         console.line("Next:")

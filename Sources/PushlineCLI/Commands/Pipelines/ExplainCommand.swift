@@ -53,7 +53,10 @@ struct ExplainCommand: AsyncParsableCommand {
             console.line("within NH limits: yes")
         }
         if let match {
-            let tags = Set(match.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty })
+            let tags = Set(
+                match.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter {
+                    !$0.isEmpty
+                })
             for tag in tags.sorted() {
                 if let problem = TagSyntax.problem(with: tag) { throw CommandFailure("--match: \(problem)") }
             }

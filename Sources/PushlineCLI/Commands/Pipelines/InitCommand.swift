@@ -27,16 +27,22 @@ struct InitCommand: AsyncParsableCommand {
 
     func validate() throws {
         // An unset variable (`pushline init "$DIR"`) must not become the root directory.
-        guard !directory.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("DIR is empty; give a directory, or . for this one") }
+        guard !directory.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("DIR is empty; give a directory, or . for this one")
+        }
     }
 
     func run() async throws {
         let console = Console.current
         let files = StarterProject.files(schema: PipelineSchema(registry: Console.current.steps).json)
-        let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: FilePathJoin.join(directory, $0)) }
+        let existing = files.map(\.path).filter {
+            FileManager.default.fileExists(atPath: FilePathJoin.join(directory, $0))
+        }
         guard existing.isEmpty else {
-            throw CommandFailure("\(existing.map { "'\(FilePathJoin.join(directory, $0))'" }.joined(separator: ", ")) "
-                + "exist\(existing.count == 1 ? "s" : "") already; nothing was written (init never overwrites: choose another directory)")
+            throw CommandFailure(
+                "\(existing.map { "'\(FilePathJoin.join(directory, $0))'" }.joined(separator: ", ")) "
+                    + "exist\(existing.count == 1 ? "s" : "") already; nothing was written (init never overwrites: choose another directory)"
+            )
         }
         var written: [String] = []
         do {
@@ -44,14 +50,18 @@ struct InitCommand: AsyncParsableCommand {
                 let path = FilePathJoin.join(directory, file.path)
                 // A file at the top of `.` has no folder to make (and "" is no path).
                 let folder = (path as NSString).deletingLastPathComponent
-                if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                if !folder.isEmpty {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                }
                 try Data(file.content.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
                 written.append(path)
             }
         } catch {
             // All or nothing: what this run wrote before the failure goes again (never a file it did not write).
             for path in written { try? FileManager.default.removeItem(atPath: path) }
-            throw CommandFailure("cannot write the starter project into '\(directory)': \(error.localizedDescription); nothing was written")
+            throw CommandFailure(
+                "cannot write the starter project into '\(directory)': \(error.localizedDescription); nothing was written"
+            )
         }
         let command = Invocation.current(environment: console.environment)
         let width = files.map(\.path.count).max() ?? 0

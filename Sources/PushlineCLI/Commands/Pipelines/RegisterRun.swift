@@ -14,14 +14,19 @@ struct RegisterRun {
     let store: String?
 
     /// Runs `register: { hub: <hub>, <options> }` as the pipeline `name`; prints its report and returns its outcome.
-    func run(name: String, hub: HubDeclaration, options: [(String, ConfigNode)], registry: StepRegistry) async throws -> PipelineRun.Outcome {
+    func run(name: String, hub: HubDeclaration, options: [(String, ConfigNode)], registry: StepRegistry) async throws
+        -> PipelineRun.Outcome
+    {
         try await run(name: name, hub: hub, steps: [options], registry: registry)
     }
 
     /// Runs one `register` step per entry of `steps`, in order, as the pipeline `name`.
-    func run(name: String, hub: HubDeclaration, steps: [[(String, ConfigNode)]], registry: StepRegistry) async throws -> PipelineRun.Outcome {
+    func run(name: String, hub: HubDeclaration, steps: [[(String, ConfigNode)]], registry: StepRegistry) async throws
+        -> PipelineRun.Outcome
+    {
         let built = try build(name: name, hub: hub, steps: steps, registry: registry)
-        let engine = PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "warning")!, clock: console.clock)
+        let engine = PipelineEngine(
+            logger: PushlineLogging.logger(label: "pushline", level: "warning")!, clock: console.clock)
         do {
             var run = PipelineRun(store: store)
             run.trust = try console.hubTrust()
@@ -43,18 +48,24 @@ struct RegisterRun {
         ConfigNode(.mapping(entries.map { ConfigEntry(key: $0.0, keyLocation: location, value: $0.1) }), at: location)
     }
 
-    private func build(name: String, hub: HubDeclaration, steps: [[(String, ConfigNode)]], registry: StepRegistry) throws -> Pipeline {
+    private func build(name: String, hub: HubDeclaration, steps: [[(String, ConfigNode)]], registry: StepRegistry)
+        throws -> Pipeline
+    {
         let file = "\(name).yaml"
         let at = SourceLocation(file: file, line: 1, column: 1)
         let invocations = steps.enumerated().map { offset, options in
-            StepInvocation(index: offset + 1, kind: "register", location: at,
-                           options: Self.mapping([("hub", Self.scalar(hub.name, at: at))] + options, at: at))
+            StepInvocation(
+                index: offset + 1, kind: "register", location: at,
+                options: Self.mapping([("hub", Self.scalar(hub.name, at: at))] + options, at: at))
         }
-        var document = PipelineDocument(file: file, directory: FileManager.default.currentDirectoryPath, hubs: [hub], steps: invocations)
+        var document = PipelineDocument(
+            file: file, directory: FileManager.default.currentDirectoryPath, hubs: [hub], steps: invocations)
         document.declaredName = name
         let diagnostics = DiagnosticCollector()
-        guard let pipeline = registry.build(document, diagnostics: diagnostics, loadDataFile: { _, _, _, _ in nil }) else {
-            throw CommandFailure("cannot build the \(name) run: \(diagnostics.diagnostics.map(\.message).joined(separator: "; "))")
+        guard let pipeline = registry.build(document, diagnostics: diagnostics, loadDataFile: { _, _, _, _ in nil })
+        else {
+            throw CommandFailure(
+                "cannot build the \(name) run: \(diagnostics.diagnostics.map(\.message).joined(separator: "; "))")
         }
         return pipeline
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HubExpressions
 import HubWire
+import PipelineConfig
 import PipelineCore
 import RunFlow
 
@@ -41,7 +42,10 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
     @Option(help: "Properties as a JSON object, or @path to a JSON file.")
     var properties: String?
 
-    @Option(help: "Platform whose size limit applies to --file (apns, fcmv1, gcm, wns, …); inferred from names like alert.apns.json.")
+    @Option(
+        help:
+            "Platform whose size limit applies to --file (apns, fcmv1, gcm, wns, …); inferred from names like alert.apns.json."
+    )
     var platform: String?
 
     func validate() throws {
@@ -53,7 +57,9 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
         default: throw ValidationError("give --file TEMPLATE, or PIPELINE --template NAME")
         }
         if let platform, PushPlatform(caseInsensitive: platform) == nil {
-            throw ValidationError("unknown platform '\(platform)'; use one of \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown platform '\(platform)'; use one of \(PushPlatform.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
     }
 
@@ -63,7 +69,9 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let (compiled, platform, name) = try await loadTemplate(console)
         let props = TemplateProperties(values)
         guard props.caseConflicts.isEmpty else {
-            throw CommandFailure("properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case")
+            throw CommandFailure(
+                "properties \(props.caseConflicts.map { "'\($0)'" }.joined(separator: ", ")) are given more than once in different letter case"
+            )
         }
         let rendering = TemplateRendering(compiled, properties: props, platform: platform)
         // The payload exactly as rendered; a newline is added only so the shell prompt starts on its own line.
@@ -88,27 +96,36 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
             collector.register(source: text, for: file)
             do {
                 let compiled = try CompiledTemplate(compiling: text)
-                return (compiled, platform.flatMap(PushPlatform.init(caseInsensitive:)) ?? Self.inferPlatform(file), "template '\(file)'")
+                return (
+                    compiled, platform.flatMap(PushPlatform.init(caseInsensitive:)) ?? Self.inferPlatform(file),
+                    "template '\(file)'"
+                )
             } catch {
-                collector.error(error.message, at: SourceLocation(file: file, line: error.line, column: error.column), hint: error.hint)
-                collector.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+                collector.error(
+                    error.message, at: SourceLocation(file: file, line: error.line, column: error.column),
+                    hint: error.hint)
+                for diagnostic in collector.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
                 throw ExitStatus.exit(ExitStatus.invalidInput)
             }
         }
         // Only the declarations matter here; a problem in an unrelated step must not stop a preview.
         let loaded = await LoadedPipeline.load(pipeline ?? "", purpose: .validate, console: console)
         guard let document = loaded.document else {
-            loaded.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+            for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
         let name = template ?? ""
         guard let declared = document.template(name) else {
             let names = document.templates.map(\.name)
-            throw CommandFailure("'\(pipeline ?? "")' declares no template '\(name)'\(Suggestion.didYouMean(name, in: names))\(names.isEmpty ? "" : "; declared: \(names.joined(separator: ", "))")")
+            throw CommandFailure(
+                "'\(pipeline ?? "")' declares no template '\(name)'\(Suggestion.didYouMean(name, in: names))\(names.isEmpty ? "" : "; declared: \(names.joined(separator: ", "))")"
+            )
         }
         guard let body = declared.body else {
             // Show what stopped the template from loading (an error in it, or an unset reference).
-            loaded.diagnostics.filter { $0.location?.line != nil }.forEach { console.err(DiagnosticPrinter.format($0)) }
+            for diagnostic in loaded.diagnostics where diagnostic.location?.line != nil {
+                console.err(DiagnosticPrinter.format(diagnostic))
+            }
             throw CommandFailure("template '\(name)' could not be loaded; see the diagnostics above")
         }
         return (body, declared.platform, "template '\(declared.name)'")
@@ -120,6 +137,7 @@ struct RenderCommand: AsyncParsableCommand, EnvironmentFileCommand {
     /// `alert.apns.json` → apns: the naming convention of the bundled templates.
     static func inferPlatform(_ path: String) -> PushPlatform? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.split(separator: ".").dropFirst().lazy.compactMap { PushPlatform(caseInsensitive: String($0)) }.first
+        return name.split(separator: ".").dropFirst().lazy.compactMap { PushPlatform(caseInsensitive: String($0)) }
+            .first
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import Foundation
+import PipelineConfig
 import PipelineCore
 import PushlineLogging
 import RunFlow
@@ -74,27 +75,38 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
 
     @OptionGroup var parameters: ParameterOption
 
-    @Flag(help: "Start a fresh run even if the same run completed or was cut off, and send items even when a run sent the same notification within the dedupe window (the report counts them).")
+    @Flag(
+        help:
+            "Start a fresh run even if the same run completed or was cut off, and send items even when a run sent the same notification within the dedupe window (the report counts them)."
+    )
     var again = false
 
-    @Option(help: ArgumentHelp(
-        "Run only part I (from 0) of N of the rows, by a stable hash of each row (or of the step's shard-key column): N processes "
-            + "with I = 0…N−1 send disjoint rows. The parts share the run; each has its own lock and resumes on its own.",
-        valueName: "I/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only part I (from 0) of N of the rows, by a stable hash of each row (or of the step's shard-key column): N processes "
+                + "with I = 0…N−1 send disjoint rows. The parts share the run; each has its own lock and resumes on its own.",
+            valueName: "I/N"))
     var shard: Shard?
 
-    @Flag(help: "On resume, resend items an earlier attempt left unknown (the hub may have accepted them: may deliver twice).")
+    @Flag(
+        help:
+            "On resume, resend items an earlier attempt left unknown (the hub may have accepted them: may deliver twice)."
+    )
     var resendUnknown = false
 
     @Flag(name: [.short, .long], help: "No progress bar or progress log lines.")
     var quiet = false
 
-    @Flag(help: "Print every request sent (Authorization redacted) and its answer to standard error; with --dry-run, every request a live run would send.")
+    @Flag(
+        help:
+            "Print every request sent (Authorization redacted) and its answer to standard error; with --dry-run, every request a live run would send."
+    )
     var trace = false
 
     func validate() throws {
         guard PushlineLogging.levelNames.contains(logLevel) else {
-            throw ValidationError("unknown log level '\(logLevel)'; use \(PushlineLogging.levelNames.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown log level '\(logLevel)'; use \(PushlineLogging.levelNames.joined(separator: ", "))")
         }
     }
 
@@ -102,7 +114,9 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         let console = Console.current
         let outputs = RunOutputs(report: report, metrics: metrics)
         do {
-            try await TelemetryExport.run(environment: console.environment, warn: { console.errorLine("pushline: warning: \($0)") }) {
+            try await TelemetryExport.run(
+                environment: console.environment, warn: { console.errorLine("pushline: warning: \($0)") }
+            ) {
                 try await execute(console: console, outputs: outputs)
             }
         } catch {
@@ -115,7 +129,8 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
 
     /// An `--env-file` that cannot be used ends the run before it starts: monitoring hears of it too.
     func environmentFileFailed(exitCode code: Int32, console: Console) {
-        RunOutputs(report: report, metrics: metrics).writeEarlyMetrics(pipeline: pipeline, dryRun: dryRun, exitCode: code)
+        RunOutputs(report: report, metrics: metrics).writeEarlyMetrics(
+            pipeline: pipeline, dryRun: dryRun, exitCode: code)
     }
 
     /// The exit code `error` ends the command with.
@@ -130,7 +145,8 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
     private func execute(console: Console, outputs: RunOutputs) async throws {
         // Files that cannot be written are found out before anything runs, not after.
         do { try outputs.prepare() } catch { throw error.commandError(console: console) }
-        let loaded = await LoadedPipeline.load(pipeline, purpose: .run, console: console, parameters: try parameters.values())
+        let loaded = await LoadedPipeline.load(
+            pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")
@@ -143,7 +159,9 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         guard let logger = PushlineLogging.logger(label: "pushline", level: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")
         }
-        let progress: (any ProgressSink)? = quiet ? nil
+        let progress: (any ProgressSink)? =
+            quiet
+            ? nil
             : ProgressReporter(console: console, terminal: console.isTerminal, fallback: LoggedProgress(level: "info"))
         let engine = PipelineEngine(logger: logger, clock: console.clock)
         var run = PipelineRun(store: store.journal)
@@ -158,21 +176,27 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         }
         let outcome: PipelineRun.Outcome
         do {
-            outcome = try await run.execute(built, registry: loaded.registry, engine: engine, console: console) { result, code in
+            outcome = try await run.execute(built, registry: loaded.registry, engine: engine, console: console) {
+                result, code in
                 try finish(result, exitCode: code, console: console, outputs: outputs)
                 if result.status == .interrupted {
                     // With --again the same command would start yet another run and send everything again.
-                    console.errorLine(again
-                        ? "pushline: stopped; run the same command without --again to resume run \(result.runId ?? "")"
-                        : "pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
+                    console.errorLine(
+                        again
+                            ? "pushline: stopped; run the same command without --again to resume run \(result.runId ?? "")"
+                            : "pushline: stopped; run the same command again to resume run \(result.runId ?? "")")
                 }
             }
         } catch let error as RunFlowError {
             switch error {
             case .locked, .otherSplitRunning:
-                outputs.leaveMetrics(console: console, because: "another run of this pipeline holds the lock and writes its own series when it ends")
+                outputs.leaveMetrics(
+                    console: console,
+                    because: "another run of this pipeline holds the lock and writes its own series when it ends")
                 // The report is this invocation's own: it says that it waited for nothing and ran nothing.
-                try? outputs.writeReport(text: JSONText.encode(LockedRun(pipeline: pipeline, message: error.message, exitCode: error.exitCode)))
+                try? outputs.writeReport(
+                    text: JSONText.encode(
+                        LockedRun(pipeline: pipeline, message: error.message, exitCode: error.exitCode)))
             default:
                 break
             }
@@ -181,7 +205,9 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         if case .alreadyCompleted(let report) = outcome {
             // Nothing ran, and monitoring still hears of this invocation: a report and metrics that say so.
             if format == .json { console.line(JSONText.encode(report)) }
-            do { try outputs.write(report, exitCode: ExitStatus.success) } catch { throw error.commandError(console: console) }
+            do { try outputs.write(report, exitCode: ExitStatus.success) } catch {
+                throw error.commandError(console: console)
+            }
         }
         if outcome.exitCode != ExitStatus.success { throw ExitStatus.exit(outcome.exitCode) }
     }

@@ -3,6 +3,7 @@ import Foundation
 import HubClient
 import HubHTTP
 import HubWire
+import PipelineConfig
 import PipelineCore
 import RunFlow
 import RunStore
@@ -18,8 +19,13 @@ struct RunPipeline {
         guard let path = run.path else { throw CommandFailure("run \(run.id) does not say which pipeline file it ran") }
         let loaded = await LoadedPipeline.load(path, purpose: .run, console: console, parameters: parameters)
         guard let pipeline = loaded.pipeline else {
-            let first = loaded.diagnostics.first { $0.severity == .error }.map { ": " + ($0.location.map { "\($0): " } ?? "") + $0.message } ?? ""
-            throw CommandFailure("cannot load '\(path)', the pipeline run \(run.id) ran\(first) (give the environment the run had: --env-file, --param)")
+            let first =
+                loaded.diagnostics.first { $0.severity == .error }.map {
+                    ": " + ($0.location.map { "\($0): " } ?? "") + $0.message
+                } ?? ""
+            throw CommandFailure(
+                "cannot load '\(path)', the pipeline run \(run.id) ran\(first) (give the environment the run had: --env-file, --param)"
+            )
         }
         return RunPipeline(pipeline: pipeline, registry: loaded.registry)
     }
@@ -36,7 +42,8 @@ struct RunPipeline {
     /// The `register` steps that write installations (their items' targets are installation ids), and those that
     /// write registrations (targets are registration ids or handles, which no installation read may take).
     var registerSteps: (installations: Set<Int>, registrations: Set<Int>) {
-        var installations: Set<Int> = [], registrations: Set<Int> = []
+        var installations: Set<Int> = []
+        var registrations: Set<Int> = []
         for step in pipeline.steps {
             switch step.writtenDevices {
             case .installations?: installations.insert(step.index)
@@ -63,8 +70,10 @@ struct RunPipeline {
 
     /// The ended run `id` names in the store, its accepted items, and its pipeline loaded again: what the commands
     /// that act on a run afterwards start from (`doing` says what would wait for a running run's end).
-    static func ended(_ id: String, store: JournalOption, parameters: [String: String], doing: String,
-                      console: Console) async throws -> (RunRecord, [JournalItem], RunPipeline) {
+    static func ended(
+        _ id: String, store: JournalOption, parameters: [String: String], doing: String,
+        console: Console
+    ) async throws -> (RunRecord, [JournalItem], RunPipeline) {
         let journal = try await store.open(console: console)
         let (run, items) = try await endedRun(id, in: journal, doing: doing)
         await journal.close()
@@ -86,7 +95,9 @@ struct RunPipeline {
 
     /// The ended run `id` names in `journal` and its accepted items; a run still running is refused (`doing` says what
     /// would wait for its end).
-    static func endedRun(_ id: String, in journal: any RunStore, doing: String) async throws -> (RunRecord, [JournalItem]) {
+    static func endedRun(_ id: String, in journal: any RunStore, doing: String) async throws -> (
+        RunRecord, [JournalItem]
+    ) {
         let run = try await endedRecord(id, in: journal, doing: doing)
         do throws(RunStoreError) {
             return (run, try await journal.items(run: run.id, states: [.accepted], limit: Int.max))
@@ -98,7 +109,9 @@ struct RunPipeline {
     /// The ended run `id` names in `journal`; a run still running is refused.
     static func endedRecord(_ id: String, in journal: any RunStore, doing: String) async throws -> RunRecord {
         do {
-            guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
+            guard let run = try await journal.run(matching: id) else {
+                throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))")
+            }
             if try await JournalOption.shownStatus(run, store: journal) == "running" {
                 throw CommandFailure("run \(run.id) is running (pid \(run.pid)); \(doing) after it ends")
             }

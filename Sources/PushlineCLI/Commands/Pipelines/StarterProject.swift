@@ -68,7 +68,8 @@ enum StarterProject {
 
     /// Example values that parse, so a dry run works with this file as it is; they reach no real hub.
     static let exampleValues = [
-        "NH_CONNECTION": "\"Endpoint=sb://your-namespace.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;"
+        "NH_CONNECTION":
+            "\"Endpoint=sb://your-namespace.servicebus.windows.net/;SharedAccessKeyName=DefaultFullSharedAccessSignature;"
             + "SharedAccessKey=replace-with-your-key\"",
         "NH_HUB": "your-hub",
     ]
@@ -88,13 +89,22 @@ enum StarterProject {
     /// The project's files, `schema` being the JSON Schema `pushline schema` prints.
     static func files(schema: String) -> [File] {
         [
-            File(path: "pipelines/digest.yaml", purpose: "a personalised send per row of data/rows.csv (edit me)", content: pipeline),
-            File(path: "pipelines/pipeline.schema.json", purpose: "the JSON Schema your editor completes keys from",
-                 content: schema.hasSuffix("\n") ? schema : schema + "\n"),
-            File(path: "templates/alert.apns.json", purpose: "the APNs template the pipeline previews", content: template),
+            File(
+                path: "pipelines/digest.yaml", purpose: "a personalised send per row of data/rows.csv (edit me)",
+                content: pipeline),
+            File(
+                path: "pipelines/pipeline.schema.json", purpose: "the JSON Schema your editor completes keys from",
+                content: schema.hasSuffix("\n") ? schema : schema + "\n"),
+            File(
+                path: "templates/alert.apns.json", purpose: "the APNs template the pipeline previews", content: template
+            ),
             File(path: "data/rows.csv", purpose: "sample rows: userId,message", content: rows),
-            File(path: ".env.example", purpose: "every variable the pipeline reads; copy to .env and fill in", content: environmentExample),
-            File(path: SeedTutorial.path, purpose: "NH's seed tutorial, the pipeline `pushline demo` runs", content: SeedTutorial.text),
+            File(
+                path: ".env.example", purpose: "every variable the pipeline reads; copy to .env and fill in",
+                content: environmentExample),
+            File(
+                path: SeedTutorial.path, purpose: "NH's seed tutorial, the pipeline `pushline demo` runs",
+                content: SeedTutorial.text),
         ]
     }
 }

@@ -61,7 +61,8 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
             // A service file (`pushline serve`) sits beside the pipelines and is checked as what it is.
             if let text = try? String(contentsOfFile: file, encoding: .utf8), PipelineLoader.isServiceFile(text: text) {
                 let diagnostics = DiagnosticCollector()
-                _ = await ServiceLoader.load(path: file, purpose: .validate, environment: console.environment, diagnostics: diagnostics)
+                _ = await ServiceLoader.load(
+                    path: file, purpose: .validate, environment: console.environment, diagnostics: diagnostics)
                 results.append(FileDiagnostics(file: file, diagnostics: diagnostics.diagnostics))
                 continue
             }
@@ -76,9 +77,11 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
                 console.line("\(result.file): \(DiagnosticPrinter.summary(result.diagnostics))")
             }
         case .json:
-            console.line(JSONText.encode(ValidationOutput(
-                files: results, errors: all.filter { $0.severity == .error }.count,
-                warnings: all.filter { $0.severity == .warning }.count)))
+            console.line(
+                JSONText.encode(
+                    ValidationOutput(
+                        files: results, errors: all.filter { $0.severity == .error }.count,
+                        warnings: all.filter { $0.severity == .warning }.count)))
         }
         if all.hasErrors { throw ExitStatus.exit(ExitStatus.invalidInput) }
     }
@@ -88,12 +91,17 @@ extension ValidateCommand {
     /// Rewrites `file` with the fixes its diagnostics carry and says what changed (to standard error, so JSON output
     /// stays JSON); a file already current is left untouched.
     private func applyFixes(to file: String, console: Console) async throws {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8), !PipelineLoader.isServiceFile(text: text) else { return }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), !PipelineLoader.isServiceFile(text: text)
+        else { return }
         let loaded = await LoadedPipeline.load(file, purpose: .validate, console: console)
         let here = FilePath.resolve(file, against: FileManager.default.currentDirectoryPath)
         // A diagnostic's fixes are one change: made all together or not at all.
         let groups = loaded.diagnostics.compactMap { $0.fixes }
-            .map { $0.filter { FilePath.resolve($0.location.file, against: FileManager.default.currentDirectoryPath) == here } }
+            .map {
+                $0.filter {
+                    FilePath.resolve($0.location.file, against: FileManager.default.currentDirectoryPath) == here
+                }
+            }
             .filter { !$0.isEmpty }
         let fixes = groups.flatMap { $0 }
         guard !fixes.isEmpty else { return }
@@ -107,7 +115,8 @@ extension ValidateCommand {
         let count = fixes.count - skipped.count
         console.err("\(file): fixed \(count) place\(count == 1 ? "" : "s")")
         for fix in skipped {
-            console.err("\(fix.location): note: not fixed: expected '\(fix.replacing)' there; fix it by hand: '\(fix.with)'")
+            console.err(
+                "\(fix.location): note: not fixed: expected '\(fix.replacing)' there; fix it by hand: '\(fix.with)'")
         }
     }
 }

@@ -21,7 +21,8 @@ enum FileKeysReference {
 
             """
         text += section(PipelineSchema(registry: Console.current.steps).json, path: "", skip: ["steps"])
-        text += "`steps` is the list of steps to run, in order; each is `- KIND: { options }`, optionally with `id:` and `when:` "
+        text +=
+            "`steps` is the list of steps to run, in order; each is `- KIND: { options }`, optionally with `id:` and `when:` "
             + "([every step](steps.md)).\n\n## Service files\n\n"
         text += section(PipelineSchema(serviceKeys: ServiceSettingsDecoder.serviceKeys).json, path: "", skip: ["steps"])
         return text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
@@ -33,7 +34,9 @@ enum FileKeysReference {
         return table(root, path: path, skip: skip, definitions: root["$defs"] as? [String: Any] ?? [:])
     }
 
-    private static func table(_ schema: [String: Any], path: String, skip: Set<String>, definitions: [String: Any]) -> String {
+    private static func table(_ schema: [String: Any], path: String, skip: Set<String>, definitions: [String: Any])
+        -> String
+    {
         guard let properties = schema["properties"] as? [String: Any] else { return "" }
         let required = Set(schema["required"] as? [String] ?? [])
         var text = "| key | type | required | meaning |\n|---|---|---|---|\n"
@@ -42,7 +45,8 @@ enum FileKeysReference {
             guard let property = properties[key] as? [String: Any] else { continue }
             let description = (property["description"] as? String ?? "").replacingOccurrences(of: "|", with: "\\|")
                 .replacingOccurrences(of: "\n", with: " ")
-            text += "| `\(key)` | \(type(property, definitions: definitions)) | \(required.contains(key) ? "yes" : "") | \(description) |\n"
+            text +=
+                "| `\(key)` | \(type(property, definitions: definitions)) | \(required.contains(key) ? "yes" : "") | \(description) |\n"
             for variant in variants(property) {
                 if variant["properties"] != nil {
                     nested.append(("\(path)\(key)", variant))
@@ -73,11 +77,12 @@ enum FileKeysReference {
             let name: String
             if let reference = variant["$ref"] as? String {
                 let definition = String(reference.split(separator: "/").last ?? "")
-                name = switch definition {
-                case "reference": ""
-                case "row-value": "a row's value"
-                default: definition
-                }
+                name =
+                    switch definition {
+                    case "reference": ""
+                    case "row-value": "a row's value"
+                    default: definition
+                    }
             } else if let enumeration = variant["enum"] as? [Any] {
                 name = enumeration.map { "`\($0)`" }.joined(separator: ", ")
             } else if variant["const"] != nil {

@@ -11,7 +11,9 @@ import ServiceMetrics
 /// repository's docs, which a test keeps current.
 struct ReferenceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reference", abstract: "Write a reference page (commands, exit-codes, metrics, files, report) as Markdown.", shouldDisplay: false)
+        commandName: "reference",
+        abstract: "Write a reference page (commands, exit-codes, metrics, files, report) as Markdown.",
+        shouldDisplay: false)
 
     enum Page: String, ExpressibleByArgument, CaseIterable {
         case commands
@@ -52,7 +54,9 @@ struct ReferenceCommand: ParsableCommand {
             if full.count > 1 {
                 text += "## \(full.joined(separator: " "))\n\n"
                 if !configuration.abstract.isEmpty { text += configuration.abstract + "\n\n" }
-                text += "```text\n" + PushlineCommand.helpMessage(for: command, columns: 100).trimmingTrailingWhitespace + "\n```\n\n"
+                text +=
+                    "```text\n" + PushlineCommand.helpMessage(for: command, columns: 100).trimmingTrailingWhitespace
+                    + "\n```\n\n"
             }
             for sub in configuration.subcommands { visit(sub, path: full) }
         }
@@ -84,9 +88,16 @@ extension ReferenceCommand {
     /// writes for a sample (its `# HELP` and `# TYPE` lines and one sample's labels), so the page says what the code
     /// emits.
     static func metrics() -> String {
-        var send = StepRecord(index: 1, step: "send", location: "p.yaml:9:5", status: .succeeded, summary: "", items: ItemCounts(accepted: 1))
-        send.outputs = .object([ReportField("outcome-state", .string("final")), ReportField("outcome-counts", .array([.string("apns Success 1")]))])
-        let report = RunReport(pipeline: "digest.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .succeeded, steps: [send])
+        var send = StepRecord(
+            index: 1, step: "send", location: "p.yaml:9:5", status: .succeeded, summary: "",
+            items: ItemCounts(accepted: 1))
+        send.outputs = .object([
+            ReportField("outcome-state", .string("final")),
+            ReportField("outcome-counts", .array([.string("apns Success 1")])),
+        ])
+        let report = RunReport(
+            pipeline: "digest.yaml", dryRun: false, startedAt: Date(), finishedAt: Date(), status: .succeeded,
+            steps: [send])
         let service = ServiceMetrics()
         service.request(route: "POST /api/register", status: 200, duration: .milliseconds(3))
         service.hubRequest(outcome: "2xx")
@@ -113,7 +124,9 @@ extension ReferenceCommand {
     /// `metric | type | labels | meaning` from an exposition text.
     private static func table(_ exposition: String) -> String {
         var order: [String] = []
-        var help: [String: String] = [:], type: [String: String] = [:], labels: [String: [String]] = [:]
+        var help: [String: String] = [:]
+        var type: [String: String] = [:]
+        var labels: [String: [String]] = [:]
         for line in exposition.split(separator: "\n").map(String.init) {
             let words = line.split(separator: " ", maxSplits: 3).map(String.init)
             if line.hasPrefix("# HELP "), words.count >= 3 {
@@ -140,8 +153,8 @@ extension ReferenceCommand {
     }
 }
 
-private extension String {
-    var trimmingTrailingWhitespace: String {
+extension String {
+    fileprivate var trimmingTrailingWhitespace: String {
         var text = self
         while let last = text.last, last.isWhitespace { text.removeLast() }
         return text

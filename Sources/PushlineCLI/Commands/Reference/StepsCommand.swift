@@ -40,7 +40,10 @@ struct StepsCommand: AsyncParsableCommand {
         let unknown = loaded.document?.plugins.filter { loaded.registry.kind(for: $0.name)?.origin == nil } ?? []
         guard loaded.document != nil, unknown.isEmpty else {
             let places = Set(unknown.flatMap { [$0.location, $0.commandLocation] })
-            for diagnostic in loaded.diagnostics where diagnostic.severity == .error && (loaded.document == nil || diagnostic.location.map(places.contains) == true) {
+            for diagnostic in loaded.diagnostics
+            where diagnostic.severity == .error
+                && (loaded.document == nil || diagnostic.location.map(places.contains) == true)
+            {
                 console.err(DiagnosticPrinter.format(diagnostic))
             }
             throw ExitStatus.exit(ExitStatus.invalidInput)
@@ -59,7 +62,9 @@ struct StepsCommand: AsyncParsableCommand {
             return
         }
         guard let type = reference.registry.kind(for: kind) else {
-            throw CommandFailure("no step '\(kind)'\(Suggestion.didYouMean(kind, in: reference.registry.ids)) (steps: \(reference.registry.ids.joined(separator: ", ")))")
+            throw CommandFailure(
+                "no step '\(kind)'\(Suggestion.didYouMean(kind, in: reference.registry.ids)) (steps: \(reference.registry.ids.joined(separator: ", ")))"
+            )
         }
         Console.current.out(reference.text(for: type))
     }

@@ -35,7 +35,8 @@ struct ItemView: Encodable {
 
     /// One line: `step 1 row 204  rows.csv:205  accepted  1 attempt  notification 123  key digest-u0203  → $UserId:{u0203}`.
     var line: String {
-        var text = "step \(step) row \(row)  \(origin)  \(state.rawValue)  \(attempts) attempt\(attempts == 1 ? "" : "s")  \(updatedAt)"
+        var text =
+            "step \(step) row \(row)  \(origin)  \(state.rawValue)  \(attempts) attempt\(attempts == 1 ? "" : "s")  \(updatedAt)"
         if let notificationId { text += "  notification \(notificationId)" }
         if let key { text += "  key \(key)" }
         if let target { text += "  → \(target)" }

@@ -35,8 +35,11 @@ struct RunView: Encodable {
     /// The steps that completed, with what they handed on.
     let completed: [CompletedStep]
 
-    init(run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem], shards: [Part]? = nil,
-         completed: [CompletedStep] = []) {
+    init(
+        run: RunRecord, status: String, counts: [StepCount], groups: [FailureGroup], unknown: [JournalItem],
+        shards: [Part]? = nil,
+        completed: [CompletedStep] = []
+    ) {
         id = run.id
         self.status = status
         shard = run.shard?.description
@@ -66,7 +69,8 @@ struct RunView: Encodable {
                 let shown = values.prefix(3).joined(separator: ", ")
                 return "\(name) [\(shown)\(total > 3 ? ", … \(total) in all" : "")]"
             case .rows(let rows):
-                return "\(name) \(ItemCounts.grouped(rows.count)) row\(rows.count == 1 ? "" : "s") (\(rows.columns.joined(separator: ", ")); sha256 \(rows.digest.prefix(12)))"
+                return
+                    "\(name) \(ItemCounts.grouped(rows.count)) row\(rows.count == 1 ? "" : "s") (\(rows.columns.joined(separator: ", ")); sha256 \(rows.digest.prefix(12)))"
             }
         }.joined(separator: "; ")
     }

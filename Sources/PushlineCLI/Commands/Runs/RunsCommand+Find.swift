@@ -7,7 +7,9 @@ import RunStore
 extension RunsCommand {
     struct Find: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
-            commandName: "find", abstract: "Find items by idempotency key, origin (rows.csv:42) or a word of their target (a user id, a handle).",
+            commandName: "find",
+            abstract:
+                "Find items by idempotency key, origin (rows.csv:42) or a word of their target (a user id, a handle).",
             discussion: """
                 Answers "did user u0203 get last night's digest?": items whose idempotency key or origin is TEXT, \
                 or whose audience, handles or installation id hold TEXT as a whole word ($UserId:{u0203}), newest first.
@@ -43,7 +45,9 @@ extension RunsCommand {
         func run() async throws {
             let console = Console.current
             let journal = try await store.open(console: console)
-            let cutoff = since.flatMap(ConfigDuration.seconds).map { console.clock.now().timeIntervalSince1970 - Double($0) }
+            let cutoff = since.flatMap(ConfigDuration.seconds).map {
+                console.clock.now().timeIntervalSince1970 - Double($0)
+            }
             let found: [FoundItem]
             do {
                 let name = pipeline.map { PipelineNameArgument.resolve($0, environment: console.environment) }
@@ -51,7 +55,9 @@ extension RunsCommand {
             } catch { throw CommandFailure("the run journal: \(error.message)") }
             switch format {
             case .json:
-                console.line(JSONText.encode(found.map { FoundView(runId: $0.runId, pipeline: $0.pipeline, item: ItemView($0.item)) }))
+                console.line(
+                    JSONText.encode(
+                        found.map { FoundView(runId: $0.runId, pipeline: $0.pipeline, item: ItemView($0.item)) }))
             case .text:
                 if found.isEmpty {
                     console.line("no item matches '\(text)'\(since.map { " in the last \($0)" } ?? "")")

@@ -7,7 +7,8 @@ import RunStore
 extension RunsCommand {
     struct Prune: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
-            commandName: "prune", abstract: "Remove finished runs older than a duration from the journal, and give their space back.",
+            commandName: "prune",
+            abstract: "Remove finished runs older than a duration from the journal, and give their space back.",
             discussion: """
                 Keeps, whatever their age: a run whose dedupe window has not passed since it ended (its sends still keep \
                 the same notifications from going out again; runs journalled before runs recorded their window count \
@@ -22,13 +23,17 @@ extension RunsCommand {
 
         @OptionGroup var store: JournalOption
 
-        @Option(name: .customLong("older-than"), help: "Remove runs that ended at least this long ago (e.g. 30d, 12h, 0s).")
+        @Option(
+            name: .customLong("older-than"), help: "Remove runs that ended at least this long ago (e.g. 30d, 12h, 0s).")
         var olderThan: String
 
         @Option(help: "Only runs of this pipeline: its name, or its file.")
         var pipeline: String?
 
-        @Flag(help: "Also remove the newest run of an input that the next start would resume, once older than --older-than (it is then not resumed).")
+        @Flag(
+            help:
+                "Also remove the newest run of an input that the next start would resume, once older than --older-than (it is then not resumed)."
+        )
         var unfinished = false
 
         @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")
@@ -47,10 +52,12 @@ extension RunsCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             let name = pipeline.map { PipelineNameArgument.resolve($0, environment: console.environment) }
-            let policy = PrunePolicy(olderThan: Double(ConfigDuration.seconds(olderThan) ?? 0), pipeline: name, unfinished: unfinished)
+            let policy = PrunePolicy(
+                olderThan: Double(ConfigDuration.seconds(olderThan) ?? 0), pipeline: name, unfinished: unfinished)
             let outcome: RunPruning.Outcome
             do {
-                outcome = try await RunPruning.prune(journal, policy: policy, dryRun: dryRun, now: console.clock.now().timeIntervalSince1970)
+                outcome = try await RunPruning.prune(
+                    journal, policy: policy, dryRun: dryRun, now: console.clock.now().timeIntervalSince1970)
             } catch { throw CommandFailure("the run journal: \(error.message)", exitCode: RunExit.of(error.kind)) }
             let view = PruneView(outcome, dryRun: dryRun)
             switch format {
@@ -88,8 +95,9 @@ struct PruneView: Encodable {
         runs = outcome.removed.runs
         items = outcome.removed.items
         skipRanges = outcome.removed.skipRanges
-        kept = Kept(recent: outcome.plan.recent.count, inDedupeWindow: outcome.plan.inWindow.count,
-                    unfinished: outcome.plan.unfinished.count, running: outcome.plan.running.count)
+        kept = Kept(
+            recent: outcome.plan.recent.count, inDedupeWindow: outcome.plan.inWindow.count,
+            unfinished: outcome.plan.unfinished.count, running: outcome.plan.running.count)
         bytesBefore = outcome.space?.before
         bytesAfter = outcome.space?.after
         reclaimedBy = outcome.space?.method
@@ -98,16 +106,21 @@ struct PruneView: Encodable {
 
     var lines: [String] {
         let verb = dryRun ? "would remove" : "removed"
-        var lines = ["\(verb) \(runs) run\(runs == 1 ? "" : "s") (\(items) items, \(skipRanges) skip ranges)"
-                     + (dryRun ? "; nothing was removed (--dry-run)" : "")]
+        var lines = [
+            "\(verb) \(runs) run\(runs == 1 ? "" : "s") (\(items) items, \(skipRanges) skip ranges)"
+                + (dryRun ? "; nothing was removed (--dry-run)" : "")
+        ]
         for id in removed.prefix(20) { lines.append("  \(id)") }
         if removed.count > 20 { lines.append("  … and \(removed.count - 20) more") }
-        lines.append("kept: \(kept.recent) recent, \(kept.inDedupeWindow) within their dedupe window, "
-                     + "\(kept.unfinished) unfinished (can resume), \(kept.running) running")
+        lines.append(
+            "kept: \(kept.recent) recent, \(kept.inDedupeWindow) within their dedupe window, "
+                + "\(kept.unfinished) unfinished (can resume), \(kept.running) running")
         if let bytesBefore, let bytesAfter, let reclaimedBy {
             lines.append("journal: \(Self.size(bytesBefore)) → \(Self.size(bytesAfter)) (\(reclaimedBy))")
         }
-        if let spaceProblem { lines.append("warning: the runs are removed, but their space was not given back: \(spaceProblem)") }
+        if let spaceProblem {
+            lines.append("warning: the runs are removed, but their space was not given back: \(spaceProblem)")
+        }
         return lines
     }
 

@@ -7,7 +7,8 @@ import RunStore
 /// `pushline runs list|show|resolve|find|prune`: what the run journal knows, and settling what it cannot know.
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "runs", abstract: "Show journalled runs and their items, settle unknown items, find an item again, prune old runs.",
+        commandName: "runs",
+        abstract: "Show journalled runs and their items, settle unknown items, find an item again, prune old runs.",
         discussion: ExitStatus.help([
             .ok, .init("1", "`runs find`: no item matches"),
             .init("2", "no run journal yet, no such run, a run still running (`resolve`), or a bad option"),
@@ -19,7 +20,9 @@ struct RunsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List runs, newest first.",
-            discussion: "A run shown `abandoned` was killed while running (its lock is free); run the same command again to resume it.")
+            discussion:
+                "A run shown `abandoned` was killed while running (its lock is free); run the same command again to resume it."
+        )
 
         @OptionGroup var store: JournalOption
 
@@ -30,8 +33,13 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             let runs: [RunRecord]
-            do { runs = try await journal.runs(limit: max(1, limit)) } catch { throw CommandFailure("the run journal: \(error.message)") }
-            if runs.isEmpty { console.line("no runs yet"); return }
+            do { runs = try await journal.runs(limit: max(1, limit)) } catch {
+                throw CommandFailure("the run journal: \(error.message)")
+            }
+            if runs.isEmpty {
+                console.line("no runs yet")
+                return
+            }
             for run in runs {
                 let ended = run.endedAt.map { " → \(RunID.iso($0))" } ?? ""
                 let exit = run.exitCode.map { ", exit \($0)" } ?? ""
@@ -42,14 +50,17 @@ struct RunsCommand: AsyncParsableCommand {
                 }
                 let shard = run.shard.map { "  shard \($0)" } ?? ""
                 let superseded = run.supersededBy(among: runs).map { ", superseded by \($0.id)" } ?? ""
-                console.line("\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)\(superseded)  \(run.pipeline)\(shard)")
+                console.line(
+                    "\(run.id)  \(status.padding(to: 11)) \(RunID.iso(run.startedAt))\(ended)\(exit)\(resumes)\(superseded)  \(run.pipeline)\(shard)"
+                )
             }
         }
     }
 
     struct Show: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show one run: counts per step, items not accepted grouped by reason; with --items, its items.",
+            commandName: "show",
+            abstract: "Show one run: counts per step, items not accepted grouped by reason; with --items, its items.",
             discussion: """
                 EXAMPLES:
                   pushline runs show 20261123-030000-3f9c2a
@@ -64,7 +75,10 @@ struct RunsCommand: AsyncParsableCommand {
         @Flag(help: "List the run's items: row, origin, idempotency key, state, attempts, notification id, error.")
         var items = false
 
-        @Option(help: "With --items: only items in this state (pending, sending, accepted, failed, unknown, duplicate, bad); repeatable.")
+        @Option(
+            help:
+                "With --items: only items in this state (pending, sending, accepted, failed, unknown, duplicate, bad); repeatable."
+        )
         var state: [ItemState] = []
 
         @Option(help: "Items listed at most (with --items), or unknown items listed at most.")
@@ -77,14 +91,20 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             do {
-                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
+                guard let run = try await journal.run(matching: id) else {
+                    throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))")
+                }
                 if items {
                     let listed = try await journal.items(run: run.id, states: state, limit: max(1, limit))
                     switch format {
                     case .json: console.line(JSONText.encode(listed.map(ItemView.init)))
                     case .text:
                         for item in listed { console.line(ItemView(item).line) }
-                        if listed.isEmpty { console.line("no items\(state.isEmpty ? "" : " in state \(state.map(\.rawValue).joined(separator: ", "))")") }
+                        if listed.isEmpty {
+                            console.line(
+                                "no items\(state.isEmpty ? "" : " in state \(state.map(\.rawValue).joined(separator: ", "))")"
+                            )
+                        }
                     }
                     return
                 }
@@ -94,29 +114,36 @@ struct RunsCommand: AsyncParsableCommand {
                 let unknown = try await journal.items(run: run.id, states: [.unknown, .sending], limit: max(1, limit))
                 let parts = try await JournalOption.parts(of: run, store: journal)
                 let completed = try await journal.completedSteps(run: run.id)
-                let superseded = run.supersededBy(among: try await journal.runs(identity: run.identity, limit: 4 * Shard.maximumCount))
+                let superseded = run.supersededBy(
+                    among: try await journal.runs(identity: run.identity, limit: 4 * Shard.maximumCount))
                 if format == .json {
-                    var view = RunView(run: run, status: status, counts: counts, groups: groups, unknown: unknown,
-                                       shards: run.shard == nil ? nil : parts, completed: completed)
+                    var view = RunView(
+                        run: run, status: status, counts: counts, groups: groups, unknown: unknown,
+                        shards: run.shard == nil ? nil : parts, completed: completed)
                     view.supersededBy = superseded?.id
                     console.line(JSONText.encode(view))
                     return
                 }
-                console.line("run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")"
-                             + (run.shard.map { ", shard \($0) of a run split \($0.count) ways" } ?? ""))
+                console.line(
+                    "run \(run.id): \(status)\(run.exitCode.map { " (exit \($0))" } ?? "")"
+                        + (run.shard.map { ", shard \($0) of a run split \($0.count) ways" } ?? ""))
                 if status == "abandoned" {
                     console.line("  its process (pid \(run.pid)) is gone; run the same command again to resume it")
                 }
                 if run.status == .expired {
-                    console.line("  it was cut off and not resumed within its dedupe window; a later start closed it and read its sources afresh")
+                    console.line(
+                        "  it was cut off and not resumed within its dedupe window; a later start closed it and read its sources afresh"
+                    )
                 }
                 if let superseded {
-                    console.line("  superseded by run \(superseded.id): the next start read its sources afresh instead of resuming this run"
-                                 + " (its unknown items stay listed here)")
+                    console.line(
+                        "  superseded by run \(superseded.id): the next start read its sources afresh instead of resuming this run"
+                            + " (its unknown items stay listed here)")
                 }
                 console.line("pipeline: \(run.pipeline)" + (run.path.map { " (\($0))" } ?? ""))
-                console.line("started: \(RunID.iso(run.startedAt))" + (run.endedAt.map { ", ended: \(RunID.iso($0))" } ?? "")
-                             + (run.resumes > 0 ? ", resumed \(run.resumes)×" : ""))
+                console.line(
+                    "started: \(RunID.iso(run.startedAt))" + (run.endedAt.map { ", ended: \(RunID.iso($0))" } ?? "")
+                        + (run.resumes > 0 ? ", resumed \(run.resumes)×" : ""))
                 var byStep: [Int: (String, [ItemState: Int])] = [:]
                 for count in counts {
                     byStep[count.step, default: (count.stepId, [:])].1[count.state] = count.count
@@ -124,7 +151,9 @@ struct RunsCommand: AsyncParsableCommand {
                 // The steps in the pipeline's order: a step's item counts, then what it completed with.
                 for step in Set(byStep.keys).union(completed.map(\.step)).sorted() {
                     if let (stepId, states) = byStep[step] {
-                        let parts = ItemState.allCases.compactMap { state in states[state].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
+                        let parts = ItemState.allCases.compactMap { state in
+                            states[state].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" }
+                        }
                         console.line("step \(step) \(stepId): \(parts.joined(separator: ", "))")
                     }
                     for done in completed where done.step == step {
@@ -133,12 +162,20 @@ struct RunsCommand: AsyncParsableCommand {
                     }
                 }
                 for group in groups {
-                    console.line("\(group.state.rawValue) ×\(ItemCounts.grouped(group.count)) (step \(group.step) \(group.stepId)): \(group.error ?? "no reason recorded")")
+                    console.line(
+                        "\(group.state.rawValue) ×\(ItemCounts.grouped(group.count)) (step \(group.step) \(group.stepId)): \(group.error ?? "no reason recorded")"
+                    )
                     for example in group.examples { console.line("  e.g. \(example)") }
                 }
                 if !unknown.isEmpty {
-                    console.line("unknown (not resent; check the devices, then `pushline runs resolve \(run.id) --delivered` or `--resend`):")
-                    for item in unknown { console.line("  \(item.origin) (step \(item.key.step), row \(item.key.row), \(item.attempts) attempt\(item.attempts == 1 ? "" : "s"))") }
+                    console.line(
+                        "unknown (not resent; check the devices, then `pushline runs resolve \(run.id) --delivered` or `--resend`):"
+                    )
+                    for item in unknown {
+                        console.line(
+                            "  \(item.origin) (step \(item.key.step), row \(item.key.row), \(item.attempts) attempt\(item.attempts == 1 ? "" : "s"))"
+                        )
+                    }
                 }
                 if let shard = run.shard {
                     // The whole run at a glance: every part's newest attempt, and what is missing.
@@ -146,18 +183,29 @@ struct RunsCommand: AsyncParsableCommand {
                     var total: [String: Int] = [:]
                     for part in parts {
                         for (state, count) in part.items { total[state, default: 0] += count }
-                        let items = ItemState.allCases.compactMap { state in part.items[state.rawValue].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
-                        console.line("  shard \(part.shard)  \(part.id)  \(part.status.padding(to: 11))"
-                                     + (part.exitCode.map { "exit \($0)  " } ?? "") + (items.isEmpty ? "no items" : items.joined(separator: ", ")))
+                        let items = ItemState.allCases.compactMap { state in
+                            part.items[state.rawValue].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" }
+                        }
+                        console.line(
+                            "  shard \(part.shard)  \(part.id)  \(part.status.padding(to: 11))"
+                                + (part.exitCode.map { "exit \($0)  " } ?? "")
+                                + (items.isEmpty ? "no items" : items.joined(separator: ", ")))
                     }
-                    let missing = (0..<shard.count).filter { index in !parts.contains { $0.shard == "\(index)/\(shard.count)" } }
+                    let missing = (0..<shard.count).filter { index in
+                        !parts.contains { $0.shard == "\(index)/\(shard.count)" }
+                    }
                     if !missing.isEmpty {
-                        console.line("  not started: " + missing.map { "shard \($0)/\(shard.count)" }.joined(separator: ", "))
+                        console.line(
+                            "  not started: " + missing.map { "shard \($0)/\(shard.count)" }.joined(separator: ", "))
                     }
-                    let items = ItemState.allCases.compactMap { state in total[state.rawValue].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" } }
+                    let items = ItemState.allCases.compactMap { state in
+                        total[state.rawValue].map { "\(ItemCounts.grouped($0)) \(state.rawValue)" }
+                    }
                     console.line("  all shards: " + (items.isEmpty ? "no items" : items.joined(separator: ", ")))
                 }
-                console.line("every item: pushline runs show \(run.id) --items [--state failed|unknown|accepted|duplicate|bad] [--format json]")
+                console.line(
+                    "every item: pushline runs show \(run.id) --items [--state failed|unknown|accepted|duplicate|bad] [--format json]"
+                )
             } catch let error as RunStoreError {
                 throw CommandFailure("the run journal: \(error.message)")
             }
@@ -166,7 +214,8 @@ struct RunsCommand: AsyncParsableCommand {
 
     struct Resolve: AsyncParsableCommand, JournalCommand {
         static let configuration = CommandConfiguration(
-            commandName: "resolve", abstract: "Settle a run's unknown items by hand: as delivered, or to be sent again on the next start.",
+            commandName: "resolve",
+            abstract: "Settle a run's unknown items by hand: as delivered, or to be sent again on the next start.",
             discussion: """
                 An item is unknown when its request may or may not have reached the hub (no answer after writing, \
                 500, 504, a run killed in flight). Pushline never guesses: check (the emulator's side channel, NH \
@@ -209,8 +258,12 @@ struct RunsCommand: AsyncParsableCommand {
 
         static func ranges(_ text: String) throws -> [ClosedRange<Int>] {
             try text.split(separator: ",").map { part in
-                let bounds = part.split(separator: "-", maxSplits: 1).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-                guard let low = bounds.first ?? nil, low > 0, let high = bounds.count == 2 ? bounds[1] : low, high >= low else {
+                let bounds = part.split(separator: "-", maxSplits: 1).map {
+                    Int($0.trimmingCharacters(in: .whitespaces))
+                }
+                guard let low = bounds.first ?? nil, low > 0, let high = bounds.count == 2 ? bounds[1] : low,
+                    high >= low
+                else {
                     throw ValidationError("--rows takes row numbers and ranges such as 12,15-20, found '\(part)'")
                 }
                 return low...high
@@ -221,27 +274,36 @@ struct RunsCommand: AsyncParsableCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             do {
-                guard let run = try await journal.run(matching: id) else { throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))") }
+                guard let run = try await journal.run(matching: id) else {
+                    throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))")
+                }
                 if try await JournalOption.shownStatus(run, store: journal) == "running" {
                     throw CommandFailure("run \(run.id) is running (pid \(run.pid)); settle its items after it ends")
                 }
                 let who = by ?? console.environment["USER"] ?? console.environment["LOGNAME"] ?? "unknown"
-                let result = try await journal.resolve(run: run.id, as: delivered ? .delivered : .resend, step: step, rows: try rows.map(Self.ranges) ?? [],
-                                                 by: who, note: note, now: console.clock.now().timeIntervalSince1970)
+                let result = try await journal.resolve(
+                    run: run.id, as: delivered ? .delivered : .resend, step: step,
+                    rows: try rows.map(Self.ranges) ?? [],
+                    by: who, note: note, now: console.clock.now().timeIntervalSince1970)
                 guard result.settled > 0 else {
-                    console.line("run \(run.id) has no unknown items\(step.map { " in step \($0)" } ?? "")\(rows.map { " in rows \($0)" } ?? ""); nothing settled")
+                    console.line(
+                        "run \(run.id) has no unknown items\(step.map { " in step \($0)" } ?? "")\(rows.map { " in rows \($0)" } ?? ""); nothing settled"
+                    )
                     return
                 }
                 let noun = result.settled == 1 ? "item" : "items"
-                console.line("run \(run.id): \(ItemCounts.grouped(result.settled)) unknown \(noun) settled as \(delivered ? "delivered" : "to be sent again") by \(who)")
+                console.line(
+                    "run \(run.id): \(ItemCounts.grouped(result.settled)) unknown \(noun) settled as \(delivered ? "delivered" : "to be sent again") by \(who)"
+                )
                 if result.completed {
                     console.line("run \(run.id) has nothing left unsettled: it is now completed")
                 } else if resend {
                     console.line("the next run that reaches them sends them: the same command resumes run \(run.id)")
                 } else if result.remaining > 0 {
                     let one = result.remaining == 1
-                    console.line("\(ItemCounts.grouped(result.remaining)) item\(one ? " of the run is" : "s of the run are") still failed, unknown or bad "
-                        + "(`pushline runs show \(run.id)`)")
+                    console.line(
+                        "\(ItemCounts.grouped(result.remaining)) item\(one ? " of the run is" : "s of the run are") still failed, unknown or bad "
+                            + "(`pushline runs show \(run.id)`)")
                 }
             } catch let error as RunStoreError {
                 throw CommandFailure("the run journal: \(error.message)")

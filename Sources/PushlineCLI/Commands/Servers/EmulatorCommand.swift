@@ -48,26 +48,34 @@ struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
     @Option(help: "Keep installations, registrations and scheduled sends in this file across restarts.")
     var state: String?
 
-    @Option(help: ArgumentHelp("Run the emulator's clock this far ahead of this machine's (e.g. 2h; -2h is behind), to rehearse clock skew.",
-                               valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Run the emulator's clock this far ahead of this machine's (e.g. 2h; -2h is behind), to rehearse clock skew.",
+            valueName: "duration"))
     var clockOffset: String?
 
     @Flag(help: "Serve HTTPS with a certificate from a local certificate authority (see above).")
     var tls = false
 
-    @Option(help: ArgumentHelp("Keep the local certificate authority and the server's certificate in this folder (with --tls).",
-                               valueName: "folder"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the local certificate authority and the server's certificate in this folder (with --tls).",
+            valueName: "folder"))
     var tlsDir: String?
 
-    @Option(help: ArgumentHelp("Another name the server's certificate covers besides localhost, 127.0.0.1, ::1 and --host (with --tls; repeatable).",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Another name the server's certificate covers besides localhost, 127.0.0.1, ::1 and --host (with --tls; repeatable).",
+            valueName: "name"))
     var tlsName: [String] = []
 
     func validate() throws {
         if !tls, tlsDir != nil || !tlsName.isEmpty { throw ValidationError("--tls-dir and --tls-name need --tls") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         if let clockOffset {
-            guard let seconds = EmulatorConfigDecoder.signedDuration(clockOffset), abs(seconds) <= NHLimits.maxScheduleAheadSeconds else {
+            guard let seconds = EmulatorConfigDecoder.signedDuration(clockOffset),
+                abs(seconds) <= NHLimits.maxScheduleAheadSeconds
+            else {
                 throw ValidationError("--clock-offset must be a duration within 7 days either way, such as 2h or -90s")
             }
         }
@@ -78,11 +86,14 @@ struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
         var configuration: EmulatorConfiguration
         if let config {
             let diagnostics = DiagnosticCollector()
-            guard let loaded = EmulatorConfigDecoder.load(config, environment: console.environment, diagnostics: diagnostics) else {
-                diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+            guard
+                let loaded = EmulatorConfigDecoder.load(
+                    config, environment: console.environment, diagnostics: diagnostics)
+            else {
+                for diagnostic in diagnostics.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
                 throw ExitStatus.exit(ExitStatus.invalidInput)
             }
-            diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+            for diagnostic in diagnostics.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
             configuration = loaded
         } else {
             configuration = .standardLocal()
@@ -100,14 +111,19 @@ struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let host = self.host
         let certificates: LocalCertificates?
         do {
-            certificates = tls ? try LocalCertificates.prepare(folder: tlsFolder(environment: console.environment), names: certificateNames) : nil
+            certificates =
+                tls
+                ? try LocalCertificates.prepare(
+                    folder: tlsFolder(environment: console.environment), names: certificateNames) : nil
         } catch {
             console.errorLine("error: \(error)")
             throw ExitStatus.exit(ExitStatus.failure)
         }
         do {
             try await emulator.run(host: host, port: port, tls: certificates?.server) { port in
-                console.out(Self.banner(emulator, host: host, port: port, state: self.state, trust: certificates?.authorityFile))
+                console.out(
+                    Self.banner(emulator, host: host, port: port, state: self.state, trust: certificates?.authorityFile)
+                )
             }
         } catch {
             console.errorLine("error: the emulator stopped: \(error)")
@@ -121,7 +137,9 @@ struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
     func tlsFolder(environment: [String: String]) -> String {
         if let tlsDir { return tlsDir }
         if let state {
-            return URL(fileURLWithPath: state).deletingLastPathComponent().appendingPathComponent("pushline-emulator-tls").path
+            return URL(fileURLWithPath: state).deletingLastPathComponent().appendingPathComponent(
+                "pushline-emulator-tls"
+            ).path
         }
         let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return URL(fileURLWithPath: temporary).appendingPathComponent("pushline-emulator-tls-\(getuid())").path
@@ -142,7 +160,8 @@ struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let displayHost = host.contains(":") ? "[\(host)]" : host
         let base = "\(trust == nil ? "http" : "https")://\(displayHost):\(port)/"
         let configuration = emulator.configuration
-        var text = "Pushline NH emulator listening on \(base) (namespace '\(configuration.namespace)', \(configuration.tier.rawValue) tier)\n"
+        var text =
+            "Pushline NH emulator listening on \(base) (namespace '\(configuration.namespace)', \(configuration.tier.rawValue) tier)\n"
         // Over TLS the strings take NH's own form: clients map `sb://` to `https://`, as they do for Azure.
         let endpoint = trust == nil ? base : "sb://\(displayHost):\(port)/"
         for (hub, policy, connectionString) in emulator.connectionStrings(baseURL: endpoint) {
@@ -150,13 +169,15 @@ struct EmulatorCommand: AsyncParsableCommand, EnvironmentFileCommand {
         }
         if let trust {
             text += "trust: \(trust)\n"
-            text += "  (pushline: PUSHLINE_CA_FILE=\(trust); curl: --cacert; Python: ssl.create_default_context(cafile=…); "
+            text +=
+                "  (pushline: PUSHLINE_CA_FILE=\(trust); curl: --cacert; Python: ssl.create_default_context(cafile=…); "
                 + "Node.js: NODE_EXTRA_CA_CERTS)\n"
         }
         text += "deliveries: \(base)_emulator/deliveries\n"
         if configuration.clockOffset != 0 {
             let offset = configuration.clockOffset
-            text += "clock: \(ConfigDuration.format(abs(offset))) \(offset > 0 ? "ahead of" : "behind") this machine's (--clock-offset)\n"
+            text +=
+                "clock: \(ConfigDuration.format(abs(offset))) \(offset > 0 ? "ahead of" : "behind") this machine's (--clock-offset)\n"
         }
         if let state { text += "state file: \(state)\n" }
         text += "stop with Ctrl-C (in-flight requests finish, state is saved)\n"

@@ -6,12 +6,20 @@ import PipelineCore
 extension EmulatorConfigDecoder {
     /// One `dead-channels` entry.
     struct DeadChannelKeys: DeclaredOptions {
-        @Key(.choice("reason", required: true,
-                     "expired (the app was uninstalled: ExpiredChannel) or invalid (the PNS does not know the handle: BadChannel)"))
+        @Key(
+            .choice(
+                "reason", required: true,
+                "expired (the app was uninstalled: ExpiredChannel) or invalid (the PNS does not know the handle: BadChannel)"
+            ))
         var reason: DeadChannelRule.Reason?
-        @Key(.stringList("handles", "these device handles, on any platform")) var handles: [(value: String, node: ConfigNode)]
-        @Key(.choice("platform", "with share: the platform whose devices a share of are refused")) var platform: PushPlatform?
-        @Key(.fraction("share", "with platform: the fraction of its devices, picked by handle (the same ones every send)")) var share: Double?
+        @Key(.stringList("handles", "these device handles, on any platform")) var handles:
+            [(value: String, node: ConfigNode)]
+        @Key(.choice("platform", "with share: the platform whose devices a share of are refused")) var platform:
+            PushPlatform?
+        @Key(
+            .fraction(
+                "share", "with platform: the fraction of its devices, picked by handle (the same ones every send)"))
+        var share: Double?
 
         init() {}
     }
@@ -27,14 +35,16 @@ extension EmulatorConfigDecoder {
     }
 
     private func deadChannelRule(_ node: ConfigNode) -> DeadChannelRule? {
-        let reader = OptionReader(node, specs: DeadChannelKeys.specs, step: nil, what: "a dead-channels entry", diagnostics: diagnostics)
+        let reader = OptionReader(
+            node, specs: DeadChannelKeys.specs, step: nil, what: "a dead-channels entry", diagnostics: diagnostics)
         let keys = DeadChannelKeys(reading: reader)
         let hint = "e.g. { reason: expired, handles: [TOKEN] } or { reason: invalid, platform: fcmv1, share: 0.05 }"
         let hasHandles = keys.$handles.node != nil && !keys.$handles.isRefused
         let (hasPlatform, hasShare) = (reader.contains(keys.$platform.key), reader.contains(keys.$share.key))
         let wantsShare = hasPlatform || hasShare
         guard hasHandles != wantsShare, !wantsShare || (hasPlatform && hasShare) else {
-            reader.error("a dead-channels entry needs either 'handles' or both 'platform' and 'share'", at: node, hint: hint)
+            reader.error(
+                "a dead-channels entry needs either 'handles' or both 'platform' and 'share'", at: node, hint: hint)
             return nil
         }
         guard let reason = keys.reason else { return nil }
@@ -47,13 +57,21 @@ extension EmulatorConfigDecoder {
 /// The kinds of key an emulator config reads besides the ready-made ones.
 extension OptionKey where Value == Duration {
     /// A short duration (`50ms`, `0.2s`, `2s`) of at most 60 s.
-    static func shortDuration(_ key: String, required: Bool = false, default defaultValue: Duration? = nil, examples: [String], _ summary: String) -> OptionKey {
+    static func shortDuration(
+        _ key: String, required: Bool = false, default defaultValue: Duration? = nil, examples: [String],
+        _ summary: String
+    ) -> OptionKey {
         let shown = defaultValue.map { "\($0.components.seconds)s" }
-        return OptionKey(OptionSpec(key, .string, required: required, default: shown, examples: examples, summary + " (at most 60s)"),
-                         default: defaultValue) { reader, node in
+        return OptionKey(
+            OptionSpec(
+                key, .string, required: required, default: shown, examples: examples, summary + " (at most 60s)"),
+            default: defaultValue
+        ) { reader, node in
             guard let text = reader.string(key)?.value else { return nil }
             guard let delay = EmulatorConfigDecoder.shortDuration(text) else {
-                reader.error("'\(key)' must be a duration up to 60s, such as \(examples.joined(separator: " or ")), found \"\(text)\"", at: node)
+                reader.error(
+                    "'\(key)' must be a duration up to 60s, such as \(examples.joined(separator: " or ")), found \"\(text)\"",
+                    at: node)
                 return nil
             }
             return delay
@@ -68,7 +86,9 @@ extension OptionKey where Value == Int64 {
             guard let text = reader.string(key)?.value else { return nil }
             guard let seconds = EmulatorConfigDecoder.signedDuration(text), abs(seconds) <= bound else {
                 let days = bound % 86400 == 0 ? "\(bound / 86400) days" : ConfigDuration.format(bound)
-                reader.error("'\(key)' must be a duration within \(days) either way, such as 2h or -90s, found \"\(text)\"", at: node)
+                reader.error(
+                    "'\(key)' must be a duration within \(days) either way, such as 2h or -90s, found \"\(text)\"",
+                    at: node)
                 return nil
             }
             return seconds
@@ -97,8 +117,9 @@ extension OptionKey where Value == Set<FaultRule.Operation> {
             var operations: Set<FaultRule.Operation> = []
             for (name, node) in reader.stringList(key) ?? [] {
                 guard let operation = FaultRule.Operation(rawValue: name) else {
-                    reader.error("unknown operation '\(name)'\(Suggestion.didYouMean(name, in: FaultRule.Operation.allCases.map(\.rawValue)))",
-                                 at: node, hint: "operations: send, installation, registration")
+                    reader.error(
+                        "unknown operation '\(name)'\(Suggestion.didYouMean(name, in: FaultRule.Operation.allCases.map(\.rawValue)))",
+                        at: node, hint: "operations: send, installation, registration")
                     continue
                 }
                 operations.insert(operation)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Engine
 import HTTPServing
 import HubHTTP
+import PipelineConfig
 import PipelineCore
 import PushService
 import RunFlow
@@ -51,15 +52,18 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
 
     func run() async throws {
         let console = Console.current
-        try await TelemetryExport.run(environment: console.environment, warn: { console.errorLine("pushline: warning: \($0)") }) {
+        try await TelemetryExport.run(
+            environment: console.environment, warn: { console.errorLine("pushline: warning: \($0)") }
+        ) {
             try await serve(console: console)
         }
     }
 
     private func serve(console: Console) async throws {
         let diagnostics = DiagnosticCollector()
-        let loaded = await ServiceLoader.load(path: service, purpose: .run, environment: console.environment, diagnostics: diagnostics)
-        diagnostics.diagnostics.forEach { console.err(DiagnosticPrinter.format($0)) }
+        let loaded = await ServiceLoader.load(
+            path: service, purpose: .run, environment: console.environment, diagnostics: diagnostics)
+        for diagnostic in diagnostics.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
         guard let loaded else {
             console.errorLine(DiagnosticPrinter.summary(diagnostics.diagnostics))
             throw ExitStatus.exit(ExitStatus.invalidInput)
@@ -68,15 +72,18 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
         let log = AccessLog(json: !console.isTerminal) { console.errorLine($0) }
         let server: PushServer
         do {
-            server = try PushServer(settings: loaded.settings, users: loaded.users,
-                                    transport: RetryingTransport(executor: executor), clock: console.clock, log: log,
-                                    pipelines: loaded.pipelines, runConsole: console, bearer: loaded.bearer)
+            server = try PushServer(
+                settings: loaded.settings, users: loaded.users,
+                transport: RetryingTransport(executor: executor), clock: console.clock, log: log,
+                pipelines: loaded.pipelines, runConsole: console, bearer: loaded.bearer)
         } catch {
             await executor.shutdown()
             throw CommandFailure(error.message + (error.hint.map { " (\($0))" } ?? ""))
         }
         let host = self.host ?? loaded.settings.host
-        let http = HTTPServer(options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)) { request in
+        let http = HTTPServer(
+            options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)
+        ) { request in
             await server.handle(request)
         }
         let settings = loaded.settings
@@ -84,8 +91,9 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
         do {
             try await http.run { bound in
                 let display = host.contains(":") ? "[\(host)]" : host
-                console.line("Pushline serving on http://\(display):\(bound)/ (hub '\(settings.hub.name)'; \(users) user\(users == 1 ? "" : "s"), "
-                    + "\(settings.apiKeys.count) API key\(settings.apiKeys.count == 1 ? "" : "s"))")
+                console.line(
+                    "Pushline serving on http://\(display):\(bound)/ (hub '\(settings.hub.name)'; \(users) user\(users == 1 ? "" : "s"), "
+                        + "\(settings.apiKeys.count) API key\(settings.apiKeys.count == 1 ? "" : "s"))")
                 console.line("stop with Ctrl-C (requests in flight finish)")
             }
         } catch {
@@ -101,4 +109,3 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
         console.line("server stopped")
     }
 }
-
