@@ -135,14 +135,12 @@ let package = Package(
                 "HubClient", "PipelineCore", "RunStore", "BatchEngine", "RowReading", "HubWire", "HubExpressions",
             ],
             path: "Sources/Steps/SendStep"),
-        // Reads rows from the app's database: SQLite through the system library, PostgreSQL through postgres-nio with the
-        // run store's URL and TLS rules (an edge, as the run store's PostgreSQL side is).
+        // Reads rows from the app's database: SQLite through the system library, PostgreSQL through the run store's
+        // read-only query (postgres-nio stays at its one edge, PostgresRunStore), with the store's URL and TLS rules.
         .target(
             name: "QueryStep",
             dependencies: [
                 "PipelineCore", "RunStore", "HubWire", "CSQLite", "PostgresRunStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ], path: "Sources/Steps/QueryStep"),
         .target(
             name: "BuiltinSteps",
@@ -354,6 +352,13 @@ let package = Package(
         // What tests share: waiting for a process that is not the test's child to end (pidfd).
         .target(
             name: "ProcessTestSupport", dependencies: ["CProcessControl"], path: "Tests/Support/ProcessTestSupport"),
+        // What the command and end-to-end suites share: `pushline` run in-process (CommandRunner) or as the real
+        // executable (PushlineProcess), golden files, journals on SQLite or PostgreSQL, a private PostgreSQL server, an
+        // emulator's scratch folder, an OTLP receiver.
+        .target(
+            name: "CommandTestSupport",
+            dependencies: ["PushlineCLI", "RunFlow", "PipelineCore", "HTTPServing", "CSQLite"],
+            path: "Tests/Support/CommandTestSupport"),
         // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders.
         .target(name: "TestSupport", dependencies: ["PipelineCore", "RunStore"], path: "Tests/Support/TestSupport"),
         .testTarget(
@@ -394,7 +399,7 @@ let package = Package(
             dependencies: [
                 "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire",
                 "PasswordHashing",
-                "RunFlow", "TokenVerification",
+                "RunFlow", "RunStore", "TokenVerification",
             ]),
         .testTarget(
             name: "HubEmulatorTests",
@@ -408,14 +413,22 @@ let package = Package(
         .testTarget(
             name: "PushlineCLITests",
             dependencies: [
-                "PushlineCLI", "RunFlow", "RunStore", "PasswordHashing", "pushline", "CSQLite", "HTTPServing",
-                "ProcessTestSupport", "TestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), "BuiltinSteps",
-                .product(name: "HTTPTypes", package: "swift-http-types"), "HubEmulator", "HubWire",
-                .product(name: "NIOCore", package: "swift-nio"), "PipelineConfig", "PipelineCore", "SQLiteRunStore",
+                "PushlineCLI", "pushline", "CommandTestSupport", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), "BuiltinSteps", "HubEmulator",
+                "HubWire", "PipelineConfig", "PipelineCore",
             ],
             exclude: ["Golden", "Inputs"]),
+        // The end-to-end suites: the real `pushline` executable against `pushline emulator` (and `serve`, plugins,
+        // PostgreSQL) over loopback, as processes; their pipelines and plugins are in Tests/PushlineCLITests/Inputs.
+        .testTarget(
+            name: "PushlineE2ETests",
+            dependencies: [
+                "PushlineCLI", "pushline", "CommandTestSupport", "ProcessTestSupport", "TestSupport", "CSQLite",
+                "HubWire", "PasswordHashing", "PipelineCore", "RunStore", "SQLiteRunStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "TelemetryTests",
             dependencies: [

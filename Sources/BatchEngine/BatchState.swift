@@ -60,8 +60,8 @@ struct BatchState {
     private var kept: [BatchItemReport?] = []
     private var failures: [BatchItemReport] = []
     private let started = ContinuousClock.now
-    private var lastReport = ContinuousClock.now
-    private var lastFlush = ContinuousClock.now
+    var lastReport = ContinuousClock.now
+    var lastFlush = ContinuousClock.now
 
     init(runner: BatchRunner) {
         self.runner = runner
@@ -222,58 +222,6 @@ struct BatchState {
     /// Where `count` keeps the group of `state` and `group`.
     static func groupKey(_ state: ItemState, _ group: String) -> String {
         "\(state.rawValue)\u{0}\(group)"
-    }
-
-    /// The journal's failure stops the batch, ahead of any other reason: outcomes may be missing from it.
-    mutating func journalFailed(_ error: LedgerError) {
-        let failure = error.stepFailure
-        journalFailed(message: failure.message, hint: failure.hint)
-    }
-
-    private mutating func journalFailed(message: String, hint: String?) {
-        if stop?.cause == .journal { return }
-        let earlier = stop.map { "; before that: \($0.message)" } ?? ""
-        stop = BatchStop(.journal, message: message + earlier, hint: hint)
-    }
-
-    mutating func flushIfDue(_ ledger: (any ItemLedger)?) async {
-        let now = ContinuousClock.now
-        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { await flush(ledger) }
-        if now - lastReport >= .milliseconds(500) {
-            lastReport = now
-            runner.control.progress?.report(progress(), final: false)
-        }
-    }
-
-    /// Journals pending outcomes in one transaction, then counts them. Counted even when the journal fails:
-    /// the items were done, and the journal shows them `sending`, which a resume reports (or, for repeatable
-    /// items, redoes).
-    mutating func flush(_ ledger: (any ItemLedger)?, final: Bool = false) async {
-        lastFlush = ContinuousClock.now
-        if let ledger, ledger.isWritable {
-            let records = pending.filter(\.journal).map(\.outcome)
-            let skips = skipsDue(writing: !records.isEmpty, final: final)
-            if !records.isEmpty || !skips.isEmpty {
-                do throws(LedgerError) {
-                    try await ledger.record(records, skips: skips)
-                    skipsWritten(skips)
-                } catch { journalFailed(error) }
-            }
-        }
-        guard !pending.isEmpty else { return }
-        for recorded in pending {
-            switch recorded.outcome.state {
-            case .accepted where recorded.skipped: outcome.counts.skipped += 1
-            case .accepted where runner.isDryRun: outcome.counts.planned += 1
-            case .accepted: outcome.counts.accepted += 1
-            case .unknown, .sending: outcome.counts.unknown += 1
-            case .failed, .pending: outcome.counts.failed += 1
-            case .duplicate: outcome.counts.duplicates += 1
-            case .bad: outcome.counts.bad += 1
-            }
-            keep(recorded.report)
-        }
-        pending.removeAll(keepingCapacity: true)
     }
 
     /// Keeps the first item reports, and the first failures, in row order whatever order they finished in.

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import HubWire
 import PipelineCore
 import Synchronization
 

@@ -1,6 +1,9 @@
 import Foundation
 import HTTPServing
 import HubEmulator
+import HubWire
+import RunFlow
+import RunStore
 import Testing
 
 @testable import PushService
@@ -51,8 +54,17 @@ struct PipelineRunRouteTests {
             #expect(shown.status == 200)
             #expect(shown.json?["status"] as? String == "completed", "\(shown)")
             #expect(shown.json?["pipeline"] as? String == "notify")
-            let counts = try #require(shown.json?["counts"] as? [[String: Any]])
-            #expect(counts.contains { $0["state"] as? String == "accepted" && $0["count"] as? Int == 1 })
+            // The same view as `pushline runs show RUN --format json`: items per step and state.
+            let items = try #require(shown.json?["items"] as? [String: [String: Int]])
+            #expect(items == ["1:send": ["accepted": 1]], "\(items)")
+            // Field for field what `runs show` reads from the same journal (the name is the one it is served by).
+            let store = try #require(try await RunStores.openExisting(harness.journal, environment: [:]))
+            var view = try await RunView.read(
+                try #require(try await store.run(matching: id)), from: store, unknownLimit: 20)
+            view.pipeline = "notify"
+            let cli = try JSONSerialization.jsonObject(with: Data(JSONText.encode(view).utf8)) as? NSDictionary
+            #expect(cli == (shown.json.map { $0 as NSDictionary }), "\(shown.text)")
+            #expect(shown.json?["unknown"] as? [Any] != nil && shown.json?["groups"] as? [Any] != nil)
             // The run's report, as `pushline run --format json` prints it.
             let report = try #require(shown.json?["report"] as? [String: Any])
             #expect(report["runId"] as? String == id)

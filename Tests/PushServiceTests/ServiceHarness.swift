@@ -30,6 +30,8 @@ struct ServiceHarness {
     let server: PushServer
     let executor: AsyncHTTPExecutor
     let lines: LineLog
+    /// The run journal the served pipelines' runs are kept in.
+    var journal = ""
 
     /// Settings as the example service file has them, adjusted by `adjust`.
     static func settings(port: Int, key: String = hubKey, _ adjust: (inout ServiceSettings) -> Void = { _ in }) throws
@@ -130,7 +132,9 @@ struct ServiceHarness {
                 log: AccessLog(json: true) { lines.append($0) }, pipelines: servedPipelines, runConsole: console,
                 bearer: bearer)
             try await body(
-                ServiceHarness(emulator: emulator, served: served, server: server, executor: executor, lines: lines))
+                ServiceHarness(
+                    emulator: emulator, served: served, server: server, executor: executor, lines: lines,
+                    journal: scratch + "/journal.sqlite"))
         } catch {
             await served.stop()
             await executor.shutdown()

@@ -1,3 +1,4 @@
+import CommandTestSupport
 import Foundation
 import Testing
 
@@ -48,5 +49,70 @@ import Testing
             }
         }
         #expect(reading.isEmpty, "read by a string key: \(reading.sorted())")
+    }
+}
+
+/// The dependency rule (ARCHITECTURE.md): a leaf library is imported by one edge target, never by the core; the core
+/// imports only the Swift and logging/tracing APIs every target shares. Files stay small enough to read whole.
+@Suite struct DependencyRuleTests {
+    /// Each leaf library's module, and the one target that may import it.
+    static let leaves = [
+        "Yams": "PipelineConfig", "JWTKit": "TokenVerification", "Prometheus": "ServiceMetrics",
+        "PostgresNIO": "PostgresRunStore", "OTel": "Telemetry",
+    ]
+    /// The core: expressions, wire formats, the step API, the engine, row reading, the run store.
+    static let core = ["HubExpressions", "HubWire", "PipelineCore", "Engine", "RowReading", "RunStore"]
+    /// What the core may import besides its own targets: the standard libraries, swift-log's and
+    /// swift-distributed-tracing's APIs, and swift-crypto for SAS signatures.
+    static let coreMayImport: Set<String> = ["Foundation", "Synchronization", "Logging", "Tracing", "Crypto"]
+
+    /// Every Swift file under Sources, by the target that holds it (`Sources/X/…`, or `Sources/Steps/X/…`).
+    static func sourceFiles() throws -> [(target: String, path: String, text: String)] {
+        let root = CommandRunner.root + "/Sources/"
+        let paths = (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".swift") }
+        return try paths.sorted().map { path in
+            let parts = path.split(separator: "/")
+            let target = String(parts[0] == "Steps" ? parts[1] : parts[0])
+            return (target, "Sources/" + path, try String(contentsOfFile: root + path, encoding: .utf8))
+        }
+    }
+
+    static func imports(_ text: String) -> Set<String> {
+        Set(text.matches(of: /(?m)^(?:@\w+ )?import ([A-Za-z_]+)/).map { String($0.output.1) })
+    }
+
+    @Test("each leaf library is imported by its one edge target only")
+    func leavesStayAtTheirEdge() throws {
+        let files = try Self.sourceFiles()
+        #expect(files.count > 500)
+        var importers: [String: Set<String>] = [:]
+        for file in files {
+            for module in Self.imports(file.text) where Self.leaves[module] != nil {
+                importers[module, default: []].insert(file.target)
+            }
+        }
+        for (module, edge) in Self.leaves {
+            #expect(importers[module] == [edge], "\(module) is imported by \(importers[module]?.sorted() ?? [])")
+        }
+    }
+
+    @Test("the core imports nothing but its own targets and the shared APIs")
+    func coreImportsNoLibrary() throws {
+        var found: [String] = []
+        for file in try Self.sourceFiles() where Self.core.contains(file.target) {
+            let foreign = Self.imports(file.text).subtracting(Self.coreMayImport).subtracting(Self.core)
+            if !foreign.isEmpty { found.append("\(file.path): \(foreign.sorted())") }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test("no source file is over 300 lines")
+    func filesAreSmall() throws {
+        let long = try Self.sourceFiles().compactMap { file -> String? in
+            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            return lines > 300 ? "\(file.path): \(lines) lines" : nil
+        }
+        #expect(long.isEmpty, "\(long)")
     }
 }

@@ -1,4 +1,5 @@
 import BuiltinSteps
+import CommandTestSupport
 import Foundation
 import PipelineCore
 import Testing

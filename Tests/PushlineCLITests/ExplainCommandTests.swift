@@ -1,3 +1,4 @@
+import CommandTestSupport
 import Testing
 
 @Suite struct ExplainCommandTests {

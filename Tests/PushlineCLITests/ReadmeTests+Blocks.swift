@@ -1,3 +1,4 @@
+import CommandTestSupport
 import Foundation
 import Testing
 
@@ -5,14 +6,7 @@ import Testing
 /// by the README's tests and the guides'.
 extension ReadmeTests {
     /// A fenced block and the marker before it.
-    struct Block {
-        let marker: String?
-        let language: String
-        let lines: [String]
-        let line: Int
-        /// The document, relative to the repository (`README.md`, `docs/batch-runs.md`).
-        var file = ""
-    }
+    typealias Block = MarkdownBlock
 
     /// Every `readme-test` block of every document.
     static let blocks: [Block] = documents.flatMap { file in
@@ -24,39 +18,11 @@ extension ReadmeTests {
     }
 
     /// A document's text.
-    static func text(of file: String) -> String {
-        (try? String(contentsOfFile: CommandRunner.root + "/" + file, encoding: .utf8)) ?? ""
-    }
+    static func text(of file: String) -> String { MarkdownBlocks.text(of: file) }
 
     /// The fenced blocks of a Markdown `text`, each with the `<!-- MARKER: … -->` comment before it.
     static func blocks(of text: String, marker name: String) -> [Block] {
-        var blocks: [Block] = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
-        var number = 0
-        var marker: String?
-        while let line = lines.popFirst() {
-            number += 1
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("<!-- \(name):"), trimmed.hasSuffix("-->") {
-                marker = String(trimmed.dropFirst("<!-- \(name):".count).dropLast(3)).trimmingCharacters(
-                    in: .whitespaces)
-                continue
-            }
-            guard trimmed.hasPrefix("```") else {
-                if !trimmed.isEmpty { marker = nil }
-                continue
-            }
-            let start = number
-            var body: [String] = []
-            while let inner = lines.popFirst() {
-                number += 1
-                if inner.trimmingCharacters(in: .whitespaces) == "```" { break }
-                body.append(inner)
-            }
-            blocks.append(Block(marker: marker, language: String(trimmed.dropFirst(3)), lines: body, line: start))
-            marker = nil
-        }
-        return blocks
+        MarkdownBlocks.blocks(of: text, marker: name)
     }
 
     static func blocks(marked marker: String) -> [Block] { blocks.filter { $0.marker == marker } }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandTestSupport
 import Foundation
 import Testing
 

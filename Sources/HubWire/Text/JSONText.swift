@@ -1,10 +1,20 @@
 import Foundation
 
-/// Hand-written JSON output for the few places that need exact bytes (Foundation's encoder escapes `/`).
-enum JSONText {
+/// JSON text as Pushline writes it, the one helper for it: values encoded with keys sorted, indented and slashes
+/// unescaped (reports, `--format json`, the HTTP API's answers), so the same value is always the same text; and
+/// string literals, objects and arrays written by hand where the bytes must be exact (NH's bodies).
+package enum JSONText {
+    /// `value` as JSON text, keys sorted, indented, `/` not escaped; `{}` for a value that cannot be encoded.
+    package static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped; `/` and non-ASCII
     /// characters written as they are.
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -27,7 +37,7 @@ enum JSONText {
     }
 
     /// A compact JSON object of strings in the order given, e.g. `{"userId":"u1","token":null}` (nil is null).
-    static func object(_ names: [String], _ values: [String?]) -> String {
+    package static func object(_ names: [String], _ values: [String?]) -> String {
         var out = "{"
         for (index, name) in names.enumerated() {
             if index > 0 { out += "," }
@@ -37,7 +47,7 @@ enum JSONText {
     }
 
     /// A compact JSON array of strings, e.g. `["a","b"]`.
-    static func array(_ strings: [String]) -> String {
+    package static func array(_ strings: [String]) -> String {
         "[" + strings.map(quote).joined(separator: ",") + "]"
     }
 }

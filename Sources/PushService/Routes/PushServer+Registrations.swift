@@ -58,7 +58,7 @@ extension PushServer {
             issued.issue(made, to: user, now: now)
             id = made
         }
-        return json(.ok, JSONString.quote(id ?? ""))
+        return json(.ok, JSONText.quote(id ?? ""))
     }
 
     func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem)

@@ -113,8 +113,9 @@ extension PushServer {
                 pipeline ?? pipelines.values.first { record.path != nil && RunNames.absolute($0.path) == record.path }?
                 .name
                 ?? record.pipeline
-            let view = RunView(record, pipeline: name, counts: try await store.counts(run: record.id))
-            return json(status, RunView.json(view, report: record.summary))
+            var view = try await RunView.read(record, from: store, unknownLimit: 20)
+            view.pipeline = name
+            return json(status, JSONText.encode(view))
         } catch let problem as Problem {
             throw problem
         } catch {

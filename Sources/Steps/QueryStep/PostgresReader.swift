@@ -1,101 +1,40 @@
-import Foundation
-import Logging
 import PipelineCore
-import PostgresNIO
 import PostgresRunStore
 import RunStore
 
-/// Reads a query's rows from PostgreSQL: a connection of its own (the run store's TLS settings and URL rules), a
-/// read-only transaction with a statement timeout, rows streamed as the server sends them.
+/// Reads a query's rows from PostgreSQL through the run store's read-only query (the one target that speaks
+/// postgres-nio), into the step's row sink, with the step's row limit and its failures.
 struct PostgresReader {
     /// Where the database is (its password never printed).
     let location: PostgresLocation
 
     /// Runs `sql` with `arguments` bound as `$1`, `$2`, … (text), putting each row in `sink`.
     func read(_ sql: String, arguments: [String], timeout: Duration, maxRows: Int, into sink: RowSink) async throws {
-        let connection: PostgresConnection
         do {
-            connection = try await PostgresStore.connect(location, doing: "running a query", role: "query")
-        } catch {
-            throw QueryFailure.connection(
-                error.message.replacingOccurrences(of: "the run store", with: "the query's database"))
-        }
-        let logger = Logger(label: "pushline.query", factory: { _ in SwiftLogNoOpLogHandler() })
-        do {
-            // Read-only: a typo cannot write; the timeouts: it cannot run on, nor wait on a lock, for longer.
-            let milliseconds = timeout.components.seconds * 1000
-            try await connection.query("BEGIN READ ONLY", logger: logger)
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: logger)
-            var binds = PostgresBindings()
-            for argument in arguments { binds.append(argument) }
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-            var begun = false
-            for try await row in rows {
-                if !begun {
-                    let columns = row.map(\.columnName)
+            try await PostgresReadOnlyQuery(location: location).read(
+                sql, arguments: arguments, timeout: timeout,
+                begin: { columns in
                     if let problem = QueryColumns.problem(columns) { throw QueryFailure.sql(problem) }
                     sink.begin(columns: columns)
-                    begun = true
-                }
-                guard sink.count < maxRows else {
-                    throw QueryFailure.tooManyRows("the query returns more than max-rows (\(maxRows)) rows")
-                }
-                var values: [String?] = []
-                for cell in row { values.append(try Self.text(of: cell)) }
-                try await sink.add(values)
-            }
-            try await connection.query("ROLLBACK", logger: logger)
-        } catch let failure as StepFailure {
-            // The run store failed while taking the rows in: that is its failure, not the database's.
-            try? await connection.close()
-            throw failure
-        } catch {
-            try? await connection.close()
+                },
+                row: { values in
+                    guard sink.count < maxRows else {
+                        throw QueryFailure.tooManyRows("the query returns more than max-rows (\(maxRows)) rows")
+                    }
+                    try await sink.add(values)
+                })
+        } catch let error as PostgresQueryError {
             throw Self.failure(error)
         }
-        // Every row is in; a close that fails loses nothing.
-        try? await connection.close()
     }
 
-    /// A cell as text: numbers with their digits, booleans `true`/`false`, times in ISO 8601 (UTC), null as nil.
-    static func text(of cell: PostgresCell) throws -> String? {
-        guard cell.bytes != nil else { return nil }
-        switch cell.dataType {
-        case .int2: return String(try cell.decode(Int16.self))
-        case .int4: return String(try cell.decode(Int32.self))
-        case .int8: return String(try cell.decode(Int64.self))
-        case .float4: return String(try cell.decode(Float.self))
-        case .float8: return String(try cell.decode(Double.self))
-        case .bool: return try cell.decode(Bool.self) ? "true" : "false"
-        case .numeric: return "\(try cell.decode(Decimal.self))"
-        case .timestamp, .timestamptz: return try cell.decode(Date.self).formatted(.iso8601)
-        case .date: return String(try cell.decode(Date.self).formatted(.iso8601).prefix(10))
-        case .uuid: return try cell.decode(UUID.self).uuidString.lowercased()
-        case .text, .varchar, .bpchar, .name, .json, .jsonb: return try cell.decode(String.self)
-        default:
-            throw QueryFailure.value(
-                "column '\(cell.columnName)' has a type the query step does not read (oid \(cell.dataType.rawValue)); "
-                    + "cast it to text in the SQL: \(cell.columnName)::text")
+    /// The query step's failure for the database's.
+    static func failure(_ error: PostgresQueryError) -> QueryFailure {
+        switch error {
+        case .sql(let message, let offset): .sql(message, offset: offset)
+        case .connection(let message): .connection(message)
+        case .timeout(let message): .timeout(message)
+        case .value(let message): .value(message)
         }
-    }
-
-    /// The server's own message, and where in the SQL it points.
-    static func failure(_ error: any Error) -> QueryFailure {
-        if let failure = error as? QueryFailure { return failure }
-        guard let error = error as? PSQLError else { return QueryFailure.connection("the database failed: \(error)") }
-        if let info = error.serverInfo, let message = info[.message] {
-            let state = info[.sqlState]
-            if state == "57014" {
-                return QueryFailure.timeout("the query ran past its timeout and was stopped (\(message))")
-            }
-            // PostgreSQL counts the position in characters from 1.
-            return QueryFailure.sql(
-                message + (state.map { " (SQLSTATE \($0))" } ?? ""),
-                offset: info[.position].flatMap(Int.init).map { $0 - 1 })
-        }
-        return QueryFailure.connection("the connection to the database failed (\(error.code))")
     }
 }

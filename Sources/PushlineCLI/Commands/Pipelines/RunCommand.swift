@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import Foundation
+import HubWire
 import PipelineConfig
 import PipelineCore
 import PushlineLogging

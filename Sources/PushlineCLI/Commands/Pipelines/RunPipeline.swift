@@ -112,7 +112,7 @@ struct RunPipeline {
             guard let run = try await journal.run(matching: id) else {
                 throw CommandFailure("no run '\(id)' in \(RunStores.display(journal.location))")
             }
-            if try await JournalOption.shownStatus(run, store: journal) == "running" {
+            if try await RunView.shownStatus(run, store: journal) == "running" {
                 throw CommandFailure("run \(run.id) is running (pid \(run.pid)); \(doing) after it ends")
             }
             return run

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineCore
+import RunFlow
 
 /// A found item with its run, for `runs find --format json`.
 struct FoundView: Encodable {

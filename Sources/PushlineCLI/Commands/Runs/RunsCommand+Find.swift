@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HubWire
 import PipelineCore
 import RunFlow
 import RunStore
