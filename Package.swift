@@ -324,10 +324,12 @@ let package = Package(
         .testTarget(
             name: "PipelineConfigTests",
             dependencies: ["Engine", "PipelineConfig", "HubExpressions", "HubWire", "PipelineCore"]),
-        .testTarget(name: "SignStepTests", dependencies: ["PushlineLogging", "SignStep", "PipelineCore", "HubWire"]),
+        .testTarget(
+            name: "SignStepTests",
+            dependencies: ["PushlineLogging", "SignStep", "PipelineCore", "HubWire", "TestSupport"]),
         .testTarget(
             name: "RenderStepTests",
-            dependencies: ["PushlineLogging", "RenderStep", "PipelineCore", "HubExpressions", "HubWire"]),
+            dependencies: ["PushlineLogging", "RenderStep", "PipelineCore", "HubExpressions", "HubWire", "TestSupport"]),
         // Diagnostic fixtures run the whole offline stack (loader + real steps), so they live here.
         .testTarget(
             name: "RegisterStepTests",
@@ -339,13 +341,13 @@ let package = Package(
             name: "SendStepTests",
             dependencies: [
                 "Engine", "HubClient", "PushlineLogging", "SendStep", "CancelStep", "OutcomesStep", "PipelineCore",
-                "RunStore", "HubExpressions", "HubWire",
+                "RunStore", "HubExpressions", "HubWire", "TestSupport",
             ]),
         .testTarget(
             name: "QueryStepTests",
             dependencies: [
                 "PushlineLogging", "QueryStep", "PipelineCore", "RunStore", "PostgresRunStore", "CSQLite",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), "TestSupport",
             ]),
         .testTarget(name: "PluginProtocolTests", dependencies: ["PluginProtocol", "PipelineCore"]),
         // Scripted plugins (Python, standard library only) that behave and misbehave.
@@ -360,12 +362,14 @@ let package = Package(
             dependencies: ["PushlineCLI", "RunFlow", "PipelineCore", "HTTPServing", "CSQLite"],
             path: "Tests/Support/CommandTestSupport"),
         // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders.
-        .target(name: "TestSupport", dependencies: ["PipelineCore", "RunStore"], path: "Tests/Support/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["PipelineCore", "RunStore", "HubWire", "PushlineLogging"],
+            path: "Tests/Support/TestSupport"),
         .testTarget(
             name: "PluginStepTests",
             dependencies: [
                 "PushlineLogging", "PluginStep", "PluginProtocol", "PipelineCore", "RunStore", "ProcessTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), "TestSupport",
             ], exclude: ["Plugins"]),
         .testTarget(
             name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig", "Engine", "PipelineCore"],

@@ -2,6 +2,7 @@ import Foundation
 import PipelineCore
 import PluginProtocol
 import PushlineLogging
+import TestSupport
 import Testing
 
 @testable import PluginStep
@@ -51,10 +52,7 @@ func onPath(_ program: String) -> String? {
 
 /// A context for a step run without a run store (rows go to a temporary file).
 func context(dryRun: Bool = false) -> StepContext {
-    StepContext(
-        logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system,
-        document: PipelineDocument(file: "p.yaml", directory: "."), state: RunState(), isDryRun: dryRun,
-        transport: DryRunTransport())
+    .forTesting(dryRun: dryRun)
 }
 
 /// The plugin's step with `options`, built from what it describes.

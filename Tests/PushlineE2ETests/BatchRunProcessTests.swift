@@ -39,14 +39,8 @@ import Testing
     }
 
     func emulator(config: String? = nil) async throws -> (PushlineProcess, String, String) {
-        let process = try PushlineProcess(
-            ["emulator", "--port", "0"] + (config.map { ["--config", inputs + $0] } ?? []))
-        let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(
-            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
-        let connection = try #require(
-            banner.split(separator: "\n").first { $0.contains("Endpoint=") && $0.contains("Full") })
-        return (process, base, connection.trimmingCharacters(in: .whitespaces))
+        let emulator = try await EmulatorProcess.start(config.map { ["--config", inputs + $0] } ?? [])
+        return (emulator.process, emulator.base, try #require(emulator.connections.first { $0.contains("Full") }))
     }
 
     func environment(_ scratch: Scratch, _ connection: String) -> [String: String] {

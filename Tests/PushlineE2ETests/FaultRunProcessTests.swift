@@ -7,12 +7,8 @@ import Testing
     let inputs = CommandRunner.root + "/Tests/PushlineCLITests/Inputs/"
 
     func emulator(config: String) async throws -> (PushlineProcess, String, String) {
-        let process = try PushlineProcess(["emulator", "--port", "0", "--config", inputs + config])
-        let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(
-            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
-        let connection = try #require(banner.split(separator: "\n").first { $0.contains("Endpoint=") })
-        return (process, base, connection.trimmingCharacters(in: .whitespaces))
+        let emulator = try await EmulatorProcess.start(["--config", inputs + config])
+        return (emulator.process, emulator.base, try #require(emulator.connections.first))
     }
 
     @Test func throttledAndBusySendsAreRetriedAndDeliveredExactlyOnce() async throws {

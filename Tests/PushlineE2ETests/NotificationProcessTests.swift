@@ -31,10 +31,9 @@ import Testing
           - { reason: expired, handles: ["\(Self.dead)"] }
         telemetry-delay: 1s
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let process = try PushlineProcess(["emulator", "--port", "0", "--config", config])
-        let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let full = try #require(banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=Full") })
-        return (process, ["NH_CONNECTION": full.trimmingCharacters(in: .whitespaces), "NH_HUB": "myhub"])
+        let emulator = try await EmulatorProcess.start(["--config", config])
+        let full = try #require(emulator.connection(named: "Full"))
+        return (emulator.process, ["NH_CONNECTION": full, "NH_HUB": "myhub"])
     }
 
     @Test func showsTheOutcomeOnceFinalAndSaysPlainlyWhenTheHubKeepsNone() async throws {

@@ -9,16 +9,10 @@ import Testing
 
     /// A running emulator; returns its base URL and connection strings by policy.
     func emulator(_ extra: [String] = []) async throws -> (PushlineProcess, String, [String: String]) {
-        let process = try PushlineProcess(["emulator", "--port", "0"] + extra)
-        let banner = try await process.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(
-            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        let emulator = try await EmulatorProcess.start(extra)
         var strings: [String: String] = [:]
-        for line in banner.split(separator: "\n") where line.contains("Endpoint=") {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            strings[try ConnectionString(parsing: text).keyName] = text
-        }
-        return (process, base, strings)
+        for text in emulator.connections { strings[try ConnectionString(parsing: text).keyName] = text }
+        return (emulator.process, emulator.base, strings)
     }
 
     func run(_ arguments: [String], connection: String, environment: [String: String] = [:]) async throws -> (

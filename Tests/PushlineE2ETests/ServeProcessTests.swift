@@ -36,15 +36,11 @@ func rawHTTP(_ method: String, _ url: String, headers: [String: String] = [:], b
 
     /// A real `pushline emulator` on a free port: the process, its base URL and its Full connection string.
     static func startEmulator() async throws -> (PushlineProcess, String, String) {
-        let emulator = try PushlineProcess(["emulator", "--port", "0"])
-        let banner = try await emulator.waitForOutput(containing: "stop with Ctrl-C")
-        let base = try #require(
-            banner.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
-        let connection = try #require(
-            banner.split(separator: "\n").first { $0.contains("SharedAccessKeyName=DefaultFullSharedAccessSignature") }
+        let emulator = try await EmulatorProcess.start()
+        return (
+            emulator.process, emulator.base,
+            try #require(emulator.connection(named: "DefaultFullSharedAccessSignature"))
         )
-        .trimmingCharacters(in: .whitespaces)
-        return (emulator, base, connection)
     }
 
     func basic(_ user: String, _ password: String) -> [String: String] {

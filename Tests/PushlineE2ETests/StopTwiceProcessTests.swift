@@ -11,12 +11,12 @@ extension BatchRunProcessTests {
         let (emulator, base, connection) = try await emulator(config: "emulator-slow-sends.yaml")
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
-        // The first sends are answered after 10 s; by then the run watches for signals, and the next ones are in flight
-        // for another 10 s.
+        // The first sends are answered after 25 s; by then the run watches for signals, and the next ones are in flight
+        // for another 25 s.
         try await waitForDeliveries(base, atLeast: 1, timeout: 120)
         kill(first.process.processIdentifier, SIGTERM)
         _ = try await first.waitForOutput(containing: "SIGTERM received: no new items")
-        // Well inside the requests' 10 s and the stop's 30 s grace: only the second signal ends it this soon.
+        // Well inside the requests' 25 s and the stop's 30 s grace: only the second signal ends it this soon.
         #expect(try await first.stop(signal: SIGTERM, timeout: 8) == 143)
         #expect(
             !first.stdout.contains("run the same command again to resume"),

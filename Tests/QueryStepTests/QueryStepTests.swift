@@ -3,6 +3,7 @@ import Foundation
 import PipelineCore
 import PostgresRunStore
 import PushlineLogging
+import TestSupport
 import Testing
 
 @testable import QueryStep
@@ -96,10 +97,7 @@ func build(
 
 /// A dry run's context (no run store: the rows go to a file of the run's own).
 func context(dryRun: Bool = true) -> StepContext {
-    StepContext(
-        logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system,
-        document: PipelineDocument(file: "p.yaml", directory: "."),
-        state: RunState(), isDryRun: dryRun, transport: DryRunTransport())
+    .forTesting(dryRun: dryRun)
 }
 
 /// The rows a result's file holds, as JSON objects.

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineCore
+import TestSupport
 import Testing
 
 @testable import RegisterStep

@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import TestSupport
 import Testing
 
 @testable import RegisterStep

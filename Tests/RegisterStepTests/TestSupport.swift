@@ -71,10 +71,9 @@ func built(_ pairs: [(String, ConfigNode)], directory: String = ".") throws -> R
 }
 
 func context(_ transport: any HubTransport, dryRun: Bool = false, directory: String = ".") -> StepContext {
-    StepContext(
-        logger: PushlineLogging.logger(label: "test", level: "critical")!,
-        clock: .fixed(Date(timeIntervalSince1970: 1_699_996_400)), document: document(directory: directory),
-        state: RunState(), isDryRun: dryRun, transport: transport)
+    .forTesting(
+        document: document(directory: directory), transport: transport, dryRun: dryRun,
+        clock: .fixed(Date(timeIntervalSince1970: 1_699_996_400)))
 }
 
 /// Runs the step, expecting it not to register every device: a failure (a device the hub refused), or
@@ -119,63 +118,5 @@ extension ReportValue {
             result[device] = outcome
         }
         return result
-    }
-}
-
-// MARK: - Transport double
-
-/// Records every request and answers from a script; tracks how many requests were in flight at once.
-final class ScriptedTransport: HubTransport {
-    /// The answer to the n-th request (1-based), or a transport error; nil for the usual success.
-    typealias Script = @Sendable (HubRequest, Int) -> Result<HubResponse, TransportError>?
-
-    private struct State {
-        var requests: [HubRequest] = []
-        var inFlight = 0
-        var maxInFlight = 0
-        var registrationIDs = 0
-    }
-
-    private let state = Mutex(State())
-    private let delay: Duration?
-    private let script: Script?
-
-    init(delay: Duration? = nil, script: Script? = nil) {
-        self.delay = delay
-        self.script = script
-    }
-
-    var requests: [HubRequest] { state.withLock { $0.requests } }
-    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
-
-    func execute(
-        _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
-    ) async throws(TransportError) -> TransportResult {
-        let number = state.withLock { state in
-            state.requests.append(request)
-            state.inFlight += 1
-            state.maxInFlight = max(state.maxInFlight, state.inFlight)
-            return state.requests.count
-        }
-        if let delay { try? await Task.sleep(for: delay) }
-        state.withLock { $0.inFlight -= 1 }
-        let answer = script?(request, number) ?? .success(success(for: request))
-        return TransportResult(response: try answer.get(), attempts: 1, elapsedMs: 0, trackingId: "t-\(number)")
-    }
-
-    /// What NH answers on success: 201 + Location for registration ids (reg-1, reg-2, …), 204 for deletes,
-    /// otherwise 200.
-    func success(for request: HubRequest) -> HubResponse {
-        switch request.method {
-        case .post:
-            let id = state.withLock {
-                $0.registrationIDs += 1
-                return $0.registrationIDs
-            }
-            return HubResponse(
-                status: 201, headers: [HubHeader("Location", base + "registrationids/reg-\(id)?api-version=2020-06")])
-        case .delete: return HubResponse(status: 204)
-        default: return HubResponse(status: 200)
-        }
     }
 }

@@ -3,6 +3,7 @@ import HubExpressions
 import HubWire
 import PipelineCore
 import PushlineLogging
+import TestSupport
 import Testing
 
 @testable import RenderStep
@@ -20,9 +21,7 @@ private let toast = declaration(
 private let document = PipelineDocument(file: "p.yaml", directory: ".", templates: [generic, toast])
 
 private func context() -> StepContext {
-    StepContext(
-        logger: PushlineLogging.logger(label: "test", level: "critical")!, clock: .system, document: document,
-        state: RunState(), isDryRun: true, transport: DryRunTransport())
+    .forTesting(document: document)
 }
 
 private func scalar(_ text: String, _ line: Int, _ column: Int) -> ConfigNode {

@@ -1,6 +1,7 @@
 import HubWire
 import PipelineCore
 import RunStore
+import TestSupport
 import Testing
 
 @testable import CancelStep
@@ -17,7 +18,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {
     @Test func cancelDeletesTheScheduledNotification() async throws {
         let step = try #require(
             diagnose([("hub", "sports"), ("notification-ids", "7138412281836466052-3339543437946614470-1")]).0)
-        let transport = RecordingTransport([HubResponse(status: 200)])
+        let transport = ScriptedTransport([HubResponse(status: 200)])
         let result = try await run(step, transport: transport)
         let request = try #require(transport.requests.first)
         #expect(request.method == .delete)
@@ -34,7 +35,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {
 
     @Test func aListIsCancelledIdByIdEachOnce() async throws {
         let step = try #require(diagnose([("hub", "sports"), ("notification-ids", ["n-1", "n-2", "n-1"])]).0)
-        let transport = RecordingTransport([HubResponse(status: 200), HubResponse(status: 200)])
+        let transport = ScriptedTransport([HubResponse(status: 200), HubResponse(status: 200)])
         let result = try await run(step, transport: transport)
         #expect(
             transport.requests.map(\.url)
@@ -53,7 +54,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {
         for step in [cancel as any RunnableStep, test] {
             var sent = 0
             for index in 0..<3 {
-                let transport = RecordingTransport([
+                let transport = ScriptedTransport([
                     HubResponse(
                         status: 201, headers: [HubHeader("Location", "http://h/myhub/messages/n1?api-version=2020-06")])
                 ])
@@ -72,7 +73,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {
     @Test func anUnknownIdSaysItWasSentOrCancelledAlreadyAfterTheOthersAreCancelled() async throws {
         let step = try #require(diagnose([("hub", "sports"), ("notification-ids", "n-1")]).0)
         do {
-            _ = try await run(step, transport: RecordingTransport([HubResponse(status: 404)]))
+            _ = try await run(step, transport: ScriptedTransport([HubResponse(status: 404)]))
             Issue.record("a 404 must fail the step")
         } catch let failure as StepFailure {
             #expect(
@@ -82,7 +83,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {
             #expect(failure.code == .hubRefused)
         }
         let two = try #require(diagnose([("hub", "sports"), ("notification-ids", ["n-1", "n-2"])]).0)
-        let transport = RecordingTransport([HubResponse(status: 404), HubResponse(status: 200)])
+        let transport = ScriptedTransport([HubResponse(status: 404), HubResponse(status: 200)])
         await #expect(throws: StepFailure.self) { _ = try await run(two, transport: transport) }
         #expect(transport.requests.count == 2, "a stale id does not leave the others going out")
     }
@@ -108,7 +109,7 @@ private func diagnose(_ pairs: [(String, Any)]) -> (CancelStep?, [String]) {
 
     @Test func dryRunShowsTheDeleteAndSendsNothing() async throws {
         let step = try #require(diagnose([("hub", "sports"), ("notification-ids", "n-1")]).0)
-        let result = try await run(step, transport: RecordingTransport(), dryRun: true)
+        let result = try await run(step, transport: ScriptedTransport(), dryRun: true)
         #expect(result.summary == "would cancel scheduled notification 'n-1' on hub 'sports' (nothing sent)")
         #expect(
             result.lines.first?.hasPrefix(

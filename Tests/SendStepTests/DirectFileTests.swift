@@ -1,6 +1,7 @@
 import Foundation
 import HubWire
 import PipelineCore
+import TestSupport
 import Testing
 
 @testable import SendStep
@@ -28,7 +29,7 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
         ])
         #expect(problems.isEmpty)
         let step = try #require(built)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         let result = try await run(step, transport: transport)
         #expect(
             transport.requests.map(\.url)
@@ -48,7 +49,7 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
                 ("hub", "sports"), ("format", "apple"), ("template", "alert"), ("direct-file", path),
                 ("properties", [("message", "x")]),
             ]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         _ = try await run(step, transport: transport)
         #expect(transport.requests.map(\.url) == ["http://127.0.0.1:8080/myhub/messages?api-version=2020-06&direct"])
         #expect(transport.requests.first?.header("ServiceBusNotification-DeviceHandle") == token(7))
@@ -142,9 +143,9 @@ private func token(_ n: Int) -> String { String(format: "%064X", n) }
             ]).0)
         try ((0..<1200).map(token) + ["oops"]).joined(separator: "\n").write(
             toFile: path, atomically: true, encoding: .utf8)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         await #expect(throws: StepFailure.self) { _ = try await run(step, transport: transport) }
-        do { _ = try await run(step, transport: RecordingTransport()) } catch let failure as StepFailure {
+        do { _ = try await run(step, transport: ScriptedTransport()) } catch let failure as StepFailure {
             #expect(
                 failure.message
                     == "handle file '\(path)' changed after it was checked: line 1201: handle 'oops' is not an APNs device token: 'o' is not a hex digit"

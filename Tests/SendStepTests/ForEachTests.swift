@@ -2,6 +2,7 @@ import Foundation
 import HubWire
 import PipelineCore
 import RunStore
+import TestSupport
 import Testing
 
 @testable import SendStep
@@ -31,7 +32,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
                 ("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                 ("properties", [("message", "$(headline)")]),
             ]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         let result = try await run(step, transport: transport)
         #expect(
             transport.requests.map { $0.header("ServiceBusNotification-Tags") } == ["$UserId:{alice}", "$UserId:{bob}"])
@@ -44,7 +45,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
             result.outputs == [
                 "accepted": .integer(2), "failed": .integer(0), "unknown": .integer(0), "already-sent": .integer(0),
                 "bad": .integer(0), "skipped": .integer(0), "total": .integer(2),
-                "notification-ids": .list(["n1", "n2"], total: 2), "tracking-ids": .list(["t", "t"], total: 2),
+                "notification-ids": .list(["n1", "n2"], total: 2), "tracking-ids": .list(["t-1", "t-2"], total: 2),
             ])
         // Every output send declares, and only those (an `outcomes` step hands on what reading telemetry found).
         #expect(Set(result.outputs.keys) == Set(SendStep.outputs.map(\.name)))
@@ -57,14 +58,14 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
                 ("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                 ("properties", [("message", "hi")]),
             ]).0)
-        let result = try await run(step, transport: RecordingTransport())
+        let result = try await run(step, transport: ScriptedTransport())
         guard case .list(let ids, let total)? = result.outputs["notification-ids"] else {
             Issue.record("no notification-ids")
             return
         }
         #expect(ids.count == 100 && total == 150 && ids.first == "n1")
         #expect(result.outputs["accepted"] == .integer(150))
-        let dry = try await run(step, transport: RecordingTransport(), dryRun: true)
+        let dry = try await run(step, transport: ScriptedTransport(), dryRun: true)
         #expect(
             dry.outputs["accepted"] == .integer(0) && dry.outputs["notification-ids"] == .list([], total: 0),
             "a dry run sends nothing")
@@ -77,7 +78,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
                 ("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                 ("properties", [("message", "$(headline)")]),
             ]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         let result = try await run(step, transport: transport)
         #expect(transport.requests.count == 2)
         #expect(result.items == ItemCounts(accepted: 2, bad: 2))
@@ -100,7 +101,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
             let step = try #require(build(options).0)
             var seen: [String] = []
             for index in 0..<3 {
-                let transport = RecordingTransport()
+                let transport = ScriptedTransport()
                 let result = try await run(
                     step, transport: transport, batch: BatchControl(shard: Shard(index: index, count: 3)))
                 let sent = transport.requests.map { String(decoding: $0.body, as: UTF8.self) }
@@ -179,7 +180,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
                 ("hub", "sports"), ("format", "apple"), ("template", "alert"), ("for-each", path),
                 ("direct", "$(token)"), ("properties", [("message", "Hi $(name)")]),
             ]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         let result = try await run(step, transport: transport)
         #expect(transport.requests.map { $0.header("ServiceBusNotification-DeviceHandle") } == [token])
         #expect(String(decoding: transport.requests[0].body, as: UTF8.self) == #"{"aps":{"alert":"Hi Ann"}}"#)
@@ -193,7 +194,7 @@ private func rows(_ text: String, _ ext: String = "csv") throws -> String {
                 ("hub", "sports"), ("for-each", path), ("audience", "$UserId:{$(userId)}"),
                 ("properties", [("m", "x")]),
             ]).0)
-        let result = try await run(step, transport: RecordingTransport(), dryRun: true)
+        let result = try await run(step, transport: ScriptedTransport(), dryRun: true)
         #expect(
             result.summary.hasPrefix(
                 "would send template notifications, one per row of '\(path)', on hub 'sports' (10 requests, nothing sent)"

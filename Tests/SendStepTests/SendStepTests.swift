@@ -6,32 +6,10 @@ import PipelineCore
 import PushlineLogging
 import RunStore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import SendStep
-
-/// Records requests and answers from a script (201 with a Location by default).
-final class RecordingTransport: HubTransport {
-    private let state: Mutex<(requests: [HubRequest], script: [HubResponse])>
-    init(_ script: [HubResponse] = []) { state = Mutex(([], script)) }
-    var requests: [HubRequest] { state.withLock { $0.requests } }
-
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-        async throws(TransportError) -> TransportResult
-    {
-        let response = state.withLock { state -> HubResponse in
-            state.requests.append(request)
-            return state.script.isEmpty
-                ? HubResponse(
-                    status: 201,
-                    headers: [
-                        HubHeader("Location", "http://h/myhub/messages/n\(state.requests.count)?api-version=2020-06")
-                    ])
-                : state.script.removeFirst()
-        }
-        return TransportResult(response: response, attempts: 1, elapsedMs: 1, trackingId: "t")
-    }
-}
 
 let at = SourceLocation(file: "p.yaml", line: 1, column: 1)
 let connection = try! ConnectionString(
@@ -169,7 +147,7 @@ func run(
     @Test func templateSendToADeclaredAudience() async throws {
         let step = try #require(
             build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "Hi \"you\"")])]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         let result = try await run(step, transport: transport)
         let request = try #require(transport.requests.first)
         #expect(request.url == "http://127.0.0.1:8080/myhub/messages?api-version=2020-06")
@@ -185,7 +163,7 @@ func run(
             build([
                 ("hub", "sports"), ("audience", "fans"), ("properties", [("message", "later")]), ("schedule", "in 2h"),
             ]).0)
-        let result = try await run(step, transport: RecordingTransport())
+        let result = try await run(step, transport: ScriptedTransport())
         // The clock stands at 2023-11-14T22:13:20Z: two hours on.
         #expect(result.summary.hasSuffix("; scheduled: it goes out at 2023-11-15T00:13:20 UTC"), "\(result.summary)")
     }
@@ -196,7 +174,7 @@ func run(
                 ("hub", "sports"), ("format", "apple"), ("template", "alert"), ("audience", "username:alice"),
                 ("headers", [("apns-priority", "10")]), ("properties", [("message", "Hello")]),
             ]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         _ = try await run(step, transport: transport)
         let request = try #require(transport.requests.first)
         #expect(request.header("ServiceBusNotification-Format") == "apple")
@@ -209,7 +187,7 @@ func run(
         let handles = (0..<2500).map { String(format: "%064X", $0) }
         let step = SendStep(
             hub: hub, format: "apple", target: .direct(handles), template: alert, properties: ["message": "x"])
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         let result = try await run(step, transport: transport)
         #expect(
             transport.requests.map(\.url)
@@ -220,7 +198,7 @@ func run(
     @Test func scheduledDelayBecomesAScheduleTime() async throws {
         let step = try #require(
             build([("hub", "sports"), ("broadcast", "true"), ("schedule", "in 2h"), ("properties", [("m", "x")])]).0)
-        let transport = RecordingTransport()
+        let transport = ScriptedTransport()
         _ = try await run(step, transport: transport)
         let request = try #require(transport.requests.first)
         #expect(request.url == "http://127.0.0.1:8080/myhub/schedulednotifications?api-version=2020-06")
@@ -231,7 +209,7 @@ func run(
     @Test func dryRunShowsTheRequestWithoutTheSignature() async throws {
         let step = try #require(
             build([("hub", "sports"), ("audience", "fans"), ("properties", [("message", "Hi")])]).0)
-        let result = try await run(step, transport: RecordingTransport(), dryRun: true)
+        let result = try await run(step, transport: ScriptedTransport(), dryRun: true)
         #expect(
             result.summary
                 == "would send a template notification to audience 'fans' on hub 'sports' (1 request, nothing sent)")
@@ -243,7 +221,7 @@ func run(
 
     @Test func hubFailuresSayWhatToDo() async throws {
         let step = try #require(build([("hub", "sports"), ("audience", "fans")]).0)
-        let transport = RecordingTransport([HubResponse(status: 403)])
+        let transport = ScriptedTransport([HubResponse(status: 403)])
         do {
             _ = try await run(step, transport: transport)
             Issue.record("a 403 must fail the step")

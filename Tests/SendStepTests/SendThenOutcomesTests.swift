@@ -4,6 +4,7 @@ import HubWire
 import PipelineCore
 import RunStore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import OutcomesStep
@@ -157,7 +158,7 @@ private func sendThenRead(
     @Test func aHubThatGivesNoNotificationIdsKeepsNoTelemetry() async throws {
         // A Free or Basic hub answers a send 201 without a Location.
         let (sent, result) = try await sendThenRead(
-            [("wait", "1m")], transport: RecordingTransport([HubResponse(status: 201)]))
+            [("wait", "1m")], transport: ScriptedTransport([HubResponse(status: 201)]))
         #expect(sent.outputs["accepted"] == .integer(1))
         #expect(result.outputs["outcome-state"] == .string("unavailable"))
         #expect(

@@ -2,6 +2,7 @@ import Foundation
 import HubWire
 import PipelineCore
 import PushlineLogging
+import TestSupport
 import Testing
 
 @testable import SignStep
@@ -15,11 +16,9 @@ private let hub = HubDeclaration(
     name: "tutorial", location: at, connection: connection, hubName: "myhub", endpoint: nil)
 
 private func context(now: TimeInterval, dryRun: Bool = true) -> StepContext {
-    StepContext(
-        logger: PushlineLogging.logger(label: "test", level: "critical")!,
-        clock: .fixed(Date(timeIntervalSince1970: now)),
-        document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(), isDryRun: dryRun,
-        transport: DryRunTransport())
+    .forTesting(
+        document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), dryRun: dryRun,
+        clock: .fixed(Date(timeIntervalSince1970: now)))
 }
 
 private func build(_ pairs: [(String, String)]) -> (SignStep?, [Diagnostic]) {
