@@ -16,8 +16,11 @@ struct PostgresStoreTests {
     @Test("a wrong password is a configuration error (exit 78) that names the store and never the password")
     func wrongPassword() async throws {
         let admin = try #require(Server.admin)
-        let wrong = admin.replacingOccurrences(
-            of: #"://pushline:[^@]*@"#, with: "://pushline:not-the-password-42@", options: .regularExpression)
+        let wrong =
+            admin.replacingOccurrences(
+                of: #"://pushline:[^@]*@"#, with: "://pushline:not-the-password-42@", options: .regularExpression)
+            // Room to connect while every suite starts at once on a small machine.
+            + (admin.contains("?") ? "&" : "?") + "connect_timeout=60"
         let error = await #expect(throws: RunStoreError.self) {
             _ = try await PostgresStore.open(wrong, environment: [:])
         }

@@ -9,7 +9,11 @@ import Testing
 /// The query step against the PostgreSQL server CI starts (`PUSHLINE_TEST_POSTGRES`); skipped without one unless
 /// `PUSHLINE_REQUIRE_POSTGRES=1`.
 @Suite struct PostgresQueryTests {
-    static let url = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The server's URL with room to connect while every suite starts at once on a small machine (the default 10 s was
+    /// exceeded there once).
+    static let url = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap {
+        $0.isEmpty ? nil : $0 + ($0.contains("?") ? "&" : "?") + "connect_timeout=60"
+    }
     static let required = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
 
     /// Runs `body` with a schema of its own holding `users`, dropped after.
