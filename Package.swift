@@ -359,9 +359,10 @@ let package = Package(
         // emulator's scratch folder, an OTLP receiver.
         .target(
             name: "CommandTestSupport",
-            dependencies: ["PushlineCLI", "RunFlow", "PipelineCore", "HTTPServing", "CSQLite"],
+            dependencies: ["PushlineCLI", "RunFlow", "PipelineCore", "HTTPServing", "CSQLite", "TestSupport"],
             path: "Tests/Support/CommandTestSupport"),
-        // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders.
+        // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders,
+        // the PostgreSQL test server.
         .target(
             name: "TestSupport", dependencies: ["PipelineCore", "RunStore", "HubWire", "PushlineLogging"],
             path: "Tests/Support/TestSupport"),
@@ -384,8 +385,11 @@ let package = Package(
             ]),
         // The run-store contract: every implementation passes the same suite.
         .testTarget(
-            name: "RunStoreTests", dependencies: ["RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore"]),
-        .testTarget(name: "PostgresRunStoreTests", dependencies: ["PostgresRunStore", "RunStore", "PipelineCore"]),
+            name: "RunStoreTests",
+            dependencies: ["RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore", "TestSupport"]),
+        .testTarget(
+            name: "PostgresRunStoreTests",
+            dependencies: ["PostgresRunStore", "RunStore", "PipelineCore", "TestSupport"]),
         // Tests of both servers talk raw HTTP/1.1 through HummingbirdTesting's client, never Pushline's own.
         .testTarget(
             name: "HTTPServingTests",

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunStore
+import TestSupport
 import Testing
 
 @testable import PostgresRunStore
@@ -10,7 +11,7 @@ import Testing
 @Suite(
     "PostgresStore calls past their limit",
     .enabled(
-        if: Server.admin != nil || Server.required,
+        if: TestPostgres.isEnabled,
         "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
 struct PostgresCallLimitTests {
     @Test("a write held up past its limit fails, and does not commit once what held it up lets go")
@@ -37,27 +38,29 @@ struct PostgresCallLimitTests {
                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 """
             let deadline = ContinuousClock.now + .seconds(60)
-            while holder.isRunning, try await Server.query(held, database: url) != "1", ContinuousClock.now < deadline {
+            while holder.isRunning, try await TestPostgres.query(held, database: url) != "1",
+                ContinuousClock.now < deadline
+            {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            try #require(try await Server.query(held, database: url) == "1", "the holder never took the lock")
+            try #require(try await TestPostgres.query(held, database: url) == "1", "the holder never took the lock")
             let error = await #expect(throws: LedgerError.self) { try await ledger.markSending([item]) }
             // The write gave up at its limit; it was not merely slow until the table was let go.
             #expect(error?.message.contains("no answer within") == true, "\(error?.message ?? "")")
             #expect(holder.isRunning, "the holder still held the table when the write gave up")
 
             // Let go of the table: its session ends and its transaction rolls back.
-            try await Server.query(
+            try await TestPostgres.query(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
                     + "AND query LIKE '%pg_sleep(120)%' AND pid <> pg_backend_pid()", database: url)
             while holder.isRunning { try await Task.sleep(for: .milliseconds(50)) }
             try await Task.sleep(for: .seconds(1))
             // Read past the store's 5 s pause after an unreachable moment, through psql.
             #expect(
-                try await Server.query("SELECT count(*) FROM pushline.items", database: url) == "0",
+                try await TestPostgres.query("SELECT count(*) FROM pushline.items", database: url) == "0",
                 "the write reported failed left nothing behind")
             #expect(
-                try await Server.query(
+                try await TestPostgres.query(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in%'",
                     database: url) == "0", "no session was left holding a transaction open")
         }
@@ -67,7 +70,7 @@ struct PostgresCallLimitTests {
 @Suite(
     "PostgresStore schema migration",
     .enabled(
-        if: Server.admin != nil || Server.required,
+        if: TestPostgres.isEnabled,
         "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
 struct PostgresMigrationTests {
     @Test(
@@ -76,9 +79,10 @@ struct PostgresMigrationTests {
     func fromVersion3() async throws {
         try await Server.withDatabase { url in
             let older = (1...3).flatMap { PostgresSchema.migrations[$0] ?? [] }
-            for statement in older { try await Server.query(statement, database: url) }
-            try await Server.query("UPDATE pushline.meta SET value = '3' WHERE key = 'schema_version'", database: url)
-            try await Server.query(
+            for statement in older { try await TestPostgres.query(statement, database: url) }
+            try await TestPostgres.query(
+                "UPDATE pushline.meta SET value = '3' WHERE key = 'schema_version'", database: url)
+            try await TestPostgres.query(
                 "INSERT INTO pushline.runs (id, identity, pipeline, started_at, status, pid, resumes, shard) "
                     + "VALUES ('r1', 'i', '/p.yaml', 1000, 'completed', 7, 0, '1/4')", database: url)
             let store = try #require(try await PostgresStore.open(url, environment: [:]))
@@ -88,7 +92,8 @@ struct PostgresMigrationTests {
                 runs.map(\.id) == ["r1"] && runs.map(\.generation) == [0] && runs.first?.shard?.description == "1/4")
             #expect(runs.first?.pipeline == "p" && runs.first?.path == "/p.yaml")
             #expect(
-                try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
+                try await TestPostgres.query(
+                    "SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
                     == "\(PostgresSchema.version)")
         }
     }
@@ -99,17 +104,18 @@ struct PostgresMigrationTests {
     func fromVersion4() async throws {
         try await Server.withDatabase { url in
             for statement in (1...4).flatMap({ PostgresSchema.migrations[$0] ?? [] }) {
-                try await Server.query(statement, database: url)
+                try await TestPostgres.query(statement, database: url)
             }
-            try await Server.query("UPDATE pushline.meta SET value = '4' WHERE key = 'schema_version'", database: url)
-            try await Server.query(
+            try await TestPostgres.query(
+                "UPDATE pushline.meta SET value = '4' WHERE key = 'schema_version'", database: url)
+            try await TestPostgres.query(
                 """
                 INSERT INTO pushline.runs (seq, id, identity, pipeline, started_at, status, pid) VALUES
                     (1, 'r1', 'i1', '/srv/a/pipelines/digest.yaml', 1000, 'completed', 1),
                     (2, 'r2', 'i2', '/srv/b/pipelines/digest.yaml', 2000, 'interrupted', 2),
                     (3, 'r3', 'i3', '/srv/a/pipelines/news.yml', 3000, 'completed', 3)
                 """, database: url)
-            try await Server.query(
+            try await TestPostgres.query(
                 """
                 INSERT INTO pushline.items (run, step, "row", step_id, origin, digest, state, attempts, updated_at, idempotency_key) VALUES
                     (1, 1, 1, 'send', 'rows.csv:2', 'd1', 'accepted', 1, 1000, 'step1:digest-u1'),

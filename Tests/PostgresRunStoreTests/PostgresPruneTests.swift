@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunStore
+import TestSupport
 import Testing
 
 @testable import PostgresRunStore
@@ -9,7 +10,7 @@ import Testing
 /// leaves the items table's space free (the table's empty end given back).
 @Suite(
     "PostgresStore pruning",
-    .enabled(if: Server.admin != nil || Server.required, "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
+    .enabled(if: TestPostgres.isEnabled, "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
 struct PostgresPruneTests {
     @Test(
         "a million items: prune removes the old run (and would the partial one), keeps the run in its window, and vacuums"
@@ -44,7 +45,7 @@ struct PostgresPruneTests {
                             state: .accepted)
                     })
             }
-            try await Server.query(
+            try await TestPostgres.query(
                 """
                 INSERT INTO pushline.items (run, step, "row", step_id, origin, digest, idempotency_key, target, state, attempts,
                                             notification_id, retriable, updated_at)
@@ -55,7 +56,7 @@ struct PostgresPruneTests {
                     VALUES ((SELECT seq FROM pushline.runs WHERE id = '\(old.id)'), 2, 1, 10, 'send', 'rows.csv', 2, 'x', 1, 1);
                 """, database: url)
             let heapBefore =
-                Int64(try await Server.query("SELECT pg_relation_size('pushline.items')", database: url)) ?? 0
+                Int64(try await TestPostgres.query("SELECT pg_relation_size('pushline.items')", database: url)) ?? 0
             #expect(heapBefore > 50_000_000, "\(heapBefore)")
 
             let plan = PrunePolicy(olderThan: 30 * 86400).plan(try await store.runs(limit: 100), now: now) { _ in false
@@ -67,7 +68,7 @@ struct PostgresPruneTests {
             let dry = try await store.removeRuns([old.id], dryRun: true)
             #expect(dry == RemovedRuns(runs: 1, items: 1_000_000, skipRanges: 1))
             #expect(
-                try await Server.query("SELECT count(*) FROM pushline.items", database: url) == "1000020",
+                try await TestPostgres.query("SELECT count(*) FROM pushline.items", database: url) == "1000020",
                 "a dry run removes nothing")
 
             let removed = try await store.removeRuns([old.id], dryRun: false)
@@ -82,7 +83,7 @@ struct PostgresPruneTests {
             let space = try await store.reclaimSpace()
             #expect(space.method.hasPrefix("VACUUM") && space.after < space.before, "\(space)")
             let heapAfter =
-                Int64(try await Server.query("SELECT pg_relation_size('pushline.items')", database: url)) ?? -1
+                Int64(try await TestPostgres.query("SELECT pg_relation_size('pushline.items')", database: url)) ?? -1
             #expect(heapAfter < heapBefore / 20, "VACUUM gave the table's empty end back: \(heapBefore) → \(heapAfter)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PipelineCore
 import RunStore
+import TestSupport
 import Testing
 
 @testable import PostgresRunStore
@@ -10,12 +11,12 @@ import Testing
 @Suite(
     "PostgresStore against a real server",
     .enabled(
-        if: Server.admin != nil || Server.required,
+        if: TestPostgres.isEnabled,
         "needs PUSHLINE_TEST_POSTGRES (.ci/postgres.sh start DIR)"))
 struct PostgresStoreTests {
     @Test("a wrong password is a configuration error (exit 78) that names the store and never the password")
     func wrongPassword() async throws {
-        let admin = try #require(Server.admin)
+        let admin = try #require(TestPostgres.adminURL)
         let wrong =
             admin.replacingOccurrences(
                 of: #"://pushline:[^@]*@"#, with: "://pushline:not-the-password-42@", options: .regularExpression)
@@ -29,7 +30,7 @@ struct PostgresStoreTests {
         #expect(error?.message.contains("postgres://pushline@127.0.0.1") == true)
         #expect(error?.message.contains("not-the-password-42") == false)
 
-        let unknownDatabase = try #require(Server.url(database: "no_such_database"))
+        let unknownDatabase = try TestPostgres.url(database: "no_such_database")
         let missing = await #expect(throws: RunStoreError.self) {
             _ = try await PostgresStore.open(unknownDatabase, environment: [:])
         }
@@ -62,7 +63,8 @@ struct PostgresStoreTests {
             #expect(try await stores[5].latestRun(identity: "i") == run)
             for store in stores { await store.close() }
             #expect(
-                try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
+                try await TestPostgres.query(
+                    "SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
                     == "\(PostgresSchema.version)")
         }
     }
@@ -72,7 +74,7 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let store = try #require(try await PostgresStore.open(url, environment: [:]))
             await store.close()
-            _ = try await Server.query(
+            _ = try await TestPostgres.query(
                 "UPDATE pushline.meta SET value = '99' WHERE key = 'schema_version'", database: url)
             let error = await #expect(throws: RunStoreError.self) {
                 _ = try await PostgresStore.open(url, environment: [:])
@@ -80,11 +82,13 @@ struct PostgresStoreTests {
             #expect(error?.kind == .configuration)
             #expect(error?.message.contains("schema version 99") == true)
             #expect(
-                try await Server.query("SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
+                try await TestPostgres.query(
+                    "SELECT value FROM pushline.meta WHERE key = 'schema_version'", database: url)
                     == "99")
         }
         try await Server.withDatabase { url in
-            _ = try await Server.query("CREATE SCHEMA pushline; CREATE TABLE pushline.runs (x int)", database: url)
+            _ = try await TestPostgres.query(
+                "CREATE SCHEMA pushline; CREATE TABLE pushline.runs (x int)", database: url)
             let error = await #expect(throws: RunStoreError.self) {
                 _ = try await PostgresStore.open(url, environment: [:])
             }
@@ -97,7 +101,7 @@ struct PostgresStoreTests {
         try await Server.withDatabase { url in
             let opened = try await PostgresStore.open(url, environment: [:], create: false)
             #expect(opened == nil)
-            let schemas = try await Server.query(
+            let schemas = try await TestPostgres.query(
                 "SELECT count(*) FROM pg_namespace WHERE nspname = 'pushline'", database: url)
             #expect(schemas == "0")
         }
@@ -185,7 +189,7 @@ struct PostgresStoreTests {
             #expect(holder == LockHolder(pid: 11, host: "node-a", startedAt: 1000))
 
             // The first holder's lock connection dies (its node vanished, a network split): the server frees the lock.
-            _ = try await Server.query(
+            _ = try await TestPostgres.query(
                 """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE application_name = 'holder-one (run lock)'
@@ -245,59 +249,15 @@ struct PostgresStoreTests {
     }
 }
 
-/// The test server `PUSHLINE_TEST_POSTGRES` names, reached with `psql` for what the product never does.
+/// What the suites here add to the shared test server.
 enum Server {
-    static let admin = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
-    static let required = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
-
-    /// The admin URL with another database, keeping its parameters (always with a `?`).
-    static func url(database: String) -> String? {
-        guard let admin, let at = admin.range(of: "@"), let slash = admin[at.upperBound...].firstIndex(of: "/") else {
-            return nil
-        }
-        let query = admin[slash...].firstIndex(of: "?").map { String(admin[$0...]) } ?? "?sslmode=prefer"
-        return String(admin[..<slash]) + "/" + database + query
-    }
-
     /// Runs `body` with the URL of a new, empty database, dropped afterwards.
     static func withDatabase(_ body: (String) async throws -> Void) async throws {
-        let name = "pushline_pg_" + UUID().uuidString.lowercased().filter(\.isHexDigit)
-        _ = try await query("CREATE DATABASE \(name)", database: nil)
-        defer { _ = try? queryWaiting("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", database: nil) }
-        try await body(try #require(url(database: name)))
+        let name = TestPostgres.uniqueName("pushline_pg_")
+        try await TestPostgres.createDatabase(name)
+        defer { _ = try? TestPostgres.queryWaiting("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        try await body(try TestPostgres.url(database: name))
     }
-
-    /// Runs SQL with psql; the first column of the last row, trimmed. psql is waited for on a thread of its own: a test
-    /// that blocked one of the few threads Swift's tasks share (one per core) for the seconds a million-row insert
-    /// takes would hold up every other test's store calls past their time limits.
-    @discardableResult
-    static func query(_ sql: String, database url: String?) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try queryWaiting(sql, database: url) }) }
-        }
-    }
-
-    /// `query`, blocking the calling thread (for a `defer`, which cannot wait).
-    @discardableResult
-    static func queryWaiting(_ sql: String, database url: String?) throws -> String {
-        let target = try #require(url ?? admin)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1",
-            target.replacingOccurrences(of: "&application_name=holder-one", with: ""), "-c", sql,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw PsqlError(text: text) }
-        return text.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-    }
-
-    struct PsqlError: Error { let text: String }
 
     /// A loopback port nothing listens on.
     static func closedPort() throws -> Int {

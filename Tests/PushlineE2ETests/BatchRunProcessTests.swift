@@ -25,10 +25,10 @@ import Testing
         var rows: String { directory + "/rows.csv" }
         var devices: String { directory + "/devices.csv" }
 
-        init(users count: Int, badRows: [Int: String] = [:], journal kind: JournalKind = .sqlite) throws {
+        init(users count: Int, badRows: [Int: String] = [:], journal kind: JournalKind = .sqlite) async throws {
             directory = TestScratch.root.appendingPathComponent("digest-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            journal = try kind.make(directory)
+            journal = try await kind.make(directory)
             let devices = (1...count).map { "dev-\($0),apns,\(String(format: "%064X", $0)),digest,u-\($0)" }
             try ("installationId,platform,pushChannel,tags,userId\n" + devices.joined(separator: "\n") + "\n")
                 .write(toFile: self.devices, atomically: true, encoding: .utf8)
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func fiveThousandRowsUnderFaultsAreDeliveredExactlyOnce() async throws {
-        let scratch = try Scratch(users: 5000)
+        let scratch = try await Scratch(users: 5000)
         let (emulator, base, connection) = try await emulator(config: "emulator-batch-faults.yaml")
         try await register(scratch, connection)
         let report = scratch.directory + "/report.json"
@@ -123,7 +123,7 @@ import Testing
 
     @Test(arguments: JournalKind.all)
     func aRunKilledHalfWayResumesWithoutSendingTwiceAndReportsTheUnknown(_ kind: JournalKind) async throws {
-        let scratch = try Scratch(users: 5000, journal: kind)
+        let scratch = try await Scratch(users: 5000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))
@@ -162,7 +162,7 @@ import Testing
 
     @Test(arguments: JournalKind.all)
     func aSecondRunAtOnceExits75AndSIGTERMLeavesAResumableJournal(_ kind: JournalKind) async throws {
-        let scratch = try Scratch(users: 3000, journal: kind)
+        let scratch = try await Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let paced = scratch.directory + "/digest-paced.yaml"
@@ -203,7 +203,7 @@ import Testing
     }
 
     @Test func malformedRowsStopTheRunWithTheirLineAndAFixedRunCompletesOnce() async throws {
-        let scratch = try Scratch(users: 20, badRows: [4: "u-4,\"unclosed\"x", 9: "bad user,Hi"])
+        let scratch = try await Scratch(users: 20, badRows: [4: "u-4,\"unclosed\"x", 9: "bad user,Hi"])
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
@@ -232,7 +232,7 @@ import Testing
         #expect(try await again.waitForExit() == 2)
         #expect(try await deliveries(base).isEmpty)
 
-        let fixed = try Scratch(users: 20)
+        let fixed = try await Scratch(users: 20)
         try FileManager.default.removeItem(atPath: scratch.rows)
         try FileManager.default.copyItem(atPath: fixed.rows, toPath: scratch.rows)
         let complete = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
@@ -247,7 +247,7 @@ import Testing
     }
 
     @Test func aRegisterRunKilledHalfWayResumesWithoutCreatingARegistrationTwice() async throws {
-        let scratch = try Scratch(users: 1)
+        let scratch = try await Scratch(users: 1)
         let users = scratch.directory + "/users.csv"
         let count = 2000
         try ("userId,token\n" + (1...count).map { "u-\($0),fcm-token-\($0):APA91b" }.joined(separator: "\n") + "\n")

@@ -6,7 +6,7 @@ import Testing
 /// code that is 0 only when a live run would start.
 extension BatchRunProcessTests {
     @Test func checkProvesTheKeyTheHubAndTheRightsAndSendsNothing() async throws {
-        let scratch = try Scratch(users: 3)
+        let scratch = try await Scratch(users: 3)
         let (emulator, base, connection) = try await emulator()
         let ready = try PushlineProcess(["check", digest], environment: environment(scratch, connection))
         #expect(try await ready.waitForExit() == 0, "\(ready.stdout)")
@@ -58,7 +58,7 @@ extension BatchRunProcessTests {
     }
 
     @Test func checkOfOnePartPlansItsRowsAndKnowsItsRunAndTheSplit() async throws {
-        let scratch = try Scratch(users: 40)
+        let scratch = try await Scratch(users: 40)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let env = environment(scratch, connection)

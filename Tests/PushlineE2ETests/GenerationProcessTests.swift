@@ -6,7 +6,7 @@ import Testing
 /// `runs show` lists one generation's parts, never the last start of one part beside an older start of another.
 extension BatchRunProcessTests {
     @Test func partsStartedAgainFormANewGenerationThatRunsShowKeepsApartFromTheFirst() async throws {
-        let scratch = try Scratch(users: 30)
+        let scratch = try await Scratch(users: 30)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let env = environment(scratch, connection)

@@ -16,7 +16,7 @@ extension BatchRunProcessTests {
 
     @Test(arguments: earlierJournals)
     func aJournalOfAnEarlierReleaseIsMigratedAndItsStoppedRunResumes(_ kind: JournalKind, _ schema: Int?) async throws {
-        let scratch = try Scratch(users: 3000, journal: kind)
+        let scratch = try await Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))

@@ -7,7 +7,7 @@ import Testing
 extension BatchRunProcessTests {
     @Test(arguments: JournalKind.all)
     func theSameRunFromAnotherPathIsTurnedAwayWhileItSendsAndResumesOnceItWasKilled(_ kind: JournalKind) async throws {
-        let scratch = try Scratch(users: 3000, journal: kind)
+        let scratch = try await Scratch(users: 3000, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let text = try slowPacedText()

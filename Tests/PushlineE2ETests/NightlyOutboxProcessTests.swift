@@ -29,7 +29,7 @@ struct NightlyOutboxProcessTests {
         // The hub's clock is behind the earliest night's, so the tokens of every night are valid there.
         let (emulator, base, strings) = try await runs.emulator(["--clock-offset=-50h"])
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
-        let night = try Night(source: source, journal: kind, connection: full)
+        let night = try await Night(source: source, journal: kind, connection: full)
         defer { night.remove() }
         try await night.registerDevices()
         try await walk(night, source: source, base: base, received: { try await Received(base) })
@@ -155,11 +155,13 @@ struct Night {
     let source: NightlyOutboxProcessTests.Source
     let environment: [String: String]
 
-    init(source: NightlyOutboxProcessTests.Source, journal: JournalKind, connection: String) throws {
+    init(source: NightlyOutboxProcessTests.Source, journal: JournalKind, connection: String) async throws {
         directory = NSTemporaryDirectory() + "pushline-nightly-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.source = source
-        environment = ["PUSHLINE_JOURNAL": try journal.make(directory), "NH_CONNECTION": connection, "NH_HUB": "myhub"]
+        environment = [
+            "PUSHLINE_JOURNAL": try await journal.make(directory), "NH_CONNECTION": connection, "NH_HUB": "myhub",
+        ]
         let blocks = MarkdownBlocks.blocks(in: "docs/batch-runs.md", marked: "nightly")
         let table = try #require(blocks.first { $0.language == "sql" }).lines.joined(separator: "\n")
         var pipeline = try #require(blocks.first { $0.language == "yaml" }).lines.joined(separator: "\n") + "\n"

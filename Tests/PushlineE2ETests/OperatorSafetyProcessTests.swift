@@ -25,7 +25,7 @@ extension BatchRunProcessTests {
     }
 
     @Test func anUnterminatedQuoteStopsTheRunBeforeAnySendAndNamesTheLinesItWouldSwallow() async throws {
-        let scratch = try Scratch(users: 20, badRows: [4: "u-4,\"unterminated quote"])
+        let scratch = try await Scratch(users: 20, badRows: [4: "u-4,\"unterminated quote"])
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", digest, "--quiet"], environment: environment(scratch, connection))
@@ -58,7 +58,7 @@ extension BatchRunProcessTests {
 
     @Test func fixingBadRowsAndRunningAgainSendsOnlyThoseRowsAndNotTheTagSendAgain() async throws {
         let bad = [4: "u-4,\"unclosed\"x", 9: ",Hi", 10: ",Hi", 11: ",Hi"]
-        let scratch = try Scratch(users: 20, badRows: bad)
+        let scratch = try await Scratch(users: 20, badRows: bad)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let reportPath = scratch.directory + "/first.json"
@@ -125,7 +125,7 @@ extension BatchRunProcessTests {
     }
 
     @Test func aDryRunOfFiveThousandPacedRowsIsNotPacedAndNeverSaysAccepted() async throws {
-        let scratch = try Scratch(users: 5000)
+        let scratch = try await Scratch(users: 5000)
         let connection =
             "Endpoint=sb://contoso-nh.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=not-a-secret"
         let reportPath = scratch.directory + "/dry.json"
@@ -150,7 +150,7 @@ extension BatchRunProcessTests {
     }
 
     @Test func runsResolveSettlesUnknownItemsAndEndsThePartialRun() async throws {
-        let scratch = try Scratch(users: 3)
+        let scratch = try await Scratch(users: 3)
         let (emulator, _, connection) = try await emulator(config: "emulator-ambiguous.yaml")
         try await register(scratch, connection)
         let reportPath = scratch.directory + "/report.json"
@@ -190,7 +190,7 @@ extension BatchRunProcessTests {
     }
 
     @Test func declaredKeysBelongToTheirStepAndHoldAcrossRuns() async throws {
-        let scratch = try Scratch(users: 5)
+        let scratch = try await Scratch(users: 5)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let pipeline = inputs + "e2e/two-steps-one-key.yaml"

@@ -39,7 +39,7 @@ extension BatchRunProcessTests {
         async throws
     {
         let users = 3000
-        let scratch = try Scratch(users: users, badRows: [1500: "bad user,Hi"], journal: kind)
+        let scratch = try await Scratch(users: users, badRows: [1500: "bad user,Hi"], journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let first = try checkout(scratch, "a")
@@ -80,7 +80,7 @@ extension BatchRunProcessTests {
     @Test(arguments: JournalKind.all)
     func theFixedInputStartedFromAnotherCheckoutWhileTheFirstStallsWaitsItsTurn(_ kind: JournalKind) async throws {
         let users = 3000
-        let scratch = try Scratch(users: users, badRows: [2900: "bad user,Hi"], journal: kind)
+        let scratch = try await Scratch(users: users, badRows: [2900: "bad user,Hi"], journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let stalled = try PushlineProcess(
@@ -109,7 +109,7 @@ extension BatchRunProcessTests {
         // once: the default key is the request on that hub, checked as each item is marked sending, so neither sends
         // what the other has, whichever gets to a row first.
         let users = 3000
-        let scratch = try Scratch(users: users, journal: kind)
+        let scratch = try await Scratch(users: users, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let slow = try checkout(scratch, "a", extra: "name: digest-a\n")
@@ -139,7 +139,7 @@ extension BatchRunProcessTests {
 
     @Test(arguments: JournalKind.all)
     func twoUnrelatedPipelinesWithOneFileNameNeitherLockNorDeduplicateEachOther(_ kind: JournalKind) async throws {
-        let scratch = try Scratch(users: 20, journal: kind)
+        let scratch = try await Scratch(users: 20, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         let keyed = "      idempotency-key: \"digest-$(userId)\"\n"

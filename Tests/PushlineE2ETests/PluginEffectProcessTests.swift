@@ -59,7 +59,7 @@ extension PipelineRunProcessTests {
     func anExternalPluginCutOffIsUnknown(_ kind: JournalKind) async throws {
         let (directory, pipeline) = try externalRecorder()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let environment = ["PUSHLINE_JOURNAL": try kind.make(directory)]
+        let environment = ["PUSHLINE_JOURNAL": try await kind.make(directory)]
         _ = try await killWhileThePluginWorks(pipeline, in: directory, environment: environment)
         try FileManager.default.removeItem(atPath: directory + "/slow")
         let run = try #require(try recordedRequests(directory).first?["run"] as? String)

@@ -250,7 +250,7 @@ extension PipelineRunProcessTests {
             recorder: { folder: "\(directory)" }
 
         """.write(toFile: pipeline, atomically: true, encoding: .utf8)
-        let environment = ["PUSHLINE_JOURNAL": try kind.make(directory)]
+        let environment = ["PUSHLINE_JOURNAL": try await kind.make(directory)]
         let first = try PushlineProcess(["run", pipeline], environment: environment)
         // Its progress is logged under cron (no terminal): the plugin is at work.
         _ = try await first.waitForOutput(containing: "plugin progress")

@@ -22,7 +22,7 @@ extension BatchRunProcessTests {
 
     @Test(arguments: JournalKind.all)
     func pruneKeepsWhatTheWindowNeedsAndRetentionRemovesTheRest(_ kind: JournalKind) async throws {
-        let scratch = try Scratch(users: 20, journal: kind)
+        let scratch = try await Scratch(users: 20, journal: kind)
         let (emulator, base, connection) = try await emulator()
         try await register(scratch, connection)
         // The digest, with its default 12 h window.

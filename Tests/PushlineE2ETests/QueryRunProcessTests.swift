@@ -216,7 +216,7 @@ extension PipelineRunProcessTests {
         let full = try #require(strings["DefaultFullSharedAccessSignature"])
         let directory = try queryScratch(users: 2)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try JournalKind.postgres.make(directory)
+        let database = try await JournalKind.postgres.make(directory)
         let psql = Process()
         psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         psql.arguments = [

@@ -27,7 +27,7 @@ struct ShardedRunProcessTests {
     }
 
     @Test func fourShardsFromFourDirectoriesSendEveryRowOnceThroughAKillADuplicateAndARerun() async throws {
-        let scratch = try BatchRunProcessTests.Scratch(users: users, journal: .postgres)
+        let scratch = try await BatchRunProcessTests.Scratch(users: users, journal: .postgres)
         let (emulator, base, connection) = try await batch.emulator()
         try await batch.register(scratch, connection)
 
@@ -99,7 +99,7 @@ struct ShardedRunProcessTests {
     @Test func theJournalDatabaseDyingMidRunStopsEveryShardResumablyAndTheyResumeOnceItIsBack() async throws {
         let server = try PrivatePostgres.start()
         defer { server.remove() }
-        var scratch = try BatchRunProcessTests.Scratch(users: 3000)
+        var scratch = try await BatchRunProcessTests.Scratch(users: 3000)
         scratch.journal = server.url
         let (emulator, base, connection) = try await batch.emulator()
         try await batch.register(scratch, connection)

@@ -14,7 +14,7 @@ import Testing
         "two shards keep to one rate together, through either store", arguments: JournalKind.all,
         ["digest-hub-rate.yaml", "digest-rate25.yaml"])
     func twoShardsShareOneBudget(_ journal: JournalKind, _ pipeline: String) async throws {
-        let scratch = try BatchRunProcessTests.Scratch(users: users, journal: journal)
+        let scratch = try await BatchRunProcessTests.Scratch(users: users, journal: journal)
         let (emulator, base, connection) = try await batch.emulator()
         try await batch.register(scratch, connection)
         let reports = (0..<2).map { scratch.directory + "/shard-\($0).json" }

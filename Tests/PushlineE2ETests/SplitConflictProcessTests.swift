@@ -11,7 +11,7 @@ import Testing
         "while a run sends whole, a part is turned away (75), also with --again; while a part sends, a whole run is",
         arguments: JournalKind.all)
     func otherSplitsAreTurnedAway(_ journal: JournalKind) async throws {
-        let scratch = try BatchRunProcessTests.Scratch(users: 3000, journal: journal)
+        let scratch = try await BatchRunProcessTests.Scratch(users: 3000, journal: journal)
         let (emulator, base, connection) = try await batch.emulator()
         try await batch.register(scratch, connection)
         let environment = batch.environment(scratch, connection)

@@ -7,7 +7,7 @@ extension BatchRunProcessTests {
         "a second SIGTERM ends a run at once: no report, its requests in flight left unknown, and the resumed run sends every other row once"
     )
     func aSecondSignalEndsTheRunAtOnce() async throws {
-        let scratch = try Scratch(users: 20)
+        let scratch = try await Scratch(users: 20)
         let (emulator, base, connection) = try await emulator(config: "emulator-slow-sends.yaml")
         try await register(scratch, connection)
         let first = try PushlineProcess(["run", paced, "--quiet"], environment: environment(scratch, connection))

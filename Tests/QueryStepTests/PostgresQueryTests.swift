@@ -2,6 +2,7 @@ import Foundation
 import PipelineCore
 import PostgresNIO
 import PostgresRunStore
+import TestSupport
 import Testing
 
 @testable import QueryStep
@@ -11,10 +12,8 @@ import Testing
 @Suite struct PostgresQueryTests {
     /// The server's URL with room to connect while every suite starts at once on a small machine (the default 10 s was
     /// exceeded there once).
-    static let url = ProcessInfo.processInfo.environment["PUSHLINE_TEST_POSTGRES"].flatMap {
-        $0.isEmpty ? nil : $0 + ($0.contains("?") ? "&" : "?") + "connect_timeout=60"
-    }
-    static let required = ProcessInfo.processInfo.environment["PUSHLINE_REQUIRE_POSTGRES"] == "1"
+    static let url = try? TestPostgres.url(database: "postgres", adding: "connect_timeout=60")
+    static let required = TestPostgres.required
 
     /// Runs `body` with a schema of its own holding `users`, dropped after.
     private func withTable(_ body: (String, String) async throws -> Void) async throws {
