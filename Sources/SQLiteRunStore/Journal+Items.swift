@@ -5,8 +5,8 @@ import RunStore
 extension Journal {
     /// Item counts per step and state for a run, ordered by step and then by state in lifecycle order
     /// (pending, sending, accepted, failed, unknown); rows skipped as already sent count as duplicates.
-    package func counts(run: String) throws(RunStoreError) -> [StepCount] {
-        try withConnection { (connection) throws(RunStoreError) -> [StepCount] in
+    package func counts(run: String) async throws(RunStoreError) -> [StepCount] {
+        try await withConnection { (connection) throws(RunStoreError) -> [StepCount] in
             var counts: [StepCount] = []
             try connection.query(
                 """
@@ -26,12 +26,12 @@ extension Journal {
 
     /// Items of a run in the given states (all states when `states` is empty), ordered by (step, row), at
     /// most `limit` (none when `limit` is not positive).
-    package func items(run: String, states: [ItemState], limit: Int) throws(RunStoreError) -> [JournalItem] {
+    package func items(run: String, states: [ItemState], limit: Int) async throws(RunStoreError) -> [JournalItem] {
         guard limit > 0 else { return [] }
         // Sorted and deduplicated, so each set of states maps to one cached statement.
         let wanted = ItemState.allCases.filter(states.contains)
         let filter = wanted.isEmpty ? "" : " AND i.state IN " + StoredState.sql(wanted)
-        return try withConnection { (connection) throws(RunStoreError) -> [JournalItem] in
+        return try await withConnection { (connection) throws(RunStoreError) -> [JournalItem] in
             var items: [JournalItem] = []
             try connection.query(
                 """
@@ -55,8 +55,8 @@ extension Journal {
     ///
     /// The reason is the error text, except that an "already sent by run X (rows.csv:41 at …)" groups
     /// by its run (`FailureReason`), so a thousand duplicates of one run are one group.
-    package func failureGroups(run: String, examples: Int) throws(RunStoreError) -> [FailureGroup] {
-        try withConnection { (connection) throws(RunStoreError) -> [FailureGroup] in
+    package func failureGroups(run: String, examples: Int) async throws(RunStoreError) -> [FailureGroup] {
+        try await withConnection { (connection) throws(RunStoreError) -> [FailureGroup] in
             var groups: [FailureGroup] = []
             try connection.query(
                 """

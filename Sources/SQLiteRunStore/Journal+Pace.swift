@@ -6,9 +6,9 @@ import RunStore
 /// run on one machine, or two pipelines sending to one hub. Same table and rules as the PostgreSQL store,
 /// on this machine's clock (every process sharing the file shares the clock).
 extension Journal {
-    package func reserve(hub: String, budget: PaceBudget?, count: Int) -> Double? {
+    package func reserve(hub: String, budget: PaceBudget?, count: Int) async -> Double? {
         let now = Date().timeIntervalSince1970
-        return try? withConnection { (connection) throws(RunStoreError) -> Double in
+        return try? await withConnection { (connection) throws(RunStoreError) -> Double in
             guard let budget, count > 0, budget.rate > 0 else {
                 return max(0, try Self.pausedUntil(hub, connection) - now)
             }
@@ -33,10 +33,10 @@ extension Journal {
         }
     }
 
-    package func pause(hub: String, seconds: Double) {
+    package func pause(hub: String, seconds: Double) async {
         guard seconds > 0, seconds.isFinite else { return }
         let until = Date().timeIntervalSince1970 + seconds
-        _ = try? withConnection { (connection) throws(RunStoreError) -> Int in
+        _ = try? await withConnection { (connection) throws(RunStoreError) -> Int in
             try connection.execute(
                 """
                 INSERT INTO pace (key, next_slot, paused_until) VALUES (?1, 0, ?2)

@@ -2,8 +2,8 @@ import RunStore
 
 /// Where each pipeline was last started from (`PipelineHome`).
 extension Journal {
-    package func pipelineHome(name: String) throws(RunStoreError) -> PipelineHome? {
-        try withConnection { (connection) throws(RunStoreError) -> PipelineHome? in
+    package func pipelineHome(name: String) async throws(RunStoreError) -> PipelineHome? {
+        try await withConnection { (connection) throws(RunStoreError) -> PipelineHome? in
             var found: PipelineHome?
             try connection.query(
                 "SELECT path, content, declared, seen_at FROM pipelines WHERE name = ?1",
@@ -19,8 +19,8 @@ extension Journal {
         }
     }
 
-    package func recordPipelineHome(_ home: PipelineHome) throws(RunStoreError) {
-        try withConnection { (connection) throws(RunStoreError) in
+    package func recordPipelineHome(_ home: PipelineHome) async throws(RunStoreError) {
+        try await withConnection { (connection) throws(RunStoreError) in
             try connection.execute(
                 """
                 INSERT INTO pipelines (name, path, content, declared, seen_at) VALUES (?1, ?2, ?3, ?4, ?5)

@@ -6,10 +6,11 @@ extension Journal {
     /// Items deleted per transaction, so runs sending meanwhile wait for the journal's lock only briefly.
     static let pruneChunk = 20_000
 
-    package func removeRuns(_ ids: [String], dryRun: Bool) throws(RunStoreError) -> RemovedRuns {
+    package func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns {
         var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
         for id in ids {
-            try withConnection { (connection) throws(RunStoreError) in
+            let run = try await withConnection { (connection) throws(RunStoreError) -> RemovedRuns in
+                var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
                 var seq: Int64?
                 try connection.query(
                     "SELECT seq FROM runs WHERE id = ?1",
@@ -17,7 +18,7 @@ extension Journal {
                         try statement.bind(1, id)
                     }
                 ) { (row) throws(RunStoreError) in seq = row.int64(0) }
-                guard let seq else { return }
+                guard let seq else { return removed }
                 let bindSeq = { (statement: SQLiteStatement) throws(RunStoreError) in try statement.bind(1, seq) }
                 if dryRun {
                     try connection.query(
@@ -60,7 +61,11 @@ extension Journal {
                     }
                 }
                 removed.runs += 1
+                return removed
             }
+            removed.runs += run.runs
+            removed.items += run.items
+            removed.skipRanges += run.skipRanges
         }
         return removed
     }
@@ -68,8 +73,8 @@ extension Journal {
     /// Gives the free pages back to the file system: `PRAGMA incremental_vacuum` on a journal made with incremental
     /// auto-vacuum; a journal made before that is rewritten whole once (`VACUUM`), which also switches it over, so
     /// later prunes are incremental. The write-ahead log is checkpointed and truncated first and after.
-    package func reclaimSpace() throws(RunStoreError) -> ReclaimedSpace {
-        try withConnection { (connection) throws(RunStoreError) -> ReclaimedSpace in
+    package func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace {
+        try await withConnection { (connection) throws(RunStoreError) -> ReclaimedSpace in
             try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(RunStoreError) in }
             let before = fileSize()
             var mode = 0

@@ -11,13 +11,13 @@ extension Journal {
     package func resolve(
         run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
         now: Double
-    ) throws(RunStoreError) -> Resolved {
+    ) async throws(RunStoreError) -> Resolved {
         let when = RunID.iso(now)
         // NUL becomes U+FFFD, as in the PostgreSQL store (whose text cannot hold it), so both keep the same record.
         let text = ("\(resolution.rawValue): settled by \(who) at \(when)" + (note.map { ": \($0)" } ?? ""))
             .replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
         let ranges = rows.isEmpty ? [1...Int.max] : rows
-        return try withConnection { (connection) throws(RunStoreError) -> Resolved in
+        return try await withConnection { (connection) throws(RunStoreError) -> Resolved in
             try connection.transaction { () throws(RunStoreError) -> Resolved in
                 var seq: Int64?
                 var status = ""
@@ -78,11 +78,11 @@ extension Journal {
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target (audience, handle, installation id)
     /// holds `text` as a whole word (`u0203` finds `$UserId:{u0203}`, not `u02031`), newest first, at most
     /// `limit`; only of `pipeline`'s runs when given, and only those written at or after `since`.
-    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) throws(RunStoreError)
+    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError)
         -> [FoundItem]
     {
         guard !text.isEmpty, limit > 0 else { return [] }
-        return try withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
+        return try await withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []
             // The text as the journal stores a default key, and as a row's origin (`OriginFiles`), when it is one.
             let originLine = try connection.originFiles.existingLine(of: text, connection)

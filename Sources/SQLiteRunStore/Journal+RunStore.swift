@@ -24,16 +24,16 @@ extension Journal: RunStore {
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
     package func resumeRun(id: String, path: String?, pid: Int32, now: Double, lock: (any RunLock)?)
-        throws(RunStoreError) -> RunRecord
+        async throws(RunStoreError) -> RunRecord
     {
-        try resumeRun(id: id, path: path, pid: pid, now: now)
+        try await resumeRun(id: id, path: path, pid: pid, now: now)
     }
 
     /// A file lock cannot be lost while its process lives: there is nothing to check.
     package func finishRun(
         id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double, lock: (any RunLock)?
-    ) throws(RunStoreError) {
-        try finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now)
+    ) async throws(RunStoreError) {
+        try await finishRun(id: id, state: state, exitCode: exitCode, summary: summary, now: now)
     }
 
     /// Nothing to do: the connection closes when the journal is released.

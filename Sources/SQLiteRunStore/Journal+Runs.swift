@@ -4,8 +4,8 @@ import RunStore
 /// Starting, resuming, finishing and finding runs.
 extension Journal {
     /// The newest run with this identity (a hex digest computed by the caller) that is `shard`, or nil.
-    package func latestRun(identity: String, shard: Shard?) throws(RunStoreError) -> RunRecord? {
-        try withConnection { (connection) throws(RunStoreError) -> RunRecord? in
+    package func latestRun(identity: String, shard: Shard?) async throws(RunStoreError) -> RunRecord? {
+        try await withConnection { (connection) throws(RunStoreError) -> RunRecord? in
             // seq (insertion order) breaks ties between runs started in the same instant.
             try Self.runs(connection, "WHERE identity = ?1 AND shard IS ?2 ORDER BY started_at DESC, seq DESC LIMIT 1")
             {
@@ -16,24 +16,10 @@ extension Journal {
         }
     }
 
-    /// The newest run of every row (no shard) with this identity, or nil.
-    package func latestRun(identity: String) throws(RunStoreError) -> RunRecord? {
-        try latestRun(identity: identity, shard: nil)
-    }
-
-    /// Starts a new run of every row.
-    package func startRun(identity: String, pipeline: String, pid: Int32, now: Double) throws(RunStoreError)
-        -> RunRecord
-    {
-        try startRun(
-            identity: identity, pipeline: pipeline, path: nil, shard: nil, generation: 0, dedupeWindow: nil, pid: pid,
-            now: now)
-    }
-
     /// Runs of `pipeline` marked running (live or abandoned), newest first, at most `limit`.
-    package func runningRuns(pipeline: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+    package func runningRuns(pipeline: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
-        return try withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
+        return try await withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
             try Self.runs(
                 connection, "WHERE pipeline = ?1 AND status = 'running' ORDER BY started_at DESC, seq DESC LIMIT ?2"
             ) {
@@ -45,9 +31,9 @@ extension Journal {
     }
 
     /// Every run with this identity, whatever its shard, newest first, at most `limit`.
-    package func runs(identity: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+    package func runs(identity: String, limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
-        return try withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
+        return try await withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
             try Self.runs(connection, "WHERE identity = ?1 ORDER BY started_at DESC, seq DESC LIMIT ?2") {
                 (statement) throws(RunStoreError) in
                 try statement.bind(1, identity)
@@ -56,33 +42,13 @@ extension Journal {
         }
     }
 
-    /// Starts a new run: id like `20261122-041200-3f9c2a` (UTC start time + 6 random hex digits), status `.running`.
-    package func startRun(identity: String, pipeline: String, shard: Shard?, pid: Int32, now: Double)
-        throws(RunStoreError) -> RunRecord
-    {
-        try startRun(
-            identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: 0, dedupeWindow: nil, pid: pid,
-            now: now)
-    }
-
-    /// Starts a new run in `generation` (see `RunRecord.generation`).
-    package func startRun(
-        identity: String, pipeline: String, shard: Shard?, generation: Int, pid: Int32,
-        now: Double
-    ) throws(RunStoreError) -> RunRecord {
-        try startRun(
-            identity: identity, pipeline: pipeline, path: nil, shard: shard, generation: generation, dedupeWindow: nil,
-            pid: pid,
-            now: now)
-    }
-
     /// Starts a new run of the pipeline named `pipeline`, read from `path`, in `generation`, keeping its items' keys at
     /// least `dedupeWindow` seconds after it ends.
     package func startRun(
         identity: String, pipeline: String, path: String?, shard: Shard?, generation: Int, dedupeWindow: Double?,
         pid: Int32, now: Double
-    ) throws(RunStoreError) -> RunRecord {
-        try withConnection { (connection) throws(RunStoreError) -> RunRecord in
+    ) async throws(RunStoreError) -> RunRecord {
+        try await withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // Two runs started in the same second collide only if they also draw the same 24 random bits;
             // DO NOTHING plus a fresh draw handles that without ever overwriting another run.
             for _ in 0..<16 {
@@ -114,17 +80,10 @@ extension Journal {
         }
     }
 
-    /// Marks an existing run running again (a resume): status `.running`, `pid`, `resumedAt = now`, `resumes += 1`.
-    ///
-    /// The end time, exit code and summary of the previous attempt are cleared, since the run has not
-    /// ended. Throws if there is no run with this id.
-    package func resumeRun(id: String, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
-        try resumeRun(id: id, path: nil, pid: pid, now: now)
-    }
-
     /// Resumes a run as `resumeRun(id:pid:now:)` does, recording `path` (when given) as where it is read from now.
-    package func resumeRun(id: String, path: String?, pid: Int32, now: Double) throws(RunStoreError) -> RunRecord {
-        try withConnection { (connection) throws(RunStoreError) -> RunRecord in
+    package func resumeRun(id: String, path: String?, pid: Int32, now: Double) async throws(RunStoreError) -> RunRecord
+    {
+        try await withConnection { (connection) throws(RunStoreError) -> RunRecord in
             // One transaction, so the record returned is exactly the one this call wrote.
             try connection.transaction { () throws(RunStoreError) -> RunRecord in
                 let changed = try connection.execute(
@@ -161,12 +120,12 @@ extension Journal {
     /// Ends a run: status (`.completed`, `.partial`, `.failed`, `.interrupted`), exit code, end time, and an
     /// optional JSON summary text. Throws if there is no run with this id or `state` is `.running`.
     package func finishRun(id: String, state: RunStatus, exitCode: Int32, summary: String?, now: Double)
-        throws(RunStoreError)
+        async throws(RunStoreError)
     {
         guard state != .running else {
             throw RunStoreError("run \(id) cannot finish as running (run journal at \(path))")
         }
-        try withConnection { (connection) throws(RunStoreError) in
+        try await withConnection { (connection) throws(RunStoreError) in
             let changed = try connection.execute(
                 """
                 UPDATE runs SET status = ?2, exit_code = ?3, ended_at = ?4, summary = ?5 WHERE id = ?1
@@ -183,9 +142,9 @@ extension Journal {
     }
 
     /// Runs, newest first, at most `limit` (none when `limit` is not positive).
-    package func runs(limit: Int) throws(RunStoreError) -> [RunRecord] {
+    package func runs(limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
-        return try withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
+        return try await withConnection { (connection) throws(RunStoreError) -> [RunRecord] in
             try Self.runs(connection, "ORDER BY started_at DESC, seq DESC LIMIT ?1") {
                 (statement) throws(RunStoreError) in
                 try statement.bind(1, Int64(limit))
@@ -195,9 +154,9 @@ extension Journal {
 
     /// The run whose id equals `id`, or the only run whose id starts with `id`; nil if there is none (or
     /// `id` is empty). Throws a `RunStoreError` listing the candidates if the prefix is ambiguous.
-    package func run(matching id: String) throws(RunStoreError) -> RunRecord? {
+    package func run(matching id: String) async throws(RunStoreError) -> RunRecord? {
         guard !id.isEmpty else { return nil }
-        return try withConnection { (connection) throws(RunStoreError) -> RunRecord? in
+        return try await withConnection { (connection) throws(RunStoreError) -> RunRecord? in
             let bindID = { (statement: SQLiteStatement) throws(RunStoreError) in try statement.bind(1, id) }
             if let exact = try Self.runs(connection, "WHERE id = ?1", bind: bindID).first { return exact }
             // substr, not LIKE: `_` and `%` in what a person typed must match themselves.

@@ -4,8 +4,8 @@ import RunStore
 /// Reading back the steps a run completed.
 extension Journal {
     /// The steps of `run` that completed, with their outputs, in step order.
-    package func completedSteps(run: String) throws(RunStoreError) -> [CompletedStep] {
-        try withConnection { (connection) throws(RunStoreError) -> [CompletedStep] in
+    package func completedSteps(run: String) async throws(RunStoreError) -> [CompletedStep] {
+        try await withConnection { (connection) throws(RunStoreError) -> [CompletedStep] in
             var steps: [CompletedStep] = []
             try connection.query(
                 """

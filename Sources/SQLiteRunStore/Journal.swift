@@ -1,12 +1,12 @@
 import Foundation
 import PipelineCore
 import RunStore
-import Synchronization
 
 /// The run journal: a SQLite file recording every batch run and every item it sent, so a run that is
 /// killed (even with SIGKILL) can resume without sending an item twice.
 ///
-/// One `Journal` holds one connection, guarded by a mutex, so it can be shared across tasks and threads.
+/// One `Journal` holds one connection, used on a queue of its own (`JournalWorker`), so it can be shared across tasks
+/// and threads and a wait on the file never holds its caller's thread.
 /// Several processes may open the same file at once: the journal uses WAL, and a writer waits up to 5 s
 /// for another process's transaction to finish.
 ///
@@ -16,7 +16,7 @@ import Synchronization
 package final class Journal: Sendable {
     /// The journal file's path.
     package let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let worker: JournalWorker
 
     /// Opens (creating if needed, with parent directories mode 0700, file mode 0600) the journal at `path`.
     ///
@@ -29,7 +29,7 @@ package final class Journal: Sendable {
         try JournalFiles.prepare(path)
         let opened = try SQLiteConnection(path: path)
         try JournalSchema.prepare(opened, lockDirectory: FilePath.directory(of: path) + "/locks")
-        connection = Mutex(opened)
+        worker = JournalWorker(connection: opened, label: "pushline.journal")
     }
 
     /// The default path: `$PUSHLINE_JOURNAL` if set and non-empty, else
@@ -69,10 +69,12 @@ package final class Journal: Sendable {
         JournalLedger(journal: self, run: nil)
     }
 
-    /// Runs `body` with the connection, holding the mutex.
+    /// Runs `body` with the connection on the journal's queue, after the calls before it.
     @discardableResult
-    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws(RunStoreError) -> T) throws(RunStoreError) -> T {
-        try connection.withLock { (opened) throws(RunStoreError) -> T in try body(opened) }
+    func withConnection<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(RunStoreError) -> T)
+        async throws(RunStoreError) -> T
+    {
+        try await worker.run(body)
     }
 
     /// `base/relative` without doubling the slash when `base` ends with one.

@@ -59,7 +59,7 @@ struct ChangingDataRunTests {
         #expect(unchanged.steps.map(\.status) == [.succeeded, .skipped], "the source was read; nothing else ran")
         #expect(fixture.printed.contains("run \(firstId) of \(fixture.pipelinePath) already completed at"))
         let store = try Journal(path: fixture.storePath)
-        #expect(try store.runs(limit: 10).map(\.id) == [firstId], "the run that found nothing to do is not kept")
+        #expect(try await store.runs(limit: 10).map(\.id) == [firstId], "the run that found nothing to do is not kept")
 
         try database(fixture, "INSERT INTO users VALUES ('u3');")
         let (fixed, rerun) = try await run(fixture)
@@ -67,7 +67,7 @@ struct ChangingDataRunTests {
         let secondId = try #require(rerun?.runId)
         #expect(secondId != firstId && rerun?.resumed == false)
         #expect(rerun?.steps.first?.summary.hasPrefix("read 3 rows") == true, "the new run read the table afresh")
-        #expect(try store.run(matching: secondId)?.generation == 1, "a spool of its own")
+        #expect(try await store.run(matching: secondId)?.generation == 1, "a spool of its own")
 
         fixture.advance(86_400)
         let (nextNight, same) = try await run(fixture)
@@ -80,7 +80,7 @@ struct ChangingDataRunTests {
         let (changed, third) = try await run(fixture)
         #expect(changed == .finished(exitCode: 0))
         #expect(third?.steps.first?.summary.hasPrefix("read 2 rows") == true)
-        #expect(try store.runs(limit: 10).count == 3)
+        #expect(try await store.runs(limit: 10).count == 3)
     }
 
     @Test(
@@ -113,7 +113,7 @@ struct ChangingDataRunTests {
         let (fresh, fourth) = try await run(fixture)
         #expect(fresh == .finished(exitCode: 0))
         let store = try Journal(path: fixture.storePath)
-        #expect(try store.run(matching: cutOffId)?.status == .expired)
+        #expect(try await store.run(matching: cutOffId)?.status == .expired)
         #expect(fourth?.runId != cutOffId && fourth?.resumed == false)
         #expect(fourth?.steps.first?.summary.hasPrefix("read 2 rows") == true)
         #expect(fixture.warned.contains("pushline: run \(cutOffId) (started "))

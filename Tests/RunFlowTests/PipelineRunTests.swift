@@ -24,7 +24,7 @@ struct PipelineRunTests {
         #expect(report?.resumed == false)
 
         let store = try Journal(path: fixture.storePath)
-        let record = try #require(try store.run(matching: runId))
+        let record = try #require(try await store.run(matching: runId))
         #expect(record.status == .completed && record.exitCode == 0)
         #expect(record.pipeline == "flow", "filed under the pipeline's name: its file name without the extension")
         #expect(record.path == URL(fileURLWithPath: fixture.pipelinePath).standardizedFileURL.path)
@@ -40,7 +40,7 @@ struct PipelineRunTests {
         let (third, fresh) = try await run(fixture, again: true)
         #expect(third == .finished(exitCode: 0))
         #expect(fresh?.runId != runId)
-        #expect(try store.runs(limit: 10).count == 2)
+        #expect(try await store.runs(limit: 10).count == 2)
     }
 
     @Test("a dry run reads no store into being: nothing is created, nothing recorded")
@@ -68,7 +68,7 @@ struct PipelineRunTests {
         #expect(error == .locked(pipeline: fixture.pipelinePath, holder: holder))
         #expect(error?.exitCode == 75)
         #expect(error?.message.contains("pid 4242 on batch-7") == true)
-        #expect(try store.runs(limit: 10).isEmpty, "nothing was started")
+        #expect(try await store.runs(limit: 10).isEmpty, "nothing was started")
         await lock.release()
     }
 

@@ -83,8 +83,8 @@ import Testing
     }
 
     @Test("a journal stores row origins as file and line, hex as bytes, and reads every item back as written")
-    func journalRoundTrip() throws {
-        try withJournalAndRun { journal, first, path in
+    func journalRoundTrip() async throws {
+        try await withJournalAndRun { journal, first, path in
             let origins = [
                 "/srv/releases/2026-11-25/rows.csv:2", "/srv/releases/2026-11-25/rows.csv:3", "step 2", "rows.csv:0042",
                 "/srv/other/devices.json:1",
@@ -98,19 +98,19 @@ import Testing
                     target: "$UserId:{u\(index)}")
             }
             let ledger = journal.ledger(run: first.id)
-            try ledger.markSending(items)
-            try ledger.record(
+            try await ledger.markSending(items)
+            try await ledger.record(
                 items.map {
                     LedgerOutcome(
                         item: $0, state: .accepted, notificationId: "9165555e87ba4e4ab1980a49f00979d9-\($0.key.row)")
                 })
 
-            let read = try journal.items(run: first.id, states: [], limit: 10)
+            let read = try await journal.items(run: first.id, states: [], limit: 10)
             #expect(read.map(\.origin) == origins)
             #expect(read.map(\.digest) == items.map(\.digest))
             #expect(read.map(\.idempotencyKey) == items.map(\.idempotencyKey))
             #expect(read.map(\.notificationId) == (1...5).map { "9165555e87ba4e4ab1980a49f00979d9-\($0)" })
-            #expect(try ledger.entry(LedgerKey(step: 1, row: 1))?.digest == "36b7b00cb2cfe9f0")
+            #expect(try await ledger.entry(LedgerKey(step: 1, row: 1))?.digest == "36b7b00cb2cfe9f0")
 
             var stored: [String] = []
             try SQLiteConnection(path: path).query(
@@ -127,30 +127,35 @@ import Testing
 
             // Another process (another connection) reads the files it did not add; keys and origins are found as written.
             let other = try Journal(path: path)
-            #expect(try other.items(run: first.id, states: [], limit: 1).first?.origin == origins[0])
-            let second = try other.startRun(identity: "j", pipeline: "digest", pid: 2, now: 2000)
-            let prior = try other.ledger(run: second.id).priorSend(
+            #expect(try await other.items(run: first.id, states: [], limit: 1).first?.origin == origins[0])
+            let second = try await other.startRun(identity: "j", pipeline: "digest", pid: 2, now: 2000)
+            let prior = try await other.ledger(run: second.id).priorSend(
                 key: items[1].idempotencyKey!, since: 0, excluding: LedgerKey(step: 1, row: 1))
             #expect(
                 prior?.runId == first.id && prior?.origin == origins[1]
                     && prior?.notificationId == "9165555e87ba4e4ab1980a49f00979d9-2")
-            #expect(try other.find(origins[4], pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [5])
-            #expect(try other.find(origins[1], pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [2])
-            #expect(try other.find("/srv/releases/2026-11-25/rows.csv:4", pipeline: nil, since: nil, limit: 5).isEmpty)
-            #expect(try other.find("rows.csv:0042", pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [4])
+            #expect(try await other.find(origins[4], pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [5])
+            #expect(try await other.find(origins[1], pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [2])
             #expect(
+                try await other.find("/srv/releases/2026-11-25/rows.csv:4", pipeline: nil, since: nil, limit: 5).isEmpty
+            )
+            #expect(
+                try await other.find("rows.csv:0042", pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [4])
+            await #expect(
                 try other.find(items[0].idempotencyKey!, pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [1]
             )
-            #expect(try other.find("/srv/releases/2026-11-25/rows.csv:9", pipeline: nil, since: nil, limit: 5).isEmpty)
+            #expect(
+                try await other.find("/srv/releases/2026-11-25/rows.csv:9", pipeline: nil, since: nil, limit: 5).isEmpty
+            )
         }
     }
 
     @Test("a file added in a transaction that rolls back is forgotten, not used for the next item")
-    func rollbackForgetsTheFile() throws {
-        try withJournalAndRun { journal, run, path in
+    func rollbackForgetsTheFile() async throws {
+        try await withJournalAndRun { journal, run, path in
             let item = LedgerItem(
                 key: LedgerKey(step: 1, row: 1), stepId: "send", origin: "/srv/a/rows.csv:2", digest: "d")
-            try journal.withConnection { (connection) throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 let failed = #expect(throws: RunStoreError.self) {
                     try connection.transaction { () throws(RunStoreError) in
                         _ = try connection.originFiles.stored(item.origin, row: 1, connection)
@@ -159,8 +164,8 @@ import Testing
                 }
                 #expect(failed?.message == "the write failed")
             }
-            try journal.ledger(run: run.id).markSending([item])
-            #expect(try journal.items(run: run.id, states: [], limit: 1).first?.origin == "/srv/a/rows.csv:2")
+            try await journal.ledger(run: run.id).markSending([item])
+            #expect(try await journal.items(run: run.id, states: [], limit: 1).first?.origin == "/srv/a/rows.csv:2")
         }
     }
 }

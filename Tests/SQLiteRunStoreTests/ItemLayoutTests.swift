@@ -31,8 +31,8 @@ import Testing
     }
 
     @Test("an item is stored compactly and reads back as written: state code, step id once, target, whole seconds")
-    func storedCompactly() throws {
-        try withJournalAndRun { journal, run, path in
+    func storedCompactly() async throws {
+        try await withJournalAndRun { journal, run, path in
             let items = (1...3).map { row in
                 LedgerItem(
                     key: LedgerKey(step: 2, row: row), stepId: "send", origin: "/srv/rows.csv:\(row + 1)",
@@ -41,25 +41,25 @@ import Testing
             }
             let ledger = journal.ledger(run: run.id)
             let before = Date().timeIntervalSince1970
-            try ledger.markSending(items)
-            try ledger.record([
+            try await ledger.markSending(items)
+            try await ledger.record([
                 LedgerOutcome(item: items[0], state: .accepted, notificationId: "9165555e87ba4e4ab1980a49f00979d9-7"),
                 LedgerOutcome(item: items[1], state: .failed, error: "410 gone"),
             ])
 
-            let read = try journal.items(run: run.id, states: [], limit: 10)
+            let read = try await journal.items(run: run.id, states: [], limit: 10)
             #expect(read.map(\.state) == [.accepted, .failed, .sending])
             #expect(read.map(\.stepId) == ["send", "send", "send"])
             #expect(read.map(\.target) == ["$UserId:{u1}", "$UserId:{u2}", "$UserId:{u3}"])
             // Whole seconds, rounded up: never earlier than the write, so a dedupe window never ends early.
             #expect(read.allSatisfy { $0.updatedAt == $0.updatedAt.rounded() && $0.updatedAt >= before })
-            #expect(
+            await #expect(
                 try journal.counts(run: run.id) == [
                     StepCount(step: 2, stepId: "send", state: .sending, count: 1),
                     StepCount(step: 2, stepId: "send", state: .accepted, count: 1),
                     StepCount(step: 2, stepId: "send", state: .failed, count: 1),
                 ])
-            #expect(try journal.failureGroups(run: run.id, examples: 1).map(\.stepId) == ["send"])
+            #expect(try await journal.failureGroups(run: run.id, examples: 1).map(\.stepId) == ["send"])
 
             let db = try SQLiteConnection(path: path)
             var stored: [String] = []
@@ -77,15 +77,15 @@ import Testing
 
             // `runs find` searches the target's text, whole or in part.
             for text in ["u2", "$UserId:{u2}", "UserId:{u2"] {
-                #expect(
+                await #expect(
                     try journal.find(text, pipeline: nil, since: nil, limit: 5).map(\.item.key.row) == [2], "\(text)")
             }
         }
     }
 
     @Test("a write that rolls back takes its step's id with it, and the ledger writes it again with the next item")
-    func rolledBackStepIsWrittenAgain() throws {
-        try withJournalAndRun { journal, run, path in
+    func rolledBackStepIsWrittenAgain() async throws {
+        try await withJournalAndRun { journal, run, path in
             let ledger = journal.ledger(run: run.id)
             try SQLiteConnection(path: path).executeScript(
                 """
@@ -93,20 +93,20 @@ import Testing
                 """)
             let refused = LedgerItem(
                 key: LedgerKey(step: 3, row: 99), stepId: "tell ops", origin: "rows.csv:100", digest: "d")
-            #expect(throws: LedgerError.self) { try ledger.markSending([refused]) }
+            await #expect(throws: LedgerError.self) { try await ledger.markSending([refused]) }
             try SQLiteConnection(path: path).executeScript("DROP TRIGGER refuse;")
-            try ledger.markSending([
+            try await ledger.markSending([
                 LedgerItem(key: LedgerKey(step: 3, row: 1), stepId: "tell ops", origin: "rows.csv:2", digest: "d")
             ])
-            #expect(try journal.items(run: run.id, states: [], limit: 5).map(\.stepId) == ["tell ops"])
+            #expect(try await journal.items(run: run.id, states: [], limit: 5).map(\.stepId) == ["tell ops"])
         }
     }
 
     @Test(
         "the dedupe lookups find earlier sends through the key index, by four bytes of the key, and compare the whole key"
     )
-    func lookupsUseTheIndex() throws {
-        try withJournalAndRun { journal, first, path in
+    func lookupsUseTheIndex() async throws {
+        try await withJournalAndRun { journal, first, path in
             // Two keys that share the four bytes the index holds, and a declared key (stored as text, indexed whole).
             let keys = [
                 "request:cd1e11b2000000000000000000000001", "request:cd1e11b2000000000000000000000002",
@@ -119,15 +119,15 @@ import Testing
                     idempotencyKey: key, target: "$UserId:{u\(index)}")
             }
             let ledger = journal.ledger(run: first.id)
-            try ledger.record(items.map { LedgerOutcome(item: $0, state: .accepted) })
+            try await ledger.record(items.map { LedgerOutcome(item: $0, state: .accepted) })
 
-            let second = try journal.startRun(identity: "j", pipeline: "digest", pid: 2, now: 2000)
+            let second = try await journal.startRun(identity: "j", pipeline: "digest", pid: 2, now: 2000)
             let asking = journal.ledger(run: second.id)
             for (index, key) in keys.enumerated() {
-                let prior = try asking.priorSend(key: key, since: 0, excluding: LedgerKey(step: 2, row: 1))
+                let prior = try await asking.priorSend(key: key, since: 0, excluding: LedgerKey(step: 2, row: 1))
                 #expect(prior?.key == LedgerKey(step: 2, row: index + 1), "\(key)")
             }
-            #expect(
+            await #expect(
                 try asking.priorSend(
                     key: "request:cd1e11b2000000000000000000000003", since: 0, excluding: LedgerKey(step: 2, row: 1))
                     == nil,
@@ -135,7 +135,7 @@ import Testing
             let asks = (keys + ["request:cd1e11b2000000000000000000000003"]).enumerated().map { index, key in
                 PriorAsk(key: key, item: LedgerKey(step: 2, row: index + 1))
             }
-            let found = try asking.priorSends(asks, since: 0)
+            let found = try await asking.priorSends(asks, since: 0)
             #expect(
                 found.mapValues(\.key) == [
                     LedgerKey(step: 2, row: 1): LedgerKey(step: 2, row: 1),

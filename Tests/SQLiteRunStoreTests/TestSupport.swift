@@ -34,26 +34,21 @@ func item(_ step: Int, _ row: Int, stepId: String = "send") -> LedgerItem {
 let novemberMorning = 1_795_320_720.0
 
 /// Opens a journal in `directory` and starts one run in it.
-func journalWithRun(in directory: String, identity: String = "abc123") throws -> (Journal, RunRecord) {
+func journalWithRun(in directory: String, identity: String = "abc123") async throws -> (Journal, RunRecord) {
     let journal = try Journal(path: directory + "/journal.sqlite")
-    let run = try journal.startRun(identity: identity, pipeline: "send.yaml", pid: 4242, now: novemberMorning)
+    let run = try await journal.startRun(identity: identity, pipeline: "send.yaml", pid: 4242, now: novemberMorning)
     return (journal, run)
 }
 
-/// Runs `body` on a thread of its own and waits for it: a test that keeps one of the few threads Swift's tasks share
-/// (one per core) busy for seconds, as a million-row journal does, would hold up every other test's timers meanwhile.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 /// Runs `body` with a new journal in a temporary directory (`path` is its file) and a run started in it.
-func withJournalAndRun<T>(_ body: (_ journal: Journal, _ run: RunRecord, _ path: String) throws -> T) throws -> T {
-    try withTemporaryDirectory { directory in
+func withJournalAndRun<T>(_ body: (_ journal: Journal, _ run: RunRecord, _ path: String) async throws -> T) async throws
+    -> T
+{
+    try await withTemporaryDirectory { directory in
         let path = directory + "/journal.sqlite"
         let journal = try Journal(path: path)
-        return try body(journal, try journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000), path)
+        return try await body(
+            journal, try await journal.startRun(identity: "i", pipeline: "digest", pid: 1, now: 1000), path)
     }
 }
 

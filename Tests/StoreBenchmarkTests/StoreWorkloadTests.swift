@@ -13,9 +13,9 @@ import Testing
         let journal = try Journal(path: directory + "/journal.sqlite")
         let measurement = try await StoreWorkload(store: journal).measure(items: 130, pipeline: "/bench/p.yaml")
         #expect(measurement.items == 130 && measurement.seconds > 0 && measurement.itemsPerSecond > 0)
-        let run = try #require(try journal.runs(limit: 1).first)
+        let run = try #require(try await journal.runs(limit: 1).first)
         #expect(run.status == .completed)
-        #expect(try journal.counts(run: run.id).map(\.count) == [130])
+        #expect(try await journal.counts(run: run.id).map(\.count) == [130])
         #expect(!journal.isLocked(pipeline: "/bench/p.yaml"))
     }
 }

@@ -5,9 +5,9 @@ import RunStore
 extension JournalLedger {
     /// The ids are counted, then read in row order, keeping only the sampled positions: memory holds the sample, not
     /// a million ids.
-    package func notificationIds(step: Int, sample size: Int) throws(LedgerError) -> NotificationSample? {
-        try ledgerCall { () throws(RunStoreError) -> NotificationSample? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> NotificationSample? in
+    package func notificationIds(step: Int, sample size: Int) async throws(LedgerError) -> NotificationSample? {
+        try await ledgerCall { () throws(RunStoreError) -> NotificationSample? in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> NotificationSample? in
                 let seq = try runSeq(connection)
                 let bind = { (statement: SQLiteStatement) throws(RunStoreError) in
                     try statement.bind(1, seq)

@@ -8,9 +8,9 @@ extension JournalLedger {
     /// The newest item of any run with `key` that was accepted, is being sent or is of unknown fate, recorded at
     /// or after `since`; the item at `excluding` of this run is not counted. The key is its own scope: a default
     /// key names its hub, a declared one its pipeline and step.
-    package func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? {
-        try ledgerCall { () throws(RunStoreError) -> PriorSend? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> PriorSend? in
+    package func priorSend(key: String, since: Double, excluding: LedgerKey) async throws(LedgerError) -> PriorSend? {
+        try await ledgerCall { () throws(RunStoreError) -> PriorSend? in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> PriorSend? in
                 try Self.prior(
                     connection, key: key, seq: run == nil ? -1 : try runSeq(connection), since: since,
                     excluding: excluding)
@@ -47,10 +47,10 @@ extension JournalLedger {
 
     /// `priorSend` for each of `asks`, in one statement per `LedgerSQL.keysPerLookup` keys: a batch's next rows ask
     /// together, which costs a read transaction (and its file locks) per batch rather than per row.
-    package func priorSends(_ asks: [PriorAsk], since: Double) throws(LedgerError) -> [LedgerKey: PriorSend] {
+    package func priorSends(_ asks: [PriorAsk], since: Double) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         guard !asks.isEmpty else { return [:] }
-        return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
-            try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
+        return try await ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = run == nil ? -1 : try runSeq(connection)
                 var keys: [String] = []
                 var seen: Set<String> = []

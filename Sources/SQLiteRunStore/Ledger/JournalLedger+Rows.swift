@@ -11,12 +11,12 @@ extension JournalLedger {
     /// `sql[n]` is the statement for n rows; `bindRow` binds one row's parameters from its first index.
     func write<Row: LedgerRow>(
         _ rows: [Row], sql: [String], perRow: Int32,
-        bindRow: (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void
-    ) throws(LedgerError) {
+        bindRow: @Sendable (Row, SQLiteStatement, Int32) throws(RunStoreError) -> Void
+    ) async throws(LedgerError) {
         guard !rows.isEmpty else { return }
         let now = Self.now()
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
+        try await ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
                     try insert(
@@ -90,7 +90,7 @@ extension JournalLedger {
 }
 
 /// What the ledger writes a row of `items` from: an item to mark, or an outcome to record.
-protocol LedgerRow {
+protocol LedgerRow: Sendable {
     var ledgerItem: LedgerItem { get }
 }
 

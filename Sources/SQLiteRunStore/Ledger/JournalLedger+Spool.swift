@@ -10,9 +10,9 @@ extension JournalLedger: RowSpool, SpoolWriting {
     /// The complete spool of this run's identity and generation, or its lock and a fresh spool to fill, or `.busy`.
     package func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
         guard let record else { throw LedgerError("this view of the run journal keeps no rows") }
-        if let complete = try completeSpool(step: step, source: source, of: record) { return .complete(complete) }
+        if let complete = try await completeSpool(step: step, source: source, of: record) { return .complete(complete) }
         let lock: any RunLock
-        switch try ledgerCall({ () throws(RunStoreError) -> LockAttempt in
+        switch try await ledgerCall({ () throws(RunStoreError) -> LockAttempt in
             try journal.lock(pipeline: record.spoolLockName(step: step, source: source), holder: .current(now: now))
         }) {
         case .held: return .busy
@@ -20,12 +20,12 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
         do throws(LedgerError) {
             // Another part may have completed it between the look and the lock.
-            if let complete = try completeSpool(step: step, source: source, of: record) {
+            if let complete = try await completeSpool(step: step, source: source, of: record) {
                 await lock.release()
                 return .complete(complete)
             }
-            let spool = try ledgerCall { () throws(RunStoreError) -> Int64 in
-                try journal.withConnection { (connection) throws(RunStoreError) -> Int64 in
+            let spool = try await ledgerCall { () throws(RunStoreError) -> Int64 in
+                try await journal.withConnection { (connection) throws(RunStoreError) -> Int64 in
                     let seq = try runSeq(connection)
                     return try connection.transaction { () throws(RunStoreError) -> Int64 in
                         // What a filler that died left goes; the rows are read again.
@@ -70,9 +70,9 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Up to `limit` lines of `spool` after row `after`, in order.
-    package func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
-        try ledgerCall { () throws(RunStoreError) -> [String] in
-            try journal.withConnection { (connection) throws(RunStoreError) -> [String] in
+    package func spoolLines(_ spool: Int64, after: Int, limit: Int) async throws(LedgerError) -> [String] {
+        try await ledgerCall { () throws(RunStoreError) -> [String] in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> [String] in
                 var lines: [String] = []
                 try connection.query(
                     "SELECT line FROM spool_rows WHERE spool = ?1 AND number > ?2 ORDER BY number LIMIT ?3",
@@ -88,9 +88,11 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
-    private func completeSpool(step: Int, source: String, of record: RunRecord) throws(LedgerError) -> SpooledRows? {
-        try ledgerCall { () throws(RunStoreError) -> SpooledRows? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
+    private func completeSpool(step: Int, source: String, of record: RunRecord) async throws(LedgerError)
+        -> SpooledRows?
+    {
+        try await ledgerCall { () throws(RunStoreError) -> SpooledRows? in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
                 var found: SpooledRows?
                 try connection.query(
                     """
@@ -118,9 +120,9 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// Appends rows to the spool `spool`, numbered on, one transaction a page.
-    package func appendSpool(_ spool: Int64, lines: [String], from first: Int) throws(LedgerError) {
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
+    package func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError) {
+        try await ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 try connection.transaction { () throws(RunStoreError) in
                     for (offset, line) in lines.enumerated() {
                         try connection.execute("INSERT INTO spool_rows (spool, number, line) VALUES (?1, ?2, ?3)") {
@@ -137,10 +139,10 @@ extension JournalLedger: RowSpool, SpoolWriting {
 
     /// Marks the spool `spool` complete; throws unless it was being filled.
     package func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double)
-        throws(LedgerError)
+        async throws(LedgerError)
     {
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
+        try await ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 try Self.complete(
                     spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection
                 )

@@ -5,9 +5,9 @@ import Synchronization
 /// Steps of the run that completed, with their outputs, in the `steps` table beside their ids.
 extension JournalLedger {
     /// The step as an earlier attempt of this run completed it; nil when it did not complete.
-    package func completedStep(_ step: Int) throws(LedgerError) -> CompletedStep? {
-        try ledgerCall { () throws(RunStoreError) -> CompletedStep? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> CompletedStep? in
+    package func completedStep(_ step: Int) async throws(LedgerError) -> CompletedStep? {
+        try await ledgerCall { () throws(RunStoreError) -> CompletedStep? in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> CompletedStep? in
                 let seq = try runSeq(connection)
                 var found: CompletedStep?
                 try connection.query(
@@ -27,9 +27,9 @@ extension JournalLedger {
     }
 
     /// Records that the step completed, with its one line and its outputs, in one transaction.
-    package func recordCompleted(_ completed: CompletedStep) throws(LedgerError) {
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
+    package func recordCompleted(_ completed: CompletedStep) async throws(LedgerError) {
+        try await ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
                     _ = try connection.execute(

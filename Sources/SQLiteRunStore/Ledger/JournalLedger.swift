@@ -37,9 +37,9 @@ package final class JournalLedger: ItemLedger {
     ///
     /// A point lookup on the primary key through a cached statement: a resume calls it once per row.
     /// Throws if the journal has no run with this ledger's id.
-    package func entry(_ key: LedgerKey) throws(LedgerError) -> LedgerEntry? {
-        try ledgerCall { () throws(RunStoreError) -> LedgerEntry? in
-            try journal.withConnection { (connection) throws(RunStoreError) -> LedgerEntry? in
+    package func entry(_ key: LedgerKey) async throws(LedgerError) -> LedgerEntry? {
+        try await ledgerCall { () throws(RunStoreError) -> LedgerEntry? in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> LedgerEntry? in
                 let seq = try runSeq(connection)
                 var found: LedgerEntry?
                 try connection.query(
@@ -64,8 +64,8 @@ package final class JournalLedger: ItemLedger {
     ///
     /// The previous attempt's notification id and error are cleared: while an item is `sending`, its
     /// fate is unknown, and its outcome will be recorded afresh.
-    package func markSending(_ items: [LedgerItem]) throws(LedgerError) {
-        try write(items, sql: LedgerSQL.markSending, perRow: LedgerSQL.markSendingParametersPerRow) {
+    package func markSending(_ items: [LedgerItem]) async throws(LedgerError) {
+        try await write(items, sql: LedgerSQL.markSending, perRow: LedgerSQL.markSendingParametersPerRow) {
             (item, statement, first) throws(RunStoreError) in
             try bindItem(item, to: statement, at: first)
         }
@@ -74,11 +74,12 @@ package final class JournalLedger: ItemLedger {
     /// Marks items `sending`, first checking in the same transaction each item that claims its key. SQLite's
     /// `BEGIN IMMEDIATE` holds the file's write lock for the whole transaction, so a second process claiming the same
     /// key waits, then sees this one's mark.
-    package func markSending(_ items: [LedgerItem], claim: KeyClaim) throws(LedgerError) -> [LedgerKey: PriorSend] {
+    package func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend]
+    {
         guard !items.isEmpty else { return [:] }
         let now = Self.now()
-        return try ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
-            try journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
+        return try await ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = try runSeq(connection)
                 return try transaction(connection) { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
                     let (marked, held) = try claim.partition(items, run: run ?? "", now: now) {
@@ -100,11 +101,11 @@ package final class JournalLedger: ItemLedger {
     /// Records outcomes and skip ranges in one transaction; an item never marked `sending` is inserted with 0
     /// attempts. The state is stored as given (normally `accepted`, `failed` or `unknown`). A skip range replaces the
     /// run's ranges it overlaps (the same range, shorter, written before).
-    package func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) throws(LedgerError) {
+    package func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError) {
         guard !outcomes.isEmpty || !skips.isEmpty else { return }
         let now = Self.now()
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
+        try await ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
                     try insert(
@@ -124,8 +125,8 @@ package final class JournalLedger: ItemLedger {
     }
 
     /// Records outcomes, no skip ranges.
-    package func record(_ outcomes: [LedgerOutcome]) throws(LedgerError) {
-        try record(outcomes, skips: [])
+    package func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
+        try await record(outcomes, skips: [])
     }
 
     private static func write(_ skip: SkipRange, connection: SQLiteConnection, seq: Int64) throws(RunStoreError) {
@@ -150,10 +151,10 @@ package final class JournalLedger: ItemLedger {
     }
 
     /// Marks one item `sending` and records the id of what it is creating, in one transaction.
-    package func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
+    package func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError) {
         let now = Self.now()
-        try ledgerCall { () throws(RunStoreError) in
-            try journal.withConnection { (connection) throws(RunStoreError) in
+        try await ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
                     try recordSteps([item], connection: connection, seq: seq)
@@ -178,10 +179,10 @@ package final class JournalLedger: ItemLedger {
     ///
     /// Throws when the item is not `sending`: an id with no item could not be found by a resume, and a
     /// settled item's id is history.
-    package func assignId(_ id: String, to key: LedgerKey) throws(LedgerError) {
+    package func assignId(_ id: String, to key: LedgerKey) async throws(LedgerError) {
         let now = Self.now()
-        let changed = try ledgerCall { () throws(RunStoreError) -> Int in
-            try journal.withConnection { (connection) throws(RunStoreError) -> Int in
+        let changed = try await ledgerCall { () throws(RunStoreError) -> Int in
+            try await journal.withConnection { (connection) throws(RunStoreError) -> Int in
                 let seq = try runSeq(connection)
                 return try connection.execute(LedgerSQL.assignId) { (statement) throws(RunStoreError) in
                     try statement.bind(1, seq)
@@ -220,9 +221,9 @@ package final class JournalLedger: ItemLedger {
     }
 
     /// Turns the journal's error into the ledger's, keeping the message.
-    func ledgerCall<T>(_ body: () throws(RunStoreError) -> T) throws(LedgerError) -> T {
+    func ledgerCall<T>(_ body: () async throws(RunStoreError) -> T) async throws(LedgerError) -> T {
         do {
-            return try body()
+            return try await body()
         } catch {
             throw LedgerError(error.message)
         }
