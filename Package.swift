@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "QueryStep",
             dependencies: [
-                "PipelineCore", "RunStore", "HubWire", "CSQLite", "PostgresRunStore",
+                "PipelineCore", "RunStore", "HubWire", "SQLiteRunStore", "PostgresRunStore",
             ], path: "Sources/Steps/QueryStep"),
         .target(
             name: "BuiltinSteps",

@@ -6,7 +6,7 @@ import RunStore
 /// A read-only query against an application's PostgreSQL database (the `query` step's): a connection of its own with
 /// the run store's TLS settings and URL rules, a read-only transaction with a statement and lock timeout, rows
 /// streamed as the server sends them, each cell as text. postgres-nio stays at this one edge: the step sees column
-/// names, text and `PostgresQueryError`.
+/// names, text and `ReadOnlyQueryError`.
 package struct PostgresReadOnlyQuery: Sendable {
     /// Where the database is (its password never printed).
     package let location: PostgresLocation
@@ -17,7 +17,7 @@ package struct PostgresReadOnlyQuery: Sendable {
 
     /// Runs `sql` with `arguments` bound as `$1`, `$2`, … (text): `begin` gets the column names before the first row,
     /// `row` each row's cells. What the two throw is rethrown as it is; the database's own failures are
-    /// `PostgresQueryError`s.
+    /// `ReadOnlyQueryError`s.
     package func read(
         _ sql: String, arguments: [String], timeout: Duration,
         begin: ([String]) throws -> Void, row: ([String?]) async throws -> Void
@@ -26,7 +26,7 @@ package struct PostgresReadOnlyQuery: Sendable {
         do {
             connection = try await PostgresStore.connect(location, doing: "running a query", role: "query")
         } catch {
-            throw PostgresQueryError.connection(
+            throw ReadOnlyQueryError.connection(
                 error.message.replacingOccurrences(of: "the run store", with: "the query's database"))
         }
         let logger = Logger(label: "pushline.query", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -88,40 +88,28 @@ package struct PostgresReadOnlyQuery: Sendable {
         case .uuid: return try cell.decode(UUID.self).uuidString.lowercased()
         case .text, .varchar, .bpchar, .name, .json, .jsonb: return try cell.decode(String.self)
         default:
-            throw PostgresQueryError.value(
+            throw ReadOnlyQueryError.value(
                 "column '\(cell.columnName)' has a type the query step does not read (oid \(cell.dataType.rawValue)); "
                     + "cast it to text in the SQL: \(cell.columnName)::text")
         }
     }
 
     /// The server's own message, and where in the SQL it points.
-    static func failure(_ error: any Error) -> PostgresQueryError {
-        if let failure = error as? PostgresQueryError { return failure }
+    static func failure(_ error: any Error) -> ReadOnlyQueryError {
+        if let failure = error as? ReadOnlyQueryError { return failure }
         guard let error = error as? PSQLError else {
-            return PostgresQueryError.connection("the database failed: \(error)")
+            return ReadOnlyQueryError.connection("the database failed: \(error)")
         }
         if let info = error.serverInfo, let message = info[.message] {
             let state = info[.sqlState]
             if state == "57014" {
-                return PostgresQueryError.timeout("the query ran past its timeout and was stopped (\(message))")
+                return ReadOnlyQueryError.timeout("the query ran past its timeout and was stopped (\(message))")
             }
             // PostgreSQL counts the position in characters from 1.
-            return PostgresQueryError.sql(
+            return ReadOnlyQueryError.sql(
                 message + (state.map { " (SQLSTATE \($0))" } ?? ""),
                 offset: info[.position].flatMap(Int.init).map { $0 - 1 })
         }
-        return PostgresQueryError.connection("the connection to the database failed (\(error.code))")
+        return ReadOnlyQueryError.connection("the connection to the database failed (\(error.code))")
     }
-}
-
-/// Why a read-only query failed, in the database's words.
-package enum PostgresQueryError: Error, Sendable, Equatable {
-    /// The database refused the SQL, pointing at a 0-based character `offset` in it when it says where.
-    case sql(String, offset: Int?)
-    /// The database could not be reached, or refused the login.
-    case connection(String)
-    /// The query ran past its timeout.
-    case timeout(String)
-    /// A value that cannot be read as text.
-    case value(String)
 }

@@ -1,3 +1,5 @@
+import RunStore
+
 /// Why a query gave no rows, in the database's own words (never a password).
 enum QueryFailure: Error, Sendable, Equatable {
     /// The database refused the SQL (syntax, an unknown table or column, a write in a read-only transaction), pointing
@@ -11,4 +13,16 @@ enum QueryFailure: Error, Sendable, Equatable {
     case tooManyRows(String)
     /// A value the step cannot read as text.
     case value(String)
+}
+
+extension QueryFailure {
+    /// The step's failure for the database's.
+    init(_ error: ReadOnlyQueryError) {
+        switch error {
+        case .sql(let message, let offset): self = .sql(message, offset: offset)
+        case .connection(let message): self = .connection(message)
+        case .timeout(let message): self = .timeout(message)
+        case .value(let message): self = .value(message)
+        }
+    }
 }
