@@ -33,6 +33,12 @@ package final class JournalLedger: ItemLedger {
     /// False for a read-only view: every write throws.
     package var isWritable: Bool { run != nil }
 
+    /// A ledger for a started run keeps rows; a read-only view or one made from an id alone does not.
+    package var rowSpool: (any RowSpool)? {
+        guard let record, run != nil else { return nil }
+        return JournalSpool(ledger: self, record: record)
+    }
+
     /// What an earlier attempt of this run recorded for the item; nil when the run never reached it.
     ///
     /// A point lookup on the primary key through a cached statement: a resume calls it once per row.

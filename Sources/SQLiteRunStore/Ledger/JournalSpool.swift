@@ -2,17 +2,26 @@ import Foundation
 import PipelineCore
 import RunStore
 
-/// Rows a step produced, spooled in the journal's `spools` and `spool_rows` tables (see `RowSpool`).
-extension JournalLedger: RowSpool, SpoolWriting {
-    /// A ledger for a started run keeps rows; a read-only view or one made from an id alone does not.
-    package var rowSpool: (any RowSpool)? { record == nil || run == nil ? nil : self }
+/// Rows a step produced, spooled in the journal's `spools` and `spool_rows` tables (see `RowSpool`), for the run a
+/// ledger records: filed under the run's identity and generation, so every part and every resume of it reads the same.
+final class JournalSpool: RowSpool, SpoolWriting {
+    /// The ledger of the run the rows are read for (its run's key in the journal, its error wording).
+    private let ledger: JournalLedger
+    /// The run as the store started it: its identity, generation and pipeline name file the spool.
+    private let record: RunRecord
+    private var journal: Journal { ledger.journal }
+
+    init(ledger: JournalLedger, record: RunRecord) {
+        self.ledger = ledger
+        self.record = record
+    }
 
     /// The complete spool of this run's identity and generation, or its lock and a fresh spool to fill, or `.busy`.
     package func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim {
-        guard let record else { throw LedgerError("this view of the run journal keeps no rows") }
-        if let complete = try await completeSpool(step: step, source: source, of: record) { return .complete(complete) }
+        let record = self.record
+        if let complete = try await completeSpool(step: step, source: source) { return .complete(complete) }
         let lock: any RunLock
-        switch try await ledgerCall({ () throws(RunStoreError) -> LockAttempt in
+        switch try await ledger.ledgerCall({ () throws(RunStoreError) -> LockAttempt in
             try journal.lock(pipeline: record.spoolLockName(step: step, source: source), holder: .current(now: now))
         }) {
         case .held: return .busy
@@ -20,13 +29,13 @@ extension JournalLedger: RowSpool, SpoolWriting {
         }
         do throws(LedgerError) {
             // Another part may have completed it between the look and the lock.
-            if let complete = try await completeSpool(step: step, source: source, of: record) {
+            if let complete = try await completeSpool(step: step, source: source) {
                 await lock.release()
                 return .complete(complete)
             }
-            let spool = try await ledgerCall { () throws(RunStoreError) -> Int64 in
+            let spool = try await ledger.ledgerCall { () throws(RunStoreError) -> Int64 in
                 try await journal.withConnection { (connection) throws(RunStoreError) -> Int64 in
-                    let seq = try runSeq(connection)
+                    let seq = try ledger.runSeq(connection)
                     return try connection.transaction { () throws(RunStoreError) -> Int64 in
                         // What a filler that died left goes; the rows are read again.
                         let bindKey = { (statement: SQLiteStatement) throws(RunStoreError) in
@@ -71,7 +80,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
 
     /// Up to `limit` lines of `spool` after row `after`, in order.
     package func spoolLines(_ spool: Int64, after: Int, limit: Int) async throws(LedgerError) -> [String] {
-        try await ledgerCall { () throws(RunStoreError) -> [String] in
+        try await ledger.ledgerCall { () throws(RunStoreError) -> [String] in
             try await journal.withConnection { (connection) throws(RunStoreError) -> [String] in
                 var lines: [String] = []
                 try connection.query(
@@ -88,10 +97,10 @@ extension JournalLedger: RowSpool, SpoolWriting {
     }
 
     /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
-    private func completeSpool(step: Int, source: String, of record: RunRecord) async throws(LedgerError)
+    private func completeSpool(step: Int, source: String) async throws(LedgerError)
         -> SpooledRows?
     {
-        try await ledgerCall { () throws(RunStoreError) -> SpooledRows? in
+        try await ledger.ledgerCall { () throws(RunStoreError) -> SpooledRows? in
             try await journal.withConnection { (connection) throws(RunStoreError) -> SpooledRows? in
                 var found: SpooledRows?
                 try connection.query(
@@ -121,7 +130,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
 
     /// Appends rows to the spool `spool`, numbered on, one transaction a page.
     package func appendSpool(_ spool: Int64, lines: [String], from first: Int) async throws(LedgerError) {
-        try await ledgerCall { () throws(RunStoreError) in
+        try await ledger.ledgerCall { () throws(RunStoreError) in
             try await journal.withConnection { (connection) throws(RunStoreError) in
                 try connection.transaction { () throws(RunStoreError) in
                     for (offset, line) in lines.enumerated() {
@@ -141,7 +150,7 @@ extension JournalLedger: RowSpool, SpoolWriting {
     package func completeSpool(_ spool: Int64, columns: [String], count: Int, digest: String, now: Double)
         async throws(LedgerError)
     {
-        try await ledgerCall { () throws(RunStoreError) in
+        try await ledger.ledgerCall { () throws(RunStoreError) in
             try await journal.withConnection { (connection) throws(RunStoreError) in
                 try Self.complete(
                     spool, columns: SpooledRows.columnsJSON(columns), count: count, digest: digest, now: now, connection
