@@ -14,9 +14,9 @@ extension SendStep {
     /// unknown item of a batch does: it is not sent again blindly, and the run ends, so the next start is not held up
     /// by a resume that would stop at the same request.
     func sendJournalled(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
-        let body = try payload()
+        let body = try message.payload()
         let now = context.clock.now().timeIntervalSince1970
-        let next = try requests(to: target, body: body, now: now, endpoint: session.endpoint)
+        let next = try message.requests(to: target, body: body, now: now, endpoint: session.endpoint)
         let single: Bool =
             switch target {
             case .audience, .broadcast: true
@@ -63,7 +63,7 @@ extension SendStep {
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         var result = finish(outcome, what: what, context: context)
         if let at = try scheduleTime(now: now) { result.summary += Self.goesOut(at) }
-        result.lines = payloadWarnings + result.lines
+        result.lines = message.warnings + result.lines
         if single, !context.isDryRun, outcome.failures.contains(where: { $0.state == .unknown }) {
             result.lines.append(
                 "settle it once checked: `pushline runs resolve \(context.batch.run?.id ?? "RUN") --step \(context.stepIndex) --delivered` "
@@ -106,7 +106,7 @@ extension SendStep {
     func sendEach(_ plan: RowPlan, session: HubSession, context: StepContext) async throws -> StepResult {
         let reader: RowReader
         do { reader = try plan.source.open() } catch { throw StepFailure(error.message).coded(.inputRejected) }
-        let merged = mergedHeaders
+        let merged = message.headers
         let scheduleTime = try self.scheduleTime(now: context.clock.now().timeIntervalSince1970)
         let platform = PushPlatform.allCases.first { $0.notificationFormat == format }
         let shown = plan.source.shown
@@ -142,7 +142,7 @@ extension SendStep {
                             row: number, origin: origin, digest: digest, work: .invalid("\(origin): \(problem.message)")
                         )
                     case .success(let (target, body)):
-                        let request = rowRequest(
+                        let request = message.rowRequest(
                             target: target, body: body, headers: merged, scheduleTime: scheduleTime, endpoint: endpoint)
                         let key =
                             declared.map {
@@ -195,31 +195,8 @@ extension SendStep {
         }
         // Without a template the body is the properties themselves, written straight from the plan.
         guard template?.body != nil else { return .success((target, withBody ? plan.propertiesJSON(for: values) : [])) }
-        do { return .success((target, try payload(properties: plan.properties(for: values)))) } catch {
+        do { return .success((target, try message.payload(properties: plan.properties(for: values)))) } catch {
             return .failure(RowProblem(error.message))
-        }
-    }
-
-    private func rowRequest(
-        target: NotificationTargets, body: [UInt8], headers: [HubHeader], scheduleTime: Double?,
-        endpoint: HubEndpoint
-    ) -> HubRequest {
-        switch target {
-        case .broadcast, .tags:
-            let tags: NotificationRequest.Target =
-                if case .tags(let expression) = target { .tags(expression) } else { .broadcast }
-            return HubRequests.send(
-                NotificationRequest(
-                    format: format, body: body, target: tags, headers: headers, scheduleTime: scheduleTime),
-                at: endpoint)
-        case .direct(let handles) where handles.count == 1:
-            return HubRequests.send(
-                NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: headers),
-                at: endpoint)
-        case .direct(let handles):
-            return HubRequests.directBatch(
-                format: format, payload: body, payloadContentType: nil, handles: handles, headers: headers,
-                at: endpoint)
         }
     }
 }

@@ -60,9 +60,9 @@ extension SendStep {
     }
 
     private func send(to target: Target, session: HubSession, context: StepContext) async throws -> StepResult {
-        let body = try payload()
+        let body = try message.payload()
         let now = context.clock.now().timeIntervalSince1970
-        let next = try requests(to: target, body: body, now: now, endpoint: session.endpoint)
+        let next = try message.requests(to: target, body: body, now: now, endpoint: session.endpoint)
         var lines: [String] = []
         var sent: [ReportValue] = []
         var ids: [String] = []
@@ -89,7 +89,7 @@ extension SendStep {
             }
             sent.append(.object(fields))
         }
-        lines = payloadWarnings + lines
+        lines = message.warnings + lines
         let what = "\(format == "template" ? "a template" : "an \(format)") notification \(describe(target))"
         var summary =
             context.isDryRun
@@ -108,85 +108,6 @@ extension SendStep {
                 context.isDryRun ? ItemCounts(planned: count) : ItemCounts(accepted: count), ids: OutputList(ids),
                 tracking: OutputList(tracking)))
         return result
-    }
-
-    /// The request body: template properties as a JSON object, or the locally rendered native payload.
-    func payload() throws(StepFailure) -> [UInt8] {
-        try payload(properties: properties)
-    }
-
-    /// The body for `properties`.
-    func payload(properties: [String: String]) throws(StepFailure) -> [UInt8] {
-        guard let template, let body = template.body else {
-            // Sorted keys keep the body stable (reports, tests, idempotency keys); NH reads it as a flat string map.
-            return PropertiesJSON.encode(properties)
-        }
-        let rendering = TemplateRendering(body, properties: TemplateProperties(properties), platform: template.platform)
-        if let error = rendering.error {
-            throw StepFailure(
-                "template '\(template.name)' renders an invalid \(template.platform.displayName) payload: \(error.message)",
-                hint: "fix the template or the properties; nothing was sent"
-            ).coded(.payloadInvalid)
-        }
-        return Array(rendering.payload.utf8)
-    }
-
-    /// The warnings the step's own payload draws (a property the template uses but the step does not
-    /// give), as the `render` step and `pushline render` word them; none for template sends and rows.
-    var payloadWarnings: [String] {
-        guard case .send = action, let template, let body = template.body else { return [] }
-        return TemplateRendering(body, properties: TemplateProperties(properties), platform: template.platform)
-            .warnings.map { "warning: template '\(template.name)': \($0.message)" }
-    }
-
-    /// The requests, one at a time: one for an audience or broadcast, one per 1000 handles for direct
-    /// lists and files (a file is streamed, never read whole).
-    func requests(
-        to target: Target, body: [UInt8], now: Double, endpoint: HubEndpoint
-    ) throws(StepFailure) -> () throws(StepFailure) -> HubRequest? {
-        let merged = mergedHeaders
-        let scheduleTime = try scheduleTime(now: now)
-        let format = format
-        let direct = { (handles: [String]) -> HubRequest in
-            handles.count == 1
-                ? HubRequests.send(
-                    NotificationRequest(format: format, body: body, target: .direct(handles[0]), headers: merged),
-                    at: endpoint)
-                : HubRequests.directBatch(
-                    format: format, payload: body, payloadContentType: nil, handles: handles, headers: merged,
-                    at: endpoint)
-        }
-        switch target {
-        case .direct(let handles):
-            var chunks = stride(from: 0, to: handles.count, by: NHLimits.maxDirectBatchHandles).map {
-                Array(handles[$0..<min($0 + NHLimits.maxDirectBatchHandles, handles.count)])
-            }.makeIterator()
-            return { chunks.next().map(direct) }
-        case .directFile(let file):
-            let batches: () throws(StepFailure) -> [String]?
-            do { batches = try file.batches(size: NHLimits.maxDirectBatchHandles) } catch {
-                throw StepFailure(error.message(what: "handle file", name: file.shown)).coded(.inputRejected)
-            }
-            return { () throws(StepFailure) -> HubRequest? in try batches().map(direct) }
-        case .broadcast, .audience:
-            let tags: NotificationRequest.Target =
-                if case .audience(_, let expression) = target { .tags(expression.source) } else { .broadcast }
-            var single: HubRequest? = HubRequests.send(
-                NotificationRequest(
-                    format: format, body: body, target: tags, headers: merged, test: test, scheduleTime: scheduleTime),
-                at: endpoint)
-            return {
-                defer { single = nil }
-                return single
-            }
-        }
-    }
-
-    /// Template headers (e.g. apns-push-type) apply to native payloads; the step's own win.
-    var mergedHeaders: [HubHeader] {
-        let stepNames = Set(headers.map { $0.name.lowercased() })
-        return (template?.headers ?? [:]).sorted { $0.key < $1.key }
-            .filter { !stepNames.contains($0.key.lowercased()) }.map { HubHeader($0.key, $0.value) } + headers
     }
 
     /// What a scheduled send's summary adds: when it goes out.
