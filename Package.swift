@@ -204,8 +204,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        // HTTP/1.1 serving for the emulator and `pushline serve`: a request in, a response out, graceful shutdown.
-        // Only Hummingbird and the NIO/HTTP/lifecycle types beneath it, so neither server imports them.
+        // HTTP/1.1 serving for the emulator and `pushline serve`: listening, TLS, graceful shutdown, the peer of a
+        // request. Hummingbird (a framework both servers may use) and the NIO/lifecycle types beneath it.
         .target(
             name: "HTTPServing",
             dependencies: [
@@ -225,9 +225,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
-        // The local NH-compatible server. Shares wire formats and the expression language with the client,
-        // never the pipeline engine. No third-party imports.
-        .target(name: "HubEmulator", dependencies: ["HubWire", "HubExpressions", "HTTPServing"]),
+        // The local NH-compatible server: NH's routes on Hummingbird's router, with SAS, latency and fault middleware.
+        // Shares wire formats and the expression language with the client, never the pipeline engine.
+        .target(
+            name: "HubEmulator",
+            dependencies: [
+                "HubWire", "HubExpressions", "HTTPServing", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         // bcrypt for the users file of `pushline serve`. Only hummingbird-auth's HummingbirdBcrypt.
         .target(
             name: "PasswordHashing",
@@ -246,8 +251,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Prometheus", package: "swift-prometheus")
             ]),
-        // `pushline serve`: the notify-users backend over HTTPServing: sign-in by scope, device routes with
-        // ownership and tag rules, user-to-user notifications from templates, limits. No third-party imports.
+        // `pushline serve`: the notify-users backend on Hummingbird's router: sign-in by scope (hummingbird-auth),
+        // device routes with ownership and tag rules, user-to-user notifications from templates, limits.
         .target(
             name: "PushService",
             dependencies: [
@@ -255,6 +260,10 @@ let package = Package(
                 "PipelineCore", "PipelineConfig", "HubWire", "HubExpressions",
                 "RunFlow", "RunStore", "HubHTTP", "PushlineLogging",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
         // OpenTelemetry spans for `run` and `serve` (what PipelineCore records through swift-distributed-tracing), exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.

@@ -11,31 +11,29 @@ import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
-/// An HTTP/1.1 server that hands every request to one handler: the edge where the emulator and `pushline serve`
-/// meet the HTTP library, so neither imports it (one third-party package, one edge target).
+/// An HTTP/1.1 (or HTTPS) server for a Hummingbird responder, usually a router: the listening, TLS, response dating,
+/// idle timeout and graceful shutdown both of Pushline's servers share.
 ///
 /// `run` serves until SIGINT, SIGTERM or `shutdown()`; then it stops accepting connections and lets requests
 /// in flight finish before it returns.
-public final class HTTPServer: Sendable {
-    /// Answers one request.
-    public typealias Handler = @Sendable (ServedRequest) async -> ServedResponse
-
+public final class HTTPServer<Context: RequestContext>: Sendable
+where Context.Source == ApplicationRequestContextSource {
     private let options: ServerOptions
-    private let handler: Handler
+    private let responder: any HTTPResponder<Context>
     /// The service group of the current `run`, so `shutdown` can end it. One `run` at a time.
     private let serving = Mutex<ServiceGroup?>(nil)
     /// A shutdown asked for before `run` had its group: honoured as soon as it has.
     private let stopRequested = Mutex(false)
 
-    /// A server with `options` that answers with `handler`.
-    public init(options: ServerOptions, handler: @escaping Handler) {
+    /// A server with `options` that answers with `responder` (a built router).
+    public init(options: ServerOptions, responder: some HTTPResponder<Context>) {
         self.options = options
-        self.handler = handler
+        self.responder = responder
     }
 
     /// Serves until SIGINT, SIGTERM or `shutdown()`; `onRunning` receives the bound port once listening.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let handler = self.handler
+        let responder = self.responder
         let port = options.port
         let clock = options.responseClock
         let idle = options.idleTimeout.components
@@ -55,11 +53,11 @@ public final class HTTPServer: Sendable {
                 tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
         }
         var application = Application(
-            responder: CallbackResponder { (request: Request, context: ServingContext) in
-                var response = await handler(ServedRequest(request, context: context))
-                // A HEAD answer is the GET answer's head alone.
-                if request.method == .head { response.body = [] }
-                return Response(response)
+            responder: CallbackResponder { (request: Request, context: Context) in
+                var response = try await responder.respond(to: request, context: context)
+                // A HEAD answer is the GET answer's head alone, whichever route answered it.
+                if request.method == .head { response.body = ResponseBody() }
+                return response
             },
             server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: options.serverName),
@@ -81,17 +79,27 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// The request context: Hummingbird's storage plus the peer's address and a way to drop the connection.
-struct ServingContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
-    let peerIP: String?
-    let dropConnection: @Sendable () -> Void
+extension HTTPServer where Context == ServingContext {
+    /// A server that hands every request to one `handler`.
+    public convenience init(
+        options: ServerOptions, handler: @escaping @Sendable (ServedRequest) async -> ServedResponse
+    ) {
+        self.init(
+            options: options,
+            responder: CallbackResponder { (request: Request, context: ServingContext) in
+                Response(await handler(ServedRequest(request, context: context)))
+            })
+    }
+}
 
-    init(source: ApplicationRequestContextSource) {
+/// The request context of a server built from one handler: Hummingbird's storage and the peer.
+public struct ServingContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    let peer: PeerConnection
+
+    public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        let channel = source.channel
-        peerIP = channel.remoteAddress?.ipAddress
-        dropConnection = { channel.close(promise: nil) }
+        peer = PeerConnection(source: source)
     }
 }
 
@@ -102,17 +110,16 @@ extension ServedRequest {
         self.init(
             method: HTTPMethod(request.method.rawValue), path: request.uri.path, query: request.uri.query,
             headers: headers, authority: request.head.authority ?? request.headers[HTTPField.Name("Host")!],
-            peerIP: context.peerIP,
+            peerIP: context.peer.ip,
             body: { limit in
                 // One over the limit, so a body of exactly `limit` bytes passes and a longer one is told apart.
                 var request = request
                 let buffer = try await request.collectBody(upTo: max(limit, 0) + 1)
                 return Array(buffer: buffer)
             },
-            dropConnection: context.dropConnection)
+            dropConnection: { context.peer.drop() })
     }
 }
-
 extension Response {
     init(_ response: ServedResponse) {
         var fields = HTTPFields()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServing
 import HubWire
+import Hummingbird
 import Synchronization
 
 /// The local Notification Hubs emulator: NH's data-plane REST API over HTTP, backed by memory
@@ -16,7 +17,7 @@ package final class Emulator: Sendable {
     let clock: @Sendable () -> Date
     /// The server of the current `run`, so `shutdown` can end it. One `run` at a time: a second concurrent one
     /// would take `shutdown` over (and fail to bind a port the first holds, if the same).
-    private let serving = Mutex<HTTPServer?>(nil)
+    private let serving = Mutex<HTTPServer<EmulatorContext>?>(nil)
 
     /// Creates an emulator; with `statePath`, state saved by an earlier run is loaded.
     /// - Parameters:
@@ -61,7 +62,7 @@ package final class Emulator: Sendable {
             options: ServerOptions(
                 host: host, port: port, serverName: "Pushline-Emulator", quiet: quiet,
                 responseClock: configuration.clockOffset == 0 ? nil : clock, tls: tls),
-            handler: { request in await responder.respond(to: request) })
+            responder: responder.router().buildResponder())
         serving.withLock { $0 = server }
         defer { serving.withLock { $0 = nil } }
         try await server.run(onRunning: onRunning)

@@ -24,10 +24,11 @@ package final class Journal: Sendable {
     /// last transactions), a 5000 ms busy timeout and foreign keys, and creates or migrates the schema
     /// (`PRAGMA user_version` = 1). A file that is not a SQLite database, or one written with a newer
     /// schema version, throws a `RunStoreError` whose message names the path.
-    package init(path: String) throws(RunStoreError) {
+    /// `busyTimeoutMilliseconds` is how long a write waits for another process's write lock before it fails.
+    package init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(RunStoreError) {
         self.path = path
         try JournalFiles.prepare(path)
-        let opened = try SQLiteConnection(path: path)
+        let opened = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try JournalSchema.prepare(opened, lockDirectory: FilePath.directory(of: path) + "/locks")
         worker = JournalWorker(connection: opened, label: "pushline.journal")
     }

@@ -15,11 +15,15 @@ final class SQLiteConnection {
     /// items holds the connection; forgotten when a transaction rolls back, which may have undone a file it added.
     var originFiles = OriginFiles()
 
-    /// How long a writer waits for another process's write transaction before giving up.
+    /// How long a writer waits for another process's write transaction before giving up, unless told otherwise.
     static let busyTimeoutMilliseconds: Int32 = 5000
+    /// This connection's wait, in milliseconds.
+    let busyTimeout: Int32
 
-    init(path: String) throws(RunStoreError) {
+    init(path: String, busyTimeoutMilliseconds: Int32 = SQLiteConnection.busyTimeoutMilliseconds) throws(RunStoreError)
+    {
         self.path = path
+        busyTimeout = busyTimeoutMilliseconds
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)
@@ -31,7 +35,7 @@ final class SQLiteConnection {
         }
         self.db = handle
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(db, busyTimeout)
     }
 
     deinit {
@@ -156,7 +160,7 @@ final class SQLiteConnection {
         case SQLITE_BUSY:
             return RunStoreError(
                 "the run journal at \(path) stayed locked by another process for "
-                    + "\(Self.busyTimeoutMilliseconds / 1000) s (\(detail))", kind: .unavailable)
+                    + "\(busyTimeout / 1000) s (\(detail))", kind: .unavailable)
         case SQLITE_FULL:
             return RunStoreError("the disk holding the run journal at \(path) is full (\(detail))")
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN:

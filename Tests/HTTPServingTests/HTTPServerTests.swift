@@ -9,7 +9,7 @@ import Testing
 /// Starts a server with `handler` on a free loopback port, runs `body` against it, stops it.
 func withServer(
     _ options: ServerOptions = ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true),
-    handler: @escaping HTTPServer.Handler, _ body: @Sendable (Int) async throws -> Void
+    handler: @escaping @Sendable (ServedRequest) async -> ServedResponse, _ body: @Sendable (Int) async throws -> Void
 ) async throws {
     let server = HTTPServer(options: options, handler: handler)
     let (ports, continuation) = AsyncStream<Int>.makeStream()

@@ -14,7 +14,11 @@ import Testing
     @Test("a ledger write waiting on another process's write lock leaves the caller's thread free for other work")
     func aWaitOnTheFileHoldsNoCallersThread() async throws {
         try await withTemporaryDirectory { directory in
-            let (journal, run) = try await journalWithRun(in: directory)
+            // A wait far longer than this test needs: on a machine busy with other tests, the lock may be held for
+            // more than the default 5 s before this test gets to release it, and a timeout is not what is tested.
+            let journal = try Journal(path: directory + "/journal.sqlite", busyTimeoutMilliseconds: 120_000)
+            let run = try await journal.startRun(
+                identity: "abc123", pipeline: "send.yaml", pid: 4242, now: novemberMorning)
             let ledger = journal.ledger(run: run.id)
             // Another process's write transaction, on a connection of its own.
             let other = try SQLiteConnection(path: directory + "/journal.sqlite")

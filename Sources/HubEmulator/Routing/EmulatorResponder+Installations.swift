@@ -1,9 +1,10 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubWire
+import Hummingbird
 
 extension EmulatorResponder {
-    func putInstallation(_ call: Call, id: String) async throws -> ServedResponse {
+    func putInstallation(_ call: Call, id: String) async throws -> Response {
         let installation: Installation = try decodeJSON(try await body(call), what: "installation")
         guard installation.installationId == id else {
             throw EmulatorError.badRequest(
@@ -15,13 +16,13 @@ extension EmulatorResponder {
         return Self.empty(.ok)
     }
 
-    func patchInstallation(_ call: Call, id: String) async throws -> ServedResponse {
+    func patchInstallation(_ call: Call, id: String) async throws -> Response {
         let operations: [InstallationPatchOperation] = try decodeJSON(try await body(call), what: "JSON-Patch array")
         try await store.patchInstallation(id: id, operations: operations, hub: call.hub)
         return Self.empty(.ok)
     }
 
-    func getInstallation(_ call: Call, id: String) async throws -> ServedResponse {
+    func getInstallation(_ call: Call, id: String) async throws -> Response {
         guard let installation = await store.installation(id: id, hub: call.hub) else {
             throw EmulatorError.notFound("Installation not found")
         }
@@ -34,10 +35,10 @@ extension EmulatorResponder {
         return response(.ok, contentType: "application/xml; charset=utf-8", body: json)
     }
 
-    func deleteInstallation(_ call: Call, id: String) async -> ServedResponse {
+    func deleteInstallation(_ call: Call, id: String) async -> Response {
         await store.deleteInstallation(id: id, hub: call.hub)
         // A 204 with no Content-Type (recorded 2024; the old front end labelled it `application/xml` in 2018).
-        return ServedResponse(status: .noContent)
+        return Response(status: .noContent)
     }
 
     /// Decodes a JSON body, turning decoding errors into a 400 whose detail says what was wrong.

@@ -1,6 +1,7 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubWire
+import Hummingbird
 
 extension EmulatorResponder {
     /// The label of a written registration's answer (and, recorded 2024, of the empty answer to `registrationIDs`).
@@ -9,9 +10,9 @@ extension EmulatorResponder {
     static let readContentType = "application/xml"
 
     /// 201, empty, labelled as an entry, with a Location that carries no query (recorded 2024).
-    func createRegistrationID(_ call: Call) async -> ServedResponse {
+    func createRegistrationID(_ call: Call) async -> Response {
         let id = await store.newRegistrationID(hub: call.hub)
-        var headers = HeaderFields()
+        var headers = HTTPFields()
         headers[.location] = "\(call.base)/\(call.hub)/registrationids/\(id)"
         headers[.contentType] = Self.entryContentType
         return Self.empty(.created, headers: headers)
@@ -19,27 +20,27 @@ extension EmulatorResponder {
 
     /// 200 with the entry. Today's service sends no ETag header (the entry's `etag` attribute and `ETag` element
     /// carry it) and no Content-Location (the old front end sent one on a create).
-    func createRegistration(_ call: Call) async throws -> ServedResponse {
+    func createRegistration(_ call: Call) async throws -> Response {
         let description = try parseRegistration(try await body(call))
         let stored = try await store.createRegistration(description, hub: call.hub)
         return entryResponse(stored, call: call)
     }
 
-    func upsertRegistration(_ call: Call, id: String) async throws -> ServedResponse {
+    func upsertRegistration(_ call: Call, id: String) async throws -> Response {
         let description = try parseRegistration(try await body(call))
         let stored = try await store.upsertRegistration(
-            description, id: id, ifMatch: call.request.headers[.ifMatch], hub: call.hub)
+            description, id: id, ifMatch: call.headers[.ifMatch], hub: call.hub)
         return entryResponse(stored, call: call)
     }
 
-    func getRegistration(_ call: Call, id: String) async throws -> ServedResponse {
+    func getRegistration(_ call: Call, id: String) async throws -> Response {
         guard let stored = await store.registration(id: id, hub: call.hub) else { throw EmulatorError.notFound("") }
         return entryResponse(stored, call: call, reading: true)
     }
 
-    func deleteRegistration(_ call: Call, id: String) async throws -> ServedResponse {
-        try await store.deleteRegistration(id: id, ifMatch: call.request.headers[.ifMatch], hub: call.hub)
-        return ServedResponse(status: .ok, headers: [.contentLength: "0"])
+    func deleteRegistration(_ call: Call, id: String) async throws -> Response {
+        try await store.deleteRegistration(id: id, ifMatch: call.headers[.ifMatch], hub: call.hub)
+        return Self.empty(.ok)
     }
 
     /// Lists registrations (all, by handle with `$filter`, or by tag), `$top` per page, with a
@@ -48,7 +49,7 @@ extension EmulatorResponder {
     /// As recorded: the feed's and each entry's id and self link name `resources` (`/hub/resources/{id}`, a tag
     /// listing's too, as today's service does) with the request's query as sent; the next link, on the path the
     /// client called, re-encodes the query (`%24top=2`) and the already encoded token (`%253D`).
-    func listRegistrations(_ call: Call, tag: String?) async throws -> ServedResponse {
+    func listRegistrations(_ call: Call, tag: String?) async throws -> Response {
         let top = min(max(Int(call.query["$top"] ?? "") ?? 100, 1), 100)
         let skip = try call.query["continuationtoken"].map(Self.decodeContinuation) ?? 0
         let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
@@ -57,12 +58,12 @@ extension EmulatorResponder {
         let entries = page.map {
             entryXML($0, selfURL: call.urlAsSent("resources/\($0.id)"), reading: true, inFeed: true)
         }
-        var headers = HeaderFields()
+        var headers = HTTPFields()
         var nextURL: String?
         if let next {
             let token = Self.encodeContinuation(next)
             headers[.continuationToken] = token
-            nextURL = call.url(path, extraQuery: Self.nextQuery(call.request.query, token: token))
+            nextURL = call.url(path, extraQuery: Self.nextQuery(call.request.uri.query, token: token))
         }
         let feed = AtomFeed.render(
             entries: entries, selfURL: call.urlAsSent("resources"), nextURL: nextURL,
@@ -109,7 +110,7 @@ extension EmulatorResponder {
 
     /// A written registration is named `registrations/{id}` and labelled an Atom entry; a read one is named
     /// `resources/{id}` and labelled plain XML, as today's service answers.
-    private func entryResponse(_ stored: StoredRegistration, call: Call, reading: Bool = false) -> ServedResponse {
+    private func entryResponse(_ stored: StoredRegistration, call: Call, reading: Bool = false) -> Response {
         let selfURL = reading ? call.urlAsSent("resources/\(stored.id)") : call.url("registrations/\(stored.id)")
         let body = entryXML(stored, selfURL: selfURL, reading: reading)
         return response(.ok, contentType: reading ? Self.readContentType : Self.entryContentType, body: body)

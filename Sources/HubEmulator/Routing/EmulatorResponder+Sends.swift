@@ -1,17 +1,18 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubWire
+import Hummingbird
 
 extension EmulatorResponder {
     /// `POST messages`: tag/broadcast send, `?direct` single-device send, `?test` debug send.
-    func send(_ call: Call) async throws -> ServedResponse {
+    func send(_ call: Call) async throws -> Response {
         let notification = try await outgoing(call)
         if call.query.has("direct") {
             guard case .native(let platform) = notification.format else {
                 throw EmulatorError.badRequest(
                     "Direct sends need a native format; template notifications need a registration.")
             }
-            guard let handle = call.request.headers[.deviceHandle], !handle.isEmpty else {
+            guard let handle = call.headers[.deviceHandle], !handle.isEmpty else {
                 throw EmulatorError.badRequest("A direct send needs the ServiceBusNotification-DeviceHandle header.")
             }
             let id = await store.directSend(notification, platform: platform, handles: [handle], hub: call.hub)
@@ -27,7 +28,7 @@ extension EmulatorResponder {
     }
 
     /// `POST messages/$batch?direct`: one native payload to up to 1000 handles (multipart/mixed).
-    func batchSend(_ call: Call) async throws -> ServedResponse {
+    func batchSend(_ call: Call) async throws -> Response {
         guard call.query.has("direct") else {
             throw EmulatorError.badRequest("Batch sends must be direct: add &direct.")
         }
@@ -41,7 +42,7 @@ extension EmulatorResponder {
         let batch: DirectBatchRequest
         do {
             batch = try DirectBatchRequest(
-                parsing: Array(text.utf8), contentType: call.request.headers[.contentType] ?? "")
+                parsing: Array(text.utf8), contentType: call.headers[.contentType] ?? "")
         } catch {
             throw EmulatorError.badRequest("The batch body is invalid: \(error.message)")
         }
@@ -50,7 +51,7 @@ extension EmulatorResponder {
                 "A direct batch may hold at most \(NHLimits.maxDirectBatchHandles) device handles; this one has \(batch.devices.count)."
             )
         }
-        let headers = platformHeaders(call.request)
+        let headers = platformHeaders(call.headers)
         try Self.checkRoutingHeaders(.native(platform), headers)
         if let problem = NativePayload.problem(batch.notification, platform: platform, headers: headers) {
             throw EmulatorError.badRequest(problem)
@@ -63,11 +64,11 @@ extension EmulatorResponder {
     }
 
     /// `POST schedulednotifications`: kept until `ServiceBusNotification-ScheduleTime` (≤ 7 days ahead).
-    func scheduleSend(_ call: Call) async throws -> ServedResponse {
+    func scheduleSend(_ call: Call) async throws -> Response {
         guard configuration.tier == .standard else {
             throw EmulatorError(403, "Scheduled notifications need the Standard tier.")
         }
-        guard let header = call.request.headers[.scheduleTime] else {
+        guard let header = call.headers[.scheduleTime] else {
             throw EmulatorError.badRequest("A scheduled send needs the ServiceBusNotification-ScheduleTime header.")
         }
         guard let due = ScheduleTime.parse(header) else {
@@ -85,15 +86,15 @@ extension EmulatorResponder {
         return created(call, location: "schedulednotifications/\(id)")
     }
 
-    func cancelScheduled(_ call: Call, id: String) async throws -> ServedResponse {
+    func cancelScheduled(_ call: Call, id: String) async throws -> Response {
         try await store.cancelScheduled(id: id, hub: call.hub)
-        return ServedResponse(status: .ok, headers: [.contentLength: "0"])
+        return Self.empty(.ok)
     }
 
     /// `GET messages/{id}`: per-message telemetry (Standard tier; below it, the 403 the REST reference gives). The state
     /// moves on with time (`Enqueued`, `Processing`, then final); the counts, the end time and the PNS error link come
     /// with the final state.
-    func telemetry(_ call: Call, id: String) async throws -> ServedResponse {
+    func telemetry(_ call: Call, id: String) async throws -> Response {
         guard configuration.tier == .standard else {
             throw EmulatorError(
                 403, "Request rejected because this feature is not enabled for your SKU. Upgrade to Standard.")
@@ -132,12 +133,12 @@ extension EmulatorResponder {
     /// `ServiceBusNotification-Format` a send is a template send: the REST reference marks the header optional for those.
     private func outgoing(_ call: Call) async throws -> OutgoingNotification {
         let format = try format(call) ?? .template
-        let tags = call.request.headers[.notificationTags]
+        let tags = call.headers[.notificationTags]
         if let tags, tags.trimmingCharacters(in: .whitespaces).isEmpty {
             throw EmulatorError.badRequest("ServiceBusNotification-Tags is empty; leave the header out to broadcast.")
         }
         let text = try await body(call, limit: NHLimits.maxRequestBytes)
-        let headers = platformHeaders(call.request)
+        let headers = platformHeaders(call.headers)
         try Self.checkRoutingHeaders(format, headers)
         if case .native(let platform) = format,
             let problem = NativePayload.problem(Array(text.utf8), platform: platform, headers: headers)
@@ -156,7 +157,7 @@ extension EmulatorResponder {
     }
 
     private func format(_ call: Call) throws -> OutgoingNotification.Format? {
-        guard let name = call.request.headers[.notificationFormat] else { return nil }
+        guard let name = call.headers[.notificationFormat] else { return nil }
         guard let format = OutgoingNotification.Format(name: name) else {
             throw EmulatorError.badRequest("Unknown ServiceBusNotification-Format '\(name)'.")
         }
@@ -164,9 +165,9 @@ extension EmulatorResponder {
     }
 
     /// The platform headers passed on to the PNS: `apns-*`, `X-WNS-*`, MPNS and browser ones.
-    private func platformHeaders(_ request: ServedRequest) -> [String: String] {
+    private func platformHeaders(_ fields: HTTPFields) -> [String: String] {
         var headers: [String: String] = [:]
-        for field in request.headers {
+        for field in fields {
             let name = field.name.rawName.lowercased()
             if name.hasPrefix("apns-") || name.hasPrefix("x-wns-") || name == "x-windowsphone-target"
                 || name == "x-notificationclass" || name == "servicebusnotification-apns-expiry"
@@ -179,9 +180,9 @@ extension EmulatorResponder {
 
     /// 201 with the notification's Location (Standard tier only, §5.1) and an optional outcome body.
     private func created(_ call: Call, location: String, extraQuery: String = "", outcome: String? = nil)
-        -> ServedResponse
+        -> Response
     {
-        var headers = HeaderFields()
+        var headers = HTTPFields()
         if configuration.tier == .standard { headers[.location] = call.url(location, extraQuery: extraQuery) }
         headers[.poweredBy] = "Azure Notification Hubs"
         // With no outcome the body is empty and unlabelled (recorded 2024: 201, Content-Length 0, no Content-Type).

@@ -1,7 +1,8 @@
 import HubWire
 
-/// The query of a request URI, with NH's presence flags (`&direct`, `&test`) as keys without values.
-struct QueryString {
+/// The query of a request URI, with NH's presence flags (`&direct`, `&test`) as keys without values. NH reads names
+/// case-insensitively and keeps a value with a broken escape as written.
+struct QueryString: Sendable {
     private var values: [String: String] = [:]
 
     init(_ query: String?) {

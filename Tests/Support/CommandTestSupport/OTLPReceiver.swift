@@ -22,7 +22,7 @@ package final class OTLPReceiver: Sendable {
         let strays = Mutex(0)
     }
 
-    private let server: HTTPServer
+    private let server: HTTPServer<ServingContext>
     private let received = Received()
     private let task: Mutex<Task<Void, any Error>?> = Mutex(nil)
 
