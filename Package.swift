@@ -233,11 +233,12 @@ let package = Package(
                 "HubWire", "HubExpressions", "HTTPServing", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
-        // bcrypt for the users file of `pushline serve`. Only hummingbird-auth's HummingbirdBcrypt.
+        // bcrypt for the users file of `pushline serve`: hummingbird-auth's hashing, and its verifier on NIO's thread pool.
         .target(
             name: "PasswordHashing",
             dependencies: [
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBasicAuth", package: "hummingbird-auth"),
             ]),
         // Bearer JWTs for `pushline serve`. Only jwt-kit.
         .target(
@@ -263,7 +264,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             ], resources: [.embedInCode("openapi.json")]),  // compiled in: the installed binary needs no files
         // OpenTelemetry spans for `run` and `serve` (what PipelineCore records through swift-distributed-tracing), exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set. Only swift-otel and the tracing and lifecycle APIs beneath it.
@@ -368,7 +369,11 @@ let package = Package(
         // emulator's scratch folder, an OTLP receiver.
         .target(
             name: "CommandTestSupport",
-            dependencies: ["PushlineCLI", "RunFlow", "PipelineCore", "HTTPServing", "CSQLite", "TestSupport"],
+            dependencies: [
+                "PushlineCLI", "RunFlow", "PipelineCore", "HTTPServing", "CSQLite", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Tests/Support/CommandTestSupport"),
         // What tests share: the run journal's ledger in memory, the SAS fixture, the repository's root and scratch folders,
         // the PostgreSQL test server.
@@ -404,6 +409,7 @@ let package = Package(
             name: "HTTPServingTests",
             dependencies: [
                 "HTTPServing",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -414,9 +420,9 @@ let package = Package(
         .testTarget(
             name: "PushServiceTests",
             dependencies: [
-                "PushService", "PipelineConfig", "PipelineCore", "HTTPServing", "HubEmulator", "HubHTTP", "HubWire",
-                "PasswordHashing",
+                "PushService", "PipelineConfig", "PipelineCore", "HubEmulator", "HubHTTP", "HubWire", "PasswordHashing",
                 "RunFlow", "RunStore", "TokenVerification",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .testTarget(
             name: "HubEmulatorTests",

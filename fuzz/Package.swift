@@ -13,20 +13,26 @@ let harnesses: [(name: String, dependencies: [String])] = [
     ("RegistrationXMLFuzz", ["HubWire"]),
     ("DirectBatchFuzz", ["HubWire"]),
     ("RowsFuzz", ["RowReading", "PipelineCore"]),
-    ("ServeRequestFuzz", ["PushService", "HTTPServing", "PipelineCore", "HubWire"]),
+    ("ServeRequestFuzz", ["PushService", "PipelineCore", "HubWire"]),
 ]
 
 let package = Package(
     name: "PushlineFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "Pushline", path: "..")],
+    dependencies: [
+        .package(name: "Pushline", path: ".."),
+        // The currency of `pushline serve`'s in-process client (already in Pushline's graph).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
     targets: [
         .target(name: "FuzzSupport", path: "Support")
     ]
         + harnesses.map { harness in
             .executableTarget(
                 name: harness.name,
-                dependencies: ["FuzzSupport"] + harness.dependencies.map { .product(name: $0, package: "Pushline") },
+                dependencies: ["FuzzSupport"] + harness.dependencies.map { .product(name: $0, package: "Pushline") }
+                    + (harness.name == "ServeRequestFuzz"
+                        ? [.product(name: "HTTPTypes", package: "swift-http-types")] : []),
                 path: "Harnesses/\(harness.name)")
         }
 )

@@ -1,4 +1,4 @@
-import Dispatch
+import HummingbirdBasicAuth
 import HummingbirdBcrypt
 
 /// bcrypt password hashes, as `htpasswd -B` writes them: the one place that imports a bcrypt implementation.
@@ -17,15 +17,11 @@ package enum PasswordHash {
     }
 
     /// True when `password` hashes to `hash`. bcrypt is slow on purpose (tens of milliseconds at cost 10), so the
-    /// work runs on a dispatch queue, never on the cooperative pool where it would stall other requests.
+    /// work runs on NIO's blocking thread pool (hummingbird-auth's verifier), never on the cooperative pool where it
+    /// would stall other requests. A pool that has shut down checks nothing: false.
     package static func verify(_ password: String, against hash: String) async -> Bool {
         guard isSupported(hash) else { return false }
-        let normalized = normalize(hash)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Bcrypt.verify(password, hash: normalized))
-            }
-        }
+        return (try? await BcryptPasswordVerifier().verifyPassword(password, createsHash: normalize(hash))) ?? false
     }
 
     /// A new `$2b$` hash of `password` at `cost` (4–31; 10 or more for real use).

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServing
 import PipelineCore
 import Synchronization
 
@@ -35,12 +34,11 @@ public struct AccessLog: Sendable {
     /// No access log.
     public static let disabled = AccessLog()
 
-    func record(request: ServedRequest, route: Route, status: Int, caller: Caller?, address: String, elapsed: Duration)
-    {
+    func record(method: String, route: String, status: Int, caller: Caller?, address: String, elapsed: Duration) {
         guard let write else { return }
         let now = clock()
         if RefusalTally.isRefusal(status) {
-            summarize(refusals.add(.init(route: route.name, status: status, address: address), now: now))
+            summarize(refusals.add(.init(route: route, status: status, address: address), now: now))
             return
         }
         summarize(refusals.flush(now: now))
@@ -56,13 +54,12 @@ public struct AccessLog: Sendable {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let rounded = (milliseconds * 10).rounded() / 10
         guard json else {
-            write("\(status) \(route.name) \(callerName ?? "-") \(rounded) ms")
+            write("\(status) \(route) \(callerName ?? "-") \(rounded) ms")
             return
         }
         encodeLine(
             Line(
-                time: Timestamp.iso8601(Date(timeIntervalSince1970: now)), route: route.name,
-                method: request.method.rawValue,
+                time: Timestamp.iso8601(Date(timeIntervalSince1970: now)), route: route, method: method,
                 status: status, caller: callerName, ms: rounded))
     }
 

@@ -1,8 +1,11 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubExpressions
 import HubWire
+import Hummingbird
+import HummingbirdAuth
 import PasswordHashing
+import PipelineCore
 import Synchronization
 import TokenVerification
 
@@ -21,7 +24,11 @@ import TokenVerification
 /// - an unknown user is checked against a decoy hash of the users file's highest cost, so it takes as long.
 ///
 /// Keys are checked before any lockout: they are long and random, and guessing them is not helped by the limit.
-final class Authenticator: Sendable {
+///
+/// As hummingbird-auth's authenticator middleware it sets the context's identity, or refuses the request.
+final class Authenticator: AuthenticatorMiddleware, Sendable {
+    typealias Context = ServeContext
+
     private let users: UserDirectory?
     private let userScopes: Set<Scope>
     private let keys: [ServiceSettings.APIKey]
@@ -32,14 +39,16 @@ final class Authenticator: Sendable {
     private let bearer: BearerTokens?
     private let bearerScopes: Set<Scope>
     private let identityPrefix: String
+    private let clock: WallClock
 
     static let rememberSeconds: Double = 300
 
     init(
         users: UserDirectory?, userScopes: Set<Scope>, keys: [ServiceSettings.APIKey], failedSignInsPerMinute: Int,
         bearer: BearerTokens? = nil, bearerScopes: Set<Scope> = [], identityPrefix: String = "username:",
-        maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        maxConcurrentChecks: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), clock: WallClock = .system
     ) {
+        self.clock = clock
         self.bearer = bearer
         self.identityPrefix = identityPrefix
         self.bearerScopes = bearerScopes
@@ -52,19 +61,30 @@ final class Authenticator: Sendable {
         decoy = PasswordHash.make("pushline-decoy", cost: users?.highestCost ?? 10)
     }
 
+    /// The caller; the access log learns who it is too.
+    func authenticate(request: Request, context: ServeContext) async throws -> Caller? {
+        let caller = try await authenticate(
+            request.headers, query: request.uri.query, address: context.address,
+            now: clock.now().timeIntervalSince1970)
+        context.notes.caller = caller
+        return caller
+    }
+
     /// The caller, or the problem to answer (401 with `WWW-Authenticate`, 429 after too many failures, 503 when
     /// too many password checks are running).
-    func authenticate(_ request: ServedRequest, address: String, now: Double) async throws(Problem) -> Caller {
-        if let query = request.query, QueryPairs(query).names.contains(where: { $0.lowercased() == "apikey" }) {
+    func authenticate(_ headers: HTTPFields, query: String?, address: String, now: Double) async throws(Problem)
+        -> Caller
+    {
+        if let query, ReceivedQuery(query).has("apikey") {
             // A key in a URL ends up in proxy and access logs; it is refused even when it is right.
             throw unauthorized("API keys are accepted in the `apikey` header only, never in the URL")
         }
         // `Authorization: ApiKey KEY` is the same key in the form a Prometheus scrape config can send.
-        let authorizationKey = request.headers[.authorization].flatMap { value in
+        let authorizationKey = headers[.authorization].flatMap { value in
             value.lowercased().hasPrefix("apikey ")
                 ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
         }
-        if let key = request.headers["apikey"] ?? authorizationKey {
+        if let key = headers[Self.apiKeyField] ?? authorizationKey {
             let digest = ContentDigest.hex(key)
             // Every key is compared, each in constant time, so the time taken says nothing about which matched.
             var match: ServiceSettings.APIKey?
@@ -78,7 +98,7 @@ final class Authenticator: Sendable {
             }
             return Caller(name: match.name, user: match.user, kind: .apiKey, scopes: match.scopes)
         }
-        guard let authorization = request.headers[.authorization] else {
+        guard let authorization = headers[.authorization] else {
             throw unauthorized(
                 "sign in with HTTP Basic (a user of the service)" + (keys.isEmpty ? "" : " or send an `apikey` header"))
         }
@@ -142,6 +162,8 @@ final class Authenticator: Sendable {
         }
         return Caller(name: entry.name, user: entry.name, kind: .user, scopes: userScopes)
     }
+
+    private static let apiKeyField = HTTPField.Name("apikey")!
 
     private func unauthorized(_ detail: String) -> Problem {
         Problem(

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 
 /// The address a request comes from, for rate limits: the peer, or, when the peer is a proxy the service file
 /// trusts, the right-most address in `X-Forwarded-For` that is not itself a trusted proxy. Entries left of that are
@@ -7,13 +7,16 @@ import HTTPServing
 struct ClientAddress: Sendable {
     let trustedProxies: Set<String>
 
-    func of(_ request: ServedRequest) -> String {
-        let peer = request.peerIP ?? "local"
+    /// The address of a request from `peerIP` (nil: a Unix domain socket, or in-process) with `headers`.
+    func of(peerIP: String?, headers: HTTPFields) -> String {
+        let peer = peerIP ?? "local"
         guard trustedProxies.contains(peer) else { return peer }
-        let hops = request.headers.values("X-Forwarded-For")
+        let hops = headers[values: Self.forwardedFor]
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         return hops.reversed().first { !trustedProxies.contains($0) } ?? peer
     }
+
+    private static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

@@ -1,4 +1,5 @@
 import HTTPServing
+import HTTPTypes
 import HubClient
 import HubWire
 import PipelineCore

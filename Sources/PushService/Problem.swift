@@ -1,18 +1,19 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
+import Hummingbird
 
 /// An error answer as RFC 9457 `application/problem+json`: a status, a short title and a detail a developer can
 /// act on. Details never carry a secret (no key, password, token or hub signature).
 struct Problem: Error, Sendable, Equatable {
-    let status: HTTPStatus
+    let status: HTTPResponse.Status
     let title: String
     let detail: String
     /// Extra header fields (`WWW-Authenticate`, `Retry-After`, `Allow`).
-    var headers: HeaderFields = [:]
+    var headers: HTTPFields = [:]
     /// The request field at fault (`parameters.user`), when one is.
     var field: String?
 
-    init(_ status: HTTPStatus, _ title: String, _ detail: String, headers: HeaderFields = [:]) {
+    init(_ status: HTTPResponse.Status, _ title: String, _ detail: String, headers: HTTPFields = [:]) {
         self.status = status
         self.title = title
         self.detail = detail
@@ -23,7 +24,7 @@ struct Problem: Error, Sendable, Equatable {
         lhs.status == rhs.status && lhs.title == rhs.title && lhs.detail == rhs.detail
     }
 
-    var response: ServedResponse {
+    var response: Response {
         struct Body: Encodable {
             let type = "about:blank"
             let title: String
@@ -34,12 +35,10 @@ struct Problem: Error, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body =
-            (try? encoder.encode(Body(title: title, status: status.code, detail: detail, field: field))).map {
-                Array($0)
-            } ?? []
+            (try? encoder.encode(Body(title: title, status: status.code, detail: detail, field: field))) ?? Data()
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
-        return ServedResponse(status: status, headers: headers, body: body)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// 422 about one field of the request.

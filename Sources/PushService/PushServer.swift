@@ -1,15 +1,15 @@
 import Engine
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubClient
 import HubWire
+import Hummingbird
 import PipelineCore
 import PushlineLogging
 import RunFlow
 import ServiceMetrics
 import Synchronization
 import TokenVerification
-import Tracing
 
 /// `pushline serve`: the notify-users backend. Devices register through it (it owns the hub key and decides the
 /// tags) and signed-in users notify each other by name. The routes keep the seed tutorial's wire shapes, so its
@@ -67,7 +67,7 @@ public final class PushServer: Sendable {
         authenticator = Authenticator(
             users: users, userScopes: settings.userScopes, keys: settings.apiKeys,
             failedSignInsPerMinute: settings.failedSignInsPerMinute, bearer: bearer,
-            bearerScopes: settings.bearerScopes, identityPrefix: settings.identityTagPrefix)
+            bearerScopes: settings.bearerScopes, identityPrefix: settings.identityTagPrefix, clock: clock)
         tags = TagPolicy(
             identityPrefix: settings.identityTagPrefix, allowed: settings.allowedTags, maxTags: settings.maxTags)
         perIdentity = RateLimiter(perMinute: settings.perIdentityPerMinute)
@@ -75,96 +75,6 @@ public final class PushServer: Sendable {
         self.clock = clock
         clientAddress = ClientAddress(trustedProxies: settings.trustedProxies)
         self.log = log
-    }
-
-    /// Answers one request; never throws, never answers a secret.
-    public func handle(_ request: ServedRequest) async -> ServedResponse {
-        let started = ContinuousClock.now
-        let route = Route(method: request.method, path: request.path)
-        var caller: Caller?
-        // Rate limits, sign-in order and the access log's refusal summaries all go by this address.
-        let address = clientAddress.of(request)
-        // A span per request when serve is traced, named by the route's template (ids make no new names); the hub
-        // requests and pipeline steps it starts are its children.
-        let response = await withSpan("serve \(route.name)", ofKind: .server) { span in
-            span.attributes["http.request.method"] = request.method.rawValue
-            span.attributes["http.route"] = route.name
-            let response: ServedResponse
-            do throws(Problem) {
-                response = try await answer(request, route: route, address: address, caller: &caller)
-            } catch {
-                response = error.response
-            }
-            span.attributes["http.response.status_code"] = response.status.code
-            if response.status.code >= 500 {
-                span.setStatus(SpanStatus(code: .error, message: "answered \(response.status.code)"))
-            }
-            return response
-        }
-        let elapsed = ContinuousClock.now - started
-        log.record(
-            request: request, route: route, status: response.status.code, caller: caller, address: address,
-            elapsed: elapsed)
-        metrics.request(route: route.name, status: response.status.code, duration: elapsed)
-        return response
-    }
-
-    private func answer(_ request: ServedRequest, route: Route, address: String, caller: inout Caller?)
-        async throws(Problem) -> ServedResponse
-    {
-        let now = clock.now().timeIntervalSince1970
-        switch route {
-        case .healthz: return json(.ok, #"{"status":"ok"}"#)
-        case .readyz: return try await ready()
-        case .openAPI: return json(.ok, Self.openAPIDocument)
-        case .unknown: throw .notFound("no route \(request.method) \(request.path); see /openapi.json")
-        case .wrongMethod(let allowed):
-            throw Problem(
-                .methodNotAllowed, "Method Not Allowed",
-                "\(request.path) answers \(allowed.map(\.rawValue).joined(separator: ", "))",
-                headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")])
-        default: break
-        }
-        guard QueryPairs(request.query).isValid else {
-            throw .badRequest("the query string has a broken %-escape or is not UTF-8")
-        }
-        if let wait = perAddress.take(address, now: now) {
-            throw .tooManyRequests(retryAfter: wait, "too many requests from this address; try again in \(wait) s")
-        }
-        let signedIn = try await authenticator.authenticate(request, address: address, now: now)
-        caller = signedIn
-        if let wait = perIdentity.take(signedIn.kind.rawValue + ":" + signedIn.name, now: now) {
-            throw .tooManyRequests(retryAfter: wait, "too many requests from \(signedIn.name); try again in \(wait) s")
-        }
-        if let scope = route.scope, !signedIn.scopes.contains(scope) {
-            let who =
-                switch signedIn.kind {
-                case .user: "user"
-                case .token: "token user"
-                case .apiKey: "API key"
-                }
-            throw .forbidden("this needs the `\(scope.rawValue)` scope, which \(who) '\(signedIn.name)' does not have")
-        }
-        switch route {
-        case .createRegistrationID: return try await createRegistrationID(request, caller: signedIn, now: now)
-        case .upsertRegistration(let id):
-            return try await upsertRegistration(request, id: id, caller: signedIn, now: now)
-        case .deleteRegistration(let id): return try await deleteRegistration(id: id, caller: signedIn)
-        case .notifyUser: return try await notifyUser(request, caller: signedIn)
-        case .putInstallation: return try await putInstallation(request, caller: signedIn)
-        case .deleteInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
-        case .putVersionedInstallation(let id):
-            return try await putVersionedInstallation(request, id: id, caller: signedIn)
-        case .getVersionedInstallation(let id): return try await getVersionedInstallation(id: id, caller: signedIn)
-        case .deleteVersionedInstallation(let id): return try await deleteInstallation(id: id, caller: signedIn)
-        case .startRun(let name): return try await startRun(request, name: name, caller: signedIn, now: now)
-        case .showRun(let id): return try await showRun(id: id)
-        case .metrics:
-            return ServedResponse(
-                status: .ok, headers: [.contentType: ServiceMetrics.contentType], text: metrics.exposition())
-        case .notificationRequest: return try await notificationRequest(request, caller: signedIn)
-        case .healthz, .readyz, .openAPI, .unknown, .wrongMethod: throw .notFound("no such route")
-        }
     }
 
     /// Waits until every run started over HTTP has ended (a graceful shutdown lets them finish; a run cut off
@@ -191,7 +101,7 @@ public final class PushServer: Sendable {
     /// Ready when the hub accepts the service's key for a read: a GET of a registration id that cannot exist, which
     /// needs only the Listen right every device route needs anyway and is answered 404. The answer is kept for 10 s,
     /// so probes cannot spend the hub's quota, and says no more than ready or not (the log has the reason).
-    private func ready() async throws(Problem) -> ServedResponse {
+    func ready() async throws(Problem) -> Response {
         let now = clock.now().timeIntervalSince1970
         let known = readiness.withLock { $0 }.flatMap { now - $0.at < 10 ? $0.ready : nil }
         let isReady: Bool
@@ -219,7 +129,7 @@ public final class PushServer: Sendable {
 
     /// A JSON body of at most the configured size. JSON only (`application/json` or `…+json`): a form or text body
     /// is what a browser may send cross-site without asking, so it is refused (415) before it is read.
-    func body(_ request: ServedRequest) async throws(Problem) -> [UInt8] {
+    func body(_ request: Request) async throws(Problem) -> [UInt8] {
         let type =
             (request.headers[.contentType] ?? "").split(separator: ";").first.map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -229,15 +139,18 @@ public final class PushServer: Sendable {
                 .unsupportedMediaType, "Unsupported Media Type",
                 "send the body as JSON with `Content-Type: application/json`")
         }
+        let limit = settings.maxBodyBytes
         do {
-            return try await request.body(upTo: settings.maxBodyBytes)
+            var request = request
+            return Array(buffer: try await request.collectBody(upTo: limit))
         } catch {
-            throw Problem(.contentTooLarge, "Content Too Large", "the request body is larger than \(error.limit) bytes")
+            // Collecting fails only past the limit (or when the peer has gone, when no answer reaches anyone).
+            throw Problem(.contentTooLarge, "Content Too Large", "the request body is larger than \(limit) bytes")
         }
     }
 
     /// The body decoded as JSON `T`; anything else is a 400 that shows the expected `shape`.
-    func decodeBody<T: Decodable>(_ request: ServedRequest, as type: T.Type, shape: String) async throws(Problem) -> T {
+    func decodeBody<T: Decodable>(_ request: Request, as type: T.Type, shape: String) async throws(Problem) -> T {
         let bytes = try await body(request)
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
@@ -246,7 +159,14 @@ public final class PushServer: Sendable {
         }
     }
 
-    func json(_ status: HTTPStatus, _ text: String) -> ServedResponse {
-        ServedResponse(status: status, headers: [.contentType: "application/json; charset=utf-8"], text: text)
+    func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        answer(status, contentType: "application/json; charset=utf-8", text)
+    }
+
+    /// An answer with a text body, sent as UTF-8.
+    func answer(_ status: HTTPResponse.Status, contentType: String, _ text: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -1,17 +1,30 @@
 import Foundation
 import HTTPServing
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
 
+/// A context that keeps the peer, as both servers' do.
+struct PeerContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let peer: PeerConnection
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peer = PeerConnection(source: source)
+    }
+}
+
 /// Starts a server with `handler` on a free loopback port, runs `body` against it, stops it.
 func withServer(
     _ options: ServerOptions = ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true),
-    handler: @escaping @Sendable (ServedRequest) async -> ServedResponse, _ body: @Sendable (Int) async throws -> Void
+    handler: @escaping @Sendable (Request, PeerContext) async throws -> Response,
+    _ body: @Sendable (Int) async throws -> Void
 ) async throws {
-    let server = HTTPServer(options: options, handler: handler)
+    let server = HTTPServer(options: options, responder: CallbackResponder(callback: handler))
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let task = Task {
         defer { continuation.finish() }
@@ -58,11 +71,13 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
 }
 
 @Suite struct HTTPServerTests {
-    @Test func handsTheHandlerTheRequestHeadAndSendsItsAnswer() async throws {
-        let seen = Mutex<ServedRequest?>(nil)
-        try await withServer(handler: { request in
-            seen.withLock { $0 = request }
-            return ServedResponse(status: .created, headers: ["X-Answer": "yes", .location: "/there"], text: "made")
+    @Test func handsTheResponderTheRequestAndThePeerAndSendsItsAnswer() async throws {
+        let seen = Mutex<(request: Request, peer: PeerConnection)?>(nil)
+        try await withServer(handler: { request, context in
+            seen.withLock { $0 = (request, context.peer) }
+            return Response(
+                status: .created, headers: [HTTPField.Name("X-Answer")!: "yes", .location: "/there"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "made")))
         }) { port in
             var headers = HTTPFields()
             headers[HTTPField.Name("X-Mixed-Case")!] = "v1"
@@ -73,35 +88,25 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
             #expect(response.headers[.server] == "test")
             #expect(response.text == "made")
         }
-        let request = try #require(seen.withLock { $0 })
+        let (request, peer) = try #require(seen.withLock { $0 })
         #expect(request.method == .put)
-        #expect(request.path == "/a%2Fb/c")
-        #expect(request.query == "x=1&y=%20")
-        #expect(request.headers["x-mixed-case"] == "v1")
-        #expect(request.authority == "127.0.0.1:\(request.authority?.split(separator: ":").last ?? "")")
-        #expect(request.peerIP == "127.0.0.1")
-        #expect(request.isLoopbackPeer)
+        #expect(request.uri.path == "/a%2Fb/c")
+        #expect(request.uri.query == "x=1&y=%20")
+        #expect(request.headers[HTTPField.Name("x-mixed-case")!] == "v1")
+        #expect(peer.ip == "127.0.0.1")
+        #expect(peer.isLoopback)
+        #expect(!PeerConnection(ip: "10.1.2.3").isLoopback)
+        #expect(PeerConnection(ip: "::1").isLoopback && PeerConnection(ip: nil).isLoopback)
     }
 
-    @Test func readsABodyUpToItsLimitAndRefusesALongerOne() async throws {
-        try await withServer(handler: { request in
-            do {
-                let bytes = try await request.body(upTo: 10)
-                return ServedResponse(status: .ok, text: "\(bytes.count)")
-            } catch let error as BodyTooLarge {
-                return ServedResponse(status: .contentTooLarge, text: "limit \(error.limit)")
-            } catch {
-                return ServedResponse(status: .internalServerError)
-            }
+    @Test func aHeadAnswerIsTheHeadAlone() async throws {
+        try await withServer(handler: { _, _ in
+            Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "a body")))
         }) { port in
-            let exact = try await send(port, .post, "/", body: Array(repeating: 65, count: 10))
-            #expect(exact.status == 200)
-            #expect(exact.text == "10")
-            let over = try await send(port, .post, "/", body: Array(repeating: 65, count: 11))
-            #expect(over.status == 413)
-            let far = try await send(port, .post, "/", body: Array(repeating: 65, count: 100_000))
-            #expect(far.status == 413)
-            #expect(far.text == "limit 10")
+            let head = try await send(port, .head, "/")
+            #expect(head.status == 200)
+            #expect(head.text.isEmpty)
+            #expect(try await send(port, .get, "/").text == "a body")
         }
     }
 
@@ -109,7 +114,7 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
         let past = Date(timeIntervalSince1970: 1_000_000_000)  // 2001-09-09T01:46:40Z
         let options = ServerOptions(
             host: "127.0.0.1", port: 0, serverName: "test", quiet: true, responseClock: { past })
-        try await withServer(options, handler: { _ in ServedResponse(status: .noContent) }) { port in
+        try await withServer(options, handler: { _, _ in Response(status: .noContent) }) { port in
             let response = try await send(port, .get, "/")
             #expect(response.headers[.date] == "Sun, 09 Sep 2001 01:46:40 GMT")
         }
@@ -118,12 +123,13 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
     @Test func shutdownLetsARequestInFlightFinish() async throws {
         // The handler says when it has the request, so shutdown comes while it is in flight, however slow the machine.
         let (arrived, arrival) = AsyncStream<Void>.makeStream()
-        let server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true)) {
-            _ in
-            arrival.yield()
-            try? await Task.sleep(for: .milliseconds(500))
-            return ServedResponse(status: .ok, text: "finished")
-        }
+        let server = HTTPServer(
+            options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "test", quiet: true),
+            responder: CallbackResponder { (_: Request, _: PeerContext) in
+                arrival.yield()
+                try? await Task.sleep(for: .milliseconds(500))
+                return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "finished")))
+            })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let running = Task {
             defer { continuation.finish() }
@@ -141,14 +147,5 @@ func send(_ port: Int, _ method: HTTPRequest.Method, _ uri: String, headers: HTT
         #expect(response.status == 200)
         #expect(response.text == "finished")
         try await running.value
-    }
-
-    @Test func printedHeadersNeverShowCredentials() {
-        let headers: HeaderFields = [.authorization: "Basic YWxpY2U6c2VjcmV0", "apikey": "k-123", "Accept": "*/*"]
-        let printed = headers.description
-        #expect(!printed.contains("YWxpY2U6c2VjcmV0"))
-        #expect(!printed.contains("k-123"))
-        #expect(printed.contains("Accept: */*"))
-        #expect(headers["AUTHORIZATION"] == "Basic YWxpY2U6c2VjcmV0")
     }
 }

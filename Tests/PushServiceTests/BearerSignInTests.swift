@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubEmulator
 import PushService
 import Testing
@@ -25,7 +25,7 @@ struct BearerSignInTests {
         let tokens = try await Self.tokens()
         let dave = try await Self.token(tokens, user: "dave")
         try await ServiceHarness.with(bearer: tokens) { harness in
-            let bearer: HeaderFields = [.authorization: "Bearer \(dave)"]
+            let bearer: HTTPFields = [.authorization: "Bearer \(dave)"]
             let created = await harness.call(.post, "/api/register?handle=\(apnsToken(90))", headers: bearer)
             #expect(created.status == 200, "\(created)")
             let id = try #require(try JSONDecoder().decode(String?.self, from: Data(created.text.utf8)))

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import PipelineCore
 import PushService
 import Testing
@@ -33,7 +33,7 @@ struct HostileInputTests {
             func guess(_ user: String, from client: String) async -> Int {
                 await harness.call(
                     .post, "/api/register", as: user, password: "nope",
-                    headers: ["X-Forwarded-For": "1.2.3.4, \(client)"],
+                    headers: [.forwardedFor: "1.2.3.4, \(client)"],
                     peer: "10.9.9.9"
                 ).status
             }
@@ -42,20 +42,20 @@ struct HostileInputTests {
             #expect(await guess("alice", from: "203.0.113.7") == 429)
             // Another client behind the same proxy, and another user from the same client, are not locked out.
             let other = await harness.call(
-                .post, "/api/register", as: "alice", headers: ["X-Forwarded-For": "198.51.100.2"], peer: "10.9.9.9")
+                .post, "/api/register", as: "alice", headers: [.forwardedFor: "198.51.100.2"], peer: "10.9.9.9")
             #expect(other.status == 200)
             let bob = await harness.call(
-                .post, "/api/register", as: "bob", headers: ["X-Forwarded-For": "203.0.113.7"], peer: "10.9.9.9")
+                .post, "/api/register", as: "bob", headers: [.forwardedFor: "203.0.113.7"], peer: "10.9.9.9")
             #expect(bob.status == 200)
             // A key is checked before any lockout.
             let key = await harness.call(
                 .post, "/api/notifications?pns=apns&to_tag=bob", apiKey: ServiceHarness.apiKey,
-                headers: ["X-Forwarded-For": "203.0.113.7"], body: #""x""#, peer: "10.9.9.9")
+                headers: [.forwardedFor: "203.0.113.7"], body: #""x""#, peer: "10.9.9.9")
             #expect(key.status == 200)
             // An untrusted peer's X-Forwarded-For is ignored: it is limited by its own address.
             #expect(
                 await harness.call(
-                    .post, "/api/register", as: "carol", password: "x", headers: ["X-Forwarded-For": "5.5.5.5"],
+                    .post, "/api/register", as: "carol", password: "x", headers: [.forwardedFor: "5.5.5.5"],
                     peer: "10.7.7.7"
                 ).status == 401)
         }

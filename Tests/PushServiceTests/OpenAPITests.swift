@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import PushService
 import Testing
 
@@ -35,7 +35,7 @@ struct OpenAPITests {
                     of: "{name}", with: "none")
                 for method in item.keys where ["get", "put", "post", "delete"].contains(method) {
                     let answer = await harness.call(
-                        HTTPMethod(method.uppercased()), path, apiKey: ServiceHarness.adminKey)
+                        HTTPRequest.Method(method.uppercased())!, path, apiKey: ServiceHarness.adminKey)
                     #expect(answer.status != 405, "\(method) \(template): \(answer)")
                     if !template.contains("{") { #expect(answer.status != 404, "\(method) \(template): \(answer)") }
                 }

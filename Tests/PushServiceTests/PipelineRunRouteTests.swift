@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubEmulator
 import HubWire
 import RunFlow
@@ -34,11 +34,11 @@ struct PipelineRunRouteTests {
         """
     )
 
-    static let admin: HeaderFields = ["apikey": ServiceHarness.adminKey]
+    static let admin: HTTPFields = [.apiKey: ServiceHarness.adminKey]
 
     func start(_ harness: ServiceHarness, _ body: String, key: String? = nil) async -> Answer {
         var headers = Self.admin
-        if let key { headers["Idempotency-Key"] = key }
+        if let key { headers[.idempotencyKey] = key }
         return await harness.call(.post, "/v1/pipelines/notify/runs", headers: headers, body: body)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubEmulator
 import PushService
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HubWire
 import PipelineConfig
 import PipelineCore

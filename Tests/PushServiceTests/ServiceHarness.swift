@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubEmulator
 import HubHTTP
 import HubWire
@@ -13,8 +13,8 @@ import Testing
 import TokenVerification
 
 /// A real emulator on a loopback port and a `PushServer` in front of it, with users alice, bob and carol
-/// (cost-4 bcrypt hashes, so tests stay quick) and one API key. Requests go straight to `handle`; the HTTP layer
-/// has its own tests.
+/// (cost-4 bcrypt hashes, so tests stay quick) and one API key. Requests go straight to the server's router, from any
+/// peer address a test names; the HTTP layer has its own tests.
 struct ServiceHarness {
     static let passwords = ["alice": "alice-pass-1", "bob": "bob-pass-2", "carol": "carol-pass-3"]
     static let apiKey = "k-sender-0123456789abcdef"
@@ -28,6 +28,7 @@ struct ServiceHarness {
     let emulator: Emulator
     let served: EmbeddedEmulator
     let server: PushServer
+    let client: InProcessClient
     let executor: AsyncHTTPExecutor
     let lines: LineLog
     /// The run journal the served pipelines' runs are kept in.
@@ -133,7 +134,8 @@ struct ServiceHarness {
                 bearer: bearer)
             try await body(
                 ServiceHarness(
-                    emulator: emulator, served: served, server: server, executor: executor, lines: lines,
+                    emulator: emulator, served: served, server: server, client: InProcessClient(server),
+                    executor: executor, lines: lines,
                     journal: scratch + "/journal.sqlite"))
         } catch {
             await served.stop()
@@ -146,25 +148,23 @@ struct ServiceHarness {
 
     /// One request as `user` (HTTP Basic with the user's password), as an API key, or anonymous.
     func call(
-        _ method: HTTPMethod, _ target: String, as user: String? = nil, password: String? = nil, apiKey: String? = nil,
-        headers extra: HeaderFields = [:], body: String? = nil, peer: String = "127.0.0.1"
+        _ method: HTTPRequest.Method, _ target: String, as user: String? = nil, password: String? = nil,
+        apiKey: String? = nil, headers extra: HTTPFields = [:], body: String? = nil, peer: String = "127.0.0.1"
     ) async -> Answer {
         var headers = extra
         if let user {
             let secret = password ?? Self.passwords[user] ?? ""
             headers[.authorization] = "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString()
         }
-        if let apiKey { headers["apikey"] = apiKey }
+        if let apiKey { headers[HTTPField.Name("apikey")!] = apiKey }
         if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
-        let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPair
-        let bytes = Array((body ?? "").utf8)
-        let request = ServedRequest(
-            method: method, path: path, query: query, headers: headers, authority: "127.0.0.1:8088",
-            peerIP: peer, body: { _ in bytes })
-        let response = await server.handle(request)
-        return Answer(
-            status: response.status.code, headers: response.headers,
-            text: String(decoding: response.body, as: UTF8.self))
+        let (response, bytes) = await client.answer(
+            HTTPRequest(
+                method: method, scheme: "http", authority: "127.0.0.1:8088", path: target, headerFields: headers),
+            body: Array((body ?? "").utf8), peerIP: peer)
+        // A HEAD answer is the GET answer's head alone: the server drops the body on the way out.
+        let text = method == .head ? "" : String(decoding: bytes, as: UTF8.self)
+        return Answer(status: Int(response.status.code), headers: response.headerFields, text: text)
     }
 
     /// Registers a device for `user` the seed way (POST for an id, PUT the registration); returns the id.
@@ -199,7 +199,7 @@ struct ServiceHarness {
 /// A response as the tests read it.
 struct Answer: Sendable, CustomStringConvertible {
     let status: Int
-    let headers: HeaderFields
+    let headers: HTTPFields
     let text: String
 
     var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] }
@@ -214,12 +214,14 @@ final class LineLog: Sendable {
     var lines: [String] { stored.withLock { $0 } }
 }
 
-extension Array where Element == String {
-    var splitPair: (String, String?) { (self.first ?? "", count > 1 ? self[1] : nil) }
-}
-
 /// A 64-hex-digit APNs device token from `seed`.
 func apnsToken(_ seed: Int) -> String {
     let hex = String(seed, radix: 16, uppercase: true)
     return String(repeating: "A", count: 64 - hex.count) + hex
+}
+
+extension HTTPField.Name {
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let apiKey = HTTPField.Name("apikey")!
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }

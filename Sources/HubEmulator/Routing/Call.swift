@@ -1,4 +1,5 @@
 import HTTPTypes
+import HubWire
 import Hummingbird
 
 /// One NH request, routed: what its handler reads.
@@ -6,7 +7,7 @@ struct Call: Sendable {
     let request: Request
     /// The hub's name as configured.
     let hub: String
-    let query: QueryString
+    let query: ReceivedQuery
     let apiVersion: String
     /// `http://host:port` (or `https://`) the client called, for Location headers.
     let base: String
@@ -15,7 +16,7 @@ struct Call: Sendable {
     init(request: Request, hub: String, apiVersion: String, scheme: String, fallbackHost: String) {
         self.request = request
         self.hub = hub
-        query = QueryString(request.uri.query)
+        query = ReceivedQuery(request.uri.query)
         self.apiVersion = apiVersion
         base = "\(scheme)://\(request.authority ?? fallbackHost)"
     }

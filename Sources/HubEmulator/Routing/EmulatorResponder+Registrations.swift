@@ -50,9 +50,9 @@ extension EmulatorResponder {
     /// listing's too, as today's service does) with the request's query as sent; the next link, on the path the
     /// client called, re-encodes the query (`%24top=2`) and the already encoded token (`%253D`).
     func listRegistrations(_ call: Call, tag: String?) async throws -> Response {
-        let top = min(max(Int(call.query["$top"] ?? "") ?? 100, 1), 100)
-        let skip = try call.query["continuationtoken"].map(Self.decodeContinuation) ?? 0
-        let handle = try call.query["$filter"].map(Self.handle(fromFilter:))
+        let top = min(max(Int(call.query.value(ignoringCase: "$top") ?? "") ?? 100, 1), 100)
+        let skip = try call.query.value(ignoringCase: "continuationtoken").map(Self.decodeContinuation) ?? 0
+        let handle = try call.query.value(ignoringCase: "$filter").map(Self.handle(fromFilter:))
         let (page, next) = await store.registrations(hub: call.hub, handle: handle, tag: tag, skip: skip, top: top)
         let path = tag.map { "tags/\(PercentCoding.encode($0, hexCase: .upper))/registrations" } ?? "registrations"
         let entries = page.map {
@@ -75,11 +75,8 @@ extension EmulatorResponder {
     /// then `continuationtoken` with the (already encoded) token encoded once more.
     static func nextQuery(_ query: String?, token: String) -> String {
         var out = ""
-        for part in (query ?? "").split(separator: "&") {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = QueryString.decode(String(pieces[0]), plusAsSpace: true)
+        for (name, value) in ReceivedQuery(query).items {
             guard !["api-version", "continuationtoken"].contains(name.lowercased()) else { continue }
-            let value = pieces.count > 1 ? QueryString.decode(String(pieces[1]), plusAsSpace: true) : ""
             out +=
                 "&" + PercentCoding.encode(name, hexCase: .upper) + "=" + PercentCoding.encode(value, hexCase: .upper)
         }
@@ -135,7 +132,7 @@ extension EmulatorResponder {
     }
 
     static func decodeContinuation(_ token: String) throws -> Int {
-        let decoded = QueryString.decode(token, plusAsSpace: false)
+        let decoded = PercentCoding.decode(token, plusAsSpace: false) ?? token
         guard let data = Data(base64Encoded: decoded), let text = String(data: data, encoding: .utf8),
             text.hasPrefix("offset:"), let offset = Int(text.dropFirst("offset:".count)), offset >= 0
         else { throw EmulatorError.badRequest("The continuation token is invalid.") }

@@ -1,4 +1,5 @@
 import Foundation
+import HubWire
 import Hummingbird
 
 extension EmulatorResponder {
@@ -8,7 +9,7 @@ extension EmulatorResponder {
             response(.ok, contentType: "application/json", body: #"{"status":"ok"}"#)
         }
         group.get("deliveries") { request, _ in
-            let since = try QueryString(request.uri.query)["since"].map { text in
+            let since = try ReceivedQuery(request.uri.query).value(ignoringCase: "since").map { text in
                 guard let value = Int(text) else {
                     throw EmulatorError.badRequest("since must be a delivery id (a number).")
                 }

@@ -64,7 +64,7 @@ extension EmulatorResponder {
 
     private func resource(
         _ hubGroup: RouterGroup<EmulatorContext>, _ hub: EmulatorConfiguration.Hub, _ path: RouterPath,
-        _ operation: FaultRule.Operation, right: @escaping @Sendable (HTTPRequest.Method, QueryString) -> AccessRight,
+        _ operation: FaultRule.Operation, right: @escaping @Sendable (HTTPRequest.Method, ReceivedQuery) -> AccessRight,
         _ handlers: [HTTPRequest.Method: Operation]
     ) {
         let group = hubGroup.group(path)
@@ -81,7 +81,7 @@ extension EmulatorResponder {
                 }
                 let call = Call(
                     request: request, hub: hub.name, apiVersion: context.apiVersion, scheme: scheme, fallbackHost: host)
-                let id = context.parameters.get("id").map { QueryString.decode($0, plusAsSpace: false) } ?? ""
+                let id = context.parameters.get("id").map { PercentCoding.decode($0, plusAsSpace: false) ?? $0 } ?? ""
                 return try await handler(call, id)
             }
         }

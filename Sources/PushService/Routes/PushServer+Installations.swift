@@ -1,7 +1,8 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubClient
 import HubWire
+import Hummingbird
 import RunFlow
 
 /// The official sample backend's device routes (the Flutter, React Native, Xamarin and MAUI tutorials):
@@ -22,19 +23,19 @@ extension PushServer {
         "apns": .apns, "fcm": .gcm, "gcm": .gcm, "fcmv1": .fcmv1, "wns": .wns,
     ]
 
-    func putInstallation(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
+    func putInstallation(_ request: Request, caller: Caller) async throws(Problem) -> Response {
         let user = try deviceUser(caller)
         let body = try await decodeBody(
             request, as: DeviceInstallation.self,
             shape: #"{"installationId", "platform", "pushChannel", "tags"}"#)
         guard let id = body.installationId, !id.isEmpty else { throw .badRequest("installationId is required") }
         try await saveInstallation(id: id, body: body, user: user)
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 
     /// `PUT /v1/installations/{id}`: the same, with the id in the path (Pushline's own, versioned form).
-    func putVersionedInstallation(_ request: ServedRequest, id: String, caller: Caller) async throws(Problem)
-        -> ServedResponse
+    func putVersionedInstallation(_ request: Request, id: String, caller: Caller) async throws(Problem)
+        -> Response
     {
         let user = try deviceUser(caller)
         let body = try await decodeBody(
@@ -43,11 +44,11 @@ extension PushServer {
             throw Problem.field("installationId", "the body's installationId differs from the one in the path")
         }
         try await saveInstallation(id: id, body: body, user: user)
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 
     /// `GET /v1/installations/{id}`: the caller's own installation, as the hub has it.
-    func getVersionedInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+    func getVersionedInstallation(id: String, caller: Caller) async throws(Problem) -> Response {
         let user = try deviceUser(caller)
         try Self.checkInstallationID(id)
         guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user)
@@ -89,7 +90,7 @@ extension PushServer {
         _ = try await hub.perform(HubRequests.putInstallation(installation, at: hub.session.endpoint))
     }
 
-    func deleteInstallation(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+    func deleteInstallation(id: String, caller: Caller) async throws(Problem) -> Response {
         let user = try deviceUser(caller)
         try Self.checkInstallationID(id)
         guard let existing = try await installation(id), existing.isOwned(by: tags.identityTag(for: user), user: user)
@@ -97,7 +98,7 @@ extension PushServer {
             throw .notFound("you have no installation \(id)")
         }
         _ = try await hub.perform(HubRequests.deleteInstallation(id: id, at: hub.session.endpoint), allowing: [404])
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 
     /// The installation `id`, or nil when the hub has none.

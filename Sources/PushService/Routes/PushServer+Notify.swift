@@ -1,16 +1,17 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubClient
 import HubExpressions
 import HubWire
+import Hummingbird
 import PipelineCore
 
 /// `POST /api/notifications?pns=…&to_tag=<user>`: one user notifies another by name. The payload comes from the
 /// template the service file names for the platform, rendered with escaping (`From <sender>: <message>`), and goes
 /// to `username:<to_tag>` only, never to a broader audience.
 extension PushServer {
-    func notifyUser(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
-        let query = QueryPairs(request.query)
+    func notifyUser(_ request: Request, caller: Caller) async throws(Problem) -> Response {
+        let query = ReceivedQuery(request.uri.query)
         guard let pns = query["pns"], !pns.isEmpty else {
             throw .badRequest("add ?pns=apns|fcmv1|gcm|wns to say which platform to notify")
         }
@@ -49,6 +50,6 @@ extension PushServer {
             target: .tags(audience),
             headers: template.headers.sorted { $0.key < $1.key }.map { HubHeader($0.key, $0.value) })
         _ = try await hub.perform(HubRequests.send(notification, at: hub.session.endpoint))
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 }

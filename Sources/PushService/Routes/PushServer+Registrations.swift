@@ -1,7 +1,8 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubClient
 import HubWire
+import Hummingbird
 
 /// The seed tutorial's device routes: `POST /api/register`, `PUT` and `DELETE /api/register/{id}`. A caller sees
 /// and changes only registrations that carry its own identity tag; anyone else's answer 404 as if absent.
@@ -25,11 +26,11 @@ extension PushServer {
         "apns": .apns, "fcmv1": .fcmv1, "gcm": .gcm, "fcm": .gcm, "wns": .wns, "mpns": .mpns,
     ]
 
-    func createRegistrationID(_ request: ServedRequest, caller: Caller, now: Double) async throws(Problem)
-        -> ServedResponse
+    func createRegistrationID(_ request: Request, caller: Caller, now: Double) async throws(Problem)
+        -> Response
     {
         let user = try deviceUser(caller)
-        let handle = QueryPairs(request.query)["handle"]
+        let handle = ReceivedQuery(request.uri.query)["handle"]
         var id: String?
         if let handle, !handle.isEmpty {
             guard handle.utf8.count <= 4096, !handle.contains(where: \.isNewline) else {
@@ -61,8 +62,8 @@ extension PushServer {
         return json(.ok, JSONText.quote(id ?? ""))
     }
 
-    func upsertRegistration(_ request: ServedRequest, id: String, caller: Caller, now: Double) async throws(Problem)
-        -> ServedResponse
+    func upsertRegistration(_ request: Request, id: String, caller: Caller, now: Double) async throws(Problem)
+        -> Response
     {
         let user = try deviceUser(caller)
         try Self.checkRegistrationID(id)
@@ -88,17 +89,17 @@ extension PushServer {
             throw Problem(.gone, "Gone", "registration \(id) is gone; ask for a new id with POST /api/register")
         }
         issued.forget(id)
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 
-    func deleteRegistration(id: String, caller: Caller) async throws(Problem) -> ServedResponse {
+    func deleteRegistration(id: String, caller: Caller) async throws(Problem) -> Response {
         let user = try deviceUser(caller)
         try Self.checkRegistrationID(id)
         guard let existing = try await registration(id), existing.installationId == nil,
             existing.tags.contains(tags.identityTag(for: user))
         else { throw .notFound("you have no registration \(id)") }
         _ = try await hub.perform(HubRequests.deleteRegistration(id: id, at: hub.session.endpoint), allowing: [404])
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 
     /// NH's registration ids are letters, digits and dashes; anything else names no registration.

@@ -1,8 +1,9 @@
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubClient
 import HubExpressions
 import HubWire
+import Hummingbird
 import PipelineCore
 
 /// The official sample backend's `POST /api/notifications/requests` `{text, action, tags, silent}`: the service
@@ -18,7 +19,7 @@ extension PushServer {
         let silent: Bool?
     }
 
-    func notificationRequest(_ request: ServedRequest, caller: Caller) async throws(Problem) -> ServedResponse {
+    func notificationRequest(_ request: Request, caller: Caller) async throws(Problem) -> Response {
         // This route sends any text under no sender's name, to up to 1000 tags: a backend's, not a user's.
         guard caller.user == nil || caller.scopes.contains(.admin) else {
             throw .forbidden(
@@ -73,7 +74,7 @@ extension PushServer {
         for notification in notifications {
             _ = try await hub.perform(HubRequests.send(notification, at: hub.session.endpoint))
         }
-        return ServedResponse(status: .ok)
+        return Response(status: .ok)
     }
 
     /// The tags, each a plain valid tag, once each; a user may address users' identity tags only (theirs alone

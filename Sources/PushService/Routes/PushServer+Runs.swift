@@ -1,8 +1,9 @@
 import Engine
 import Foundation
-import HTTPServing
+import HTTPTypes
 import HubHTTP
 import HubWire
+import Hummingbird
 import PipelineConfig
 import PipelineCore
 import RunFlow
@@ -14,8 +15,8 @@ import RunStore
 /// first (422 naming the field). A run of the same pipeline in progress is 409; the same run already completed is
 /// answered 200 with that run (nothing is sent twice); an `Idempotency-Key` makes a retried POST return the first run.
 extension PushServer {
-    func startRun(_ request: ServedRequest, name: String, caller: Caller, now: Double) async throws(Problem)
-        -> ServedResponse
+    func startRun(_ request: Request, name: String, caller: Caller, now: Double) async throws(Problem)
+        -> Response
     {
         guard let served = pipelines[name] else {
             throw .notFound("there is no pipeline '\(name)'; see the service file's `pipelines:`")
@@ -24,7 +25,7 @@ extension PushServer {
         // The request as canonical JSON (keys sorted), so no two different requests share a digest.
         let digest = ContentDigest.hex(JSONText.encode(["pipeline": name, "parameters": JSONText.encode(values)]))
         let owner = caller.kind.rawValue + ":" + caller.name
-        let key = request.headers["Idempotency-Key"]
+        let key = request.headers[.idempotencyKey]
         if let key {
             guard (1...255).contains(key.utf8.count) else {
                 throw .badRequest("Idempotency-Key must be 1 to 255 characters")
@@ -93,12 +94,13 @@ extension PushServer {
         }
     }
 
-    func showRun(id: String) async throws(Problem) -> ServedResponse {
+    func showRun(id: String) async throws(Problem) -> Response {
         try await runResponse(id: id, pipeline: nil, status: .ok)
     }
 
     /// The run `id` (exactly; no prefixes over HTTP) as JSON.
-    private func runResponse(id: String, pipeline: String?, status: HTTPStatus) async throws(Problem) -> ServedResponse
+    private func runResponse(id: String, pipeline: String?, status: HTTPResponse.Status) async throws(Problem)
+        -> Response
     {
         guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !id.isEmpty else {
             throw .notFound("there is no run '\(id.prefix(64))'")
@@ -126,7 +128,7 @@ extension PushServer {
     /// `{"parameters": {name: value}}` checked against the declarations: strings, whole numbers and booleans are
     /// taken as their text; an unknown name, a value that breaks its declaration or a missing required one is 422
     /// naming the field, and never echoes the value.
-    private func parameterValues(_ request: ServedRequest, for served: ServedPipeline) async throws(Problem) -> [String:
+    private func parameterValues(_ request: Request, for served: ServedPipeline) async throws(Problem) -> [String:
         String]
     {
         // JSON always (415 otherwise), even for an empty body: a run must not be startable by a cross-site form.

@@ -1,5 +1,8 @@
 import Foundation
 import HTTPServing
+import HTTPTypes
+import Hummingbird
+import NIOCore
 import Synchronization
 
 /// An OTLP/HTTP receiver on loopback for the trace tests: it keeps every span POSTed to `/v1/traces` as JSON
@@ -22,7 +25,7 @@ package final class OTLPReceiver: Sendable {
         let strays = Mutex(0)
     }
 
-    private let server: HTTPServer<ServingContext>
+    private let server: HTTPServer<BasicRequestContext>
     private let received = Received()
     private let task: Mutex<Task<Void, any Error>?> = Mutex(nil)
 
@@ -31,17 +34,21 @@ package final class OTLPReceiver: Sendable {
 
     package init() {
         let received = self.received
-        server = HTTPServer(options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "otlp", quiet: true)) {
-            request in
-            guard request.method.rawValue == "POST", request.path == "/v1/traces",
-                let body = try? await request.body(upTo: 16 << 20)
-            else {
-                received.strays.withLock { $0 += 1 }
-                return ServedResponse(status: .notFound, text: "")
-            }
-            received.bodies.withLock { $0.append(Data(body)) }
-            return ServedResponse(status: .ok, headers: ["Content-Type": "application/json"], text: "{}")
-        }
+        server = HTTPServer(
+            options: ServerOptions(host: "127.0.0.1", port: 0, serverName: "otlp", quiet: true),
+            responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
+                var request = request
+                guard request.method == .post, request.uri.path == "/v1/traces",
+                    let body = try? await request.collectBody(upTo: 16 << 20)
+                else {
+                    received.strays.withLock { $0 += 1 }
+                    return Response(status: .notFound)
+                }
+                received.bodies.withLock { $0.append(Data(body.readableBytesView)) }
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "{}")))
+            })
     }
 
     /// Starts listening; returns the endpoint for `OTEL_EXPORTER_OTLP_ENDPOINT`.

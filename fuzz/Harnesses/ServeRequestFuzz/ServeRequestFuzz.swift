@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import HTTPServing
+import HTTPTypes
 import HubWire
 import PipelineCore
 import PushService
@@ -27,7 +27,7 @@ struct AnsweringHub: HubTransport {
 }
 
 let apiKey = "fuzz-api-key-0123456789abcdef"
-let server: PushServer = {
+let client: InProcessClient = {
     let connection = try! ConnectionString(
         parsing: "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Full;SharedAccessKey=hub-key")
     let hub = HubDeclaration(
@@ -39,10 +39,10 @@ let server: PushServer = {
     ]
     settings.perIdentityPerMinute = 1 << 40
     settings.perAddressPerMinute = 1 << 40
-    return try! PushServer(settings: settings, transport: AnsweringHub())
+    return InProcessClient(try! PushServer(settings: settings, transport: AnsweringHub()))
 }()
 
-let routes: [(HTTPMethod, String)] = [
+let routes: [(HTTPRequest.Method, String)] = [
     (.put, "/v1/installations/"), (.post, "/api/register"), (.put, "/api/register/"), (.post, "/api/notifications"),
     (.put, "/api/notifications/installations"), (.post, "/api/notifications/requests"), (.delete, "/api/register/"),
     (.delete, "/v1/installations/"), (.get, "/v1/installations/"), (.post, ""), (.put, ""), (.get, ""),
@@ -59,24 +59,20 @@ func fuzzOne(_ bytes: [UInt8]) {
         prefix.isEmpty
         ? (segment.hasPrefix("/") ? segment : "/" + segment)
         : (prefix.hasSuffix("/") ? prefix + segment : prefix)
-    var headers = HeaderFields()
-    headers.append("apikey", apiKey)
-    headers.append("Content-Type", first & 0x80 == 0 ? "application/json" : "text/plain")
-    let request = ServedRequest(
-        method: method, path: path, headers: headers, peerIP: "127.0.0.1",
-        body: { limit in
-            body.count > limit ? Array(body.prefix(limit + 1)) : body
-        })
+    var headers = HTTPFields()
+    headers[HTTPField.Name("apikey")!] = apiKey
+    headers[.contentType] = first & 0x80 == 0 ? "application/json" : "text/plain"
+    let request = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: path, headerFields: headers)
     let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var answer: ServedResponse?
+    nonisolated(unsafe) var answer: (response: HTTPResponse, body: [UInt8])?
     Task {
-        answer = await server.handle(request)
+        answer = await client.answer(request, body: body)
         done.signal()
     }
     done.wait()
     guard let answer else { fatalError("no answer") }
-    precondition(
-        answer.status.code < 500 || [502, 503].contains(answer.status.code),
-        "\(method) \(path) answered \(answer.status.code): \(String(decoding: answer.body, as: UTF8.self))")
-    precondition(!String(decoding: answer.body, as: UTF8.self).contains(apiKey), "an answer shows the API key")
+    let text = String(decoding: answer.body, as: UTF8.self)
+    let status = answer.response.status.code
+    precondition(status < 500 || [502, 503].contains(status), "\(method) \(path) answered \(status): \(text)")
+    precondition(!text.contains(apiKey), "an answer shows the API key")
 }

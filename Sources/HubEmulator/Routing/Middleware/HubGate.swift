@@ -1,3 +1,4 @@
+import HubWire
 import Hummingbird
 
 /// `/{hub}`: a request must name an `api-version` (400), which the context carries on. There is a group per hub the
@@ -7,7 +8,8 @@ struct HubGate: RouterMiddleware {
         _ request: Request, context: EmulatorContext,
         next: (Request, EmulatorContext) async throws -> Response
     ) async throws -> Response {
-        guard let apiVersion = QueryString(request.uri.query)["api-version"], !apiVersion.isEmpty else {
+        guard let apiVersion = ReceivedQuery(request.uri.query).value(ignoringCase: "api-version"), !apiVersion.isEmpty
+        else {
             throw EmulatorError.badRequest("The api-version query parameter is required.")
         }
         var context = context

@@ -10,13 +10,13 @@ struct SASCheck: RouterMiddleware {
     let configuration: EmulatorConfiguration
     let now: @Sendable () -> Date
     /// The right a request needs, by method and query (listing registrations needs more than finding one).
-    let right: @Sendable (HTTPRequest.Method, QueryString) -> AccessRight
+    let right: @Sendable (HTTPRequest.Method, ReceivedQuery) -> AccessRight
 
     func handle(
         _ request: Request, context: EmulatorContext,
         next: (Request, EmulatorContext) async throws -> Response
     ) async throws -> Response {
-        let needed = right(request.method, QueryString(request.uri.query))
+        let needed = right(request.method, ReceivedQuery(request.uri.query))
         // `<namespace>.servicebus.windows.net` (tokens signed for the real service's host) and the emulator's own
         // host:port (clients sign the URL they call) are both valid audiences.
         let hosts = [

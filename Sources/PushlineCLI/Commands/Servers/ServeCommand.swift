@@ -82,10 +82,8 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
         }
         let host = self.host ?? loaded.settings.host
         let http = HTTPServer(
-            options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true)
-        ) { request in
-            await server.handle(request)
-        }
+            options: ServerOptions(host: host, port: port ?? loaded.settings.port, serverName: "Pushline", quiet: true),
+            responder: server.responder())
         let settings = loaded.settings
         let users = loaded.users?.count ?? 0
         do {
