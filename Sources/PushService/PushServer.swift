@@ -24,21 +24,14 @@ public final class PushServer: Sendable {
     let perAddress: RateLimiter
     let clock: WallClock
     let clientAddress: ClientAddress
-    /// Pipelines callers with `admin` may run, by name.
-    let pipelines: [String: ServedPipeline]
-    /// Where runs write their console lines, and the environment they read.
-    let runConsole: Console
-    /// The engine runs use.
-    let runEngine: PipelineEngine
-    let idempotency = IdempotencyKeys()
-    /// The run store reads go through, kept open.
-    let runReader: RunStoreReader
-    /// Runs started over HTTP and not yet ended, so a shutdown can wait for them.
-    let runTasks = Mutex<[UUID: Task<Void, Never>]>([:])
+    /// The pipelines callers with `admin` may run, and the runs they started.
+    let runs: PipelineRuns
     /// The last readiness probe: when, and whether the hub answered.
     let readiness = Mutex<(at: Double, ready: Bool)?>(nil)
     let log: AccessLog
     let metrics: ServiceMetrics
+    /// How request bodies are read.
+    let jsonBody: JSONBody
 
     /// A server for `settings` alone, talking to the hub through `transport`: API keys only, no users file, no
     /// pipelines (what the request fuzzer drives).
@@ -53,11 +46,12 @@ public final class PushServer: Sendable {
         runConsole: Console = .standard, runEngine: PipelineEngine? = nil, bearer: BearerTokens? = nil
     ) throws(StepFailure) {
         self.settings = settings
-        self.pipelines = Dictionary(pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.runConsole = runConsole
-        runReader = RunStoreReader(environment: runConsole.environment)
-        self.runEngine =
-            runEngine ?? PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "info")!, clock: clock)
+        jsonBody = JSONBody(limit: settings.maxBodyBytes)
+        runs = PipelineRuns(
+            pipelines: pipelines, console: runConsole,
+            engine: runEngine
+                ?? PipelineEngine(logger: PushlineLogging.logger(label: "pushline", level: "info")!, clock: clock),
+            body: JSONBody(limit: settings.maxBodyBytes))
         hub = HubCall(
             session: try HubSession(
                 hub: settings.hub, transport: transport,
@@ -79,24 +73,10 @@ public final class PushServer: Sendable {
 
     /// Waits until every run started over HTTP has ended (a graceful shutdown lets them finish; a run cut off
     /// harder resumes on its next start, as any run does).
-    public func waitForRuns() async {
-        let tasks = runTasks.withLock { Array($0.values) }
-        for task in tasks { await task.value }
-    }
+    public func waitForRuns() async { await runs.waitForRuns() }
 
     /// Closes the run store that reads use; call once the server has stopped answering.
-    public func closeRunStore() async {
-        await runReader.close()
-    }
-
-    func trackRun(_ task: Task<PipelineRun.Outcome, any Error>) {
-        let id = UUID()
-        let watcher = Task {
-            _ = await task.result
-            _ = runTasks.withLock { $0.removeValue(forKey: id) }
-        }
-        runTasks.withLock { $0[id] = watcher }
-    }
+    public func closeRunStore() async { await runs.closeRunStore() }
 
     /// Ready when the hub accepts the service's key for a read: a GET of a registration id that cannot exist, which
     /// needs only the Listen right every device route needs anyway and is answered 404. The answer is kept for 10 s,
@@ -124,49 +104,6 @@ public final class PushServer: Sendable {
                 "not ready: the notification hub does not accept this service's requests",
                 headers: [.retryAfter: "10"])
         }
-        return json(.ok, #"{"status":"ready"}"#)
-    }
-
-    /// A JSON body of at most the configured size. JSON only (`application/json` or `…+json`): a form or text body
-    /// is what a browser may send cross-site without asking, so it is refused (415) before it is read.
-    func body(_ request: Request) async throws(Problem) -> [UInt8] {
-        let type =
-            (request.headers[.contentType] ?? "").split(separator: ";").first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
-        guard type == "application/json" || type.hasSuffix("+json") else {
-            throw Problem(
-                .unsupportedMediaType, "Unsupported Media Type",
-                "send the body as JSON with `Content-Type: application/json`")
-        }
-        let limit = settings.maxBodyBytes
-        do {
-            var request = request
-            return Array(buffer: try await request.collectBody(upTo: limit))
-        } catch {
-            // Collecting fails only past the limit (or when the peer has gone, when no answer reaches anyone).
-            throw Problem(.contentTooLarge, "Content Too Large", "the request body is larger than \(limit) bytes")
-        }
-    }
-
-    /// The body decoded as JSON `T`; anything else is a 400 that shows the expected `shape`.
-    func decodeBody<T: Decodable>(_ request: Request, as type: T.Type, shape: String) async throws(Problem) -> T {
-        let bytes = try await body(request)
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch {
-            throw .badRequest("the body must be \(shape) as JSON")
-        }
-    }
-
-    func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        answer(status, contentType: "application/json; charset=utf-8", text)
-    }
-
-    /// An answer with a text body, sent as UTF-8.
-    func answer(_ status: HTTPResponse.Status, contentType: String, _ text: String) -> Response {
-        Response(
-            status: status, headers: [.contentType: contentType],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        return .json(.ok, #"{"status":"ready"}"#)
     }
 }

@@ -78,7 +78,7 @@ struct PipelineRunRouteTests {
             #expect(await harness.deliveries().count == 1)
             // Reads share one open store: a GET does not log in to the store again.
             for _ in 0..<3 { #expect(await harness.call(.get, "/v1/runs/\(id)", headers: Self.admin).status == 200) }
-            #expect(await harness.server.runReader.opened == 1)
+            #expect(await harness.server.runs.reader.opened == 1)
         }
     }
 

@@ -28,9 +28,9 @@ extension PushServer {
     /// operation in `openapi.json`, which a test holds to these).
     var routes: [ServeRoute] {
         [
-            ServeRoute(.get, "/healthz", nil) { _, _ in self.json(.ok, #"{"status":"ok"}"#) },
+            ServeRoute(.get, "/healthz", nil) { _, _ in .json(.ok, #"{"status":"ok"}"#) },
             ServeRoute(.get, "/readyz", nil) { _, _ in try await self.ready() },
-            ServeRoute(.get, "/openapi.json", nil) { _, _ in self.json(.ok, Self.openAPIDocument) },
+            ServeRoute(.get, "/openapi.json", nil) { _, _ in .json(.ok, Self.openAPIDocument) },
             // The seed tutorial's device routes, the official sample backend's, and the versioned ones.
             ServeRoute(.post, "/api/register", .register) { request, context in
                 try await self.createRegistrationID(request, caller: context.caller, now: self.now)
@@ -65,12 +65,13 @@ extension PushServer {
             },
             // Operations.
             ServeRoute(.get, "/metrics", .admin) { _, _ in
-                self.answer(.ok, contentType: ServiceMetrics.contentType, self.metrics.exposition())
+                .text(.ok, contentType: ServiceMetrics.contentType, self.metrics.exposition())
             },
             ServeRoute(.post, "/v1/pipelines/:name/runs", .admin) { request, context in
-                try await self.startRun(request, name: context.parameter("name"), caller: context.caller, now: self.now)
+                try await self.runs.start(
+                    request, name: context.parameter("name"), caller: context.caller, now: self.now)
             },
-            ServeRoute(.get, "/v1/runs/:id", .admin) { _, context in try await self.showRun(id: context.id) },
+            ServeRoute(.get, "/v1/runs/:id", .admin) { _, context in try await self.runs.show(id: context.id) },
         ]
     }
 

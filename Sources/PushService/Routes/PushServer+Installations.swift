@@ -25,7 +25,7 @@ extension PushServer {
 
     func putInstallation(_ request: Request, caller: Caller) async throws(Problem) -> Response {
         let user = try deviceUser(caller)
-        let body = try await decodeBody(
+        let body = try await jsonBody.decode(
             request, as: DeviceInstallation.self,
             shape: #"{"installationId", "platform", "pushChannel", "tags"}"#)
         guard let id = body.installationId, !id.isEmpty else { throw .badRequest("installationId is required") }
@@ -38,7 +38,7 @@ extension PushServer {
         -> Response
     {
         let user = try deviceUser(caller)
-        let body = try await decodeBody(
+        let body = try await jsonBody.decode(
             request, as: DeviceInstallation.self, shape: #"{"platform", "pushChannel", "tags"}"#)
         if let inBody = body.installationId, inBody != id {
             throw Problem.field("installationId", "the body's installationId differs from the one in the path")
@@ -66,7 +66,7 @@ extension PushServer {
             installationId: existing.installationId, platform: existing.platform,
             pushChannel: existing.pushChannel.handle,
             tags: existing.tags ?? [], userId: existing.userId)
-        return json(.ok, JSONText.encode(view))
+        return .json(.ok, JSONText.encode(view))
     }
 
     /// Checks and writes an installation for `user`: their identity tag and `userId` set by the server.

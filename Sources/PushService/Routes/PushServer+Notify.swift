@@ -31,7 +31,7 @@ extension PushServer {
         if settings.notifyPolicy == .selfOnly, let user = caller.user, recipient != user {
             throw .forbidden("this service lets users notify only themselves")
         }
-        let bytes = try await body(request)
+        let bytes = try await jsonBody.bytes(of: request)
         let message: String
         do {
             message = try JSONDecoder().decode(String.self, from: Data(bytes))

@@ -59,7 +59,7 @@ extension PushServer {
             issued.issue(made, to: user, now: now)
             id = made
         }
-        return json(.ok, JSONText.quote(id ?? ""))
+        return .json(.ok, JSONText.quote(id ?? ""))
     }
 
     func upsertRegistration(_ request: Request, id: String, caller: Caller, now: Double) async throws(Problem)
@@ -67,7 +67,7 @@ extension PushServer {
     {
         let user = try deviceUser(caller)
         try Self.checkRegistrationID(id)
-        let update = try await decodeBody(
+        let update = try await jsonBody.decode(
             request, as: DeviceRegistration.self,
             shape: #"{"Platform": "apns|fcmv1|gcm|wns|mpns", "Handle": "…", "Tags": ["…"]}"#)
         guard let platform = Self.platforms[update.platform.lowercased()],

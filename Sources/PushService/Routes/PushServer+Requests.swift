@@ -25,7 +25,7 @@ extension PushServer {
             throw .forbidden(
                 "this route is for backends (a sender key); users notify each other with POST /api/notifications")
         }
-        let body = try await decodeBody(
+        let body = try await jsonBody.decode(
             request, as: NotificationRequestBody.self, shape: #"{"text", "action", "tags", "silent"}"#)
         let silent = body.silent ?? false
         let text = body.text ?? ""

@@ -8,16 +8,57 @@ import PipelineConfig
 import PipelineCore
 import RunFlow
 import RunStore
+import Synchronization
 
 /// Pipelines over HTTP, through the same run flow as `pushline run`: `POST /v1/pipelines/{name}/runs` with
 /// `{"parameters": {…}}` starts a journalled, locked run and answers 202 with its id as soon as it holds the lock;
 /// `GET /v1/runs/{id}` reads it back from the run store. Parameters are checked against the pipeline's declarations
 /// first (422 naming the field). A run of the same pipeline in progress is 409; the same run already completed is
 /// answered 200 with that run (nothing is sent twice); an `Idempotency-Key` makes a retried POST return the first run.
-extension PushServer {
-    func startRun(_ request: Request, name: String, caller: Caller, now: Double) async throws(Problem)
-        -> Response
-    {
+final class PipelineRuns: Sendable {
+    /// Pipelines callers with `admin` may run, by name.
+    let pipelines: [String: ServedPipeline]
+    /// Where runs write their console lines, and the environment they read.
+    let console: Console
+    /// The engine runs use.
+    let engine: PipelineEngine
+    let body: JSONBody
+    let idempotency = IdempotencyKeys()
+    /// The run store reads go through, kept open.
+    let reader: RunStoreReader
+    /// Runs started over HTTP and not yet ended, so a shutdown can wait for them.
+    private let tasks = Mutex<[UUID: Task<Void, Never>]>([:])
+
+    init(pipelines: [ServedPipeline], console: Console, engine: PipelineEngine, body: JSONBody) {
+        self.pipelines = Dictionary(pipelines.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.console = console
+        self.engine = engine
+        self.body = body
+        reader = RunStoreReader(environment: console.environment)
+    }
+
+    /// Waits until every run started over HTTP has ended.
+    func waitForRuns() async {
+        let running = tasks.withLock { Array($0.values) }
+        for task in running { await task.value }
+    }
+
+    /// Closes the run store that reads use.
+    func closeRunStore() async {
+        await reader.close()
+    }
+
+    private func track(_ task: Task<PipelineRun.Outcome, any Error>) {
+        let id = UUID()
+        let watcher = Task {
+            _ = await task.result
+            _ = tasks.withLock { $0.removeValue(forKey: id) }
+        }
+        tasks.withLock { $0[id] = watcher }
+    }
+
+    /// `POST /v1/pipelines/{name}/runs`.
+    func start(_ request: Request, name: String, caller: Caller, now: Double) async throws(Problem) -> Response {
         guard let served = pipelines[name] else {
             throw .notFound("there is no pipeline '\(name)'; see the service file's `pipelines:`")
         }
@@ -39,7 +80,7 @@ extension PushServer {
                 return try await runResponse(id: runID, pipeline: name, status: .ok)
             }
         }
-        let loaded = await LoadedPipeline.load(served.path, purpose: .run, console: runConsole, parameters: values)
+        let loaded = await LoadedPipeline.load(served.path, purpose: .run, console: console, parameters: values)
         guard let pipeline = loaded.pipeline, !loaded.diagnostics.hasErrors else {
             // Parameters were checked already, so what is left is the pipeline's own problem (an unset variable,
             // a missing input file): the operator's to fix, said without values.
@@ -50,7 +91,7 @@ extension PushServer {
         }
         var run = PipelineRun(store: nil)
         do {
-            run.trust = try HubTrust(environment: runConsole.environment)
+            run.trust = try HubTrust(environment: console.environment)
         } catch {
             throw Problem(
                 .internalServerError, "Internal Server Error", "the pipeline cannot run: \(error.description)")
@@ -61,14 +102,14 @@ extension PushServer {
             continuation.yield(record)
             continuation.finish()
         }
-        let engine = runEngine
-        let console = runConsole
+        let engine = engine
+        let console = console
         let registry = loaded.registry
         let task = Task<PipelineRun.Outcome, any Error> { [run] in
             defer { continuation.finish() }
             return try await run.execute(pipeline, registry: registry, engine: engine, console: console) { _, _ in }
         }
-        trackRun(task)
+        track(task)
         for await record in started {
             if let key { idempotency.remember(key, caller: owner, digest: digest, runID: record.id, now: now) }
             var response = try await runResponse(id: record.id, pipeline: name, status: .accepted)
@@ -94,7 +135,8 @@ extension PushServer {
         }
     }
 
-    func showRun(id: String) async throws(Problem) -> Response {
+    /// `GET /v1/runs/{id}`.
+    func show(id: String) async throws(Problem) -> Response {
         try await runResponse(id: id, pipeline: nil, status: .ok)
     }
 
@@ -106,7 +148,7 @@ extension PushServer {
             throw .notFound("there is no run '\(id.prefix(64))'")
         }
         do {
-            guard let store = try await runReader.store() else { throw Problem.notFound("there is no run '\(id)'") }
+            guard let store = try await reader.store() else { throw Problem.notFound("there is no run '\(id)'") }
             // Exact ids only: a prefix that several runs share is not a run either.
             guard let record = try await store.run(matching: id), record.id == id else {
                 throw Problem.notFound("there is no run '\(id)'")
@@ -117,7 +159,7 @@ extension PushServer {
                 ?? record.pipeline
             var view = try await RunView.read(record, from: store, unknownLimit: 20)
             view.pipeline = name
-            return json(status, JSONText.encode(view))
+            return .json(status, JSONText.encode(view))
         } catch let problem as Problem {
             throw problem
         } catch {
@@ -132,7 +174,7 @@ extension PushServer {
         String]
     {
         // JSON always (415 otherwise), even for an empty body: a run must not be startable by a cross-site form.
-        let bytes = try await body(request)
+        let bytes = try await body.bytes(of: request)
         guard !bytes.isEmpty else { return try checked([:], for: served) }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
             throw .badRequest(#"the body must be a JSON object: {"parameters": {"name": "value"}}"#)
