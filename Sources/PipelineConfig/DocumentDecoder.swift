@@ -34,7 +34,8 @@ struct DocumentDecoder {
         @Key(
             .node(
                 OptionSpec(
-                    "templates", .namedMappings(templateKeys), "named device templates: platform, body, headers, tags"))
+                    "templates", .namedMappings(TemplatesDecoder.keys),
+                    "named device templates: platform, body, headers, tags"))
         ) var templates: ConfigNode?
         /// `parameters`.
         @Key(
@@ -47,7 +48,7 @@ struct DocumentDecoder {
         @Key(
             .node(
                 OptionSpec(
-                    "plugins", .namedMappings(pluginKeys),
+                    "plugins", .namedMappings(PluginsDecoder.keys),
                     "named step kinds provided by child processes (any language) over the plugin protocol: command, env, timeout"
                 )))
         var plugins: ConfigNode?
@@ -141,10 +142,10 @@ struct DocumentDecoder {
         document.retention = keys.retention.map(Double.init)
         document.hubs = decodeHubs(keys.hubs)
         document.audiences = decodeAudiences(keys.audiences)
-        document.templates = decodeTemplates(keys.templates)
+        document.templates = TemplatesDecoder(document: self).decode(keys.templates)
         document.parameters = decodeParameters(keys.parameters)
         document.parameterValues = parameterValues(document.parameters, section: keys.parameters)
-        document.plugins = decodePlugins(keys.plugins)
+        document.plugins = PluginsDecoder(document: self).decode(keys.plugins)
         document.steps = decodeSteps(keys.steps, parameters: document.parameters, values: document.parameterValues)
         for entry in reader.entries where entry.key != keys.$steps.key {
             refuseOutputReferences(in: entry.value, section: "'\(entry.key)'")

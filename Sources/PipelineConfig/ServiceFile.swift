@@ -67,7 +67,7 @@ extension DocumentDecoder {
         @Key(
             .node(
                 OptionSpec(
-                    "templates", .namedMappings(templateKeys),
+                    "templates", .namedMappings(TemplatesDecoder.keys),
                     "named templates the service renders (platform, body, headers)")))
         var templates: ConfigNode?
         /// `service`: read by the service's own decoder.
@@ -90,7 +90,7 @@ extension DocumentDecoder {
         var service = ServiceFile(file: file, directory: directory)
         service.description = keys.description
         service.hubs = decodeHubs(keys.hubs)
-        service.templates = decodeTemplates(keys.templates)
+        service.templates = TemplatesDecoder(document: self).decode(keys.templates)
         service.service = keys.service
         return service
     }

@@ -4,7 +4,8 @@ import Testing
 @testable import Engine
 @testable import PipelineCore
 
-/// How many times each key of `Greeting` was read, across the tests of this file (each test uses its own keys).
+/// How many times each key of `Greeting` was read, across the tests of this file: shared, so the suite runs its tests
+/// one at a time (two of them read `limit`, and a count taken while the other reads it was off by one).
 private final class Reads: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
@@ -46,7 +47,7 @@ private struct Greeting: DeclaredStep {
     func run(in context: StepContext) async throws -> StepResult { StepResult(summary: "greeted") }
 }
 
-@Suite struct PendingStepTests {
+@Suite(.serialized) struct PendingStepTests {
     private let context = BuildContext(
         document: PipelineDocument(file: "p.yaml", directory: "/tmp"), loadDataFile: { _, _, _, _ in nil })
 

@@ -1,7 +1,14 @@
 import Foundation
 import PipelineCore
 
-extension DocumentDecoder {
+/// `plugins:`: the step kinds child processes provide, with their commands, environment and secrets.
+struct PluginsDecoder {
+    /// The file being decoded: where paths resolve, where diagnostics go.
+    let document: DocumentDecoder
+    private var diagnostics: DiagnosticCollector { document.diagnostics }
+    private var directory: String { document.directory }
+    private var options: LoaderOptions { document.options }
+
     /// The keys of one plugin.
     struct PluginKeys: DeclaredOptions {
         /// `command`: a program, or a program and its arguments.
@@ -35,12 +42,12 @@ extension DocumentDecoder {
         init() {}
     }
 
-    static var pluginKeys: [OptionSpec] { PluginKeys.specs }
+    static var keys: [OptionSpec] { PluginKeys.specs }
 
     /// `plugins:`: named child processes that provide step kinds.
-    func decodePlugins(_ node: ConfigNode?) -> [PluginDeclaration] {
+    func decode(_ node: ConfigNode?) -> [PluginDeclaration] {
         guard
-            let entries = sectionEntries(
+            let entries = document.sectionEntries(
                 node, section: "plugins", example: "crm-segment: { command: [python3, ../plugins/crm_segment.py] }")
         else { return [] }
         return entries.compactMap(decodePlugin)
@@ -48,7 +55,7 @@ extension DocumentDecoder {
 
     private func decodePlugin(_ entry: ConfigEntry) -> PluginDeclaration? {
         let reader = OptionReader(
-            entry.value, specs: Self.pluginKeys, step: nil, what: "plugin '\(entry.key)'", diagnostics: diagnostics)
+            entry.value, specs: Self.keys, step: nil, what: "plugin '\(entry.key)'", diagnostics: diagnostics)
         if !DeclaredName.isValid(entry.key) {
             diagnostics.error(
                 "plugin name '\(entry.key)' may hold only letters, digits, _ and -", at: entry.keyLocation,

@@ -2,7 +2,13 @@ import HubExpressions
 import HubWire
 import PipelineCore
 
-extension DocumentDecoder {
+/// `templates:` (in a pipeline file and a service file): each template's platform, body (inline or a file), headers and tags.
+struct TemplatesDecoder {
+    /// The file being decoded: where paths resolve, where diagnostics go.
+    let document: DocumentDecoder
+    private var diagnostics: DiagnosticCollector { document.diagnostics }
+    private var directory: String { document.directory }
+
     /// The keys of one template.
     struct TemplateKeys: DeclaredOptions {
         /// `platform`, as written (any case; checked where it is read, with "did you mean").
@@ -26,14 +32,14 @@ extension DocumentDecoder {
         init() {}
     }
 
-    static var templateKeys: [OptionSpec] { TemplateKeys.specs }
+    static var keys: [OptionSpec] { TemplateKeys.specs }
 
     /// Largest template file read; NH payloads are a few KB, so anything bigger is a wrong path.
     static let maxTemplateFileBytes = 256 * 1024
 
-    func decodeTemplates(_ node: ConfigNode?) -> [TemplateDeclaration] {
+    func decode(_ node: ConfigNode?) -> [TemplateDeclaration] {
         guard
-            let entries = sectionEntries(
+            let entries = document.sectionEntries(
                 node, section: "templates", example: "alert: { platform: apns, body: ../templates/alert.apns.json }")
         else { return [] }
         return entries.compactMap { decodeTemplate($0) }
@@ -42,7 +48,7 @@ extension DocumentDecoder {
     private func decodeTemplate(_ entry: ConfigEntry) -> TemplateDeclaration? {
         let what = "template '\(entry.key)'"
         let reader = OptionReader(
-            entry.value, specs: Self.templateKeys, step: nil, what: what, diagnostics: diagnostics)
+            entry.value, specs: Self.keys, step: nil, what: what, diagnostics: diagnostics)
         if entry.key.count > NHLimits.maxTemplateNameLength {
             diagnostics.error(
                 "\(what): name is longer than \(NHLimits.maxTemplateNameLength) characters", at: entry.keyLocation)
@@ -155,7 +161,8 @@ extension DocumentDecoder {
     private func inlineLocation(of error: TemplateError, in node: ConfigNode) -> SourceLocation {
         guard let scalar = node.scalar, !scalar.hasReferences else { return node.location }
         return ScalarPlace.location(
-            line: error.line, column: error.column, text: scalar.text, at: node.location, sourceLine: sourceLine)
+            line: error.line, column: error.column, text: scalar.text, at: node.location,
+            sourceLine: document.sourceLine)
             ?? node.location
     }
 }
