@@ -23,7 +23,7 @@ extension EmulatorResponder {
         }
         group.get("pns-errors/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            guard let errors = await store.pnsErrors(notificationId: id) else {
+            guard let errors = await store.notificationRecord(id: id)?.pnsErrors else {
                 throw EmulatorError.notFound("No telemetry for notification '\(id.prefix(128))'.")
             }
             return try json(errors)

@@ -3,7 +3,7 @@ import Foundation
 extension EmulatorStore {
     /// Keeps a send until `due` (epoch seconds); returns its scheduled-notification id.
     func schedule(_ notification: OutgoingNotification, due: Double, hub: String) -> String {
-        let id = newScheduledNotificationID()
+        let id = notificationIDs.scheduled(at: currentDate, sequence: nextSequence())
         hubs[hub]?.scheduled[id] = ScheduledSend(id: id, due: due, notification: notification)
         markDirty()
         return id

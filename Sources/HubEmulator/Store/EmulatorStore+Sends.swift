@@ -12,7 +12,7 @@ extension EmulatorStore {
     /// Fans a send out to every matching target, renders templates, records deliveries and telemetry.
     /// `limit` caps the devices reached (test sends reach at most 10).
     func send(_ prepared: PreparedSend, hub: String, limit: Int = .max, notificationId: String? = nil) -> SendResult {
-        let id = notificationId ?? newNotificationID()
+        let id = notificationId ?? notificationIDs.notification(at: currentDate, sequence: nextSequence())
         // One clock reading for the whole fan-out: formatting a date per device dominated large sends.
         let enqueued = timestamp()
         let notification = prepared.notification
@@ -31,7 +31,7 @@ extension EmulatorStore {
         }
         let send = LoggedDelivery.Send(notificationId: id, hub: hub, time: enqueued, headers: notification.headers)
         // Straight into the log: a thousand-device send copied every delivery once more through an array.
-        deliveries.reserveCapacity(deliveries.count + targets.count)
+        records.reserve(targets.count)
         for target in targets {
             // Optional chaining borrows the compiled template; binding it with `if let` copied it per device.
             let payload = prepared.properties.flatMap { target.template?.render($0) } ?? notification.body
@@ -42,7 +42,7 @@ extension EmulatorStore {
                 outcome.failed(target, Refusal.tooLarge)
                 continue
             }
-            if let refusal = refusal(target.platform, target.pushChannel) {
+            if let refusal = configuration.refusal(target.platform, target.pushChannel) {
                 outcome.failed(target, refusal)
                 if refusal.channelIsDead, case .installation(let installation) = target.key.owner {
                     hubs[hub]?.expiredChannels.insert(installation)
@@ -51,13 +51,11 @@ extension EmulatorStore {
                 continue
             }
             outcome.succeeded(target)
-            deliveries.append(
-                LoggedDelivery(
-                    id: nextDeliveryId(), send: send, recipient: .target(target), payload: payload,
-                    renderedHeaders: prepared.properties.flatMap { target.renderedHeaders($0) }))
+            records.deliver(
+                send, to: .target(target), payload: payload,
+                renderedHeaders: prepared.properties.flatMap { target.renderedHeaders($0) })
         }
-        dropOldDeliveries()
-        keepTelemetry(
+        records.finish(
             NotificationRecord(
                 id: id, final: targets.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate,
                 enqueueTime: enqueued,
@@ -70,7 +68,7 @@ extension EmulatorStore {
     func directSend(_ notification: OutgoingNotification, platform: PushPlatform, handles: [String], hub: String)
         -> String
     {
-        let id = newNotificationID()
+        let id = notificationIDs.notification(at: currentDate, sequence: nextSequence())
         let enqueued = timestamp()
         var counts: [String: Int] = [:]
         var pnsErrors: [PnsError] = []
@@ -80,7 +78,7 @@ extension EmulatorStore {
                 counts[Refusal.tooLarge.outcome, default: 0] += 1
                 continue
             }
-            if let refusal = refusal(platform, handle) {
+            if let refusal = configuration.refusal(platform, handle) {
                 counts[refusal.outcome, default: 0] += 1
                 if pnsErrors.count < OutcomeTally.pnsErrorLimit {
                     pnsErrors.append(
@@ -89,12 +87,9 @@ extension EmulatorStore {
                 continue
             }
             counts["Success", default: 0] += 1
-            deliveries.append(
-                LoggedDelivery(
-                    id: nextDeliveryId(), send: send, recipient: .handle(platform, handle), payload: notification.body))
+            records.deliver(send, to: .handle(platform, handle), payload: notification.body)
         }
-        dropOldDeliveries()
-        keepTelemetry(
+        records.finish(
             NotificationRecord(
                 id: id, final: handles.isEmpty ? .noTargetFound : .completed, enqueuedAt: currentDate,
                 enqueueTime: enqueued,
@@ -102,44 +97,8 @@ extension EmulatorStore {
         return id
     }
 
-    /// Telemetry for a notification id.
-    func notificationRecord(id: String) -> NotificationRecord? { telemetry[id] }
-
-    /// The devices the PNS refused for a notification; nil for an id with no telemetry.
-    func pnsErrors(notificationId: String) -> [PnsError]? { telemetry[notificationId]?.pnsErrors }
-
-    /// An id shaped like the service's (`73622a22…-20181107001834-33331921-18` in the .NET SDK's recordings): 32 hex
-    /// digits, the time stamp in UTC, this emulator's 8-digit node number and a sequence number.
-    func newNotificationID() -> String {
-        "\(Self.hex32())-\(compactTimestamp())-\(nodeNumber)-\(nextSequence())"
-    }
-
-    /// A scheduled notification's id, as recorded:
-    /// `af14e491…_20181107001832_33331921_17_QNHQueue930aa64c…-S68116944391983712`.
-    func newScheduledNotificationID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let queued = UInt64.random(in: 10_000_000_000_000_000...99_999_999_999_999_999, using: &generator)
-        return
-            "\(Self.hex32())_\(compactTimestamp())_\(nodeNumber)_\(nextSequence())_QNHQueue\(Self.hex32())-S\(queued)"
-    }
-
-    private static func hex32() -> String {
-        RandomID.uuidString().replacingOccurrences(of: "-", with: "").lowercased()
-    }
-
-    /// `yyyyMMddHHmmss` in UTC.
-    private func compactTimestamp() -> String {
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: currentDate)
-        let fields = [
-            (parts.year ?? 0, 4), (parts.month ?? 0, 2), (parts.day ?? 0, 2), (parts.hour ?? 0, 2),
-            (parts.minute ?? 0, 2),
-            (parts.second ?? 0, 2),
-        ]
-        return fields.map { value, width in
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }.joined()
-    }
+    /// Telemetry for a notification id (with the devices the PNS refused).
+    func notificationRecord(id: String) -> NotificationRecord? { records.record(id: id) }
 }
 
 /// Counts outcomes per platform and collects per-device results for test sends.

@@ -112,3 +112,22 @@ extension Target.Key {
         }
     }
 }
+
+extension TargetIndex {
+    /// The index of a hub's saved state (a restart): every installation's targets, less the templates the hub's
+    /// installation registrations dropped, and every registration's.
+    init(indexing state: HubState) throws(TargetError) {
+        self.init()
+        for installation in state.installations.values {
+            var targets = try Target.targets(of: installation)
+            if let record = state.installationRegistrations[installation.installationId] {
+                targets = targets.filter(record.keeps)
+            }
+            replace(owner: .installation(installation.installationId), with: targets)
+        }
+        for stored in state.registrations.values {
+            guard let description = try? RegistrationDescription(parsing: stored.descriptionXML) else { continue }
+            replace(owner: .registration(stored.id), with: [try Target.target(of: description, id: stored.id)])
+        }
+    }
+}

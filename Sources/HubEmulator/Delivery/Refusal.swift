@@ -38,11 +38,11 @@ struct Refusal: Sendable, Equatable {
     }
 }
 
-extension EmulatorStore {
+extension EmulatorConfiguration {
     /// What the PNS says to a device, when it refuses it.
     func refusal(_ platform: PushPlatform, _ handle: String) -> Refusal? {
         if platform == .gcm { return .legacyFCMRetired }
-        guard let rule = configuration.deadChannels.first(where: { $0.matches(platform: platform, handle: handle) })
+        guard let rule = deadChannels.first(where: { $0.matches(platform: platform, handle: handle) })
         else { return nil }
         return .dead(rule, on: platform)
     }
