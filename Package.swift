@@ -310,14 +310,14 @@ let package = Package(
         .testTarget(
             name: "PipelineCoreTests",
             dependencies: [
-                "Engine", "PushlineLogging", "PipelineCore", "RunStore",
+                "Engine", "PushlineLogging", "PipelineCore", "RunStore", "TestSupport",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"), "HubWire",
             ]),
         .testTarget(
             name: "HubClientTests",
             dependencies: [
-                "HubClient", "PipelineCore", "HubWire", "PushlineLogging",
+                "HubClient", "PipelineCore", "HubWire", "PushlineLogging", "TestSupport",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),

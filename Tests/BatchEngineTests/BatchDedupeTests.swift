@@ -28,10 +28,10 @@ import Testing
         for row in [1, 2, 3, 5, 6, 8] {
             sentBefore(ledger, "k\(row)", item: LedgerKey(step: 1, row: row == 8 ? 20 : row))
         }
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 8, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0.sorted() } == [4, 7])
+        #expect(transport.rows.sorted() == [4, 7])
         #expect(outcome.counts == ItemCounts(accepted: 2, duplicates: 6))
         #expect(ledger.state(2) == nil && ledger.state(4) == .accepted, "a skipped row has no record of its own")
         #expect(ledger.skips.withLock { $0 }.map(\.rows) == [1...3, 5...6, 8...8])
@@ -46,13 +46,13 @@ import Testing
     @Test func theNextRowsKeysAreLookedUpTogether() async throws {
         let ledger = MemoryLedger()
         for row in 1...150 { sentBefore(ledger, "k\(row)", item: LedgerKey(step: 1, row: row)) }
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 150, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
         #expect(outcome.counts == ItemCounts(duplicates: 150))
         #expect(ledger.batchLookups.withLock { $0 } == [64, 64, 22])
         #expect(ledger.singleLookups.load(ordering: .relaxed) == 0, "no row asked on its own")
-        #expect(transport.sent.withLock { $0 }.isEmpty)
+        #expect(transport.rows.isEmpty)
     }
 
     @Test func aKeyAnotherRunMarksAfterTheBatchLookupIsStillHeldWhenTheRowIsMarked() async throws {
@@ -66,10 +66,10 @@ import Testing
                 }
             }
         }
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 8, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 3, 4, 6, 7, 8])
+        #expect(transport.rows.sorted() == [1, 2, 3, 4, 6, 7, 8])
         #expect(outcome.counts == ItemCounts(accepted: 7, duplicates: 1))
         #expect(
             ledger.state(5) == .duplicate,
@@ -79,11 +79,11 @@ import Testing
     @Test func anItemAnotherRunAcceptedWithinTheWindowIsNotSentAndSaysWhichRun() async throws {
         let ledger = MemoryLedger()
         sentBefore(ledger, "k2")
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 3, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" },
             window: 3600)
-        #expect(transport.sent.withLock { $0.sorted() } == [1, 3])
+        #expect(transport.rows.sorted() == [1, 3])
         #expect(outcome.counts == ItemCounts(accepted: 2, duplicates: 1))
         #expect(ledger.state(2) == .duplicate)
         #expect(
@@ -96,39 +96,39 @@ import Testing
     @Test func outsideTheWindowOrWithTheWindowOffTheItemIsSent() async throws {
         let old = MemoryLedger()
         sentBefore(old, "k1", ago: 7200)
-        let late = RowTransport()
+        let late = rowTransport()
         _ = try await runBatch(
             rows: 1, transport: late, control: BatchControl(ledger: old), keys: { "k\($0)" }, window: 3600)
-        #expect(late.sent.withLock { $0 } == [1])
+        #expect(late.rows == [1])
 
         let recent = MemoryLedger()
         sentBefore(recent, "k1")
-        let off = RowTransport()
+        let off = rowTransport()
         _ = try await runBatch(
             rows: 1, transport: off, control: BatchControl(ledger: recent), keys: { "k\($0)" }, window: 0)
-        #expect(off.sent.withLock { $0 } == [1])
+        #expect(off.rows == [1])
     }
 
     @Test func againSendsWhatAnotherRunSentAndCountsIt() async throws {
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1")
         sentBefore(ledger, "k3")
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 3, transport: transport, control: BatchControl(ledger: ledger, again: true),
             keys: { "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 3])
+        #expect(transport.rows.sorted() == [1, 2, 3])
         #expect(outcome.counts == ItemCounts(accepted: 3))
         #expect(outcome.resent == 2)
     }
 
     @Test func twoRowsOfOneRunWithOneKeySendOnce() async throws {
         let ledger = MemoryLedger()
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 4, transport: transport, control: BatchControl(ledger: ledger), concurrency: 1,
             keys: { $0 == 3 ? "k1" : "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 4])
+        #expect(transport.rows.sorted() == [1, 2, 4])
         #expect(outcome.counts == ItemCounts(accepted: 3, duplicates: 1))
         #expect(
             ledger.entries.withLock { $0[LedgerKey(step: 1, row: 3)]?.error }
@@ -139,12 +139,12 @@ import Testing
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1", state: .unknown)
         sentBefore(ledger, "k2")
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 3, transport: transport, control: BatchControl(ledger: ledger, again: true), concurrency: 1,
             keys: { $0 == 3 ? "k2" : "k\($0)" }, window: 3600)
         #expect(
-            transport.sent.withLock { $0 } == [2], "row 1 is of unknown fate elsewhere; row 3 repeats row 2 of this run"
+            transport.rows == [2], "row 1 is of unknown fate elsewhere; row 3 repeats row 2 of this run"
         )
         #expect(outcome.counts == ItemCounts(accepted: 1, unknown: 1, duplicates: 1))
         #expect(outcome.resent == 1)
@@ -154,46 +154,46 @@ import Testing
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1", state: .unknown)
         _ = try await runBatch(
-            rows: 1, transport: RowTransport(), control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
+            rows: 1, transport: rowTransport(), control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
         #expect(ledger.state(1) == .unknown)
         #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 1)]?.attempts } == 0)
         // The other run's item was settled as delivered: the resumed run takes it as sent.
         sentBefore(ledger, "k1", state: .accepted)
-        let settled = RowTransport()
+        let settled = rowTransport()
         let outcome = try await runBatch(
             rows: 1, transport: settled, control: BatchControl(ledger: ledger, isResume: true),
             keys: { "k\($0)" }, window: 3600)
-        #expect(settled.sent.withLock { $0 }.isEmpty)
+        #expect(settled.rows.isEmpty)
         #expect(outcome.counts == ItemCounts(duplicates: 1))
         // Settled as not delivered instead (it is no longer an earlier send): the resumed run sends it.
         let other = MemoryLedger()
         sentBefore(other, "k1", state: .unknown)
         _ = try await runBatch(
-            rows: 1, transport: RowTransport(), control: BatchControl(ledger: other), keys: { "k\($0)" }, window: 3600)
+            rows: 1, transport: rowTransport(), control: BatchControl(ledger: other), keys: { "k\($0)" }, window: 3600)
         other.otherRuns.withLock { $0 = [:] }
-        let resend = RowTransport()
+        let resend = rowTransport()
         _ = try await runBatch(
             rows: 1, transport: resend, control: BatchControl(ledger: other, isResume: true), keys: { "k\($0)" },
             window: 3600)
-        #expect(resend.sent.withLock { $0 } == [1])
+        #expect(resend.rows == [1])
         #expect(other.state(1) == .accepted)
     }
 
     @Test func anItemAnotherRunLeftUnknownIsReportedUnknownNotSent() async throws {
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1", state: .unknown)
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 1, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0 }.isEmpty)
+        #expect(transport.rows.isEmpty)
         #expect(outcome.counts == ItemCounts(unknown: 1))
         #expect(outcome.failures.first?.reason == "left of unknown fate by run 20261123-030000-aaaaaa")
 
-        let resend = RowTransport()
+        let resend = rowTransport()
         _ = try await runBatch(
             rows: 1, transport: resend, control: BatchControl(ledger: MemoryLedger(), resendUnknown: true),
             keys: { "k\($0)" }, window: 3600)
-        #expect(resend.sent.withLock { $0 } == [1])
+        #expect(resend.rows == [1])
     }
 
     @Test(arguments: [ItemState.accepted, .failed])
@@ -217,17 +217,17 @@ import Testing
                 ledger.otherRuns.withLock { $0 = [:] }
             }
         }
-        let transport = RowTransport()
+        let transport = rowTransport()
         let result = try await runBatch(
             rows: 3, transport: transport, control: control, keys: { "k\($0)" }, window: 3600)
         try await settle.value
         #expect(asked.load(ordering: .relaxed) >= 1)
         if outcome == .accepted {
-            #expect(transport.sent.withLock { $0.sorted() } == [1, 3])
+            #expect(transport.rows.sorted() == [1, 3])
             #expect(result.counts == ItemCounts(accepted: 2, duplicates: 1))
             #expect(ledger.state(2) == .duplicate)
         } else {
-            #expect(transport.sent.withLock { $0.sorted() } == [1, 2, 3])
+            #expect(transport.rows.sorted() == [1, 2, 3])
             #expect(result.counts == ItemCounts(accepted: 3))
         }
     }
@@ -238,11 +238,11 @@ import Testing
     {
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1", state: .sending, ago: other.ago)
-        let transport = RowTransport()
+        let transport = rowTransport()
         let result = try await runBatch(
             rows: 2, transport: transport, control: BatchControl(ledger: ledger, runIsLive: { _ in other.live }),
             keys: { "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0 } == [2])
+        #expect(transport.rows == [2])
         #expect(result.counts == ItemCounts(accepted: 1, unknown: 1))
         #expect(result.failures.first?.reason == "left of unknown fate by run 20261123-030000-aaaaaa")
     }
@@ -251,20 +251,20 @@ import Testing
         let ledger = MemoryLedger()
         sentBefore(ledger, "k2")
         _ = try await runBatch(
-            rows: 3, transport: RowTransport(), control: BatchControl(ledger: ledger), invalid: [3],
+            rows: 3, transport: rowTransport(), control: BatchControl(ledger: ledger), invalid: [3],
             keys: { "k\($0)" }, window: 3600)
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 3, transport: transport, control: BatchControl(ledger: ledger, isResume: true), invalid: [3],
             keys: { "k\($0)" }, window: 3600)
-        #expect(transport.sent.withLock { $0 }.isEmpty)
+        #expect(transport.rows.isEmpty)
         #expect(outcome.counts == ItemCounts(skipped: 1, duplicates: 1, bad: 1))
     }
 
     @Test func aDryRunPlansWithoutPacingAndShowsWhatWasAlreadySent() async throws {
         let ledger = MemoryLedger()
         sentBefore(ledger, "k1")
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 3, transport: transport, control: BatchControl(ledger: ledger), keys: { "k\($0)" },
             window: 3600, dryRun: true)

@@ -58,7 +58,7 @@ private let hub = HubDeclaration(
 
 /// Runs `rows` job items (repeatable, keyed `k<row>`, dedupe as `dedupes` says) and returns the outcome.
 func runJobs(
-    rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, steps: Int = 2,
+    rows: Int, transport: ScriptedTransport, control: BatchControl, concurrency: Int = 4, steps: Int = 2,
     dedupes: Bool = true,
     repeatable: Bool = true, window: Double = 0, dryRun: Bool = false, kept: Int = 1000,
     reused: ReuseRecorder? = nil, failSourceAt: Int? = nil
@@ -91,11 +91,11 @@ func runJobs(
 @Suite struct BatchJobTests {
     @Test func aJobIsOneItemOfSeveralRequestsAndItsIdIsJournalledBeforeItIsUsed() async throws {
         let ledger = MemoryLedger()
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runJobs(rows: 10, transport: transport, control: BatchControl(ledger: ledger), steps: 3)
         #expect(outcome.counts.accepted == 10 && outcome.counts.total == 10)
         #expect(outcome.requests == 30)
-        #expect(transport.sent.withLock { $0.count } == 30)
+        #expect(transport.rows.count == 30)
         #expect(outcome.stop == nil)
         for row in 1...10 {
             let entry = try #require(try ledger.entry(LedgerKey(step: 1, row: row)))
@@ -104,7 +104,7 @@ func runJobs(
         // Item reports in row order whatever order the items finished in, with the job's own word and id.
         #expect(outcome.items.map(\.row) == Array(1...10))
         #expect(outcome.items.first == BatchItemReport(row: 1, label: "device-1", outcome: "created", id: "n1"))
-        #expect(transport.maxInFlight.load(ordering: .relaxed) <= 4)
+        #expect(transport.maxInFlight <= 4)
     }
 
     @Test func aRepeatableItemLeftSendingIsDoneAgainUnderItsJournalledIdNotReportedUnknown() async throws {
@@ -118,14 +118,14 @@ func runJobs(
         try ledger.assignId("reg-old-1", to: LedgerKey(step: 1, row: 1))  // row 2 never got an id
         try await ledger.record([LedgerOutcome(item: item(3), state: .accepted, notificationId: "n3")])
         let reused = ReuseRecorder()
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runJobs(
             rows: 3, transport: transport, control: BatchControl(ledger: ledger, isResume: true), reused: reused)
         #expect(reused.ids.withLock { $0 } == [1: "reg-old-1"])
         #expect(outcome.counts.accepted == 2 && outcome.counts.skipped == 1 && outcome.counts.unknown == 0)
         #expect(try ledger.entry(LedgerKey(step: 1, row: 1))?.notificationId == "reg-old-1")
         #expect(try ledger.entry(LedgerKey(step: 1, row: 1))?.attempts == 2)
-        #expect(Set(transport.sent.withLock { $0 }) == [1, 2], "the accepted row 3 is not sent again")
+        #expect(Set(transport.rows) == [1, 2], "the accepted row 3 is not sent again")
         #expect(outcome.items.map(\.outcome) == ["updated", "created", "skipped"])
     }
 
@@ -137,7 +137,7 @@ func runJobs(
                     runId: "r0", at: Date().timeIntervalSince1970, state: .accepted, origin: "devices.csv:2",
                     sameRun: false)
             }
-            let transport = RowTransport()
+            let transport = rowTransport()
             let outcome = try await runJobs(
                 rows: 2, transport: transport, control: BatchControl(ledger: ledger), dedupes: dedupes, window: 3600)
             #expect(outcome.counts.duplicates == (dedupes ? 1 : 0))
@@ -151,7 +151,7 @@ func runJobs(
 
     @Test func aJobsHubWideFailureStopsAdmissionAndTheStopIsTyped() async throws {
         let ledger = MemoryLedger()
-        let transport = RowTransport(script: [1: 401])
+        let transport = rowTransport(script: [1: 401])
         let outcome = try await runJobs(
             rows: 20, transport: transport, control: BatchControl(ledger: ledger), concurrency: 1)
         let stop = try #require(outcome.stop)
@@ -165,7 +165,7 @@ func runJobs(
     @Test func theFirstFailuresAreKeptInRowOrderAndReportsStayBounded() async throws {
         let failing = Dictionary(uniqueKeysWithValues: stride(from: 2, through: 40, by: 2).map { ($0, 400) })
         let outcome = try await runJobs(
-            rows: 40, transport: RowTransport(script: failing), control: BatchControl(), concurrency: 8,
+            rows: 40, transport: rowTransport(script: failing), control: BatchControl(), concurrency: 8,
             steps: 1, kept: 10)
         #expect(outcome.counts.failed == 20 && outcome.counts.accepted == 20)
         #expect(outcome.firstFailures.map(\.row) == [2, 4, 6, 8, 10])
@@ -175,7 +175,7 @@ func runJobs(
 
     @Test func aDryRunShowsTheFirstRequestsInItemOrderAndCountsThemAll() async throws {
         let outcome = try await runJobs(
-            rows: 12, transport: RowTransport(), control: BatchControl(), concurrency: 8, steps: 2, dryRun: true)
+            rows: 12, transport: rowTransport(), control: BatchControl(), concurrency: 8, steps: 2, dryRun: true)
         #expect(outcome.requests == 24)
         #expect(outcome.counts.planned == 12 && outcome.counts.accepted == 0)
         let shown = outcome.dryRunLines.filter { $0.hasPrefix("PUT ") }
@@ -189,7 +189,7 @@ func runJobs(
     @Test func anUnreadableSourceStopsAdmissionAfterWhatWasRead() async throws {
         let ledger = MemoryLedger()
         let outcome = try await runJobs(
-            rows: 10, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 2,
+            rows: 10, transport: rowTransport(), control: BatchControl(ledger: ledger), concurrency: 2,
             failSourceAt: 4)
         #expect(outcome.stop == BatchStop(.source, message: "devices.csv: the file became unreadable"))
         #expect(outcome.counts.accepted == 3)
@@ -198,11 +198,11 @@ func runJobs(
     @Test func aJournalFailureIsTheStopAheadOfAnyOther() async throws {
         let ledger = MemoryLedger()
         ledger.failWrites.store(true, ordering: .relaxed)
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runJobs(rows: 5, transport: transport, control: BatchControl(ledger: ledger))
         #expect(outcome.stop?.cause == .journal)
         #expect(outcome.stop?.message.contains("disk full") == true)
-        #expect(transport.sent.withLock { $0 }.isEmpty, "nothing is sent that cannot be marked sending first")
+        #expect(transport.rows.isEmpty, "nothing is sent that cannot be marked sending first")
     }
 
     @Test func aJobsJournalFailureIsTheStopEvenAfterAHubStop() async throws {
@@ -224,7 +224,7 @@ func runJobs(
             }
             try? await Task.sleep(for: .seconds(2))
         }
-        let transport = RowTransport(script: [1: 401], onSend: onSend)
+        let transport = rowTransport(script: [1: 401], onSend: onSend)
         let outcome = try await runJobs(
             rows: 2, transport: transport, control: BatchControl(ledger: ledger), concurrency: 2, steps: 1)
         #expect(outcome.stop?.cause == .journal)

@@ -10,43 +10,40 @@ import Testing
 
 @testable import BatchEngine
 
-/// Answers by the row number in the URL's `row` query: statuses scripted per row, 201 otherwise.
-final class RowTransport: HubTransport {
-    let script: [Int: Int]
-    let ambiguous: Set<Int>
-    let sent = Mutex<[Int]>([])
-    let inFlight = Atomic<Int>(0)
-    let maxInFlight = Atomic<Int>(0)
-    let onSend: (@Sendable (Int) async -> Void)?
+/// Answers by the row number in the URL's `row` query: statuses scripted per row, no answer at all for the
+/// `ambiguous` rows, 201 with the notification's Location otherwise. Each request is held 2 ms, so rows overlap, and
+/// `onSend` is awaited with its row while it is in flight.
+func rowTransport(
+    script: [Int: Int] = [:], ambiguous: Set<Int> = [], onSend: (@Sendable (Int) async -> Void)? = nil
+) -> ScriptedTransport {
+    ScriptedTransport(
+        delay: .milliseconds(2),
+        script: { request, _ in
+            let row = request.row
+            if ambiguous.contains(row) {
+                return .failure(
+                    TransportError(
+                        kind: .ambiguous, message: "no response after the request was sent", attempts: 1,
+                        trackingId: "t\(row)"))
+            }
+            let status = script[row] ?? 201
+            return .success(
+                HubResponse(
+                    status: status,
+                    headers: status == 201
+                        ? [HubHeader("Location", "http://h/myhub/messages/n\(row)?api-version=2020-06")] : []))
+        },
+        onRequest: { request, _ in await onSend?(request.row) })
+}
 
-    init(script: [Int: Int] = [:], ambiguous: Set<Int> = [], onSend: (@Sendable (Int) async -> Void)? = nil) {
-        self.script = script
-        self.ambiguous = ambiguous
-        self.onSend = onSend
-    }
+extension HubRequest {
+    /// The row a test request is for: its URL ends `row=N`.
+    var row: Int { Int(url.split(separator: "=").last ?? "") ?? 0 }
+}
 
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-        async throws(TransportError) -> TransportResult
-    {
-        let row = Int(request.url.split(separator: "=").last ?? "") ?? 0
-        let now = inFlight.add(1, ordering: .relaxed).newValue
-        _ = maxInFlight.max(now, ordering: .relaxed)
-        sent.withLock { $0.append(row) }
-        await onSend?(row)
-        try? await Task.sleep(for: .milliseconds(2))
-        inFlight.subtract(1, ordering: .relaxed)
-        if ambiguous.contains(row) {
-            throw TransportError(
-                kind: .ambiguous, message: "no response after the request was sent", attempts: 1, trackingId: "t\(row)")
-        }
-        let status = script[row] ?? 201
-        return TransportResult(
-            response: HubResponse(
-                status: status,
-                headers: status == 201
-                    ? [HubHeader("Location", "http://h/myhub/messages/n\(row)?api-version=2020-06")] : []),
-            attempts: 1, elapsedMs: 1, trackingId: "t\(row)")
-    }
+extension ScriptedTransport {
+    /// The rows sent, in the order their requests arrived.
+    var rows: [Int] { requests.map(\.row) }
 }
 
 private let hub = HubDeclaration(
@@ -57,7 +54,7 @@ private let hub = HubDeclaration(
 
 /// Runs `rows` items through a `BatchRunner`; `keys` gives a row's idempotency key (none by default).
 func runBatch(
-    rows: Int, transport: RowTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
+    rows: Int, transport: ScriptedTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
     keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil
 ) async throws -> BatchOutcome {
     let context = StepContext(
@@ -88,12 +85,12 @@ func runBatch(
 @Suite struct BatchRunnerTests {
     @Test func everyRowIsJournalledAndCountedWithBoundedConcurrency() async throws {
         let ledger = MemoryLedger()
-        let transport = RowTransport(script: [7: 400])
+        let transport = rowTransport(script: [7: 400])
         let outcome = try await runBatch(
             rows: 50, transport: transport, control: BatchControl(ledger: ledger), invalid: [3])
         // A malformed row is bad (never sent), a refused one failed: each counted apart.
         #expect(outcome.counts == ItemCounts(accepted: 48, failed: 1, unknown: 0, skipped: 0, bad: 1))
-        #expect(transport.maxInFlight.load(ordering: .relaxed) <= 4)
+        #expect(transport.maxInFlight <= 4)
         #expect(ledger.state(1) == .accepted && ledger.state(3) == .bad && ledger.state(7) == .failed)
         #expect(ledger.entries.withLock { $0[LedgerKey(step: 1, row: 3)]?.attempts } == 0)
         #expect(outcome.failures.map(\.reason).contains("the row has no 'userId'"))
@@ -115,23 +112,23 @@ func runBatch(
                 item: LedgerItem(key: LedgerKey(step: 1, row: 3), stepId: "send", origin: "o", digest: "d3"),
                 state: .failed, error: "400", retriable: false),
         ])  // row 4 stays `sending`: the earlier attempt was killed with its request in flight
-        let transport = RowTransport()
+        let transport = rowTransport()
         let outcome = try await runBatch(
             rows: 6, transport: transport, control: BatchControl(ledger: ledger, isResume: true))
-        #expect(transport.sent.withLock { $0.sorted() } == [2, 5, 6])
+        #expect(transport.rows.sorted() == [2, 5, 6])
         #expect(outcome.counts == ItemCounts(accepted: 3, failed: 1, unknown: 1, skipped: 1))
         #expect(ledger.state(4) == .unknown)
 
-        let again = RowTransport()
+        let again = rowTransport()
         _ = try await runBatch(
             rows: 6, transport: again, control: BatchControl(ledger: ledger, isResume: true, resendUnknown: true))
-        #expect(again.sent.withLock { $0 } == [4])
+        #expect(again.rows == [4])
     }
 
     @Test func sendingMarksAreGroupedAndEachPrecedesItsRequest() async throws {
         let ledger = MemoryLedger()
         let unmarked = Mutex<[Int]>([])
-        let transport = RowTransport(onSend: { row in
+        let transport = rowTransport(onSend: { row in
             if ledger.state(row) != .sending { unmarked.withLock { $0.append(row) } }
         })
         let outcome = try await runBatch(
@@ -143,20 +140,20 @@ func runBatch(
         #expect(calls.first == 8)
         #expect(calls.reduce(0, +) == 64)
         #expect(calls.count < 64)
-        #expect(transport.maxInFlight.load(ordering: .relaxed) <= 8)
+        #expect(transport.maxInFlight <= 8)
     }
 
     @Test func pacedItemsAreMarkedOneAtATime() async throws {
         let ledger = MemoryLedger()
         let outcome = try await runBatch(
-            rows: 12, transport: RowTransport(), control: BatchControl(ledger: ledger), concurrency: 4, rate: 400)
+            rows: 12, transport: rowTransport(), control: BatchControl(ledger: ledger), concurrency: 4, rate: 400)
         #expect(outcome.counts.accepted == 12)
         #expect(ledger.markCalls.withLock { $0 } == Array(repeating: 1, count: 12))
     }
 
     @Test func anAmbiguousAnswerIsUnknownAndNotRetried() async throws {
         let ledger = MemoryLedger()
-        let transport = RowTransport(ambiguous: [2])
+        let transport = rowTransport(ambiguous: [2])
         let outcome = try await runBatch(rows: 3, transport: transport, control: BatchControl(ledger: ledger))
         #expect(outcome.counts == ItemCounts(accepted: 2, failed: 0, unknown: 1, skipped: 0))
         #expect(ledger.state(2) == .unknown)
@@ -166,35 +163,35 @@ func runBatch(
     @Test func aStopSignalEndsAdmissionAndInFlightItemsAreRecorded() async throws {
         let ledger = MemoryLedger()
         let stop = StopSignal()
-        let transport = RowTransport(onSend: { row in if row == 10 { stop.request() } })
+        let transport = rowTransport(onSend: { row in if row == 10 { stop.request() } })
         let outcome = try await runBatch(
             rows: 1000, transport: transport, control: BatchControl(ledger: ledger, stop: stop))
         #expect(outcome.interrupted)
-        let sent = transport.sent.withLock { $0.count }
+        let sent = transport.rows.count
         #expect(sent < 1000)
         #expect(outcome.counts.accepted == sent)
         #expect(ledger.entries.withLock { $0.values.filter { $0.state == .sending }.count } == 0)
     }
 
     @Test func aRefusedKeyStopsTheBatchAndSaysWhy() async throws {
-        let transport = RowTransport(script: Dictionary(uniqueKeysWithValues: (1...100).map { ($0, 403) }))
+        let transport = rowTransport(script: Dictionary(uniqueKeysWithValues: (1...100).map { ($0, 403) }))
         await #expect(throws: StepFailure.self) {
             _ = try await runBatch(
                 rows: 100, transport: transport, control: BatchControl(ledger: MemoryLedger()), concurrency: 1)
         }
-        #expect(transport.sent.withLock { $0.count } < 5)
+        #expect(transport.rows.count < 5)
     }
 
     @Test func aJournalThatCannotBeWrittenStopsBeforeSending() async throws {
         let ledger = MemoryLedger()
         ledger.failWrites.store(true, ordering: .relaxed)
-        let transport = RowTransport()
+        let transport = rowTransport()
         do {
             _ = try await runBatch(rows: 10, transport: transport, control: BatchControl(ledger: ledger))
             Issue.record("a journal failure must stop the batch")
         } catch let failure as StepFailure {
             #expect(failure.message.hasPrefix("the run journal cannot be written: disk full"))
         }
-        #expect(transport.sent.withLock { $0 }.isEmpty)
+        #expect(transport.rows.isEmpty)
     }
 }

@@ -2,19 +2,10 @@ import Foundation
 import HubWire
 import PipelineCore
 import PushlineLogging
+import TestSupport
 import Testing
 
 @testable import HubClient
-
-/// Answers every request with one response.
-private struct FixedTransport: HubTransport {
-    let response: HubResponse
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-        async throws(TransportError) -> TransportResult
-    {
-        TransportResult(response: response, attempts: 2, elapsedMs: 3, trackingId: "client-tracking")
-    }
-}
 
 @Suite struct HubSessionTests {
     let hub = HubDeclaration(
@@ -27,7 +18,8 @@ private struct FixedTransport: HubTransport {
         let context = StepContext(
             logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
             document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
-            isDryRun: false, transport: FixedTransport(response: response))
+            isDryRun: false,
+            transport: ScriptedTransport(attempts: 2, trackingId: "client-tracking") { _, _ in .success(response) })
         let session = try context.session(for: hub)
         do {
             _ = try await session.perform(HubRequests.getInstallation(id: "seed-1", at: session.endpoint))

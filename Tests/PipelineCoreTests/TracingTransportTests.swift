@@ -1,5 +1,6 @@
 import HubWire
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PipelineCore
@@ -18,13 +19,11 @@ struct TracingTransportTests {
             isIdempotent: false, summary: "send", right: .send)
     }
 
-    /// A transport that never answers.
-    struct Unreachable: HubTransport {
-        func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-            async throws(TransportError) -> TransportResult
-        {
-            throw TransportError(
-                kind: .unreachable, message: "connection refused by h:80", attempts: 4, trackingId: "t")
+    /// A transport that never reaches the hub.
+    static func unreachable() -> ScriptedTransport {
+        ScriptedTransport { _, _ in
+            .failure(
+                TransportError(kind: .unreachable, message: "connection refused by h:80", attempts: 4, trackingId: "t"))
         }
     }
 
@@ -58,7 +57,7 @@ struct TracingTransportTests {
     @Test("a failure is reported with its reason and still thrown")
     func reportsFailure() async throws {
         let traces = Mutex<[HubTrace]>([])
-        let transport = TracingTransport(Unreachable()) { trace in traces.withLock { $0.append(trace) } }
+        let transport = TracingTransport(Self.unreachable()) { trace in traces.withLock { $0.append(trace) } }
         await #expect(throws: TransportError.self) {
             _ = try await transport.execute(Self.send(), authorization: { Self.token }, policy: RetryPolicy())
         }

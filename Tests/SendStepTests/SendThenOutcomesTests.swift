@@ -10,30 +10,37 @@ import Testing
 @testable import OutcomesStep
 @testable import SendStep
 
-/// Answers sends with 201 and a Location, and telemetry reads from a script per notification id.
-final class TelemetryTransport: HubTransport {
-    private let state: Mutex<(sent: Int, reads: [String: Int], order: [String], script: [HubResponse])>
-    /// `script` answers the telemetry reads in order; when it runs out, the last answer repeats.
-    init(_ script: [HubResponse]) { state = Mutex((0, [:], [], script)) }
-    var reads: Int { state.withLock { $0.reads.values.reduce(0, +) } }
-    /// The ids read, each once, in order.
-    var readIds: [String] { state.withLock { $0.order } }
-
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-        async throws(TransportError) -> TransportResult
-    {
-        let response = state.withLock { state -> HubResponse in
-            if request.method == .get, let id = request.url.split(separator: "/").last?.split(separator: "?").first {
-                if state.reads[String(id)] == nil { state.order.append(String(id)) }
-                state.reads[String(id), default: 0] += 1
-                return state.script.count > 1 ? state.script.removeFirst() : state.script[0]
-            }
-            state.sent += 1
-            return HubResponse(
-                status: 201,
-                headers: [HubHeader("Location", "http://h/myhub/messages/n\(state.sent)?api-version=2020-06")])
+/// A transport for a send and the reads of its outcomes: sends are answered 201 with a Location (n1, n2, … by send),
+/// telemetry reads from `script` in order (when it runs out, the last answer repeats).
+enum TelemetryTransport {
+    static func make(_ script: [HubResponse]) -> ScriptedTransport {
+        let state = Counted(script)
+        return ScriptedTransport { request, _ in
+            .success(request.method == .get ? state.nextRead() : state.sent())
         }
-        return TransportResult(response: response, attempts: 1, elapsedMs: 1, trackingId: "t")
+    }
+
+    /// Answers every telemetry read with Processing, after `delay`.
+    static func slow(delay: Duration) -> ScriptedTransport {
+        ScriptedTransport(delay: delay) { _, _ in .success(details("Processing")) }
+    }
+
+    private final class Counted: Sendable {
+        private let state: Mutex<(sent: Int, script: [HubResponse])>
+        init(_ script: [HubResponse]) { state = Mutex((0, script)) }
+
+        func nextRead() -> HubResponse {
+            state.withLock { $0.script.count > 1 ? $0.script.removeFirst() : $0.script[0] }
+        }
+
+        func sent() -> HubResponse {
+            let number = state.withLock {
+                $0.sent += 1
+                return $0.sent
+            }
+            return HubResponse(
+                status: 201, headers: [HubHeader("Location", "http://h/myhub/messages/n\(number)?api-version=2020-06")])
+        }
     }
 
     static func details(_ state: String, _ counts: String = "") -> HubResponse {
@@ -75,7 +82,7 @@ private func sendThenRead(
 
 @Suite struct SendThenOutcomesTests {
     @Test func outcomesAreReadUntilFinalAndHandedOn() async throws {
-        let transport = TelemetryTransport([
+        let transport = TelemetryTransport.make([
             HubResponse(
                 status: 404,
                 body: Array("<Error><Code>404</Code><Detail>Telemetry does not exist</Detail></Error>".utf8)),
@@ -101,7 +108,7 @@ private func sendThenRead(
     }
 
     @Test func aWaitThatEndsFirstLeavesThePartialCountsAndSaysWhy() async throws {
-        let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
+        let transport = TelemetryTransport.make([TelemetryTransport.details("Processing")])
         let result = try await sendThenRead([("wait", "5s")], transport: transport).read
         #expect(result.outputs["outcome-state"] == .string("partial"))
         #expect(
@@ -121,7 +128,7 @@ private func sendThenRead(
     ])
     func aHubWithoutTelemetryLeavesTheSendDoneAndSaysWhy(_ body: String, _ reason: String) async throws {
         let (sent, result) = try await sendThenRead(
-            [("wait", "1m")], transport: TelemetryTransport([HubResponse(status: 403, body: Array(body.utf8))]))
+            [("wait", "1m")], transport: TelemetryTransport.make([HubResponse(status: 403, body: Array(body.utf8))]))
         #expect(sent.outputs["accepted"] == .integer(1))
         #expect(result.outputs["outcome-state"] == .string("unavailable"))
         #expect(result.lines.contains("outcomes unavailable: \(reason)"), "\(result.lines)")
@@ -131,7 +138,7 @@ private func sendThenRead(
     @Test func notificationsThatReachNoDeviceMarkTheResult() async throws {
         let dead = "<FcmV1OutcomeCounts><Outcome><Name>BadChannel</Name><Count>4</Count></Outcome></FcmV1OutcomeCounts>"
         let result = try await sendThenRead(
-            [("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed", dead)])
+            [("wait", "1m")], transport: TelemetryTransport.make([TelemetryTransport.details("Completed", dead)])
         ).read
         #expect(result.reachedNoDevice)
         #expect(result.outputs["delivered"] == .integer(0))
@@ -140,7 +147,7 @@ private func sendThenRead(
                 == "warning: the hub accepted 1 notification, but telemetry shows none reached a device (4 dead channels)"
         )
         let none = try await sendThenRead(
-            [("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("NoTargetFound")])
+            [("wait", "1m")], transport: TelemetryTransport.make([TelemetryTransport.details("NoTargetFound")])
         ).read
         #expect(none.reachedNoDevice)
         #expect(none.lines.last?.hasSuffix("(none matched a device)") == true)
@@ -148,7 +155,7 @@ private func sendThenRead(
 
     @Test func aFinalNotificationWithoutCountsSaysNothingAboutDevices() async throws {
         let result = try await sendThenRead(
-            [("wait", "1m")], transport: TelemetryTransport([TelemetryTransport.details("Completed")])
+            [("wait", "1m")], transport: TelemetryTransport.make([TelemetryTransport.details("Completed")])
         ).read
         #expect(result.outputs["outcome-state"] == .string("final"))
         #expect(!result.reachedNoDevice)
@@ -170,7 +177,7 @@ private func sendThenRead(
 
     @Test func aStopSignalEndsTheReadingAndKeepsWhatWasRead() async throws {
         let stop = StopSignal()
-        let transport = TelemetryTransport([TelemetryTransport.details("Processing")])
+        let transport = TelemetryTransport.make([TelemetryTransport.details("Processing")])
         let result = try await sendThenRead(
             [("wait", "10m")], transport: transport, batch: BatchControl(stop: stop), sleep: { _ in stop.request() }
         ).read
@@ -182,7 +189,7 @@ private func sendThenRead(
     @Test func theWaitBoundsAPassOverASlowHub() async throws {
         // Four notifications, each read taking 0.3 s, never final: all are read once (1.2 s), and the second pass stops
         // at the 1.5 s wait after its first read (or does not start, on a machine slow enough to use the wait up first).
-        let transport = SlowTelemetryTransport(delay: .milliseconds(300))
+        let transport = TelemetryTransport.slow(delay: .milliseconds(300))
         let ids = (1...4).map { "n\($0)" }
         let collector = OutcomeCollector(session: try session(transport), sleep: { _ in })
         let read = await collector.collect(ids, of: 4, wait: 1.5)
@@ -191,7 +198,7 @@ private func sendThenRead(
     }
 
     @Test func aDryRunReadsNothingAndASendReadsNoOutcomes() async throws {
-        let transport = TelemetryTransport([TelemetryTransport.details("Completed")])
+        let transport = TelemetryTransport.make([TelemetryTransport.details("Completed")])
         let (sent, dry) = try await sendThenRead([("wait", "10m")], transport: transport, dryRun: true)
         #expect(transport.reads == 0)
         #expect(dry.outputs["outcome-state"] == .string("none"))
@@ -228,7 +235,7 @@ private func sendThenRead(
         var earlier = EarlierOutputs()
         earlier.record(
             ["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 4)
-        let transport = TelemetryTransport([TelemetryTransport.details("Completed", twoDelivered)])
+        let transport = TelemetryTransport.make([TelemetryTransport.details("Completed", twoDelivered)])
         let result = try await run(step, transport: transport, batch: BatchControl(ledger: ledger), earlier: earlier)
         #expect(
             ledger.asked.withLock { $0 } == [4],
@@ -244,7 +251,7 @@ private func sendThenRead(
         var earlier = EarlierOutputs()
         earlier.record(
             ["notification-ids": .list(["n1", "n2"], total: 10), "accepted": .integer(10)], of: "digest", at: 1)
-        let transport = TelemetryTransport([TelemetryTransport.details("Completed", twoDelivered)])
+        let transport = TelemetryTransport.make([TelemetryTransport.details("Completed", twoDelivered)])
         let result = try await run(step, transport: transport, earlier: earlier)
         #expect(transport.readIds == ["n1", "n2"])
         #expect(
@@ -279,24 +286,24 @@ final class NotificationLedger: ItemLedger {
     func priorSend(key: String, since: Double, excluding: LedgerKey) throws(LedgerError) -> PriorSend? { nil }
 }
 
-/// Answers every telemetry read with Processing, after `delay`.
-final class SlowTelemetryTransport: HubTransport {
-    private let count = Mutex(0)
-    let delay: Duration
-    init(delay: Duration) { self.delay = delay }
-    var reads: Int { count.withLock { $0 } }
-
-    func execute(_ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy)
-        async throws(TransportError) -> TransportResult
-    {
-        count.withLock { $0 += 1 }
-        try? await Task.sleep(for: delay)
-        return TransportResult(
-            response: TelemetryTransport.details("Processing"), attempts: 1, elapsedMs: 1, trackingId: "t")
-    }
-}
-
 /// A session for `hub` over `transport`, as a run makes one.
 func session(_ transport: any HubTransport) throws -> HubSession {
     try HubSession(hub: hub, transport: transport, policy: RetryPolicy(), clock: .system)
+}
+
+extension ScriptedTransport {
+    /// The telemetry reads so far.
+    var reads: Int { requests.filter { $0.method == .get }.count }
+
+    /// The notification ids read, each once, in the order first read.
+    var readIds: [String] {
+        var ids: [String] = []
+        for request in requests where request.method == .get {
+            guard let id = request.url.split(separator: "/").last?.split(separator: "?").first.map(String.init),
+                !ids.contains(id)
+            else { continue }
+            ids.append(id)
+        }
+        return ids
+    }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The hub transport step and session tests send through: it records every request, answers each from a script
 /// (the queued `responses` first, then `script`, then what NH answers on success), can hold each request for a delay,
-/// and tracks how many requests were in flight at once.
+/// calls a hook with each one while it is in flight, and tracks how many requests were in flight at once.
 package final class ScriptedTransport: HubTransport {
     /// The answer to the n-th request (1-based), or a transport error; nil for the next queued response or the usual
     /// success.
@@ -22,12 +22,23 @@ package final class ScriptedTransport: HubTransport {
     private let state: Mutex<State>
     private let delay: Duration?
     private let script: Script?
+    private let attempts: Int
+    private let trackingId: String?
+    private let onRequest: (@Sendable (HubRequest, Int) async -> Void)?
 
-    /// Answers `responses` in order, then from `script`, then as NH does on success.
-    package init(_ responses: [HubResponse] = [], delay: Duration? = nil, script: Script? = nil) {
+    /// Answers `responses` in order, then from `script`, then as NH does on success. Each answer reports `attempts`
+    /// and `trackingId` (by default 1 and `t-N` for the N-th request); `onRequest` is awaited with each request (and
+    /// its number) while it is in flight.
+    package init(
+        _ responses: [HubResponse] = [], delay: Duration? = nil, attempts: Int = 1, trackingId: String? = nil,
+        script: Script? = nil, onRequest: (@Sendable (HubRequest, Int) async -> Void)? = nil
+    ) {
         state = Mutex(State(queued: responses))
         self.delay = delay
         self.script = script
+        self.attempts = attempts
+        self.trackingId = trackingId
+        self.onRequest = onRequest
     }
 
     /// Every request, in the order they arrived.
@@ -44,13 +55,15 @@ package final class ScriptedTransport: HubTransport {
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
             return state.requests.count
         }
+        await onRequest?(request, number)
         if let delay { try? await Task.sleep(for: delay) }
         let queued = state.withLock { state -> HubResponse? in
             state.inFlight -= 1
             return state.queued.isEmpty ? nil : state.queued.removeFirst()
         }
         let answer = queued.map { .success($0) } ?? script?(request, number) ?? .success(success(request, number))
-        return TransportResult(response: try answer.get(), attempts: 1, elapsedMs: 0, trackingId: "t-\(number)")
+        return TransportResult(
+            response: try answer.get(), attempts: attempts, elapsedMs: 0, trackingId: trackingId ?? "t-\(number)")
     }
 
     /// What NH answers on success: a new registration id is 201 with its Location (reg-1, reg-2, …), a send 201 with
