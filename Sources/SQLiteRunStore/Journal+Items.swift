@@ -10,7 +10,7 @@ extension Journal {
             var counts: [StepCount] = []
             try connection.query(
                 """
-                SELECT i.step, \(Self.stepId("i")), i.state, count(*) FROM items AS i
+                SELECT i.step, \(JournalRows.stepId("i")), i.state, count(*) FROM items AS i
                 WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)
                 GROUP BY i.step, i.state ORDER BY i.step, \(Self.lifecycleOrder)
                 """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }
@@ -18,9 +18,9 @@ extension Journal {
                 counts.append(
                     StepCount(
                         step: row.int(0), stepId: row.text(1) ?? "",
-                        state: try Self.itemState(row, 2, connection), count: row.int(3)))
+                        state: try JournalRows.itemState(row, 2, connection), count: row.int(3)))
             }
-            return SkipRange.adding(try Self.skips(run: run, connection), to: counts)
+            return SkipRange.adding(try JournalRows.skips(run: run, connection), to: counts)
         }
     }
 
@@ -35,7 +35,7 @@ extension Journal {
             var items: [JournalItem] = []
             try connection.query(
                 """
-                SELECT \(Self.itemColumns("i")) FROM items AS i WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)\(filter)
+                SELECT \(JournalRows.itemColumns("i")) FROM items AS i WHERE i.run = (SELECT seq FROM runs WHERE id = ?1)\(filter)
                 ORDER BY i.step, i.row LIMIT ?2
                 """,
                 bind: { (statement) throws(RunStoreError) in
@@ -43,7 +43,7 @@ extension Journal {
                     try statement.bind(2, Int64(limit))
                 }
             ) { (row) throws(RunStoreError) in
-                items.append(try Self.item(row, connection))
+                items.append(try JournalRows.item(row, connection))
             }
             return items
         }
@@ -60,7 +60,7 @@ extension Journal {
             var groups: [FailureGroup] = []
             try connection.query(
                 """
-                SELECT i.step, \(Self.stepId("i")), i.state, \(Self.reason) AS reason, count(*) FROM items AS i
+                SELECT i.step, \(JournalRows.stepId("i")), i.state, \(Self.reason) AS reason, count(*) FROM items AS i
                 WHERE i.run = (SELECT seq FROM runs WHERE id = ?1) AND i.state IN \(StoredState.sql(.failed, .unknown, .duplicate, .bad))
                 GROUP BY i.step, i.state, reason ORDER BY count(*) DESC, i.step, \(Self.nameOrder), reason
                 """, bind: { (statement) throws(RunStoreError) in try statement.bind(1, run) }
@@ -68,10 +68,10 @@ extension Journal {
                 groups.append(
                     FailureGroup(
                         step: row.int(0), stepId: row.text(1) ?? "",
-                        state: try Self.itemState(row, 2, connection), error: row.text(3),
+                        state: try JournalRows.itemState(row, 2, connection), error: row.text(3),
                         count: row.int(4), examples: []))
             }
-            let skips = try Self.skips(run: run, connection)
+            let skips = try JournalRows.skips(run: run, connection)
             guard examples > 0 else { return SkipRange.adding(skips, to: groups, examples: 0) }
             for index in groups.indices {
                 // `error IS ?4` so the group of items without an error text (NULL) matches too.
@@ -100,35 +100,6 @@ extension Journal {
     /// The reason items group by.
     private static let reason = FailureReason.sqlExpression("error")
 
-    /// The columns `item(_:_:)` reads, in its order, of the items table named `table` in the query.
-    static func itemColumns(_ table: String) -> String {
-        [
-            "step", "row", stepId(table), "origin", "digest", "state", "attempts", "notification_id", "error",
-            "retriable", "updated_at",
-            "idempotency_key", "target", "resolution",
-        ].map { $0.hasPrefix("(") ? $0 : "\(table).\($0)" }.joined(separator: ", ")
-    }
-
-    /// The step id of an item of the items table named `table` in the query (`steps` keeps it once per run and step).
-    static func stepId(_ table: String) -> String {
-        "(SELECT s.step_id FROM steps AS s WHERE s.run = \(table).run AND s.step = \(table).step)"
-    }
-
-    /// An item from a row of `itemColumns`.
-    static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0)
-        throws(RunStoreError) -> JournalItem
-    {
-        JournalItem(
-            key: LedgerKey(step: row.int(first), row: row.int(first + 1)), stepId: row.text(first + 2) ?? "",
-            origin: try connection.originFiles.origin(row, first + 3, row: row.int(first + 1), connection),
-            digest: row.compactText(first + 4) ?? "",
-            state: try itemState(row, first + 5, connection), attempts: row.int(first + 6),
-            notificationId: row.compactText(first + 7),
-            error: row.text(first + 8), retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10),
-            idempotencyKey: row.compactText(first + 11),
-            target: row.target(first + 12), resolution: row.text(first + 13))
-    }
-
     /// An ORDER BY term that sorts states as an item lives through them rather than by their codes.
     private static let lifecycleOrder =
         "CASE i.state "
@@ -141,15 +112,4 @@ extension Journal {
             "WHEN \(StoredState.code($1)) THEN \($0) "
         }.joined()
         + "END"
-
-    /// Reads an item state, failing clearly (never trapping) on a code this build does not know.
-    static func itemState(_ row: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(RunStoreError)
-        -> ItemState
-    {
-        guard !row.isNull(column), let state = StoredState.state(row.int64(column)) else {
-            throw RunStoreError(
-                "an item has an unknown state '\(row.text(column) ?? "")' in the run journal at \(connection.path)")
-        }
-        return state
-    }
 }

@@ -38,4 +38,28 @@ extension Journal: RunStore {
 
     /// Nothing to do: the connection closes when the journal is released.
     package func close() async {}
+
+    // Settling, finding and pruning are types of their own; the store hands them its connection.
+
+    package func resolve(
+        run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
+        now: Double
+    ) async throws(RunStoreError) -> Resolved {
+        try await JournalSettlement(journal: self).resolve(
+            run: id, as: resolution, step: step, rows: rows, by: who, note: note, now: now)
+    }
+
+    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError)
+        -> [FoundItem]
+    {
+        try await JournalSettlement(journal: self).find(text, pipeline: pipeline, since: since, limit: limit)
+    }
+
+    package func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns {
+        try await JournalPruning(journal: self).removeRuns(ids, dryRun: dryRun)
+    }
+
+    package func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace {
+        try await JournalPruning(journal: self).reclaimSpace()
+    }
 }

@@ -63,9 +63,9 @@ extension BatchRunProcessTests {
             let columns =
                 "run, step, row, step_id, origin, digest, state, attempts, notification_id, error, retriable, updated_at, "
                 + "idempotency_key, target, resolution"
-            try db.query("SELECT i.run, \(Journal.itemColumns("i")) FROM items AS i") {
+            try db.query("SELECT i.run, \(JournalRows.itemColumns("i")) FROM items AS i") {
                 (row) throws(RunStoreError) in
-                let item = try Journal.item(row, db, from: 1)
+                let item = try JournalRows.item(row, db, from: 1)
                 try db.execute(
                     "INSERT INTO items_6 (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
                 ) {

@@ -36,7 +36,7 @@ extension JournalLedger {
             }
         ) { (row) throws(RunStoreError) in
             found = PriorSend(
-                runId: row.text(0) ?? "", at: row.double(1), state: try Journal.itemState(row, 2, connection),
+                runId: row.text(0) ?? "", at: row.double(1), state: try JournalRows.itemState(row, 2, connection),
                 origin: try connection.originFiles.origin(row, 3, row: row.int(7), connection),
                 sameRun: row.int64(4) != 0,
                 notificationId: row.compactText(5),
@@ -75,7 +75,7 @@ extension JournalLedger {
                             (
                                 row.compactText(0) ?? "", run,
                                 PriorSend(
-                                    runId: "", at: row.double(2), state: try Journal.itemState(row, 3, connection),
+                                    runId: "", at: row.double(2), state: try JournalRows.itemState(row, 3, connection),
                                     origin: try connection.originFiles.origin(row, 4, row: row.int(7), connection),
                                     sameRun: run == seq,
                                     notificationId: row.compactText(5),

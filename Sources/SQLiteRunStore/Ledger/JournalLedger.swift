@@ -57,7 +57,8 @@ package final class JournalLedger: ItemLedger {
                     }
                 ) { (row) throws(RunStoreError) in
                     found = LedgerEntry(
-                        key: key, digest: row.compactText(0) ?? "", state: try Journal.itemState(row, 1, connection),
+                        key: key, digest: row.compactText(0) ?? "",
+                        state: try JournalRows.itemState(row, 1, connection),
                         attempts: row.int(2), notificationId: row.compactText(3), error: row.text(4),
                         retriable: row.int64(5) != 0)
                 }

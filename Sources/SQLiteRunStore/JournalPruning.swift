@@ -1,15 +1,17 @@
 import Foundation
 import RunStore
 
-/// Removing runs the journal no longer needs, and giving their space back to the file system.
-extension Journal {
+/// Removing runs the journal no longer needs, and giving their space back to the file system: `runs prune`.
+struct JournalPruning: Sendable {
+    let journal: Journal
+
     /// Items deleted per transaction, so runs sending meanwhile wait for the journal's lock only briefly.
     static let pruneChunk = 20_000
 
-    package func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns {
+    func removeRuns(_ ids: [String], dryRun: Bool) async throws(RunStoreError) -> RemovedRuns {
         var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
         for id in ids {
-            let run = try await withConnection { (connection) throws(RunStoreError) -> RemovedRuns in
+            let run = try await journal.withConnection { (connection) throws(RunStoreError) -> RemovedRuns in
                 var removed = RemovedRuns(runs: 0, items: 0, skipRanges: 0)
                 var seq: Int64?
                 try connection.query(
@@ -73,8 +75,8 @@ extension Journal {
     /// Gives the free pages back to the file system: `PRAGMA incremental_vacuum` on a journal made with incremental
     /// auto-vacuum; a journal made before that is rewritten whole once (`VACUUM`), which also switches it over, so
     /// later prunes are incremental. The write-ahead log is checkpointed and truncated first and after.
-    package func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace {
-        try await withConnection { (connection) throws(RunStoreError) -> ReclaimedSpace in
+    func reclaimSpace() async throws(RunStoreError) -> ReclaimedSpace {
+        try await journal.withConnection { (connection) throws(RunStoreError) -> ReclaimedSpace in
             try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { _ throws(RunStoreError) in }
             let before = fileSize()
             var mode = 0
@@ -96,7 +98,7 @@ extension Journal {
 
     /// The journal file and its write-ahead log, in bytes.
     private func fileSize() -> Int64 {
-        [path, path + "-wal"].reduce(Int64(0)) { total, file in
+        [journal.path, journal.path + "-wal"].reduce(Int64(0)) { total, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
             return total + size
         }

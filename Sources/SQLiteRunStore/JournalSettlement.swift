@@ -2,13 +2,16 @@ import Foundation
 import PipelineCore
 import RunStore
 
-/// Settling items of unknown fate by hand, and finding items again.
-extension Journal {
+/// Settling items of unknown fate by hand, and finding items again: what `runs resolve` and `runs find` do to a
+/// journal.
+struct JournalSettlement: Sendable {
+    let journal: Journal
+
     /// Settles the run's unknown (and stale `sending`) items, of one step (`step`, 0-based as the journal
     /// keys it; nil for all) and rows within `rows` (empty for all), as `resolution`, recording who did it,
     /// when and why in each item's `resolution`. A `partial` run left with no failed, unknown or bad item
     /// becomes `completed` (exit code 0). One transaction.
-    package func resolve(
+    func resolve(
         run id: String, as resolution: Resolution, step: Int?, rows: [ClosedRange<Int>], by who: String, note: String?,
         now: Double
     ) async throws(RunStoreError) -> Resolved {
@@ -17,7 +20,7 @@ extension Journal {
         let text = ("\(resolution.rawValue): settled by \(who) at \(when)" + (note.map { ": \($0)" } ?? ""))
             .replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
         let ranges = rows.isEmpty ? [1...Int.max] : rows
-        return try await withConnection { (connection) throws(RunStoreError) -> Resolved in
+        return try await journal.withConnection { (connection) throws(RunStoreError) -> Resolved in
             try connection.transaction { () throws(RunStoreError) -> Resolved in
                 var seq: Int64?
                 var status = ""
@@ -30,7 +33,9 @@ extension Journal {
                     seq = row.int64(0)
                     status = row.text(1) ?? ""
                 }
-                guard let seq else { throw RunStoreError("there is no run \(id) in the run journal at \(path)") }
+                guard let seq else {
+                    throw RunStoreError("there is no run \(id) in the run journal at \(journal.path)")
+                }
                 var settled = 0
                 for range in ranges {
                     settled += try connection.execute(
@@ -78,17 +83,17 @@ extension Journal {
     /// Items whose idempotency key (with or without its step scope) or origin is `text`, or whose target (audience, handle, installation id)
     /// holds `text` as a whole word (`u0203` finds `$UserId:{u0203}`, not `u02031`), newest first, at most
     /// `limit`; only of `pipeline`'s runs when given, and only those written at or after `since`.
-    package func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError)
+    func find(_ text: String, pipeline: String?, since: Double?, limit: Int) async throws(RunStoreError)
         -> [FoundItem]
     {
         guard !text.isEmpty, limit > 0 else { return [] }
-        return try await withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
+        return try await journal.withConnection { (connection) throws(RunStoreError) -> [FoundItem] in
             var found: [FoundItem] = []
             // The text as the journal stores a default key, and as a row's origin (`OriginFiles`), when it is one.
             let originLine = try connection.originFiles.existingLine(of: text, connection)
             try connection.query(
                 """
-                SELECT r.id, r.pipeline, \(Self.itemColumns("i"))
+                SELECT r.id, r.pipeline, \(JournalRows.itemColumns("i"))
                 FROM items AS i JOIN runs AS r ON r.seq = i.run
                 WHERE (i.idempotency_key = ?1 OR i.idempotency_key = ?4 OR substr(i.idempotency_key, instr(i.idempotency_key, ':') + 1) = ?1
                        OR substr(i.idempotency_key, instr(i.idempotency_key, '/') + 1) = ?1 OR i.origin = ?1 OR i.origin = ?5
@@ -108,7 +113,7 @@ extension Journal {
                 }
             ) { (row) throws(RunStoreError) in
                 guard found.count < limit else { return }
-                let item = try Self.item(row, connection, from: 2)
+                let item = try JournalRows.item(row, connection, from: 2)
                 guard FindMatch.matches(item, text) else { return }
                 found.append(FoundItem(runId: row.text(0) ?? "", pipeline: row.text(1) ?? "", item: item))
             }
@@ -116,7 +121,7 @@ extension Journal {
             var withSkips: [FoundItem] = []
             for match in found {
                 if match.item.state == .accepted {
-                    withSkips += try Self.skipped(
+                    withSkips += try JournalRows.skipped(
                         as: match.item, of: match.runId, pipeline: pipeline, since: since, connection)
                 }
                 withSkips.append(match)

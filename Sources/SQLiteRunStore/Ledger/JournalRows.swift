@@ -2,8 +2,9 @@ import Foundation
 import PipelineCore
 import RunStore
 
-/// Reading the rows runs skipped as already sent (`SkipRange`), which the journal keeps as ranges.
-extension Journal {
+/// Reading the journal's rows into values: items (`JournalItem`) and the rows runs skipped as already sent
+/// (`SkipRange`, kept as ranges). The store, its ledger and its searches all read rows through these.
+enum JournalRows {
     static let skipColumns =
         "step, first_row, last_row, step_id, origin, first_line, prior_run, prior_step, prior_first_row"
 
@@ -59,5 +60,45 @@ extension Journal {
             rows: row.int(first + 1)...max(row.int(first + 1), row.int(first + 2)),
             originFile: row.text(first + 4) ?? "", firstLine: row.isNull(first + 5) ? nil : row.int(first + 5),
             priorRun: row.text(first + 6) ?? "", prior: LedgerKey(step: row.int(first + 7), row: row.int(first + 8)))
+    }
+
+    /// The columns `item(_:_:)` reads, in its order, of the items table named `table` in the query.
+    static func itemColumns(_ table: String) -> String {
+        [
+            "step", "row", stepId(table), "origin", "digest", "state", "attempts", "notification_id", "error",
+            "retriable", "updated_at",
+            "idempotency_key", "target", "resolution",
+        ].map { $0.hasPrefix("(") ? $0 : "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The step id of an item of the items table named `table` in the query (`steps` keeps it once per run and step).
+    static func stepId(_ table: String) -> String {
+        "(SELECT s.step_id FROM steps AS s WHERE s.run = \(table).run AND s.step = \(table).step)"
+    }
+
+    /// An item from a row of `itemColumns`.
+    static func item(_ row: SQLiteStatement, _ connection: SQLiteConnection, from first: Int32 = 0)
+        throws(RunStoreError) -> JournalItem
+    {
+        JournalItem(
+            key: LedgerKey(step: row.int(first), row: row.int(first + 1)), stepId: row.text(first + 2) ?? "",
+            origin: try connection.originFiles.origin(row, first + 3, row: row.int(first + 1), connection),
+            digest: row.compactText(first + 4) ?? "",
+            state: try itemState(row, first + 5, connection), attempts: row.int(first + 6),
+            notificationId: row.compactText(first + 7),
+            error: row.text(first + 8), retriable: row.int64(first + 9) != 0, updatedAt: row.double(first + 10),
+            idempotencyKey: row.compactText(first + 11),
+            target: row.target(first + 12), resolution: row.text(first + 13))
+    }
+
+    /// Reads an item state, failing clearly (never trapping) on a code this build does not know.
+    static func itemState(_ row: SQLiteStatement, _ column: Int32, _ connection: SQLiteConnection) throws(RunStoreError)
+        -> ItemState
+    {
+        guard !row.isNull(column), let state = StoredState.state(row.int64(column)) else {
+            throw RunStoreError(
+                "an item has an unknown state '\(row.text(column) ?? "")' in the run journal at \(connection.path)")
+        }
+        return state
     }
 }
