@@ -50,7 +50,7 @@ extension PostgresLedger {
                 try row.decode((String, String, Double, String, String, Bool, String?, Int, Int).self)
             found[StoredText.decode(key), default: []].append(
                 PriorSend(
-                    runId: runId, at: at, state: try PostgresStore.itemState(state), origin: StoredText.decode(origin),
+                    runId: runId, at: at, state: try PostgresRows.itemState(state), origin: StoredText.decode(origin),
                     sameRun: sameRun, notificationId: StoredText.decode(notificationId),
                     key: LedgerKey(step: step, row: itemRow)))
         }

@@ -49,7 +49,7 @@ final class PostgresLedger: ItemLedger {
                     let (digest, state, attempts, notificationId, error, retriable) =
                         try row.decode((String, String, Int, String?, String?, Bool).self)
                     found = LedgerEntry(
-                        key: key, digest: StoredText.decode(digest), state: try PostgresStore.itemState(state),
+                        key: key, digest: StoredText.decode(digest), state: try PostgresRows.itemState(state),
                         attempts: attempts, notificationId: StoredText.decode(notificationId),
                         error: StoredText.decode(error), retriable: retriable)
                 }

@@ -63,31 +63,33 @@ final class PostgresRunLock: RunLock {
         // close is slow. A connection the server already ended (the lock is gone with it) is only closed here;
         // either step is bounded, so a dead network cannot hold up the end of a run.
         let logger = logger
-        _ = try? await PostgresStore.within(.seconds(5)) {
+        _ = try? await Bounded.within(.seconds(5)) {
             if !connection.isClosed {
                 _ = try await connection.query("SELECT pg_advisory_unlock_all()", logger: logger)
             }
         }
         let closing: EventLoopFuture<Void> = connection.close()
-        _ = try? await PostgresStore.within(.seconds(5)) { try await closing.get() }
+        _ = try? await Bounded.within(.seconds(5)) { try await closing.get() }
     }
 
     /// The lock key of `name`: a 64-bit hash PostgreSQL computes, so `isLocked` can find it in `pg_locks`.
     static let keySQL = "hashtextextended($1, 0)"
-}
 
-extension PostgresStore {
     /// The lock's name for `pipeline`: lock names and pipeline paths are kept apart from other advisory locks of
     /// the same database by the prefix.
     static func lockName(_ pipeline: String) -> String { "pushline-run:" + pipeline }
 
-    package func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt {
-        let name = Self.lockName(pipeline)
-        let connection = try await Self.connect(settings, doing: "taking the run lock", role: "run lock")
-        let logger = logger
+    /// Takes the run lock of `pipeline` in `store` on a connection of its own, or says who holds it.
+    static func take(pipeline: String, holder: LockHolder, in store: PostgresStore) async throws(RunStoreError)
+        -> LockAttempt
+    {
+        let name = lockName(pipeline)
+        let connection = try await PostgresConnections.connect(
+            store.settings, doing: "taking the run lock", role: "run lock")
+        let logger = store.logger
         do {
             // Bounded like every store call: a server that dies mid-query must not hold the run at its start.
-            return try await Self.within(leaseLimit + queryLimit) {
+            return try await Bounded.within(store.calls.leaseLimit + store.calls.queryLimit) {
                 // The connection has short keepalives from its start (`serverKeepalives`): a holder whose node vanished
                 // without closing it is noticed in about 25 s. The lock timeout bounds the wait for an old holder's
                 // fenced write.
@@ -95,7 +97,7 @@ extension PostgresStore {
                 var taken = false
                 for try await row in try await connection.query(
                     PostgresQuery(
-                        unsafeSQL: "SELECT pg_try_advisory_lock(\(PostgresRunLock.keySQL))", binds: Self.binds(name)),
+                        unsafeSQL: "SELECT pg_try_advisory_lock(\(keySQL))", binds: PostgresRows.binds(name)),
                     logger: logger)
                 {
                     taken = try row.decode(Bool.self)
@@ -124,33 +126,28 @@ extension PostgresStore {
         } catch {
             let closing: EventLoopFuture<Void> = connection.close()
             closing.whenComplete { _ in withExtendedLifetime(connection) {} }
-            throw PostgresFailure.storeError(error, location: location, doing: "taking the run lock", pauses: pauses)
+            throw PostgresFailure.storeError(
+                error, location: store.location, doing: "taking the run lock", pauses: store.pauses)
         }
     }
 
-    package func isLocked(pipeline: String) async throws(RunStoreError) -> Bool {
-        let name = Self.lockName(pipeline)
-        return try await withConnection("checking the run lock") { connection in
+    /// True when some session holds the run lock of `pipeline` in `store`.
+    static func isHeld(pipeline: String, in store: PostgresStore) async throws(RunStoreError) -> Bool {
+        let name = lockName(pipeline)
+        let logger = store.logger
+        return try await store.withConnection("checking the run lock") { connection in
             // A bigint advisory lock shows in pg_locks as classid (high 32 bits) and objid (low 32 bits), objsubid 1.
             let rows = try await connection.query(
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
                             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                            AND ((classid::bigint << 32) | objid::bigint) = \(PostgresRunLock.keySQL))
-                        """, binds: Self.binds(name)), logger: self.logger)
+                            AND ((classid::bigint << 32) | objid::bigint) = \(keySQL))
+                        """, binds: PostgresRows.binds(name)), logger: logger)
             var found = false
             for try await row in rows { found = try row.decode(Bool.self) }
             return found
         }
-    }
-
-    package func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
-        PostgresLedger(store: self, run: run.id, fence: (lock as? PostgresRunLock)?.fence, record: run)
-    }
-
-    package func readOnlyLedger() -> any ItemLedger {
-        PostgresLedger(store: self, run: nil, fence: nil)
     }
 
     /// Who holds the lock `name`, as its holder recorded it.
@@ -165,5 +162,23 @@ extension PostgresStore {
             found = LockHolder(pid: Int32(clamping: pid), host: host, startedAt: startedAt)
         }
         return found
+    }
+}
+
+extension PostgresStore {
+    package func lock(pipeline: String, holder: LockHolder) async throws(RunStoreError) -> LockAttempt {
+        try await PostgresRunLock.take(pipeline: pipeline, holder: holder, in: self)
+    }
+
+    package func isLocked(pipeline: String) async throws(RunStoreError) -> Bool {
+        try await PostgresRunLock.isHeld(pipeline: pipeline, in: self)
+    }
+
+    package func ledger(for run: RunRecord, lock: (any RunLock)?) -> any ItemLedger {
+        PostgresLedger(store: self, run: run.id, fence: (lock as? PostgresRunLock)?.fence, record: run)
+    }
+
+    package func readOnlyLedger() -> any ItemLedger {
+        PostgresLedger(store: self, run: nil, fence: nil)
     }
 }

@@ -12,7 +12,7 @@ extension PostgresStore {
                     unsafeSQL: """
                         SELECT step, step_id, summary, outputs FROM pushline.steps
                         WHERE run = (SELECT seq FROM pushline.runs WHERE id = $1) ORDER BY step
-                        """, binds: Self.binds(run)), logger: self.logger)
+                        """, binds: PostgresRows.binds(run)), logger: self.logger)
             for try await row in rows {
                 let (step, stepId, summary, outputs) = try row.decode((Int, String, String, String).self)
                 guard let decoded = CompletedStep.outputs(fromJSON: outputs) else { continue }

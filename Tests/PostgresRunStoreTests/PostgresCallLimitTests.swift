@@ -23,7 +23,7 @@ struct PostgresCallLimitTests {
             defer { Task { await store.close() } }
             let run = try await store.startRun(identity: "i", pipeline: "/p.yaml", pid: 1, now: 1000)
             _ = try await store.runs(identity: "i", limit: 1)
-            store.limitQueries(to: .seconds(1))
+            store.calls.limitQueries(to: .seconds(1))
             let ledger = store.ledger(for: run, lock: nil)
             let item = LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "rows.csv:2", digest: "d")
 

@@ -12,8 +12,7 @@ struct StoreCallBoundTests {
         let disposed = Mutex<[Int]>([])
         let clock = ContinuousClock()
         await #expect(throws: StoreDeadline.self) {
-            try await PostgresStore.within(.milliseconds(50), late: { value in disposed.withLock { $0.append(value) } })
-            {
+            try await Bounded.within(.milliseconds(50), late: { value in disposed.withLock { $0.append(value) } }) {
                 // Work that finishes with a value although it was cancelled at the limit, as a connection attempt can.
                 try? await Task.sleep(for: .milliseconds(400))
                 return 7
@@ -27,7 +26,7 @@ struct StoreCallBoundTests {
     @Test("a result within the limit is the call's, and is not disposed of")
     func aTimelyResultIsReturned() async throws {
         let disposed = Mutex<[Int]>([])
-        let value = try await PostgresStore.within(
+        let value = try await Bounded.within(
             .seconds(30), late: { value in disposed.withLock { $0.append(value) } }
         ) { 7 }
         #expect(value == 7)

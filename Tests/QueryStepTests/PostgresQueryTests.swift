@@ -23,7 +23,7 @@ import Testing
         }
         let schema = "q_" + UUID().uuidString.prefix(8).lowercased()
         let location = try PostgresLocation(url, environment: [:])
-        let connection = try await PostgresStore.connect(location, doing: "preparing a test table")
+        let connection = try await PostgresConnections.connect(location, doing: "preparing a test table")
         let logger = Logger(label: "test")
         for statement in [
             "CREATE SCHEMA \(schema)",
@@ -133,7 +133,8 @@ import Testing
     }
 
     static func count(_ url: String, _ schema: String) async throws -> Int {
-        let connection = try await PostgresStore.connect(try PostgresLocation(url, environment: [:]), doing: "counting")
+        let connection = try await PostgresConnections.connect(
+            try PostgresLocation(url, environment: [:]), doing: "counting")
         defer { Task { try? await connection.close() } }
         var count = 0
         for try await row in try await connection.query(

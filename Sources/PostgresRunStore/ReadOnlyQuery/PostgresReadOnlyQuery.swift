@@ -24,7 +24,7 @@ package struct PostgresReadOnlyQuery: Sendable {
     ) async throws {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresStore.connect(location, doing: "running a query", role: "query")
+            connection = try await PostgresConnections.connect(location, doing: "running a query", role: "query")
         } catch {
             throw ReadOnlyQueryError.connection(
                 error.message.replacingOccurrences(of: "the run store", with: "the query's database"))

@@ -7,7 +7,7 @@ import RunStore
 
 /// Connections of their own (schema preparation, run locks, a query's database) and the TLS settings every
 /// connection to a store is made with, from a `postgres://` URL as libpq reads it.
-extension PostgresStore {
+package enum PostgresConnections {
     /// A direct connection (not pooled): schema preparation and run locks use one each.
     package static func connect(_ settings: PostgresLocation, doing: String, role: String? = nil)
         async throws(RunStoreError) -> PostgresConnection
@@ -33,7 +33,7 @@ extension PostgresStore {
         do {
             let limit = Duration.seconds(settings.connectTimeout + 5)
             // A connection made after the limit passed is closed, not left open to the server.
-            return try await within(limit, late: { connection in try? await connection.close() }) {
+            return try await Bounded.within(limit, late: { connection in try? await connection.close() }) {
                 try await PostgresConnection.connect(configuration: configured, id: 1, logger: logger)
             }
         } catch let deadline as StoreDeadline {
@@ -84,4 +84,13 @@ extension PostgresStore {
         }
         return settings.tls == .prefer ? .prefer(context) : .require(context)
     }
+
+    /// Session settings of pooled connections, so the server itself ends what the client gave up on: a statement
+    /// stops before `defaultQueryLimit` passes, and a transaction left open by a caller that is gone is rolled back.
+    static let serverTimeouts = [("statement_timeout", "25s"), ("idle_in_transaction_session_timeout", "30s")]
+    /// The server probes an idle client after 10 s and drops it after 3 missed probes 5 s apart, so a run lock
+    /// held by a machine that vanished (no FIN, no RST) is freed in about 25 s rather than the kernel's 2 hours.
+    static let serverKeepalives = [
+        ("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"),
+    ]
 }
