@@ -56,7 +56,8 @@ import Testing
             environment: environment(scratch, connection).merging([
                 "PUSHLINE_JOURNAL": scratch.directory + "/register.sqlite"
             ]) { $1 })
-        #expect(try await run.waitForExit(timeout: 120) == 0, "\(run.stdout)")
+        // A safety net, not a measure: 20,000 registrations on a machine running other suites may take minutes.
+        #expect(try await run.waitForExit(timeout: 300) == 0, "\(run.stdout)")
     }
 
     /// Deliveries per installation id.
