@@ -13,11 +13,11 @@ struct Call: Sendable {
     let base: String
 
     /// A call on `request`; `fallbackHost` names the hub's host when the request names none.
-    init(request: Request, hub: String, apiVersion: String, scheme: String, fallbackHost: String) {
+    init(request: Request, context: EmulatorContext, hub: String, scheme: String, fallbackHost: String) {
         self.request = request
         self.hub = hub
-        query = ReceivedQuery(request.uri.query)
-        self.apiVersion = apiVersion
+        query = context.query
+        apiVersion = context.apiVersion
         base = "\(scheme)://\(request.authority ?? fallbackHost)"
     }
 

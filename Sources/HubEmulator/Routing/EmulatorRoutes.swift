@@ -80,7 +80,7 @@ extension EmulatorResponder {
                     throw EmulatorError(405, "The method \(method.rawValue) is not allowed on this resource.")
                 }
                 let call = Call(
-                    request: request, hub: hub.name, apiVersion: context.apiVersion, scheme: scheme, fallbackHost: host)
+                    request: request, context: context, hub: hub.name, scheme: scheme, fallbackHost: host)
                 let id = context.parameters.get("id").map { PercentCoding.decode($0, plusAsSpace: false) ?? $0 } ?? ""
                 return try await handler(call, id)
             }

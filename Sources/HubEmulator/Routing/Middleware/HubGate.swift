@@ -8,12 +8,14 @@ struct HubGate: RouterMiddleware {
         _ request: Request, context: EmulatorContext,
         next: (Request, EmulatorContext) async throws -> Response
     ) async throws -> Response {
-        guard let apiVersion = ReceivedQuery(request.uri.query).value(ignoringCase: "api-version"), !apiVersion.isEmpty
+        let query = ReceivedQuery(request.uri.query)
+        guard let apiVersion = query.value(ignoringCase: "api-version"), !apiVersion.isEmpty
         else {
             throw EmulatorError.badRequest("The api-version query parameter is required.")
         }
         var context = context
         context.apiVersion = apiVersion
+        context.query = query
         return try await next(request, context)
     }
 }

@@ -16,7 +16,7 @@ struct SASCheck: RouterMiddleware {
         _ request: Request, context: EmulatorContext,
         next: (Request, EmulatorContext) async throws -> Response
     ) async throws -> Response {
-        let needed = right(request.method, ReceivedQuery(request.uri.query))
+        let needed = right(request.method, context.query)
         // `<namespace>.servicebus.windows.net` (tokens signed for the real service's host) and the emulator's own
         // host:port (clients sign the URL they call) are both valid audiences.
         let hosts = [
