@@ -232,6 +232,7 @@ let package = Package(
             dependencies: [
                 "HubWire", "HubExpressions", "HTTPServing", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // bcrypt for the users file of `pushline serve`: hummingbird-auth's hashing, and its verifier on NIO's thread pool.
         .target(
@@ -277,6 +278,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
+        // `pushline test`: test files beside pipelines, each case run against an emulator in the process (no socket)
+        // and a scratch journal, its deliveries and report checked; the emulator's config file reader, which the
+        // test files share. Nothing third-party of its own.
+        .target(
+            name: "PipelineTesting",
+            dependencies: [
+                "Engine", "HubEmulator", "HubExpressions", "HubHTTP", "HubWire", "PipelineConfig", "PipelineCore",
+                "RunFlow", "RowReading",
+            ]),
         // One C call Swift cannot make (prctl is variadic): the process made non-dumpable, so plugins cannot read it.
         .target(name: "CProcessControl"),
         .target(
@@ -284,7 +294,7 @@ let package = Package(
             dependencies: [
                 "Engine", "HubClient", "CProcessControl",
                 "HubExpressions", "HubWire", "PipelineCore", "PipelineConfig", "RowReading", "BuiltinSteps",
-                "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService",
+                "HubEmulator", "HubHTTP", "RunStore", "RunFlow", "PushService", "PipelineTesting",
                 "PluginProtocol", "PluginStep", "QueryStep", "Telemetry", "HTTPServing", "PushlineLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "ServiceMetrics",
             ]),
@@ -397,6 +407,11 @@ let package = Package(
                 "Engine", "PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite", "PipelineConfig",
                 "SQLiteRunStore",
             ]),
+        .testTarget(
+            name: "PipelineTestingTests",
+            dependencies: [
+                "PipelineTesting", "BuiltinSteps", "HubEmulator", "HubWire", "PipelineCore", "RunFlow", "TestSupport",
+            ]),
         // The run-store contract: every implementation passes the same suite.
         .testTarget(
             name: "RunStoreTests",
@@ -438,7 +453,7 @@ let package = Package(
             dependencies: [
                 "PushlineCLI", "pushline", "CommandTestSupport", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), "BuiltinSteps", "HubEmulator",
-                "HubWire", "PipelineConfig", "PipelineCore",
+                "HubWire", "PipelineConfig", "PipelineCore", "PipelineTesting",
             ],
             exclude: ["Golden", "Inputs"]),
         // The end-to-end suites: the real `pushline` executable against `pushline emulator` (and `serve`, plugins,

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks pipelines/pipeline.schema.json with an independent validator (Python jsonschema, PyYAML):
+"""Checks pipelines/pipeline.schema.json (and the service and test files' schemas) with an independent validator
+(Python jsonschema, PyYAML):
 the schema is valid draft 2020-12; every example pipeline, every step example and every file in
 Tests/PushlineCLITests/Inputs/schema-valid/ validates against it; and every file in
 Tests/PushlineCLITests/Inputs/misspelled/ fails it, at the key its first line names; every file in
@@ -39,13 +40,25 @@ failures = []
 
 # The example pipelines, and values validate accepts in forms an editor might not expect.
 # Service files (`pushline serve`) have a schema of their own (pipelines/service.schema.json), checked below.
-pipeline_files = [p for p in sorted(glob.glob("pipelines/*.yaml")) if not p.endswith(".service.yaml")]
+# Test files (`pushline test`) have theirs too (pipelines/test.schema.json), checked below.
+pipeline_files = [p for p in sorted(glob.glob("pipelines/*.yaml"))
+                  if not p.endswith(".service.yaml") and not p.endswith(".test.yaml")]
 with open("pipelines/service.schema.json", encoding="utf-8") as file:
     service_validator = jsonschema.Draft202012Validator(json.load(file))
 for path in sorted(glob.glob("pipelines/*.service.yaml")):
     errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in service_validator.iter_errors(load(path))]
     print(f"{path}: {'ok' if not errors else 'INVALID'} (service schema)")
     failures += [f"{path}: {error}" for error in errors]
+with open("pipelines/test.schema.json", encoding="utf-8") as file:
+    test_schema = json.load(file)
+jsonschema.Draft202012Validator.check_schema(test_schema)
+test_validator = jsonschema.Draft202012Validator(test_schema)
+for path in sorted(glob.glob("pipelines/*.test.yaml")):
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in test_validator.iter_errors(load(path))]
+    print(f"{path}: {'ok' if not errors else 'INVALID'} (test schema)")
+    failures += [f"{path}: {error}" for error in errors]
+
+
 def modeline_validator(path):
     """The validator of the schema a file's modeline names, as an editor picks it: a pipeline with plugins names
     its own (`pushline schema --pipeline`), which knows its plugins' steps."""

@@ -20,6 +20,13 @@ public struct PeerConnection: Sendable {
         close = {}
     }
 
+    /// A peer at `ip` answered in-process whose dropping is told to `onDrop`: the test runner's emulator, where a
+    /// dropped connection is an attempt that got no answer.
+    public init(ip: String?, onDrop: @escaping @Sendable () -> Void) {
+        self.ip = ip
+        close = onDrop
+    }
+
     /// True when the peer is this machine (or a Unix domain socket).
     public var isLoopback: Bool {
         guard let ip else { return true }

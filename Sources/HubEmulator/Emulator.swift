@@ -100,6 +100,12 @@ package final class Emulator: Sendable {
         await store.deliveries(since: since)
     }
 
+    /// The installation `id` of `hub` as the hub holds it now, if it does (what `pushline test` matches audiences
+    /// against).
+    package func installation(id: String, hub: String) async -> Installation? {
+        await store.installation(id: id, hub: hub)
+    }
+
     /// One connection string per hub and policy, for clients pointed at `baseURL` (e.g. `http://127.0.0.1:8080/`).
     package func connectionStrings(baseURL: String) -> [(hub: String, policy: String, connectionString: String)] {
         let endpoint = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"

@@ -29,6 +29,7 @@ package struct PushlineCommand: AsyncParsableCommand {
         version: PushlineVersion.current,
         subcommands: [
             DemoCommand.self, InitCommand.self, ValidateCommand.self, CheckCommand.self, RunCommand.self,
+            TestCommand.self,
             RunsCommand.self, RenderCommand.self, ExplainCommand.self,
             SASCommand.self, EmulatorCommand.self, InstallationCommand.self, RegistrationCommand.self, SendCommand.self,
             NotificationCommand.self, DevicesCommand.self, FcmV1Command.self,

@@ -17,18 +17,32 @@ package struct LoadedPipeline {
     /// Loads `path` for `purpose` with the given parameter values, then decodes every step; no hub or database is
     /// contacted. The pipeline's plugins are asked what they are and to check their steps' options (cheap
     /// conversations without effects). `${env:}` reads `environment` (the process's when nil). The steps are the
-    /// console's (`registry` for others).
+    /// console's (`registry` for others). `adjust` changes the document before its steps are built (`pushline test`
+    /// gives a step other rows that way) and returns the values it replaced.
     package static func load(
         _ path: String, purpose: LoaderOptions.Purpose, console: Console,
         environment: [String: String]? = nil, parameters: [String: String] = [:],
-        registry: StepRegistry? = nil
+        registry: StepRegistry? = nil, adjusting adjust: ((inout PipelineDocument) -> [ConfigNode])? = nil
     ) async -> LoadedPipeline {
         let base = registry ?? console.steps
         let collector = DiagnosticCollector()
         var options = LoaderOptions(purpose: purpose, environment: environment ?? console.environment)
         options.parameters = parameters
         let loader = PipelineLoader(options: options)
-        let document = loader.load(path: path, diagnostics: collector)
+        var document = loader.load(path: path, diagnostics: collector)
+        if var loaded = document, let adjust {
+            // What was reported about a value the adjustment replaced (a reference that did not resolve) is taken
+            // back: the value is no longer read.
+            let replaced = adjust(&loaded)
+            collector.withdraw { diagnostic in
+                guard let location = diagnostic.location else { return false }
+                return replaced.contains {
+                    $0.location.file == location.file && $0.location.line == location.line
+                        && location.column >= $0.location.column
+                }
+            }
+            document = loaded
+        }
         // Steps are checked even when declarations had errors, so one pass reports everything.
         var registry = base
         var described: [StepKind] = []

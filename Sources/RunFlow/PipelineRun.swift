@@ -33,6 +33,12 @@ package struct PipelineRun: Sendable {
     package var onStart: (@Sendable (RunRecord) -> Void)?
     /// The certificates hubs' may chain to besides the system's (`PUSHLINE_CA_FILE`, read by the front end before the run).
     package var trust: HubTrust = .system
+    /// Sends every request of the run instead of a keep-alive HTTP client: `pushline test`'s emulator in the process.
+    /// Nil (the default) sends over HTTP.
+    package var executor: (any HTTPExecutor)?
+    /// Waits out a retry's delay; nil waits the real time. `pushline test` moves its clock instead, so a case with
+    /// faults takes no longer than one without.
+    package var retrySleep: (@Sendable (Double) async -> Void)?
 
     /// Creates a run; every option off.
     package init(store: String? = nil) {
@@ -135,7 +141,14 @@ package struct PipelineRun: Sendable {
     ) async throws -> Sent {
         // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
         // connections and requests in flight as the busiest step asks for.
-        let executor = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true, trust: trust)
+        let executor: any HTTPExecutor
+        var client: AsyncHTTPExecutor?
+        if let given = self.executor {
+            executor = given
+        } else {
+            let made = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true, trust: trust)
+            (executor, client) = (made, made)
+        }
         var control = BatchControl(
             ledger: runs.store.ledger(for: runs.record, lock: runs.lock), isResume: runs.isResume,
             resendUnknown: resendUnknown, stop: stop, progress: progress, again: again, shard: shard,
@@ -164,12 +177,19 @@ package struct PipelineRun: Sendable {
                 "pushline: --again: items that a run of this pipeline already sent within the dedupe window are sent again; "
                     + "the report counts them")
         }
-        var transport: any HubTransport = RetryingTransport(executor: executor, maxConcurrent: pipeline.concurrency)
+        var transport: any HubTransport =
+            if let retrySleep {
+                RetryingTransport(
+                    executor: executor, maxConcurrent: pipeline.concurrency, sleep: retrySleep,
+                    now: { console.clock.now().timeIntervalSince1970 })
+            } else {
+                RetryingTransport(executor: executor, maxConcurrent: pipeline.concurrency)
+            }
         if let trace { transport = TracingTransport(transport, sink: trace) }
         var result = await RunSpan.record(pipeline, runId: runs.record.id, resumed: runs.isResume) {
             await engine.run(pipeline, mode: .live(transport), batch: control)
         }
-        await executor.shutdown()
+        await client?.shutdown()
         if let reason = result.unchanged, let previous = runs.previous {
             // Nothing of the new run is kept: the completed run stays the newest, and the next start compares with it.
             await runs.discard(console: console)

@@ -53,7 +53,8 @@ let sampleEnvironment = [
 
 @Suite struct ExamplePipelineTests {
     static let examples = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.root + "/pipelines")) ?? [])
-        .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".service.yaml") }.sorted()  // service files: PushServiceTests
+        // Service files: PushServiceTests; test files (`pushline test`): PipelineTestingTests and EditorSupportTests.
+        .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".service.yaml") && !$0.hasSuffix(".test.yaml") }.sorted()
         // A pipeline with plugins is validated with them, by the real `pushline validate` (EditorSupportTests).
         .filter {
             !((try? String(contentsOfFile: Repository.root + "/pipelines/" + $0, encoding: .utf8))?.contains(

@@ -13,9 +13,9 @@ struct EditorSupportTests {
     static let modeline = "# yaml-language-server: $schema=./pipeline.schema.json"
 
     static func examplePipelines() throws -> [String] {
-        // Service files (`pushline serve`) have their own schema and modeline.
+        // Service files (`pushline serve`) and test files (`pushline test`) have their own schemas and modelines.
         try FileManager.default.contentsOfDirectory(atPath: pipelines)
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".service.yaml") }.sorted()
+            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".service.yaml") && !$0.hasSuffix(".test.yaml") }.sorted()
     }
 
     @Test(
@@ -38,6 +38,22 @@ struct EditorSupportTests {
         where file.hasSuffix(".service.yaml") {
             let text = try String(contentsOfFile: Self.pipelines + "/" + file, encoding: .utf8)
             #expect(text.hasPrefix("# yaml-language-server: $schema=./service.schema.json\n"), "\(file)")
+        }
+    }
+
+    @Test("`pushline schema --test` prints exactly the committed pipelines/test.schema.json; test files use it")
+    func committedTestSchemaIsCurrent() async throws {
+        let output = await CommandRunner.run(["schema", "--test"])
+        #expect(output.status == 0)
+        let committed = try String(contentsOfFile: Self.pipelines + "/test.schema.json", encoding: .utf8)
+        #expect(output.out == committed, "regenerate it: swift run pushline schema --test > pipelines/test.schema.json")
+        let parsed = try JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any]
+        #expect(Set(((parsed?["properties"] as? [String: Any]) ?? [:]).keys) == ["pipeline", "cases"])
+        let pipelines = try Self.examplePipelines()
+        for pipeline in pipelines {
+            let test = Self.pipelines + "/" + pipeline.dropLast(".yaml".count) + ".test.yaml"
+            let text = try String(contentsOfFile: test, encoding: .utf8)
+            #expect(text.hasPrefix("# yaml-language-server: $schema=./test.schema.json\n"), "\(test)")
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import HubEmulator
 import HubWire
 import PipelineCore
+import PipelineTesting
 import Testing
 
 @testable import PushlineCLI

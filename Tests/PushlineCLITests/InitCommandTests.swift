@@ -16,8 +16,8 @@ import Testing
         let created = await CommandRunner.run(["init", directory])
         #expect(created.status == 0, "\(created.err)")
         for file in [
-            "pipelines/digest.yaml", "pipelines/pipeline.schema.json", "templates/alert.apns.json", "data/rows.csv",
-            ".env.example",
+            "pipelines/digest.yaml", "pipelines/digest.test.yaml", "pipelines/pipeline.schema.json",
+            "pipelines/test.schema.json", "templates/alert.apns.json", "data/rows.csv", ".env.example",
         ] {
             #expect(FileManager.default.fileExists(atPath: directory + "/" + file), "\(file)")
             #expect(created.out.contains(file))
@@ -52,6 +52,10 @@ import Testing
         #expect(dryRun.out.contains("2 records in"), "\(dryRun.out)")
         #expect(dryRun.out.contains("would send"))
         #expect(!dryRun.out.contains("replace-with-your-key"))
+        // Its tests pass as written, offline.
+        let tested = await CommandRunner.run(["test", directory + "/pipelines/"])
+        #expect(tested.status == 0, "\(tested.out)\(tested.err)")
+        #expect(tested.out.contains("2 passed, 0 failed (2 cases in 1 file"), "\(tested.out)")
     }
 
     @Test func itNeverOverwritesAndWritesNothingWhenAFileExists() async throws {

@@ -30,6 +30,7 @@ import Testing
     static let documents = [
         "README.md", "docs/getting-started.md", "docs/writing-pipelines.md", "docs/batch-runs.md", "docs/emulator.md",
         "docs/backend.md", "docs/kubernetes.md", "docs/troubleshooting.md", "docs/commands.md", "docs/tracing.md",
+        "docs/testing-pipelines.md",
         "bench/README.md", "ARCHITECTURE.md",
     ]
     static let readme = text(of: "README.md")
@@ -137,6 +138,10 @@ import Testing
     static func writeFiles(into directory: String) throws {
         for block in blocks where block.marker?.hasPrefix("file: ") == true {
             let name = String(block.marker!.dropFirst("file: ".count))
+            // A file in a folder of its own (a test folder beside a pipeline) gets the folder.
+            try FileManager.default.createDirectory(
+                atPath: (directory + "/" + name as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try (block.lines.joined(separator: "\n") + "\n").write(
                 toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }

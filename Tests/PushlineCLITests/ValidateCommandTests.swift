@@ -20,8 +20,13 @@ import Testing
             output
                 == CommandOutput(
                     out:
-                        "pipelines/breaking-news.yaml: ok\npipelines/crm-digest.yaml: ok\npipelines/daily-digest.yaml: ok\npipelines/digest-from-database.yaml: ok\npipelines/notify-user.yaml: ok\n"
-                        + "pipelines/notify-users.service.yaml: ok\npipelines/schedule-then-cancel.yaml: ok\npipelines/seed-tutorial.yaml: ok\n",
+                        "pipelines/breaking-news.test.yaml: ok\npipelines/breaking-news.yaml: ok\npipelines/crm-digest.test.yaml: ok\n"
+                        + "pipelines/crm-digest.yaml: ok\npipelines/daily-digest.test.yaml: ok\npipelines/daily-digest.yaml: ok\n"
+                        + "pipelines/digest-from-database.test.yaml: ok\npipelines/digest-from-database.yaml: ok\n"
+                        + "pipelines/notify-user.test.yaml: ok\npipelines/notify-user.yaml: ok\n"
+                        + "pipelines/notify-users.service.yaml: ok\npipelines/schedule-then-cancel.test.yaml: ok\n"
+                        + "pipelines/schedule-then-cancel.yaml: ok\npipelines/seed-tutorial.test.yaml: ok\n"
+                        + "pipelines/seed-tutorial.yaml: ok\n",
                     err: "", status: 0))
     }
 

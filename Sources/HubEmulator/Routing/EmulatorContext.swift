@@ -1,6 +1,7 @@
 import HTTPServing
 import HubWire
 import Hummingbird
+import Logging
 
 /// What the emulator knows about a request beyond its head: the connection, and the query and API version `HubGate`
 /// read (parsed once, for the token check and the handler alike).
@@ -16,5 +17,15 @@ struct EmulatorContext: RequestContext {
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peer = PeerConnection(source: source)
+    }
+
+    /// A request answered in-process (`InProcessEmulator`), from `peer`.
+    init(peer: PeerConnection, logger: Logger) {
+        coreContext = .init(source: InProcess(logger: logger))
+        self.peer = peer
+    }
+
+    private struct InProcess: RequestContextSource {
+        let logger: Logger
     }
 }

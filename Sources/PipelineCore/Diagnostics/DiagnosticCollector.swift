@@ -48,6 +48,12 @@ public final class DiagnosticCollector {
         report(diagnostic)
     }
 
+    /// Takes back what was reported about places that no longer hold what was read there (`pushline test` gives a
+    /// step other rows in place of its `for-each`, whose reference need not resolve then).
+    package func withdraw(where superseded: (Diagnostic) -> Bool) {
+        diagnostics.removeAll(where: superseded)
+    }
+
     /// How many errors have been reported (a step compares counts to see whether it reported one).
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
 

@@ -46,6 +46,8 @@ public struct OptionSpec: Sendable, Equatable {
         /// The `id:` of an earlier step that hands on `output` (the step whose notifications `outcomes` reads); the
         /// pipeline checks it names one when it is built.
         case earlierStep(output: String)
+        /// Any YAML value: text, a number, a boolean, a list or a mapping (an expected value in a test file).
+        case anyValue
 
         /// How the type reads in documentation.
         public var documentation: String {
@@ -70,6 +72,7 @@ public struct OptionSpec: Sendable, Equatable {
             case .line: return "one line of text"
             case .wordOrExpression(let words): return words.joined(separator: " | ") + ", or an expression"
             case .earlierStep(let output): return "id of an earlier step (one that hands on `\(output)`)"
+            case .anyValue: return "any value"
             }
         }
 

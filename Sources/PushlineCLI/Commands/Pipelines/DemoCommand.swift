@@ -5,6 +5,7 @@ import HubEmulator
 import HubWire
 import PipelineConfig
 import PipelineCore
+import PipelineTesting
 import PushlineLogging
 import RunFlow
 import Synchronization

@@ -34,7 +34,8 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        let files = StarterProject.files(schema: PipelineSchema(registry: Console.current.steps).json)
+        let files = StarterProject.files(
+            schema: PipelineSchema(registry: Console.current.steps).json, testSchema: TestFileSchema.json)
         let existing = files.map(\.path).filter {
             FileManager.default.fileExists(atPath: FilePathJoin.join(directory, $0))
         }
@@ -71,6 +72,7 @@ struct InitCommand: AsyncParsableCommand {
         console.line("Next:")
         if directory != "." { console.line("  cd \(directory)") }
         console.line("  \(command) validate pipelines/ --env-file .env.example")
+        console.line("  \(command) test pipelines/")
         console.line("  \(command) run pipelines/digest.yaml --dry-run --env-file .env.example")
         console.line("  cp .env.example .env     # put your hub's connection string in .env; keep .env out of git")
         console.line("  \(command) run pipelines/digest.yaml --env-file .env")

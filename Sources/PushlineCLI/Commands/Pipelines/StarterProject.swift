@@ -42,6 +42,44 @@ enum StarterProject {
 
         """
 
+    /// The pipeline's tests, run offline by `pushline test pipelines/`.
+    static let tests = """
+        # yaml-language-server: $schema=./test.schema.json
+        # Tests of digest.yaml, each case against an emulator inside `pushline test pipelines/`: no hub, no secret.
+        cases:
+          - name: each user's devices receive their row's message, once
+            idempotent: true
+            devices: &devices
+              - installationId: alice-iphone
+                platform: apns
+                pushChannel: A11CE00000000000000000000000000000000000000000000000000000000001
+                userId: alice
+                templates: { alert: { body: '{"aps":{"alert":"$(message)","sound":"default"}}' } }
+              - installationId: carol-iphone
+                platform: apns
+                pushChannel: CA201000000000000000000000000000000000000000000000000000000000C1
+                userId: carol
+                templates: { alert: { body: '{"aps":{"alert":"$(message)","sound":"default"}}' } }
+            rows:
+              send:
+                - { userId: alice, message: Your order has shipped }
+            expect:
+              exit: 0
+              outputs: { render.payload.aps.alert: Hello from Pushline }
+              received:
+                - device: alice-iphone
+                  payload: '{"aps":{"alert":"Your order has shipped","sound":"default"}}'
+              received-nothing: [carol-iphone]
+
+          - name: the sample rows send one notification per user
+            devices: *devices
+            expect:
+              exit: 0
+              items: { send.accepted: 2 }
+              received: [{ device: alice-iphone, values: { aps.alert: "Your order has shipped, track it in the app" } }]
+
+        """
+
     static let template = """
         {"aps":{"alert":"$(message)","sound":"default"}}
 
@@ -86,15 +124,22 @@ enum StarterProject {
         return text
     }
 
-    /// The project's files, `schema` being the JSON Schema `pushline schema` prints.
-    static func files(schema: String) -> [File] {
+    /// The project's files, `schema` being the JSON Schema `pushline schema` prints and `testSchema` the one of
+    /// test files.
+    static func files(schema: String, testSchema: String) -> [File] {
         [
             File(
                 path: "pipelines/digest.yaml", purpose: "a personalised send per row of data/rows.csv (edit me)",
                 content: pipeline),
             File(
+                path: "pipelines/digest.test.yaml", purpose: "its tests: what each device receives (pushline test)",
+                content: tests),
+            File(
                 path: "pipelines/pipeline.schema.json", purpose: "the JSON Schema your editor completes keys from",
                 content: schema.hasSuffix("\n") ? schema : schema + "\n"),
+            File(
+                path: "pipelines/test.schema.json", purpose: "the JSON Schema of test files",
+                content: testSchema.hasSuffix("\n") ? testSchema : testSchema + "\n"),
             File(
                 path: "templates/alert.apns.json", purpose: "the APNs template the pipeline previews", content: template
             ),

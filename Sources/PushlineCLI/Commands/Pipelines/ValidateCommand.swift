@@ -4,6 +4,7 @@ import Foundation
 import HubWire
 import PipelineConfig
 import PipelineCore
+import PipelineTesting
 import PushService
 import RunFlow
 
@@ -13,7 +14,8 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
         commandName: "validate",
         abstract: "Check pipeline files and print compiler-style diagnostics. Contacts nothing.",
         discussion: """
-            Accepts files and directories (every *.yaml and *.yml below them). Diagnostics go to standard \
+            Accepts files and directories (every *.yaml and *.yml below them; service files and test files \
+            are checked as what they are). Diagnostics go to standard \
             error; one status line per file goes to standard output. Unset ${env:…}/${file:…} references \
             are warnings here and errors for `pushline run`.
 
@@ -64,6 +66,13 @@ struct ValidateCommand: AsyncParsableCommand, EnvironmentFileCommand {
                 let diagnostics = DiagnosticCollector()
                 _ = await ServiceLoader.load(
                     path: file, purpose: .validate, environment: console.environment, diagnostics: diagnostics)
+                results.append(FileDiagnostics(file: file, diagnostics: diagnostics.diagnostics))
+                continue
+            }
+            // So is a test file (`pushline test`).
+            if TestFiles.isTestFile(file) {
+                let diagnostics = DiagnosticCollector()
+                _ = TestFileDecoder.load(file, diagnostics: diagnostics)
                 results.append(FileDiagnostics(file: file, diagnostics: diagnostics.diagnostics))
                 continue
             }

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import PipelineConfig
+import PipelineTesting
 import PushService
 import RunFlow
 
@@ -9,9 +10,10 @@ import RunFlow
 enum FileKeysReference {
     static func markdown() -> String {
         var text = """
-            # Pipeline and service files
+            # Pipeline, service and test files
 
-            Every key of a pipeline file and of a service file (`pushline serve`), with its type and meaning, written from
+            Every key of a pipeline file, of a service file (`pushline serve`) and of a test file (`pushline test`, see
+            [testing pipelines](../testing-pipelines.md)), with its type and meaning, written from
             the JSON Schemas Pushline generates (`pushline reference files`; a test fails when this page is stale). The
             steps' own keys are in [the steps reference](steps.md). Any value may be a reference: `${env:NAME}`,
             `${file:PATH}`, `${param:NAME}`.
@@ -25,6 +27,9 @@ enum FileKeysReference {
             "`steps` is the list of steps to run, in order; each is `- KIND: { options }`, optionally with `id:` and `when:` "
             + "([every step](steps.md)).\n\n## Service files\n\n"
         text += section(PipelineSchema(serviceKeys: ServiceSettingsDecoder.serviceKeys).json, path: "", skip: ["steps"])
+        text += "## Test files\n\n"
+        text += section(
+            PipelineSchema(fileKeys: TestFileKeys.specs, title: "", description: "").json, path: "", skip: [])
         return text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
     }
 
@@ -52,6 +57,11 @@ enum FileKeysReference {
                     nested.append(("\(path)\(key)", variant))
                 } else if let values = variant["additionalProperties"] as? [String: Any], values["properties"] != nil {
                     nested.append(("\(path)\(key).<name>", values))
+                } else if let item = variant["items"] as? [String: Any] {
+                    // A list of mappings (a test file's cases, runs and expectations): one table for its items.
+                    for itemVariant in variants(item) where itemVariant["properties"] != nil {
+                        nested.append(("\(path)\(key)[]", itemVariant))
+                    }
                 }
             }
         }
@@ -96,6 +106,9 @@ enum FileKeysReference {
                 case "boolean": name = "true or false"
                 case "array": name = "list"
                 case "object": name = variant["properties"] != nil ? "mapping" : "map of names"
+                // No type at all: any value (what a test file expects).
+                case nil where variant.keys.allSatisfy({ ["description", "title", "examples"].contains($0) }):
+                    name = "any value"
                 default: name = ""
                 }
             }

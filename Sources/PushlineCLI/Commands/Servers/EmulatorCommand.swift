@@ -4,6 +4,7 @@ import HTTPServing
 import HubEmulator
 import HubWire
 import PipelineCore
+import PipelineTesting
 import RunFlow
 
 /// `pushline emulator`: a local Notification Hubs-compatible server for rehearsals and tests.

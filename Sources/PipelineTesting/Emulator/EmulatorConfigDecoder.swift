@@ -6,7 +6,7 @@ import PipelineCore
 
 /// Reads an emulator config file (YAML) into an `EmulatorConfiguration`, with the same
 /// `file:line:column` diagnostics as pipelines.
-struct EmulatorConfigDecoder {
+package struct EmulatorConfigDecoder {
     /// The keys of an emulator config, in the order they are read (a file written in this order is reported in
     /// file order). The sections' own keys are read with them.
     struct ConfigKeys: DeclaredOptions {
@@ -114,11 +114,20 @@ struct EmulatorConfigDecoder {
     }
 
     static var topLevel: [OptionSpec] { ConfigKeys.specs }
+    /// The keys of one `faults:` entry (the test file's schema shows them too).
+    package static var faultSpecs: [OptionSpec] { FaultKeys.specs }
+    /// The keys of `latency:`.
+    package static var latencySpecs: [OptionSpec] { LatencyKeys.specs }
 
     let diagnostics: DiagnosticCollector
 
+    /// A decoder reporting to `diagnostics`.
+    package init(diagnostics: DiagnosticCollector) {
+        self.diagnostics = diagnostics
+    }
+
     /// The configuration in `path`, or nil after reporting every problem.
-    static func load(_ path: String, environment: [String: String], diagnostics: DiagnosticCollector)
+    package static func load(_ path: String, environment: [String: String], diagnostics: DiagnosticCollector)
         -> EmulatorConfiguration?
     {
         let loader = PipelineLoader(options: LoaderOptions(purpose: .run, environment: environment))
@@ -169,7 +178,7 @@ struct EmulatorConfigDecoder {
     }
 
     /// `faults:`: a list of rules.
-    func faults(_ node: ConfigNode, _ reader: OptionReader) -> [FaultRule] {
+    package func faults(_ node: ConfigNode, _ reader: OptionReader) -> [FaultRule] {
         guard let items = node.items else {
             reader.error("'faults' must be a list, found \(node.kindName)", at: node)
             return []
@@ -178,7 +187,7 @@ struct EmulatorConfigDecoder {
     }
 
     /// `latency: { delay: 50ms, operations: [send] }`.
-    func latencyRule(_ node: ConfigNode) -> LatencyRule? {
+    package func latencyRule(_ node: ConfigNode) -> LatencyRule? {
         let keys = LatencyKeys(
             reading: OptionReader(node, specs: LatencyKeys.specs, step: nil, what: "latency", diagnostics: diagnostics))
         guard let delay = keys.delay else { return nil }
@@ -186,7 +195,7 @@ struct EmulatorConfigDecoder {
     }
 
     /// `50ms`, `0.2s`, `2s` → a duration of at most 60 s; nil otherwise.
-    static func shortDuration(_ text: String) -> Duration? {
+    package static func shortDuration(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let (number, scale): (Substring, Double) =
             trimmed.hasSuffix("ms")
@@ -199,7 +208,7 @@ struct EmulatorConfigDecoder {
     }
 
     /// `2h` → 7200, `-90s` → -90, `0` → 0; nil when not a duration.
-    static func signedDuration(_ text: String) -> Int64? {
+    package static func signedDuration(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "0" { return 0 }
         if trimmed.hasPrefix("-") { return ConfigDuration.seconds(String(trimmed.dropFirst())).map { -$0 } }

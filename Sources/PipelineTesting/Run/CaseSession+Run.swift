@@ -1,0 +1,172 @@
+import Engine
+import Foundation
+import HubEmulator
+import HubWire
+import PipelineConfig
+import PipelineCore
+import RunFlow
+import Synchronization
+
+/// What one run of a case came to: what the checks look at.
+struct RunOutcome: Sendable {
+    /// What loading the pipeline reported (warnings too).
+    var diagnostics: [Diagnostic] = []
+    /// The pipeline did not load: nothing ran.
+    var refused = false
+    /// The run's report, when it ran or found its work done.
+    var report: RunReport?
+    /// The exit code `pushline run` would end with.
+    var exitCode: Int32 = 0
+    /// The run's status, `already-completed`, or `not started`.
+    var status = "not started"
+    /// Why the run did not start (the journal, a lock).
+    var message: String?
+    /// What the devices received during the run.
+    var deliveries: [Delivery] = []
+    /// The hub deliveries were looked up in.
+    var hub: String?
+}
+
+extension CaseSession {
+    /// Runs the pipeline once as `run` describes, against the case's emulator and journal; problems of the test's own
+    /// making (rows for a step that does not exist) are added to `failures`.
+    func perform(_ run: TestRun, failures: inout [TestFailure]) async -> RunOutcome {
+        if let now = run.now { clock.set(now) }
+        var environment = baseEnvironment
+        environment["NH_CONNECTION"] = connectionString
+        environment["NH_HUB"] = "myhub"
+        environment.merge(run.environment) { $1 }
+        var console = Console(
+            out: { [self] in print($0) }, err: { [self] in print($0) }, environment: environment,
+            clock: clock.wallClock)
+        console.steps = steps
+        let adjusted = Mutex<(hubs: [String], problems: [TestFailure])>(([], []))
+        let overrides = run.rows.map { override -> (RowsOverride, String) in
+            switch override.source {
+            case .inline(let rows): (override, rowsFile(rows, step: override.step))
+            case .file(let path): (override, path)
+            }
+        }
+        let connection = try? ConnectionString(parsing: connectionString)
+        // A test of diagnostics loads as `validate` does; a run, as `run` does.
+        let purpose: LoaderOptions.Purpose = run.expect.diagnostics == nil ? .run : .validate
+        let loaded = await LoadedPipeline.load(
+            file.pipeline, purpose: purpose, console: console, parameters: run.parameters
+        ) { document in
+            // Every hub the pipeline declares is the case's emulator, whatever its connection says: a test never
+            // reaches a real hub.
+            for index in document.hubs.indices {
+                document.hubs[index].connection = connection
+                document.hubs[index].endpoint = nil
+            }
+            let (replaced, problems) = Self.replaceRows(overrides, in: &document, run: run.label)
+            adjusted.withLock { $0 = (document.hubs.compactMap(\.hubName), problems) }
+            return replaced
+        }
+        let (hubs, problems) = adjusted.withLock { $0 }
+        failures += problems
+        var outcome = RunOutcome(diagnostics: loaded.diagnostics)
+        if run.expect.diagnostics != nil {
+            // A test of what `validate` says loads the pipeline and runs nothing.
+            outcome.refused = loaded.pipeline == nil
+            outcome.status = "not run"
+            return outcome
+        }
+        guard let pipeline = loaded.pipeline, problems.isEmpty else {
+            outcome.refused = loaded.pipeline == nil
+            outcome.exitCode = 2
+            outcome.status = "refused"
+            return outcome
+        }
+        guard let emulator = await emulator(hosting: hubs, failures: &failures, run: run.label) else { return outcome }
+        outcome.hub = hubs.first ?? "myhub"
+        var live = PipelineRun(store: journal)
+        live.watchSignals = false
+        live.again = run.again
+        live.retrySleep = { [clock] seconds in clock.advance(seconds) }
+        live.executor = EmulatorExecutor(
+            emulator: InProcessEmulator(emulator, faults: run.faults, latency: run.latency), properties: properties)
+        let mark = await emulator.deliveries().last?.id
+        let engine = PipelineEngine(logger: Self.quietLogger, clock: clock.wallClock)
+        let finished = Mutex<(RunReport, Int32)?>(nil)
+        do {
+            let result = try await live.execute(pipeline, registry: loaded.registry, engine: engine, console: console) {
+                report, code in finished.withLock { $0 = (report, code) }
+            }
+            switch result {
+            case .alreadyCompleted(let report):
+                outcome.report = report
+                outcome.status = "already-completed"
+                outcome.exitCode = 0
+            case .finished(let code):
+                outcome.exitCode = code
+                if let (report, _) = finished.withLock({ $0 }) {
+                    outcome.report = report
+                    outcome.status = report.status.rawValue
+                }
+            }
+        } catch let error as RunFlowError {
+            outcome.message = error.message
+            outcome.exitCode = error.exitCode
+        } catch {
+            outcome.message = "\(error)"
+            outcome.exitCode = 1
+        }
+        // Scheduled sends that fell due while the run ran are delivered before the checks, as the hub would have.
+        await emulator.sendDueNotifications()
+        outcome.deliveries = await emulator.deliveries(since: mark)
+        if let report = outcome.report { print(Self.summary(report)) }
+        return outcome
+    }
+
+    /// Gives each step named in `overrides` (by id, or by kind when the pipeline has one step of it) its rows file as
+    /// `for-each`; a step the pipeline lacks, or one without `for-each`, is a failure (never ignored).
+    static func replaceRows(_ overrides: [(RowsOverride, String)], in document: inout PipelineDocument, run: String)
+        -> (replaced: [ConfigNode], problems: [TestFailure])
+    {
+        var problems: [TestFailure] = []
+        var replaced: [ConfigNode] = []
+        for (override, path) in overrides {
+            // A step id, or the kind of the pipeline's only step of that kind (`send` for a one-send pipeline).
+            let ofKind = document.steps.indices.filter { document.steps[$0].kind == override.step }
+            let found =
+                document.steps.firstIndex { $0.id == override.step } ?? (ofKind.count == 1 ? ofKind.first : nil)
+            guard let index = found else {
+                let names = document.steps.map { $0.id ?? $0.kind }
+                problems.append(
+                    TestFailure(
+                        run: run, location: override.location,
+                        message: "rows are given for step '\(override.step)', which the pipeline does not have"
+                            + (ofKind.count > 1
+                                ? " by id (it has \(ofKind.count) \(override.step) steps: give the one meant an id)"
+                                : Suggestion.didYouMean(override.step, in: names)),
+                        detail: "its steps: "
+                            + document.steps.map { step in step.id.map { "\($0) (\(step.kind))" } ?? step.kind }
+                            .joined(separator: ", ")))
+                continue
+            }
+            let options = document.steps[index].options
+            guard var entries = options.entries, let at = entries.firstIndex(where: { $0.key == "for-each" }) else {
+                problems.append(
+                    TestFailure(
+                        run: run, location: override.location,
+                        message: "rows are given for step '\(override.step)', which has no `for-each:` to replace"))
+                continue
+            }
+            let location = entries[at].value.location
+            replaced.append(entries[at].value)
+            entries[at].value = ConfigNode(.scalar(ConfigScalar(text: path, isPlain: false)), at: location)
+            document.steps[index].options = ConfigNode(.mapping(entries), at: options.location)
+        }
+        return (replaced, problems)
+    }
+
+    /// A report in a few lines: each step's status and summary.
+    static func summary(_ report: RunReport) -> String {
+        var text = "\(report.pipeline): \(report.status.rawValue)\(report.unchanged.map { " (\($0))" } ?? "")\n"
+        for step in report.steps {
+            text += "  [\(step.index)] \(step.id ?? step.step) \(step.status.rawValue): \(step.summary)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HubEmulator
+import HubWire
+import PipelineCore
+import RunFlow
+
+/// A test file (`nightly.test.yaml` beside `nightly.yaml`): the pipeline it tests and its cases, in order.
+package struct PipelineTestFile: Sendable {
+    /// The test file as the user named it.
+    package var path: String
+    /// The pipeline under test, relative to the current directory or absolute.
+    package var pipeline: String
+    /// The cases, in file order.
+    package var cases: [TestCase]
+}
+
+/// One test case: a hub holding some devices, then one run of the pipeline or several in order (the same journal and
+/// hub throughout), each with what it must come to.
+package struct TestCase: Sendable {
+    /// The case's name, unique in its file (`--run` matches it).
+    package var name: String
+    /// Where the case is written.
+    package var location: SourceLocation
+    /// The devices the hub holds before the first run.
+    package var devices: [TestDevice]
+    /// The runs, in order; a case without `runs:` has one.
+    package var runs: [TestRun]
+    /// Run the last run again on the same journal and hub: it must send nothing.
+    package var idempotent: Bool
+}
+
+/// A device the hub holds: an installation in NH's own JSON shape.
+package struct TestDevice: Sendable {
+    /// The installation.
+    package var installation: Installation
+    /// Where it is written (a hub that refuses it is reported here).
+    package var location: SourceLocation
+}
+
+/// One run of the pipeline within a case.
+package struct TestRun: Sendable {
+    /// What the report calls it: `run 2`, or the `name:` given.
+    package var label: String
+    /// Where it is written.
+    package var location: SourceLocation
+    /// The time the run starts at (the pipeline's clock and the hub's, moving on from it); nil: now.
+    package var now: Date?
+    /// `parameters:` values.
+    package var parameters: [String: String]
+    /// The environment `${env:}` reads (nothing of the tester's own but `PATH`, `HOME` and `TMPDIR`).
+    package var environment: [String: String]
+    /// Rows that replace a step's `for-each`, by step id.
+    package var rows: [RowsOverride]
+    /// Faults the hub injects during this run.
+    package var faults: [FaultRule]
+    /// Latency the hub adds during this run.
+    package var latency: LatencyRule?
+    /// `--again`: send everything again.
+    package var again: Bool
+    /// What the run must come to.
+    package var expect: Expectations
+}
+
+/// Rows given to a step in place of its `for-each`.
+package struct RowsOverride: Sendable {
+    /// The step's id.
+    package var step: String
+    /// Where the rows are given.
+    package var location: SourceLocation
+    /// The rows: inline objects (written to a JSON Lines file for the run), or a file.
+    package var source: Source
+
+    /// Inline rows or a file.
+    package enum Source: Sendable {
+        /// Rows written in the test file, each an object.
+        case inline([JSONValue])
+        /// A `.csv`, `.jsonl` or `.json` file, relative to the test file.
+        case file(String)
+    }
+}
