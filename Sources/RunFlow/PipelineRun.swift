@@ -39,6 +39,9 @@ package struct PipelineRun: Sendable {
     /// Waits out a retry's delay; nil waits the real time. `pushline test` moves its clock instead, so a case with
     /// faults takes no longer than one without.
     package var retrySleep: (@Sendable (Double) async -> Void)?
+    /// Ends the run as SIGTERM would when requested (requests in flight finish, the rest waits for a resume); nil: a
+    /// signal of the run's own. `pushline test` stops a run at a crash point with it.
+    package var stop: StopSignal?
 
     /// Creates a run; every option off.
     package init(store: String? = nil) {
@@ -103,7 +106,7 @@ package struct PipelineRun: Sendable {
                 "run \(completed.id) already completed at \(JournalledRun.time(completed.endedAt ?? completed.startedAt))"
             return .alreadyCompleted(Self.notRun(pipeline, because: reason, completed: completed, clock: console.clock))
         }
-        let stop = StopSignal()
+        let stop = self.stop ?? StopSignal()
         let signals = watchSignals ? await SignalWatch(stop: stop, console: console) : nil
         do {
             let outcome: Outcome

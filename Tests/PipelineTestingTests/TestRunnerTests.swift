@@ -147,4 +147,53 @@ import Testing
         #expect(results[0].failures.isEmpty)
         #expect(results[1].failures.map(\.message) == ["the pipeline gave 1 diagnostic, expected none"])
     }
+
+    @Test func aRunCutOffAndResumedDeliversWhatOneUncutRunDoes() async throws {
+        let devices = (1...4).map { index in
+            "- { installationId: u\(index), platform: apns, pushChannel: \(String(repeating: "\(index)", count: 64)), tags: [\"user:u\(index)\"], templates: { t: { body: '{\"aps\":{\"alert\":\"$(message)\"}}' } } }"
+        }.joined(separator: "\n      ")
+        let rows = (1...4).map { "{ user: u\($0), message: m\($0) }" }.joined(separator: ", ")
+        let results = try await run(
+            """
+            cases:
+              - name: cut early
+                crash-after: 1
+                devices:
+                  \(devices)
+                rows: { digest: [\(rows)] }
+                expect: { deliveries: 4 }
+              - name: cut late
+                crash-after: 4
+                devices:
+                  \(devices)
+                rows: { digest: [\(rows)] }
+                expect: { deliveries: 4 }
+              - name: never cut
+                crash-after: 5
+                devices:
+                  \(devices)
+                rows: { digest: [\(rows)] }
+                expect: { deliveries: 4 }
+            """, pipeline: ScratchFolder.rowsPipeline)
+        #expect(results[0].failures.isEmpty, "\(results[0].failures)")
+        #expect(results[1].failures.isEmpty, "\(results[1].failures)")
+        #expect(
+            results[2].failures.map(\.message) == ["the run made fewer than 5 requests: crash-after never cut it off"])
+    }
+
+    @Test func theCrashCheckFailsWhenTheDevicesReceivedOtherwise() async throws {
+        let folder = try ScratchFolder()
+        try folder.write("news.yaml", ScratchFolder.audiencePipeline())
+        let path = try folder.write(
+            "news.test.yaml",
+            "cases:\n  - name: c\n    crash-after: 1\n    devices:\n      \(ScratchFolder.device("fan-1", tags: ["news"]))\n"
+        )
+        let diagnostics = DiagnosticCollector()
+        let file = try #require(TestFileDecoder.load(path, diagnostics: diagnostics))
+        // A reference of nothing: the cut run's one delivery is one too many.
+        let failures = await runner.crashCheck(file.cases[0], of: file, after: 1, reference: [])
+        #expect(
+            failures.map(\.message) == ["cut off and resumed, the devices did not receive what one uncut run delivers"])
+        #expect(failures.first?.detail?.contains("+ fan-1 (apns): {\"aps\":{\"alert\":\"Hello\"}}") == true)
+    }
 }

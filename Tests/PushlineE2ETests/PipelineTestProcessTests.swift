@@ -16,10 +16,12 @@ import Testing
             of: #"body: '{"aps":{"alert":"$(message)"}}'"#, with: #"body: '{"aps":{"alrt":"$(message)"}}'"#)
         #expect(broken != pipeline)
         try broken.write(toFile: directory + "/seed-tutorial.yaml", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(
-            atPath: pipelines + "seed-tutorial.test.yaml", toPath: directory + "/seed-tutorial.test.yaml")
+        for file in ["seed-tutorial.test.yaml", "seed-tutorial.test.snapshot"] {
+            try FileManager.default.copyItem(atPath: pipelines + file, toPath: directory + "/" + file)
+        }
 
-        let process = try PushlineProcess(["test"], environment: ["GITHUB_ACTIONS": "true"], directory: directory)
+        let process = try PushlineProcess(
+            ["test", "--ci"], environment: ["GITHUB_ACTIONS": "true"], directory: directory)
         #expect(try await process.waitForExit() == 1)
         let output = process.stdout
         #expect(
@@ -27,23 +29,29 @@ import Testing
             "\(output)")
         #expect(
             output.contains(
-                "seed-tutorial.test.yaml:9:18: output preview.payload is {\"aps\":{\"alrt\":\"Hello from Postman!\"}}, expected {\"aps\":{\"alert\":\"Hello from Postman!\"}}"
+                "seed-tutorial.test.yaml:11:18: output preview.payload is {\"aps\":{\"alrt\":\"Hello from Postman!\"}}, expected {\"aps\":{\"alert\":\"Hello from Postman!\"}}"
             ), "\(output)")
-        #expect(output.contains("seed-tutorial.test.yaml:11:11: device 'seed-1' received another payload"), "\(output)")
+        #expect(output.contains("seed-tutorial.test.yaml:13:11: device 'seed-1' received another payload"), "\(output)")
         #expect(output.contains("-     \"alert\" : \"Hello from Postman!\""), "\(output)")
         #expect(output.contains("+     \"alrt\" : \"Hello from Postman!\""), "\(output)")
         #expect(output.contains("template properties sent: {\"message\":\"Hello from Postman!\"}"), "\(output)")
         #expect(
             output.contains(
-                "::error file=seed-tutorial.test.yaml,line=11,col=11,title=pushline test%3A the seed device receives the tutorial's alert%2C once::device 'seed-1' received another payload"
+                "::error file=seed-tutorial.test.yaml,line=13,col=11,title=pushline test%3A the seed device receives the tutorial's alert%2C once::device 'seed-1' received another payload"
             ), "\(output)")
+        // The snapshot shows the change in what was sent.
+        #expect(output.contains("the runs differ from the snapshot in seed-tutorial.test.snapshot"), "\(output)")
+        #expect(
+            output.contains(
+                "+ < seed-1 (apns, template genericTemplate): {\"aps\":{\"alrt\":\"Hello from Postman!\"}}"),
+            "\(output)")
         // The hub-down case checks no payload: it still passes.
         #expect(
             output.contains("PASS  seed-tutorial.test.yaml: a hub that refuses every send fails the run"), "\(output)")
 
         // The pipeline as shipped passes the same tests.
         try pipeline.write(toFile: directory + "/seed-tutorial.yaml", atomically: true, encoding: .utf8)
-        let fixed = try PushlineProcess(["test", "seed-tutorial.yaml"], directory: directory)
+        let fixed = try PushlineProcess(["test", "seed-tutorial.yaml", "--ci"], directory: directory)
         #expect(try await fixed.waitForExit() == 0, "\(fixed.stdout)")
         #expect(fixed.stdout.contains("3 passed, 0 failed (3 cases in 1 file"), "\(fixed.stdout)")
     }

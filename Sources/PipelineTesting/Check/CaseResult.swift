@@ -14,6 +14,8 @@ package struct CaseResult: Sendable {
     package var seconds: Double
     /// What the runs printed (their reports), shown with a failure.
     package var output: String
+    /// The case's snapshot as its runs made it, when the case keeps one (`snapshot: true`).
+    package var snapshot: String? = nil
 
     /// True when every check held.
     package var passed: Bool { failures.isEmpty }

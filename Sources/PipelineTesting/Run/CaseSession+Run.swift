@@ -25,12 +25,14 @@ struct RunOutcome: Sendable {
     var deliveries: [Delivery] = []
     /// The hub deliveries were looked up in.
     var hub: String?
+    /// The requests of the run that reached the hub.
+    var exchanges: [ExchangeLog.Exchange] = []
 }
 
 extension CaseSession {
-    /// Runs the pipeline once as `run` describes, against the case's emulator and journal; problems of the test's own
-    /// making (rows for a step that does not exist) are added to `failures`.
-    func perform(_ run: TestRun, failures: inout [TestFailure]) async -> RunOutcome {
+    /// Runs the pipeline once as `run` describes, against the case's emulator and journal, cut off at `crash` when
+    /// given; problems of the test's own making (rows for a step that does not exist) are added to `failures`.
+    func perform(_ run: TestRun, failures: inout [TestFailure], crash: CrashPoint? = nil) async -> RunOutcome {
         if let now = run.now { clock.set(now) }
         var environment = baseEnvironment
         environment["NH_CONNECTION"] = connectionString
@@ -84,9 +86,11 @@ extension CaseSession {
         live.watchSignals = false
         live.again = run.again
         live.retrySleep = { [clock] seconds in clock.advance(seconds) }
+        live.stop = crash?.stop
         live.executor = EmulatorExecutor(
-            emulator: InProcessEmulator(emulator, faults: run.faults, latency: run.latency), properties: properties)
+            emulator: InProcessEmulator(emulator, faults: run.faults, latency: run.latency), log: log, crash: crash)
         let mark = await emulator.deliveries().last?.id
+        let logStart = log.count
         let engine = PipelineEngine(logger: Self.quietLogger, clock: clock.wallClock)
         let finished = Mutex<(RunReport, Int32)?>(nil)
         do {
@@ -115,6 +119,7 @@ extension CaseSession {
         // Scheduled sends that fell due while the run ran are delivered before the checks, as the hub would have.
         await emulator.sendDueNotifications()
         outcome.deliveries = await emulator.deliveries(since: mark)
+        outcome.exchanges = log.exchanges(from: logStart)
         if let report = outcome.report { print(Self.summary(report)) }
         return outcome
     }

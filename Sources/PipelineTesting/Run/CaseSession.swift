@@ -23,8 +23,8 @@ final class CaseSession: Sendable {
     let scratch: String
     let clock = TestClock()
     let key = EmulatorConfiguration.generateKey()
-    /// The template properties of every template send of the case's runs.
-    let properties = SentProperties()
+    /// Every request of the case's runs that reached the hub.
+    let log = ExchangeLog()
     private let state = Mutex<(emulator: Emulator?, output: String)>((nil, ""))
 
     init(file: PipelineTestFile, testCase: TestCase, steps: StepRegistry, baseEnvironment: [String: String]) {

@@ -60,7 +60,9 @@ package struct TestRunner: Sendable {
             again.expect.deliveries = 0
             runs.append(again)
         }
-        for run in runs {
+        var lastDeliveries: [Delivery] = []
+        var snapshotRuns: [(label: String, exchanges: [ExchangeLog.Exchange], deliveries: [Delivery])] = []
+        for (index, run) in runs.enumerated() {
             var found: [TestFailure] = []
             let outcome = await session.perform(run, failures: &found)
             // A problem of the test's own (rows for a step that is not there) is the failure: nothing was checked.
@@ -70,17 +72,24 @@ package struct TestRunner: Sendable {
             }
             let emulator = session.emulator
             let hub = outcome.hub ?? "myhub"
-            found += await RunCheck(run: run, outcome: outcome, properties: session.properties.of).failures { id in
+            found += await RunCheck(run: run, outcome: outcome, properties: session.log.properties(of:)).failures {
+                id in
                 await emulator?.installation(id: id, hub: hub).map { Set($0.tags ?? []) }
             }
             failures += found
+            if index == testCase.runs.count - 1 { lastDeliveries = outcome.deliveries }
+            if index < testCase.runs.count { snapshotRuns.append((run.label, outcome.exchanges, outcome.deliveries)) }
             // A run that could not start leaves the later runs nothing to stand on.
             if outcome.refused, run.expect.diagnostics == nil { break }
+        }
+        if let after = testCase.crashAfter, failures.isEmpty {
+            failures += await crashCheck(testCase, of: file, after: after, reference: lastDeliveries)
         }
         let elapsed = started.duration(to: .now)
         return CaseResult(
             file: file.path, name: testCase.name, location: testCase.location, failures: failures,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            output: session.output)
+            output: session.output,
+            snapshot: testCase.snapshot ? SnapshotText.render(snapshotRuns) : nil)
     }
 }

@@ -27,6 +27,11 @@ package struct TestCase: Sendable {
     package var runs: [TestRun]
     /// Run the last run again on the same journal and hub: it must send nothing.
     package var idempotent: Bool
+    /// Cut the last run off after the hub has taken this many of its requests, resume it, and compare what the devices
+    /// received with the run that was not cut off.
+    package var crashAfter: Int?
+    /// Compare the runs' requests and deliveries with the case's snapshot.
+    package var snapshot: Bool
 }
 
 /// A device the hub holds: an installation in NH's own JSON shape.

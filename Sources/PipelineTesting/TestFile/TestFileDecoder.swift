@@ -111,7 +111,8 @@ package struct TestFileDecoder {
             runs = [defaults]
         }
         return TestCase(
-            name: name, location: node.location, devices: devices, runs: runs, idempotent: keys.idempotent)
+            name: name, location: node.location, devices: devices, runs: runs, idempotent: keys.idempotent,
+            crashAfter: keys.crashAfter, snapshot: keys.snapshot)
     }
 
     /// A run from its keys; a run of `runs:` takes what it does not give from the case (`inheriting`).

@@ -31,6 +31,17 @@ package enum TestFileKeys {
                 "run the last run again on the same journal and hub: it must send nothing (exit 0, no delivery)"))
         var idempotent: Bool
         @Key(
+            .integer(
+                "crash-after", in: 1...1_000_000,
+                "run the case again on a fresh hub and journal, cut the last run off as kill -9 would once the hub has taken this many of its requests (the last one's answer lost), and resume it: the devices must receive exactly what they did without the crash"
+            )) var crashAfter: Int?
+        @Key(
+            .flag(
+                "snapshot",
+                "compare the run's requests and deliveries with the case's snapshot (`pushline test --update` writes it)"
+            ))
+        var snapshot: Bool
+        @Key(
             .node(
                 OptionSpec(
                     "runs", .list(.mapping(RunEntry.specs)),

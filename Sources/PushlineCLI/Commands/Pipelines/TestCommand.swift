@@ -21,6 +21,11 @@ struct TestCommand: AsyncParsableCommand {
             as `pushline run` would run it; cases run in parallel (--jobs). A run sees none of this \
             environment but PATH, HOME and TMPDIR, plus the case's `env:`.
 
+            A case with `snapshot: true` keeps what its runs sent and what each device received in a snapshot \
+            file beside the test file (nightly.test.snapshot); later runs compare with it and show a diff. A \
+            missing snapshot is written, except under --ci or when CI is set, where it fails the case; --update \
+            writes the snapshots of the selected cases anew.
+
             PATH may be a test file, a pipeline (its tests are run) or a folder (every test file below it; \
             default: the current folder). Under GitHub Actions (GITHUB_ACTIONS=true) each failure is also \
             printed as an annotation at its line of the test file.
@@ -31,6 +36,7 @@ struct TestCommand: AsyncParsableCommand {
               pushline test pipelines/daily-digest.yaml --run 'bad row'
               pushline test --format junit > test-results.xml
               pushline test pipelines/ --junit-xml test-results.xml
+              pushline test pipelines/daily-digest.yaml --update
 
             \(ExitStatus.help([
                 .init("0", "every case passed"),
@@ -63,6 +69,15 @@ struct TestCommand: AsyncParsableCommand {
 
     @Option(help: "Most cases run at once (default: the number of processors).")
     var jobs: Int?
+
+    @Flag(help: "Write the snapshot of every selected case that keeps one (snapshot: true), instead of comparing.")
+    var update = false
+
+    @Flag(
+        help:
+            "Fail a case whose snapshot is missing instead of writing it (the default when the CI environment variable is set)."
+    )
+    var ci = false
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
@@ -105,7 +120,11 @@ struct TestCommand: AsyncParsableCommand {
         let runner = TestRunner(
             steps: console.steps, environment: console.environment,
             parallelism: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        let results = await runner.run(selected)
+        let ran = await runner.run(selected)
+        let ci = self.ci || !(console.environment["CI"] ?? "").isEmpty
+        let snapshots = Snapshots.reconcile(ran, update: update, ci: ci)
+        for note in snapshots.notes { console.errorLine("pushline test: \(note)") }
+        let results = snapshots.results
         let elapsed = started.duration(to: .now)
         let report = TestReport(
             results: results,
