@@ -9,7 +9,7 @@ package struct BuiltStep: Sendable {
     /// Where the step is written.
     package let location: SourceLocation
     /// What was built.
-    package let step: any RunnableStep
+    package internal(set) var step: any RunnableStep
     /// The outputs its kind declares (what the report shows of its result).
     package let outputs: [OutputSpec]
     /// The entry's `id:`, when it has one.

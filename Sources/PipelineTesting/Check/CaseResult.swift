@@ -16,6 +16,8 @@ package struct CaseResult: Sendable {
     package var output: String
     /// The case's snapshot as its runs made it, when the case keeps one (`snapshot: true`).
     package var snapshot: String? = nil
+    /// Which of the pipeline's steps ran and were skipped in the case's runs.
+    package var coverage: CaseCoverage? = nil
 
     /// True when every check held.
     package var passed: Bool { failures.isEmpty }

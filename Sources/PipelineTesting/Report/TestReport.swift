@@ -45,6 +45,8 @@ package struct TestReport: Sendable {
                 text += result.output.split(separator: "\n").map { "        \($0)\n" }.joined()
             }
         }
+        let coverage = CoverageReport(results).text
+        if !coverage.isEmpty { text += "\n" + coverage }
         let files = files.count
         text +=
             "\n\(passed) passed, \(failed) failed (\(results.count) case\(results.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"), \(String(format: "%.1f", seconds))s)\n"
@@ -60,9 +62,18 @@ package struct TestReport: Sendable {
         struct Failure: Encodable {
             let run: String, location: String, message: String, detail: String?
         }
+        struct Gap: Encodable {
+            let location: String, text: String
+        }
+        struct Covered: Encodable {
+            let pipeline: String, steps: Int, stepsRan: Int, branches: Int, branchesTaken: Int, templates: Int
+            let templatesUsed: Int
+            let gaps: [Gap]
+        }
         struct Report: Encodable {
             let passed: Int, failed: Int, seconds: Double
             let cases: [Case]
+            let coverage: [Covered]
         }
         let report = Report(
             passed: passed, failed: failed, seconds: Self.rounded(seconds),
@@ -73,6 +84,13 @@ package struct TestReport: Sendable {
                     failures: result.failures.map {
                         Failure(run: $0.run, location: $0.location.description, message: $0.message, detail: $0.detail)
                     })
+            },
+            coverage: CoverageReport(results).pipelines.map { pipeline in
+                Covered(
+                    pipeline: pipeline.pipeline, steps: pipeline.steps, stepsRan: pipeline.stepsRan,
+                    branches: pipeline.branches, branchesTaken: pipeline.branchesTaken, templates: pipeline.templates,
+                    templatesUsed: pipeline.templatesUsed,
+                    gaps: pipeline.gaps.map { Gap(location: $0.location.description, text: $0.text) })
             })
         return JSONText.encode(report) + "\n"
     }

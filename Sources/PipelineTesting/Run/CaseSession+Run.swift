@@ -27,6 +27,8 @@ struct RunOutcome: Sendable {
     var hub: String?
     /// The requests of the run that reached the hub.
     var exchanges: [ExchangeLog.Exchange] = []
+    /// What the pipeline is made of, when it could be read.
+    var shape: PipelineShape?
 }
 
 extension CaseSession {
@@ -67,17 +69,23 @@ extension CaseSession {
         }
         let (hubs, problems) = adjusted.withLock { $0 }
         failures += problems
-        var outcome = RunOutcome(diagnostics: loaded.diagnostics)
+        var outcome = RunOutcome(diagnostics: loaded.diagnostics, shape: loaded.document.map(PipelineShape.init))
         if run.expect.diagnostics != nil {
             // A test of what `validate` says loads the pipeline and runs nothing.
             outcome.refused = loaded.pipeline == nil
             outcome.status = "not run"
             return outcome
         }
-        guard let pipeline = loaded.pipeline, problems.isEmpty else {
+        guard let built = loaded.pipeline, problems.isEmpty else {
             outcome.refused = loaded.pipeline == nil
             outcome.exitCode = 2
             outcome.status = "refused"
+            return outcome
+        }
+        let (pipeline, mockProblems) = Self.mock(run, in: built, plugins: loaded.document?.plugins.map(\.name) ?? [])
+        guard mockProblems.isEmpty else {
+            failures += mockProblems
+            outcome.status = "not run"
             return outcome
         }
         guard let emulator = await emulator(hosting: hubs, failures: &failures, run: run.label) else { return outcome }

@@ -114,13 +114,7 @@ final class CaseSession: Sendable {
     /// given them again is the same run, as `pushline run` over an unchanged file is.
     func rowsFile(_ rows: [JSONValue], step: String) -> String {
         let text = rows.map(\.compact).joined(separator: "\n") + (rows.isEmpty ? "" : "\n")
-        // FNV-1a: a name for the content, not a security digest.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let path = scratch + "/rows-\(step.filter { $0.isLetter || $0.isNumber })-\(String(hash, radix: 16)).jsonl"
+        let path = scratch + "/rows-\(step.filter { $0.isLetter || $0.isNumber })-\(ContentName.of(text)).jsonl"
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         }

@@ -61,6 +61,7 @@ package struct TestRunner: Sendable {
             runs.append(again)
         }
         var lastDeliveries: [Delivery] = []
+        var coverage: CaseCoverage?
         var snapshotRuns: [(label: String, exchanges: [ExchangeLog.Exchange], deliveries: [Delivery])] = []
         for (index, run) in runs.enumerated() {
             var found: [TestFailure] = []
@@ -78,6 +79,10 @@ package struct TestRunner: Sendable {
             }
             failures += found
             if index == testCase.runs.count - 1 { lastDeliveries = outcome.deliveries }
+            if coverage == nil, let shape = outcome.shape {
+                coverage = CaseCoverage(pipeline: file.pipeline, shape: shape)
+            }
+            if let report = outcome.report { coverage?.record(report) }
             if index < testCase.runs.count { snapshotRuns.append((run.label, outcome.exchanges, outcome.deliveries)) }
             // A run that could not start leaves the later runs nothing to stand on.
             if outcome.refused, run.expect.diagnostics == nil { break }
@@ -90,6 +95,6 @@ package struct TestRunner: Sendable {
             file: file.path, name: testCase.name, location: testCase.location, failures: failures,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             output: session.output,
-            snapshot: testCase.snapshot ? SnapshotText.render(snapshotRuns) : nil)
+            snapshot: testCase.snapshot ? SnapshotText.render(snapshotRuns) : nil, coverage: coverage)
     }
 }

@@ -60,6 +60,8 @@ package struct TestRun: Sendable {
     package var faults: [FaultRule]
     /// Latency the hub adds during this run.
     package var latency: LatencyRule?
+    /// Canned results for plugin steps, by step id.
+    package var mocks: [StepMock] = []
     /// `--again`: send everything again.
     package var again: Bool
     /// What the run must come to.

@@ -142,6 +142,7 @@ package struct TestFileDecoder {
         let emulator = EmulatorConfigDecoder(diagnostics: diagnostics)
         if let node = keys.faults { run.faults = emulator.faults(node, reader) }
         if let node = keys.latency { run.latency = emulator.latencyRule(node) }
+        if let node = keys.mocks { run.mocks = decodeMocks(node, reader) }
         if keys.$again.node != nil { run.again = keys.again }
         if let node = keys.expect { run.expect = decodeExpect(node) }
         return run

@@ -92,8 +92,25 @@ package enum TestFileKeys {
                     "latency", .mapping(EmulatorConfigDecoder.latencySpecs),
                     "time the hub adds before answering: { delay: 50ms, operations: [send] }"))) var latency:
             ConfigNode?
+        @Key(
+            .node(
+                OptionSpec(
+                    "mocks", .namedMappings(Mock.specs),
+                    "canned results for plugin steps, by step id: the plugin is not run; { rows, outputs } or { error }"
+                ))) var mocks: ConfigNode?
         @Key(.flag("again", "run as `--again` does: a fresh run that sends everything again")) var again: Bool
         @Key(.node(OptionSpec("expect", .mapping(Expect.specs), "what the run must come to"))) var expect: ConfigNode?
+
+        init() {}
+    }
+
+    /// One mock of a plugin step.
+    struct Mock: DeclaredOptions {
+        @Key(.node(OptionSpec("rows", .anyValue, "the rows it hands on: a list of mappings of column to value")))
+        var rows: ConfigNode?
+        @Key(.node(OptionSpec("outputs", .anyValue, "its other outputs, by name: { count: 3 }"))) var outputs:
+            ConfigNode?
+        @Key(.text("error", "fail the step with this message instead")) var error: String?
 
         init() {}
     }
