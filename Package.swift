@@ -280,12 +280,12 @@ let package = Package(
         // Commands, diagnostic printer, reporters. Only swift-argument-parser.
         // `pushline test`: test files beside pipelines, each case run against an emulator in the process (no socket)
         // and a scratch journal, its deliveries and report checked; the emulator's config file reader, which the
-        // test files share. Nothing third-party of its own.
+        // test files share; a query's tables written as a SQLite file through SQLiteRunStore. Nothing third-party.
         .target(
             name: "PipelineTesting",
             dependencies: [
                 "Engine", "HubEmulator", "HubExpressions", "HubHTTP", "HubWire", "PipelineConfig", "PipelineCore",
-                "RunFlow", "RowReading",
+                "RunFlow", "RowReading", "RunStore", "SQLiteRunStore",
             ]),
         // One C call Swift cannot make (prctl is variadic): the process made non-dumpable, so plugins cannot read it.
         .target(name: "CProcessControl"),

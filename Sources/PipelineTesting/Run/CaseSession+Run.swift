@@ -45,10 +45,31 @@ extension CaseSession {
             clock: clock.wallClock)
         console.steps = steps
         let adjusted = Mutex<(hubs: [String], problems: [TestFailure])>(([], []))
-        let overrides = run.rows.map { override -> (RowsOverride, String) in
-            switch override.source {
-            case .inline(let rows): (override, rowsFile(rows, step: override.step))
-            case .file(let path): (override, path)
+        var overrides = run.rows.map { override in
+            let path =
+                switch override.source {
+                case .inline(let rows): rowsFile(rows, step: override.step)
+                case .file(let path): path
+                }
+            return OptionOverride(
+                step: override.step, location: override.location, key: "for-each", path: path, what: "rows")
+        }
+        for database in run.databases {
+            do {
+                let path =
+                    switch database.source {
+                    case .tables(let tables): try databaseFile(tables, step: database.step)
+                    case .file(let path): path
+                    }
+                overrides.append(
+                    OptionOverride(
+                        step: database.step, location: database.location, key: "database", path: path,
+                        what: "a database"))
+            } catch {
+                failures.append(
+                    TestFailure(
+                        run: run.label, location: database.location,
+                        message: "the tables of '\(database.step)' could not be written: \(error)"))
             }
         }
         let connection = try? ConnectionString(parsing: connectionString)
@@ -63,7 +84,7 @@ extension CaseSession {
                 document.hubs[index].connection = connection
                 document.hubs[index].endpoint = nil
             }
-            let (replaced, problems) = Self.replaceRows(overrides, in: &document, run: run.label)
+            let (replaced, problems) = OptionOverride.apply(overrides, to: &document, run: run.label)
             adjusted.withLock { $0 = (document.hubs.compactMap(\.hubName), problems) }
             return replaced
         }
@@ -130,48 +151,6 @@ extension CaseSession {
         outcome.exchanges = log.exchanges(from: logStart)
         if let report = outcome.report { print(Self.summary(report)) }
         return outcome
-    }
-
-    /// Gives each step named in `overrides` (by id, or by kind when the pipeline has one step of it) its rows file as
-    /// `for-each`; a step the pipeline lacks, or one without `for-each`, is a failure (never ignored).
-    static func replaceRows(_ overrides: [(RowsOverride, String)], in document: inout PipelineDocument, run: String)
-        -> (replaced: [ConfigNode], problems: [TestFailure])
-    {
-        var problems: [TestFailure] = []
-        var replaced: [ConfigNode] = []
-        for (override, path) in overrides {
-            // A step id, or the kind of the pipeline's only step of that kind (`send` for a one-send pipeline).
-            let ofKind = document.steps.indices.filter { document.steps[$0].kind == override.step }
-            let found =
-                document.steps.firstIndex { $0.id == override.step } ?? (ofKind.count == 1 ? ofKind.first : nil)
-            guard let index = found else {
-                let names = document.steps.map { $0.id ?? $0.kind }
-                problems.append(
-                    TestFailure(
-                        run: run, location: override.location,
-                        message: "rows are given for step '\(override.step)', which the pipeline does not have"
-                            + (ofKind.count > 1
-                                ? " by id (it has \(ofKind.count) \(override.step) steps: give the one meant an id)"
-                                : Suggestion.didYouMean(override.step, in: names)),
-                        detail: "its steps: "
-                            + document.steps.map { step in step.id.map { "\($0) (\(step.kind))" } ?? step.kind }
-                            .joined(separator: ", ")))
-                continue
-            }
-            let options = document.steps[index].options
-            guard var entries = options.entries, let at = entries.firstIndex(where: { $0.key == "for-each" }) else {
-                problems.append(
-                    TestFailure(
-                        run: run, location: override.location,
-                        message: "rows are given for step '\(override.step)', which has no `for-each:` to replace"))
-                continue
-            }
-            let location = entries[at].value.location
-            replaced.append(entries[at].value)
-            entries[at].value = ConfigNode(.scalar(ConfigScalar(text: path, isPlain: false)), at: location)
-            document.steps[index].options = ConfigNode(.mapping(entries), at: options.location)
-        }
-        return (replaced, problems)
     }
 
     /// A report in a few lines: each step's status and summary.

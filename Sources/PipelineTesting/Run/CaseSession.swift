@@ -5,6 +5,7 @@ import HubWire
 import Logging
 import PipelineCore
 import RunFlow
+import SQLiteRunStore
 import Synchronization
 
 /// One case's world: its clock, its emulator (made at the first run that loads, hosting every hub the pipeline
@@ -118,6 +119,14 @@ final class CaseSession: Sendable {
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         }
+        return path
+    }
+
+    /// A scratch SQLite database holding `tables`, for a `query` step's `database`; the same tables get the same file.
+    func databaseFile(_ tables: [SQLiteFixture.Table], step: String) throws -> String {
+        let text = tables.map { "\($0.name)|\($0.columns)|\($0.rows)" }.joined(separator: "\n")
+        let path = scratch + "/tables-\(step.filter { $0.isLetter || $0.isNumber })-\(ContentName.of(text)).sqlite"
+        if !FileManager.default.fileExists(atPath: path) { try SQLiteFixture.create(at: path, tables: tables) }
         return path
     }
 

@@ -3,6 +3,7 @@ import HubEmulator
 import HubWire
 import PipelineCore
 import RunFlow
+import SQLiteRunStore
 
 /// A test file (`nightly.test.yaml` beside `nightly.yaml`): the pipeline it tests and its cases, in order.
 package struct PipelineTestFile: Sendable {
@@ -60,6 +61,8 @@ package struct TestRun: Sendable {
     package var faults: [FaultRule]
     /// Latency the hub adds during this run.
     package var latency: LatencyRule?
+    /// Databases given to `query` steps in place of their `database`.
+    package var databases: [DatabaseOverride] = []
     /// Canned results for plugin steps, by step id.
     package var mocks: [StepMock] = []
     /// `--again`: send everything again.
@@ -82,6 +85,24 @@ package struct RowsOverride: Sendable {
         /// Rows written in the test file, each an object.
         case inline([JSONValue])
         /// A `.csv`, `.jsonl` or `.json` file, relative to the test file.
+        case file(String)
+    }
+}
+
+/// A database given to a `query` step in place of its `database`.
+package struct DatabaseOverride: Sendable {
+    /// The step's id.
+    package var step: String
+    /// Where it is given.
+    package var location: SourceLocation
+    /// Tables written in the test file, or a SQLite file.
+    package var source: Source
+
+    /// Tables or a file.
+    package enum Source: Sendable {
+        /// Tables written in the test file: a SQLite database is made of them for the run.
+        case tables([SQLiteFixture.Table])
+        /// A SQLite file, relative to the test file.
         case file(String)
     }
 }

@@ -143,6 +143,17 @@ package struct TestFileDecoder {
         if let node = keys.faults { run.faults = emulator.faults(node, reader) }
         if let node = keys.latency { run.latency = emulator.latencyRule(node) }
         if let node = keys.mocks { run.mocks = decodeMocks(node, reader) }
+        if let node = keys.tables { run.databases += decodeTables(node, reader) }
+        let databaseNodes = keys.$databases.node?.entries ?? []
+        for (step, file) in keys.databases {
+            let location = databaseNodes.first { $0.key == step }?.keyLocation ?? location
+            let resolved = FilePath.resolve(file, against: FilePath.directory(of: path))
+            if !FileManager.default.fileExists(atPath: resolved) {
+                diagnostics.error(
+                    "the database '\(file)' does not exist", at: location, hint: "it is relative to this file")
+            }
+            run.databases.append(DatabaseOverride(step: step, location: location, source: .file(resolved)))
+        }
         if keys.$again.node != nil { run.again = keys.again }
         if let node = keys.expect { run.expect = decodeExpect(node) }
         return run

@@ -95,6 +95,17 @@ package enum TestFileKeys {
         @Key(
             .node(
                 OptionSpec(
+                    "tables", .anyValue,
+                    "tables by `query` step id, replacing its `database`: { users: [{ user_id: alice, unread: 3 }] } (a SQLite database is made of them)"
+                ))) var tables: ConfigNode?
+        @Key(
+            .stringMap(
+                "databases", examples: ["{ unread: fixtures/app.sqlite }"],
+                "SQLite files by `query` step id, replacing its `database` (relative to the test file)"))
+        var databases: [(key: String, value: String)]
+        @Key(
+            .node(
+                OptionSpec(
                     "mocks", .namedMappings(Mock.specs),
                     "canned results for plugin steps, by step id: the plugin is not run; { rows, outputs } or { error }"
                 ))) var mocks: ConfigNode?
