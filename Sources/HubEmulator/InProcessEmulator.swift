@@ -22,11 +22,12 @@ package struct InProcessEmulator: Sendable {
     private let responder: RouterResponder<EmulatorContext>
 
     /// A client of `emulator`'s routes and devices, with these faults and this latency instead of its configuration's
-    /// (a test case changes them between runs); URLs in its answers (Location, entry ids) are `http://` ones.
-    package init(_ emulator: Emulator, faults: [FaultRule], latency: LatencyRule?) {
+    /// (a test case changes them between runs), a rate below 1 decided by `dice`; URLs in its answers (Location, entry ids) are `http://` ones.
+    package init(_ emulator: Emulator, faults: [FaultRule], latency: LatencyRule?, dice: FaultDice = .system) {
         var configuration = emulator.configuration
         configuration.faults = faults
         configuration.latency = latency
+        configuration.faultDice = dice
         responder = EmulatorResponder(store: emulator.store, configuration: configuration, now: emulator.clock)
             .router().buildResponder()
     }

@@ -42,8 +42,8 @@ import Testing
         let testCase = try #require(file?.cases.first)
         #expect(file?.pipeline == folder.path + "/news.yaml")
         #expect(testCase.name == "fans get the score")
-        #expect(testCase.devices.map(\.installation.installationId) == ["fan-1"])
-        #expect(testCase.devices.first?.installation.tags == ["news"])
+        #expect(testCase.devices.map(\.installation?.installationId) == ["fan-1"])
+        #expect(testCase.devices.first?.installation?.tags == ["news"])
         let run = try #require(testCase.runs.first)
         #expect(testCase.runs.count == 1 && run.label.isEmpty)
         #expect(run.now == Date(timeIntervalSince1970: 1_795_917_600))
@@ -131,7 +131,7 @@ import Testing
         let file = TestFileDecoder.load(path, diagnostics: diagnostics)
         #expect(diagnostics.diagnostics.isEmpty)
         let devices = try #require(file?.cases.first?.devices)
-        #expect(devices.map(\.installation.installationId) == ["fan-1", "fan-2"])
-        #expect(devices[1].installation.userId == "bob" && devices[1].installation.templates?["t"]?.tags == ["a"])
+        #expect(devices.map(\.installation?.installationId) == ["fan-1", "fan-2"])
+        #expect(devices[1].installation?.userId == "bob" && devices[1].installation?.templates?["t"]?.tags == ["a"])
     }
 }

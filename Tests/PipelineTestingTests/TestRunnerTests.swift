@@ -196,4 +196,26 @@ import Testing
             failures.map(\.message) == ["cut off and resumed, the devices did not receive what one uncut run delivers"])
         #expect(failures.first?.detail?.contains("+ fan-1 (apns): {\"aps\":{\"alert\":\"Hello\"}}") == true)
     }
+
+    /// The pipeline sends a native APNs notification: a native registration receives it.
+    @Test func registrationsAreDevicesTooNamedByTheirHandle() async throws {
+        let results = try await run(
+            """
+            cases:
+              - name: a registration
+                devices:
+                  - registration: { platform: apns, handle: \(String(repeating: "D", count: 64)), tags: [news] }
+                  - registration: { platform: fcmv1, handle: fcm-other, tags: [weather] }
+                expect:
+                  received: [{ device: \(String(repeating: "D", count: 64)), platform: apns, payload: '{"aps":{"alert":"Hello"}}' }]
+                  received-nothing: [fcm-other]
+              - name: a refused one
+                devices:
+                  - registration: { platform: apns, handle: \(String(repeating: "E", count: 64)), tags: ["no spaces allowed"] }
+            """)
+        #expect(results[0].failures.isEmpty, "\(results[0].failures)")
+        #expect(
+            results[1].failures.first?.message.hasPrefix(
+                "the hub refused the registration of handle '\(String(repeating: "E", count: 64))' (400: ") == true)
+    }
 }

@@ -35,6 +35,8 @@ package struct EmulatorConfiguration: Sendable, Equatable {
     package var hubs: [Hub]
     /// Faults injected into matching requests.
     package var faults: [FaultRule]
+    /// Which requests a fault with a rate below 1 hits.
+    package var faultDice = FaultDice.system
     /// Seconds of clock skew allowed when checking token expiry (NH behaviour unconfirmed; default 0).
     package var clockSkew: Int64
     /// Seconds the emulator's clock runs ahead of this machine's (negative: behind). It dates tokens'

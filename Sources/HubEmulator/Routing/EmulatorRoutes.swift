@@ -70,7 +70,7 @@ extension EmulatorResponder {
         let group = hubGroup.group(path)
             .add(middleware: SASCheck(hub: hub, configuration: configuration, now: now, right: right))
             .add(middleware: Latency(rule: configuration.latency, operation: operation))
-            .add(middleware: Faults(rules: configuration.faults, operation: operation))
+            .add(middleware: Faults(rules: configuration.faults, operation: operation, dice: configuration.faultDice))
         let scheme = scheme
         let host = "\(configuration.namespace).servicebus.windows.net"
         for method in Self.methods {

@@ -117,7 +117,8 @@ extension CaseSession {
         live.retrySleep = { [clock] seconds in clock.advance(seconds) }
         live.stop = crash?.stop
         live.executor = EmulatorExecutor(
-            emulator: InProcessEmulator(emulator, faults: run.faults, latency: run.latency), log: log, crash: crash)
+            emulator: InProcessEmulator(emulator, faults: run.faults, latency: run.latency, dice: dice), log: log,
+            crash: crash)
         let mark = await emulator.deliveries().last?.id
         let logStart = log.count
         let engine = PipelineEngine(logger: Self.quietLogger, clock: clock.wallClock)

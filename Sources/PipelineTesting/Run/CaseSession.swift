@@ -26,6 +26,9 @@ final class CaseSession: Sendable {
     let key = EmulatorConfiguration.generateKey()
     /// Every request of the case's runs that reached the hub.
     let log = ExchangeLog()
+    /// Which requests a fault with a rate below 1 hits: seeded by the case's name, so the case meets the same faults
+    /// in every run (when it sends one request at a time; concurrent requests take their turns as they come).
+    let dice: FaultDice
     private let state = Mutex<(emulator: Emulator?, output: String)>((nil, ""))
 
     init(file: PipelineTestFile, testCase: TestCase, steps: StepRegistry, baseEnvironment: [String: String]) {
@@ -33,6 +36,7 @@ final class CaseSession: Sendable {
         self.testCase = testCase
         self.steps = steps
         self.baseEnvironment = baseEnvironment
+        dice = FaultDice(seed: UInt64(ContentName.of(testCase.name), radix: 16) ?? 0)
         scratch =
             FileManager.default.temporaryDirectory.appendingPathComponent(
                 "pushline-test-\(UUID().uuidString)"
@@ -90,21 +94,42 @@ final class CaseSession: Sendable {
             forResource: "https://local.servicebus.windows.net/",
             expiry: Int64(clock.now().timeIntervalSince1970) + 3600)
         for device in testCase.devices {
-            let request = HubRequests.putInstallation(device.installation, at: endpoint)
-            let answer = await client.answer(
-                method: request.method.rawValue, url: request.url,
-                headers: request.headers + [HubHeader("Authorization", token.headerValue)], body: request.body)
-            guard case .response(200, _, _) = answer else {
-                var detail = "no answer"
-                if case .response(let status, _, let body) = answer {
-                    let text = String(decoding: body, as: UTF8.self)
-                    detail = "\(status): " + (NHErrorBody(parsing: text)?.detail ?? text)
+            var requests: [HubRequest] = []
+            switch device.kind {
+            case .installation(let installation):
+                requests = [HubRequests.putInstallation(installation, at: endpoint)]
+            case .registration(let registration):
+                // A registration id first, as NH's clients do; the description under it.
+                let create = HubRequests.createRegistrationID(at: endpoint)
+                let answer = await client.answer(
+                    method: create.method.rawValue, url: create.url,
+                    headers: create.headers + [HubHeader("Authorization", token.headerValue)], body: create.body)
+                if case .response(201, let headers, _) = answer,
+                    let location = headers.first(where: { $0.name.lowercased() == "location" })?.value
+                {
+                    requests = [
+                        HubRequests.upsertRegistration(registration, id: ExchangeLog.id(in: location), at: endpoint)
+                    ]
+                } else {
+                    requests = [create]
                 }
-                failures.append(
-                    TestFailure(
-                        run: run, location: device.location,
-                        message: "the hub refused installation '\(device.installation.installationId)' (\(detail))"))
-                continue
+            }
+            for request in requests {
+                let answer = await client.answer(
+                    method: request.method.rawValue, url: request.url,
+                    headers: request.headers + [HubHeader("Authorization", token.headerValue)], body: request.body)
+                guard case .response(let status, _, _) = answer, (200..<300).contains(status) else {
+                    var detail = "no answer"
+                    if case .response(let status, _, let body) = answer {
+                        let text = String(decoding: body, as: UTF8.self)
+                        detail = "\(status): " + (NHErrorBody(parsing: text)?.detail ?? text)
+                    }
+                    failures.append(
+                        TestFailure(
+                            run: run, location: device.location, message: "the hub refused \(device.shown) (\(detail))")
+                    )
+                    continue
+                }
             }
         }
         state.withLock { $0.emulator = made }

@@ -35,12 +35,31 @@ package struct TestCase: Sendable {
     package var snapshot: Bool
 }
 
-/// A device the hub holds: an installation in NH's own JSON shape.
+/// A device the hub holds: an installation in NH's own JSON shape, or a registration.
 package struct TestDevice: Sendable {
-    /// The installation.
-    package var installation: Installation
+    /// What the hub holds.
+    package enum Kind: Sendable {
+        case installation(Installation)
+        case registration(RegistrationDescription)
+    }
+
+    /// The device.
+    package var kind: Kind
     /// Where it is written (a hub that refuses it is reported here).
     package var location: SourceLocation
+
+    /// The installation, when it is one.
+    package var installation: Installation? {
+        if case .installation(let installation) = kind { installation } else { nil }
+    }
+
+    /// How messages name it: its installation id, or its handle.
+    package var shown: String {
+        switch kind {
+        case .installation(let installation): "installation '\(installation.installationId)'"
+        case .registration(let registration): "the registration of handle '\(registration.handle)'"
+        }
+    }
 }
 
 /// One run of the pipeline within a case.

@@ -28,6 +28,23 @@ extension TestFileDecoder {
             let itemReader = OptionReader(
                 item, specs: Keys.Device.specs, step: nil, what: "an installation", diagnostics: diagnostics)
             let keys = Keys.Device(reading: itemReader)
+            if let node = keys.registration {
+                if keys.installationId != nil || keys.platform != nil || keys.pushChannel != nil {
+                    itemReader.error(
+                        "a device is an installation or a registration, not both", at: item,
+                        hint: "give either installationId, platform and pushChannel, or registration: { … }")
+                }
+                return decodeRegistration(node, at: item.location)
+            }
+            for (key, value) in [
+                ("installationId", keys.installationId), ("platform", keys.platform), ("pushChannel", keys.pushChannel),
+            ]
+            where value == nil {
+                itemReader.error(
+                    "an installation needs '\(key)'", at: item,
+                    hint: "installationId, platform and pushChannel, as NH's installations have; or registration: { … }"
+                )
+            }
             var templates: [String: InstallationTemplate] = [:]
             for entry in keys.templates?.entries ?? [] {
                 let templateReader = OptionReader(
@@ -53,7 +70,27 @@ extension TestFileDecoder {
             let installation = Installation(
                 installationId: id, platform: platform, pushChannel: .handle(channel), userId: keys.userId,
                 tags: keys.tags.isEmpty ? nil : keys.tags.map(\.value), templates: templates.isEmpty ? nil : templates)
-            return TestDevice(installation: installation, location: item.location)
+            return TestDevice(kind: .installation(installation), location: item.location)
         }
+    }
+
+    private func decodeRegistration(_ node: ConfigNode, at location: SourceLocation) -> TestDevice? {
+        let reader = OptionReader(
+            node, specs: Keys.Registration.specs, step: nil, what: "a registration", diagnostics: diagnostics)
+        let keys = Keys.Registration(reading: reader)
+        guard let platformText = keys.platform, let handle = keys.handle else { return nil }
+        guard let platform = PushPlatform(caseInsensitive: platformText),
+            let kind = RegistrationDescription.Kind(platform: platform)
+        else {
+            reader.error(
+                "unknown platform '\(platformText)'", at: keys.$platform.node ?? node,
+                hint: "apns, fcmv1, wns, gcm, adm, baidu, mpns or browser")
+            return nil
+        }
+        let registration = RegistrationDescription(
+            kind: kind, isTemplate: keys.template != nil, handle: handle, tags: keys.tags.map(\.value),
+            bodyTemplate: keys.template, templateName: keys.templateName,
+            headers: keys.headers.map { RegistrationHeader(name: $0.key, value: $0.value) })
+        return TestDevice(kind: .registration(registration), location: location)
     }
 }

@@ -211,11 +211,11 @@ package enum TestFileKeys {
         init() {}
     }
 
-    /// An installation, as NH's JSON writes it.
+    /// An installation, as NH's JSON writes it, or `registration:` and a registration.
     struct Device: DeclaredOptions {
-        @Key(.text("installationId", required: true, "the installation's id")) var installationId: String?
-        @Key(.text("platform", required: true, "apns, fcmv1, wns, …")) var platform: String?
-        @Key(.text("pushChannel", required: true, "the device handle")) var pushChannel: String?
+        @Key(.text("installationId", "the installation's id")) var installationId: String?
+        @Key(.text("platform", "apns, fcmv1, wns, …")) var platform: String?
+        @Key(.text("pushChannel", "the device handle")) var pushChannel: String?
         @Key(.stringList("tags", "its tags")) var tags: [(value: String, node: ConfigNode)]
         @Key(.text("userId", "its user id")) var userId: String?
         @Key(
@@ -223,6 +223,26 @@ package enum TestFileKeys {
                 OptionSpec("templates", .namedMappings(DeviceTemplate.specs), "template name → { body, headers, tags }")
             ))
         var templates: ConfigNode?
+        @Key(
+            .node(
+                OptionSpec(
+                    "registration", .mapping(Registration.specs),
+                    "a registration instead of an installation: { platform, handle, tags, template }")))
+        var registration: ConfigNode?
+
+        init() {}
+    }
+
+    /// A registration.
+    struct Registration: DeclaredOptions {
+        @Key(.text("platform", required: true, "apns, fcmv1, wns, …")) var platform: String?
+        @Key(.text("handle", required: true, "the device handle (an APNs token, an FCM token, a channel URI)"))
+        var handle: String?
+        @Key(.stringList("tags", "its tags")) var tags: [(value: String, node: ConfigNode)]
+        @Key(.text("template", "a template body: a template registration (else a native one)")) var template: String?
+        @Key(.text("template-name", "the template's name")) var templateName: String?
+        @Key(.stringMap("headers", "headers sent with the template (apns-priority, X-WNS-Type, …)")) var headers:
+            [(key: String, value: String)]
 
         init() {}
     }

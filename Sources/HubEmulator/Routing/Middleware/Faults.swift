@@ -6,12 +6,13 @@ import Hummingbird
 struct Faults: RouterMiddleware {
     let rules: [FaultRule]
     let operation: FaultRule.Operation
+    let dice: FaultDice
 
     func handle(
         _ request: Request, context: EmulatorContext,
         next: (Request, EmulatorContext) async throws -> Response
     ) async throws -> Response {
-        for rule in rules where rule.matches(operation) && Double.random(in: 0..<1) < rule.rate {
+        for rule in rules where rule.matches(operation) && dice.roll() < rule.rate {
             switch rule.effect {
             case .status(let status, let retryAfter):
                 throw EmulatorError(status, "Injected fault \(status).", retryAfter: retryAfter)
