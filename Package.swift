@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "RowReading", targets: ["RowReading"]),
         .library(name: "HTTPServing", targets: ["HTTPServing"]),
         .library(name: "PushService", targets: ["PushService"]),
+        .library(name: "PipelineTesting", targets: ["PipelineTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),

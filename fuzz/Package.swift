@@ -14,6 +14,7 @@ let harnesses: [(name: String, dependencies: [String])] = [
     ("DirectBatchFuzz", ["HubWire"]),
     ("RowsFuzz", ["RowReading", "PipelineCore"]),
     ("ServeRequestFuzz", ["PushService", "PipelineCore", "HubWire"]),
+    ("TestFileFuzz", ["PipelineTesting"]),
 ]
 
 let package = Package(

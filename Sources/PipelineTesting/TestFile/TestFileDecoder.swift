@@ -24,6 +24,15 @@ package struct TestFileDecoder {
         return diagnostics.errorCount == errorsBefore ? file : nil
     }
 
+    /// The test file whose text is `text`, as if read from `path` (the fuzzer reads test files this way).
+    package static func load(text: String, path: String, diagnostics: DiagnosticCollector) -> PipelineTestFile? {
+        let loader = PipelineLoader(options: LoaderOptions(purpose: .validate, environment: [:]))
+        guard let root = loader.loadData(text: text, name: path, diagnostics: diagnostics) else { return nil }
+        let errorsBefore = diagnostics.errorCount
+        let file = TestFileDecoder(path: path, diagnostics: diagnostics).decode(root)
+        return diagnostics.errorCount == errorsBefore ? file : nil
+    }
+
     /// The pipeline a test file tests unless it says: `nightly.test.yaml` → `nightly.yaml`, a file in
     /// `nightly.tests/` → `nightly.yaml` beside the folder.
     package static func defaultPipeline(for path: String) -> String? {

@@ -1,0 +1,6 @@
+import FuzzSupport
+
+@main
+enum Harness {
+    static func main() { fuzzMain(fuzzOne) }
+}
