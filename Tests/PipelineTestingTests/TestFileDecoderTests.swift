@@ -110,6 +110,23 @@ import Testing
         #expect(problems.map(\.message).contains("'cases' has no case"))
     }
 
+    @Test func aTestFileWhosePipelineIsNotThereSaysSo() throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("orphan.test.yaml", "cases:\n  - name: x\n")
+        let diagnostics = DiagnosticCollector()
+        #expect(TestFileDecoder.load(path, diagnostics: diagnostics) == nil)
+        #expect(
+            diagnostics.diagnostics.map(\.message) == [
+                "the pipeline this file tests, '\(folder.path)/orphan.yaml', does not exist"
+            ])
+    }
+
+    @Test func aTableWithoutRowsIsRefusedForItHasNoColumns() throws {
+        let (file, diagnostics, _) = try load("cases:\n  - name: x\n    tables: { unread: { users: [] } }\n")
+        #expect(file == nil)
+        #expect(diagnostics.map(\.message) == ["table 'users' has no rows, so no columns"])
+    }
+
     @Test func aTestFileNamesItsPipelineByItsOwnName() {
         #expect(TestFileDecoder.defaultPipeline(for: "pipelines/nightly.test.yaml") == "pipelines/nightly.yaml")
         #expect(

@@ -60,9 +60,16 @@ package struct TestFileDecoder {
                 hint: "add `pipeline: nightly.yaml`, or name the file nightly.test.yaml beside nightly.yaml")
             return nil
         }
-        if let node = keys.$pipeline.node, !FileManager.default.fileExists(atPath: pipeline) {
-            reader.error(
-                "the pipeline '\(pipeline)' does not exist", at: node, hint: "the path is relative to this file")
+        if !FileManager.default.fileExists(atPath: pipeline) {
+            if let node = keys.$pipeline.node {
+                reader.error(
+                    "the pipeline '\(pipeline)' does not exist", at: node, hint: "the path is relative to this file")
+            } else {
+                diagnostics.error(
+                    "the pipeline this file tests, '\(pipeline)', does not exist", at: root.location,
+                    hint: "a test file is named after its pipeline (nightly.test.yaml tests nightly.yaml); "
+                        + "or say which with `pipeline:`")
+            }
         }
         var cases: [TestCase] = []
         if let node = keys.cases {
