@@ -31,14 +31,16 @@ package struct LoadedPipeline {
         let loader = PipelineLoader(options: options)
         var document = loader.load(path: path, diagnostics: collector)
         if var loaded = document, let adjust {
-            // What was reported about a value the adjustment replaced (a reference that did not resolve) is taken
-            // back: the value is no longer read.
+            // What was reported inside a value the adjustment replaced (a reference that did not resolve) is taken
+            // back: the value is no longer read. Only inside it: a key beside it on the same line keeps its problems.
             let replaced = adjust(&loaded)
             collector.withdraw { diagnostic in
                 guard let location = diagnostic.location else { return false }
-                return replaced.contains {
-                    $0.location.file == location.file && $0.location.line == location.line
-                        && location.column >= $0.location.column
+                return replaced.contains { node in
+                    // A scalar's written text, and its quotes when it has them.
+                    let width = (node.scalar?.sourceText.count ?? 0) + (node.scalar?.isPlain == false ? 2 : 0)
+                    return node.location.file == location.file && node.location.line == location.line
+                        && (node.location.column...(node.location.column + max(width - 1, 0))).contains(location.column)
                 }
             }
             document = loaded

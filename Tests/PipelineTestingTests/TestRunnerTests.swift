@@ -218,4 +218,29 @@ import Testing
             results[1].failures.first?.message.hasPrefix(
                 "the hub refused the registration of handle '\(String(repeating: "E", count: 64))' (400: ") == true)
     }
+
+    @Test func replacingAStepsRowsTakesBackOnlyWhatWasSaidOfThem() async throws {
+        // The rows' reference does not resolve (no ROWS): the test's rows replace it. The audience's beside it on the
+        // same line does not either, and the case says so.
+        let pipeline = """
+            version: 1
+            hubs:
+              main: { connection: "${env:NH_CONNECTION}", hub: "${env:NH_HUB}" }
+            steps:
+              - id: digest
+                send: { hub: main, for-each: "${env:ROWS}", audience: "${env:AUDIENCE}", properties: { message: "$(message)" } }
+
+            """
+        let results = try await run(
+            """
+            cases:
+              - name: rows given, audience missing
+                rows: { digest: [{ user: a, message: Hi }] }
+                expect: { exit: 0 }
+            """, pipeline: pipeline)
+        let failure = try #require(results.first?.failures.first)
+        #expect(failure.message == "the pipeline was refused: 1 error")
+        #expect(failure.detail?.contains("'AUDIENCE' is not set") == true, "\(failure.detail ?? "")")
+        #expect(failure.detail?.contains("ROWS") == false)
+    }
 }
