@@ -75,6 +75,11 @@ extension PipelineRun {
         /// Nothing: this same run completed, and the pipeline reads no source (its identity holds every input).
         case completed(RunRecord)
 
+        /// The id of the run a live start would resume, if it would.
+        package var resumes: String? {
+            if case .resume(let run) = self { run.id } else { nil }
+        }
+
         /// What a live run would do, in words (a dry run's first line).
         package var plan: String {
             switch self {

@@ -238,7 +238,8 @@ package struct PipelineRun: Sendable {
 }
 
 /// True the first time it is asked, false ever after: a front end is told of its run once.
-private final class Once: Sendable {
+/// True the first time it is asked, false after.
+final class Once: Sendable {
     private let asked = Mutex(false)
 
     func first() -> Bool {

@@ -14,6 +14,9 @@ package final class RunOutputs: Sendable {
     package let metrics: String?
     private let started: Date
     private let metricsWritten = Mutex(false)
+    private let reportWritten = Mutex(false)
+    /// The pipeline's `name:` once it is loaded: the label an early end's metrics carry, as the run's would.
+    private let name = Mutex<String?>(nil)
 
     /// Outputs for a run that started at `started`.
     package init(report: String?, metrics: String?, started: Date = Date()) {
@@ -36,6 +39,7 @@ package final class RunOutputs: Sendable {
     package func write(_ result: RunReport, exitCode: Int32) throws(RunOutputError) {
         var failure: RunOutputError?
         if let report {
+            reportWritten.withLock { $0 = true }
             do throws(RunOutputError) { try Self.write(JSONText.encode(result) + "\n", to: report) } catch {
                 failure = error
             }
@@ -53,7 +57,14 @@ package final class RunOutputs: Sendable {
 
     /// Writes `text` (already JSON: an invalid pipeline's diagnostics) as the report.
     package func writeReport(text: String) throws(RunOutputError) {
-        if let report { try Self.write(text + "\n", to: report) }
+        guard let report else { return }
+        reportWritten.withLock { $0 = true }
+        try Self.write(text + "\n", to: report)
+    }
+
+    /// Remembers the pipeline's `name:` (once loaded) for the labels of an early end's metrics.
+    package func named(_ pipelineName: String) {
+        name.withLock { $0 = pipelineName }
     }
 
     /// Leaves the metrics file as it is: another run of the pipeline holds the lock, and the file holds that run's
@@ -64,13 +75,23 @@ package final class RunOutputs: Sendable {
         console.errorLine("pushline: --metrics '\(metrics)' left as it is: \(reason)")
     }
 
-    /// The metrics of a run that ended before it had a report (invalid pipeline, lock held, store unusable):
-    /// its exit code and no items. Does nothing once the run's own metrics were written; a file that cannot
-    /// be written here is left alone (the run's own error is what is reported).
-    package func writeEarlyMetrics(pipeline: String, dryRun: Bool, exitCode: Int32) {
+    /// The outcome of a run that ended before it had a report of its own (its journal unusable, its `--env-file`, its
+    /// name taken, another split running): the metrics (its exit code and no items, labelled with the pipeline's `name:`
+    /// once it was loaded) and a report `{"pipeline", "name", "status": "not-started", "message", "exitCode"}`. Each is
+    /// left alone once this invocation wrote one; a file that cannot be written here is left alone too (the run's own
+    /// error is what is reported).
+    package func writeEarly(pipeline: String, dryRun: Bool, exitCode: Int32, message: String) {
+        let name = name.withLock { $0 }
+        if let report, !reportWritten.withLock({ $0 }) {
+            let text = JSONText.encode(
+                NotStartedRun(pipeline: pipeline, name: name, message: message, exitCode: exitCode))
+            try? Self.checkWritable(report, option: "--report")
+            try? Self.write(text + "\n", to: report)
+        }
         guard let metrics, !metricsWritten.withLock({ $0 }) else { return }
-        let report = RunReport(
+        var report = RunReport(
             pipeline: pipeline, dryRun: dryRun, startedAt: started, finishedAt: Date(), status: .failed, steps: [])
+        report.name = name
         try? Self.checkWritable(metrics, option: "--metrics")
         try? Self.write(
             MetricsFile.render(report, seconds: Date().timeIntervalSince(started), exitCode: exitCode), to: metrics)
@@ -105,6 +126,18 @@ package final class RunOutputs: Sendable {
                 message: "cannot write '\(path)': \(error.localizedDescription)", exitCode: RunExit.failure)
         }
     }
+}
+
+/// The JSON report of an invocation that ended before its run started (exit 75, 78, 2 or 1): so a report file read
+/// after cron's line says why nothing ran.
+struct NotStartedRun: Encodable {
+    let pipeline: String
+    /// The pipeline's `name:`, when it was loaded before the end.
+    let name: String?
+    let status = "not-started"
+    /// What the console said.
+    let message: String
+    let exitCode: Int32
 }
 
 /// A report or metrics file that cannot be written.

@@ -9,8 +9,8 @@ import Testing
 /// `pushline emulator` over five nights: night 1 sends all; the same command again sends nothing and still writes its
 /// report and metrics; a fixed row sends only itself; night 2 sends only the new rows; night 3 is killed, resumed with
 /// its first rows (late rows not sent), and night 4 reads afresh; night 5's source fails and ops still hears of it.
-/// The same with a rows plugin and with a CSV export in place of the query, each with SQLite and with PostgreSQL as the
-/// run store.
+/// The same with a rows plugin and with a CSV export in place of the query (whose night 5, the export missing, stops
+/// before any step), each with SQLite and with PostgreSQL as the run store.
 ///
 /// The nights' clocks: the runs of other nights are `pushline` run in this process with a clock of their own (the
 /// night's moment); night 3 is the real executable on the real clock, since it is killed with SIGKILL, so the nights
@@ -119,8 +119,18 @@ struct NightlyOutboxProcessTests {
             "night 3's rows were sent again")
         #expect(try night.report("night-4")["resumed"] as? Bool != true && output.contains("new run"), "\(output)")
 
-        // Night 5: the source fails; ops hears of it all the same, and the run exits 1.
-        guard source != .csv else { return }
+        // Night 5, a CSV export missing: a for-each file is checked before any step runs, so the run stops there
+        // (exit 2), sending nothing, not even the summary; its report says why.
+        if source == .csv {
+            try FileManager.default.removeItem(atPath: night.directory + "/outbox.csv")
+            (status, output) = try await night.run(
+                at: third.addingTimeInterval(2 * day), report: "night-5", exporting: false)
+            #expect(status == 2 && output.contains("/outbox.csv' does not exist"), "\(output)")
+            #expect(try night.report("night-5")["status"] as? String == "invalid")
+            #expect(try await received().total == now.total, "a step ran without its input")
+            return
+        }
+        // Night 5, the query or the plugin fails: ops hears of it all the same, and the run exits 1.
         try night.sql("alter table outbox rename to outbox_v2")
         (status, output) = try await night.run(at: third.addingTimeInterval(2 * day), report: "night-5")
         #expect(status == 1, "\(output)")

@@ -102,7 +102,24 @@ private func diagnosticLines(_ diagnostics: [Diagnostic]) -> [String] {
         let transport = ScriptedTransport()
         let failure = try await failure(of: step, in: context(transport))
         #expect(transport.requests.map(\.summary) == ["DELETE installation 'a'"])
-        #expect(failure.lines == ["\(file):2: the row has no 'id'"])
+        #expect(failure.lines == ["\(file):2: the row has no 'id' (its columns: other)"])
+    }
+
+    @Test func aMissingColumnNamesTheRowsColumnsAndTheNearOne() async throws {
+        // A query's `user_id as "userId"` read as $(user_id): the message says what the row has, and the near name.
+        let file = try rowsFile(
+            name: "rows.jsonl", "{\"user_id\":\"a\"}\n{\"userId\":\"ada\",\"token\":\"t\"}\n")
+        let step = try built([
+            ("hub", scalar("tutorial")), ("mode", scalar("delete")), ("for-each", scalar(file)),
+            ("installations", list([mapping([("installationId", scalar("$(user_id)"))])])),
+        ])
+        let transport = ScriptedTransport()
+        let failure = try await failure(of: step, in: context(transport))
+        #expect(transport.requests.map(\.summary) == ["DELETE installation 'a'"])
+        #expect(
+            failure.lines == [
+                "\(file):2: the row has no 'user_id'; did you mean 'userId'? (its columns: token, userId)"
+            ])
     }
 
     @Test func buildChecksTheHeaderReferencesAndFixedValues() throws {

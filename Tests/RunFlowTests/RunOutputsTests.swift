@@ -28,7 +28,7 @@ struct RunOutputsTests {
         let metrics = try String(contentsOfFile: directory + "/textfile/pushline.prom", encoding: .utf8)
         #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#))
         // The run's own metrics stand: an early-end write after them changes nothing.
-        outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 75)
+        outputs.writeEarly(pipeline: "digest.yaml", dryRun: false, exitCode: 75, message: "m")
         #expect(try String(contentsOfFile: directory + "/textfile/pushline.prom", encoding: .utf8) == metrics)
     }
 
@@ -44,10 +44,34 @@ struct RunOutputsTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outputs = RunOutputs(report: nil, metrics: directory + "/m/pushline.prom")
-        outputs.writeEarlyMetrics(pipeline: "/srv/digest.yaml", dryRun: false, exitCode: 75)
+        outputs.writeEarly(pipeline: "/srv/digest.yaml", dryRun: false, exitCode: 75, message: "m")
         let metrics = try String(contentsOfFile: directory + "/m/pushline.prom", encoding: .utf8)
         #expect(metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 75"#))
         #expect(!metrics.contains("pushline_items{"), "no items: the run never reached a step")
+    }
+
+    @Test(
+        "a run that ends before it starts (its journal unusable) writes a report that says why, and metrics labelled by its name:"
+    )
+    func anEarlyEndWritesAReportAndNamedMetrics() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outputs = RunOutputs(report: directory + "/report.json", metrics: directory + "/pushline.prom")
+        outputs.named("nightly")
+        outputs.writeEarly(
+            pipeline: "/srv/nightly-v2.yaml", dryRun: false, exitCode: 75,
+            message: "the run journal cannot be reached: connection refused")
+        let json = try String(contentsOfFile: directory + "/report.json", encoding: .utf8)
+        #expect(json.contains(#""status" : "not-started""#) && json.contains(#""exitCode" : 75"#), "\(json)")
+        #expect(json.contains(#""name" : "nightly""#) && json.contains("connection refused"), "\(json)")
+        let metrics = try String(contentsOfFile: directory + "/pushline.prom", encoding: .utf8)
+        #expect(metrics.contains(#"pushline_run_exit_code{pipeline="nightly"} 75"#), "the name:, not the file name")
+        // An invalid pipeline's own report stands: an early end after it leaves it alone.
+        let invalid = RunOutputs(report: directory + "/invalid.json", metrics: nil)
+        try invalid.writeReport(text: #"{"status":"invalid"}"#)
+        invalid.writeEarly(pipeline: "p.yaml", dryRun: false, exitCode: 2, message: "m")
+        #expect(
+            try String(contentsOfFile: directory + "/invalid.json", encoding: .utf8) == "{\"status\":\"invalid\"}\n")
     }
 
     @Test func aReportThatCannotBeWrittenStillLeavesTheRunsOwnMetrics() throws {
@@ -59,7 +83,7 @@ struct RunOutputsTests {
         try FileManager.default.createDirectory(atPath: directory + "/r/report.json", withIntermediateDirectories: true)
         let error = #expect(throws: RunOutputError.self) { try outputs.write(report, exitCode: 3) }
         #expect(error?.exitCode == 1)
-        outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 1)
+        outputs.writeEarly(pipeline: "digest.yaml", dryRun: false, exitCode: 1, message: "m")
         let metrics = try String(contentsOfFile: directory + "/m/pushline.prom", encoding: .utf8)
         #expect(
             metrics.contains(#"pushline_run_exit_code{pipeline="digest"} 3"#),
@@ -77,7 +101,7 @@ struct RunOutputsTests {
         defer { fixture.remove() }
         let outputs = RunOutputs(report: nil, metrics: path)
         outputs.leaveMetrics(console: fixture.console, because: "another run of this pipeline holds the lock")
-        outputs.writeEarlyMetrics(pipeline: "digest.yaml", dryRun: false, exitCode: 75)
+        outputs.writeEarly(pipeline: "digest.yaml", dryRun: false, exitCode: 75, message: "m")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == running)
         #expect(
             fixture.warned.contains("--metrics '\(path)' left as it is: another run of this pipeline holds the lock"))

@@ -71,9 +71,7 @@ struct DeviceTemplate: Sendable {
     func device(for row: TemplateProperties, origin: String) -> DeviceItem {
         let missing = requiredColumns.filter { row[$0] == nil }
         if !missing.isEmpty {
-            return .invalid(
-                device: origin, reason: "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))"
-            )
+            return .invalid(device: origin, reason: "\(origin): \(row.missingColumns(missing))")
         }
         let tagValues = tags.map { $0.render(row) }.filter { !$0.isEmpty }
         switch kind {

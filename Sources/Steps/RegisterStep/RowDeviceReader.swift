@@ -48,10 +48,7 @@ final class RowDeviceReader {
             let missing = (key?.propertyNames ?? []).filter { values[$0] == nil }
             if !missing.isEmpty {
                 return .invalid(
-                    device: origin,
-                    reason:
-                        "\(origin): the row has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) (read by idempotency-key)"
-                )
+                    device: origin, reason: "\(origin): \(values.missingColumns(missing)), read by idempotency-key")
             }
             let rendered = key?.render(values)
             let shardValue = shardKey.flatMap { values[$0] }

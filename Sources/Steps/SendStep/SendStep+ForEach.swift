@@ -179,15 +179,7 @@ extension SendStep {
         let missing =
             zip(plan.columns, plan.foldedColumns).filter { values[$0.1] == nil }.map(\.0)
             + (idempotencyKey?.propertyNames ?? []).filter { values[$0] == nil }
-        if !missing.isEmpty {
-            // What the row does have, and the near one: a query's `user_id as "userId"` read as $(user_id) is one edit away.
-            let names = values.values.keys.sorted()
-            let near = missing.count == 1 ? Suggestion.didYouMean(missing[0], in: names) : ""
-            return .failure(
-                RowProblem(
-                    "the row has no \(missing.map { "'\($0)'" }.joined(separator: ", "))\(near) "
-                        + "(its columns: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"))
-        }
+        if !missing.isEmpty { return .failure(RowProblem(values.missingColumns(missing))) }
         let target: NotificationTargets
         switch plan.target(for: values, platform: platform) {
         case .success(let found): target = found

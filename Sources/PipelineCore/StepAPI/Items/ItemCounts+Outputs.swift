@@ -5,7 +5,7 @@ extension ItemCounts: OutputSet {
     public static let outputSpecs = [
         OutputSpec(
             "accepted", .integer,
-            "items the hub accepted (in a resumed run, those an earlier attempt did too); 0 in a dry run"
+            "items the hub accepted (in a resumed run, those an earlier attempt did too); in a dry run, those it would send, so `when:` decides as the live run would"
         )
         .traced(),
         OutputSpec("failed", .integer, "items the hub refused, or that could not be built").traced(),
@@ -20,15 +20,17 @@ extension ItemCounts: OutputSet {
         OutputSpec("bad", .integer, "malformed rows, never sent (with `bad-rows: skip`)"),
         OutputSpec(
             "skipped", .integer,
-            "items this invocation did not send: another part's rows in a split run, and a dry run's would-be sends"),
+            "items this invocation did not send: another part's rows in a split run"),
         OutputSpec("total", .integer, "every item the step read: the sum of the six counts above"),
     ]
 
     /// The values of `outputSpecs`.
     public var outputs: StepOutputs {
         [
-            "accepted": .integer(accepted + skipped), "failed": .integer(failed), "unknown": .integer(unknown),
-            "already-sent": .integer(duplicates), "bad": .integer(bad), "skipped": .integer(planned + otherShards),
+            // A dry run's would-be sends count as accepted: a `when:` reading them decides as it would in the live run.
+            "accepted": .integer(accepted + skipped + planned), "failed": .integer(failed),
+            "unknown": .integer(unknown),
+            "already-sent": .integer(duplicates), "bad": .integer(bad), "skipped": .integer(otherShards),
             "total": .integer(total),
         ]
     }

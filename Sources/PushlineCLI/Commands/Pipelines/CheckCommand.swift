@@ -65,6 +65,16 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
             console.errorLine("\(pipeline): not ready: \(DiagnosticPrinter.summary(loaded.diagnostics))")
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
+        // The decision first: what a live run would do now, from the same decision and plan as `run --dry-run`.
+        let engine = PipelineEngine(
+            logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
+        let preview = await PipelineRun.preview(
+            built, registry: loaded.registry, store: store.journal, shard: shard, console: console)
+        let plan = await PipelineRun.plan(
+            built, engine: engine, preview: preview,
+            location: RunStores.location(store.journal, environment: console.environment), shard: shard, again: false,
+            mode: .dryRun, progress: nil, console: console)
+        console.line("\(pipeline): \(plan.verdict)")
         console.line("pipeline: \(pipeline): valid (\(DiagnosticPrinter.summary(loaded.diagnostics)))")
         var code = ExitStatus.success
 
@@ -109,19 +119,11 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
         }
         await executor.shutdown()
 
-        // Inputs and plan: a dry run, which reads every input first and counts what it would send.
-        let engine = PipelineEngine(
-            logger: PushlineLogging.logger(label: "pushline", level: "critical")!, clock: console.clock)
-        let ledger = await RunStores.dryRunLedger(
-            for: built, location: RunStores.location(store.journal, environment: console.environment),
-            environment: console.environment
-        ) {
-            console.errorLine("pushline: warning: \($0)")
-        }
-        let plan = await engine.run(built, mode: .dryRun, batch: BatchControl(ledger: ledger, shard: shard))
+        // Inputs and plan: the dry run made above, which read every input and counted what it would send.
+        let planned = plan.report
         console.line("plan (as a dry run finds it; nothing was sent):")
-        for record in plan.steps {
-            console.line("  [\(record.index)/\(plan.steps.count)] \(record.title): \(record.summary)")
+        for record in planned.steps {
+            console.line("  [\(record.index)/\(planned.steps.count)] \(record.title): \(record.summary)")
             if let input = record.input, let line = TextReporter.reconciliation(input, record.items) {
                 console.line("        \(line)")
             }
@@ -130,7 +132,7 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
             }
             if let hint = record.hint, record.status == .failed { console.line("        hint: \(hint)") }
         }
-        switch plan.status {
+        switch planned.status {
         case .rejected: code = ExitStatus.invalidInput
         case .failed where code == ExitStatus.success: code = ExitStatus.failure
         default: break
@@ -140,24 +142,33 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
         if let warning = RunStores.unpinnedWarning(store.journal, environment: console.environment) {
             console.line("warning: \(warning)")
         }
-        let (stateCode, done) = await state(of: built, registry: loaded.registry, console: console)
+        var (stateCode, done) = state(of: built, preview: preview, console: console)
+        if case .newRun = preview {
+            // Settled by reading the sources, as a live start does.
+            console.line("run: \(plan.verdict)\(planned.unchanged == nil ? "" : " (--again starts a fresh one)")")
+            done = planned.unchanged != nil
+        }
         code = max(code, stateCode)
-        console.line(
-            code != ExitStatus.success
-                ? "not ready (exit \(code))"
-                : done ? "done: the same run completed; a live run would send nothing" : "ready: a live run would start"
-        )
+        let last =
+            if code != ExitStatus.success {
+                "not ready (exit \(code))"
+            } else if !done {
+                preview.resumes.map { "ready: a live run would resume run \($0)" } ?? "ready: a live run would start"
+            } else if planned.unchanged != nil {
+                "done: the same data completed; a live run would send nothing"
+            } else {
+                "done: the same run completed; a live run would send nothing"
+            }
+        console.line(last)
         if code != ExitStatus.success { throw ExitStatus.exit(code) }
     }
 
     /// What the journal and the lock say about a live run of `built` now: 75 when the lock is held; `done`
     /// when the same run completed (a live run would send nothing).
-    private func state(of built: Pipeline, registry: StepRegistry, console: Console) async -> (code: Int32, done: Bool)
+    private func state(of built: Pipeline, preview: PipelineRun.Preview, console: Console) -> (code: Int32, done: Bool)
     {
         let part = shard.map { "part \($0) of " } ?? ""
-        switch await PipelineRun.preview(
-            built, registry: registry, store: store.journal, shard: shard, console: console)
-        {
+        switch preview {
         case .nameTaken(let known):
             console.line(
                 "run: the run journal already has a pipeline '\(built.document.name)' last started from \(known.path), with other "
@@ -185,11 +196,8 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
             console.line(
                 "run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now")
             return (ExitStatus.success, false)
-        case .newRun(let completed):
-            console.line(
-                "run: a live run would start a new run\(shard.map { " of part \($0)" } ?? ""), reading its sources now; if they give "
-                    + "the rows run \(completed.id) sent (completed at \(RunID.iso(completed.endedAt ?? completed.startedAt))), it sends nothing"
-            )
+        case .newRun:
+            // Said by the caller, from the sources the plan read.
             return (ExitStatus.success, false)
         case .expire(let cutOff):
             console.line(

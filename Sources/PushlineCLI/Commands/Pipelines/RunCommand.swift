@@ -123,22 +123,35 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         } catch {
             // A run that ends before its report (invalid pipeline, lock held, journal unusable) still leaves
             // its outcome for monitoring: a metrics file keeping the last run's success would lie.
-            outputs.writeEarlyMetrics(pipeline: pipeline, dryRun: dryRun, exitCode: Self.exitCode(of: error))
+            outputs.writeEarly(
+                pipeline: pipeline, dryRun: dryRun, exitCode: Self.exitCode(of: error), message: Self.message(of: error)
+            )
             throw error
         }
     }
 
     /// An `--env-file` that cannot be used ends the run before it starts: monitoring hears of it too.
     func environmentFileFailed(exitCode code: Int32, console: Console) {
-        RunOutputs(report: report, metrics: metrics).writeEarlyMetrics(
-            pipeline: pipeline, dryRun: dryRun, exitCode: code)
+        RunOutputs(report: report, metrics: metrics).writeEarly(
+            pipeline: pipeline, dryRun: dryRun, exitCode: code, message: "the --env-file could not be used")
+    }
+
+    /// What the console said of `error`, for the report of a run that did not start.
+    static func message(of error: any Error) -> String {
+        switch error {
+        case let failure as CommandFailure: failure.message
+        case let failure as RunOutputError: failure.message
+        case is ExitCode: "the run ended before it started (see its standard error)"
+        default: "\(error)"
+        }
     }
 
     /// The exit code `error` ends the command with.
     static func exitCode(of error: any Error) -> Int32 {
         switch error {
         case let exit as ExitCode: exit.rawValue
-        case is CommandFailure, is ValidationError: ExitStatus.invalidInput
+        case let failure as CommandFailure: failure.exitCode
+        case is ValidationError: ExitStatus.invalidInput
         default: ExitStatus.failure
         }
     }
@@ -149,6 +162,7 @@ struct RunCommand: AsyncParsableCommand, JournalCommand {
         let loaded = await LoadedPipeline.load(
             pipeline, purpose: .run, console: console, parameters: try parameters.values())
         for diagnostic in loaded.diagnostics { console.err(DiagnosticPrinter.format(diagnostic)) }
+        if let name = loaded.pipeline?.document.name { outputs.named(name) }
         guard let built = loaded.pipeline else {
             console.errorLine("\(pipeline): not run: \(DiagnosticPrinter.summary(loaded.diagnostics))")
             // Cron and CI read the JSON: an invalid pipeline is a report too.

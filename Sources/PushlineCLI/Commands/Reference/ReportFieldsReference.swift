@@ -111,7 +111,11 @@ enum ReportFieldsReference {
             `pushline reference report` from the report the code encodes; a test fails when a field is missing here).
             A run that cannot start (an invalid pipeline) writes `{"pipeline", "status": "invalid", "diagnostics"}`
             instead, and one that does not start because another run of the pipeline holds its lock (exit 75) writes
-            `{"pipeline", "status": "locked", "message", "exitCode"}` (its `--metrics` file is left to the running run).
+            `{"pipeline", "status": "locked", "message", "exitCode"}` (its `--metrics` file is left to the running run);
+            one that ends before its run starts for another reason (the run journal cannot be reached or is set up
+            wrongly, an `--env-file` that cannot be read, a split that differs) writes
+            `{"pipeline", "name", "status": "not-started", "message", "exitCode"}`. A start that finds its work done
+            writes the full report, with `unchanged` saying why nothing was sent.
 
             | field | meaning |
             |---|---|
