@@ -86,6 +86,7 @@ struct DeferredStep: RunnableStep, ReadsEarlierOutputs {
                         + "sent is not sent twice), or set `bad-rows: skip`",
                     lines: check.lines)
                 failure.rejectsInput = true
+                failure.outputs = check.refusedOutputs
                 throw failure
             }
             context.inputCheck = check

@@ -20,7 +20,8 @@ extension ItemCounts: OutputSet {
         OutputSpec("bad", .integer, "malformed rows, never sent (with `bad-rows: skip`)"),
         OutputSpec(
             "skipped", .integer,
-            "items this invocation did not send: another part's rows in a split run"),
+            "items this invocation did not send: another part's rows in a split run, and the good rows of an input refused under `bad-rows: stop`"
+        ),
         OutputSpec("total", .integer, "every item the step read: the sum of the six counts above"),
     ]
 
@@ -33,5 +34,18 @@ extension ItemCounts: OutputSet {
             "already-sent": .integer(duplicates), "bad": .integer(bad), "skipped": .integer(otherShards),
             "total": .integer(total),
         ]
+    }
+}
+
+extension InputCheck {
+    /// What a batch step hands on when this check refused its input (`bad-rows: stop`): nothing sent, the malformed
+    /// records `bad`, the good ones `skipped`, all of them `total`, so a summary reconciles with the input.
+    public var refusedOutputs: StepOutputs {
+        var counts = ItemCounts()
+        counts.bad = bad
+        var outputs = counts.outputs
+        outputs["skipped"] = .integer(records - bad)
+        outputs["total"] = .integer(records)
+        return outputs
     }
 }
