@@ -300,6 +300,13 @@ extension PipelineRunProcessTests {
         let (againStatus, again) = try await run(["run", example], connection: full, environment: environment)
         #expect(againStatus == 0 && again.contains("already completed") && again.contains("nothing sent"), "\(again)")
         #expect(try await http("GET", "\(base)_emulator/deliveries").1 == text)
+        // A dry run and check say so first, from the same decision: the sources read and compared as a live start does.
+        let (_, dryAgain) = try await run(["run", example, "--dry-run"], connection: full, environment: environment)
+        let verdict = "a live run would send nothing: the sources gave the rows run "
+        #expect(dryAgain.split(separator: "\n").first?.contains(verdict) == true, "\(dryAgain)")
+        let (checkStatus, check) = try await run(["check", example], connection: full, environment: environment)
+        #expect(checkStatus == 0 && check.split(separator: "\n").first?.contains(verdict) == true, "\(check)")
+        #expect(check.hasSuffix("done: the same data completed; a live run would send nothing\n"), "\(check)")
 
         // A query that fails still posts the summary: counts of 0, and which step failed.
         let broken = directory + "/broken"
