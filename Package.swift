@@ -406,7 +406,7 @@ let package = Package(
             name: "RunFlowTests",
             dependencies: [
                 "Engine", "PushlineLogging", "RunFlow", "RunStore", "PipelineCore", "CSQLite", "PipelineConfig",
-                "SQLiteRunStore",
+                "SQLiteRunStore", "HubHTTP", "HubWire",
             ]),
         .testTarget(
             name: "PipelineTestingTests",

@@ -230,7 +230,16 @@ package struct BatchRunner: Sendable {
                     await state.sleepUntilWaitingDue()
                     continue
                 }
-                guard inFlight >= concurrency || idle else { continue }
+                guard inFlight >= concurrency || idle else {
+                    // Room is left (a paced run admits one at a time): what finished meanwhile is recorded now, not once
+                    // the pool is full, so a run cut off leaves only what was in flight of unknown fate.
+                    for (done, finished) in completions.takeReady() {
+                        inFlight -= 1
+                        await state.finish(done, finished, governor: governor)
+                    }
+                    await state.flushIfDue(ledger)
+                    continue
+                }
                 for (done, finished) in await completions.takeAll() {
                     inFlight -= 1
                     await state.finish(done, finished, governor: governor)

@@ -26,6 +26,15 @@ final class Completions<Element: Sendable>: Sendable {
         waiter?.resume(returning: [element])
     }
 
+    /// Every finished item not taken yet, without waiting (none when none has finished).
+    func takeReady() -> [Element] {
+        state.withLock { state -> [Element] in
+            let taken = state.ready
+            state.ready = []
+            return taken
+        }
+    }
+
     /// Every finished item not taken yet; waits for one when there is none. One caller at a time.
     func takeAll() async -> [Element] {
         let ready = state.withLock { state -> [Element] in

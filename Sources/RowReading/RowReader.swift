@@ -30,7 +30,8 @@ public final class RowReader {
     init(_ source: RowSource, digests: Bool = true) throws {
         self.digests = digests
         records = try RecordStream(
-            path: source.path, format: source.format, maxBytes: RowSource.maxRowBytes, elements: "rows")
+            path: RowFiles.path(of: source.path), format: source.format, maxBytes: RowSource.maxRowBytes,
+            elements: "rows")
         guard source.format == .csv else {
             columns = nil
             foldedColumns = []

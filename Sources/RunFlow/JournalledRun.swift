@@ -108,10 +108,10 @@ struct JournalledRun {
             switch next {
             case .resume(let run)?: resumable = run
             case .expire(let run)?: try await expire(run, store: store, lock: held[1], now: now, console: console)
-            case .newRun(let run)?: previous = run
+            case .newRun?: previous = next?.comparedRun(now: now)
             case nil: break
             }
-            if let previous = next?.completedAlready(readsSources: pipeline.readsSources) {
+            if let previous = next?.completedAlready(readsSources: pipeline.readsSources, now: now) {
                 let part = shard.map { "shard \($0) of " } ?? ""
                 console.line(
                     "\(part)run \(previous.id) of \(pipeline.document.file) already completed at \(time(previous.endedAt ?? previous.startedAt)); "

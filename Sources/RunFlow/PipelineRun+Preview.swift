@@ -43,12 +43,13 @@ extension PipelineRun {
         }
         guard let latest = try? await opened.latestRun(identity: identity, shard: shard) else { return .start }
         let next = latest.nextStart(now: now)
-        if let done = next.completedAlready(readsSources: pipeline.readsSources) { return .completed(done) }
+        if let done = next.completedAlready(readsSources: pipeline.readsSources, now: now) { return .completed(done) }
         switch next {
         case .resume(let run): return .resume(run)
         case .expire(let run): return .expire(run)
-        case .newRun(let run) where run.status == .completed: return .newRun(after: run)
-        case .newRun: return .start
+        case .newRun:
+            guard let completed = next.comparedRun(now: now) else { return .start }
+            return .newRun(after: completed)
         }
     }
 

@@ -210,6 +210,7 @@ package struct PipelineRun: Sendable {
         result.resumed = runs.isResume
         let code = RunExit.of(result.status, signal: signals?.signal)
         await runs.finish(result, exitCode: code, console: console)
+        await Self.discardFileCopies(of: pipeline, after: result, shard: shard, ledger: control.ledger)
         return .sent(result, code)
     }
 
@@ -238,6 +239,21 @@ package struct PipelineRun: Sendable {
 }
 
 /// True the first time it is asked, false ever after: a front end is told of its run once.
+extension PipelineRun {
+    /// The copies of its `for-each` files a run that ran to its end kept (`FileSpooler`): it is never resumed, and a later
+    /// run compares with their digests alone, so their content goes (a split run's other parts may still read them).
+    static func discardFileCopies(
+        of pipeline: Pipeline, after result: RunReport, shard: Shard?, ledger: (any ItemLedger)?
+    ) async {
+        guard shard == nil, result.status != .interrupted, result.status != .failed, let spool = ledger?.rowSpool else {
+            return
+        }
+        for built in pipeline.steps where built.forEachFile != nil {
+            try? await spool.discardLines(step: built.index, source: FileSpooler.source)
+        }
+    }
+}
+
 /// True the first time it is asked, false after.
 final class Once: Sendable {
     private let asked = Mutex(false)

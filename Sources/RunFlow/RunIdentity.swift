@@ -5,7 +5,7 @@ import HubWire
 import PipelineCore
 
 /// What makes two runs "the same run": the pipeline (its name and text), the values its references resolved to,
-/// and the content of every file its steps read. Starting the same run again resumes it (or, when
+/// and the content of every file its steps read but their `for-each` files (data, like a query's rows). Starting the same run again resumes it (or, when
 /// it completed, does nothing); change any of these and it is a new run.
 package enum RunIdentity {
     /// A hex digest over the document and the input files its steps name in `.path` options.
@@ -50,7 +50,10 @@ package enum RunIdentity {
             text += "step \(step.index) \(step.kind) \(canonical(step.options))\n"
             let specs = registry.kind(for: step.kind)?.options ?? []
             for entry in step.options.entries ?? [] {
-                guard specs.contains(where: { $0.key == entry.key && $0.type.acceptsPath }),
+                // A `for-each` file is data, read afresh by every new run (its path is in the options above): a run
+                // cut off keeps a copy of what it read, and a new run's rows are compared once read.
+                guard entry.key != BatchOptions.forEach.key,
+                    specs.contains(where: { $0.key == entry.key && $0.type.acceptsPath }),
                     let scalar = entry.value.scalar
                 else { continue }
                 let resolved = paths.path(of: scalar)

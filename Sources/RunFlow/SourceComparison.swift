@@ -20,9 +20,20 @@ struct SourceComparison: Sendable {
                 before[step.step] = (rows.digest, rows.count, step.stepId)
             }
         }
+        // A step's `for-each` file: what the completed run kept of it (its copy's digest).
+        let spool = store.ledger(for: completed, lock: nil).rowSpool
+        for step in digests.keys where before[step] == nil {
+            guard let kept = try? await spool?.completedSpool(step: step, source: FileSpooler.source) else { continue }
+            let name = steps.first { $0.step == step }?.stepId ?? "step \(step)"
+            before[step] = (kept.digest, -1, name)
+        }
         guard before.mapValues(\.digest) == digests else { return nil }
         let counts = before.sorted { $0.key < $1.key }
-            .map { "'\($0.value.step)': \(ItemCounts.grouped($0.value.count)) row\($0.value.count == 1 ? "" : "s")" }
+            .map { source in
+                source.value.count < 0
+                    ? "'\(source.value.step)': its for-each file unchanged"
+                    : "'\(source.value.step)': \(ItemCounts.grouped(source.value.count)) row\(source.value.count == 1 ? "" : "s")"
+            }
         return "the sources gave the rows run \(completed.id) sent (\(counts.joined(separator: ", ")))"
     }
 }

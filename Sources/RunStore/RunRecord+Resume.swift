@@ -34,6 +34,13 @@ extension RunRecord {
         guard wasCutOff else { return .newRun(after: self) }
         return now < startedAt + resumeWindow ? .resume(self) : .expire(self)
     }
+
+    /// Whether what this run sent still holds back the same notifications at `now`: within its dedupe window, measured
+    /// from its start. Past it, its idempotency keys hold nothing back, so a start with the same data sends it again
+    /// (a weekly digest to an unchanged segment goes out every week).
+    package func holdsBack(at now: Double) -> Bool {
+        now < startedAt + resumeWindow
+    }
 }
 
 /// What a start of a pipeline does about the newest run of its identity.

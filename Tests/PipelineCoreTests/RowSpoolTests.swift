@@ -75,6 +75,12 @@ private final class MemorySpool: RowSpool, ItemLedger {
     func spoolLines(_ spool: Int64, after: Int, limit: Int) throws(LedgerError) -> [String] {
         spools.withLock { Array(($0[spool]?.lines ?? []).dropFirst(after).prefix(limit)) }
     }
+    func completedSpool(step: Int, source: String) throws(LedgerError) -> SpooledRows? {
+        spools.withLock { $0[Int64(step)]?.rows }
+    }
+    func discardLines(step: Int, source: String) throws(LedgerError) {
+        spools.withLock { $0[Int64(step)]?.lines = [] }
+    }
 
     final class Filler: SpoolFiller {
         let spool: MemorySpool

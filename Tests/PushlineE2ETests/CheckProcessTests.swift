@@ -52,8 +52,10 @@ extension BatchRunProcessTests {
             done.stdout.contains("completed at") && done.stdout.contains("a live run would send nothing"),
             "\(done.stdout)")
         #expect(
-            done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
-        #expect(done.stdout.contains("3 already sent"), "the plan knows what was sent: \(done.stdout)")
+            done.stdout.hasSuffix("done: the same data completed; a live run would send nothing\n"), "\(done.stdout)")
+        #expect(
+            done.stdout.contains("[1/1] send: not run: the sources gave the rows run"),
+            "the plan read the file and found the rows a completed run sent: \(done.stdout)")
         #expect(try await emulator.stop() == 0)
     }
 
@@ -79,7 +81,7 @@ extension BatchRunProcessTests {
         let done = try PushlineProcess(["check", digest, "--shard", "1/4"], environment: env)
         #expect(try await done.waitForExit() == 0, "\(done.stdout)")
         #expect(
-            done.stdout.hasSuffix("done: the same run completed; a live run would send nothing\n"), "\(done.stdout)")
+            done.stdout.hasSuffix("done: the same data completed; a live run would send nothing\n"), "\(done.stdout)")
         let other = try PushlineProcess(["check", digest, "--shard", "2/4"], environment: env)
         #expect(try await other.waitForExit() == 0, "\(other.stdout)")
         #expect(other.stdout.contains("a live run would start a new run of part 2/4"), "\(other.stdout)")

@@ -69,10 +69,10 @@ struct ChangingDataRunTests {
         #expect(rerun?.steps.first?.summary.hasPrefix("read 3 rows") == true, "the new run read the table afresh")
         #expect(try await store.run(matching: secondId)?.generation == 1, "a spool of its own")
 
-        fixture.advance(86_400)
-        let (nextNight, same) = try await run(fixture)
-        guard case .alreadyCompleted(let report) = nextNight else {
-            Issue.record("the next night's same rows ran again: \(nextNight)")
+        fixture.advance(3_600)
+        let (later, same) = try await run(fixture)
+        guard case .alreadyCompleted(let report) = later else {
+            Issue.record("the same rows ran again within the window: \(later)")
             return
         }
         #expect(report.runId == secondId && same == nil)
@@ -81,6 +81,13 @@ struct ChangingDataRunTests {
         #expect(changed == .finished(exitCode: 0))
         #expect(third?.steps.first?.summary.hasPrefix("read 2 rows") == true)
         #expect(try await store.runs(limit: 10).count == 3)
+
+        // Past the completed run's dedupe window its keys hold nothing back: the same rows are a run again, as they
+        // would be sent again (a weekly digest to an unchanged segment goes out every week).
+        fixture.advance(Double(BatchOptions.defaultDedupeWindow) + 1)
+        let (nextWeek, fourth) = try await run(fixture)
+        #expect(nextWeek == .finished(exitCode: 0) && fourth?.runId != third?.runId)
+        #expect(try await store.runs(limit: 10).count == 4)
     }
 
     @Test(

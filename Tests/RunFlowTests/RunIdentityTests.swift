@@ -39,8 +39,10 @@ struct RunIdentityTests {
         #expect(!digest.contains("RunFlowTestKey"))
     }
 
-    @Test("an input file a step reads is part of the identity: edited, it is a new run")
-    func inputFilesCount() async throws {
+    @Test(
+        "a for-each file is data, not identity: edited, it is the same run (its rows are compared once read); moved, another"
+    )
+    func forEachFilesAreData() async throws {
         let text = """
             version: 1
             hubs:
@@ -60,6 +62,10 @@ struct RunIdentityTests {
         try "user\nu1\nu2\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
         let before = try await identity(fixture)
         try "user\nu1\nu3\n".write(toFile: fixture.directory + "/rows.csv", atomically: true, encoding: .utf8)
+        #expect(try await identity(fixture) == before)
+        try "user\nu1\nu3\n".write(toFile: fixture.directory + "/other.csv", atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "rows.csv", with: "other.csv").write(
+            toFile: fixture.pipelinePath, atomically: true, encoding: .utf8)
         #expect(try await identity(fixture) != before)
     }
 

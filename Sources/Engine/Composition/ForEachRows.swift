@@ -24,6 +24,11 @@ enum ForEachRows: Sendable {
         }
     }
 
+    /// The file it names, when it names one (opened when the pipeline was built); nil for an earlier step's rows.
+    var file: RowSource? {
+        if case .opened(let source) = self { source } else { nil }
+    }
+
     /// Reads `for-each` from `options` of a step of `kind`, opening a file now (relative to the pipeline, or to the
     /// current directory when a reference gave the path whole) and reporting a problem at its value. `declared` gives
     /// the columns an earlier step declares for a rows output, and how to name it.

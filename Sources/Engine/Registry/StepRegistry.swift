@@ -76,9 +76,11 @@ package struct StepRegistry: Sendable {
             let samples = checkReferences(in: invocation, of: kind, steps: steps, diagnostics)
             let step = Self.deferred(kind, reader, context, rows: rows, samples: samples)
             if case .unusable = rows { return nil }
-            return BuiltStep(
+            var built = BuiltStep(
                 index: invocation.index, kind: kind, location: invocation.location, step: step,
                 declaredId: invocation.id, name: invocation.name, condition: invocation.condition)
+            built.forEachFile = rows.file
+            return built
         }
         let built = kind.build(reader, rows: rows.source, in: context)
         // Rows that cannot be read were reported; the step was built only to report its other problems too.
@@ -95,9 +97,11 @@ package struct StepRegistry: Sendable {
             }
             return nil
         }
-        return BuiltStep(
+        var builtStep = BuiltStep(
             index: invocation.index, kind: kind, location: invocation.location, step: step, declaredId: invocation.id,
             name: invocation.name, condition: invocation.condition)
+        builtStep.forEachFile = rows.file
+        return builtStep
     }
 
     /// The columns `reference`'s step declares for its rows before the run (a SQLite query prepared, a plugin's

@@ -18,6 +18,8 @@ package struct BuiltStep: Sendable {
     package var name: String?
     /// When the step runs.
     package var condition: StepCondition
+    /// The file its `for-each` names, when it names one (not an earlier step's rows): a source the run keeps a copy of.
+    package var forEachFile: RowSource?
 
     /// Creates a built step of `kind`.
     package init(
@@ -43,4 +45,7 @@ package struct BuiltStep: Sendable {
     package var isReadFirst: Bool {
         step.readsSource && (condition == .success || condition == .always)
     }
+
+    /// True when a new run's data is known only once it has read it: a source read first, or a `for-each` file.
+    package var readsData: Bool { isReadFirst || forEachFile != nil }
 }

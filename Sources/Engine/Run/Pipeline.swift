@@ -12,9 +12,9 @@ package struct Pipeline: Sendable {
         steps.map(\.step.concurrency).max() ?? 1
     }
 
-    /// True when a step reads its rows from a source (a query, a rows plugin) before the others run: a new run's
-    /// data is then known only once it has read them.
+    /// True when a step reads its rows from a source (a query, a rows plugin, a `for-each` file): a new run's data is
+    /// then known only once it has read them (its identity holds the file's path, not its content).
     package var readsSources: Bool {
-        steps.contains(where: \.isReadFirst)
+        steps.contains(where: \.readsData)
     }
 }

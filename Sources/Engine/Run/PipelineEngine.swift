@@ -57,7 +57,12 @@ package struct PipelineEngine: Sendable {
             context.stepId = built.declaredId
             return context
         }
-        let (checks, rejections) = await checkInputs(pipeline, context: { context(for: $0) })
+        // The `for-each` files the run reads are its copies of them, kept with the run (a resume reads what it first read).
+        let files = await keepForEachFiles(pipeline, batch: batch, dryRun: dryRun, state: state, started: started)
+        if let failed = files.failure { return failed }
+        let (checks, rejections) = await RowFiles.$copies.withValue(files.copies) {
+            await checkInputs(pipeline, context: { context(for: $0) })
+        }
         if !rejections.isEmpty {
             let records = pipeline.steps.map { built in
                 rejections[built.index].map { Self.named($0, built) }
@@ -75,9 +80,12 @@ package struct PipelineEngine: Sendable {
         var early: [Int: Executed] = [:]
         if !batch.isResume {
             for built in pipeline.steps where built.isReadFirst {
-                early[built.index] = await execute(built, in: context(for: built, check: checks[built.index]))
+                early[built.index] = await execute(
+                    built, in: context(for: built, check: checks[built.index]), files: files.copies)
             }
-            if let decide = batch.sourcesRead, let reason = await decide(Self.rowDigests(early)) {
+            if let decide = batch.sourcesRead,
+                let reason = await decide(Self.rowDigests(early).merging(files.digests) { read, _ in read })
+            {
                 var report = RunReport(
                     pipeline: pipeline.document.file, dryRun: dryRun, startedAt: started, finishedAt: clock.now(),
                     status: .succeeded,
@@ -155,7 +163,7 @@ package struct PipelineEngine: Sendable {
             if let done = early.removeValue(forKey: built.index) {
                 executed = done
             } else {
-                executed = await execute(built, in: context)
+                executed = await execute(built, in: context, files: files.copies)
             }
             let (produced, reachedNoDevice) = (executed.produced, executed.reachedNoDevice)
             var record = executed.record
@@ -190,25 +198,15 @@ package struct PipelineEngine: Sendable {
         return report
     }
 
-    /// What running one step gave: its record, the outputs it produced (nil when it produced none), and whether its
-    /// notifications reached no device.
-    struct Executed: Sendable {
-        var record: StepRecord
-        var produced: StepOutputs?
-        var reachedNoDevice = false
-        /// The step refused its input before sending anything (`StepFailure.rejectsInput`).
-        var rejectsInput = false
-    }
-
     /// Runs one step in its own span (its hub requests are the span's children, through the task-local context) and records
     /// what it did or why it failed.
-    private func execute(_ built: BuiltStep, in context: StepContext) async -> Executed {
+    private func execute(_ built: BuiltStep, in context: StepContext, files: [String: String]) async -> Executed {
         let location = built.location.description
         let stepStart = ContinuousClock.now
         return await withSpan("step \(built.index) \(built.title)") { span in
             var executed: Executed
             do {
-                let result = try await built.step.run(in: context)
+                let result = try await RowFiles.$copies.withValue(files) { try await built.step.run(in: context) }
                 let status: StepRecord.Status =
                     result.interrupted ? .interrupted : result.items?.isPartial == true ? .partial : .succeeded
                 var record = StepRecord(

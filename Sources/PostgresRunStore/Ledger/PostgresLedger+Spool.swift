@@ -76,6 +76,23 @@ extension PostgresLedger: RowSpool, SpoolWriting {
         }
     }
 
+    func completedSpool(step: Int, source: String) async throws(LedgerError) -> SpooledRows? {
+        guard let record else { return nil }
+        return try await completeSpool(step: step, source: source, of: record)
+    }
+
+    func discardLines(step: Int, source: String) async throws(LedgerError) {
+        guard let record else { return }
+        let (identity, generation) = (record.identity, record.generation)
+        try await write("discarding spooled rows") { connection, _, _ in
+            try await connection.query(
+                """
+                DELETE FROM pushline.spool_rows WHERE spool IN (SELECT id FROM pushline.spools
+                    WHERE identity = \(identity) AND generation = \(generation) AND step = \(step) AND source = \(source) AND state = 1)
+                """, logger: self.store.logger)
+        }
+    }
+
     /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
     private func completeSpool(step: Int, source: String, of record: RunRecord) async throws(LedgerError)
         -> SpooledRows?

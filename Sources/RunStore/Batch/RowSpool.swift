@@ -13,6 +13,12 @@ package protocol RowSpool: AnyObject, Sendable {
     func claimSpool(step: Int, source: String, now: Double) async throws(LedgerError) -> SpoolClaim
     /// Up to `limit` lines of the spool after row number `after`, in order.
     func spoolLines(_ spool: Int64, after: Int, limit: Int) async throws(LedgerError) -> [String]
+    /// The spool of this run's identity and generation for `step` and `source` when it is complete; nil otherwise. Only
+    /// looks (a dry run, and a new run comparing its data with a completed run's, read what that run kept).
+    func completedSpool(step: Int, source: String) async throws(LedgerError) -> SpooledRows?
+    /// Removes the lines of this run's spool for `step` and `source`, keeping its record (count and digest): a run that
+    /// ran to its end never reads them again, and a later run compares with the digest alone.
+    func discardLines(step: Int, source: String) async throws(LedgerError)
 }
 
 /// What claiming a spool found.

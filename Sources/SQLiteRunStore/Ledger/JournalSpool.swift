@@ -96,6 +96,29 @@ final class JournalSpool: RowSpool, SpoolWriting {
         }
     }
 
+    package func completedSpool(step: Int, source: String) async throws(LedgerError) -> SpooledRows? {
+        try await completeSpool(step: step, source: source)
+    }
+
+    package func discardLines(step: Int, source: String) async throws(LedgerError) {
+        let record = self.record
+        try await ledger.ledgerCall { () throws(RunStoreError) in
+            try await journal.withConnection { (connection) throws(RunStoreError) in
+                try connection.execute(
+                    """
+                    DELETE FROM spool_rows WHERE spool IN (SELECT id FROM spools
+                        WHERE identity = ?1 AND generation = ?2 AND step = ?3 AND source = ?4 AND state = 1)
+                    """
+                ) { (statement) throws(RunStoreError) in
+                    try statement.bind(1, record.identity)
+                    try statement.bind(2, Int64(record.generation))
+                    try statement.bind(3, Int64(step))
+                    try statement.bind(4, source)
+                }
+            }
+        }
+    }
+
     /// The complete spool of this run's identity and generation for `step` and `source`, if there is one.
     private func completeSpool(step: Int, source: String) async throws(LedgerError)
         -> SpooledRows?
