@@ -416,7 +416,10 @@ let package = Package(
         // The run-store contract: every implementation passes the same suite.
         .testTarget(
             name: "RunStoreTests",
-            dependencies: ["RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore", "TestSupport"]),
+            dependencies: [
+                "RunStore", "SQLiteRunStore", "PostgresRunStore", "PipelineCore", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "PostgresRunStoreTests",
             dependencies: ["PostgresRunStore", "RunStore", "PipelineCore", "TestSupport"]),

@@ -29,6 +29,11 @@ package struct Console: Sendable {
         preconditionFailure("this console cannot end the process (code \(code)); the executable gives `endNow`")
     }
 
+    /// True for the process's own console (`standard`): a run through it watches the process's SIGINT and SIGTERM. A
+    /// console made for a host that runs commands inside its own process (a test) leaves the process's signals alone:
+    /// they are not its to take, and runs at once in one process would install and remove the same handlers.
+    package var ownsSignals = false
+
     /// This console with other streams (a quiet one for checks whose words are collected elsewhere).
     package func writing(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void)
         -> Console
@@ -52,10 +57,14 @@ package struct Console: Sendable {
     }
 
     /// The process's own streams, environment and clock.
-    package static let standard = Console(
-        out: { write($0, to: STDOUT_FILENO) },
-        err: { write($0, to: STDERR_FILENO) },
-        environment: ProcessInfo.processInfo.environment, clock: .system, isTerminal: isatty(STDERR_FILENO) == 1)
+    package static let standard: Console = {
+        var console = Console(
+            out: { write($0, to: STDOUT_FILENO) },
+            err: { write($0, to: STDERR_FILENO) },
+            environment: ProcessInfo.processInfo.environment, clock: .system, isTerminal: isatty(STDERR_FILENO) == 1)
+        console.ownsSignals = true
+        return console
+    }()
 
     /// Writes all of `text` to `descriptor`. When the reader has gone (`pushline … | head`), the process
     /// ends as Unix tools do, by SIGPIPE, rather than with a crash and a backtrace (Foundation's

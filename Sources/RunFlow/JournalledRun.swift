@@ -230,7 +230,9 @@ struct JournalledRun {
 
     /// Records how the run ended; a store that cannot be written now is reported, not fatal (every item is
     /// recorded already).
-    func finish(_ report: RunReport, exitCode: Int32, console: Console) async {
+    /// Records the end of the run; false when the journal could not record it (the run then still reads as running).
+    @discardableResult
+    func finish(_ report: RunReport, exitCode: Int32, console: Console) async -> Bool {
         let status: RunStatus =
             switch report.status {
             case .succeeded, .undelivered: .completed
@@ -248,8 +250,11 @@ struct JournalledRun {
         } catch {
             console.errorLine(
                 "pushline: warning: cannot record the end of run \(record.id) in the journal: \(error.message)")
+            await prune(console: console)
+            return false
         }
         await prune(console: console)
+        return true
     }
 
     /// Prunes the pipeline's runs older than its `retention:`, this one spared; a prune that fails is reported, never

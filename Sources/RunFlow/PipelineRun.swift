@@ -107,7 +107,7 @@ package struct PipelineRun: Sendable {
             return .alreadyCompleted(Self.notRun(pipeline, because: reason, completed: completed, clock: console.clock))
         }
         let stop = self.stop ?? StopSignal()
-        let signals = watchSignals ? await SignalWatch(stop: stop, console: console) : nil
+        let signals = watchSignals && console.ownsSignals ? await SignalWatch(stop: stop, console: console) : nil
         do {
             let outcome: Outcome
             switch try await send(pipeline, engine: engine, runs: runs, stop: stop, signals: signals, console: console)
@@ -209,8 +209,10 @@ package struct PipelineRun: Sendable {
         result.runId = runs.record.id
         result.resumed = runs.isResume
         let code = RunExit.of(result.status, signal: signals?.signal)
-        await runs.finish(result, exitCode: code, console: console)
-        await Self.discardFileCopies(of: pipeline, after: result, shard: shard, ledger: control.ledger)
+        // A run whose end the journal did not record still reads as running, and resumes: its copies stay.
+        if await runs.finish(result, exitCode: code, console: console) {
+            await Self.discardFileCopies(of: pipeline, after: result, shard: shard, ledger: control.ledger)
+        }
         return .sent(result, code)
     }
 
@@ -249,7 +251,7 @@ extension PipelineRun {
             return
         }
         for built in pipeline.steps where built.forEachFile != nil {
-            try? await spool.discardLines(step: built.index, source: FileSpooler.source)
+            try? await spool.discardLines(step: built.index, source: FileSpooler.source(split: nil))
         }
     }
 }

@@ -23,7 +23,10 @@ struct SourceComparison: Sendable {
         // A step's `for-each` file: what the completed run kept of it (its copy's digest).
         let spool = store.ledger(for: completed, lock: nil).rowSpool
         for step in digests.keys where before[step] == nil {
-            guard let kept = try? await spool?.completedSpool(step: step, source: FileSpooler.source) else { continue }
+            guard
+                let kept = try? await spool?.completedSpool(
+                    step: step, source: FileSpooler.source(split: completed.shard))
+            else { continue }
             let name = steps.first { $0.step == step }?.stepId ?? "step \(step)"
             before[step] = (kept.digest, -1, name)
         }

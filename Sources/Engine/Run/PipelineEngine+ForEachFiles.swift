@@ -27,7 +27,7 @@ extension PipelineEngine {
             do throws(StepFailure) {
                 if !dryRun, let ledger = batch.ledger, ledger.isWritable, let spool = ledger.rowSpool {
                     let kept = try await FileSpooler.copy(
-                        source.path, shown: source.shown, step: built.index, spool: spool,
+                        source.path, shown: source.shown, step: built.index, split: batch.shard, spool: spool,
                         now: { [clock] in clock.now().timeIntervalSince1970 }, stop: batch.stop, logger: logger)
                     state.addTemporaryFile(kept.copy)
                     files.copies[source.path] = kept.copy
@@ -38,7 +38,8 @@ extension PipelineEngine {
                             metadata: ["step": "\(built.index):\(built.title)", "file": "\(source.shown)"])
                     }
                 } else if batch.isResume, let spool = batch.ledger?.rowSpool,
-                    let rows = try? await spool.completedSpool(step: built.index, source: FileSpooler.source)
+                    let rows = try? await spool.completedSpool(
+                        step: built.index, source: FileSpooler.source(split: batch.shard))
                 {
                     let copy = try await FileSpooler.copy(of: rows, spool: spool, shown: source.shown)
                     state.addTemporaryFile(copy)

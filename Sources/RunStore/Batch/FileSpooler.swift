@@ -11,8 +11,11 @@ import PipelineCore
 /// UTF-8, `b` and its base64 when it is not (a malformed row stays malformed in the copy). The spool's digest is
 /// the digest of those lines (`digest(ofFileAt:)` gives the same for the file itself).
 package enum FileSpooler {
-    /// The spool's source name: one `for-each` a step.
-    package static let source = "for-each file"
+    /// The spool's source name for a run split as `shard` says: one `for-each` a step. The split is part of it, because
+    /// runs split another way number their generations apart (a whole run's generation 0 is not its parts').
+    package static func source(split shard: Shard?) -> String {
+        shard.map { "for-each file, \($0.count) parts" } ?? "for-each file"
+    }
     /// Bytes a chunk holds.
     static let chunkBytes = 1 << 16
     /// Chunks a page of the spool holds (one transaction each).
@@ -21,10 +24,11 @@ package enum FileSpooler {
     /// The copy of `path` this run reads (a temporary file only this user can read, which the caller removes), the
     /// digest of its content, and whether it was read from the file now or spooled by an earlier attempt or part.
     package static func copy(
-        _ path: String, shown: String, step: Int, spool: any RowSpool, now: @Sendable () -> Double,
-        stop: StopSignal, logger: Logger
+        _ path: String, shown: String, step: Int, split shard: Shard?, spool: any RowSpool,
+        now: @Sendable () -> Double, stop: StopSignal, logger: Logger
     ) async throws(StepFailure) -> (copy: String, digest: String, origin: RowSpooler.Origin) {
         var waited = false
+        let source = source(split: shard)
         while true {
             switch try await stored({ () async throws(LedgerError) in
                 try await spool.claimSpool(step: step, source: source, now: now())
@@ -33,18 +37,24 @@ package enum FileSpooler {
                 return (try await copyOut(rows, spool: spool, shown: shown), rows.digest, .spooled)
             case .busy:
                 // Another part of the split run is copying the file; its lock goes when it ends or dies.
-                if stop.isRequested {
-                    throw StepFailure("stopped while another part of the run was keeping '\(shown)'").coded(.stopped)
-                }
                 if !waited { logger.info("waiting for another part of the run to keep the rows of '\(shown)'") }
                 waited = true
-                try? await Task.sleep(for: .milliseconds(250))
+                do { try await Task.sleep(for: .milliseconds(250)) } catch {}
+                if stop.isRequested || Task.isCancelled {
+                    throw StepFailure("stopped while another part of the run was keeping '\(shown)'").coded(.stopped)
+                }
             case .fill(let filler):
-                do {
-                    let (copy, digest, count) = try await copyIn(path, shown: shown, into: filler)
-                    _ = try await stored({ () async throws(LedgerError) in
-                        try await filler.complete(columns: [], count: count, digest: digest, now: now())
-                    })
+                do throws(StepFailure) {
+                    let (copy, digest, count) = try await copyIn(path, shown: shown, into: filler, stop: stop)
+                    do throws(StepFailure) {
+                        _ = try await stored({ () async throws(LedgerError) in
+                            try await filler.complete(columns: [], count: count, digest: digest, now: now())
+                        })
+                    } catch {
+                        // Another process took the spool over: this copy is not the run's, and holds its people's rows.
+                        try? FileManager.default.removeItem(atPath: copy)
+                        throw error
+                    }
                     await filler.release()
                     return (copy, digest, .read)
                 } catch {
@@ -64,14 +74,14 @@ package enum FileSpooler {
         return digest.finish()
     }
 
-    /// The spool's line for `chunk`.
-    static func line(_ chunk: Data) -> String {
-        if let text = String(validating: chunk, as: UTF8.self) { return "t" + text }
+    /// The spool's line for `chunk`: its text, unless it is not UTF-8 or holds a NUL (which PostgreSQL's text refuses).
+    package static func line(_ chunk: Data) -> String {
+        if !chunk.contains(0), let text = String(validating: chunk, as: UTF8.self) { return "t" + text }
         return "b" + chunk.base64EncodedString()
     }
 
     /// The bytes `line` holds, or nil when it is not a spool's line.
-    static func bytes(_ line: String) -> Data? {
+    package static func bytes(_ line: String) -> Data? {
         switch line.first {
         case "t": Data(line.utf8.dropFirst())
         case "b": Data(base64Encoded: String(line.dropFirst()))
@@ -80,8 +90,8 @@ package enum FileSpooler {
     }
 
     /// Reads the file into the spool page by page, writing the same bytes to the copy the run reads.
-    private static func copyIn(_ path: String, shown: String, into filler: any SpoolFiller) async throws(StepFailure)
-        -> (copy: String, digest: String, count: Int)
+    private static func copyIn(_ path: String, shown: String, into filler: any SpoolFiller, stop: StopSignal)
+        async throws(StepFailure) -> (copy: String, digest: String, count: Int)
     {
         guard let input = FileHandle(forReadingAtPath: path) else {
             throw StepFailure("for-each file '\(shown)' cannot be read").coded(.inputRejected)
@@ -103,6 +113,10 @@ package enum FileSpooler {
                     count += 1
                 }
                 if page.count >= chunksPerPage || (chunk.isEmpty && !page.isEmpty) {
+                    // A stop between pages: a file of gigabytes is not copied whole first.
+                    if stop.isRequested {
+                        throw StepFailure("stopped while keeping '\(shown)' with the run").coded(.stopped)
+                    }
                     try await stored { () async throws(LedgerError) in try await filler.append(page) }
                     page.removeAll(keepingCapacity: true)
                 }

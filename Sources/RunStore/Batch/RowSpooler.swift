@@ -55,6 +55,9 @@ package struct RowSpooler: Sendable {
             )
         }
         var waited = false
+        // Runs split another way number their generations apart: the split is part of the spool's name, so a whole run
+        // never reads the spool of a split run's generation of the same number, nor the other way round.
+        let source = source + (context.batch.shard.map { ", \($0.count) parts" } ?? "")
         while true {
             switch try await Self.stored({ () async throws(LedgerError) in
                 try await spool.claimSpool(step: step, source: source, now: now())
