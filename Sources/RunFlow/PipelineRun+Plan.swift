@@ -98,7 +98,7 @@ extension PipelineRun {
     }
 }
 
-/// The verdict as last told (the comparison may refine the decision's words).
+/// The verdict as it was told (the decision's words, or what the journal or the sources settled), read at the end.
 private final class Verdict: Sendable {
     private let value: Mutex<String>
     init(_ text: String) { value = Mutex(text) }

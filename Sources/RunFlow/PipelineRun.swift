@@ -240,7 +240,7 @@ package struct PipelineRun: Sendable {
 
 }
 
-/// True the first time it is asked, false ever after: a front end is told of its run once.
+/// What a run that ran to its end does with the copies of its `for-each` files.
 extension PipelineRun {
     /// The copies of its `for-each` files a run that ran to its end kept (`FileSpooler`): it is never resumed, and a later
     /// run compares with their digests alone, so their content goes (a split run's other parts may still read them).
@@ -256,7 +256,8 @@ extension PipelineRun {
     }
 }
 
-/// True the first time it is asked, false after.
+/// True the first time it is asked, false ever after: a front end is told of its run once, a dry run says its verdict
+/// once.
 final class Once: Sendable {
     private let asked = Mutex(false)
 
