@@ -175,9 +175,10 @@ let package = Package(
         .target(
             name: "PostgresRunStore",
             dependencies: [
-                "RunStore", "PipelineCore",
+                "RunStore", "PipelineCore", "LoopExecutor",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -204,7 +205,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                "LoopExecutor",
             ]),
+        // An event loop as a task executor, for the edges whose tasks await a loop's channels (HubHTTP, PostgresRunStore).
+        .target(name: "LoopExecutor", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
         // HTTP/1.1 serving for the emulator and `pushline serve`: listening, TLS, graceful shutdown, the peer of a
         // request. Hummingbird (a framework both servers may use) and the NIO/lifecycle types beneath it.
         .target(

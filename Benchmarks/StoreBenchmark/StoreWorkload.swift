@@ -2,12 +2,14 @@ import Foundation
 import PipelineCore
 import RunStore
 
-/// The journal traffic of a batch send, item by item as `BatchRunner` makes it: the duplicate check of the
-/// item's idempotency key, the item marked `sending` (its own transaction, before its request would be
-/// written), and outcomes recorded 64 at a time. No request is sent: this measures the store alone.
+/// The journal traffic of a batch send as `BatchRunner` makes it: the next 64 items' idempotency keys looked up
+/// together, then groups of `group` items, each one transaction that records the outcomes of the group before it
+/// and claims and marks this group `sending` (the group commit, before its requests would be written). `group` 1 is
+/// every item marked on its own, as a hub answering one request at a time leaves it. No request is sent: this
+/// measures the store alone.
 struct StoreWorkload {
-    /// Items per recorded group, as the runner flushes.
-    static let flushEvery = 64
+    /// Items whose keys are looked up together, as the runner reads ahead.
+    static let lookahead = 64
 
     /// What one pass measured.
     struct Measurement {
@@ -21,6 +23,8 @@ struct StoreWorkload {
     }
 
     let store: any RunStore
+    /// Items marked per transaction: the runner's commit group (half its pool: 8 at concurrency 16).
+    var group = 8
 
     /// Runs `items` items through a fresh run of a pipeline named `pipeline`, holding its lock as a run does.
     func measure(items: Int, pipeline: String) async throws -> Measurement {
@@ -34,18 +38,25 @@ struct StoreWorkload {
         let cpuBefore = Self.cpuSeconds()
         let clock = ContinuousClock()
         let start = clock.now
+        let claim = KeyClaim(since: now - 43_200)
         var pending: [LedgerOutcome] = []
-        for row in 1...max(1, items) {
-            let key = LedgerKey(step: 1, row: row)
-            let item = LedgerItem(
-                key: key, stepId: "send", origin: "rows.csv:\(row + 1)", digest: "digest-\(run.id)-\(row)",
-                idempotencyKey: "1:digest-\(run.id)-\(row)", target: "$UserId:{u-\(row)}")
-            _ = try await ledger.priorSend(key: item.idempotencyKey!, since: now - 43_200, excluding: key)
-            try await ledger.markSending([item])
-            pending.append(LedgerOutcome(item: item, state: .accepted, notificationId: "n-\(row)"))
-            if pending.count == Self.flushEvery {
-                try await ledger.record(pending)
-                pending.removeAll(keepingCapacity: true)
+        let rows = Array(1...max(1, items))
+        for ahead in stride(from: 0, to: rows.count, by: Self.lookahead) {
+            let next = rows[ahead..<min(ahead + Self.lookahead, rows.count)].map { row in
+                var item = LedgerItem(
+                    key: LedgerKey(step: 1, row: row), stepId: "send", origin: "rows.csv:\(row + 1)",
+                    digest: "digest-\(run.id)-\(row)", idempotencyKey: "1:digest-\(run.id)-\(row)",
+                    target: "$UserId:{u-\(row)}")
+                item.claimsKey = true
+                return item
+            }
+            _ = try await ledger.priorSends(
+                next.map { PriorAsk(key: $0.idempotencyKey!, item: $0.key) }, since: claim.since)
+            for start in stride(from: 0, to: next.count, by: max(1, group)) {
+                let marks = Array(next[start..<min(start + max(1, group), next.count)])
+                let held = try await ledger.commit(recording: pending, skips: [], marking: marks, claim: claim)
+                guard held.isEmpty else { throw BenchFailure("a fresh run's keys were held: \(held)") }
+                pending = marks.map { LedgerOutcome(item: $0, state: .accepted, notificationId: "n-\($0.key.row)") }
             }
         }
         if !pending.isEmpty { try await ledger.record(pending) }

@@ -7,9 +7,10 @@ import RunStore
 /// journalling each one so a run that is cut off resumes without doing anything twice.
 ///
 /// An item is one request, or a job of several (`BatchJob`). It is marked `sending` in the journal before
-/// its first request is written (the items admitted together, as requests in flight finish, in one
-/// transaction) and its outcome is recorded before it counts as done (every 64 items or 100 ms, in one
-/// transaction; progress every 500 ms). On a resumed run, items the journal shows done are
+/// its first request is written and its outcome is recorded before it counts as done: a group commit writes the
+/// outcomes of the items that finished and the marks of the next ones in one transaction, once half the pool is
+/// free or 2 ms passed (`BatchRunner+GroupCommit`); outcomes with nothing to mark go every 64 items or 100 ms;
+/// progress every 500 ms. On a resumed run, items the journal shows done are
 /// skipped, retriable failures are sent again, and items whose fate is unknown are reported, not resent —
 /// unless the run says `--resend-unknown`, or the item is repeatable (every request safe to repeat), which
 /// is done again under the id it journalled. Across runs, an item whose idempotency key another run of the
@@ -66,6 +67,8 @@ package struct BatchRunner: Sendable {
     package var keptItems = 0
     /// What messages call items.
     package var wording = Wording(item: "row", thing: "notification")
+    /// The longest a free slot waits for others before the next group is marked (`BatchRunner+GroupCommit`).
+    package var commitWindow = defaultCommitWindow
 
     /// Creates a runner for the step at `stepIndex` (1-based).
     package init(
@@ -184,28 +187,10 @@ package struct BatchRunner: Sendable {
                     admittedGroup.append((item, admitted))
                 }
                 if let ledger, !marks.isEmpty {
-                    // The keys are checked again as they are marked, in one transaction: a run that overlaps this one and
-                    // marked a key since its item was admitted here keeps it, and the item here is not sent.
-                    do throws(LedgerError) {
-                        let held = try await ledger.markSending(marks, claim: state.keyClaim)
-                        if !held.isEmpty {
-                            var sending: [(BatchItem, BatchState.Admitted)] = []
-                            for (item, admitted) in admittedGroup {
-                                if let prior = held[LedgerKey(step: stepIndex, row: item.row)] {
-                                    await state.hold(item, by: prior)
-                                } else {
-                                    sending.append((item, admitted))
-                                }
-                            }
-                            admittedGroup = sending
-                        }
-                    } catch {
-                        state.journalFailed(error)
-                        // Nothing of the group was marked, so nothing of it is sent; an item marked on its own is.
-                        admittedGroup.removeAll { item, admitted in
-                            if case .job(_, _?) = admitted { false } else { true }
-                        }
-                    }
+                    admittedGroup = await commit(admittedGroup, marks: marks, ledger: ledger, state: &state)
+                } else {
+                    // No group to commit: what finished is recorded every 64 items or 100 ms, as ever.
+                    await state.flushIfDue(ledger)
                 }
                 for (item, admitted) in admittedGroup {
                     switch admitted {
@@ -240,11 +225,15 @@ package struct BatchRunner: Sendable {
                     await state.flushIfDue(ledger)
                     continue
                 }
-                for (done, finished) in await completions.takeAll() {
+                var done = await completions.takeAll()
+                // Rows are left to admit: the next group's commit records these outcomes with its marks.
+                let grouping = ledger != nil && !governor.isPacing && !sourceDone && state.stop == nil
+                if grouping { await topUp(&done, from: completions, inFlight: inFlight) }
+                for (item, finished) in done {
                     inFlight -= 1
-                    await state.finish(done, finished, governor: governor)
+                    await state.finish(item, finished, governor: governor)
                 }
-                await state.flushIfDue(ledger)
+                await state.flushIfDue(ledger, committingNext: grouping)
             }
             // Requests already written finish and are recorded, whatever stopped admission.
             while inFlight > 0 {

@@ -17,9 +17,13 @@ extension BatchState {
         stop = BatchStop(.journal, message: message + earlier, hint: hint)
     }
 
-    mutating func flushIfDue(_ ledger: (any ItemLedger)?) async {
+    /// With `committingNext`, the next group's commit records what is pending (`commit(_:marking:)`), so only progress
+    /// is reported here.
+    mutating func flushIfDue(_ ledger: (any ItemLedger)?, committingNext: Bool = false) async {
         let now = ContinuousClock.now
-        if pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) { await flush(ledger) }
+        if !committingNext, pending.count >= BatchRunner.flushEvery || now - lastFlush >= .milliseconds(100) {
+            await flush(ledger)
+        }
         if now - lastReport >= .milliseconds(500) {
             lastReport = now
             runner.control.progress?.report(progress(), final: false)
@@ -41,6 +45,28 @@ extension BatchState {
                 } catch { journalFailed(error) }
             }
         }
+        countPending()
+    }
+
+    /// The group commit: journals pending outcomes (and skip ranges) and marks `marks` `sending` under the run's key
+    /// claim, in one transaction, then counts the outcomes. Returns the items a run holds the key of (not marked), or
+    /// nil when the journal failed: then nothing of `marks` was marked, and the outcomes are counted all the same (as
+    /// `flush` counts them).
+    mutating func commit(_ ledger: any ItemLedger, marking marks: [LedgerItem]) async -> [LedgerKey: PriorSend]? {
+        lastFlush = ContinuousClock.now
+        let records = pending.filter(\.journal).map(\.outcome)
+        let skips = skipsDue(writing: !records.isEmpty, final: false)
+        var held: [LedgerKey: PriorSend]?
+        do throws(LedgerError) {
+            held = try await ledger.commit(recording: records, skips: skips, marking: marks, claim: keyClaim)
+            skipsWritten(skips)
+        } catch { journalFailed(error) }
+        countPending()
+        return held
+    }
+
+    /// Counts the pending outcomes (journalled, or the journal failed) and keeps their reports.
+    private mutating func countPending() {
         guard !pending.isEmpty else { return }
         for recorded in pending {
             switch recorded.outcome.state {

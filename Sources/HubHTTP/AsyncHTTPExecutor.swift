@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import HubWire
+import LoopExecutor
 import NIOCore
 import NIOHTTP1
 import NIOPosix

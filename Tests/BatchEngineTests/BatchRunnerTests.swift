@@ -55,16 +55,18 @@ private let hub = HubDeclaration(
 /// Runs `rows` items through a `BatchRunner`; `keys` gives a row's idempotency key (none by default).
 func runBatch(
     rows: Int, transport: ScriptedTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
-    keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil
+    keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil,
+    commitWindow: Duration? = nil
 ) async throws -> BatchOutcome {
     let context = StepContext(
         logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
         document: PipelineDocument(file: "p.yaml", directory: ".", hubs: [hub]), state: RunState(),
         isDryRun: dryRun, transport: transport)
     let session = try context.session(for: hub)
-    let runner = BatchRunner(
+    var runner = BatchRunner(
         session: session, stepIndex: 1, stepId: "send", concurrency: concurrency, rate: rate, control: control,
         isDryRun: dryRun, dedupeWindow: window)
+    if let commitWindow { runner.commitWindow = commitWindow }
     var row = 0
     return try await runner.run { () throws(StepFailure) -> BatchItem? in
         guard row < rows else { return nil }
@@ -140,6 +142,30 @@ func runBatch(
         #expect(calls.first == 8)
         #expect(calls.reduce(0, +) == 64)
         #expect(calls.count < 64)
+        #expect(transport.maxInFlight <= 8)
+    }
+
+    @Test func aGroupCommitRecordsWhatFinishedAndMarksHalfThePoolAtOnce() async throws {
+        let ledger = MemoryLedger()
+        let unmarked = Mutex<[Int]>([])
+        let transport = rowTransport(onSend: { row in
+            if ledger.state(row) != .sending { unmarked.withLock { $0.append(row) } }
+        })
+        // A window no answer outlasts: every group waits for half the pool, whatever the machine's load.
+        let outcome = try await runBatch(
+            rows: 64, transport: transport, control: BatchControl(ledger: ledger), concurrency: 8,
+            commitWindow: .seconds(600))
+        #expect(outcome.counts.accepted == 64)
+        #expect(unmarked.withLock { $0 } == [], "every item is marked before its request")
+        let commits = ledger.commits.withLock { $0 }
+        #expect(commits.first == MemoryLedger.GroupCommit(recorded: 0, marked: 8))
+        // Until the rows run out, each later group is at least half the pool, with the outcomes of what finished.
+        for commit in commits.dropFirst().dropLast() {
+            #expect(commit.marked >= 4 && commit.recorded >= 4, "\(commit)")
+        }
+        #expect(commits.map(\.marked).reduce(0, +) == 64)
+        #expect(commits.count <= 1 + 56 / 4 + 1)
+        #expect((1...64).allSatisfy { ledger.state($0) == .accepted })
         #expect(transport.maxInFlight <= 8)
     }
 

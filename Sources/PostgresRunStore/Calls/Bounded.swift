@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// A call bounded in time, for the store's calls and for closing what they leave behind.
 enum Bounded {
@@ -19,30 +20,38 @@ enum Bounded {
         let started = ContinuousClock.now
         return try await withCheckedThrowingContinuation { continuation in
             outcome.attach(continuation)
-            let work = Task {
+            // On the store's loop, where its connections answer: the call's statements follow one another there.
+            let work = Task(executorPreference: StoreLoop.executor) {
                 do {
                     let value = try await body()
                     if !outcome.finish(.success(value)) { await late?(value) }
                 } catch { outcome.finish(.failure(error)) }
-                // Finished first: the timer has nothing left to do (thousands of calls must not leave sleepers behind).
+                // Finished first: the timer has nothing left to do (thousands of calls must not leave timers behind).
                 timer.cancel()
             }
-            timer.set(
-                Task {
-                    if let waiting, waiting.limit < limit {
-                        try? await Task.sleep(until: started + waiting.limit)
-                        if Task.isCancelled { return }
+            // A timer on the loop, not a sleeping task: each task costs thread hops, and every journal write comes here.
+            let expire = { @Sendable in
+                if outcome.finish(.failure(StoreDeadline(limit: limit, started: started))) { work.cancel() }
+            }
+            if let waiting, waiting.limit < limit {
+                timer.set(
+                    StoreLoop.loop.scheduleTask(in: Self.timeAmount(waiting.limit)) {
                         if waiting.call.giveUpWaiting() {
                             if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) {
                                 work.cancel()
                             }
                             return
                         }
-                    }
-                    try? await Task.sleep(until: started + limit)
-                    if Task.isCancelled { return }
-                    if outcome.finish(.failure(StoreDeadline(limit: limit, started: started))) { work.cancel() }
-                })
+                        timer.set(StoreLoop.loop.scheduleTask(in: Self.timeAmount(limit - waiting.limit), expire))
+                    })
+            } else {
+                timer.set(StoreLoop.loop.scheduleTask(in: Self.timeAmount(limit), expire))
+            }
         }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

@@ -7,23 +7,23 @@ import PostgresNIO
 import RunStore
 import Synchronization
 
-/// The timer task of one `within`, cancelled when the work finishes first.
+/// The timer of one `within`, cancelled when the work finishes first (and any timer set after that, at once).
 final class TimerBox: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    private let state = Mutex<(timer: Scheduled<Void>?, cancelled: Bool)>((nil, false))
 
-    func set(_ task: Task<Void, Never>) {
+    func set(_ timer: Scheduled<Void>) {
         let cancelled = state.withLock { value -> Bool in
-            value.task = task
+            value.timer = timer
             return value.cancelled
         }
-        if cancelled { task.cancel() }
+        if cancelled { timer.cancel() }
     }
 
     func cancel() {
-        let task = state.withLock { value -> Task<Void, Never>? in
+        let timer = state.withLock { value -> Scheduled<Void>? in
             value.cancelled = true
-            return value.task
+            return value.timer
         }
-        task?.cancel()
+        timer?.cancel()
     }
 }

@@ -11,19 +11,24 @@ extension PostgresLedger {
     /// process claiming the same key wait until this one commits; its check then sees this one's mark.
     func markSending(_ items: [LedgerItem], claim: KeyClaim) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         guard !items.isEmpty else { return [:] }
+        return try await commit(recording: [], skips: [], marking: items, claim: claim)
+    }
+
+    /// Records outcomes and skip ranges, then claims and marks the next items, in one transaction: a batch's group
+    /// commit. Its round trips: BEGIN; the fence's check with the claimed keys' advisory locks; the candidates for those
+    /// keys (read once the locks are held, so a claimer that committed first is seen); the outcomes and the marks in one
+    /// statement; COMMIT.
+    func commit(
+        recording outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], claim: KeyClaim
+    ) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+        guard !outcomes.isEmpty || !skips.isEmpty || !items.isEmpty else { return [:] }
         let held = HeldKeys()
-        try await write("marking items sending") { connection, seq, now in
-            let claiming = items.filter { $0.claimsKey && $0.idempotencyKey != nil }
+        let claiming = items.filter { $0.claimsKey && $0.idempotencyKey != nil }
+        let locking = claiming.compactMap { $0.idempotencyKey.map { StoredText.encode($0) } }
+        try await write(items.isEmpty ? "recording outcomes" : "marking items sending", locking: locking) {
+            connection, seq, now in
             var candidates: [String: [PriorSend]] = [:]
             if !claiming.isEmpty {
-                let keys = claiming.compactMap { $0.idempotencyKey.map { StoredText.encode($0) } }
-                // Read to the end: a lock that times out fails here, not as "transaction aborted" in the next statement.
-                let locked = try await connection.query(
-                    """
-                    SELECT pg_advisory_xact_lock(h)
-                    FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(\(keys)::text[]) AS k ORDER BY h) AS held
-                    """, logger: self.store.logger)
-                for try await _ in locked {}
                 candidates = try await Self.candidates(
                     connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since,
                     logger: self.store.logger)
@@ -35,11 +40,31 @@ extension PostgresLedger {
                     among: (candidates[key] ?? []).filter { !($0.sameRun && $0.key.map(asking.contains) == true) })
             }
             held.set(found)
-            for chunk in Self.chunks(marked, key: \.key) {
-                try await connection.query(Self.markSendingQuery(chunk, seq: seq, now: now), logger: self.store.logger)
-            }
+            try await self.write(outcomes, skips: skips, marking: marked, connection: connection, seq: seq, now: now)
         }
         return held.value
+    }
+
+    /// Records `outcomes` and `skips`, then marks `items`: the outcomes and marks in one statement when they fit one and
+    /// share no row, else in turn.
+    private func write(
+        _ outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], connection: PostgresConnection,
+        seq: Int, now: Double
+    ) async throws {
+        let recordChunks = Self.chunks(outcomes, key: \.item.key)
+        let markChunks = Self.chunks(items, key: \.key)
+        if recordChunks.count == 1, markChunks.count == 1,
+            Set(outcomes.map(\.item.key)).isDisjoint(with: items.map(\.key))
+        {
+            try await connection.query(
+                Self.recordAndMarkQuery(outcomes, marking: items, seq: seq, now: now), logger: store.logger)
+            try await record([], skips: skips, connection: connection, seq: seq, now: now)
+            return
+        }
+        try await record(outcomes, skips: skips, connection: connection, seq: seq, now: now)
+        for chunk in markChunks {
+            try await connection.query(Self.markSendingQuery(chunk, seq: seq, now: now), logger: store.logger)
+        }
     }
 }
 

@@ -70,32 +70,19 @@ final class PostgresLedger: ItemLedger {
     func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError) {
         guard !outcomes.isEmpty || !skips.isEmpty else { return }
         try await write("recording outcomes") { connection, seq, now in
-            for chunk in Self.chunks(outcomes, key: \.item.key) {
-                // A new row gets 0 attempts; an existing one keeps its count, step id, origin and digest (those
-                // were recorded when it was marked sending).
-                let query = Self.upsert(
-                    chunk, seq: seq, now: now, perRow: 11,
-                    bind: { outcome, binds in
-                        Self.bindItem(outcome.item, to: &binds)
-                        binds.append(outcome.state.rawValue)
-                        binds.append(StoredText.encode(outcome.notificationId))
-                        binds.append(StoredText.encode(outcome.error))
-                        binds.append(outcome.retriable)
-                    },
-                    tuple: { p in
-                        "(\(p[0 ..< 8].joined(separator: ", ")), 0, \(p[8]), \(p[9]), \(p[10]), $2)"
-                    },
-                    conflict: """
-                        idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
-                        target = coalesce(items.target, excluded.target), state = excluded.state,
-                        notification_id = excluded.notification_id, error = excluded.error, retriable = excluded.retriable,
-                        updated_at = excluded.updated_at
-                        """)
-                try await connection.query(query, logger: self.store.logger)
-            }
-            for skip in skips {
-                try await Self.write(skip, connection: connection, seq: seq, logger: self.store.logger)
-            }
+            try await self.record(outcomes, skips: skips, connection: connection, seq: seq, now: now)
+        }
+    }
+
+    /// The writes of `record(_:skips:)`, inside the caller's transaction.
+    func record(
+        _ outcomes: [LedgerOutcome], skips: [SkipRange], connection: PostgresConnection, seq: Int, now: Double
+    ) async throws {
+        for chunk in Self.chunks(outcomes, key: \.item.key) {
+            try await connection.query(Self.recordQuery(chunk, seq: seq, now: now), logger: store.logger)
+        }
+        for skip in skips {
+            try await Self.write(skip, connection: connection, seq: seq, logger: store.logger)
         }
     }
 
@@ -142,62 +129,6 @@ final class PostgresLedger: ItemLedger {
         }
     }
 
-    // MARK: - Writing
-
-    private static let insert = """
-        INSERT INTO pushline.items AS items (run, step, "row", step_id, origin, digest, idempotency_key, target, state, attempts,
-                                             notification_id, error, retriable, updated_at)
-        VALUES\u{20}
-        """
-
-    /// Marks `items` sending and counts an attempt (1 for a new item), clearing the previous attempt's id and error.
-    static func markSendingQuery(_ items: some Collection<LedgerItem>, seq: Int, now: Double) -> PostgresQuery {
-        upsert(
-            items, seq: seq, now: now, perRow: 7, bind: { item, binds in bindItem(item, to: &binds) },
-            tuple: { p in
-                "(\(p.joined(separator: ", ")), 'sending', 1, NULL, NULL, false, $2)"
-            },
-            conflict: """
-                step_id = excluded.step_id, origin = excluded.origin, digest = excluded.digest,
-                idempotency_key = excluded.idempotency_key, target = excluded.target,
-                state = 'sending', attempts = items.attempts + 1,
-                notification_id = NULL, error = NULL, retriable = false, updated_at = excluded.updated_at
-                """)
-    }
-
-    /// One multi-row `INSERT … ON CONFLICT DO UPDATE` of the items table: `$1` is the run, `$2` the time, then
-    /// `perRow` parameters per row, which `tuple` places (after `$1`) from their placeholders.
-    private static func upsert<Row>(
-        _ rows: some Collection<Row>, seq: Int, now: Double, perRow: Int,
-        bind: (Row, inout PostgresBindings) -> Void, tuple: ([String]) -> String,
-        conflict: String
-    ) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 2 + rows.count * perRow)
-        binds.append(seq)
-        binds.append(now)
-        var tuples: [String] = []
-        for row in rows {
-            let first = binds.count + 1
-            bind(row, &binds)
-            tuples.append("($1, " + tuple((0..<perRow).map { "$\(first + $0)" }).dropFirst())
-        }
-        return PostgresQuery(
-            unsafeSQL: insert + tuples.joined(separator: ", ") + " ON CONFLICT (run, step, \"row\") DO UPDATE SET "
-                + conflict,
-            binds: binds)
-    }
-
-    /// Binds step, row, step id, origin, digest, idempotency key and target.
-    private static func bindItem(_ item: LedgerItem, to binds: inout PostgresBindings) {
-        binds.append(item.key.step)
-        binds.append(item.key.row)
-        binds.append(StoredText.encode(item.stepId))
-        binds.append(StoredText.encode(item.origin))
-        binds.append(StoredText.encode(item.digest))
-        binds.append(StoredText.encode(item.idempotencyKey))
-        binds.append(StoredText.encode(item.target))
-    }
-
     /// `rows` in statement-sized chunks, in order. A key already in a chunk starts the next one: PostgreSQL's
     /// upsert refuses to touch one row twice in a statement, and a repeated key must behave as two writes in
     /// order (as it does in the SQLite journal).
@@ -220,8 +151,9 @@ final class PostgresLedger: ItemLedger {
 
     /// One fenced write transaction: the lock's epoch is checked first, under a share lock on its row, so a
     /// holder that was taken over cannot commit after the new holder started.
+    /// `locking` are stored idempotency keys whose advisory locks the transaction takes with the fence's check.
     func write(
-        _ doing: String,
+        _ doing: String, locking keys: [String] = [],
         _ body: @escaping @Sendable (PostgresConnection, Int, Double) async throws -> Void
     ) async throws(LedgerError) {
         let now = Date().timeIntervalSince1970
@@ -229,7 +161,7 @@ final class PostgresLedger: ItemLedger {
         try await ledgerCall {
             try await self.store.transaction(doing) { connection in
                 let seq = try await self.runSeq(connection)
-                try await self.store.checkFence(fence, connection)
+                try await self.store.checkFence(fence, locking: keys, connection)
                 try await body(connection, seq, now)
             }
         }

@@ -103,7 +103,9 @@ package final class PostgresStore: RunStore {
         configuration.options.maximumConnections = 8
         // An idle pooled connection whose server went away is found within seconds, before a write leases it.
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(5))
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // On the store's own loop, where its calls run (`StoreLoop`).
+        let client = PostgresClient(
+            configuration: configuration, eventLoopGroup: StoreLoop.group, backgroundLogger: logger)
         self.client = client
         calls = PostgresCalls(
             client: client, location: location, pauses: pauses, logger: logger, connectTimeout: settings.connectTimeout)

@@ -21,6 +21,12 @@ package protocol ItemLedger: AnyObject, Sendable {
     /// transaction; an item never marked `sending` (a malformed row) is inserted with no attempt. A skip range
     /// replaces the run's ranges of the step that it overlaps (the range, written shorter before).
     func record(_ outcomes: [LedgerOutcome], skips: [SkipRange]) async throws(LedgerError)
+    /// Records `outcomes` and `skips` as `record(_:skips:)` does, then marks `items` as `markSending(_:claim:)` does,
+    /// in one transaction: a batch's group commit, where the items that finished and the next ones to send are
+    /// journalled together (one commit, and one write of the pages they share, for a group of items).
+    func commit(
+        recording outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], claim: KeyClaim
+    ) async throws(LedgerError) -> [LedgerKey: PriorSend]
     /// Marks one item `sending` and records the id of what it is creating, in one transaction, so the id
     /// an earlier attempt obtained is never missing from the journal while the item is `sending` again.
     func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError)
@@ -74,6 +80,14 @@ extension ItemLedger {
     /// Records final outcomes, no skip ranges.
     package func record(_ outcomes: [LedgerOutcome]) async throws(LedgerError) {
         try await record(outcomes, skips: [])
+    }
+
+    /// For a ledger only one process writes (tests' in-memory ledgers): the outcomes, then the marks, in turn.
+    package func commit(
+        recording outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], claim: KeyClaim
+    ) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+        if !outcomes.isEmpty || !skips.isEmpty { try await record(outcomes, skips: skips) }
+        return try await markSending(items, claim: claim)
     }
 
     /// For a ledger only one process writes (tests' in-memory ledgers): the checks and the marks in turn. A store that

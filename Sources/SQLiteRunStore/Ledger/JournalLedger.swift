@@ -89,20 +89,27 @@ package final class JournalLedger: ItemLedger {
             try await journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = try runSeq(connection)
                 return try transaction(connection) { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
-                    let (marked, held) = try claim.partition(items, run: run ?? "", now: now) {
-                        (item, key) throws(RunStoreError) in
-                        try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key)
-                    }
-                    try insert(
-                        marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
-                        perRow: LedgerSQL.markSendingParametersPerRow
-                    ) { (item, statement, first) throws(RunStoreError) in
-                        try bindItem(item, to: statement, at: first)
-                    }
-                    return held
+                    try mark(items, claim: claim, connection: connection, seq: seq, now: now)
                 }
             }
         }
+    }
+
+    /// The claims and marks of `markSending(_:claim:)`, inside the caller's transaction.
+    func mark(_ items: [LedgerItem], claim: KeyClaim, connection: SQLiteConnection, seq: Int64, now: Double)
+        throws(RunStoreError) -> [LedgerKey: PriorSend]
+    {
+        let (marked, held) = try claim.partition(items, run: run ?? "", now: now) {
+            (item, key) throws(RunStoreError) in
+            try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key)
+        }
+        try insert(
+            marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
+            perRow: LedgerSQL.markSendingParametersPerRow
+        ) { (item, statement, first) throws(RunStoreError) in
+            try bindItem(item, to: statement, at: first)
+        }
+        return held
     }
 
     /// Records outcomes and skip ranges in one transaction; an item never marked `sending` is inserted with 0
@@ -115,20 +122,27 @@ package final class JournalLedger: ItemLedger {
             try await journal.withConnection { (connection) throws(RunStoreError) in
                 let seq = try runSeq(connection)
                 try transaction(connection) { () throws(RunStoreError) in
-                    try insert(
-                        outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
-                        perRow: LedgerSQL.recordParametersPerRow
-                    ) { (outcome, statement, first) throws(RunStoreError) in
-                        try bindItem(outcome.item, to: statement, at: first)
-                        try statement.bind(first + 6, StoredState.code(outcome.state))
-                        try statement.bindCompact(first + 7, outcome.notificationId)
-                        try statement.bind(first + 8, outcome.error)
-                        try statement.bind(first + 9, Int64(outcome.retriable ? 1 : 0))
-                    }
-                    for skip in skips { try Self.write(skip, connection: connection, seq: seq) }
+                    try record(outcomes, skips: skips, connection: connection, seq: seq, now: now)
                 }
             }
         }
+    }
+
+    /// The writes of `record(_:skips:)`, inside the caller's transaction.
+    func record(
+        _ outcomes: [LedgerOutcome], skips: [SkipRange], connection: SQLiteConnection, seq: Int64, now: Double
+    ) throws(RunStoreError) {
+        try insert(
+            outcomes, connection: connection, seq: seq, now: now, sql: LedgerSQL.record,
+            perRow: LedgerSQL.recordParametersPerRow
+        ) { (outcome, statement, first) throws(RunStoreError) in
+            try bindItem(outcome.item, to: statement, at: first)
+            try statement.bind(first + 6, StoredState.code(outcome.state))
+            try statement.bindCompact(first + 7, outcome.notificationId)
+            try statement.bind(first + 8, outcome.error)
+            try statement.bind(first + 9, Int64(outcome.retriable ? 1 : 0))
+        }
+        for skip in skips { try Self.write(skip, connection: connection, seq: seq) }
     }
 
     /// Records outcomes, no skip ranges.

@@ -48,14 +48,16 @@ enum LedgerSQL {
     }
 
     /// `record[n]` writes n rows (index 0 is unused). A new row gets 0 attempts; an existing one keeps its
-    /// count, origin and digest (those were recorded when it was marked sending).
+    /// count, origin, digest and idempotency key (those were recorded when it was marked sending). The key is not
+    /// assigned at all on conflict: SQLite rewrites an index entry whenever an UPDATE assigns a column the index reads,
+    /// even to its own value, and the key index's entries sit at random places, so each outcome wrote one more
+    /// index page.
     static let record: [String] = (0...rowsPerStatement).map { rows in
         insert
             + values(rows: rows, perRow: recordParametersPerRow) { p in
                 "(?1, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?\(p + 6), 0, ?\(p + 7), ?\(p + 8), ?\(p + 9), ?2)"
             } + """
                  ON CONFLICT (run, step, row) DO UPDATE SET
-                    idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
                     target = coalesce(items.target, excluded.target), state = excluded.state, notification_id = excluded.notification_id,
                     error = excluded.error, retriable = excluded.retriable, updated_at = excluded.updated_at
                 """

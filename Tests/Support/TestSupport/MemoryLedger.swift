@@ -89,6 +89,29 @@ package final class MemoryLedger: ItemLedger {
         }
     }
 
+    /// What each group commit (`commit(recording:skips:marking:claim:)`) carried, in call order.
+    package let commits = Mutex<[GroupCommit]>([])
+
+    /// The outcomes a group commit recorded and the items it asked to mark.
+    package struct GroupCommit: Sendable, Equatable {
+        package var recorded: Int
+        package var marked: Int
+
+        package init(recorded: Int, marked: Int) {
+            self.recorded = recorded
+            self.marked = marked
+        }
+    }
+
+    package func commit(
+        recording outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], claim: KeyClaim
+    ) async throws(LedgerError) -> [LedgerKey: PriorSend] {
+        if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
+        commits.withLock { $0.append(GroupCommit(recorded: outcomes.count, marked: items.count)) }
+        if !outcomes.isEmpty || !skips.isEmpty { try record(outcomes, skips: skips) }
+        return try await markSending(items, claim: claim)
+    }
+
     package func markSending(_ item: LedgerItem, creating id: String) throws(LedgerError) {
         try markSending([item])
         try assignId(id, to: item.key)
