@@ -226,21 +226,28 @@ package struct BatchRunner: Sendable {
                     continue
                 }
                 var done = await completions.takeAll()
-                // Rows are left to admit: the next group's commit records these outcomes with its marks.
-                let grouping = ledger != nil && !governor.isPacing && !sourceDone && state.stop == nil
-                if grouping { await topUp(&done, from: completions, inFlight: inFlight) }
+                if ledger != nil, !governor.isPacing, !sourceDone, state.stop == nil {
+                    await topUp(&done, from: completions, inFlight: inFlight)
+                }
                 for (item, finished) in done {
                     inFlight -= 1
                     await state.finish(item, finished, governor: governor)
                 }
-                await state.flushIfDue(ledger, committingNext: grouping)
+                // Rows are left to admit and nothing stops admission: the next group's commit records these outcomes
+                // with its marks. Otherwise they are recorded as ever, before the requests still in flight end.
+                let committingNext =
+                    ledger != nil && !governor.isPacing && !sourceDone && state.stop == nil && !stopSignal.isRequested
+                await state.flushIfDue(ledger, committingNext: committingNext)
             }
-            // Requests already written finish and are recorded, whatever stopped admission.
+            // Requests already written finish and are recorded, whatever stopped admission; what finished before them is
+            // recorded now, not after the slowest of them.
+            if !state.pending.isEmpty { await state.flush(ledger) }
             while inFlight > 0 {
                 for (done, finished) in await completions.takeAll() {
                     inFlight -= 1
                     await state.finish(done, finished, governor: governor)
                 }
+                await state.flushIfDue(ledger)
             }
             await state.flush(ledger, final: true)
         }

@@ -50,17 +50,21 @@ extension BatchState {
 
     /// The group commit: journals pending outcomes (and skip ranges) and marks `marks` `sending` under the run's key
     /// claim, in one transaction, then counts the outcomes. Returns the items a run holds the key of (not marked), or
-    /// nil when the journal failed: then nothing of `marks` was marked, and the outcomes are counted all the same (as
-    /// `flush` counts them).
+    /// nil when the journal failed: then nothing of the transaction was written, nothing of `marks` is sent, and the
+    /// outcomes stay pending for the batch's last flush to try again (a claim or mark that failed must not lose
+    /// answers the hub gave).
     mutating func commit(_ ledger: any ItemLedger, marking marks: [LedgerItem]) async -> [LedgerKey: PriorSend]? {
         lastFlush = ContinuousClock.now
         let records = pending.filter(\.journal).map(\.outcome)
         let skips = skipsDue(writing: !records.isEmpty, final: false)
-        var held: [LedgerKey: PriorSend]?
+        let held: [LedgerKey: PriorSend]
         do throws(LedgerError) {
             held = try await ledger.commit(recording: records, skips: skips, marking: marks, claim: keyClaim)
             skipsWritten(skips)
-        } catch { journalFailed(error) }
+        } catch {
+            journalFailed(error)
+            return nil
+        }
         countPending()
         return held
     }

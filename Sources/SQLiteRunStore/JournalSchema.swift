@@ -45,9 +45,9 @@ enum JournalSchema {
         // Incremental vacuum lets pruning give space back to the file system (`Journal+Prune`). It can only be chosen
         // while the file is empty, before WAL mode writes its first page; a file made by an earlier pushline gets it when
         // its first prune vacuums it whole.
-        // Pages of 1 KiB, not SQLite's 4 KiB: a batch's commit writes each page it changed to the WAL whole, and the key
-        // index's entries land at random places, so every item changed a page of its own. A new journal writes a third
-        // of the bytes (bench/README.md) for about a tenth more size; a journal made before keeps its pages.
+        // Pages of 1 KiB, not SQLite's 4 KiB: a commit writes each page it changed to the WAL whole, and the key index's
+        // entries land at random places, so every item changes an index page of its own. A new journal writes about a
+        // third less (bench/README.md) at the same size; a journal made before keeps its pages.
         var pages = 0
         try connection.query("PRAGMA page_count") { row throws(RunStoreError) in pages = row.int(0) }
         if pages == 0 { try connection.executeScript("PRAGMA page_size = 1024; PRAGMA auto_vacuum = INCREMENTAL;") }
@@ -55,11 +55,13 @@ enum JournalSchema {
         // Statement journals (a multi-row upsert inside a transaction keeps one, to undo that statement alone)
         // stay in memory: on disk each was a temporary file created, written and unlinked per transaction.
         // They only undo a statement within its transaction, so the database's durability is unchanged.
-        // A checkpoint every 4,000 pages (4 MiB of WAL at 1 KiB pages, what the default 1,000 was at 4 KiB): a page
-        // changed by several commits in between is copied back once.
         try connection.executeScript(
-            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 4000;"
-        )
+            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;")
+        // A checkpoint every 4 MiB of WAL whatever the page size (SQLite's default is 1,000 pages: 4 MiB at 4 KiB, 1 MiB at
+        // 1 KiB): a page changed by several commits in between is copied back once.
+        var pageSize = 4096
+        try connection.query("PRAGMA page_size") { row throws(RunStoreError) in pageSize = max(512, row.int(0)) }
+        try connection.executeScript("PRAGMA wal_autocheckpoint = \((4 << 20) / pageSize);")
         try connection.defineTargetFunction()
         guard try currentVersion(connection) != version else { return }
         try connection.transaction { () throws(RunStoreError) in

@@ -56,7 +56,7 @@ private let hub = HubDeclaration(
 func runBatch(
     rows: Int, transport: ScriptedTransport, control: BatchControl, concurrency: Int = 4, invalid: Set<Int> = [],
     keys: (Int) -> String? = { _ in nil }, window: Double = 0, dryRun: Bool = false, rate: Double? = nil,
-    commitWindow: Duration? = nil
+    commitWindow: Duration? = nil, collecting: Bool = false
 ) async throws -> BatchOutcome {
     let context = StepContext(
         logger: PushlineLogging.logger(label: "t", level: "critical")!, clock: .fixed(Date()),
@@ -68,7 +68,7 @@ func runBatch(
         isDryRun: dryRun, dedupeWindow: window)
     if let commitWindow { runner.commitWindow = commitWindow }
     var row = 0
-    return try await runner.run { () throws(StepFailure) -> BatchItem? in
+    let next = { () throws(StepFailure) -> BatchItem? in
         guard row < rows else { return nil }
         row += 1
         if invalid.contains(row) {
@@ -82,6 +82,8 @@ func runBatch(
         return BatchItem(
             row: row, origin: "rows.csv:\(row + 1)", digest: "d\(row)", work: .request(request), key: keys(row))
     }
+    // Collecting, a stop is in the outcome; running, it is thrown.
+    return collecting ? await runner.collect(next) : try await runner.run(next)
 }
 
 @Suite struct BatchRunnerTests {
@@ -167,6 +169,25 @@ func runBatch(
         #expect(commits.count <= 1 + 56 / 4 + 1)
         #expect((1...64).allSatisfy { ledger.state($0) == .accepted })
         #expect(transport.maxInFlight <= 8)
+    }
+
+    @Test func aGroupCommitThatFailsKeepsTheAnswersItCarriedForTheLastFlush() async throws {
+        let ledger = MemoryLedger()
+        ledger.failCommit.store(3, ordering: .relaxed)
+        let transport = rowTransport()
+        let outcome = try await runBatch(
+            rows: 64, transport: transport, control: BatchControl(ledger: ledger), concurrency: 8,
+            commitWindow: .seconds(600), collecting: true)
+        #expect(outcome.stop?.cause == .journal)
+        let commits = ledger.commits.withLock { $0 }
+        #expect(commits.count == 3 && commits[2].recorded > 0, "\(commits)")
+        // Every row whose request was written was answered, and its answer is in the journal: the failed commit's
+        // outcomes were recorded by the last flush, not dropped with the transaction.
+        let sent = Set(transport.rows)
+        #expect(sent.count == commits[0].marked + commits[1].marked)
+        #expect(sent.allSatisfy { ledger.state($0) == .accepted }, "\(sent.sorted().map { ledger.state($0) })")
+        #expect(outcome.counts.accepted == sent.count)
+        #expect((1...64).filter { !sent.contains($0) }.allSatisfy { ledger.state($0) == nil }, "nothing else marked")
     }
 
     @Test func pacedItemsAreMarkedOneAtATime() async throws {

@@ -68,6 +68,31 @@ struct RunStoreGroupCommitTests {
         }
     }
 
+    @Test(
+        "a row of this run settled as failed in the same commit no longer holds its key; one accepted holds it",
+        arguments: StoreKind.all)
+    func claimsSeeTheCommitsOwnOutcomes(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let now = Date().timeIntervalSince1970
+            let run = try await store.startRun(identity: "a", pipeline: "digest", pid: 1, now: now)
+            let ledger = store.ledger(for: run)
+            let claim = KeyClaim(since: now - 60)
+            _ = try await ledger.commit(
+                recording: [], skips: [], marking: [item(1, key: "failing"), item(2, key: "going")], claim: claim)
+            let held = try await ledger.commit(
+                recording: [
+                    LedgerOutcome(item: item(1, key: "failing"), state: .failed, error: "400"),
+                    LedgerOutcome(item: item(2, key: "going"), state: .accepted, notificationId: "n2"),
+                ],
+                skips: [], marking: [item(3, key: "failing"), item(4, key: "going")], claim: claim)
+            #expect(Array(held.keys) == [LedgerKey(step: 1, row: 4)])
+            #expect(held[LedgerKey(step: 1, row: 4)]?.state == .accepted)
+            #expect(held[LedgerKey(step: 1, row: 4)]?.notificationId == "n2")
+            #expect(try await ledger.entry(LedgerKey(step: 1, row: 3))?.state == .sending)
+            #expect(try await ledger.entry(LedgerKey(step: 1, row: 4)) == nil)
+        }
+    }
+
     @Test("a commit with only outcomes records them; one with nothing writes nothing", arguments: StoreKind.all)
     func outcomesAlone(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in

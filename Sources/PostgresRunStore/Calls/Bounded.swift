@@ -18,6 +18,8 @@ enum Bounded {
         let outcome = Outcome<T>()
         let timer = TimerBox()
         let started = ContinuousClock.now
+        // Both limits from the call's start (the second is not moved by when the first one's timer ran).
+        let start = NIODeadline.now()
         return try await withCheckedThrowingContinuation { continuation in
             outcome.attach(continuation)
             // On the store's loop, where its connections answer: the call's statements follow one another there.
@@ -35,17 +37,17 @@ enum Bounded {
             }
             if let waiting, waiting.limit < limit {
                 timer.set(
-                    StoreLoop.loop.scheduleTask(in: Self.timeAmount(waiting.limit)) {
+                    StoreLoop.loop.scheduleTask(deadline: start + Self.timeAmount(waiting.limit)) {
                         if waiting.call.giveUpWaiting() {
                             if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) {
                                 work.cancel()
                             }
                             return
                         }
-                        timer.set(StoreLoop.loop.scheduleTask(in: Self.timeAmount(limit - waiting.limit), expire))
+                        timer.set(StoreLoop.loop.scheduleTask(deadline: start + Self.timeAmount(limit), expire))
                     })
             } else {
-                timer.set(StoreLoop.loop.scheduleTask(in: Self.timeAmount(limit), expire))
+                timer.set(StoreLoop.loop.scheduleTask(deadline: start + Self.timeAmount(limit), expire))
             }
         }
     }

@@ -29,9 +29,11 @@ extension PostgresLedger {
             connection, seq, now in
             var candidates: [String: [PriorSend]] = [:]
             if !claiming.isEmpty {
-                candidates = try await Self.candidates(
-                    connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since,
-                    logger: self.store.logger)
+                candidates = Self.settled(
+                    try await Self.candidates(
+                        connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since,
+                        logger: self.store.logger), by: outcomes, claimed: Set(claiming.compactMap(\.idempotencyKey)),
+                    run: self.run ?? "", at: now)
             }
             // This run's items asking here are none of each other's priors (a repeated key among them is the partition's).
             let asking = Set(claiming.map(\.key))
@@ -43,6 +45,41 @@ extension PostgresLedger {
             try await self.write(outcomes, skips: skips, marking: marked, connection: connection, seq: seq, now: now)
         }
         return held.value
+    }
+
+    /// `candidates` as they are once `outcomes` (this run's, written later in the same transaction, in the statement
+    /// that marks) are recorded: a row of this run settled as failed, bad or a duplicate no longer holds its key, one
+    /// accepted or of unknown fate holds it as that. The claims then see what the SQLite journal's do, which records
+    /// first.
+    static func settled(
+        _ candidates: [String: [PriorSend]], by outcomes: [LedgerOutcome], claimed: Set<String>, run: String,
+        at now: Double
+    ) -> [String: [PriorSend]] {
+        guard !outcomes.isEmpty else { return candidates }
+        let holding: Set<ItemState> = [.accepted, .sending, .unknown]
+        let recorded = Dictionary(outcomes.map { ($0.item.key, $0) }, uniquingKeysWith: { _, last in last })
+        var settled = candidates.mapValues { priors in
+            priors.compactMap { prior -> PriorSend? in
+                guard prior.sameRun, let key = prior.key, let outcome = recorded[key] else { return prior }
+                guard holding.contains(outcome.state) else { return nil }
+                var updated = prior
+                updated.state = outcome.state
+                updated.notificationId = outcome.notificationId
+                updated.at = now
+                return updated
+            }
+        }
+        // A row of this run that holds a claimed key once recorded, and held none before (recorded without a mark).
+        for outcome in recorded.values where holding.contains(outcome.state) {
+            guard let key = outcome.item.idempotencyKey, claimed.contains(key),
+                settled[key]?.contains(where: { $0.sameRun && $0.key == outcome.item.key }) != true
+            else { continue }
+            settled[key, default: []].append(
+                PriorSend(
+                    runId: run, at: now, state: outcome.state, origin: outcome.item.origin, sameRun: true,
+                    notificationId: outcome.notificationId, key: outcome.item.key))
+        }
+        return settled
     }
 
     /// Records `outcomes` and `skips`, then marks `items`: the outcomes and marks in one statement when they fit one and

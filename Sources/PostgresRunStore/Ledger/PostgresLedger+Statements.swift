@@ -17,8 +17,8 @@ extension PostgresLedger {
         return PostgresQuery(unsafeSQL: markSQL(items, binds: &binds), binds: binds)
     }
 
-    /// Records `outcomes`: a new row gets 0 attempts; an existing one keeps its count, step id, origin and digest (those
-    /// were recorded when it was marked sending).
+    /// Records `outcomes`: a new row gets 0 attempts; an existing one keeps its count, step id, origin, digest and
+    /// idempotency key (those were recorded when it was marked sending; the SQLite journal leaves the key alone too).
     static func recordQuery(_ outcomes: some Collection<LedgerOutcome>, seq: Int, now: Double) -> PostgresQuery {
         var binds = runBindings(seq: seq, now: now, rows: outcomes.count)
         return PostgresQuery(unsafeSQL: recordSQL(outcomes, binds: &binds), binds: binds)
@@ -70,7 +70,6 @@ extension PostgresLedger {
                 "(\(p[0 ..< 8].joined(separator: ", ")), 0, \(p[8]), \(p[9]), \(p[10]), $2)"
             },
             conflict: """
-                idempotency_key = coalesce(items.idempotency_key, excluded.idempotency_key),
                 target = coalesce(items.target, excluded.target), state = excluded.state,
                 notification_id = excluded.notification_id, error = excluded.error, retriable = excluded.retriable,
                 updated_at = excluded.updated_at

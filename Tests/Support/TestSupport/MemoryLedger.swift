@@ -89,6 +89,8 @@ package final class MemoryLedger: ItemLedger {
         }
     }
 
+    /// The group commit (counted from 1) that fails, writing nothing; 0 for none.
+    package let failCommit = Atomic<Int>(0)
     /// What each group commit (`commit(recording:skips:marking:claim:)`) carried, in call order.
     package let commits = Mutex<[GroupCommit]>([])
 
@@ -107,7 +109,12 @@ package final class MemoryLedger: ItemLedger {
         recording outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], claim: KeyClaim
     ) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         if failWrites.load(ordering: .relaxed) { throw LedgerError("disk full") }
-        commits.withLock { $0.append(GroupCommit(recorded: outcomes.count, marked: items.count)) }
+        let number = commits.withLock { commits in
+            commits.append(GroupCommit(recorded: outcomes.count, marked: items.count))
+            return commits.count
+        }
+        // Nothing of a failed transaction is written.
+        if failCommit.load(ordering: .relaxed) == number { throw LedgerError("database is locked") }
         if !outcomes.isEmpty || !skips.isEmpty { try record(outcomes, skips: skips) }
         return try await markSending(items, claim: claim)
     }
