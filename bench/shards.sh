@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Beyond one machine (issue #18), measured on one machine, each figure the median of BENCH_RUNS runs:
 #   1. items committed per second by each run store (Benchmarks/StoreBenchmark): the journal traffic of a batch
-#      send without its requests (duplicate check, `sending` before each request, outcomes 64 at a time), one
-#      writer, as one `pushline run` makes it; with CPU time per item from rusage
+#      send without its requests (the next 64 keys looked up together, then group commits of 8: the group before's
+#      outcomes and this group's claims and `sending` marks; and every item alone), one writer, as one `pushline
+#      run` makes it; with CPU time per item from rusage
 #   2. 4 shards against 1 process: `pushline run pipelines/daily-digest.yaml` (concurrency 16, the default) against
 #      an emulator that answers every send 50 ms late, as a distant hub does; the 4 shards run at once from one
 #      journal. Rows per second, wall time from the first start to the last exit, for each store
