@@ -28,7 +28,7 @@ package struct BatchRunner: Sendable {
     package static let shownRequests = 3
     /// Failed or bad items listed in `BatchOutcome.firstFailures`.
     package static let listedFailures = 5
-    /// Outcomes recorded per journal transaction at most.
+    /// Outcomes that make a flush due when no group commit is coming to carry them (`flushIfDue`).
     static let flushEvery = 64
     /// Items read ahead of admission, whose keys the journal is asked about together.
     static let lookahead = 64

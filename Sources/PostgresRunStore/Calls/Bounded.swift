@@ -37,23 +37,18 @@ enum Bounded {
             }
             if let waiting, waiting.limit < limit {
                 timer.set(
-                    StoreLoop.loop.scheduleTask(deadline: start + Self.timeAmount(waiting.limit)) {
+                    StoreLoop.loop.scheduleTask(deadline: start + TimeAmount(waiting.limit)) {
                         if waiting.call.giveUpWaiting() {
                             if outcome.finish(.failure(StoreDeadline(limit: waiting.limit, started: started))) {
                                 work.cancel()
                             }
                             return
                         }
-                        timer.set(StoreLoop.loop.scheduleTask(deadline: start + Self.timeAmount(limit), expire))
+                        timer.set(StoreLoop.loop.scheduleTask(deadline: start + TimeAmount(limit), expire))
                     })
             } else {
-                timer.set(StoreLoop.loop.scheduleTask(deadline: start + Self.timeAmount(limit), expire))
+                timer.set(StoreLoop.loop.scheduleTask(deadline: start + TimeAmount(limit), expire))
             }
         }
-    }
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
