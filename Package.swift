@@ -36,7 +36,6 @@ let package = Package(
         // Beneath Hummingbird too; named so the emulator can be shut down gracefully from inside the process
         // (`pushline demo`), not only by a signal.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
@@ -194,14 +193,13 @@ let package = Package(
                 // SIGINT and SIGTERM as an async sequence: swift-service-lifecycle's, which both servers run under.
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), "HubExpressions",
             ]),
-        // HubTransport over AsyncHTTPClient: retries, Retry-After, timeouts. Only AsyncHTTPClient, and the NIO event
-        // loop beneath it (a batch runs on the client's own loop).
+        // HubTransport over HTTP/1.1 on SwiftNIO: retries, Retry-After, timeouts, keep-alive connections. Only NIO's
+        // HTTP/1.1 codecs, NIOSSL and the event loop (a batch runs on the client's own loop).
         .target(
             name: "HubHTTP",
             dependencies: [
                 "HubClient", "PipelineCore", "HubWire",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -404,7 +402,15 @@ let package = Package(
         .testTarget(
             name: "BuiltinStepsTests", dependencies: ["BuiltinSteps", "PipelineConfig", "Engine", "PipelineCore"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "HubHTTPTests", dependencies: ["HubClient", "HubHTTP", "HubWire", "PipelineCore"]),
+        // The client's TLS tests serve HTTPS on loopback with HTTPServing and a local authority's certificate.
+        .testTarget(
+            name: "HubHTTPTests",
+            dependencies: [
+                "HubClient", "HubHTTP", "HubWire", "PipelineCore", "HTTPServing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "SQLiteRunStoreTests", dependencies: ["SQLiteRunStore", "RunStore", "PipelineCore"]),
         .testTarget(
             name: "RunFlowTests",

@@ -145,11 +145,11 @@ package struct PipelineRun: Sendable {
         // One HTTP client per run (keep-alive across steps), closed when the run ends; as many
         // connections and requests in flight as the busiest step asks for.
         let executor: any HTTPExecutor
-        var client: AsyncHTTPExecutor?
+        var client: HTTP1Client?
         if let given = self.executor {
             executor = given
         } else {
-            let made = AsyncHTTPExecutor(connectionsPerHost: pipeline.concurrency, ownThread: true, trust: trust)
+            let made = HTTP1Client(connectionsPerHost: pipeline.concurrency, ownThread: true, trust: trust)
             (executor, client) = (made, made)
         }
         var control = BatchControl(

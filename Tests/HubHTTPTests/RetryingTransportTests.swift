@@ -180,83 +180,8 @@ final class InFlightGauge: HTTPExecutor {
     }
 }
 
-@Suite struct AsyncHTTPExecutorTests {
-    @Test func aClosedPortIsNotSent() async {
-        let executor = AsyncHTTPExecutor(connectTimeout: 2, requestTimeout: 5)
-        let outcome = await executor.perform(send, extraHeaders: [])
-        await executor.shutdown()
-        guard case .notSent = outcome else {
-            Issue.record("expected notSent for a refused connection, got \(outcome)")
-            return
-        }
-    }
-
-    /// One HTTP/1.1 connection carries one request at a time, so `concurrency: 24` needs 24 connections;
-    /// AsyncHTTPClient's own default would open 8 and queue the rest.
-    @Test(arguments: [24, 4]) func opensAsManyConnectionsAsRequestsInFlight(limit: Int) async throws {
-        let server = try SlowLoopbackServer(holdSeconds: 0.3, gather: limit)
-        defer { server.stop() }
-        let executor = AsyncHTTPExecutor(connectTimeout: 30, requestTimeout: 60, connectionsPerHost: limit)
-        let transport = RetryingTransport(executor: executor, maxConcurrent: limit)
-        var request = send
-        request.url = "http://127.0.0.1:\(server.port)/myhub/messages/?api-version=2015-01"
-        let sendable = request
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<(limit * 2) {
-                group.addTask {
-                    _ = try? await transport.execute(
-                        sendable, authorization: { "SharedAccessSignature x" }, policy: RetryPolicy())
-                }
-            }
-        }
-        await executor.shutdown()
-        #expect(server.requests == limit * 2)
-        #expect(server.peakConnections == limit)
-    }
-
-    /// A run's client has an event loop of its own and offers it as the executor a batch prefers: work placed
-    /// there runs on the loop's thread, and its requests still go out and come back.
-    @Test func aClientWithItsOwnThreadRunsPreferringTasksThere() async throws {
-        let server = try SlowLoopbackServer(holdSeconds: 0.05)
-        defer { server.stop() }
-        let shared = AsyncHTTPExecutor()
-        #expect(RetryingTransport(executor: shared).preferredExecutor == nil)
-        await shared.shutdown()
-        let executor = AsyncHTTPExecutor(connectTimeout: 2, requestTimeout: 10, connectionsPerHost: 4, ownThread: true)
-        let transport = RetryingTransport(executor: executor, maxConcurrent: 4)
-        let preferred = try #require(transport.preferredExecutor)
-        var request = send
-        request.url = "http://127.0.0.1:\(server.port)/myhub/messages/?api-version=2015-01"
-        let sendable = request
-        let (threads, statuses) = await withTaskExecutorPreference(preferred) {
-            await withTaskGroup(of: (String, Int?).self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        let status = try? await transport.execute(
-                            sendable, authorization: { "SharedAccessSignature x" }, policy: RetryPolicy()
-                        ).response.status
-                        return (currentThreadName(), status)
-                    }
-                }
-                var threads = Set<String>()
-                var statuses: [Int?] = []
-                for await (thread, status) in group {
-                    threads.insert(thread)
-                    statuses.append(status)
-                }
-                return (threads, statuses)
-            }
-        }
-        await executor.shutdown()
-        #expect(statuses == Array(repeating: 201, count: 8))
-        #expect(threads.count == 1)
-        #expect(threads.first?.hasPrefix("NIO-ELT") == true)
-        #expect(server.requests == 8)
-    }
-}
-
 /// The name of the thread this runs on (`Thread.current` is not for async code, so this is synchronous).
-private func currentThreadName() -> String {
+func currentThreadName() -> String {
     Thread.current.name ?? ""
 }
 

@@ -8,25 +8,45 @@ import Synchronization
 #endif
 
 /// A plain-socket HTTP/1.1 server on loopback that holds every request for a while before answering
-/// 201, and counts the connections open at once. Written without Pushline's or any HTTP library's code,
-/// so it shows what the client really opens.
+/// (201 unless told otherwise), and counts the connections open at once. Written without Pushline's or any HTTP
+/// library's code, so it shows what the client really opens and writes.
 final class SlowLoopbackServer: Sendable {
+    /// How it answers each request.
+    enum Answer: Sendable {
+        /// This raw response; the connection stays open for the next request.
+        case keepAlive(String)
+        /// This raw response, then the connection is closed.
+        case thenClose(String)
+        /// Never: the request is read and the connection held until the client closes it.
+        case never
+    }
+
+    static let created = "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n"
+
     let port: UInt16
     private let listener: Int32
     private let hold: Double
+    private let answer: Answer
+    /// The heads of the requests read, lowercased, in order.
+    private let heads = Mutex<[String]>([])
     /// Connections to wait for before answering anything (at most 30 s), so a slow client start cannot let an early
     /// answer free a connection for reuse before the others are opened.
     private let gather: Int
-    private let counts = Mutex((open: 0, peak: 0, requests: 0))
+    private let counts = Mutex((open: 0, peak: 0, requests: 0, accepted: 0))
 
     /// Most connections that were open at the same time.
     var peakConnections: Int { counts.withLock { $0.peak } }
     /// Requests answered.
     var requests: Int { counts.withLock { $0.requests } }
+    /// Connections accepted in all.
+    var accepted: Int { counts.withLock { $0.accepted } }
+    /// The heads of the requests read so far, lowercased.
+    var requestHeads: [String] { heads.withLock { $0 } }
 
-    init(holdSeconds: Double, gather: Int = 0) throws {
+    init(holdSeconds: Double = 0, gather: Int = 0, answer: Answer = .keepAlive(created)) throws {
         hold = holdSeconds
         self.gather = gather
+        self.answer = answer
         #if os(Linux)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -67,6 +87,7 @@ final class SlowLoopbackServer: Sendable {
             guard connection >= 0 else { return }
             counts.withLock {
                 $0.open += 1
+                $0.accepted += 1
                 $0.peak = max($0.peak, $0.open)
             }
             Thread.detachNewThread { [self] in serve(connection) }
@@ -101,12 +122,22 @@ final class SlowLoopbackServer: Sendable {
                 buffer.append(contentsOf: chunk[0..<count])
             }
             buffer.removeFirst(headEnd! + bodyLength)
+            heads.withLock { $0.append(head) }
             let deadline = Date().addingTimeInterval(30)
             while counts.withLock({ $0.open }) < gather, Date() < deadline { usleep(5_000) }
-            Thread.sleep(forTimeInterval: hold)
-            let answer = Array("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n".utf8)
-            guard write(connection, answer, answer.count) == answer.count else { return }
+            if hold > 0 { Thread.sleep(forTimeInterval: hold) }
+            let text: String
+            switch answer {
+            case .keepAlive(let response), .thenClose(let response): text = response
+            case .never:
+                // Held until the client gives up and closes.
+                while read(connection, &chunk, chunk.count) > 0 {}
+                return
+            }
+            let bytes = Array(text.utf8)
+            guard write(connection, bytes, bytes.count) == bytes.count else { return }
             counts.withLock { $0.requests += 1 }
+            if case .thenClose = answer { return }
         }
     }
 

@@ -29,7 +29,7 @@ struct ServiceHarness {
     let served: EmbeddedEmulator
     let server: PushServer
     let client: InProcessClient
-    let executor: AsyncHTTPExecutor
+    let executor: HTTP1Client
     let lines: LineLog
     /// The run journal the served pipelines' runs are kept in.
     var journal = ""
@@ -101,7 +101,7 @@ struct ServiceHarness {
     ) async throws {
         let emulator = try await Emulator(configuration: emulatorConfiguration(faults: faults))
         let served = try await EmbeddedEmulator.start(emulator, port: port)
-        let executor = AsyncHTTPExecutor()
+        let executor = HTTP1Client()
         let lines = LineLog()
         do {
             let settings = try settings(port: served.port, adjust)

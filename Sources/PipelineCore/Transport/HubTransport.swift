@@ -1,6 +1,6 @@
 import HubWire
 
-/// Sends NH requests for steps and commands. `HubHTTP` implements it over AsyncHTTPClient; tests
+/// Sends NH requests for steps and commands. `HubHTTP` implements it over HTTP/1.1 on SwiftNIO; tests
 /// and dry runs use their own. Steps get it through `StepContext` and never build an HTTP client.
 public protocol HubTransport: Sendable {
     /// Sends `request`, retrying as `policy` allows, with the Authorization value from

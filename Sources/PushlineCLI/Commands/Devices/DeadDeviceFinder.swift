@@ -10,7 +10,7 @@ import RunStore
 /// `pushChannelExpired`, and the devices its notifications' PNS error details name with a dead-channel outcome.
 struct DeadDeviceFinder {
     let transport: any HubTransport
-    let executor: AsyncHTTPExecutor
+    let executor: HTTP1Client
     let console: Console
     struct Found {
         var dead: [DeadDevice] = []

@@ -63,7 +63,7 @@ struct HubOptions: ParsableArguments {
             signer: connection.signer,
             resource: HubAddress.sasResource(connection: connection, hub: hubName, endpointOverride: override),
             lifetime: 3600, now: { clock.epochSeconds })
-        let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
+        let executor = HTTP1Client(trust: try console.hubTrust())
         var transport: any HubTransport = RetryingTransport(executor: executor)
         if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
         let client = HubClient(

@@ -92,7 +92,7 @@ struct CheckCommand: AsyncParsableCommand, JournalCommand {
             }
         }
         if needs.isEmpty { console.line("hubs: no step talks to a hub") }
-        let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
+        let executor = HTTP1Client(trust: try console.hubTrust())
         var transport: any HubTransport = RetryingTransport(executor: executor)
         if trace { transport = TracingTransport(transport, sink: HubTraceOutput.sink(console)) }
         let context = StepContext(

@@ -81,8 +81,8 @@ struct RunPipeline {
     }
 
     /// `body` with an HTTP executor of its own, shut down afterwards whatever `body` did.
-    static func reading<T>(_ body: (AsyncHTTPExecutor) async throws -> T) async throws -> T {
-        let executor = AsyncHTTPExecutor(trust: try Console.current.hubTrust())
+    static func reading<T>(_ body: (HTTP1Client) async throws -> T) async throws -> T {
+        let executor = HTTP1Client(trust: try Console.current.hubTrust())
         do {
             let value = try await body(executor)
             await executor.shutdown()

@@ -58,7 +58,7 @@ extension RunsCommand {
             let console = Console.current
             let journal = try await store.open(console: console)
             let run = try await RunPipeline.endedRecord(id, in: journal, doing: "read its outcomes")
-            let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
+            let executor = HTTP1Client(trust: try console.hubTrust())
             let sessions: [Int: HubSession]
             do {
                 sessions = try await hubSessions(

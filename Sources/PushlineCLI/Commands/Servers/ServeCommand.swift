@@ -68,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand, EnvironmentFileCommand {
             console.errorLine(DiagnosticPrinter.summary(diagnostics.diagnostics))
             throw ExitStatus.exit(ExitStatus.invalidInput)
         }
-        let executor = AsyncHTTPExecutor(trust: try console.hubTrust())
+        let executor = HTTP1Client(trust: try console.hubTrust())
         let log = AccessLog(json: !console.isTerminal) { console.errorLine($0) }
         let server: PushServer
         do {
