@@ -22,9 +22,8 @@ extension BatchRunner {
     ) async {
         let deadline = ContinuousClock.now + commitWindow
         while concurrency - inFlight + done.count < commitGroup, inFlight > done.count {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return }
-            let more = await completions.takeAll(within: left)
+            guard ContinuousClock.now < deadline else { return }
+            let more = await completions.takeAll(until: deadline)
             if more.isEmpty { return }
             done += more
         }

@@ -10,8 +10,10 @@ final class Completions<Element: Sendable>: Sendable {
     private struct State {
         var ready: [Element] = []
         var waiter: CheckedContinuation<[Element], Never>?
-        /// Counts waits, so a timer set for one wait never ends a later one.
-        var wait = 0
+        /// The deadline of the wait in progress, if it has one: a timer ends only a wait for its own deadline.
+        var waiterDeadline: ContinuousClock.Instant?
+        /// The deadline of the latest timer set: the waits that share it share the timer.
+        var timer: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -29,6 +31,9 @@ final class Completions<Element: Sendable>: Sendable {
         waiter?.resume(returning: [element])
     }
 
+    /// True while a take waits for an item.
+    var isWaiting: Bool { state.withLock { $0.waiter != nil } }
+
     /// Every finished item not taken yet, without waiting (none when none has finished).
     func takeReady() -> [Element] {
         state.withLock { state -> [Element] in
@@ -40,44 +45,45 @@ final class Completions<Element: Sendable>: Sendable {
 
     /// Every finished item not taken yet; waits for one when there is none. One caller at a time.
     func takeAll() async -> [Element] {
-        await take(within: nil)
+        await take(until: nil)
     }
 
-    /// Every finished item not taken yet; waits for one when there is none, at most `limit` (then returns none).
-    /// One caller at a time.
-    func takeAll(within limit: Duration) async -> [Element] {
-        await take(within: limit)
+    /// Every finished item not taken yet; waits for one when there is none, until `deadline` at the latest (then
+    /// returns none). One caller at a time.
+    ///
+    /// Waits that end at the same deadline (a group's, taken answer by answer) share one timer: a timer is a wake-up
+    /// of a thread of its own when it fires, and one for each answer cost more than the answers' commits saved.
+    func takeAll(until deadline: ContinuousClock.Instant) async -> [Element] {
+        await take(until: deadline)
     }
 
-    private func take(within limit: Duration?) async -> [Element] {
-        let ready = state.withLock { state -> [Element] in
-            let taken = state.ready
-            state.ready = []
-            return taken
-        }
+    private func take(until deadline: ContinuousClock.Instant?) async -> [Element] {
+        let ready = takeReady()
         if !ready.isEmpty { return ready }
         return await withCheckedContinuation { continuation in
-            let wait = state.withLock { state -> Int? in
-                guard state.ready.isEmpty else { return nil }
-                state.waiter = continuation
-                state.wait += 1
-                return state.wait
-            }
-            guard let wait else {
-                let taken = state.withLock { state -> [Element] in
+            let (taken, arm) = state.withLock { state -> ([Element]?, Bool) in
+                guard state.ready.isEmpty else {
                     let taken = state.ready
                     state.ready = []
-                    return taken
+                    return (taken, false)
                 }
+                state.waiter = continuation
+                state.waiterDeadline = deadline
+                guard let deadline, state.timer != deadline else { return (nil, false) }
+                state.timer = deadline
+                return (nil, true)
+            }
+            if let taken {
                 continuation.resume(returning: taken)
                 return
             }
-            guard let limit else { return }
-            let (seconds, attoseconds) = limit.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            guard arm, let deadline else { return }
+            let (seconds, attoseconds) = (deadline - .now).components
+            let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
                 let expired = state.withLock { state -> CheckedContinuation<[Element], Never>? in
-                    guard state.wait == wait, let waiter = state.waiter else { return nil }
+                    if state.timer == deadline { state.timer = nil }
+                    guard state.waiterDeadline == deadline, let waiter = state.waiter else { return nil }
                     state.waiter = nil
                     return waiter
                 }

@@ -11,7 +11,9 @@ final class PooledConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPClientRequestPart
 
     let origin: HubOrigin
-    private unowned let pool: ConnectionPool
+    /// Strong: a channel can outlive every other reference to its pool (a client never shut down), and it tells the
+    /// pool when it closes. The pool lets go of the connection then.
+    private let pool: ConnectionPool
     private var context: ChannelHandlerContext?
     /// The exchange on this connection, from its request's first byte to its response's last.
     private(set) var exchange: Exchange?

@@ -52,49 +52,58 @@ extension JournalLedger {
         return try await ledgerCall { () throws(RunStoreError) -> [LedgerKey: PriorSend] in
             try await journal.withConnection { (connection) throws(RunStoreError) -> [LedgerKey: PriorSend] in
                 let seq = run == nil ? -1 : try runSeq(connection)
-                var keys: [String] = []
-                var seen: Set<String> = []
-                for ask in asks where seen.insert(ask.key).inserted { keys.append(ask.key) }
-                var candidates: [String: [PriorSend]] = [:]
-                var start = 0
-                while start < keys.count {
-                    let chunk = keys[start..<min(start + LedgerSQL.keysPerLookup, keys.count)]
-                    var found: [(key: String, run: Int64, prior: PriorSend)] = []
-                    try connection.query(
-                        LedgerSQL.priorSends,
-                        bind: { (statement) throws(RunStoreError) in
-                            try statement.bind(1, since)
-                            for slot in 0..<LedgerSQL.keysPerLookup {
-                                try statement.bindKeyPrefix(
-                                    Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil)
-                            }
-                        }
-                    ) { (row) throws(RunStoreError) in
-                        let run = row.int64(1)
-                        found.append(
-                            (
-                                row.compactText(0) ?? "", run,
-                                PriorSend(
-                                    runId: "", at: row.double(2), state: try JournalRows.itemState(row, 3, connection),
-                                    origin: try connection.originFiles.origin(row, 4, row: row.int(7), connection),
-                                    sameRun: run == seq,
-                                    notificationId: row.compactText(5),
-                                    key: LedgerKey(step: row.int(6), row: row.int(7)))
-                            ))
-                    }
-                    for var item in found {
-                        item.prior.runId = try runId(of: item.run, connection)
-                        candidates[item.key, default: []].append(item.prior)
-                    }
-                    start += LedgerSQL.keysPerLookup
-                }
-                var found: [LedgerKey: PriorSend] = [:]
-                for ask in asks {
-                    if let best = ask.best(among: candidates[ask.key] ?? []) { found[ask.item] = best }
-                }
-                return found
+                return try priors(asks, since: since, seq: seq, connection: connection)
             }
         }
+    }
+
+    /// `priorSends` on a connection already held (inside a write transaction, for the claims a mark makes), for run
+    /// `seq` (-1 for none).
+    func priors(_ asks: [PriorAsk], since: Double, seq: Int64, connection: SQLiteConnection) throws(RunStoreError)
+        -> [LedgerKey: PriorSend]
+    {
+        guard !asks.isEmpty else { return [:] }
+        var keys: [String] = []
+        var seen: Set<String> = []
+        for ask in asks where seen.insert(ask.key).inserted { keys.append(ask.key) }
+        var candidates: [String: [PriorSend]] = [:]
+        var start = 0
+        while start < keys.count {
+            let chunk = keys[start..<min(start + LedgerSQL.keysPerLookup, keys.count)]
+            var found: [(key: String, run: Int64, prior: PriorSend)] = []
+            try connection.query(
+                LedgerSQL.priorSends,
+                bind: { (statement) throws(RunStoreError) in
+                    try statement.bind(1, since)
+                    for slot in 0..<LedgerSQL.keysPerLookup {
+                        try statement.bindKeyPrefix(
+                            Int32(slot + 2), slot < chunk.count ? chunk[chunk.startIndex + slot] : nil)
+                    }
+                }
+            ) { (row) throws(RunStoreError) in
+                let run = row.int64(1)
+                found.append(
+                    (
+                        row.compactText(0) ?? "", run,
+                        PriorSend(
+                            runId: "", at: row.double(2), state: try JournalRows.itemState(row, 3, connection),
+                            origin: try connection.originFiles.origin(row, 4, row: row.int(7), connection),
+                            sameRun: run == seq,
+                            notificationId: row.compactText(5),
+                            key: LedgerKey(step: row.int(6), row: row.int(7)))
+                    ))
+            }
+            for var item in found {
+                item.prior.runId = try runId(of: item.run, connection)
+                candidates[item.key, default: []].append(item.prior)
+            }
+            start += LedgerSQL.keysPerLookup
+        }
+        var found: [LedgerKey: PriorSend] = [:]
+        for ask in asks {
+            if let best = ask.best(among: candidates[ask.key] ?? []) { found[ask.item] = best }
+        }
+        return found
     }
 
     /// The id of the run with seq `seq`, looked up once: a re-run's batches keep finding the same earlier run. (SQLite

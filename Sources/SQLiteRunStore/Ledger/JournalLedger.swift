@@ -99,10 +99,13 @@ package final class JournalLedger: ItemLedger {
     func mark(_ items: [LedgerItem], claim: KeyClaim, connection: SQLiteConnection, seq: Int64, now: Double)
         throws(RunStoreError) -> [LedgerKey: PriorSend]
     {
-        let (marked, held) = try claim.partition(items, run: run ?? "", now: now) {
-            (item, key) throws(RunStoreError) in
-            try Self.prior(connection, key: key, seq: seq, since: claim.since, excluding: item.key)
+        // The claimed keys' priors in one statement for the group (as `priorSends` asks them), not one per item: the
+        // lookup runs inside this write transaction, so it sees every run's marks committed before it.
+        let asks = items.compactMap { item in
+            item.claimsKey ? item.idempotencyKey.map { PriorAsk(key: $0, item: item.key) } : nil
         }
+        let priors = try self.priors(asks, since: claim.since, seq: seq, connection: connection)
+        let (marked, held) = claim.partition(items, run: run ?? "", now: now) { item, _ in priors[item.key] }
         try insert(
             marked, connection: connection, seq: seq, now: now, sql: LedgerSQL.markSending,
             perRow: LedgerSQL.markSendingParametersPerRow
