@@ -203,7 +203,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                "LoopExecutor",
+                .product(name: "NIOTLS", package: "swift-nio"), "LoopExecutor",
             ]),
         // An event loop as a task executor, for the edges whose tasks await a loop's channels (HubHTTP, PostgresRunStore).
         .target(name: "LoopExecutor", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),

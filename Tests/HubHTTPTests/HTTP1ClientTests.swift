@@ -137,7 +137,8 @@ import Testing
     @Test func aRequestNotAnsweredInTimeHasNoResponse() async throws {
         let server = try SlowLoopbackServer(answer: .never)
         defer { server.stop() }
-        let client = HTTP1Client(connectTimeout: .seconds(10), requestTimeout: .milliseconds(200))
+        // Long enough that a loaded machine connects and writes well within it: the server never answers anyway.
+        let client = HTTP1Client(connectTimeout: .seconds(10), requestTimeout: .seconds(2))
         let outcome = await client.perform(request(send, port: server.port), extraHeaders: [])
         await client.shutdown()
         guard case .noResponse(let reason) = outcome else {
@@ -186,6 +187,19 @@ import Testing
         #expect(!server.requestHeads.joined().contains("x-injected"))
     }
 
+    /// An HTTPS endpoint that takes the TCP connection and never answers the TLS hello is a request not sent, ended
+    /// at the connect limit, not at the request's.
+    @Test func aTLSHandshakeThatNeverCompletesIsNotSentAtTheConnectLimit() async throws {
+        let server = try SlowLoopbackServer(answer: .never)
+        defer { server.stop() }
+        // Long enough that a loaded machine makes the TCP connection well within it: the TLS answer never comes anyway.
+        let client = HTTP1Client(connectTimeout: .seconds(2), requestTimeout: .seconds(600))
+        let outcome = await client.perform(request(send, port: server.port, scheme: "https"), extraHeaders: [])
+        await client.shutdown()
+        #expect(outcome == .notSent("the TLS handshake did not complete within 2 s"))
+        #expect(server.requestHeads.isEmpty)
+    }
+
     /// After shutdown nothing is sent.
     @Test func aClientShutDownSendsNothing() async throws {
         let server = try SlowLoopbackServer()
@@ -223,6 +237,14 @@ func request(_ request: HubRequest, port: UInt16, scheme: String = "http", host:
         #expect(origin.host == host)
         #expect(origin.port == port)
         #expect(path == target)
+    }
+
+    @Test func oneOriginHoweverItsURLSpellsIt() throws {
+        let spellings = ["https://NS.example.net/a", "https://ns.example.net:443/b", "HTTPS://ns.Example.net?c"]
+        let origins = try spellings.map { try #require(HubOrigin.split($0)).origin }
+        #expect(Set(origins).count == 1)
+        #expect(origins.map(\.authority) == ["NS.example.net", "ns.example.net:443", "ns.Example.net"])
+        #expect(HubOrigin.split("http://ns.example.net/")?.origin != origins[0])
     }
 
     @Test(arguments: [

@@ -36,3 +36,10 @@ extension HTTP1Client {
         return String(describing: error)
     }
 }
+
+extension TimeAmount {
+    /// The amount as a message says it: whole seconds as `10 s`, less as milliseconds.
+    var spoken: String {
+        nanoseconds % 1_000_000_000 == 0 ? "\(nanoseconds / 1_000_000_000) s" : "\(nanoseconds / 1_000_000) ms"
+    }
+}

@@ -60,7 +60,7 @@ final class ConnectionPool: @unchecked Sendable {
     /// An exchange on `connection` ended with its response; the connection serves the next in line, waits idle, or
     /// closes when the hub asked it to.
     func finished(_ connection: PooledConnection, reusable: Bool) {
-        guard reusable, !isShutDown else { return connection.close() }
+        guard reusable, connection.isOpen, !isShutDown else { return connection.close() }
         if let next = nextWaiting(for: connection.origin) { return connection.send(next) }
         connection.idleSince = .now()
         origins[connection.origin]?.idle.append(connection)
@@ -118,8 +118,10 @@ final class ConnectionPool: @unchecked Sendable {
             origins[origin]!.open -= 1
             return exchange.complete(.notSent(HTTP1Client.reason(error)))
         }
-        let connection = PooledConnection(origin: origin, pool: self)
+        let connection = PooledConnection(origin: origin, pool: self, handshakeLimit: connectTimeout)
         origins[origin]!.connections[ObjectIdentifier(connection)] = connection
+        // The initializer runs on this loop; the connection crosses into it bound to the loop.
+        let handler = NIOLoopBound(connection, eventLoop: loop)
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -133,18 +135,13 @@ final class ConnectionPool: @unchecked Sendable {
                             NIOSSLClientHandler(context: tls, serverHostname: isAddress ? nil : origin.host))
                     }
                     try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(handler.value)
                 }
             }
         bootstrap.connect(host: origin.host, port: origin.port).assumeIsolatedUnsafeUnchecked().whenComplete {
             [self] result in
             switch result {
-            case .success(let channel):
-                do {
-                    try channel.pipeline.syncOperations.addHandler(connection)
-                } catch {
-                    channel.close(promise: nil)
-                    return dropped(connection, exchange, error)
-                }
+            case .success:
                 if isShutDown {
                     exchange.complete(.notSent("the HTTP client is shut down"))
                     connection.close()
@@ -182,7 +179,7 @@ final class ConnectionPool: @unchecked Sendable {
     /// The exchange's time is up: whatever it was waiting for, it ends now, and a connection it was on closes.
     private func timedOut(_ exchange: Exchange) {
         exchange.deadline = nil
-        let reason = "no response within \(requestTimeout.nanoseconds / 1_000_000_000) s"
+        let reason = "no response within \(requestTimeout.spoken)"
         if let connection = exchange.connection {
             exchange.lost(reason)
             connection.abandon(exchange)

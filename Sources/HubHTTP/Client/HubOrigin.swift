@@ -1,13 +1,24 @@
 /// Where a request is sent: the scheme, host and port a connection is made to. Requests to one origin share its
-/// keep-alive connections.
+/// keep-alive connections, however their URLs spell it (`https://H` and `https://h:443` are one origin).
 struct HubOrigin: Hashable, Sendable {
     /// HTTPS rather than plain HTTP.
     let tls: Bool
-    /// The host name or IP address, without the brackets of an IPv6 literal.
+    /// The host name or IP address in lower case, without the brackets of an IPv6 literal.
     let host: String
     let port: Int
-    /// The `Host` header: the host as the URL wrote it, and the port when it is not the scheme's default.
+    /// The `Host` header: the host as the URL wrote it, and the port when it is not the scheme's default. Not part of
+    /// the origin's identity.
     let authority: String
+
+    static func == (lhs: HubOrigin, rhs: HubOrigin) -> Bool {
+        lhs.tls == rhs.tls && lhs.port == rhs.port && lhs.host == rhs.host
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(tls)
+        hasher.combine(host)
+        hasher.combine(port)
+    }
 
     /// Splits an absolute `http` or `https` URL into its origin and request target (`/path?query`); nil when it is
     /// not one, or names a user (hub URLs never do: the credentials go in the Authorization header).
@@ -66,9 +77,12 @@ struct HubOrigin: Hashable, Sendable {
             portText = authority[bytes.index(after: separator)...]
         }
         guard !host.isEmpty else { return nil }
-        guard let portText else { return (String(host), defaultPort) }
+        // Host names are case-insensitive; most are written in lower case already.
+        let name =
+            host.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? host.lowercased() : String(host)
+        guard let portText else { return (name, defaultPort) }
         guard let port = Int(portText), (1...65_535).contains(port) else { return nil }
-        return (String(host), port)
+        return (name, port)
     }
 }
 

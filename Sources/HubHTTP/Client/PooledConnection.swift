@@ -2,6 +2,7 @@ import HubWire
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import NIOTLS
 
 /// One keep-alive HTTP/1.1 connection of the pool, and the handler at the end of its pipeline (after NIOHTTP1's
 /// codecs, and NIOSSL's handler for HTTPS). It carries one exchange at a time and tells the pool when the exchange
@@ -23,18 +24,46 @@ final class PooledConnection: ChannelInboundHandler, RemovableChannelHandler {
     private var keepAlive = true
     /// The error that ended the connection, to say why its exchange failed.
     private var failure: (any Error)?
-    private var isOpen = true
+    /// False once the connection is closing or closed.
+    private(set) var isOpen = true
+    /// For HTTPS, how long the connection and its TLS session may take together: NIOSSL has no limit of its own, and
+    /// NIO's connect timeout ends at the TCP connection.
+    private let handshakeLimit: TimeAmount?
+    private var handshakeTimer: Scheduled<Void>?
 
-    init(origin: HubOrigin, pool: ConnectionPool) {
+    init(origin: HubOrigin, pool: ConnectionPool, handshakeLimit: TimeAmount?) {
         self.origin = origin
         self.pool = pool
+        self.handshakeLimit = origin.tls ? handshakeLimit : nil
     }
 
     /// The channel, once the connection is made.
     var channel: (any Channel)? { context?.channel }
 
+    /// Added as the channel is set up, before it connects, so it hears every event of the connection.
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        if let handshakeLimit {
+            handshakeTimer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: handshakeLimit) {
+                [self] in
+                handshakeTimer = nil
+                if failure == nil { failure = TLSHandshakeTimeout(limit: handshakeLimit) }
+                close()
+            }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event {
+            handshakeTimer?.cancel()
+            handshakeTimer = nil
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     /// Writes the exchange's request. The pool hands over an exchange only while the connection is idle.
@@ -100,6 +129,8 @@ final class PooledConnection: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         isOpen = false
+        handshakeTimer?.cancel()
+        handshakeTimer = nil
         let exchange = self.exchange
         self.exchange = nil
         if let exchange {
@@ -120,5 +151,14 @@ final class PooledConnection: ChannelInboundHandler, RemovableChannelHandler {
     func abandon(_ exchange: Exchange) {
         if self.exchange === exchange { self.exchange = nil }
         close()
+    }
+}
+
+/// A TLS session that was not set up within the connect limit: nothing was sent over it.
+struct TLSHandshakeTimeout: Error, CustomStringConvertible {
+    let limit: TimeAmount
+
+    var description: String {
+        "the TLS handshake did not complete within \(limit.spoken)"
     }
 }
