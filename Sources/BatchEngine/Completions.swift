@@ -17,6 +17,13 @@ final class Completions<Element: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told each time a timer fires, after it ended its wait (if it did): tests wait for it instead of for time.
+    private let timerFired: (@Sendable () -> Void)?
+
+    /// Completions; `timerFired` hears each timer as it fires.
+    init(timerFired: (@Sendable () -> Void)? = nil) {
+        self.timerFired = timerFired
+    }
 
     /// Adds a finished item, waking the runner if it waits.
     func push(_ element: Element) {
@@ -88,6 +95,7 @@ final class Completions<Element: Sendable>: Sendable {
                     return waiter
                 }
                 expired?.resume(returning: [])
+                timerFired?()
             }
         }
     }

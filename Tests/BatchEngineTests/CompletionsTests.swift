@@ -29,7 +29,9 @@ import Testing
     /// that each push comes before them on a loaded machine; a push that came after would fail an expectation, not
     /// hang.
     @Test func aGroupsTimerEndsOnlyTheGroupsOwnWait() async throws {
-        let completions = Completions<Int>()
+        let (fired, firing) = AsyncStream<Void>.makeStream()
+        var timers = fired.makeAsyncIterator()
+        let completions = Completions<Int>(timerFired: { firing.yield() })
         let deadline = ContinuousClock.now + .milliseconds(300)
         async let first = completions.takeAll(until: deadline)
         await waitUntil { completions.isWaiting }
@@ -37,6 +39,7 @@ import Testing
         #expect(await first == [1])
         // The same deadline again: the timer set for the first wait ends this one.
         #expect(await completions.takeAll(until: deadline).isEmpty)
+        #expect(await timers.next() != nil)
 
         let later = ContinuousClock.now + .milliseconds(300)
         async let second = completions.takeAll(until: later)
@@ -45,14 +48,14 @@ import Testing
         #expect(await second == [2])
         async let unbounded = completions.takeAll()
         await waitUntil { completions.isWaiting }
-        // Past the timer `later` set: it fired during the wait without a deadline and left it waiting.
-        try await Task.sleep(until: later + .milliseconds(100))
+        // The timer `later` set fires during the wait without a deadline, and leaves it waiting.
+        #expect(await timers.next() != nil)
         #expect(completions.isWaiting)
         completions.push(3)
         #expect(await unbounded == [3])
     }
 
-    /// Waits until `condition` holds, checking every millisecond; records an issue after 30 s and returns, so the
+    /// Yields until `condition` holds (another task makes it hold); records an issue after 30 s and returns, so the
     /// test goes on to push what ends its waits rather than hang.
     private func waitUntil(_ condition: () -> Bool) async {
         let limit = ContinuousClock.now + .seconds(30)
@@ -61,7 +64,7 @@ import Testing
                 Issue.record("the condition did not hold within 30 s")
                 return
             }
-            try? await Task.sleep(for: .milliseconds(1))
+            await Task.yield()
         }
     }
 }
