@@ -125,7 +125,7 @@ final class SlowLoopbackServer: Sendable {
             heads.withLock { $0.append(head) }
             let deadline = Date().addingTimeInterval(30)
             while counts.withLock({ $0.open }) < gather, Date() < deadline { usleep(5_000) }
-            if hold > 0 { Thread.sleep(forTimeInterval: hold) }
+            Thread.sleep(forTimeInterval: hold)
             let text: String
             switch answer {
             case .keepAlive(let response), .thenClose(let response): text = response
