@@ -174,7 +174,7 @@ let package = Package(
         .target(
             name: "PostgresRunStore",
             dependencies: [
-                "RunStore", "PipelineCore", "LoopExecutor",
+                "RunStore", "PipelineCore", "LoopExecutor", "HubWire",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

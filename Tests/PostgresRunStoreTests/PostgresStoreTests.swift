@@ -218,6 +218,16 @@ struct PostgresStoreTests {
                 ])
             }
             #expect(refused?.message.contains("lost its lock") == true, "\(refused?.message ?? "")")
+            // So is a claim, whose fence is checked in the call that takes its keys' locks.
+            var claiming = LedgerItem(
+                key: LedgerKey(step: 0, row: 2), stepId: "send", origin: "rows.csv:2", digest: "d2",
+                idempotencyKey: "k2")
+            claiming.claimsKey = true
+            let refusedClaim = await #expect(throws: LedgerError.self) {
+                try await ledger.markSending([claiming], claim: KeyClaim(since: 0))
+            }
+            #expect(refusedClaim?.message.contains("lost its lock") == true, "\(refusedClaim?.message ?? "")")
+            #expect(try await second.ledger(for: run, lock: takeover).entry(LedgerKey(step: 0, row: 2)) == nil)
             #expect(
                 try await second.ledger(for: run, lock: takeover).entry(LedgerKey(step: 0, row: 1))?.state == .sending,
                 "the refused write left nothing behind")

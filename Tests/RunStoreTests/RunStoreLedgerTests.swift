@@ -164,7 +164,9 @@ struct RunStoreLedgerTests {
         }
     }
 
-    @Test("text round-trips exactly: empty, non-ASCII, embedded NUL", arguments: StoreKind.all)
+    @Test(
+        "text round-trips exactly: empty, non-ASCII, embedded NUL, quotes, backslashes and control characters",
+        arguments: StoreKind.all)
     func textRoundTrips(_ kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             let run = try await store.startRun(
@@ -172,15 +174,26 @@ struct RunStoreLedgerTests {
             let ledger = store.ledger(for: run)
             let odd = LedgerItem(key: LedgerKey(step: 0, row: 1), stepId: "send", origin: "", digest: "a\u{0}b")
             try await ledger.record([
-                LedgerOutcome(item: odd, state: .failed, notificationId: "", error: "Zürich 🚀 ‘quoted’")
+                LedgerOutcome(
+                    item: odd, state: .failed, notificationId: "",
+                    error: "Zürich 🚀 ‘quoted’ \"and\" a \\ back\tslash\nline \u{1}")
             ])
 
             let entry = try #require(try await ledger.entry(odd.key))
             #expect(entry.digest == "a\u{0}b")
             #expect(entry.notificationId == "")
-            #expect(entry.error == "Zürich 🚀 ‘quoted’")
+            #expect(entry.error == "Zürich 🚀 ‘quoted’ \"and\" a \\ back\tslash\nline \u{1}")
+            // Marked sending too, with the characters JSON escapes and the stored form's own marker.
+            let marked = LedgerItem(
+                key: LedgerKey(step: 0, row: 2), stepId: "send", origin: "rows.csv:\"3\"", digest: "d\\2\u{1F}",
+                idempotencyKey: "\u{1}pushline-escaped:k\"\u{0}", target: "user:\"ann\"\n\\")
+            try await ledger.markSending([marked])
             let listed = try await store.items(run: run.id, states: [], limit: 10)
-            #expect(listed.map(\.origin) == [""])
+            #expect(listed.map(\.origin) == ["", "rows.csv:\"3\""])
+            let back = try #require(listed.last)
+            #expect(back.entry.digest == marked.digest)
+            #expect(back.idempotencyKey == marked.idempotencyKey)
+            #expect(back.target == marked.target)
         }
     }
 

@@ -15,6 +15,10 @@ package enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped; `/` and non-ASCII
     /// characters written as they are.
     package static func quote(_ text: String) -> String {
+        // Most text needs no escape: copied whole rather than scalar by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

@@ -15,25 +15,24 @@ extension PostgresLedger {
     }
 
     /// Records outcomes and skip ranges, then claims and marks the next items, in one transaction: a batch's group
-    /// commit. Its round trips: BEGIN; the fence's check with the claimed keys' advisory locks; the candidates for those
-    /// keys (read once the locks are held, so a claimer that committed first is seen); the outcomes and the marks in one
-    /// statement; COMMIT.
+    /// commit. Its round trips: BEGIN; the claim (`claim`: the fence's check, the claimed keys' advisory locks and their
+    /// candidates, read once the locks are held, so a claimer that committed first is seen), or the fence's check alone
+    /// when nothing claims; the outcomes and the marks in one statement; COMMIT.
     func commit(
         recording outcomes: [LedgerOutcome], skips: [SkipRange], marking items: [LedgerItem], claim: KeyClaim
     ) async throws(LedgerError) -> [LedgerKey: PriorSend] {
         guard !outcomes.isEmpty || !skips.isEmpty || !items.isEmpty else { return [:] }
         let held = HeldKeys()
         let claiming = items.filter { $0.claimsKey && $0.idempotencyKey != nil }
-        let locking = claiming.compactMap { $0.idempotencyKey.map { StoredText.encode($0) } }
-        try await write(items.isEmpty ? "recording outcomes" : "marking items sending", locking: locking) {
+        try await write(items.isEmpty ? "recording outcomes" : "marking items sending", checkingFence: claiming.isEmpty)
+        {
             connection, seq, now in
             var candidates: [String: [PriorSend]] = [:]
             if !claiming.isEmpty {
                 candidates = Self.settled(
-                    try await Self.candidates(
-                        connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since,
-                        logger: self.store.logger), by: outcomes, claimed: Set(claiming.compactMap(\.idempotencyKey)),
-                    run: self.run ?? "", at: now)
+                    try await self.claim(
+                        connection, keys: claiming.compactMap(\.idempotencyKey), seq: seq, since: claim.since),
+                    by: outcomes, claimed: Set(claiming.compactMap(\.idempotencyKey)), run: self.run ?? "", at: now)
             }
             // This run's items asking here are none of each other's priors (a repeated key among them is the partition's).
             let asking = Set(claiming.map(\.key))
@@ -93,14 +92,16 @@ extension PostgresLedger {
         if recordChunks.count == 1, markChunks.count == 1,
             Set(outcomes.map(\.item.key)).isDisjoint(with: items.map(\.key))
         {
-            try await connection.query(
-                Self.recordAndMarkQuery(outcomes, marking: items, seq: seq, now: now), logger: store.logger)
+            try await connection.perform(
+                RecordAndMark(seq: seq, now: now, outcomes: ItemRows(outcomes), items: ItemRows(items)),
+                logger: store.logger)
             try await record([], skips: skips, connection: connection, seq: seq, now: now)
             return
         }
         try await record(outcomes, skips: skips, connection: connection, seq: seq, now: now)
         for chunk in markChunks {
-            try await connection.query(Self.markSendingQuery(chunk, seq: seq, now: now), logger: store.logger)
+            try await connection.perform(
+                MarkSending(seq: seq, now: now, items: ItemRows(chunk)), logger: store.logger)
         }
     }
 }

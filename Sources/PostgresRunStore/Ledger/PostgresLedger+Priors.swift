@@ -37,23 +37,97 @@ extension PostgresLedger {
         _ connection: PostgresConnection, keys: [String], seq: Int, since: Double,
         logger: Logger
     ) async throws -> [String: [PriorSend]] {
-        let stored = Array(Set(keys.map { StoredText.encode($0) }))
-        let rows = try await connection.query(
-            """
-            SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = \(seq), i.notification_id, i.step, i."row"
-            FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
-            WHERE i.idempotency_key = ANY(\(stored)::text[]) AND i.updated_at >= \(since) AND i.state IN ('accepted', 'sending', 'unknown')
-            """, logger: logger)
+        let rows = try await connection.execute(
+            Candidates(seq: seq, keys: Array(Set(keys.map { StoredText.encode($0) })), since: since), logger: logger)
         var found: [String: [PriorSend]] = [:]
-        for try await row in rows {
-            let (key, runId, at, state, origin, sameRun, notificationId, step, itemRow) =
-                try row.decode((String, String, Double, String, String, Bool, String?, Int, Int).self)
+        for try await (key, runId, at, state, origin, sameRun, notificationId, step, itemRow) in rows {
             found[StoredText.decode(key), default: []].append(
-                PriorSend(
-                    runId: runId, at: at, state: try PostgresRows.itemState(state), origin: StoredText.decode(origin),
-                    sameRun: sameRun, notificationId: StoredText.decode(notificationId),
-                    key: LedgerKey(step: step, row: itemRow)))
+                try prior(runId, at, state, origin, sameRun, notificationId, step, itemRow))
         }
         return found
+    }
+
+    /// The claim of a group commit, in one call (the schema's `claim`): checks the fence (under a share lock on its
+    /// row), takes the transaction's advisory lock on each of `keys`, in one order so two claimers never deadlock (a
+    /// second process claiming one of them waits until this transaction ends), then reads the keys' candidates as
+    /// `candidates` does, once the locks are held.
+    func claim(
+        _ connection: PostgresConnection, keys: [String], seq: Int, since: Double
+    ) async throws -> [String: [PriorSend]] {
+        let asked = Claim(
+            lockName: fence?.name ?? "", keys: Array(Set(keys.map { StoredText.encode($0) })), seq: seq, since: since)
+        var epoch: Int?
+        var first = true
+        var found: [String: [PriorSend]] = [:]
+        // Read to the end: a lock that times out fails here, not as "transaction aborted" in the next statement.
+        for try await row in try await connection.execute(asked, logger: store.logger) {
+            if first {
+                epoch = row.0  // the first row is the fence's
+                first = false
+                continue
+            }
+            guard let key = row.1, let runId = row.2, let at = row.3, let state = row.4, let origin = row.5,
+                let sameRun = row.6, let step = row.8, let itemRow = row.9
+            else { throw RunStoreError("the run store's claim answered a row without its columns") }
+            found[StoredText.decode(key), default: []].append(
+                try Self.prior(runId, at, state, origin, sameRun, row.7, step, itemRow))
+        }
+        if let fence, epoch != fence.epoch {
+            throw PostgresFailure.lostLock(location: store.location, pauses: store.pauses)
+        }
+        return found
+    }
+
+    private static func prior(
+        _ runId: String, _ at: Double, _ state: String, _ origin: String, _ sameRun: Bool, _ notificationId: String?,
+        _ step: Int, _ row: Int
+    ) throws -> PriorSend {
+        PriorSend(
+            runId: runId, at: at, state: try PostgresRows.itemState(state), origin: StoredText.decode(origin),
+            sameRun: sameRun, notificationId: StoredText.decode(notificationId), key: LedgerKey(step: step, row: row))
+    }
+
+    /// The query of `candidates`, prepared once per connection: the schema's function (version 8), whose plan reads the
+    /// key index however few rows the table's statistics know of.
+    struct Candidates: PostgresPreparedStatement {
+        static let name = "pushline_candidates_v1"
+        static let sql = "SELECT * FROM pushline.candidates($1, $2::text[], $3)"
+        typealias Row = (String, String, Double, String, String, Bool, String?, Int, Int)
+        var seq: Int
+        var keys: [String]
+        var since: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var binds = PostgresBindings(capacity: 3)
+            binds.append(seq)
+            binds.append(keys)
+            binds.append(since)
+            return binds
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// The schema's `claim`, prepared once per connection. Its first row carries the fence's epoch (NULL without a
+    /// fence) and nothing else; each other row a candidate and no epoch.
+    struct Claim: PostgresPreparedStatement {
+        static let name = "pushline_claim_v1"
+        static let sql = "SELECT * FROM pushline.claim($1, $2::text[], $3, $4)"
+        typealias Row = (Int?, String?, String?, Double?, String?, String?, Bool?, String?, Int?, Int?)
+        var lockName: String
+        var keys: [String]
+        var seq: Int
+        var since: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var binds = PostgresBindings(capacity: 4)
+            binds.append(lockName)
+            binds.append(keys)
+            binds.append(seq)
+            binds.append(since)
+            return binds
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 }

@@ -62,7 +62,8 @@ final class PostgresLedger: ItemLedger {
         guard !items.isEmpty else { return }
         try await write("marking items sending") { connection, seq, now in
             for chunk in Self.chunks(items, key: \.key) {
-                try await connection.query(Self.markSendingQuery(chunk, seq: seq, now: now), logger: self.store.logger)
+                try await connection.perform(
+                    MarkSending(seq: seq, now: now, items: ItemRows(chunk)), logger: self.store.logger)
             }
         }
     }
@@ -79,7 +80,8 @@ final class PostgresLedger: ItemLedger {
         _ outcomes: [LedgerOutcome], skips: [SkipRange], connection: PostgresConnection, seq: Int, now: Double
     ) async throws {
         for chunk in Self.chunks(outcomes, key: \.item.key) {
-            try await connection.query(Self.recordQuery(chunk, seq: seq, now: now), logger: store.logger)
+            try await connection.perform(
+                Record(seq: seq, now: now, outcomes: ItemRows(chunk)), logger: store.logger)
         }
         for skip in skips {
             try await Self.write(skip, connection: connection, seq: seq, logger: store.logger)
@@ -104,7 +106,8 @@ final class PostgresLedger: ItemLedger {
 
     func markSending(_ item: LedgerItem, creating id: String) async throws(LedgerError) {
         try await write("marking an item sending") { connection, seq, now in
-            try await connection.query(Self.markSendingQuery([item], seq: seq, now: now), logger: self.store.logger)
+            try await connection.perform(
+                MarkSending(seq: seq, now: now, items: ItemRows([item])), logger: self.store.logger)
             try await connection.query(
                 """
                 UPDATE pushline.items SET notification_id = \(StoredText.encode(id)), updated_at = \(now)
@@ -150,10 +153,10 @@ final class PostgresLedger: ItemLedger {
     }
 
     /// One fenced write transaction: the lock's epoch is checked first, under a share lock on its row, so a
-    /// holder that was taken over cannot commit after the new holder started.
-    /// `locking` are stored idempotency keys whose advisory locks the transaction takes with the fence's check.
+    /// holder that was taken over cannot commit after the new holder started. A body that checks it itself (a claim
+    /// does, with its keys' locks, in one round trip: `claim`) says `checkingFence: false`.
     func write(
-        _ doing: String, locking keys: [String] = [],
+        _ doing: String, checkingFence: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection, Int, Double) async throws -> Void
     ) async throws(LedgerError) {
         let now = Date().timeIntervalSince1970
@@ -161,7 +164,7 @@ final class PostgresLedger: ItemLedger {
         try await ledgerCall {
             try await self.store.transaction(doing) { connection in
                 let seq = try await self.runSeq(connection)
-                try await self.store.checkFence(fence, locking: keys, connection)
+                if checkingFence { try await self.store.checkFence(fence, connection) }
                 try await body(connection, seq, now)
             }
         }

@@ -138,6 +138,7 @@ extension PostgresSchema {
         """,
     ]
 
+    /// Version 6: steps a run completed, with their one line and outputs (JSON), so a resumed run reads them back
     /// instead of running the step again, and `runs show` prints them (the SQLite journal's version 8).
     static let version6 = [
         """
@@ -181,6 +182,53 @@ extension PostgresSchema {
             line text NOT NULL,
             PRIMARY KEY (spool, number)
         )
+        """,
+    ]
+
+    /// Version 8: a group commit's claim in one call, and the items that could be an idempotency key's prior send as a
+    /// function of their own.
+    ///
+    /// `candidates`: asked as a prepared statement, the keys a parameter, the planner could not tell that keys are nearly
+    /// unique until the table's first ANALYZE (autovacuum's, a minute or more into a first run), and read the whole
+    /// table once per group instead of the key index. The function's `SET enable_seqscan = off` leaves the index its
+    /// plan whatever the statistics; plpgsql keeps the plan from call to call.
+    ///
+    /// `claim`: the fence's epoch (its row share-locked), the claimed keys' advisory locks in one order (so two
+    /// claimers never deadlock), then the keys' candidates, read once the locks are held: each statement of a volatile
+    /// function reads with a snapshot of its own, so a claimer that committed while this one waited is seen. Its first
+    /// row carries the epoch, the others the candidates. One round trip where it was two.
+    ///
+    /// `OR REPLACE`: a store brought up from an older version in a test meets them again.
+    static let version8 = [
+        """
+        CREATE OR REPLACE FUNCTION pushline.candidates(asking_run bigint, asked_keys text[], since double precision)
+        RETURNS TABLE (c_key text, c_run text, c_at double precision, c_state text, c_origin text, c_same_run boolean,
+                       c_notification_id text, c_step integer, c_row integer)
+        LANGUAGE plpgsql STABLE SET enable_seqscan = off AS $$
+        BEGIN
+            RETURN QUERY
+            SELECT i.idempotency_key, r.id, i.updated_at, i.state, i.origin, i.run = asking_run, i.notification_id,
+                   i.step, i."row"
+            FROM pushline.items AS i JOIN pushline.runs AS r ON r.seq = i.run
+            WHERE i.idempotency_key IS NOT NULL AND i.idempotency_key = ANY(asked_keys) AND i.updated_at >= since
+              AND i.state IN ('accepted', 'sending', 'unknown');
+        END
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION pushline.claim(lock_name text, claimed_keys text[], asking_run bigint,
+                                                  since double precision)
+        RETURNS TABLE (c_epoch bigint, c_key text, c_run text, c_at double precision, c_state text, c_origin text,
+                       c_same_run boolean, c_notification_id text, c_step integer, c_row integer)
+        LANGUAGE plpgsql VOLATILE AS $$
+        BEGIN
+            SELECT l.epoch INTO c_epoch FROM pushline.locks AS l WHERE l.name = lock_name FOR SHARE;
+            PERFORM count(pg_advisory_xact_lock(held.h))
+            FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(claimed_keys) AS k ORDER BY h) AS held;
+            RETURN NEXT;
+            RETURN QUERY SELECT NULL::bigint, c.* FROM pushline.candidates(asking_run, claimed_keys, since) AS c;
+        END
+        $$
         """,
     ]
 }

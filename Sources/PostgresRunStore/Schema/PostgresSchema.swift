@@ -10,7 +10,7 @@ import RunStore
 /// A database written by a newer pushline is refused, never altered.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 7
+    static let version = 8
 
     /// The advisory lock key that serialises schema changes (an arbitrary constant: "pushline" in ASCII).
     static let migrationLock: Int64 = 0x70_75_73_68_6c_69_6e_65
@@ -39,11 +39,10 @@ enum PostgresSchema {
         return nil
     }
 
-    /// Version 6: steps a run completed, with their one line and outputs (JSON), so a resumed run reads them back
     /// Migrations by the version they lead to; `migrations[v]` brings version v − 1 to v (with `version5After` after
     /// the runs are named, for 5).
     static let migrations: [Int: [String]] = [
-        1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6, 7: version7,
+        1: version1, 2: version2, 3: version3, 4: version4, 5: version5, 6: version6, 7: version7, 8: version8,
     ]
 
     /// Creates or migrates the schema on `connection`.

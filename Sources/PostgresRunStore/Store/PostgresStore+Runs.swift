@@ -116,42 +116,6 @@ extension PostgresStore {
         guard changed == 1 else { throw noSuchRun(id) }
     }
 
-    /// Throws unless `fence` (a run lock's epoch) is still the lock's, read under a share lock on its row so a
-    /// takeover waits for this transaction; nothing to check without a fence.
-    /// Checks the fence as `checkFence(_:_:)` does and, in the same statement (one round trip), takes the transaction's
-    /// advisory lock on each of `keys` (stored idempotency keys), in one order so two claimers never deadlock: a second
-    /// process claiming one of them waits until this transaction ends.
-    func checkFence(_ fence: PostgresRunLock.Fence?, locking keys: [String], _ connection: PostgresConnection)
-        async throws
-    {
-        guard !keys.isEmpty else { return try await checkFence(fence, connection) }
-        var current: Int?
-        // Read to the end: a lock that times out fails here, not as "transaction aborted" in the next statement.
-        for try await row in try await connection.query(
-            """
-            SELECT (SELECT epoch FROM pushline.locks WHERE name = \(fence?.name ?? "") FOR SHARE),
-                   (SELECT count(pg_advisory_xact_lock(h)) FROM
-                      (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest(\(keys)::text[]) AS k ORDER BY h) AS held)
-            """, logger: logger)
-        {
-            current = try row.decode((Int?, Int).self).0
-        }
-        if let fence, current != fence.epoch { throw PostgresFailure.lostLock(location: location, pauses: pauses) }
-    }
-
-    func checkFence(_ fence: PostgresRunLock.Fence?, _ connection: PostgresConnection) async throws {
-        guard let fence else { return }
-        var current: Int?
-        for try await row in try await connection.query(
-            "SELECT epoch FROM pushline.locks WHERE name = \(fence.name) FOR SHARE", logger: logger)
-        {
-            current = try row.decode(Int.self)
-        }
-        guard current == fence.epoch else {
-            throw PostgresFailure.lostLock(location: location, pauses: pauses)
-        }
-    }
-
     package func runs(limit: Int) async throws(RunStoreError) -> [RunRecord] {
         guard limit > 0 else { return [] }
         return try await withConnection("listing runs") { connection in
