@@ -78,7 +78,8 @@ package final class BatchRequests: Sendable {
                 : nil
             stop?.unreachable = true
             return .failure(
-                BatchJobFailure(reason: "\(request.summary): \(error.message)", stop: stop, retriable: true))
+                BatchJobFailure(
+                    reason: "\(request.summary): \(error.message)", stop: stop, retriable: error.kind != .unsendable))
         case .refused(let failure, _):
             let stop =
                 failure.stopsBatch

@@ -69,6 +69,11 @@ package struct RetryingTransport: HubTransport {
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
         let trackingId = RandomID.uuidString()
+        if let problem = request.unwritableHeader {
+            throw TransportError(
+                kind: .unsendable, message: "\(request.summary): \(problem); nothing was sent", attempts: 0,
+                trackingId: trackingId)
+        }
         let started = ContinuousClock.now
         var attempt = 0
         var throttles = 0

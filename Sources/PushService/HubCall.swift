@@ -19,12 +19,19 @@ struct HubCall: Sendable {
             let status = result.response.status
             let throttled = status == 429 || (status == 403 && result.response.header("Retry-After") != nil)
             metrics.hubRequest(outcome: throttled ? "throttled" : "\(status / 100)xx")
-        case .noAnswer:
-            metrics.hubRequest(outcome: "no-answer")
+        case .noAnswer(let error):
+            // A request that could not be written never reached the hub: it is not a hub request.
+            if error.kind != .unsendable { metrics.hubRequest(outcome: "no-answer") }
         }
         switch exchange {
         case .answered(let result):
             return result.response
+        case .noAnswer(let error) where error.kind == .unsendable:
+            // A value the app sent (a handle, a tag) would have broken a header of the hub's request.
+            throw Problem(
+                .badRequest, "Bad Request",
+                "a value in this request cannot be sent to the notification hub: it holds a line break or another control character"
+            )
         case .noAnswer(let error):
             throw Problem(
                 .badGateway, "Bad Gateway",

@@ -20,6 +20,26 @@ import Testing
         #expect(headers == ["Authorization", "TrackingId", "User-Agent"])
     }
 
+    /// A header that cannot be written (a line break, from a row or a value) is the request's own failure, found
+    /// before any attempt: nothing is written, nothing retried, and it does not read as an unreachable hub.
+    @Test func aRequestWithAnUnwritableHeaderIsNeverAttempted() async throws {
+        let executor = ScriptedExecutor([response(201)])
+        let sleeps = SleepRecorder()
+        var bad = send
+        bad.headers.append(HubHeader("apns-collapse-id", "a\r\nX-Injected: 1"))
+        let error = await #expect(throws: TransportError.self) {
+            try await transport(executor, sleeps).execute(bad, authorization: token, policy: RetryPolicy())
+        }
+        #expect(error?.kind == .unsendable)
+        #expect(error?.attempts == 0)
+        #expect(
+            error?.message
+                == "\(send.summary): the value of header apns-collapse-id holds a line break, which a header cannot carry; nothing was sent"
+        )
+        #expect(executor.attempts.isEmpty)
+        #expect(sleeps.sleeps == [])
+    }
+
     @Test func throttlingHonoursRetryAfterThenSucceeds() async throws {
         let executor = ScriptedExecutor([
             response(429, [HubHeader("Retry-After", "2")]), response(403, [HubHeader("retry-after", "3")]),

@@ -118,4 +118,21 @@ private func devices(_ count: Int) -> ConfigNode {
         )
         #expect(failure.lines == ["d1: PUT installation 'd1': connection refused"])
     }
+
+    /// A request that cannot be written (a header with a line break) is its device's own failure: the other devices
+    /// are still registered, where an unreachable hub stops them all.
+    @Test func anUnsendableRequestFailsItsDeviceAndTheOthersGoOn() async throws {
+        let step = try built([("hub", scalar("tutorial")), ("installations", devices(3)), ("concurrency", scalar("1"))])
+        let transport = ScriptedTransport { request, _ in
+            guard request.url.contains("installations/d2") else { return nil }
+            return .failure(
+                TransportError(
+                    kind: .unsendable, message: "the value of header x holds a line break", attempts: 0,
+                    trackingId: "t"))
+        }
+        let failure = try await failure(of: step, in: context(transport))
+        #expect(transport.requests.count == 3, "the devices after it are still registered")
+        #expect(!failure.message.contains("stopped"), "\(failure.message)")
+        #expect(failure.lines.contains { $0.contains("d2") && $0.contains("line break") }, "\(failure.lines)")
+    }
 }

@@ -168,6 +168,15 @@ func run(
         #expect(result.summary.hasSuffix("; scheduled: it goes out at 2023-11-15T00:13:20 UTC"), "\(result.summary)")
     }
 
+    @Test func aHeaderThatCannotBeWrittenIsRefusedBeforeAnythingIsSent() {
+        let (step, errors) = build([
+            ("hub", "sports"), ("format", "apple"), ("template", "alert"), ("audience", "username:alice"),
+            ("headers", [("apns-collapse-id", "a\nX-Injected: 1")]), ("properties", [("message", "Hello")]),
+        ])
+        #expect(step == nil)
+        #expect(errors == ["the value of header apns-collapse-id holds a line break, which a header cannot carry"])
+    }
+
     @Test func nativeSendRendersLocallyAndMergesHeaders() async throws {
         let step = try #require(
             build([

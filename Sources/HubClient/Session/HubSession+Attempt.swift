@@ -30,6 +30,11 @@ extension HubSession {
             if error.kind == .ambiguous {
                 return .unknown(reason: reason, trackingId: error.trackingId, attempts: error.attempts)
             }
+            if error.kind == .unsendable {
+                return .failed(
+                    reason: reason, hint: Self.unsendableHint, retriable: false, stopsRun: false, status: nil,
+                    trackingId: error.trackingId, attempts: 0)
+            }
             // After the transport's own retries the hub is still out of reach: the next request would not fare better.
             return .failed(
                 reason: reason, hint: "check the hub's endpoint and the network",

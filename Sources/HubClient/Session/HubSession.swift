@@ -28,18 +28,25 @@ package struct HubSession: Sendable {
             result = try await transport.execute(
                 request, authorization: { provider.token().headerValue }, policy: policy)
         } catch {
+            let (hint, outcome): (String, String) =
+                switch error.kind {
+                case .ambiguous:
+                    (
+                        "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically",
+                        "unknown"
+                    )
+                case .unreachable: ("check the hub's endpoint and the network", "unreachable")
+                case .unsendable: (Self.unsendableHint, "unsendable")
+                }
             throw StepFailure(
-                "hub '\(hub.name)': \(error.message)",
-                hint: error.kind == .ambiguous
-                    ? "check the hub (telemetry, the device) before sending again; `retry-ambiguous: true` resends automatically"
-                    : "check the hub's endpoint and the network",
+                "hub '\(hub.name)': \(error.message)", hint: hint,
                 data: .object([
                     ReportField("trackingId", .string(error.trackingId)),
                     ReportField("attempts", .int(error.attempts)),
-                    ReportField("outcome", .string(error.kind == .ambiguous ? "unknown" : "unreachable")),
+                    ReportField("outcome", .string(outcome)),
                 ])
             )
-            .coded(.hubUnreachable)
+            .coded(error.kind == .unsendable ? .payloadInvalid : .hubUnreachable)
         }
         let status = result.response.status
         guard (200..<300).contains(status) || extra.contains(status) else {
@@ -57,6 +64,10 @@ package struct HubSession: Sendable {
         }
         return result
     }
+
+    /// What to do about a request that cannot be written.
+    static let unsendableHint =
+        "the value comes from the row or the pipeline: remove the line break or control character (or leave the header out)"
 
     /// A session for `hub` outside a pipeline run (`pushline serve`): a token provider of its own with a one-hour
     /// lifetime, renewed before it expires.

@@ -19,9 +19,38 @@ extension HubHeader {
     }
 }
 
+extension HubHeader {
+    /// Why this header cannot be written as it is, or nil: a name that is not an HTTP token, or a value with a line
+    /// break or another control character (RFC 9110 §5.5), which a row's data can put there. Written, a line break
+    /// would end the header early and could add one of the row's making, so the request is not sent at all.
+    public var unwritable: String? {
+        let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+        if name.isEmpty || !name.utf8.allSatisfy({ $0 < 0x80 && (isAlphanumeric($0) || tokenSymbols.contains($0)) }) {
+            return "the header name '\(name)' is not a valid HTTP header name"
+        }
+        for byte in value.utf8 where byte == 0x7F || (byte < 0x20 && byte != 0x09) {
+            let what = byte == 0x0A || byte == 0x0D ? "a line break" : "a control character"
+            return "the value of header \(name) holds \(what), which a header cannot carry"
+        }
+        return nil
+    }
+
+    private func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+}
+
 extension [HubHeader] {
     /// The value of the first header named `name` (case-insensitive).
     func value(named name: String) -> String? {
         first { $0.hasName(name) }?.value
+    }
+}
+
+extension HubRequest {
+    /// Why the request cannot be written, naming the first header that cannot (`HubHeader.unwritable`); nil when it
+    /// can. Transports check it before any attempt.
+    public var unwritableHeader: String? {
+        headers.lazy.compactMap(\.unwritable).first
     }
 }

@@ -23,6 +23,12 @@ package final class DryRunTransport: HubTransport {
     package func execute(
         _ request: HubRequest, authorization: @escaping @Sendable () -> String, policy: RetryPolicy
     ) async throws(TransportError) -> TransportResult {
+        // What a run could not send, a dry run does not show as sent.
+        if let problem = request.unwritableHeader {
+            throw TransportError(
+                kind: .unsendable, message: "\(request.summary): \(problem); nothing was sent", attempts: 0,
+                trackingId: "")
+        }
         let count = recorded.withLock { state -> Int in
             state.count += 1
             if state.requests.count < kept { state.requests.append(request) }

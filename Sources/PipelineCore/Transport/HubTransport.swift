@@ -54,6 +54,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The request may have been accepted: timeout or reset after writing, or 500/504 on a send.
         /// Not retried unless the policy says so; reported as `unknown`.
         case ambiguous
+        /// The request cannot be written as built (a header value with a line break, from a row): nothing was sent,
+        /// and sending it again would not help. The item's own failure; the batch goes on.
+        case unsendable
     }
 
     /// Why.

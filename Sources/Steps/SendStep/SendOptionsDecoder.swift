@@ -22,6 +22,13 @@ struct SendOptionsDecoder {
         let template = values.template
         let target = values.$format.isRefused ? nil : decodeTarget(format: format)
         let headers = values.headers.map { HubHeader($0.key, $0.value) }
+        if let node = values.$headers.node {
+            for problem in headers.compactMap(\.unwritable) {
+                options.error(
+                    problem, at: node, hint: "write the header's name and value on one line, without control characters"
+                )
+            }
+        }
         let test = values.test
         let schedule = decodeSchedule()
         let batch = values.batch.settings
