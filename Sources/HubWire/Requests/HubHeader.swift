@@ -24,8 +24,7 @@ extension HubHeader {
     /// break or another control character (RFC 9110 §5.5), which a row's data can put there. Written, a line break
     /// would end the header early and could add one of the row's making, so the request is not sent at all.
     public var unwritable: String? {
-        let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
-        if name.isEmpty || !name.utf8.allSatisfy({ $0 < 0x80 && (isAlphanumeric($0) || tokenSymbols.contains($0)) }) {
+        if name.isEmpty || !name.utf8.allSatisfy(Self.isTokenByte) {
             return "the header name '\(name)' is not a valid HTTP header name"
         }
         for byte in value.utf8 where byte == 0x7F || (byte < 0x20 && byte != 0x09) {
@@ -35,8 +34,18 @@ extension HubHeader {
         return nil
     }
 
-    private func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    /// A byte of an HTTP token (RFC 9110 §5.6.2): letters, digits and `!#$%&'*+-.^_`|~`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "a")...UInt8(ascii: "z"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 }
 
