@@ -11,6 +11,8 @@ import Testing
             (.gcm, "APA91bHun4MxP5egoKMwt2KZFBaFUH"),
             (.wns, "https://db5.notify.windows.com/?token=AwYAAAB%2f"),
             (.adm, "amzn1.adm-registration.v2.Y29tLmFtYXpvbi5EZXZpY2VNZXNzYWdpbmcuUmVnaXN0cmF0aW9uSWQ"),
+            (.apns, "62bcd3484834b7e2a0a2f8c3f64a8e5c"),
+            (.fcmv1, "tökén-ünicode:ok"),
         ])
     func wellFormed(platform: PushPlatform, handle: String) {
         #expect(platform.handleProblem(handle) == nil)
@@ -32,6 +34,10 @@ import Testing
             ),
             (.adm, "amzn1 adm", "handle 'amzn1 adm' contains a space"),
             (.gcm, "", "handle is empty"),
+            (.apns, "62BC\u{0301}D3", "handle '62BĆD3' is not an APNs device token: 'Ć' is not a hex digit"),
+            (.apns, "６２", "handle '６２' is not an APNs device token: '６' is not a hex digit"),
+            (.fcmv1, "abc\u{00A0}def", "handle 'abc\u{00A0}def' is not an FCM registration token: it contains '\u{00A0}'"),
+            (.gcm, "abc\r\ndef", "handle 'abc\r\ndef' is not an FCM registration token: it contains a line break"),
         ])
     func malformed(platform: PushPlatform, handle: String, message: String) {
         #expect(platform.handleProblem(handle) == message)

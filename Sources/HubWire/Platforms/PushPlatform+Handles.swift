@@ -4,6 +4,9 @@ extension PushPlatform {
     /// the PNS still knows the device shows when a send reports it expired.
     public func handleProblem(_ handle: String, what: String = "handle") -> String? {
         guard !handle.isEmpty else { return "\(what) is empty" }
+        // Most handles are plain ASCII and fine: judged byte by byte, the checks below (by Character, Unicode-aware,
+        // with the handle shown in the message) are for those that are not. A register row checks its handle twice.
+        if Self.isPlainlyFine(handle, for: self) { return nil }
         let shown = "\(what) '\(ShownText.abbreviated(handle))'"
         switch self {
         case .apns:
@@ -33,6 +36,24 @@ extension PushPlatform {
                 return "\(shown) contains \(ShownText.character(bad))"
             }
             return nil
+        }
+    }
+
+    /// True when `handle` passes `handleProblem`'s checks for `platform`, judged on its UTF-8 bytes: an APNs token of
+    /// an even number of ASCII hex digits; any other handle all ASCII without white space (WNS: once it starts with
+    /// `https://` and a host). False sends it through the full checks, which find the problem or pass it too.
+    private static func isPlainlyFine(_ handle: String, for platform: PushPlatform) -> Bool {
+        let bytes = handle.utf8
+        switch platform {
+        case .apns:
+            return bytes.count % 2 == 0
+                && bytes.allSatisfy {
+                    (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0)
+                }
+        case .wns:
+            return false
+        default:
+            return bytes.allSatisfy { $0 < 0x80 && $0 != 0x20 && !(0x09...0x0D).contains($0) }
         }
     }
 }
