@@ -36,7 +36,10 @@ import Testing
             (.gcm, "", "handle is empty"),
             (.apns, "62BC\u{0301}D3", "handle '62BĆD3' is not an APNs device token: 'Ć' is not a hex digit"),
             (.apns, "６２", "handle '６２' is not an APNs device token: '６' is not a hex digit"),
-            (.fcmv1, "abc\u{00A0}def", "handle 'abc\u{00A0}def' is not an FCM registration token: it contains '\u{00A0}'"),
+            (
+                .fcmv1, "abc\u{00A0}def",
+                "handle 'abc\u{00A0}def' is not an FCM registration token: it contains '\u{00A0}'"
+            ),
             (.gcm, "abc\r\ndef", "handle 'abc\r\ndef' is not an FCM registration token: it contains a line break"),
         ])
     func malformed(platform: PushPlatform, handle: String, message: String) {
